@@ -1,0 +1,39 @@
+//! `cargo xtask`: the project's automation.
+//!
+//! - `cargo xtask schemas [--from DIR | --download]`: verified copies of the pinned schemas.
+//! - `cargo xtask test [-- ARGS]`: the whole test suite (what README and CI run).
+
+mod schemas;
+mod test;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "cargo xtask", about = "mcp-wire project automation")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Put verified copies of the pinned schemas and examples under `schemas/`.
+    Schemas(schemas::Args),
+    /// Run the whole test suite: every workspace test, with the fixtures it needs.
+    Test(test::Args),
+}
+
+fn main() -> anyhow::Result<()> {
+    match Cli::parse().command {
+        Command::Schemas(args) => schemas::run(args),
+        Command::Test(args) => test::run(args),
+    }
+}
+
+/// The workspace root (the parent of `xtask/`).
+pub fn workspace_root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives inside the workspace")
+        .to_path_buf()
+}
