@@ -1,9 +1,11 @@
 //! Typed Model Context Protocol (MCP) frames for every released protocol revision.
 //!
 //! - [`version`]: the five revisions as an ordered enum.
+//! - [`facts`]: each revision's method and type tables, generated from its pinned schema.
 //! - `v2024_11_05` … `v2026_07_28`: per-revision models generated from the pinned official
 //!   JSON Schemas (one Cargo feature each).
 
+pub mod facts;
 pub mod version;
 
 pub use version::{Era, ProtocolVersion, UnknownVersionError, VersionLike};
