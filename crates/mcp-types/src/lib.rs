@@ -2,10 +2,12 @@
 //!
 //! - [`version`]: the five revisions as an ordered enum.
 //! - [`facts`]: each revision's method and type tables, generated from its pinned schema.
+//! - [`wire`]: the version boundary: `serialize_for`, `parse_as`, the ledger.
 //! - `v2024_11_05` … `v2026_07_28`: per-revision models generated from the pinned official
 //!   JSON Schemas (one Cargo feature each).
 
 pub mod facts;
 pub mod version;
+pub mod wire;
 
 pub use version::{Era, ProtocolVersion, UnknownVersionError, VersionLike};
