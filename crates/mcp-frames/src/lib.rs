@@ -9,6 +9,7 @@
 //! - [`stream`]: the driver that ties them together and hands frames to a command;
 //! - [`pointer`]: JSON Pointers for `explain`.
 
+pub mod check;
 pub mod envelope;
 pub mod input;
 pub mod json;
@@ -16,3 +17,5 @@ pub mod pointer;
 pub mod record;
 pub mod session;
 pub mod stream;
+pub mod validate;
+pub mod versions;

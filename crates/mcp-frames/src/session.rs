@@ -17,6 +17,7 @@ use std::collections::HashMap;
 use std::fmt;
 
 use mcp_types::ProtocolVersion;
+use mcp_types::facts::{self, MethodFact, RevisionFacts};
 use serde_json::{Map, Value};
 
 use crate::envelope::{Envelope, RequestId};
@@ -28,19 +29,6 @@ pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion
 pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
 /// The reserved `_meta` key that carries the client's capabilities (2026-07-28).
 pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
-
-/// Requests that only a server sends, at any revision; a bare frame (no capture `dir`) carrying
-/// one of these methods is server-to-client, any other request client-to-server (`ping`, sent
-/// by both, is read as a client ping).
-const SERVER_TO_CLIENT_REQUESTS: &[&str] =
-    &["sampling/createMessage", "roots/list", "elicitation/create"];
-
-/// Notifications that only a client sends, at any revision (bare frames; others are read as
-/// server-to-client, which is what `cancelled` and `progress` mostly are).
-const CLIENT_TO_SERVER_NOTIFICATIONS: &[&str] = &[
-    "notifications/initialized",
-    "notifications/roots/list_changed",
-];
 
 /// Bound on requests awaiting an answer, so a stream of unanswered requests runs in constant
 /// memory; past it, the oldest is forgotten (its late answer is then reported as unknown).
@@ -350,16 +338,39 @@ impl Session {
     }
 }
 
+/// Whether some revision's facts list `method` in `table` and none lists it in `other`.
+fn only_in(
+    method: &str,
+    table: fn(&RevisionFacts) -> &'static [MethodFact],
+    other: fn(&RevisionFacts) -> &'static [MethodFact],
+) -> bool {
+    let listed = |t: fn(&RevisionFacts) -> &'static [MethodFact]| {
+        ProtocolVersion::ALL
+            .iter()
+            .any(|v| t(facts::revision(*v)).iter().any(|m| m.method == method))
+    };
+    listed(table) && !listed(other)
+}
+
+/// A bare request (no capture `dir`) is the server's when only servers ever send its method
+/// (`sampling/createMessage`, `roots/list`, `elicitation/create`); `ping`, sent by both, is read
+/// as the client's.
 fn infer_request_direction(method: &str) -> Direction {
-    if SERVER_TO_CLIENT_REQUESTS.contains(&method) {
+    if only_in(method, |f| f.server_requests, |f| f.client_requests) {
         Direction::ServerToClient
     } else {
         Direction::ClientToServer
     }
 }
 
+/// A bare notification is the client's when only clients ever send it; otherwise (including
+/// `cancelled` and `progress`, sent by both) the server's.
 fn infer_notification_direction(method: &str) -> Direction {
-    if CLIENT_TO_SERVER_NOTIFICATIONS.contains(&method) {
+    if only_in(
+        method,
+        |f| f.client_notifications,
+        |f| f.server_notifications,
+    ) {
         Direction::ClientToServer
     } else {
         Direction::ServerToClient
@@ -529,6 +540,23 @@ mod tests {
         assert_eq!(
             feed(json!({"jsonrpc":"2.0","method":"notifications/initialized"})),
             Ok(Some(V2025_06_18))
+        );
+    }
+
+    #[test]
+    fn bare_frames_get_their_direction_from_the_method_tables() {
+        assert_eq!(
+            infer_request_direction("elicitation/create"),
+            Direction::ServerToClient
+        );
+        assert_eq!(infer_request_direction("ping"), Direction::ClientToServer);
+        assert_eq!(
+            infer_notification_direction("notifications/roots/list_changed"),
+            Direction::ClientToServer
+        );
+        assert_eq!(
+            infer_notification_direction("notifications/progress"),
+            Direction::ServerToClient
         );
     }
 

@@ -35,7 +35,7 @@ pub struct Fault {
     /// For a request that could be identified: its id and direction, so a command can answer it.
     pub request: Option<(RequestId, Direction)>,
     /// The record, when the line was at least JSON.
-    pub record: Option<Record>,
+    pub record: Option<Box<Record>>,
 }
 
 /// What a command does with each line.
@@ -143,7 +143,7 @@ fn place(line: usize, content: LineContent<'_>, session: &mut Session) -> Result
                     .id
                     .filter(|_| is_request)
                     .map(|id| (id, stated.unwrap_or(Direction::ClientToServer))),
-                record: Some(record),
+                record: Some(Box::new(record)),
             });
         }
     };
@@ -163,7 +163,7 @@ fn place(line: usize, content: LineContent<'_>, session: &mut Session) -> Result
                 }
                 _ => None,
             },
-            record: Some(record),
+            record: Some(Box::new(record)),
         }),
     }
 }
