@@ -99,6 +99,14 @@ impl Ctx {
         }
     }
 
+    fn push_key(&self, key: &str) {
+        if self.track {
+            self.path
+                .borrow_mut()
+                .push(PathSegment::Key(key.to_owned()));
+        }
+    }
+
     fn push(&self, seg: PathSegment) {
         if self.track {
             self.path.borrow_mut().push(seg);
@@ -247,7 +255,10 @@ impl<'c, S: Serializer> Shaper<'c, S> {
     }
 
     /// Owner and role of an object about to be written (`name` is serde's struct name).
-    fn object(&self, name: Option<&'static str>) -> Result<(Option<&'static OwnerInfo>, Role), S::Error> {
+    fn object(
+        &self,
+        name: Option<&'static str>,
+    ) -> Result<(Option<&'static OwnerInfo>, Role), S::Error> {
         let v = self.ctx.version;
         let by_name = name.map(canonical).and_then(ledger::owner);
         if let Some(info) = by_name
@@ -266,9 +277,10 @@ impl<'c, S: Serializer> Shaper<'c, S> {
             ));
         }
         Ok(match self.slot {
-            Slot::Typed(expect) | Slot::Object(expect, _) => {
-                (by_name.or_else(|| expect.and_then(ledger::owner)), Role::Plain)
-            }
+            Slot::Typed(expect) | Slot::Object(expect, _) => (
+                by_name.or_else(|| expect.and_then(ledger::owner)),
+                Role::Plain,
+            ),
             Slot::Body(info) => {
                 let owner = ledger::owner(canonical(info.type_name)).or(by_name);
                 let role = if v != ProtocolVersion::V2026_07_28 {
@@ -300,10 +312,7 @@ impl<'c, S: Serializer> Shaper<'c, S> {
         })
     }
 
-    fn open(
-        self,
-        name: Option<&'static str>,
-    ) -> Result<Obj<'c, S::SerializeMap>, S::Error> {
+    fn open(self, name: Option<&'static str>) -> Result<Obj<'c, S::SerializeMap>, S::Error> {
         let (owner, role) = self.object(name)?;
         let inner = self.inner.serialize_map(None)?;
         let inspect = owner.is_some() || role != Role::Plain || self.ctx.track;
@@ -453,7 +462,10 @@ impl<'c, S: Serializer> Serializer for Shaper<'c, S> {
         len: usize,
     ) -> Result<Self::SerializeTupleStruct, S::Error> {
         self.array()?;
-        Ok(Seq::new(self.inner.serialize_tuple_struct(name, len)?, self.ctx))
+        Ok(Seq::new(
+            self.inner.serialize_tuple_struct(name, len)?,
+            self.ctx,
+        ))
     }
 
     fn serialize_tuple_variant(
@@ -647,7 +659,13 @@ fn key_text<K: Serialize + ?Sized>(key: &K) -> Option<String> {
 }
 
 impl<'c, C: SerializeMap> Obj<'c, C> {
-    fn error(&self, kind: EmitErrorKind, message: String, cause: Cause, key: Option<&str>) -> C::Error {
+    fn error(
+        &self,
+        kind: EmitErrorKind,
+        message: String,
+        cause: Cause,
+        key: Option<&str>,
+    ) -> C::Error {
         self.ctx.fail(
             EmitError::new(kind, self.ctx.version, message, Some(cause)),
             key,
@@ -670,13 +688,17 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
                             return Ok(());
                         }
                         Action::Pass => {
-                            self.ctx.note(NoteKind::Passed, key, Cause::Ledger(row), None);
+                            self.ctx
+                                .note(NoteKind::Passed, key, Cause::Ledger(row), None);
                             opaque = true;
                         }
                         Action::Refuse(RefuseWhen::Present) => {
                             return Err(self.error(
                                 EmitErrorKind::NotExpressible,
-                                format!("{}.{} cannot be sent at {v}: {}", row.owner, row.field, row.reason),
+                                format!(
+                                    "{}.{} cannot be sent at {v}: {}",
+                                    row.owner, row.field, row.reason
+                                ),
                                 Cause::Ledger(row),
                                 Some(key),
                             ));
@@ -751,7 +773,7 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
             // `_meta` is open metadata at every owner; only a 2026-07-28 client request's is typed.
             opaque = true;
         }
-        self.ctx.push(PathSegment::Key(key.to_owned()));
+        self.ctx.push_key(key);
         if opaque {
             self.inner.serialize_entry(key, value)?;
         } else {
@@ -780,22 +802,42 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
                 Captured::Str(s) if RESULT_TYPES_2026.contains(&s.as_str()) => (
                     false,
                     "S1",
-                    format!("resultType \"{s}\" contradicts {}, whose resultType is \"{}\"", shape.name, shape.result_type),
+                    format!(
+                        "resultType \"{s}\" contradicts {}, whose resultType is \"{}\"",
+                        shape.name, shape.result_type
+                    ),
                 ),
                 _ => (
                     false,
                     "S1",
-                    format!("resultType must be \"complete\" or \"input_required\", found {}", describe(&captured)),
+                    format!(
+                        "resultType must be \"complete\" or \"input_required\", found {}",
+                        describe(&captured)
+                    ),
                 ),
             },
             (Role::Result2026(_), "ttlMs") => match captured {
                 Captured::Int(n) if n >= 0 => (true, "S2", String::new()),
                 Captured::Float(f) if f >= 0.0 && f.fract() == 0.0 => (true, "S2", String::new()),
-                _ => (false, "S2", format!("ttlMs must be an integer >= 0, found {}", describe(&captured))),
+                _ => (
+                    false,
+                    "S2",
+                    format!(
+                        "ttlMs must be an integer >= 0, found {}",
+                        describe(&captured)
+                    ),
+                ),
             },
             (Role::Result2026(_), "cacheScope") => match &captured {
                 Captured::Str(s) if s == "public" || s == "private" => (true, "S2", String::new()),
-                _ => (false, "S2", format!("cacheScope must be \"public\" or \"private\", found {}", describe(&captured))),
+                _ => (
+                    false,
+                    "S2",
+                    format!(
+                        "cacheScope must be \"public\" or \"private\", found {}",
+                        describe(&captured)
+                    ),
+                ),
             },
             (Role::Result2026(_), "inputRequests") => {
                 if matches!(captured, Captured::Entries(n) if n > 0) {
@@ -805,11 +847,27 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
             }
             (Role::ClientMeta, PROTOCOL_VERSION_KEY) => match captured {
                 Captured::Str(_) => (true, "S6", String::new()),
-                _ => (false, "S6", format!("{PROTOCOL_VERSION_KEY} must be a string, found {}", describe(&captured))),
+                _ => (
+                    false,
+                    "S6",
+                    format!(
+                        "{PROTOCOL_VERSION_KEY} must be a string, found {}",
+                        describe(&captured)
+                    ),
+                ),
             },
             (Role::ClientMeta, LOG_LEVEL_KEY) => match &captured {
-                Captured::Str(s) if LOGGING_LEVELS.contains(&s.as_str()) => (true, "S6", String::new()),
-                _ => (false, "S6", format!("{LOG_LEVEL_KEY} must be a logging level, found {}", describe(&captured))),
+                Captured::Str(s) if LOGGING_LEVELS.contains(&s.as_str()) => {
+                    (true, "S6", String::new())
+                }
+                _ => (
+                    false,
+                    "S6",
+                    format!(
+                        "{LOG_LEVEL_KEY} must be a logging level, found {}",
+                        describe(&captured)
+                    ),
+                ),
             },
             _ => (true, "", String::new()),
         };
@@ -888,7 +946,9 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
             }
             Role::ClientRequest2026 if self.flags & F_PARAMS == 0 => {
                 return Err(self.missing(
-                    format!("a client request at {v} needs params._meta with {CLIENT_CAPABILITIES_KEY}"),
+                    format!(
+                        "a client request at {v} needs params._meta with {CLIENT_CAPABILITIES_KEY}"
+                    ),
                     "S4",
                     "params",
                 ));

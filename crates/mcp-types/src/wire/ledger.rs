@@ -163,52 +163,167 @@ const fn row(
 use Action::{Pass, Refuse, Strip};
 
 const RT: &str = "resultType is 2026-07-28 result machinery";
-const RT_NOT_RESULT: &str = "not a Result at any revision that has it standalone; resultType never applies";
+const RT_NOT_RESULT: &str =
+    "not a Result at any revision that has it standalone; resultType never applies";
 const CACHE: &str = "cache hints exist only at 2026-07-28";
 const EXT: &str = "capability extensions exist only at 2026-07-28";
 const TASKS: &str = "tasks exist only at 2025-11-25";
 const MRTR: &str = "multi round-trip retry fields exist only at 2026-07-28";
 const META: &str = "_meta is descriptive metadata; peers ignore it";
+const META_PARAMS: &str =
+    "params _meta (progress token, metadata) is descriptive; the base Request declares it";
 const TITLE: &str = "display title; descriptive";
 const ICONS: &str = "icons; descriptive";
 
 /// The field ledger. Sorted by owner, then field (a test checks it).
 pub static LEDGER: &[LedgerRow] = &[
-    row("Annotations", "lastModified", V1_V2, Pass, "descriptive timestamp"),
+    row(
+        "Annotations",
+        "lastModified",
+        V1_V2,
+        Pass,
+        "descriptive timestamp",
+    ),
     row("AudioContent", "_meta", V1_V2, Pass, META),
     row("BlobResourceContents", "_meta", V1_V2, Pass, META),
-    row("CallToolRequestParams", "inputResponses", HANDSHAKE, Strip, MRTR),
-    row("CallToolRequestParams", "requestState", HANDSHAKE, Strip, MRTR),
+    row("CallToolRequestParams", "_meta", V1_V3, Pass, META_PARAMS),
+    row(
+        "CallToolRequestParams",
+        "inputResponses",
+        HANDSHAKE,
+        Strip,
+        MRTR,
+    ),
+    row(
+        "CallToolRequestParams",
+        "requestState",
+        HANDSHAKE,
+        Strip,
+        MRTR,
+    ),
     row("CallToolRequestParams", "task", NOT_V4, Strip, TASKS),
     row("CallToolResult", "resultType", HANDSHAKE, Strip, RT),
-    row("CallToolResult", "structuredContent", V1_V2, Pass, "structured output; the text content carries the meaning"),
+    row(
+        "CallToolResult",
+        "structuredContent",
+        V1_V2,
+        Pass,
+        "structured output; the text content carries the meaning",
+    ),
     row("CancelTaskResult", "resultType", ALL, Strip, RT),
-    row("CancelledNotificationParams", "requestId", V1_V3_D, Refuse(RefuseWhen::Absent), "requestId is required at this revision"),
-    row("ClientCapabilities", "elicitation", V1_V2, Pass, "advertises a feature the peer does not know; ignored"),
+    row(
+        "CancelledNotificationParams",
+        "_meta",
+        V1_V3,
+        Pass,
+        META_PARAMS,
+    ),
+    row(
+        "CancelledNotificationParams",
+        "requestId",
+        V1_V3_D,
+        Refuse(RefuseWhen::Absent),
+        "requestId is required at this revision",
+    ),
+    row(
+        "ClientCapabilities",
+        "elicitation",
+        V1_V2,
+        Pass,
+        "advertises a feature the peer does not know; ignored",
+    ),
     row("ClientCapabilities", "extensions", HANDSHAKE, Strip, EXT),
     row("ClientCapabilities", "tasks", NOT_V4, Strip, TASKS),
-    row("CompleteRequestParams", "context", V1_V2, Pass, "completion context; a hint the peer may ignore"),
+    row("CompleteRequestParams", "_meta", V1_V3, Pass, META_PARAMS),
+    row(
+        "CompleteRequestParams",
+        "context",
+        V1_V2,
+        Pass,
+        "completion context; a hint the peer may ignore",
+    ),
     row("CompleteResult", "resultType", HANDSHAKE, Strip, RT),
-    row("CreateMessageRequestParams", "_meta", D, Pass, META),
+    row(
+        "CreateMessageRequestParams",
+        "_meta",
+        V1_V3_D,
+        Pass,
+        META_PARAMS,
+    ),
     row("CreateMessageRequestParams", "task", NOT_V4, Strip, TASKS),
-    row("CreateMessageRequestParams", "toolChoice", V1_V3, Pass, "tool choice without tools support is ignored"),
-    row("CreateMessageRequestParams", "tools", V1_V3, Pass, "tool offer; an older client samples without tools"),
-    row("CreateMessageResult", "content", V1_V3, Refuse(RefuseWhen::Array), "multi-block sampling content needs 2025-11-25"),
-    row("CreateMessageResult", "resultType", ALL, Strip, RT_NOT_RESULT),
+    row(
+        "CreateMessageRequestParams",
+        "toolChoice",
+        V1_V3,
+        Pass,
+        "tool choice without tools support is ignored",
+    ),
+    row(
+        "CreateMessageRequestParams",
+        "tools",
+        V1_V3,
+        Pass,
+        "tool offer; an older client samples without tools",
+    ),
+    row(
+        "CreateMessageResult",
+        "content",
+        V1_V3,
+        Refuse(RefuseWhen::Array),
+        "multi-block sampling content needs 2025-11-25",
+    ),
+    row(
+        "CreateMessageResult",
+        "resultType",
+        ALL,
+        Strip,
+        RT_NOT_RESULT,
+    ),
     row("CreateTaskResult", "resultType", ALL, Strip, RT),
     row("ElicitRequestFormParams", "_meta", D, Pass, META),
-    row("ElicitRequestFormParams", "mode", V3, Pass, "mode \"form\" is the only mode there"),
+    row(
+        "ElicitRequestFormParams",
+        "mode",
+        V3,
+        Pass,
+        "mode \"form\" is the only mode there",
+    ),
     row("ElicitRequestFormParams", "task", NOT_V4, Strip, TASKS),
     row("ElicitRequestURLParams", "_meta", D, Pass, META),
-    row("ElicitRequestURLParams", "elicitationId", D, Strip, "the completion notification it correlates is gone at 2026-07-28"),
+    row(
+        "ElicitRequestURLParams",
+        "elicitationId",
+        D,
+        Strip,
+        "the completion notification it correlates is gone at 2026-07-28",
+    ),
     row("ElicitRequestURLParams", "task", NOT_V4, Strip, TASKS),
     row("ElicitResult", "_meta", D, Pass, META),
-    row("ElicitResult", "content", V3, Refuse(RefuseWhen::ArrayValue), "multi-select answers need 2025-11-25"),
+    row(
+        "ElicitResult",
+        "content",
+        V3,
+        Refuse(RefuseWhen::ArrayValue),
+        "multi-select answers need 2025-11-25",
+    ),
     row("ElicitResult", "resultType", ALL, Strip, RT_NOT_RESULT),
     row("EmbeddedResource", "_meta", V1_V2, Pass, META),
     row("EmptyResult", "resultType", HANDSHAKE, Strip, RT),
-    row("GetPromptRequestParams", "inputResponses", HANDSHAKE, Strip, MRTR),
-    row("GetPromptRequestParams", "requestState", HANDSHAKE, Strip, MRTR),
+    row("GetPromptRequestParams", "_meta", V1_V3, Pass, META_PARAMS),
+    row(
+        "GetPromptRequestParams",
+        "inputResponses",
+        HANDSHAKE,
+        Strip,
+        MRTR,
+    ),
+    row(
+        "GetPromptRequestParams",
+        "requestState",
+        HANDSHAKE,
+        Strip,
+        MRTR,
+    ),
     row("GetPromptResult", "resultType", HANDSHAKE, Strip, RT),
     row("GetTaskPayloadResult", "resultType", ALL, Strip, RT),
     row("GetTaskResult", "resultType", ALL, Strip, RT),
@@ -217,13 +332,32 @@ pub static LEDGER: &[LedgerRow] = &[
     row("Implementation", "icons", V1_V3, Pass, ICONS),
     row("Implementation", "title", V1_V2, Pass, TITLE),
     row("Implementation", "websiteUrl", V1_V3, Pass, "descriptive"),
+    row("InitializeRequestParams", "_meta", V1_V3, Pass, META_PARAMS),
     row("InitializeResult", "resultType", HANDSHAKE, Strip, RT),
     row("ListPromptsResult", "cacheScope", HANDSHAKE, Strip, CACHE),
     row("ListPromptsResult", "resultType", HANDSHAKE, Strip, RT),
     row("ListPromptsResult", "ttlMs", HANDSHAKE, Strip, CACHE),
-    row("ListResourceTemplatesResult", "cacheScope", HANDSHAKE, Strip, CACHE),
-    row("ListResourceTemplatesResult", "resultType", HANDSHAKE, Strip, RT),
-    row("ListResourceTemplatesResult", "ttlMs", HANDSHAKE, Strip, CACHE),
+    row(
+        "ListResourceTemplatesResult",
+        "cacheScope",
+        HANDSHAKE,
+        Strip,
+        CACHE,
+    ),
+    row(
+        "ListResourceTemplatesResult",
+        "resultType",
+        HANDSHAKE,
+        Strip,
+        RT,
+    ),
+    row(
+        "ListResourceTemplatesResult",
+        "ttlMs",
+        HANDSHAKE,
+        Strip,
+        CACHE,
+    ),
     row("ListResourcesResult", "cacheScope", HANDSHAKE, Strip, CACHE),
     row("ListResourcesResult", "resultType", HANDSHAKE, Strip, RT),
     row("ListResourcesResult", "ttlMs", HANDSHAKE, Strip, CACHE),
@@ -233,16 +367,62 @@ pub static LEDGER: &[LedgerRow] = &[
     row("ListToolsResult", "cacheScope", HANDSHAKE, Strip, CACHE),
     row("ListToolsResult", "resultType", HANDSHAKE, Strip, RT),
     row("ListToolsResult", "ttlMs", HANDSHAKE, Strip, CACHE),
-    row("NumberSchema", "default", V3, Pass, "a form default; descriptive"),
+    row(
+        "LoggingMessageNotificationParams",
+        "_meta",
+        V1_V3,
+        Pass,
+        META_PARAMS,
+    ),
+    row(
+        "NumberSchema",
+        "default",
+        V3,
+        Pass,
+        "a form default; descriptive",
+    ),
+    row("PaginatedRequestParams", "_meta", V1_V3, Pass, META_PARAMS),
     row("PaginatedResult", "resultType", HANDSHAKE, Strip, RT),
-    row("ProgressNotificationParams", "message", V1, Pass, "progress text; descriptive"),
+    row(
+        "ProgressNotificationParams",
+        "_meta",
+        V1_V3,
+        Pass,
+        META_PARAMS,
+    ),
+    row(
+        "ProgressNotificationParams",
+        "message",
+        V1,
+        Pass,
+        "progress text; descriptive",
+    ),
     row("Prompt", "_meta", V1_V2, Pass, META),
     row("Prompt", "icons", V1_V3, Pass, ICONS),
     row("Prompt", "title", V1_V2, Pass, TITLE),
     row("PromptArgument", "title", V1_V2, Pass, TITLE),
     row("PromptReference", "title", V1_V2, Pass, TITLE),
-    row("ReadResourceRequestParams", "inputResponses", HANDSHAKE, Strip, MRTR),
-    row("ReadResourceRequestParams", "requestState", HANDSHAKE, Strip, MRTR),
+    row(
+        "ReadResourceRequestParams",
+        "_meta",
+        V1_V3,
+        Pass,
+        META_PARAMS,
+    ),
+    row(
+        "ReadResourceRequestParams",
+        "inputResponses",
+        HANDSHAKE,
+        Strip,
+        MRTR,
+    ),
+    row(
+        "ReadResourceRequestParams",
+        "requestState",
+        HANDSHAKE,
+        Strip,
+        MRTR,
+    ),
     row("ReadResourceResult", "cacheScope", HANDSHAKE, Strip, CACHE),
     row("ReadResourceResult", "resultType", HANDSHAKE, Strip, RT),
     row("ReadResourceResult", "ttlMs", HANDSHAKE, Strip, CACHE),
@@ -254,26 +434,89 @@ pub static LEDGER: &[LedgerRow] = &[
     row("ResourceTemplate", "_meta", V1_V2, Pass, META),
     row("ResourceTemplate", "icons", V1_V3, Pass, ICONS),
     row("ResourceTemplate", "title", V1_V2, Pass, TITLE),
+    row(
+        "ResourceUpdatedNotificationParams",
+        "_meta",
+        V1_V3,
+        Pass,
+        META_PARAMS,
+    ),
     row("Result", "resultType", HANDSHAKE, Strip, RT),
     row("Root", "_meta", V1_V2, Pass, META),
-    row("RootsCapability", "listChanged", D, Strip, "roots list_changed notifications are gone at 2026-07-28"),
+    row(
+        "RootsCapability",
+        "listChanged",
+        D,
+        Strip,
+        "roots list_changed notifications are gone at 2026-07-28",
+    ),
     row("SamplingMessage", "_meta", V1_V3, Pass, META),
-    row("SamplingMessage", "content", V1_V3, Refuse(RefuseWhen::Array), "multi-block sampling content needs 2025-11-25"),
-    row("ServerCapabilities", "completions", V1, Pass, "advertises completions; the method exists without it"),
+    row(
+        "SamplingMessage",
+        "content",
+        V1_V3,
+        Refuse(RefuseWhen::Array),
+        "multi-block sampling content needs 2025-11-25",
+    ),
+    row(
+        "ServerCapabilities",
+        "completions",
+        V1,
+        Pass,
+        "advertises completions; the method exists without it",
+    ),
     row("ServerCapabilities", "extensions", HANDSHAKE, Strip, EXT),
     row("ServerCapabilities", "tasks", NOT_V4, Strip, TASKS),
-    row("StringSchema", "default", V3, Pass, "a form default; descriptive"),
+    row("SetLevelRequestParams", "_meta", V1_V3, Pass, META_PARAMS),
+    row(
+        "StringSchema",
+        "default",
+        V3,
+        Pass,
+        "a form default; descriptive",
+    ),
+    row("SubscribeRequestParams", "_meta", V1_V3, Pass, META_PARAMS),
     row("TextContent", "_meta", V1_V2, Pass, META),
     row("TextResourceContents", "_meta", V1_V2, Pass, META),
     row("Tool", "_meta", V1_V2, Pass, META),
-    row("Tool", "annotations", V1, Pass, "behaviour hints; descriptive"),
-    row("Tool", "execution", NOT_V4, Strip, "task support hints; tasks exist only at 2025-11-25"),
+    row(
+        "Tool",
+        "annotations",
+        V1,
+        Pass,
+        "behaviour hints; descriptive",
+    ),
+    row(
+        "Tool",
+        "execution",
+        NOT_V4,
+        Strip,
+        "task support hints; tasks exist only at 2025-11-25",
+    ),
     row("Tool", "icons", V1_V3, Pass, ICONS),
-    row("Tool", "outputSchema", V1_V2, Pass, "describes structuredContent; descriptive"),
+    row(
+        "Tool",
+        "outputSchema",
+        V1_V2,
+        Pass,
+        "describes structuredContent; descriptive",
+    ),
     row("Tool", "title", V1_V2, Pass, TITLE),
+    row(
+        "UnsubscribeRequestParams",
+        "_meta",
+        V1_V3,
+        Pass,
+        META_PARAMS,
+    ),
 ];
 
-const fn ty(name: &'static str, body: Revisions, nested: Revisions, reason: &'static str) -> TypeRow {
+const fn ty(
+    name: &'static str,
+    body: Revisions,
+    nested: Revisions,
+    reason: &'static str,
+) -> TypeRow {
     TypeRow {
         name,
         body,
@@ -290,7 +533,8 @@ const V3_V4: Revisions = Revisions::range(V2025_06_18, V2025_11_25);
 const V4: Revisions = Revisions::only(V2025_11_25);
 
 const HANDSHAKE_ONLY: &str = "handshake-era message; 2026-07-28 is stateless";
-const EMBEDDED: &str = "server-to-client request; at 2026-07-28 only embedded in InputRequiredResult";
+const EMBEDDED: &str =
+    "server-to-client request; at 2026-07-28 only embedded in InputRequiredResult";
 const EMBEDDED_RESULT: &str = "client result; at 2026-07-28 only embedded in inputResponses";
 const TASK_TYPE: &str = "tasks exist only at 2025-11-25";
 const STATELESS: &str = "2026-07-28 message";
@@ -298,7 +542,12 @@ const CORE: &str = "defined at every revision";
 
 /// Where each message body and union member exists. Sorted by name (a test checks it).
 pub static TYPES: &[TypeRow] = &[
-    ty("AudioContent", NONE, SINCE_V2, "audio content arrived in 2025-03-26"),
+    ty(
+        "AudioContent",
+        NONE,
+        SINCE_V2,
+        "audio content arrived in 2025-03-26",
+    ),
     ty("CallToolRequest", ALL, ALL, CORE),
     ty("CallToolResult", ALL, ALL, CORE),
     ty("CancelTaskRequest", V4, V4, TASK_TYPE),
@@ -311,10 +560,30 @@ pub static TYPES: &[TypeRow] = &[
     ty("CreateTaskResult", V4, V4, TASK_TYPE),
     ty("DiscoverRequest", D, D, STATELESS),
     ty("DiscoverResult", D, D, STATELESS),
-    ty("ElicitRequest", V3_V4, SINCE_V3, "elicitation arrived in 2025-06-18; embedded-only at 2026-07-28"),
-    ty("ElicitRequestURLParams", NONE, SINCE_V4, "URL elicitation arrived in 2025-11-25"),
-    ty("ElicitResult", V3_V4, SINCE_V3, "elicitation arrived in 2025-06-18; embedded-only at 2026-07-28"),
-    ty("ElicitationCompleteNotification", V4, V4, "URL elicitation completion exists only at 2025-11-25"),
+    ty(
+        "ElicitRequest",
+        V3_V4,
+        SINCE_V3,
+        "elicitation arrived in 2025-06-18; embedded-only at 2026-07-28",
+    ),
+    ty(
+        "ElicitRequestURLParams",
+        NONE,
+        SINCE_V4,
+        "URL elicitation arrived in 2025-11-25",
+    ),
+    ty(
+        "ElicitResult",
+        V3_V4,
+        SINCE_V3,
+        "elicitation arrived in 2025-06-18; embedded-only at 2026-07-28",
+    ),
+    ty(
+        "ElicitationCompleteNotification",
+        V4,
+        V4,
+        "URL elicitation completion exists only at 2025-11-25",
+    ),
     ty("EmptyResult", ALL, ALL, CORE),
     ty("GetPromptRequest", ALL, ALL, CORE),
     ty("GetPromptResult", ALL, ALL, CORE),
@@ -324,9 +593,24 @@ pub static TYPES: &[TypeRow] = &[
     ty("GetTaskResult", V4, V4, TASK_TYPE),
     ty("InitializeRequest", HANDSHAKE, HANDSHAKE, HANDSHAKE_ONLY),
     ty("InitializeResult", HANDSHAKE, HANDSHAKE, HANDSHAKE_ONLY),
-    ty("InitializedNotification", HANDSHAKE, HANDSHAKE, HANDSHAKE_ONLY),
-    ty("InputRequiredResult", D, D, "multi round-trip results exist only at 2026-07-28"),
-    ty("LegacyTitledEnumSchema", NONE, SINCE_V4, "elicitation schema shape of 2025-11-25"),
+    ty(
+        "InitializedNotification",
+        HANDSHAKE,
+        HANDSHAKE,
+        HANDSHAKE_ONLY,
+    ),
+    ty(
+        "InputRequiredResult",
+        D,
+        D,
+        "multi round-trip results exist only at 2026-07-28",
+    ),
+    ty(
+        "LegacyTitledEnumSchema",
+        NONE,
+        SINCE_V4,
+        "elicitation schema shape of 2025-11-25",
+    ),
     ty("ListPromptsRequest", ALL, ALL, CORE),
     ty("ListPromptsResult", ALL, ALL, CORE),
     ty("ListResourceTemplatesRequest", ALL, ALL, CORE),
@@ -345,24 +629,64 @@ pub static TYPES: &[TypeRow] = &[
     ty("PromptListChangedNotification", ALL, ALL, CORE),
     ty("ReadResourceRequest", ALL, ALL, CORE),
     ty("ReadResourceResult", ALL, ALL, CORE),
-    ty("ResourceLink", NONE, SINCE_V3, "resource links arrived in 2025-06-18"),
+    ty(
+        "ResourceLink",
+        NONE,
+        SINCE_V3,
+        "resource links arrived in 2025-06-18",
+    ),
     ty("ResourceListChangedNotification", ALL, ALL, CORE),
     ty("ResourceUpdatedNotification", ALL, ALL, CORE),
-    ty("RootsListChangedNotification", HANDSHAKE, HANDSHAKE, HANDSHAKE_ONLY),
+    ty(
+        "RootsListChangedNotification",
+        HANDSHAKE,
+        HANDSHAKE,
+        HANDSHAKE_ONLY,
+    ),
     ty("SetLevelRequest", HANDSHAKE, HANDSHAKE, HANDSHAKE_ONLY),
     ty("SubscribeRequest", HANDSHAKE, HANDSHAKE, HANDSHAKE_ONLY),
     ty("SubscriptionsAcknowledgedNotification", D, D, STATELESS),
     ty("SubscriptionsListenRequest", D, D, STATELESS),
     ty("SubscriptionsListenResult", D, D, STATELESS),
     ty("TaskStatusNotification", V4, V4, TASK_TYPE),
-    ty("TitledMultiSelectEnumSchema", NONE, SINCE_V4, "elicitation schema shape of 2025-11-25"),
-    ty("TitledSingleSelectEnumSchema", NONE, SINCE_V4, "elicitation schema shape of 2025-11-25"),
+    ty(
+        "TitledMultiSelectEnumSchema",
+        NONE,
+        SINCE_V4,
+        "elicitation schema shape of 2025-11-25",
+    ),
+    ty(
+        "TitledSingleSelectEnumSchema",
+        NONE,
+        SINCE_V4,
+        "elicitation schema shape of 2025-11-25",
+    ),
     ty("ToolListChangedNotification", ALL, ALL, CORE),
-    ty("ToolResultContent", NONE, SINCE_V4, "tool results in sampling arrived in 2025-11-25"),
-    ty("ToolUseContent", NONE, SINCE_V4, "tool use in sampling arrived in 2025-11-25"),
+    ty(
+        "ToolResultContent",
+        NONE,
+        SINCE_V4,
+        "tool results in sampling arrived in 2025-11-25",
+    ),
+    ty(
+        "ToolUseContent",
+        NONE,
+        SINCE_V4,
+        "tool use in sampling arrived in 2025-11-25",
+    ),
     ty("UnsubscribeRequest", HANDSHAKE, HANDSHAKE, HANDSHAKE_ONLY),
-    ty("UntitledMultiSelectEnumSchema", NONE, SINCE_V4, "elicitation schema shape of 2025-11-25"),
-    ty("UntitledSingleSelectEnumSchema", NONE, SINCE_V4, "elicitation schema shape of 2025-11-25"),
+    ty(
+        "UntitledMultiSelectEnumSchema",
+        NONE,
+        SINCE_V4,
+        "elicitation schema shape of 2025-11-25",
+    ),
+    ty(
+        "UntitledSingleSelectEnumSchema",
+        NONE,
+        SINCE_V4,
+        "elicitation schema shape of 2025-11-25",
+    ),
 ];
 
 /// The 2026-07-28 shaping rules, referenced by reports and errors.
@@ -565,14 +889,17 @@ pub(crate) struct OwnerInfo {
     pub result: Option<&'static ResultShape>,
     pub edges: Vec<&'static Edge>,
     pub opaque: Vec<&'static str>,
+    /// Edges read from the generated facts (field typed as a named object definition).
+    pub derived: Vec<(&'static str, &'static str)>,
 }
 
 impl OwnerInfo {
-    pub fn row(&self, field: &str) -> Option<&'static LedgerRow> {
-        self.rows.iter().copied().find(|r| r.field == field)
-    }
     pub fn edge(&self, key: &str) -> Option<&'static str> {
-        self.edges.iter().find(|e| e.key == key).map(|e| e.child)
+        self.edges
+            .iter()
+            .find(|e| e.key == key)
+            .map(|e| e.child)
+            .or_else(|| self.derived.iter().find(|(k, _)| *k == key).map(|(_, c)| *c))
     }
     pub fn is_opaque(&self, field: &str) -> bool {
         self.opaque.contains(&field)
@@ -622,6 +949,28 @@ pub(crate) fn owner(name: &str) -> Option<&'static OwnerInfo> {
             }
             for (o, f) in OPAQUE {
                 m.entry(o).or_default().opaque.push(f);
+            }
+            // Edges the schemas name: a field typed as an object definition. Maps (open objects,
+            // `flatten`ed structs) get their owner from these when serde gives no struct name.
+            for v in crate::ProtocolVersion::ALL.into_iter().rev() {
+                let rev = crate::facts::revision(v);
+                for t in rev.types {
+                    for f in t.fields {
+                        let crate::facts::TypeRef::Named(child) = f.ty else {
+                            continue;
+                        };
+                        let is_object = rev
+                            .type_fact(child)
+                            .is_some_and(|c| c.kind == crate::facts::TypeKind::Object);
+                        if !is_object {
+                            continue;
+                        }
+                        let info = m.entry(t.name).or_default();
+                        if info.edge(f.name).is_none() {
+                            info.derived.push((f.name, child));
+                        }
+                    }
+                }
             }
             m
         })
@@ -678,7 +1027,7 @@ mod tests {
     #[test]
     fn owner_index_gathers_everything() {
         let o = owner("CallToolResult").unwrap();
-        assert!(o.row("resultType").is_some());
+        assert!(o.rows.iter().any(|r| r.field == "resultType"));
         assert!(o.is_opaque("structuredContent"));
         assert_eq!(o.result.unwrap().result_type, "complete");
         assert_eq!(o.ty.unwrap().body, Revisions::ALL);
@@ -687,5 +1036,10 @@ mod tests {
             Some("Implementation")
         );
         assert!(owner("NoSuchType").is_none());
+        // Derived from the facts: InitializeResult.capabilities is a ServerCapabilities.
+        assert_eq!(
+            owner("InitializeResult").unwrap().edge("capabilities"),
+            Some("ServerCapabilities")
+        );
     }
 }

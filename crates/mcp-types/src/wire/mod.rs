@@ -186,14 +186,8 @@ pub fn serialize_for_string<B: WireBody + ?Sized>(
     let mut buf = Vec::with_capacity(256);
     serialize_for_vec(body, version, &mut buf)?;
     // serde_json only writes UTF-8.
-    String::from_utf8(buf).map_err(|e| {
-        EmitError::new(
-            EmitErrorKind::Serialization,
-            version,
-            e.to_string(),
-            None,
-        )
-    })
+    String::from_utf8(buf)
+        .map_err(|e| EmitError::new(EmitErrorKind::Serialization, version, e.to_string(), None))
 }
 
 #[cfg(test)]

@@ -116,7 +116,9 @@ mod tests {
         assert_eq!(Revisions::before(V2025_06_18).iter().count(), 2);
         assert_eq!(
             Revisions::since(V2025_06_18),
-            [V2025_06_18, V2025_11_25, V2026_07_28].into_iter().collect()
+            [V2025_06_18, V2025_11_25, V2026_07_28]
+                .into_iter()
+                .collect()
         );
         assert_eq!(Revisions::range(V2025_03_26, V2025_11_25).iter().count(), 3);
         assert_eq!(Revisions::except(V2025_11_25).iter().count(), 4);

@@ -228,7 +228,11 @@ fn text(t: &str) -> ContentBlock {
 fn emit<B: WireBody>(b: &B, v: ProtocolVersion) -> String {
     let value = serialize_for(b, v).unwrap();
     let text = serialize_for_string(b, v).unwrap();
-    assert_eq!(serde_json::to_string(&value).unwrap(), text, "value and bytes agree");
+    assert_eq!(
+        serde_json::to_string(&value).unwrap(),
+        text,
+        "value and bytes agree"
+    );
     text
 }
 
@@ -708,7 +712,10 @@ fn structured_content_passes_verbatim_and_is_reported() {
         ..Default::default()
     };
     let (v, report) = serialize_for_report(&r, V2024_11_05).unwrap();
-    assert_eq!(v, json!({"content":[],"structuredContent":5,"isError":false}));
+    assert_eq!(
+        v,
+        json!({"content":[],"structuredContent":5,"isError":false})
+    );
     assert_eq!(report.passed_pointers(), ["/structuredContent"]);
     assert!(report.is_identity());
 }
@@ -722,4 +729,213 @@ fn writer_and_vec_agree() {
         String::from_utf8(out).unwrap(),
         r#"{"tools":[],"resultType":"complete","ttlMs":0,"cacheScope":"private"}"#
     );
+}
+
+/// The ledger against the generated field tables.
+mod completeness {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    use crate::ProtocolVersion;
+    use crate::facts::{self, TypeKind, TypeRef};
+    use crate::wire::ledger::{Action, LEDGER, RefuseWhen, TYPES};
+    use crate::wire::revs::Revisions;
+
+    /// Owner → field → revisions defining it, and owner → revisions defining the owner.
+    /// Inline `params` objects of `XRequest`/`XNotification` are named `XRequestParams` /
+    /// `XNotificationParams`, the names 2025-11-25 gives them.
+    fn field_tables() -> (
+        BTreeMap<&'static str, BTreeMap<&'static str, Revisions>>,
+        BTreeMap<&'static str, Revisions>,
+    ) {
+        let mut fields_by_owner: BTreeMap<&'static str, BTreeMap<&'static str, Revisions>> =
+            BTreeMap::new();
+        let mut owners: BTreeMap<&'static str, Revisions> = BTreeMap::new();
+        for v in ProtocolVersion::ALL {
+            let only = Revisions::only(v);
+            let rev = facts::revision(v);
+            for t in rev.types {
+                // An alias of an object definition (`EmptyResult = Result`) has its fields.
+                let t = match (t.kind, t.target) {
+                    (TypeKind::Object, _) => t,
+                    (TypeKind::Other, Some(TypeRef::Named(target))) => {
+                        match rev.type_fact(target) {
+                            Some(o) if o.kind == TypeKind::Object => {
+                                let fields = o.fields;
+                                let o = owners.entry(t.name).or_insert(Revisions::NONE);
+                                *o = o.or(only);
+                                let map = fields_map(&mut fields_by_owner, t.name);
+                                for f in fields {
+                                    let r = map.entry(f.name).or_insert(Revisions::NONE);
+                                    *r = r.or(only);
+                                }
+                                continue;
+                            }
+                            _ => continue,
+                        }
+                    }
+                    _ => continue,
+                };
+                let mut add = |owner: &'static str, list: &'static [crate::facts::FieldFact]| {
+                    let o = owners.entry(owner).or_insert(Revisions::NONE);
+                    *o = o.or(only);
+                    let map = fields_map(&mut fields_by_owner, owner);
+                    for f in list {
+                        let r = map.entry(f.name).or_insert(Revisions::NONE);
+                        *r = r.or(only);
+                    }
+                };
+                add(t.name, t.fields);
+                if let Some(p) = t.field("params")
+                    && let TypeRef::Object { fields: inner, .. } = p.ty
+                    && (t.name.ends_with("Request") || t.name.ends_with("Notification"))
+                {
+                    let name: &'static str =
+                        Box::leak(format!("{}Params", t.name).into_boxed_str());
+                    add(name, inner);
+                }
+            }
+        }
+        (fields_by_owner, owners)
+    }
+
+    fn fields_map<'m>(
+        all: &'m mut BTreeMap<&'static str, BTreeMap<&'static str, Revisions>>,
+        owner: &'static str,
+    ) -> &'m mut BTreeMap<&'static str, Revisions> {
+        all.entry(owner).or_default()
+    }
+
+    /// Envelope members folded into request/notification definitions from 2025-11-25 on:
+    /// bodies never carry them (the session layer adds them).
+    fn is_envelope_member(owner: &str, field: &str) -> bool {
+        (field == "jsonrpc" || field == "id")
+            && (owner.ends_with("Request") || owner.ends_with("Notification"))
+    }
+
+    #[test]
+    fn every_field_some_revision_lacks_has_a_ledger_row() {
+        let (fields, owners) = field_tables();
+        let mut missing = Vec::new();
+        for (owner, map) in &fields {
+            let owner_revs = owners[owner];
+            for (field, defined) in map {
+                let lacking =
+                    Revisions::from_iter(owner_revs.iter().filter(|v| !defined.contains(*v)));
+                if lacking.is_empty() || is_envelope_member(owner, field) {
+                    continue;
+                }
+                let covered = LEDGER.iter().any(|r| {
+                    r.owner == *owner && r.field == *field && r.revisions.contains_all(lacking)
+                });
+                // A type absent as a body and as a member at the lacking revisions needs no row.
+                let type_absent = TYPES.iter().any(|t| {
+                    t.name == *owner && t.nested.or(t.body).complement().contains_all(lacking)
+                });
+                if !covered && !type_absent {
+                    missing.push(format!("{owner}.{field} (lacking at {lacking})"));
+                }
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "ledger rows missing for:\n  {}",
+            missing.join("\n  ")
+        );
+    }
+
+    /// Superset owners that no schema revision names (inline objects there).
+    const SUPERSET_OWNERS: &[&str] = &["RootsCapability"];
+
+    #[test]
+    fn every_ledger_row_names_a_real_field() {
+        let (fields, owners) = field_tables();
+        for r in LEDGER {
+            if SUPERSET_OWNERS.contains(&r.owner) {
+                continue;
+            }
+            assert!(
+                fields.contains_key(r.owner),
+                "{r}: no revision defines {}",
+                r.owner
+            );
+            let Some(defined) = fields[r.owner].get(r.field) else {
+                // A superset-only field (e.g. `resultType` on a result type that never had it):
+                // it must be stripped everywhere.
+                assert!(
+                    r.action == Action::Strip && r.revisions.contains_all(owners[r.owner]),
+                    "{r}: no revision defines {}.{}, so it must be stripped wherever the owner exists",
+                    r.owner,
+                    r.field
+                );
+                continue;
+            };
+            match r.action {
+                // A strip or pass row applies where the field is not defined.
+                Action::Strip | Action::Pass => {
+                    for v in r.revisions.iter() {
+                        assert!(!defined.contains(v), "{r}: {v} defines the field");
+                    }
+                }
+                // A required-field row applies where the revision requires it.
+                Action::Refuse(RefuseWhen::Absent) => {}
+                Action::Refuse(_) => {}
+            }
+        }
+    }
+}
+
+/// The type table against the generated facts.
+mod type_table {
+    use crate::ProtocolVersion;
+    use crate::facts;
+    use crate::wire::ledger::TYPES;
+
+    #[test]
+    fn nested_availability_matches_the_schemas() {
+        for t in TYPES {
+            for v in ProtocolVersion::ALL {
+                assert_eq!(
+                    t.nested.contains(v),
+                    facts::revision(v).has_type(t.name),
+                    "{t} at {v}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn body_availability_matches_the_method_tables() {
+        for t in TYPES {
+            for v in ProtocolVersion::ALL {
+                let f = facts::revision(v);
+                let tables = f
+                    .client_requests
+                    .iter()
+                    .chain(f.server_requests)
+                    .chain(f.client_notifications)
+                    .chain(f.server_notifications);
+                let mut is_body = false;
+                let mut is_member = false;
+                for m in tables {
+                    is_body |= m.type_name == t.name || m.result == Some(t.name);
+                    is_member = true;
+                }
+                // Results that answer a request in place of its table result: a task handle
+                // (task-augmented requests) and the 2026-07-28 input-required interim result; and
+                // EmptyResult, which 2026-07-28 defines though no core method of it returns one.
+                if ["CreateTaskResult", "InputRequiredResult", "EmptyResult"].contains(&t.name)
+                    || !is_member
+                {
+                    continue;
+                }
+                // Results of methods and messages of the tables are bodies; the rest of TYPES are
+                // union members (content blocks, elicitation shapes) that are never bodies.
+                if t.body.is_empty() {
+                    assert!(!is_body, "{t}: a body at {v}");
+                } else {
+                    assert_eq!(t.body.contains(v), is_body, "{t} at {v}");
+                }
+            }
+        }
+    }
 }
