@@ -82,6 +82,17 @@ pub(crate) mod sealed {
 pub trait WireBody: serde::Serialize + sealed::Sealed {
     /// Which body this value is (for enums: the variant's).
     fn body_info(&self) -> BodyInfo;
+
+    /// Emits the value through `ser` (envelopes override this to shape their interior).
+    #[doc(hidden)]
+    fn emit_with<S: serde::Serializer>(
+        &self,
+        version: crate::ProtocolVersion,
+        track: bool,
+        ser: S,
+    ) -> Result<(S::Ok, Option<super::EmissionReport>), super::EmitError> {
+        super::run_body(self, version, track, ser)
+    }
 }
 
 impl<T: WireBody + ?Sized> sealed::Sealed for &T {}
@@ -89,5 +100,14 @@ impl<T: WireBody + ?Sized> sealed::Sealed for &T {}
 impl<T: WireBody + ?Sized> WireBody for &T {
     fn body_info(&self) -> BodyInfo {
         (**self).body_info()
+    }
+
+    fn emit_with<S: serde::Serializer>(
+        &self,
+        version: crate::ProtocolVersion,
+        track: bool,
+        ser: S,
+    ) -> Result<(S::Ok, Option<super::EmissionReport>), super::EmitError> {
+        (**self).emit_with(version, track, ser)
     }
 }

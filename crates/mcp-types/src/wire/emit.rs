@@ -678,9 +678,13 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
         let mut slot = Slot::Typed(None);
         let mut opaque = false;
         if let Some(o) = self.owner {
-            if let Some(i) = o.rows.iter().position(|r| r.field == key) {
+            if let Some(i) = o
+                .rows
+                .iter()
+                .position(|r| r.field == key && r.revisions.contains(v))
+            {
                 let row = o.rows[i];
-                if row.revisions.contains(v) {
+                {
                     match row.action {
                         Action::Strip => {
                             self.ctx
@@ -707,6 +711,34 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
                         Action::Refuse(RefuseWhen::Array) => slot = Slot::RefuseArray(row),
                         Action::Refuse(RefuseWhen::ArrayValue) => {
                             slot = Slot::Role(Role::NoArrayValues(row));
+                        }
+                        Action::Refuse(
+                            when @ (RefuseWhen::NotObject | RefuseWhen::NotObjectSchema),
+                        ) => {
+                            // Checked on a copy: these are open JSON values (schemas, output).
+                            let copy = serde_json::to_value(value).map_err(ser::Error::custom)?;
+                            let ok = match (&copy, when) {
+                                (Value::Object(_), RefuseWhen::NotObject) => true,
+                                (Value::Object(m), _) => {
+                                    m.get("type") == Some(&Value::from("object"))
+                                }
+                                _ => false,
+                            };
+                            if !ok {
+                                return Err(self.error(
+                                    EmitErrorKind::NotExpressible,
+                                    format!(
+                                        "{}.{} cannot be sent at {v}: {}",
+                                        row.owner, row.field, row.reason
+                                    ),
+                                    Cause::Ledger(row),
+                                    Some(key),
+                                ));
+                            }
+                            self.ctx.push_key(key);
+                            self.inner.serialize_entry(key, &copy)?;
+                            self.ctx.pop();
+                            return Ok(());
                         }
                     }
                 }

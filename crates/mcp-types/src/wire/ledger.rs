@@ -40,6 +40,10 @@ pub enum RefuseWhen {
     Array,
     /// The field is an object one of whose values is an array.
     ArrayValue,
+    /// The field's value is not a JSON object.
+    NotObject,
+    /// The field's value is not a JSON Schema object whose root `type` is `"object"`.
+    NotObjectSchema,
 }
 
 /// One ledger row: what happens to `owner.field` at `revisions`.
@@ -66,6 +70,10 @@ impl fmt::Display for LedgerRow {
             Action::Refuse(RefuseWhen::Absent) => "refuse if absent",
             Action::Refuse(RefuseWhen::Array) => "refuse if an array",
             Action::Refuse(RefuseWhen::ArrayValue) => "refuse if a value is an array",
+            Action::Refuse(RefuseWhen::NotObject) => "refuse unless an object",
+            Action::Refuse(RefuseWhen::NotObjectSchema) => {
+                "refuse unless a schema of type \"object\""
+            }
         };
         write!(
             f,
@@ -140,6 +148,7 @@ const V1_V3: Revisions = Revisions::range(V2024_11_05, V2025_06_18);
 const HANDSHAKE: Revisions = Revisions::HANDSHAKE;
 const NOT_V4: Revisions = Revisions::except(V2025_11_25);
 const V3: Revisions = Revisions::only(V2025_06_18);
+const V3_V4: Revisions = Revisions::range(V2025_06_18, V2025_11_25);
 const D: Revisions = Revisions::STATELESS;
 const ALL: Revisions = Revisions::ALL;
 const V1_V3_D: Revisions = V1_V3.or(D);
@@ -209,6 +218,13 @@ pub static LEDGER: &[LedgerRow] = &[
         V1_V2,
         Pass,
         "structured output; the text content carries the meaning",
+    ),
+    row(
+        "CallToolResult",
+        "structuredContent",
+        V3_V4,
+        Refuse(RefuseWhen::NotObject),
+        "structured output must be an object before 2026-07-28",
     ),
     row("CancelTaskResult", "resultType", ALL, Strip, RT),
     row(
@@ -496,12 +512,33 @@ pub static LEDGER: &[LedgerRow] = &[
     row("Tool", "icons", V1_V3, Pass, ICONS),
     row(
         "Tool",
+        "inputSchema",
+        ALL,
+        Refuse(RefuseWhen::NotObjectSchema),
+        "a tool's input schema has root type \"object\" at every revision",
+    ),
+    row(
+        "Tool",
         "outputSchema",
         V1_V2,
         Pass,
         "describes structuredContent; descriptive",
     ),
+    row(
+        "Tool",
+        "outputSchema",
+        V3_V4,
+        Refuse(RefuseWhen::NotObjectSchema),
+        "an output schema has root type \"object\" before 2026-07-28",
+    ),
     row("Tool", "title", V1_V2, Pass, TITLE),
+    row(
+        "ToolResultContent",
+        "structuredContent",
+        V4,
+        Refuse(RefuseWhen::NotObject),
+        "structured output must be an object at 2025-11-25",
+    ),
     row(
         "UnsubscribeRequestParams",
         "_meta",
@@ -529,7 +566,6 @@ const NONE: Revisions = Revisions::NONE;
 const SINCE_V2: Revisions = Revisions::since(V2025_03_26);
 const SINCE_V3: Revisions = Revisions::since(V2025_06_18);
 const SINCE_V4: Revisions = Revisions::since(V2025_11_25);
-const V3_V4: Revisions = Revisions::range(V2025_06_18, V2025_11_25);
 const V4: Revisions = Revisions::only(V2025_11_25);
 
 const HANDSHAKE_ONLY: &str = "handshake-era message; 2026-07-28 is stateless";
@@ -899,7 +935,12 @@ impl OwnerInfo {
             .iter()
             .find(|e| e.key == key)
             .map(|e| e.child)
-            .or_else(|| self.derived.iter().find(|(k, _)| *k == key).map(|(_, c)| *c))
+            .or_else(|| {
+                self.derived
+                    .iter()
+                    .find(|(k, _)| *k == key)
+                    .map(|(_, c)| *c)
+            })
     }
     pub fn is_opaque(&self, field: &str) -> bool {
         self.opaque.contains(&field)
@@ -977,7 +1018,18 @@ pub(crate) fn owner(name: &str) -> Option<&'static OwnerInfo> {
         .get(name)
 }
 
-/// The ledger row for `owner.field`, if there is one.
+/// The ledger row for `owner.field` at `version`, if there is one.
+pub fn ledger_row_at(
+    owner: &str,
+    field: &str,
+    version: crate::ProtocolVersion,
+) -> Option<&'static LedgerRow> {
+    LEDGER
+        .iter()
+        .find(|r| r.owner == owner && r.field == field && r.revisions.contains(version))
+}
+
+/// The first ledger row for `owner.field`, if there is one.
 pub fn ledger_row(owner: &str, field: &str) -> Option<&'static LedgerRow> {
     LEDGER.iter().find(|r| r.owner == owner && r.field == field)
 }
@@ -996,11 +1048,20 @@ mod tests {
     fn tables_are_sorted_and_unique() {
         for w in LEDGER.windows(2) {
             assert!(
-                (w[0].owner, w[0].field) < (w[1].owner, w[1].field),
+                (w[0].owner, w[0].field) <= (w[1].owner, w[1].field),
                 "LEDGER out of order at {} / {}",
                 w[0],
                 w[1]
             );
+            // Rows of one field cover disjoint revisions: one row answers each revision.
+            if (w[0].owner, w[0].field) == (w[1].owner, w[1].field) {
+                assert!(
+                    !w[0].revisions.contains_any(w[1].revisions),
+                    "{} and {} overlap",
+                    w[0],
+                    w[1]
+                );
+            }
         }
         for w in TYPES.windows(2) {
             assert!(w[0].name < w[1].name, "TYPES out of order at {}", w[1].name);

@@ -35,7 +35,9 @@
 mod body;
 mod emit;
 pub mod error;
+mod impls;
 pub mod ledger;
+pub mod parse;
 pub mod report;
 pub mod revs;
 
@@ -47,6 +49,10 @@ use serde_json::Value;
 pub use body::{BodyInfo, BodyKind, WireBody};
 pub use error::{EmitError, EmitErrorKind, JsonPath, ParseError, ParseErrorKind, PathSegment};
 pub use ledger::{Action, Cause, LedgerRow, RefuseWhen, TypeRow};
+pub use parse::{
+    INPUT_REQUIRED_METHODS, MethodResult, ParseKind, WireParse, parse_as, parse_result_for,
+    parse_str_as,
+};
 pub use report::{Change, EmissionReport};
 pub use revs::Revisions;
 
@@ -77,13 +83,23 @@ fn run<B: WireBody + ?Sized, S: Serializer>(
     version: ProtocolVersion,
     track: bool,
     ser: S,
-) -> Result<(S::Ok, Ctx), EmitError> {
+) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
+    body.emit_with(version, track, ser)
+}
+
+/// The emission of a body (not an envelope) through the shaping serializer.
+pub(crate) fn run_body<B: WireBody + ?Sized, S: Serializer>(
+    body: &B,
+    version: ProtocolVersion,
+    track: bool,
+    ser: S,
+) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
     let info = body.body_info();
     check_body(&info, version)?;
     let ctx = Ctx::new(version, track);
     let result = body.serialize(Shaper::body(ser, &ctx, info));
     match result {
-        Ok(ok) => Ok((ok, ctx)),
+        Ok(ok) => Ok((ok, track.then(|| ctx.report.into_inner()))),
         Err(e) => {
             if let Some(err) = ctx.error.take() {
                 if track || !err.path.segments().is_empty() {
@@ -139,7 +155,7 @@ pub fn serialize_for_report<B: WireBody + ?Sized>(
     version: ProtocolVersion,
 ) -> Result<(Value, EmissionReport), EmitError> {
     run(body, version, true, serde_json::value::Serializer)
-        .map(|(v, ctx)| (v, ctx.report.into_inner()))
+        .map(|(v, report)| (v, report.unwrap_or_else(|| EmissionReport::new(version))))
 }
 
 /// Appends the compact JSON text of `body` at `version` to `out`; on error `out` is unchanged.

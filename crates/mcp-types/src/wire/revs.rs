@@ -63,6 +63,11 @@ impl Revisions {
         self.0 & other.0 == other.0
     }
 
+    /// Whether the two sets share a revision.
+    pub const fn contains_any(self, other: Revisions) -> bool {
+        self.0 & other.0 != 0
+    }
+
     /// Whether the set is empty.
     pub const fn is_empty(self) -> bool {
         self.0 == 0

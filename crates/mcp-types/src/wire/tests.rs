@@ -733,11 +733,11 @@ fn writer_and_vec_agree() {
 
 /// The ledger against the generated field tables.
 mod completeness {
-    use std::collections::{BTreeMap, BTreeSet};
+    use std::collections::BTreeMap;
 
     use crate::ProtocolVersion;
     use crate::facts::{self, TypeKind, TypeRef};
-    use crate::wire::ledger::{Action, LEDGER, RefuseWhen, TYPES};
+    use crate::wire::ledger::{Action, LEDGER, TYPES};
     use crate::wire::revs::Revisions;
 
     /// Owner → field → revisions defining it, and owner → revisions defining the owner.
@@ -876,9 +876,12 @@ mod completeness {
                         assert!(!defined.contains(v), "{r}: {v} defines the field");
                     }
                 }
-                // A required-field row applies where the revision requires it.
-                Action::Refuse(RefuseWhen::Absent) => {}
-                Action::Refuse(_) => {}
+                // Value rows apply where the field exists (or, for `Absent`, is required).
+                Action::Refuse(_) => {
+                    for v in r.revisions.iter() {
+                        assert!(defined.contains(v), "{r}: {v} does not define the field");
+                    }
+                }
             }
         }
     }
