@@ -1,8 +1,10 @@
 //! `cargo xtask`: the project's automation.
 //!
 //! - `cargo xtask schemas [--from DIR | --download]`: verified copies of the pinned schemas.
+//! - `cargo xtask codegen [--check]`: the generated revision modules and facts tables.
 //! - `cargo xtask test [-- ARGS]`: the whole test suite (what README and CI run).
 
+mod codegen;
 mod schemas;
 mod test;
 
@@ -19,6 +21,8 @@ struct Cli {
 enum Command {
     /// Put verified copies of the pinned schemas and examples under `schemas/`.
     Schemas(schemas::Args),
+    /// Generate the per-revision modules and facts from the pinned schemas (`--check`: fail on drift).
+    Codegen(codegen::Args),
     /// Run the whole test suite: every workspace test, with the fixtures it needs.
     Test(test::Args),
 }
@@ -26,6 +30,7 @@ enum Command {
 fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
         Command::Schemas(args) => schemas::run(args),
+        Command::Codegen(args) => codegen::run(args),
         Command::Test(args) => test::run(args),
     }
 }

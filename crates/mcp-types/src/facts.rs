@@ -5,6 +5,28 @@
 
 use crate::ProtocolVersion;
 
+#[path = "generated/facts_v2024_11_05.rs"]
+mod v2024_11_05;
+#[path = "generated/facts_v2025_03_26.rs"]
+mod v2025_03_26;
+#[path = "generated/facts_v2025_06_18.rs"]
+mod v2025_06_18;
+#[path = "generated/facts_v2025_11_25.rs"]
+mod v2025_11_25;
+#[path = "generated/facts_v2026_07_28.rs"]
+mod v2026_07_28;
+
+/// The facts of revision `v`, read from its pinned schema at generation time.
+pub fn revision(v: ProtocolVersion) -> &'static RevisionFacts {
+    match v {
+        ProtocolVersion::V2024_11_05 => &v2024_11_05::FACTS,
+        ProtocolVersion::V2025_03_26 => &v2025_03_26::FACTS,
+        ProtocolVersion::V2025_06_18 => &v2025_06_18::FACTS,
+        ProtocolVersion::V2025_11_25 => &v2025_11_25::FACTS,
+        ProtocolVersion::V2026_07_28 => &v2026_07_28::FACTS,
+    }
+}
+
 /// Everything the generator records about one revision.
 #[derive(Debug)]
 pub struct RevisionFacts {
@@ -61,8 +83,11 @@ pub struct TypeFact {
     pub open: bool,
     /// For unions: the member shapes, in schema order.
     pub members: &'static [TypeRef],
-    /// For enums: the allowed string values.
+    /// For enums: the allowed values (a top-level `const` is a one-value enum; integer values
+    /// are written in decimal).
     pub values: &'static [&'static str],
+    /// For [`TypeKind::Other`]: the shape (an alias's target, a scalar, an array or a map).
+    pub target: Option<TypeRef>,
 }
 
 /// One property of an object definition.
@@ -74,7 +99,8 @@ pub struct FieldFact {
     pub required: bool,
     /// Its type.
     pub ty: TypeRef,
-    /// A `const` string value the property must have (discriminators such as `type`, `method`).
+    /// The `const` value the property must have (discriminators such as `type`, `method`,
+    /// error `code`), as text: strings as they are, integers in decimal.
     pub constant: Option<&'static str>,
 }
 
@@ -89,8 +115,17 @@ pub enum TypeRef {
     Map(&'static TypeRef),
     /// A JSON scalar: `"string"`, `"integer"`, `"number"`, `"boolean"` or `"null"`.
     Scalar(&'static str),
-    /// An inline union of shapes.
+    /// An inline union of shapes (also a `type` array such as `["string", "integer"]`).
     Union(&'static [TypeRef]),
+    /// An inline object with its own properties (after flattening `allOf`).
+    Object {
+        /// Its properties, in schema order.
+        fields: &'static [FieldFact],
+        /// Whether keys beyond `fields` are allowed.
+        open: bool,
+    },
+    /// An inline string enumeration.
+    Enum(&'static [&'static str]),
     /// Any JSON value, or an object whose interior the schema leaves open.
     Any,
 }
@@ -130,5 +165,176 @@ impl TypeFact {
     /// The field named `name` (wire name).
     pub fn field(&self, name: &str) -> Option<&'static FieldFact> {
         self.fields.iter().find(|f| f.name == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ProtocolVersion as V;
+
+    fn methods(t: &[MethodFact]) -> Vec<&str> {
+        t.iter().map(|m| m.method).collect()
+    }
+
+    #[test]
+    fn every_revision_is_keyed_by_itself_and_sorted() {
+        for v in V::ALL {
+            let f = revision(v);
+            assert_eq!(f.version, v);
+            assert!(f.types.windows(2).all(|w| w[0].name < w[1].name), "{v}");
+            for table in [
+                f.client_requests,
+                f.server_requests,
+                f.client_notifications,
+                f.server_notifications,
+            ] {
+                assert!(table.windows(2).all(|w| w[0].method < w[1].method), "{v}");
+                for m in table {
+                    assert!(f.has_type(m.type_name), "{v}: {}", m.type_name);
+                    if let Some(r) = m.result {
+                        assert!(f.has_type(r), "{v}: result {r}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn handshake_methods_end_at_2026() {
+        let init = revision(V::V2025_11_25).request("initialize").unwrap();
+        assert_eq!(init.type_name, "InitializeRequest");
+        assert_eq!(init.params, Some("InitializeRequestParams"));
+        assert_eq!(init.result, Some("InitializeResult"));
+        assert!(revision(V::V2026_07_28).request("initialize").is_none());
+        assert!(revision(V::V2026_07_28).request("ping").is_none());
+        assert!(revision(V::V2026_07_28).server_requests.is_empty());
+        assert_eq!(
+            revision(V::V2026_07_28)
+                .request("server/discover")
+                .unwrap()
+                .result,
+            Some("DiscoverResult")
+        );
+    }
+
+    #[test]
+    fn results_follow_naming_and_the_rename_table() {
+        for v in V::ALL {
+            let f = revision(v);
+            assert_eq!(
+                f.request("tools/call").unwrap().result,
+                Some("CallToolResult")
+            );
+            if v < V::V2026_07_28 {
+                for m in ["ping", "logging/setLevel", "resources/subscribe"] {
+                    assert_eq!(f.request(m).unwrap().result, Some("EmptyResult"), "{v} {m}");
+                }
+            }
+        }
+        // 2024-11-05 requests declare their params inline, so no params definition is named.
+        assert_eq!(
+            revision(V::V2024_11_05)
+                .request("tools/call")
+                .unwrap()
+                .params,
+            None
+        );
+    }
+
+    #[test]
+    fn task_methods_are_kept_as_schema_facts() {
+        let f = revision(V::V2025_11_25);
+        assert_eq!(
+            methods(f.server_requests),
+            [
+                "elicitation/create",
+                "ping",
+                "roots/list",
+                "sampling/createMessage",
+                "tasks/cancel",
+                "tasks/get",
+                "tasks/list",
+                "tasks/result"
+            ]
+        );
+        assert_eq!(
+            f.request("tasks/result").unwrap().result,
+            Some("GetTaskPayloadResult")
+        );
+        assert!(f.notification("notifications/tasks/status").is_some());
+    }
+
+    #[test]
+    fn single_member_union_resolves_to_its_named_twin() {
+        let f = revision(V::V2026_07_28);
+        assert_eq!(f.client_notifications.len(), 1);
+        assert_eq!(f.client_notifications[0].method, "notifications/cancelled");
+        assert_eq!(f.client_notifications[0].type_name, "CancelledNotification");
+        assert_eq!(
+            methods(revision(V::V2024_11_05).client_notifications).len(),
+            4
+        );
+    }
+
+    #[test]
+    fn call_tool_result_content_is_a_required_content_block_array() {
+        for v in [V::V2025_06_18, V::V2025_11_25, V::V2026_07_28] {
+            let t = revision(v).type_fact("CallToolResult").unwrap();
+            assert_eq!(t.kind, TypeKind::Object);
+            let content = t.field("content").unwrap();
+            assert!(content.required);
+            assert_eq!(content.ty, TypeRef::Array(&TypeRef::Named("ContentBlock")));
+            assert!(t.open);
+        }
+        let rt = revision(V::V2026_07_28)
+            .type_fact("CallToolResult")
+            .unwrap();
+        assert!(rt.field("resultType").unwrap().required);
+        assert!(!rt.field("isError").unwrap().required);
+    }
+
+    #[test]
+    fn batches_exist_only_in_2025_03_26() {
+        for v in V::ALL {
+            let has = revision(v).has_type("JSONRPCBatchRequest");
+            assert_eq!(has, v == V::V2025_03_26, "{v}");
+            assert_eq!(revision(v).has_type("JSONRPCBatchResponse"), has, "{v}");
+        }
+    }
+
+    #[test]
+    fn consts_enums_unions_and_aliases_are_recorded() {
+        let f = revision(V::V2026_07_28);
+        let text = f.type_fact("TextContent").unwrap();
+        assert_eq!(text.field("type").unwrap().constant, Some("text"));
+        let block = f.type_fact("ContentBlock").unwrap();
+        assert_eq!(block.kind, TypeKind::Union);
+        assert!(block.members.contains(&TypeRef::Named("TextContent")));
+        let level = f.type_fact("LoggingLevel").unwrap();
+        assert_eq!(level.kind, TypeKind::Enum);
+        assert_eq!(level.values.len(), 8);
+        let id = f.type_fact("RequestId").unwrap();
+        assert_eq!(
+            id.target,
+            Some(TypeRef::Union(&[
+                TypeRef::Scalar("string"),
+                TypeRef::Scalar("integer")
+            ]))
+        );
+        let empty = f.type_fact("EmptyResult").unwrap();
+        assert_eq!(empty.target, Some(TypeRef::Named("Result")));
+        // allOf flattened: `Error & {code: const}`.
+        let hm = f.type_fact("HeaderMismatchError").unwrap();
+        let TypeRef::Object { fields, .. } = hm.field("error").unwrap().ty else {
+            panic!("HeaderMismatchError.error is not an inline object");
+        };
+        let code = fields.iter().find(|f| f.name == "code").unwrap();
+        assert_eq!(code.constant, Some("-32020"));
+        assert!(fields.iter().any(|f| f.name == "message" && f.required));
+        // 2025-11-25 `GetTaskResult = Result & Task`: Task's fields appear on the result.
+        let task = revision(V::V2025_11_25).type_fact("GetTaskResult").unwrap();
+        assert!(task.field("status").unwrap().required);
+        assert!(task.field("taskId").unwrap().required);
     }
 }
