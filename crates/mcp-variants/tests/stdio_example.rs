@@ -282,7 +282,10 @@ fn cursor_reuse_across_variants_is_rejected() {
     );
     assert_eq!(second["tools"][0]["name"], "summarize");
     // The backend's raw cursor is not accepted, nor an altered one.
-    for bad in ["2".to_owned(), cursor.replace("e", "f")] {
+    let mut altered = cursor.clone();
+    let last = altered.pop().unwrap();
+    altered.push(if last == '0' { '1' } else { '0' });
+    for bad in ["2".to_owned(), altered] {
         let e = s.error("tools/list", json!({"cursor": bad, "_meta": {SEL: "full"}}));
         assert_eq!(
             e,
