@@ -371,3 +371,42 @@ fn ping_and_clean_errors() {
     // Still alive afterwards.
     assert_eq!(s.result("ping", Value::Null), json!({}));
 }
+
+#[test]
+fn results_validate_against_each_revisions_schema() {
+    use mcp_schemas::{SchemaOracle, SchemaStore};
+    use mcp_types::ProtocolVersion;
+
+    let store = SchemaStore::discover();
+    for version in ProtocolVersion::ALL
+        .into_iter()
+        .filter(|v| *v <= ProtocolVersion::LATEST_HANDSHAKE)
+    {
+        let oracle = SchemaOracle::load(&store, version).unwrap_or_else(|e| {
+            panic!("pinned schema {version} not found ({e}); run `cargo xtask schemas`")
+        });
+        let check = |name: &str, value: &Value| {
+            let violations = oracle.violations(name, value).unwrap();
+            assert!(
+                violations.is_empty(),
+                "{version} {name}: {violations:?}\n{value}"
+            );
+        };
+        let mut s = Server::start();
+        let caps =
+            json!({"extensions": {EXT: {"variantHints": {"hints": {"contextSize": "verbose"}}}}});
+        let init = s.initialize(version.as_str(), caps);
+        assert_eq!(init["protocolVersion"], version.as_str());
+        check("InitializeResult", &init);
+        for variant in ["compact", "full", "preview", "legacy"] {
+            let page = s.result("tools/list", json!({"_meta": {SEL: variant}}));
+            check("ListToolsResult", &page);
+            let name = page["tools"][0]["name"].clone();
+            let call = s.result(
+                "tools/call",
+                json!({"name": name, "arguments": {}, "_meta": {SEL: variant}}),
+            );
+            check("CallToolResult", &call);
+        }
+    }
+}
