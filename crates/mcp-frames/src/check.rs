@@ -104,10 +104,28 @@ pub fn method_problem(
     })
 }
 
-/// The schema definition that types the result of `placed` (a response), at `version`.
+/// The 2026-07-28 interim result and its `resultType` discriminator value.
+const INPUT_REQUIRED: (&str, &str) = ("InputRequiredResult", "input_required");
+
+/// The schema definition that types the result of `placed` (a response), at `version`: the
+/// originating request's result, or — where the revision has it and the result says
+/// `"resultType":"input_required"` — the interim `InputRequiredResult`.
 pub fn result_type(placed: &Placed, version: ProtocolVersion) -> Option<&'static str> {
     let origin = placed.context.origin.as_ref()?;
-    request_fact(version, placed.context.direction.reverse(), &origin.method)?.result
+    let declared =
+        request_fact(version, placed.context.direction.reverse(), &origin.method)?.result?;
+    let (interim, tag) = INPUT_REQUIRED;
+    let result_type = placed
+        .record
+        .frame
+        .get("result")
+        .and_then(|r| r.get("resultType"));
+    if result_type.and_then(Value::as_str) == Some(tag)
+        && facts::revision(version).has_type(interim)
+    {
+        return Some(interim);
+    }
+    Some(declared)
 }
 
 /// Checks of `placed` at `version` that need only the facts: the method exists for the

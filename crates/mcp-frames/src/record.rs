@@ -126,6 +126,19 @@ impl Record {
     }
 }
 
+impl Record {
+    /// The output line for a reply to this record's frame, sent in `direction`: a capture
+    /// record gets that `dir` (other keys kept), a bare frame stays bare.
+    pub fn render_reply(&mut self, frame: Value, direction: Direction) -> Value {
+        if let Format::Capture(_) = self.format
+            && let Some(m) = self.shell.as_object_mut()
+        {
+            m.insert("dir".into(), Value::from(direction.as_str()));
+        }
+        self.render(frame)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,7 +10,7 @@ use crate::envelope::{self, Envelope, RequestId};
 use crate::input::{LineContent, LineReader};
 use crate::json;
 use crate::record::{Direction, Record};
-use crate::session::{FrameContext, Session};
+use crate::session::{FrameContext, Session, SessionError};
 
 /// A frame placed in its session, ready for a command.
 #[derive(Debug)]
@@ -34,6 +34,8 @@ pub struct Fault {
     pub reason: String,
     /// For a request that could be identified: its id and direction, so a command can answer it.
     pub request: Option<(RequestId, Direction)>,
+    /// The JSON-RPC error code that answers it (-32700 not JSON, -32600 invalid request, …).
+    pub code: i64,
     /// The record, when the line was at least JSON.
     pub record: Option<Box<Record>>,
 }
@@ -118,6 +120,7 @@ fn place(line: usize, content: LineContent<'_>, session: &mut Session) -> Result
         line,
         reason,
         request: None,
+        code: -32700,
         record: None,
     };
     let bytes = match content {
@@ -130,7 +133,10 @@ fn place(line: usize, content: LineContent<'_>, session: &mut Session) -> Result
     };
     let value = json::parse_line(bytes)
         .map_err(|e| fault(format!("column {}: not JSON: {}", e.column, e.reason)))?;
-    let record = Record::from_value(value).map_err(|e| fault(e.to_string()))?;
+    let record = Record::from_value(value).map_err(|e| Fault {
+        code: -32600,
+        ..fault(e.to_string())
+    })?;
     let stated = record.direction();
     let envelope = match envelope::classify(&record.frame) {
         Ok(e) => e,
@@ -143,6 +149,7 @@ fn place(line: usize, content: LineContent<'_>, session: &mut Session) -> Result
                     .id
                     .filter(|_| is_request)
                     .map(|id| (id, stated.unwrap_or(Direction::ClientToServer))),
+                code: -32600,
                 record: Some(Box::new(record)),
             });
         }
@@ -157,6 +164,10 @@ fn place(line: usize, content: LineContent<'_>, session: &mut Session) -> Result
         Err(e) => Err(Fault {
             line,
             reason: e.to_string(),
+            code: match e {
+                SessionError::UnknownRevision { .. } => -32022,
+                SessionError::UnknownId { .. } => -32600,
+            },
             request: match &envelope {
                 Envelope::Request { id, .. } => {
                     Some((id.clone(), stated.unwrap_or(Direction::ClientToServer)))

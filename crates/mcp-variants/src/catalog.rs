@@ -578,7 +578,7 @@ pub struct CatalogError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::wire::DeprecationInfo;
+    use crate::wire::{DeprecationInfo, HintValue};
 
     const KEY: &[u8] = b"test-key-test-key-test-key";
 
@@ -913,5 +913,68 @@ mod tests {
         assert!(cat.is_enabled_for(ProtocolVersion::V2024_11_05));
         assert!(!cat.is_enabled_for(ProtocolVersion::V2026_07_28));
         assert!(format!("{cat:?}").contains("[\"a\", \"b\"]"));
+    }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        fn status(code: u8) -> VariantStatus {
+            match code {
+                0 => VariantStatus::Stable,
+                1 => VariantStatus::Experimental,
+                _ => VariantStatus::Deprecated,
+            }
+        }
+
+        // Case count: proptest's `PROPTEST_CASES` environment knob (default 256; ranking is cheap).
+        proptest! {
+            #[test]
+            fn every_ranking_satisfies_the_invariants(
+                specs in proptest::collection::vec((0u8..3, 0i32..4, 0u8..3), 1..8),
+                order in proptest::collection::vec(0usize..8, 0..10),
+                wanted in proptest::collection::vec(0u8..3, 0..3),
+                ask_experimental: bool,
+                limit in 1usize..6,
+            ) {
+                let mut builder = VariantCatalog::builder().discovery_limit(limit).cursor_key(KEY);
+                for (i, (st, priority, hint)) in specs.iter().enumerate() {
+                    // Variant 0 is always stable, so the catalog builds.
+                    let st = if i == 0 { VariantStatus::Stable } else { status(*st) };
+                    let mut variant = v(&format!("v{i}")).with_hint("contextSize", ["a", "b", "c"][*hint as usize]);
+                    variant.status = Some(st);
+                    builder = builder.variant(variant, *priority, ());
+                }
+                let n = specs.len();
+                let proposal: Vec<VariantId> = {
+                    let mut seen = HashSet::new();
+                    order.iter().filter(|i| **i < n && seen.insert(**i)).map(|i| VariantId::from(format!("v{i}"))).collect()
+                };
+                let cat = builder
+                    .ranker(move |_: &RankingInput<'_>| proposal.clone())
+                    .build()
+                    .unwrap();
+                let mut hints = VariantHints::new()
+                    .with_hint("contextSize", HintValue::Many(wanted.iter().map(|w| ["a", "b", "c"][*w as usize].to_owned()).collect()));
+                if ask_experimental {
+                    hints = hints.with_hint("status", "experimental");
+                }
+                let r = cat.rank(Some(&hints), &anon()).unwrap();
+                let unique: HashSet<_> = r.ids.iter().collect();
+                prop_assert_eq!(unique.len(), r.ids.len());
+                let expected_len = limit.max(2.min(n)).min(n);
+                prop_assert_eq!(r.ids.len(), expected_len);
+                prop_assert_eq!(r.more_available, n > expected_len);
+                let head = cat.variant(r.ids[0].as_str()).unwrap().effective_status();
+                prop_assert!(
+                    head == VariantStatus::Stable
+                        || (ask_experimental && head == VariantStatus::Experimental),
+                    "head {:?}", head
+                );
+                prop_assert_eq!(r.experimental_requested, ask_experimental);
+                // Deterministic: the same input ranks the same way.
+                prop_assert_eq!(cat.rank(Some(&hints), &anon()).unwrap(), r);
+            }
+        }
     }
 }

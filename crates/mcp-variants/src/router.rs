@@ -168,6 +168,19 @@ impl<B: Clone> VariantRouter<B> {
         })
     }
 
+    /// A throw-away session for stateless HTTP at a handshake revision (no `MCP-Session-Id`):
+    /// the principal's hint-less ranking, built per request. Weaker than a real session: nothing
+    /// ties two requests together, so subscriptions recorded on it are lost with it.
+    pub fn stateless_session(
+        &self,
+        principal: Principal,
+    ) -> Result<VariantSession<B>, VariantError> {
+        self.initialize(
+            InitializeInput::new(ProtocolVersion::LATEST_HANDSHAKE, None).with_principal(principal),
+        )
+        .map(|n| n.session)
+    }
+
     /// For sessionless (2026-07-28) requests: any selector, in `_meta` or the header, is refused
     /// with "Server variants not supported"; otherwise the request is the server's business.
     pub fn check_sessionless(

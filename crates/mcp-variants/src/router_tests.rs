@@ -756,3 +756,70 @@ fn initialize_failures_are_error_frames() {
         json!({"code": -32603, "message": "No server variants are visible"})
     );
 }
+
+// Go: TestIntegration_HTTP — two sessions on one router, different selections, no crosstalk.
+#[test]
+fn concurrent_sessions_are_isolated() {
+    let router = go_router();
+    let caps = json!({"extensions": {EXTENSION_ID: {"variantHints": {"hints": {"status": "experimental"}}}}});
+    let one = session(&router);
+    let two = router
+        .initialize(InitializeInput::new("2025-11-25", Some(&caps)).with_session_tag("two"))
+        .unwrap()
+        .session;
+    assert_eq!(one.default_variant().as_str(), "coding");
+    assert_eq!(two.default_variant().as_str(), "compact");
+    let threads: Vec<_> = [(one, "coding-backend"), (two, "compact-backend")]
+        .into_iter()
+        .map(|(s, expected)| {
+            std::thread::spawn(move || {
+                for _ in 0..100 {
+                    assert_eq!(
+                        dispatch(&s, "tools/call", Some(&json!({"name": "x"}))).backend,
+                        expected
+                    );
+                }
+                s
+            })
+        })
+        .collect();
+    let sessions: Vec<_> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    // A cursor minted in one session is refused in the other, even for the same variant.
+    let d = dispatch(&sessions[0], "tools/list", Some(&sel("coding")));
+    let c = sessions[0].finish_list(&d, Some("2")).unwrap();
+    assert!(matches!(
+        reject(
+            &sessions[1],
+            "tools/list",
+            Some(&json!({"cursor": c, "_meta": {META_KEY: "coding"}}))
+        ),
+        VariantError::InvalidCursor { .. }
+    ));
+}
+
+// Go: TestIntegration_HTTP_Stateless — per-request sessions route by selector.
+#[test]
+fn stateless_session_routes_by_selector() {
+    let router = go_router();
+    let s = router.stateless_session(anon()).unwrap();
+    assert!(s.is_enabled());
+    assert_eq!(dispatch(&s, "tools/list", None).backend, "coding-backend");
+    assert_eq!(
+        dispatch(&s, "tools/call", Some(&sel("compact"))).backend,
+        "compact-backend"
+    );
+    assert!(matches!(
+        reject(&s, "tools/call", Some(&sel("zzz"))),
+        VariantError::InvalidVariant { .. }
+    ));
+    // Two stateless sessions of the same principal accept each other's cursors (same binding).
+    let d = dispatch(&s, "tools/list", None);
+    let c = s.finish_list(&d, Some("4")).unwrap();
+    let again = router.stateless_session(anon()).unwrap();
+    assert_eq!(
+        dispatch(&again, "tools/list", Some(&json!({"cursor": c})))
+            .inner_cursor
+            .as_deref(),
+        Some("4")
+    );
+}
