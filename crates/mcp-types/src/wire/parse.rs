@@ -242,6 +242,8 @@ pub fn parse_str_as<T: WireParse>(
 /// A result typed by the method of the request it answers.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
+// The superset's result unions are large by nature; a result is built once and moved once.
+#[allow(clippy::large_enum_variant)]
 pub enum MethodResult {
     /// The answer to a client request (sent by a server).
     Server(model::ServerResult),

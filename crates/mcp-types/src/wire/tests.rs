@@ -743,10 +743,9 @@ mod completeness {
     /// Owner → field → revisions defining it, and owner → revisions defining the owner.
     /// Inline `params` objects of `XRequest`/`XNotification` are named `XRequestParams` /
     /// `XNotificationParams`, the names 2025-11-25 gives them.
-    fn field_tables() -> (
-        BTreeMap<&'static str, BTreeMap<&'static str, Revisions>>,
-        BTreeMap<&'static str, Revisions>,
-    ) {
+    type Fields = BTreeMap<&'static str, BTreeMap<&'static str, Revisions>>;
+
+    fn field_tables() -> (Fields, BTreeMap<&'static str, Revisions>) {
         let mut fields_by_owner: BTreeMap<&'static str, BTreeMap<&'static str, Revisions>> =
             BTreeMap::new();
         let mut owners: BTreeMap<&'static str, Revisions> = BTreeMap::new();
