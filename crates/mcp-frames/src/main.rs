@@ -1,8 +1,154 @@
 //! `mcp-frames`: translate, validate and explain real MCP traffic between protocol revisions.
 
-fn main() {
-    println!("mcp-frames: known revisions:");
-    for v in mcp_types::ProtocolVersion::ALL {
-        println!("  {v} ({:?})", v.era());
+use std::fs::File;
+use std::io::{self, BufReader, IsTerminal};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use mcp_frames::input::DEFAULT_MAX_LINE_BYTES;
+use mcp_frames::session::Session;
+use mcp_frames::stream::{self, Handler, Output};
+use mcp_frames::validate::Validate;
+use mcp_types::ProtocolVersion;
+
+const AFTER_HELP: &str = "\
+Input: one JSON value per line, either a bare JSON-RPC frame or a capture record
+{\"dir\":\"c2s\"|\"s2c\",\"frame\":{...}}. Output keeps each line's format and the input order.
+Problems are reported on stderr as `line N: <reason>`; the last stderr line is a summary.
+
+Exit status: 0 every frame fine, 1 some frames refused or invalid, 2 usage or I/O error.";
+
+/// Translate, validate and explain MCP traffic between protocol revisions.
+#[derive(Parser)]
+#[command(name = "mcp-frames", version, about, after_help = AFTER_HELP)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Where the frames come from, and how much of a line is read.
+#[derive(clap::Args)]
+struct InputArgs {
+    /// A JSON Lines file, or `-` for standard input.
+    #[arg(default_value = "-", value_name = "INPUT")]
+    input: PathBuf,
+    /// Lines longer than this many bytes are reported and skipped, never buffered.
+    #[arg(long, default_value_t = DEFAULT_MAX_LINE_BYTES, value_name = "BYTES")]
+    max_line_bytes: usize,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check every frame against one revision; one verdict line per input line.
+    ///
+    /// Prints `{"line":N,"ok":true}` or `{"line":N,"ok":false,"errors":[{"path":…,"message":…}]}`
+    /// per line, then `valid N, invalid M` on stderr. Checks the JSON-RPC envelope, that the
+    /// method exists at the revision for its sender, that every response answers a pending
+    /// request; with `--schema`, also the revision's pinned JSON Schema.
+    Validate {
+        /// The revision to check against.
+        #[arg(long, value_name = "VERSION", value_parser = parse_version)]
+        version: ProtocolVersion,
+        /// Also validate against the pinned official JSON Schema of that revision.
+        #[arg(long)]
+        schema: bool,
+        #[command(flatten)]
+        input: InputArgs,
+    },
+    /// List the known revisions, their era, and what changed in each.
+    Versions,
+}
+
+/// What `--on-refuse` does with a refused request.
+#[derive(Clone, Copy, ValueEnum)]
+#[allow(dead_code)] // used by translate, wired with the boundary
+enum OnRefuse {
+    /// Report it on stderr only.
+    Skip,
+    /// Also answer it with a JSON-RPC error frame on stdout, so the sender is not left waiting.
+    Error,
+}
+
+fn parse_version(s: &str) -> Result<ProtocolVersion, String> {
+    s.parse().map_err(|_| {
+        format!(
+            "unknown revision {s:?}; known: {}",
+            ProtocolVersion::ALL.map(|v| v.as_str()).join(", ")
+        )
+    })
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("mcp-frames: {e}");
+            ExitCode::from(2)
+        }
     }
+}
+
+fn run(cli: Cli) -> anyhow::Result<bool> {
+    match cli.command {
+        Command::Versions => {
+            print!("{}", mcp_frames::versions::render());
+            Ok(true)
+        }
+        Command::Validate {
+            version,
+            schema,
+            input,
+        } => {
+            let oracle = if schema {
+                let store = mcp_schemas::SchemaStore::discover();
+                Some(mcp_schemas::SchemaOracle::load(&store, version)?)
+            } else {
+                None
+            };
+            let mut handler = Validate::new(version, oracle);
+            drive(&input, Session::fixed(version), &mut handler)
+        }
+    }
+}
+
+fn drive(
+    input: &InputArgs,
+    mut session: Session,
+    handler: &mut dyn Handler,
+) -> anyhow::Result<bool> {
+    let mut out = Output::new(
+        Box::new(io::BufWriter::with_capacity(
+            256 * 1024,
+            io::stdout().lock(),
+        )),
+        Box::new(io::stderr()),
+    );
+    if input.input.as_os_str() == "-" {
+        let stdin = io::stdin();
+        if stdin.is_terminal() {
+            eprintln!("mcp-frames: reading frames from the terminal (end with Ctrl-D)");
+        }
+        stream::run(
+            stdin.lock(),
+            input.max_line_bytes,
+            &mut session,
+            handler,
+            &mut out,
+        )?;
+    } else {
+        let file = File::open(&input.input)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", input.input.display()))?;
+        let reader = BufReader::with_capacity(256 * 1024, file);
+        stream::run(
+            reader,
+            input.max_line_bytes,
+            &mut session,
+            handler,
+            &mut out,
+        )?;
+    }
+    Ok(handler.all_fine())
 }

@@ -1,0 +1,210 @@
+//! Checks of a placed frame against one revision: its method tables (from the generated facts)
+//! and, optionally, the revision's pinned JSON Schema.
+
+use mcp_schemas::{SchemaError, SchemaOracle};
+use mcp_types::ProtocolVersion;
+use mcp_types::facts::{self, MethodFact};
+use serde_json::Value;
+
+use crate::envelope::Envelope;
+use crate::record::Direction;
+use crate::stream::Placed;
+
+/// One problem with a frame: a JSON Pointer into the frame and a message.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct FrameError {
+    /// JSON Pointer into the frame (`""` for the frame itself).
+    pub path: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl FrameError {
+    /// An error at `path`.
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        FrameError {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// The method-table row of a request sent in `direction` at `version`.
+pub fn request_fact(
+    version: ProtocolVersion,
+    direction: Direction,
+    method: &str,
+) -> Option<&'static MethodFact> {
+    let f = facts::revision(version);
+    let table = match direction {
+        Direction::ClientToServer => f.client_requests,
+        Direction::ServerToClient => f.server_requests,
+    };
+    table.iter().find(|m| m.method == method)
+}
+
+/// The method-table row of a notification sent in `direction` at `version`.
+pub fn notification_fact(
+    version: ProtocolVersion,
+    direction: Direction,
+    method: &str,
+) -> Option<&'static MethodFact> {
+    let f = facts::revision(version);
+    let table = match direction {
+        Direction::ClientToServer => f.client_notifications,
+        Direction::ServerToClient => f.server_notifications,
+    };
+    table.iter().find(|m| m.method == method)
+}
+
+fn sender(d: Direction) -> &'static str {
+    match d {
+        Direction::ClientToServer => "client",
+        Direction::ServerToClient => "server",
+    }
+}
+
+/// Why `method` (a request if `request`) has no row at `version` for `direction`, if it has none.
+pub fn method_problem(
+    version: ProtocolVersion,
+    direction: Direction,
+    method: &str,
+    request: bool,
+) -> Option<String> {
+    let (found, kind) = if request {
+        (
+            request_fact(version, direction, method).is_some(),
+            "request",
+        )
+    } else {
+        (
+            notification_fact(version, direction, method).is_some(),
+            "notification",
+        )
+    };
+    if found {
+        return None;
+    }
+    let other = if request {
+        request_fact(version, direction.reverse(), method).is_some()
+    } else {
+        notification_fact(version, direction.reverse(), method).is_some()
+    };
+    Some(if other {
+        format!(
+            "{method} is a {} {kind} at {version}, not a {} one",
+            sender(direction.reverse()),
+            sender(direction)
+        )
+    } else {
+        format!(
+            "{method} is not a {} {kind} at {version}",
+            sender(direction)
+        )
+    })
+}
+
+/// The 2026-07-28 interim result and its `resultType` discriminator value.
+const INPUT_REQUIRED: (&str, &str) = ("InputRequiredResult", "input_required");
+
+/// The schema definition that types the result of `placed` (a response), at `version`: the
+/// originating request's result, or — where the revision has it and the result says
+/// `"resultType":"input_required"` — the interim `InputRequiredResult`.
+pub fn result_type(placed: &Placed, version: ProtocolVersion) -> Option<&'static str> {
+    let origin = placed.context.origin.as_ref()?;
+    let declared =
+        request_fact(version, placed.context.direction.reverse(), &origin.method)?.result?;
+    let (interim, tag) = INPUT_REQUIRED;
+    let result_type = placed
+        .record
+        .frame
+        .get("result")
+        .and_then(|r| r.get("resultType"));
+    if result_type.and_then(Value::as_str) == Some(tag)
+        && facts::revision(version).has_type(interim)
+    {
+        return Some(interim);
+    }
+    Some(declared)
+}
+
+/// Checks of `placed` at `version` that need only the facts: the method exists for the
+/// direction, a response answers a request the revision defines.
+pub fn table_errors(placed: &Placed, version: ProtocolVersion) -> Vec<FrameError> {
+    let d = placed.context.direction;
+    let problem = match &placed.envelope {
+        Envelope::Request { method, .. } => method_problem(version, d, method, true),
+        Envelope::Notification { method } => method_problem(version, d, method, false),
+        Envelope::Response { .. } => {
+            let origin = placed.context.origin.as_ref().map(|o| o.method.as_str());
+            match (origin, result_type(placed, version)) {
+                (_, Some(_)) => None,
+                (Some(m), None) => Some(format!(
+                    "answers {m} (line {}), which is not a {} request at {version}",
+                    placed.context.origin.as_ref().map_or(0, |o| o.line),
+                    sender(d.reverse())
+                )),
+                (None, None) => Some("answers no known request".into()),
+            }
+        }
+        Envelope::Error { .. } => None,
+    };
+    problem
+        .map(|p| vec![FrameError::new("", p)])
+        .unwrap_or_default()
+}
+
+/// The definition names that type a frame's envelope at `version` (renamed in 2025-11-25).
+fn envelope_definition(oracle: &SchemaOracle, envelope: &Envelope) -> &'static str {
+    let pick = |new: &'static str, old: &'static str| {
+        if oracle.has_definition(new) { new } else { old }
+    };
+    match envelope {
+        Envelope::Request { .. } => "JSONRPCRequest",
+        Envelope::Notification { .. } => "JSONRPCNotification",
+        Envelope::Response { .. } => pick("JSONRPCResultResponse", "JSONRPCResponse"),
+        Envelope::Error { .. } => pick("JSONRPCErrorResponse", "JSONRPCError"),
+    }
+}
+
+/// Validates `placed` against the pinned schema of the oracle's revision: the envelope
+/// definition, then the request/notification definition (the whole frame) or the result
+/// definition (under `/result`). Frames the tables do not place get only the envelope check.
+pub fn schema_errors(
+    oracle: &SchemaOracle,
+    placed: &Placed,
+) -> Result<Vec<FrameError>, SchemaError> {
+    let v = oracle.version();
+    let frame = &placed.record.frame;
+    let d = placed.context.direction;
+    let mut out = Vec::new();
+    let mut check = |def: &str, value: &Value, prefix: &str| -> Result<(), SchemaError> {
+        for viol in oracle.violations(def, value)? {
+            out.push(FrameError::new(
+                format!("{prefix}{}", viol.path),
+                format!("{def}: {}", viol.message),
+            ));
+        }
+        Ok(())
+    };
+    check(envelope_definition(oracle, &placed.envelope), frame, "")?;
+    match &placed.envelope {
+        Envelope::Request { method, .. } => {
+            if let Some(f) = request_fact(v, d, method) {
+                check(f.type_name, frame, "")?;
+            }
+        }
+        Envelope::Notification { method } => {
+            if let Some(f) = notification_fact(v, d, method) {
+                check(f.type_name, frame, "")?;
+            }
+        }
+        Envelope::Response { .. } => {
+            if let (Some(def), Some(result)) = (result_type(placed, v), frame.get("result")) {
+                check(def, result, "/result")?;
+            }
+        }
+        Envelope::Error { .. } => {}
+    }
+    Ok(out)
+}

@@ -1,0 +1,165 @@
+//! The streaming line reader: one JSON value per line, in constant memory.
+//!
+//! Lines are read into one reused buffer. A line longer than the configured limit is never held
+//! in memory: the reader skips to its end and reports it as [`LineContent::TooLong`], so a
+//! 100 MB line costs a scan, not 100 MB. Line numbers are 1-based and count every line,
+//! including the blank ones the reader skips.
+
+use std::io::{self, BufRead, Read};
+
+/// The default line limit: larger frames are reported, not parsed.
+pub const DEFAULT_MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+
+/// One non-blank line of the input.
+#[derive(Debug, PartialEq, Eq)]
+pub enum LineContent<'a> {
+    /// The line's bytes, without the line terminator (`\n` or `\r\n`).
+    Bytes(&'a [u8]),
+    /// The line exceeded the limit; it was skipped. `bytes` is its length without terminator.
+    TooLong {
+        /// Length of the skipped line in bytes.
+        bytes: u64,
+    },
+}
+
+/// A line-at-a-time reader over any buffered input.
+pub struct LineReader<R> {
+    inner: R,
+    buf: Vec<u8>,
+    line: usize,
+    max_line_bytes: usize,
+}
+
+impl<R: BufRead> LineReader<R> {
+    /// A reader that reports lines longer than `max_line_bytes` instead of buffering them.
+    pub fn new(inner: R, max_line_bytes: usize) -> Self {
+        LineReader {
+            inner,
+            buf: Vec::with_capacity(64 * 1024),
+            line: 0,
+            max_line_bytes,
+        }
+    }
+
+    /// The next non-blank line and its 1-based number, or `None` at the end of the input.
+    pub fn next_line(&mut self) -> io::Result<Option<(usize, LineContent<'_>)>> {
+        loop {
+            self.buf.clear();
+            let limit = self.max_line_bytes as u64 + 2; // room for "\r\n"
+            let n = (&mut self.inner)
+                .take(limit)
+                .read_until(b'\n', &mut self.buf)?;
+            if n == 0 {
+                return Ok(None);
+            }
+            self.line += 1;
+            let terminated = self.buf.last() == Some(&b'\n');
+            if !terminated && n as u64 == limit {
+                // Over the limit: count and discard the rest of the line without storing it.
+                let skipped = self.skip_rest_of_line()?;
+                let total = n as u64 + skipped.0;
+                let bytes = total - skipped.1;
+                return Ok(Some((self.line, LineContent::TooLong { bytes })));
+            }
+            let mut end = self.buf.len();
+            if terminated {
+                end -= 1;
+                if end > 0 && self.buf[end - 1] == b'\r' {
+                    end -= 1;
+                }
+            }
+            if end > self.max_line_bytes {
+                return Ok(Some((
+                    self.line,
+                    LineContent::TooLong { bytes: end as u64 },
+                )));
+            }
+            if self.buf[..end].iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            return Ok(Some((self.line, LineContent::Bytes(&self.buf[..end]))));
+        }
+    }
+
+    /// Consumes input up to and including the next `\n`. Returns the bytes consumed and the
+    /// length of the terminator among them (0, 1 or 2 — a `\r` split from its `\n` across
+    /// buffer refills is not counted as terminator, which only affects the reported length).
+    fn skip_rest_of_line(&mut self) -> io::Result<(u64, u64)> {
+        let mut consumed = 0u64;
+        loop {
+            let chunk = self.inner.fill_buf()?;
+            if chunk.is_empty() {
+                return Ok((consumed, 0));
+            }
+            if let Some(pos) = memchr::memchr(b'\n', chunk) {
+                let term = if pos > 0 && chunk[pos - 1] == b'\r' {
+                    2
+                } else {
+                    1
+                };
+                self.inner.consume(pos + 1);
+                return Ok((consumed + pos as u64 + 1, term));
+            }
+            let len = chunk.len();
+            self.inner.consume(len);
+            consumed += len as u64;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(input: &[u8], max: usize) -> Vec<(usize, Result<Vec<u8>, u64>)> {
+        let mut r = LineReader::new(input, max);
+        let mut out = Vec::new();
+        while let Some((n, c)) = r.next_line().unwrap() {
+            out.push((
+                n,
+                match c {
+                    LineContent::Bytes(b) => Ok(b.to_vec()),
+                    LineContent::TooLong { bytes } => Err(bytes),
+                },
+            ));
+        }
+        out
+    }
+
+    #[test]
+    fn numbers_count_blank_lines_and_strip_terminators() {
+        let got = lines(b"a\r\n\n  \nb\nc", 100);
+        assert_eq!(
+            got,
+            vec![
+                (1, Ok(b"a".to_vec())),
+                (4, Ok(b"b".to_vec())),
+                (5, Ok(b"c".to_vec()))
+            ]
+        );
+    }
+
+    #[test]
+    fn long_lines_are_skipped_and_the_stream_goes_on() {
+        let mut input = vec![b'x'; 1000];
+        input.extend_from_slice(b"\nok\n");
+        input.extend(std::iter::repeat_n(b'y', 50));
+        input.extend_from_slice(b"\r\nlast");
+        let got = lines(&input, 10);
+        assert_eq!(
+            got,
+            vec![
+                (1, Err(1000)),
+                (2, Ok(b"ok".to_vec())),
+                (3, Err(50)),
+                (4, Ok(b"last".to_vec()))
+            ]
+        );
+    }
+
+    #[test]
+    fn a_line_exactly_at_the_limit_is_kept() {
+        let got = lines(b"0123456789\r\n01234567890\n", 10);
+        assert_eq!(got, vec![(1, Ok(b"0123456789".to_vec())), (2, Err(11))]);
+    }
+}

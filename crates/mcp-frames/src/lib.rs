@@ -1,0 +1,21 @@
+//! `mcp-frames`: translate, validate and explain real MCP traffic between protocol revisions.
+//!
+//! The layers, bottom up:
+//! - [`input`]: the streaming line reader (constant memory, over-long lines skipped);
+//! - [`json`]: strict JSON per line (UTF-8, duplicate keys, nesting depth);
+//! - [`record`]: bare frames vs capture records `{"dir":…,"frame":…}`;
+//! - [`envelope`]: JSON-RPC envelope classification and ids;
+//! - [`session`]: per-frame source-revision detection and per-direction id tracking;
+//! - [`stream`]: the driver that ties them together and hands frames to a command;
+//! - [`pointer`]: JSON Pointers for `explain`.
+
+pub mod check;
+pub mod envelope;
+pub mod input;
+pub mod json;
+pub mod pointer;
+pub mod record;
+pub mod session;
+pub mod stream;
+pub mod validate;
+pub mod versions;

@@ -1,0 +1,571 @@
+//! What the traffic itself says: the source revision of each frame, and which request each
+//! response answers (ids are tracked per direction, so a server's `id: 1` never matches a
+//! client's `id: 1`).
+//!
+//! Evidence, in the order the stream presents it:
+//! - a client `initialize` offers `params.protocolVersion` (that request is at the offered
+//!   revision, and so is what follows until the answer);
+//! - the `initialize` result's `protocolVersion` wins over the offer; an error answer withdraws
+//!   the offer;
+//! - a 2026-07-28 request names its revision in `params._meta["io.modelcontextprotocol/protocolVersion"]`;
+//! - a `-32601` answer to `server/discover` withdraws the revision that request claimed: real
+//!   clients fall back to `initialize` next, whose offer then decides.
+//!
+//! Responses are at the revision of the request they answer.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use mcp_types::ProtocolVersion;
+use mcp_types::facts::{self, MethodFact, RevisionFacts};
+use serde_json::{Map, Value};
+
+use crate::envelope::{Envelope, RequestId};
+use crate::record::Direction;
+
+/// The reserved `_meta` key that carries a 2026-07-28 request's revision.
+pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+/// The reserved `_meta` key that carries the client's implementation info (2026-07-28).
+pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+/// The reserved `_meta` key that carries the client's capabilities (2026-07-28).
+pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+
+/// Bound on requests awaiting an answer, so a stream of unanswered requests runs in constant
+/// memory; past it, the oldest is forgotten (its late answer is then reported as unknown).
+pub const MAX_PENDING: usize = 100_000;
+
+/// A request seen on the stream and not yet answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pending {
+    /// Its method.
+    pub method: String,
+    /// The revision it was read at, if one was known.
+    pub revision: Option<ProtocolVersion>,
+    /// Its line number.
+    pub line: usize,
+    /// Whether the request made it to the output (an answer to a dropped request is dropped too).
+    pub forwarded: bool,
+    /// When the request claimed a revision (an `initialize` offer, a `_meta` revision): the
+    /// session revision before the claim, restored if the peer turns the claim down.
+    prior: Option<Option<ProtocolVersion>>,
+}
+
+/// Where a frame stands in the session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FrameContext {
+    /// The sender.
+    pub direction: Direction,
+    /// The frame's source revision, if the evidence (or `--from`) gives one.
+    pub revision: Option<ProtocolVersion>,
+    /// For responses and errors: the request it answers.
+    pub origin: Option<Pending>,
+}
+
+/// A frame the session cannot place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SessionError {
+    /// A response or error whose id matches no pending request of the other peer.
+    UnknownId {
+        /// The id found.
+        id: RequestId,
+        /// The direction the response travels.
+        direction: Direction,
+    },
+    /// A frame that names a revision this tool does not know.
+    UnknownRevision {
+        /// The string found.
+        found: String,
+    },
+}
+
+impl fmt::Display for SessionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SessionError::UnknownId { id, direction } => {
+                let peer = match direction.reverse() {
+                    Direction::ClientToServer => "client",
+                    Direction::ServerToClient => "server",
+                };
+                write!(f, "response id {id} answers no pending {peer} request")
+            }
+            SessionError::UnknownRevision { found } => write!(
+                f,
+                "unknown protocol revision {found:?}; known: {}",
+                ProtocolVersion::ALL.map(|v| v.as_str()).join(", ")
+            ),
+        }
+    }
+}
+
+/// The client's identity as the handshake stated it, for re-stating it in 2026-07-28 `_meta`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClientIdentity {
+    /// `clientInfo` of `initialize`.
+    pub client_info: Option<Value>,
+    /// `capabilities` of `initialize`.
+    pub capabilities: Option<Value>,
+}
+
+/// The per-stream state: current revision, pending requests per direction, client identity.
+#[derive(Debug, Default)]
+pub struct Session {
+    fixed: Option<ProtocolVersion>,
+    current: Option<ProtocolVersion>,
+    pending: HashMap<(Direction, RequestId), Pending>,
+    identity: Option<ClientIdentity>,
+}
+
+/// Reads a revision string; `Err` for strings that name no known revision.
+fn revision_of(v: &Value) -> Option<Result<ProtocolVersion, SessionError>> {
+    let s = v.as_str()?;
+    Some(s.parse().map_err(|_| SessionError::UnknownRevision {
+        found: s.to_owned(),
+    }))
+}
+
+fn params(frame: &Value) -> Option<&Map<String, Value>> {
+    frame.get("params")?.as_object()
+}
+
+/// The `_meta` revision claim of a request, if any.
+pub fn meta_revision(frame: &Value) -> Option<&Value> {
+    params(frame)?
+        .get("_meta")?
+        .as_object()?
+        .get(META_PROTOCOL_VERSION)
+}
+
+impl Session {
+    /// A session that detects revisions from the traffic.
+    pub fn new() -> Self {
+        Session::default()
+    }
+
+    /// A session whose every frame is at `version` (`--from`); ids are still tracked.
+    pub fn fixed(version: ProtocolVersion) -> Self {
+        Session {
+            fixed: Some(version),
+            current: Some(version),
+            ..Session::default()
+        }
+    }
+
+    /// The revision the evidence so far points at.
+    pub fn current(&self) -> Option<ProtocolVersion> {
+        self.current
+    }
+
+    /// The client identity stated by the last `initialize`, if any.
+    pub fn client_identity(&self) -> Option<&ClientIdentity> {
+        self.identity.as_ref()
+    }
+
+    /// Number of requests awaiting an answer.
+    pub fn pending_len(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// Places one frame: its direction (`stated` for capture records, inferred for bare
+    /// frames), its revision, and for answers the request answered. Updates the evidence.
+    pub fn observe(
+        &mut self,
+        line: usize,
+        stated: Option<Direction>,
+        envelope: &Envelope,
+        frame: &Value,
+    ) -> Result<FrameContext, SessionError> {
+        match envelope {
+            Envelope::Request { id, method } => {
+                let direction = stated.unwrap_or_else(|| infer_request_direction(method));
+                let (claim, prior) = self.claim(direction, method, frame);
+                let revision = match &claim {
+                    Ok(Some(v)) => Some(*v),
+                    Ok(None) => self.fixed.or(self.current),
+                    Err(_) => None,
+                };
+                self.remember(
+                    direction,
+                    id.clone(),
+                    Pending {
+                        method: method.clone(),
+                        revision,
+                        line,
+                        forwarded: false,
+                        prior,
+                    },
+                );
+                claim?;
+                Ok(FrameContext {
+                    direction,
+                    revision,
+                    origin: None,
+                })
+            }
+            Envelope::Notification { method } => Ok(FrameContext {
+                direction: stated.unwrap_or_else(|| infer_notification_direction(method)),
+                revision: self.fixed.or(self.current),
+                origin: None,
+            }),
+            Envelope::Response { id } => {
+                let (direction, origin) = self.answer(stated, id)?;
+                let mut revision = self.fixed.or(origin.revision);
+                if origin.method == "initialize" && self.fixed.is_none() {
+                    let answer = frame
+                        .get("result")
+                        .and_then(|r| r.get("protocolVersion"))
+                        .and_then(revision_of);
+                    if let Some(answer) = answer {
+                        let v = answer?;
+                        self.current = Some(v);
+                        revision = Some(v);
+                    }
+                }
+                Ok(FrameContext {
+                    direction,
+                    revision,
+                    origin: Some(origin),
+                })
+            }
+            Envelope::Error { id: None, .. } => Ok(FrameContext {
+                direction: stated.unwrap_or(Direction::ServerToClient),
+                revision: self.fixed.or(self.current),
+                origin: None,
+            }),
+            Envelope::Error { id: Some(id), code } => {
+                let (direction, origin) = self.answer(stated, id)?;
+                let withdrawn = match origin.method.as_str() {
+                    "initialize" => true,
+                    "server/discover" => *code == -32601,
+                    _ => false,
+                };
+                if let (true, Some(prior)) = (withdrawn, origin.prior)
+                    && self.current == origin.revision
+                {
+                    self.current = prior;
+                }
+                Ok(FrameContext {
+                    direction,
+                    revision: self.fixed.or(origin.revision),
+                    origin: Some(origin),
+                })
+            }
+        }
+    }
+
+    /// The revision a request claims for itself (a `_meta` revision, an `initialize` offer),
+    /// applied to the session; with the session revision before the claim.
+    #[allow(clippy::type_complexity)]
+    fn claim(
+        &mut self,
+        direction: Direction,
+        method: &str,
+        frame: &Value,
+    ) -> (
+        Result<Option<ProtocolVersion>, SessionError>,
+        Option<Option<ProtocolVersion>>,
+    ) {
+        if self.fixed.is_some() {
+            return (Ok(None), None);
+        }
+        let claim = if let Some(claim) = meta_revision(frame).and_then(revision_of) {
+            claim
+        } else if method == "initialize" && direction == Direction::ClientToServer {
+            let p = params(frame);
+            self.identity = Some(ClientIdentity {
+                client_info: p.and_then(|p| p.get("clientInfo")).cloned(),
+                capabilities: p.and_then(|p| p.get("capabilities")).cloned(),
+            });
+            match p
+                .and_then(|p| p.get("protocolVersion"))
+                .and_then(revision_of)
+            {
+                Some(offer) => offer,
+                None => return (Ok(None), None),
+            }
+        } else {
+            return (Ok(None), None);
+        };
+        match claim {
+            Ok(v) => {
+                let prior = self.current.replace(v);
+                (Ok(Some(v)), Some(prior))
+            }
+            Err(e) => (Err(e), None),
+        }
+    }
+
+    /// Records whether the request `id` sent in `direction` reached the output.
+    pub fn set_forwarded(&mut self, direction: Direction, id: &RequestId, forwarded: bool) {
+        if let Some(p) = self.pending.get_mut(&(direction, id.clone())) {
+            p.forwarded = forwarded;
+        }
+    }
+
+    fn remember(&mut self, direction: Direction, id: RequestId, p: Pending) {
+        if self.pending.len() >= MAX_PENDING {
+            // Forget the oldest request (rare: only streams of unanswered requests get here).
+            if let Some(oldest) = self
+                .pending
+                .iter()
+                .min_by_key(|(_, p)| p.line)
+                .map(|(k, _)| k.clone())
+            {
+                self.pending.remove(&oldest);
+            }
+        }
+        self.pending.insert((direction, id), p);
+    }
+
+    fn answer(
+        &mut self,
+        stated: Option<Direction>,
+        id: &RequestId,
+    ) -> Result<(Direction, Pending), SessionError> {
+        let candidates = match stated {
+            Some(d) => vec![d],
+            // A bare answer: most answers are the server's, so try that first.
+            None => vec![Direction::ServerToClient, Direction::ClientToServer],
+        };
+        for d in &candidates {
+            if let Some(p) = self.pending.remove(&(d.reverse(), id.clone())) {
+                return Ok((*d, p));
+            }
+        }
+        Err(SessionError::UnknownId {
+            id: id.clone(),
+            direction: candidates[0],
+        })
+    }
+}
+
+/// Whether some revision's facts list `method` in `table` and none lists it in `other`.
+fn only_in(
+    method: &str,
+    table: fn(&RevisionFacts) -> &'static [MethodFact],
+    other: fn(&RevisionFacts) -> &'static [MethodFact],
+) -> bool {
+    let listed = |t: fn(&RevisionFacts) -> &'static [MethodFact]| {
+        ProtocolVersion::ALL
+            .iter()
+            .any(|v| t(facts::revision(*v)).iter().any(|m| m.method == method))
+    };
+    listed(table) && !listed(other)
+}
+
+/// A bare request (no capture `dir`) is the server's when only servers ever send its method
+/// (`sampling/createMessage`, `roots/list`, `elicitation/create`); `ping`, sent by both, is read
+/// as the client's.
+fn infer_request_direction(method: &str) -> Direction {
+    if only_in(method, |f| f.server_requests, |f| f.client_requests) {
+        Direction::ServerToClient
+    } else {
+        Direction::ClientToServer
+    }
+}
+
+/// A bare notification is the client's when only clients ever send it; otherwise (including
+/// `cancelled` and `progress`, sent by both) the server's.
+fn infer_notification_direction(method: &str) -> Direction {
+    if only_in(
+        method,
+        |f| f.client_notifications,
+        |f| f.server_notifications,
+    ) {
+        Direction::ClientToServer
+    } else {
+        Direction::ServerToClient
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::envelope::classify;
+    use crate::record::Record;
+    use serde_json::json;
+    use std::path::PathBuf;
+
+    use ProtocolVersion::*;
+
+    fn corpus_file(name: &str) -> Vec<(usize, Record)> {
+        let dir = std::env::var_os("MCP_WIRE_CORPUS")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| mcp_schemas::workspace_root().join("../shared/corpus"));
+        let path = dir.join(name);
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!(
+                "the shared corpus is missing: {} ({e}); set MCP_WIRE_CORPUS",
+                path.display()
+            )
+        });
+        text.lines()
+            .enumerate()
+            .map(|(i, l)| {
+                let v = crate::json::parse_line(l.as_bytes()).unwrap();
+                (i + 1, Record::from_value(v).unwrap())
+            })
+            .collect()
+    }
+
+    /// Runs a session over a corpus file; returns each line's revision or error text.
+    fn detect(name: &str) -> Vec<(usize, Result<Option<ProtocolVersion>, String>)> {
+        let mut s = Session::new();
+        corpus_file(name)
+            .into_iter()
+            .map(|(line, r)| {
+                let env = classify(&r.frame).unwrap();
+                let got = s
+                    .observe(line, r.direction(), &env, &r.frame)
+                    .map(|c| c.revision)
+                    .map_err(|e| e.to_string());
+                (line, got)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn handshake_sessions_are_detected_from_initialize() {
+        for (name, v) in [
+            ("pysdk-2024-11-05.jsonl", V2024_11_05),
+            ("pysdk-2025-03-26.jsonl", V2025_03_26),
+            ("pysdk-2025-06-18.jsonl", V2025_06_18),
+            ("pysdk-2025-11-25.jsonl", V2025_11_25),
+            ("tsv2-2025-11-25.jsonl", V2025_11_25),
+        ] {
+            let got = detect(name);
+            assert!(got.len() > 40, "{name}: {} lines", got.len());
+            for (line, r) in got {
+                assert_eq!(r, Ok(Some(v)), "{name}:{line}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_2026_session_follows_meta_and_a_refused_initialize() {
+        let got = detect("pysdk-2026-07-28.jsonl");
+        let odd: Vec<_> = got
+            .iter()
+            .filter(|(_, r)| *r != Ok(Some(V2026_07_28)))
+            .collect();
+        // Line 84 offers 2025-11-25 in an `initialize` the server turns down (line 85 answers
+        // at the offered revision, then the session is back at 2026-07-28); line 76 claims a
+        // revision nobody knows, and its answer (line 77) answers a request with no revision.
+        assert_eq!(
+            odd,
+            vec![
+                &(
+                    76,
+                    Err(
+                        "unknown protocol revision \"2099-01-01\"; known: 2024-11-05, \
+                         2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28"
+                            .into()
+                    )
+                ),
+                &(77, Ok(None)),
+                &(84, Ok(Some(V2025_11_25))),
+                &(85, Ok(Some(V2025_11_25))),
+            ]
+        );
+        assert_eq!(got.len(), 87);
+    }
+
+    #[test]
+    fn ids_are_tracked_per_direction() {
+        let mut s = Session::new();
+        let mut feed = |dir, v: Value| {
+            let env = classify(&v).unwrap();
+            s.observe(1, dir, &env, &v)
+        };
+        let c2s = Some(Direction::ClientToServer);
+        let s2c = Some(Direction::ServerToClient);
+        feed(
+            c2s,
+            json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}),
+        )
+        .unwrap();
+        feed(s2c, json!({"jsonrpc":"2.0","id":1,"method":"roots/list"})).unwrap();
+        // The client answers the server's id 1 …
+        let a = feed(c2s, json!({"jsonrpc":"2.0","id":1,"result":{"roots":[]}})).unwrap();
+        assert_eq!(a.origin.unwrap().method, "roots/list");
+        // … and the server answers the client's id 1, at the answered revision.
+        let b = feed(
+            s2c,
+            json!({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-03-26"}}),
+        )
+        .unwrap();
+        assert_eq!(b.origin.unwrap().method, "initialize");
+        assert_eq!(b.revision, Some(V2025_03_26));
+        let e = feed(s2c, json!({"jsonrpc":"2.0","id":1,"result":{}})).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "response id 1 answers no pending client request"
+        );
+    }
+
+    #[test]
+    fn discover_refused_with_32601_falls_back_to_initialize() {
+        let mut s = Session::new();
+        let mut feed = |v: Value| {
+            let env = classify(&v).unwrap();
+            s.observe(1, None, &env, &v).map(|c| c.revision)
+        };
+        let meta = json!({"io.modelcontextprotocol/protocolVersion":"2026-07-28"});
+        assert_eq!(
+            feed(
+                json!({"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":meta}})
+            ),
+            Ok(Some(V2026_07_28))
+        );
+        assert_eq!(
+            feed(
+                json!({"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}})
+            ),
+            Ok(Some(V2026_07_28))
+        );
+        // No evidence now: a notification here cannot be placed.
+        assert_eq!(
+            feed(json!({"jsonrpc":"2.0","method":"notifications/progress"})),
+            Ok(None)
+        );
+        assert_eq!(
+            feed(
+                json!({"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})
+            ),
+            Ok(Some(V2025_11_25))
+        );
+        assert_eq!(
+            feed(json!({"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2025-06-18"}})),
+            Ok(Some(V2025_06_18))
+        );
+        assert_eq!(
+            feed(json!({"jsonrpc":"2.0","method":"notifications/initialized"})),
+            Ok(Some(V2025_06_18))
+        );
+    }
+
+    #[test]
+    fn bare_frames_get_their_direction_from_the_method_tables() {
+        assert_eq!(
+            infer_request_direction("elicitation/create"),
+            Direction::ServerToClient
+        );
+        assert_eq!(infer_request_direction("ping"), Direction::ClientToServer);
+        assert_eq!(
+            infer_notification_direction("notifications/roots/list_changed"),
+            Direction::ClientToServer
+        );
+        assert_eq!(
+            infer_notification_direction("notifications/progress"),
+            Direction::ServerToClient
+        );
+    }
+
+    #[test]
+    fn a_fixed_source_ignores_claims_but_tracks_ids() {
+        let mut s = Session::fixed(V2025_03_26);
+        let v = json!({"jsonrpc":"2.0","id":"a","method":"initialize","params":{"protocolVersion":"2025-06-18"}});
+        let c = s.observe(1, None, &classify(&v).unwrap(), &v).unwrap();
+        assert_eq!(c.revision, Some(V2025_03_26));
+        assert_eq!(s.pending_len(), 1);
+    }
+}

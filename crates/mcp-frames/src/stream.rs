@@ -1,0 +1,180 @@
+//! The driver shared by every command: read lines, parse them, split record and frame, check
+//! the envelope, place the frame in the session, and hand each outcome to a [`Handler`].
+//! One bad line never stops the stream: every failure becomes a [`Fault`] with its line number.
+
+use std::io::{self, BufRead, Write};
+
+use serde_json::Value;
+
+use crate::envelope::{self, Envelope, RequestId};
+use crate::input::{LineContent, LineReader};
+use crate::json;
+use crate::record::{Direction, Record};
+use crate::session::{FrameContext, Session, SessionError};
+
+/// A frame placed in its session, ready for a command.
+#[derive(Debug)]
+pub struct Placed {
+    /// 1-based line number.
+    pub line: usize,
+    /// The record (format and frame).
+    pub record: Record,
+    /// The envelope classification.
+    pub envelope: Envelope,
+    /// Direction, revision and the request answered.
+    pub context: FrameContext,
+}
+
+/// A line that could not be placed, and why.
+#[derive(Debug)]
+pub struct Fault {
+    /// 1-based line number.
+    pub line: usize,
+    /// The message for stderr (without the `line N: ` prefix).
+    pub reason: String,
+    /// For a request that could be identified: its id and direction, so a command can answer it.
+    pub request: Option<(RequestId, Direction)>,
+    /// The JSON-RPC error code that answers it (-32700 not JSON, -32600 invalid request, …).
+    pub code: i64,
+    /// The record, when the line was at least JSON.
+    pub record: Option<Box<Record>>,
+}
+
+/// What a command does with each line.
+pub trait Handler {
+    /// A frame placed in the session.
+    fn frame(&mut self, placed: Placed, session: &mut Session, out: &mut Output) -> io::Result<()>;
+    /// A line that could not be placed.
+    fn fault(&mut self, fault: Fault, out: &mut Output) -> io::Result<()>;
+    /// The final stderr line, e.g. `translated 10, refused 2, invalid 1`.
+    fn summary(&self) -> String;
+    /// Whether every line was fine (exit status 0).
+    fn all_fine(&self) -> bool;
+}
+
+/// Where results go: JSON lines to stdout, `line N: …` messages to stderr.
+pub struct Output {
+    stdout: Box<dyn Write>,
+    stderr: Box<dyn Write>,
+    buf: Vec<u8>,
+}
+
+impl Output {
+    /// Output to the given writers (stdout is written in whole lines).
+    pub fn new(stdout: Box<dyn Write>, stderr: Box<dyn Write>) -> Self {
+        Output {
+            stdout,
+            stderr,
+            buf: Vec::with_capacity(64 * 1024),
+        }
+    }
+
+    /// Writes one JSON value as one compact line to stdout.
+    pub fn json_line(&mut self, value: &Value) -> io::Result<()> {
+        self.buf.clear();
+        serde_json::to_writer(&mut self.buf, value).map_err(io::Error::other)?;
+        self.buf.push(b'\n');
+        self.stdout.write_all(&self.buf)
+    }
+
+    /// Writes `line N: message` to stderr.
+    pub fn report(&mut self, line: usize, message: &str) -> io::Result<()> {
+        writeln!(self.stderr, "line {line}: {message}")
+    }
+
+    /// Writes a free line to stderr.
+    pub fn note(&mut self, message: &str) -> io::Result<()> {
+        writeln!(self.stderr, "{message}")
+    }
+
+    /// Flushes both streams.
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.stdout.flush()?;
+        self.stderr.flush()
+    }
+}
+
+/// Runs `handler` over every line of `input`, then writes its summary. I/O errors (reading the
+/// input, writing the output) end the run with `Err`; everything about the content is a fault.
+pub fn run<R: BufRead>(
+    input: R,
+    max_line_bytes: usize,
+    session: &mut Session,
+    handler: &mut dyn Handler,
+    out: &mut Output,
+) -> io::Result<()> {
+    let mut reader = LineReader::new(input, max_line_bytes);
+    while let Some((line, content)) = reader.next_line()? {
+        match place(line, content, session) {
+            Ok(placed) => handler.frame(placed, session, out)?,
+            Err(fault) => handler.fault(fault, out)?,
+        }
+    }
+    let summary = handler.summary();
+    out.note(&summary)?;
+    out.flush()
+}
+
+fn place(line: usize, content: LineContent<'_>, session: &mut Session) -> Result<Placed, Fault> {
+    let fault = |reason: String| Fault {
+        line,
+        reason,
+        request: None,
+        code: -32700,
+        record: None,
+    };
+    let bytes = match content {
+        LineContent::Bytes(b) => b,
+        LineContent::TooLong { bytes } => {
+            return Err(fault(format!(
+                "line of {bytes} bytes exceeds the limit (--max-line-bytes); skipped"
+            )));
+        }
+    };
+    let value = json::parse_line(bytes)
+        .map_err(|e| fault(format!("column {}: not JSON: {}", e.column, e.reason)))?;
+    let record = Record::from_value(value).map_err(|e| Fault {
+        code: -32600,
+        ..fault(e.to_string())
+    })?;
+    let stated = record.direction();
+    let envelope = match envelope::classify(&record.frame) {
+        Ok(e) => e,
+        Err(e) => {
+            let is_request = record.frame.get("method").is_some();
+            return Err(Fault {
+                line,
+                reason: format!("invalid JSON-RPC: {}", e.reason),
+                request: e
+                    .id
+                    .filter(|_| is_request)
+                    .map(|id| (id, stated.unwrap_or(Direction::ClientToServer))),
+                code: -32600,
+                record: Some(Box::new(record)),
+            });
+        }
+    };
+    match session.observe(line, stated, &envelope, &record.frame) {
+        Ok(context) => Ok(Placed {
+            line,
+            record,
+            envelope,
+            context,
+        }),
+        Err(e) => Err(Fault {
+            line,
+            reason: e.to_string(),
+            code: match e {
+                SessionError::UnknownRevision { .. } => -32022,
+                SessionError::UnknownId { .. } => -32600,
+            },
+            request: match &envelope {
+                Envelope::Request { id, .. } => {
+                    Some((id.clone(), stated.unwrap_or(Direction::ClientToServer)))
+                }
+                _ => None,
+            },
+            record: Some(Box::new(record)),
+        }),
+    }
+}

@@ -1,0 +1,220 @@
+//! The binary's contract: commands, exit codes, output formats, and bad input that never stops
+//! the stream.
+
+mod common;
+
+use common::{arg, corpus_files, example_session, run};
+use serde_json::json;
+
+#[test]
+fn versions_lists_every_revision_with_its_era() {
+    let r = run(&["versions"], b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for v in mcp_types::ProtocolVersion::ALL {
+        assert!(
+            r.stdout.lines().any(|l| l.starts_with(v.as_str())),
+            "{v} missing:\n{}",
+            r.stdout
+        );
+    }
+    assert!(
+        r.stdout
+            .contains("- methods: client notification notifications/initialized")
+    );
+    assert!(
+        r.stdout
+            .contains("+ methods: server request elicitation/create")
+    );
+}
+
+#[test]
+fn usage_and_io_errors_exit_with_2() {
+    assert_eq!(run(&["validate"], b"").code, 2, "missing --version");
+    assert_eq!(run(&["validate", "--version", "2030-01-01"], b"").code, 2);
+    let r = run(
+        &["validate", "--version", "2025-06-18", "/no/such/file.jsonl"],
+        b"",
+    );
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("/no/such/file.jsonl"), "{}", r.stderr);
+    let help = run(&["--help"], b"");
+    assert_eq!(help.code, 0);
+    for cmd in ["validate", "versions"] {
+        assert!(help.stdout.contains(cmd), "{cmd} not in --help");
+    }
+}
+
+#[test]
+fn validate_reports_each_line_of_the_corpus() {
+    for (path, v) in corpus_files() {
+        let r = run(
+            &["validate", "--schema", "--version", v.as_str(), arg(&path)],
+            b"",
+        );
+        let lines = std::fs::read_to_string(&path).unwrap().lines().count();
+        let verdicts = r.json_lines();
+        assert_eq!(
+            verdicts.len(),
+            lines,
+            "{}: one verdict per line",
+            path.display()
+        );
+        let invalid: Vec<u64> = verdicts
+            .iter()
+            .filter(|v| v["ok"] == false)
+            .map(|v| v["line"].as_u64().unwrap())
+            .collect();
+        // Every session has its deliberate probes (an unknown method, handshake methods sent to
+        // a 2026-07-28 server, a request without _meta); nothing else is invalid at its own
+        // revision, except the resource links the 2024/2025-03 servers send (not in those
+        // schemas).
+        let name = path.file_name().unwrap().to_string_lossy();
+        let expected: &[u64] = match &*name {
+            "pysdk-2024-11-05.jsonl" | "pysdk-2025-03-26.jsonl" => &[19, 72],
+            "pysdk-2025-06-18.jsonl" | "pysdk-2025-11-25.jsonl" => &[74],
+            "pysdk-2026-07-28.jsonl" => &[74, 78, 80, 82, 84, 86],
+            "tsv2-2025-11-25.jsonl" => &[],
+            other => panic!("unexpected corpus file {other}"),
+        };
+        assert_eq!(invalid, expected, "{name}");
+        assert_eq!(r.code, if expected.is_empty() { 0 } else { 1 }, "{name}");
+        assert_eq!(
+            r.summary(),
+            format!(
+                "valid {}, invalid {}",
+                lines - expected.len(),
+                expected.len()
+            )
+        );
+    }
+}
+
+#[test]
+fn the_example_session_is_valid_2025_06_18_except_its_unknown_method() {
+    let r = run(
+        &[
+            "validate",
+            "--schema",
+            "--version",
+            "2025-06-18",
+            arg(&example_session()),
+        ],
+        b"",
+    );
+    let bad: Vec<_> = r
+        .json_lines()
+        .into_iter()
+        .filter(|v| v["ok"] == false)
+        .collect();
+    assert_eq!(
+        bad,
+        vec![json!({"line":57,"ok":false,"errors":[{"path":"",
+            "message":"harbour/weather is not a client request at 2025-06-18"}]})]
+    );
+    assert_eq!(r.summary(), "valid 57, invalid 1");
+}
+
+/// A stream with one of every kind of bad input between good frames.
+pub fn bad_stream() -> Vec<u8> {
+    let mut s = Vec::new();
+    let mut line = |l: &[u8]| {
+        s.extend_from_slice(l);
+        s.push(b'\n');
+    };
+    line(br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#); // 1
+    line(br#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#); // 2
+    line(br#"{"jsonrpc":"2.0","id":2,"method":"tools/li"#); // 3 truncated
+    line(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"\xc3\x28\"}}"); // 4 invalid UTF-8
+    let deep = "[".repeat(10_000) + &"]".repeat(10_000);
+    line(deep.as_bytes()); // 5
+    line(br#"{"jsonrpc":"2.0","id":3,"method":"tools/list","id":4}"#); // 6 duplicate keys
+    line(br#"{"jsonrpc":"2.0","id":true,"method":"tools/list"}"#); // 7 boolean id
+    line(br#"{"jsonrpc":"2.0","id":5,"method":"tools/teleport"}"#); // 8 unknown method
+    line(br#"{"jsonrpc":"2.0","id":99,"result":{}}"#); // 9 unknown id
+    line(b""); // 10 blank
+    line(br#"{"jsonrpc":"2.0","id":6,"method":"tools/list"}"#); // 11
+    line(br#"{"jsonrpc":"2.0","id":6,"result":{"tools":[]}}"#); // 12
+    s
+}
+
+#[test]
+fn bad_input_is_reported_and_the_stream_goes_on_in_validate() {
+    let r = run(&["validate", "--version", "2025-06-18"], &bad_stream());
+    assert_eq!(r.code, 1);
+    let verdicts = r.json_lines();
+    let ok: Vec<(u64, bool)> = verdicts
+        .iter()
+        .map(|v| (v["line"].as_u64().unwrap(), v["ok"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(
+        ok,
+        vec![
+            (1, true),
+            (2, true),
+            (3, false),
+            (4, false),
+            (5, false),
+            (6, false),
+            (7, false),
+            (8, false),
+            (9, false),
+            (11, true),
+            (12, true)
+        ]
+    );
+    let msg = |line: u64| {
+        verdicts.iter().find(|v| v["line"] == line).unwrap()["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(msg(3), "column 42: not JSON: EOF while parsing a string");
+    assert_eq!(msg(4), "column 84: not JSON: invalid UTF-8");
+    assert_eq!(msg(5), "column 128: not JSON: recursion limit exceeded");
+    assert_eq!(msg(6), "column 50: not JSON: duplicate key \"id\"");
+    assert_eq!(
+        msg(7),
+        "invalid JSON-RPC: \"id\" must be a string or an integer, found a boolean"
+    );
+    assert_eq!(
+        msg(8),
+        "tools/teleport is not a client request at 2025-06-18"
+    );
+    assert_eq!(msg(9), "response id 99 answers no pending client request");
+    assert_eq!(r.summary(), "valid 4, invalid 7");
+}
+
+#[test]
+fn a_100_mb_line_is_skipped_in_constant_memory() {
+    let dir = common::scratch("big-line");
+    let path = dir.join("big.jsonl");
+    let big;
+    {
+        use std::io::Write;
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+        writeln!(f, r#"{{"jsonrpc":"2.0","id":1,"method":"ping"}}"#).unwrap();
+        let head = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":""#;
+        let tail = r#""}}"#;
+        f.write_all(head.as_bytes()).unwrap();
+        let chunk = vec![b'x'; 1 << 20];
+        for _ in 0..100 {
+            f.write_all(&chunk).unwrap();
+        }
+        writeln!(f, "{tail}").unwrap();
+        big = head.len() + tail.len() + 100 * (1 << 20);
+        writeln!(f, r#"{{"jsonrpc":"2.0","id":1,"result":{{}}}}"#).unwrap();
+    }
+    let started = std::time::Instant::now();
+    let r = run(&["validate", "--version", "2025-06-18", arg(&path)], b"");
+    let took = started.elapsed();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let lines: Vec<_> = r.json_lines();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0], json!({"line":1,"ok":true}));
+    assert_eq!(lines[2], json!({"line":3,"ok":true}));
+    assert_eq!(
+        lines[1]["errors"][0]["message"],
+        format!("line of {big} bytes exceeds the limit (--max-line-bytes); skipped")
+    );
+    assert!(took.as_secs() < 30, "took {took:?}");
+}

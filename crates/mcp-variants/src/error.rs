@@ -1,0 +1,320 @@
+//! The router's error type and the JSON-RPC error objects it turns into.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use crate::cursor::CursorError;
+use crate::wire::{CursorMismatchData, InvalidVariantData, VariantId};
+
+/// JSON-RPC "Invalid params": the code of every variant error a client can cause.
+pub const INVALID_PARAMS: i64 = -32602;
+/// JSON-RPC "Method not found".
+pub const METHOD_NOT_FOUND: i64 = -32601;
+/// JSON-RPC "Internal error": configuration problems found while negotiating.
+pub const INTERNAL_ERROR: i64 = -32603;
+/// "Resource not found", the code most 2025-era SDKs use for an unknown resource URI.
+pub const RESOURCE_NOT_FOUND: i64 = -32002;
+
+/// Exact message of an unknown or malformed selector (SEP text).
+pub const MSG_INVALID_VARIANT: &str = "Invalid server variant";
+/// Exact message when variants are off but a selector arrived (SEP text).
+pub const MSG_NOT_SUPPORTED: &str = "Server variants not supported";
+/// Exact message of a cursor minted under another variant (SEP text).
+pub const MSG_CURSOR_MISMATCH: &str = "Cursor invalid for requested variant";
+/// Message of a cursor the router did not mint, or one that was altered (Go reference text).
+pub const MSG_INVALID_CURSOR: &str = "Invalid cursor format";
+/// Message of a request on a closed session or from another principal.
+pub const MSG_UNKNOWN_SESSION: &str = "Unknown MCP session";
+/// Message when the visibility filter leaves nothing.
+pub const MSG_NO_VISIBLE: &str = "No server variants are visible";
+/// Message when nothing visible is stable and the client did not ask for experimental variants.
+pub const MSG_NO_STABLE: &str = "No stable server variant is visible";
+
+/// Backend error codes that gain `data.activeVariant` (identifier-resolution failures).
+pub const ENRICHED_CODES: [i64; 3] = [INVALID_PARAMS, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND];
+
+/// Where in a request the offending value sits (for messages and diagnostics).
+pub const SELECTOR_PATH: &str = "params._meta[\"io.modelcontextprotocol/server-variant\"]";
+/// JSON path of the header selector (outside the body, named for diagnostics only).
+pub const HEADER_PATH: &str = "header MCP-Server-Variant";
+/// JSON path of a list request's cursor.
+pub const CURSOR_PATH: &str = "params.cursor";
+
+/// A JSON-RPC error object (`{code, message, data?}`), ready to put into an error response.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RpcError {
+    /// JSON-RPC error code.
+    pub code: i64,
+    /// Short description.
+    pub message: String,
+    /// Structured details.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Value>,
+}
+
+impl RpcError {
+    /// An error without data.
+    pub fn new(code: i64, message: impl Into<String>) -> Self {
+        RpcError {
+            code,
+            message: message.into(),
+            data: None,
+        }
+    }
+
+    /// Sets `data`.
+    pub fn with_data(mut self, data: Value) -> Self {
+        self.data = Some(data);
+        self
+    }
+
+    /// Adds `activeVariant` to `data` when the code is one of [`ENRICHED_CODES`]: merged into an
+    /// object `data` (an existing `activeVariant` wins), created when `data` is absent, and a
+    /// non-object `data` is left as it is rather than lost.
+    pub fn with_active_variant(mut self, id: &VariantId) -> Self {
+        if !ENRICHED_CODES.contains(&self.code) {
+            return self;
+        }
+        match &mut self.data {
+            None => self.data = Some(json!({ "activeVariant": id })),
+            Some(Value::Object(map)) => {
+                map.entry("activeVariant")
+                    .or_insert_with(|| Value::String(id.as_str().to_owned()));
+            }
+            Some(_) => {}
+        }
+        self
+    }
+}
+
+/// A ranker broke its contract (a programming error in the server, reported as -32603).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RankerError {
+    /// The ranker returned an id that is not among the visible candidates.
+    #[error("ranker returned unknown variant id '{0}'")]
+    UnknownId(VariantId),
+    /// The ranker returned an id twice.
+    #[error("ranker returned variant id '{0}' twice")]
+    DuplicateId(VariantId),
+}
+
+/// Everything the router refuses, each mapping to one JSON-RPC error object.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum VariantError {
+    /// The selector names no variant of this session, or is not a string.
+    #[error("invalid server variant at {path}: expected one of {available:?}, found {requested:?}")]
+    InvalidVariant {
+        /// The requested id (`None` when the selector was not a string).
+        requested: Option<String>,
+        /// The session's ids, unless the catalog hides them.
+        available: Option<Vec<VariantId>>,
+        /// Where the selector came from ([`SELECTOR_PATH`] or [`HEADER_PATH`]).
+        path: &'static str,
+    },
+    /// A selector arrived where the extension is off (2026-07-28, or a revision not allowed).
+    #[error("server variants not supported here, but {path} carries a selector")]
+    NotSupported {
+        /// Where the selector came from.
+        path: &'static str,
+    },
+    /// A cursor minted under another variant.
+    #[error(
+        "cursor at {CURSOR_PATH} was minted for variant '{cursor_variant}', request is for '{requested_variant}'"
+    )]
+    CursorMismatch {
+        /// The variant named inside the cursor.
+        cursor_variant: VariantId,
+        /// The variant the request resolved to.
+        requested_variant: VariantId,
+    },
+    /// A cursor the router did not mint, or one that was altered, or one for another list method.
+    #[error("invalid cursor at {CURSOR_PATH} (variant '{active_variant}'): {reason}")]
+    InvalidCursor {
+        /// The variant the request resolved to.
+        active_variant: VariantId,
+        /// What was wrong with it.
+        reason: CursorError,
+    },
+    /// The session is closed, or the request comes from another principal.
+    #[error("unknown MCP session (closed, or bound to another principal)")]
+    UnknownSession,
+    /// Nothing is visible to this principal.
+    #[error("no server variant is visible to this principal")]
+    NoVisibleVariant,
+    /// Nothing visible is stable, and the client did not ask for experimental variants.
+    #[error("no stable server variant is visible to this principal")]
+    NoStableVariant,
+    /// The configured ranker broke its contract.
+    #[error("ranker contract violated: {0}")]
+    Ranker(#[from] RankerError),
+}
+
+impl VariantError {
+    /// The JSON-RPC code.
+    pub fn code(&self) -> i64 {
+        match self {
+            VariantError::NoVisibleVariant
+            | VariantError::NoStableVariant
+            | VariantError::Ranker(_) => INTERNAL_ERROR,
+            _ => INVALID_PARAMS,
+        }
+    }
+
+    /// The JSON path of the offending value, when the error is about one.
+    pub fn path(&self) -> Option<&'static str> {
+        match self {
+            VariantError::InvalidVariant { path, .. } | VariantError::NotSupported { path } => {
+                Some(path)
+            }
+            VariantError::CursorMismatch { .. } | VariantError::InvalidCursor { .. } => {
+                Some(CURSOR_PATH)
+            }
+            _ => None,
+        }
+    }
+
+    /// The wire error object: fixed SEP messages, structured `data`.
+    pub fn to_rpc_error(&self) -> RpcError {
+        let code = self.code();
+        match self {
+            VariantError::InvalidVariant {
+                requested,
+                available,
+                ..
+            } => {
+                let data = InvalidVariantData {
+                    requested_variant: requested.clone(),
+                    available_variants: available.clone(),
+                    extra: Map::new(),
+                };
+                RpcError::new(code, MSG_INVALID_VARIANT).with_data(to_json(&data))
+            }
+            VariantError::NotSupported { .. } => RpcError::new(code, MSG_NOT_SUPPORTED),
+            VariantError::CursorMismatch {
+                cursor_variant,
+                requested_variant,
+            } => {
+                let data = CursorMismatchData {
+                    cursor_variant: cursor_variant.clone(),
+                    requested_variant: requested_variant.clone(),
+                    active_variant: Some(requested_variant.clone()),
+                    extra: Map::new(),
+                };
+                RpcError::new(code, MSG_CURSOR_MISMATCH).with_data(to_json(&data))
+            }
+            VariantError::InvalidCursor { active_variant, .. } => {
+                RpcError::new(code, MSG_INVALID_CURSOR)
+                    .with_data(json!({ "activeVariant": active_variant }))
+            }
+            VariantError::UnknownSession => RpcError::new(code, MSG_UNKNOWN_SESSION),
+            VariantError::NoVisibleVariant => RpcError::new(code, MSG_NO_VISIBLE),
+            VariantError::NoStableVariant => RpcError::new(code, MSG_NO_STABLE),
+            VariantError::Ranker(e) => RpcError::new(code, e.to_string()),
+        }
+    }
+}
+
+fn to_json<T: Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_messages_are_byte_exact() {
+        assert_eq!(MSG_INVALID_VARIANT, "Invalid server variant");
+        assert_eq!(MSG_NOT_SUPPORTED, "Server variants not supported");
+        assert_eq!(MSG_CURSOR_MISMATCH, "Cursor invalid for requested variant");
+        let e = VariantError::NotSupported {
+            path: SELECTOR_PATH,
+        };
+        assert_eq!(
+            serde_json::to_value(e.to_rpc_error()).unwrap(),
+            json!({"code": -32602, "message": "Server variants not supported"})
+        );
+    }
+
+    #[test]
+    fn invalid_variant_shape() {
+        let e = VariantError::InvalidVariant {
+            requested: Some("gpt-optimized".into()),
+            available: Some(vec!["planner".into(), "executor".into()]),
+            path: SELECTOR_PATH,
+        };
+        assert_eq!(
+            serde_json::to_value(e.to_rpc_error()).unwrap(),
+            json!({"code": -32602, "message": "Invalid server variant",
+                   "data": {"requestedVariant": "gpt-optimized",
+                            "availableVariants": ["planner", "executor"]}})
+        );
+        assert_eq!(e.path(), Some(SELECTOR_PATH));
+        let hidden = VariantError::InvalidVariant {
+            requested: None,
+            available: None,
+            path: HEADER_PATH,
+        };
+        assert_eq!(hidden.to_rpc_error().data, Some(json!({})));
+    }
+
+    #[test]
+    fn cursor_mismatch_shape() {
+        let e = VariantError::CursorMismatch {
+            cursor_variant: "planner".into(),
+            requested_variant: "executor".into(),
+        };
+        assert_eq!(
+            serde_json::to_value(e.to_rpc_error()).unwrap(),
+            json!({"code": -32602, "message": "Cursor invalid for requested variant",
+                   "data": {"cursorVariant": "planner", "requestedVariant": "executor",
+                            "activeVariant": "executor"}})
+        );
+    }
+
+    // Go: TestEnrichError, TestHandleDirect_ErrorEnrichment, TestHandleDirect_NonEnrichableError.
+    #[test]
+    fn backend_errors_gain_active_variant() {
+        let id = VariantId::from("full");
+        for code in ENRICHED_CODES {
+            let e = RpcError::new(code, "Unknown tool: x").with_active_variant(&id);
+            assert_eq!(
+                e.data,
+                Some(json!({"activeVariant": "full"})),
+                "code {code}"
+            );
+        }
+        let merged = RpcError::new(INVALID_PARAMS, "m")
+            .with_data(json!({"hint": "elsewhere"}))
+            .with_active_variant(&id);
+        assert_eq!(
+            merged.data,
+            Some(json!({"hint": "elsewhere", "activeVariant": "full"}))
+        );
+        let kept = RpcError::new(INVALID_PARAMS, "m")
+            .with_data(json!({"activeVariant": "other"}))
+            .with_active_variant(&id);
+        assert_eq!(kept.data, Some(json!({"activeVariant": "other"})));
+        let scalar = RpcError::new(INVALID_PARAMS, "m")
+            .with_data(json!("text"))
+            .with_active_variant(&id);
+        assert_eq!(scalar.data, Some(json!("text")));
+        let internal = RpcError::new(INTERNAL_ERROR, "boom").with_active_variant(&id);
+        assert_eq!(internal.data, None);
+    }
+
+    #[test]
+    fn configuration_failures_are_internal_errors() {
+        assert_eq!(VariantError::NoStableVariant.code(), INTERNAL_ERROR);
+        assert_eq!(VariantError::NoVisibleVariant.code(), INTERNAL_ERROR);
+        let e = VariantError::from(RankerError::UnknownId("ghost".into()));
+        assert_eq!(e.code(), INTERNAL_ERROR);
+        assert_eq!(
+            e.to_rpc_error().message,
+            "ranker returned unknown variant id 'ghost'"
+        );
+        assert_eq!(VariantError::UnknownSession.code(), INVALID_PARAMS);
+    }
+}
