@@ -2,10 +2,14 @@
 //!
 //! - [`version`]: the five revisions as an ordered enum.
 //! - [`facts`]: each revision's method and type tables, generated from its pinned schema.
+//! - [`model`]: the hand-written superset model (every construct once, every revision's fields).
+//! - [`jsonrpc`]: the JSON-RPC 2.0 envelope (ids, frames, batches).
 //! - `v2024_11_05` … `v2026_07_28`: per-revision models generated from the pinned official
 //!   JSON Schemas (one Cargo feature each).
 
 pub mod facts;
+pub mod jsonrpc;
+pub mod model;
 pub mod version;
 
 /// The MCP 2024-11-05 types, generated from the pinned schema by `cargo xtask codegen`.

@@ -1,0 +1,814 @@
+//! The JSON-RPC 2.0 envelope, identical at every revision: requests, notifications, responses,
+//! error responses, the message enum, request ids, and batches (2025-03-26 only).
+//!
+//! The envelope types are generic over their interior. With the defaults (`RawRequest`,
+//! `RawNotification`, `JsonObject`) the interior is untyped: any `method` and any `params` parse,
+//! which is what a transport or a session layer needs before it knows who it is talking to. With
+//! model types (`JsonRpcMessage<ClientRequest, ClientNotification, ClientResult>`) the interior is
+//! typed by `method`. Results carry no tag: type them by the originating request's method with
+//! [`ServerResult::from_method`](crate::model::ServerResult::from_method) /
+//! [`ClientResult::from_method`](crate::model::ClientResult::from_method).
+//!
+//! Rules (the same at every revision):
+//! - `jsonrpc` must be `"2.0"`; `id` is a string or an integer. A boolean, float or null `id` on a
+//!   message with a `method` makes it an invalid request (-32600), never a notification.
+//! - An error response whose request id is unknown carries `"id": null` (we always emit the key;
+//!   on read an absent `id` counts as null).
+//! - Unknown top-level keys are ignored.
+//! - Batches (JSON arrays) exist only at 2025-03-26: [`JsonRpcFrame`] parses and emits them
+//!   there and refuses them, with [`ModelErrorKind::BatchNotAllowed`], everywhere else.
+
+use std::fmt;
+
+use serde::de::{self, DeserializeOwned};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Serialize, Serializer};
+use serde_json::{Map, Value};
+
+use crate::model::error::{ModelError, ModelErrorKind, encode, from_value};
+use crate::version::{ProtocolVersion, VersionLike};
+
+/// A JSON object (`params`, `result`, free-form payloads).
+pub type JsonObject = Map<String, Value>;
+
+/// The `jsonrpc` member's only value.
+pub const JSONRPC_VERSION: &str = "2.0";
+
+/// Implements serde for an enum `{ String(String), Integer(i64) }` with the strict JSON-RPC id
+/// rules: strings stay strings, integers stay integers, anything else is refused.
+macro_rules! string_or_integer {
+    ($name:ident, $what:literal) => {
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                match self {
+                    $name::String(v) => s.serialize_str(v),
+                    $name::Integer(v) => s.serialize_i64(*v),
+                }
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct V;
+                impl<'de> serde::de::Visitor<'de> for V {
+                    type Value = $name;
+                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                        f.write_str(concat!($what, " (a string or an integer)"))
+                    }
+                    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<$name, E> {
+                        Ok($name::String(v.to_owned()))
+                    }
+                    fn visit_string<E: serde::de::Error>(self, v: String) -> Result<$name, E> {
+                        Ok($name::String(v))
+                    }
+                    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<$name, E> {
+                        Ok($name::Integer(v))
+                    }
+                    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<$name, E> {
+                        i64::try_from(v).map($name::Integer).map_err(|_| {
+                            E::invalid_value(serde::de::Unexpected::Unsigned(v), &self)
+                        })
+                    }
+                }
+                d.deserialize_any(V)
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                match self {
+                    $name::String(v) => write!(f, "{v:?}"),
+                    $name::Integer(v) => write!(f, "{v}"),
+                }
+            }
+        }
+
+        impl From<i64> for $name {
+            fn from(v: i64) -> Self {
+                $name::Integer(v)
+            }
+        }
+
+        impl From<&str> for $name {
+            fn from(v: &str) -> Self {
+                $name::String(v.to_owned())
+            }
+        }
+
+        impl From<String> for $name {
+            fn from(v: String) -> Self {
+                $name::String(v)
+            }
+        }
+    };
+}
+pub(crate) use string_or_integer;
+
+/// A request id: a string or an integer, echoed back with its exact wire type.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RequestId {
+    /// A string id (`"7"` stays a string).
+    String(String),
+    /// An integer id.
+    Integer(i64),
+}
+
+string_or_integer!(RequestId, "a request id");
+
+/// The interior of an untyped request: any method, any params.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct RawRequest {
+    /// The method name, as sent.
+    pub method: String,
+    /// The params object, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub params: Option<JsonObject>,
+}
+
+impl RawRequest {
+    /// A request interior.
+    pub fn new(method: impl Into<String>, params: Option<JsonObject>) -> Self {
+        RawRequest {
+            method: method.into(),
+            params,
+        }
+    }
+}
+
+/// The interior of an untyped notification: any method, any params.
+pub type RawNotification = RawRequest;
+
+/// A request frame: `{"jsonrpc":"2.0","id":…,"method":…,"params":…}`.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct JsonRpcRequest<R = RawRequest> {
+    /// The request id.
+    pub id: RequestId,
+    /// The body (`method` and `params`).
+    pub request: R,
+}
+
+/// A notification frame: `{"jsonrpc":"2.0","method":…,"params":…}`.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct JsonRpcNotification<N = RawNotification> {
+    /// The body (`method` and `params`).
+    pub notification: N,
+}
+
+/// A success response frame: `{"jsonrpc":"2.0","id":…,"result":{…}}` (the schemas' name from
+/// 2025-11-25 on is `JSONRPCResultResponse`).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct JsonRpcResponse<T = JsonObject> {
+    /// The id of the request this answers.
+    pub id: RequestId,
+    /// The result.
+    pub result: T,
+}
+
+/// An error response frame: `{"jsonrpc":"2.0","id":…|null,"error":{…}}` (the schemas' name from
+/// 2025-11-25 on is `JSONRPCErrorResponse`).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct JsonRpcError {
+    /// The id of the request this answers; `None` (emitted as `null`) when it is not known.
+    pub id: Option<RequestId>,
+    /// The error.
+    pub error: ErrorData,
+}
+
+/// The `error` member of an error response (the schemas' `Error`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct ErrorData {
+    /// The error code.
+    pub code: i64,
+    /// A short description.
+    pub message: String,
+    /// Extra information, any JSON value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Value>,
+}
+
+impl ErrorData {
+    /// An error with this code and message.
+    pub fn new(code: i64, message: impl Into<String>) -> Self {
+        ErrorData {
+            code,
+            message: message.into(),
+            data: None,
+        }
+    }
+
+    /// Sets `data`.
+    pub fn with_data(mut self, data: Value) -> Self {
+        self.data = Some(data);
+        self
+    }
+}
+
+impl From<&ModelError> for ErrorData {
+    fn from(e: &ModelError) -> Self {
+        ErrorData::new(e.code(), e.to_string())
+    }
+}
+
+/// Any JSON-RPC message.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum JsonRpcMessage<R = RawRequest, N = RawNotification, T = JsonObject> {
+    /// A request.
+    Request(JsonRpcRequest<R>),
+    /// A notification.
+    Notification(JsonRpcNotification<N>),
+    /// A success response.
+    Response(JsonRpcResponse<T>),
+    /// An error response.
+    Error(JsonRpcError),
+}
+
+/// A message with untyped interiors (any method, any params, any result): what a transport reads
+/// before it types anything. `RawMessage::from_value(v)` works where the generic defaults of
+/// [`JsonRpcMessage`] do not apply.
+pub type RawMessage = JsonRpcMessage<RawRequest, RawNotification, JsonObject>;
+
+impl<R> JsonRpcRequest<R> {
+    /// A request frame with this id and body.
+    pub fn new(id: impl Into<RequestId>, request: R) -> Self {
+        JsonRpcRequest {
+            id: id.into(),
+            request,
+        }
+    }
+}
+
+impl<N> JsonRpcNotification<N> {
+    /// A notification frame with this body.
+    pub fn new(notification: N) -> Self {
+        JsonRpcNotification { notification }
+    }
+}
+
+impl<T> JsonRpcResponse<T> {
+    /// A success response to request `id`.
+    pub fn new(id: impl Into<RequestId>, result: T) -> Self {
+        JsonRpcResponse {
+            id: id.into(),
+            result,
+        }
+    }
+}
+
+impl JsonRpcError {
+    /// An error response to request `id` (`None`: the id is unknown, emitted as `null`).
+    pub fn new(id: Option<RequestId>, error: ErrorData) -> Self {
+        JsonRpcError { id, error }
+    }
+}
+
+impl JsonRpcRequest<RawRequest> {
+    /// Types the body: parses `method`/`params` as `R` (e.g. `ClientRequest`). Error paths are
+    /// relative to the frame (`$.params.name`).
+    pub fn parse_as<R: DeserializeOwned>(&self) -> Result<JsonRpcRequest<R>, ModelError> {
+        let body = serde_json::to_value(&self.request).unwrap_or(Value::Null);
+        Ok(JsonRpcRequest {
+            id: self.id.clone(),
+            request: from_value(body)?,
+        })
+    }
+}
+
+impl JsonRpcNotification<RawNotification> {
+    /// Types the body: parses `method`/`params` as `N` (e.g. `ServerNotification`).
+    pub fn parse_as<N: DeserializeOwned>(&self) -> Result<JsonRpcNotification<N>, ModelError> {
+        let body = serde_json::to_value(&self.notification).unwrap_or(Value::Null);
+        Ok(JsonRpcNotification {
+            notification: from_value(body)?,
+        })
+    }
+}
+
+impl JsonRpcResponse<JsonObject> {
+    /// Types the result as `T`. Error paths are relative to the frame (`$.result.content[0]`).
+    pub fn parse_as<T: DeserializeOwned>(&self) -> Result<JsonRpcResponse<T>, ModelError> {
+        Ok(JsonRpcResponse {
+            id: self.id.clone(),
+            result: from_value(Value::Object(self.result.clone()))
+                .map_err(|e| e.under("$.result"))?,
+        })
+    }
+}
+
+fn envelope(path: &str, message: impl fmt::Display) -> ModelError {
+    ModelError::new(path, ModelErrorKind::InvalidEnvelope(message.to_string()))
+}
+
+/// Reads a request id strictly: string or integer; bool, float, null and the rest are refused.
+fn parse_id(value: Value) -> Result<RequestId, ModelError> {
+    match value {
+        Value::String(s) => Ok(RequestId::String(s)),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => Ok(RequestId::Integer(i)),
+            None => Err(envelope(
+                "$.id",
+                format!("`id` must be a string or an integer, found {n}"),
+            )),
+        },
+        other => Err(envelope(
+            "$.id",
+            format!(
+                "`id` must be a string or an integer, found {}",
+                json_kind(&other)
+            ),
+        )),
+    }
+}
+
+fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+impl<R: DeserializeOwned, N: DeserializeOwned, T: DeserializeOwned> JsonRpcMessage<R, N, T> {
+    /// Parses one message from a JSON value.
+    pub fn from_value(value: Value) -> Result<Self, ModelError> {
+        let mut map = match value {
+            Value::Object(map) => map,
+            Value::Array(_) => {
+                return Err(envelope(
+                    "$",
+                    "a batch (JSON array) where one message was expected; see JsonRpcFrame",
+                ));
+            }
+            other => {
+                return Err(envelope(
+                    "$",
+                    format!("expected a JSON object, found {}", json_kind(&other)),
+                ));
+            }
+        };
+        match map.remove("jsonrpc") {
+            Some(Value::String(v)) if v == JSONRPC_VERSION => {}
+            None => return Err(envelope("$", "missing `jsonrpc`")),
+            Some(other) => {
+                return Err(envelope(
+                    "$.jsonrpc",
+                    format!("`jsonrpc` must be \"2.0\", found {other}"),
+                ));
+            }
+        }
+        let id = map.remove("id");
+        if let Some(method) = map.get("method") {
+            if !method.is_string() {
+                return Err(envelope(
+                    "$.method",
+                    format!("`method` must be a string, found {}", json_kind(method)),
+                ));
+            }
+            let body = Value::Object(map);
+            return match id {
+                None => Ok(JsonRpcMessage::Notification(JsonRpcNotification {
+                    notification: from_value(body)?,
+                })),
+                Some(id) => Ok(JsonRpcMessage::Request(JsonRpcRequest {
+                    id: parse_id(id)?,
+                    request: from_value(body)?,
+                })),
+            };
+        }
+        let result = map.remove("result");
+        let error = map.remove("error");
+        match (result, error) {
+            (Some(_), Some(_)) => Err(envelope("$", "both `result` and `error`")),
+            (Some(result), None) => {
+                let id = id.ok_or_else(|| envelope("$", "a response without `id`"))?;
+                Ok(JsonRpcMessage::Response(JsonRpcResponse {
+                    id: parse_id(id)?,
+                    result: from_value(result).map_err(|e| e.under("$.result"))?,
+                }))
+            }
+            (None, Some(error)) => {
+                let id = match id {
+                    None | Some(Value::Null) => None,
+                    Some(id) => Some(parse_id(id)?),
+                };
+                let error: ErrorData = from_value(error).map_err(|e| {
+                    ModelError::new(
+                        format!("$.error{}", e.path.trim_start_matches('$')),
+                        ModelErrorKind::InvalidEnvelope(e.kind.to_string()),
+                    )
+                })?;
+                Ok(JsonRpcMessage::Error(JsonRpcError { id, error }))
+            }
+            (None, None) => Err(envelope("$", "none of `method`, `result`, `error`")),
+        }
+    }
+
+    /// Parses one message from JSON text; text that is not JSON is
+    /// [`ModelErrorKind::NotJson`] (-32700).
+    pub fn from_json(text: &str) -> Result<Self, ModelError> {
+        let value: Value = serde_json::from_str(text)
+            .map_err(|e| ModelError::new("$", ModelErrorKind::NotJson(e.to_string())))?;
+        Self::from_value(value)
+    }
+}
+
+impl<R, N, T> JsonRpcMessage<R, N, T> {
+    /// The id of a request, response or error response.
+    pub fn id(&self) -> Option<&RequestId> {
+        match self {
+            JsonRpcMessage::Request(r) => Some(&r.id),
+            JsonRpcMessage::Response(r) => Some(&r.id),
+            JsonRpcMessage::Error(e) => e.id.as_ref(),
+            JsonRpcMessage::Notification(_) => None,
+        }
+    }
+}
+
+/// The `id` member of a frame being written.
+enum IdSlot<'a> {
+    /// No `id` key (notifications).
+    Absent,
+    /// `"id": <id>`, or `"id": null` for `None`.
+    Present(Option<&'a RequestId>),
+}
+
+/// Writes `{"jsonrpc":"2.0", "id"…, <member>…, <body's keys>…}`; a flattened body must
+/// serialize to an object.
+fn serialize_frame<S: Serializer, B: Serialize>(
+    s: S,
+    id: IdSlot<'_>,
+    member: Option<(&str, &B)>,
+    flatten: Option<&B>,
+) -> Result<S::Ok, S::Error> {
+    let mut map = s.serialize_map(None)?;
+    map.serialize_entry("jsonrpc", JSONRPC_VERSION)?;
+    if let IdSlot::Present(id) = id {
+        map.serialize_entry("id", &id)?;
+    }
+    if let Some((k, v)) = member {
+        map.serialize_entry(k, v)?;
+    }
+    if let Some(b) = flatten {
+        match serde_json::to_value(b).map_err(serde::ser::Error::custom)? {
+            Value::Object(fields) => {
+                for (k, v) in fields {
+                    if k != "jsonrpc" && k != "id" {
+                        map.serialize_entry(&k, &v)?;
+                    }
+                }
+            }
+            other => {
+                return Err(serde::ser::Error::custom(format!(
+                    "a message body must serialize to an object, not {}",
+                    json_kind(&other)
+                )));
+            }
+        }
+    }
+    map.end()
+}
+
+impl<R: Serialize> Serialize for JsonRpcRequest<R> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serialize_frame(
+            s,
+            IdSlot::Present(Some(&self.id)),
+            None,
+            Some(&self.request),
+        )
+    }
+}
+
+impl<N: Serialize> Serialize for JsonRpcNotification<N> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serialize_frame(s, IdSlot::Absent, None, Some(&self.notification))
+    }
+}
+
+impl<T: Serialize> Serialize for JsonRpcResponse<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serialize_frame(
+            s,
+            IdSlot::Present(Some(&self.id)),
+            Some(("result", &self.result)),
+            None,
+        )
+    }
+}
+
+impl Serialize for JsonRpcError {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serialize_frame(
+            s,
+            IdSlot::Present(self.id.as_ref()),
+            Some(("error", &self.error)),
+            None,
+        )
+    }
+}
+
+impl<R: Serialize, N: Serialize, T: Serialize> Serialize for JsonRpcMessage<R, N, T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            JsonRpcMessage::Request(m) => m.serialize(s),
+            JsonRpcMessage::Notification(m) => m.serialize(s),
+            JsonRpcMessage::Response(m) => m.serialize(s),
+            JsonRpcMessage::Error(m) => m.serialize(s),
+        }
+    }
+}
+
+impl<'de, R: DeserializeOwned, N: DeserializeOwned, T: DeserializeOwned> Deserialize<'de>
+    for JsonRpcMessage<R, N, T>
+{
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(d)?;
+        Self::from_value(value).map_err(|e| de::Error::custom(encode(&e.path, &e.kind)))
+    }
+}
+
+impl<'de, R: DeserializeOwned> Deserialize<'de> for JsonRpcRequest<R> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(d)?;
+        match JsonRpcMessage::<R, RawNotification, JsonObject>::from_value(value) {
+            Ok(JsonRpcMessage::Request(m)) => Ok(m),
+            Ok(_) => Err(de::Error::custom(encode(
+                "$",
+                &ModelErrorKind::InvalidEnvelope("not a request".to_owned()),
+            ))),
+            Err(e) => Err(de::Error::custom(encode(&e.path, &e.kind))),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for JsonRpcError {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(d)?;
+        match JsonRpcMessage::<RawRequest, RawNotification, JsonObject>::from_value(value) {
+            Ok(JsonRpcMessage::Error(m)) => Ok(m),
+            Ok(_) => Err(de::Error::custom(encode(
+                "$",
+                &ModelErrorKind::InvalidEnvelope("not an error response".to_owned()),
+            ))),
+            Err(e) => Err(de::Error::custom(encode(&e.path, &e.kind))),
+        }
+    }
+}
+
+impl<'de, N: DeserializeOwned> Deserialize<'de> for JsonRpcNotification<N> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(d)?;
+        match JsonRpcMessage::<RawRequest, N, JsonObject>::from_value(value) {
+            Ok(JsonRpcMessage::Notification(m)) => Ok(m),
+            Ok(_) => Err(de::Error::custom(encode(
+                "$",
+                &ModelErrorKind::InvalidEnvelope("not a notification".to_owned()),
+            ))),
+            Err(e) => Err(de::Error::custom(encode(&e.path, &e.kind))),
+        }
+    }
+}
+
+impl<'de, T: DeserializeOwned> Deserialize<'de> for JsonRpcResponse<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(d)?;
+        match JsonRpcMessage::<RawRequest, RawNotification, T>::from_value(value) {
+            Ok(JsonRpcMessage::Response(m)) => Ok(m),
+            Ok(_) => Err(de::Error::custom(encode(
+                "$",
+                &ModelErrorKind::InvalidEnvelope("not a success response".to_owned()),
+            ))),
+            Err(e) => Err(de::Error::custom(encode(&e.path, &e.kind))),
+        }
+    }
+}
+
+/// What one transport unit carries: one message, or (2025-03-26 only) a batch of them.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum JsonRpcFrame<R = RawRequest, N = RawNotification, T = JsonObject> {
+    /// A single message.
+    Single(JsonRpcMessage<R, N, T>),
+    /// A batch (JSON array) of messages; only at 2025-03-26.
+    Batch(Vec<JsonRpcMessage<R, N, T>>),
+}
+
+/// Whether `version` has JSON-RPC batches (only 2025-03-26 does).
+pub fn batches_allowed(version: &VersionLike) -> bool {
+    version.known() == Some(ProtocolVersion::V2025_03_26)
+}
+
+impl<R: DeserializeOwned, N: DeserializeOwned, T: DeserializeOwned> JsonRpcFrame<R, N, T> {
+    /// Parses one transport unit at `version`: an array is a batch, accepted only at 2025-03-26
+    /// (and never empty); elsewhere it is [`ModelErrorKind::BatchNotAllowed`].
+    pub fn from_value_at(value: Value, version: &VersionLike) -> Result<Self, ModelError> {
+        match value {
+            Value::Array(items) => {
+                if !batches_allowed(version) {
+                    return Err(ModelError::new(
+                        "$",
+                        ModelErrorKind::BatchNotAllowed {
+                            version: version.to_string(),
+                        },
+                    ));
+                }
+                if items.is_empty() {
+                    return Err(envelope("$", "an empty batch"));
+                }
+                items
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, item)| {
+                        JsonRpcMessage::from_value(item).map_err(|e| e.under(&format!("$[{i}]")))
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+                    .map(JsonRpcFrame::Batch)
+            }
+            other => JsonRpcMessage::from_value(other).map(JsonRpcFrame::Single),
+        }
+    }
+}
+
+impl<R: Serialize, N: Serialize, T: Serialize> JsonRpcFrame<R, N, T> {
+    /// Emits the frame for `version`; a batch anywhere but 2025-03-26 is
+    /// [`ModelErrorKind::BatchNotAllowed`].
+    pub fn to_value_at(&self, version: ProtocolVersion) -> Result<Value, ModelError> {
+        let invalid =
+            |e: serde_json::Error| ModelError::new("$", ModelErrorKind::Invalid(e.to_string()));
+        match self {
+            JsonRpcFrame::Single(m) => serde_json::to_value(m).map_err(invalid),
+            JsonRpcFrame::Batch(items) => {
+                if !batches_allowed(&VersionLike::Known(version)) {
+                    return Err(ModelError::new(
+                        "$",
+                        ModelErrorKind::BatchNotAllowed {
+                            version: version.to_string(),
+                        },
+                    ));
+                }
+                serde_json::to_value(items).map_err(invalid)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    type Raw = RawMessage;
+
+    fn parse(v: Value) -> Result<Raw, ModelError> {
+        Raw::from_value(v)
+    }
+
+    #[test]
+    fn ids_keep_their_wire_type() {
+        let m = parse(json!({"jsonrpc":"2.0","id":"7","method":"ping"})).unwrap();
+        assert_eq!(m.id(), Some(&RequestId::String("7".into())));
+        let m = parse(json!({"jsonrpc":"2.0","id":7,"method":"ping"})).unwrap();
+        assert_eq!(m.id(), Some(&RequestId::Integer(7)));
+        assert_eq!(
+            serde_json::to_value(&m).unwrap(),
+            json!({"jsonrpc":"2.0","id":7,"method":"ping"})
+        );
+    }
+
+    #[test]
+    fn bad_ids_are_invalid_requests_never_notifications() {
+        for id in [
+            json!(true),
+            json!(1.0),
+            json!(null),
+            json!([1]),
+            json!({"a":1}),
+        ] {
+            let err = parse(json!({"jsonrpc":"2.0","id":id,"method":"x"})).unwrap_err();
+            assert_eq!(err.code(), -32600, "{id}");
+            assert_eq!(err.path, "$.id");
+            assert!(matches!(err.kind, ModelErrorKind::InvalidEnvelope(_)));
+        }
+    }
+
+    #[test]
+    fn envelope_shape_errors() {
+        let cases = [
+            (json!({"id":1,"method":"x"}), "$"),
+            (json!({"jsonrpc":"1.0","id":1,"method":"x"}), "$.jsonrpc"),
+            (json!({"jsonrpc":"2.0","id":1,"method":3}), "$.method"),
+            (json!({"jsonrpc":"2.0","id":1}), "$"),
+            (json!({"jsonrpc":"2.0","result":{}}), "$"),
+            (
+                json!({"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}),
+                "$",
+            ),
+            (
+                json!({"jsonrpc":"2.0","id":1,"error":{"message":"m"}}),
+                "$.error",
+            ),
+            (json!("text"), "$"),
+        ];
+        for (frame, path) in cases {
+            let err = parse(frame.clone()).unwrap_err();
+            assert_eq!(err.code(), -32600, "{frame}");
+            assert_eq!(err.path, path, "{frame}");
+        }
+        let err = Raw::from_json("{not json").unwrap_err();
+        assert_eq!(err.code(), -32700);
+    }
+
+    #[test]
+    fn error_with_unknown_id_emits_null() {
+        let e = JsonRpcError::new(None, ErrorData::new(-32700, "Parse error"));
+        assert_eq!(
+            serde_json::to_value(&e).unwrap(),
+            json!({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}})
+        );
+        // Absent and null ids both read as unknown.
+        for frame in [
+            json!({"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"m"}}),
+            json!({"jsonrpc":"2.0","error":{"code":1,"message":"m"}}),
+        ] {
+            match parse(frame).unwrap() {
+                JsonRpcMessage::Error(e) => assert_eq!(e.id, None),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_top_level_keys_are_ignored() {
+        let m = parse(json!({"jsonrpc":"2.0","method":"notifications/x","extra":1})).unwrap();
+        assert_eq!(
+            serde_json::to_value(&m).unwrap(),
+            json!({"jsonrpc":"2.0","method":"notifications/x"})
+        );
+    }
+
+    #[test]
+    fn batches_only_at_2025_03_26() {
+        let batch = json!([
+            {"jsonrpc":"2.0","id":1,"method":"ping"},
+            {"jsonrpc":"2.0","method":"notifications/initialized"}
+        ]);
+        let v = VersionLike::Known(ProtocolVersion::V2025_03_26);
+        let frame: JsonRpcFrame = JsonRpcFrame::from_value_at(batch.clone(), &v).unwrap();
+        match &frame {
+            JsonRpcFrame::Batch(items) => assert_eq!(items.len(), 2),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            frame.to_value_at(ProtocolVersion::V2025_03_26).unwrap(),
+            batch
+        );
+        for version in ProtocolVersion::ALL {
+            if version == ProtocolVersion::V2025_03_26 {
+                continue;
+            }
+            let err = JsonRpcFrame::<RawRequest, RawNotification, JsonObject>::from_value_at(
+                batch.clone(),
+                &VersionLike::Known(version),
+            )
+            .unwrap_err();
+            assert_eq!(
+                err.kind,
+                ModelErrorKind::BatchNotAllowed {
+                    version: version.to_string()
+                }
+            );
+            assert_eq!(err.code(), -32600);
+            let emit = frame.to_value_at(version).unwrap_err();
+            assert!(matches!(emit.kind, ModelErrorKind::BatchNotAllowed { .. }));
+        }
+        let unknown = VersionLike::from("2099-01-01");
+        assert!(
+            JsonRpcFrame::<RawRequest, RawNotification, JsonObject>::from_value_at(batch, &unknown)
+                .is_err()
+        );
+        let empty =
+            JsonRpcFrame::<RawRequest, RawNotification, JsonObject>::from_value_at(json!([]), &v)
+                .unwrap_err();
+        assert_eq!(empty.code(), -32600);
+    }
+
+    #[test]
+    fn batch_element_errors_name_their_index() {
+        let v = VersionLike::Known(ProtocolVersion::V2025_03_26);
+        let err = JsonRpcFrame::<RawRequest, RawNotification, JsonObject>::from_value_at(
+            json!([{"jsonrpc":"2.0","id":1,"method":"ping"}, {"jsonrpc":"2.0","id":true,"method":"x"}]),
+            &v,
+        )
+        .unwrap_err();
+        assert_eq!(err.path, "$[1].id");
+    }
+}

@@ -1,0 +1,260 @@
+//! The error of the model layer: what went wrong, where (a JSON path), and the JSON-RPC code a
+//! session would answer with.
+//!
+//! Our union types dispatch on their tag by hand (they read the JSON value, look at `method`,
+//! `type` or `mode`, then parse the chosen member). serde only lets a `Deserialize` impl return a
+//! message string, so the dispatch code packs the member's own path and a typed kind into that
+//! string ([`encode`]) and [`from_value`] unpacks it again. The packing never leaves this module.
+
+use serde::de::{self, DeserializeOwned};
+use serde_json::Value;
+
+/// A value that does not fit the model, with the JSON path to the offending part.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+#[error("{path}: {kind}")]
+pub struct ModelError {
+    /// Where in the input, e.g. `$.params.messages[0].content`; `$` is the value itself.
+    pub path: String,
+    /// What went wrong.
+    pub kind: ModelErrorKind,
+}
+
+/// The kinds of [`ModelError`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ModelErrorKind {
+    /// A discriminator (`method`, `type`, `mode`) holds a value that names no member of the union.
+    #[error("unknown `{field}` tag `{tag}`; expected one of: {expected}")]
+    UnknownTag {
+        /// The discriminator key, e.g. `"type"`.
+        field: String,
+        /// The value found.
+        tag: String,
+        /// The known values, comma separated.
+        expected: String,
+    },
+    /// A union member could not be chosen because its discriminator is missing or not a string.
+    #[error("missing `{field}` discriminator (expected a string)")]
+    MissingTag {
+        /// The discriminator key, e.g. `"method"`.
+        field: String,
+    },
+    /// The value does not have the shape of the type (missing field, wrong JSON type, …).
+    #[error("{0}")]
+    Invalid(String),
+    /// The text is not JSON at all (JSON-RPC parse error, -32700).
+    #[error("not JSON: {0}")]
+    NotJson(String),
+    /// Not a valid JSON-RPC 2.0 message: bad `jsonrpc`, bad `id`, no `method`/`result`/`error`.
+    #[error("invalid JSON-RPC message: {0}")]
+    InvalidEnvelope(String),
+    /// A JSON-RPC batch (array) at a revision other than 2025-03-26, the only one that has them.
+    #[error("JSON-RPC batches exist only at protocol version 2025-03-26, not at '{version}'")]
+    BatchNotAllowed {
+        /// The revision in use.
+        version: String,
+    },
+}
+
+/// JSON-RPC 2.0 error codes this layer maps to.
+pub mod codes {
+    /// The text is not JSON.
+    pub const PARSE_ERROR: i64 = -32700;
+    /// Not a valid JSON-RPC request.
+    pub const INVALID_REQUEST: i64 = -32600;
+    /// The method does not exist.
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// The params do not fit the method.
+    pub const INVALID_PARAMS: i64 = -32602;
+    /// An internal error.
+    pub const INTERNAL_ERROR: i64 = -32603;
+}
+
+impl ModelError {
+    /// An error at `path` of the given kind.
+    pub fn new(path: impl Into<String>, kind: ModelErrorKind) -> Self {
+        ModelError {
+            path: path.into(),
+            kind,
+        }
+    }
+
+    /// The JSON-RPC error code a session answers with when this error concerns an inbound request:
+    /// -32700 for non-JSON, -32600 for a broken envelope or a batch where none is allowed, -32601
+    /// for an unknown `method`, -32602 for everything else (the params do not fit).
+    pub fn code(&self) -> i64 {
+        match &self.kind {
+            ModelErrorKind::NotJson(_) => codes::PARSE_ERROR,
+            ModelErrorKind::InvalidEnvelope(_) | ModelErrorKind::BatchNotAllowed { .. } => {
+                codes::INVALID_REQUEST
+            }
+            ModelErrorKind::UnknownTag { field, .. } if field == "method" => {
+                codes::METHOD_NOT_FOUND
+            }
+            ModelErrorKind::MissingTag { field } if field == "method" => codes::INVALID_REQUEST,
+            _ => codes::INVALID_PARAMS,
+        }
+    }
+
+    /// The same error with `prefix` put in front of its path (`$` + `.result` → `$.result…`).
+    pub fn under(mut self, prefix: &str) -> Self {
+        self.path = join_path(prefix, &self.path);
+        self
+    }
+}
+
+/// Joins `$`-rooted path `inner` under the `$`-rooted path `outer`.
+fn join_path(outer: &str, inner: &str) -> String {
+    let rest = inner.strip_prefix('$').unwrap_or(inner);
+    format!("{outer}{rest}")
+}
+
+// Packing of a located, typed error into a serde message string.
+const MARK: char = '\u{1}';
+
+/// Packs `path` (relative to the union value, `$`-rooted) and `kind` into a message string.
+pub(crate) fn encode(path: &str, kind: &ModelErrorKind) -> String {
+    match kind {
+        ModelErrorKind::UnknownTag {
+            field,
+            tag,
+            expected,
+        } => format!("{MARK}{path}{MARK}tag{MARK}{field}{MARK}{tag}{MARK}{expected}"),
+        ModelErrorKind::MissingTag { field } => format!("{MARK}{path}{MARK}missing{MARK}{field}"),
+        other => format!("{MARK}{path}{MARK}invalid{MARK}{other}"),
+    }
+}
+
+/// Unpacks a message made by [`encode`]; `None` for ordinary serde messages.
+fn decode(message: &str) -> Option<(String, ModelErrorKind)> {
+    let start = message.find(MARK)?;
+    let body = &message[start + 1..];
+    // serde_json may append " at line L column C" when parsing text.
+    let body = match body.rfind(" at line ") {
+        Some(i) if body[i..].contains(" column ") && !body[i..].contains(MARK) => &body[..i],
+        _ => body,
+    };
+    let mut parts = body.split(MARK);
+    let path = parts.next()?.to_owned();
+    let kind = match parts.next()? {
+        "tag" => ModelErrorKind::UnknownTag {
+            field: parts.next()?.to_owned(),
+            tag: parts.next()?.to_owned(),
+            expected: parts.next()?.to_owned(),
+        },
+        "missing" => ModelErrorKind::MissingTag {
+            field: parts.next()?.to_owned(),
+        },
+        _ => ModelErrorKind::Invalid(parts.collect::<Vec<_>>().join("")),
+    };
+    Some((path, kind))
+}
+
+/// Renders a `serde_path_to_error` path as `$`-rooted dotted text (`$.content[0].type`).
+fn render_path(path: &serde_path_to_error::Path) -> String {
+    let text = path.to_string();
+    if text == "." || text.is_empty() {
+        "$".to_owned()
+    } else if text.starts_with('[') {
+        format!("${text}")
+    } else {
+        format!("$.{text}")
+    }
+}
+
+fn from_path_error(err: serde_path_to_error::Error<serde_json::Error>) -> ModelError {
+    let outer = render_path(err.path());
+    let message = err.inner().to_string();
+    match decode(&message) {
+        Some((inner, kind)) => ModelError::new(join_path(&outer, &inner), kind),
+        None => ModelError::new(outer, ModelErrorKind::Invalid(message)),
+    }
+}
+
+/// Parses `value` as `T`, reporting failures as a located, typed [`ModelError`].
+pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, ModelError> {
+    serde_path_to_error::deserialize(value).map_err(from_path_error)
+}
+
+/// Parses `value` as `T` inside a `Deserialize` impl (union dispatch), keeping the member's
+/// inner path and error kind in the returned serde error.
+pub(crate) fn dispatch<T: DeserializeOwned, E: de::Error>(value: Value) -> Result<T, E> {
+    from_value(value).map_err(|e| E::custom(encode(&e.path, &e.kind)))
+}
+
+/// The serde error for an unknown tag, in a form [`from_value`] turns into
+/// [`ModelErrorKind::UnknownTag`].
+pub(crate) fn unknown_tag<E: de::Error>(field: &str, tag: &str, expected: &[&str]) -> E {
+    E::custom(encode(
+        "$",
+        &ModelErrorKind::UnknownTag {
+            field: field.to_owned(),
+            tag: tag.to_owned(),
+            expected: expected.join(", "),
+        },
+    ))
+}
+
+/// The serde error for a missing or non-string tag.
+pub(crate) fn missing_tag<E: de::Error>(field: &str) -> E {
+    E::custom(encode(
+        "$",
+        &ModelErrorKind::MissingTag {
+            field: field.to_owned(),
+        },
+    ))
+}
+
+/// Reads the string discriminator `field` of an object value (`None` if absent or not a string).
+pub(crate) fn tag_of<'v>(value: &'v Value, field: &str) -> Option<&'v str> {
+    value.get(field).and_then(Value::as_str)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encoded_kinds_survive_the_round_trip() {
+        let kind = ModelErrorKind::UnknownTag {
+            field: "type".into(),
+            tag: "holo".into(),
+            expected: "text, image".into(),
+        };
+        let msg = encode("$[1]", &kind);
+        assert_eq!(decode(&msg), Some(("$[1]".to_owned(), kind)));
+        assert_eq!(
+            decode(&format!("{msg} at line 1 column 9")).map(|d| d.0),
+            Some("$[1]".to_owned())
+        );
+        assert_eq!(decode("missing field `text`"), None);
+    }
+
+    #[test]
+    fn codes_follow_the_kind() {
+        let e = |kind| ModelError::new("$", kind);
+        assert_eq!(e(ModelErrorKind::NotJson("x".into())).code(), -32700);
+        assert_eq!(
+            e(ModelErrorKind::InvalidEnvelope("x".into())).code(),
+            -32600
+        );
+        let unknown_method = ModelErrorKind::UnknownTag {
+            field: "method".into(),
+            tag: "x".into(),
+            expected: String::new(),
+        };
+        assert_eq!(e(unknown_method).code(), -32601);
+        assert_eq!(e(ModelErrorKind::Invalid("x".into())).code(), -32602);
+    }
+
+    #[test]
+    fn paths_join() {
+        assert_eq!(
+            join_path("$.params", "$.messages[0]"),
+            "$.params.messages[0]"
+        );
+        assert_eq!(join_path("$.content", "$[2]"), "$.content[2]");
+        assert_eq!(join_path("$", "$"), "$");
+    }
+}

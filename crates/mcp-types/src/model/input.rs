@@ -1,0 +1,159 @@
+//! Multi round-trip requests (2026-07-28): `InputRequiredResult`, embedded input requests and their responses, `resultType` and cache hints.
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{
+    CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, ListRootsRequest,
+    ListRootsResult, Meta,
+};
+
+open_enum! {
+    /// `resultType` (2026-07-28): whether a result is final or asks for input first. Open: any
+    /// other string is kept (the boundary decides whether a revision accepts it).
+    pub enum ResultType {
+        /// `complete`: the final result.
+        Complete = "complete",
+        /// `input_required`: an `InputRequiredResult`.
+        InputRequired = "input_required",
+    }
+}
+
+/// Who may reuse a cacheable result (2026-07-28).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum CacheScope {
+    /// Any client.
+    Public,
+    /// Only the requesting client.
+    Private,
+}
+
+tagged_union! {
+    /// A server-to-client request embedded in an `InputRequiredResult`, tagged on `method`.
+    pub enum InputRequest on "method" {
+        /// `sampling/createMessage`
+        CreateMessage(CreateMessageRequest) = "sampling/createMessage",
+        /// `roots/list`
+        ListRoots(ListRootsRequest) = "roots/list",
+        /// `elicitation/create`
+        Elicit(ElicitRequest) = "elicitation/create",
+    }
+}
+
+/// The client's answer to one [`InputRequest`]. It carries no tag, so the member is chosen by
+/// its keys: `roots` → roots, `action` → elicitation, otherwise a sampling result.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum InputResponse {
+    /// Answer to `sampling/createMessage`.
+    CreateMessage(CreateMessageResult),
+    /// Answer to `roots/list`.
+    ListRoots(ListRootsResult),
+    /// Answer to `elicitation/create`.
+    Elicit(ElicitResult),
+}
+
+impl Serialize for InputResponse {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::CreateMessage(v) => v.serialize(s),
+            Self::ListRoots(v) => v.serialize(s),
+            Self::Elicit(v) => v.serialize(s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for InputResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use super::error::dispatch;
+        let value = Value::deserialize(d)?;
+        if value.get("roots").is_some() {
+            dispatch(value).map(Self::ListRoots)
+        } else if value.get("action").is_some() {
+            dispatch(value).map(Self::Elicit)
+        } else {
+            dispatch(value).map(Self::CreateMessage)
+        }
+    }
+}
+
+impl From<CreateMessageResult> for InputResponse {
+    fn from(v: CreateMessageResult) -> Self {
+        Self::CreateMessage(v)
+    }
+}
+
+impl From<ListRootsResult> for InputResponse {
+    fn from(v: ListRootsResult) -> Self {
+        Self::ListRoots(v)
+    }
+}
+
+impl From<ElicitResult> for InputResponse {
+    fn from(v: ElicitResult) -> Self {
+        Self::Elicit(v)
+    }
+}
+
+/// Input requests by key, in order.
+pub type InputRequests = IndexMap<String, InputRequest>;
+
+/// Input responses by the key of the request they answer, in order.
+pub type InputResponses = IndexMap<String, InputResponse>;
+
+/// A 2026-07-28 result asking the client for input before the request can finish.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct InputRequiredResult {
+    /// What the server needs, by key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_requests: Option<InputRequests>,
+    /// Opaque state to echo on the retry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_state: Option<String>,
+    /// `resultType` (2026-07-28): `complete` or `input_required`; absent before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result_type: Option<ResultType>,
+    /// Metadata (`_meta`): an open map; see [`Meta`] for the reserved keys.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Meta>,
+}
+
+impl InputRequiredResult {
+    /// A value with the required fields set and every optional field absent.
+    pub fn new() -> Self {
+        Self {
+            input_requests: None,
+            request_state: None,
+            result_type: None,
+            meta: None,
+        }
+    }
+
+    /// Sets `inputRequests`.
+    pub fn with_input_requests(mut self, value: InputRequests) -> Self {
+        self.input_requests = Some(value);
+        self
+    }
+
+    /// Sets `requestState`.
+    pub fn with_request_state(mut self, value: impl Into<String>) -> Self {
+        self.request_state = Some(value.into());
+        self
+    }
+
+    /// Sets `resultType`.
+    pub fn with_result_type(mut self, value: ResultType) -> Self {
+        self.result_type = Some(value);
+        self
+    }
+
+    /// Sets `_meta`.
+    pub fn with_meta(mut self, value: Meta) -> Self {
+        self.meta = Some(value);
+        self
+    }
+}

@@ -1,0 +1,322 @@
+//! Small declarative macros for the repetitive parts of the model: zero-sized discriminator
+//! constants, tag-dispatched unions, and request/notification structs with their method map entry.
+
+/// A zero-sized discriminator constant: serializes as its literal and refuses any other value.
+macro_rules! tag {
+    ($(#[$meta:meta])* $name:ident = $lit:literal) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+        pub struct $name;
+
+        impl $name {
+            /// The literal on the wire.
+            pub const VALUE: &'static str = $lit;
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str($lit)
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let s = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
+                if s == $lit {
+                    Ok($name)
+                } else {
+                    Err(<D::Error as serde::de::Error>::invalid_value(
+                        serde::de::Unexpected::Str(&s),
+                        &concat!("\"", $lit, "\""),
+                    ))
+                }
+            }
+        }
+    };
+}
+
+/// An enum of structs chosen by a string discriminator (`type`, `method`, `mode`, …).
+///
+/// Each member struct carries the discriminator itself (as a [`tag!`] field), so serializing
+/// delegates to the member; parsing reads the tag and parses the whole object as that member.
+/// An unknown tag is [`ModelErrorKind::UnknownTag`](crate::model::ModelErrorKind::UnknownTag).
+macro_rules! tagged_union {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident on $field:literal {
+            $( $(#[$vmeta:meta])* $variant:ident($ty:ty) = $tag:expr, )+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
+        // Members are plain structs so they can be matched and built directly; boxing the large
+        // ones would cost every user an indirection for a few hundred bytes.
+        #[allow(clippy::large_enum_variant)]
+        pub enum $name {
+            $( $(#[$vmeta])* $variant($ty), )+
+        }
+
+        impl $name {
+            /// Every tag value, in declaration order.
+            pub const TAGS: &'static [&'static str] = &[$($tag),+];
+
+            /// The discriminator value of this member.
+            pub fn tag(&self) -> &'static str {
+                match self {
+                    $( Self::$variant(_) => $tag, )+
+                }
+            }
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                match self {
+                    $( Self::$variant(v) => serde::Serialize::serialize(v, s), )+
+                }
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let value = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
+                let Some(tag) = $crate::model::error::tag_of(&value, $field).map(str::to_owned)
+                else {
+                    return Err($crate::model::error::missing_tag($field));
+                };
+                $(
+                    if tag == $tag {
+                        return $crate::model::error::dispatch(value).map(Self::$variant);
+                    }
+                )+
+                Err($crate::model::error::unknown_tag($field, &tag, Self::TAGS))
+            }
+        }
+
+        $(
+            impl From<$ty> for $name {
+                fn from(v: $ty) -> Self {
+                    Self::$variant(v)
+                }
+            }
+        )+
+    };
+}
+
+/// A request body struct (`method` + `params`) and its [`Request`](crate::model::Request) entry.
+macro_rules! request {
+    (
+        $(#[$meta:meta])*
+        $name:ident, $tagty:ident = $method:literal, params: $params:ty, result: $result:ty
+    ) => {
+        tag!(
+            #[doc = concat!("The method literal `", $method, "`.")]
+            $tagty = $method
+        );
+
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[non_exhaustive]
+        pub struct $name {
+            /// The method literal (written on emit, checked on read).
+            pub method: $tagty,
+            /// The parameters.
+            pub params: $params,
+        }
+
+        impl $name {
+            /// The wire method.
+            pub const METHOD: &'static str = $method;
+
+            /// A request with these parameters.
+            pub fn new(params: $params) -> Self {
+                Self { method: $tagty, params }
+            }
+        }
+
+        impl $crate::model::Request for $name {
+            const METHOD: &'static str = $method;
+            type Params = $params;
+            type Result = $result;
+        }
+    };
+    (
+        $(#[$meta:meta])*
+        $name:ident, $tagty:ident = $method:literal, params?: $params:ty, result: $result:ty
+    ) => {
+        tag!(
+            #[doc = concat!("The method literal `", $method, "`.")]
+            $tagty = $method
+        );
+
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+        #[non_exhaustive]
+        pub struct $name {
+            /// The method literal (written on emit, checked on read).
+            pub method: $tagty,
+            /// The parameters, absent when the request carries none.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub params: Option<$params>,
+        }
+
+        impl $name {
+            /// The wire method.
+            pub const METHOD: &'static str = $method;
+
+            /// A request without parameters.
+            pub fn new() -> Self {
+                Self { method: $tagty, params: None }
+            }
+
+            /// Sets the parameters.
+            pub fn with_params(mut self, params: $params) -> Self {
+                self.params = Some(params);
+                self
+            }
+        }
+
+        impl $crate::model::Request for $name {
+            const METHOD: &'static str = $method;
+            type Params = Option<$params>;
+            type Result = $result;
+        }
+    };
+}
+
+/// A notification body struct (`method` + `params`) and its
+/// [`Notification`](crate::model::Notification) entry.
+macro_rules! notification {
+    (
+        $(#[$meta:meta])*
+        $name:ident, $tagty:ident = $method:literal, params: $params:ty
+    ) => {
+        tag!(
+            #[doc = concat!("The method literal `", $method, "`.")]
+            $tagty = $method
+        );
+
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[non_exhaustive]
+        pub struct $name {
+            /// The method literal (written on emit, checked on read).
+            pub method: $tagty,
+            /// The parameters.
+            pub params: $params,
+        }
+
+        impl $name {
+            /// The wire method.
+            pub const METHOD: &'static str = $method;
+
+            /// A notification with these parameters.
+            pub fn new(params: $params) -> Self {
+                Self { method: $tagty, params }
+            }
+        }
+
+        impl $crate::model::Notification for $name {
+            const METHOD: &'static str = $method;
+            type Params = $params;
+        }
+    };
+    (
+        $(#[$meta:meta])*
+        $name:ident, $tagty:ident = $method:literal, params?: $params:ty
+    ) => {
+        tag!(
+            #[doc = concat!("The method literal `", $method, "`.")]
+            $tagty = $method
+        );
+
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+        #[non_exhaustive]
+        pub struct $name {
+            /// The method literal (written on emit, checked on read).
+            pub method: $tagty,
+            /// The parameters, absent when the notification carries none.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub params: Option<$params>,
+        }
+
+        impl $name {
+            /// The wire method.
+            pub const METHOD: &'static str = $method;
+
+            /// A notification without parameters.
+            pub fn new() -> Self {
+                Self { method: $tagty, params: None }
+            }
+
+            /// Sets the parameters.
+            pub fn with_params(mut self, params: $params) -> Self {
+                self.params = Some(params);
+                self
+            }
+        }
+
+        impl $crate::model::Notification for $name {
+            const METHOD: &'static str = $method;
+            type Params = Option<$params>;
+        }
+    };
+}
+
+/// A string enumeration whose unknown values are kept (`Other`), for open discriminators.
+macro_rules! open_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident {
+            $( $(#[$vmeta:meta])* $variant:ident = $lit:literal, )+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum $name {
+            $( $(#[$vmeta])* $variant, )+
+            /// A value this crate does not know, kept as sent.
+            Other(String),
+        }
+
+        impl $name {
+            /// The wire string.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $( Self::$variant => $lit, )+
+                    Self::Other(s) => s,
+                }
+            }
+        }
+
+        impl From<&str> for $name {
+            fn from(s: &str) -> Self {
+                match s {
+                    $( $lit => Self::$variant, )+
+                    other => Self::Other(other.to_owned()),
+                }
+            }
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let s = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
+                Ok(Self::from(s.as_ref()))
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}

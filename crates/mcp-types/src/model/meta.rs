@@ -1,0 +1,223 @@
+//! `_meta`: an open map on almost every object, with typed accessors for the reserved
+//! `io.modelcontextprotocol/*` keys (and `progressToken`).
+
+use std::ops::{Deref, DerefMut};
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::error::{ModelError, from_value};
+use super::{ClientCapabilities, Implementation, LoggingLevel, ProgressToken, RelatedTaskMetadata};
+use crate::jsonrpc::RequestId;
+
+/// The reserved `_meta` keys.
+pub mod keys {
+    /// The revision a 2026-07-28 client request speaks (required on client requests).
+    pub const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+    /// The client's `Implementation` on a 2026-07-28 client request.
+    pub const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+    /// The client's `ClientCapabilities` on a 2026-07-28 client request (required).
+    pub const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+    /// The log level a 2026-07-28 client asks for (replaces `logging/setLevel`).
+    pub const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+    /// The server's `Implementation` on a 2026-07-28 result.
+    pub const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+    /// The `subscriptions/listen` request id a 2026-07-28 notification belongs to.
+    pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+    /// The task a 2025-11-25 message relates to (`RelatedTaskMetadata`).
+    pub const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
+    /// The token progress notifications for a request refer to.
+    pub const PROGRESS_TOKEN: &str = "progressToken";
+}
+
+/// The `_meta` object: any keys, kept as sent, in order.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Meta(pub Map<String, Value>);
+
+impl Deref for Meta {
+    type Target = Map<String, Value>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl DerefMut for Meta {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
+}
+
+impl From<Map<String, Value>> for Meta {
+    fn from(map: Map<String, Value>) -> Self {
+        Meta(map)
+    }
+}
+
+impl Meta {
+    /// An empty `_meta`.
+    pub fn new() -> Self {
+        Meta::default()
+    }
+
+    /// Reads key `key` as `T`; `Ok(None)` when absent, an error (with the key in its path) when
+    /// present but of the wrong shape.
+    pub fn get_as<T: DeserializeOwned>(&self, key: &str) -> Result<Option<T>, ModelError> {
+        match self.0.get(key) {
+            None => Ok(None),
+            Some(v) => from_value(v.clone())
+                .map(Some)
+                .map_err(|e| e.under(&format!("$[{key:?}]"))),
+        }
+    }
+
+    /// Sets key `key` to the JSON form of `value` (replacing any previous value).
+    pub fn set(&mut self, key: &str, value: impl Serialize) -> &mut Self {
+        // Our model types always serialize to JSON; a failure would be a bug in this crate.
+        let json = serde_json::to_value(value).unwrap_or(Value::Null);
+        self.0.insert(key.to_owned(), json);
+        self
+    }
+
+    /// `io.modelcontextprotocol/protocolVersion`, if present and a string.
+    pub fn protocol_version(&self) -> Option<&str> {
+        self.0.get(keys::PROTOCOL_VERSION).and_then(Value::as_str)
+    }
+
+    /// Sets `io.modelcontextprotocol/protocolVersion`.
+    pub fn with_protocol_version(mut self, version: impl Into<String>) -> Self {
+        self.0.insert(
+            keys::PROTOCOL_VERSION.to_owned(),
+            Value::String(version.into()),
+        );
+        self
+    }
+
+    /// `io.modelcontextprotocol/clientInfo`.
+    pub fn client_info(&self) -> Result<Option<Implementation>, ModelError> {
+        self.get_as(keys::CLIENT_INFO)
+    }
+
+    /// Sets `io.modelcontextprotocol/clientInfo`.
+    pub fn with_client_info(mut self, info: Implementation) -> Self {
+        self.set(keys::CLIENT_INFO, info);
+        self
+    }
+
+    /// `io.modelcontextprotocol/clientCapabilities`.
+    pub fn client_capabilities(&self) -> Result<Option<ClientCapabilities>, ModelError> {
+        self.get_as(keys::CLIENT_CAPABILITIES)
+    }
+
+    /// Sets `io.modelcontextprotocol/clientCapabilities`.
+    pub fn with_client_capabilities(mut self, caps: ClientCapabilities) -> Self {
+        self.set(keys::CLIENT_CAPABILITIES, caps);
+        self
+    }
+
+    /// `io.modelcontextprotocol/logLevel`.
+    pub fn log_level(&self) -> Result<Option<LoggingLevel>, ModelError> {
+        self.get_as(keys::LOG_LEVEL)
+    }
+
+    /// Sets `io.modelcontextprotocol/logLevel`.
+    pub fn with_log_level(mut self, level: LoggingLevel) -> Self {
+        self.set(keys::LOG_LEVEL, level);
+        self
+    }
+
+    /// `io.modelcontextprotocol/serverInfo`.
+    pub fn server_info(&self) -> Result<Option<Implementation>, ModelError> {
+        self.get_as(keys::SERVER_INFO)
+    }
+
+    /// Sets `io.modelcontextprotocol/serverInfo`.
+    pub fn with_server_info(mut self, info: Implementation) -> Self {
+        self.set(keys::SERVER_INFO, info);
+        self
+    }
+
+    /// `io.modelcontextprotocol/subscriptionId`.
+    pub fn subscription_id(&self) -> Result<Option<RequestId>, ModelError> {
+        self.get_as(keys::SUBSCRIPTION_ID)
+    }
+
+    /// Sets `io.modelcontextprotocol/subscriptionId`.
+    pub fn with_subscription_id(mut self, id: RequestId) -> Self {
+        self.set(keys::SUBSCRIPTION_ID, id);
+        self
+    }
+
+    /// `io.modelcontextprotocol/related-task`.
+    pub fn related_task(&self) -> Result<Option<RelatedTaskMetadata>, ModelError> {
+        self.get_as(keys::RELATED_TASK)
+    }
+
+    /// Sets `io.modelcontextprotocol/related-task`.
+    pub fn with_related_task(mut self, task: RelatedTaskMetadata) -> Self {
+        self.set(keys::RELATED_TASK, task);
+        self
+    }
+
+    /// `progressToken`.
+    pub fn progress_token(&self) -> Result<Option<ProgressToken>, ModelError> {
+        self.get_as(keys::PROGRESS_TOKEN)
+    }
+
+    /// Sets `progressToken`.
+    pub fn with_progress_token(mut self, token: ProgressToken) -> Self {
+        self.set(keys::PROGRESS_TOKEN, token);
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{LoggingLevel, ModelErrorKind};
+    use serde_json::json;
+
+    #[test]
+    fn reserved_keys_read_and_write() {
+        let meta = Meta::new()
+            .with_protocol_version("2026-07-28")
+            .with_client_info(Implementation::new("c", "1"))
+            .with_log_level(LoggingLevel::Debug)
+            .with_progress_token(ProgressToken::Integer(5));
+        let json = serde_json::to_value(&meta).unwrap();
+        assert_eq!(
+            json,
+            json!({
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientInfo": {"name": "c", "version": "1"},
+                "io.modelcontextprotocol/logLevel": "debug",
+                "progressToken": 5
+            })
+        );
+        let back: Meta = serde_json::from_value(json).unwrap();
+        assert_eq!(back.protocol_version(), Some("2026-07-28"));
+        assert_eq!(back.client_info().unwrap().unwrap().name, "c");
+        assert_eq!(back.log_level().unwrap(), Some(LoggingLevel::Debug));
+        assert_eq!(
+            back.progress_token().unwrap(),
+            Some(ProgressToken::Integer(5))
+        );
+        assert_eq!(back.server_info().unwrap(), None);
+    }
+
+    #[test]
+    fn a_malformed_reserved_value_is_a_located_error() {
+        let meta: Meta = serde_json::from_value(json!({
+            "io.modelcontextprotocol/clientInfo": {"name": 3}
+        }))
+        .unwrap();
+        let err = meta.client_info().unwrap_err();
+        assert!(
+            err.path
+                .starts_with("$[\"io.modelcontextprotocol/clientInfo\"]")
+        );
+        assert!(matches!(err.kind, ModelErrorKind::Invalid(_)));
+    }
+}

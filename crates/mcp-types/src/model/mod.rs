@@ -1,0 +1,89 @@
+//! The superset model: every MCP construct once, with the fields of every revision.
+//!
+//! # Design
+//!
+//! - **One type per construct, spec names 1:1.** `CallToolResult`, `ContentBlock`,
+//!   `ElicitRequestURLParams`… Each struct carries the union of the fields of every revision
+//!   (2024-11-05 … 2026-07-28). Whether a field exists at a given revision is the wire boundary's
+//!   business (`crate::wire`), not this layer's.
+//! - **Option policy.** A field is `Option<T>` (absent when `None`, never `null`) when any revision
+//!   that defines the type lacks it or does not require it; it is required only when every
+//!   revision that defines the type requires it. Boundary-injected 2026-07-28 fields (`resultType`,
+//!   `ttlMs`, `cacheScope`, `_meta`) are always optional here. A parsed value re-serializes to the
+//!   same JSON (compared as `serde_json::Value`), except that an explicit `null` for an optional
+//!   field reads as absent.
+//! - **Tags.** Discriminators are never stored strings. Requests and notifications are enums tagged
+//!   on `method` ([`ClientRequest`], [`ServerRequest`], [`ClientNotification`],
+//!   [`ServerNotification`]); content blocks and references on `type`; elicitation params on
+//!   `mode` (absent = form). Each member struct holds its tag as a zero-sized constant (e.g.
+//!   [`TextType`]), written on emit and checked on read, so a member also round-trips on its own.
+//!   An unknown tag is [`ModelErrorKind::UnknownTag`], naming the tag and its JSON path.
+//!   Unions without a tag are chosen by their keys: [`ResourceContents`] (`blob`),
+//!   [`SamplingContent`] (array or not), [`InputResponse`], [`PrimitiveSchemaDefinition`].
+//! - **Open vs closed.** Open objects keep unknown keys: `_meta` ([`Meta`]), capabilities (every
+//!   capability object has an `extra` map, plus `experimental`/`extensions`), tool
+//!   `inputSchema`/`outputSchema`, the elicitation form schemas ([`ElicitRequestedSchema`] and
+//!   the primitive schemas: JSON Schema objects, and real peers add keywords such as `title`),
+//!   [`SubscriptionFilter`], [`GetTaskPayloadResult`], and
+//!   free-form values (`arguments`, `structuredContent`, `metadata`, `data`). Every other object
+//!   is closed: unknown keys are ignored on read (and so not re-emitted).
+//! - **Numbers.** Schema `number` fields (`priority`, `progress`, `temperature`, …) are
+//!   `serde_json::Number`, so `1` stays `1` and `0.5` stays `0.5`; schema `integer` fields are
+//!   `i64`/`u64`.
+//! - **Results by method.** Results carry no tag. In a session the originating request's method
+//!   is known: [`ServerResult::from_method`]`("tools/call", value)` parses exactly a
+//!   `CallToolResult` (or an `InputRequiredResult` when `resultType` is `input_required`).
+//!   The plain `Deserialize` of [`ServerResult`]/[`ClientResult`] guesses by keys, leniently.
+//! - **Method map.** [`Request`]/[`Notification`] tie each body type to its method, params and
+//!   result ([`METHODS`] is the same as data).
+//! - **Building values.** Structs are `#[non_exhaustive]`; use `T::new(required…)` and the
+//!   `with_*` setters: `Tool::new("add", Tool::empty_input_schema()).with_title("Add")`,
+//!   `CallToolResult::text("5")`, `ContentBlock::from("hi")`.
+//! - **Errors.** [`from_value`] parses any model type and reports a [`ModelError`] with a
+//!   `$`-rooted JSON path (`$.params.messages[0].content`) and the JSON-RPC code it maps to.
+
+#[macro_use]
+mod macros;
+
+pub(crate) mod error;
+
+mod capabilities;
+mod common;
+mod completion;
+mod content;
+mod elicitation;
+mod input;
+mod lifecycle;
+mod logging;
+mod messages;
+pub mod meta;
+pub mod methods;
+mod prompts;
+mod resources;
+mod results;
+mod roots;
+mod sampling;
+mod subscriptions;
+mod tasks;
+mod tools;
+
+pub use capabilities::*;
+pub use common::*;
+pub use completion::*;
+pub use content::*;
+pub use elicitation::*;
+pub use error::{ModelError, ModelErrorKind, codes, from_value};
+pub use input::*;
+pub use lifecycle::*;
+pub use logging::*;
+pub use messages::*;
+pub use meta::Meta;
+pub use methods::{METHODS, MethodInfo, MethodKind, Notification, Request, Sender, method_info};
+pub use prompts::*;
+pub use resources::*;
+pub use results::*;
+pub use roots::*;
+pub use sampling::*;
+pub use subscriptions::*;
+pub use tasks::*;
+pub use tools::*;

@@ -1,0 +1,339 @@
+//! Results: `EmptyResult`, the result unions `ServerResult`/`ClientResult`, and typing a result
+//! by the method of the request it answers.
+//!
+//! Results carry no tag. When the originating method is known (it always is in a session), use
+//! [`ServerResult::from_method`] / [`ClientResult::from_method`]: the body is parsed as exactly
+//! that method's result type. The plain `Deserialize` impls are for method-less contexts and pick
+//! a member by its distinctive keys; they are lenient and know nothing of revisions (the wire
+//! boundary adds revision rules and the ranked structural selection on top).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::error::{ModelError, ModelErrorKind, dispatch, from_value};
+use super::*;
+
+/// A result with no payload (`ping`, `logging/setLevel`, subscribe/unsubscribe). Unknown keys
+/// are ignored on read.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct EmptyResult {
+    /// `resultType` (2026-07-28), if sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result_type: Option<ResultType>,
+    /// Metadata (`_meta`).
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Meta>,
+}
+
+impl EmptyResult {
+    /// `{}`.
+    pub fn new() -> Self {
+        EmptyResult::default()
+    }
+}
+
+macro_rules! result_union {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident { $( $(#[$vmeta:meta])* $variant:ident($ty:ty), )+ }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
+        // Members are plain structs so they can be matched and built directly; boxing the large
+        // ones would cost every user an indirection for a few hundred bytes.
+        #[allow(clippy::large_enum_variant)]
+        pub enum $name {
+            $( $(#[$vmeta])* $variant($ty), )+
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                match self {
+                    $( Self::$variant(v) => v.serialize(s), )+
+                }
+            }
+        }
+
+        $(
+            impl From<$ty> for $name {
+                fn from(v: $ty) -> Self {
+                    Self::$variant(v)
+                }
+            }
+        )+
+    };
+}
+
+result_union! {
+    /// Any result a server sends.
+    pub enum ServerResult {
+        /// No payload.
+        Empty(EmptyResult),
+        /// `initialize`.
+        Initialize(InitializeResult),
+        /// `server/discover`.
+        Discover(DiscoverResult),
+        /// `completion/complete`.
+        Complete(CompleteResult),
+        /// `prompts/get`.
+        GetPrompt(GetPromptResult),
+        /// `prompts/list`.
+        ListPrompts(ListPromptsResult),
+        /// `resources/list`.
+        ListResources(ListResourcesResult),
+        /// `resources/templates/list`.
+        ListResourceTemplates(ListResourceTemplatesResult),
+        /// `resources/read`.
+        ReadResource(ReadResourceResult),
+        /// `tools/call`.
+        CallTool(CallToolResult),
+        /// `tools/list`.
+        ListTools(ListToolsResult),
+        /// `subscriptions/listen`.
+        SubscriptionsListen(SubscriptionsListenResult),
+        /// A 2026-07-28 request for input before `tools/call`, `prompts/get` or `resources/read`
+        /// can finish.
+        InputRequired(InputRequiredResult),
+        /// A task-augmented request's task (2025-11-25).
+        CreateTask(CreateTaskResult),
+        /// `tasks/get` and `tasks/cancel`.
+        GetTask(GetTaskResult),
+        /// `tasks/result`.
+        GetTaskPayload(GetTaskPayloadResult),
+        /// `tasks/list`.
+        ListTasks(ListTasksResult),
+    }
+}
+
+result_union! {
+    /// Any result a client sends (answers to server requests, handshake era).
+    pub enum ClientResult {
+        /// No payload (`ping`).
+        Empty(EmptyResult),
+        /// `sampling/createMessage`.
+        CreateMessage(CreateMessageResult),
+        /// `roots/list`.
+        ListRoots(ListRootsResult),
+        /// `elicitation/create`.
+        Elicit(ElicitResult),
+        /// A task-augmented request's task (2025-11-25).
+        CreateTask(CreateTaskResult),
+        /// `tasks/get` and `tasks/cancel`.
+        GetTask(GetTaskResult),
+        /// `tasks/result`.
+        GetTaskPayload(GetTaskPayloadResult),
+        /// `tasks/list`.
+        ListTasks(ListTasksResult),
+    }
+}
+
+fn unknown_method(method: &str, expected: &[&str]) -> ModelError {
+    ModelError::new(
+        "$",
+        ModelErrorKind::UnknownTag {
+            field: "method".to_owned(),
+            tag: method.to_owned(),
+            expected: expected.join(", "),
+        },
+    )
+}
+
+/// Whether `value` looks like the `CreateTaskResult` of a task-augmented request: a `task` object
+/// and none of `fallback_keys` (the keys of the method's ordinary result).
+fn is_create_task(value: &Value, fallback_keys: &[&str]) -> bool {
+    value.get("task").is_some_and(Value::is_object)
+        && !fallback_keys.iter().any(|k| value.get(*k).is_some())
+}
+
+fn is_input_required(value: &Value) -> bool {
+    value.get("resultType").and_then(Value::as_str) == Some("input_required")
+}
+
+/// The methods whose results [`ServerResult::from_method`] knows.
+pub const SERVER_RESULT_METHODS: &[&str] = &[
+    "initialize",
+    "ping",
+    "logging/setLevel",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "completion/complete",
+    "prompts/get",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "tools/call",
+    "tools/list",
+    "server/discover",
+    "subscriptions/listen",
+    "tasks/get",
+    "tasks/cancel",
+    "tasks/result",
+    "tasks/list",
+];
+
+/// The methods whose results [`ClientResult::from_method`] knows.
+pub const CLIENT_RESULT_METHODS: &[&str] = &[
+    "ping",
+    "sampling/createMessage",
+    "roots/list",
+    "elicitation/create",
+    "tasks/get",
+    "tasks/cancel",
+    "tasks/result",
+    "tasks/list",
+];
+
+impl ServerResult {
+    /// Parses `value` as the result of a request with method `method`, sent by a server.
+    ///
+    /// `tools/call`, `prompts/get` and `resources/read` may also be answered by an
+    /// `InputRequiredResult` (chosen when `resultType` is `"input_required"`), and `tools/call`
+    /// by a `CreateTaskResult` (a `task` object and no `content`). Revision-free and lenient:
+    /// unknown keys are ignored. An unknown method is [`ModelErrorKind::UnknownTag`].
+    pub fn from_method(method: &str, value: Value) -> Result<Self, ModelError> {
+        let irr_allowed = matches!(method, "tools/call" | "prompts/get" | "resources/read");
+        if irr_allowed && is_input_required(&value) {
+            return from_value(value).map(Self::InputRequired);
+        }
+        if method == "tools/call" && is_create_task(&value, &["content"]) {
+            return from_value(value).map(Self::CreateTask);
+        }
+        match method {
+            "initialize" => from_value(value).map(Self::Initialize),
+            "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe" => {
+                from_value(value).map(Self::Empty)
+            }
+            "completion/complete" => from_value(value).map(Self::Complete),
+            "prompts/get" => from_value(value).map(Self::GetPrompt),
+            "prompts/list" => from_value(value).map(Self::ListPrompts),
+            "resources/list" => from_value(value).map(Self::ListResources),
+            "resources/templates/list" => from_value(value).map(Self::ListResourceTemplates),
+            "resources/read" => from_value(value).map(Self::ReadResource),
+            "tools/call" => from_value(value).map(Self::CallTool),
+            "tools/list" => from_value(value).map(Self::ListTools),
+            "server/discover" => from_value(value).map(Self::Discover),
+            "subscriptions/listen" => from_value(value).map(Self::SubscriptionsListen),
+            "tasks/get" | "tasks/cancel" => from_value(value).map(Self::GetTask),
+            "tasks/result" => from_value(value).map(Self::GetTaskPayload),
+            "tasks/list" => from_value(value).map(Self::ListTasks),
+            other => Err(unknown_method(other, SERVER_RESULT_METHODS)),
+        }
+    }
+}
+
+impl ClientResult {
+    /// Parses `value` as the result of a request with method `method`, sent by a client.
+    ///
+    /// `sampling/createMessage` and `elicitation/create` may also be answered by a
+    /// `CreateTaskResult` (2025-11-25). An unknown method is [`ModelErrorKind::UnknownTag`].
+    pub fn from_method(method: &str, value: Value) -> Result<Self, ModelError> {
+        if method == "sampling/createMessage" && is_create_task(&value, &["content", "model"]) {
+            return from_value(value).map(Self::CreateTask);
+        }
+        if method == "elicitation/create" && is_create_task(&value, &["action"]) {
+            return from_value(value).map(Self::CreateTask);
+        }
+        match method {
+            "ping" => from_value(value).map(Self::Empty),
+            "sampling/createMessage" => from_value(value).map(Self::CreateMessage),
+            "roots/list" => from_value(value).map(Self::ListRoots),
+            "elicitation/create" => from_value(value).map(Self::Elicit),
+            "tasks/get" | "tasks/cancel" => from_value(value).map(Self::GetTask),
+            "tasks/result" => from_value(value).map(Self::GetTaskPayload),
+            "tasks/list" => from_value(value).map(Self::ListTasks),
+            other => Err(unknown_method(other, CLIENT_RESULT_METHODS)),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ServerResult {
+    /// Method-less parse: the member is chosen by its distinctive keys, `EmptyResult` if none.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(d)?;
+        let has = |k: &str| value.get(k).is_some();
+        let pick = if is_input_required(&value) || has("inputRequests") || has("requestState") {
+            "irr"
+        } else if has("supportedVersions") {
+            "discover"
+        } else if has("protocolVersion") && has("serverInfo") {
+            "initialize"
+        } else if has("content") {
+            "call"
+        } else if has("tools") {
+            "tools"
+        } else if has("prompts") {
+            "prompts"
+        } else if has("resources") {
+            "resources"
+        } else if has("resourceTemplates") {
+            "templates"
+        } else if has("contents") {
+            "read"
+        } else if has("messages") {
+            "get"
+        } else if has("completion") {
+            "complete"
+        } else if has("tasks") {
+            "tasks"
+        } else if has("task") {
+            "create_task"
+        } else if has("taskId") && has("status") {
+            "get_task"
+        } else {
+            "empty"
+        };
+        match pick {
+            "irr" => dispatch(value).map(Self::InputRequired),
+            "discover" => dispatch(value).map(Self::Discover),
+            "initialize" => dispatch(value).map(Self::Initialize),
+            "call" => dispatch(value).map(Self::CallTool),
+            "tools" => dispatch(value).map(Self::ListTools),
+            "prompts" => dispatch(value).map(Self::ListPrompts),
+            "resources" => dispatch(value).map(Self::ListResources),
+            "templates" => dispatch(value).map(Self::ListResourceTemplates),
+            "read" => dispatch(value).map(Self::ReadResource),
+            "get" => dispatch(value).map(Self::GetPrompt),
+            "complete" => dispatch(value).map(Self::Complete),
+            "tasks" => dispatch(value).map(Self::ListTasks),
+            "create_task" => dispatch(value).map(Self::CreateTask),
+            "get_task" => dispatch(value).map(Self::GetTask),
+            _ => dispatch(value).map(Self::Empty),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ClientResult {
+    /// Method-less parse: the member is chosen by its distinctive keys, `EmptyResult` if none.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(d)?;
+        let has = |k: &str| value.get(k).is_some();
+        let pick = if has("roots") {
+            "roots"
+        } else if has("action") {
+            "elicit"
+        } else if has("model") || has("role") || has("content") {
+            "sampling"
+        } else if has("tasks") {
+            "tasks"
+        } else if has("task") {
+            "create_task"
+        } else if has("taskId") && has("status") {
+            "get_task"
+        } else {
+            "empty"
+        };
+        match pick {
+            "roots" => dispatch(value).map(Self::ListRoots),
+            "elicit" => dispatch(value).map(Self::Elicit),
+            "sampling" => dispatch(value).map(Self::CreateMessage),
+            "tasks" => dispatch(value).map(Self::ListTasks),
+            "create_task" => dispatch(value).map(Self::CreateTask),
+            "get_task" => dispatch(value).map(Self::GetTask),
+            _ => dispatch(value).map(Self::Empty),
+        }
+    }
+}
