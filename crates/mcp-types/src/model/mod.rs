@@ -90,3 +90,6 @@ pub use sampling::*;
 pub use subscriptions::*;
 pub use tasks::*;
 pub use tools::*;
+
+#[cfg(test)]
+mod tests;
