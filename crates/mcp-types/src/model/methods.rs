@@ -6,6 +6,9 @@
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::ProtocolVersion;
+use crate::facts::{self, RevisionFacts};
+
 /// A request body type: its method literal, params and result types.
 pub trait Request: Serialize + DeserializeOwned {
     /// The wire method, e.g. `"tools/call"`.
@@ -14,6 +17,11 @@ pub trait Request: Serialize + DeserializeOwned {
     type Params;
     /// The result type.
     type Result: Serialize + DeserializeOwned;
+
+    /// The revisions whose schema defines this request (in either direction), oldest first.
+    fn revisions() -> Vec<ProtocolVersion> {
+        revisions_defining(Self::METHOD, MethodKind::Request)
+    }
 }
 
 /// A notification body type: its method literal and params type.
@@ -22,6 +30,47 @@ pub trait Notification: Serialize + DeserializeOwned {
     const METHOD: &'static str;
     /// The params type (`Option<…>` when the params may be absent).
     type Params;
+
+    /// The revisions whose schema defines this notification (in either direction), oldest first.
+    fn revisions() -> Vec<ProtocolVersion> {
+        revisions_defining(Self::METHOD, MethodKind::Notification)
+    }
+}
+
+/// Whether revision `facts` defines `method` as a `kind`, sent by a client (`client == true`) or
+/// by a server.
+fn defines(facts: &RevisionFacts, method: &str, kind: MethodKind, client: bool) -> bool {
+    let table = match (kind, client) {
+        (MethodKind::Request, true) => facts.client_requests,
+        (MethodKind::Request, false) => facts.server_requests,
+        (MethodKind::Notification, true) => facts.client_notifications,
+        (MethodKind::Notification, false) => facts.server_notifications,
+    };
+    table.iter().any(|m| m.method == method)
+}
+
+/// The revisions whose schema defines `method` as a `kind` (either direction), oldest first.
+/// Read from the generated per-revision method tables ([`crate::facts`]).
+pub fn revisions_defining(method: &str, kind: MethodKind) -> Vec<ProtocolVersion> {
+    ProtocolVersion::ALL
+        .into_iter()
+        .filter(|v| {
+            let f = facts::revision(*v);
+            defines(f, method, kind, true) || defines(f, method, kind, false)
+        })
+        .collect()
+}
+
+/// Whether revision `version` defines `method` as a `kind` sent by `sender`'s side(s).
+pub fn is_defined_at(
+    version: ProtocolVersion,
+    method: &str,
+    kind: MethodKind,
+    sender: Sender,
+) -> bool {
+    let f = facts::revision(version);
+    (sender.client() && defines(f, method, kind, true))
+        || (sender.server() && defines(f, method, kind, false))
 }
 
 /// Whether a method is a request or a notification.
@@ -282,6 +331,13 @@ pub const METHODS: &[MethodInfo] = &[
     ),
 ];
 
+impl MethodInfo {
+    /// The revisions that define this method, oldest first (from [`crate::facts`]).
+    pub fn revisions(&self) -> Vec<ProtocolVersion> {
+        revisions_defining(self.method, self.kind)
+    }
+}
+
 /// The row of `method`, if any revision defines it.
 pub fn method_info(method: &str) -> Option<&'static MethodInfo> {
     METHODS.iter().find(|m| m.method == method)
@@ -344,6 +400,99 @@ mod tests {
             <ProgressNotification as Notification>::METHOD,
             "notifications/progress"
         );
+    }
+
+    /// The map agrees with the generated facts both ways: every method of every revision's
+    /// four tables has a row with that kind, direction and schema type name, and every row's
+    /// directions are each used by at least one revision.
+    #[test]
+    fn map_agrees_with_the_facts() {
+        let mut used = std::collections::HashSet::new();
+        for v in ProtocolVersion::ALL {
+            let f = crate::facts::revision(v);
+            let tables = [
+                (f.client_requests, MethodKind::Request, true),
+                (f.server_requests, MethodKind::Request, false),
+                (f.client_notifications, MethodKind::Notification, true),
+                (f.server_notifications, MethodKind::Notification, false),
+            ];
+            for (table, kind, client) in tables {
+                for fact in table {
+                    let row = method_info(fact.method)
+                        .unwrap_or_else(|| panic!("{v}: {} has no row", fact.method));
+                    assert_eq!(row.kind, kind, "{v}: {}", fact.method);
+                    let side = if client {
+                        row.sender.client()
+                    } else {
+                        row.sender.server()
+                    };
+                    assert!(side, "{v}: {} sent by the wrong side", fact.method);
+                    assert_eq!(row.type_name, fact.type_name, "{v}: {}", fact.method);
+                    if let (Some(ours), Some(theirs)) = (row.result, fact.result) {
+                        assert_eq!(ours, theirs, "{v}: result of {}", fact.method);
+                    }
+                    assert!(is_defined_at(v, fact.method, kind, row.sender));
+                    used.insert((fact.method, client));
+                }
+            }
+        }
+        for row in METHODS {
+            if row.sender.client() {
+                assert!(
+                    used.contains(&(row.method, true)),
+                    "{} never sent by clients",
+                    row.method
+                );
+            }
+            if row.sender.server() {
+                assert!(
+                    used.contains(&(row.method, false)),
+                    "{} never sent by servers",
+                    row.method
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn revisions_come_from_the_facts() {
+        use ProtocolVersion::*;
+        assert_eq!(
+            <CallToolRequest as Request>::revisions(),
+            ProtocolVersion::ALL.to_vec()
+        );
+        assert_eq!(
+            <InitializeRequest as Request>::revisions(),
+            vec![V2024_11_05, V2025_03_26, V2025_06_18, V2025_11_25]
+        );
+        assert_eq!(<DiscoverRequest as Request>::revisions(), vec![V2026_07_28]);
+        assert_eq!(
+            <ElicitRequest as Request>::revisions(),
+            vec![V2025_06_18, V2025_11_25]
+        );
+        assert_eq!(<GetTaskRequest as Request>::revisions(), vec![V2025_11_25]);
+        assert_eq!(
+            <SubscriptionsAcknowledgedNotification as Notification>::revisions(),
+            vec![V2026_07_28]
+        );
+        assert_eq!(
+            method_info("notifications/elicitation/complete")
+                .unwrap()
+                .revisions(),
+            vec![V2025_11_25]
+        );
+        assert!(!is_defined_at(
+            V2026_07_28,
+            "ping",
+            MethodKind::Request,
+            Sender::Both
+        ));
+        assert!(is_defined_at(
+            V2025_06_18,
+            "ping",
+            MethodKind::Request,
+            Sender::Server
+        ));
     }
 
     #[test]

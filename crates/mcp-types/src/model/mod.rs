@@ -78,7 +78,10 @@ pub use lifecycle::*;
 pub use logging::*;
 pub use messages::*;
 pub use meta::Meta;
-pub use methods::{METHODS, MethodInfo, MethodKind, Notification, Request, Sender, method_info};
+pub use methods::{
+    METHODS, MethodInfo, MethodKind, Notification, Request, Sender, is_defined_at, method_info,
+    revisions_defining,
+};
 pub use prompts::*;
 pub use resources::*;
 pub use results::*;
@@ -87,3 +90,6 @@ pub use sampling::*;
 pub use subscriptions::*;
 pub use tasks::*;
 pub use tools::*;
+
+#[cfg(test)]
+mod tests;
