@@ -20,18 +20,22 @@ use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use mcp_types::ProtocolVersion;
-use mcp_variants::error::{INVALID_PARAMS, METHOD_NOT_FOUND, RpcError};
+use mcp_types::jsonrpc::{
+    ErrorData, JsonObject, JsonRpcError, JsonRpcMessage, JsonRpcResponse, RawRequest, RequestId,
+};
+use mcp_types::model::{
+    CallToolRequestParams, CallToolResult, Implementation, InitializeRequestParams,
+    InitializeResult, ListToolsResult, ServerCapabilities, Tool, ToolsCapability, codes,
+    from_value,
+};
 use mcp_variants::wire::hint_keys;
 use mcp_variants::{
-    DeprecationInfo, Dispatch, InitializeInput, Principal, RequestView, RouteDecision,
+    DeprecationInfo, Dispatch, InitializeInput, ListKind, Principal, RequestView, RouteDecision,
     ScopedMethod, ServerVariant, VariantCatalog, VariantRouter, VariantSession, VariantStatus,
 };
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-/// JSON-RPC "Parse error".
-const PARSE_ERROR: i64 = -32700;
-/// JSON-RPC "Invalid Request".
-const INVALID_REQUEST: i64 = -32600;
 /// Tools per `tools/list` page.
 const PAGE_SIZE: usize = 2;
 
@@ -151,49 +155,39 @@ struct Server {
     principal: Principal,
 }
 
+/// One untyped JSON-RPC message, as the superset envelope reads it.
+type Message = JsonRpcMessage<RawRequest, RawRequest, JsonObject>;
+
 impl Server {
-    /// Answers one incoming frame; `None` for notifications and responses.
+    /// Answers one incoming line; `None` for notifications and responses.
     fn handle_line(&mut self, line: &str) -> Option<Value> {
-        let frame: Value = match serde_json::from_str(line) {
+        let value: Value = match serde_json::from_str(line) {
             Ok(v) => v,
             Err(e) => {
-                return Some(error_frame(
-                    Value::Null,
-                    RpcError::new(PARSE_ERROR, format!("Parse error: {e}")),
-                ));
+                let error = ErrorData::new(codes::PARSE_ERROR, format!("Parse error: {e}"));
+                return Some(to_json(&JsonRpcError::new(None, error)));
             }
         };
-        let id = frame.get("id").cloned();
-        let method = frame.get("method").and_then(Value::as_str);
-        let valid_id = matches!(id, Some(Value::String(_) | Value::Number(_)));
-        match (method, id) {
-            // A notification (initialized, cancelled, …): nothing to answer.
-            (Some(_), None) if frame.get("jsonrpc") == Some(&json!("2.0")) => None,
-            // A response to a request we never sent: ignore.
-            (None, Some(_)) if frame.get("result").is_some() || frame.get("error").is_some() => {
-                None
-            }
-            (Some(method), Some(id)) if valid_id && frame.get("jsonrpc") == Some(&json!("2.0")) => {
-                let params = frame.get("params");
-                Some(match self.handle_request(method, params) {
-                    Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
-                    Err(e) => error_frame(id, e),
+        // Keep the id, if it is a valid one, to answer a broken envelope with it.
+        let id = value
+            .get("id")
+            .and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok());
+        match Message::from_value(value) {
+            Err(e) => Some(to_json(&JsonRpcError::new(id, ErrorData::from(&e)))),
+            // Notifications (initialized, cancelled, …) and stray responses need no answer.
+            Ok(JsonRpcMessage::Request(request)) => {
+                let RawRequest { method, params, .. } = request.request;
+                let params = params.map(Value::Object);
+                Some(match self.handle_request(&method, params.as_ref()) {
+                    Ok(result) => to_json(&JsonRpcResponse::new(request.id, result)),
+                    Err(error) => to_json(&JsonRpcError::new(Some(request.id), error)),
                 })
             }
-            (_, id) => Some(error_frame(
-                id.filter(|_| valid_id).unwrap_or(Value::Null),
-                RpcError::new(
-                    INVALID_REQUEST,
-                    "Invalid Request: expected {\"jsonrpc\":\"2.0\",\"id\":…,\"method\":…}",
-                ),
-            )),
+            Ok(_) => None,
         }
     }
 
-    fn handle_request(&mut self, method: &str, params: Option<&Value>) -> Result<Value, RpcError> {
-        if params.is_some_and(|p| !p.is_object()) {
-            return Err(RpcError::new(INVALID_PARAMS, "params must be an object"));
-        }
+    fn handle_request(&mut self, method: &str, params: Option<&Value>) -> Result<Value, ErrorData> {
         if method == "initialize" {
             return self.initialize(params);
         }
@@ -201,107 +195,114 @@ impl Server {
             // No session: variants do not exist here (this is also what a 2026-07-28 client sees).
             self.router
                 .check_sessionless(params, None)
-                .map_err(|e| e.to_rpc_error())?;
+                .map_err(|e| e.to_error_data())?;
             return match method {
                 "ping" => Ok(json!({})),
-                m if ScopedMethod::from_method(m).is_some() => Err(RpcError::new(
-                    INVALID_REQUEST,
+                m if ScopedMethod::from_method(m).is_some() => Err(ErrorData::new(
+                    codes::INVALID_REQUEST,
                     "Server not initialized: send initialize first",
                 )),
                 m => Err(method_not_found(m)),
             };
         };
         match session.route(&RequestView::new(method, params, &self.principal)) {
-            RouteDecision::Reject(e) => Err(e.to_rpc_error()),
+            RouteDecision::Reject(e) => Err(e.to_error_data()),
             RouteDecision::Passthrough => match method {
                 "ping" => Ok(json!({})),
                 m => Err(method_not_found(m)),
             },
             RouteDecision::Dispatch(d) => {
                 let forwarded = d.rewrite_params(params);
-                let mut result = serve(&d, &forwarded).map_err(|e| d.enrich_error(e))?;
-                if let ScopedMethod::List(_) = d.method {
-                    session.finish_list_result(&d, &mut result);
-                }
-                Ok(result)
+                serve(session, &d, forwarded).map_err(|e| d.enrich_error(e))
             }
         }
     }
 
-    fn initialize(&mut self, params: Option<&Value>) -> Result<Value, RpcError> {
+    fn initialize(&mut self, params: Option<&Value>) -> Result<Value, ErrorData> {
         if self.session.is_some() {
-            return Err(RpcError::new(INVALID_REQUEST, "Already initialized"));
+            return Err(ErrorData::new(
+                codes::INVALID_REQUEST,
+                "Already initialized",
+            ));
         }
-        let requested = params
-            .and_then(|p| p.get("protocolVersion"))
-            .and_then(Value::as_str)
-            .ok_or_else(|| {
-                RpcError::new(
-                    INVALID_PARAMS,
-                    "params.protocolVersion: expected a string, found nothing",
-                )
-            })?;
-        let version = negotiate(requested);
+        let params: InitializeRequestParams =
+            parse_params(params).map_err(|e| ErrorData::from(&e.under("$.params")))?;
+        let version = negotiate(&params.protocol_version);
         let negotiated = self
             .router
             .initialize(
-                InitializeInput::new(version, params.and_then(|p| p.get("capabilities")))
+                InitializeInput::from_capabilities(version, &params.capabilities)
                     .with_principal(self.principal.clone())
                     .with_session_tag(format!("stdio-{}", std::process::id())),
             )
-            .map_err(|e| e.to_rpc_error())?;
-        let mut capabilities = json!({"tools": {"listChanged": false}});
+            .map_err(|e| e.to_error_data())?;
+        let mut capabilities =
+            ServerCapabilities::new().with_tools(ToolsCapability::new().with_list_changed(false));
         if let Some(ad) = &negotiated.advertisement {
-            ad.apply_to(&mut capabilities);
+            ad.apply_to_capabilities(&mut capabilities);
         }
         self.session = Some(negotiated.session);
-        Ok(json!({
-            "protocolVersion": version.as_str(),
-            "capabilities": capabilities,
-            "serverInfo": {"name": "variants-stdio", "version": env!("CARGO_PKG_VERSION")},
-            "instructions": "Pick a variant per request with _meta[\"io.modelcontextprotocol/server-variant\"]."
-        }))
+        let result = InitializeResult::new(
+            version.as_str(),
+            capabilities,
+            Implementation::new("variants-stdio", env!("CARGO_PKG_VERSION")),
+        )
+        .with_instructions(
+            "Pick a variant per request with _meta[\"io.modelcontextprotocol/server-variant\"].",
+        );
+        Ok(to_json(&result))
     }
 }
 
-/// What a variant's backend does with a routed request.
-fn serve(d: &Dispatch<Handle>, params: &Value) -> Result<Value, RpcError> {
+/// What a variant's backend does with a routed request (`params` already rewritten).
+fn serve(
+    session: &VariantSession<Handle>,
+    d: &Dispatch<Handle>,
+    params: Value,
+) -> Result<Value, ErrorData> {
     match d.method {
-        ScopedMethod::List(mcp_variants::ListKind::Tools) => {
+        ScopedMethod::List(ListKind::Tools) => {
             let start = match &d.inner_cursor {
                 None => 0,
                 Some(c) => c.parse::<usize>().map_err(|_| {
-                    RpcError::new(INVALID_PARAMS, format!("params.cursor: bad page '{c}'"))
+                    ErrorData::new(
+                        codes::INVALID_PARAMS,
+                        format!("params.cursor: bad page '{c}'"),
+                    )
                 })?,
             };
             let tools = d.backend.tools;
-            let page: Vec<Value> = tools
+            let page = tools
                 .iter()
                 .skip(start)
                 .take(PAGE_SIZE)
                 .map(tool_definition)
                 .collect();
-            let mut result = json!({"tools": page});
-            if start + PAGE_SIZE < tools.len() {
-                result["nextCursor"] = json!((start + PAGE_SIZE).to_string());
+            let mut result = ListToolsResult::new(page);
+            let next = (start + PAGE_SIZE < tools.len()).then(|| (start + PAGE_SIZE).to_string());
+            // The backend's page number leaves the server only wrapped in a signed cursor.
+            if let Some(cursor) = session.finish_list(d, next.as_deref()) {
+                result = result.with_next_cursor(cursor);
             }
-            Ok(result)
+            Ok(to_json(&result))
         }
         ScopedMethod::CallTool => {
-            let name = params.get("name").and_then(Value::as_str).ok_or_else(|| {
-                RpcError::new(
-                    INVALID_PARAMS,
-                    "params.name: expected a string, found nothing",
-                )
-            })?;
+            let call: CallToolRequestParams =
+                from_value(params).map_err(|e| ErrorData::from(&e.under("$.params")))?;
             let tool = d
                 .backend
                 .tools
                 .iter()
-                .find(|t| t.name == name)
-                .ok_or_else(|| RpcError::new(INVALID_PARAMS, format!("Unknown tool: {name}")))?;
-            let argument = params
-                .get("arguments")
+                .find(|t| t.name == call.name)
+                .ok_or_else(|| {
+                    ErrorData::new(
+                        codes::INVALID_PARAMS,
+                        format!("Unknown tool: {}", call.name),
+                    )
+                })?;
+            let argument = call
+                .arguments
+                .as_ref()
                 .and_then(|a| a.get(tool.argument))
                 .and_then(Value::as_str)
                 .unwrap_or("");
@@ -309,29 +310,38 @@ fn serve(d: &Dispatch<Handle>, params: &Value) -> Result<Value, RpcError> {
                 "{} ({}) served by variant {}: {}",
                 tool.name, tool.argument, d.variant, argument
             );
-            Ok(json!({"content": [{"type": "text", "text": text}], "isError": false}))
+            Ok(to_json(&CallToolResult::text(text).with_is_error(false)))
         }
         // The server advertises tools only; other scoped methods do not exist in any variant.
         other => Err(method_not_found(other.method())),
     }
 }
 
-fn tool_definition(tool: &ToolSpec) -> Value {
+fn tool_definition(tool: &ToolSpec) -> Tool {
+    let mut schema = Tool::empty_input_schema();
     let mut properties = Map::new();
     properties.insert(tool.argument.into(), json!({"type": "string"}));
-    json!({
-        "name": tool.name,
-        "description": tool.description,
-        "inputSchema": {"type": "object", "properties": properties, "required": [tool.argument]}
-    })
+    schema.insert("properties".into(), Value::Object(properties));
+    schema.insert("required".into(), json!([tool.argument]));
+    Tool::new(tool.name, schema).with_description(tool.description)
 }
 
-fn method_not_found(method: &str) -> RpcError {
-    RpcError::new(METHOD_NOT_FOUND, format!("Method not found: {method}"))
+fn parse_params<T: serde::de::DeserializeOwned>(
+    params: Option<&Value>,
+) -> Result<T, mcp_types::model::ModelError> {
+    from_value(params.cloned().unwrap_or_else(|| json!({})))
 }
 
-fn error_frame(id: Value, error: RpcError) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "error": error})
+fn method_not_found(method: &str) -> ErrorData {
+    ErrorData::new(
+        codes::METHOD_NOT_FOUND,
+        format!("Method not found: {method}"),
+    )
+}
+
+fn to_json<T: Serialize>(value: &T) -> Value {
+    // Every value here is built from JSON-compatible types, so this cannot fail.
+    serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

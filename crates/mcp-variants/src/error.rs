@@ -1,6 +1,7 @@
 //! The router's error type and the JSON-RPC error objects it turns into.
 
-use serde::{Deserialize, Serialize};
+pub use mcp_types::jsonrpc::ErrorData;
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use crate::cursor::CursorError;
@@ -40,51 +41,22 @@ pub const HEADER_PATH: &str = "header MCP-Server-Variant";
 /// JSON path of a list request's cursor.
 pub const CURSOR_PATH: &str = "params.cursor";
 
-/// A JSON-RPC error object (`{code, message, data?}`), ready to put into an error response.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RpcError {
-    /// JSON-RPC error code.
-    pub code: i64,
-    /// Short description.
-    pub message: String,
-    /// Structured details.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub data: Option<Value>,
-}
-
-impl RpcError {
-    /// An error without data.
-    pub fn new(code: i64, message: impl Into<String>) -> Self {
-        RpcError {
-            code,
-            message: message.into(),
-            data: None,
-        }
+/// Adds `activeVariant` to a backend error's `data` when its code is one of [`ENRICHED_CODES`]:
+/// merged into an object `data` (an existing `activeVariant` wins), created when `data` is absent;
+/// a non-object `data` is left as it is rather than lost.
+pub fn with_active_variant(mut error: ErrorData, id: &VariantId) -> ErrorData {
+    if !ENRICHED_CODES.contains(&error.code) {
+        return error;
     }
-
-    /// Sets `data`.
-    pub fn with_data(mut self, data: Value) -> Self {
-        self.data = Some(data);
-        self
-    }
-
-    /// Adds `activeVariant` to `data` when the code is one of [`ENRICHED_CODES`]: merged into an
-    /// object `data` (an existing `activeVariant` wins), created when `data` is absent, and a
-    /// non-object `data` is left as it is rather than lost.
-    pub fn with_active_variant(mut self, id: &VariantId) -> Self {
-        if !ENRICHED_CODES.contains(&self.code) {
-            return self;
+    match &mut error.data {
+        None => error.data = Some(json!({ "activeVariant": id })),
+        Some(Value::Object(map)) => {
+            map.entry("activeVariant")
+                .or_insert_with(|| Value::String(id.as_str().to_owned()));
         }
-        match &mut self.data {
-            None => self.data = Some(json!({ "activeVariant": id })),
-            Some(Value::Object(map)) => {
-                map.entry("activeVariant")
-                    .or_insert_with(|| Value::String(id.as_str().to_owned()));
-            }
-            Some(_) => {}
-        }
-        self
+        Some(_) => {}
     }
+    error
 }
 
 /// A ranker broke its contract (a programming error in the server, reported as -32603).
@@ -176,7 +148,7 @@ impl VariantError {
     }
 
     /// The wire error object: fixed SEP messages, structured `data`.
-    pub fn to_rpc_error(&self) -> RpcError {
+    pub fn to_error_data(&self) -> ErrorData {
         let code = self.code();
         match self {
             VariantError::InvalidVariant {
@@ -189,9 +161,9 @@ impl VariantError {
                     available_variants: available.clone(),
                     extra: Map::new(),
                 };
-                RpcError::new(code, MSG_INVALID_VARIANT).with_data(to_json(&data))
+                ErrorData::new(code, MSG_INVALID_VARIANT).with_data(to_json(&data))
             }
-            VariantError::NotSupported { .. } => RpcError::new(code, MSG_NOT_SUPPORTED),
+            VariantError::NotSupported { .. } => ErrorData::new(code, MSG_NOT_SUPPORTED),
             VariantError::CursorMismatch {
                 cursor_variant,
                 requested_variant,
@@ -202,16 +174,16 @@ impl VariantError {
                     active_variant: Some(requested_variant.clone()),
                     extra: Map::new(),
                 };
-                RpcError::new(code, MSG_CURSOR_MISMATCH).with_data(to_json(&data))
+                ErrorData::new(code, MSG_CURSOR_MISMATCH).with_data(to_json(&data))
             }
             VariantError::InvalidCursor { active_variant, .. } => {
-                RpcError::new(code, MSG_INVALID_CURSOR)
+                ErrorData::new(code, MSG_INVALID_CURSOR)
                     .with_data(json!({ "activeVariant": active_variant }))
             }
-            VariantError::UnknownSession => RpcError::new(code, MSG_UNKNOWN_SESSION),
-            VariantError::NoVisibleVariant => RpcError::new(code, MSG_NO_VISIBLE),
-            VariantError::NoStableVariant => RpcError::new(code, MSG_NO_STABLE),
-            VariantError::Ranker(e) => RpcError::new(code, e.to_string()),
+            VariantError::UnknownSession => ErrorData::new(code, MSG_UNKNOWN_SESSION),
+            VariantError::NoVisibleVariant => ErrorData::new(code, MSG_NO_VISIBLE),
+            VariantError::NoStableVariant => ErrorData::new(code, MSG_NO_STABLE),
+            VariantError::Ranker(e) => ErrorData::new(code, e.to_string()),
         }
     }
 }
@@ -233,7 +205,7 @@ mod tests {
             path: SELECTOR_PATH,
         };
         assert_eq!(
-            serde_json::to_value(e.to_rpc_error()).unwrap(),
+            serde_json::to_value(e.to_error_data()).unwrap(),
             json!({"code": -32602, "message": "Server variants not supported"})
         );
     }
@@ -246,7 +218,7 @@ mod tests {
             path: SELECTOR_PATH,
         };
         assert_eq!(
-            serde_json::to_value(e.to_rpc_error()).unwrap(),
+            serde_json::to_value(e.to_error_data()).unwrap(),
             json!({"code": -32602, "message": "Invalid server variant",
                    "data": {"requestedVariant": "gpt-optimized",
                             "availableVariants": ["planner", "executor"]}})
@@ -257,7 +229,7 @@ mod tests {
             available: None,
             path: HEADER_PATH,
         };
-        assert_eq!(hidden.to_rpc_error().data, Some(json!({})));
+        assert_eq!(hidden.to_error_data().data, Some(json!({})));
     }
 
     #[test]
@@ -267,7 +239,7 @@ mod tests {
             requested_variant: "executor".into(),
         };
         assert_eq!(
-            serde_json::to_value(e.to_rpc_error()).unwrap(),
+            serde_json::to_value(e.to_error_data()).unwrap(),
             json!({"code": -32602, "message": "Cursor invalid for requested variant",
                    "data": {"cursorVariant": "planner", "requestedVariant": "executor",
                             "activeVariant": "executor"}})
@@ -279,29 +251,32 @@ mod tests {
     fn backend_errors_gain_active_variant() {
         let id = VariantId::from("full");
         for code in ENRICHED_CODES {
-            let e = RpcError::new(code, "Unknown tool: x").with_active_variant(&id);
+            let e = with_active_variant(ErrorData::new(code, "Unknown tool: x"), &id);
             assert_eq!(
                 e.data,
                 Some(json!({"activeVariant": "full"})),
                 "code {code}"
             );
         }
-        let merged = RpcError::new(INVALID_PARAMS, "m")
-            .with_data(json!({"hint": "elsewhere"}))
-            .with_active_variant(&id);
+        let merged = with_active_variant(
+            ErrorData::new(INVALID_PARAMS, "m").with_data(json!({"hint": "elsewhere"})),
+            &id,
+        );
         assert_eq!(
             merged.data,
             Some(json!({"hint": "elsewhere", "activeVariant": "full"}))
         );
-        let kept = RpcError::new(INVALID_PARAMS, "m")
-            .with_data(json!({"activeVariant": "other"}))
-            .with_active_variant(&id);
+        let kept = with_active_variant(
+            ErrorData::new(INVALID_PARAMS, "m").with_data(json!({"activeVariant": "other"})),
+            &id,
+        );
         assert_eq!(kept.data, Some(json!({"activeVariant": "other"})));
-        let scalar = RpcError::new(INVALID_PARAMS, "m")
-            .with_data(json!("text"))
-            .with_active_variant(&id);
+        let scalar = with_active_variant(
+            ErrorData::new(INVALID_PARAMS, "m").with_data(json!("text")),
+            &id,
+        );
         assert_eq!(scalar.data, Some(json!("text")));
-        let internal = RpcError::new(INTERNAL_ERROR, "boom").with_active_variant(&id);
+        let internal = with_active_variant(ErrorData::new(INTERNAL_ERROR, "boom"), &id);
         assert_eq!(internal.data, None);
     }
 
@@ -312,7 +287,7 @@ mod tests {
         let e = VariantError::from(RankerError::UnknownId("ghost".into()));
         assert_eq!(e.code(), INTERNAL_ERROR);
         assert_eq!(
-            e.to_rpc_error().message,
+            e.to_error_data().message,
             "ranker returned unknown variant id 'ghost'"
         );
         assert_eq!(VariantError::UnknownSession.code(), INVALID_PARAMS);

@@ -54,7 +54,7 @@ pub use catalog::{
     AdvertisePolicy, CatalogError, CatalogProblem, HintScoreRanker, Principal, PriorityRanker,
     Ranked, Ranker, RankingInput, VariantCatalog, VariantCatalogBuilder,
 };
-pub use error::{RpcError, VariantError};
+pub use error::{ErrorData, VariantError};
 pub use methods::{ListKind, ScopedMethod};
 pub use router::{
     Advertisement, Dispatch, InitializeInput, Negotiated, Notification, RequestView, RouteDecision,

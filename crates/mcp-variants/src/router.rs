@@ -15,18 +15,20 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use mcp_types::model::{ClientCapabilities, ServerCapabilities};
 use mcp_types::{ProtocolVersion, VersionLike};
 use serde_json::{Map, Value};
 
 use crate::catalog::{AdvertisePolicy, Principal, VariantCatalog};
 use crate::cursor::{self, CursorBinding, CursorClaims, CursorError};
-use crate::error::{HEADER_PATH, RpcError, SELECTOR_PATH, VariantError};
+use crate::error::{ErrorData, HEADER_PATH, SELECTOR_PATH, VariantError, with_active_variant};
 use crate::methods::{
     ListKind, RESOURCE_UPDATED, RESOURCES_LIST_CHANGED, ScopedMethod, TAGGED_LIST_CHANGED,
 };
 use crate::wire::{
-    Selector, ServerVariantsExtension, VariantId, read_client_extension, read_params_selector,
-    write_extension, write_selector,
+    ClientVariantsExtension, ExtensionSlot, Selector, ServerVariantsExtension, SlotPolicy,
+    VariantId, read_client_capabilities, read_client_extension, read_params_selector,
+    write_extension, write_selector, write_server_capabilities,
 };
 
 /// The entry point: a shared catalog plus the negotiation logic.
@@ -45,26 +47,39 @@ impl<B> Clone for VariantRouter<B> {
 
 /// What the transport knows at `initialize`.
 #[derive(Debug, Clone)]
-pub struct InitializeInput<'a> {
+pub struct InitializeInput {
     /// The protocol revision the server is about to answer with.
     pub protocol_version: VersionLike,
-    /// The request's `params.capabilities` (client capabilities), if any.
-    pub client_capabilities: Option<&'a Value>,
+    /// The client's extension payload and where it was found (`None`: the client did not opt in).
+    pub client_extension: Option<(ClientVariantsExtension, ExtensionSlot)>,
     /// Who sent the request.
     pub principal: Principal,
     /// The transport's session tag (e.g. the `MCP-Session-Id` it mints); cursors are bound to it.
     pub session_tag: String,
 }
 
-impl<'a> InitializeInput<'a> {
-    /// Input for an anonymous principal and no session tag.
+impl InitializeInput {
+    /// Input from the request's raw `params.capabilities` JSON (anonymous, no session tag).
     pub fn new(
         protocol_version: impl Into<VersionLike>,
-        client_capabilities: Option<&'a Value>,
+        client_capabilities: Option<&Value>,
     ) -> Self {
         InitializeInput {
             protocol_version: protocol_version.into(),
-            client_capabilities,
+            client_extension: client_capabilities.and_then(read_client_extension),
+            principal: Principal::anonymous(),
+            session_tag: String::new(),
+        }
+    }
+
+    /// Input from typed client capabilities (anonymous, no session tag).
+    pub fn from_capabilities(
+        protocol_version: impl Into<VersionLike>,
+        client_capabilities: &ClientCapabilities,
+    ) -> Self {
+        InitializeInput {
+            protocol_version: protocol_version.into(),
+            client_extension: read_client_capabilities(client_capabilities),
             principal: Principal::anonymous(),
             session_tag: String::new(),
         }
@@ -97,13 +112,18 @@ pub struct Negotiated<B> {
 pub struct Advertisement {
     /// The payload.
     pub payload: ServerVariantsExtension,
-    slot: crate::wire::SlotPolicy,
+    slot: SlotPolicy,
 }
 
 impl Advertisement {
     /// Writes the payload into a `ServerCapabilities` JSON object, keeping everything else.
     pub fn apply_to(&self, server_capabilities: &mut Value) {
         write_extension(server_capabilities, &self.payload, self.slot);
+    }
+
+    /// Writes the payload into typed server capabilities, keeping everything else.
+    pub fn apply_to_capabilities(&self, server_capabilities: &mut ServerCapabilities) {
+        write_server_capabilities(server_capabilities, &self.payload, self.slot);
     }
 }
 
@@ -123,13 +143,19 @@ impl<B: Clone> VariantRouter<B> {
     /// At a revision outside the catalog's allow-list (or an unknown one) the session is
     /// disabled: nothing is advertised, selectors are refused as not supported, and scoped methods
     /// go to the hint-less default variant, so the server behaves as a plain server.
-    pub fn initialize(&self, input: InitializeInput<'_>) -> Result<Negotiated<B>, VariantError> {
+    pub fn initialize(&self, input: InitializeInput) -> Result<Negotiated<B>, VariantError> {
         let enabled = input
             .protocol_version
             .known()
             .is_some_and(|v| self.catalog.is_enabled_for(v));
-        let payload = input.client_capabilities.and_then(read_client_extension);
+        let payload = input.client_extension;
         let opted_in = payload.is_some();
+        // A client that wrote its payload under `experimental` (the Go reference) reads ours
+        // there too: mirror it, on top of the configured slot.
+        let slot = match (self.catalog.slot, payload.as_ref().map(|(_, s)| *s)) {
+            (SlotPolicy::Extensions, Some(ExtensionSlot::Experimental)) => SlotPolicy::Both,
+            (configured, _) => configured,
+        };
         let hints = if enabled {
             payload.as_ref().and_then(|(p, _)| p.variant_hints.as_ref())
         } else {
@@ -147,7 +173,7 @@ impl<B: Clone> VariantRouter<B> {
                 more_variants_available: Some(ranked.more_available),
                 extra: Map::new(),
             },
-            slot: self.catalog.slot,
+            slot,
         });
         Ok(Negotiated {
             session: VariantSession {
@@ -304,7 +330,7 @@ pub enum RouteDecision<B> {
     Dispatch(Dispatch<B>),
     /// Not variant-scoped: the server's own handler (any selector on it was valid).
     Passthrough,
-    /// Refused; answer with [`VariantError::to_rpc_error`].
+    /// Refused; answer with [`VariantError::to_error_data`].
     Reject(VariantError),
 }
 
@@ -346,8 +372,8 @@ impl<B> Dispatch<B> {
     }
 
     /// A backend error with `data.activeVariant` added (for -32602, -32601 and -32002).
-    pub fn enrich_error(&self, error: RpcError) -> RpcError {
-        error.with_active_variant(&self.variant)
+    pub fn enrich_error(&self, error: ErrorData) -> ErrorData {
+        with_active_variant(error, &self.variant)
     }
 }
 

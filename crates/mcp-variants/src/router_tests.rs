@@ -203,7 +203,7 @@ fn invalid_selector_error_shape_uses_session_list() {
     for requested in ["nonexistent", "hidden-by-limit", ""] {
         let e = reject(&n.session, "tools/list", Some(&sel(requested)));
         assert_eq!(
-            serde_json::to_value(e.to_rpc_error()).unwrap(),
+            serde_json::to_value(e.to_error_data()).unwrap(),
             json!({"code": -32602, "message": "Invalid server variant",
                    "data": {"requestedVariant": requested, "availableVariants": ["a", "b"]}}),
             "{requested:?}"
@@ -216,7 +216,7 @@ fn invalid_selector_error_shape_uses_session_list() {
         Some(&json!({"_meta": {META_KEY: 7}})),
     );
     assert_eq!(
-        e.to_rpc_error().data,
+        e.to_error_data().data,
         Some(json!({"availableVariants": ["a", "b"]}))
     );
     // JSON null is "no selector".
@@ -244,7 +244,7 @@ fn error_enumeration_can_be_turned_off() {
         .session;
     let e = reject(&s, "tools/call", Some(&sel("zzz")));
     assert_eq!(
-        e.to_rpc_error().data,
+        e.to_error_data().data,
         Some(json!({"requestedVariant": "zzz"}))
     );
 }
@@ -371,7 +371,7 @@ fn garbage_cursor_rejected_before_backend() {
         assert!(matches!(e, VariantError::InvalidCursor { .. }), "{e:?}");
         assert_eq!(e.path(), Some(CURSOR_PATH));
         assert_eq!(
-            serde_json::to_value(e.to_rpc_error()).unwrap(),
+            serde_json::to_value(e.to_error_data()).unwrap(),
             json!({"code": -32602, "message": MSG_INVALID_CURSOR,
                    "data": {"activeVariant": "coding"}})
         );
@@ -390,7 +390,7 @@ fn cross_variant_cursor_rejected_with_data() {
         Some(&json!({"cursor": coding_cursor, "_meta": {META_KEY: "compact"}})),
     );
     assert_eq!(
-        serde_json::to_value(e.to_rpc_error()).unwrap(),
+        serde_json::to_value(e.to_error_data()).unwrap(),
         json!({"code": -32602, "message": MSG_CURSOR_MISMATCH,
                "data": {"cursorVariant": "coding", "requestedVariant": "compact",
                         "activeVariant": "compact"}})
@@ -453,7 +453,7 @@ fn tampered_cursor_is_refused() {
 fn dispatch_enriches_backend_errors() {
     let s = session(&go_router());
     let d = dispatch(&s, "tools/call", Some(&sel("compact")));
-    let e = d.enrich_error(RpcError::new(-32602, "Unknown tool: analyze_code"));
+    let e = d.enrich_error(ErrorData::new(-32602, "Unknown tool: analyze_code"));
     assert_eq!(e.data, Some(json!({"activeVariant": "compact"})));
 }
 
@@ -478,7 +478,7 @@ fn header_fallback_and_meta_precedence() {
         RouteDecision::Reject(e) => {
             assert_eq!(e.path(), Some(crate::error::HEADER_PATH));
             assert_eq!(
-                e.to_rpc_error().data,
+                e.to_error_data().data,
                 Some(
                     json!({"requestedVariant": "zzz", "availableVariants": ["coding", "compact"]})
                 )
@@ -501,7 +501,7 @@ fn legacy_only_gating() {
         .check_sessionless(Some(&sel("coding")), None)
         .unwrap_err();
     assert_eq!(
-        serde_json::to_value(e.to_rpc_error()).unwrap(),
+        serde_json::to_value(e.to_error_data()).unwrap(),
         json!({"code": -32602, "message": "Server variants not supported"})
     );
     let e = router.check_sessionless(None, Some("coding")).unwrap_err();
@@ -584,7 +584,7 @@ fn sessions_are_principal_bound() {
         other => panic!("{other:?}"),
     };
     assert_eq!(
-        e.to_rpc_error().data,
+        e.to_error_data().data,
         Some(json!({"requestedVariant": "staff", "availableVariants": ["public"]}))
     );
     // Alice's cursor is useless in Bob's hands, even with his own session.
@@ -752,7 +752,7 @@ fn initialize_failures_are_error_frames() {
         .initialize(InitializeInput::new("2025-11-25", None))
         .unwrap_err();
     assert_eq!(
-        serde_json::to_value(e.to_rpc_error()).unwrap(),
+        serde_json::to_value(e.to_error_data()).unwrap(),
         json!({"code": -32603, "message": "No server variants are visible"})
     );
 }
@@ -822,4 +822,29 @@ fn stateless_session_routes_by_selector() {
             .as_deref(),
         Some("4")
     );
+}
+
+// 4.1: the payload goes under `extensions`, and also under `experimental` when the client used it.
+#[test]
+fn go_clients_get_the_payload_where_they_look() {
+    let router = go_router();
+    let go = router
+        .initialize(InitializeInput::new(
+            "2025-03-26",
+            Some(&json!({"experimental": {EXTENSION_ID: {}}})),
+        ))
+        .unwrap();
+    let mut caps = json!({});
+    go.advertisement.unwrap().apply_to(&mut caps);
+    assert_eq!(
+        caps["experimental"][EXTENSION_ID],
+        caps["extensions"][EXTENSION_ID]
+    );
+    let sep = router
+        .initialize(InitializeInput::new("2025-03-26", Some(&opt_in())))
+        .unwrap();
+    let mut caps = json!({});
+    sep.advertisement.unwrap().apply_to(&mut caps);
+    assert!(caps.get("experimental").is_none());
+    assert!(caps["extensions"][EXTENSION_ID]["availableVariants"].is_array());
 }

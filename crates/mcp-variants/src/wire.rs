@@ -6,6 +6,7 @@
 
 use std::fmt;
 
+use mcp_types::model::{ClientCapabilities, Meta, ServerCapabilities};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
@@ -549,6 +550,40 @@ pub fn read_client_extension(
     })
 }
 
+/// Finds the client's payload in typed client capabilities (`extensions` first, then
+/// `experimental`).
+pub fn read_client_capabilities(
+    capabilities: &ClientCapabilities,
+) -> Option<(ClientVariantsExtension, ExtensionSlot)> {
+    [
+        (ExtensionSlot::Extensions, &capabilities.extensions),
+        (ExtensionSlot::Experimental, &capabilities.experimental),
+    ]
+    .into_iter()
+    .find_map(|(slot, map)| {
+        map.as_ref()
+            .and_then(|m| m.get(EXTENSION_ID))
+            .map(|v| (ClientVariantsExtension::from_json_lenient(v), slot))
+    })
+}
+
+/// Writes a server payload into typed server capabilities under the slots of `policy`.
+pub fn write_server_capabilities(
+    capabilities: &mut ServerCapabilities,
+    payload: &ServerVariantsExtension,
+    policy: SlotPolicy,
+) {
+    let value = serde_json::to_value(payload).unwrap_or(Value::Object(Map::new()));
+    for slot in policy.slots() {
+        let map = match slot {
+            ExtensionSlot::Extensions => &mut capabilities.extensions,
+            ExtensionSlot::Experimental => &mut capabilities.experimental,
+        };
+        map.get_or_insert_with(Map::new)
+            .insert(EXTENSION_ID.to_owned(), value.clone());
+    }
+}
+
 /// Finds a server's payload in a `ServerCapabilities` JSON object (client side).
 pub fn read_server_extension(
     capabilities: &Value,
@@ -597,7 +632,30 @@ pub enum Selector {
 
 /// Reads the selector from a `_meta` object (`None` or a non-object `_meta` means absent).
 pub fn read_selector(meta: Option<&Value>) -> Selector {
-    match meta.and_then(|m| m.get(META_KEY)) {
+    selector_value(meta.and_then(|m| m.get(META_KEY)))
+}
+
+/// Typed access to the selector in a [`Meta`] map.
+pub trait MetaExt {
+    /// The selector (`io.modelcontextprotocol/server-variant`).
+    fn server_variant(&self) -> Selector;
+    /// Sets the selector.
+    fn set_server_variant(&mut self, id: &VariantId);
+}
+
+impl MetaExt for Meta {
+    fn server_variant(&self) -> Selector {
+        selector_value(self.0.get(META_KEY))
+    }
+
+    fn set_server_variant(&mut self, id: &VariantId) {
+        self.0
+            .insert(META_KEY.to_owned(), Value::String(id.as_str().to_owned()));
+    }
+}
+
+fn selector_value(value: Option<&Value>) -> Selector {
+    match value {
         None | Some(Value::Null) => Selector::Absent,
         Some(Value::String(s)) => Selector::Id(s.clone()),
         Some(other) => Selector::Malformed(other.clone()),
@@ -849,6 +907,48 @@ mod tests {
         let mut none = Value::Null;
         write_selector(&mut none, &VariantId::from("x"));
         assert_eq!(none, json!({"_meta": {META_KEY: "x"}}));
+    }
+
+    #[test]
+    fn typed_capabilities_helpers() {
+        let caps: ClientCapabilities = serde_json::from_value(json!({
+            "experimental": {EXTENSION_ID: {"variantHints": {"hints": {"a": "b"}}}}
+        }))
+        .unwrap();
+        let (payload, slot) = read_client_capabilities(&caps).unwrap();
+        assert_eq!(slot, ExtensionSlot::Experimental);
+        assert_eq!(
+            payload.variant_hints.unwrap().get("a"),
+            Some(HintValue::One("b".into()))
+        );
+        assert_eq!(read_client_capabilities(&ClientCapabilities::new()), None);
+
+        let mut server: ServerCapabilities =
+            serde_json::from_value(json!({"tools": {}, "extensions": {"x/y": {}}})).unwrap();
+        let payload = ServerVariantsExtension {
+            available_variants: vec![ServerVariant::new("a", "A")],
+            more_variants_available: Some(false),
+            extra: Map::new(),
+        };
+        write_server_capabilities(&mut server, &payload, SlotPolicy::Extensions);
+        assert_eq!(
+            serde_json::to_value(&server).unwrap(),
+            json!({"tools": {}, "extensions": {"x/y": {}, EXTENSION_ID: {
+                "availableVariants": [{"id": "a", "description": "A"}],
+                "moreVariantsAvailable": false}}})
+        );
+    }
+
+    #[test]
+    fn meta_selector_accessors() {
+        let mut meta = Meta::new();
+        assert_eq!(meta.server_variant(), Selector::Absent);
+        meta.set_server_variant(&VariantId::from("full"));
+        assert_eq!(meta.server_variant(), Selector::Id("full".into()));
+        assert_eq!(
+            serde_json::to_value(&meta).unwrap(),
+            json!({META_KEY: "full"})
+        );
     }
 
     #[test]

@@ -341,6 +341,14 @@ fn ping_and_clean_errors() {
     );
     let e = s.error("server/discover", json!({}));
     assert_eq!(e["code"], -32601);
+    let e = s.error(
+        "initialize",
+        json!({"capabilities": {}, "clientInfo": {"name": "x", "version": "1"}}),
+    );
+    assert_eq!(
+        e,
+        json!({"code": -32602, "message": "$.params: missing field `protocolVersion`"})
+    );
 
     s.initialize("2025-11-25", json!({}));
     assert_eq!(s.result("ping", Value::Null), json!({}));
