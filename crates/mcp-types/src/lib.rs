@@ -4,6 +4,7 @@
 //! - [`facts`]: each revision's method and type tables, generated from its pinned schema.
 //! - [`model`]: the hand-written superset model (every construct once, every revision's fields).
 //! - [`jsonrpc`]: the JSON-RPC 2.0 envelope (ids, frames, batches).
+//! - [`wire`]: the version boundary: `serialize_for`, `parse_as`, the ledger.
 //! - `v2024_11_05` … `v2026_07_28`: per-revision models generated from the pinned official
 //!   JSON Schemas (one Cargo feature each).
 
@@ -11,6 +12,7 @@ pub mod facts;
 pub mod jsonrpc;
 pub mod model;
 pub mod version;
+pub mod wire;
 
 /// The MCP 2024-11-05 types, generated from the pinned schema by `cargo xtask codegen`.
 // Untagged unions of unequal members; boxing would change the generated API for little gain.
