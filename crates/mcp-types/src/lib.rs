@@ -4,6 +4,7 @@
 //! - [`facts`]: each revision's method and type tables, generated from its pinned schema.
 //! - [`model`]: the hand-written superset model (every construct once, every revision's fields).
 //! - [`jsonrpc`]: the JSON-RPC 2.0 envelope (ids, frames, batches).
+//! - [`wire`]: the version boundary: `serialize_for`, `parse_as`, the ledger.
 //! - `v2024_11_05` … `v2026_07_28`: per-revision models generated from the pinned official
 //!   JSON Schemas (one Cargo feature each).
 
@@ -11,5 +12,41 @@ pub mod facts;
 pub mod jsonrpc;
 pub mod model;
 pub mod version;
+pub mod wire;
+
+/// The MCP 2024-11-05 types, generated from the pinned schema by `cargo xtask codegen`.
+// Untagged unions of unequal members; boxing would change the generated API for little gain.
+#[allow(clippy::large_enum_variant)]
+#[cfg(feature = "v2024_11_05")]
+#[path = "generated/v2024_11_05.rs"]
+pub mod v2024_11_05;
+
+/// The MCP 2025-03-26 types, generated from the pinned schema by `cargo xtask codegen`.
+// Untagged unions of unequal members; boxing would change the generated API for little gain.
+#[allow(clippy::large_enum_variant)]
+#[cfg(feature = "v2025_03_26")]
+#[path = "generated/v2025_03_26.rs"]
+pub mod v2025_03_26;
+
+/// The MCP 2025-06-18 types, generated from the pinned schema by `cargo xtask codegen`.
+// Untagged unions of unequal members; boxing would change the generated API for little gain.
+#[allow(clippy::large_enum_variant)]
+#[cfg(feature = "v2025_06_18")]
+#[path = "generated/v2025_06_18.rs"]
+pub mod v2025_06_18;
+
+/// The MCP 2025-11-25 types, generated from the pinned schema by `cargo xtask codegen`.
+// Untagged unions of unequal members; boxing would change the generated API for little gain.
+#[allow(clippy::large_enum_variant)]
+#[cfg(feature = "v2025_11_25")]
+#[path = "generated/v2025_11_25.rs"]
+pub mod v2025_11_25;
+
+/// The MCP 2026-07-28 types, generated from the pinned schema by `cargo xtask codegen`.
+// Untagged unions of unequal members; boxing would change the generated API for little gain.
+#[allow(clippy::large_enum_variant)]
+#[cfg(feature = "v2026_07_28")]
+#[path = "generated/v2026_07_28.rs"]
+pub mod v2026_07_28;
 
 pub use version::{Era, ProtocolVersion, UnknownVersionError, VersionLike};

@@ -3,7 +3,10 @@
 //! regenerated text fails with a unified diff.
 
 mod facts;
+mod passes;
+mod postpass;
 mod schema;
+mod typegen;
 
 use std::path::{Path, PathBuf};
 
@@ -77,6 +80,11 @@ fn generate_all(store: &SchemaStore) -> anyhow::Result<Vec<Output>> {
         outputs.push(Output {
             path: dir.join(format!("facts_{}.rs", v.module_name())),
             text: render(v, tokens)?,
+        });
+        let module = typegen::module_tokens(v, defs)?;
+        outputs.push(Output {
+            path: dir.join(format!("{}.rs", v.module_name())),
+            text: render(v, module)?,
         });
     }
     for (from, _) in facts::RESULT_RENAMES {

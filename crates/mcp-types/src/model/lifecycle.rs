@@ -104,9 +104,6 @@ pub struct DiscoverResult {
     pub supported_versions: Vec<String>,
     /// What the server supports.
     pub capabilities: ServerCapabilities,
-    /// Who the server is (in `_meta` in the published revision).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub server_info: Option<Implementation>,
     /// How to use the server, for the model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instructions: Option<String>,
@@ -130,19 +127,12 @@ impl DiscoverResult {
         Self {
             supported_versions,
             capabilities,
-            server_info: None,
             instructions: None,
             ttl_ms: None,
             cache_scope: None,
             result_type: None,
             meta: None,
         }
-    }
-
-    /// Sets `serverInfo`.
-    pub fn with_server_info(mut self, value: Implementation) -> Self {
-        self.server_info = Some(value);
-        self
     }
 
     /// Sets `instructions`.

@@ -41,6 +41,36 @@
 //!   `CallToolResult::text("5")`, `ContentBlock::from("hi")`.
 //! - **Errors.** [`from_value`] parses any model type and reports a [`ModelError`] with a
 //!   `$`-rooted JSON path (`$.params.messages[0].content`) and the JSON-RPC code it maps to.
+//!
+//! ```
+//! use mcp_types::jsonrpc::{JsonRpcMessage, RawMessage};
+//! use mcp_types::model::{CallToolResult, ClientRequest, ContentBlock, ModelErrorKind, ServerResult, Tool};
+//!
+//! let frame = RawMessage::from_json(
+//!     r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add"}}"#,
+//! )?;
+//! let JsonRpcMessage::Request(raw) = frame else { unreachable!() };
+//! let typed = raw.parse_as::<ClientRequest>()?;
+//! assert!(matches!(typed.request, ClientRequest::CallTool(_)));
+//!
+//! // The response is typed by the method of the request it answers.
+//! let result = ServerResult::from_method(typed.request.method(), serde_json::json!({"content": []}))?;
+//! assert!(matches!(result, ServerResult::CallTool(_)));
+//!
+//! // Building values.
+//! let built = CallToolResult::new(vec![ContentBlock::from("5")]).with_is_error(false);
+//! assert_eq!(serde_json::to_value(&built)?["content"][0]["text"], "5");
+//! let tool = Tool::new("add", Tool::empty_input_schema()).with_title("Add two numbers");
+//! assert_eq!(tool.title.as_deref(), Some("Add two numbers"));
+//!
+//! // Unknown tags are typed errors with a path.
+//! let err = mcp_types::model::from_value::<CallToolResult>(
+//!     serde_json::json!({"content": [{"type": "hologram"}]}),
+//! ).unwrap_err();
+//! assert_eq!(err.path, "$.content[0]");
+//! assert!(matches!(err.kind, ModelErrorKind::UnknownTag { .. }));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #[macro_use]
 mod macros;
@@ -58,6 +88,7 @@ mod logging;
 mod messages;
 pub mod meta;
 pub mod methods;
+pub mod names;
 mod prompts;
 mod resources;
 mod results;

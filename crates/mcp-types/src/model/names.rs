@@ -1,0 +1,289 @@
+//! The naming table: our type names are the schema's definition names, except the rows of
+//! [`RENAMES`] (our name differs from the schema's) and [`OWN_NAMES`] (the schema defines the
+//! shape inline, without a name). Tests check every row against the generated facts.
+
+/// Superset types whose name is a schema definition name of at least one revision.
+pub const SPEC_NAMED: &[&str] = &[
+    "Annotations",
+    "AudioContent",
+    "BlobResourceContents",
+    "BooleanSchema",
+    "CallToolRequest",
+    "CallToolRequestParams",
+    "CallToolResult",
+    "CancelTaskRequest",
+    "CancelTaskResult",
+    "CancelledNotification",
+    "CancelledNotificationParams",
+    "ClientCapabilities",
+    "ClientNotification",
+    "ClientRequest",
+    "ClientResult",
+    "CompleteRequest",
+    "CompleteRequestParams",
+    "CompleteResult",
+    "ContentBlock",
+    "CreateMessageRequest",
+    "CreateMessageRequestParams",
+    "CreateMessageResult",
+    "CreateTaskResult",
+    "DiscoverRequest",
+    "DiscoverResult",
+    "ElicitRequest",
+    "ElicitRequestFormParams",
+    "ElicitRequestParams",
+    "ElicitRequestURLParams",
+    "ElicitResult",
+    "ElicitationCompleteNotification",
+    "EmbeddedResource",
+    "EmptyResult",
+    "GetPromptRequest",
+    "GetPromptRequestParams",
+    "GetPromptResult",
+    "GetTaskPayloadRequest",
+    "GetTaskPayloadResult",
+    "GetTaskRequest",
+    "GetTaskResult",
+    "Icon",
+    "ImageContent",
+    "Implementation",
+    "InitializeRequest",
+    "InitializeRequestParams",
+    "InitializeResult",
+    "InitializedNotification",
+    "InputRequest",
+    "InputRequests",
+    "InputRequiredResult",
+    "InputResponse",
+    "InputResponses",
+    "LegacyTitledEnumSchema",
+    "ListPromptsRequest",
+    "ListPromptsResult",
+    "ListResourceTemplatesRequest",
+    "ListResourceTemplatesResult",
+    "ListResourcesRequest",
+    "ListResourcesResult",
+    "ListRootsRequest",
+    "ListRootsResult",
+    "ListTasksRequest",
+    "ListTasksResult",
+    "ListToolsRequest",
+    "ListToolsResult",
+    "LoggingLevel",
+    "LoggingMessageNotification",
+    "LoggingMessageNotificationParams",
+    "ModelHint",
+    "ModelPreferences",
+    "NotificationParams",
+    "NumberSchema",
+    "PaginatedRequestParams",
+    "PingRequest",
+    "PrimitiveSchemaDefinition",
+    "ProgressNotification",
+    "ProgressNotificationParams",
+    "ProgressToken",
+    "Prompt",
+    "PromptArgument",
+    "PromptListChangedNotification",
+    "PromptMessage",
+    "PromptReference",
+    "ReadResourceRequest",
+    "ReadResourceRequestParams",
+    "ReadResourceResult",
+    "RelatedTaskMetadata",
+    "RequestId",
+    "RequestParams",
+    "Resource",
+    "ResourceContents",
+    "ResourceLink",
+    "ResourceListChangedNotification",
+    "ResourceTemplate",
+    "ResourceTemplateReference",
+    "ResourceUpdatedNotification",
+    "ResourceUpdatedNotificationParams",
+    "ResultType",
+    "Role",
+    "Root",
+    "RootsListChangedNotification",
+    "SamplingMessage",
+    "SamplingMessageContentBlock",
+    "ServerCapabilities",
+    "ServerNotification",
+    "ServerRequest",
+    "ServerResult",
+    "SetLevelRequest",
+    "SetLevelRequestParams",
+    "StringSchema",
+    "SubscribeRequest",
+    "SubscribeRequestParams",
+    "SubscriptionFilter",
+    "SubscriptionsAcknowledgedNotification",
+    "SubscriptionsAcknowledgedNotificationParams",
+    "SubscriptionsListenRequest",
+    "SubscriptionsListenRequestParams",
+    "SubscriptionsListenResult",
+    "Task",
+    "TaskMetadata",
+    "TaskStatus",
+    "TaskStatusNotification",
+    "TaskStatusNotificationParams",
+    "TextContent",
+    "TextResourceContents",
+    "TitledMultiSelectEnumSchema",
+    "TitledSingleSelectEnumSchema",
+    "Tool",
+    "ToolAnnotations",
+    "ToolChoice",
+    "ToolExecution",
+    "ToolListChangedNotification",
+    "ToolResultContent",
+    "ToolUseContent",
+    "UnsubscribeRequest",
+    "UnsubscribeRequestParams",
+    "UntitledMultiSelectEnumSchema",
+    "UntitledSingleSelectEnumSchema",
+];
+
+/// `(our name, schema names, why)`: where our name differs from the schema's.
+pub const RENAMES: &[(&str, &[&str], &str)] = &[
+    ("JsonRpcRequest", &["JSONRPCRequest"], "Rust casing"),
+    (
+        "JsonRpcNotification",
+        &["JSONRPCNotification"],
+        "Rust casing",
+    ),
+    (
+        "JsonRpcResponse",
+        &["JSONRPCResponse", "JSONRPCResultResponse"],
+        "2025-11-25 renamed the success envelope and reused JSONRPCResponse for the union",
+    ),
+    (
+        "JsonRpcError",
+        &["JSONRPCError", "JSONRPCErrorResponse"],
+        "renamed in 2025-11-25",
+    ),
+    ("JsonRpcMessage", &["JSONRPCMessage"], "Rust casing"),
+    (
+        "JsonRpcFrame",
+        &["JSONRPCBatchRequest", "JSONRPCBatchResponse"],
+        "one message or a 2025-03-26 batch",
+    ),
+    (
+        "ErrorData",
+        &["Error"],
+        "the schemas hoisted `Error` only in 2025-11-25",
+    ),
+    (
+        "Meta",
+        &["MetaObject", "RequestMetaObject", "ResultMetaObject"],
+        "one open map for all",
+    ),
+    (
+        "CacheScope",
+        &["CacheableResult"],
+        "the enum of CacheableResult.cacheScope",
+    ),
+];
+
+/// `(our name, why)`: shapes the schema defines inline, without a name.
+pub const OWN_NAMES: &[(&str, &str)] = &[
+    (
+        "CompleteReference",
+        "CompleteRequestParams.ref: PromptReference | ResourceTemplateReference",
+    ),
+    ("CompletionArgument", "CompleteRequestParams.argument"),
+    ("CompletionContext", "CompleteRequestParams.context"),
+    ("Completion", "CompleteResult.completion"),
+    (
+        "SamplingContent",
+        "one SamplingMessageContentBlock or (2025-11-25+) a list of them",
+    ),
+    (
+        "IncludeContext",
+        "CreateMessageRequestParams.includeContext",
+    ),
+    ("ToolChoiceMode", "ToolChoice.mode"),
+    ("IconTheme", "Icon.theme"),
+    (
+        "ElicitRequestedSchema",
+        "ElicitRequestFormParams.requestedSchema",
+    ),
+    ("ElicitAction", "ElicitResult.action"),
+    (
+        "ElicitationCompleteNotificationParams",
+        "ElicitationCompleteNotification.params",
+    ),
+    (
+        "EnumOption",
+        "items of TitledSingleSelectEnumSchema.oneOf / TitledMultiSelect items.anyOf",
+    ),
+    ("UntitledEnumItems", "UntitledMultiSelectEnumSchema.items"),
+    ("TitledEnumItems", "TitledMultiSelectEnumSchema.items"),
+    ("NumberType", "NumberSchema.type"),
+    ("StringFormat", "StringSchema.format"),
+    (
+        "TaskIdParams",
+        "params of tasks/get, tasks/result, tasks/cancel",
+    ),
+    ("TaskSupport", "ToolExecution.taskSupport"),
+    ("RootsCapability", "ClientCapabilities.roots"),
+    ("SamplingCapability", "ClientCapabilities.sampling"),
+    ("ElicitationCapability", "ClientCapabilities.elicitation"),
+    (
+        "TasksCapability",
+        "ClientCapabilities.tasks / ServerCapabilities.tasks",
+    ),
+    ("PromptsCapability", "ServerCapabilities.prompts"),
+    ("ResourcesCapability", "ServerCapabilities.resources"),
+    ("ToolsCapability", "ServerCapabilities.tools"),
+    (
+        "RawRequest",
+        "the untyped interior (method + params) of a request or notification frame",
+    ),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ProtocolVersion;
+    use crate::facts::revision;
+
+    fn defined_somewhere(name: &str) -> bool {
+        ProtocolVersion::ALL
+            .into_iter()
+            .any(|v| revision(v).has_type(name))
+    }
+
+    #[test]
+    fn spec_names_exist_in_some_revision() {
+        for name in SPEC_NAMED {
+            assert!(
+                defined_somewhere(name),
+                "{name} is not a schema definition name"
+            );
+        }
+    }
+
+    #[test]
+    fn renames_point_at_real_schema_names() {
+        for (ours, theirs, _) in RENAMES {
+            assert!(
+                !defined_somewhere(ours),
+                "{ours} is a schema name; drop the rename row"
+            );
+            for t in *theirs {
+                assert!(defined_somewhere(t), "{t} ({ours}) is not a schema name");
+            }
+        }
+    }
+
+    #[test]
+    fn own_names_are_not_schema_names() {
+        for (ours, _) in OWN_NAMES {
+            assert!(
+                !defined_somewhere(ours),
+                "{ours} is a schema name; move it to SPEC_NAMED"
+            );
+        }
+    }
+}

@@ -1,0 +1,1115 @@
+//! The emitter: a version-aware `serde::Serializer` wrapper.
+//!
+//! [`Shaper`] wraps any serializer (the `serde_json` writer or `serde_json::value::Serializer`) and
+//! sees every struct name and field while the superset value is written. An object's owner type
+//! is the struct name serde reports, or, for maps (open objects, `flatten`ed structs, JSON held as
+//! `serde_json::Value`), the type its parent's edge names ([`super::ledger::EDGES`]). Per field it
+//! consults the owner's ledger rows: strip (skip the field), pass (write it verbatim), refuse
+//! (fail). 2026-07-28 injections are appended when an object ends. Nothing is buffered: a body
+//! that needs no change is written exactly as plain `serde_json` would write it.
+
+use std::cell::RefCell;
+
+use serde::ser::{
+    self, Serialize, SerializeMap, SerializeSeq, SerializeStruct, SerializeStructVariant,
+    SerializeTuple, SerializeTupleStruct, SerializeTupleVariant, Serializer,
+};
+use serde_json::Value;
+
+use super::body::{BodyInfo, BodyKind};
+use super::error::{EmitError, EmitErrorKind, JsonPath, PathSegment};
+use super::ledger::{
+    self, Action, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, CLIENT_REQUESTS_2026, Cause,
+    LOG_LEVEL_KEY, LOGGING_LEVELS, LedgerRow, OwnerInfo, PROTOCOL_VERSION_KEY, RESULT_TYPES_2026,
+    RefuseWhen, ResultShape,
+};
+use super::report::{Change, EmissionReport};
+use crate::ProtocolVersion;
+
+/// A scalar seen in a [`Slot::Capture`] position.
+#[derive(Debug, Default, Clone, PartialEq)]
+enum Captured {
+    #[default]
+    Nothing,
+    Str(String),
+    Int(i128),
+    Float(f64),
+    Entries(usize),
+    Other(&'static str),
+}
+
+/// State shared by every level of one emission.
+pub(crate) struct Ctx {
+    pub version: ProtocolVersion,
+    /// Keep the current path (for the report and for error paths).
+    pub track: bool,
+    path: RefCell<JsonPath>,
+    pub report: RefCell<EmissionReport>,
+    pub error: RefCell<Option<EmitError>>,
+    captured: RefCell<Captured>,
+}
+
+impl Ctx {
+    pub fn new(version: ProtocolVersion, track: bool) -> Self {
+        Ctx {
+            version,
+            track,
+            path: RefCell::new(JsonPath::root()),
+            report: RefCell::new(EmissionReport::new(version)),
+            error: RefCell::new(None),
+            captured: RefCell::new(Captured::Nothing),
+        }
+    }
+
+    fn path_with(&self, key: Option<&str>) -> JsonPath {
+        let mut p = self.path.borrow().clone();
+        if let Some(k) = key {
+            p.push(PathSegment::Key(k.to_owned()));
+        }
+        p
+    }
+
+    /// Records the first error and returns the serializer error that carries it outwards.
+    fn fail<E: ser::Error>(&self, mut err: EmitError, key: Option<&str>) -> E {
+        if self.track {
+            err.path = self.path_with(key);
+        }
+        let msg = err.message.clone();
+        let mut slot = self.error.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(err);
+        }
+        E::custom(msg)
+    }
+
+    fn note(&self, list: NoteKind, key: &str, cause: Cause, value: Option<Value>) {
+        if !self.track {
+            return;
+        }
+        let change = Change {
+            path: self.path_with(Some(key)),
+            cause,
+            value,
+        };
+        let mut r = self.report.borrow_mut();
+        match list {
+            NoteKind::Stripped => r.stripped.push(change),
+            NoteKind::Injected => r.injected.push(change),
+            NoteKind::Passed => r.passed.push(change),
+        }
+    }
+
+    fn push_key(&self, key: &str) {
+        if self.track {
+            self.path
+                .borrow_mut()
+                .push(PathSegment::Key(key.to_owned()));
+        }
+    }
+
+    fn push(&self, seg: PathSegment) {
+        if self.track {
+            self.path.borrow_mut().push(seg);
+        }
+    }
+
+    fn pop(&self) {
+        if self.track {
+            self.path.borrow_mut().pop();
+        }
+    }
+
+    fn capture(&self, c: Captured) {
+        *self.captured.borrow_mut() = c;
+    }
+
+    fn take_captured(&self) -> Captured {
+        std::mem::take(&mut *self.captured.borrow_mut())
+    }
+}
+
+#[derive(Clone, Copy)]
+enum NoteKind {
+    Stripped,
+    Injected,
+    Passed,
+}
+
+/// What the emitter does with an object, beyond its owner's ledger rows.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Role {
+    Plain,
+    /// The body of a 2026-07-28 result.
+    Result2026(&'static ResultShape),
+    /// The body of a 2026-07-28 client request.
+    ClientRequest2026,
+    /// Its `params`.
+    ClientParams,
+    /// Its `params._meta`.
+    ClientMeta,
+    /// A map whose entry count the parent needs (`inputRequests`).
+    Counted,
+    /// An object none of whose values may be an array.
+    NoArrayValues(&'static LedgerRow),
+}
+
+/// What the value being serialized is, as far as its parent knows.
+#[derive(Debug, Clone, Copy)]
+enum Slot {
+    /// A nested value; for a map, the type its parent expects there.
+    Typed(Option<&'static str>),
+    /// Like `Typed`, but it must be a JSON object.
+    Object(Option<&'static str>, Cause),
+    /// The whole message body.
+    Body(BodyInfo),
+    /// An object with a role.
+    Role(Role),
+    /// Must not be an array.
+    RefuseArray(&'static LedgerRow),
+    /// A scalar the parent checks after it is written.
+    Capture,
+}
+
+/// Canonical spec name of a superset type name.
+pub(crate) fn canonical(name: &'static str) -> &'static str {
+    match name {
+        "CreateMessageResultWithTools" => "CreateMessageResult",
+        "ElicitCompleteNotification" => "ElicitationCompleteNotification",
+        other => other,
+    }
+}
+
+/// The version-aware serializer wrapper.
+pub(crate) struct Shaper<'c, S> {
+    pub inner: S,
+    pub ctx: &'c Ctx,
+    slot: Slot,
+}
+
+impl<'c, S> Shaper<'c, S> {
+    pub fn body(inner: S, ctx: &'c Ctx, info: BodyInfo) -> Self {
+        Shaper {
+            inner,
+            ctx,
+            slot: Slot::Body(info),
+        }
+    }
+}
+
+struct Wrap<'a, 'c, T: ?Sized> {
+    value: &'a T,
+    ctx: &'c Ctx,
+    slot: Slot,
+}
+
+impl<T: Serialize + ?Sized> Serialize for Wrap<'_, '_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.value.serialize(Shaper {
+            inner: serializer,
+            ctx: self.ctx,
+            slot: self.slot,
+        })
+    }
+}
+
+impl<'c, S: Serializer> Shaper<'c, S> {
+    fn scalar(&self, c: impl FnOnce() -> Captured) -> Result<(), S::Error> {
+        match self.slot {
+            Slot::Capture => {
+                self.ctx.capture(c());
+                Ok(())
+            }
+            Slot::Object(_, cause) => Err(self.ctx.fail(
+                EmitError::new(
+                    EmitErrorKind::InvalidValue,
+                    self.ctx.version,
+                    "expected a JSON object",
+                    Some(cause),
+                ),
+                None,
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    fn array(&self) -> Result<(), S::Error> {
+        match self.slot {
+            Slot::RefuseArray(row) => Err(self.ctx.fail(
+                EmitError::new(
+                    EmitErrorKind::NotExpressible,
+                    self.ctx.version,
+                    format!(
+                        "{}.{} is an array, which {} cannot carry: {}",
+                        row.owner, row.field, self.ctx.version, row.reason
+                    ),
+                    Some(Cause::Ledger(row)),
+                ),
+                None,
+            )),
+            Slot::Capture => {
+                self.ctx.capture(Captured::Other("an array"));
+                Ok(())
+            }
+            _ => self.scalar(|| Captured::Other("an array")),
+        }
+    }
+
+    /// Owner and role of an object about to be written (`name` is serde's struct name).
+    fn object(
+        &self,
+        name: Option<&'static str>,
+    ) -> Result<(Option<&'static OwnerInfo>, Role), S::Error> {
+        let v = self.ctx.version;
+        let by_name = name.map(canonical).and_then(ledger::owner);
+        if let Some(info) = by_name
+            && let Some(t) = info.ty
+            && !matches!(self.slot, Slot::Body(_))
+            && !t.nested.contains(v)
+        {
+            return Err(self.ctx.fail(
+                EmitError::new(
+                    EmitErrorKind::TypeAbsent,
+                    v,
+                    format!("{} does not exist at {}: {}", t.name, v, t.reason),
+                    Some(Cause::Type(t)),
+                ),
+                None,
+            ));
+        }
+        Ok(match self.slot {
+            Slot::Typed(expect) | Slot::Object(expect, _) => (
+                by_name.or_else(|| expect.and_then(ledger::owner)),
+                Role::Plain,
+            ),
+            Slot::Body(info) => {
+                let owner = ledger::owner(canonical(info.type_name)).or(by_name);
+                let role = if v != ProtocolVersion::V2026_07_28 {
+                    Role::Plain
+                } else {
+                    match info.kind {
+                        BodyKind::Result => owner
+                            .and_then(|o| o.result)
+                            .map_or(Role::Plain, Role::Result2026),
+                        BodyKind::Request
+                            if info
+                                .method
+                                .is_some_and(|m| CLIENT_REQUESTS_2026.contains(&m)) =>
+                        {
+                            Role::ClientRequest2026
+                        }
+                        _ => Role::Plain,
+                    }
+                };
+                (owner, role)
+            }
+            Slot::Role(Role::ClientMeta) => (ledger::owner("RequestMetaObject"), Role::ClientMeta),
+            Slot::Role(role) => (by_name, role),
+            Slot::RefuseArray(_) => (by_name, Role::Plain),
+            Slot::Capture => {
+                self.ctx.capture(Captured::Other("an object"));
+                (by_name, Role::Plain)
+            }
+        })
+    }
+
+    fn open(self, name: Option<&'static str>) -> Result<Obj<'c, S::SerializeMap>, S::Error> {
+        let (owner, role) = self.object(name)?;
+        let inner = self.inner.serialize_map(None)?;
+        let inspect = owner.is_some() || role != Role::Plain || self.ctx.track;
+        Ok(Obj {
+            inner,
+            ctx: self.ctx,
+            owner,
+            role,
+            inspect,
+            flags: 0,
+            rows_seen: 0,
+            count: 0,
+            pending: None,
+        })
+    }
+}
+
+macro_rules! scalar_methods {
+    ($($method:ident($ty:ty) => $cap:expr;)*) => {
+        $(
+            fn $method(self, v: $ty) -> Result<S::Ok, S::Error> {
+                #[allow(clippy::redundant_closure_call)]
+                self.scalar(|| ($cap)(v))?;
+                self.inner.$method(v)
+            }
+        )*
+    };
+}
+
+impl<'c, S: Serializer> Serializer for Shaper<'c, S> {
+    type Ok = S::Ok;
+    type Error = S::Error;
+    type SerializeSeq = Seq<'c, S::SerializeSeq>;
+    type SerializeTuple = Seq<'c, S::SerializeTuple>;
+    type SerializeTupleStruct = Seq<'c, S::SerializeTupleStruct>;
+    type SerializeTupleVariant = Seq<'c, S::SerializeTupleVariant>;
+    type SerializeMap = Obj<'c, S::SerializeMap>;
+    type SerializeStruct = Obj<'c, S::SerializeMap>;
+    type SerializeStructVariant = Variant<'c, S::SerializeStructVariant>;
+
+    scalar_methods! {
+        serialize_bool(bool) => |_| Captured::Other("a boolean");
+        serialize_i8(i8) => |v: i8| Captured::Int(v.into());
+        serialize_i16(i16) => |v: i16| Captured::Int(v.into());
+        serialize_i32(i32) => |v: i32| Captured::Int(v.into());
+        serialize_i64(i64) => |v: i64| Captured::Int(v.into());
+        serialize_i128(i128) => Captured::Int;
+        serialize_u8(u8) => |v: u8| Captured::Int(v.into());
+        serialize_u16(u16) => |v: u16| Captured::Int(v.into());
+        serialize_u32(u32) => |v: u32| Captured::Int(v.into());
+        serialize_u64(u64) => |v: u64| Captured::Int(v.into());
+        serialize_f32(f32) => |v: f32| Captured::Float(v.into());
+        serialize_f64(f64) => Captured::Float;
+        serialize_char(char) => |v: char| Captured::Str(v.to_string());
+        serialize_str(&str) => |v: &str| Captured::Str(v.to_owned());
+        serialize_bytes(&[u8]) => |_| Captured::Other("bytes");
+    }
+
+    fn serialize_u128(self, v: u128) -> Result<S::Ok, S::Error> {
+        self.scalar(|| Captured::Int(i128::try_from(v).unwrap_or(i128::MAX)))?;
+        self.inner.serialize_u128(v)
+    }
+
+    fn serialize_none(self) -> Result<S::Ok, S::Error> {
+        self.scalar(|| Captured::Other("null"))?;
+        self.inner.serialize_none()
+    }
+
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<S::Ok, S::Error> {
+        value.serialize(self)
+    }
+
+    fn serialize_unit(self) -> Result<S::Ok, S::Error> {
+        self.scalar(|| Captured::Other("null"))?;
+        self.inner.serialize_unit()
+    }
+
+    fn serialize_unit_struct(self, name: &'static str) -> Result<S::Ok, S::Error> {
+        self.scalar(|| Captured::Other("null"))?;
+        self.inner.serialize_unit_struct(name)
+    }
+
+    fn serialize_unit_variant(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+    ) -> Result<S::Ok, S::Error> {
+        self.scalar(|| Captured::Str(variant.to_owned()))?;
+        self.inner.serialize_unit_variant(name, index, variant)
+    }
+
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<S::Ok, S::Error> {
+        let slot = match self.slot {
+            Slot::Typed(None) if ledger::owner(canonical(name)).is_some() => {
+                Slot::Typed(Some(canonical(name)))
+            }
+            other => other,
+        };
+        self.inner.serialize_newtype_struct(
+            name,
+            &Wrap {
+                value,
+                ctx: self.ctx,
+                slot,
+            },
+        )
+    }
+
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<S::Ok, S::Error> {
+        self.scalar(|| Captured::Other("an object"))?;
+        self.inner.serialize_newtype_variant(
+            name,
+            index,
+            variant,
+            &Wrap {
+                value,
+                ctx: self.ctx,
+                slot: Slot::Typed(None),
+            },
+        )
+    }
+
+    fn serialize_seq(self, len: Option<usize>) -> Result<Self::SerializeSeq, S::Error> {
+        self.array()?;
+        Ok(Seq::new(self.inner.serialize_seq(len)?, self.ctx))
+    }
+
+    fn serialize_tuple(self, len: usize) -> Result<Self::SerializeTuple, S::Error> {
+        self.array()?;
+        Ok(Seq::new(self.inner.serialize_tuple(len)?, self.ctx))
+    }
+
+    fn serialize_tuple_struct(
+        self,
+        name: &'static str,
+        len: usize,
+    ) -> Result<Self::SerializeTupleStruct, S::Error> {
+        self.array()?;
+        Ok(Seq::new(
+            self.inner.serialize_tuple_struct(name, len)?,
+            self.ctx,
+        ))
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Self::SerializeTupleVariant, S::Error> {
+        self.scalar(|| Captured::Other("an object"))?;
+        Ok(Seq::new(
+            self.inner
+                .serialize_tuple_variant(name, index, variant, len)?,
+            self.ctx,
+        ))
+    }
+
+    fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, S::Error> {
+        self.open(None)
+    }
+
+    fn serialize_struct(
+        self,
+        name: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeStruct, S::Error> {
+        self.open(Some(name))
+    }
+
+    fn serialize_struct_variant(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Self::SerializeStructVariant, S::Error> {
+        self.scalar(|| Captured::Other("an object"))?;
+        Ok(Variant {
+            inner: self
+                .inner
+                .serialize_struct_variant(name, index, variant, len)?,
+            ctx: self.ctx,
+        })
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.inner.is_human_readable()
+    }
+}
+
+/// Arrays and tuples: every element is a nested value.
+pub(crate) struct Seq<'c, C> {
+    inner: C,
+    ctx: &'c Ctx,
+    index: usize,
+}
+
+impl<'c, C> Seq<'c, C> {
+    fn new(inner: C, ctx: &'c Ctx) -> Self {
+        Seq {
+            inner,
+            ctx,
+            index: 0,
+        }
+    }
+
+    fn element<T: Serialize + ?Sized, E>(
+        &mut self,
+        value: &T,
+        write: impl FnOnce(&mut C, &Wrap<'_, 'c, T>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.ctx.push(PathSegment::Index(self.index));
+        write(
+            &mut self.inner,
+            &Wrap {
+                value,
+                ctx: self.ctx,
+                slot: Slot::Typed(None),
+            },
+        )?;
+        self.ctx.pop();
+        self.index += 1;
+        Ok(())
+    }
+}
+
+impl<C: SerializeSeq> SerializeSeq for Seq<'_, C> {
+    type Ok = C::Ok;
+    type Error = C::Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
+        self.element(value, |c, w| c.serialize_element(w))
+    }
+    fn end(self) -> Result<C::Ok, C::Error> {
+        self.inner.end()
+    }
+}
+
+impl<C: SerializeTuple> SerializeTuple for Seq<'_, C> {
+    type Ok = C::Ok;
+    type Error = C::Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
+        self.element(value, |c, w| c.serialize_element(w))
+    }
+    fn end(self) -> Result<C::Ok, C::Error> {
+        self.inner.end()
+    }
+}
+
+impl<C: SerializeTupleStruct> SerializeTupleStruct for Seq<'_, C> {
+    type Ok = C::Ok;
+    type Error = C::Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
+        self.element(value, |c, w| c.serialize_field(w))
+    }
+    fn end(self) -> Result<C::Ok, C::Error> {
+        self.inner.end()
+    }
+}
+
+impl<C: SerializeTupleVariant> SerializeTupleVariant for Seq<'_, C> {
+    type Ok = C::Ok;
+    type Error = C::Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
+        self.element(value, |c, w| c.serialize_field(w))
+    }
+    fn end(self) -> Result<C::Ok, C::Error> {
+        self.inner.end()
+    }
+}
+
+/// Externally tagged struct variants (not used by the MCP model, forwarded with nested values).
+pub(crate) struct Variant<'c, C> {
+    inner: C,
+    ctx: &'c Ctx,
+}
+
+impl<C: SerializeStructVariant> SerializeStructVariant for Variant<'_, C> {
+    type Ok = C::Ok;
+    type Error = C::Error;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), C::Error> {
+        self.inner.serialize_field(
+            key,
+            &Wrap {
+                value,
+                ctx: self.ctx,
+                slot: Slot::Typed(None),
+            },
+        )
+    }
+    fn end(self) -> Result<C::Ok, C::Error> {
+        self.inner.end()
+    }
+}
+
+const F_RESULT_TYPE: u32 = 1;
+const F_TTL: u32 = 1 << 1;
+const F_SCOPE: u32 = 1 << 2;
+const F_PARAMS: u32 = 1 << 3;
+const F_META: u32 = 1 << 4;
+const F_PROTOCOL_VERSION: u32 = 1 << 5;
+const F_CAPABILITIES: u32 = 1 << 6;
+const F_INPUT_REQUESTS: u32 = 1 << 7;
+const F_REQUEST_STATE: u32 = 1 << 8;
+
+/// Objects: structs and maps.
+pub(crate) struct Obj<'c, C> {
+    inner: C,
+    ctx: &'c Ctx,
+    owner: Option<&'static OwnerInfo>,
+    role: Role,
+    /// Whether keys must be read (an owner with rows, a role, or path tracking).
+    inspect: bool,
+    flags: u32,
+    rows_seen: u64,
+    count: usize,
+    pending: Option<String>,
+}
+
+/// The text of a map key (serde_json accepts strings, numbers and booleans as keys).
+fn key_text<K: Serialize + ?Sized>(key: &K) -> Option<String> {
+    match key.serialize(serde_json::value::Serializer) {
+        Ok(Value::String(s)) => Some(s),
+        Ok(Value::Number(n)) => Some(n.to_string()),
+        Ok(Value::Bool(b)) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+impl<'c, C: SerializeMap> Obj<'c, C> {
+    fn error(
+        &self,
+        kind: EmitErrorKind,
+        message: String,
+        cause: Cause,
+        key: Option<&str>,
+    ) -> C::Error {
+        self.ctx.fail(
+            EmitError::new(kind, self.ctx.version, message, Some(cause)),
+            key,
+        )
+    }
+
+    fn entry<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), C::Error> {
+        let v = self.ctx.version;
+        self.count += 1;
+        let mut slot = Slot::Typed(None);
+        let mut opaque = false;
+        if let Some(o) = self.owner {
+            if let Some(i) = o
+                .rows
+                .iter()
+                .position(|r| r.field == key && r.revisions.contains(v))
+            {
+                let row = o.rows[i];
+                {
+                    match row.action {
+                        Action::Strip => {
+                            self.ctx
+                                .note(NoteKind::Stripped, key, Cause::Ledger(row), None);
+                            return Ok(());
+                        }
+                        Action::Pass => {
+                            self.ctx
+                                .note(NoteKind::Passed, key, Cause::Ledger(row), None);
+                            opaque = true;
+                        }
+                        Action::Refuse(RefuseWhen::Present) => {
+                            return Err(self.error(
+                                EmitErrorKind::NotExpressible,
+                                format!(
+                                    "{}.{} cannot be sent at {v}: {}",
+                                    row.owner, row.field, row.reason
+                                ),
+                                Cause::Ledger(row),
+                                Some(key),
+                            ));
+                        }
+                        Action::Refuse(RefuseWhen::Absent) => self.rows_seen |= 1 << i,
+                        Action::Refuse(RefuseWhen::Array) => slot = Slot::RefuseArray(row),
+                        Action::Refuse(RefuseWhen::ArrayValue) => {
+                            slot = Slot::Role(Role::NoArrayValues(row));
+                        }
+                        Action::Refuse(
+                            when @ (RefuseWhen::NotObject | RefuseWhen::NotObjectSchema),
+                        ) => {
+                            // Checked on a copy: these are open JSON values (schemas, output).
+                            let copy = serde_json::to_value(value).map_err(ser::Error::custom)?;
+                            let ok = match (&copy, when) {
+                                (Value::Object(_), RefuseWhen::NotObject) => true,
+                                (Value::Object(m), _) => {
+                                    m.get("type") == Some(&Value::from("object"))
+                                }
+                                _ => false,
+                            };
+                            if !ok {
+                                return Err(self.error(
+                                    EmitErrorKind::NotExpressible,
+                                    format!(
+                                        "{}.{} cannot be sent at {v}: {}",
+                                        row.owner, row.field, row.reason
+                                    ),
+                                    Cause::Ledger(row),
+                                    Some(key),
+                                ));
+                            }
+                            self.ctx.push_key(key);
+                            self.inner.serialize_entry(key, &copy)?;
+                            self.ctx.pop();
+                            return Ok(());
+                        }
+                    }
+                }
+            }
+            if !opaque {
+                if o.is_opaque(key) {
+                    opaque = true;
+                } else if let Some(child) = o.edge(key) {
+                    slot = Slot::Typed(Some(child));
+                }
+            }
+        }
+        match self.role {
+            Role::Plain | Role::Counted => {}
+            Role::NoArrayValues(row) => slot = Slot::RefuseArray(row),
+            Role::Result2026(shape) => match key {
+                "resultType" => {
+                    self.flags |= F_RESULT_TYPE;
+                    slot = Slot::Capture;
+                }
+                "ttlMs" if shape.cacheable => {
+                    self.flags |= F_TTL;
+                    slot = Slot::Capture;
+                }
+                "cacheScope" if shape.cacheable => {
+                    self.flags |= F_SCOPE;
+                    slot = Slot::Capture;
+                }
+                "inputRequests" => slot = Slot::Role(Role::Counted),
+                "requestState" => self.flags |= F_REQUEST_STATE,
+                _ => {}
+            },
+            Role::ClientRequest2026 => {
+                if key == "params" {
+                    self.flags |= F_PARAMS;
+                    slot = Slot::Role(Role::ClientParams);
+                }
+            }
+            Role::ClientParams => {
+                if key == "_meta" {
+                    self.flags |= F_META;
+                    slot = Slot::Role(Role::ClientMeta);
+                }
+            }
+            Role::ClientMeta => {
+                let s6 = Cause::Shaping(ledger::shaping("S6"));
+                let expect = self.owner.and_then(|o| o.edge(key));
+                match key {
+                    PROTOCOL_VERSION_KEY => {
+                        self.flags |= F_PROTOCOL_VERSION;
+                        slot = Slot::Capture;
+                    }
+                    CLIENT_CAPABILITIES_KEY => {
+                        self.flags |= F_CAPABILITIES;
+                        slot = Slot::Object(expect, s6);
+                    }
+                    CLIENT_INFO_KEY => slot = Slot::Object(expect, s6),
+                    LOG_LEVEL_KEY => slot = Slot::Capture,
+                    _ => opaque = true,
+                }
+            }
+        }
+        if !opaque && key == "_meta" && !matches!(slot, Slot::Role(Role::ClientMeta)) {
+            // `_meta` is open metadata at every owner; only a 2026-07-28 client request's is typed.
+            opaque = true;
+        }
+        self.ctx.push_key(key);
+        if opaque {
+            self.inner.serialize_entry(key, value)?;
+        } else {
+            self.inner.serialize_entry(
+                key,
+                &Wrap {
+                    value,
+                    ctx: self.ctx,
+                    slot,
+                },
+            )?;
+        }
+        self.ctx.pop();
+        if matches!(slot, Slot::Capture) || matches!(slot, Slot::Role(Role::Counted)) {
+            self.check_captured(key)?;
+        }
+        Ok(())
+    }
+
+    fn check_captured(&mut self, key: &str) -> Result<(), C::Error> {
+        let v = self.ctx.version;
+        let captured = self.ctx.take_captured();
+        let (ok, rule, expected): (bool, &str, String) = match (self.role, key) {
+            (Role::Result2026(shape), "resultType") => match &captured {
+                Captured::Str(s) if s == shape.result_type => (true, "S1", String::new()),
+                Captured::Str(s) if RESULT_TYPES_2026.contains(&s.as_str()) => (
+                    false,
+                    "S1",
+                    format!(
+                        "resultType \"{s}\" contradicts {}, whose resultType is \"{}\"",
+                        shape.name, shape.result_type
+                    ),
+                ),
+                _ => (
+                    false,
+                    "S1",
+                    format!(
+                        "resultType must be \"complete\" or \"input_required\", found {}",
+                        describe(&captured)
+                    ),
+                ),
+            },
+            (Role::Result2026(_), "ttlMs") => match captured {
+                Captured::Int(n) if n >= 0 => (true, "S2", String::new()),
+                Captured::Float(f) if f >= 0.0 && f.fract() == 0.0 => (true, "S2", String::new()),
+                _ => (
+                    false,
+                    "S2",
+                    format!(
+                        "ttlMs must be an integer >= 0, found {}",
+                        describe(&captured)
+                    ),
+                ),
+            },
+            (Role::Result2026(_), "cacheScope") => match &captured {
+                Captured::Str(s) if s == "public" || s == "private" => (true, "S2", String::new()),
+                _ => (
+                    false,
+                    "S2",
+                    format!(
+                        "cacheScope must be \"public\" or \"private\", found {}",
+                        describe(&captured)
+                    ),
+                ),
+            },
+            (Role::Result2026(_), "inputRequests") => {
+                if matches!(captured, Captured::Entries(n) if n > 0) {
+                    self.flags |= F_INPUT_REQUESTS;
+                }
+                (true, "S5", String::new())
+            }
+            (Role::ClientMeta, PROTOCOL_VERSION_KEY) => match captured {
+                Captured::Str(_) => (true, "S6", String::new()),
+                _ => (
+                    false,
+                    "S6",
+                    format!(
+                        "{PROTOCOL_VERSION_KEY} must be a string, found {}",
+                        describe(&captured)
+                    ),
+                ),
+            },
+            (Role::ClientMeta, LOG_LEVEL_KEY) => match &captured {
+                Captured::Str(s) if LOGGING_LEVELS.contains(&s.as_str()) => {
+                    (true, "S6", String::new())
+                }
+                _ => (
+                    false,
+                    "S6",
+                    format!(
+                        "{LOG_LEVEL_KEY} must be a logging level, found {}",
+                        describe(&captured)
+                    ),
+                ),
+            },
+            _ => (true, "", String::new()),
+        };
+        if ok {
+            return Ok(());
+        }
+        let _ = v;
+        Err(self.error(
+            EmitErrorKind::InvalidValue,
+            expected,
+            Cause::Shaping(ledger::shaping(rule)),
+            Some(key),
+        ))
+    }
+
+    fn inject(&mut self, key: &'static str, value: Value, rule: &str) -> Result<(), C::Error> {
+        self.inner.serialize_entry(key, &value)?;
+        self.ctx.note(
+            NoteKind::Injected,
+            key,
+            Cause::Shaping(ledger::shaping(rule)),
+            Some(value),
+        );
+        Ok(())
+    }
+
+    fn missing(&self, message: String, rule: &str, key: &str) -> C::Error {
+        self.error(
+            EmitErrorKind::MissingRequired,
+            message,
+            Cause::Shaping(ledger::shaping(rule)),
+            Some(key),
+        )
+    }
+
+    fn finish(mut self) -> Result<C::Ok, C::Error> {
+        let v = self.ctx.version;
+        if let Some(o) = self.owner {
+            for (i, row) in o.rows.iter().enumerate() {
+                if row.action == Action::Refuse(RefuseWhen::Absent)
+                    && row.revisions.contains(v)
+                    && self.rows_seen & (1 << i) == 0
+                {
+                    return Err(self.error(
+                        EmitErrorKind::MissingRequired,
+                        format!("{}.{} is missing: {}", row.owner, row.field, row.reason),
+                        Cause::Ledger(row),
+                        Some(row.field),
+                    ));
+                }
+            }
+        }
+        match self.role {
+            Role::Result2026(shape) => {
+                if self.flags & F_RESULT_TYPE == 0 {
+                    self.inject("resultType", Value::from(shape.result_type), "S1")?;
+                }
+                if shape.cacheable && shape.result_type == "complete" {
+                    if self.flags & F_TTL == 0 {
+                        self.inject("ttlMs", Value::from(0u64), "S2")?;
+                    }
+                    if self.flags & F_SCOPE == 0 {
+                        self.inject("cacheScope", Value::from("private"), "S2")?;
+                    }
+                }
+                if shape.result_type == "input_required"
+                    && self.flags & (F_INPUT_REQUESTS | F_REQUEST_STATE) == 0
+                {
+                    return Err(self.missing(
+                        "an InputRequiredResult needs a non-empty inputRequests or a requestState"
+                            .to_owned(),
+                        "S5",
+                        "inputRequests",
+                    ));
+                }
+            }
+            Role::ClientRequest2026 if self.flags & F_PARAMS == 0 => {
+                return Err(self.missing(
+                    format!(
+                        "a client request at {v} needs params._meta with {CLIENT_CAPABILITIES_KEY}"
+                    ),
+                    "S4",
+                    "params",
+                ));
+            }
+            Role::ClientParams if self.flags & F_META == 0 => {
+                return Err(self.missing(
+                    format!("a client request at {v} needs _meta with {CLIENT_CAPABILITIES_KEY}"),
+                    "S4",
+                    "_meta",
+                ));
+            }
+            Role::ClientMeta => {
+                if self.flags & F_CAPABILITIES == 0 {
+                    return Err(self.missing(
+                        format!("a client request at {v} needs _meta {CLIENT_CAPABILITIES_KEY} (never synthesized)"),
+                        "S4",
+                        CLIENT_CAPABILITIES_KEY,
+                    ));
+                }
+                if self.flags & F_PROTOCOL_VERSION == 0 {
+                    self.inject(PROTOCOL_VERSION_KEY, Value::from(v.as_str()), "S3")?;
+                }
+            }
+            Role::Counted => self.ctx.capture(Captured::Entries(self.count)),
+            _ => {}
+        }
+        self.inner.end()
+    }
+}
+
+fn describe(c: &Captured) -> String {
+    match c {
+        Captured::Nothing => "nothing".to_owned(),
+        Captured::Str(s) => format!("\"{s}\""),
+        Captured::Int(n) => n.to_string(),
+        Captured::Float(f) => f.to_string(),
+        Captured::Entries(n) => format!("an object of {n} entries"),
+        Captured::Other(what) => (*what).to_owned(),
+    }
+}
+
+impl<C: SerializeMap> SerializeMap for Obj<'_, C> {
+    type Ok = C::Ok;
+    type Error = C::Error;
+
+    fn serialize_key<K: Serialize + ?Sized>(&mut self, key: &K) -> Result<(), C::Error> {
+        if self.inspect {
+            match key_text(key) {
+                Some(k) => {
+                    self.pending = Some(k);
+                    Ok(())
+                }
+                None => self.inner.serialize_key(key),
+            }
+        } else {
+            self.count += 1;
+            self.inner.serialize_key(key)
+        }
+    }
+
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
+        match self.pending.take() {
+            Some(k) => self.entry(&k, value),
+            None => self.inner.serialize_value(&Wrap {
+                value,
+                ctx: self.ctx,
+                slot: Slot::Typed(None),
+            }),
+        }
+    }
+
+    fn serialize_entry<K: Serialize + ?Sized, T: Serialize + ?Sized>(
+        &mut self,
+        key: &K,
+        value: &T,
+    ) -> Result<(), C::Error> {
+        if self.inspect
+            && let Some(k) = key_text(key)
+        {
+            return self.entry(&k, value);
+        }
+        self.count += 1;
+        self.inner.serialize_entry(
+            key,
+            &Wrap {
+                value,
+                ctx: self.ctx,
+                slot: Slot::Typed(None),
+            },
+        )
+    }
+
+    fn end(self) -> Result<C::Ok, C::Error> {
+        self.finish()
+    }
+}
+
+impl<C: SerializeMap> SerializeStruct for Obj<'_, C> {
+    type Ok = C::Ok;
+    type Error = C::Error;
+
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), C::Error> {
+        if self.inspect {
+            self.entry(key, value)
+        } else {
+            self.count += 1;
+            if key == "_meta" {
+                return self.inner.serialize_entry(key, value);
+            }
+            self.inner.serialize_entry(
+                key,
+                &Wrap {
+                    value,
+                    ctx: self.ctx,
+                    slot: Slot::Typed(None),
+                },
+            )
+        }
+    }
+
+    fn skip_field(&mut self, _key: &'static str) -> Result<(), C::Error> {
+        Ok(())
+    }
+
+    fn end(self) -> Result<C::Ok, C::Error> {
+        self.finish()
+    }
+}

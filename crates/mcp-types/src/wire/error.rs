@@ -1,0 +1,315 @@
+//! The boundary's two error types, [`EmitError`] and [`ParseError`], and the JSON path they carry.
+
+use std::fmt;
+
+use crate::{ProtocolVersion, VersionLike};
+
+use super::ledger::Cause;
+
+/// JSON-RPC error codes the boundary's errors map to.
+pub mod codes {
+    /// The JSON text does not parse.
+    pub const PARSE_ERROR: i32 = -32700;
+    /// Not a valid JSON-RPC message (bad envelope, missing `method`, bad `id`).
+    pub const INVALID_REQUEST: i32 = -32600;
+    /// The method does not exist at the revision.
+    pub const METHOD_NOT_FOUND: i32 = -32601;
+    /// The body does not fit its type at the revision.
+    pub const INVALID_PARAMS: i32 = -32602;
+    /// Our own side failed to produce a legal message.
+    pub const INTERNAL_ERROR: i32 = -32603;
+}
+
+/// One step of a [`JsonPath`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum PathSegment {
+    /// An object key.
+    Key(String),
+    /// An array index.
+    Index(usize),
+}
+
+/// A location inside a JSON value, printed as a JSON Pointer (RFC 6901, `""` is the root).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct JsonPath(Vec<PathSegment>);
+
+impl JsonPath {
+    /// The root of the value.
+    pub fn root() -> Self {
+        JsonPath(Vec::new())
+    }
+
+    /// A path from its segments, outermost first.
+    pub fn from_segments(segments: Vec<PathSegment>) -> Self {
+        JsonPath(segments)
+    }
+
+    /// The segments, outermost first.
+    pub fn segments(&self) -> &[PathSegment] {
+        &self.0
+    }
+
+    /// This path extended by an object key.
+    pub fn key(mut self, key: impl Into<String>) -> Self {
+        self.0.push(PathSegment::Key(key.into()));
+        self
+    }
+
+    /// This path extended by an array index.
+    pub fn index(mut self, index: usize) -> Self {
+        self.0.push(PathSegment::Index(index));
+        self
+    }
+
+    pub(crate) fn push(&mut self, segment: PathSegment) {
+        self.0.push(segment);
+    }
+
+    pub(crate) fn pop(&mut self) {
+        self.0.pop();
+    }
+
+    /// The JSON Pointer text, e.g. `/params/_meta/io.modelcontextprotocol~1clientInfo`.
+    pub fn pointer(&self) -> String {
+        let mut out = String::new();
+        for seg in &self.0 {
+            out.push('/');
+            match seg {
+                PathSegment::Key(k) => {
+                    for c in k.chars() {
+                        match c {
+                            '~' => out.push_str("~0"),
+                            '/' => out.push_str("~1"),
+                            c => out.push(c),
+                        }
+                    }
+                }
+                PathSegment::Index(i) => out.push_str(&i.to_string()),
+            }
+        }
+        out
+    }
+}
+
+impl fmt::Display for JsonPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            f.write_str("(root)")
+        } else {
+            f.write_str(&self.pointer())
+        }
+    }
+}
+
+/// Why a value could not be emitted at a revision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum EmitErrorKind {
+    /// The body type, or a union member inside it, does not exist at the revision.
+    TypeAbsent,
+    /// A field or value whose meaning the revision cannot carry (a `refuse` ledger row).
+    NotExpressible,
+    /// Something the revision requires is missing (e.g. `clientCapabilities` at 2026-07-28).
+    MissingRequired,
+    /// A value the revision defines but with a value it does not allow (negative `ttlMs`,
+    /// unknown `resultType`, a `resultType` that contradicts the body type).
+    InvalidValue,
+    /// The value's own `Serialize` implementation failed (e.g. a map with non-string keys).
+    Serialization,
+}
+
+impl EmitErrorKind {
+    /// The JSON-RPC code this failure maps to when it is reported to a peer.
+    ///
+    /// A type the revision lacks is `-32601` (the method does not exist there); a value the
+    /// revision cannot carry, or that misses a required part, is `-32602`; an invalid value of
+    /// our own making is `-32603`.
+    pub const fn code(self) -> i32 {
+        match self {
+            EmitErrorKind::TypeAbsent => codes::METHOD_NOT_FOUND,
+            EmitErrorKind::NotExpressible | EmitErrorKind::MissingRequired => codes::INVALID_PARAMS,
+            EmitErrorKind::InvalidValue | EmitErrorKind::Serialization => codes::INTERNAL_ERROR,
+        }
+    }
+}
+
+/// `serialize_for` refused: the value has no legal wire form at the revision.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+#[error("cannot emit at {version}: {message} (at {path})")]
+pub struct EmitError {
+    /// What went wrong.
+    pub kind: EmitErrorKind,
+    /// Where in the emitted body.
+    pub path: JsonPath,
+    /// The target revision.
+    pub version: ProtocolVersion,
+    /// What was expected and what was found, in words.
+    pub message: String,
+    /// The table row that refused, when one did.
+    pub cause: Option<Cause>,
+}
+
+impl EmitError {
+    pub(crate) fn new(
+        kind: EmitErrorKind,
+        version: ProtocolVersion,
+        message: impl Into<String>,
+        cause: Option<Cause>,
+    ) -> Self {
+        EmitError {
+            kind,
+            path: JsonPath::root(),
+            version,
+            message: message.into(),
+            cause,
+        }
+    }
+
+    /// The JSON-RPC code this error maps to.
+    pub fn code(&self) -> i32 {
+        self.kind.code()
+    }
+}
+
+/// Why a JSON value could not be read as a type at a revision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ParseErrorKind {
+    /// The text is not JSON.
+    Syntax,
+    /// Not a valid JSON-RPC message: bad `jsonrpc`, bad `id`, not an object.
+    InvalidEnvelope,
+    /// A request or notification without `method`.
+    MissingMethod,
+    /// A `method` that names no request or notification (of the revision, where one is known).
+    UnknownMethod,
+    /// A required field is missing.
+    Missing,
+    /// A content block or other tagged union member with an unknown tag.
+    UnknownTag,
+    /// A field has the wrong JSON type or a value outside its domain.
+    Invalid,
+    /// 2026-07-28: a result whose `resultType` is neither `complete` nor `input_required`.
+    ResultTypeInvalid,
+    /// 2026-07-28: a client request without a required reserved `_meta` key.
+    MissingRequiredMeta,
+    /// The type does not exist at the revision (e.g. a result asked for by a method the revision
+    /// lacks).
+    TypeAbsent,
+}
+
+impl ParseErrorKind {
+    /// The JSON-RPC code this failure maps to when the body was a request.
+    pub const fn code(self) -> i32 {
+        match self {
+            ParseErrorKind::Syntax => codes::PARSE_ERROR,
+            ParseErrorKind::InvalidEnvelope | ParseErrorKind::MissingMethod => {
+                codes::INVALID_REQUEST
+            }
+            ParseErrorKind::UnknownMethod | ParseErrorKind::TypeAbsent => codes::METHOD_NOT_FOUND,
+            ParseErrorKind::Missing
+            | ParseErrorKind::UnknownTag
+            | ParseErrorKind::Invalid
+            | ParseErrorKind::ResultTypeInvalid
+            | ParseErrorKind::MissingRequiredMeta => codes::INVALID_PARAMS,
+        }
+    }
+}
+
+/// `parse_as` failed: the JSON is not a valid value of the type at the revision.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+#[error("cannot parse as {type_name} at {version}: {message} (at {path}){}", more_suffix(.more.len()))]
+pub struct ParseError {
+    /// What went wrong.
+    pub kind: ParseErrorKind,
+    /// Where in the input.
+    pub path: JsonPath,
+    /// The revision the input was read at (possibly one we do not know).
+    pub version: VersionLike,
+    /// The type that was asked for.
+    pub type_name: &'static str,
+    /// What was expected and what was found, in words.
+    pub message: String,
+    /// Further independent errors found in the same pass (e.g. one per missing `_meta` key).
+    pub more: Vec<ParseError>,
+}
+
+fn more_suffix(n: usize) -> String {
+    if n == 0 {
+        String::new()
+    } else {
+        format!(" (+{n} more)")
+    }
+}
+
+impl ParseError {
+    pub(crate) fn new(
+        kind: ParseErrorKind,
+        path: JsonPath,
+        version: &VersionLike,
+        type_name: &'static str,
+        message: impl Into<String>,
+    ) -> Self {
+        ParseError {
+            kind,
+            path,
+            version: version.clone(),
+            type_name,
+            message: message.into(),
+            more: Vec::new(),
+        }
+    }
+
+    /// The JSON-RPC code this error maps to.
+    pub fn code(&self) -> i32 {
+        self.kind.code()
+    }
+
+    /// This error followed by the further ones, in order.
+    pub fn all(&self) -> impl Iterator<Item = &ParseError> {
+        std::iter::once(self).chain(self.more.iter())
+    }
+
+    /// Joins a list of errors into one (the first, with the rest as [`ParseError::more`]).
+    pub(crate) fn join(mut errors: Vec<ParseError>) -> Option<ParseError> {
+        if errors.is_empty() {
+            return None;
+        }
+        let mut first = errors.remove(0);
+        first.more.extend(errors);
+        Some(first)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointers_escape_slash_and_tilde() {
+        let p = JsonPath::root()
+            .key("params")
+            .key("_meta")
+            .key("io.modelcontextprotocol/clientInfo")
+            .key("a~b")
+            .index(3);
+        assert_eq!(
+            p.pointer(),
+            "/params/_meta/io.modelcontextprotocol~1clientInfo/a~0b/3"
+        );
+        assert_eq!(JsonPath::root().pointer(), "");
+        assert_eq!(JsonPath::root().to_string(), "(root)");
+    }
+
+    #[test]
+    fn codes_follow_json_rpc() {
+        assert_eq!(ParseErrorKind::Syntax.code(), -32700);
+        assert_eq!(ParseErrorKind::MissingMethod.code(), -32600);
+        assert_eq!(ParseErrorKind::UnknownMethod.code(), -32601);
+        assert_eq!(ParseErrorKind::MissingRequiredMeta.code(), -32602);
+        assert_eq!(EmitErrorKind::TypeAbsent.code(), -32601);
+        assert_eq!(EmitErrorKind::NotExpressible.code(), -32602);
+    }
+}

@@ -1,0 +1,435 @@
+//! [`WireBody`] and [`WireParse`] for the superset model's bodies, unions and envelopes.
+
+use serde::Serializer;
+use serde_json::{Map, Value};
+
+use super::body::sealed::Sealed;
+use super::body::{BodyInfo, BodyKind, WireBody};
+use super::parse::{Arm, ParseKind, WireParse, plain, ranked};
+use super::{EmissionReport, EmitError, EmitErrorKind, JsonPath, ParseError, PathSegment};
+use crate::jsonrpc::{
+    JsonRpcError, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RawRequest,
+};
+use crate::model::*;
+use crate::{ProtocolVersion, VersionLike};
+
+macro_rules! requests {
+    ($($ty:ident),* $(,)?) => {$(
+        impl Sealed for $ty {}
+        impl WireBody for $ty {
+            fn body_info(&self) -> BodyInfo {
+                BodyInfo::request(stringify!($ty), <$ty as Request>::METHOD)
+            }
+        }
+        impl WireParse for $ty {
+            const TYPE_NAME: &'static str = stringify!($ty);
+            const KIND: ParseKind = ParseKind::Request;
+        }
+    )*};
+}
+
+macro_rules! notifications {
+    ($($ty:ident),* $(,)?) => {$(
+        impl Sealed for $ty {}
+        impl WireBody for $ty {
+            fn body_info(&self) -> BodyInfo {
+                BodyInfo::notification(stringify!($ty), <$ty as Notification>::METHOD)
+            }
+        }
+        impl WireParse for $ty {
+            const TYPE_NAME: &'static str = stringify!($ty);
+            const KIND: ParseKind = ParseKind::Notification;
+        }
+    )*};
+}
+
+macro_rules! results {
+    ($($ty:ident),* $(,)?) => {$(
+        impl Sealed for $ty {}
+        impl WireBody for $ty {
+            fn body_info(&self) -> BodyInfo {
+                BodyInfo::result(stringify!($ty))
+            }
+        }
+        impl WireParse for $ty {
+            const TYPE_NAME: &'static str = stringify!($ty);
+            const KIND: ParseKind = ParseKind::Result;
+        }
+    )*};
+}
+
+macro_rules! fragments {
+    ($($ty:ident),* $(,)?) => {$(
+        impl WireParse for $ty {
+            const TYPE_NAME: &'static str = stringify!($ty);
+            const KIND: ParseKind = ParseKind::Fragment;
+        }
+    )*};
+}
+
+requests!(
+    PingRequest,
+    InitializeRequest,
+    CompleteRequest,
+    SetLevelRequest,
+    GetPromptRequest,
+    ListPromptsRequest,
+    ListResourcesRequest,
+    ListResourceTemplatesRequest,
+    ReadResourceRequest,
+    SubscribeRequest,
+    UnsubscribeRequest,
+    CallToolRequest,
+    ListToolsRequest,
+    DiscoverRequest,
+    SubscriptionsListenRequest,
+    GetTaskRequest,
+    GetTaskPayloadRequest,
+    ListTasksRequest,
+    CancelTaskRequest,
+    CreateMessageRequest,
+    ListRootsRequest,
+    ElicitRequest,
+);
+
+notifications!(
+    CancelledNotification,
+    ProgressNotification,
+    InitializedNotification,
+    RootsListChangedNotification,
+    LoggingMessageNotification,
+    ResourceUpdatedNotification,
+    ResourceListChangedNotification,
+    ToolListChangedNotification,
+    PromptListChangedNotification,
+    ElicitationCompleteNotification,
+    SubscriptionsAcknowledgedNotification,
+    TaskStatusNotification,
+);
+
+results!(
+    EmptyResult,
+    InitializeResult,
+    DiscoverResult,
+    CompleteResult,
+    GetPromptResult,
+    ListPromptsResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
+    ReadResourceResult,
+    CallToolResult,
+    ListToolsResult,
+    SubscriptionsListenResult,
+    InputRequiredResult,
+    CreateTaskResult,
+    GetTaskResult,
+    GetTaskPayloadResult,
+    ListTasksResult,
+    CreateMessageResult,
+    ListRootsResult,
+    ElicitResult,
+);
+
+fragments!(
+    ContentBlock,
+    SamplingMessage,
+    ClientCapabilities,
+    ServerCapabilities,
+    Tool,
+    InputRequest,
+    InputResponse,
+);
+
+/// Body info of a method-tagged union member, from the model's method map.
+fn by_method(method: &'static str, kind: BodyKind) -> BodyInfo {
+    let type_name = method_info(method).map_or("Request", |m| m.type_name);
+    BodyInfo {
+        type_name,
+        kind,
+        method: Some(method),
+    }
+}
+
+macro_rules! method_unions {
+    ($($ty:ident => $kind:ident, $pkind:ident;)*) => {$(
+        impl Sealed for $ty {}
+        impl WireBody for $ty {
+            fn body_info(&self) -> BodyInfo {
+                by_method(self.method(), BodyKind::$kind)
+            }
+        }
+        impl WireParse for $ty {
+            const TYPE_NAME: &'static str = stringify!($ty);
+            const KIND: ParseKind = ParseKind::$pkind;
+        }
+    )*};
+}
+
+method_unions! {
+    ClientRequest => Request, Request;
+    ServerRequest => Request, Request;
+    ClientNotification => Notification, Notification;
+    ServerNotification => Notification, Notification;
+}
+
+impl Sealed for ServerResult {}
+impl WireBody for ServerResult {
+    fn body_info(&self) -> BodyInfo {
+        BodyInfo::result(match self {
+            ServerResult::Empty(_) => "EmptyResult",
+            ServerResult::Initialize(_) => "InitializeResult",
+            ServerResult::Discover(_) => "DiscoverResult",
+            ServerResult::Complete(_) => "CompleteResult",
+            ServerResult::GetPrompt(_) => "GetPromptResult",
+            ServerResult::ListPrompts(_) => "ListPromptsResult",
+            ServerResult::ListResources(_) => "ListResourcesResult",
+            ServerResult::ListResourceTemplates(_) => "ListResourceTemplatesResult",
+            ServerResult::ReadResource(_) => "ReadResourceResult",
+            ServerResult::CallTool(_) => "CallToolResult",
+            ServerResult::ListTools(_) => "ListToolsResult",
+            ServerResult::SubscriptionsListen(_) => "SubscriptionsListenResult",
+            ServerResult::InputRequired(_) => "InputRequiredResult",
+            ServerResult::CreateTask(_) => "CreateTaskResult",
+            ServerResult::GetTask(_) => "GetTaskResult",
+            ServerResult::GetTaskPayload(_) => "GetTaskPayloadResult",
+            ServerResult::ListTasks(_) => "ListTasksResult",
+            #[allow(unreachable_patterns)]
+            _ => "Result",
+        })
+    }
+}
+
+impl Sealed for ClientResult {}
+impl WireBody for ClientResult {
+    fn body_info(&self) -> BodyInfo {
+        BodyInfo::result(match self {
+            ClientResult::Empty(_) => "EmptyResult",
+            ClientResult::CreateMessage(_) => "CreateMessageResult",
+            ClientResult::ListRoots(_) => "ListRootsResult",
+            ClientResult::Elicit(_) => "ElicitResult",
+            ClientResult::CreateTask(_) => "CreateTaskResult",
+            ClientResult::GetTask(_) => "GetTaskResult",
+            ClientResult::GetTaskPayload(_) => "GetTaskPayloadResult",
+            ClientResult::ListTasks(_) => "ListTasksResult",
+            #[allow(unreachable_patterns)]
+            _ => "Result",
+        })
+    }
+}
+
+macro_rules! arm {
+    ($union:ident :: $variant:ident($ty:ident)) => {
+        Arm {
+            name: stringify!($ty),
+            parse: |v: &Value, ver: &VersionLike| {
+                plain::<$ty>(v, ver, stringify!($ty), ParseKind::Result).map($union::$variant)
+            },
+        }
+    };
+}
+
+impl WireParse for ServerResult {
+    const TYPE_NAME: &'static str = "ServerResult";
+    const KIND: ParseKind = ParseKind::Result;
+
+    fn parse_structure(value: &Value, version: &VersionLike) -> Result<Self, ParseError> {
+        let arms = [
+            arm!(ServerResult::Empty(EmptyResult)),
+            arm!(ServerResult::Initialize(InitializeResult)),
+            arm!(ServerResult::Discover(DiscoverResult)),
+            arm!(ServerResult::Complete(CompleteResult)),
+            arm!(ServerResult::GetPrompt(GetPromptResult)),
+            arm!(ServerResult::ListPrompts(ListPromptsResult)),
+            arm!(ServerResult::ListResources(ListResourcesResult)),
+            arm!(ServerResult::ListResourceTemplates(
+                ListResourceTemplatesResult
+            )),
+            arm!(ServerResult::ReadResource(ReadResourceResult)),
+            arm!(ServerResult::CallTool(CallToolResult)),
+            arm!(ServerResult::ListTools(ListToolsResult)),
+            arm!(ServerResult::SubscriptionsListen(SubscriptionsListenResult)),
+            arm!(ServerResult::CreateTask(CreateTaskResult)),
+            arm!(ServerResult::GetTask(GetTaskResult)),
+            arm!(ServerResult::GetTaskPayload(GetTaskPayloadResult)),
+            arm!(ServerResult::ListTasks(ListTasksResult)),
+            arm!(ServerResult::InputRequired(InputRequiredResult)),
+        ];
+        ranked(value, version, "ServerResult", &arms)
+    }
+}
+
+impl WireParse for ClientResult {
+    const TYPE_NAME: &'static str = "ClientResult";
+    const KIND: ParseKind = ParseKind::Result;
+
+    fn parse_structure(value: &Value, version: &VersionLike) -> Result<Self, ParseError> {
+        let arms = [
+            arm!(ClientResult::Empty(EmptyResult)),
+            arm!(ClientResult::CreateMessage(CreateMessageResult)),
+            arm!(ClientResult::ListRoots(ListRootsResult)),
+            arm!(ClientResult::Elicit(ElicitResult)),
+            arm!(ClientResult::CreateTask(CreateTaskResult)),
+            arm!(ClientResult::GetTask(GetTaskResult)),
+            arm!(ClientResult::GetTaskPayload(GetTaskPayloadResult)),
+            arm!(ClientResult::ListTasks(ListTasksResult)),
+        ];
+        ranked(value, version, "ClientResult", &arms)
+    }
+}
+
+/// An untyped request or notification interior: emitted verbatim (it names no type to shape).
+impl Sealed for RawRequest {}
+impl WireBody for RawRequest {
+    fn body_info(&self) -> BodyInfo {
+        BodyInfo::envelope("RawRequest")
+    }
+}
+
+/// Emits a shaped interior as a JSON object, then writes the frame around it.
+fn frame<S: Serializer>(
+    version: ProtocolVersion,
+    track: bool,
+    ser: S,
+    head: Map<String, Value>,
+    member: Option<&'static str>,
+    interior: Value,
+    report: Option<EmissionReport>,
+) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
+    let mut out = head;
+    let report = report.map(|mut r| {
+        if let Some(m) = member {
+            for c in r
+                .stripped
+                .iter_mut()
+                .chain(r.injected.iter_mut())
+                .chain(r.passed.iter_mut())
+            {
+                let mut segs = vec![PathSegment::Key(m.to_owned())];
+                segs.extend(c.path.segments().iter().cloned());
+                c.path = JsonPath::from_segments(segs);
+            }
+        }
+        r
+    });
+    match (member, interior) {
+        (Some(m), v) => {
+            out.insert(m.to_owned(), v);
+        }
+        (None, Value::Object(fields)) => {
+            for (k, v) in fields {
+                if k != "jsonrpc" && k != "id" {
+                    out.insert(k, v);
+                }
+            }
+        }
+        (None, other) => {
+            return Err(EmitError::new(
+                EmitErrorKind::Serialization,
+                version,
+                format!("a message body must serialize to an object, not {other}"),
+                None,
+            ));
+        }
+    }
+    let _ = track;
+    serde::Serialize::serialize(&out, ser)
+        .map(|ok| (ok, report))
+        .map_err(|e| EmitError::new(EmitErrorKind::Serialization, version, e.to_string(), None))
+}
+
+fn head(id: Option<Option<&crate::jsonrpc::RequestId>>) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("jsonrpc".into(), Value::from("2.0"));
+    if let Some(id) = id {
+        m.insert("id".into(), serde_json::to_value(id).unwrap_or(Value::Null));
+    }
+    m
+}
+
+impl<R: WireBody> Sealed for JsonRpcRequest<R> {}
+impl<R: WireBody> WireBody for JsonRpcRequest<R> {
+    fn body_info(&self) -> BodyInfo {
+        BodyInfo::envelope("JSONRPCRequest")
+    }
+
+    fn emit_with<S: Serializer>(
+        &self,
+        version: ProtocolVersion,
+        track: bool,
+        ser: S,
+    ) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
+        let (v, report) = self
+            .request
+            .emit_with(version, track, serde_json::value::Serializer)?;
+        frame(
+            version,
+            track,
+            ser,
+            head(Some(Some(&self.id))),
+            None,
+            v,
+            report,
+        )
+    }
+}
+
+impl<N: WireBody> Sealed for JsonRpcNotification<N> {}
+impl<N: WireBody> WireBody for JsonRpcNotification<N> {
+    fn body_info(&self) -> BodyInfo {
+        BodyInfo::envelope("JSONRPCNotification")
+    }
+
+    fn emit_with<S: Serializer>(
+        &self,
+        version: ProtocolVersion,
+        track: bool,
+        ser: S,
+    ) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
+        let (v, report) =
+            self.notification
+                .emit_with(version, track, serde_json::value::Serializer)?;
+        frame(version, track, ser, head(None), None, v, report)
+    }
+}
+
+impl<T: WireBody> Sealed for JsonRpcResponse<T> {}
+impl<T: WireBody> WireBody for JsonRpcResponse<T> {
+    fn body_info(&self) -> BodyInfo {
+        BodyInfo::envelope("JSONRPCResponse")
+    }
+
+    fn emit_with<S: Serializer>(
+        &self,
+        version: ProtocolVersion,
+        track: bool,
+        ser: S,
+    ) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
+        let (v, report) = self
+            .result
+            .emit_with(version, track, serde_json::value::Serializer)?;
+        frame(
+            version,
+            track,
+            ser,
+            head(Some(Some(&self.id))),
+            Some("result"),
+            v,
+            report,
+        )
+    }
+}
+
+/// An untyped result interior (`JsonRpcResponse<JsonObject>`): emitted verbatim.
+impl Sealed for JsonRpcResponse<Map<String, Value>> {}
+impl WireBody for JsonRpcResponse<Map<String, Value>> {
+    fn body_info(&self) -> BodyInfo {
+        BodyInfo::envelope("JSONRPCResponse")
+    }
+}
+
+impl Sealed for JsonRpcError {}
+impl WireBody for JsonRpcError {
+    fn body_info(&self) -> BodyInfo {
+        BodyInfo::envelope("JSONRPCError")
+    }
+}

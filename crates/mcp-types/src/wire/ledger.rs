@@ -1,0 +1,1106 @@
+//! The ledger: every decision the boundary takes about a field or a type at a revision, as data.
+//!
+//! - [`LEDGER`]: one row per `(owner type, field)` that some revision does not define (or defines
+//!   with a different requirement). A row's `revisions` are where its `action` applies; at every
+//!   other revision the field is the revision's own and is emitted as is.
+//! - [`TYPES`]: where a type exists, as a message body and as a member of a union inside a body.
+//! - [`RESULTS_2026`], [`RESERVED_META`], [`SHAPING_2026`]: the 2026-07-28 shaping rules.
+//!
+//! Owners are spec definition names (`CallToolRequestParams`, `ClientCapabilities`); a row never
+//! applies to a key of the same name under another owner.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::OnceLock;
+
+use super::revs::Revisions;
+use crate::ProtocolVersion::{V2024_11_05, V2025_03_26, V2025_06_18, V2025_11_25};
+
+/// What the emitter does with a field at the revisions of a row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Protocol machinery the peer must not see: the key and its subtree are left out, and the
+    /// emission report lists the path.
+    Strip,
+    /// The revision cannot carry the meaning: emission fails (when the condition holds).
+    Refuse(RefuseWhen),
+    /// Descriptive: the revision does not define the field, peers ignore unknown keys, so the value
+    /// is written verbatim (the subtree is not shaped further) and the report lists it as passed.
+    Pass,
+}
+
+/// When a [`Action::Refuse`] row fires.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RefuseWhen {
+    /// The field is present.
+    Present,
+    /// The field is absent (the revision requires it).
+    Absent,
+    /// The field's value is an array.
+    Array,
+    /// The field is an object one of whose values is an array.
+    ArrayValue,
+    /// The field's value is not a JSON object.
+    NotObject,
+    /// The field's value is not a JSON Schema object whose root `type` is `"object"`.
+    NotObjectSchema,
+}
+
+/// One ledger row: what happens to `owner.field` at `revisions`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LedgerRow {
+    /// The spec definition that owns the field, e.g. `"CallToolRequestParams"`.
+    pub owner: &'static str,
+    /// The wire name of the field, e.g. `"task"`.
+    pub field: &'static str,
+    /// The revisions where `action` applies.
+    pub revisions: Revisions,
+    /// What happens there.
+    pub action: Action,
+    /// Why, in a few words.
+    pub reason: &'static str,
+}
+
+impl fmt::Display for LedgerRow {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let action = match self.action {
+            Action::Strip => "strip",
+            Action::Pass => "pass",
+            Action::Refuse(RefuseWhen::Present) => "refuse if present",
+            Action::Refuse(RefuseWhen::Absent) => "refuse if absent",
+            Action::Refuse(RefuseWhen::Array) => "refuse if an array",
+            Action::Refuse(RefuseWhen::ArrayValue) => "refuse if a value is an array",
+            Action::Refuse(RefuseWhen::NotObject) => "refuse unless an object",
+            Action::Refuse(RefuseWhen::NotObjectSchema) => {
+                "refuse unless a schema of type \"object\""
+            }
+        };
+        write!(
+            f,
+            "{}.{} at {}: {} ({})",
+            self.owner, self.field, self.revisions, action, self.reason
+        )
+    }
+}
+
+/// Where a type exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TypeRow {
+    /// The spec definition name (or the superset name where it has none, see `note`).
+    pub name: &'static str,
+    /// Revisions where it may be emitted as a whole message body.
+    pub body: Revisions,
+    /// Revisions where it may appear inside a body (as a union member or embedded payload).
+    pub nested: Revisions,
+    /// Why it is limited, in a few words.
+    pub reason: &'static str,
+}
+
+impl fmt::Display for TypeRow {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: body at {}, nested at {} ({})",
+            self.name, self.body, self.nested, self.reason
+        )
+    }
+}
+
+/// A 2026-07-28 shaping rule (injections and checks that are not about one field).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ShapingRule {
+    /// Short identifier, e.g. `"S1"`.
+    pub id: &'static str,
+    /// What the rule does.
+    pub text: &'static str,
+}
+
+impl fmt::Display for ShapingRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.id, self.text)
+    }
+}
+
+/// The table row behind a strip, an injection or a refusal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Cause {
+    /// A field row of [`LEDGER`].
+    Ledger(&'static LedgerRow),
+    /// A type row of [`TYPES`].
+    Type(&'static TypeRow),
+    /// A 2026-07-28 shaping rule of [`SHAPING_2026`].
+    Shaping(&'static ShapingRule),
+}
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Cause::Ledger(r) => write!(f, "ledger row {r}"),
+            Cause::Type(r) => write!(f, "type row {r}"),
+            Cause::Shaping(r) => write!(f, "shaping rule {r}"),
+        }
+    }
+}
+
+const V1: Revisions = Revisions::only(V2024_11_05);
+const V1_V2: Revisions = Revisions::range(V2024_11_05, V2025_03_26);
+const V1_V3: Revisions = Revisions::range(V2024_11_05, V2025_06_18);
+const HANDSHAKE: Revisions = Revisions::HANDSHAKE;
+const NOT_V4: Revisions = Revisions::except(V2025_11_25);
+const V3: Revisions = Revisions::only(V2025_06_18);
+const V3_V4: Revisions = Revisions::range(V2025_06_18, V2025_11_25);
+const D: Revisions = Revisions::STATELESS;
+const ALL: Revisions = Revisions::ALL;
+const V1_V3_D: Revisions = V1_V3.or(D);
+
+const fn row(
+    owner: &'static str,
+    field: &'static str,
+    revisions: Revisions,
+    action: Action,
+    reason: &'static str,
+) -> LedgerRow {
+    LedgerRow {
+        owner,
+        field,
+        revisions,
+        action,
+        reason,
+    }
+}
+
+use Action::{Pass, Refuse, Strip};
+
+const RT: &str = "resultType is 2026-07-28 result machinery";
+const RT_NOT_RESULT: &str =
+    "not a Result at any revision that has it standalone; resultType never applies";
+const CACHE: &str = "cache hints exist only at 2026-07-28";
+const EXT: &str = "capability extensions exist only at 2026-07-28";
+const TASKS: &str = "tasks exist only at 2025-11-25";
+const MRTR: &str = "multi round-trip retry fields exist only at 2026-07-28";
+const META: &str = "_meta is descriptive metadata; peers ignore it";
+const META_PARAMS: &str =
+    "params _meta (progress token, metadata) is descriptive; the base Request declares it";
+const TITLE: &str = "display title; descriptive";
+const ICONS: &str = "icons; descriptive";
+
+/// The field ledger. Sorted by owner, then field (a test checks it).
+pub static LEDGER: &[LedgerRow] = &[
+    row(
+        "Annotations",
+        "lastModified",
+        V1_V2,
+        Pass,
+        "descriptive timestamp",
+    ),
+    row("AudioContent", "_meta", V1_V2, Pass, META),
+    row("BlobResourceContents", "_meta", V1_V2, Pass, META),
+    row("CallToolRequestParams", "_meta", V1_V3, Pass, META_PARAMS),
+    row(
+        "CallToolRequestParams",
+        "inputResponses",
+        HANDSHAKE,
+        Strip,
+        MRTR,
+    ),
+    row(
+        "CallToolRequestParams",
+        "requestState",
+        HANDSHAKE,
+        Strip,
+        MRTR,
+    ),
+    row("CallToolRequestParams", "task", NOT_V4, Strip, TASKS),
+    row("CallToolResult", "resultType", HANDSHAKE, Strip, RT),
+    row(
+        "CallToolResult",
+        "structuredContent",
+        V1_V2,
+        Pass,
+        "structured output; the text content carries the meaning",
+    ),
+    row(
+        "CallToolResult",
+        "structuredContent",
+        V3_V4,
+        Refuse(RefuseWhen::NotObject),
+        "structured output must be an object before 2026-07-28",
+    ),
+    row("CancelTaskResult", "resultType", ALL, Strip, RT),
+    row(
+        "CancelledNotificationParams",
+        "_meta",
+        V1_V3,
+        Pass,
+        META_PARAMS,
+    ),
+    row(
+        "CancelledNotificationParams",
+        "requestId",
+        V1_V3_D,
+        Refuse(RefuseWhen::Absent),
+        "requestId is required at this revision",
+    ),
+    row(
+        "ClientCapabilities",
+        "elicitation",
+        V1_V2,
+        Pass,
+        "advertises a feature the peer does not know; ignored",
+    ),
+    row("ClientCapabilities", "extensions", HANDSHAKE, Strip, EXT),
+    row("ClientCapabilities", "tasks", NOT_V4, Strip, TASKS),
+    row("CompleteRequestParams", "_meta", V1_V3, Pass, META_PARAMS),
+    row(
+        "CompleteRequestParams",
+        "context",
+        V1_V2,
+        Pass,
+        "completion context; a hint the peer may ignore",
+    ),
+    row("CompleteResult", "resultType", HANDSHAKE, Strip, RT),
+    row(
+        "CreateMessageRequestParams",
+        "_meta",
+        V1_V3_D,
+        Pass,
+        META_PARAMS,
+    ),
+    row("CreateMessageRequestParams", "task", NOT_V4, Strip, TASKS),
+    row(
+        "CreateMessageRequestParams",
+        "toolChoice",
+        V1_V3,
+        Pass,
+        "tool choice without tools support is ignored",
+    ),
+    row(
+        "CreateMessageRequestParams",
+        "tools",
+        V1_V3,
+        Pass,
+        "tool offer; an older client samples without tools",
+    ),
+    row(
+        "CreateMessageResult",
+        "content",
+        V1_V3,
+        Refuse(RefuseWhen::Array),
+        "multi-block sampling content needs 2025-11-25",
+    ),
+    row(
+        "CreateMessageResult",
+        "resultType",
+        ALL,
+        Strip,
+        RT_NOT_RESULT,
+    ),
+    row("CreateTaskResult", "resultType", ALL, Strip, RT),
+    row("ElicitRequestFormParams", "_meta", D, Pass, META),
+    row(
+        "ElicitRequestFormParams",
+        "mode",
+        V3,
+        Pass,
+        "mode \"form\" is the only mode there",
+    ),
+    row("ElicitRequestFormParams", "task", NOT_V4, Strip, TASKS),
+    row("ElicitRequestURLParams", "_meta", D, Pass, META),
+    row(
+        "ElicitRequestURLParams",
+        "elicitationId",
+        D,
+        Strip,
+        "the completion notification it correlates is gone at 2026-07-28",
+    ),
+    row("ElicitRequestURLParams", "task", NOT_V4, Strip, TASKS),
+    row("ElicitResult", "_meta", D, Pass, META),
+    row(
+        "ElicitResult",
+        "content",
+        V3,
+        Refuse(RefuseWhen::ArrayValue),
+        "multi-select answers need 2025-11-25",
+    ),
+    row("ElicitResult", "resultType", ALL, Strip, RT_NOT_RESULT),
+    row("EmbeddedResource", "_meta", V1_V2, Pass, META),
+    row("EmptyResult", "resultType", HANDSHAKE, Strip, RT),
+    row("GetPromptRequestParams", "_meta", V1_V3, Pass, META_PARAMS),
+    row(
+        "GetPromptRequestParams",
+        "inputResponses",
+        HANDSHAKE,
+        Strip,
+        MRTR,
+    ),
+    row(
+        "GetPromptRequestParams",
+        "requestState",
+        HANDSHAKE,
+        Strip,
+        MRTR,
+    ),
+    row("GetPromptResult", "resultType", HANDSHAKE, Strip, RT),
+    row("GetTaskPayloadResult", "resultType", ALL, Strip, RT),
+    row("GetTaskResult", "resultType", ALL, Strip, RT),
+    row("ImageContent", "_meta", V1_V2, Pass, META),
+    row("Implementation", "description", V1_V3, Pass, "descriptive"),
+    row("Implementation", "icons", V1_V3, Pass, ICONS),
+    row("Implementation", "title", V1_V2, Pass, TITLE),
+    row("Implementation", "websiteUrl", V1_V3, Pass, "descriptive"),
+    row("InitializeRequestParams", "_meta", V1_V3, Pass, META_PARAMS),
+    row("InitializeResult", "resultType", HANDSHAKE, Strip, RT),
+    row("ListPromptsResult", "cacheScope", HANDSHAKE, Strip, CACHE),
+    row("ListPromptsResult", "resultType", HANDSHAKE, Strip, RT),
+    row("ListPromptsResult", "ttlMs", HANDSHAKE, Strip, CACHE),
+    row(
+        "ListResourceTemplatesResult",
+        "cacheScope",
+        HANDSHAKE,
+        Strip,
+        CACHE,
+    ),
+    row(
+        "ListResourceTemplatesResult",
+        "resultType",
+        HANDSHAKE,
+        Strip,
+        RT,
+    ),
+    row(
+        "ListResourceTemplatesResult",
+        "ttlMs",
+        HANDSHAKE,
+        Strip,
+        CACHE,
+    ),
+    row("ListResourcesResult", "cacheScope", HANDSHAKE, Strip, CACHE),
+    row("ListResourcesResult", "resultType", HANDSHAKE, Strip, RT),
+    row("ListResourcesResult", "ttlMs", HANDSHAKE, Strip, CACHE),
+    row("ListRootsResult", "_meta", D, Pass, META),
+    row("ListRootsResult", "resultType", ALL, Strip, RT_NOT_RESULT),
+    row("ListTasksResult", "resultType", ALL, Strip, RT),
+    row("ListToolsResult", "cacheScope", HANDSHAKE, Strip, CACHE),
+    row("ListToolsResult", "resultType", HANDSHAKE, Strip, RT),
+    row("ListToolsResult", "ttlMs", HANDSHAKE, Strip, CACHE),
+    row(
+        "LoggingMessageNotificationParams",
+        "_meta",
+        V1_V3,
+        Pass,
+        META_PARAMS,
+    ),
+    row(
+        "NumberSchema",
+        "default",
+        V3,
+        Pass,
+        "a form default; descriptive",
+    ),
+    row("PaginatedRequestParams", "_meta", V1_V3, Pass, META_PARAMS),
+    row("PaginatedResult", "resultType", HANDSHAKE, Strip, RT),
+    row(
+        "ProgressNotificationParams",
+        "_meta",
+        V1_V3,
+        Pass,
+        META_PARAMS,
+    ),
+    row(
+        "ProgressNotificationParams",
+        "message",
+        V1,
+        Pass,
+        "progress text; descriptive",
+    ),
+    row("Prompt", "_meta", V1_V2, Pass, META),
+    row("Prompt", "icons", V1_V3, Pass, ICONS),
+    row("Prompt", "title", V1_V2, Pass, TITLE),
+    row("PromptArgument", "title", V1_V2, Pass, TITLE),
+    row("PromptReference", "title", V1_V2, Pass, TITLE),
+    row(
+        "ReadResourceRequestParams",
+        "_meta",
+        V1_V3,
+        Pass,
+        META_PARAMS,
+    ),
+    row(
+        "ReadResourceRequestParams",
+        "inputResponses",
+        HANDSHAKE,
+        Strip,
+        MRTR,
+    ),
+    row(
+        "ReadResourceRequestParams",
+        "requestState",
+        HANDSHAKE,
+        Strip,
+        MRTR,
+    ),
+    row("ReadResourceResult", "cacheScope", HANDSHAKE, Strip, CACHE),
+    row("ReadResourceResult", "resultType", HANDSHAKE, Strip, RT),
+    row("ReadResourceResult", "ttlMs", HANDSHAKE, Strip, CACHE),
+    row("Resource", "_meta", V1_V2, Pass, META),
+    row("Resource", "icons", V1_V3, Pass, ICONS),
+    row("Resource", "title", V1_V2, Pass, TITLE),
+    row("ResourceContents", "_meta", V1_V2, Pass, META),
+    row("ResourceLink", "icons", V3, Pass, ICONS),
+    row("ResourceTemplate", "_meta", V1_V2, Pass, META),
+    row("ResourceTemplate", "icons", V1_V3, Pass, ICONS),
+    row("ResourceTemplate", "title", V1_V2, Pass, TITLE),
+    row(
+        "ResourceUpdatedNotificationParams",
+        "_meta",
+        V1_V3,
+        Pass,
+        META_PARAMS,
+    ),
+    row("Result", "resultType", HANDSHAKE, Strip, RT),
+    row("Root", "_meta", V1_V2, Pass, META),
+    row(
+        "RootsCapability",
+        "listChanged",
+        D,
+        Strip,
+        "roots list_changed notifications are gone at 2026-07-28",
+    ),
+    row("SamplingMessage", "_meta", V1_V3, Pass, META),
+    row(
+        "SamplingMessage",
+        "content",
+        V1_V3,
+        Refuse(RefuseWhen::Array),
+        "multi-block sampling content needs 2025-11-25",
+    ),
+    row(
+        "ServerCapabilities",
+        "completions",
+        V1,
+        Pass,
+        "advertises completions; the method exists without it",
+    ),
+    row("ServerCapabilities", "extensions", HANDSHAKE, Strip, EXT),
+    row("ServerCapabilities", "tasks", NOT_V4, Strip, TASKS),
+    row("SetLevelRequestParams", "_meta", V1_V3, Pass, META_PARAMS),
+    row(
+        "StringSchema",
+        "default",
+        V3,
+        Pass,
+        "a form default; descriptive",
+    ),
+    row("SubscribeRequestParams", "_meta", V1_V3, Pass, META_PARAMS),
+    row("TextContent", "_meta", V1_V2, Pass, META),
+    row("TextResourceContents", "_meta", V1_V2, Pass, META),
+    row("Tool", "_meta", V1_V2, Pass, META),
+    row(
+        "Tool",
+        "annotations",
+        V1,
+        Pass,
+        "behaviour hints; descriptive",
+    ),
+    row(
+        "Tool",
+        "execution",
+        NOT_V4,
+        Strip,
+        "task support hints; tasks exist only at 2025-11-25",
+    ),
+    row("Tool", "icons", V1_V3, Pass, ICONS),
+    row(
+        "Tool",
+        "inputSchema",
+        ALL,
+        Refuse(RefuseWhen::NotObjectSchema),
+        "a tool's input schema has root type \"object\" at every revision",
+    ),
+    row(
+        "Tool",
+        "outputSchema",
+        V1_V2,
+        Pass,
+        "describes structuredContent; descriptive",
+    ),
+    row(
+        "Tool",
+        "outputSchema",
+        V3_V4,
+        Refuse(RefuseWhen::NotObjectSchema),
+        "an output schema has root type \"object\" before 2026-07-28",
+    ),
+    row("Tool", "title", V1_V2, Pass, TITLE),
+    row(
+        "ToolResultContent",
+        "structuredContent",
+        V4,
+        Refuse(RefuseWhen::NotObject),
+        "structured output must be an object at 2025-11-25",
+    ),
+    row(
+        "UnsubscribeRequestParams",
+        "_meta",
+        V1_V3,
+        Pass,
+        META_PARAMS,
+    ),
+];
+
+const fn ty(
+    name: &'static str,
+    body: Revisions,
+    nested: Revisions,
+    reason: &'static str,
+) -> TypeRow {
+    TypeRow {
+        name,
+        body,
+        nested,
+        reason,
+    }
+}
+
+const NONE: Revisions = Revisions::NONE;
+const SINCE_V2: Revisions = Revisions::since(V2025_03_26);
+const SINCE_V3: Revisions = Revisions::since(V2025_06_18);
+const SINCE_V4: Revisions = Revisions::since(V2025_11_25);
+const V4: Revisions = Revisions::only(V2025_11_25);
+
+const HANDSHAKE_ONLY: &str = "handshake-era message; 2026-07-28 is stateless";
+const EMBEDDED: &str =
+    "server-to-client request; at 2026-07-28 only embedded in InputRequiredResult";
+const EMBEDDED_RESULT: &str = "client result; at 2026-07-28 only embedded in inputResponses";
+const TASK_TYPE: &str = "tasks exist only at 2025-11-25";
+const STATELESS: &str = "2026-07-28 message";
+const CORE: &str = "defined at every revision";
+
+/// Where each message body and union member exists. Sorted by name (a test checks it).
+pub static TYPES: &[TypeRow] = &[
+    ty(
+        "AudioContent",
+        NONE,
+        SINCE_V2,
+        "audio content arrived in 2025-03-26",
+    ),
+    ty("CallToolRequest", ALL, ALL, CORE),
+    ty("CallToolResult", ALL, ALL, CORE),
+    ty("CancelTaskRequest", V4, V4, TASK_TYPE),
+    ty("CancelTaskResult", V4, V4, TASK_TYPE),
+    ty("CancelledNotification", ALL, ALL, CORE),
+    ty("CompleteRequest", ALL, ALL, CORE),
+    ty("CompleteResult", ALL, ALL, CORE),
+    ty("CreateMessageRequest", HANDSHAKE, ALL, EMBEDDED),
+    ty("CreateMessageResult", HANDSHAKE, ALL, EMBEDDED_RESULT),
+    ty("CreateTaskResult", V4, V4, TASK_TYPE),
+    ty("DiscoverRequest", D, D, STATELESS),
+    ty("DiscoverResult", D, D, STATELESS),
+    ty(
+        "ElicitRequest",
+        V3_V4,
+        SINCE_V3,
+        "elicitation arrived in 2025-06-18; embedded-only at 2026-07-28",
+    ),
+    ty(
+        "ElicitRequestURLParams",
+        NONE,
+        SINCE_V4,
+        "URL elicitation arrived in 2025-11-25",
+    ),
+    ty(
+        "ElicitResult",
+        V3_V4,
+        SINCE_V3,
+        "elicitation arrived in 2025-06-18; embedded-only at 2026-07-28",
+    ),
+    ty(
+        "ElicitationCompleteNotification",
+        V4,
+        V4,
+        "URL elicitation completion exists only at 2025-11-25",
+    ),
+    ty("EmptyResult", ALL, ALL, CORE),
+    ty("GetPromptRequest", ALL, ALL, CORE),
+    ty("GetPromptResult", ALL, ALL, CORE),
+    ty("GetTaskPayloadRequest", V4, V4, TASK_TYPE),
+    ty("GetTaskPayloadResult", V4, V4, TASK_TYPE),
+    ty("GetTaskRequest", V4, V4, TASK_TYPE),
+    ty("GetTaskResult", V4, V4, TASK_TYPE),
+    ty("InitializeRequest", HANDSHAKE, HANDSHAKE, HANDSHAKE_ONLY),
+    ty("InitializeResult", HANDSHAKE, HANDSHAKE, HANDSHAKE_ONLY),
+    ty(
+        "InitializedNotification",
+        HANDSHAKE,
+        HANDSHAKE,
+        HANDSHAKE_ONLY,
+    ),
+    ty(
+        "InputRequiredResult",
+        D,
+        D,
+        "multi round-trip results exist only at 2026-07-28",
+    ),
+    ty(
+        "LegacyTitledEnumSchema",
+        NONE,
+        SINCE_V4,
+        "elicitation schema shape of 2025-11-25",
+    ),
+    ty("ListPromptsRequest", ALL, ALL, CORE),
+    ty("ListPromptsResult", ALL, ALL, CORE),
+    ty("ListResourceTemplatesRequest", ALL, ALL, CORE),
+    ty("ListResourceTemplatesResult", ALL, ALL, CORE),
+    ty("ListResourcesRequest", ALL, ALL, CORE),
+    ty("ListResourcesResult", ALL, ALL, CORE),
+    ty("ListRootsRequest", HANDSHAKE, ALL, EMBEDDED),
+    ty("ListRootsResult", HANDSHAKE, ALL, EMBEDDED_RESULT),
+    ty("ListTasksRequest", V4, V4, TASK_TYPE),
+    ty("ListTasksResult", V4, V4, TASK_TYPE),
+    ty("ListToolsRequest", ALL, ALL, CORE),
+    ty("ListToolsResult", ALL, ALL, CORE),
+    ty("LoggingMessageNotification", ALL, ALL, CORE),
+    ty("PingRequest", HANDSHAKE, HANDSHAKE, HANDSHAKE_ONLY),
+    ty("ProgressNotification", ALL, ALL, CORE),
+    ty("PromptListChangedNotification", ALL, ALL, CORE),
+    ty("ReadResourceRequest", ALL, ALL, CORE),
+    ty("ReadResourceResult", ALL, ALL, CORE),
+    ty(
+        "ResourceLink",
+        NONE,
+        SINCE_V3,
+        "resource links arrived in 2025-06-18",
+    ),
+    ty("ResourceListChangedNotification", ALL, ALL, CORE),
+    ty("ResourceUpdatedNotification", ALL, ALL, CORE),
+    ty(
+        "RootsListChangedNotification",
+        HANDSHAKE,
+        HANDSHAKE,
+        HANDSHAKE_ONLY,
+    ),
+    ty("SetLevelRequest", HANDSHAKE, HANDSHAKE, HANDSHAKE_ONLY),
+    ty("SubscribeRequest", HANDSHAKE, HANDSHAKE, HANDSHAKE_ONLY),
+    ty("SubscriptionsAcknowledgedNotification", D, D, STATELESS),
+    ty("SubscriptionsListenRequest", D, D, STATELESS),
+    ty("SubscriptionsListenResult", D, D, STATELESS),
+    ty("TaskStatusNotification", V4, V4, TASK_TYPE),
+    ty(
+        "TitledMultiSelectEnumSchema",
+        NONE,
+        SINCE_V4,
+        "elicitation schema shape of 2025-11-25",
+    ),
+    ty(
+        "TitledSingleSelectEnumSchema",
+        NONE,
+        SINCE_V4,
+        "elicitation schema shape of 2025-11-25",
+    ),
+    ty("ToolListChangedNotification", ALL, ALL, CORE),
+    ty(
+        "ToolResultContent",
+        NONE,
+        SINCE_V4,
+        "tool results in sampling arrived in 2025-11-25",
+    ),
+    ty(
+        "ToolUseContent",
+        NONE,
+        SINCE_V4,
+        "tool use in sampling arrived in 2025-11-25",
+    ),
+    ty("UnsubscribeRequest", HANDSHAKE, HANDSHAKE, HANDSHAKE_ONLY),
+    ty(
+        "UntitledMultiSelectEnumSchema",
+        NONE,
+        SINCE_V4,
+        "elicitation schema shape of 2025-11-25",
+    ),
+    ty(
+        "UntitledSingleSelectEnumSchema",
+        NONE,
+        SINCE_V4,
+        "elicitation schema shape of 2025-11-25",
+    ),
+];
+
+/// The 2026-07-28 shaping rules, referenced by reports and errors.
+pub static SHAPING_2026: &[ShapingRule] = &[
+    ShapingRule {
+        id: "S1",
+        text: "a result carries resultType: injected when absent (\"complete\", or \"input_required\" \
+               for InputRequiredResult); a contradicting or unknown caller value is refused",
+    },
+    ShapingRule {
+        id: "S2",
+        text: "a complete cacheable result carries ttlMs (default 0) and cacheScope (default \
+               \"private\"), each injected when absent; ttlMs must be >= 0, cacheScope public|private",
+    },
+    ShapingRule {
+        id: "S3",
+        text: "a client request carries params._meta io.modelcontextprotocol/protocolVersion \
+               (injected when absent; a caller value wins)",
+    },
+    ShapingRule {
+        id: "S4",
+        text: "a client request carries params._meta io.modelcontextprotocol/clientCapabilities \
+               (never synthesized: refused when absent)",
+    },
+    ShapingRule {
+        id: "S5",
+        text: "an InputRequiredResult carries a non-empty inputRequests or a requestState",
+    },
+    ShapingRule {
+        id: "S6",
+        text: "reserved _meta values have their published types (clientInfo an Implementation, \
+               logLevel a LoggingLevel, protocolVersion a string)",
+    },
+];
+
+/// Index into [`SHAPING_2026`] by id.
+pub(crate) fn shaping(id: &str) -> &'static ShapingRule {
+    SHAPING_2026
+        .iter()
+        .find(|r| r.id == id)
+        .unwrap_or(&SHAPING_2026[0])
+}
+
+/// How a result body is shaped at 2026-07-28.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResultShape {
+    /// The result type name.
+    pub name: &'static str,
+    /// The `resultType` it carries.
+    pub result_type: &'static str,
+    /// Whether it is one of the cacheable results (`ttlMs`/`cacheScope`).
+    pub cacheable: bool,
+}
+
+const fn result(name: &'static str, result_type: &'static str, cacheable: bool) -> ResultShape {
+    ResultShape {
+        name,
+        result_type,
+        cacheable,
+    }
+}
+
+/// The results of 2026-07-28 (the `Result` subtypes; sampling, roots and elicitation results are
+/// not among them there).
+pub static RESULTS_2026: &[ResultShape] = &[
+    result("CallToolResult", "complete", false),
+    result("CompleteResult", "complete", false),
+    result("DiscoverResult", "complete", true),
+    result("EmptyResult", "complete", false),
+    result("GetPromptResult", "complete", false),
+    result("InputRequiredResult", "input_required", false),
+    result("ListPromptsResult", "complete", true),
+    result("ListResourceTemplatesResult", "complete", true),
+    result("ListResourcesResult", "complete", true),
+    result("ListToolsResult", "complete", true),
+    result("ReadResourceResult", "complete", true),
+    result("Result", "complete", false),
+    result("SubscriptionsListenResult", "complete", false),
+];
+
+/// The `resultType` values 2026-07-28 defines.
+pub const RESULT_TYPES_2026: [&str; 2] = ["complete", "input_required"];
+
+/// The client requests of 2026-07-28 (they carry the reserved `_meta` identity).
+pub const CLIENT_REQUESTS_2026: [&str; 10] = [
+    "completion/complete",
+    "prompts/get",
+    "prompts/list",
+    "resources/list",
+    "resources/read",
+    "resources/templates/list",
+    "server/discover",
+    "subscriptions/listen",
+    "tools/call",
+    "tools/list",
+];
+
+/// A reserved `_meta` key of 2026-07-28 client requests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReservedMeta {
+    /// The full key, e.g. `"io.modelcontextprotocol/protocolVersion"`.
+    pub key: &'static str,
+    /// Whether the published schema requires it.
+    pub required: bool,
+    /// Whether the emitter injects it when absent.
+    pub injected: bool,
+}
+
+/// The reserved `_meta` keys of a 2026-07-28 client request. `clientInfo` is optional in the
+/// published schema (the PR's draft required it).
+pub static RESERVED_META: &[ReservedMeta] = &[
+    ReservedMeta {
+        key: PROTOCOL_VERSION_KEY,
+        required: true,
+        injected: true,
+    },
+    ReservedMeta {
+        key: CLIENT_INFO_KEY,
+        required: false,
+        injected: false,
+    },
+    ReservedMeta {
+        key: CLIENT_CAPABILITIES_KEY,
+        required: true,
+        injected: false,
+    },
+    ReservedMeta {
+        key: LOG_LEVEL_KEY,
+        required: false,
+        injected: false,
+    },
+];
+
+/// `_meta` key of the protocol version on 2026-07-28 client requests.
+pub const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+/// `_meta` key of the client's `Implementation`.
+pub const CLIENT_INFO_KEY: &str = "io.modelcontextprotocol/clientInfo";
+/// `_meta` key of the client's capabilities.
+pub const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
+/// `_meta` key of the requested log level.
+pub const LOG_LEVEL_KEY: &str = "io.modelcontextprotocol/logLevel";
+
+/// The eight logging levels.
+pub const LOGGING_LEVELS: [&str; 8] = [
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
+
+/// A typed edge into an open map: the value under `key` of `owner` is a `child`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Edge {
+    /// The owner (a type name, or `RequestMetaObject` for a 2026-07-28 client request `_meta`).
+    pub owner: &'static str,
+    /// The key.
+    pub key: &'static str,
+    /// The type of the value.
+    pub child: &'static str,
+}
+
+/// Typed edges the emitter follows where the superset holds plain JSON.
+pub static EDGES: &[Edge] = &[
+    Edge {
+        owner: "ClientCapabilities",
+        key: "roots",
+        child: "RootsCapability",
+    },
+    Edge {
+        owner: "RequestMetaObject",
+        key: CLIENT_CAPABILITIES_KEY,
+        child: "ClientCapabilities",
+    },
+    Edge {
+        owner: "RequestMetaObject",
+        key: CLIENT_INFO_KEY,
+        child: "Implementation",
+    },
+];
+
+/// Fields whose values are free-form JSON: never shaped, written as they are.
+pub static OPAQUE: &[(&str, &str)] = &[
+    ("CallToolRequestParams", "arguments"),
+    ("CallToolResult", "structuredContent"),
+    ("LoggingMessageNotificationParams", "data"),
+    ("Tool", "inputSchema"),
+    ("Tool", "outputSchema"),
+    ("ToolUseContent", "input"),
+];
+
+/// Everything the emitter knows about one owner, gathered from the tables once.
+#[derive(Debug, Default)]
+pub(crate) struct OwnerInfo {
+    pub rows: Vec<&'static LedgerRow>,
+    pub ty: Option<&'static TypeRow>,
+    pub result: Option<&'static ResultShape>,
+    pub edges: Vec<&'static Edge>,
+    pub opaque: Vec<&'static str>,
+    /// Edges read from the generated facts (field typed as a named object definition).
+    pub derived: Vec<(&'static str, &'static str)>,
+}
+
+impl OwnerInfo {
+    pub fn edge(&self, key: &str) -> Option<&'static str> {
+        self.edges
+            .iter()
+            .find(|e| e.key == key)
+            .map(|e| e.child)
+            .or_else(|| {
+                self.derived
+                    .iter()
+                    .find(|(k, _)| *k == key)
+                    .map(|(_, c)| *c)
+            })
+    }
+    pub fn is_opaque(&self, field: &str) -> bool {
+        self.opaque.contains(&field)
+    }
+}
+
+/// FNV-1a: owner names are short; SipHash costs more than the lookup is worth.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for b in bytes {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+type FnvBuild = std::hash::BuildHasherDefault<Fnv>;
+
+pub(crate) fn owner(name: &str) -> Option<&'static OwnerInfo> {
+    static INDEX: OnceLock<HashMap<&'static str, OwnerInfo, FnvBuild>> = OnceLock::new();
+    INDEX
+        .get_or_init(|| {
+            let mut m: HashMap<&'static str, OwnerInfo, FnvBuild> = HashMap::default();
+            for r in LEDGER {
+                m.entry(r.owner).or_default().rows.push(r);
+            }
+            for t in TYPES {
+                m.entry(t.name).or_default().ty = Some(t);
+            }
+            for r in RESULTS_2026 {
+                m.entry(r.name).or_default().result = Some(r);
+            }
+            for e in EDGES {
+                m.entry(e.owner).or_default().edges.push(e);
+            }
+            for (o, f) in OPAQUE {
+                m.entry(o).or_default().opaque.push(f);
+            }
+            // Edges the schemas name: a field typed as an object definition. Maps (open objects,
+            // `flatten`ed structs) get their owner from these when serde gives no struct name.
+            for v in crate::ProtocolVersion::ALL.into_iter().rev() {
+                let rev = crate::facts::revision(v);
+                for t in rev.types {
+                    for f in t.fields {
+                        let crate::facts::TypeRef::Named(child) = f.ty else {
+                            continue;
+                        };
+                        let is_object = rev
+                            .type_fact(child)
+                            .is_some_and(|c| c.kind == crate::facts::TypeKind::Object);
+                        if !is_object {
+                            continue;
+                        }
+                        let info = m.entry(t.name).or_default();
+                        if info.edge(f.name).is_none() {
+                            info.derived.push((f.name, child));
+                        }
+                    }
+                }
+            }
+            m
+        })
+        .get(name)
+}
+
+/// The ledger row for `owner.field` at `version`, if there is one.
+pub fn ledger_row_at(
+    owner: &str,
+    field: &str,
+    version: crate::ProtocolVersion,
+) -> Option<&'static LedgerRow> {
+    LEDGER
+        .iter()
+        .find(|r| r.owner == owner && r.field == field && r.revisions.contains(version))
+}
+
+/// The first ledger row for `owner.field`, if there is one.
+pub fn ledger_row(owner: &str, field: &str) -> Option<&'static LedgerRow> {
+    LEDGER.iter().find(|r| r.owner == owner && r.field == field)
+}
+
+/// The type row for `name`, if there is one.
+pub fn type_row(name: &str) -> Option<&'static TypeRow> {
+    TYPES.iter().find(|t| t.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ProtocolVersion;
+
+    #[test]
+    fn tables_are_sorted_and_unique() {
+        for w in LEDGER.windows(2) {
+            assert!(
+                (w[0].owner, w[0].field) <= (w[1].owner, w[1].field),
+                "LEDGER out of order at {} / {}",
+                w[0],
+                w[1]
+            );
+            // Rows of one field cover disjoint revisions: one row answers each revision.
+            if (w[0].owner, w[0].field) == (w[1].owner, w[1].field) {
+                assert!(
+                    !w[0].revisions.contains_any(w[1].revisions),
+                    "{} and {} overlap",
+                    w[0],
+                    w[1]
+                );
+            }
+        }
+        for w in TYPES.windows(2) {
+            assert!(w[0].name < w[1].name, "TYPES out of order at {}", w[1].name);
+        }
+        for t in TYPES {
+            assert!(t.nested.contains_all(t.body), "{t}: a body is also nested");
+        }
+    }
+
+    #[test]
+    fn one_row_answers_field_at_revision() {
+        let r = ledger_row("CallToolRequestParams", "task").unwrap();
+        assert_eq!(r.action, Action::Strip);
+        assert!(r.revisions.contains(ProtocolVersion::V2025_06_18));
+        assert!(!r.revisions.contains(ProtocolVersion::V2025_11_25));
+        assert!(r.revisions.contains(ProtocolVersion::V2026_07_28));
+        assert_eq!(
+            r.to_string(),
+            "CallToolRequestParams.task at 2024-11-05, 2025-03-26, 2025-06-18, 2026-07-28: strip (tasks exist only at 2025-11-25)"
+        );
+        assert!(ledger_row("ToolAnnotations", "task").is_none());
+    }
+
+    #[test]
+    fn owner_index_gathers_everything() {
+        let o = owner("CallToolResult").unwrap();
+        assert!(o.rows.iter().any(|r| r.field == "resultType"));
+        assert!(o.is_opaque("structuredContent"));
+        assert_eq!(o.result.unwrap().result_type, "complete");
+        assert_eq!(o.ty.unwrap().body, Revisions::ALL);
+        assert_eq!(
+            owner("RequestMetaObject").unwrap().edge(CLIENT_INFO_KEY),
+            Some("Implementation")
+        );
+        assert!(owner("NoSuchType").is_none());
+        // Derived from the facts: InitializeResult.capabilities is a ServerCapabilities.
+        assert_eq!(
+            owner("InitializeResult").unwrap().edge("capabilities"),
+            Some("ServerCapabilities")
+        );
+    }
+}

@@ -1,0 +1,210 @@
+//! The version boundary: emit a superset value for one revision, read one revision's JSON into
+//! the superset.
+//!
+//! # Emission
+//!
+//! [`serialize_for`] (to a [`serde_json::Value`]), [`serialize_for_vec`] / [`serialize_for_writer`]
+//! (bytes) and [`serialize_for_report`] (value plus an [`EmissionReport`]) accept only
+//! [`WireBody`] values — requests, notifications, results and JSON-RPC envelopes — so passing a
+//! fragment is a compile error.
+//!
+//! **How the emitter knows the owner type of each nested object.** Emission runs the value's own
+//! `Serialize` implementation through a version-aware `serde::Serializer` wrapper (`emit::Shaper`)
+//! that forwards to the real `serde_json` serializer. Serde reports every struct's name and every
+//! field's key while writing, so the owner of a field is the name of the struct being written —
+//! the superset follows the spec's names — and the ledger row `(owner, field)` decides: strip
+//! (the field is never written), pass (written verbatim, not walked further), refuse (the
+//! emission fails), or nothing (written, and its value walked the same way). Where the superset
+//! holds an open object (a map, `flatten`, or raw JSON such as a 2026-07-28 client request's
+//! `_meta`), the parent supplies the owner through a typed edge ([`ledger::EDGES`]). The other
+//! design considered, serializing to a `serde_json::Value` tree and walking it with a type graph,
+//! is simpler but allocates the whole tree; the wrapper writes straight to the output, so an
+//! emission that changes nothing costs little more than plain `serde_json` and is byte-identical
+//! to it. The same wrapper, given `serde_json::value::Serializer`, produces the `Value` output.
+//!
+//! At 2026-07-28 the body's object gets the shaping of [`ledger::SHAPING_2026`]: `resultType`,
+//! cache hints and `_meta` protocol version are appended when the object ends; checks that need
+//! the whole object (the client capabilities requirement, the input-required rule) run there too.
+//! Injected keys come after the caller's keys, so key order is the declaration order plus
+//! appended injections.
+//!
+//! On a refusal the output is discarded: [`serialize_for_vec`] truncates the buffer back and
+//! [`serialize_for_writer`] writes nothing. The error's JSON path is computed by a second,
+//! path-tracking pass that only runs when emission fails.
+
+mod body;
+mod emit;
+pub mod error;
+mod impls;
+pub mod ledger;
+pub mod parse;
+pub mod report;
+pub mod revs;
+
+use std::io;
+
+use serde::Serializer;
+use serde_json::Value;
+
+pub use body::{BodyInfo, BodyKind, WireBody};
+pub use error::{EmitError, EmitErrorKind, JsonPath, ParseError, ParseErrorKind, PathSegment};
+pub use ledger::{Action, Cause, LedgerRow, RefuseWhen, TypeRow};
+pub use parse::{
+    INPUT_REQUIRED_METHODS, MethodResult, ParseKind, WireParse, parse_as, parse_result_for,
+    parse_str_as,
+};
+pub use report::{Change, EmissionReport};
+pub use revs::Revisions;
+
+use crate::ProtocolVersion;
+use emit::{Ctx, Shaper};
+
+/// Refuses a body type the revision does not define as a message.
+fn check_body(info: &BodyInfo, version: ProtocolVersion) -> Result<(), EmitError> {
+    if let Some(t) = ledger::type_row(emit::canonical(info.type_name))
+        && !t.body.contains(version)
+    {
+        return Err(EmitError::new(
+            EmitErrorKind::TypeAbsent,
+            version,
+            format!(
+                "{} has no wire form at protocol version {version}: {}",
+                t.name, t.reason
+            ),
+            Some(Cause::Type(t)),
+        ));
+    }
+    Ok(())
+}
+
+/// One emission through `ser`; `track` keeps paths (for the report).
+fn run<B: WireBody + ?Sized, S: Serializer>(
+    body: &B,
+    version: ProtocolVersion,
+    track: bool,
+    ser: S,
+) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
+    body.emit_with(version, track, ser)
+}
+
+/// The emission of a body (not an envelope) through the shaping serializer.
+pub(crate) fn run_body<B: WireBody + ?Sized, S: Serializer>(
+    body: &B,
+    version: ProtocolVersion,
+    track: bool,
+    ser: S,
+) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
+    let info = body.body_info();
+    check_body(&info, version)?;
+    let ctx = Ctx::new(version, track);
+    let result = body.serialize(Shaper::body(ser, &ctx, info));
+    match result {
+        Ok(ok) => Ok((ok, track.then(|| ctx.report.into_inner()))),
+        Err(e) => {
+            if let Some(err) = ctx.error.take() {
+                if track || !err.path.segments().is_empty() {
+                    return Err(err);
+                }
+                // Second pass, into a sink, to learn where the refusal happened.
+                let ctx2 = Ctx::new(version, true);
+                let mut sink = serde_json::Serializer::new(io::sink());
+                let _ = body.serialize(Shaper::body(&mut sink, &ctx2, info));
+                Err(ctx2.error.take().unwrap_or(err))
+            } else {
+                Err(EmitError::new(
+                    EmitErrorKind::Serialization,
+                    version,
+                    e.to_string(),
+                    None,
+                ))
+            }
+        }
+    }
+}
+
+/// Emits `body` for `version` as a JSON value (always an object).
+///
+/// Below 2026-07-28 a body that uses only what the revision defines comes out exactly as plain
+/// `serde_json::to_value` would produce it.
+pub fn serialize_for<B: WireBody + ?Sized>(
+    body: &B,
+    version: ProtocolVersion,
+) -> Result<Value, EmitError> {
+    run(body, version, false, serde_json::value::Serializer).map(|(v, _)| v)
+}
+
+/// Emits `body` for `version` as a JSON object map.
+pub fn serialize_for_map<B: WireBody + ?Sized>(
+    body: &B,
+    version: ProtocolVersion,
+) -> Result<serde_json::Map<String, Value>, EmitError> {
+    match serialize_for(body, version)? {
+        Value::Object(m) => Ok(m),
+        other => Err(EmitError::new(
+            EmitErrorKind::Serialization,
+            version,
+            format!("the body serialized to a non-object: {other}"),
+            None,
+        )),
+    }
+}
+
+/// Emits `body` for `version` and lists what was stripped, injected and passed.
+pub fn serialize_for_report<B: WireBody + ?Sized>(
+    body: &B,
+    version: ProtocolVersion,
+) -> Result<(Value, EmissionReport), EmitError> {
+    run(body, version, true, serde_json::value::Serializer)
+        .map(|(v, report)| (v, report.unwrap_or_else(|| EmissionReport::new(version))))
+}
+
+/// Appends the compact JSON text of `body` at `version` to `out`; on error `out` is unchanged.
+pub fn serialize_for_vec<B: WireBody + ?Sized>(
+    body: &B,
+    version: ProtocolVersion,
+    out: &mut Vec<u8>,
+) -> Result<(), EmitError> {
+    let start = out.len();
+    let result = {
+        let mut ser = serde_json::Serializer::new(&mut *out);
+        run(body, version, false, &mut ser).map(|_| ())
+    };
+    if result.is_err() {
+        out.truncate(start);
+    }
+    result
+}
+
+/// Writes the compact JSON text of `body` at `version` to `writer`; on error nothing is written
+/// (an I/O failure is reported as [`EmitErrorKind::Serialization`]).
+pub fn serialize_for_writer<B: WireBody + ?Sized, W: io::Write>(
+    body: &B,
+    version: ProtocolVersion,
+    mut writer: W,
+) -> Result<(), EmitError> {
+    let mut buf = Vec::with_capacity(256);
+    serialize_for_vec(body, version, &mut buf)?;
+    writer.write_all(&buf).map_err(|e| {
+        EmitError::new(
+            EmitErrorKind::Serialization,
+            version,
+            format!("write failed: {e}"),
+            None,
+        )
+    })
+}
+
+/// The compact JSON text of `body` at `version`.
+pub fn serialize_for_string<B: WireBody + ?Sized>(
+    body: &B,
+    version: ProtocolVersion,
+) -> Result<String, EmitError> {
+    let mut buf = Vec::with_capacity(256);
+    serialize_for_vec(body, version, &mut buf)?;
+    // serde_json only writes UTF-8.
+    String::from_utf8(buf)
+        .map_err(|e| EmitError::new(EmitErrorKind::Serialization, version, e.to_string(), None))
+}
+
+#[cfg(test)]
+mod tests;

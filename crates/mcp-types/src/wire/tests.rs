@@ -1,0 +1,943 @@
+//! Engine tests on a small stand-in model shaped like the superset (same spec names, serde
+//! layout: optional fields skipped when `None`, `_meta` an open map, content internally tagged).
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use super::body::sealed::Sealed;
+use super::*;
+use crate::ProtocolVersion::{self, *};
+
+type Meta = Map<String, Value>;
+
+#[derive(Serialize, Clone)]
+#[serde(tag = "type")]
+enum ContentBlock {
+    #[serde(rename = "text")]
+    Text(TextContent),
+    #[serde(rename = "audio")]
+    Audio(AudioContent),
+}
+
+#[derive(Serialize, Clone)]
+struct TextContent {
+    text: String,
+}
+
+#[derive(Serialize, Clone)]
+struct AudioContent {
+    data: String,
+    #[serde(rename = "mimeType")]
+    mime_type: String,
+}
+
+#[derive(Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct CallToolResult {
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    meta: Option<Meta>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result_type: Option<String>,
+    content: Vec<ContentBlock>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    structured_content: Option<Value>,
+    is_error: bool,
+}
+
+#[derive(Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct ListToolsResult {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ttl_ms: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cache_scope: Option<String>,
+    tools: Vec<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result_type: Option<String>,
+}
+
+#[derive(Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct EmptyResult {
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    meta: Option<Meta>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result_type: Option<String>,
+}
+
+#[derive(Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct InputRequiredResult {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    input_requests: Option<Map<String, Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    request_state: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result_type: Option<String>,
+}
+
+#[derive(Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct CallToolRequestParams {
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    meta: Option<Meta>,
+    name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    task: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    input_responses: Option<Map<String, Value>>,
+}
+
+#[derive(Serialize)]
+struct CallToolRequest {
+    method: &'static str,
+    params: CallToolRequestParams,
+}
+
+#[derive(Serialize, Default)]
+struct PaginatedRequestParams {
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    meta: Option<Meta>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cursor: Option<String>,
+}
+
+#[derive(Serialize)]
+struct ListToolsRequest {
+    method: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    params: Option<PaginatedRequestParams>,
+}
+
+#[derive(Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct CancelledNotificationParams {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    request_id: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+}
+
+#[derive(Serialize)]
+struct CancelledNotification {
+    method: &'static str,
+    params: CancelledNotificationParams,
+}
+
+#[derive(Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct ServerCapabilities {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tools: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tasks: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    extensions: Option<Value>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct InitializeResult {
+    protocol_version: String,
+    capabilities: ServerCapabilities,
+    server_info: Value,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ElicitResult {
+    action: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    content: Option<Map<String, Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result_type: Option<String>,
+}
+
+#[derive(Serialize)]
+struct SamplingMessage {
+    role: String,
+    content: Value,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CreateMessageRequestParams {
+    messages: Vec<SamplingMessage>,
+    max_tokens: u32,
+}
+
+#[derive(Serialize)]
+struct CreateMessageRequest {
+    method: &'static str,
+    params: CreateMessageRequestParams,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ToolUseContent {
+    id: String,
+    name: String,
+    input: Value,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type")]
+enum SamplingBlock {
+    #[serde(rename = "tool_use")]
+    ToolUse(ToolUseContent),
+}
+
+macro_rules! body {
+    ($t:ident, $info:expr) => {
+        impl Sealed for $t {}
+        impl WireBody for $t {
+            fn body_info(&self) -> BodyInfo {
+                $info
+            }
+        }
+    };
+}
+
+body!(CallToolResult, BodyInfo::result("CallToolResult"));
+body!(ListToolsResult, BodyInfo::result("ListToolsResult"));
+body!(EmptyResult, BodyInfo::result("EmptyResult"));
+body!(InputRequiredResult, BodyInfo::result("InputRequiredResult"));
+body!(InitializeResult, BodyInfo::result("InitializeResult"));
+body!(ElicitResult, BodyInfo::result("ElicitResult"));
+body!(
+    CallToolRequest,
+    BodyInfo::request("CallToolRequest", "tools/call")
+);
+body!(
+    ListToolsRequest,
+    BodyInfo::request("ListToolsRequest", "tools/list")
+);
+body!(
+    CreateMessageRequest,
+    BodyInfo::request("CreateMessageRequest", "sampling/createMessage")
+);
+body!(
+    CancelledNotification,
+    BodyInfo::notification("CancelledNotification", "notifications/cancelled")
+);
+
+fn text(t: &str) -> ContentBlock {
+    ContentBlock::Text(TextContent { text: t.into() })
+}
+
+fn emit<B: WireBody>(b: &B, v: ProtocolVersion) -> String {
+    let value = serialize_for(b, v).unwrap();
+    let text = serialize_for_string(b, v).unwrap();
+    assert_eq!(
+        serde_json::to_string(&value).unwrap(),
+        text,
+        "value and bytes agree"
+    );
+    text
+}
+
+fn identity() -> Meta {
+    json!({
+        "io.modelcontextprotocol/clientInfo": {"name": "c", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {}
+    })
+    .as_object()
+    .unwrap()
+    .clone()
+}
+
+#[test]
+fn e1_empty_result() {
+    let r = EmptyResult::default();
+    assert_eq!(emit(&r, V2024_11_05), "{}");
+    assert_eq!(emit(&r, V2025_11_25), "{}");
+    assert_eq!(emit(&r, V2026_07_28), r#"{"resultType":"complete"}"#);
+}
+
+#[test]
+fn e2_e3_call_tool_result() {
+    let r = CallToolResult {
+        content: vec![text("hi")],
+        ..Default::default()
+    };
+    assert_eq!(
+        emit(&r, V2025_11_25),
+        r#"{"content":[{"type":"text","text":"hi"}],"isError":false}"#
+    );
+    assert_eq!(
+        emit(&r, V2025_11_25),
+        serde_json::to_string(&r).unwrap(),
+        "byte identity"
+    );
+    assert_eq!(
+        emit(&r, V2026_07_28),
+        r#"{"content":[{"type":"text","text":"hi"}],"isError":false,"resultType":"complete"}"#
+    );
+    let r = CallToolResult {
+        result_type: Some("complete".into()),
+        ..Default::default()
+    };
+    assert_eq!(emit(&r, V2025_11_25), r#"{"content":[],"isError":false}"#);
+    assert_eq!(
+        emit(&r, V2026_07_28),
+        r#"{"resultType":"complete","content":[],"isError":false}"#
+    );
+}
+
+#[test]
+fn e4_e5_cache_defaults() {
+    let r = ListToolsResult {
+        tools: vec![json!({"name":"t","inputSchema":{"type":"object"}})],
+        ..Default::default()
+    };
+    assert_eq!(
+        emit(&r, V2025_11_25),
+        r#"{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}"#
+    );
+    assert_eq!(
+        emit(&r, V2026_07_28),
+        r#"{"tools":[{"name":"t","inputSchema":{"type":"object"}}],"resultType":"complete","ttlMs":0,"cacheScope":"private"}"#
+    );
+    let r = ListToolsResult {
+        ttl_ms: Some(60000),
+        cache_scope: Some("public".into()),
+        ..Default::default()
+    };
+    let (v, report) = serialize_for_report(&r, V2025_11_25).unwrap();
+    assert_eq!(v, json!({"tools":[]}));
+    assert_eq!(report.stripped_pointers(), ["/ttlMs", "/cacheScope"]);
+    assert_eq!(
+        emit(&r, V2026_07_28),
+        r#"{"ttlMs":60000,"cacheScope":"public","tools":[],"resultType":"complete"}"#
+    );
+}
+
+#[test]
+fn cache_values_are_checked() {
+    let r = ListToolsResult {
+        ttl_ms: Some(-1),
+        ..Default::default()
+    };
+    let e = serialize_for(&r, V2026_07_28).unwrap_err();
+    assert_eq!(e.kind, EmitErrorKind::InvalidValue);
+    assert_eq!(e.path.pointer(), "/ttlMs");
+    // Below 2026-07-28 the field is stripped, so its value does not matter.
+    assert_eq!(serialize_for(&r, V2025_06_18).unwrap(), json!({"tools":[]}));
+}
+
+#[test]
+fn e7_input_required_result() {
+    let mut reqs = Map::new();
+    reqs.insert("r1".into(), json!({"method":"roots/list"}));
+    let r = InputRequiredResult {
+        input_requests: Some(reqs),
+        request_state: Some("s1".into()),
+        result_type: None,
+    };
+    assert_eq!(
+        emit(&r, V2026_07_28),
+        r#"{"inputRequests":{"r1":{"method":"roots/list"}},"requestState":"s1","resultType":"input_required"}"#
+    );
+    let e = serialize_for(&r, V2025_11_25).unwrap_err();
+    assert_eq!(e.kind, EmitErrorKind::TypeAbsent);
+    assert_eq!(e.code(), -32601);
+    assert!(e.message.contains("InputRequiredResult"), "{e}");
+}
+
+#[test]
+fn d10_d11_input_required_rules() {
+    // D11: an empty inputRequests map counts as absent.
+    let r = InputRequiredResult {
+        input_requests: Some(Map::new()),
+        ..Default::default()
+    };
+    let e = serialize_for(&r, V2026_07_28).unwrap_err();
+    assert_eq!(e.kind, EmitErrorKind::MissingRequired);
+    assert!(matches!(e.cause, Some(Cause::Shaping(r)) if r.id == "S5"));
+    // D10: a contradicting caller resultType is refused, not emitted.
+    let r = InputRequiredResult {
+        request_state: Some("x".into()),
+        result_type: Some("complete".into()),
+        ..Default::default()
+    };
+    let e = serialize_for(&r, V2026_07_28).unwrap_err();
+    assert_eq!(e.kind, EmitErrorKind::InvalidValue);
+    assert_eq!(e.path.pointer(), "/resultType");
+    let r = CallToolResult {
+        result_type: Some("task".into()),
+        ..Default::default()
+    };
+    assert_eq!(
+        serialize_for(&r, V2026_07_28).unwrap_err().kind,
+        EmitErrorKind::InvalidValue
+    );
+}
+
+#[test]
+fn e8_protocol_version_injected_and_identity_required() {
+    let r = ListToolsRequest {
+        method: "tools/list",
+        params: Some(PaginatedRequestParams {
+            meta: Some(identity()),
+            cursor: Some("c1".into()),
+        }),
+    };
+    let plain = serde_json::to_string(&r).unwrap();
+    assert_eq!(emit(&r, V2025_11_25), plain);
+    let (v, report) = serialize_for_report(&r, V2026_07_28).unwrap();
+    assert_eq!(
+        serde_json::to_string(&v).unwrap(),
+        r#"{"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"cursor":"c1"}}"#
+    );
+    assert_eq!(
+        report.injected_pointers(),
+        ["/params/_meta/io.modelcontextprotocol~1protocolVersion"]
+    );
+    // Without clientCapabilities: refused (clientInfo alone is not enough).
+    let mut meta = identity();
+    meta.remove("io.modelcontextprotocol/clientCapabilities");
+    let r = ListToolsRequest {
+        method: "tools/list",
+        params: Some(PaginatedRequestParams {
+            meta: Some(meta),
+            cursor: None,
+        }),
+    };
+    let e = serialize_for(&r, V2026_07_28).unwrap_err();
+    assert_eq!(e.kind, EmitErrorKind::MissingRequired);
+    assert_eq!(
+        e.path.pointer(),
+        "/params/_meta/io.modelcontextprotocol~1clientCapabilities"
+    );
+    // No params at all: refused too, with the path of what is missing.
+    let r = ListToolsRequest {
+        method: "tools/list",
+        params: None,
+    };
+    let e = serialize_for(&r, V2026_07_28).unwrap_err();
+    assert_eq!(e.path.pointer(), "/params");
+    // clientInfo is optional in the published schema.
+    let mut meta = Map::new();
+    meta.insert(
+        "io.modelcontextprotocol/clientCapabilities".into(),
+        json!({}),
+    );
+    meta.insert(
+        "io.modelcontextprotocol/protocolVersion".into(),
+        json!("caller-pinned"),
+    );
+    let r = ListToolsRequest {
+        method: "tools/list",
+        params: Some(PaginatedRequestParams {
+            meta: Some(meta),
+            cursor: None,
+        }),
+    };
+    assert_eq!(
+        emit(&r, V2026_07_28),
+        r#"{"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/protocolVersion":"caller-pinned"}}}"#
+    );
+}
+
+#[test]
+fn reserved_meta_values_are_typed() {
+    let mut meta = identity();
+    meta.insert("io.modelcontextprotocol/logLevel".into(), json!("loud"));
+    let r = ListToolsRequest {
+        method: "tools/list",
+        params: Some(PaginatedRequestParams {
+            meta: Some(meta),
+            cursor: None,
+        }),
+    };
+    let e = serialize_for(&r, V2026_07_28).unwrap_err();
+    assert_eq!(e.kind, EmitErrorKind::InvalidValue);
+    let mut meta = identity();
+    meta.insert(
+        "io.modelcontextprotocol/clientCapabilities".into(),
+        json!("all"),
+    );
+    let r = ListToolsRequest {
+        method: "tools/list",
+        params: Some(PaginatedRequestParams {
+            meta: Some(meta),
+            cursor: None,
+        }),
+    };
+    assert_eq!(
+        serialize_for(&r, V2026_07_28).unwrap_err().kind,
+        EmitErrorKind::InvalidValue
+    );
+}
+
+#[test]
+fn roots_list_changed_stripped_inside_meta_capabilities() {
+    let mut meta = identity();
+    meta.insert(
+        "io.modelcontextprotocol/clientCapabilities".into(),
+        json!({"roots": {"listChanged": true}, "tasks": {"list": {}}, "extensions": {"x": {}}}),
+    );
+    let r = ListToolsRequest {
+        method: "tools/list",
+        params: Some(PaginatedRequestParams {
+            meta: Some(meta),
+            cursor: None,
+        }),
+    };
+    let (v, report) = serialize_for_report(&r, V2026_07_28).unwrap();
+    assert_eq!(
+        v["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"],
+        json!({"roots": {}, "extensions": {"x": {}}})
+    );
+    assert_eq!(
+        report.stripped_pointers(),
+        [
+            "/params/_meta/io.modelcontextprotocol~1clientCapabilities/roots/listChanged",
+            "/params/_meta/io.modelcontextprotocol~1clientCapabilities/tasks"
+        ]
+    );
+    // Below 2026-07-28 `_meta` is opaque metadata: verbatim.
+    let plain = serde_json::to_value(&r).unwrap();
+    assert_eq!(serialize_for(&r, V2025_11_25).unwrap(), plain);
+}
+
+#[test]
+fn e9_task_only_at_2025_11_25() {
+    let r = CallToolRequest {
+        method: "tools/call",
+        params: CallToolRequestParams {
+            meta: Some(identity()),
+            name: "x".into(),
+            task: Some(json!({"ttl":5})),
+            input_responses: None,
+        },
+    };
+    let v3 = serialize_for(&r, V2025_06_18).unwrap();
+    assert!(v3["params"].get("task").is_none());
+    let v4 = serialize_for(&r, V2025_11_25).unwrap();
+    assert_eq!(v4["params"]["task"], json!({"ttl":5}));
+    let d = serialize_for(&r, V2026_07_28).unwrap();
+    assert!(d["params"].get("task").is_none());
+    assert_eq!(
+        d["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+        "2026-07-28"
+    );
+}
+
+#[test]
+fn d9_retry_fields_stripped_below_2026() {
+    let mut responses = Map::new();
+    responses.insert(
+        "r1".into(),
+        json!({"role":"assistant","content":{"type":"text","text":"x"},"model":"m"}),
+    );
+    let r = CallToolRequest {
+        method: "tools/call",
+        params: CallToolRequestParams {
+            meta: None,
+            name: "retry-me".into(),
+            task: None,
+            input_responses: Some(responses),
+        },
+    };
+    let (v, report) = serialize_for_report(&r, V2025_11_25).unwrap();
+    assert_eq!(
+        v,
+        json!({"method":"tools/call","params":{"name":"retry-me"}})
+    );
+    assert_eq!(report.stripped_pointers(), ["/params/inputResponses"]);
+}
+
+#[test]
+fn e10_cancelled_requires_request_id_where_the_revision_does() {
+    let r = CancelledNotification {
+        method: "notifications/cancelled",
+        params: CancelledNotificationParams {
+            request_id: Some(json!("abc")),
+            reason: Some("user".into()),
+        },
+    };
+    for v in ProtocolVersion::ALL {
+        assert_eq!(
+            emit(&r, v),
+            r#"{"method":"notifications/cancelled","params":{"requestId":"abc","reason":"user"}}"#
+        );
+    }
+    let r = CancelledNotification {
+        method: "notifications/cancelled",
+        params: CancelledNotificationParams {
+            request_id: None,
+            reason: Some("user".into()),
+        },
+    };
+    assert!(serialize_for(&r, V2025_11_25).is_ok());
+    for v in [V2024_11_05, V2025_06_18, V2026_07_28] {
+        let e = serialize_for(&r, v).unwrap_err();
+        assert_eq!(e.kind, EmitErrorKind::MissingRequired);
+        assert_eq!(e.path.pointer(), "/params/requestId");
+    }
+}
+
+#[test]
+fn e11_capability_extensions_and_tasks() {
+    let r = InitializeResult {
+        protocol_version: "2025-11-25".into(),
+        capabilities: ServerCapabilities {
+            tools: Some(json!({"listChanged": true})),
+            tasks: Some(json!({"list": {}})),
+            extensions: Some(json!({"io.x/y": {}})),
+        },
+        server_info: json!({"name":"s","version":"1"}),
+    };
+    let (v, report) = serialize_for_report(&r, V2025_11_25).unwrap();
+    assert_eq!(
+        v["capabilities"],
+        json!({"tools":{"listChanged":true},"tasks":{"list":{}}})
+    );
+    assert_eq!(report.stripped_pointers(), ["/capabilities/extensions"]);
+    let (v, report) = serialize_for_report(&r, V2025_06_18).unwrap();
+    assert_eq!(v["capabilities"], json!({"tools":{"listChanged":true}}));
+    assert_eq!(
+        report.stripped_pointers(),
+        ["/capabilities/tasks", "/capabilities/extensions"]
+    );
+    assert!(matches!(
+        report.stripped[0].cause,
+        Cause::Ledger(row) if row.owner == "ServerCapabilities" && row.field == "tasks"
+    ));
+    let e = serialize_for(&r, V2026_07_28).unwrap_err();
+    assert_eq!(e.kind, EmitErrorKind::TypeAbsent);
+}
+
+#[test]
+fn e13_e17_elicit_result() {
+    let mut content = Map::new();
+    content.insert("x".into(), Value::Null);
+    content.insert("y".into(), json!("ok"));
+    let r = ElicitResult {
+        action: "accept".into(),
+        content: Some(content),
+        result_type: None,
+    };
+    assert_eq!(
+        emit(&r, V2025_06_18),
+        r#"{"action":"accept","content":{"x":null,"y":"ok"}}"#
+    );
+    assert_eq!(
+        emit(&r, V2025_11_25),
+        r#"{"action":"accept","content":{"x":null,"y":"ok"}}"#
+    );
+    // Absent as a body at 2024-11-05 and (standalone) at 2026-07-28.
+    assert_eq!(
+        serialize_for(&r, V2025_03_26).unwrap_err().kind,
+        EmitErrorKind::TypeAbsent
+    );
+    assert_eq!(
+        serialize_for(&r, V2026_07_28).unwrap_err().kind,
+        EmitErrorKind::TypeAbsent
+    );
+    // A list-valued answer cannot be carried at 2025-06-18.
+    let mut content = Map::new();
+    content.insert("pick".into(), json!(["a", "b"]));
+    let r = ElicitResult {
+        action: "accept".into(),
+        content: Some(content),
+        result_type: Some("complete".into()),
+    };
+    let e = serialize_for(&r, V2025_06_18).unwrap_err();
+    assert_eq!(e.kind, EmitErrorKind::NotExpressible);
+    assert_eq!(e.path.pointer(), "/content/pick");
+    let (v, report) = serialize_for_report(&r, V2025_11_25).unwrap();
+    assert_eq!(v, json!({"action":"accept","content":{"pick":["a","b"]}}));
+    assert_eq!(report.stripped_pointers(), ["/resultType"]);
+}
+
+#[test]
+fn absent_union_members_are_refused() {
+    let r = CallToolResult {
+        content: vec![
+            text("a"),
+            ContentBlock::Audio(AudioContent {
+                data: "AAAA".into(),
+                mime_type: "audio/wav".into(),
+            }),
+        ],
+        ..Default::default()
+    };
+    let e = serialize_for(&r, V2024_11_05).unwrap_err();
+    assert_eq!(e.kind, EmitErrorKind::TypeAbsent);
+    assert_eq!(e.path.pointer(), "/content/1");
+    assert!(matches!(e.cause, Some(Cause::Type(t)) if t.name == "AudioContent"));
+    assert!(serialize_for(&r, V2025_03_26).is_ok());
+    // Nothing reaches the buffer on a refusal.
+    let mut buf = b"prefix".to_vec();
+    assert!(serialize_for_vec(&r, V2024_11_05, &mut buf).is_err());
+    assert_eq!(buf, b"prefix");
+}
+
+#[test]
+fn sampling_tool_content_and_arrays_refused_before_2025_11_25() {
+    let tool_use = serde_json::to_value(SamplingBlock::ToolUse(ToolUseContent {
+        id: "call-1".into(),
+        name: "get_weather".into(),
+        input: json!({}),
+    }))
+    .unwrap();
+    let r = CreateMessageRequest {
+        method: "sampling/createMessage",
+        params: CreateMessageRequestParams {
+            messages: vec![SamplingMessage {
+                role: "user".into(),
+                content: json!([{"type":"text","text":"hi"}, tool_use]),
+            }],
+            max_tokens: 10,
+        },
+    };
+    let e = serialize_for(&r, V2025_06_18).unwrap_err();
+    assert_eq!(e.kind, EmitErrorKind::NotExpressible);
+    assert_eq!(e.path.pointer(), "/params/messages/0/content");
+    assert!(serialize_for(&r, V2025_11_25).is_ok());
+    // D13: a standalone server-to-client request does not exist at 2026-07-28.
+    assert_eq!(
+        serialize_for(&r, V2026_07_28).unwrap_err().kind,
+        EmitErrorKind::TypeAbsent
+    );
+}
+
+#[test]
+fn structured_content_passes_verbatim_and_is_reported() {
+    let r = CallToolResult {
+        content: vec![],
+        structured_content: Some(json!(5)),
+        ..Default::default()
+    };
+    let (v, report) = serialize_for_report(&r, V2024_11_05).unwrap();
+    assert_eq!(
+        v,
+        json!({"content":[],"structuredContent":5,"isError":false})
+    );
+    assert_eq!(report.passed_pointers(), ["/structuredContent"]);
+    assert!(report.is_identity());
+}
+
+#[test]
+fn writer_and_vec_agree() {
+    let r = ListToolsResult::default();
+    let mut out = Vec::new();
+    serialize_for_writer(&r, V2026_07_28, &mut out).unwrap();
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        r#"{"tools":[],"resultType":"complete","ttlMs":0,"cacheScope":"private"}"#
+    );
+}
+
+/// The ledger against the generated field tables.
+mod completeness {
+    use std::collections::BTreeMap;
+
+    use crate::ProtocolVersion;
+    use crate::facts::{self, TypeKind, TypeRef};
+    use crate::wire::ledger::{Action, LEDGER, TYPES};
+    use crate::wire::revs::Revisions;
+
+    /// Owner → field → revisions defining it, and owner → revisions defining the owner.
+    /// Inline `params` objects of `XRequest`/`XNotification` are named `XRequestParams` /
+    /// `XNotificationParams`, the names 2025-11-25 gives them.
+    type Fields = BTreeMap<&'static str, BTreeMap<&'static str, Revisions>>;
+
+    fn field_tables() -> (Fields, BTreeMap<&'static str, Revisions>) {
+        let mut fields_by_owner: BTreeMap<&'static str, BTreeMap<&'static str, Revisions>> =
+            BTreeMap::new();
+        let mut owners: BTreeMap<&'static str, Revisions> = BTreeMap::new();
+        for v in ProtocolVersion::ALL {
+            let only = Revisions::only(v);
+            let rev = facts::revision(v);
+            for t in rev.types {
+                // An alias of an object definition (`EmptyResult = Result`) has its fields.
+                let t = match (t.kind, t.target) {
+                    (TypeKind::Object, _) => t,
+                    (TypeKind::Other, Some(TypeRef::Named(target))) => {
+                        match rev.type_fact(target) {
+                            Some(o) if o.kind == TypeKind::Object => {
+                                let fields = o.fields;
+                                let o = owners.entry(t.name).or_insert(Revisions::NONE);
+                                *o = o.or(only);
+                                let map = fields_map(&mut fields_by_owner, t.name);
+                                for f in fields {
+                                    let r = map.entry(f.name).or_insert(Revisions::NONE);
+                                    *r = r.or(only);
+                                }
+                                continue;
+                            }
+                            _ => continue,
+                        }
+                    }
+                    _ => continue,
+                };
+                let mut add = |owner: &'static str, list: &'static [crate::facts::FieldFact]| {
+                    let o = owners.entry(owner).or_insert(Revisions::NONE);
+                    *o = o.or(only);
+                    let map = fields_map(&mut fields_by_owner, owner);
+                    for f in list {
+                        let r = map.entry(f.name).or_insert(Revisions::NONE);
+                        *r = r.or(only);
+                    }
+                };
+                add(t.name, t.fields);
+                if let Some(p) = t.field("params")
+                    && let TypeRef::Object { fields: inner, .. } = p.ty
+                    && (t.name.ends_with("Request") || t.name.ends_with("Notification"))
+                {
+                    let name: &'static str =
+                        Box::leak(format!("{}Params", t.name).into_boxed_str());
+                    add(name, inner);
+                }
+            }
+        }
+        (fields_by_owner, owners)
+    }
+
+    fn fields_map<'m>(
+        all: &'m mut BTreeMap<&'static str, BTreeMap<&'static str, Revisions>>,
+        owner: &'static str,
+    ) -> &'m mut BTreeMap<&'static str, Revisions> {
+        all.entry(owner).or_default()
+    }
+
+    /// Envelope members folded into request/notification definitions from 2025-11-25 on:
+    /// bodies never carry them (the session layer adds them).
+    fn is_envelope_member(owner: &str, field: &str) -> bool {
+        (field == "jsonrpc" || field == "id")
+            && (owner.ends_with("Request") || owner.ends_with("Notification"))
+    }
+
+    #[test]
+    fn every_field_some_revision_lacks_has_a_ledger_row() {
+        let (fields, owners) = field_tables();
+        let mut missing = Vec::new();
+        for (owner, map) in &fields {
+            let owner_revs = owners[owner];
+            for (field, defined) in map {
+                let lacking =
+                    Revisions::from_iter(owner_revs.iter().filter(|v| !defined.contains(*v)));
+                if lacking.is_empty() || is_envelope_member(owner, field) {
+                    continue;
+                }
+                let covered = LEDGER.iter().any(|r| {
+                    r.owner == *owner && r.field == *field && r.revisions.contains_all(lacking)
+                });
+                // A type absent as a body and as a member at the lacking revisions needs no row.
+                let type_absent = TYPES.iter().any(|t| {
+                    t.name == *owner && t.nested.or(t.body).complement().contains_all(lacking)
+                });
+                if !covered && !type_absent {
+                    missing.push(format!("{owner}.{field} (lacking at {lacking})"));
+                }
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "ledger rows missing for:\n  {}",
+            missing.join("\n  ")
+        );
+    }
+
+    /// Superset owners that no schema revision names (inline objects there).
+    const SUPERSET_OWNERS: &[&str] = &["RootsCapability"];
+
+    #[test]
+    fn every_ledger_row_names_a_real_field() {
+        let (fields, owners) = field_tables();
+        for r in LEDGER {
+            if SUPERSET_OWNERS.contains(&r.owner) {
+                continue;
+            }
+            assert!(
+                fields.contains_key(r.owner),
+                "{r}: no revision defines {}",
+                r.owner
+            );
+            let Some(defined) = fields[r.owner].get(r.field) else {
+                // A superset-only field (e.g. `resultType` on a result type that never had it):
+                // it must be stripped everywhere.
+                assert!(
+                    r.action == Action::Strip && r.revisions.contains_all(owners[r.owner]),
+                    "{r}: no revision defines {}.{}, so it must be stripped wherever the owner exists",
+                    r.owner,
+                    r.field
+                );
+                continue;
+            };
+            match r.action {
+                // A strip or pass row applies where the field is not defined.
+                Action::Strip | Action::Pass => {
+                    for v in r.revisions.iter() {
+                        assert!(!defined.contains(v), "{r}: {v} defines the field");
+                    }
+                }
+                // Value rows apply where the field exists (or, for `Absent`, is required).
+                Action::Refuse(_) => {
+                    for v in r.revisions.iter() {
+                        assert!(defined.contains(v), "{r}: {v} does not define the field");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The type table against the generated facts.
+mod type_table {
+    use crate::ProtocolVersion;
+    use crate::facts;
+    use crate::wire::ledger::TYPES;
+
+    #[test]
+    fn nested_availability_matches_the_schemas() {
+        for t in TYPES {
+            for v in ProtocolVersion::ALL {
+                assert_eq!(
+                    t.nested.contains(v),
+                    facts::revision(v).has_type(t.name),
+                    "{t} at {v}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn body_availability_matches_the_method_tables() {
+        for t in TYPES {
+            for v in ProtocolVersion::ALL {
+                let f = facts::revision(v);
+                let tables = f
+                    .client_requests
+                    .iter()
+                    .chain(f.server_requests)
+                    .chain(f.client_notifications)
+                    .chain(f.server_notifications);
+                let mut is_body = false;
+                let mut is_member = false;
+                for m in tables {
+                    is_body |= m.type_name == t.name || m.result == Some(t.name);
+                    is_member = true;
+                }
+                // Results that answer a request in place of its table result: a task handle
+                // (task-augmented requests) and the 2026-07-28 input-required interim result; and
+                // EmptyResult, which 2026-07-28 defines though no core method of it returns one.
+                if ["CreateTaskResult", "InputRequiredResult", "EmptyResult"].contains(&t.name)
+                    || !is_member
+                {
+                    continue;
+                }
+                // Results of methods and messages of the tables are bodies; the rest of TYPES are
+                // union members (content blocks, elicitation shapes) that are never bodies.
+                if t.body.is_empty() {
+                    assert!(!is_body, "{t}: a body at {v}");
+                } else {
+                    assert_eq!(t.body.contains(v), is_body, "{t} at {v}");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,241 @@
+//! Shared helpers of the boundary tests: a typed body of any kind, translation to a revision,
+//! and the schema verdict on the result.
+
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use mcp_schemas::{SchemaOracle, SchemaStore};
+use mcp_types::ProtocolVersion;
+use mcp_types::model::*;
+use mcp_types::wire::*;
+use serde_json::{Value, json};
+
+/// A typed message body of any kind.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Body {
+    ClientRequest(ClientRequest),
+    ServerRequest(ServerRequest),
+    ClientNotification(ClientNotification),
+    ServerNotification(ServerNotification),
+    Result(MethodResult),
+}
+
+/// How a body is read: by kind, and for results by the method they answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind<'a> {
+    ClientRequest,
+    ServerRequest,
+    ClientNotification,
+    ServerNotification,
+    Result(&'a str),
+}
+
+impl Body {
+    /// Parses `json` as `kind` at `version`.
+    pub fn parse(
+        kind: Kind<'_>,
+        json: &Value,
+        version: ProtocolVersion,
+    ) -> Result<Body, ParseError> {
+        Ok(match kind {
+            Kind::ClientRequest => Body::ClientRequest(parse_as(json, version)?),
+            Kind::ServerRequest => Body::ServerRequest(parse_as(json, version)?),
+            Kind::ClientNotification => Body::ClientNotification(parse_as(json, version)?),
+            Kind::ServerNotification => Body::ServerNotification(parse_as(json, version)?),
+            Kind::Result(method) => Body::Result(parse_result_for(method, json, version)?),
+        })
+    }
+
+    pub fn kind(&self) -> Kind<'static> {
+        match self {
+            Body::ClientRequest(_) => Kind::ClientRequest,
+            Body::ServerRequest(_) => Kind::ServerRequest,
+            Body::ClientNotification(_) => Kind::ClientNotification,
+            Body::ServerNotification(_) => Kind::ServerNotification,
+            Body::Result(_) => Kind::Result(""),
+        }
+    }
+
+    fn info(&self) -> BodyInfo {
+        match self {
+            Body::ClientRequest(b) => b.body_info(),
+            Body::ServerRequest(b) => b.body_info(),
+            Body::ClientNotification(b) => b.body_info(),
+            Body::ServerNotification(b) => b.body_info(),
+            Body::Result(MethodResult::Server(b)) => b.body_info(),
+            Body::Result(MethodResult::Client(b)) => b.body_info(),
+            Body::Result(_) => unreachable!("MethodResult has two members"),
+        }
+    }
+
+    /// The spec definition of the body.
+    pub fn type_name(&self) -> &'static str {
+        self.info().type_name
+    }
+
+    pub fn emit(&self, v: ProtocolVersion) -> Result<(Value, EmissionReport), EmitError> {
+        match self {
+            Body::ClientRequest(b) => serialize_for_report(b, v),
+            Body::ServerRequest(b) => serialize_for_report(b, v),
+            Body::ClientNotification(b) => serialize_for_report(b, v),
+            Body::ServerNotification(b) => serialize_for_report(b, v),
+            Body::Result(MethodResult::Server(b)) => serialize_for_report(b, v),
+            Body::Result(MethodResult::Client(b)) => serialize_for_report(b, v),
+            Body::Result(_) => unreachable!("MethodResult has two members"),
+        }
+    }
+
+    /// Plain `serde_json` of the superset value.
+    pub fn plain(&self) -> Value {
+        match self {
+            Body::ClientRequest(b) => serde_json::to_value(b),
+            Body::ServerRequest(b) => serde_json::to_value(b),
+            Body::ClientNotification(b) => serde_json::to_value(b),
+            Body::ServerNotification(b) => serde_json::to_value(b),
+            Body::Result(MethodResult::Server(b)) => serde_json::to_value(b),
+            Body::Result(MethodResult::Client(b)) => serde_json::to_value(b),
+            Body::Result(_) => unreachable!("MethodResult has two members"),
+        }
+        .expect("superset values serialize")
+    }
+
+    /// The method whose result this is, for re-parsing a result.
+    pub fn result_method(&self, fallback: &'static str) -> &'static str {
+        match self.info().type_name {
+            "InputRequiredResult" => "tools/call",
+            _ => fallback,
+        }
+    }
+}
+
+/// The pinned schema oracle of a revision (loaded once).
+pub fn oracle(v: ProtocolVersion) -> &'static SchemaOracle {
+    static ORACLES: OnceLock<HashMap<ProtocolVersion, SchemaOracle>> = OnceLock::new();
+    &ORACLES.get_or_init(|| {
+        let store = SchemaStore::discover();
+        ProtocolVersion::ALL
+            .into_iter()
+            .map(|v| {
+                let o = SchemaOracle::load(&store, v).unwrap_or_else(|e| {
+                    panic!("pinned schema of {v} missing: {e} (run `cargo xtask schemas`)")
+                });
+                (v, o)
+            })
+            .collect()
+    })[&v]
+}
+
+/// What the target revision's schema says of the emitted body.
+pub fn schema_violations(body: &Body, emitted: &Value, v: ProtocolVersion) -> Vec<String> {
+    let name = body.type_name();
+    let instance = match body {
+        Body::Result(_) => emitted.clone(),
+        Body::ClientRequest(_) | Body::ServerRequest(_) => {
+            let mut m = serde_json::Map::new();
+            m.insert("jsonrpc".into(), json!("2.0"));
+            m.insert("id".into(), json!(1));
+            m.extend(emitted.as_object().cloned().unwrap_or_default());
+            Value::Object(m)
+        }
+        _ => {
+            let mut m = serde_json::Map::new();
+            m.insert("jsonrpc".into(), json!("2.0"));
+            m.extend(emitted.as_object().cloned().unwrap_or_default());
+            Value::Object(m)
+        }
+    };
+    match oracle(v).violations(name, &instance) {
+        Ok(list) => list
+            .into_iter()
+            .map(|x| format!("{}: {}", x.path, x.message))
+            .collect(),
+        Err(e) => vec![format!("no verdict: {e}")],
+    }
+}
+
+/// The outcome of translating one body to one revision.
+#[derive(Debug)]
+pub enum Outcome {
+    /// Emitted and valid against the target's pinned definition.
+    Valid(Value, EmissionReport),
+    /// Refused, with a reason.
+    Refused(EmitError),
+}
+
+/// Emits `body` at `v` and checks the verdict: refused with a reason, or schema-valid.
+/// Panics (with `label`) when the emitted body violates the target's schema.
+pub fn translate(body: &Body, v: ProtocolVersion, label: &str) -> Outcome {
+    match body.emit(v) {
+        Err(e) => {
+            assert!(
+                !e.message.is_empty() && e.cause.is_some(),
+                "{label} at {v}: a refusal must name its reason and table row: {e:?}"
+            );
+            Outcome::Refused(e)
+        }
+        Ok((value, report)) => {
+            let bad = schema_violations(body, &value, v);
+            assert!(
+                bad.is_empty(),
+                "{label}: emitted at {v} but the pinned {} rejects it:\n  {}\nemitted: {value}",
+                body.type_name(),
+                bad.join("\n  ")
+            );
+            Outcome::Valid(value, report)
+        }
+    }
+}
+
+/// Removes the value at a JSON Pointer.
+pub fn remove_pointer(v: &mut Value, pointer: &str) {
+    let Some((parent, last)) = pointer.rsplit_once('/') else {
+        return;
+    };
+    let last = last.replace("~1", "/").replace("~0", "~");
+    if let Some(Value::Object(m)) = v.pointer_mut(parent) {
+        m.shift_remove(&last);
+    }
+}
+
+/// Sets the value at a JSON Pointer (the parent must exist).
+pub fn set_pointer(v: &mut Value, pointer: &str, value: Value) {
+    let Some((parent, last)) = pointer.rsplit_once('/') else {
+        return;
+    };
+    let last = last.replace("~1", "/").replace("~0", "~");
+    if let Some(Value::Object(m)) = v.pointer_mut(parent) {
+        m.insert(last, value);
+    }
+}
+
+/// Round trip: parsing the emitted body at `v` gives the original minus exactly the reported
+/// strips (plus the reported injections).
+pub fn check_round_trip(
+    body: &Body,
+    emitted: &Value,
+    report: &EmissionReport,
+    v: ProtocolVersion,
+    method: &'static str,
+    label: &str,
+) {
+    let kind = match body.kind() {
+        Kind::Result(_) => Kind::Result(body.result_method(method)),
+        k => k,
+    };
+    let back = Body::parse(kind, emitted, v)
+        .unwrap_or_else(|e| panic!("{label}: emitted at {v} does not parse back: {e}\n{emitted}"));
+    let mut expected = body.plain();
+    for c in &report.stripped {
+        remove_pointer(&mut expected, &c.pointer());
+    }
+    for c in &report.injected {
+        set_pointer(
+            &mut expected,
+            &c.pointer(),
+            c.value.clone().unwrap_or(Value::Null),
+        );
+    }
+    assert_eq!(back.plain(), expected, "{label}: round trip at {v}");
+}
