@@ -2,6 +2,9 @@
 //! wrap the next cursor. Measured next to the plain `serde_json` parse of the same frame, which
 //! every server pays anyway, so the report reads as "routing costs N× a parse".
 
+// `criterion_group!` defines an undocumented public function.
+#![allow(missing_docs)]
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use mcp_variants::{
     InitializeInput, Principal, RequestView, RouteDecision, ServerVariant, VariantCatalog,
