@@ -60,10 +60,6 @@ fn object() -> impl Strategy<Value = Map<String, Value>> {
     prop::collection::vec((key(), json()), 0..4).prop_map(|kv| kv.into_iter().collect())
 }
 
-fn non_null_json() -> impl Strategy<Value = Value> {
-    json().prop_filter("null reads as absent", |v| !v.is_null())
-}
-
 fn meta() -> impl Strategy<Value = Option<Meta>> {
     prop::option::of(object().prop_map(Meta::from))
 }
@@ -131,7 +127,7 @@ fn content_block() -> impl Strategy<Value = ContentBlock> {
 fn call_tool_result() -> impl Strategy<Value = CallToolResult> {
     (
         prop::collection::vec(content_block(), 0..4),
-        prop::option::of(non_null_json()),
+        prop::option::of(json()),
         prop::option::of(any::<bool>()),
         prop::option::of(prop_oneof![
             Just(ResultType::Complete),
