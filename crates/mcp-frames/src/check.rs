@@ -208,3 +208,25 @@ pub fn schema_errors(
     }
     Ok(out)
 }
+
+/// Checks `placed` against the generated types of `version`: the request or notification type
+/// for the whole frame, the result type for a response's `result`.
+pub fn typed_errors(placed: &Placed, version: ProtocolVersion) -> Vec<FrameError> {
+    let frame = &placed.record.frame;
+    let d = placed.context.direction;
+    let outcome = match &placed.envelope {
+        Envelope::Request { method, .. } => request_fact(version, d, method)
+            .and_then(|f| crate::typed::check_named(version, f.type_name, frame, "")),
+        Envelope::Notification { method } => notification_fact(version, d, method)
+            .and_then(|f| crate::typed::check_named(version, f.type_name, frame, "")),
+        Envelope::Response { .. } => match (result_type(placed, version), frame.get("result")) {
+            (Some(def), Some(result)) => crate::typed::check_named(version, def, result, "/result"),
+            _ => None,
+        },
+        Envelope::Error { .. } => None,
+    };
+    match outcome {
+        Some(Err(e)) => vec![e],
+        _ => Vec::new(),
+    }
+}

@@ -17,5 +17,6 @@ pub mod pointer;
 pub mod record;
 pub mod session;
 pub mod stream;
+pub mod typed;
 pub mod validate;
 pub mod versions;

@@ -44,6 +44,7 @@ impl Validate {
 impl Handler for Validate {
     fn frame(&mut self, placed: Placed, _: &mut Session, out: &mut Output) -> io::Result<()> {
         let mut errors = check::table_errors(&placed, self.version);
+        errors.extend(check::typed_errors(&placed, self.version));
         if let Some(oracle) = &self.oracle {
             match check::schema_errors(oracle, &placed) {
                 Ok(e) => errors.extend(e),

@@ -114,32 +114,14 @@ fn the_example_session_is_valid_2025_06_18_except_its_unknown_method() {
     assert_eq!(r.summary(), "valid 57, invalid 1");
 }
 
-/// A stream with one of every kind of bad input between good frames.
-pub fn bad_stream() -> Vec<u8> {
-    let mut s = Vec::new();
-    let mut line = |l: &[u8]| {
-        s.extend_from_slice(l);
-        s.push(b'\n');
-    };
-    line(br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#); // 1
-    line(br#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#); // 2
-    line(br#"{"jsonrpc":"2.0","id":2,"method":"tools/li"#); // 3 truncated
-    line(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"\xc3\x28\"}}"); // 4 invalid UTF-8
-    let deep = "[".repeat(10_000) + &"]".repeat(10_000);
-    line(deep.as_bytes()); // 5
-    line(br#"{"jsonrpc":"2.0","id":3,"method":"tools/list","id":4}"#); // 6 duplicate keys
-    line(br#"{"jsonrpc":"2.0","id":true,"method":"tools/list"}"#); // 7 boolean id
-    line(br#"{"jsonrpc":"2.0","id":5,"method":"tools/teleport"}"#); // 8 unknown method
-    line(br#"{"jsonrpc":"2.0","id":99,"result":{}}"#); // 9 unknown id
-    line(b""); // 10 blank
-    line(br#"{"jsonrpc":"2.0","id":6,"method":"tools/list"}"#); // 11
-    line(br#"{"jsonrpc":"2.0","id":6,"result":{"tools":[]}}"#); // 12
-    s
-}
+/// A stream with one of every kind of bad input between good frames (line 10 is blank):
+/// truncated JSON, invalid UTF-8, 10,000-deep nesting, duplicate keys, a boolean id, an unknown
+/// method, a response with an unknown id.
+const BAD_STREAM: &[u8] = include_bytes!("bad-stream.jsonl");
 
 #[test]
 fn bad_input_is_reported_and_the_stream_goes_on_in_validate() {
-    let r = run(&["validate", "--version", "2025-06-18"], &bad_stream());
+    let r = run(&["validate", "--version", "2025-06-18"], BAD_STREAM);
     assert_eq!(r.code, 1);
     let verdicts = r.json_lines();
     let ok: Vec<(u64, bool)> = verdicts
