@@ -71,3 +71,37 @@ pub(crate) fn emit(
         }
     }
 }
+
+fn parse_only<T: WireParse>(body: &Value, version: ProtocolVersion) -> Result<(), ParseError> {
+    wire::parse_as::<T>(body, version).map(|_| ())
+}
+
+/// Reads `body` as `kind` at `version` with the boundary (the lenient superset parse plus the
+/// revision's mandates, e.g. the reserved `_meta` keys at 2026-07-28); returns every error as a
+/// body-relative JSON Pointer and a message.
+pub(crate) fn parse_errors(
+    kind: BodyKind<'_>,
+    body: &Value,
+    version: ProtocolVersion,
+) -> Vec<(String, String)> {
+    use Direction::{ClientToServer as C2s, ServerToClient as S2c};
+    let r = match kind {
+        BodyKind::Request(C2s) => parse_only::<ClientRequest>(body, version),
+        BodyKind::Request(S2c) => parse_only::<ServerRequest>(body, version),
+        BodyKind::Notification(C2s) => parse_only::<ClientNotification>(body, version),
+        BodyKind::Notification(S2c) => parse_only::<ServerNotification>(body, version),
+        BodyKind::Result(_, method) => wire::parse_result_for(method, body, version).map(|_| ()),
+    };
+    match r {
+        Ok(()) => Vec::new(),
+        Err(e) => e
+            .all()
+            .map(|e| {
+                (
+                    e.path.pointer(),
+                    format!("{} (boundary): {}", e.type_name, e.message),
+                )
+            })
+            .collect(),
+    }
+}

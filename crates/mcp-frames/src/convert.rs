@@ -90,6 +90,12 @@ pub fn take_body(frame: &mut Value, envelope: &Envelope) -> Value {
     }
 }
 
+/// A copy of the body of `frame` (see [`take_body`]), for read-only checks.
+pub fn body_of(frame: &Value, envelope: &Envelope) -> Value {
+    let mut copy = frame.clone();
+    take_body(&mut copy, envelope)
+}
+
 /// Puts an emitted body back into the envelope `take_body` left: the same slots, the same key
 /// order; a member the body gained (e.g. a materialized `params`) is appended, one it lost is
 /// removed.

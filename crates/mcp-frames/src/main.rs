@@ -83,7 +83,9 @@ enum Command {
     /// Prints `{"line":N,"ok":true}` or `{"line":N,"ok":false,"errors":[{"path":…,"message":…}]}`
     /// per line, then `valid N, invalid M` on stderr. Checks the JSON-RPC envelope, that the
     /// method exists at the revision for its sender, that every response answers a pending
-    /// request; with `--schema`, also the revision's pinned JSON Schema.
+    /// request, the revision's generated types (`mcp_types::v…`) and the boundary's parse
+    /// mandates (e.g. the reserved `_meta` keys at 2026-07-28); with `--schema`, also the
+    /// revision's pinned JSON Schema.
     Validate {
         /// The revision to check against.
         #[arg(long, value_name = "VERSION", value_parser = parse_version)]

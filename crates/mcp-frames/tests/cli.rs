@@ -92,6 +92,25 @@ fn validate_reports_each_line_of_the_corpus() {
 }
 
 #[test]
+fn validate_applies_the_2026_mandates() {
+    let frame = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+    let r = run(&["validate", "--version", "2026-07-28"], frame);
+    let v = &r.json_lines()[0];
+    assert_eq!(v["ok"], false);
+    let paths: Vec<&str> = v["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["path"].as_str().unwrap())
+        .collect();
+    assert!(
+        paths.contains(&"/params/_meta/io.modelcontextprotocol~1clientCapabilities"),
+        "{v}"
+    );
+    assert_eq!(r.code, 1);
+}
+
+#[test]
 fn the_example_session_is_valid_2025_06_18_except_its_unknown_method() {
     let r = run(
         &[
