@@ -208,3 +208,45 @@ pub fn schema_errors(
     }
     Ok(out)
 }
+
+/// Checks `placed` against the generated types of `version`: the request or notification type
+/// for the whole frame, the result type for a response's `result`.
+pub fn typed_errors(placed: &Placed, version: ProtocolVersion) -> Vec<FrameError> {
+    let frame = &placed.record.frame;
+    let d = placed.context.direction;
+    let outcome = match &placed.envelope {
+        Envelope::Request { method, .. } => request_fact(version, d, method)
+            .and_then(|f| crate::typed::check_named(version, f.type_name, frame, "")),
+        Envelope::Notification { method } => notification_fact(version, d, method)
+            .and_then(|f| crate::typed::check_named(version, f.type_name, frame, "")),
+        Envelope::Response { .. } => match (result_type(placed, version), frame.get("result")) {
+            (Some(def), Some(result)) => crate::typed::check_named(version, def, result, "/result"),
+            _ => None,
+        },
+        Envelope::Error { .. } => None,
+    };
+    match outcome {
+        Some(Err(e)) => vec![e],
+        _ => Vec::new(),
+    }
+}
+
+/// Reads `placed` with the boundary at `version` (superset parse plus the revision's mandates).
+pub fn mandate_errors(placed: &Placed, version: ProtocolVersion) -> Vec<FrameError> {
+    use crate::convert::BodyKind;
+    let d = placed.context.direction;
+    let (kind, prefix) = match &placed.envelope {
+        Envelope::Request { .. } => (BodyKind::Request(d), ""),
+        Envelope::Notification { .. } => (BodyKind::Notification(d), ""),
+        Envelope::Response { .. } => match &placed.context.origin {
+            Some(o) => (BodyKind::Result(d, o.method.as_str()), "/result"),
+            None => return Vec::new(),
+        },
+        Envelope::Error { .. } => return Vec::new(),
+    };
+    let body = crate::convert::body_of(&placed.record.frame, &placed.envelope);
+    crate::boundary::parse_errors(kind, &body, version)
+        .into_iter()
+        .map(|(path, message)| FrameError::new(format!("{prefix}{path}"), message))
+        .collect()
+}

@@ -30,6 +30,8 @@ fn versions_lists_every_revision_with_its_era() {
 #[test]
 fn usage_and_io_errors_exit_with_2() {
     assert_eq!(run(&["validate"], b"").code, 2, "missing --version");
+    assert_eq!(run(&["translate"], b"").code, 2, "missing --to");
+    assert_eq!(run(&["explain", "--to", "1999-01-01"], b"").code, 2);
     assert_eq!(run(&["validate", "--version", "2030-01-01"], b"").code, 2);
     let r = run(
         &["validate", "--version", "2025-06-18", "/no/such/file.jsonl"],
@@ -39,7 +41,7 @@ fn usage_and_io_errors_exit_with_2() {
     assert!(r.stderr.contains("/no/such/file.jsonl"), "{}", r.stderr);
     let help = run(&["--help"], b"");
     assert_eq!(help.code, 0);
-    for cmd in ["validate", "versions"] {
+    for cmd in ["translate", "validate", "explain", "versions"] {
         assert!(help.stdout.contains(cmd), "{cmd} not in --help");
     }
 }
@@ -90,6 +92,25 @@ fn validate_reports_each_line_of_the_corpus() {
 }
 
 #[test]
+fn validate_applies_the_2026_mandates() {
+    let frame = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+    let r = run(&["validate", "--version", "2026-07-28"], frame);
+    let v = &r.json_lines()[0];
+    assert_eq!(v["ok"], false);
+    let paths: Vec<&str> = v["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["path"].as_str().unwrap())
+        .collect();
+    assert!(
+        paths.contains(&"/params/_meta/io.modelcontextprotocol~1clientCapabilities"),
+        "{v}"
+    );
+    assert_eq!(r.code, 1);
+}
+
+#[test]
 fn the_example_session_is_valid_2025_06_18_except_its_unknown_method() {
     let r = run(
         &[
@@ -114,32 +135,14 @@ fn the_example_session_is_valid_2025_06_18_except_its_unknown_method() {
     assert_eq!(r.summary(), "valid 57, invalid 1");
 }
 
-/// A stream with one of every kind of bad input between good frames.
-pub fn bad_stream() -> Vec<u8> {
-    let mut s = Vec::new();
-    let mut line = |l: &[u8]| {
-        s.extend_from_slice(l);
-        s.push(b'\n');
-    };
-    line(br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#); // 1
-    line(br#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#); // 2
-    line(br#"{"jsonrpc":"2.0","id":2,"method":"tools/li"#); // 3 truncated
-    line(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"\xc3\x28\"}}"); // 4 invalid UTF-8
-    let deep = "[".repeat(10_000) + &"]".repeat(10_000);
-    line(deep.as_bytes()); // 5
-    line(br#"{"jsonrpc":"2.0","id":3,"method":"tools/list","id":4}"#); // 6 duplicate keys
-    line(br#"{"jsonrpc":"2.0","id":true,"method":"tools/list"}"#); // 7 boolean id
-    line(br#"{"jsonrpc":"2.0","id":5,"method":"tools/teleport"}"#); // 8 unknown method
-    line(br#"{"jsonrpc":"2.0","id":99,"result":{}}"#); // 9 unknown id
-    line(b""); // 10 blank
-    line(br#"{"jsonrpc":"2.0","id":6,"method":"tools/list"}"#); // 11
-    line(br#"{"jsonrpc":"2.0","id":6,"result":{"tools":[]}}"#); // 12
-    s
-}
+/// A stream with one of every kind of bad input between good frames (line 10 is blank):
+/// truncated JSON, invalid UTF-8, 10,000-deep nesting, duplicate keys, a boolean id, an unknown
+/// method, a response with an unknown id.
+const BAD_STREAM: &[u8] = include_bytes!("bad-stream.jsonl");
 
 #[test]
 fn bad_input_is_reported_and_the_stream_goes_on_in_validate() {
-    let r = run(&["validate", "--version", "2025-06-18"], &bad_stream());
+    let r = run(&["validate", "--version", "2025-06-18"], BAD_STREAM);
     assert_eq!(r.code, 1);
     let verdicts = r.json_lines();
     let ok: Vec<(u64, bool)> = verdicts

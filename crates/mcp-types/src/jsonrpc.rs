@@ -187,8 +187,12 @@ pub struct ErrorData {
     pub code: i64,
     /// A short description.
     pub message: String,
-    /// Extra information, any JSON value.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Extra information, any JSON value (a present `null` is kept as `Some(Null)`).
+    #[serde(
+        default,
+        deserialize_with = "crate::model::error::keep_null",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub data: Option<Value>,
 }
 

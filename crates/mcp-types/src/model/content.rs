@@ -347,7 +347,11 @@ pub struct ToolResultContent {
     /// Unstructured result content.
     pub content: Vec<ContentBlock>,
     /// Structured result (any JSON value from 2026-07-28, an object before).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "crate::model::error::keep_null",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub structured_content: Option<Value>,
     /// Whether the tool call failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -206,6 +206,12 @@ pub(crate) fn missing_tag<E: de::Error>(field: &str) -> E {
     ))
 }
 
+/// `deserialize_with` for optional any-JSON fields: a present `null` is kept as `Some(Null)`
+/// (serde's `Option` would read it as absent), so `"structuredContent": null` round-trips.
+pub(crate) fn keep_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    <Value as serde::Deserialize>::deserialize(d).map(Some)
+}
+
 /// Reads the string discriminator `field` of an object value (`None` if absent or not a string).
 pub(crate) fn tag_of<'v>(value: &'v Value, field: &str) -> Option<&'v str> {
     value.get(field).and_then(Value::as_str)

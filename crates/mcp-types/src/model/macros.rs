@@ -67,6 +67,13 @@ macro_rules! tagged_union {
                     $( Self::$variant(_) => $tag, )+
                 }
             }
+
+            /// The spec name of this member's type, e.g. `"CallToolRequest"`.
+            pub fn type_name(&self) -> &'static str {
+                match self {
+                    $( Self::$variant(_) => stringify!($ty), )+
+                }
+            }
         }
 
         impl serde::Serialize for $name {

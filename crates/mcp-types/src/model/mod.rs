@@ -11,7 +11,8 @@
 //!   revision that defines the type requires it. Boundary-injected 2026-07-28 fields (`resultType`,
 //!   `ttlMs`, `cacheScope`, `_meta`) are always optional here. A parsed value re-serializes to the
 //!   same JSON (compared as `serde_json::Value`), except that an explicit `null` for an optional
-//!   field reads as absent.
+//!   typed field reads as absent (optional any-JSON fields such as `structuredContent` and
+//!   `error.data` keep a present `null`).
 //! - **Tags.** Discriminators are never stored strings. Requests and notifications are enums tagged
 //!   on `method` ([`ClientRequest`], [`ServerRequest`], [`ClientNotification`],
 //!   [`ServerNotification`]); content blocks and references on `type`; elicitation params on

@@ -49,6 +49,15 @@ macro_rules! result_union {
             $( $(#[$vmeta])* $variant($ty), )+
         }
 
+        impl $name {
+            /// The spec name of this member's type, e.g. `"CallToolResult"`.
+            pub fn type_name(&self) -> &'static str {
+                match self {
+                    $( Self::$variant(_) => stringify!($ty), )+
+                }
+            }
+        }
+
         impl Serialize for $name {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 match self {
@@ -127,6 +136,70 @@ result_union! {
         GetTaskPayload(GetTaskPayloadResult),
         /// `tasks/list`.
         ListTasks(ListTasksResult),
+    }
+}
+
+impl ServerResult {
+    /// The result's `_meta`, if any.
+    pub fn meta(&self) -> Option<&Meta> {
+        match self {
+            Self::Empty(r) => r.meta.as_ref(),
+            Self::Initialize(r) => r.meta.as_ref(),
+            Self::Discover(r) => r.meta.as_ref(),
+            Self::Complete(r) => r.meta.as_ref(),
+            Self::GetPrompt(r) => r.meta.as_ref(),
+            Self::ListPrompts(r) => r.meta.as_ref(),
+            Self::ListResources(r) => r.meta.as_ref(),
+            Self::ListResourceTemplates(r) => r.meta.as_ref(),
+            Self::ReadResource(r) => r.meta.as_ref(),
+            Self::CallTool(r) => r.meta.as_ref(),
+            Self::ListTools(r) => r.meta.as_ref(),
+            Self::SubscriptionsListen(r) => r.meta.as_ref(),
+            Self::InputRequired(r) => r.meta.as_ref(),
+            Self::CreateTask(r) => r.meta.as_ref(),
+            Self::GetTask(r) => r.meta.as_ref(),
+            Self::GetTaskPayload(r) => r.meta.as_ref(),
+            Self::ListTasks(r) => r.meta.as_ref(),
+        }
+    }
+
+    /// The result's `resultType`, if the member has the field and it is set
+    /// (`InitializeResult` and `GetTaskPayloadResult` never carry one here).
+    pub fn result_type(&self) -> Option<&ResultType> {
+        match self {
+            Self::Empty(r) => r.result_type.as_ref(),
+            Self::Discover(r) => r.result_type.as_ref(),
+            Self::Complete(r) => r.result_type.as_ref(),
+            Self::GetPrompt(r) => r.result_type.as_ref(),
+            Self::ListPrompts(r) => r.result_type.as_ref(),
+            Self::ListResources(r) => r.result_type.as_ref(),
+            Self::ListResourceTemplates(r) => r.result_type.as_ref(),
+            Self::ReadResource(r) => r.result_type.as_ref(),
+            Self::CallTool(r) => r.result_type.as_ref(),
+            Self::ListTools(r) => r.result_type.as_ref(),
+            Self::SubscriptionsListen(r) => r.result_type.as_ref(),
+            Self::InputRequired(r) => r.result_type.as_ref(),
+            Self::CreateTask(r) => r.result_type.as_ref(),
+            Self::GetTask(r) => r.result_type.as_ref(),
+            Self::ListTasks(r) => r.result_type.as_ref(),
+            Self::Initialize(_) | Self::GetTaskPayload(_) => None,
+        }
+    }
+}
+
+impl ClientResult {
+    /// The result's `_meta`, if any.
+    pub fn meta(&self) -> Option<&Meta> {
+        match self {
+            Self::Empty(r) => r.meta.as_ref(),
+            Self::CreateMessage(r) => r.meta.as_ref(),
+            Self::ListRoots(r) => r.meta.as_ref(),
+            Self::Elicit(r) => r.meta.as_ref(),
+            Self::CreateTask(r) => r.meta.as_ref(),
+            Self::GetTask(r) => r.meta.as_ref(),
+            Self::GetTaskPayload(r) => r.meta.as_ref(),
+            Self::ListTasks(r) => r.meta.as_ref(),
+        }
     }
 }
 

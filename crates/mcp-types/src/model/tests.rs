@@ -424,3 +424,31 @@ fn task_ttl_null_is_kept() {
                    "lastUpdatedAt": "b", "ttl": 60000, "pollInterval": 5});
     assert_eq!(round_trip::<TaskStatusNotificationParams>(v.clone()), v);
 }
+
+#[test]
+fn explicit_null_in_any_json_fields_is_kept() {
+    let v = json!({"content": [], "structuredContent": null});
+    let r: CallToolResult = from_value(v.clone()).unwrap();
+    assert_eq!(r.structured_content, Some(Value::Null));
+    assert_eq!(serde_json::to_value(&r).unwrap(), v);
+    let absent: CallToolResult = from_value(json!({"content": []})).unwrap();
+    assert_eq!(absent.structured_content, None);
+    let e = json!({"code": 1, "message": "m", "data": null});
+    assert_eq!(round_trip::<crate::jsonrpc::ErrorData>(e.clone()), e);
+}
+
+#[test]
+fn union_members_know_their_spec_names() {
+    let r = ClientRequest::from(ListToolsRequest::new());
+    assert_eq!(r.type_name(), "ListToolsRequest");
+    let c = ContentBlock::from("x");
+    assert_eq!(c.type_name(), "TextContent");
+    let res = ServerResult::from_method(
+        "tools/call",
+        json!({"content": [], "resultType": "complete", "_meta": {"k": 1}}),
+    )
+    .unwrap();
+    assert_eq!(res.type_name(), "CallToolResult");
+    assert_eq!(res.result_type(), Some(&ResultType::Complete));
+    assert_eq!(res.meta().unwrap()["k"], json!(1));
+}

@@ -263,7 +263,11 @@ pub struct CallToolResult {
     /// Unstructured result content.
     pub content: Vec<ContentBlock>,
     /// Structured result (2025-06-18+; any JSON value from 2026-07-28).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "crate::model::error::keep_null",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub structured_content: Option<Value>,
     /// Whether the tool failed (errors are results, not protocol errors).
     #[serde(default, skip_serializing_if = "Option::is_none")]
