@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 use mcp_types::jsonrpc::{JsonRpcMessage, RawMessage, RequestId};
 use mcp_types::model::{
     ClientNotification, ClientRequest, ClientResult, ModelErrorKind, ServerNotification,
-    ServerRequest, ServerResult,
+    ServerRequest, ServerResult, from_value,
 };
 use serde_json::Value;
 
@@ -94,10 +94,24 @@ fn typed(dir: &str, frame: &Value, pending: &mut HashMap<(String, RequestId), St
                 return Outcome::Fails(format!("response to unknown request id {}", r.id));
             };
             let body = Value::Object(r.result.clone());
+            // The method-less (structural) guess must agree with the by-method type on every
+            // real result: it is the fallback when no request id can be matched.
             let typed = if client {
-                ClientResult::from_method(&method, body).map(|t| serde_json::to_value(t).unwrap())
+                ClientResult::from_method(&method, body.clone())
+                    .inspect(|t| {
+                        let guess: ClientResult =
+                            from_value(body.clone()).expect("structural parse");
+                        assert_eq!(guess.type_name(), t.type_name(), "{method}: {body}");
+                    })
+                    .map(|t| serde_json::to_value(t).unwrap())
             } else {
-                ServerResult::from_method(&method, body).map(|t| serde_json::to_value(t).unwrap())
+                ServerResult::from_method(&method, body.clone())
+                    .inspect(|t| {
+                        let guess: ServerResult =
+                            from_value(body.clone()).expect("structural parse");
+                        assert_eq!(guess.type_name(), t.type_name(), "{method}: {body}");
+                    })
+                    .map(|t| serde_json::to_value(t).unwrap())
             };
             typed.map(|result| {
                 serde_json::to_value(mcp_types::jsonrpc::JsonRpcResponse::new(r.id, result))

@@ -271,6 +271,129 @@ fn server_notification() -> impl Strategy<Value = ServerNotification> {
     ]
 }
 
+fn primitive_schema() -> impl Strategy<Value = PrimitiveSchemaDefinition> {
+    let values = || prop::collection::vec(text(), 1..4);
+    prop_oneof![
+        prop::option::of(text()).prop_map(|d| {
+            let mut s = StringSchema::new().with_format(StringFormat::Email);
+            if let Some(d) = d {
+                s = s.with_default(d);
+            }
+            PrimitiveSchemaDefinition::String(s)
+        }),
+        (number(), any::<bool>()).prop_map(|(min, int)| {
+            let ty = if int {
+                NumberType::Integer
+            } else {
+                NumberType::Number
+            };
+            PrimitiveSchemaDefinition::Number(NumberSchema::new(ty).with_minimum(min))
+        }),
+        any::<bool>()
+            .prop_map(|d| PrimitiveSchemaDefinition::Boolean(BooleanSchema::new().with_default(d))),
+        values().prop_map(|v| {
+            PrimitiveSchemaDefinition::UntitledSingleSelectEnum(
+                UntitledSingleSelectEnumSchema::new(v),
+            )
+        }),
+        values().prop_map(|v| {
+            let opts = v
+                .into_iter()
+                .map(|x| EnumOption::new(x.clone(), x))
+                .collect();
+            PrimitiveSchemaDefinition::TitledSingleSelectEnum(TitledSingleSelectEnumSchema::new(
+                opts,
+            ))
+        }),
+        values().prop_map(|v| {
+            PrimitiveSchemaDefinition::UntitledMultiSelectEnum(UntitledMultiSelectEnumSchema::new(
+                UntitledEnumItems::new(v),
+            ))
+        }),
+        values().prop_map(|v| {
+            let opts = v
+                .into_iter()
+                .map(|x| EnumOption::new(x.clone(), x))
+                .collect();
+            PrimitiveSchemaDefinition::TitledMultiSelectEnum(TitledMultiSelectEnumSchema::new(
+                TitledEnumItems::new(opts),
+            ))
+        }),
+        (values(), values()).prop_map(|(v, names)| {
+            PrimitiveSchemaDefinition::LegacyTitledEnum(
+                LegacyTitledEnumSchema::new(v).with_enum_names(names),
+            )
+        }),
+    ]
+}
+
+fn input_request() -> impl Strategy<Value = InputRequest> {
+    prop_oneof![
+        (
+            text(),
+            prop::collection::vec((key(), primitive_schema()), 0..4)
+        )
+            .prop_map(|(msg, props)| {
+                let schema = ElicitRequestedSchema::new(props.into_iter().collect());
+                let params = ElicitRequestFormParams::new(msg, schema).with_mode(FormMode);
+                ElicitRequest::new(params.into()).into()
+            }),
+        (text(), text()).prop_map(|(msg, url)| {
+            ElicitRequest::new(ElicitRequestURLParams::new(msg, url).into()).into()
+        }),
+        (
+            prop::collection::vec(content_block_for_sampling(), 1..3),
+            1i64..4096
+        )
+            .prop_map(|(blocks, max)| {
+                let messages = blocks
+                    .into_iter()
+                    .map(|b| SamplingMessage::new(Role::User, b.into()))
+                    .collect();
+                CreateMessageRequest::new(CreateMessageRequestParams::new(messages, max)).into()
+            }),
+        Just(ListRootsRequest::new().into()),
+    ]
+}
+
+fn content_block_for_sampling() -> impl Strategy<Value = SamplingMessageContentBlock> {
+    prop_oneof![
+        text().prop_map(|t| SamplingMessageContentBlock::from(t.as_str())),
+        (text(), text(), object()).prop_map(|(id, name, input)| {
+            SamplingMessageContentBlock::ToolUse(ToolUseContent::new(id, name, input))
+        }),
+        (
+            text(),
+            prop::collection::vec(content_block(), 0..2),
+            prop::option::of(json())
+        )
+            .prop_map(|(id, content, sc)| {
+                let mut r = ToolResultContent::new(id, content);
+                if let Some(sc) = sc {
+                    r = r.with_structured_content(sc);
+                }
+                SamplingMessageContentBlock::ToolResult(r)
+            }),
+    ]
+}
+
+fn input_required_result() -> impl Strategy<Value = InputRequiredResult> {
+    (
+        prop::option::of(prop::collection::vec((key(), input_request()), 0..3)),
+        prop::option::of(text()),
+    )
+        .prop_map(|(reqs, state)| {
+            let mut r = InputRequiredResult::new().with_result_type(ResultType::InputRequired);
+            if let Some(reqs) = reqs {
+                r = r.with_input_requests(reqs.into_iter().collect());
+            }
+            if let Some(s) = state {
+                r = r.with_request_state(s);
+            }
+            r
+        })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(cases()))]
 
@@ -317,5 +440,29 @@ proptest! {
     fn response_frames_round_trip(id in request_id(), result in object()) {
         let frame: JsonRpcMessage = JsonRpcMessage::Response(JsonRpcResponse::new(id, result));
         check(&frame);
+    }
+
+    #[test]
+    fn input_required_results_round_trip(r in input_required_result()) {
+        check(&r);
+        let json = serde_json::to_value(&r).unwrap();
+        for method in ["tools/call", "prompts/get", "resources/read"] {
+            let typed = ServerResult::from_method(method, json.clone()).unwrap();
+            prop_assert!(matches!(typed, ServerResult::InputRequired(_)));
+            prop_assert_eq!(serde_json::to_value(typed).unwrap(), json.clone());
+        }
+    }
+
+    #[test]
+    fn sampling_results_round_trip(blocks in prop::collection::vec(content_block_for_sampling(), 1..4), many in any::<bool>()) {
+        let content = if many {
+            SamplingContent::Multiple(blocks)
+        } else {
+            SamplingContent::Single(blocks.into_iter().next().unwrap())
+        };
+        let r = CreateMessageResult::new(Role::Assistant, content, "m").with_stop_reason("endTurn");
+        check(&r);
+        let typed = ClientResult::from_method("sampling/createMessage", serde_json::to_value(&r).unwrap()).unwrap();
+        prop_assert_eq!(typed, ClientResult::CreateMessage(r));
     }
 }

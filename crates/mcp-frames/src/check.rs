@@ -230,3 +230,23 @@ pub fn typed_errors(placed: &Placed, version: ProtocolVersion) -> Vec<FrameError
         _ => Vec::new(),
     }
 }
+
+/// Reads `placed` with the boundary at `version` (superset parse plus the revision's mandates).
+pub fn mandate_errors(placed: &Placed, version: ProtocolVersion) -> Vec<FrameError> {
+    use crate::convert::BodyKind;
+    let d = placed.context.direction;
+    let (kind, prefix) = match &placed.envelope {
+        Envelope::Request { .. } => (BodyKind::Request(d), ""),
+        Envelope::Notification { .. } => (BodyKind::Notification(d), ""),
+        Envelope::Response { .. } => match &placed.context.origin {
+            Some(o) => (BodyKind::Result(d, o.method.as_str()), "/result"),
+            None => return Vec::new(),
+        },
+        Envelope::Error { .. } => return Vec::new(),
+    };
+    let body = crate::convert::body_of(&placed.record.frame, &placed.envelope);
+    crate::boundary::parse_errors(kind, &body, version)
+        .into_iter()
+        .map(|(path, message)| FrameError::new(format!("{prefix}{path}"), message))
+        .collect()
+}

@@ -9,7 +9,9 @@
 //! - [`stream`]: the driver that ties them together and hands frames to a command;
 //! - [`pointer`]: JSON Pointers for `explain`.
 
+mod boundary;
 pub mod check;
+pub mod convert;
 pub mod envelope;
 pub mod input;
 pub mod json;
@@ -17,6 +19,7 @@ pub mod pointer;
 pub mod record;
 pub mod session;
 pub mod stream;
+pub mod translate;
 pub mod typed;
 pub mod validate;
 pub mod versions;

@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use mcp_frames::input::DEFAULT_MAX_LINE_BYTES;
 use mcp_frames::session::Session;
 use mcp_frames::stream::{self, Handler, Output};
+use mcp_frames::translate::{self, Mode, Translate};
 use mcp_frames::validate::Validate;
 use mcp_types::ProtocolVersion;
 
@@ -40,12 +41,51 @@ struct InputArgs {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Translate every frame to another revision, with the boundary.
+    ///
+    /// Each frame is parsed at its source revision and emitted for the target. Without
+    /// `--from`, the source is detected frame by frame: the `protocolVersion` that `initialize`
+    /// negotiates (the answer wins over the offer), and the `_meta` protocol version every
+    /// 2026-07-28 request carries, following `server/discover` → -32601 → `initialize`
+    /// fallbacks. Results are typed by the request they answer. A frame without a form at the
+    /// target is not written; it is reported as `line N: refused: <reason>`. The last stderr
+    /// line is `translated N, refused M, invalid K`.
+    Translate {
+        /// The target revision.
+        #[arg(long, value_name = "VERSION", value_parser = parse_version)]
+        to: ProtocolVersion,
+        /// The source revision of every frame (default: detected from the traffic).
+        #[arg(long, value_name = "VERSION", value_parser = parse_version)]
+        from: Option<ProtocolVersion>,
+        /// What to do with a refused or invalid request.
+        #[arg(long, value_enum, default_value_t = OnRefuse::Skip)]
+        on_refuse: OnRefuse,
+        #[command(flatten)]
+        input: InputArgs,
+    },
+    /// Show, per frame, what `translate` strips and injects (JSON Pointers into the frame).
+    ///
+    /// Prints `{"line":N,"stripped":[…],"injected":[…],"refused":null}` or with
+    /// `"refused":"<reason>"` (invalid frames also get `"invalid":"<reason>"`). The frame
+    /// `translate` writes is the input minus `stripped` plus `injected`, nothing else.
+    Explain {
+        /// The target revision.
+        #[arg(long, value_name = "VERSION", value_parser = parse_version)]
+        to: ProtocolVersion,
+        /// The source revision of every frame (default: detected from the traffic).
+        #[arg(long, value_name = "VERSION", value_parser = parse_version)]
+        from: Option<ProtocolVersion>,
+        #[command(flatten)]
+        input: InputArgs,
+    },
     /// Check every frame against one revision; one verdict line per input line.
     ///
     /// Prints `{"line":N,"ok":true}` or `{"line":N,"ok":false,"errors":[{"path":…,"message":…}]}`
     /// per line, then `valid N, invalid M` on stderr. Checks the JSON-RPC envelope, that the
     /// method exists at the revision for its sender, that every response answers a pending
-    /// request; with `--schema`, also the revision's pinned JSON Schema.
+    /// request, the revision's generated types (`mcp_types::v…`) and the boundary's parse
+    /// mandates (e.g. the reserved `_meta` keys at 2026-07-28); with `--schema`, also the
+    /// revision's pinned JSON Schema.
     Validate {
         /// The revision to check against.
         #[arg(long, value_name = "VERSION", value_parser = parse_version)]
@@ -62,11 +102,11 @@ enum Command {
 
 /// What `--on-refuse` does with a refused request.
 #[derive(Clone, Copy, ValueEnum)]
-#[allow(dead_code)] // used by translate, wired with the boundary
 enum OnRefuse {
     /// Report it on stderr only.
     Skip,
-    /// Also answer it with a JSON-RPC error frame on stdout, so the sender is not left waiting.
+    /// Also answer it with a JSON-RPC error frame (same id) on stdout, so the sender is not
+    /// left waiting.
     Error,
 }
 
@@ -97,6 +137,23 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             print!("{}", mcp_frames::versions::render());
             Ok(true)
         }
+        Command::Translate {
+            to,
+            from,
+            on_refuse,
+            input,
+        } => {
+            let on_refuse = match on_refuse {
+                OnRefuse::Skip => translate::OnRefuse::Skip,
+                OnRefuse::Error => translate::OnRefuse::Error,
+            };
+            let mut handler = Translate::new(to, Mode::Translate(on_refuse));
+            drive(&input, session_for(from), &mut handler)
+        }
+        Command::Explain { to, from, input } => {
+            let mut handler = Translate::new(to, Mode::Explain);
+            drive(&input, session_for(from), &mut handler)
+        }
         Command::Validate {
             version,
             schema,
@@ -112,6 +169,10 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             drive(&input, Session::fixed(version), &mut handler)
         }
     }
+}
+
+fn session_for(from: Option<ProtocolVersion>) -> Session {
+    from.map(Session::fixed).unwrap_or_default()
 }
 
 fn drive(

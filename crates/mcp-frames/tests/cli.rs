@@ -30,6 +30,8 @@ fn versions_lists_every_revision_with_its_era() {
 #[test]
 fn usage_and_io_errors_exit_with_2() {
     assert_eq!(run(&["validate"], b"").code, 2, "missing --version");
+    assert_eq!(run(&["translate"], b"").code, 2, "missing --to");
+    assert_eq!(run(&["explain", "--to", "1999-01-01"], b"").code, 2);
     assert_eq!(run(&["validate", "--version", "2030-01-01"], b"").code, 2);
     let r = run(
         &["validate", "--version", "2025-06-18", "/no/such/file.jsonl"],
@@ -39,7 +41,7 @@ fn usage_and_io_errors_exit_with_2() {
     assert!(r.stderr.contains("/no/such/file.jsonl"), "{}", r.stderr);
     let help = run(&["--help"], b"");
     assert_eq!(help.code, 0);
-    for cmd in ["validate", "versions"] {
+    for cmd in ["translate", "validate", "explain", "versions"] {
         assert!(help.stdout.contains(cmd), "{cmd} not in --help");
     }
 }
@@ -87,6 +89,25 @@ fn validate_reports_each_line_of_the_corpus() {
             )
         );
     }
+}
+
+#[test]
+fn validate_applies_the_2026_mandates() {
+    let frame = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+    let r = run(&["validate", "--version", "2026-07-28"], frame);
+    let v = &r.json_lines()[0];
+    assert_eq!(v["ok"], false);
+    let paths: Vec<&str> = v["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["path"].as_str().unwrap())
+        .collect();
+    assert!(
+        paths.contains(&"/params/_meta/io.modelcontextprotocol~1clientCapabilities"),
+        "{v}"
+    );
+    assert_eq!(r.code, 1);
 }
 
 #[test]

@@ -489,6 +489,16 @@ impl ServerVariantsExtension {
     pub fn default_variant(&self) -> Option<&ServerVariant> {
         self.available_variants.first()
     }
+
+    /// Ids listed more than once (a non-conforming server; clients keep the first occurrence).
+    pub fn duplicate_ids(&self) -> Vec<&VariantId> {
+        let mut seen = std::collections::HashSet::new();
+        self.available_variants
+            .iter()
+            .map(|v| &v.id)
+            .filter(|id| !seen.insert(*id))
+            .collect()
+    }
 }
 
 /// Which capability map carries the extension payload.
@@ -761,6 +771,20 @@ mod tests {
             Some("planning")
         );
         assert_eq!(parsed.extra["futureMember"], json!([1, 2]));
+        assert!(parsed.duplicate_ids().is_empty());
+        assert_eq!(parsed.default_variant().unwrap().id, "planner");
+    }
+
+    #[test]
+    fn client_side_parsing_is_tolerant() {
+        // Missing description reads as empty; duplicates are reported, not fatal.
+        let payload: ServerVariantsExtension = serde_json::from_value(json!({
+            "availableVariants": [{"id": "a"}, {"id": "b", "description": "B"}, {"id": "a"}]
+        }))
+        .unwrap();
+        assert_eq!(payload.available_variants[0].description, "");
+        assert_eq!(payload.duplicate_ids(), vec![&VariantId::from("a")]);
+        assert_eq!(payload.more_variants_available, None);
     }
 
     #[test]

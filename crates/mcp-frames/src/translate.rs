@@ -1,0 +1,245 @@
+//! `mcp-frames translate` and `mcp-frames explain`: each frame parsed at its source revision
+//! and emitted for the target with the boundary; `explain` prints what that changed instead of
+//! the frame.
+
+use std::io;
+
+use mcp_types::ProtocolVersion;
+use serde_json::{Map, Value, json};
+
+use crate::check;
+use crate::convert::{self, Converted, Failure};
+use crate::envelope::{self, Envelope, RequestId};
+use crate::record::{Direction, Record};
+use crate::session::Session;
+use crate::stream::{Fault, Handler, Output, Placed};
+
+/// What `translate` does with a refused request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnRefuse {
+    /// Report it on stderr only.
+    Skip,
+    /// Also answer it with a JSON-RPC error frame on stdout.
+    Error,
+}
+
+/// Whether the handler writes frames (`translate`) or change lists (`explain`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Write each translated frame in its record's format.
+    Translate(OnRefuse),
+    /// Write one `{"line","stripped","injected","refused"}` line per input line.
+    Explain,
+}
+
+/// The outcome of one frame.
+enum Outcome {
+    Translated(Converted),
+    Refused { reason: String, code: i64 },
+    Invalid { reason: String, code: i64 },
+}
+
+/// The `translate`/`explain` state: target, mode, counts.
+pub struct Translate {
+    to: ProtocolVersion,
+    mode: Mode,
+    translated: usize,
+    refused: usize,
+    invalid: usize,
+}
+
+impl Translate {
+    /// A handler translating to `to`.
+    pub fn new(to: ProtocolVersion, mode: Mode) -> Self {
+        Translate {
+            to,
+            mode,
+            translated: 0,
+            refused: 0,
+            invalid: 0,
+        }
+    }
+
+    fn outcome(&self, placed: &mut Placed, session: &Session) -> Outcome {
+        let to = self.to;
+        let d = placed.context.direction;
+        let invalid = |reason: String, code: i64| Outcome::Invalid { reason, code };
+        // Answers to requests that never reached the output are not forwarded either.
+        if let Some(origin) = &placed.context.origin
+            && !origin.forwarded
+        {
+            return Outcome::Refused {
+                reason: format!(
+                    "answers {} (line {}), which was not translated",
+                    origin.method, origin.line
+                ),
+                code: -32603,
+            };
+        }
+        if let Envelope::Error { .. } = placed.envelope {
+            // Error responses are the same at every revision.
+            let frame = std::mem::take(&mut placed.record.frame);
+            return Outcome::Translated(Converted::unchanged(frame));
+        }
+        let Some(from) = placed.context.revision else {
+            return invalid(
+                "cannot tell the source revision: no initialize or _meta protocolVersion \
+                 seen so far (give --from)"
+                    .into(),
+                -32600,
+            );
+        };
+        match &placed.envelope {
+            Envelope::Request { method, .. } | Envelope::Notification { method } => {
+                let request = matches!(placed.envelope, Envelope::Request { .. });
+                if let Some(p) = check::method_problem(from, d, method, request) {
+                    return invalid(p, -32601);
+                }
+                if let Some(p) = check::method_problem(to, d, method, request) {
+                    return Outcome::Refused {
+                        reason: format!("no form at {to}: {p}"),
+                        code: -32601,
+                    };
+                }
+            }
+            Envelope::Response { .. } => {
+                let Some(origin) = &placed.context.origin else {
+                    return invalid("a response without a request".into(), -32600);
+                };
+                if check::request_fact(from, d.reverse(), &origin.method).is_none() {
+                    return invalid(
+                        format!(
+                            "answers {} (line {}), which is not a request at {from}",
+                            origin.method, origin.line
+                        ),
+                        -32600,
+                    );
+                }
+            }
+            Envelope::Error { .. } => {}
+        }
+        match convert::convert(placed, from, to, session.client_identity()) {
+            Ok(c) => Outcome::Translated(c),
+            Err(Failure::Refused { reason, code }) => Outcome::Refused { reason, code },
+            Err(Failure::Invalid { reason, code }) => Outcome::Invalid { reason, code },
+        }
+    }
+
+    /// With `--on-refuse error`: answers a refused or invalid request so its sender is not left
+    /// waiting. The reply travels the other way (a capture record's `dir` is reversed).
+    fn reply(
+        &self,
+        out: &mut Output,
+        record: Option<&mut Record>,
+        request: Option<(&RequestId, Direction)>,
+        code: i64,
+        reason: &str,
+    ) -> io::Result<()> {
+        let (Mode::Translate(OnRefuse::Error), Some((id, dir))) = (self.mode, request) else {
+            return Ok(());
+        };
+        let frame = envelope::error_frame(id, code, reason);
+        let line = match record {
+            Some(r) => r.render_reply(frame, dir.reverse()),
+            None => frame,
+        };
+        out.json_line(&line)
+    }
+
+    fn explain_line(
+        out: &mut Output,
+        line: usize,
+        stripped: &[String],
+        injected: &[String],
+        refused: Option<&str>,
+        invalid: Option<&str>,
+    ) -> io::Result<()> {
+        let mut m = Map::new();
+        m.insert("line".into(), json!(line));
+        m.insert("stripped".into(), json!(stripped));
+        m.insert("injected".into(), json!(injected));
+        m.insert("refused".into(), json!(refused));
+        if let Some(reason) = invalid {
+            m.insert("invalid".into(), json!(reason));
+        }
+        out.json_line(&Value::Object(m))
+    }
+}
+
+impl Handler for Translate {
+    fn frame(
+        &mut self,
+        mut placed: Placed,
+        session: &mut Session,
+        out: &mut Output,
+    ) -> io::Result<()> {
+        let outcome = self.outcome(&mut placed, session);
+        let d = placed.context.direction;
+        let request_id = match &placed.envelope {
+            Envelope::Request { id, .. } => Some(id.clone()),
+            _ => None,
+        };
+        if let (Some(id), Outcome::Translated(_)) = (&request_id, &outcome) {
+            session.set_forwarded(d, id, true);
+        }
+        let line = placed.line;
+        match outcome {
+            Outcome::Translated(c) => {
+                self.translated += 1;
+                match self.mode {
+                    Mode::Translate(_) => {
+                        let rendered = placed.record.render(c.frame);
+                        out.json_line(&rendered)
+                    }
+                    Mode::Explain => {
+                        Self::explain_line(out, line, &c.stripped, &c.injected, None, None)
+                    }
+                }
+            }
+            Outcome::Refused { reason, code } => {
+                self.refused += 1;
+                out.report(line, &format!("refused: {reason}"))?;
+                if self.mode == Mode::Explain {
+                    return Self::explain_line(out, line, &[], &[], Some(&reason), None);
+                }
+                let req = request_id.as_ref().map(|id| (id, d));
+                self.reply(out, Some(&mut placed.record), req, code, &reason)
+            }
+            Outcome::Invalid { reason, code } => {
+                self.invalid += 1;
+                out.report(line, &format!("invalid: {reason}"))?;
+                if self.mode == Mode::Explain {
+                    return Self::explain_line(out, line, &[], &[], None, Some(&reason));
+                }
+                let req = request_id.as_ref().map(|id| (id, d));
+                self.reply(out, Some(&mut placed.record), req, code, &reason)
+            }
+        }
+    }
+
+    fn fault(&mut self, mut fault: Fault, out: &mut Output) -> io::Result<()> {
+        self.invalid += 1;
+        out.report(fault.line, &format!("invalid: {}", fault.reason))?;
+        if self.mode == Mode::Explain {
+            return Self::explain_line(out, fault.line, &[], &[], None, Some(&fault.reason));
+        }
+        let req = fault.request.as_ref().map(|(id, d)| (id, *d));
+        let record = fault.record.as_deref_mut();
+        self.reply(out, record, req, fault.code, &fault.reason)
+    }
+
+    fn summary(&self) -> String {
+        let verb = match self.mode {
+            Mode::Translate(_) => "translated",
+            Mode::Explain => "explained",
+        };
+        format!(
+            "{verb} {}, refused {}, invalid {}",
+            self.translated, self.refused, self.invalid
+        )
+    }
+
+    fn all_fine(&self) -> bool {
+        self.refused == 0 && self.invalid == 0
+    }
+}

@@ -1,0 +1,232 @@
+//! `translate` and `explain` over the shared corpus and the shipped session: every session to
+//! every revision gives frames that validate against the target's pinned schema, or refusals
+//! with reasons; `explain` accounts for every difference; nothing is silently dropped.
+
+mod common;
+
+use common::{arg, corpus_files, example_session, run};
+use mcp_frames::pointer;
+use mcp_types::ProtocolVersion;
+use serde_json::{Value, json};
+
+/// Non-blank input lines with their 1-based numbers.
+fn input_lines(path: &std::path::Path) -> Vec<(usize, Value)> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| (i + 1, serde_json::from_str(l).unwrap()))
+        .collect()
+}
+
+/// `(translated, refused, invalid)` from a summary line.
+fn counts(summary: &str, verb: &str) -> (usize, usize, usize) {
+    let nums: Vec<usize> = summary
+        .strip_prefix(verb)
+        .unwrap_or_else(|| panic!("summary {summary:?}"))
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap())
+        .collect();
+    assert_eq!(nums.len(), 3, "summary {summary:?}");
+    (nums[0], nums[1], nums[2])
+}
+
+fn frame_of(record: &Value) -> &Value {
+    record.get("frame").unwrap_or(record)
+}
+
+#[test]
+fn every_session_to_every_revision_validates_at_the_target_or_is_refused_with_a_reason() {
+    let scratch = common::scratch("translate-corpus");
+    let mut sessions = corpus_files();
+    sessions.push((example_session(), ProtocolVersion::V2025_06_18));
+    for (path, _) in &sessions {
+        let inputs = input_lines(path);
+        for to in ProtocolVersion::ALL {
+            let ctx = format!("{} --to {to}", path.display());
+            let r = run(&["translate", "--to", to.as_str(), arg(path)], b"");
+            assert!(
+                r.code == 0 || r.code == 1,
+                "{ctx}: exit {} {}",
+                r.code,
+                r.stderr
+            );
+            let (translated, refused, invalid) = counts(r.summary(), "translated ");
+            assert_eq!(
+                translated + refused + invalid,
+                inputs.len(),
+                "{ctx}: a frame went missing"
+            );
+            assert_eq!(r.lines().len(), translated, "{ctx}");
+            assert_eq!(r.code == 0, refused + invalid == 0, "{ctx}");
+            // Every refusal and every invalid frame has its `line N: …` report with a reason.
+            let reports: Vec<&str> = r
+                .stderr
+                .lines()
+                .filter(|l| l.starts_with("line "))
+                .collect();
+            assert_eq!(reports.len(), refused + invalid, "{ctx}: {}", r.stderr);
+            for rep in &reports {
+                let (_, reason) = rep.split_once(": ").unwrap();
+                assert!(
+                    (reason.starts_with("refused: ") || reason.starts_with("invalid: "))
+                        && reason.len() > "refused: ".len() + 10,
+                    "{ctx}: {rep}"
+                );
+            }
+            // The output keeps the capture format and validates at the target.
+            let out = scratch.join("out.jsonl");
+            std::fs::write(&out, &r.stdout).unwrap();
+            for v in r.json_lines() {
+                assert!(
+                    v.get("dir").is_some() && v.get("frame").is_some(),
+                    "{ctx}: {v}"
+                );
+            }
+            let check = run(
+                &["validate", "--schema", "--version", to.as_str(), arg(&out)],
+                b"",
+            );
+            let bad: Vec<_> = check
+                .json_lines()
+                .into_iter()
+                .filter(|v| v["ok"] == false)
+                .collect();
+            assert!(
+                bad.is_empty(),
+                "{ctx}: translated frames fail the {to} schema: {bad:#?}"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&scratch).unwrap();
+}
+
+#[test]
+fn explain_accounts_for_every_difference() {
+    let mut sessions = corpus_files();
+    sessions.push((example_session(), ProtocolVersion::V2025_06_18));
+    let mut changed = 0;
+    for (path, _) in &sessions {
+        let inputs = input_lines(path);
+        for to in ProtocolVersion::ALL {
+            let ctx = format!("{} --to {to}", path.display());
+            let t = run(&["translate", "--to", to.as_str(), arg(path)], b"");
+            let e = run(&["explain", "--to", to.as_str(), arg(path)], b"");
+            let explained = e.json_lines();
+            assert_eq!(
+                explained.len(),
+                inputs.len(),
+                "{ctx}: one explanation per frame"
+            );
+            let mut outputs = t.json_lines().into_iter();
+            for ((line, input), ex) in inputs.iter().zip(&explained) {
+                assert_eq!(ex["line"], json!(line), "{ctx}");
+                if !ex["refused"].is_null() || ex.get("invalid").is_some() {
+                    let reason = ex["refused"].as_str().or(ex["invalid"].as_str()).unwrap();
+                    assert!(
+                        t.stderr.contains(&format!("line {line}: ")) && t.stderr.contains(reason),
+                        "{ctx}: line {line}: translate does not report {reason:?}"
+                    );
+                    continue;
+                }
+                let output = outputs
+                    .next()
+                    .unwrap_or_else(|| panic!("{ctx}: output ended early"));
+                let (input, output) = (frame_of(input), frame_of(&output));
+                let mut rebuilt = input.clone();
+                for p in ex["stripped"].as_array().unwrap() {
+                    let p = p.as_str().unwrap();
+                    assert!(
+                        pointer::remove(&mut rebuilt, p).is_some(),
+                        "{ctx}: line {line}: stripped {p} is not in the input"
+                    );
+                }
+                for p in ex["injected"].as_array().unwrap() {
+                    let p = p.as_str().unwrap();
+                    let v = pointer::get(output, p).unwrap_or_else(|| {
+                        panic!("{ctx}: line {line}: injected {p} not in the output")
+                    });
+                    assert!(pointer::insert(&mut rebuilt, p, v.clone()), "{ctx}: {p}");
+                }
+                assert_eq!(
+                    &rebuilt, output,
+                    "{ctx}: line {line}: the output differs from input - stripped + injected"
+                );
+                if input != output {
+                    changed += 1;
+                }
+            }
+            assert!(
+                outputs.next().is_none(),
+                "{ctx}: more output frames than explanations"
+            );
+        }
+    }
+    assert!(
+        changed > 100,
+        "only {changed} frames changed: the test would not notice much"
+    );
+}
+
+#[test]
+fn bad_input_is_reported_and_the_rest_still_translates() {
+    let stream = include_bytes!("bad-stream.jsonl");
+    let r = run(&["translate", "--to", "2025-11-25"], stream);
+    assert_eq!(r.code, 1);
+    let reports: Vec<&str> = r.stderr.lines().collect();
+    assert_eq!(
+        reports,
+        vec![
+            "line 3: invalid: column 42: not JSON: EOF while parsing a string",
+            "line 4: invalid: column 84: not JSON: invalid UTF-8",
+            "line 5: invalid: column 128: not JSON: recursion limit exceeded",
+            "line 6: invalid: column 50: not JSON: duplicate key \"id\"",
+            "line 7: invalid: invalid JSON-RPC: \"id\" must be a string or an integer, found a boolean",
+            "line 8: invalid: tools/teleport is not a client request at 2025-06-18",
+            "line 9: invalid: response id 99 answers no pending client request",
+            "translated 4, refused 0, invalid 7",
+        ]
+    );
+    let ids: Vec<Value> = r.json_lines().iter().map(|f| f["id"].clone()).collect();
+    assert_eq!(ids, vec![json!(1), json!(1), json!(6), json!(6)]);
+}
+
+#[test]
+fn on_refuse_error_answers_refused_and_invalid_requests() {
+    let stream = include_bytes!("bad-stream.jsonl");
+    let r = run(
+        &["translate", "--to", "2026-07-28", "--on-refuse", "error"],
+        stream,
+    );
+    let frames = r.json_lines();
+    // initialize has no 2026-07-28 form: its sender gets an error with its id; so does the
+    // request with an unknown method. The boolean id cannot be echoed, so it gets no answer.
+    let errors: Vec<(Value, i64)> = frames
+        .iter()
+        .filter(|f| f.get("error").is_some())
+        .map(|f| (f["id"].clone(), f["error"]["code"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(errors, vec![(json!(1), -32601), (json!(5), -32601)]);
+    assert!(
+        r.stderr.contains("line 1: refused: no form at 2026-07-28"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn capture_replies_travel_back_to_the_sender() {
+    let input = br#"{"dir":"c2s","frame":{"jsonrpc":"2.0","id":"i","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}}
+"#;
+    let r = run(
+        &["translate", "--to", "2026-07-28", "--on-refuse", "error"],
+        input,
+    );
+    let out = r.json_lines();
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0]["dir"], "s2c");
+    assert_eq!(out[0]["frame"]["id"], "i");
+    assert_eq!(r.summary(), "translated 0, refused 1, invalid 0");
+}
