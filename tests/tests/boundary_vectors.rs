@@ -209,13 +209,28 @@ fn e11_capability_extensions() {
 
 #[test]
 fn e13_e17_elicit_result() {
-    let r: ElicitResult = from(json!({"action":"accept","content":{"x":null,"y":"ok"}}));
+    let r: ElicitResult = from(json!({"action":"accept","content":{"name":"Ada"}}));
     for v in [V2025_06_18, V2025_11_25] {
         assert_eq!(
             emit(&r, v),
-            r#"{"action":"accept","content":{"x":null,"y":"ok"}}"#
+            r#"{"action":"accept","content":{"name":"Ada"}}"#
         );
     }
+    // E17, deliberately different: the reference emits null answers, which no revision's pinned
+    // schema admits; an absent answer means the same, so they are stripped and reported.
+    let r: ElicitResult = from(json!({"action":"accept","content":{"x":null,"y":"ok"}}));
+    for v in [V2025_06_18, V2025_11_25] {
+        let (value, report) = serialize_for_report(&r, v).unwrap();
+        assert_eq!(value, json!({"action":"accept","content":{"y":"ok"}}));
+        assert_eq!(report.stripped_pointers(), ["/content/x"]);
+    }
+    // Fractional answers: schema.json types them as integers (a render artifact of TS `number`);
+    // the pinned schema is the contract, so they are refused.
+    let r: ElicitResult = from(json!({"action":"accept","content":{"x":1.5}}));
+    assert_eq!(
+        serialize_for(&r, V2025_11_25).unwrap_err().path.pointer(),
+        "/content/x"
+    );
     // D13 (fixed): standalone at 2026-07-28 it is refused; it travels in inputResponses.
     assert_eq!(
         serialize_for(&r, V2026_07_28).unwrap_err().kind,

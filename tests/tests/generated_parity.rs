@@ -29,12 +29,18 @@ fn generated_source(v: ProtocolVersion) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// Names of the top-level `pub struct`/`pub enum` items of a generated file.
+/// Names of the top-level `pub struct`/`pub enum` items of a generated file, and of the
+/// zero-sized discriminators declared by `wire_const_*! { … Name = value }`.
 fn declared_types(src: &str) -> BTreeSet<String> {
     src.lines()
         .filter_map(|l| {
             l.strip_prefix("pub struct ")
                 .or_else(|| l.strip_prefix("pub enum "))
+                .or_else(|| {
+                    let t = l.strip_prefix("    ")?;
+                    let (name, _) = t.split_once(" = ")?;
+                    name.chars().all(|c| c.is_ascii_alphanumeric()).then_some(t)
+                })
         })
         .map(|rest| {
             rest.split(|c: char| !c.is_ascii_alphanumeric() && c != '_')

@@ -18,9 +18,12 @@ fn a_wrong_discriminator_never_reads_as_that_type() {
     assert!(read::<v4::CallToolRequest>(call).is_err());
     let bad_version = json!({"jsonrpc": "1.0", "id": 1, "method": "ping"});
     assert!(read::<v4::JSONRPCRequest>(bad_version).is_err());
-    let wrong_code = json!({"jsonrpc": "2.0", "id": 1,
-                            "error": {"code": -32600, "message": "m"}});
-    assert!(read::<d::ParseError>(wrong_code).is_err());
+    assert!(read::<d::ParseError>(json!({"code": -32700, "message": "m"})).is_ok());
+    let wrong_code = json!({"code": -32600, "message": "m"});
+    let err = read::<d::ParseError>(wrong_code).unwrap_err();
+    assert!(err.contains("expected the integer -32700"), "{err}");
+    let err = read::<d::TextContent>(json!({"type": "image", "text": "hi"})).unwrap_err();
+    assert!(err.contains("expected the string \"text\""), "{err}");
 }
 
 #[test]
@@ -29,14 +32,14 @@ fn discriminators_are_written_on_emit() {
         annotations: None,
         meta: None,
         text: "hi".into(),
-        type_: d::TextContentType::Text,
+        type_: d::TextContentType,
     };
     assert_eq!(
         serde_json::to_value(&block).unwrap(),
         json!({"type": "text", "text": "hi"})
     );
     assert_eq!(
-        serde_json::to_value(d::JSONRPCVersion::V2_0).unwrap(),
+        serde_json::to_value(d::JSONRPCVersion).unwrap(),
         json!("2.0")
     );
 }

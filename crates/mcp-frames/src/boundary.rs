@@ -32,9 +32,24 @@ fn through<T: WireParse + WireBody>(
     body: &Value,
     from: ProtocolVersion,
     to: ProtocolVersion,
+    report: bool,
 ) -> Result<Emitted, Failure> {
     let model: T = wire::parse_as(body, from).map_err(invalid)?;
-    emitted(wire::serialize_for_report(&model, to))
+    emit_model(&model, to, report)
+}
+
+/// Emits with the report (for `explain`) or without (cheaper: no path tracking).
+fn emit_model<B: WireBody>(
+    model: &B,
+    to: ProtocolVersion,
+    report: bool,
+) -> Result<Emitted, Failure> {
+    if report {
+        emitted(wire::serialize_for_report(model, to))
+    } else {
+        let value = wire::serialize_for(model, to).map_err(refused)?;
+        Ok((value, Vec::new(), Vec::new()))
+    }
 }
 
 fn emitted(r: Result<(Value, EmissionReport), EmitError>) -> Result<Emitted, Failure> {
@@ -46,23 +61,25 @@ fn emitted(r: Result<(Value, EmissionReport), EmitError>) -> Result<Emitted, Fai
     ))
 }
 
-/// Parses `body` at `from` as `kind` and emits it for `to`.
+/// Parses `body` at `from` as `kind` and emits it for `to`; with `report`, also lists what the
+/// emission stripped and injected.
 pub(crate) fn emit(
     kind: BodyKind<'_>,
     body: Value,
     from: ProtocolVersion,
     to: ProtocolVersion,
+    report: bool,
 ) -> Result<Emitted, Failure> {
     use Direction::{ClientToServer as C2s, ServerToClient as S2c};
     match kind {
-        BodyKind::Request(C2s) => through::<ClientRequest>(&body, from, to),
-        BodyKind::Request(S2c) => through::<ServerRequest>(&body, from, to),
-        BodyKind::Notification(C2s) => through::<ClientNotification>(&body, from, to),
-        BodyKind::Notification(S2c) => through::<ServerNotification>(&body, from, to),
+        BodyKind::Request(C2s) => through::<ClientRequest>(&body, from, to, report),
+        BodyKind::Request(S2c) => through::<ServerRequest>(&body, from, to, report),
+        BodyKind::Notification(C2s) => through::<ClientNotification>(&body, from, to, report),
+        BodyKind::Notification(S2c) => through::<ServerNotification>(&body, from, to, report),
         BodyKind::Result(_, method) => {
             match wire::parse_result_for(method, &body, from).map_err(invalid)? {
-                MethodResult::Server(r) => emitted(wire::serialize_for_report(&r, to)),
-                MethodResult::Client(r) => emitted(wire::serialize_for_report(&r, to)),
+                MethodResult::Server(r) => emit_model(&r, to, report),
+                MethodResult::Client(r) => emit_model(&r, to, report),
                 _ => Err(Failure::Invalid {
                     reason: format!("the result of {method} is of a kind this tool cannot emit"),
                     code: -32603,

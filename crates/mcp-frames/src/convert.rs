@@ -172,12 +172,14 @@ fn outside(pointers: Vec<String>, roots: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// Converts one placed frame from `from` to `to`. The frame is moved out of `placed`.
+/// Converts one placed frame from `from` to `to`. The frame is moved out of `placed`. Without
+/// `report`, `stripped`/`injected` stay empty (`translate` does not need them; `explain` does).
 pub fn convert(
     placed: &mut Placed,
     from: ProtocolVersion,
     to: ProtocolVersion,
     identity: Option<&ClientIdentity>,
+    report: bool,
 ) -> Result<Converted, Failure> {
     let frame = &mut placed.record.frame;
     let d = placed.context.direction;
@@ -203,7 +205,7 @@ pub fn convert(
     {
         ours = add_identity(&mut body, identity);
     }
-    let (emitted, stripped, injected) = crate::boundary::emit(kind, body, from, to)?;
+    let (emitted, stripped, injected) = crate::boundary::emit(kind, body, from, to, report)?;
     let stripped = outside(rebase(kind, stripped), &ours);
     let mut injected_all = ours.clone();
     injected_all.extend(outside(rebase(kind, injected), &ours));

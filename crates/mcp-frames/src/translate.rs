@@ -118,7 +118,8 @@ impl Translate {
             }
             Envelope::Error { .. } => {}
         }
-        match convert::convert(placed, from, to, session.client_identity()) {
+        let report = self.mode == Mode::Explain;
+        match convert::convert(placed, from, to, session.client_identity(), report) {
             Ok(c) => Outcome::Translated(c),
             Err(Failure::Refused { reason, code }) => Outcome::Refused { reason, code },
             Err(Failure::Invalid { reason, code }) => Outcome::Invalid { reason, code },

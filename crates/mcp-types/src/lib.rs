@@ -13,6 +13,7 @@ pub mod jsonrpc;
 pub mod model;
 pub mod version;
 pub mod wire;
+mod wire_const;
 
 /// The MCP 2024-11-05 types, generated from the pinned schema by `cargo xtask codegen`.
 // Untagged unions of unequal members; boxing would change the generated API for little gain.

@@ -24,8 +24,6 @@ pub const RENAMES: &[(&[ProtocolVersion], &str, &str)] = &[
     ),
     (&[V::V2025_11_25, V::V2026_07_28], "Variant0", "StringArray"),
     (&[V::V2025_11_25, V::V2026_07_28], "Variant1", "Scalar"),
-    // The `JSONRPCVersion` enum's only value, `"2.0"` (typify spells it `X20`).
-    (&ProtocolVersion::ALL, "X20", "V2_0"),
 ];
 
 /// Runs every post-pass and returns the final tokens.
@@ -55,6 +53,8 @@ pub fn run_all(
     reject_artefacts(&file)?;
     let spec: BTreeSet<&str> = spec_defs.iter().map(String::as_str).collect();
     document(version, &mut file, &spec);
+    let n = discriminators_to_zero_sized(&mut file)?;
+    expect(version, "discriminators_to_zero_sized", n)?;
     Ok(quote!(#file))
 }
 
@@ -485,4 +485,127 @@ fn has_serde_flag(attrs: &[Attribute], flag: &str) -> bool {
             });
             found
         })
+}
+
+/// A one-value `enum` (from `const_to_enum`) or typify's validated `i64` newtype for an integer
+/// `const` (error codes) becomes a zero-sized type declared by `mcp_types`'
+/// `wire_const_str!`/`wire_const_int!`: it reads only its value, always writes it, and costs far
+/// less to compile than a derived enum with ten derives. All impls typify wrote for the type go.
+fn discriminators_to_zero_sized(file: &mut syn::File) -> anyhow::Result<usize> {
+    let mut consts: BTreeMap<String, TokenStream> = BTreeMap::new();
+    // One-variant unit enums with a serde rename: string discriminators.
+    for item in &file.items {
+        if let Item::Enum(e) = item
+            && let [v] = e.variants.iter().collect::<Vec<_>>()[..]
+            && matches!(v.fields, Fields::Unit)
+        {
+            let lit = serde_wire_name(&v.attrs).unwrap_or_else(|| v.ident.to_string());
+            let docs = e.attrs.iter().filter(|a| a.path().is_ident("doc"));
+            let name = &e.ident;
+            consts.insert(
+                name.to_string(),
+                quote!(crate::wire_const::wire_const_str! { #(#docs)* #name = #lit }),
+            );
+        }
+    }
+    // `struct X(i64)` with `TryFrom<i64>` checking one value: integer discriminators.
+    for item in &file.items {
+        let Item::Impl(imp) = item else { continue };
+        let Some((_, trait_path, _)) = &imp.trait_ else {
+            continue;
+        };
+        if !quote!(#trait_path)
+            .to_string()
+            .replace(' ', "")
+            .ends_with("TryFrom<i64>")
+        {
+            continue;
+        }
+        let Type::Path(p) = &*imp.self_ty else {
+            continue;
+        };
+        let name = p.path.segments.last().expect("path").ident.clone();
+        let lits: Vec<i64> = int_literals(&quote!(#imp));
+        let [value] = lits[..] else {
+            bail!("TryFrom<i64> for {name} does not check exactly one value: {lits:?}");
+        };
+        let docs: Vec<Attribute> = file
+            .items
+            .iter()
+            .find_map(|i| match i {
+                Item::Struct(s) if s.ident == name => Some(s.attrs.clone()),
+                _ => None,
+            })
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|a| a.path().is_ident("doc"))
+            .collect();
+        let lit = proc_macro2::Literal::i64_unsuffixed(value);
+        consts.insert(
+            name.to_string(),
+            quote!(crate::wire_const::wire_const_int! { #(#docs)* #name = #lit }),
+        );
+    }
+    let mut out = Vec::with_capacity(file.items.len());
+    for item in std::mem::take(&mut file.items) {
+        let owner = match &item {
+            Item::Enum(e) => Some(e.ident.to_string()),
+            Item::Struct(s) => Some(s.ident.to_string()),
+            Item::Impl(i) => {
+                // `impl From<X> for i64` belongs to X as much as `impl … for X` does.
+                let from_arg = i.trait_.as_ref().and_then(|(_, path, _)| {
+                    let text = quote!(#path).to_string().replace(' ', "");
+                    let inner = text.strip_suffix('>')?.rsplit('<').next()?.to_owned();
+                    consts.contains_key(&inner).then_some(inner)
+                });
+                from_arg.or_else(|| match &*i.self_ty {
+                    Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+                    _ => None,
+                })
+            }
+            _ => None,
+        };
+        match owner.as_deref().and_then(|o| consts.get(o).map(|t| (o, t))) {
+            Some((_, tokens)) if !matches!(item, Item::Impl(_)) => {
+                out.push(syn::parse2(tokens.clone()).context("wire_const invocation")?);
+            }
+            Some(_) => {} // an impl of a replaced type
+            None => out.push(item),
+        }
+    }
+    file.items = out;
+    // Nothing may still name a variant of a replaced enum.
+    let text = quote!(#file).to_string();
+    for name in consts.keys() {
+        if text.contains(&format!("{name} ::")) {
+            bail!("generated code still refers to a variant of {name}");
+        }
+    }
+    Ok(consts.len())
+}
+
+/// The `i64`-suffixed integer literals (with a preceding `-`) in a token stream.
+fn int_literals(tokens: &TokenStream) -> Vec<i64> {
+    let mut out = Vec::new();
+    let mut negative = false;
+    for tt in tokens.clone() {
+        match tt {
+            proc_macro2::TokenTree::Group(g) => out.extend(int_literals(&g.stream())),
+            proc_macro2::TokenTree::Punct(p) if p.as_char() == '-' => {
+                negative = true;
+                continue;
+            }
+            proc_macro2::TokenTree::Literal(l) => {
+                let s = l.to_string();
+                if let Some(digits) = s.strip_suffix("_i64")
+                    && let Ok(v) = digits.parse::<i64>()
+                {
+                    out.push(if negative { -v } else { v });
+                }
+            }
+            _ => {}
+        }
+        negative = false;
+    }
+    out
 }

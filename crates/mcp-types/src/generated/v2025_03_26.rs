@@ -24,23 +24,10 @@ pub struct AudioContent {
     #[serde(rename = "type")]
     pub type_: AudioContentType,
 }
-/// Part of `AudioContent` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#audiocontent>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum AudioContentType {
-    /// `"audio"`
-    #[serde(rename = "audio")]
-    Audio,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `AudioContent` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#audiocontent>"]
+    AudioContentType = "audio"
 }
 /// `BlobResourceContents` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#blobresourcecontents>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -64,23 +51,10 @@ pub struct CallToolRequest {
     /// `params`
     pub params: CallToolRequestParams,
 }
-/// Part of `CallToolRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#calltoolrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum CallToolRequestMethod {
-    /// `"tools/call"`
-    #[serde(rename = "tools/call")]
-    ToolsCall,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `CallToolRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#calltoolrequest>"]
+    CallToolRequestMethod = "tools/call"
 }
 /// Part of `CallToolRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#calltoolrequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -152,23 +126,10 @@ pub struct CancelledNotification {
     /// `params`
     pub params: CancelledNotificationParams,
 }
-/// Part of `CancelledNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#cancellednotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum CancelledNotificationMethod {
-    /// `"notifications/cancelled"`
-    #[serde(rename = "notifications/cancelled")]
-    NotificationsCancelled,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `CancelledNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#cancellednotification>"]
+    CancelledNotificationMethod = "notifications/cancelled"
 }
 /// Part of `CancelledNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#cancellednotification>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -372,23 +333,10 @@ pub struct CompleteRequest {
     /// `params`
     pub params: CompleteRequestParams,
 }
-/// Part of `CompleteRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#completerequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum CompleteRequestMethod {
-    /// `"completion/complete"`
-    #[serde(rename = "completion/complete")]
-    CompletionComplete,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `CompleteRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#completerequest>"]
+    CompleteRequestMethod = "completion/complete"
 }
 /// Part of `CompleteRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#completerequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -462,23 +410,10 @@ pub struct CreateMessageRequest {
     /// `params`
     pub params: CreateMessageRequestParams,
 }
-/// Part of `CreateMessageRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#createmessagerequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum CreateMessageRequestMethod {
-    /// `"sampling/createMessage"`
-    #[serde(rename = "sampling/createMessage")]
-    SamplingCreateMessage,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `CreateMessageRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#createmessagerequest>"]
+    CreateMessageRequestMethod = "sampling/createMessage"
 }
 /// Part of `CreateMessageRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#createmessagerequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -658,23 +593,10 @@ impl ::std::convert::From<BlobResourceContents> for EmbeddedResourceResource {
         Self::BlobResourceContents(value)
     }
 }
-/// Part of `EmbeddedResource` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#embeddedresource>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum EmbeddedResourceType {
-    /// `"resource"`
-    #[serde(rename = "resource")]
-    Resource,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `EmbeddedResource` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#embeddedresource>"]
+    EmbeddedResourceType = "resource"
 }
 /// `EmptyResult` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#emptyresult>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -704,23 +626,10 @@ pub struct GetPromptRequest {
     /// `params`
     pub params: GetPromptRequestParams,
 }
-/// Part of `GetPromptRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#getpromptrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum GetPromptRequestMethod {
-    /// `"prompts/get"`
-    #[serde(rename = "prompts/get")]
-    PromptsGet,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `GetPromptRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#getpromptrequest>"]
+    GetPromptRequestMethod = "prompts/get"
 }
 /// Part of `GetPromptRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#getpromptrequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -764,23 +673,10 @@ pub struct ImageContent {
     #[serde(rename = "type")]
     pub type_: ImageContentType,
 }
-/// Part of `ImageContent` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#imagecontent>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ImageContentType {
-    /// `"image"`
-    #[serde(rename = "image")]
-    Image,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ImageContent` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#imagecontent>"]
+    ImageContentType = "image"
 }
 /// `Implementation` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#implementation>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -798,23 +694,10 @@ pub struct InitializeRequest {
     /// `params`
     pub params: InitializeRequestParams,
 }
-/// Part of `InitializeRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#initializerequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum InitializeRequestMethod {
-    /// `"initialize"`
-    #[serde(rename = "initialize")]
-    Initialize,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `InitializeRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#initializerequest>"]
+    InitializeRequestMethod = "initialize"
 }
 /// Part of `InitializeRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#initializerequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -859,23 +742,10 @@ pub struct InitializedNotification {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<InitializedNotificationParams>,
 }
-/// Part of `InitializedNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#initializednotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum InitializedNotificationMethod {
-    /// `"notifications/initialized"`
-    #[serde(rename = "notifications/initialized")]
-    NotificationsInitialized,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `InitializedNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#initializednotification>"]
+    InitializedNotificationMethod = "notifications/initialized"
 }
 /// Part of `InitializedNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#initializednotification>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1108,23 +978,10 @@ pub struct JSONRPCResponse {
     /// `result`
     pub result: Result,
 }
-/// `JSONRPCVersion` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#jsonrpcversion>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum JSONRPCVersion {
-    /// `"2.0"`
-    #[serde(rename = "2.0")]
-    V2_0,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " `JSONRPCVersion` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#jsonrpcversion>"]
+    JSONRPCVersion = "2.0"
 }
 /// `ListPromptsRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#listpromptsrequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1135,23 +992,10 @@ pub struct ListPromptsRequest {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ListPromptsRequestParams>,
 }
-/// Part of `ListPromptsRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#listpromptsrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ListPromptsRequestMethod {
-    /// `"prompts/list"`
-    #[serde(rename = "prompts/list")]
-    PromptsList,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ListPromptsRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#listpromptsrequest>"]
+    ListPromptsRequestMethod = "prompts/list"
 }
 /// Part of `ListPromptsRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#listpromptsrequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -1188,23 +1032,10 @@ pub struct ListResourceTemplatesRequest {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ListResourceTemplatesRequestParams>,
 }
-/// Part of `ListResourceTemplatesRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#listresourcetemplatesrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ListResourceTemplatesRequestMethod {
-    /// `"resources/templates/list"`
-    #[serde(rename = "resources/templates/list")]
-    ResourcesTemplatesList,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ListResourceTemplatesRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#listresourcetemplatesrequest>"]
+    ListResourceTemplatesRequestMethod = "resources/templates/list"
 }
 /// Part of `ListResourceTemplatesRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#listresourcetemplatesrequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -1242,23 +1073,10 @@ pub struct ListResourcesRequest {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ListResourcesRequestParams>,
 }
-/// Part of `ListResourcesRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#listresourcesrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ListResourcesRequestMethod {
-    /// `"resources/list"`
-    #[serde(rename = "resources/list")]
-    ResourcesList,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ListResourcesRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#listresourcesrequest>"]
+    ListResourcesRequestMethod = "resources/list"
 }
 /// Part of `ListResourcesRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#listresourcesrequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -1295,23 +1113,10 @@ pub struct ListRootsRequest {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ListRootsRequestParams>,
 }
-/// Part of `ListRootsRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#listrootsrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ListRootsRequestMethod {
-    /// `"roots/list"`
-    #[serde(rename = "roots/list")]
-    RootsList,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ListRootsRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#listrootsrequest>"]
+    ListRootsRequestMethod = "roots/list"
 }
 /// Part of `ListRootsRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#listrootsrequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1358,23 +1163,10 @@ pub struct ListToolsRequest {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ListToolsRequestParams>,
 }
-/// Part of `ListToolsRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#listtoolsrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ListToolsRequestMethod {
-    /// `"tools/list"`
-    #[serde(rename = "tools/list")]
-    ToolsList,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ListToolsRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#listtoolsrequest>"]
+    ListToolsRequestMethod = "tools/list"
 }
 /// Part of `ListToolsRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#listtoolsrequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -1449,23 +1241,10 @@ pub struct LoggingMessageNotification {
     /// `params`
     pub params: LoggingMessageNotificationParams,
 }
-/// Part of `LoggingMessageNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#loggingmessagenotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum LoggingMessageNotificationMethod {
-    /// `"notifications/message"`
-    #[serde(rename = "notifications/message")]
-    NotificationsMessage,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `LoggingMessageNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#loggingmessagenotification>"]
+    LoggingMessageNotificationMethod = "notifications/message"
 }
 /// Part of `LoggingMessageNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#loggingmessagenotification>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1575,23 +1354,10 @@ pub struct PingRequest {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<PingRequestParams>,
 }
-/// Part of `PingRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#pingrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum PingRequestMethod {
-    /// `"ping"`
-    #[serde(rename = "ping")]
-    Ping,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `PingRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#pingrequest>"]
+    PingRequestMethod = "ping"
 }
 /// Part of `PingRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#pingrequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1624,23 +1390,10 @@ pub struct ProgressNotification {
     /// `params`
     pub params: ProgressNotificationParams,
 }
-/// Part of `ProgressNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#progressnotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ProgressNotificationMethod {
-    /// `"notifications/progress"`
-    #[serde(rename = "notifications/progress")]
-    NotificationsProgress,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ProgressNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#progressnotification>"]
+    ProgressNotificationMethod = "notifications/progress"
 }
 /// Part of `ProgressNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#progressnotification>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1704,23 +1457,10 @@ pub struct PromptListChangedNotification {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<PromptListChangedNotificationParams>,
 }
-/// Part of `PromptListChangedNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#promptlistchangednotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum PromptListChangedNotificationMethod {
-    /// `"notifications/prompts/list_changed"`
-    #[serde(rename = "notifications/prompts/list_changed")]
-    NotificationsPromptsListChanged,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `PromptListChangedNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#promptlistchangednotification>"]
+    PromptListChangedNotificationMethod = "notifications/prompts/list_changed"
 }
 /// Part of `PromptListChangedNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#promptlistchangednotification>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1786,23 +1526,10 @@ pub struct PromptReference {
     #[serde(rename = "type")]
     pub type_: PromptReferenceType,
 }
-/// Part of `PromptReference` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#promptreference>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum PromptReferenceType {
-    /// `"ref/prompt"`
-    #[serde(rename = "ref/prompt")]
-    RefPrompt,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `PromptReference` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#promptreference>"]
+    PromptReferenceType = "ref/prompt"
 }
 /// `ReadResourceRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#readresourcerequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1812,23 +1539,10 @@ pub struct ReadResourceRequest {
     /// `params`
     pub params: ReadResourceRequestParams,
 }
-/// Part of `ReadResourceRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#readresourcerequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ReadResourceRequestMethod {
-    /// `"resources/read"`
-    #[serde(rename = "resources/read")]
-    ResourcesRead,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ReadResourceRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#readresourcerequest>"]
+    ReadResourceRequestMethod = "resources/read"
 }
 /// Part of `ReadResourceRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#readresourcerequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1958,23 +1672,10 @@ pub struct ResourceListChangedNotification {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ResourceListChangedNotificationParams>,
 }
-/// Part of `ResourceListChangedNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#resourcelistchangednotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ResourceListChangedNotificationMethod {
-    /// `"notifications/resources/list_changed"`
-    #[serde(rename = "notifications/resources/list_changed")]
-    NotificationsResourcesListChanged,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ResourceListChangedNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#resourcelistchangednotification>"]
+    ResourceListChangedNotificationMethod = "notifications/resources/list_changed"
 }
 /// Part of `ResourceListChangedNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#resourcelistchangednotification>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1999,23 +1700,10 @@ pub struct ResourceReference {
     /// `uri`
     pub uri: ::std::string::String,
 }
-/// Part of `ResourceReference` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#resourcereference>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ResourceReferenceType {
-    /// `"ref/resource"`
-    #[serde(rename = "ref/resource")]
-    RefResource,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ResourceReference` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#resourcereference>"]
+    ResourceReferenceType = "ref/resource"
 }
 /// `ResourceTemplate` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#resourcetemplate>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2046,23 +1734,10 @@ pub struct ResourceUpdatedNotification {
     /// `params`
     pub params: ResourceUpdatedNotificationParams,
 }
-/// Part of `ResourceUpdatedNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#resourceupdatednotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ResourceUpdatedNotificationMethod {
-    /// `"notifications/resources/updated"`
-    #[serde(rename = "notifications/resources/updated")]
-    NotificationsResourcesUpdated,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ResourceUpdatedNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#resourceupdatednotification>"]
+    ResourceUpdatedNotificationMethod = "notifications/resources/updated"
 }
 /// Part of `ResourceUpdatedNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#resourceupdatednotification>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2123,23 +1798,10 @@ pub struct RootsListChangedNotification {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<RootsListChangedNotificationParams>,
 }
-/// Part of `RootsListChangedNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#rootslistchangednotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum RootsListChangedNotificationMethod {
-    /// `"notifications/roots/list_changed"`
-    #[serde(rename = "notifications/roots/list_changed")]
-    NotificationsRootsListChanged,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `RootsListChangedNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#rootslistchangednotification>"]
+    RootsListChangedNotificationMethod = "notifications/roots/list_changed"
 }
 /// Part of `RootsListChangedNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#rootslistchangednotification>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2414,23 +2076,10 @@ pub struct SetLevelRequest {
     /// `params`
     pub params: SetLevelRequestParams,
 }
-/// Part of `SetLevelRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#setlevelrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum SetLevelRequestMethod {
-    /// `"logging/setLevel"`
-    #[serde(rename = "logging/setLevel")]
-    LoggingSetLevel,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `SetLevelRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#setlevelrequest>"]
+    SetLevelRequestMethod = "logging/setLevel"
 }
 /// Part of `SetLevelRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#setlevelrequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2446,23 +2095,10 @@ pub struct SubscribeRequest {
     /// `params`
     pub params: SubscribeRequestParams,
 }
-/// Part of `SubscribeRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#subscriberequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum SubscribeRequestMethod {
-    /// `"resources/subscribe"`
-    #[serde(rename = "resources/subscribe")]
-    ResourcesSubscribe,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `SubscribeRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#subscriberequest>"]
+    SubscribeRequestMethod = "resources/subscribe"
 }
 /// Part of `SubscribeRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#subscriberequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2482,23 +2118,10 @@ pub struct TextContent {
     #[serde(rename = "type")]
     pub type_: TextContentType,
 }
-/// Part of `TextContent` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#textcontent>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum TextContentType {
-    /// `"text"`
-    #[serde(rename = "text")]
-    Text,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `TextContent` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#textcontent>"]
+    TextContentType = "text"
 }
 /// `TextResourceContents` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#textresourcecontents>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2581,23 +2204,10 @@ pub struct ToolInputSchema {
     #[serde(flatten)]
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
-/// Part of `Tool` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#tool>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ToolInputSchemaType {
-    /// `"object"`
-    #[serde(rename = "object")]
-    Object,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `Tool` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#tool>"]
+    ToolInputSchemaType = "object"
 }
 /// `ToolListChangedNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#toollistchangednotification>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2608,23 +2218,10 @@ pub struct ToolListChangedNotification {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ToolListChangedNotificationParams>,
 }
-/// Part of `ToolListChangedNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#toollistchangednotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ToolListChangedNotificationMethod {
-    /// `"notifications/tools/list_changed"`
-    #[serde(rename = "notifications/tools/list_changed")]
-    NotificationsToolsListChanged,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ToolListChangedNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#toollistchangednotification>"]
+    ToolListChangedNotificationMethod = "notifications/tools/list_changed"
 }
 /// Part of `ToolListChangedNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#toollistchangednotification>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2648,23 +2245,10 @@ pub struct UnsubscribeRequest {
     /// `params`
     pub params: UnsubscribeRequestParams,
 }
-/// Part of `UnsubscribeRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#unsubscriberequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum UnsubscribeRequestMethod {
-    /// `"resources/unsubscribe"`
-    #[serde(rename = "resources/unsubscribe")]
-    ResourcesUnsubscribe,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `UnsubscribeRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#unsubscriberequest>"]
+    UnsubscribeRequestMethod = "resources/unsubscribe"
 }
 /// Part of `UnsubscribeRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#unsubscriberequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]

@@ -37,23 +37,10 @@ pub struct AudioContent {
     #[serde(rename = "type")]
     pub type_: AudioContentType,
 }
-/// Part of `AudioContent` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#audiocontent>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum AudioContentType {
-    /// `"audio"`
-    #[serde(rename = "audio")]
-    Audio,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `AudioContent` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#audiocontent>"]
+    AudioContentType = "audio"
 }
 /// `BaseMetadata` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#basemetadata>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -101,23 +88,10 @@ pub struct BooleanSchema {
     #[serde(rename = "type")]
     pub type_: BooleanSchemaType,
 }
-/// Part of `BooleanSchema` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#booleanschema>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum BooleanSchemaType {
-    /// `"boolean"`
-    #[serde(rename = "boolean")]
-    Boolean,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `BooleanSchema` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#booleanschema>"]
+    BooleanSchemaType = "boolean"
 }
 /// `CallToolRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#calltoolrequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -131,23 +105,10 @@ pub struct CallToolRequest {
     /// `params`
     pub params: CallToolRequestParams,
 }
-/// Part of `CallToolRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#calltoolrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum CallToolRequestMethod {
-    /// `"tools/call"`
-    #[serde(rename = "tools/call")]
-    ToolsCall,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `CallToolRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#calltoolrequest>"]
+    CallToolRequestMethod = "tools/call"
 }
 /// `CallToolRequestParams` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#calltoolrequestparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -220,23 +181,10 @@ pub struct CancelTaskRequest {
     /// `params`
     pub params: CancelTaskRequestParams,
 }
-/// Part of `CancelTaskRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#canceltaskrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum CancelTaskRequestMethod {
-    /// `"tasks/cancel"`
-    #[serde(rename = "tasks/cancel")]
-    TasksCancel,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `CancelTaskRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#canceltaskrequest>"]
+    CancelTaskRequestMethod = "tasks/cancel"
 }
 /// Part of `CancelTaskRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#canceltaskrequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -295,23 +243,10 @@ pub struct CancelledNotification {
     /// `params`
     pub params: CancelledNotificationParams,
 }
-/// Part of `CancelledNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#cancellednotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum CancelledNotificationMethod {
-    /// `"notifications/cancelled"`
-    #[serde(rename = "notifications/cancelled")]
-    NotificationsCancelled,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `CancelledNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#cancellednotification>"]
+    CancelledNotificationMethod = "notifications/cancelled"
 }
 /// `CancelledNotificationParams` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#cancellednotificationparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -669,23 +604,10 @@ pub struct CompleteRequest {
     /// `params`
     pub params: CompleteRequestParams,
 }
-/// Part of `CompleteRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#completerequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum CompleteRequestMethod {
-    /// `"completion/complete"`
-    #[serde(rename = "completion/complete")]
-    CompletionComplete,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `CompleteRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#completerequest>"]
+    CompleteRequestMethod = "completion/complete"
 }
 /// `CompleteRequestParams` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#completerequestparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -834,23 +756,10 @@ pub struct CreateMessageRequest {
     /// `params`
     pub params: CreateMessageRequestParams,
 }
-/// Part of `CreateMessageRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#createmessagerequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum CreateMessageRequestMethod {
-    /// `"sampling/createMessage"`
-    #[serde(rename = "sampling/createMessage")]
-    SamplingCreateMessage,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `CreateMessageRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#createmessagerequest>"]
+    CreateMessageRequestMethod = "sampling/createMessage"
 }
 /// `CreateMessageRequestParams` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#createmessagerequestparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1112,23 +1021,10 @@ pub struct ElicitRequestFormParamsMeta {
     #[serde(flatten)]
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
-/// Part of `ElicitRequestFormParams` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#elicitrequestformparams>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ElicitRequestFormParamsMode {
-    /// `"form"`
-    #[serde(rename = "form")]
-    Form,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ElicitRequestFormParams` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#elicitrequestformparams>"]
+    ElicitRequestFormParamsMode = "form"
 }
 /// Part of `ElicitRequestFormParams` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#elicitrequestformparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1148,41 +1044,15 @@ pub struct ElicitRequestFormParamsRequestedSchema {
     #[serde(rename = "type")]
     pub type_: ElicitRequestFormParamsRequestedSchemaType,
 }
-/// Part of `ElicitRequestFormParams` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#elicitrequestformparams>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ElicitRequestFormParamsRequestedSchemaType {
-    /// `"object"`
-    #[serde(rename = "object")]
-    Object,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ElicitRequestFormParams` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#elicitrequestformparams>"]
+    ElicitRequestFormParamsRequestedSchemaType = "object"
 }
-/// Part of `ElicitRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#elicitrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ElicitRequestMethod {
-    /// `"elicitation/create"`
-    #[serde(rename = "elicitation/create")]
-    ElicitationCreate,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ElicitRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#elicitrequest>"]
+    ElicitRequestMethod = "elicitation/create"
 }
 /// `ElicitRequestParams` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#elicitrequestparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1238,23 +1108,10 @@ pub struct ElicitRequestURLParamsMeta {
     #[serde(flatten)]
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
-/// Part of `ElicitRequestURLParams` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#elicitrequesturlparams>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ElicitRequestURLParamsMode {
-    /// `"url"`
-    #[serde(rename = "url")]
-    Url,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ElicitRequestURLParams` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#elicitrequesturlparams>"]
+    ElicitRequestURLParamsMode = "url"
 }
 /// `ElicitResult` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#elicitresult>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1348,23 +1205,10 @@ pub struct ElicitationCompleteNotification {
     /// `params`
     pub params: ElicitationCompleteNotificationParams,
 }
-/// Part of `ElicitationCompleteNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#elicitationcompletenotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ElicitationCompleteNotificationMethod {
-    /// `"notifications/elicitation/complete"`
-    #[serde(rename = "notifications/elicitation/complete")]
-    NotificationsElicitationComplete,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ElicitationCompleteNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#elicitationcompletenotification>"]
+    ElicitationCompleteNotificationMethod = "notifications/elicitation/complete"
 }
 /// Part of `ElicitationCompleteNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#elicitationcompletenotification>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1411,23 +1255,10 @@ impl ::std::convert::From<BlobResourceContents> for EmbeddedResourceResource {
         Self::BlobResourceContents(value)
     }
 }
-/// Part of `EmbeddedResource` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#embeddedresource>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum EmbeddedResourceType {
-    /// `"resource"`
-    #[serde(rename = "resource")]
-    Resource,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `EmbeddedResource` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#embeddedresource>"]
+    EmbeddedResourceType = "resource"
 }
 /// `EmptyResult` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#emptyresult>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1512,23 +1343,10 @@ pub struct GetPromptRequest {
     /// `params`
     pub params: GetPromptRequestParams,
 }
-/// Part of `GetPromptRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#getpromptrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum GetPromptRequestMethod {
-    /// `"prompts/get"`
-    #[serde(rename = "prompts/get")]
-    PromptsGet,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `GetPromptRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#getpromptrequest>"]
+    GetPromptRequestMethod = "prompts/get"
 }
 /// `GetPromptRequestParams` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#getpromptrequestparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1588,23 +1406,10 @@ pub struct GetTaskPayloadRequest {
     /// `params`
     pub params: GetTaskPayloadRequestParams,
 }
-/// Part of `GetTaskPayloadRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#gettaskpayloadrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum GetTaskPayloadRequestMethod {
-    /// `"tasks/result"`
-    #[serde(rename = "tasks/result")]
-    TasksResult,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `GetTaskPayloadRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#gettaskpayloadrequest>"]
+    GetTaskPayloadRequestMethod = "tasks/result"
 }
 /// Part of `GetTaskPayloadRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#gettaskpayloadrequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1639,23 +1444,10 @@ pub struct GetTaskRequest {
     /// `params`
     pub params: GetTaskRequestParams,
 }
-/// Part of `GetTaskRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#gettaskrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum GetTaskRequestMethod {
-    /// `"tasks/get"`
-    #[serde(rename = "tasks/get")]
-    TasksGet,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `GetTaskRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#gettaskrequest>"]
+    GetTaskRequestMethod = "tasks/get"
 }
 /// Part of `GetTaskRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#gettaskrequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1772,23 +1564,10 @@ pub struct ImageContent {
     #[serde(rename = "type")]
     pub type_: ImageContentType,
 }
-/// Part of `ImageContent` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#imagecontent>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ImageContentType {
-    /// `"image"`
-    #[serde(rename = "image")]
-    Image,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ImageContent` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#imagecontent>"]
+    ImageContentType = "image"
 }
 /// `Implementation` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#implementation>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1825,23 +1604,10 @@ pub struct InitializeRequest {
     /// `params`
     pub params: InitializeRequestParams,
 }
-/// Part of `InitializeRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#initializerequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum InitializeRequestMethod {
-    /// `"initialize"`
-    #[serde(rename = "initialize")]
-    Initialize,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `InitializeRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#initializerequest>"]
+    InitializeRequestMethod = "initialize"
 }
 /// `InitializeRequestParams` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#initializerequestparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1907,23 +1673,10 @@ pub struct InitializedNotification {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<NotificationParams>,
 }
-/// Part of `InitializedNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#initializednotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum InitializedNotificationMethod {
-    /// `"notifications/initialized"`
-    #[serde(rename = "notifications/initialized")]
-    NotificationsInitialized,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `InitializedNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#initializednotification>"]
+    InitializedNotificationMethod = "notifications/initialized"
 }
 /// `JSONRPCErrorResponse` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#jsonrpcerrorresponse>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2024,23 +1777,10 @@ pub struct JSONRPCResultResponse {
     /// `result`
     pub result: Result,
 }
-/// `JSONRPCVersion` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#jsonrpcversion>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum JSONRPCVersion {
-    /// `"2.0"`
-    #[serde(rename = "2.0")]
-    V2_0,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " `JSONRPCVersion` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#jsonrpcversion>"]
+    JSONRPCVersion = "2.0"
 }
 /// `LegacyTitledEnumSchema` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#legacytitledenumschema>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2068,23 +1808,10 @@ pub struct LegacyTitledEnumSchema {
     #[serde(rename = "type")]
     pub type_: LegacyTitledEnumSchemaType,
 }
-/// Part of `LegacyTitledEnumSchema` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#legacytitledenumschema>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum LegacyTitledEnumSchemaType {
-    /// `"string"`
-    #[serde(rename = "string")]
-    String,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `LegacyTitledEnumSchema` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#legacytitledenumschema>"]
+    LegacyTitledEnumSchemaType = "string"
 }
 /// `ListPromptsRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#listpromptsrequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2099,23 +1826,10 @@ pub struct ListPromptsRequest {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<PaginatedRequestParams>,
 }
-/// Part of `ListPromptsRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#listpromptsrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ListPromptsRequestMethod {
-    /// `"prompts/list"`
-    #[serde(rename = "prompts/list")]
-    PromptsList,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ListPromptsRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#listpromptsrequest>"]
+    ListPromptsRequestMethod = "prompts/list"
 }
 /// `ListPromptsResult` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#listpromptsresult>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2149,23 +1863,10 @@ pub struct ListResourceTemplatesRequest {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<PaginatedRequestParams>,
 }
-/// Part of `ListResourceTemplatesRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#listresourcetemplatesrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ListResourceTemplatesRequestMethod {
-    /// `"resources/templates/list"`
-    #[serde(rename = "resources/templates/list")]
-    ResourcesTemplatesList,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ListResourceTemplatesRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#listresourcetemplatesrequest>"]
+    ListResourceTemplatesRequestMethod = "resources/templates/list"
 }
 /// `ListResourceTemplatesResult` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#listresourcetemplatesresult>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2200,23 +1901,10 @@ pub struct ListResourcesRequest {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<PaginatedRequestParams>,
 }
-/// Part of `ListResourcesRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#listresourcesrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ListResourcesRequestMethod {
-    /// `"resources/list"`
-    #[serde(rename = "resources/list")]
-    ResourcesList,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ListResourcesRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#listresourcesrequest>"]
+    ListResourcesRequestMethod = "resources/list"
 }
 /// `ListResourcesResult` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#listresourcesresult>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2250,23 +1938,10 @@ pub struct ListRootsRequest {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<RequestParams>,
 }
-/// Part of `ListRootsRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#listrootsrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ListRootsRequestMethod {
-    /// `"roots/list"`
-    #[serde(rename = "roots/list")]
-    RootsList,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ListRootsRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#listrootsrequest>"]
+    ListRootsRequestMethod = "roots/list"
 }
 /// `ListRootsResult` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#listrootsresult>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2294,23 +1969,10 @@ pub struct ListTasksRequest {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<PaginatedRequestParams>,
 }
-/// Part of `ListTasksRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#listtasksrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ListTasksRequestMethod {
-    /// `"tasks/list"`
-    #[serde(rename = "tasks/list")]
-    TasksList,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ListTasksRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#listtasksrequest>"]
+    ListTasksRequestMethod = "tasks/list"
 }
 /// `ListTasksResult` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#listtasksresult>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2344,23 +2006,10 @@ pub struct ListToolsRequest {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<PaginatedRequestParams>,
 }
-/// Part of `ListToolsRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#listtoolsrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ListToolsRequestMethod {
-    /// `"tools/list"`
-    #[serde(rename = "tools/list")]
-    ToolsList,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ListToolsRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#listtoolsrequest>"]
+    ListToolsRequestMethod = "tools/list"
 }
 /// `ListToolsResult` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#listtoolsresult>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2430,23 +2079,10 @@ pub struct LoggingMessageNotification {
     /// `params`
     pub params: LoggingMessageNotificationParams,
 }
-/// Part of `LoggingMessageNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#loggingmessagenotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum LoggingMessageNotificationMethod {
-    /// `"notifications/message"`
-    #[serde(rename = "notifications/message")]
-    NotificationsMessage,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `LoggingMessageNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#loggingmessagenotification>"]
+    LoggingMessageNotificationMethod = "notifications/message"
 }
 /// `LoggingMessageNotificationParams` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#loggingmessagenotificationparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2650,23 +2286,10 @@ pub struct PingRequest {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<RequestParams>,
 }
-/// Part of `PingRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#pingrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum PingRequestMethod {
-    /// `"ping"`
-    #[serde(rename = "ping")]
-    Ping,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `PingRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#pingrequest>"]
+    PingRequestMethod = "ping"
 }
 /// `PrimitiveSchemaDefinition` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#primitiveschemadefinition>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2739,23 +2362,10 @@ pub struct ProgressNotification {
     /// `params`
     pub params: ProgressNotificationParams,
 }
-/// Part of `ProgressNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#progressnotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ProgressNotificationMethod {
-    /// `"notifications/progress"`
-    #[serde(rename = "notifications/progress")]
-    NotificationsProgress,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ProgressNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#progressnotification>"]
+    ProgressNotificationMethod = "notifications/progress"
 }
 /// `ProgressNotificationParams` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#progressnotificationparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2844,23 +2454,10 @@ pub struct PromptListChangedNotification {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<NotificationParams>,
 }
-/// Part of `PromptListChangedNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#promptlistchangednotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum PromptListChangedNotificationMethod {
-    /// `"notifications/prompts/list_changed"`
-    #[serde(rename = "notifications/prompts/list_changed")]
-    NotificationsPromptsListChanged,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `PromptListChangedNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#promptlistchangednotification>"]
+    PromptListChangedNotificationMethod = "notifications/prompts/list_changed"
 }
 /// `PromptMessage` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#promptmessage>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2882,23 +2479,10 @@ pub struct PromptReference {
     #[serde(rename = "type")]
     pub type_: PromptReferenceType,
 }
-/// Part of `PromptReference` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#promptreference>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum PromptReferenceType {
-    /// `"ref/prompt"`
-    #[serde(rename = "ref/prompt")]
-    RefPrompt,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `PromptReference` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#promptreference>"]
+    PromptReferenceType = "ref/prompt"
 }
 /// `ReadResourceRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#readresourcerequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2912,23 +2496,10 @@ pub struct ReadResourceRequest {
     /// `params`
     pub params: ReadResourceRequestParams,
 }
-/// Part of `ReadResourceRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#readresourcerequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ReadResourceRequestMethod {
-    /// `"resources/read"`
-    #[serde(rename = "resources/read")]
-    ResourcesRead,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ReadResourceRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#readresourcerequest>"]
+    ReadResourceRequestMethod = "resources/read"
 }
 /// `ReadResourceRequestParams` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#readresourcerequestparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3135,23 +2706,10 @@ pub struct ResourceLink {
     /// `uri`
     pub uri: ::std::string::String,
 }
-/// Part of `ResourceLink` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#resourcelink>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ResourceLinkType {
-    /// `"resource_link"`
-    #[serde(rename = "resource_link")]
-    ResourceLink,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ResourceLink` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#resourcelink>"]
+    ResourceLinkType = "resource_link"
 }
 /// `ResourceListChangedNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#resourcelistchangednotification>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3164,23 +2722,10 @@ pub struct ResourceListChangedNotification {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<NotificationParams>,
 }
-/// Part of `ResourceListChangedNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#resourcelistchangednotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ResourceListChangedNotificationMethod {
-    /// `"notifications/resources/list_changed"`
-    #[serde(rename = "notifications/resources/list_changed")]
-    NotificationsResourcesListChanged,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ResourceListChangedNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#resourcelistchangednotification>"]
+    ResourceListChangedNotificationMethod = "notifications/resources/list_changed"
 }
 /// `ResourceRequestParams` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#resourcerequestparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3250,23 +2795,10 @@ pub struct ResourceTemplateReference {
     /// `uri`
     pub uri: ::std::string::String,
 }
-/// Part of `ResourceTemplateReference` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#resourcetemplatereference>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ResourceTemplateReferenceType {
-    /// `"ref/resource"`
-    #[serde(rename = "ref/resource")]
-    RefResource,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ResourceTemplateReference` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#resourcetemplatereference>"]
+    ResourceTemplateReferenceType = "ref/resource"
 }
 /// `ResourceUpdatedNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#resourceupdatednotification>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3278,23 +2810,10 @@ pub struct ResourceUpdatedNotification {
     /// `params`
     pub params: ResourceUpdatedNotificationParams,
 }
-/// Part of `ResourceUpdatedNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#resourceupdatednotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ResourceUpdatedNotificationMethod {
-    /// `"notifications/resources/updated"`
-    #[serde(rename = "notifications/resources/updated")]
-    NotificationsResourcesUpdated,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ResourceUpdatedNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#resourceupdatednotification>"]
+    ResourceUpdatedNotificationMethod = "notifications/resources/updated"
 }
 /// `ResourceUpdatedNotificationParams` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#resourceupdatednotificationparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3371,23 +2890,10 @@ pub struct RootsListChangedNotification {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<NotificationParams>,
 }
-/// Part of `RootsListChangedNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#rootslistchangednotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum RootsListChangedNotificationMethod {
-    /// `"notifications/roots/list_changed"`
-    #[serde(rename = "notifications/roots/list_changed")]
-    NotificationsRootsListChanged,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `RootsListChangedNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#rootslistchangednotification>"]
+    RootsListChangedNotificationMethod = "notifications/roots/list_changed"
 }
 /// `SamplingMessage` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#samplingmessage>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3828,23 +3334,10 @@ pub struct SetLevelRequest {
     /// `params`
     pub params: SetLevelRequestParams,
 }
-/// Part of `SetLevelRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#setlevelrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum SetLevelRequestMethod {
-    /// `"logging/setLevel"`
-    #[serde(rename = "logging/setLevel")]
-    LoggingSetLevel,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `SetLevelRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#setlevelrequest>"]
+    SetLevelRequestMethod = "logging/setLevel"
 }
 /// `SetLevelRequestParams` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#setlevelrequestparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3948,23 +3441,10 @@ pub enum StringSchemaFormat {
     #[serde(rename = "uri")]
     Uri,
 }
-/// Part of `StringSchema` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#stringschema>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum StringSchemaType {
-    /// `"string"`
-    #[serde(rename = "string")]
-    String,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `StringSchema` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#stringschema>"]
+    StringSchemaType = "string"
 }
 /// `SubscribeRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#subscriberequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3978,23 +3458,10 @@ pub struct SubscribeRequest {
     /// `params`
     pub params: SubscribeRequestParams,
 }
-/// Part of `SubscribeRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#subscriberequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum SubscribeRequestMethod {
-    /// `"resources/subscribe"`
-    #[serde(rename = "resources/subscribe")]
-    ResourcesSubscribe,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `SubscribeRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#subscriberequest>"]
+    SubscribeRequestMethod = "resources/subscribe"
 }
 /// `SubscribeRequestParams` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#subscriberequestparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4124,23 +3591,10 @@ pub struct TaskStatusNotification {
     /// `params`
     pub params: TaskStatusNotificationParams,
 }
-/// Part of `TaskStatusNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#taskstatusnotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum TaskStatusNotificationMethod {
-    /// `"notifications/tasks/status"`
-    #[serde(rename = "notifications/tasks/status")]
-    NotificationsTasksStatus,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `TaskStatusNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#taskstatusnotification>"]
+    TaskStatusNotificationMethod = "notifications/tasks/status"
 }
 /// `TaskStatusNotificationParams` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#taskstatusnotificationparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4198,23 +3652,10 @@ pub struct TextContent {
     #[serde(rename = "type")]
     pub type_: TextContentType,
 }
-/// Part of `TextContent` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#textcontent>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum TextContentType {
-    /// `"text"`
-    #[serde(rename = "text")]
-    Text,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `TextContent` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#textcontent>"]
+    TextContentType = "text"
 }
 /// `TextResourceContents` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#textresourcecontents>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4283,23 +3724,10 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     /// `title`
     pub title: ::std::string::String,
 }
-/// Part of `TitledMultiSelectEnumSchema` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#titledmultiselectenumschema>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum TitledMultiSelectEnumSchemaType {
-    /// `"array"`
-    #[serde(rename = "array")]
-    Array,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `TitledMultiSelectEnumSchema` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#titledmultiselectenumschema>"]
+    TitledMultiSelectEnumSchemaType = "array"
 }
 /// `TitledSingleSelectEnumSchema` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#titledsingleselectenumschema>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4329,23 +3757,10 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
     /// `title`
     pub title: ::std::string::String,
 }
-/// Part of `TitledSingleSelectEnumSchema` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#titledsingleselectenumschema>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum TitledSingleSelectEnumSchemaType {
-    /// `"string"`
-    #[serde(rename = "string")]
-    String,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `TitledSingleSelectEnumSchema` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#titledsingleselectenumschema>"]
+    TitledSingleSelectEnumSchemaType = "string"
 }
 /// `Tool` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#tool>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4507,23 +3922,10 @@ pub struct ToolInputSchema {
     #[serde(flatten)]
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
-/// Part of `Tool` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#tool>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ToolInputSchemaType {
-    /// `"object"`
-    #[serde(rename = "object")]
-    Object,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `Tool` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#tool>"]
+    ToolInputSchemaType = "object"
 }
 /// `ToolListChangedNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#toollistchangednotification>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4536,23 +3938,10 @@ pub struct ToolListChangedNotification {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<NotificationParams>,
 }
-/// Part of `ToolListChangedNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#toollistchangednotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ToolListChangedNotificationMethod {
-    /// `"notifications/tools/list_changed"`
-    #[serde(rename = "notifications/tools/list_changed")]
-    NotificationsToolsListChanged,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ToolListChangedNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#toollistchangednotification>"]
+    ToolListChangedNotificationMethod = "notifications/tools/list_changed"
 }
 /// Part of `Tool` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#tool>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4581,23 +3970,10 @@ pub struct ToolOutputSchema {
     #[serde(flatten)]
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
-/// Part of `Tool` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#tool>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ToolOutputSchemaType {
-    /// `"object"`
-    #[serde(rename = "object")]
-    Object,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `Tool` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#tool>"]
+    ToolOutputSchemaType = "object"
 }
 /// `ToolResultContent` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#toolresultcontent>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4632,23 +4008,10 @@ pub struct ToolResultContent {
     #[serde(rename = "type")]
     pub type_: ToolResultContentType,
 }
-/// Part of `ToolResultContent` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#toolresultcontent>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ToolResultContentType {
-    /// `"tool_result"`
-    #[serde(rename = "tool_result")]
-    ToolResult,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ToolResultContent` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#toolresultcontent>"]
+    ToolResultContentType = "tool_result"
 }
 /// `ToolUseContent` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#toolusecontent>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4670,23 +4033,10 @@ pub struct ToolUseContent {
     #[serde(rename = "type")]
     pub type_: ToolUseContentType,
 }
-/// Part of `ToolUseContent` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#toolusecontent>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ToolUseContentType {
-    /// `"tool_use"`
-    #[serde(rename = "tool_use")]
-    ToolUse,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ToolUseContent` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#toolusecontent>"]
+    ToolUseContentType = "tool_use"
 }
 /// `UnsubscribeRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#unsubscriberequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4700,23 +4050,10 @@ pub struct UnsubscribeRequest {
     /// `params`
     pub params: UnsubscribeRequestParams,
 }
-/// Part of `UnsubscribeRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#unsubscriberequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum UnsubscribeRequestMethod {
-    /// `"resources/unsubscribe"`
-    #[serde(rename = "resources/unsubscribe")]
-    ResourcesUnsubscribe,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `UnsubscribeRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#unsubscriberequest>"]
+    UnsubscribeRequestMethod = "resources/unsubscribe"
 }
 /// `UnsubscribeRequestParams` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#unsubscriberequestparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4783,41 +4120,15 @@ pub struct UntitledMultiSelectEnumSchemaItems {
     #[serde(rename = "type")]
     pub type_: UntitledMultiSelectEnumSchemaItemsType,
 }
-/// Part of `UntitledMultiSelectEnumSchema` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#untitledmultiselectenumschema>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum UntitledMultiSelectEnumSchemaItemsType {
-    /// `"string"`
-    #[serde(rename = "string")]
-    String,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `UntitledMultiSelectEnumSchema` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#untitledmultiselectenumschema>"]
+    UntitledMultiSelectEnumSchemaItemsType = "string"
 }
-/// Part of `UntitledMultiSelectEnumSchema` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#untitledmultiselectenumschema>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum UntitledMultiSelectEnumSchemaType {
-    /// `"array"`
-    #[serde(rename = "array")]
-    Array,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `UntitledMultiSelectEnumSchema` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#untitledmultiselectenumschema>"]
+    UntitledMultiSelectEnumSchemaType = "array"
 }
 /// `UntitledSingleSelectEnumSchema` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#untitledsingleselectenumschema>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4838,23 +4149,10 @@ pub struct UntitledSingleSelectEnumSchema {
     #[serde(rename = "type")]
     pub type_: UntitledSingleSelectEnumSchemaType,
 }
-/// Part of `UntitledSingleSelectEnumSchema` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#untitledsingleselectenumschema>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum UntitledSingleSelectEnumSchemaType {
-    /// `"string"`
-    #[serde(rename = "string")]
-    String,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `UntitledSingleSelectEnumSchema` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#untitledsingleselectenumschema>"]
+    UntitledSingleSelectEnumSchemaType = "string"
 }
 /// `URLElicitationRequiredError` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#urlelicitationrequirederror>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4877,39 +4175,10 @@ pub struct URLElicitationRequiredErrorError {
     /// `message`
     pub message: ::std::string::String,
 }
-/// Part of `URLElicitationRequiredError` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#urlelicitationrequirederror>
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(transparent)]
-pub struct URLElicitationRequiredErrorErrorCode(i64);
-impl ::std::ops::Deref for URLElicitationRequiredErrorErrorCode {
-    type Target = i64;
-    fn deref(&self) -> &i64 {
-        &self.0
-    }
-}
-impl ::std::convert::From<URLElicitationRequiredErrorErrorCode> for i64 {
-    fn from(value: URLElicitationRequiredErrorErrorCode) -> Self {
-        value.0
-    }
-}
-impl ::std::convert::TryFrom<i64> for URLElicitationRequiredErrorErrorCode {
-    type Error = self::error::ConversionError;
-    fn try_from(value: i64) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if ![-32042_i64].contains(&value) {
-            Err("invalid value".into())
-        } else {
-            Ok(Self(value))
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for URLElicitationRequiredErrorErrorCode {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        Self::try_from(<i64>::deserialize(deserializer)?)
-            .map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
-    }
+crate::wire_const::wire_const_int! {
+    #[doc =
+    " Part of `URLElicitationRequiredError` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#urlelicitationrequirederror>"]
+    URLElicitationRequiredErrorErrorCode = - 32042
 }
 /// Part of `URLElicitationRequiredError` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#urlelicitationrequirederror>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]

@@ -36,23 +36,10 @@ pub struct AudioContent {
     #[serde(rename = "type")]
     pub type_: AudioContentType,
 }
-/// Part of `AudioContent` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#audiocontent>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum AudioContentType {
-    /// `"audio"`
-    #[serde(rename = "audio")]
-    Audio,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `AudioContent` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#audiocontent>"]
+    AudioContentType = "audio"
 }
 /// `BaseMetadata` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#basemetadata>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -99,23 +86,10 @@ pub struct BooleanSchema {
     #[serde(rename = "type")]
     pub type_: BooleanSchemaType,
 }
-/// Part of `BooleanSchema` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#booleanschema>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum BooleanSchemaType {
-    /// `"boolean"`
-    #[serde(rename = "boolean")]
-    Boolean,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `BooleanSchema` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#booleanschema>"]
+    BooleanSchemaType = "boolean"
 }
 /// `CacheableResult` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#cacheableresult>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -169,23 +143,10 @@ pub struct CallToolRequest {
     /// `params`
     pub params: CallToolRequestParams,
 }
-/// Part of `CallToolRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#calltoolrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum CallToolRequestMethod {
-    /// `"tools/call"`
-    #[serde(rename = "tools/call")]
-    ToolsCall,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `CallToolRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#calltoolrequest>"]
+    CallToolRequestMethod = "tools/call"
 }
 /// `CallToolRequestParams` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#calltoolrequestparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -278,23 +239,10 @@ pub struct CancelledNotification {
     /// `params`
     pub params: CancelledNotificationParams,
 }
-/// Part of `CancelledNotification` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#cancellednotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum CancelledNotificationMethod {
-    /// `"notifications/cancelled"`
-    #[serde(rename = "notifications/cancelled")]
-    NotificationsCancelled,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `CancelledNotification` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#cancellednotification>"]
+    CancelledNotificationMethod = "notifications/cancelled"
 }
 /// `CancelledNotificationParams` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#cancellednotificationparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -480,23 +428,10 @@ pub struct CompleteRequest {
     /// `params`
     pub params: CompleteRequestParams,
 }
-/// Part of `CompleteRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#completerequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum CompleteRequestMethod {
-    /// `"completion/complete"`
-    #[serde(rename = "completion/complete")]
-    CompletionComplete,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `CompleteRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#completerequest>"]
+    CompleteRequestMethod = "completion/complete"
 }
 /// `CompleteRequestParams` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#completerequestparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -637,23 +572,10 @@ pub struct CreateMessageRequest {
     /// `params`
     pub params: CreateMessageRequestParams,
 }
-/// Part of `CreateMessageRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#createmessagerequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum CreateMessageRequestMethod {
-    /// `"sampling/createMessage"`
-    #[serde(rename = "sampling/createMessage")]
-    SamplingCreateMessage,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `CreateMessageRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#createmessagerequest>"]
+    CreateMessageRequestMethod = "sampling/createMessage"
 }
 /// `CreateMessageRequestParams` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#createmessagerequestparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -844,23 +766,10 @@ pub struct DiscoverRequest {
     /// `params`
     pub params: RequestParams,
 }
-/// Part of `DiscoverRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#discoverrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum DiscoverRequestMethod {
-    /// `"server/discover"`
-    #[serde(rename = "server/discover")]
-    ServerDiscover,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `DiscoverRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#discoverrequest>"]
+    DiscoverRequestMethod = "server/discover"
 }
 /// `DiscoverResult` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#discoverresult>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -940,23 +849,10 @@ pub struct ElicitRequestFormParams {
     #[serde(rename = "requestedSchema")]
     pub requested_schema: ElicitRequestFormParamsRequestedSchema,
 }
-/// Part of `ElicitRequestFormParams` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#elicitrequestformparams>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ElicitRequestFormParamsMode {
-    /// `"form"`
-    #[serde(rename = "form")]
-    Form,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ElicitRequestFormParams` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#elicitrequestformparams>"]
+    ElicitRequestFormParamsMode = "form"
 }
 /// Part of `ElicitRequestFormParams` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#elicitrequestformparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -976,41 +872,15 @@ pub struct ElicitRequestFormParamsRequestedSchema {
     #[serde(rename = "type")]
     pub type_: ElicitRequestFormParamsRequestedSchemaType,
 }
-/// Part of `ElicitRequestFormParams` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#elicitrequestformparams>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ElicitRequestFormParamsRequestedSchemaType {
-    /// `"object"`
-    #[serde(rename = "object")]
-    Object,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ElicitRequestFormParams` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#elicitrequestformparams>"]
+    ElicitRequestFormParamsRequestedSchemaType = "object"
 }
-/// Part of `ElicitRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#elicitrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ElicitRequestMethod {
-    /// `"elicitation/create"`
-    #[serde(rename = "elicitation/create")]
-    ElicitationCreate,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ElicitRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#elicitrequest>"]
+    ElicitRequestMethod = "elicitation/create"
 }
 /// `ElicitRequestParams` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#elicitrequestparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1041,23 +911,10 @@ pub struct ElicitRequestURLParams {
     /// `url`
     pub url: ::std::string::String,
 }
-/// Part of `ElicitRequestURLParams` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#elicitrequesturlparams>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ElicitRequestURLParamsMode {
-    /// `"url"`
-    #[serde(rename = "url")]
-    Url,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ElicitRequestURLParams` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#elicitrequesturlparams>"]
+    ElicitRequestURLParamsMode = "url"
 }
 /// `ElicitResult` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#elicitresult>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1171,23 +1028,10 @@ impl ::std::convert::From<BlobResourceContents> for EmbeddedResourceResource {
         Self::BlobResourceContents(value)
     }
 }
-/// Part of `EmbeddedResource` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#embeddedresource>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum EmbeddedResourceType {
-    /// `"resource"`
-    #[serde(rename = "resource")]
-    Resource,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `EmbeddedResource` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#embeddedresource>"]
+    EmbeddedResourceType = "resource"
 }
 /// `EmptyResult` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#emptyresult>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1272,23 +1116,10 @@ pub struct GetPromptRequest {
     /// `params`
     pub params: GetPromptRequestParams,
 }
-/// Part of `GetPromptRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#getpromptrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum GetPromptRequestMethod {
-    /// `"prompts/get"`
-    #[serde(rename = "prompts/get")]
-    PromptsGet,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `GetPromptRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#getpromptrequest>"]
+    GetPromptRequestMethod = "prompts/get"
 }
 /// `GetPromptRequestParams` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#getpromptrequestparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1385,39 +1216,10 @@ pub struct HeaderMismatchErrorError {
     /// `message`
     pub message: ::std::string::String,
 }
-/// Part of `HeaderMismatchError` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#headermismatcherror>
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(transparent)]
-pub struct HeaderMismatchErrorErrorCode(i64);
-impl ::std::ops::Deref for HeaderMismatchErrorErrorCode {
-    type Target = i64;
-    fn deref(&self) -> &i64 {
-        &self.0
-    }
-}
-impl ::std::convert::From<HeaderMismatchErrorErrorCode> for i64 {
-    fn from(value: HeaderMismatchErrorErrorCode) -> Self {
-        value.0
-    }
-}
-impl ::std::convert::TryFrom<i64> for HeaderMismatchErrorErrorCode {
-    type Error = self::error::ConversionError;
-    fn try_from(value: i64) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if ![-32020_i64].contains(&value) {
-            Err("invalid value".into())
-        } else {
-            Ok(Self(value))
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for HeaderMismatchErrorErrorCode {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        Self::try_from(<i64>::deserialize(deserializer)?)
-            .map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
-    }
+crate::wire_const::wire_const_int! {
+    #[doc =
+    " Part of `HeaderMismatchError` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#headermismatcherror>"]
+    HeaderMismatchErrorErrorCode = - 32020
 }
 /// `Icon` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#icon>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1486,23 +1288,10 @@ pub struct ImageContent {
     #[serde(rename = "type")]
     pub type_: ImageContentType,
 }
-/// Part of `ImageContent` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#imagecontent>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ImageContentType {
-    /// `"image"`
-    #[serde(rename = "image")]
-    Image,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ImageContent` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#imagecontent>"]
+    ImageContentType = "image"
 }
 /// `Implementation` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#implementation>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1682,39 +1471,10 @@ pub struct InternalError {
     /// `message`
     pub message: ::std::string::String,
 }
-/// Part of `InternalError` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#internalerror>
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(transparent)]
-pub struct InternalErrorCode(i64);
-impl ::std::ops::Deref for InternalErrorCode {
-    type Target = i64;
-    fn deref(&self) -> &i64 {
-        &self.0
-    }
-}
-impl ::std::convert::From<InternalErrorCode> for i64 {
-    fn from(value: InternalErrorCode) -> Self {
-        value.0
-    }
-}
-impl ::std::convert::TryFrom<i64> for InternalErrorCode {
-    type Error = self::error::ConversionError;
-    fn try_from(value: i64) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if ![-32603_i64].contains(&value) {
-            Err("invalid value".into())
-        } else {
-            Ok(Self(value))
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for InternalErrorCode {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        Self::try_from(<i64>::deserialize(deserializer)?)
-            .map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
-    }
+crate::wire_const::wire_const_int! {
+    #[doc =
+    " Part of `InternalError` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#internalerror>"]
+    InternalErrorCode = - 32603
 }
 /// `InvalidParamsError` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#invalidparamserror>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1727,39 +1487,10 @@ pub struct InvalidParamsError {
     /// `message`
     pub message: ::std::string::String,
 }
-/// Part of `InvalidParamsError` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#invalidparamserror>
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(transparent)]
-pub struct InvalidParamsErrorCode(i64);
-impl ::std::ops::Deref for InvalidParamsErrorCode {
-    type Target = i64;
-    fn deref(&self) -> &i64 {
-        &self.0
-    }
-}
-impl ::std::convert::From<InvalidParamsErrorCode> for i64 {
-    fn from(value: InvalidParamsErrorCode) -> Self {
-        value.0
-    }
-}
-impl ::std::convert::TryFrom<i64> for InvalidParamsErrorCode {
-    type Error = self::error::ConversionError;
-    fn try_from(value: i64) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if ![-32602_i64].contains(&value) {
-            Err("invalid value".into())
-        } else {
-            Ok(Self(value))
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for InvalidParamsErrorCode {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        Self::try_from(<i64>::deserialize(deserializer)?)
-            .map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
-    }
+crate::wire_const::wire_const_int! {
+    #[doc =
+    " Part of `InvalidParamsError` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#invalidparamserror>"]
+    InvalidParamsErrorCode = - 32602
 }
 /// `InvalidRequestError` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#invalidrequesterror>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1772,39 +1503,10 @@ pub struct InvalidRequestError {
     /// `message`
     pub message: ::std::string::String,
 }
-/// Part of `InvalidRequestError` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#invalidrequesterror>
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(transparent)]
-pub struct InvalidRequestErrorCode(i64);
-impl ::std::ops::Deref for InvalidRequestErrorCode {
-    type Target = i64;
-    fn deref(&self) -> &i64 {
-        &self.0
-    }
-}
-impl ::std::convert::From<InvalidRequestErrorCode> for i64 {
-    fn from(value: InvalidRequestErrorCode) -> Self {
-        value.0
-    }
-}
-impl ::std::convert::TryFrom<i64> for InvalidRequestErrorCode {
-    type Error = self::error::ConversionError;
-    fn try_from(value: i64) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if ![-32600_i64].contains(&value) {
-            Err("invalid value".into())
-        } else {
-            Ok(Self(value))
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for InvalidRequestErrorCode {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        Self::try_from(<i64>::deserialize(deserializer)?)
-            .map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
-    }
+crate::wire_const::wire_const_int! {
+    #[doc =
+    " Part of `InvalidRequestError` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#invalidrequesterror>"]
+    InvalidRequestErrorCode = - 32600
 }
 /// `JSONArray` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#jsonarray>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1969,23 +1671,10 @@ pub struct JSONRPCResultResponse {
     /// `result`
     pub result: Result,
 }
-/// `JSONRPCVersion` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#jsonrpcversion>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum JSONRPCVersion {
-    /// `"2.0"`
-    #[serde(rename = "2.0")]
-    V2_0,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " `JSONRPCVersion` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#jsonrpcversion>"]
+    JSONRPCVersion = "2.0"
 }
 /// `LegacyTitledEnumSchema` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#legacytitledenumschema>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2013,23 +1702,10 @@ pub struct LegacyTitledEnumSchema {
     #[serde(rename = "type")]
     pub type_: LegacyTitledEnumSchemaType,
 }
-/// Part of `LegacyTitledEnumSchema` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#legacytitledenumschema>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum LegacyTitledEnumSchemaType {
-    /// `"string"`
-    #[serde(rename = "string")]
-    String,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `LegacyTitledEnumSchema` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#legacytitledenumschema>"]
+    LegacyTitledEnumSchemaType = "string"
 }
 /// `ListPromptsRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#listpromptsrequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2043,23 +1719,10 @@ pub struct ListPromptsRequest {
     /// `params`
     pub params: PaginatedRequestParams,
 }
-/// Part of `ListPromptsRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#listpromptsrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ListPromptsRequestMethod {
-    /// `"prompts/list"`
-    #[serde(rename = "prompts/list")]
-    PromptsList,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ListPromptsRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#listpromptsrequest>"]
+    ListPromptsRequestMethod = "prompts/list"
 }
 /// `ListPromptsResult` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#listpromptsresult>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2131,23 +1794,10 @@ pub struct ListResourceTemplatesRequest {
     /// `params`
     pub params: PaginatedRequestParams,
 }
-/// Part of `ListResourceTemplatesRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#listresourcetemplatesrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ListResourceTemplatesRequestMethod {
-    /// `"resources/templates/list"`
-    #[serde(rename = "resources/templates/list")]
-    ResourcesTemplatesList,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ListResourceTemplatesRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#listresourcetemplatesrequest>"]
+    ListResourceTemplatesRequestMethod = "resources/templates/list"
 }
 /// `ListResourceTemplatesResult` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#listresourcetemplatesresult>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2220,23 +1870,10 @@ pub struct ListResourcesRequest {
     /// `params`
     pub params: PaginatedRequestParams,
 }
-/// Part of `ListResourcesRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#listresourcesrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ListResourcesRequestMethod {
-    /// `"resources/list"`
-    #[serde(rename = "resources/list")]
-    ResourcesList,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ListResourcesRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#listresourcesrequest>"]
+    ListResourcesRequestMethod = "resources/list"
 }
 /// `ListResourcesResult` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#listresourcesresult>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2305,23 +1942,10 @@ pub struct ListRootsRequest {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ListRootsRequestParams>,
 }
-/// Part of `ListRootsRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#listrootsrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ListRootsRequestMethod {
-    /// `"roots/list"`
-    #[serde(rename = "roots/list")]
-    RootsList,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ListRootsRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#listrootsrequest>"]
+    ListRootsRequestMethod = "roots/list"
 }
 /// Part of `ListRootsRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#listrootsrequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -2351,23 +1975,10 @@ pub struct ListToolsRequest {
     /// `params`
     pub params: PaginatedRequestParams,
 }
-/// Part of `ListToolsRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#listtoolsrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ListToolsRequestMethod {
-    /// `"tools/list"`
-    #[serde(rename = "tools/list")]
-    ToolsList,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ListToolsRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#listtoolsrequest>"]
+    ListToolsRequestMethod = "tools/list"
 }
 /// `ListToolsResult` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#listtoolsresult>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2476,23 +2087,10 @@ pub struct LoggingMessageNotification {
     /// `params`
     pub params: LoggingMessageNotificationParams,
 }
-/// Part of `LoggingMessageNotification` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#loggingmessagenotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum LoggingMessageNotificationMethod {
-    /// `"notifications/message"`
-    #[serde(rename = "notifications/message")]
-    NotificationsMessage,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `LoggingMessageNotification` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#loggingmessagenotification>"]
+    LoggingMessageNotificationMethod = "notifications/message"
 }
 /// `LoggingMessageNotificationParams` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#loggingmessagenotificationparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2546,39 +2144,10 @@ pub struct MethodNotFoundError {
     /// `message`
     pub message: ::std::string::String,
 }
-/// Part of `MethodNotFoundError` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#methodnotfounderror>
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(transparent)]
-pub struct MethodNotFoundErrorCode(i64);
-impl ::std::ops::Deref for MethodNotFoundErrorCode {
-    type Target = i64;
-    fn deref(&self) -> &i64 {
-        &self.0
-    }
-}
-impl ::std::convert::From<MethodNotFoundErrorCode> for i64 {
-    fn from(value: MethodNotFoundErrorCode) -> Self {
-        value.0
-    }
-}
-impl ::std::convert::TryFrom<i64> for MethodNotFoundErrorCode {
-    type Error = self::error::ConversionError;
-    fn try_from(value: i64) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if ![-32601_i64].contains(&value) {
-            Err("invalid value".into())
-        } else {
-            Ok(Self(value))
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for MethodNotFoundErrorCode {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        Self::try_from(<i64>::deserialize(deserializer)?)
-            .map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
-    }
+crate::wire_const::wire_const_int! {
+    #[doc =
+    " Part of `MethodNotFoundError` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#methodnotfounderror>"]
+    MethodNotFoundErrorCode = - 32601
 }
 /// `MissingRequiredClientCapabilityError` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#missingrequiredclientcapabilityerror>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2601,39 +2170,10 @@ pub struct MissingRequiredClientCapabilityErrorError {
     /// `message`
     pub message: ::std::string::String,
 }
-/// Part of `MissingRequiredClientCapabilityError` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#missingrequiredclientcapabilityerror>
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(transparent)]
-pub struct MissingRequiredClientCapabilityErrorErrorCode(i64);
-impl ::std::ops::Deref for MissingRequiredClientCapabilityErrorErrorCode {
-    type Target = i64;
-    fn deref(&self) -> &i64 {
-        &self.0
-    }
-}
-impl ::std::convert::From<MissingRequiredClientCapabilityErrorErrorCode> for i64 {
-    fn from(value: MissingRequiredClientCapabilityErrorErrorCode) -> Self {
-        value.0
-    }
-}
-impl ::std::convert::TryFrom<i64> for MissingRequiredClientCapabilityErrorErrorCode {
-    type Error = self::error::ConversionError;
-    fn try_from(value: i64) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if ![-32021_i64].contains(&value) {
-            Err("invalid value".into())
-        } else {
-            Ok(Self(value))
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorErrorCode {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        Self::try_from(<i64>::deserialize(deserializer)?)
-            .map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
-    }
+crate::wire_const::wire_const_int! {
+    #[doc =
+    " Part of `MissingRequiredClientCapabilityError` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#missingrequiredclientcapabilityerror>"]
+    MissingRequiredClientCapabilityErrorErrorCode = - 32021
 }
 /// Part of `MissingRequiredClientCapabilityError` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#missingrequiredclientcapabilityerror>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2818,39 +2358,10 @@ pub struct ParseError {
     /// `message`
     pub message: ::std::string::String,
 }
-/// Part of `ParseError` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#parseerror>
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(transparent)]
-pub struct ParseErrorCode(i64);
-impl ::std::ops::Deref for ParseErrorCode {
-    type Target = i64;
-    fn deref(&self) -> &i64 {
-        &self.0
-    }
-}
-impl ::std::convert::From<ParseErrorCode> for i64 {
-    fn from(value: ParseErrorCode) -> Self {
-        value.0
-    }
-}
-impl ::std::convert::TryFrom<i64> for ParseErrorCode {
-    type Error = self::error::ConversionError;
-    fn try_from(value: i64) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if ![-32700_i64].contains(&value) {
-            Err("invalid value".into())
-        } else {
-            Ok(Self(value))
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ParseErrorCode {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        Self::try_from(<i64>::deserialize(deserializer)?)
-            .map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
-    }
+crate::wire_const::wire_const_int! {
+    #[doc =
+    " Part of `ParseError` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#parseerror>"]
+    ParseErrorCode = - 32700
 }
 /// `PrimitiveSchemaDefinition` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#primitiveschemadefinition>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2923,23 +2434,10 @@ pub struct ProgressNotification {
     /// `params`
     pub params: ProgressNotificationParams,
 }
-/// Part of `ProgressNotification` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#progressnotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ProgressNotificationMethod {
-    /// `"notifications/progress"`
-    #[serde(rename = "notifications/progress")]
-    NotificationsProgress,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ProgressNotification` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#progressnotification>"]
+    ProgressNotificationMethod = "notifications/progress"
 }
 /// `ProgressNotificationParams` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#progressnotificationparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3026,23 +2524,10 @@ pub struct PromptListChangedNotification {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<NotificationParams>,
 }
-/// Part of `PromptListChangedNotification` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#promptlistchangednotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum PromptListChangedNotificationMethod {
-    /// `"notifications/prompts/list_changed"`
-    #[serde(rename = "notifications/prompts/list_changed")]
-    NotificationsPromptsListChanged,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `PromptListChangedNotification` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#promptlistchangednotification>"]
+    PromptListChangedNotificationMethod = "notifications/prompts/list_changed"
 }
 /// `PromptMessage` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#promptmessage>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3064,23 +2549,10 @@ pub struct PromptReference {
     #[serde(rename = "type")]
     pub type_: PromptReferenceType,
 }
-/// Part of `PromptReference` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#promptreference>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum PromptReferenceType {
-    /// `"ref/prompt"`
-    #[serde(rename = "ref/prompt")]
-    RefPrompt,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `PromptReference` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#promptreference>"]
+    PromptReferenceType = "ref/prompt"
 }
 /// `ReadResourceRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#readresourcerequest>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3094,23 +2566,10 @@ pub struct ReadResourceRequest {
     /// `params`
     pub params: ReadResourceRequestParams,
 }
-/// Part of `ReadResourceRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#readresourcerequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ReadResourceRequestMethod {
-    /// `"resources/read"`
-    #[serde(rename = "resources/read")]
-    ResourcesRead,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ReadResourceRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#readresourcerequest>"]
+    ReadResourceRequestMethod = "resources/read"
 }
 /// `ReadResourceRequestParams` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#readresourcerequestparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3373,23 +2832,10 @@ pub struct ResourceLink {
     /// `uri`
     pub uri: ::std::string::String,
 }
-/// Part of `ResourceLink` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#resourcelink>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ResourceLinkType {
-    /// `"resource_link"`
-    #[serde(rename = "resource_link")]
-    ResourceLink,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ResourceLink` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#resourcelink>"]
+    ResourceLinkType = "resource_link"
 }
 /// `ResourceListChangedNotification` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#resourcelistchangednotification>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3402,23 +2848,10 @@ pub struct ResourceListChangedNotification {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<NotificationParams>,
 }
-/// Part of `ResourceListChangedNotification` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#resourcelistchangednotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ResourceListChangedNotificationMethod {
-    /// `"notifications/resources/list_changed"`
-    #[serde(rename = "notifications/resources/list_changed")]
-    NotificationsResourcesListChanged,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ResourceListChangedNotification` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#resourcelistchangednotification>"]
+    ResourceListChangedNotificationMethod = "notifications/resources/list_changed"
 }
 /// `ResourceRequestParams` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#resourcerequestparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3471,23 +2904,10 @@ pub struct ResourceTemplateReference {
     /// `uri`
     pub uri: ::std::string::String,
 }
-/// Part of `ResourceTemplateReference` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#resourcetemplatereference>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ResourceTemplateReferenceType {
-    /// `"ref/resource"`
-    #[serde(rename = "ref/resource")]
-    RefResource,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ResourceTemplateReference` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#resourcetemplatereference>"]
+    ResourceTemplateReferenceType = "ref/resource"
 }
 /// `ResourceUpdatedNotification` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#resourceupdatednotification>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3499,23 +2919,10 @@ pub struct ResourceUpdatedNotification {
     /// `params`
     pub params: ResourceUpdatedNotificationParams,
 }
-/// Part of `ResourceUpdatedNotification` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#resourceupdatednotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ResourceUpdatedNotificationMethod {
-    /// `"notifications/resources/updated"`
-    #[serde(rename = "notifications/resources/updated")]
-    NotificationsResourcesUpdated,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ResourceUpdatedNotification` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#resourceupdatednotification>"]
+    ResourceUpdatedNotificationMethod = "notifications/resources/updated"
 }
 /// `ResourceUpdatedNotificationParams` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#resourceupdatednotificationparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4012,23 +3419,10 @@ pub enum StringSchemaFormat {
     #[serde(rename = "uri")]
     Uri,
 }
-/// Part of `StringSchema` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#stringschema>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum StringSchemaType {
-    /// `"string"`
-    #[serde(rename = "string")]
-    String,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `StringSchema` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#stringschema>"]
+    StringSchemaType = "string"
 }
 /// `SubscriptionFilter` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#subscriptionfilter>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -4069,23 +3463,11 @@ pub struct SubscriptionsAcknowledgedNotification {
     /// `params`
     pub params: SubscriptionsAcknowledgedNotificationParams,
 }
-/// Part of `SubscriptionsAcknowledgedNotification` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#subscriptionsacknowledgednotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum SubscriptionsAcknowledgedNotificationMethod {
-    /// `"notifications/subscriptions/acknowledged"`
-    #[serde(rename = "notifications/subscriptions/acknowledged")]
-    NotificationsSubscriptionsAcknowledged,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `SubscriptionsAcknowledgedNotification` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#subscriptionsacknowledgednotification>"]
+    SubscriptionsAcknowledgedNotificationMethod =
+    "notifications/subscriptions/acknowledged"
 }
 /// `SubscriptionsAcknowledgedNotificationParams` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#subscriptionsacknowledgednotificationparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4111,23 +3493,10 @@ pub struct SubscriptionsListenRequest {
     /// `params`
     pub params: SubscriptionsListenRequestParams,
 }
-/// Part of `SubscriptionsListenRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#subscriptionslistenrequest>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum SubscriptionsListenRequestMethod {
-    /// `"subscriptions/listen"`
-    #[serde(rename = "subscriptions/listen")]
-    SubscriptionsListen,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `SubscriptionsListenRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#subscriptionslistenrequest>"]
+    SubscriptionsListenRequestMethod = "subscriptions/listen"
 }
 /// `SubscriptionsListenRequestParams` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#subscriptionslistenrequestparams>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4189,23 +3558,10 @@ pub struct TextContent {
     #[serde(rename = "type")]
     pub type_: TextContentType,
 }
-/// Part of `TextContent` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#textcontent>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum TextContentType {
-    /// `"text"`
-    #[serde(rename = "text")]
-    Text,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `TextContent` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#textcontent>"]
+    TextContentType = "text"
 }
 /// `TextResourceContents` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#textresourcecontents>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4273,23 +3629,10 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     /// `title`
     pub title: ::std::string::String,
 }
-/// Part of `TitledMultiSelectEnumSchema` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#titledmultiselectenumschema>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum TitledMultiSelectEnumSchemaType {
-    /// `"array"`
-    #[serde(rename = "array")]
-    Array,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `TitledMultiSelectEnumSchema` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#titledmultiselectenumschema>"]
+    TitledMultiSelectEnumSchemaType = "array"
 }
 /// `TitledSingleSelectEnumSchema` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#titledsingleselectenumschema>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4319,23 +3662,10 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
     /// `title`
     pub title: ::std::string::String,
 }
-/// Part of `TitledSingleSelectEnumSchema` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#titledsingleselectenumschema>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum TitledSingleSelectEnumSchemaType {
-    /// `"string"`
-    #[serde(rename = "string")]
-    String,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `TitledSingleSelectEnumSchema` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#titledsingleselectenumschema>"]
+    TitledSingleSelectEnumSchemaType = "string"
 }
 /// `Tool` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#tool>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4448,23 +3778,10 @@ pub struct ToolInputSchema {
     #[serde(flatten)]
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
-/// Part of `Tool` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#tool>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ToolInputSchemaType {
-    /// `"object"`
-    #[serde(rename = "object")]
-    Object,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `Tool` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#tool>"]
+    ToolInputSchemaType = "object"
 }
 /// `ToolListChangedNotification` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#toollistchangednotification>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4477,23 +3794,10 @@ pub struct ToolListChangedNotification {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<NotificationParams>,
 }
-/// Part of `ToolListChangedNotification` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#toollistchangednotification>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ToolListChangedNotificationMethod {
-    /// `"notifications/tools/list_changed"`
-    #[serde(rename = "notifications/tools/list_changed")]
-    NotificationsToolsListChanged,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ToolListChangedNotification` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#toollistchangednotification>"]
+    ToolListChangedNotificationMethod = "notifications/tools/list_changed"
 }
 /// Part of `Tool` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#tool>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4538,23 +3842,10 @@ pub struct ToolResultContent {
     #[serde(rename = "type")]
     pub type_: ToolResultContentType,
 }
-/// Part of `ToolResultContent` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#toolresultcontent>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ToolResultContentType {
-    /// `"tool_result"`
-    #[serde(rename = "tool_result")]
-    ToolResult,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ToolResultContent` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#toolresultcontent>"]
+    ToolResultContentType = "tool_result"
 }
 /// `ToolUseContent` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#toolusecontent>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4575,23 +3866,10 @@ pub struct ToolUseContent {
     #[serde(rename = "type")]
     pub type_: ToolUseContentType,
 }
-/// Part of `ToolUseContent` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#toolusecontent>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum ToolUseContentType {
-    /// `"tool_use"`
-    #[serde(rename = "tool_use")]
-    ToolUse,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `ToolUseContent` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#toolusecontent>"]
+    ToolUseContentType = "tool_use"
 }
 /// `UnsupportedProtocolVersionError` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#unsupportedprotocolversionerror>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4614,39 +3892,10 @@ pub struct UnsupportedProtocolVersionErrorError {
     /// `message`
     pub message: ::std::string::String,
 }
-/// Part of `UnsupportedProtocolVersionError` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#unsupportedprotocolversionerror>
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(transparent)]
-pub struct UnsupportedProtocolVersionErrorErrorCode(i64);
-impl ::std::ops::Deref for UnsupportedProtocolVersionErrorErrorCode {
-    type Target = i64;
-    fn deref(&self) -> &i64 {
-        &self.0
-    }
-}
-impl ::std::convert::From<UnsupportedProtocolVersionErrorErrorCode> for i64 {
-    fn from(value: UnsupportedProtocolVersionErrorErrorCode) -> Self {
-        value.0
-    }
-}
-impl ::std::convert::TryFrom<i64> for UnsupportedProtocolVersionErrorErrorCode {
-    type Error = self::error::ConversionError;
-    fn try_from(value: i64) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if ![-32022_i64].contains(&value) {
-            Err("invalid value".into())
-        } else {
-            Ok(Self(value))
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorErrorCode {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        Self::try_from(<i64>::deserialize(deserializer)?)
-            .map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
-    }
+crate::wire_const::wire_const_int! {
+    #[doc =
+    " Part of `UnsupportedProtocolVersionError` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#unsupportedprotocolversionerror>"]
+    UnsupportedProtocolVersionErrorErrorCode = - 32022
 }
 /// Part of `UnsupportedProtocolVersionError` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#unsupportedprotocolversionerror>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4696,41 +3945,15 @@ pub struct UntitledMultiSelectEnumSchemaItems {
     #[serde(rename = "type")]
     pub type_: UntitledMultiSelectEnumSchemaItemsType,
 }
-/// Part of `UntitledMultiSelectEnumSchema` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#untitledmultiselectenumschema>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum UntitledMultiSelectEnumSchemaItemsType {
-    /// `"string"`
-    #[serde(rename = "string")]
-    String,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `UntitledMultiSelectEnumSchema` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#untitledmultiselectenumschema>"]
+    UntitledMultiSelectEnumSchemaItemsType = "string"
 }
-/// Part of `UntitledMultiSelectEnumSchema` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#untitledmultiselectenumschema>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum UntitledMultiSelectEnumSchemaType {
-    /// `"array"`
-    #[serde(rename = "array")]
-    Array,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `UntitledMultiSelectEnumSchema` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#untitledmultiselectenumschema>"]
+    UntitledMultiSelectEnumSchemaType = "array"
 }
 /// `UntitledSingleSelectEnumSchema` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#untitledsingleselectenumschema>
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4751,23 +3974,10 @@ pub struct UntitledSingleSelectEnumSchema {
     #[serde(rename = "type")]
     pub type_: UntitledSingleSelectEnumSchemaType,
 }
-/// Part of `UntitledSingleSelectEnumSchema` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#untitledsingleselectenumschema>
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd,
-)]
-pub enum UntitledSingleSelectEnumSchemaType {
-    /// `"string"`
-    #[serde(rename = "string")]
-    String,
+crate::wire_const::wire_const_str! {
+    #[doc =
+    " Part of `UntitledSingleSelectEnumSchema` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#untitledsingleselectenumschema>"]
+    UntitledSingleSelectEnumSchemaType = "string"
 }
 /// Errors of the validated newtypes' `TryFrom` impls.
 pub mod error {

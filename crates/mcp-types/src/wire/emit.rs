@@ -149,8 +149,6 @@ enum Role {
     ClientMeta,
     /// A map whose entry count the parent needs (`inputRequests`).
     Counted,
-    /// An object none of whose values may be an array.
-    NoArrayValues(&'static LedgerRow),
 }
 
 /// What the value being serialized is, as far as its parent knows.
@@ -315,7 +313,8 @@ impl<'c, S: Serializer> Shaper<'c, S> {
     fn open(self, name: Option<&'static str>) -> Result<Obj<'c, S::SerializeMap>, S::Error> {
         let (owner, role) = self.object(name)?;
         let inner = self.inner.serialize_map(None)?;
-        let inspect = owner.is_some() || role != Role::Plain || self.ctx.track;
+        let inspect =
+            owner.is_some_and(|o| !o.plans.is_empty()) || role != Role::Plain || self.ctx.track;
         Ok(Obj {
             inner,
             ctx: self.ctx,
@@ -677,13 +676,8 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
         self.count += 1;
         let mut slot = Slot::Typed(None);
         let mut opaque = false;
-        if let Some(o) = self.owner {
-            if let Some(i) = o
-                .rows
-                .iter()
-                .position(|r| r.field == key && r.revisions.contains(v))
-            {
-                let row = o.rows[i];
+        if let Some(plan) = self.owner.and_then(|o| o.plan(key)) {
+            if let Some((i, row)) = plan.rows[v.index()] {
                 {
                     match row.action {
                         Action::Strip => {
@@ -709,8 +703,11 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
                         }
                         Action::Refuse(RefuseWhen::Absent) => self.rows_seen |= 1 << i,
                         Action::Refuse(RefuseWhen::Array) => slot = Slot::RefuseArray(row),
-                        Action::Refuse(RefuseWhen::ArrayValue) => {
-                            slot = Slot::Role(Role::NoArrayValues(row));
+                        Action::Refuse(
+                            when @ (RefuseWhen::NotPrimitiveValue
+                            | RefuseWhen::NotPrimitiveOrStringsValue),
+                        ) => {
+                            return self.answers(key, value, row, when);
                         }
                         Action::Refuse(
                             when @ (RefuseWhen::NotObject | RefuseWhen::NotObjectSchema),
@@ -744,16 +741,15 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
                 }
             }
             if !opaque {
-                if o.is_opaque(key) {
+                if plan.opaque {
                     opaque = true;
-                } else if let Some(child) = o.edge(key) {
+                } else if let Some(child) = plan.edge {
                     slot = Slot::Typed(Some(child));
                 }
             }
         }
         match self.role {
             Role::Plain | Role::Counted => {}
-            Role::NoArrayValues(row) => slot = Slot::RefuseArray(row),
             Role::Result2026(shape) => match key {
                 "resultType" => {
                     self.flags |= F_RESULT_TYPE;
@@ -823,6 +819,57 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
             self.check_captured(key)?;
         }
         Ok(())
+    }
+
+    /// Elicitation answers: strings, integers, booleans (and string arrays where allowed);
+    /// `null` answers are left out and reported as stripped.
+    fn answers<T: Serialize + ?Sized>(
+        &mut self,
+        key: &str,
+        value: &T,
+        row: &'static LedgerRow,
+        when: RefuseWhen,
+    ) -> Result<(), C::Error> {
+        let v = self.ctx.version;
+        let copy = serde_json::to_value(value).map_err(ser::Error::custom)?;
+        let Value::Object(map) = copy else {
+            return Err(self.error(
+                EmitErrorKind::NotExpressible,
+                format!("{}.{} must be an object", row.owner, row.field),
+                Cause::Ledger(row),
+                Some(key),
+            ));
+        };
+        let strings_ok = when == RefuseWhen::NotPrimitiveOrStringsValue;
+        let mut kept = serde_json::Map::new();
+        self.ctx.push_key(key);
+        for (k, x) in map {
+            let ok = match &x {
+                Value::Null => {
+                    self.ctx
+                        .note(NoteKind::Stripped, &k, Cause::Ledger(row), None);
+                    continue;
+                }
+                Value::String(_) | Value::Bool(_) => true,
+                Value::Number(n) => n.is_i64() || n.is_u64(),
+                Value::Array(items) => strings_ok && items.iter().all(Value::is_string),
+                Value::Object(_) => false,
+            };
+            if !ok {
+                return Err(self.error(
+                    EmitErrorKind::NotExpressible,
+                    format!(
+                        "answer {x} cannot be sent at {v}: {}.{} {}",
+                        row.owner, row.field, row.reason
+                    ),
+                    Cause::Ledger(row),
+                    Some(&k),
+                ));
+            }
+            kept.insert(k, x);
+        }
+        self.ctx.pop();
+        self.inner.serialize_entry(key, &kept)
     }
 
     fn check_captured(&mut self, key: &str) -> Result<(), C::Error> {
@@ -937,7 +984,7 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
 
     fn finish(mut self) -> Result<C::Ok, C::Error> {
         let v = self.ctx.version;
-        if let Some(o) = self.owner {
+        if let Some(o) = self.owner.filter(|o| o.has_absent) {
             for (i, row) in o.rows.iter().enumerate() {
                 if row.action == Action::Refuse(RefuseWhen::Absent)
                     && row.revisions.contains(v)

@@ -38,8 +38,11 @@ pub enum RefuseWhen {
     Absent,
     /// The field's value is an array.
     Array,
-    /// The field is an object one of whose values is an array.
-    ArrayValue,
+    /// The field is an object (elicitation answers) with a value other than a string, an integer
+    /// or a boolean; `null` values are stripped (an absent answer means the same).
+    NotPrimitiveValue,
+    /// As [`RefuseWhen::NotPrimitiveValue`], but arrays of strings are allowed too.
+    NotPrimitiveOrStringsValue,
     /// The field's value is not a JSON object.
     NotObject,
     /// The field's value is not a JSON Schema object whose root `type` is `"object"`.
@@ -69,7 +72,12 @@ impl fmt::Display for LedgerRow {
             Action::Refuse(RefuseWhen::Present) => "refuse if present",
             Action::Refuse(RefuseWhen::Absent) => "refuse if absent",
             Action::Refuse(RefuseWhen::Array) => "refuse if an array",
-            Action::Refuse(RefuseWhen::ArrayValue) => "refuse if a value is an array",
+            Action::Refuse(RefuseWhen::NotPrimitiveValue) => {
+                "refuse unless values are strings, integers or booleans"
+            }
+            Action::Refuse(RefuseWhen::NotPrimitiveOrStringsValue) => {
+                "refuse unless values are strings, integers, booleans or string arrays"
+            }
             Action::Refuse(RefuseWhen::NotObject) => "refuse unless an object",
             Action::Refuse(RefuseWhen::NotObjectSchema) => {
                 "refuse unless a schema of type \"object\""
@@ -319,8 +327,15 @@ pub static LEDGER: &[LedgerRow] = &[
         "ElicitResult",
         "content",
         V3,
-        Refuse(RefuseWhen::ArrayValue),
-        "multi-select answers need 2025-11-25",
+        Refuse(RefuseWhen::NotPrimitiveValue),
+        "answers are strings, integers or booleans (multi-select needs 2025-11-25)",
+    ),
+    row(
+        "ElicitResult",
+        "content",
+        SINCE_V4,
+        Refuse(RefuseWhen::NotPrimitiveOrStringsValue),
+        "answers are strings, integers, booleans or string arrays",
     ),
     row("ElicitResult", "resultType", ALL, Strip, RT_NOT_RESULT),
     row("EmbeddedResource", "_meta", V1_V2, Pass, META),
@@ -927,9 +942,69 @@ pub(crate) struct OwnerInfo {
     pub opaque: Vec<&'static str>,
     /// Edges read from the generated facts (field typed as a named object definition).
     pub derived: Vec<(&'static str, &'static str)>,
+    /// Per field with any decision: everything the emitter needs, resolved per revision.
+    pub plans: Vec<FieldPlan>,
+    /// Whether some row of this owner refuses an absent field.
+    pub has_absent: bool,
+}
+
+/// What the emitter does with one field of one owner, per revision (precomputed).
+#[derive(Debug)]
+pub(crate) struct FieldPlan {
+    pub name: &'static str,
+    /// The row that applies at each revision (by index), with its index in `OwnerInfo::rows`.
+    pub rows: [Option<(usize, &'static LedgerRow)>; 5],
+    pub opaque: bool,
+    pub edge: Option<&'static str>,
 }
 
 impl OwnerInfo {
+    /// The plan of `field`, if it has any decision.
+    #[inline]
+    pub fn plan(&self, field: &str) -> Option<&FieldPlan> {
+        self.plans.iter().find(|p| p.name == field)
+    }
+
+    fn build_plans(&mut self) {
+        let mut names: Vec<&'static str> = Vec::new();
+        let all = self
+            .rows
+            .iter()
+            .map(|r| r.field)
+            .chain(self.opaque.iter().copied())
+            .chain(self.edges.iter().map(|e| e.key))
+            .chain(self.derived.iter().map(|(k, _)| *k));
+        for n in all {
+            if !names.contains(&n) {
+                names.push(n);
+            }
+        }
+        self.plans = names
+            .into_iter()
+            .map(|name| {
+                let mut rows = [None; 5];
+                for v in crate::ProtocolVersion::ALL {
+                    rows[v.index()] = self
+                        .rows
+                        .iter()
+                        .enumerate()
+                        .find(|(_, r)| r.field == name && r.revisions.contains(v))
+                        .map(|(i, r)| (i, *r));
+                }
+                FieldPlan {
+                    name,
+                    rows,
+                    opaque: self.is_opaque(name),
+                    edge: self.edge(name),
+                }
+            })
+            .collect();
+        self.has_absent = self
+            .rows
+            .iter()
+            .any(|r| r.action == Action::Refuse(RefuseWhen::Absent));
+    }
+
     pub fn edge(&self, key: &str) -> Option<&'static str> {
         self.edges
             .iter()
@@ -1012,6 +1087,9 @@ pub(crate) fn owner(name: &str) -> Option<&'static OwnerInfo> {
                         }
                     }
                 }
+            }
+            for info in m.values_mut() {
+                info.build_plans();
             }
             m
         })

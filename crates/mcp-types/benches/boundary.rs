@@ -1,0 +1,218 @@
+#![allow(missing_docs)] // criterion_group! generates undocumented items
+//! `serialize_for` and `parse_as` on a mix of real frames (the shared corpus), against plain
+//! `serde_json` on the same superset values, in the same run.
+//!
+//! Run with `cargo bench -p mcp-types`; the ratios are reported in the README.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use mcp_types::ProtocolVersion;
+use mcp_types::model::*;
+use mcp_types::wire::*;
+use serde::Deserialize;
+use serde_json::Value;
+
+/// One typed body of the corpus, with its source JSON.
+enum Body {
+    ClientRequest(ClientRequest),
+    ServerNotification(ServerNotification),
+    Result(&'static str, ServerResult),
+}
+
+fn corpus() -> Vec<(Body, Value)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    let mut out = Vec::new();
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| {
+            panic!(
+                "the corpus is needed for the benches: {}: {e}",
+                dir.display()
+            )
+        })
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    names.sort();
+    for path in names {
+        let text = std::fs::read_to_string(&path).expect("corpus file");
+        let version = ProtocolVersion::ALL
+            .into_iter()
+            .find(|v| path.to_string_lossy().contains(v.as_str()))
+            .expect("version in file name");
+        let mut methods = std::collections::HashMap::new();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let rec: Value = serde_json::from_str(line).expect("corpus line");
+            let frame = &rec["frame"];
+            let c2s = rec["dir"] == "c2s";
+            let mut body = frame.as_object().cloned().unwrap_or_default();
+            body.shift_remove("jsonrpc");
+            let id = body.shift_remove("id").map(|i| i.to_string());
+            if let Some(m) = frame.get("method").and_then(Value::as_str) {
+                if let Some(id) = id {
+                    methods.insert(id, m.to_owned());
+                }
+                let body = Value::Object(body);
+                if c2s {
+                    if let Ok(r) = parse_as::<ClientRequest>(&body, version) {
+                        out.push((Body::ClientRequest(r), body));
+                    }
+                } else if let Ok(n) = parse_as::<ServerNotification>(&body, version) {
+                    out.push((Body::ServerNotification(n), body));
+                }
+            } else if let (Some(result), false) = (frame.get("result"), c2s) {
+                let Some(m) = id.and_then(|id| methods.get(&id)) else {
+                    continue;
+                };
+                let m: &'static str = Box::leak(m.clone().into_boxed_str());
+                if let Ok(MethodResult::Server(r)) = parse_result_for(m, result, version) {
+                    out.push((Body::Result(m, r), result.clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Plain `serde_json` of the same concrete result type (what `parse_result_for` picks by method).
+fn plain_result(r: &ServerResult, json: &Value) -> bool {
+    macro_rules! de {
+        ($($v:ident($t:ty)),*) => {
+            match r {
+                $(ServerResult::$v(_) => <$t>::deserialize(json).is_ok(),)*
+                _ => ServerResult::deserialize(json).is_ok(),
+            }
+        };
+    }
+    de!(
+        Empty(EmptyResult),
+        Initialize(InitializeResult),
+        Discover(DiscoverResult),
+        Complete(CompleteResult),
+        GetPrompt(GetPromptResult),
+        ListPrompts(ListPromptsResult),
+        ListResources(ListResourcesResult),
+        ListResourceTemplates(ListResourceTemplatesResult),
+        ReadResource(ReadResourceResult),
+        CallTool(CallToolResult),
+        ListTools(ListToolsResult),
+        SubscriptionsListen(SubscriptionsListenResult),
+        InputRequired(InputRequiredResult)
+    )
+}
+
+fn emit(c: &mut Criterion) {
+    let bodies = corpus();
+    for v in ProtocolVersion::ALL {
+        // The bodies that have a wire form at `v` (refusals are a different, slow path).
+        let ok: Vec<&Body> = bodies
+            .iter()
+            .map(|(b, _)| b)
+            .filter(|b| {
+                let mut buf = Vec::new();
+                match b {
+                    Body::ClientRequest(r) => serialize_for_vec(r, v, &mut buf).is_ok(),
+                    Body::ServerNotification(n) => serialize_for_vec(n, v, &mut buf).is_ok(),
+                    Body::Result(_, r) => serialize_for_vec(r, v, &mut buf).is_ok(),
+                }
+            })
+            .collect();
+        let mut group = c.benchmark_group(format!("emit/{v}"));
+        group.bench_function("plain serde_json", |bch| {
+            let mut buf = Vec::with_capacity(4096);
+            bch.iter(|| {
+                for b in &ok {
+                    buf.clear();
+                    match b {
+                        Body::ClientRequest(r) => serde_json::to_writer(&mut buf, r),
+                        Body::ServerNotification(n) => serde_json::to_writer(&mut buf, n),
+                        Body::Result(_, r) => serde_json::to_writer(&mut buf, r),
+                    }
+                    .unwrap();
+                    black_box(&buf);
+                }
+            })
+        });
+        group.bench_function("serialize_for", |bch| {
+            let mut buf = Vec::with_capacity(4096);
+            bch.iter(|| {
+                for b in &ok {
+                    buf.clear();
+                    match b {
+                        Body::ClientRequest(r) => serialize_for_vec(r, v, &mut buf),
+                        Body::ServerNotification(n) => serialize_for_vec(n, v, &mut buf),
+                        Body::Result(_, r) => serialize_for_vec(r, v, &mut buf),
+                    }
+                    .unwrap();
+                    black_box(&buf);
+                }
+            })
+        });
+        group.finish();
+    }
+}
+
+fn parse(c: &mut Criterion) {
+    let bodies = corpus();
+    for v in [ProtocolVersion::V2025_06_18, ProtocolVersion::V2026_07_28] {
+        // Bodies of that revision's shape: emitted at `v`, as a peer at `v` would send them.
+        let inputs: Vec<(&Body, Value)> = bodies
+            .iter()
+            .filter_map(|(b, _)| {
+                let json = match b {
+                    Body::ClientRequest(r) => serialize_for(r, v),
+                    Body::ServerNotification(n) => serialize_for(n, v),
+                    Body::Result(_, r) => serialize_for(r, v),
+                }
+                .ok()?;
+                Some((b, json))
+            })
+            .collect();
+        let mut group = c.benchmark_group(format!("parse/{v}"));
+        group.bench_function("plain serde_json", |bch| {
+            bch.iter(|| {
+                for (b, json) in &inputs {
+                    match b {
+                        Body::ClientRequest(_) => {
+                            black_box(ClientRequest::deserialize(json).is_ok());
+                        }
+                        Body::ServerNotification(_) => {
+                            black_box(ServerNotification::deserialize(json).is_ok());
+                        }
+                        Body::Result(_, r) => {
+                            black_box(plain_result(r, json));
+                        }
+                    }
+                }
+            })
+        });
+        group.bench_function("parse_as / parse_result_for", |bch| {
+            bch.iter(|| {
+                for (b, json) in &inputs {
+                    match b {
+                        Body::ClientRequest(_) => {
+                            black_box(parse_as::<ClientRequest>(json, v).is_ok());
+                        }
+                        Body::ServerNotification(_) => {
+                            black_box(parse_as::<ServerNotification>(json, v).is_ok());
+                        }
+                        Body::Result(m, _) => {
+                            black_box(parse_result_for(m, json, v).is_ok());
+                        }
+                    }
+                }
+            })
+        });
+        group.finish();
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .sample_size(20)
+        .warm_up_time(std::time::Duration::from_millis(500))
+        .measurement_time(std::time::Duration::from_secs(2));
+    targets = emit, parse
+}
+criterion_main!(benches);
