@@ -806,6 +806,37 @@ mod tests {
     }
 
     #[test]
+    fn typed_interiors_classify_their_errors() {
+        use crate::model::{ClientRequest, ServerResult};
+        type Typed = JsonRpcMessage<ClientRequest, crate::model::ClientNotification, ServerResult>;
+        let err =
+            Typed::from_value(json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}))
+                .unwrap_err();
+        assert_eq!(err.path, "$.params");
+        assert_eq!(err.code(), -32602);
+        let err =
+            Typed::from_value(json!({"jsonrpc":"2.0","id":1,"method":"bogus/method"})).unwrap_err();
+        assert_eq!(err.code(), -32601);
+        // A typed result error is located under `result`.
+        let err =
+            Typed::from_value(json!({"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"x"}]}}))
+                .unwrap_err();
+        assert_eq!(err.path, "$.result.content[0]");
+        // The raw message types the same frame later, by hand.
+        let JsonRpcMessage::Request(raw) =
+            parse(json!({"jsonrpc":"2.0","id":"a","method":"tools/list"})).unwrap()
+        else {
+            panic!("a request")
+        };
+        let typed = raw.parse_as::<ClientRequest>().unwrap();
+        assert_eq!(typed.request.method(), "tools/list");
+        assert_eq!(
+            serde_json::to_value(&typed).unwrap(),
+            json!({"jsonrpc":"2.0","id":"a","method":"tools/list"})
+        );
+    }
+
+    #[test]
     fn batch_element_errors_name_their_index() {
         let v = VersionLike::Known(ProtocolVersion::V2025_03_26);
         let err = JsonRpcFrame::<RawRequest, RawNotification, JsonObject>::from_value_at(
