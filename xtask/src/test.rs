@@ -84,28 +84,6 @@ impl Totals {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::Totals;
-
-    #[test]
-    fn totals_add_up_libtest_summaries() {
-        let mut t = Totals::default();
-        t.add("test result: ok. 5 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.01s");
-        t.add("test result: FAILED. 2 passed; 3 failed; 0 ignored; 0 measured; 0 filtered out");
-        t.add("running 7 tests");
-        t.add("test foo ... ok");
-        assert_eq!(
-            t,
-            Totals {
-                passed: 7,
-                failed: 3,
-                ignored: 1
-            }
-        );
-    }
-}
-
 /// The requirements file of the Python interop client (relative to the workspace root).
 const INTEROP_REQUIREMENTS: &str = "crates/mcp-variants/tests/interop/requirements.txt";
 
@@ -181,4 +159,26 @@ fn run_checked(command: &mut Command) -> anyhow::Result<()> {
         bail!("{command:?} failed ({status})");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Totals;
+
+    #[test]
+    fn totals_add_up_libtest_summaries() {
+        let mut t = Totals::default();
+        t.add("test result: ok. 5 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.01s");
+        t.add("test result: FAILED. 2 passed; 3 failed; 0 ignored; 0 measured; 0 filtered out");
+        t.add("running 7 tests");
+        t.add("test foo ... ok");
+        assert_eq!(
+            t,
+            Totals {
+                passed: 7,
+                failed: 3,
+                ignored: 1
+            }
+        );
+    }
 }
