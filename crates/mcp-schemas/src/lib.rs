@@ -258,20 +258,24 @@ impl SchemaStore {
 
     /// The verified bytes of `version`'s schema.
     pub fn bytes(&self, version: ProtocolVersion) -> Result<Vec<u8>, SchemaError> {
+        self.read_verified(version).map(|(_, bytes)| bytes)
+    }
+
+    /// The verified schema of `version`, parsed.
+    pub fn schema(&self, version: ProtocolVersion) -> Result<Value, SchemaError> {
+        let (path, bytes) = self.read_verified(version)?;
+        serde_json::from_slice(&bytes).map_err(|source| SchemaError::Json { path, source })
+    }
+
+    /// Finds, reads and verifies `version`'s schema once, keeping its path for error messages.
+    fn read_verified(&self, version: ProtocolVersion) -> Result<(PathBuf, Vec<u8>), SchemaError> {
         let path = self.find(version)?;
         let bytes = std::fs::read(&path).map_err(|source| SchemaError::Io {
             path: path.clone(),
             source,
         })?;
         verify_bytes(&path, &bytes, &PinManifest::get().file(version).sha256)?;
-        Ok(bytes)
-    }
-
-    /// The verified schema of `version`, parsed.
-    pub fn schema(&self, version: ProtocolVersion) -> Result<Value, SchemaError> {
-        let path = self.find(version)?;
-        let bytes = self.bytes(version)?;
-        serde_json::from_slice(&bytes).map_err(|source| SchemaError::Json { path, source })
+        Ok((path, bytes))
     }
 
     /// The verified 2026-07-28 examples directory (`<root>/2026-07-28/examples`).
