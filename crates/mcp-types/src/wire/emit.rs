@@ -82,6 +82,22 @@ impl Ctx {
         E::custom(msg)
     }
 
+    /// The refusal of a [`Action::Refuse`] row whose condition holds at the current path.
+    fn refuse_row<E: ser::Error>(&self, row: &'static LedgerRow, key: Option<&str>) -> E {
+        self.fail(
+            EmitError::new(
+                EmitErrorKind::NotExpressible,
+                self.version,
+                format!(
+                    "{}.{} cannot be sent at {}: {}",
+                    row.owner, row.field, self.version, row.reason
+                ),
+                Some(Cause::Ledger(row)),
+            ),
+            key,
+        )
+    }
+
     fn note(&self, list: NoteKind, key: &str, cause: Cause, value: Option<Value>) {
         if !self.track {
             return;
@@ -149,6 +165,9 @@ enum Role {
     ClientMeta,
     /// A map whose entry count the parent needs (`inputRequests`).
     Counted,
+    /// An open JSON object a ledger row wants to be an object (with root `type: "object"` for
+    /// [`RefuseWhen::NotObjectSchema`]); its members are written verbatim.
+    Checked(&'static LedgerRow, RefuseWhen),
 }
 
 /// What the value being serialized is, as far as its parent knows.
@@ -166,6 +185,8 @@ enum Slot {
     RefuseArray(&'static LedgerRow),
     /// A scalar the parent checks after it is written.
     Capture,
+    /// Must be a JSON object (a [`RefuseWhen::NotObject`] or [`RefuseWhen::NotObjectSchema`] row).
+    Shape(&'static LedgerRow, RefuseWhen),
 }
 
 /// Canonical spec name of a superset type name.
@@ -217,6 +238,7 @@ impl<'c, S: Serializer> Shaper<'c, S> {
                 self.ctx.capture(c());
                 Ok(())
             }
+            Slot::Shape(row, _) => Err(self.ctx.refuse_row(row, None)),
             Slot::Object(_, cause) => Err(self.ctx.fail(
                 EmitError::new(
                     EmitErrorKind::InvalidValue,
@@ -248,6 +270,7 @@ impl<'c, S: Serializer> Shaper<'c, S> {
                 self.ctx.capture(Captured::Other("an array"));
                 Ok(())
             }
+            Slot::Shape(row, _) => Err(self.ctx.refuse_row(row, None)),
             _ => self.scalar(|| Captured::Other("an array")),
         }
     }
@@ -258,7 +281,7 @@ impl<'c, S: Serializer> Shaper<'c, S> {
         name: Option<&'static str>,
     ) -> Result<(Option<&'static OwnerInfo>, Role), S::Error> {
         let v = self.ctx.version;
-        let by_name = name.map(canonical).and_then(ledger::owner);
+        let by_name = name.map(canonical).and_then(ledger::owner_static);
         if let Some(info) = by_name
             && let Some(t) = info.ty
             && !matches!(self.slot, Slot::Body(_))
@@ -276,11 +299,11 @@ impl<'c, S: Serializer> Shaper<'c, S> {
         }
         Ok(match self.slot {
             Slot::Typed(expect) | Slot::Object(expect, _) => (
-                by_name.or_else(|| expect.and_then(ledger::owner)),
+                by_name.or_else(|| expect.and_then(ledger::owner_static)),
                 Role::Plain,
             ),
             Slot::Body(info) => {
-                let owner = ledger::owner(canonical(info.type_name)).or(by_name);
+                let owner = ledger::owner_static(canonical(info.type_name)).or(by_name);
                 let role = if v != ProtocolVersion::V2026_07_28 {
                     Role::Plain
                 } else {
@@ -300,9 +323,12 @@ impl<'c, S: Serializer> Shaper<'c, S> {
                 };
                 (owner, role)
             }
-            Slot::Role(Role::ClientMeta) => (ledger::owner("RequestMetaObject"), Role::ClientMeta),
+            Slot::Role(Role::ClientMeta) => {
+                (ledger::owner_static("RequestMetaObject"), Role::ClientMeta)
+            }
             Slot::Role(role) => (by_name, role),
             Slot::RefuseArray(_) => (by_name, Role::Plain),
+            Slot::Shape(row, when) => (None, Role::Checked(row, when)),
             Slot::Capture => {
                 self.ctx.capture(Captured::Other("an object"));
                 (by_name, Role::Plain)
@@ -410,7 +436,7 @@ impl<'c, S: Serializer> Serializer for Shaper<'c, S> {
         value: &T,
     ) -> Result<S::Ok, S::Error> {
         let slot = match self.slot {
-            Slot::Typed(None) if ledger::owner(canonical(name)).is_some() => {
+            Slot::Typed(None) if ledger::owner_static(canonical(name)).is_some() => {
                 Slot::Typed(Some(canonical(name)))
             }
             other => other,
@@ -632,6 +658,7 @@ const F_PROTOCOL_VERSION: u32 = 1 << 5;
 const F_CAPABILITIES: u32 = 1 << 6;
 const F_INPUT_REQUESTS: u32 = 1 << 7;
 const F_REQUEST_STATE: u32 = 1 << 8;
+const F_SCHEMA_TYPE: u32 = 1 << 9;
 
 /// Objects: structs and maps.
 pub(crate) struct Obj<'c, C> {
@@ -712,35 +739,13 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
                         Action::Refuse(
                             when @ (RefuseWhen::NotObject | RefuseWhen::NotObjectSchema),
                         ) => {
-                            // Checked on a copy: these are open JSON values (schemas, output).
-                            let copy = serde_json::to_value(value).map_err(ser::Error::custom)?;
-                            let ok = match (&copy, when) {
-                                (Value::Object(_), RefuseWhen::NotObject) => true,
-                                (Value::Object(m), _) => {
-                                    m.get("type") == Some(&Value::from("object"))
-                                }
-                                _ => false,
-                            };
-                            if !ok {
-                                return Err(self.error(
-                                    EmitErrorKind::NotExpressible,
-                                    format!(
-                                        "{}.{} cannot be sent at {v}: {}",
-                                        row.owner, row.field, row.reason
-                                    ),
-                                    Cause::Ledger(row),
-                                    Some(key),
-                                ));
-                            }
-                            self.ctx.push_key(key);
-                            self.inner.serialize_entry(key, &copy)?;
-                            self.ctx.pop();
-                            return Ok(());
+                            // Checked while it is written (see `Role::Checked`).
+                            slot = Slot::Shape(row, when);
                         }
                     }
                 }
             }
-            if !opaque {
+            if !opaque && !matches!(slot, Slot::Shape(..)) {
                 if plan.opaque {
                     opaque = true;
                 } else if let Some(child) = plan.edge {
@@ -750,6 +755,14 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
         }
         match self.role {
             Role::Plain | Role::Counted => {}
+            Role::Checked(_, when) => {
+                if when == RefuseWhen::NotObjectSchema && key == "type" {
+                    self.flags |= F_SCHEMA_TYPE;
+                    slot = Slot::Capture;
+                } else {
+                    opaque = true;
+                }
+            }
             Role::Result2026(shape) => match key {
                 "resultType" => {
                     self.flags |= F_RESULT_TYPE;
@@ -875,6 +888,12 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
     fn check_captured(&mut self, key: &str) -> Result<(), C::Error> {
         let v = self.ctx.version;
         let captured = self.ctx.take_captured();
+        if let Role::Checked(row, _) = self.role {
+            return match captured {
+                Captured::Str(s) if s == "object" => Ok(()),
+                _ => Err(self.ctx.refuse_row(row, None)),
+            };
+        }
         let (ok, rule, expected): (bool, &str, String) = match (self.role, key) {
             (Role::Result2026(shape), "resultType") => match &captured {
                 Captured::Str(s) if s == shape.result_type => (true, "S1", String::new()),
@@ -984,19 +1003,16 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
 
     fn finish(mut self) -> Result<C::Ok, C::Error> {
         let v = self.ctx.version;
-        if let Some(o) = self.owner.filter(|o| o.has_absent) {
-            for (i, row) in o.rows.iter().enumerate() {
-                if row.action == Action::Refuse(RefuseWhen::Absent)
-                    && row.revisions.contains(v)
-                    && self.rows_seen & (1 << i) == 0
-                {
-                    return Err(self.error(
-                        EmitErrorKind::MissingRequired,
-                        format!("{}.{} is missing: {}", row.owner, row.field, row.reason),
-                        Cause::Ledger(row),
-                        Some(row.field),
-                    ));
-                }
+        if let Some(o) = self.owner {
+            let missing = o.absent[v.index()] & !self.rows_seen;
+            if missing != 0 {
+                let row = o.rows[missing.trailing_zeros() as usize];
+                return Err(self.error(
+                    EmitErrorKind::MissingRequired,
+                    format!("{}.{} is missing: {}", row.owner, row.field, row.reason),
+                    Cause::Ledger(row),
+                    Some(row.field),
+                ));
             }
         }
         match self.role {
@@ -1052,6 +1068,9 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
                 }
             }
             Role::Counted => self.ctx.capture(Captured::Entries(self.count)),
+            Role::Checked(row, RefuseWhen::NotObjectSchema) if self.flags & F_SCHEMA_TYPE == 0 => {
+                return Err(self.ctx.refuse_row(row, None));
+            }
             _ => {}
         }
         self.inner.end()

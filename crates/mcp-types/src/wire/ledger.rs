@@ -9,6 +9,7 @@
 //! Owners are spec definition names (`CallToolRequestParams`, `ClientCapabilities`); a row never
 //! applies to a key of the same name under another owner.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::OnceLock;
@@ -944,8 +945,11 @@ pub(crate) struct OwnerInfo {
     pub derived: Vec<(&'static str, &'static str)>,
     /// Per field with any decision: everything the emitter needs, resolved per revision.
     pub plans: Vec<FieldPlan>,
-    /// Whether some row of this owner refuses an absent field.
-    pub has_absent: bool,
+    /// Per revision (by index): a bit per row of `rows` that refuses the field's absence there.
+    pub absent: [u64; 5],
+    /// A bit per `len % 64` of the plan names: most fields have no plan and are turned away by
+    /// one test instead of a scan.
+    plan_lengths: u64,
 }
 
 /// What the emitter does with one field of one owner, per revision (precomputed).
@@ -962,6 +966,9 @@ impl OwnerInfo {
     /// The plan of `field`, if it has any decision.
     #[inline]
     pub fn plan(&self, field: &str) -> Option<&FieldPlan> {
+        if self.plan_lengths & (1 << (field.len() % 64)) == 0 {
+            return None;
+        }
         self.plans.iter().find(|p| p.name == field)
     }
 
@@ -999,10 +1006,21 @@ impl OwnerInfo {
                 }
             })
             .collect();
-        self.has_absent = self
-            .rows
+        self.plan_lengths = self
+            .plans
             .iter()
-            .any(|r| r.action == Action::Refuse(RefuseWhen::Absent));
+            .fold(0, |mask, p| mask | 1 << (p.name.len() % 64));
+        assert!(self.rows.len() <= 64, "an owner has at most 64 ledger rows");
+        for v in crate::ProtocolVersion::ALL {
+            self.absent[v.index()] = self
+                .rows
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| {
+                    r.action == Action::Refuse(RefuseWhen::Absent) && r.revisions.contains(v)
+                })
+                .fold(0, |mask, (i, _)| mask | 1 << i);
+        }
     }
 
     pub fn edge(&self, key: &str) -> Option<&'static str> {
@@ -1046,6 +1064,28 @@ impl std::hash::Hasher for Fnv {
 
 type FnvBuild = std::hash::BuildHasherDefault<Fnv>;
 
+/// [`owner`] for a name the program holds for its whole run (serde's struct names, the tables'
+/// names), remembered by address: the emitter asks for the same few names on every object.
+pub(crate) fn owner_static(name: &'static str) -> Option<&'static OwnerInfo> {
+    type Entry = Cell<(usize, usize, Option<&'static OwnerInfo>)>;
+    const SLOTS: usize = 256;
+    thread_local! {
+        static CACHE: [Entry; SLOTS] = const { [const { Cell::new((0, 0, None)) }; SLOTS] };
+    }
+    let addr = name.as_ptr() as usize;
+    let slot = (addr ^ (addr >> 9) ^ name.len()) % SLOTS;
+    CACHE.with(|cache| {
+        let (a, len, hit) = cache[slot].get();
+        if a == addr && len == name.len() {
+            return hit;
+        }
+        let found = owner(name);
+        cache[slot].set((addr, name.len(), found));
+        found
+    })
+}
+
+/// Everything the emitter knows about the owner type `name`, if anything.
 pub(crate) fn owner(name: &str) -> Option<&'static OwnerInfo> {
     static INDEX: OnceLock<HashMap<&'static str, OwnerInfo, FnvBuild>> = OnceLock::new();
     INDEX

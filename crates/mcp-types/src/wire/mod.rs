@@ -61,7 +61,7 @@ use emit::{Ctx, Shaper};
 
 /// Refuses a body type the revision does not define as a message.
 fn check_body(info: &BodyInfo, version: ProtocolVersion) -> Result<(), EmitError> {
-    if let Some(t) = ledger::owner(emit::canonical(info.type_name)).and_then(|o| o.ty)
+    if let Some(t) = ledger::owner_static(emit::canonical(info.type_name)).and_then(|o| o.ty)
         && !t.body.contains(version)
     {
         return Err(EmitError::new(
