@@ -17,6 +17,7 @@ use serde::ser::{
 use serde_json::Value;
 
 use super::body::{BodyInfo, BodyKind};
+use super::clean;
 use super::error::{EmitError, EmitErrorKind, JsonPath, PathSegment};
 use super::ledger::{
     self, Action, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, CLIENT_REQUESTS_2026, Cause,
@@ -47,6 +48,8 @@ pub(crate) struct Ctx {
     pub report: RefCell<EmissionReport>,
     pub error: RefCell<Option<EmitError>>,
     captured: RefCell<Captured>,
+    /// The [`clean::clean_bit`] of this emission; 0 walks every object (tests compare both).
+    clean_bit: u16,
 }
 
 impl Ctx {
@@ -54,11 +57,22 @@ impl Ctx {
         Ctx {
             version,
             track,
+            clean_bit: if walk_everything() {
+                0
+            } else {
+                clean::clean_bit(version, track)
+            },
             path: RefCell::new(JsonPath::root()),
             report: RefCell::new(EmissionReport::new(version)),
             error: RefCell::new(None),
             captured: RefCell::new(Captured::Nothing),
         }
+    }
+
+    /// Whether the subtree of a value of type `name` is written as it is at this emission.
+    #[inline]
+    fn is_clean(&self, name: &'static str) -> bool {
+        clean::clean_bits_static(name) & self.clean_bit != 0
     }
 
     fn path_with(&self, key: Option<&str>) -> JsonPath {
@@ -142,6 +156,24 @@ impl Ctx {
     fn take_captured(&self) -> Captured {
         std::mem::take(&mut *self.captured.borrow_mut())
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Set by tests on their thread: walk every object, even those [`clean`] says need nothing,
+    /// to compare both emissions.
+    pub(crate) static WALK_EVERYTHING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+#[cfg(test)]
+fn walk_everything() -> bool {
+    WALK_EVERYTHING.get()
+}
+
+#[cfg(not(test))]
+#[inline]
+fn walk_everything() -> bool {
+    false
 }
 
 #[derive(Clone, Copy)]
@@ -336,17 +368,42 @@ impl<'c, S: Serializer> Shaper<'c, S> {
         })
     }
 
+    /// Whether an object about to be written needs no shaping at all: plain role, and every
+    /// name the full walk would take rows from is clean at this emission.
+    fn passes_through(&self, name: Option<&'static str>, by_name: bool, role: Role) -> bool {
+        if role != Role::Plain {
+            return false;
+        }
+        let expect = match self.slot {
+            Slot::Typed(expect) | Slot::Object(expect, _) => expect,
+            Slot::RefuseArray(_) | Slot::Capture => None,
+            Slot::Body(_) | Slot::Role(_) | Slot::Shape(..) => return false,
+        };
+        match (name.map(canonical), expect) {
+            // The full walk takes the struct's own rows, or the expected type's if it has none.
+            (Some(n), Some(e)) => self.ctx.is_clean(n) && (by_name || self.ctx.is_clean(e)),
+            (Some(n), None) => self.ctx.is_clean(n),
+            (None, Some(e)) => self.ctx.is_clean(e),
+            (None, None) => false,
+        }
+    }
+
     fn open(self, name: Option<&'static str>) -> Result<Obj<'c, S::SerializeMap>, S::Error> {
         let (owner, role) = self.object(name)?;
+        let by_name = name.map(canonical).and_then(ledger::owner_static).is_some();
+        let through = self.passes_through(name, by_name, role);
         let inner = self.inner.serialize_map(None)?;
-        let inspect =
-            owner.is_some_and(|o| !o.plans.is_empty()) || role != Role::Plain || self.ctx.track;
+        let inspect = !through
+            && (owner.is_some_and(|o| !o.plans.is_empty())
+                || role != Role::Plain
+                || self.ctx.track);
         Ok(Obj {
             inner,
             ctx: self.ctx,
             owner,
             role,
             inspect,
+            through,
             flags: 0,
             rows_seen: 0,
             count: 0,
@@ -668,6 +725,8 @@ pub(crate) struct Obj<'c, C> {
     role: Role,
     /// Whether keys must be read (an owner with rows, a role, or path tracking).
     inspect: bool,
+    /// Whether members are written unwrapped (the subtree needs no shaping, see [`clean`]).
+    through: bool,
     flags: u32,
     rows_seen: u64,
     count: usize,
@@ -1002,6 +1061,9 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
     }
 
     fn finish(mut self) -> Result<C::Ok, C::Error> {
+        if self.through {
+            return self.inner.end();
+        }
         let v = self.ctx.version;
         if let Some(o) = self.owner {
             let missing = o.absent[v.index()] & !self.rows_seen;
@@ -1093,6 +1155,9 @@ impl<C: SerializeMap> SerializeMap for Obj<'_, C> {
     type Error = C::Error;
 
     fn serialize_key<K: Serialize + ?Sized>(&mut self, key: &K) -> Result<(), C::Error> {
+        if self.through {
+            return self.inner.serialize_key(key);
+        }
         if self.inspect {
             match key_text(key) {
                 Some(k) => {
@@ -1108,6 +1173,9 @@ impl<C: SerializeMap> SerializeMap for Obj<'_, C> {
     }
 
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
+        if self.through {
+            return self.inner.serialize_value(value);
+        }
         match self.pending.take() {
             Some(k) => self.entry(&k, value),
             None => self.inner.serialize_value(&Wrap {
@@ -1123,6 +1191,9 @@ impl<C: SerializeMap> SerializeMap for Obj<'_, C> {
         key: &K,
         value: &T,
     ) -> Result<(), C::Error> {
+        if self.through {
+            return self.inner.serialize_entry(key, value);
+        }
         if self.inspect
             && let Some(k) = key_text(key)
         {
@@ -1153,7 +1224,9 @@ impl<C: SerializeMap> SerializeStruct for Obj<'_, C> {
         key: &'static str,
         value: &T,
     ) -> Result<(), C::Error> {
-        if self.inspect {
+        if self.through {
+            self.inner.serialize_entry(key, value)
+        } else if self.inspect {
             self.entry(key, value)
         } else {
             self.count += 1;

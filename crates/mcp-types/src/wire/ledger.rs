@@ -1062,7 +1062,7 @@ impl std::hash::Hasher for Fnv {
     }
 }
 
-type FnvBuild = std::hash::BuildHasherDefault<Fnv>;
+pub(crate) type FnvBuild = std::hash::BuildHasherDefault<Fnv>;
 
 /// [`owner`] for a name the program holds for its whole run (serde's struct names, the tables'
 /// names), remembered by address: the emitter asks for the same few names on every object.

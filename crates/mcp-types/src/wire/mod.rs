@@ -33,6 +33,7 @@
 //! path-tracking pass that only runs when emission fails.
 
 mod body;
+mod clean;
 mod emit;
 pub mod error;
 mod impls;
@@ -208,3 +209,5 @@ pub fn serialize_for_string<B: WireBody + ?Sized>(
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod walk_tests;
