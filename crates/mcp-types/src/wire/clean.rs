@@ -37,7 +37,7 @@ pub(crate) fn clean_bits_static(name: &'static str) -> u16 {
             const { [const { Cell::new((0, 0, 0)) }; SLOTS] };
     }
     let addr = name.as_ptr() as usize;
-    let slot = (addr ^ (addr >> 9) ^ name.len()) % SLOTS;
+    let slot = ledger::cache_slot(addr, name.len(), SLOTS);
     CACHE.with(|cache| {
         let (a, len, bits) = cache[slot].get();
         if a == addr && len == name.len() {

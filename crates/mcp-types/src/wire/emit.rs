@@ -25,6 +25,7 @@ use super::ledger::{
     RefuseWhen, ResultShape,
 };
 use super::report::{Change, EmissionReport};
+use super::text::{Text, key_text};
 use crate::ProtocolVersion;
 
 /// A scalar seen in a [`Slot::Capture`] position.
@@ -32,7 +33,7 @@ use crate::ProtocolVersion;
 enum Captured {
     #[default]
     Nothing,
-    Str(String),
+    Str(Text),
     Int(i128),
     Float(f64),
     Entries(usize),
@@ -129,6 +130,7 @@ impl Ctx {
         }
     }
 
+    #[inline]
     fn push_key(&self, key: &str) {
         if self.track {
             self.path
@@ -137,12 +139,14 @@ impl Ctx {
         }
     }
 
+    #[inline]
     fn push(&self, seg: PathSegment) {
         if self.track {
             self.path.borrow_mut().push(seg);
         }
     }
 
+    #[inline]
     fn pop(&self) {
         if self.track {
             self.path.borrow_mut().pop();
@@ -307,11 +311,12 @@ impl<'c, S: Serializer> Shaper<'c, S> {
         }
     }
 
-    /// Owner and role of an object about to be written (`name` is serde's struct name).
+    /// Owner and role of an object about to be written (`name` is serde's struct name), and
+    /// whether the struct name itself has an owner entry.
     fn object(
         &self,
         name: Option<&'static str>,
-    ) -> Result<(Option<&'static OwnerInfo>, Role), S::Error> {
+    ) -> Result<(Option<&'static OwnerInfo>, Role, bool), S::Error> {
         let v = self.ctx.version;
         let by_name = name.map(canonical).and_then(ledger::owner_static);
         if let Some(info) = by_name
@@ -329,7 +334,7 @@ impl<'c, S: Serializer> Shaper<'c, S> {
                 None,
             ));
         }
-        Ok(match self.slot {
+        let (owner, role) = match self.slot {
             Slot::Typed(expect) | Slot::Object(expect, _) => (
                 by_name.or_else(|| expect.and_then(ledger::owner_static)),
                 Role::Plain,
@@ -365,7 +370,8 @@ impl<'c, S: Serializer> Shaper<'c, S> {
                 self.ctx.capture(Captured::Other("an object"));
                 (by_name, Role::Plain)
             }
-        })
+        };
+        Ok((owner, role, by_name.is_some()))
     }
 
     /// Whether an object about to be written needs no shaping at all: plain role, and every
@@ -377,7 +383,12 @@ impl<'c, S: Serializer> Shaper<'c, S> {
         let expect = match self.slot {
             Slot::Typed(expect) | Slot::Object(expect, _) => expect,
             Slot::RefuseArray(_) | Slot::Capture => None,
-            Slot::Body(_) | Slot::Role(_) | Slot::Shape(..) => return false,
+            // The body's own type's rows first, then the struct's (both must be clean).
+            Slot::Body(info) => {
+                return self.ctx.is_clean(canonical(info.type_name))
+                    && name.is_none_or(|n| self.ctx.is_clean(canonical(n)));
+            }
+            Slot::Role(_) | Slot::Shape(..) => return false,
         };
         match (name.map(canonical), expect) {
             // The full walk takes the struct's own rows, or the expected type's if it has none.
@@ -389,8 +400,7 @@ impl<'c, S: Serializer> Shaper<'c, S> {
     }
 
     fn open(self, name: Option<&'static str>) -> Result<Obj<'c, S::SerializeMap>, S::Error> {
-        let (owner, role) = self.object(name)?;
-        let by_name = name.map(canonical).and_then(ledger::owner_static).is_some();
+        let (owner, role, by_name) = self.object(name)?;
         let through = self.passes_through(name, by_name, role);
         let inner = self.inner.serialize_map(None)?;
         let inspect = !through
@@ -448,8 +458,8 @@ impl<'c, S: Serializer> Serializer for Shaper<'c, S> {
         serialize_u64(u64) => |v: u64| Captured::Int(v.into());
         serialize_f32(f32) => |v: f32| Captured::Float(v.into());
         serialize_f64(f64) => Captured::Float;
-        serialize_char(char) => |v: char| Captured::Str(v.to_string());
-        serialize_str(&str) => |v: &str| Captured::Str(v.to_owned());
+        serialize_char(char) => |v: char| Captured::Str(Text::new(v.encode_utf8(&mut [0; 4])));
+        serialize_str(&str) => |v: &str| Captured::Str(Text::new(v));
         serialize_bytes(&[u8]) => |_| Captured::Other("bytes");
     }
 
@@ -483,7 +493,7 @@ impl<'c, S: Serializer> Serializer for Shaper<'c, S> {
         index: u32,
         variant: &'static str,
     ) -> Result<S::Ok, S::Error> {
-        self.scalar(|| Captured::Str(variant.to_owned()))?;
+        self.scalar(|| Captured::Str(Text::new(variant)))?;
         self.inner.serialize_unit_variant(name, index, variant)
     }
 
@@ -730,17 +740,7 @@ pub(crate) struct Obj<'c, C> {
     flags: u32,
     rows_seen: u64,
     count: usize,
-    pending: Option<String>,
-}
-
-/// The text of a map key (serde_json accepts strings, numbers and booleans as keys).
-fn key_text<K: Serialize + ?Sized>(key: &K) -> Option<String> {
-    match key.serialize(serde_json::value::Serializer) {
-        Ok(Value::String(s)) => Some(s),
-        Ok(Value::Number(n)) => Some(n.to_string()),
-        Ok(Value::Bool(b)) => Some(b.to_string()),
-        _ => None,
-    }
+    pending: Option<Text>,
 }
 
 impl<'c, C: SerializeMap> Obj<'c, C> {
@@ -949,13 +949,13 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
         let captured = self.ctx.take_captured();
         if let Role::Checked(row, _) = self.role {
             return match captured {
-                Captured::Str(s) if s == "object" => Ok(()),
+                Captured::Str(s) if s.as_str() == "object" => Ok(()),
                 _ => Err(self.ctx.refuse_row(row, None)),
             };
         }
         let (ok, rule, expected): (bool, &str, String) = match (self.role, key) {
             (Role::Result2026(shape), "resultType") => match &captured {
-                Captured::Str(s) if s == shape.result_type => (true, "S1", String::new()),
+                Captured::Str(s) if s.as_str() == shape.result_type => (true, "S1", String::new()),
                 Captured::Str(s) if RESULT_TYPES_2026.contains(&s.as_str()) => (
                     false,
                     "S1",
@@ -986,7 +986,9 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
                 ),
             },
             (Role::Result2026(_), "cacheScope") => match &captured {
-                Captured::Str(s) if s == "public" || s == "private" => (true, "S2", String::new()),
+                Captured::Str(s) if matches!(s.as_str(), "public" | "private") => {
+                    (true, "S2", String::new())
+                }
                 _ => (
                     false,
                     "S2",
@@ -1177,7 +1179,7 @@ impl<C: SerializeMap> SerializeMap for Obj<'_, C> {
             return self.inner.serialize_value(value);
         }
         match self.pending.take() {
-            Some(k) => self.entry(&k, value),
+            Some(k) => self.entry(k.as_str(), value),
             None => self.inner.serialize_value(&Wrap {
                 value,
                 ctx: self.ctx,
@@ -1197,7 +1199,7 @@ impl<C: SerializeMap> SerializeMap for Obj<'_, C> {
         if self.inspect
             && let Some(k) = key_text(key)
         {
-            return self.entry(&k, value);
+            return self.entry(k.as_str(), value);
         }
         self.count += 1;
         self.inner.serialize_entry(

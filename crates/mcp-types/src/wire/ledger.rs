@@ -1064,6 +1064,14 @@ impl std::hash::Hasher for Fnv {
 
 pub(crate) type FnvBuild = std::hash::BuildHasherDefault<Fnv>;
 
+/// The slot of a by-address cache of `slots` (a power of two) entries for a `&'static str`.
+#[inline]
+pub(crate) fn cache_slot(addr: usize, len: usize, slots: usize) -> usize {
+    // Fibonacci hashing: names lie close together in the binary; spread them over all slots.
+    let h = ((addr ^ len.rotate_left(40)) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (h >> 32) as usize & (slots - 1)
+}
+
 /// [`owner`] for a name the program holds for its whole run (serde's struct names, the tables'
 /// names), remembered by address: the emitter asks for the same few names on every object.
 pub(crate) fn owner_static(name: &'static str) -> Option<&'static OwnerInfo> {
@@ -1073,7 +1081,7 @@ pub(crate) fn owner_static(name: &'static str) -> Option<&'static OwnerInfo> {
         static CACHE: [Entry; SLOTS] = const { [const { Cell::new((0, 0, None)) }; SLOTS] };
     }
     let addr = name.as_ptr() as usize;
-    let slot = (addr ^ (addr >> 9) ^ name.len()) % SLOTS;
+    let slot = cache_slot(addr, name.len(), SLOTS);
     CACHE.with(|cache| {
         let (a, len, hit) = cache[slot].get();
         if a == addr && len == name.len() {

@@ -41,6 +41,7 @@ pub mod ledger;
 pub mod parse;
 pub mod report;
 pub mod revs;
+mod text;
 
 use std::io;
 
