@@ -10,7 +10,6 @@
 //! verbatim except under a 2026-07-28 client request's role, which is never passed through.
 //! A name the facts and the ledger do not know is never clean (nothing is known about it).
 
-use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -27,26 +26,6 @@ pub(crate) fn clean_bit(version: ProtocolVersion, report: bool) -> u16 {
 pub(crate) fn clean_bits(name: &str) -> u16 {
     static INDEX: OnceLock<HashMap<&'static str, u16, ledger::FnvBuild>> = OnceLock::new();
     INDEX.get_or_init(build).get(name).copied().unwrap_or(0)
-}
-
-/// [`clean_bits`] for a name held for the whole run, remembered by address.
-pub(crate) fn clean_bits_static(name: &'static str) -> u16 {
-    const SLOTS: usize = 256;
-    thread_local! {
-        static CACHE: [Cell<(usize, usize, u16)>; SLOTS] =
-            const { [const { Cell::new((0, 0, 0)) }; SLOTS] };
-    }
-    let addr = name.as_ptr() as usize;
-    let slot = ledger::cache_slot(addr, name.len(), SLOTS);
-    CACHE.with(|cache| {
-        let (a, len, bits) = cache[slot].get();
-        if a == addr && len == name.len() {
-            return bits;
-        }
-        let bits = clean_bits(name);
-        cache[slot].set((addr, name.len(), bits));
-        bits
-    })
 }
 
 /// Every type name the facts or the ledger know, with the names its subtree reaches.
@@ -183,6 +162,5 @@ mod tests {
     #[test]
     fn unknown_names_are_never_clean() {
         assert_eq!(clean_bits("NoSuchType"), 0);
-        assert_eq!(clean_bits_static("NoSuchType"), 0);
     }
 }

@@ -24,6 +24,7 @@ use super::ledger::{
     LOG_LEVEL_KEY, LOGGING_LEVELS, LedgerRow, OwnerInfo, PROTOCOL_VERSION_KEY, RESULT_TYPES_2026,
     RefuseWhen, ResultShape,
 };
+use super::names;
 use super::report::{Change, EmissionReport};
 use super::text::{Text, key_text};
 use crate::ProtocolVersion;
@@ -68,12 +69,6 @@ impl Ctx {
             error: RefCell::new(None),
             captured: RefCell::new(Captured::Nothing),
         }
-    }
-
-    /// Whether the subtree of a value of type `name` is written as it is at this emission.
-    #[inline]
-    fn is_clean(&self, name: &'static str) -> bool {
-        clean::clean_bits_static(name) & self.clean_bit != 0
     }
 
     fn path_with(&self, key: Option<&str>) -> JsonPath {
@@ -312,13 +307,14 @@ impl<'c, S: Serializer> Shaper<'c, S> {
     }
 
     /// Owner and role of an object about to be written (`name` is serde's struct name), and
-    /// whether the struct name itself has an owner entry.
+    /// whether its subtree needs no shaping (then it is written unwrapped).
     fn object(
         &self,
         name: Option<&'static str>,
     ) -> Result<(Option<&'static OwnerInfo>, Role, bool), S::Error> {
         let v = self.ctx.version;
-        let by_name = name.map(canonical).and_then(ledger::owner_static);
+        let named = name.map(|n| names::known(canonical(n)));
+        let by_name = named.and_then(|k| k.owner);
         if let Some(info) = by_name
             && let Some(t) = info.ty
             && !matches!(self.slot, Slot::Body(_))
@@ -334,13 +330,29 @@ impl<'c, S: Serializer> Shaper<'c, S> {
                 None,
             ));
         }
-        let (owner, role) = match self.slot {
-            Slot::Typed(expect) | Slot::Object(expect, _) => (
-                by_name.or_else(|| expect.and_then(ledger::owner_static)),
-                Role::Plain,
-            ),
+        let bit = self.ctx.clean_bit;
+        // Clean when every name the walk would take rows from is clean (an unnamed object with
+        // no expected type is walked: nothing is known about it).
+        let named_clean = named.map(|k| k.is_clean(bit));
+        let (owner, role, clean) = match self.slot {
+            Slot::Typed(expect) | Slot::Object(expect, _) => {
+                let expected = expect.map(names::known);
+                // The struct's own rows, or the expected type's if it has none.
+                let clean = match (named_clean, expected) {
+                    (Some(c), Some(e)) => c && (by_name.is_some() || e.is_clean(bit)),
+                    (Some(c), None) => c,
+                    (None, Some(e)) => e.is_clean(bit),
+                    (None, None) => false,
+                };
+                (
+                    by_name.or_else(|| expected.and_then(|e| e.owner)),
+                    Role::Plain,
+                    clean,
+                )
+            }
             Slot::Body(info) => {
-                let owner = ledger::owner_static(canonical(info.type_name)).or(by_name);
+                let body = names::known(canonical(info.type_name));
+                let owner = body.owner.or(by_name);
                 let role = if v != ProtocolVersion::V2026_07_28 {
                     Role::Plain
                 } else {
@@ -358,50 +370,28 @@ impl<'c, S: Serializer> Shaper<'c, S> {
                         _ => Role::Plain,
                     }
                 };
-                (owner, role)
+                // The body type's rows first, then the struct's: both must be clean.
+                let clean = body.is_clean(bit) && named_clean != Some(false);
+                (owner, role, clean)
             }
-            Slot::Role(Role::ClientMeta) => {
-                (ledger::owner_static("RequestMetaObject"), Role::ClientMeta)
-            }
-            Slot::Role(role) => (by_name, role),
-            Slot::RefuseArray(_) => (by_name, Role::Plain),
-            Slot::Shape(row, when) => (None, Role::Checked(row, when)),
+            Slot::Role(Role::ClientMeta) => (
+                names::known("RequestMetaObject").owner,
+                Role::ClientMeta,
+                false,
+            ),
+            Slot::Role(role) => (by_name, role, false),
+            Slot::RefuseArray(_) => (by_name, Role::Plain, named_clean == Some(true)),
+            Slot::Shape(row, when) => (None, Role::Checked(row, when), false),
             Slot::Capture => {
                 self.ctx.capture(Captured::Other("an object"));
-                (by_name, Role::Plain)
+                (by_name, Role::Plain, named_clean == Some(true))
             }
         };
-        Ok((owner, role, by_name.is_some()))
-    }
-
-    /// Whether an object about to be written needs no shaping at all: plain role, and every
-    /// name the full walk would take rows from is clean at this emission.
-    fn passes_through(&self, name: Option<&'static str>, by_name: bool, role: Role) -> bool {
-        if role != Role::Plain {
-            return false;
-        }
-        let expect = match self.slot {
-            Slot::Typed(expect) | Slot::Object(expect, _) => expect,
-            Slot::RefuseArray(_) | Slot::Capture => None,
-            // The body's own type's rows first, then the struct's (both must be clean).
-            Slot::Body(info) => {
-                return self.ctx.is_clean(canonical(info.type_name))
-                    && name.is_none_or(|n| self.ctx.is_clean(canonical(n)));
-            }
-            Slot::Role(_) | Slot::Shape(..) => return false,
-        };
-        match (name.map(canonical), expect) {
-            // The full walk takes the struct's own rows, or the expected type's if it has none.
-            (Some(n), Some(e)) => self.ctx.is_clean(n) && (by_name || self.ctx.is_clean(e)),
-            (Some(n), None) => self.ctx.is_clean(n),
-            (None, Some(e)) => self.ctx.is_clean(e),
-            (None, None) => false,
-        }
+        Ok((owner, role, clean && role == Role::Plain))
     }
 
     fn open(self, name: Option<&'static str>) -> Result<Obj<'c, S::SerializeMap>, S::Error> {
-        let (owner, role, by_name) = self.object(name)?;
-        let through = self.passes_through(name, by_name, role);
+        let (owner, role, through) = self.object(name)?;
         let inner = self.inner.serialize_map(None)?;
         let inspect = !through
             && (owner.is_some_and(|o| !o.plans.is_empty())
@@ -503,7 +493,7 @@ impl<'c, S: Serializer> Serializer for Shaper<'c, S> {
         value: &T,
     ) -> Result<S::Ok, S::Error> {
         let slot = match self.slot {
-            Slot::Typed(None) if ledger::owner_static(canonical(name)).is_some() => {
+            Slot::Typed(None) if names::known(canonical(name)).owner.is_some() => {
                 Slot::Typed(Some(canonical(name)))
             }
             other => other,

@@ -9,7 +9,6 @@
 //! Owners are spec definition names (`CallToolRequestParams`, `ClientCapabilities`); a row never
 //! applies to a key of the same name under another owner.
 
-use std::cell::Cell;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::OnceLock;
@@ -1063,35 +1062,6 @@ impl std::hash::Hasher for Fnv {
 }
 
 pub(crate) type FnvBuild = std::hash::BuildHasherDefault<Fnv>;
-
-/// The slot of a by-address cache of `slots` (a power of two) entries for a `&'static str`.
-#[inline]
-pub(crate) fn cache_slot(addr: usize, len: usize, slots: usize) -> usize {
-    // Fibonacci hashing: names lie close together in the binary; spread them over all slots.
-    let h = ((addr ^ len.rotate_left(40)) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (h >> 32) as usize & (slots - 1)
-}
-
-/// [`owner`] for a name the program holds for its whole run (serde's struct names, the tables'
-/// names), remembered by address: the emitter asks for the same few names on every object.
-pub(crate) fn owner_static(name: &'static str) -> Option<&'static OwnerInfo> {
-    type Entry = Cell<(usize, usize, Option<&'static OwnerInfo>)>;
-    const SLOTS: usize = 256;
-    thread_local! {
-        static CACHE: [Entry; SLOTS] = const { [const { Cell::new((0, 0, None)) }; SLOTS] };
-    }
-    let addr = name.as_ptr() as usize;
-    let slot = cache_slot(addr, name.len(), SLOTS);
-    CACHE.with(|cache| {
-        let (a, len, hit) = cache[slot].get();
-        if a == addr && len == name.len() {
-            return hit;
-        }
-        let found = owner(name);
-        cache[slot].set((addr, name.len(), found));
-        found
-    })
-}
 
 /// Everything the emitter knows about the owner type `name`, if anything.
 pub(crate) fn owner(name: &str) -> Option<&'static OwnerInfo> {

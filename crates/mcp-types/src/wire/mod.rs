@@ -38,6 +38,7 @@ mod emit;
 pub mod error;
 mod impls;
 pub mod ledger;
+mod names;
 pub mod parse;
 pub mod report;
 pub mod revs;
@@ -63,7 +64,9 @@ use emit::{Ctx, Shaper};
 
 /// Refuses a body type the revision does not define as a message.
 fn check_body(info: &BodyInfo, version: ProtocolVersion) -> Result<(), EmitError> {
-    if let Some(t) = ledger::owner_static(emit::canonical(info.type_name)).and_then(|o| o.ty)
+    if let Some(t) = names::known(emit::canonical(info.type_name))
+        .owner
+        .and_then(|o| o.ty)
         && !t.body.contains(version)
     {
         return Err(EmitError::new(
