@@ -1032,14 +1032,21 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
         ))
     }
 
-    fn inject(&mut self, key: &'static str, value: Value, rule: &str) -> Result<(), C::Error> {
+    fn inject<T: Serialize + Into<Value>>(
+        &mut self,
+        key: &'static str,
+        value: T,
+        rule: &str,
+    ) -> Result<(), C::Error> {
         self.inner.serialize_entry(key, &value)?;
-        self.ctx.note(
-            NoteKind::Injected,
-            key,
-            Cause::Shaping(ledger::shaping(rule)),
-            Some(value),
-        );
+        if self.ctx.track {
+            self.ctx.note(
+                NoteKind::Injected,
+                key,
+                Cause::Shaping(ledger::shaping(rule)),
+                Some(value.into()),
+            );
+        }
         Ok(())
     }
 
@@ -1072,14 +1079,14 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
         match self.role {
             Role::Result2026(shape) => {
                 if self.flags & F_RESULT_TYPE == 0 {
-                    self.inject("resultType", Value::from(shape.result_type), "S1")?;
+                    self.inject("resultType", shape.result_type, "S1")?;
                 }
                 if shape.cacheable && shape.result_type == "complete" {
                     if self.flags & F_TTL == 0 {
-                        self.inject("ttlMs", Value::from(0u64), "S2")?;
+                        self.inject("ttlMs", 0u64, "S2")?;
                     }
                     if self.flags & F_SCOPE == 0 {
-                        self.inject("cacheScope", Value::from("private"), "S2")?;
+                        self.inject("cacheScope", "private", "S2")?;
                     }
                 }
                 if shape.result_type == "input_required"
@@ -1118,7 +1125,7 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
                     ));
                 }
                 if self.flags & F_PROTOCOL_VERSION == 0 {
-                    self.inject(PROTOCOL_VERSION_KEY, Value::from(v.as_str()), "S3")?;
+                    self.inject(PROTOCOL_VERSION_KEY, v.as_str(), "S3")?;
                 }
             }
             Role::Counted => self.ctx.capture(Captured::Entries(self.count)),
@@ -1184,6 +1191,14 @@ impl<C: SerializeMap> SerializeMap for Obj<'_, C> {
         value: &T,
     ) -> Result<(), C::Error> {
         if self.through {
+            return self.inner.serialize_entry(key, value);
+        }
+        if let (Role::Checked(..), false) = (self.role, self.ctx.track)
+            && let Some(k) = key_text(key)
+            && !k.is("type")
+        {
+            // Only the root `type` of a checked object is read; the rest is written verbatim.
+            self.count += 1;
             return self.inner.serialize_entry(key, value);
         }
         if self.inspect

@@ -32,6 +32,14 @@ impl Text {
         }
     }
 
+    /// Whether the text is `s` (without reading it as a `str`).
+    pub fn is(&self, s: &str) -> bool {
+        match self {
+            Text::Inline { len, bytes } => &bytes[..usize::from(*len)] == s.as_bytes(),
+            Text::Heap(h) => h == s,
+        }
+    }
+
     /// The text.
     pub fn as_str(&self) -> &str {
         match self {
@@ -223,5 +231,7 @@ mod tests {
         let edge = "é".repeat(INLINE / 2);
         assert!(matches!(Text::new(&edge), Text::Inline { .. }));
         assert_eq!(Text::new(&edge).as_str(), edge);
+        assert!(Text::new(&edge).is(&edge) && !Text::new(&edge).is("é"));
+        assert!(Text::new(&long).is(&long) && !Text::new(&long).is("k"));
     }
 }
