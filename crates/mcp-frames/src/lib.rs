@@ -12,6 +12,7 @@
 mod boundary;
 pub mod check;
 pub mod convert;
+pub mod direct;
 pub mod envelope;
 pub mod input;
 pub mod json;

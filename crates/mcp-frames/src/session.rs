@@ -13,6 +13,7 @@
 //!
 //! Responses are at the revision of the request they answer.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -115,6 +116,32 @@ pub struct Session {
     identity: Option<ClientIdentity>,
 }
 
+/// What the session reads from a frame besides its envelope. A parsed frame (`Value`) answers
+/// by reference; the direct path of `translate` answers from its borrowed members, parsing a
+/// member only when it is asked for (an `initialize` and its answer).
+pub trait Evidence {
+    /// The frame's `params`, when it is an object.
+    fn params(&self) -> Option<Cow<'_, Map<String, Value>>>;
+    /// The frame's `result`.
+    fn result(&self) -> Option<Cow<'_, Value>>;
+    /// The `_meta` revision claim of a request: `params._meta["io.modelcontextprotocol/protocolVersion"]`.
+    fn meta_revision(&self) -> Option<Cow<'_, Value>>;
+}
+
+impl Evidence for Value {
+    fn params(&self) -> Option<Cow<'_, Map<String, Value>>> {
+        params(self).map(Cow::Borrowed)
+    }
+
+    fn result(&self) -> Option<Cow<'_, Value>> {
+        self.get("result").map(Cow::Borrowed)
+    }
+
+    fn meta_revision(&self) -> Option<Cow<'_, Value>> {
+        meta_revision(self).map(Cow::Borrowed)
+    }
+}
+
 /// Reads a revision string; `Err` for strings that name no known revision.
 fn revision_of(v: &Value) -> Option<Result<ProtocolVersion, SessionError>> {
     let s = v.as_str()?;
@@ -172,7 +199,7 @@ impl Session {
         line: usize,
         stated: Option<Direction>,
         envelope: &Envelope,
-        frame: &Value,
+        frame: &dyn Evidence,
     ) -> Result<FrameContext, SessionError> {
         match envelope {
             Envelope::Request { id, method } => {
@@ -211,9 +238,8 @@ impl Session {
                 let mut revision = self.fixed.or(origin.revision);
                 if origin.method == "initialize" && self.fixed.is_none() {
                     let answer = frame
-                        .get("result")
-                        .and_then(|r| r.get("protocolVersion"))
-                        .and_then(revision_of);
+                        .result()
+                        .and_then(|r| r.get("protocolVersion").and_then(revision_of));
                     if let Some(answer) = answer {
                         let v = answer?;
                         self.current = Some(v);
@@ -259,7 +285,7 @@ impl Session {
         &mut self,
         direction: Direction,
         method: &str,
-        frame: &Value,
+        frame: &dyn Evidence,
     ) -> (
         Result<Option<ProtocolVersion>, SessionError>,
         Option<Option<ProtocolVersion>>,
@@ -267,10 +293,11 @@ impl Session {
         if self.fixed.is_some() {
             return (Ok(None), None);
         }
-        let claim = if let Some(claim) = meta_revision(frame).and_then(revision_of) {
+        let claim = if let Some(claim) = frame.meta_revision().and_then(|v| revision_of(&v)) {
             claim
         } else if method == "initialize" && direction == Direction::ClientToServer {
-            let p = params(frame);
+            let p = frame.params();
+            let p = p.as_deref();
             self.identity = Some(ClientIdentity {
                 client_info: p.and_then(|p| p.get("clientInfo")).cloned(),
                 capabilities: p.and_then(|p| p.get("capabilities")).cloned(),
@@ -321,12 +348,16 @@ impl Session {
         stated: Option<Direction>,
         id: &RequestId,
     ) -> Result<(Direction, Pending), SessionError> {
-        let candidates = match stated {
-            Some(d) => vec![d],
+        let one;
+        let candidates: &[Direction] = match stated {
+            Some(d) => {
+                one = [d];
+                &one
+            }
             // A bare answer: most answers are the server's, so try that first.
-            None => vec![Direction::ServerToClient, Direction::ClientToServer],
+            None => &[Direction::ServerToClient, Direction::ClientToServer],
         };
-        for d in &candidates {
+        for d in candidates {
             if let Some(p) = self.pending.remove(&(d.reverse(), id.clone())) {
                 return Ok((*d, p));
             }

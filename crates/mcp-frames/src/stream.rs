@@ -46,6 +46,19 @@ pub trait Handler {
     fn frame(&mut self, placed: Placed, session: &mut Session, out: &mut Output) -> io::Result<()>;
     /// A line that could not be placed.
     fn fault(&mut self, fault: Fault, out: &mut Output) -> io::Result<()>;
+    /// Offers the raw line first: a handler with a faster path handles it completely and
+    /// returns `true`, or returns `false` without touching the session, and the line then
+    /// takes the general path ([`Handler::frame`] or [`Handler::fault`]).
+    fn direct(
+        &mut self,
+        line: usize,
+        bytes: &[u8],
+        session: &mut Session,
+        out: &mut Output,
+    ) -> io::Result<bool> {
+        let _ = (line, bytes, session, out);
+        Ok(false)
+    }
     /// The final stderr line, e.g. `translated 10, refused 2, invalid 1`.
     fn summary(&self) -> String;
     /// Whether every line was fine (exit status 0).
@@ -77,6 +90,11 @@ impl Output {
         self.stdout.write_all(&self.buf)
     }
 
+    /// Writes bytes that already form one line (newline included) to stdout.
+    pub fn raw_line(&mut self, line: &[u8]) -> io::Result<()> {
+        self.stdout.write_all(line)
+    }
+
     /// Writes `line N: message` to stderr.
     pub fn report(&mut self, line: usize, message: &str) -> io::Result<()> {
         writeln!(self.stderr, "line {line}: {message}")
@@ -105,6 +123,11 @@ pub fn run<R: BufRead>(
 ) -> io::Result<()> {
     let mut reader = LineReader::new(input, max_line_bytes);
     while let Some((line, content)) = reader.next_line()? {
+        if let LineContent::Bytes(bytes) = content
+            && handler.direct(line, bytes, session, out)?
+        {
+            continue;
+        }
         match place(line, content, session) {
             Ok(placed) => handler.frame(placed, session, out)?,
             Err(fault) => handler.fault(fault, out)?,
@@ -116,20 +139,41 @@ pub fn run<R: BufRead>(
 }
 
 fn place(line: usize, content: LineContent<'_>, session: &mut Session) -> Result<Placed, Fault> {
+    let bytes = match content {
+        LineContent::Bytes(b) => b,
+        LineContent::TooLong { bytes } => {
+            return Err(Fault {
+                line,
+                reason: format!(
+                    "line of {bytes} bytes exceeds the limit (--max-line-bytes); skipped"
+                ),
+                request: None,
+                code: -32700,
+                record: None,
+            });
+        }
+    };
+    let (record, envelope) = read(line, bytes)?;
+    let stated = record.direction();
+    match session.observe(line, stated, &envelope, &record.frame) {
+        Ok(context) => Ok(Placed {
+            line,
+            record,
+            envelope,
+            context,
+        }),
+        Err(e) => Err(session_fault(line, e, &envelope, record)),
+    }
+}
+
+/// Reads one line into its record and envelope (everything [`place`] does before the session).
+pub(crate) fn read(line: usize, bytes: &[u8]) -> Result<(Record, Envelope), Fault> {
     let fault = |reason: String| Fault {
         line,
         reason,
         request: None,
         code: -32700,
         record: None,
-    };
-    let bytes = match content {
-        LineContent::Bytes(b) => b,
-        LineContent::TooLong { bytes } => {
-            return Err(fault(format!(
-                "line of {bytes} bytes exceeds the limit (--max-line-bytes); skipped"
-            )));
-        }
     };
     let value = json::parse_line(bytes)
         .map_err(|e| fault(format!("column {}: not JSON: {}", e.column, e.reason)))?;
@@ -138,11 +182,11 @@ fn place(line: usize, content: LineContent<'_>, session: &mut Session) -> Result
         ..fault(e.to_string())
     })?;
     let stated = record.direction();
-    let envelope = match envelope::classify(&record.frame) {
-        Ok(e) => e,
+    match envelope::classify(&record.frame) {
+        Ok(e) => Ok((record, e)),
         Err(e) => {
             let is_request = record.frame.get("method").is_some();
-            return Err(Fault {
+            Err(Fault {
                 line,
                 reason: format!("invalid JSON-RPC: {}", e.reason),
                 request: e
@@ -151,30 +195,32 @@ fn place(line: usize, content: LineContent<'_>, session: &mut Session) -> Result
                     .map(|id| (id, stated.unwrap_or(Direction::ClientToServer))),
                 code: -32600,
                 record: Some(Box::new(record)),
-            });
+            })
         }
-    };
-    match session.observe(line, stated, &envelope, &record.frame) {
-        Ok(context) => Ok(Placed {
-            line,
-            record,
-            envelope,
-            context,
-        }),
-        Err(e) => Err(Fault {
-            line,
-            reason: e.to_string(),
-            code: match e {
-                SessionError::UnknownRevision { .. } => -32022,
-                SessionError::UnknownId { .. } => -32600,
-            },
-            request: match &envelope {
-                Envelope::Request { id, .. } => {
-                    Some((id.clone(), stated.unwrap_or(Direction::ClientToServer)))
-                }
-                _ => None,
-            },
-            record: Some(Box::new(record)),
-        }),
+    }
+}
+
+/// The fault for a frame the session cannot place.
+pub(crate) fn session_fault(
+    line: usize,
+    e: SessionError,
+    envelope: &Envelope,
+    record: Record,
+) -> Fault {
+    let stated = record.direction();
+    Fault {
+        line,
+        reason: e.to_string(),
+        code: match e {
+            SessionError::UnknownRevision { .. } => -32022,
+            SessionError::UnknownId { .. } => -32600,
+        },
+        request: match envelope {
+            Envelope::Request { id, .. } => {
+                Some((id.clone(), stated.unwrap_or(Direction::ClientToServer)))
+            }
+            _ => None,
+        },
+        record: Some(Box::new(record)),
     }
 }

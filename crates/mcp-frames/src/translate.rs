@@ -8,11 +8,12 @@ use mcp_types::ProtocolVersion;
 use serde_json::{Map, Value, json};
 
 use crate::check;
-use crate::convert::{self, Converted, Failure};
+use crate::convert::{self, BodyKind, Converted, Failure};
+use crate::direct;
 use crate::envelope::{self, Envelope, RequestId};
-use crate::record::{Direction, Record};
-use crate::session::Session;
-use crate::stream::{Fault, Handler, Output, Placed};
+use crate::record::{Direction, Format, Record};
+use crate::session::{FrameContext, Session};
+use crate::stream::{self, Fault, Handler, Output, Placed};
 
 /// What `translate` does with a refused request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,6 +47,8 @@ pub struct Translate {
     translated: usize,
     refused: usize,
     invalid: usize,
+    direct: usize,
+    buffers: direct::Buffers,
 }
 
 impl Translate {
@@ -57,31 +60,63 @@ impl Translate {
             translated: 0,
             refused: 0,
             invalid: 0,
+            direct: 0,
+            buffers: direct::Buffers::default(),
         }
     }
 
+    /// How many frames took the direct path (see [`crate::direct`]); the rest took the
+    /// general one.
+    pub fn direct_count(&self) -> usize {
+        self.direct
+    }
+
     fn outcome(&self, placed: &mut Placed, session: &Session) -> Outcome {
+        match self.gate(&placed.envelope, &placed.context) {
+            Err(outcome) => outcome,
+            Ok(None) => {
+                // Error responses are the same at every revision.
+                let frame = std::mem::take(&mut placed.record.frame);
+                Outcome::Translated(Converted::unchanged(frame))
+            }
+            Ok(Some(from)) => {
+                let report = self.mode == Mode::Explain;
+                match convert::convert(placed, from, self.to, session.client_identity(), report) {
+                    Ok(c) => Outcome::Translated(c),
+                    Err(Failure::Refused { reason, code }) => Outcome::Refused { reason, code },
+                    Err(Failure::Invalid { reason, code }) => Outcome::Invalid { reason, code },
+                }
+            }
+        }
+    }
+
+    /// The checks before the boundary: `Ok(Some(from))` when the body goes through the
+    /// boundary from `from`, `Ok(None)` for an error response (passed unchanged), `Err` with the
+    /// outcome otherwise.
+    fn gate(
+        &self,
+        envelope: &Envelope,
+        context: &FrameContext,
+    ) -> Result<Option<ProtocolVersion>, Outcome> {
         let to = self.to;
-        let d = placed.context.direction;
-        let invalid = |reason: String, code: i64| Outcome::Invalid { reason, code };
+        let d = context.direction;
+        let invalid = |reason: String, code: i64| Err(Outcome::Invalid { reason, code });
         // Answers to requests that never reached the output are not forwarded either.
-        if let Some(origin) = &placed.context.origin
+        if let Some(origin) = &context.origin
             && !origin.forwarded
         {
-            return Outcome::Refused {
+            return Err(Outcome::Refused {
                 reason: format!(
                     "answers {} (line {}), which was not translated",
                     origin.method, origin.line
                 ),
                 code: -32603,
-            };
+            });
         }
-        if let Envelope::Error { .. } = placed.envelope {
-            // Error responses are the same at every revision.
-            let frame = std::mem::take(&mut placed.record.frame);
-            return Outcome::Translated(Converted::unchanged(frame));
+        if let Envelope::Error { .. } = envelope {
+            return Ok(None);
         }
-        let Some(from) = placed.context.revision else {
+        let Some(from) = context.revision else {
             return invalid(
                 "cannot tell the source revision: no initialize or _meta protocolVersion \
                  seen so far (give --from)"
@@ -89,21 +124,21 @@ impl Translate {
                 -32600,
             );
         };
-        match &placed.envelope {
+        match envelope {
             Envelope::Request { method, .. } | Envelope::Notification { method } => {
-                let request = matches!(placed.envelope, Envelope::Request { .. });
+                let request = matches!(envelope, Envelope::Request { .. });
                 if let Some(p) = check::method_problem(from, d, method, request) {
                     return invalid(p, -32601);
                 }
                 if let Some(p) = check::method_problem(to, d, method, request) {
-                    return Outcome::Refused {
+                    return Err(Outcome::Refused {
                         reason: format!("no form at {to}: {p}"),
                         code: -32601,
-                    };
+                    });
                 }
             }
             Envelope::Response { .. } => {
-                let Some(origin) = &placed.context.origin else {
+                let Some(origin) = &context.origin else {
                     return invalid("a response without a request".into(), -32600);
                 };
                 if check::request_fact(from, d.reverse(), &origin.method).is_none() {
@@ -118,12 +153,74 @@ impl Translate {
             }
             Envelope::Error { .. } => {}
         }
-        let report = self.mode == Mode::Explain;
-        match convert::convert(placed, from, to, session.client_identity(), report) {
-            Ok(c) => Outcome::Translated(c),
-            Err(Failure::Refused { reason, code }) => Outcome::Refused { reason, code },
-            Err(Failure::Invalid { reason, code }) => Outcome::Invalid { reason, code },
+        Ok(Some(from))
+    }
+
+    /// The direct path for one line (see [`crate::direct`]); `Ok(false)` when it gives up before
+    /// the session saw the frame, so the caller runs the general path.
+    fn direct_line(
+        &mut self,
+        line: usize,
+        bytes: &[u8],
+        session: &mut Session,
+        out: &mut Output,
+    ) -> io::Result<bool> {
+        let Some(read) = direct::read(bytes) else {
+            return Ok(false);
+        };
+        let stated = match read.format {
+            Format::Bare => None,
+            Format::Capture(d) => Some(d),
+        };
+        let context = match session.observe(line, stated, &read.envelope, &read) {
+            Ok(c) => c,
+            Err(e) => {
+                let fault = match stream::read(line, bytes) {
+                    Ok((record, envelope)) => stream::session_fault(line, e, &envelope, record),
+                    Err(fault) => fault,
+                };
+                self.fault(fault, out)?;
+                return Ok(true);
+            }
+        };
+        if let Ok(Some(from)) = self.gate(&read.envelope, &context) {
+            let d = context.direction;
+            let kind = match &read.envelope {
+                Envelope::Request { .. } => Some(BodyKind::Request(d)),
+                Envelope::Notification { .. } => Some(BodyKind::Notification(d)),
+                Envelope::Response { .. } => context
+                    .origin
+                    .as_ref()
+                    .map(|o| BodyKind::Result(d, o.method.as_str())),
+                Envelope::Error { .. } => None,
+            };
+            let identity = session.client_identity();
+            if let Some(kind) = kind
+                && direct::translate(&read, kind, from, self.to, identity, &mut self.buffers)
+            {
+                if let Envelope::Request { id, .. } = &read.envelope {
+                    session.set_forwarded(d, id, true);
+                }
+                self.translated += 1;
+                self.direct += 1;
+                out.raw_line(&self.buffers.line)?;
+                return Ok(true);
+            }
         }
+        // The general path from here on, with the session as the frame left it.
+        match stream::read(line, bytes) {
+            Ok((record, envelope)) => {
+                let placed = Placed {
+                    line,
+                    record,
+                    envelope,
+                    context,
+                };
+                self.frame(placed, session, out)?;
+            }
+            Err(fault) => self.fault(fault, out)?,
+        }
+        Ok(true)
     }
 
     /// With `--on-refuse error`: answers a refused or invalid request so its sender is not left
@@ -168,6 +265,19 @@ impl Translate {
 }
 
 impl Handler for Translate {
+    fn direct(
+        &mut self,
+        line: usize,
+        bytes: &[u8],
+        session: &mut Session,
+        out: &mut Output,
+    ) -> io::Result<bool> {
+        match self.mode {
+            Mode::Translate(_) => self.direct_line(line, bytes, session, out),
+            Mode::Explain => Ok(false),
+        }
+    }
+
     fn frame(
         &mut self,
         mut placed: Placed,

@@ -897,17 +897,20 @@ impl Serialize for ElicitRequestParams {
 
 impl<'de> Deserialize<'de> for ElicitRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        use super::error::{dispatch, unknown_tag};
-        let value = Value::deserialize(d)?;
-        let mode = match value.get("mode") {
-            None => None,
-            Some(Value::String(m)) => Some(m.clone()),
-            Some(_) => return Err(super::error::missing_tag("mode")),
-        };
-        match mode.as_deref() {
-            None | Some("form") => dispatch(value).map(Self::Form),
-            Some("url") => dispatch(value).map(Self::Url),
-            Some(other) => Err(unknown_tag("mode", other, &["form", "url"])),
+        // Tagged on `mode`; an absent `mode` (or a value that is not an object) is form mode.
+        super::de::deserialize_tagged(d)
+    }
+}
+
+impl super::de::Tagged for ElicitRequestParams {
+    const TAG_FIELD: &'static str = "mode";
+    const TAG_VALUES: &'static [&'static str] = &["form", "url"];
+    const DEFAULT_MEMBER: Option<usize> = Some(0);
+
+    fn member<'de, D: serde::Deserializer<'de>>(index: usize, d: D) -> Result<Self, D::Error> {
+        match index {
+            0 => ElicitRequestFormParams::deserialize(d).map(Self::Form),
+            _ => ElicitRequestURLParams::deserialize(d).map(Self::Url),
         }
     }
 }

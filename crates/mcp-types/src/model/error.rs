@@ -163,7 +163,7 @@ fn render_path(path: &serde_path_to_error::Path) -> String {
     }
 }
 
-fn from_path_error(err: serde_path_to_error::Error<serde_json::Error>) -> ModelError {
+pub(crate) fn from_path_error(err: serde_path_to_error::Error<serde_json::Error>) -> ModelError {
     let outer = render_path(err.path());
     let message = err.inner().to_string();
     match decode(&message) {
@@ -174,6 +174,7 @@ fn from_path_error(err: serde_path_to_error::Error<serde_json::Error>) -> ModelE
 
 /// Parses `value` as `T`, reporting failures as a located, typed [`ModelError`].
 pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, ModelError> {
+    let _precise = super::de::PreciseGuard::enter();
     serde_path_to_error::deserialize(value).map_err(from_path_error)
 }
 

@@ -2,7 +2,6 @@
 
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use super::{
     CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, ListRootsRequest,
@@ -67,15 +66,23 @@ impl Serialize for InputResponse {
 
 impl<'de> Deserialize<'de> for InputResponse {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        use super::error::dispatch;
-        let value = Value::deserialize(d)?;
-        if value.get("roots").is_some() {
-            dispatch(value).map(Self::ListRoots)
-        } else if value.get("action").is_some() {
-            dispatch(value).map(Self::Elicit)
-        } else {
-            dispatch(value).map(Self::CreateMessage)
-        }
+        super::de::deserialize_by_keys(
+            d,
+            |entries| {
+                if entries.has("roots") {
+                    entries.parse().map(Self::ListRoots)
+                } else if entries.has("action") {
+                    entries.parse().map(Self::Elicit)
+                } else {
+                    entries.parse().map(Self::CreateMessage)
+                }
+            },
+            |value| {
+                CreateMessageResult::deserialize(value)
+                    .map(Self::CreateMessage)
+                    .map_err(|e| e.to_string())
+            },
+        )
     }
 }
 

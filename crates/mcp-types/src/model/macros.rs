@@ -21,15 +21,7 @@ macro_rules! tag {
 
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let s = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
-                if s == $lit {
-                    Ok($name)
-                } else {
-                    Err(<D::Error as serde::de::Error>::invalid_value(
-                        serde::de::Unexpected::Str(&s),
-                        &concat!("\"", $lit, "\""),
-                    ))
-                }
+                $crate::model::de::expect_tag(d, $lit).map(|()| $name)
             }
         }
     };
@@ -38,7 +30,8 @@ macro_rules! tag {
 /// An enum of structs chosen by a string discriminator (`type`, `method`, `mode`, …).
 ///
 /// Each member struct carries the discriminator itself (as a [`tag!`] field), so serializing
-/// delegates to the member; parsing reads the tag and parses the whole object as that member.
+/// delegates to the member; parsing reads the tag and streams the object into that member
+/// (see [`crate::model::de`]).
 /// An unknown tag is [`ModelErrorKind::UnknownTag`](crate::model::ModelErrorKind::UnknownTag).
 macro_rules! tagged_union {
     (
@@ -86,17 +79,28 @@ macro_rules! tagged_union {
 
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let value = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-                let Some(tag) = $crate::model::error::tag_of(&value, $field).map(str::to_owned)
-                else {
-                    return Err($crate::model::error::missing_tag($field));
-                };
+                $crate::model::de::deserialize_tagged(d)
+            }
+        }
+
+        impl $crate::model::de::Tagged for $name {
+            const TAG_FIELD: &'static str = $field;
+            const TAG_VALUES: &'static [&'static str] = <$name>::TAGS;
+
+            fn member<'de, D: serde::Deserializer<'de>>(
+                index: usize,
+                d: D,
+            ) -> Result<Self, D::Error> {
+                let mut i = 0usize;
                 $(
-                    if tag == $tag {
-                        return $crate::model::error::dispatch(value).map(Self::$variant);
+                    if index == i {
+                        return <$ty as serde::Deserialize>::deserialize(d).map(Self::$variant);
                     }
+                    i += 1;
                 )+
-                Err($crate::model::error::unknown_tag($field, &tag, Self::TAGS))
+                Err(<D::Error as serde::de::Error>::custom(format_args!(
+                    "no member number {index} among {i}"
+                )))
             }
         }
 
@@ -315,8 +319,10 @@ macro_rules! open_enum {
 
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let s = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
-                Ok(Self::from(s.as_ref()))
+                $crate::model::de::read_open_str(d, |s: &str| Self::from(s), |s| match s.as_str() {
+                    $( $lit => Self::$variant, )+
+                    _ => Self::Other(s),
+                })
             }
         }
 

@@ -76,6 +76,7 @@
 #[macro_use]
 mod macros;
 
+pub(crate) mod de;
 pub(crate) mod error;
 
 mod capabilities;

@@ -282,12 +282,8 @@ impl Serialize for ResourceContents {
 
 impl<'de> Deserialize<'de> for ResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(d)?;
-        if value.get("blob").is_some() {
-            super::error::dispatch(value).map(ResourceContents::Blob)
-        } else {
-            super::error::dispatch(value).map(ResourceContents::Text)
-        }
+        // `blob` present (any value) → blob contents; otherwise text contents.
+        super::de::deserialize_if_key(d, "blob", ResourceContents::Blob, ResourceContents::Text)
     }
 }
 

@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::error::{ModelError, ModelErrorKind, dispatch, from_value};
+use super::error::{ModelError, ModelErrorKind, from_value};
 use super::*;
 
 /// A result with no payload (`ping`, `logging/setLevel`, subscribe/unsubscribe). Unknown keys
@@ -326,87 +326,78 @@ impl ClientResult {
 impl<'de> Deserialize<'de> for ServerResult {
     /// Method-less parse: the member is chosen by its distinctive keys, `EmptyResult` if none.
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = Value::deserialize(d)?;
-        let has = |k: &str| value.get(k).is_some();
-        let pick = if is_input_required(&value) || has("inputRequests") || has("requestState") {
-            "irr"
-        } else if has("supportedVersions") {
-            "discover"
-        } else if has("protocolVersion") && has("serverInfo") {
-            "initialize"
-        } else if has("content") {
-            "call"
-        } else if has("tools") {
-            "tools"
-        } else if has("prompts") {
-            "prompts"
-        } else if has("resources") {
-            "resources"
-        } else if has("resourceTemplates") {
-            "templates"
-        } else if has("contents") {
-            "read"
-        } else if has("messages") {
-            "get"
-        } else if has("completion") {
-            "complete"
-        } else if has("tasks") {
-            "tasks"
-        } else if has("task") {
-            "create_task"
-        } else if has("taskId") && has("status") {
-            "get_task"
-        } else {
-            "empty"
-        };
-        match pick {
-            "irr" => dispatch(value).map(Self::InputRequired),
-            "discover" => dispatch(value).map(Self::Discover),
-            "initialize" => dispatch(value).map(Self::Initialize),
-            "call" => dispatch(value).map(Self::CallTool),
-            "tools" => dispatch(value).map(Self::ListTools),
-            "prompts" => dispatch(value).map(Self::ListPrompts),
-            "resources" => dispatch(value).map(Self::ListResources),
-            "templates" => dispatch(value).map(Self::ListResourceTemplates),
-            "read" => dispatch(value).map(Self::ReadResource),
-            "get" => dispatch(value).map(Self::GetPrompt),
-            "complete" => dispatch(value).map(Self::Complete),
-            "tasks" => dispatch(value).map(Self::ListTasks),
-            "create_task" => dispatch(value).map(Self::CreateTask),
-            "get_task" => dispatch(value).map(Self::GetTask),
-            _ => dispatch(value).map(Self::Empty),
-        }
+        super::de::deserialize_by_keys(
+            d,
+            |e| {
+                let irr = e.get("resultType").and_then(Value::as_str) == Some("input_required");
+                if irr || e.has("inputRequests") || e.has("requestState") {
+                    e.parse().map(Self::InputRequired)
+                } else if e.has("supportedVersions") {
+                    e.parse().map(Self::Discover)
+                } else if e.has("protocolVersion") && e.has("serverInfo") {
+                    e.parse().map(Self::Initialize)
+                } else if e.has("content") {
+                    e.parse().map(Self::CallTool)
+                } else if e.has("tools") {
+                    e.parse().map(Self::ListTools)
+                } else if e.has("prompts") {
+                    e.parse().map(Self::ListPrompts)
+                } else if e.has("resources") {
+                    e.parse().map(Self::ListResources)
+                } else if e.has("resourceTemplates") {
+                    e.parse().map(Self::ListResourceTemplates)
+                } else if e.has("contents") {
+                    e.parse().map(Self::ReadResource)
+                } else if e.has("messages") {
+                    e.parse().map(Self::GetPrompt)
+                } else if e.has("completion") {
+                    e.parse().map(Self::Complete)
+                } else if e.has("tasks") {
+                    e.parse().map(Self::ListTasks)
+                } else if e.has("task") {
+                    e.parse().map(Self::CreateTask)
+                } else if e.has("taskId") && e.has("status") {
+                    e.parse().map(Self::GetTask)
+                } else {
+                    e.parse().map(Self::Empty)
+                }
+            },
+            |value| {
+                EmptyResult::deserialize(value)
+                    .map(Self::Empty)
+                    .map_err(|e| e.to_string())
+            },
+        )
     }
 }
 
 impl<'de> Deserialize<'de> for ClientResult {
     /// Method-less parse: the member is chosen by its distinctive keys, `EmptyResult` if none.
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = Value::deserialize(d)?;
-        let has = |k: &str| value.get(k).is_some();
-        let pick = if has("roots") {
-            "roots"
-        } else if has("action") {
-            "elicit"
-        } else if has("model") || has("role") || has("content") {
-            "sampling"
-        } else if has("tasks") {
-            "tasks"
-        } else if has("task") {
-            "create_task"
-        } else if has("taskId") && has("status") {
-            "get_task"
-        } else {
-            "empty"
-        };
-        match pick {
-            "roots" => dispatch(value).map(Self::ListRoots),
-            "elicit" => dispatch(value).map(Self::Elicit),
-            "sampling" => dispatch(value).map(Self::CreateMessage),
-            "tasks" => dispatch(value).map(Self::ListTasks),
-            "create_task" => dispatch(value).map(Self::CreateTask),
-            "get_task" => dispatch(value).map(Self::GetTask),
-            _ => dispatch(value).map(Self::Empty),
-        }
+        super::de::deserialize_by_keys(
+            d,
+            |e| {
+                if e.has("roots") {
+                    e.parse().map(Self::ListRoots)
+                } else if e.has("action") {
+                    e.parse().map(Self::Elicit)
+                } else if e.has("model") || e.has("role") || e.has("content") {
+                    e.parse().map(Self::CreateMessage)
+                } else if e.has("tasks") {
+                    e.parse().map(Self::ListTasks)
+                } else if e.has("task") {
+                    e.parse().map(Self::CreateTask)
+                } else if e.has("taskId") && e.has("status") {
+                    e.parse().map(Self::GetTask)
+                } else {
+                    e.parse().map(Self::Empty)
+                }
+            },
+            |value| {
+                EmptyResult::deserialize(value)
+                    .map(Self::Empty)
+                    .map_err(|e| e.to_string())
+            },
+        )
     }
 }

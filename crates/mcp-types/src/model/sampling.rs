@@ -26,12 +26,7 @@ impl Serialize for SamplingContent {
 
 impl<'de> Deserialize<'de> for SamplingContent {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = Value::deserialize(d)?;
-        if value.is_array() {
-            super::error::dispatch(value).map(SamplingContent::Multiple)
-        } else {
-            super::error::dispatch(value).map(SamplingContent::Single)
-        }
+        super::de::deserialize_one_or_many(d, SamplingContent::Single, SamplingContent::Multiple)
     }
 }
 

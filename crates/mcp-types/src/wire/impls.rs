@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 
 use super::body::sealed::Sealed;
 use super::body::{BodyInfo, BodyKind, WireBody};
-use super::parse::{Arm, ParseKind, WireParse, plain, ranked};
+use super::parse::{Arm, MandateFacts, ParseKind, WireParse, plain, ranked};
 use super::{EmissionReport, EmitError, EmitErrorKind, JsonPath, ParseError, PathSegment};
 use crate::jsonrpc::{
     JsonRpcError, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RawRequest,
@@ -24,6 +24,10 @@ macro_rules! requests {
         impl WireParse for $ty {
             const TYPE_NAME: &'static str = stringify!($ty);
             const KIND: ParseKind = ParseKind::Request;
+
+            fn mandate_facts(&self) -> MandateFacts<'_> {
+                MandateFacts::request(<$ty as Request>::METHOD, ParamsMeta::params_meta(self))
+            }
         }
     )*};
 }
@@ -54,6 +58,10 @@ macro_rules! results {
         impl WireParse for $ty {
             const TYPE_NAME: &'static str = stringify!($ty);
             const KIND: ParseKind = ParseKind::Result;
+
+            fn mandate_facts(&self) -> MandateFacts<'_> {
+                ResultTypeOf::result_type_facts(self)
+            }
         }
     )*};
 }
@@ -140,6 +148,79 @@ fragments!(
     InputResponse,
 );
 
+/// `params._meta` of a typed request, for the 2026-07-28 mandates on typed values.
+trait ParamsMeta {
+    fn params_meta(&self) -> Option<&Map<String, Value>>;
+}
+
+macro_rules! params_meta {
+    (required: $($r:ident),*; optional: $($o:ident),*; none: $($n:ident),* $(,)?) => {
+        $(impl ParamsMeta for $r {
+            fn params_meta(&self) -> Option<&Map<String, Value>> {
+                self.params.meta.as_deref()
+            }
+        })*
+        $(impl ParamsMeta for $o {
+            fn params_meta(&self) -> Option<&Map<String, Value>> {
+                self.params.as_ref().and_then(|p| p.meta.as_deref())
+            }
+        })*
+        $(impl ParamsMeta for $n {
+            fn params_meta(&self) -> Option<&Map<String, Value>> {
+                None
+            }
+        })*
+    };
+}
+
+params_meta!(
+    required: InitializeRequest, CompleteRequest, SetLevelRequest, GetPromptRequest,
+        ReadResourceRequest, SubscribeRequest, UnsubscribeRequest, CallToolRequest,
+        DiscoverRequest, SubscriptionsListenRequest, GetTaskRequest, GetTaskPayloadRequest,
+        CancelTaskRequest, CreateMessageRequest;
+    optional: PingRequest, ListPromptsRequest, ListResourcesRequest,
+        ListResourceTemplatesRequest, ListToolsRequest, ListTasksRequest, ListRootsRequest;
+    // Elicitation params are a union; `elicitation/create` is a server request, which the
+    // client-request mandate never reads.
+    none: ElicitRequest,
+);
+
+/// `resultType` of a typed result, for the 2026-07-28 mandates on typed values.
+trait ResultTypeOf {
+    fn result_type_facts(&self) -> MandateFacts<'_>;
+}
+
+macro_rules! result_type_of {
+    (field: $($f:ident),*; unknown: $($u:ident),* $(,)?) => {
+        $(impl ResultTypeOf for $f {
+            fn result_type_facts(&self) -> MandateFacts<'_> {
+                MandateFacts::result(self.result_type.as_ref().map(ResultType::as_str))
+            }
+        })*
+        $(impl ResultTypeOf for $u {
+            fn result_type_facts(&self) -> MandateFacts<'_> {
+                MandateFacts::UNKNOWN
+            }
+        })*
+    };
+}
+
+result_type_of!(
+    field: EmptyResult, DiscoverResult, CompleteResult, GetPromptResult, ListPromptsResult,
+        ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult, CallToolResult,
+        ListToolsResult, SubscriptionsListenResult, InputRequiredResult, CreateTaskResult,
+        GetTaskResult, ListTasksResult;
+    // These do not keep `resultType` (the text entry points check it on a `Value` at 2026-07-28).
+    unknown: InitializeResult, CreateMessageResult, ListRootsResult, ElicitResult,
+);
+
+impl ResultTypeOf for GetTaskPayloadResult {
+    fn result_type_facts(&self) -> MandateFacts<'_> {
+        // An open object: `resultType` stays among the other keys.
+        MandateFacts::result(self.extra.get("resultType").and_then(Value::as_str))
+    }
+}
+
 /// Body info of a method-tagged union member, from the model's method map.
 fn by_method(method: &'static str, kind: BodyKind) -> BodyInfo {
     let type_name = method_info(method).map_or("Request", |m| m.type_name);
@@ -161,8 +242,63 @@ macro_rules! method_unions {
         impl WireParse for $ty {
             const TYPE_NAME: &'static str = stringify!($ty);
             const KIND: ParseKind = ParseKind::$pkind;
+
+            fn mandate_facts(&self) -> MandateFacts<'_> {
+                UnionFacts::union_facts(self)
+            }
         }
     )*};
+}
+
+/// The mandate facts of a method-tagged union: its member's.
+trait UnionFacts {
+    fn union_facts(&self) -> MandateFacts<'_>;
+}
+
+impl UnionFacts for ClientRequest {
+    fn union_facts(&self) -> MandateFacts<'_> {
+        match self {
+            ClientRequest::Ping(r) => r.mandate_facts(),
+            ClientRequest::Initialize(r) => r.mandate_facts(),
+            ClientRequest::Complete(r) => r.mandate_facts(),
+            ClientRequest::SetLevel(r) => r.mandate_facts(),
+            ClientRequest::GetPrompt(r) => r.mandate_facts(),
+            ClientRequest::ListPrompts(r) => r.mandate_facts(),
+            ClientRequest::ListResources(r) => r.mandate_facts(),
+            ClientRequest::ListResourceTemplates(r) => r.mandate_facts(),
+            ClientRequest::ReadResource(r) => r.mandate_facts(),
+            ClientRequest::Subscribe(r) => r.mandate_facts(),
+            ClientRequest::Unsubscribe(r) => r.mandate_facts(),
+            ClientRequest::CallTool(r) => r.mandate_facts(),
+            ClientRequest::ListTools(r) => r.mandate_facts(),
+            ClientRequest::Discover(r) => r.mandate_facts(),
+            ClientRequest::SubscriptionsListen(r) => r.mandate_facts(),
+            ClientRequest::GetTask(r) => r.mandate_facts(),
+            ClientRequest::GetTaskPayload(r) => r.mandate_facts(),
+            ClientRequest::ListTasks(r) => r.mandate_facts(),
+            ClientRequest::CancelTask(r) => r.mandate_facts(),
+        }
+    }
+}
+
+impl UnionFacts for ServerRequest {
+    fn union_facts(&self) -> MandateFacts<'_> {
+        // No server request is among the client requests the `_meta` mandate reads.
+        MandateFacts::request(self.method(), None)
+    }
+}
+
+// Notifications have no mandate.
+impl UnionFacts for ClientNotification {
+    fn union_facts(&self) -> MandateFacts<'_> {
+        MandateFacts::UNKNOWN
+    }
+}
+
+impl UnionFacts for ServerNotification {
+    fn union_facts(&self) -> MandateFacts<'_> {
+        MandateFacts::UNKNOWN
+    }
 }
 
 method_unions! {
@@ -231,6 +367,7 @@ macro_rules! arm {
 impl WireParse for ServerResult {
     const TYPE_NAME: &'static str = "ServerResult";
     const KIND: ParseKind = ParseKind::Result;
+    const DIRECT: bool = false;
 
     fn parse_structure(value: &Value, version: &VersionLike) -> Result<Self, ParseError> {
         let arms = [
@@ -261,6 +398,7 @@ impl WireParse for ServerResult {
 impl WireParse for ClientResult {
     const TYPE_NAME: &'static str = "ClientResult";
     const KIND: ParseKind = ParseKind::Result;
+    const DIRECT: bool = false;
 
     fn parse_structure(value: &Value, version: &VersionLike) -> Result<Self, ParseError> {
         let arms = [

@@ -14,7 +14,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::OnceLock;
 
 use serde::de::DeserializeOwned;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::error::{JsonPath, ParseError, ParseErrorKind, PathSegment};
 use super::ledger::{CLIENT_REQUESTS_2026, RESERVED_META, RESULT_TYPES_2026};
@@ -49,6 +49,74 @@ pub trait WireParse: DeserializeOwned {
     #[doc(hidden)]
     fn parse_structure(value: &Value, version: &VersionLike) -> Result<Self, ParseError> {
         plain(value, version, Self::TYPE_NAME, Self::KIND)
+    }
+
+    /// Whether the structural parse is the type's own `Deserialize` (so text can be parsed
+    /// straight into it); `false` for the ranked result unions, which need the whole object.
+    #[doc(hidden)]
+    const DIRECT: bool = true;
+
+    /// What the 2026-07-28 mandates of [`Self::KIND`] read, taken from the parsed value
+    /// ([`MandateFacts::UNKNOWN`] when the typed value does not keep it: the text entry points
+    /// then check the mandates on a `Value`, as [`parse_as`] does).
+    #[doc(hidden)]
+    fn mandate_facts(&self) -> MandateFacts<'_> {
+        MandateFacts::UNKNOWN
+    }
+}
+
+/// What the 2026-07-28 mandates read from a body: its `method`, its `resultType` (when a string)
+/// and its `params._meta` object. Taken from the raw `Value` by [`parse_as`], or from the typed
+/// value by the text entry points ([`parse_str_as`], …), so both check exactly the same thing.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub struct MandateFacts<'a> {
+    known: bool,
+    method: Option<&'a str>,
+    result_type: Option<&'a str>,
+    meta: Option<&'a Map<String, Value>>,
+}
+
+impl<'a> MandateFacts<'a> {
+    /// The typed value does not tell.
+    pub(crate) const UNKNOWN: MandateFacts<'static> = MandateFacts {
+        known: false,
+        method: None,
+        result_type: None,
+        meta: None,
+    };
+
+    /// A request with this method and `params._meta`.
+    pub(crate) fn request(method: &'a str, meta: Option<&'a Map<String, Value>>) -> Self {
+        MandateFacts {
+            known: true,
+            method: Some(method),
+            result_type: None,
+            meta,
+        }
+    }
+
+    /// A result with this `resultType`.
+    pub(crate) fn result(result_type: Option<&'a str>) -> Self {
+        MandateFacts {
+            known: true,
+            method: None,
+            result_type,
+            meta: None,
+        }
+    }
+
+    /// The facts of a raw body.
+    fn of_value(value: &'a Value) -> Self {
+        MandateFacts {
+            known: true,
+            method: value.get("method").and_then(Value::as_str),
+            result_type: value.get("resultType").and_then(Value::as_str),
+            meta: value
+                .get("params")
+                .and_then(|p| p.get("_meta"))
+                .and_then(Value::as_object),
+        }
     }
 }
 
@@ -157,11 +225,21 @@ fn mandates(
     if version.known() != Some(ProtocolVersion::V2026_07_28) {
         return Ok(());
     }
+    check_mandates(MandateFacts::of_value(value), version, type_name, kind)
+}
+
+/// The 2026-07-28 mandates on the facts of a body (the caller has checked the revision).
+fn check_mandates(
+    facts: MandateFacts<'_>,
+    version: &VersionLike,
+    type_name: &'static str,
+    kind: ParseKind,
+) -> Result<(), ParseError> {
     match kind {
         ParseKind::Result => {
             // M1: an unrecognized resultType.
-            if let Some(Value::String(rt)) = value.get("resultType")
-                && !RESULT_TYPES_2026.contains(&rt.as_str())
+            if let Some(rt) = facts.result_type
+                && !RESULT_TYPES_2026.contains(&rt)
             {
                 return Err(ParseError::new(
                     ParseErrorKind::ResultTypeInvalid,
@@ -176,16 +254,13 @@ fn mandates(
         }
         ParseKind::Request => {
             // M3: the reserved `_meta` keys of a client request.
-            let Some(method) = value.get("method").and_then(Value::as_str) else {
+            let Some(method) = facts.method else {
                 return Ok(());
             };
             if !CLIENT_REQUESTS_2026.contains(&method) {
                 return Ok(());
             }
-            let meta = value
-                .get("params")
-                .and_then(|p| p.get("_meta"))
-                .and_then(Value::as_object);
+            let meta = facts.meta;
             let errors: Vec<ParseError> = RESERVED_META
                 .iter()
                 .filter(|r| r.required && !meta.is_some_and(|m| m.contains_key(r.key)))
@@ -208,6 +283,73 @@ fn mandates(
     Ok(())
 }
 
+/// The mandates of `T` checked on a typed value; `None` when the typed value does not keep what
+/// they read (the caller then takes the `Value` path).
+fn typed_mandates<T: WireParse>(
+    parsed: &T,
+    version: &VersionLike,
+    type_name: &'static str,
+) -> Option<Result<(), ParseError>> {
+    if version.known() != Some(ProtocolVersion::V2026_07_28)
+        || !matches!(T::KIND, ParseKind::Request | ParseKind::Result)
+    {
+        return Some(Ok(()));
+    }
+    let facts = parsed.mandate_facts();
+    facts
+        .known
+        .then(|| check_mandates(facts, version, type_name, T::KIND))
+}
+
+/// JSON text or bytes, for the text entry points.
+#[derive(Clone, Copy)]
+enum Text<'a> {
+    Str(&'a str),
+    Bytes(&'a [u8]),
+}
+
+impl<'a> Text<'a> {
+    /// Parses the text straight into `T` (no `Value`); `None` on any failure (the `Value` path
+    /// then reproduces the exact error).
+    fn typed<T: serde::Deserialize<'a>>(self) -> Option<T> {
+        match self {
+            Text::Str(s) => serde_json::from_str(s).ok(),
+            Text::Bytes(b) => serde_json::from_slice(b).ok(),
+        }
+    }
+
+    /// Parses the text into a `Value`, or the syntax error `parse_str_as` reports.
+    fn value(self, version: &VersionLike, type_name: &'static str) -> Result<Value, ParseError> {
+        match self {
+            Text::Str(s) => serde_json::from_str(s),
+            Text::Bytes(b) => serde_json::from_slice(b),
+        }
+        .map_err(|e| {
+            ParseError::new(
+                ParseErrorKind::Syntax,
+                JsonPath::root(),
+                version,
+                type_name,
+                e.to_string(),
+            )
+        })
+    }
+}
+
+/// The text entry points' common body: the typed parse straight from the text with the
+/// mandates on the typed value; on any failure, or when the typed value cannot answer the
+/// mandates, the `Value` path ([`parse_as`]), whose result (and error) is the reference.
+fn parse_text_as<T: WireParse>(text: Text<'_>, version: VersionLike) -> Result<T, ParseError> {
+    if T::DIRECT
+        && let Some(parsed) = text.typed::<T>()
+        && let Some(checked) = typed_mandates(&parsed, &version, T::TYPE_NAME)
+    {
+        return checked.map(|()| parsed);
+    }
+    let value = text.value(&version, T::TYPE_NAME)?;
+    parse_as(&value, version)
+}
+
 /// Parses `json` as `T` at `version`: the lenient superset parse, then the revision's mandates.
 ///
 /// An unknown version (`VersionLike::Unknown`) parses with no mandates.
@@ -221,22 +363,26 @@ pub fn parse_as<T: WireParse>(
     Ok(parsed)
 }
 
-/// Parses JSON text as `T` at `version` (see [`parse_as`]).
+/// Parses JSON text as `T` at `version`, with the result and errors of [`parse_as`] on the
+/// same text parsed as a `Value`.
+///
+/// The text is parsed straight into `T` (no `Value` tree) and the mandates are checked on the
+/// typed value; only when that fails (a bad frame, or duplicate keys, which a `Value` reads
+/// last-wins) is the text parsed again as a `Value` to produce `parse_as`'s answer.
 pub fn parse_str_as<T: WireParse>(
     text: &str,
     version: impl Into<VersionLike>,
 ) -> Result<T, ParseError> {
-    let version = version.into();
-    let value: Value = serde_json::from_str(text).map_err(|e| {
-        ParseError::new(
-            ParseErrorKind::Syntax,
-            JsonPath::root(),
-            &version,
-            T::TYPE_NAME,
-            e.to_string(),
-        )
-    })?;
-    parse_as(&value, version)
+    parse_text_as(Text::Str(text), version.into())
+}
+
+/// Parses JSON bytes (a line as read from a stream) as `T` at `version`: [`parse_str_as`] for
+/// bytes. Invalid UTF-8 is a [`ParseErrorKind::Syntax`] error.
+pub fn parse_slice_as<T: WireParse>(
+    bytes: &[u8],
+    version: impl Into<VersionLike>,
+) -> Result<T, ParseError> {
+    parse_text_as(Text::Bytes(bytes), version.into())
 }
 
 /// A result typed by the method of the request it answers.
@@ -254,6 +400,51 @@ pub enum MethodResult {
 /// The methods whose result may be an `InputRequiredResult` at 2026-07-28.
 pub const INPUT_REQUIRED_METHODS: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
 
+/// The result type of each method (before the input-required and task-handle cases), as one
+/// table for the `Value` and text paths: `$p!(side, variant, type)` parses one; an unknown method
+/// evaluates `$unknown`.
+macro_rules! by_method {
+    ($method:expr, $p:ident, $unknown:expr) => {
+        match $method {
+            "initialize" => $p!(Server, ServerResult, Initialize, InitializeResult),
+            "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe" => {
+                $p!(Server, ServerResult, Empty, EmptyResult)
+            }
+            "completion/complete" => $p!(Server, ServerResult, Complete, CompleteResult),
+            "prompts/get" => $p!(Server, ServerResult, GetPrompt, GetPromptResult),
+            "prompts/list" => $p!(Server, ServerResult, ListPrompts, ListPromptsResult),
+            "resources/list" => $p!(Server, ServerResult, ListResources, ListResourcesResult),
+            "resources/templates/list" => {
+                $p!(
+                    Server,
+                    ServerResult,
+                    ListResourceTemplates,
+                    ListResourceTemplatesResult
+                )
+            }
+            "resources/read" => $p!(Server, ServerResult, ReadResource, ReadResourceResult),
+            "tools/call" => $p!(Server, ServerResult, CallTool, CallToolResult),
+            "tools/list" => $p!(Server, ServerResult, ListTools, ListToolsResult),
+            "server/discover" => $p!(Server, ServerResult, Discover, DiscoverResult),
+            "subscriptions/listen" => $p!(
+                Server,
+                ServerResult,
+                SubscriptionsListen,
+                SubscriptionsListenResult
+            ),
+            "tasks/get" | "tasks/cancel" => $p!(Server, ServerResult, GetTask, GetTaskResult),
+            "tasks/result" => $p!(Server, ServerResult, GetTaskPayload, GetTaskPayloadResult),
+            "tasks/list" => $p!(Server, ServerResult, ListTasks, ListTasksResult),
+            "sampling/createMessage" => {
+                $p!(Client, ClientResult, CreateMessage, CreateMessageResult)
+            }
+            "roots/list" => $p!(Client, ClientResult, ListRoots, ListRootsResult),
+            "elicitation/create" => $p!(Client, ClientResult, Elicit, ElicitResult),
+            _ => $unknown,
+        }
+    };
+}
+
 /// Parses `json` as the result of a request whose method is `method`.
 ///
 /// The method decides the type: no structural guessing, so `{"tools":[],"prompts":[]}` answering
@@ -266,22 +457,23 @@ pub fn parse_result_for(
     json: &Value,
     version: impl Into<VersionLike>,
 ) -> Result<MethodResult, ParseError> {
-    use model::{ClientResult as C, ServerResult as S};
     let version = version.into();
     let d = version.known() == Some(ProtocolVersion::V2026_07_28);
     let input_required =
         d && json.get("resultType").and_then(Value::as_str) == Some("input_required");
     let task_handle = json.get("task").is_some();
     macro_rules! p {
-        ($ty:ty, $name:literal) => {
-            plain::<$ty>(json, &version, $name, ParseKind::Result)
+        ($side:ident, $union:ident, $variant:ident, $ty:ident) => {
+            MethodResult::$side(model::$union::$variant(plain::<model::$ty>(
+                json,
+                &version,
+                stringify!($ty),
+                ParseKind::Result,
+            )?))
         };
     }
     let result = if input_required && INPUT_REQUIRED_METHODS.contains(&method) {
-        MethodResult::Server(S::InputRequired(p!(
-            model::InputRequiredResult,
-            "InputRequiredResult"
-        )?))
+        p!(Server, ServerResult, InputRequired, InputRequiredResult)
     } else if task_handle
         && matches!(
             (
@@ -294,89 +486,88 @@ pub fn parse_result_for(
                 | ("elicitation/create", _, false)
         )
     {
-        let t = p!(model::CreateTaskResult, "CreateTaskResult")?;
         if method == "tools/call" {
-            MethodResult::Server(S::CreateTask(t))
+            p!(Server, ServerResult, CreateTask, CreateTaskResult)
         } else {
-            MethodResult::Client(C::CreateTask(t))
+            p!(Client, ClientResult, CreateTask, CreateTaskResult)
         }
     } else {
-        match method {
-            "initialize" => MethodResult::Server(S::Initialize(p!(
-                model::InitializeResult,
-                "InitializeResult"
-            )?)),
-            "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe" => {
-                MethodResult::Server(S::Empty(p!(model::EmptyResult, "EmptyResult")?))
-            }
-            "completion/complete" => {
-                MethodResult::Server(S::Complete(p!(model::CompleteResult, "CompleteResult")?))
-            }
-            "prompts/get" => {
-                MethodResult::Server(S::GetPrompt(p!(model::GetPromptResult, "GetPromptResult")?))
-            }
-            "prompts/list" => MethodResult::Server(S::ListPrompts(p!(
-                model::ListPromptsResult,
-                "ListPromptsResult"
-            )?)),
-            "resources/list" => MethodResult::Server(S::ListResources(p!(
-                model::ListResourcesResult,
-                "ListResourcesResult"
-            )?)),
-            "resources/templates/list" => MethodResult::Server(S::ListResourceTemplates(p!(
-                model::ListResourceTemplatesResult,
-                "ListResourceTemplatesResult"
-            )?)),
-            "resources/read" => MethodResult::Server(S::ReadResource(p!(
-                model::ReadResourceResult,
-                "ReadResourceResult"
-            )?)),
-            "tools/call" => {
-                MethodResult::Server(S::CallTool(p!(model::CallToolResult, "CallToolResult")?))
-            }
-            "tools/list" => {
-                MethodResult::Server(S::ListTools(p!(model::ListToolsResult, "ListToolsResult")?))
-            }
-            "server/discover" => {
-                MethodResult::Server(S::Discover(p!(model::DiscoverResult, "DiscoverResult")?))
-            }
-            "subscriptions/listen" => MethodResult::Server(S::SubscriptionsListen(p!(
-                model::SubscriptionsListenResult,
-                "SubscriptionsListenResult"
-            )?)),
-            "tasks/get" | "tasks/cancel" => {
-                MethodResult::Server(S::GetTask(p!(model::GetTaskResult, "GetTaskResult")?))
-            }
-            "tasks/result" => MethodResult::Server(S::GetTaskPayload(p!(
-                model::GetTaskPayloadResult,
-                "GetTaskPayloadResult"
-            )?)),
-            "tasks/list" => {
-                MethodResult::Server(S::ListTasks(p!(model::ListTasksResult, "ListTasksResult")?))
-            }
-            "sampling/createMessage" => MethodResult::Client(C::CreateMessage(p!(
-                model::CreateMessageResult,
-                "CreateMessageResult"
-            )?)),
-            "roots/list" => {
-                MethodResult::Client(C::ListRoots(p!(model::ListRootsResult, "ListRootsResult")?))
-            }
-            "elicitation/create" => {
-                MethodResult::Client(C::Elicit(p!(model::ElicitResult, "ElicitResult")?))
-            }
-            other => {
-                return Err(ParseError::new(
-                    ParseErrorKind::UnknownMethod,
-                    JsonPath::root(),
-                    &version,
-                    "Result",
-                    format!("no request has method \"{other}\", so its result has no type"),
-                ));
-            }
-        }
+        by_method!(method, p, {
+            return Err(ParseError::new(
+                ParseErrorKind::UnknownMethod,
+                JsonPath::root(),
+                &version,
+                "Result",
+                format!("no request has method \"{method}\", so its result has no type"),
+            ));
+        })
     };
     mandates(json, &version, "Result", ParseKind::Result)?;
     Ok(result)
+}
+
+/// Parses JSON text as the result of a request whose method is `method`: [`parse_result_for`]
+/// from text, with the same result and errors.
+///
+/// The text is parsed straight into the method's result type and `resultType` is checked on the
+/// typed value. The `Value` path of [`parse_result_for`] answers whenever that fails or cannot
+/// decide alone: a body that does not parse as the method's own result (a task handle, an
+/// input-required result, a bad frame), `resultType: "input_required"` at 2026-07-28, or a
+/// result type that does not keep `resultType` (`InitializeResult`, client results) at
+/// 2026-07-28. (A parsed `CallToolResult`, `CreateMessageResult` or `ElicitResult` has its
+/// `content`/`action`, so it is never the task handle the `Value` path would pick.)
+pub fn parse_result_str_for(
+    method: &str,
+    text: &str,
+    version: impl Into<VersionLike>,
+) -> Result<MethodResult, ParseError> {
+    parse_result_text_for(method, Text::Str(text), version.into())
+}
+
+/// [`parse_result_str_for`] for JSON bytes.
+pub fn parse_result_slice_for(
+    method: &str,
+    bytes: &[u8],
+    version: impl Into<VersionLike>,
+) -> Result<MethodResult, ParseError> {
+    parse_result_text_for(method, Text::Bytes(bytes), version.into())
+}
+
+fn parse_result_text_for(
+    method: &str,
+    text: Text<'_>,
+    version: VersionLike,
+) -> Result<MethodResult, ParseError> {
+    if let Some(result) = typed_result_for(method, text, &version) {
+        return result;
+    }
+    let value = text.value(&version, "Result")?;
+    parse_result_for(method, &value, version)
+}
+
+/// The typed half of [`parse_result_text_for`]; `None` sends the caller to the `Value` path.
+fn typed_result_for(
+    method: &str,
+    text: Text<'_>,
+    version: &VersionLike,
+) -> Option<Result<MethodResult, ParseError>> {
+    let d = version.known() == Some(ProtocolVersion::V2026_07_28);
+    macro_rules! p {
+        ($side:ident, $union:ident, $variant:ident, $ty:ident) => {{
+            let parsed: model::$ty = text.typed()?;
+            if d && INPUT_REQUIRED_METHODS.contains(&method)
+                && parsed.mandate_facts().result_type == Some("input_required")
+            {
+                return None;
+            }
+            if let Err(e) = typed_mandates(&parsed, version, "Result")? {
+                return Some(Err(e));
+            }
+            MethodResult::$side(model::$union::$variant(parsed))
+        }};
+    }
+    // An unknown method: the `Value` path reports it (after checking the text is JSON).
+    Some(Ok(by_method!(method, p, return None)))
 }
 
 /// Keys every result may carry, which tell no member apart (`ttlMs`/`cacheScope` included, so a

@@ -1,0 +1,1079 @@
+//! The direct path of `translate`: one line read once, borrowing, and written once.
+//!
+//! The general path parses a line into a `serde_json::Value`, splits record and frame, cuts the
+//! body out as another `Value`, and builds the output as a `Value` again. Here the line is read
+//! into its members as borrowed raw JSON text ([`RawValue`]): the capture record's members, the
+//! frame's members, and nothing deeper. The body (`params` or `result`) is checked for what the
+//! strict reader of [`crate::json`] refuses (duplicate keys, depth) without building anything,
+//! parsed from its text into the superset at the source revision, emitted for the target
+//! straight into the output buffer, and the envelope is written around it.
+//!
+//! The direct path only ever handles lines the general path would translate, with the same
+//! output byte for byte: anything else (invalid JSON, envelope faults, error frames, parse
+//! failures, refusals) makes it give up, and the line takes the general path, which reports it
+//! exactly as before. Giving up after the session has seen the frame is fine: the caller then
+//! rebuilds the general path's view of the line and continues from the same session state.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::io::Write as _;
+
+use mcp_types::ProtocolVersion;
+use mcp_types::model::{ClientNotification, ClientRequest, ServerNotification, ServerRequest};
+use mcp_types::wire::{self, MethodResult, WireBody, WireParse};
+use serde::Deserializer as _;
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+use crate::convert::BodyKind;
+use crate::envelope::{Envelope, RequestId};
+use crate::record::{Direction, Format};
+use crate::session::{
+    ClientIdentity, Evidence, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION,
+};
+
+/// Nesting bound of the direct path. The strict reader's bound is serde_json's (128 levels
+/// from the start of the line); a line nested deeper than this takes the general path, which
+/// reports it exactly.
+const MAX_DEPTH: usize = 100;
+
+/// Why the direct path gave up (never shown: the general path takes over and reports).
+#[derive(Debug)]
+struct GiveUp;
+
+impl fmt::Display for GiveUp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not for the direct path")
+    }
+}
+
+impl std::error::Error for GiveUp {}
+
+impl de::Error for GiveUp {
+    fn custom<T: fmt::Display>(_: T) -> Self {
+        GiveUp
+    }
+}
+
+/// An object key, borrowed from the line unless it had escapes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Key<'a>(Cow<'a, str>);
+
+impl<'de> de::Deserialize<'de> for Key<'de> {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object key")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// The keys seen in one object, for the duplicate check (no allocation for small objects).
+struct Seen<'a> {
+    inline: [&'a str; 16],
+    n: usize,
+    spill: Vec<Cow<'a, str>>,
+}
+
+impl<'a> Seen<'a> {
+    fn new() -> Self {
+        Seen {
+            inline: [""; 16],
+            n: 0,
+            spill: Vec::new(),
+        }
+    }
+
+    /// Adds `key`; `false` if it was already there.
+    fn insert(&mut self, key: Key<'a>) -> bool {
+        let k: &str = &key.0;
+        if self.inline[..self.n].contains(&k) || self.spill.iter().any(|s| s == k) {
+            return false;
+        }
+        match key.0 {
+            Cow::Borrowed(b) if self.n < self.inline.len() => {
+                self.inline[self.n] = b;
+                self.n += 1;
+            }
+            other => self.spill.push(other),
+        }
+        true
+    }
+}
+
+/// Checks a value the way the strict reader would accept it (no duplicate key at any depth,
+/// bounded nesting, numbers in range), building nothing.
+#[derive(Clone, Copy)]
+struct Check {
+    depth: usize,
+}
+
+impl<'de> DeserializeSeed<'de> for Check {
+    type Value = ();
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Check {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let inner = self.deeper::<A::Error>()?;
+        while seq.next_element_seed(inner)?.is_some() {}
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let inner = self.deeper::<A::Error>()?;
+        let mut seen = Seen::new();
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            if !seen.insert(key) {
+                return Err(de::Error::custom("duplicate key"));
+            }
+            map.next_value_seed(inner)?;
+        }
+        Ok(())
+    }
+}
+
+impl Check {
+    fn deeper<E: de::Error>(self) -> Result<Check, E> {
+        if self.depth >= MAX_DEPTH {
+            return Err(E::custom("too deep"));
+        }
+        Ok(Check {
+            depth: self.depth + 1,
+        })
+    }
+}
+
+/// Checks `raw` (a member at nesting `depth`) with [`Check`].
+fn check(raw: &str, depth: usize) -> Result<(), GiveUp> {
+    let mut de = serde_json::Deserializer::from_str(raw);
+    Check { depth }.deserialize(&mut de).map_err(|_| GiveUp)?;
+    de.end().map_err(|_| GiveUp)
+}
+
+/// A member checked with [`Check`], then read as a `Value` (members the direct path copies).
+fn value_of(raw: &str, depth: usize) -> Result<Value, GiveUp> {
+    check(raw, depth)?;
+    serde_json::from_str(raw).map_err(|_| GiveUp)
+}
+
+/// The nesting the direct path assumes for every member of a frame (a capture record's frame
+/// members are at 2; assuming more only sends borderline lines to the general path).
+const MEMBER_DEPTH: usize = 3;
+
+/// A member value read by [`Check`] at [`MEMBER_DEPTH`].
+struct Checked;
+
+impl<'de> de::Deserialize<'de> for Checked {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Check {
+            depth: MEMBER_DEPTH,
+        }
+        .deserialize(d)
+        .map(|()| Checked)
+    }
+}
+
+/// A `params` member read by [`ParamsScan`] at [`MEMBER_DEPTH`].
+struct CheckedParams<'a>(ParamsFacts<'a>);
+
+impl<'de> de::Deserialize<'de> for CheckedParams<'de> {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(ParamsScan {
+            depth: MEMBER_DEPTH,
+        })
+        .map(CheckedParams)
+    }
+}
+
+/// What the direct path needs from a request's `params._meta`.
+#[derive(Default)]
+struct MetaFacts<'a> {
+    /// The `_meta` member itself (a sub-slice of `params`).
+    raw: Option<&'a RawValue>,
+    /// Its member count.
+    len: usize,
+    /// `io.modelcontextprotocol/protocolVersion`.
+    revision: Option<Value>,
+    has_client_info: bool,
+    has_capabilities: bool,
+}
+
+/// What the direct path needs from a request's `params` (checked on the way).
+#[derive(Default)]
+struct ParamsFacts<'a> {
+    len: usize,
+    meta: MetaFacts<'a>,
+}
+
+struct ParamsScan {
+    depth: usize,
+}
+
+impl<'de> Visitor<'de> for ParamsScan {
+    type Value = ParamsFacts<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ParamsFacts<'de>, A::Error> {
+        let inner = Check { depth: self.depth }.deeper::<A::Error>()?;
+        let mut seen = Seen::new();
+        let mut facts = ParamsFacts::default();
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            let is_meta = key.0 == "_meta";
+            if !seen.insert(key) {
+                return Err(de::Error::custom("duplicate key"));
+            }
+            facts.len += 1;
+            if is_meta {
+                let raw: &'de RawValue = map.next_value()?;
+                facts.meta = meta_facts(raw, inner.depth).map_err(de::Error::custom)?;
+            } else {
+                map.next_value_seed(inner)?;
+            }
+        }
+        Ok(facts)
+    }
+}
+
+struct MetaScan {
+    depth: usize,
+}
+
+impl<'de> Visitor<'de> for MetaScan {
+    type Value = MetaFacts<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<MetaFacts<'de>, A::Error> {
+        let inner = Check { depth: self.depth }.deeper::<A::Error>()?;
+        let mut seen = Seen::new();
+        let mut facts = MetaFacts::default();
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            let name = key.0.clone();
+            if !seen.insert(key) {
+                return Err(de::Error::custom("duplicate key"));
+            }
+            facts.len += 1;
+            match &*name {
+                META_PROTOCOL_VERSION => {
+                    let raw: &'de RawValue = map.next_value()?;
+                    facts.revision =
+                        Some(value_of(raw.get(), inner.depth).map_err(de::Error::custom)?);
+                    continue;
+                }
+                META_CLIENT_INFO => facts.has_client_info = true,
+                META_CLIENT_CAPABILITIES => facts.has_capabilities = true,
+                _ => {}
+            }
+            map.next_value_seed(inner)?;
+        }
+        Ok(facts)
+    }
+}
+
+/// Reads `params._meta`; a `_meta` that is not an object gives up (the general path decides).
+fn meta_facts(raw: &RawValue, depth: usize) -> Result<MetaFacts<'_>, GiveUp> {
+    let mut de = serde_json::Deserializer::from_str(raw.get());
+    let mut facts = de.deserialize_map(MetaScan { depth }).map_err(|_| GiveUp)?;
+    facts.raw = Some(raw);
+    Ok(facts)
+}
+
+/// JSON whitespace.
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
+        i += 1;
+    }
+    i
+}
+
+/// The object key at `i` when it is plain (no escapes, no control characters), and the index
+/// after its closing quote. Other keys make the direct path give up.
+fn key_at(text: &str, i: usize) -> Result<(&str, usize), GiveUp> {
+    let b = text.as_bytes();
+    if b.get(i) != Some(&b'"') {
+        return Err(GiveUp);
+    }
+    let start = i + 1;
+    let end = start + memchr::memchr2(b'"', b'\\', &b[start..]).ok_or(GiveUp)?;
+    if b[end] != b'"' || b[start..end].iter().any(|c| *c < 0x20) {
+        return Err(GiveUp);
+    }
+    Ok((&text[start..end], end + 1))
+}
+
+/// Reads the value starting at `i` (no leading whitespace) as `T`: the value, its text, and the
+/// index after it. One pass: the check and the span come from the same read.
+fn value_at<'a, T: de::Deserialize<'a>>(
+    text: &'a str,
+    i: usize,
+) -> Result<(T, &'a str, usize), GiveUp> {
+    let rest = text.get(i..).ok_or(GiveUp)?;
+    let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<T>();
+    let value = stream.next().ok_or(GiveUp)?.map_err(|_| GiveUp)?;
+    let end = i + stream.byte_offset();
+    Ok((value, text.get(i..end).ok_or(GiveUp)?, end))
+}
+
+/// Walks the members of the object at `i` (after whitespace), calling `each(key, start)` with
+/// the index where each value starts; `each` returns the index after the value. Duplicate keys
+/// give up. Returns the index after the closing brace.
+fn object<'a>(
+    text: &'a str,
+    i: usize,
+    mut each: impl FnMut(&'a str, usize) -> Result<usize, GiveUp>,
+) -> Result<usize, GiveUp> {
+    let b = text.as_bytes();
+    let mut i = skip_ws(b, i);
+    if b.get(i) != Some(&b'{') {
+        return Err(GiveUp);
+    }
+    i = skip_ws(b, i + 1);
+    if b.get(i) == Some(&b'}') {
+        return Ok(i + 1);
+    }
+    let mut keys: Vec<&'a str> = Vec::with_capacity(4);
+    loop {
+        let (key, next) = key_at(text, i)?;
+        if keys.contains(&key) {
+            return Err(GiveUp);
+        }
+        keys.push(key);
+        i = skip_ws(b, next);
+        if b.get(i) != Some(&b':') {
+            return Err(GiveUp);
+        }
+        i = skip_ws(b, i + 1);
+        i = skip_ws(b, each(key, i)?);
+        match b.get(i) {
+            Some(b',') => i = skip_ws(b, i + 1),
+            Some(b'}') => return Ok(i + 1),
+            _ => return Err(GiveUp),
+        }
+    }
+}
+
+/// A frame member as read: its text, and for `params` what the scan learned.
+struct Member<'a> {
+    key: &'a str,
+    raw: &'a str,
+    params: Option<ParamsFacts<'a>>,
+}
+
+/// Reads the frame object at `i`; returns its members and the index after it.
+fn frame_members(text: &str, i: usize) -> Result<(Vec<Member<'_>>, usize), GiveUp> {
+    let mut members = Vec::with_capacity(4);
+    let end = object(text, i, |key, start| {
+        let (raw, params, end) = if key == "params" {
+            let (p, raw, end) = value_at::<CheckedParams<'_>>(text, start)?;
+            (raw, Some(p.0), end)
+        } else {
+            let (Checked, raw, end) = value_at::<Checked>(text, start)?;
+            (raw, None, end)
+        };
+        members.push(Member { key, raw, params });
+        Ok(end)
+    })?;
+    Ok((members, end))
+}
+
+/// One line read by the direct path: a valid request, notification or success response that
+/// the strict reader accepts.
+pub struct Line<'a> {
+    /// Bare or capture record.
+    pub format: Format,
+    /// For captures, the record's members (the frame's slot is `None`), with the values of
+    /// the members other than `dir`, to be copied.
+    record: Vec<(&'a str, Option<Copied<'a>>)>,
+    /// The frame's members, in order.
+    frame: Vec<(&'a str, FrameMember)>,
+    /// The envelope, as [`crate::envelope::classify`] gives it.
+    pub envelope: Envelope,
+    /// The method, as raw JSON text (requests and notifications).
+    method: Option<&'a str>,
+    /// `params` or `result`, as raw JSON text.
+    body: Option<&'a str>,
+    params: ParamsFacts<'a>,
+}
+
+/// A member the direct path writes back unchanged.
+enum Copied<'a> {
+    /// Raw text already in the form `serde_json` writes (`"c2s"`, `"2.0"`).
+    Verbatim(&'a str),
+    /// Anything else, re-written compactly.
+    Value(Value),
+}
+
+/// A frame member and how it is written.
+enum FrameMember {
+    /// `jsonrpc`, always `"2.0"` here.
+    Version,
+    /// The id (written from its typed form, as the general path does).
+    Id,
+    /// `method` or `params` of a request or notification (replaced by the emitted body's).
+    Body,
+    /// `result` of a response (replaced by the emitted body).
+    Result,
+    /// Anything else, copied.
+    Other(Value),
+}
+
+const KNOWN_FRAME_KEYS: [&str; 6] = ["jsonrpc", "id", "method", "params", "result", "error"];
+
+/// Reads `bytes` for the direct path, or `None` when the line must take the general path.
+pub fn read(bytes: &[u8]) -> Option<Line<'_>> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    read_text(text).ok()
+}
+
+fn read_text(text: &str) -> Result<Line<'_>, GiveUp> {
+    let b = text.as_bytes();
+    // The top-level object: a capture record's members (its frame read one level deeper), or
+    // the frame itself.
+    let mut top: Vec<(&str, Option<&str>)> = Vec::with_capacity(4);
+    let mut frame: Option<Vec<Member<'_>>> = None;
+    let mut bare: Vec<Member<'_>> = Vec::new();
+    let end = object(text, 0, |key, start| {
+        if key == "frame" && b.get(start) == Some(&b'{') {
+            let (members, end) = frame_members(text, start)?;
+            frame = Some(members);
+            top.push((key, None));
+            return Ok(end);
+        }
+        let (raw, params, end) = if key == "params" {
+            let (p, raw, end) = value_at::<CheckedParams<'_>>(text, start)?;
+            (raw, Some(p.0), end)
+        } else {
+            let (Checked, raw, end) = value_at::<Checked>(text, start)?;
+            (raw, None, end)
+        };
+        top.push((key, Some(raw)));
+        bare.push(Member { key, raw, params });
+        Ok(end)
+    })?;
+    if skip_ws(b, end) != b.len() {
+        return Err(GiveUp);
+    }
+    let has = |k: &str| top.iter().any(|(key, _)| *key == k);
+    // The record split, as `Record::from_value` does it.
+    match frame {
+        Some(members) if !has("jsonrpc") => {
+            let mut dir = None;
+            let mut record = Vec::with_capacity(top.len());
+            for (key, raw) in &top {
+                let copied = match (*key, raw) {
+                    (_, None) => None,
+                    ("dir", Some(raw)) => {
+                        dir = Some(match *raw {
+                            "\"c2s\"" => Direction::ClientToServer,
+                            "\"s2c\"" => Direction::ServerToClient,
+                            _ => return Err(GiveUp),
+                        });
+                        Some(Copied::Verbatim(raw))
+                    }
+                    (_, Some(raw)) => Some(Copied::Value(value_of(raw, 1)?)),
+                };
+                record.push((*key, copied));
+            }
+            classify(Format::Capture(dir.ok_or(GiveUp)?), record, members)
+        }
+        Some(_) => Err(GiveUp),
+        None if has("frame") => Err(GiveUp),
+        None => classify(Format::Bare, Vec::new(), bare),
+    }
+}
+
+/// Classifies the frame (success cases of `envelope::classify` only) and reads its members.
+fn classify<'a>(
+    format: Format,
+    record: Vec<(&'a str, Option<Copied<'a>>)>,
+    mut members: Vec<Member<'a>>,
+) -> Result<Line<'a>, GiveUp> {
+    let get = |k: &str| members.iter().find(|m| m.key == k).map(|m| m.raw);
+    if get("jsonrpc") != Some("\"2.0\"") || get("error").is_some() {
+        return Err(GiveUp);
+    }
+    let id = match get("id") {
+        Some(raw) => {
+            let v: Value = serde_json::from_str(raw).map_err(|_| GiveUp)?;
+            Some(RequestId::from_value(&v).ok_or(GiveUp)?)
+        }
+        None => None,
+    };
+    let is_object = |raw: &str| raw.starts_with('{');
+    let method_raw = get("method");
+    let result = get("result");
+    let params_raw = get("params");
+    let (envelope, body) = match (method_raw, result) {
+        (Some(m), None) => {
+            let method: String = serde_json::from_str(m).map_err(|_| GiveUp)?;
+            if params_raw.is_some_and(|p| !is_object(p)) {
+                return Err(GiveUp);
+            }
+            let envelope = match id {
+                Some(id) => Envelope::Request { id, method },
+                None => Envelope::Notification { method },
+            };
+            (envelope, params_raw)
+        }
+        (None, Some(r)) if is_object(r) => (
+            Envelope::Response {
+                id: id.ok_or(GiveUp)?,
+            },
+            Some(r),
+        ),
+        _ => return Err(GiveUp),
+    };
+    let is_response = matches!(envelope, Envelope::Response { .. });
+    let params = match is_response {
+        true => ParamsFacts::default(),
+        false => members
+            .iter_mut()
+            .find(|m| m.key == "params")
+            .and_then(|m| m.params.take())
+            .unwrap_or_default(),
+    };
+    let mut frame = Vec::with_capacity(members.len());
+    for m in members {
+        let member = match m.key {
+            "jsonrpc" => FrameMember::Version,
+            "id" => FrameMember::Id,
+            "method" | "params" if !is_response => FrameMember::Body,
+            "result" if is_response => FrameMember::Result,
+            _ => FrameMember::Other(value_of(m.raw, MEMBER_DEPTH)?),
+        };
+        frame.push((m.key, member));
+    }
+    Ok(Line {
+        format,
+        record,
+        frame,
+        envelope,
+        method: method_raw,
+        body,
+        params,
+    })
+}
+
+impl Evidence for Line<'_> {
+    fn params(&self) -> Option<Cow<'_, Map<String, Value>>> {
+        match (&self.envelope, self.body) {
+            (Envelope::Response { .. }, _) | (_, None) => None,
+            (_, Some(p)) => serde_json::from_str(p).ok().map(Cow::Owned),
+        }
+    }
+
+    fn result(&self) -> Option<Cow<'_, Value>> {
+        match (&self.envelope, self.body) {
+            (Envelope::Response { .. }, Some(r)) => serde_json::from_str(r).ok().map(Cow::Owned),
+            _ => None,
+        }
+    }
+
+    fn meta_revision(&self) -> Option<Cow<'_, Value>> {
+        self.params.meta.revision.as_ref().map(Cow::Borrowed)
+    }
+}
+
+/// Reusable buffers of the direct path.
+#[derive(Default)]
+pub struct Buffers {
+    body: String,
+    emitted: Vec<u8>,
+    /// The output line, newline included, after a successful [`translate`].
+    pub line: Vec<u8>,
+}
+
+/// The body text the boundary parses: `{"method":…,"params":…}` for requests and
+/// notifications (with the client identity added where `convert::add_identity` adds it), the
+/// `result` text for responses.
+fn body_text<'b>(
+    line: &Line<'_>,
+    identity: Option<&ClientIdentity>,
+    buf: &'b mut String,
+) -> Result<&'b str, GiveUp> {
+    buf.clear();
+    let Some(method) = line.method else {
+        buf.push_str(line.body.ok_or(GiveUp)?);
+        return Ok(buf);
+    };
+    buf.push_str("{\"method\":");
+    buf.push_str(method);
+    // The `_meta` entries to add, as `"key":value` text.
+    let mut add = String::new();
+    if let Some(identity) = identity {
+        let meta = &line.params.meta;
+        let entries = [
+            (
+                META_CLIENT_INFO,
+                &identity.client_info,
+                meta.has_client_info,
+            ),
+            (
+                META_CLIENT_CAPABILITIES,
+                &identity.capabilities,
+                meta.has_capabilities,
+            ),
+        ];
+        for (key, value, present) in entries {
+            let Some(value) = value else { continue };
+            if present {
+                continue;
+            }
+            if !add.is_empty() {
+                add.push(',');
+            }
+            add.push_str(&serde_json::to_string(key).map_err(|_| GiveUp)?);
+            add.push(':');
+            add.push_str(&serde_json::to_string(value).map_err(|_| GiveUp)?);
+        }
+    }
+    match line.body {
+        None if add.is_empty() => {}
+        None => {
+            buf.push_str(",\"params\":{\"_meta\":{");
+            buf.push_str(&add);
+            buf.push_str("}}");
+        }
+        Some(p) => {
+            buf.push_str(",\"params\":");
+            let p: &str = p;
+            let meta = &line.params.meta;
+            if add.is_empty() {
+                buf.push_str(p);
+            } else if let Some(m) = meta.raw {
+                let m = m.get();
+                if !m.starts_with('{') {
+                    return Err(GiveUp);
+                }
+                // `_meta` is a sub-slice of `params`: add the entries before its `}`.
+                let start = (m.as_ptr() as usize)
+                    .checked_sub(p.as_ptr() as usize)
+                    .ok_or(GiveUp)?;
+                let end = start + m.len();
+                if end > p.len() {
+                    return Err(GiveUp);
+                }
+                buf.push_str(&p[..end - 1]);
+                if meta.len > 0 {
+                    buf.push(',');
+                }
+                buf.push_str(&add);
+                buf.push('}');
+                buf.push_str(&p[end..]);
+            } else if line.params.len == 0 {
+                buf.push_str("{\"_meta\":{");
+                buf.push_str(&add);
+                buf.push_str("}}");
+            } else {
+                buf.push_str(&p[..p.len() - 1]);
+                buf.push_str(",\"_meta\":{");
+                buf.push_str(&add);
+                buf.push_str("}}");
+            }
+        }
+    }
+    buf.push('}');
+    Ok(buf)
+}
+
+fn through<T: WireParse + WireBody>(
+    text: &str,
+    from: ProtocolVersion,
+    to: ProtocolVersion,
+    out: &mut Vec<u8>,
+) -> Result<(), GiveUp> {
+    let model: T = wire::parse_str_as(text, from).map_err(|_| GiveUp)?;
+    wire::serialize_for_vec(&model, to, out).map_err(|_| GiveUp)
+}
+
+/// Parses the body at `from` and emits it for `to` into `out`.
+fn emit(
+    kind: BodyKind<'_>,
+    text: &str,
+    from: ProtocolVersion,
+    to: ProtocolVersion,
+    out: &mut Vec<u8>,
+) -> Result<(), GiveUp> {
+    use Direction::{ClientToServer as C2s, ServerToClient as S2c};
+    match kind {
+        BodyKind::Request(C2s) => through::<ClientRequest>(text, from, to, out),
+        BodyKind::Request(S2c) => through::<ServerRequest>(text, from, to, out),
+        BodyKind::Notification(C2s) => through::<ClientNotification>(text, from, to, out),
+        BodyKind::Notification(S2c) => through::<ServerNotification>(text, from, to, out),
+        BodyKind::Result(_, method) => {
+            let value: Value = serde_json::from_str(text).map_err(|_| GiveUp)?;
+            match wire::parse_result_for(method, &value, from).map_err(|_| GiveUp)? {
+                MethodResult::Server(r) => wire::serialize_for_vec(&r, to, out),
+                MethodResult::Client(r) => wire::serialize_for_vec(&r, to, out),
+                _ => return Err(GiveUp),
+            }
+            .map_err(|_| GiveUp)
+        }
+    }
+}
+
+/// The top-level members of a compact JSON object written by `serde_json`: each key with its
+/// quotes, and the value's text.
+fn split_members(text: &[u8]) -> Option<Vec<(&[u8], &[u8])>> {
+    let inner = text.strip_prefix(b"{")?.strip_suffix(b"}")?;
+    let mut out = Vec::with_capacity(2);
+    let mut i = 0;
+    while i < inner.len() {
+        let key_end = string_end(inner, i)?;
+        let key = &inner[i..key_end];
+        if inner.get(key_end) != Some(&b':') {
+            return None;
+        }
+        let start = key_end + 1;
+        let end = value_end(inner, start)?;
+        out.push((key, &inner[start..end]));
+        i = end;
+        if i < inner.len() {
+            if inner[i] != b',' {
+                return None;
+            }
+            i += 1;
+        }
+    }
+    Some(out)
+}
+
+/// The end (exclusive) of the JSON string starting at `at`.
+fn string_end(text: &[u8], at: usize) -> Option<usize> {
+    if text.get(at) != Some(&b'"') {
+        return None;
+    }
+    let mut i = at + 1;
+    while i < text.len() {
+        match text[i] {
+            b'\\' => i += 2,
+            b'"' => return Some(i + 1),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The end (exclusive) of the compact JSON value starting at `at`.
+fn value_end(text: &[u8], at: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = at;
+    while i < text.len() {
+        match text[i] {
+            b'"' => {
+                i = string_end(text, i)?;
+                if depth == 0 {
+                    return Some(i);
+                }
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            b',' if depth == 0 => return Some(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    (depth == 0).then_some(i)
+}
+
+fn push_key(out: &mut Vec<u8>, key: &str) -> Result<(), GiveUp> {
+    serde_json::to_writer(&mut *out, key).map_err(|_| GiveUp)?;
+    out.push(b':');
+    Ok(())
+}
+
+fn push_value(out: &mut Vec<u8>, value: &Value) -> Result<(), GiveUp> {
+    serde_json::to_writer(&mut *out, value).map_err(|_| GiveUp)
+}
+
+/// Writes the frame around the emitted body, in the input's member order (as
+/// `convert::put_back` places it).
+fn write_frame(line: &Line<'_>, emitted: &[u8], out: &mut Vec<u8>) -> Result<(), GiveUp> {
+    let body_members = match line.envelope {
+        Envelope::Response { .. } => None,
+        _ => Some(split_members(emitted).ok_or(GiveUp)?),
+    };
+    let emitted_member = |k: &[u8]| {
+        body_members
+            .as_ref()
+            .and_then(|m| m.iter().find(|(key, _)| *key == k).map(|(_, v)| *v))
+    };
+    out.push(b'{');
+    let mut first = true;
+    let mut sep = |out: &mut Vec<u8>| {
+        if !std::mem::take(&mut first) {
+            out.push(b',');
+        }
+    };
+    for (key, member) in &line.frame {
+        match member {
+            FrameMember::Version => {
+                sep(out);
+                out.extend_from_slice(b"\"jsonrpc\":\"2.0\"");
+            }
+            FrameMember::Id => {
+                let id = match &line.envelope {
+                    Envelope::Request { id, .. } | Envelope::Response { id } => id,
+                    _ => return Err(GiveUp),
+                };
+                sep(out);
+                out.extend_from_slice(b"\"id\":");
+                match id {
+                    RequestId::Int(i) => write!(out, "{i}").map_err(|_| GiveUp)?,
+                    RequestId::Str(s) => serde_json::to_writer(&mut *out, s).map_err(|_| GiveUp)?,
+                }
+            }
+            FrameMember::Body => {
+                let quoted = if *key == "method" {
+                    &b"\"method\""[..]
+                } else {
+                    &b"\"params\""[..]
+                };
+                if let Some(v) = emitted_member(quoted) {
+                    sep(out);
+                    out.extend_from_slice(quoted);
+                    out.push(b':');
+                    out.extend_from_slice(v);
+                }
+            }
+            FrameMember::Result => {
+                sep(out);
+                out.extend_from_slice(b"\"result\":");
+                out.extend_from_slice(emitted);
+            }
+            FrameMember::Other(v) => {
+                sep(out);
+                push_key(out, key)?;
+                push_value(out, v)?;
+            }
+        }
+    }
+    // Members the body gained are appended (a materialized `params`), in body order.
+    if let Some(members) = &body_members {
+        let frame_has = |name: &str| line.frame.iter().any(|(key, _)| *key == name);
+        for (k, v) in members {
+            let name = k.get(1..k.len().saturating_sub(1)).unwrap_or_default();
+            let in_frame = match name {
+                b"method" | b"params" => line
+                    .frame
+                    .iter()
+                    .any(|(key, m)| key.as_bytes() == name && matches!(m, FrameMember::Body)),
+                _ => {
+                    // A body member that could collide with an envelope member: not here.
+                    if KNOWN_FRAME_KEYS.iter().any(|n| n.as_bytes() == name)
+                        || std::str::from_utf8(name).map_or(true, frame_has)
+                    {
+                        return Err(GiveUp);
+                    }
+                    false
+                }
+            };
+            if !in_frame {
+                sep(out);
+                out.extend_from_slice(k);
+                out.push(b':');
+                out.extend_from_slice(v);
+            }
+        }
+    }
+    out.push(b'}');
+    Ok(())
+}
+
+/// Translates one line read by [`read`] into `buffers.line` (newline included). `false` means
+/// give up: the general path will handle the line (and report what went wrong).
+pub fn translate(
+    line: &Line<'_>,
+    kind: BodyKind<'_>,
+    from: ProtocolVersion,
+    to: ProtocolVersion,
+    identity: Option<&ClientIdentity>,
+    buffers: &mut Buffers,
+) -> bool {
+    translate_into(line, kind, from, to, identity, buffers).is_ok()
+}
+
+fn translate_into(
+    line: &Line<'_>,
+    kind: BodyKind<'_>,
+    from: ProtocolVersion,
+    to: ProtocolVersion,
+    identity: Option<&ClientIdentity>,
+    buffers: &mut Buffers,
+) -> Result<(), GiveUp> {
+    let identity = identity.filter(|_| {
+        to == ProtocolVersion::V2026_07_28 && kind == BodyKind::Request(Direction::ClientToServer)
+    });
+    let text = body_text(line, identity, &mut buffers.body)?;
+    buffers.emitted.clear();
+    emit(kind, text, from, to, &mut buffers.emitted)?;
+    let out = &mut buffers.line;
+    out.clear();
+    match line.format {
+        Format::Bare => write_frame(line, &buffers.emitted, out)?,
+        Format::Capture(_) => {
+            out.push(b'{');
+            for (i, (key, copied)) in line.record.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                push_key(out, key)?;
+                match copied {
+                    None => write_frame(line, &buffers.emitted, out)?,
+                    Some(Copied::Verbatim(s)) => out.extend_from_slice(s.as_bytes()),
+                    Some(Copied::Value(v)) => push_value(out, v)?,
+                }
+            }
+            out.push(b'}');
+        }
+    }
+    out.push(b'\n');
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compact_objects_split_into_members() {
+        let m =
+            split_members(br#"{"method":"a\"b","params":{"x":[1,{"y":"}"}],"z":null}}"#).unwrap();
+        assert_eq!(
+            m,
+            vec![
+                (&br#""method""#[..], &br#""a\"b""#[..]),
+                (&br#""params""#[..], &br#"{"x":[1,{"y":"}"}],"z":null}"#[..]),
+            ]
+        );
+        assert_eq!(split_members(b"{}").unwrap(), vec![]);
+        assert_eq!(split_members(b"{\"a\":1"), None);
+    }
+
+    #[test]
+    fn lines_the_general_path_must_judge_are_given_up() {
+        for bad in [
+            &br#"{"jsonrpc":"2.0","id":1,"method":"ping","id":2}"#[..],
+            br#"{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":1,"a":2}}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"k":1,"k":1}}}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"x","params":{"n":1E400}}"#,
+            br#"{"jsonrpc":"2.0","id":true,"method":"x"}"#,
+            br#"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m"}}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"x"} x"#,
+            br#"{"dir":"up","frame":{"jsonrpc":"2.0","method":"x"}}"#,
+            br#"{"frame":{"jsonrpc":"2.0","method":"x"}}"#,
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"\xff\"}",
+        ] {
+            assert!(read(bad).is_none(), "{}", String::from_utf8_lossy(bad));
+        }
+        let deep = format!(
+            r#"{{"jsonrpc":"2.0","method":"x","params":{{"a":{}{}}}}}"#,
+            "[".repeat(120),
+            "]".repeat(120)
+        );
+        assert!(read(deep.as_bytes()).is_none());
+    }
+
+    #[test]
+    fn meta_facts_are_read_while_checking() {
+        let l = read(br#"{"dir":"c2s","frame":{"jsonrpc":"2.0","id":"a","method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{}}}}}"#).unwrap();
+        assert_eq!(l.format, Format::Capture(Direction::ClientToServer));
+        assert_eq!(
+            l.envelope,
+            Envelope::Request {
+                id: RequestId::Str("a".into()),
+                method: "tools/list".into()
+            }
+        );
+        assert_eq!(
+            l.meta_revision().as_deref(),
+            Some(&Value::from("2026-07-28"))
+        );
+        assert!(l.params.meta.has_client_info && !l.params.meta.has_capabilities);
+    }
+
+    #[test]
+    fn identity_is_spliced_into_the_body_text() {
+        let id = ClientIdentity {
+            client_info: Some(serde_json::json!({"name":"c"})),
+            capabilities: Some(serde_json::json!({})),
+        };
+        let mut buf = String::new();
+        let cases = [
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"m"}"#,
+                r#"{"method":"m","params":{"_meta":{"io.modelcontextprotocol/clientInfo":{"name":"c"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{ }}"#,
+                r#"{"method":"m","params":{"_meta":{"io.modelcontextprotocol/clientInfo":{"name":"c"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1 }}"#,
+                r#"{"method":"m","params":{"a":1 ,"_meta":{"io.modelcontextprotocol/clientInfo":{"name":"c"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"io.modelcontextprotocol/clientInfo":1},"b":2}}"#,
+                r#"{"method":"m","params":{"_meta":{"io.modelcontextprotocol/clientInfo":1,"io.modelcontextprotocol/clientCapabilities":{}},"b":2}}"#,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{}}}"#,
+                r#"{"method":"m","params":{"_meta":{"io.modelcontextprotocol/clientInfo":{"name":"c"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+            ),
+        ];
+        for (input, want) in cases {
+            let l = read(input.as_bytes()).unwrap();
+            assert_eq!(body_text(&l, Some(&id), &mut buf).unwrap(), want, "{input}");
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! The direct path of `translate` (`mcp_frames::direct`) against the general path: the same
+//! stdout and stderr, byte for byte, over the shared corpus, the shipped session, the bad-input
+//! stream and a set of odd but valid lines; and the direct path really carries the traffic.
+
+mod common;
+
+use std::cell::RefCell;
+use std::io::{self, Write};
+use std::rc::Rc;
+
+use common::{corpus_files, example_session};
+use mcp_frames::session::Session;
+use mcp_frames::stream::{self, Fault, Handler, Output, Placed};
+use mcp_frames::translate::{Mode, OnRefuse, Translate};
+use mcp_types::ProtocolVersion;
+
+/// A `Write` into a shared buffer.
+#[derive(Clone, Default)]
+struct Shared(Rc<RefCell<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `Translate` with the direct path turned off (the trait's default `direct` declines).
+struct General(Translate);
+
+impl Handler for General {
+    fn frame(&mut self, placed: Placed, session: &mut Session, out: &mut Output) -> io::Result<()> {
+        self.0.frame(placed, session, out)
+    }
+    fn fault(&mut self, fault: Fault, out: &mut Output) -> io::Result<()> {
+        self.0.fault(fault, out)
+    }
+    fn summary(&self) -> String {
+        self.0.summary()
+    }
+    fn all_fine(&self) -> bool {
+        self.0.all_fine()
+    }
+}
+
+struct Ran {
+    stdout: String,
+    stderr: String,
+    direct: usize,
+}
+
+fn run(input: &[u8], to: ProtocolVersion, on_refuse: OnRefuse, direct: bool) -> Ran {
+    let (stdout, stderr) = (Shared::default(), Shared::default());
+    let mut out = Output::new(Box::new(stdout.clone()), Box::new(stderr.clone()));
+    let mut session = Session::new();
+    let translate = Translate::new(to, Mode::Translate(on_refuse));
+    let count = if direct {
+        let mut h = translate;
+        stream::run(input, 1 << 24, &mut session, &mut h, &mut out).unwrap();
+        h.direct_count()
+    } else {
+        let mut h = General(translate);
+        stream::run(input, 1 << 24, &mut session, &mut h, &mut out).unwrap();
+        h.0.direct_count()
+    };
+    let text = |s: Shared| String::from_utf8(s.0.borrow().clone()).unwrap();
+    Ran {
+        stdout: text(stdout),
+        stderr: text(stderr),
+        direct: count,
+    }
+}
+
+/// Valid lines that exercise the direct path's corners: member order, whitespace, escapes,
+/// unknown members, numbers, big ids, identity injection, discover fallback.
+const ODD: &str = r#"{"id":7,"jsonrpc":"2.0","params":{"cursor":"c\u00e9\/x"},"method":"tools\/list"}
+{ "jsonrpc" : "2.0" , "id" : 7 , "result" : { "tools" : [ ] , "nextCursor":"n" } }
+{"t":1,"frame":{"jsonrpc":"2.0","method":"notifications/initialized"},"dir":"c2s","x":[1, 2.50,1e3,{"a" :null}]}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","id":"s1","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{}},"clientInfo":{"name":"c","version":"1"}}}}
+{"dir":"s2c","frame":{"jsonrpc":"2.0","id":"s1","result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","id":-3,"method":"tools/call","params":{"name":"x","arguments":{"n":1.0,"m":12345678901234567890,"e":-0,"z":"\ud83d\ude00 \u0000 \t"}}}}
+{"dir":"s2c","frame":{"jsonrpc":"2.0","id":-3,"result":{"content":[{"type":"text","text":"ok"}],"isError":false,"extra":{"k":1}}}}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","id":18446744073709551615,"method":"tools/list"}}
+{"dir":"s2c","frame":{"jsonrpc":"2.0","id":18446744073709551615,"result":{"tools":[]}}}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{}}}
+{"dir":"s2c","frame":{"jsonrpc":"2.0","id":9,"error":{"code":-32601,"message":"nope","data":{"x":[1,2]}}}}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"a","arguments":{"q":1,"q":2}}}}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","id":11,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}}
+{"dir":"s2c","frame":{"jsonrpc":"2.0","id":11,"result":{"tools":[],"resultType":"complete"}}}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","id":12,"method":"tools/list"}}
+{"dir":"s2c","frame":{"jsonrpc":"2.0","id":12,"result":{"tools":[],"ttlMs":5}}}
+{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":0.5}}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":1,"io.modelcontextprotocol/clientInfo":{"name":"o","version":"2"}}}}}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"x"},"extra":1}}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"_meta":{},"name":"x"}}}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","id":16,"method":"tools/call","params":{"name":"x","_meta":5}}}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","id":17,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}}
+{"dir":"s2c","frame":{"jsonrpc":"2.0","id":17,"error":{"code":-32601,"message":"Method not found"}}}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","id":18,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"c2","version":"9"}}}}
+{"dir":"s2c","frame":{"jsonrpc":"2.0","id":18,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","id":19,"method":"tools/call","params":{"name":"x","arguments":{}}}}
+{"dir":"s2c","frame":{"jsonrpc":"2.0","id":19,"result":{"content":[],"task":{"taskId":"t"}}}}
+{"dir":"s2c","frame":{"jsonrpc":"2.0","id":20,"method":"roots/list"}}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","id":20,"result":{"roots":[{"uri":"file:///x"}]}}}
+{"dir":"s2c","frame":{"jsonrpc":"2.0","id":21,"method":"sampling/createMessage","params":{"messages":[],"maxTokens":5}}}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","id":21,"result":{"role":"assistant","content":{"type":"text","text":"hi"},"model":"m"}}}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","id":22,"method":"tools/list"},"dir":"s2c"}
+"#;
+
+fn inputs() -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<_> = corpus_files().into_iter().map(|(p, _)| p).collect();
+    files.push(example_session());
+    let mut out: Vec<(String, Vec<u8>)> = files
+        .into_iter()
+        .map(|p| (p.display().to_string(), std::fs::read(&p).unwrap()))
+        .collect();
+    out.push((
+        "bad-stream.jsonl".into(),
+        include_bytes!("bad-stream.jsonl").to_vec(),
+    ));
+    out.push(("odd lines".into(), ODD.as_bytes().to_vec()));
+    out
+}
+
+#[test]
+fn the_direct_path_writes_what_the_general_path_writes() {
+    let mut direct_frames = 0;
+    for (name, input) in inputs() {
+        for to in ProtocolVersion::ALL {
+            for on_refuse in [OnRefuse::Skip, OnRefuse::Error] {
+                let ctx = format!("{name} --to {to} {on_refuse:?}");
+                let fast = run(&input, to, on_refuse, true);
+                let slow = run(&input, to, on_refuse, false);
+                assert_eq!(slow.direct, 0, "{ctx}");
+                assert_eq!(fast.stdout, slow.stdout, "{ctx}: stdout");
+                assert_eq!(fast.stderr, slow.stderr, "{ctx}: stderr");
+                direct_frames += fast.direct;
+            }
+        }
+    }
+    assert!(direct_frames > 1000, "only {direct_frames} direct frames");
+}
+
+#[test]
+fn the_shipped_session_takes_the_direct_path() {
+    // Every frame `translate` writes, except the error responses (passed through by the
+    // general path), comes from the direct path.
+    let input = std::fs::read(example_session()).unwrap();
+    for to in ProtocolVersion::ALL {
+        let r = run(&input, to, OnRefuse::Skip, true);
+        let written = r.stdout.lines().count();
+        let errors = r
+            .stdout
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|v| v["frame"].get("error").is_some())
+            .count();
+        assert!(
+            errors > 0 && written > errors + 20,
+            "--to {to}: {written} lines"
+        );
+        assert_eq!(r.direct, written - errors, "--to {to}");
+    }
+}
