@@ -623,8 +623,34 @@ impl Evidence for Line<'_> {
 pub struct Buffers {
     body: String,
     emitted: Vec<u8>,
+    /// The client identity last written, with its JSON text (written once per `initialize`,
+    /// not once per request).
+    identity: Option<(ClientIdentity, IdentityText)>,
     /// The output line, newline included, after a successful [`translate`].
     pub line: Vec<u8>,
+}
+
+/// The `_meta` entries of a client identity as JSON text (`"key":value`).
+#[derive(Debug, Default)]
+struct IdentityText {
+    client_info: Option<String>,
+    capabilities: Option<String>,
+}
+
+impl IdentityText {
+    fn of(identity: &ClientIdentity) -> Result<Self, GiveUp> {
+        let entry = |key: &str, v: &Option<Value>| -> Result<Option<String>, GiveUp> {
+            let Some(v) = v else { return Ok(None) };
+            let mut text = serde_json::to_string(key).map_err(|_| GiveUp)?;
+            text.push(':');
+            text.push_str(&serde_json::to_string(v).map_err(|_| GiveUp)?);
+            Ok(Some(text))
+        };
+        Ok(IdentityText {
+            client_info: entry(META_CLIENT_INFO, &identity.client_info)?,
+            capabilities: entry(META_CLIENT_CAPABILITIES, &identity.capabilities)?,
+        })
+    }
 }
 
 /// The body text the boundary parses: `{"method":…,"params":…}` for requests and
@@ -632,7 +658,7 @@ pub struct Buffers {
 /// `result` text for responses.
 fn body_text<'b>(
     line: &Line<'_>,
-    identity: Option<&ClientIdentity>,
+    identity: Option<&IdentityText>,
     buf: &'b mut String,
 ) -> Result<&'b str, GiveUp> {
     buf.clear();
@@ -647,28 +673,18 @@ fn body_text<'b>(
     if let Some(identity) = identity {
         let meta = &line.params.meta;
         let entries = [
-            (
-                META_CLIENT_INFO,
-                &identity.client_info,
-                meta.has_client_info,
-            ),
-            (
-                META_CLIENT_CAPABILITIES,
-                &identity.capabilities,
-                meta.has_capabilities,
-            ),
+            (&identity.client_info, meta.has_client_info),
+            (&identity.capabilities, meta.has_capabilities),
         ];
-        for (key, value, present) in entries {
-            let Some(value) = value else { continue };
+        for (entry, present) in entries {
+            let Some(entry) = entry else { continue };
             if present {
                 continue;
             }
             if !add.is_empty() {
                 add.push(',');
             }
-            add.push_str(&serde_json::to_string(key).map_err(|_| GiveUp)?);
-            add.push(':');
-            add.push_str(&serde_json::to_string(value).map_err(|_| GiveUp)?);
+            add.push_str(entry);
         }
     }
     match line.body {
@@ -745,8 +761,7 @@ fn emit(
         BodyKind::Notification(C2s) => through::<ClientNotification>(text, from, to, out),
         BodyKind::Notification(S2c) => through::<ServerNotification>(text, from, to, out),
         BodyKind::Result(_, method) => {
-            let value: Value = serde_json::from_str(text).map_err(|_| GiveUp)?;
-            match wire::parse_result_for(method, &value, from).map_err(|_| GiveUp)? {
+            match wire::parse_result_str_for(method, text, from).map_err(|_| GiveUp)? {
                 MethodResult::Server(r) => wire::serialize_for_vec(&r, to, out),
                 MethodResult::Client(r) => wire::serialize_for_vec(&r, to, out),
                 _ => return Err(GiveUp),
@@ -954,13 +969,27 @@ fn translate_into(
     let identity = identity.filter(|_| {
         to == ProtocolVersion::V2026_07_28 && kind == BodyKind::Request(Direction::ClientToServer)
     });
-    let text = body_text(line, identity, &mut buffers.body)?;
-    buffers.emitted.clear();
-    emit(kind, text, from, to, &mut buffers.emitted)?;
-    let out = &mut buffers.line;
+    let Buffers {
+        body,
+        emitted,
+        identity: cached,
+        line: out,
+    } = buffers;
+    let identity = match identity {
+        None => None,
+        Some(id) => {
+            if cached.as_ref().is_none_or(|(c, _)| c != id) {
+                *cached = Some((id.clone(), IdentityText::of(id)?));
+            }
+            cached.as_ref().map(|(_, text)| text)
+        }
+    };
+    let text = body_text(line, identity, body)?;
+    emitted.clear();
+    emit(kind, text, from, to, emitted)?;
     out.clear();
     match line.format {
-        Format::Bare => write_frame(line, &buffers.emitted, out)?,
+        Format::Bare => write_frame(line, emitted, out)?,
         Format::Capture(_) => {
             out.push(b'{');
             for (i, (key, copied)) in line.record.iter().enumerate() {
@@ -969,7 +998,7 @@ fn translate_into(
                 }
                 push_key(out, key)?;
                 match copied {
-                    None => write_frame(line, &buffers.emitted, out)?,
+                    None => write_frame(line, emitted, out)?,
                     Some(Copied::Verbatim(s)) => out.extend_from_slice(s.as_bytes()),
                     Some(Copied::Value(v)) => push_value(out, v)?,
                 }
@@ -1073,7 +1102,12 @@ mod tests {
         ];
         for (input, want) in cases {
             let l = read(input.as_bytes()).unwrap();
-            assert_eq!(body_text(&l, Some(&id), &mut buf).unwrap(), want, "{input}");
+            let text = IdentityText::of(&id).unwrap();
+            assert_eq!(
+                body_text(&l, Some(&text), &mut buf).unwrap(),
+                want,
+                "{input}"
+            );
         }
     }
 }
