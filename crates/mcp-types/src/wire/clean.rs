@@ -28,6 +28,85 @@ pub(crate) fn clean_bits(name: &str) -> u16 {
     INDEX.get_or_init(build).get(name).copied().unwrap_or(0)
 }
 
+/// The fields of one object type whose values never need shaping at some revisions: the emitter
+/// writes such a field's value unwrapped even when the object itself is walked.
+#[derive(Debug, Default)]
+pub(crate) struct FieldTable {
+    /// Field name and the [`clean_bit`]s at which its value needs nothing.
+    fields: Vec<(&'static str, u16)>,
+    /// A bit per `len % 64` of the field names (most lookups end here).
+    lengths: u64,
+}
+
+impl FieldTable {
+    /// The [`clean_bit`]s of `field`'s value; 0 when unknown.
+    #[inline]
+    pub fn clean_bits(&self, field: &str) -> u16 {
+        if self.lengths & (1 << (field.len() % 64)) == 0 {
+            return 0;
+        }
+        self.fields
+            .iter()
+            .find(|(name, _)| *name == field)
+            .map_or(0, |(_, bits)| *bits)
+    }
+}
+
+/// The field table of the object type `name`, if its facts list fields worth one (values that
+/// are objects, arrays or open JSON; scalars cost nothing to walk).
+pub(crate) fn field_table(name: &str) -> Option<&'static FieldTable> {
+    static INDEX: OnceLock<HashMap<&'static str, FieldTable, ledger::FnvBuild>> = OnceLock::new();
+    INDEX.get_or_init(build_field_tables).get(name)
+}
+
+/// Every bit of [`clean_bit`].
+const ALL_BITS: u16 = (1 << 10) - 1;
+
+/// The clean bits of a value of type `t`: those of every name it reaches.
+fn type_bits(t: &TypeRef) -> u16 {
+    match t {
+        TypeRef::Named(n) => clean_bits(n),
+        TypeRef::Array(item) | TypeRef::Map(item) => type_bits(item),
+        TypeRef::Union(members) => members.iter().fold(ALL_BITS, |b, m| b & type_bits(m)),
+        TypeRef::Object { fields, .. } => fields
+            .iter()
+            .filter(|f| f.name != "_meta")
+            .fold(ALL_BITS, |b, f| b & type_bits(&f.ty)),
+        TypeRef::Scalar(_) | TypeRef::Enum(_) | TypeRef::Any => ALL_BITS,
+    }
+}
+
+fn build_field_tables() -> HashMap<&'static str, FieldTable, ledger::FnvBuild> {
+    // Per (type, field): the bits at every revision that defines it (the superset holds the
+    // union of all of them), and of the emitter's own edges.
+    let mut bits: HashMap<(&'static str, &'static str), u16, ledger::FnvBuild> = HashMap::default();
+    for v in ProtocolVersion::ALL {
+        for t in facts::revision(v).types {
+            if t.kind != TypeKind::Object {
+                continue;
+            }
+            for f in t.fields {
+                let worth = !matches!(f.ty, TypeRef::Scalar(_) | TypeRef::Enum(_));
+                if worth && f.name != "_meta" {
+                    *bits.entry((t.name, f.name)).or_insert(ALL_BITS) &= type_bits(&f.ty);
+                }
+            }
+        }
+    }
+    for e in EDGES {
+        *bits.entry((e.owner, e.key)).or_insert(ALL_BITS) &= clean_bits(e.child);
+    }
+    let mut out: HashMap<&'static str, FieldTable, ledger::FnvBuild> = HashMap::default();
+    for ((owner, field), b) in bits {
+        if b != 0 {
+            let table = out.entry(owner).or_default();
+            table.fields.push((field, b));
+            table.lengths |= 1 << (field.len() % 64);
+        }
+    }
+    out
+}
+
 /// Every type name the facts or the ledger know, with the names its subtree reaches.
 fn graph() -> HashMap<&'static str, Vec<&'static str>, ledger::FnvBuild> {
     let mut g: HashMap<&'static str, Vec<&'static str>, ledger::FnvBuild> = HashMap::default();
@@ -157,6 +236,28 @@ mod tests {
         assert!(!clean("GetPromptResult", V2024_11_05, false));
         // ... and at 2025-11-25 a prompt message needs nothing.
         assert!(clean("PromptMessage", V2025_11_25, false));
+    }
+
+    #[test]
+    fn field_tables_follow_the_field_types() {
+        let v4 = clean_bit(V2025_11_25, false);
+        let v1 = clean_bit(V2024_11_05, false);
+        let content = field_table("CallToolResult").map_or(0, |t| t.clean_bits("content"));
+        // Content blocks need nothing at 2025-11-25, but audio is absent at 2024-11-05.
+        assert_ne!(content & v4, 0);
+        assert_eq!(content & v1, 0);
+        // Scalars are not listed (nothing to save), nor is `_meta`.
+        assert_eq!(
+            field_table("CallToolResult").map_or(0, |t| t.clean_bits("isError")),
+            0
+        );
+        assert_eq!(
+            field_table("CallToolResult").map_or(0, |t| t.clean_bits("_meta")),
+            0
+        );
+        // The emitter's own edge: ClientCapabilities.roots is a RootsCapability.
+        let roots = field_table("ClientCapabilities").map_or(0, |t| t.clean_bits("roots"));
+        assert_eq!(roots & !clean_bits("RootsCapability"), 0);
     }
 
     #[test]

@@ -229,6 +229,16 @@ pub(crate) fn canonical(name: &'static str) -> &'static str {
     }
 }
 
+/// What [`Shaper::object`] decides about an object about to be written.
+struct Opened {
+    owner: Option<&'static OwnerInfo>,
+    role: Role,
+    /// The whole subtree needs no shaping.
+    through: bool,
+    /// The object's fields, for members whose values need no shaping.
+    fields: Option<&'static clean::FieldTable>,
+}
+
 /// The version-aware serializer wrapper.
 pub(crate) struct Shaper<'c, S> {
     pub inner: S,
@@ -308,10 +318,7 @@ impl<'c, S: Serializer> Shaper<'c, S> {
 
     /// Owner and role of an object about to be written (`name` is serde's struct name), and
     /// whether its subtree needs no shaping (then it is written unwrapped).
-    fn object(
-        &self,
-        name: Option<&'static str>,
-    ) -> Result<(Option<&'static OwnerInfo>, Role, bool), S::Error> {
+    fn object(&self, name: Option<&'static str>) -> Result<Opened, S::Error> {
         let v = self.ctx.version;
         let named = name.map(|n| names::known(canonical(n)));
         let by_name = named.and_then(|k| k.owner);
@@ -334,9 +341,17 @@ impl<'c, S: Serializer> Shaper<'c, S> {
         // Clean when every name the walk would take rows from is clean (an unnamed object with
         // no expected type is walked: nothing is known about it).
         let named_clean = named.map(|k| k.is_clean(bit));
-        let (owner, role, clean) = match self.slot {
+        let own_fields = named.and_then(|k| k.fields);
+        let (owner, role, clean, fields) = match self.slot {
             Slot::Typed(expect) | Slot::Object(expect, _) => {
                 let expected = expect.map(names::known);
+                // The fields are those of the type whose rows apply (see `owner` below).
+                let fields = match (named, expected) {
+                    (Some(_), _) if by_name.is_some() => own_fields,
+                    (Some(_), None) => own_fields,
+                    (None, Some(e)) => e.fields,
+                    _ => None,
+                };
                 // The struct's own rows, or the expected type's if it has none.
                 let clean = match (named_clean, expected) {
                     (Some(c), Some(e)) => c && (by_name.is_some() || e.is_clean(bit)),
@@ -348,6 +363,7 @@ impl<'c, S: Serializer> Shaper<'c, S> {
                     by_name.or_else(|| expected.and_then(|e| e.owner)),
                     Role::Plain,
                     clean,
+                    fields,
                 )
             }
             Slot::Body(info) => {
@@ -372,26 +388,38 @@ impl<'c, S: Serializer> Shaper<'c, S> {
                 };
                 // The body type's rows first, then the struct's: both must be clean.
                 let clean = body.is_clean(bit) && named_clean != Some(false);
-                (owner, role, clean)
+                let same = name.is_none_or(|n| canonical(n) == canonical(info.type_name));
+                (owner, role, clean, body.fields.filter(|_| same))
             }
             Slot::Role(Role::ClientMeta) => (
                 names::known("RequestMetaObject").owner,
                 Role::ClientMeta,
                 false,
+                None,
             ),
-            Slot::Role(role) => (by_name, role, false),
-            Slot::RefuseArray(_) => (by_name, Role::Plain, named_clean == Some(true)),
-            Slot::Shape(row, when) => (None, Role::Checked(row, when), false),
+            Slot::Role(role) => (by_name, role, false, None),
+            Slot::RefuseArray(_) => (by_name, Role::Plain, named_clean == Some(true), own_fields),
+            Slot::Shape(row, when) => (None, Role::Checked(row, when), false, None),
             Slot::Capture => {
                 self.ctx.capture(Captured::Other("an object"));
-                (by_name, Role::Plain, named_clean == Some(true))
+                (by_name, Role::Plain, named_clean == Some(true), own_fields)
             }
         };
-        Ok((owner, role, clean && role == Role::Plain))
+        Ok(Opened {
+            owner,
+            role,
+            through: clean && role == Role::Plain,
+            fields: fields.filter(|_| role == Role::Plain),
+        })
     }
 
     fn open(self, name: Option<&'static str>) -> Result<Obj<'c, S::SerializeMap>, S::Error> {
-        let (owner, role, through) = self.object(name)?;
+        let Opened {
+            owner,
+            role,
+            through,
+            fields,
+        } = self.object(name)?;
         let inner = self.inner.serialize_map(None)?;
         let inspect = !through
             && (owner.is_some_and(|o| !o.plans.is_empty())
@@ -404,6 +432,7 @@ impl<'c, S: Serializer> Shaper<'c, S> {
             role,
             inspect,
             through,
+            fields,
             flags: 0,
             rows_seen: 0,
             count: 0,
@@ -727,6 +756,8 @@ pub(crate) struct Obj<'c, C> {
     inspect: bool,
     /// Whether members are written unwrapped (the subtree needs no shaping, see [`clean`]).
     through: bool,
+    /// Members whose values need no shaping at some revisions (written unwrapped there).
+    fields: Option<&'static clean::FieldTable>,
     flags: u32,
     rows_seen: u64,
     count: usize,
@@ -745,6 +776,15 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
             EmitError::new(kind, self.ctx.version, message, Some(cause)),
             key,
         )
+    }
+
+    /// Whether the value of member `key` needs no shaping (the object's role reads no members).
+    #[inline]
+    fn member_is_clean(&self, key: &str) -> bool {
+        self.role == Role::Plain
+            && self
+                .fields
+                .is_some_and(|t| t.clean_bits(key) & self.ctx.clean_bit != 0)
     }
 
     fn entry<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), C::Error> {
@@ -858,6 +898,9 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
                     _ => opaque = true,
                 }
             }
+        }
+        if !opaque && matches!(slot, Slot::Typed(_)) && self.member_is_clean(key) {
+            opaque = true;
         }
         if !opaque && key == "_meta" && !matches!(slot, Slot::Role(Role::ClientMeta)) {
             // `_meta` is open metadata at every owner; only a 2026-07-28 client request's is typed.
@@ -1237,7 +1280,7 @@ impl<C: SerializeMap> SerializeStruct for Obj<'_, C> {
             self.entry(key, value)
         } else {
             self.count += 1;
-            if key == "_meta" {
+            if key == "_meta" || self.member_is_clean(key) {
                 return self.inner.serialize_entry(key, value);
             }
             self.inner.serialize_entry(

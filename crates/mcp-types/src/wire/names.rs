@@ -14,6 +14,8 @@ pub(crate) struct Known {
     pub owner: Option<&'static OwnerInfo>,
     /// [`clean::clean_bits`] of the name.
     pub clean: u16,
+    /// Its fields whose values may need nothing ([`clean::field_table`]).
+    pub fields: Option<&'static clean::FieldTable>,
 }
 
 impl Known {
@@ -31,7 +33,7 @@ type Entry = Cell<(usize, usize, Known)>;
 
 thread_local! {
     static CACHE: [Entry; 2 * SETS] =
-        const { [const { Cell::new((0, 0, Known { owner: None, clean: 0 })) }; 2 * SETS] };
+        const { [const { Cell::new((0, 0, Known { owner: None, clean: 0, fields: None })) }; 2 * SETS] };
 }
 
 /// What is known about `name`, a string that lives as long as the program.
@@ -51,6 +53,7 @@ pub(crate) fn known(name: &'static str) -> Known {
         let k = Known {
             owner: ledger::owner(name),
             clean: clean::clean_bits(name),
+            fields: clean::field_table(name),
         };
         // The newer entry first; the older one stays as the second way.
         cache[set + 1].set(cache[set].get());
