@@ -101,52 +101,92 @@ fn plain_result(r: &ServerResult, json: &Value) -> bool {
     )
 }
 
+/// The bodies that have a wire form at `v` (refusals are a different, slow path).
+fn emittable(bodies: &[(Body, Value)], v: ProtocolVersion) -> Vec<&Body> {
+    bodies
+        .iter()
+        .map(|(b, _)| b)
+        .filter(|b| {
+            let mut buf = Vec::new();
+            match b {
+                Body::ClientRequest(r) => serialize_for_vec(r, v, &mut buf).is_ok(),
+                Body::ServerNotification(n) => serialize_for_vec(n, v, &mut buf).is_ok(),
+                Body::Result(_, r) => serialize_for_vec(r, v, &mut buf).is_ok(),
+            }
+        })
+        .collect()
+}
+
+/// Writes every body with plain `serde_json` (not inlined: profilers count it per call).
+#[inline(never)]
+fn plain_all(bodies: &[&Body], buf: &mut Vec<u8>) {
+    for b in bodies {
+        buf.clear();
+        match b {
+            Body::ClientRequest(r) => serde_json::to_writer(&mut *buf, r),
+            Body::ServerNotification(n) => serde_json::to_writer(&mut *buf, n),
+            Body::Result(_, r) => serde_json::to_writer(&mut *buf, r),
+        }
+        .unwrap();
+        black_box(&buf);
+    }
+}
+
+/// Writes every body with `serialize_for_vec` at `v` (not inlined, as above).
+#[inline(never)]
+fn shaped_all(bodies: &[&Body], v: ProtocolVersion, buf: &mut Vec<u8>) {
+    for b in bodies {
+        buf.clear();
+        match b {
+            Body::ClientRequest(r) => serialize_for_vec(r, v, buf),
+            Body::ServerNotification(n) => serialize_for_vec(n, v, buf),
+            Body::Result(_, r) => serialize_for_vec(r, v, buf),
+        }
+        .unwrap();
+        black_box(&buf);
+    }
+}
+
+/// After criterion's groups: the emission ratio per revision, from rounds that run the plain and
+/// the shaped pass back to back (a busy machine slows both sides of one round alike); each ratio
+/// is the median over the rounds.
+fn emit_ratios(_: &mut Criterion) {
+    const ROUNDS: usize = 41;
+    const REPS: usize = 20;
+    let bodies = corpus();
+    let mut buf = Vec::with_capacity(4096);
+    for v in ProtocolVersion::ALL {
+        let ok = emittable(&bodies, v);
+        let mut ratios = Vec::with_capacity(ROUNDS);
+        for _ in 0..ROUNDS {
+            let start = std::time::Instant::now();
+            (0..REPS).for_each(|_| plain_all(&ok, &mut buf));
+            let plain = start.elapsed();
+            let start = std::time::Instant::now();
+            (0..REPS).for_each(|_| shaped_all(&ok, v, &mut buf));
+            ratios.push(start.elapsed().as_secs_f64() / plain.as_secs_f64());
+        }
+        ratios.sort_by(f64::total_cmp);
+        println!(
+            "serialize_for at {v}: {:.2}x plain serde_json ({} bodies; median of {ROUNDS} interleaved rounds)",
+            ratios[ROUNDS / 2],
+            ok.len()
+        );
+    }
+}
+
 fn emit(c: &mut Criterion) {
     let bodies = corpus();
     for v in ProtocolVersion::ALL {
-        // The bodies that have a wire form at `v` (refusals are a different, slow path).
-        let ok: Vec<&Body> = bodies
-            .iter()
-            .map(|(b, _)| b)
-            .filter(|b| {
-                let mut buf = Vec::new();
-                match b {
-                    Body::ClientRequest(r) => serialize_for_vec(r, v, &mut buf).is_ok(),
-                    Body::ServerNotification(n) => serialize_for_vec(n, v, &mut buf).is_ok(),
-                    Body::Result(_, r) => serialize_for_vec(r, v, &mut buf).is_ok(),
-                }
-            })
-            .collect();
+        let ok = emittable(&bodies, v);
         let mut group = c.benchmark_group(format!("emit/{v}"));
         group.bench_function("plain serde_json", |bch| {
             let mut buf = Vec::with_capacity(4096);
-            bch.iter(|| {
-                for b in &ok {
-                    buf.clear();
-                    match b {
-                        Body::ClientRequest(r) => serde_json::to_writer(&mut buf, r),
-                        Body::ServerNotification(n) => serde_json::to_writer(&mut buf, n),
-                        Body::Result(_, r) => serde_json::to_writer(&mut buf, r),
-                    }
-                    .unwrap();
-                    black_box(&buf);
-                }
-            })
+            bch.iter(|| plain_all(&ok, &mut buf))
         });
         group.bench_function("serialize_for", |bch| {
             let mut buf = Vec::with_capacity(4096);
-            bch.iter(|| {
-                for b in &ok {
-                    buf.clear();
-                    match b {
-                        Body::ClientRequest(r) => serialize_for_vec(r, v, &mut buf),
-                        Body::ServerNotification(n) => serialize_for_vec(n, v, &mut buf),
-                        Body::Result(_, r) => serialize_for_vec(r, v, &mut buf),
-                    }
-                    .unwrap();
-                    black_box(&buf);
-                }
-            })
+            bch.iter(|| shaped_all(&ok, v, &mut buf))
         });
         group.finish();
     }
@@ -213,6 +253,6 @@ criterion_group! {
         .sample_size(20)
         .warm_up_time(std::time::Duration::from_millis(500))
         .measurement_time(std::time::Duration::from_secs(2));
-    targets = emit, parse
+    targets = emit, parse, emit_ratios
 }
 criterion_main!(benches);
