@@ -3,13 +3,13 @@
 //! The input is a generated 2025-06-18 session (a handshake, then rounds of tool calls with
 //! progress, resource reads, prompt gets and list calls), about 8 MB. The baseline parses each
 //! line into a `serde_json::Value` and writes it back, which is the least any line-by-line
-//! rewriter does. After criterion's groups, one extra pass times both and prints the ratio.
+//! rewriter does. After criterion's groups, interleaved rounds time both and print the ratios.
 
 #![allow(missing_docs)] // criterion's macros generate an undocumented `benches` function
 
 use std::hint::black_box;
 use std::io::Write;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use mcp_frames::session::Session;
@@ -125,31 +125,42 @@ fn bench(c: &mut Criterion) {
     }
     g.finish();
 
-    // The ratio, measured once more side by side (median of 5 runs each).
-    let median = |f: &dyn Fn() -> usize| {
-        let mut t: Vec<Duration> = (0..5)
-            .map(|_| {
-                let s = Instant::now();
-                black_box(f());
-                s.elapsed()
-            })
-            .collect();
-        t.sort();
-        t[2]
+    // The ratios, measured once more side by side: rounds of (baseline, each target) run back
+    // to back, so a busy machine slows both sides of a ratio alike; each ratio is the median of
+    // the per-round ratios.
+    let targets = [ProtocolVersion::V2025_11_25, ProtocolVersion::V2026_07_28];
+    let time = |f: &dyn Fn() -> usize| {
+        let s = Instant::now();
+        black_box(f());
+        s.elapsed()
     };
-    let base = median(&|| baseline(&input));
+    let mut base = Vec::new();
+    let mut ratios = vec![Vec::new(); targets.len()];
+    for _ in 0..9 {
+        let b = time(&|| baseline(&input));
+        base.push(b);
+        for (i, to) in targets.iter().enumerate() {
+            let t = time(&|| translate(&input, *to));
+            ratios[i].push(t.as_secs_f64() / b.as_secs_f64());
+        }
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    base.sort();
     println!(
-        "input: {:.1} MB, {} lines; baseline {:?}",
+        "input: {:.1} MB, {} lines; baseline {:?} (median)",
         input.len() as f64 / 1e6,
         input.iter().filter(|b| **b == b'\n').count(),
-        base
+        base[base.len() / 2]
     );
-    for to in [ProtocolVersion::V2025_11_25, ProtocolVersion::V2026_07_28] {
-        let t = median(&|| translate(&input, to));
-        let (_, direct) = translate_counted(&input, to);
+    for (to, r) in targets.iter().zip(&mut ratios) {
+        let (_, direct) = translate_counted(&input, *to);
         println!(
-            "translate -> {to}: {t:?}, {:.2}x the baseline ({direct} frames on the direct path)",
-            t.as_secs_f64() / base.as_secs_f64()
+            "translate -> {to}: {:.2}x the baseline (median of {} rounds; {direct} frames on the direct path)",
+            median(r),
+            r.len()
         );
     }
 }

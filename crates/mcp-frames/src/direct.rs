@@ -16,6 +16,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::io::Write as _;
 
 use mcp_types::ProtocolVersion;
 use mcp_types::model::{ClientNotification, ClientRequest, ServerNotification, ServerRequest};
@@ -182,15 +183,45 @@ impl Check {
 }
 
 /// Checks `raw` (a member at nesting `depth`) with [`Check`].
-fn check(raw: &RawValue, depth: usize) -> Result<(), GiveUp> {
-    let mut de = serde_json::Deserializer::from_str(raw.get());
-    Check { depth }.deserialize(&mut de).map_err(|_| GiveUp)
+fn check(raw: &str, depth: usize) -> Result<(), GiveUp> {
+    let mut de = serde_json::Deserializer::from_str(raw);
+    Check { depth }.deserialize(&mut de).map_err(|_| GiveUp)?;
+    de.end().map_err(|_| GiveUp)
 }
 
 /// A member checked with [`Check`], then read as a `Value` (members the direct path copies).
-fn value_of(raw: &RawValue, depth: usize) -> Result<Value, GiveUp> {
+fn value_of(raw: &str, depth: usize) -> Result<Value, GiveUp> {
     check(raw, depth)?;
-    serde_json::from_str(raw.get()).map_err(|_| GiveUp)
+    serde_json::from_str(raw).map_err(|_| GiveUp)
+}
+
+/// The nesting the direct path assumes for every member of a frame (a capture record's frame
+/// members are at 2; assuming more only sends borderline lines to the general path).
+const MEMBER_DEPTH: usize = 3;
+
+/// A member value read by [`Check`] at [`MEMBER_DEPTH`].
+struct Checked;
+
+impl<'de> de::Deserialize<'de> for Checked {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Check {
+            depth: MEMBER_DEPTH,
+        }
+        .deserialize(d)
+        .map(|()| Checked)
+    }
+}
+
+/// A `params` member read by [`ParamsScan`] at [`MEMBER_DEPTH`].
+struct CheckedParams<'a>(ParamsFacts<'a>);
+
+impl<'de> de::Deserialize<'de> for CheckedParams<'de> {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(ParamsScan {
+            depth: MEMBER_DEPTH,
+        })
+        .map(CheckedParams)
+    }
 }
 
 /// What the direct path needs from a request's `params._meta`.
@@ -269,7 +300,8 @@ impl<'de> Visitor<'de> for MetaScan {
             match &*name {
                 META_PROTOCOL_VERSION => {
                     let raw: &'de RawValue = map.next_value()?;
-                    facts.revision = Some(value_of(raw, inner.depth).map_err(de::Error::custom)?);
+                    facts.revision =
+                        Some(value_of(raw.get(), inner.depth).map_err(de::Error::custom)?);
                     continue;
                 }
                 META_CLIENT_INFO => facts.has_client_info = true,
@@ -290,73 +322,102 @@ fn meta_facts(raw: &RawValue, depth: usize) -> Result<MetaFacts<'_>, GiveUp> {
     Ok(facts)
 }
 
-/// A member of an object, as raw text.
-type Member<'a> = (Key<'a>, &'a RawValue);
-
-/// The top-level object of a line: its members, and the capture record's `frame` read one
-/// level deeper (its slot in `members` is `None`).
-struct Top<'a> {
-    members: Vec<(Key<'a>, Option<&'a RawValue>)>,
-    frame: Option<Vec<Member<'a>>>,
+/// JSON whitespace.
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
+        i += 1;
+    }
+    i
 }
 
-struct TopScan;
-
-impl<'de> Visitor<'de> for TopScan {
-    type Value = Top<'de>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an object")
+/// The object key at `i` when it is plain (no escapes, no control characters), and the index
+/// after its closing quote. Other keys make the direct path give up.
+fn key_at(text: &str, i: usize) -> Result<(&str, usize), GiveUp> {
+    let b = text.as_bytes();
+    if b.get(i) != Some(&b'"') {
+        return Err(GiveUp);
     }
+    let start = i + 1;
+    let end = start + memchr::memchr2(b'"', b'\\', &b[start..]).ok_or(GiveUp)?;
+    if b[end] != b'"' || b[start..end].iter().any(|c| *c < 0x20) {
+        return Err(GiveUp);
+    }
+    Ok((&text[start..end], end + 1))
+}
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Top<'de>, A::Error> {
-        let mut top = Top {
-            members: Vec::with_capacity(4),
-            frame: None,
+/// Reads the value starting at `i` (no leading whitespace) as `T`: the value, its text, and the
+/// index after it. One pass: the check and the span come from the same read.
+fn value_at<'a, T: de::Deserialize<'a>>(
+    text: &'a str,
+    i: usize,
+) -> Result<(T, &'a str, usize), GiveUp> {
+    let rest = text.get(i..).ok_or(GiveUp)?;
+    let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<T>();
+    let value = stream.next().ok_or(GiveUp)?.map_err(|_| GiveUp)?;
+    let end = i + stream.byte_offset();
+    Ok((value, text.get(i..end).ok_or(GiveUp)?, end))
+}
+
+/// Walks the members of the object at `i` (after whitespace), calling `each(key, start)` with
+/// the index where each value starts; `each` returns the index after the value. Duplicate keys
+/// give up. Returns the index after the closing brace.
+fn object<'a>(
+    text: &'a str,
+    i: usize,
+    mut each: impl FnMut(&'a str, usize) -> Result<usize, GiveUp>,
+) -> Result<usize, GiveUp> {
+    let b = text.as_bytes();
+    let mut i = skip_ws(b, i);
+    if b.get(i) != Some(&b'{') {
+        return Err(GiveUp);
+    }
+    i = skip_ws(b, i + 1);
+    if b.get(i) == Some(&b'}') {
+        return Ok(i + 1);
+    }
+    let mut keys: Vec<&'a str> = Vec::with_capacity(4);
+    loop {
+        let (key, next) = key_at(text, i)?;
+        if keys.contains(&key) {
+            return Err(GiveUp);
+        }
+        keys.push(key);
+        i = skip_ws(b, next);
+        if b.get(i) != Some(&b':') {
+            return Err(GiveUp);
+        }
+        i = skip_ws(b, i + 1);
+        i = skip_ws(b, each(key, i)?);
+        match b.get(i) {
+            Some(b',') => i = skip_ws(b, i + 1),
+            Some(b'}') => return Ok(i + 1),
+            _ => return Err(GiveUp),
+        }
+    }
+}
+
+/// A frame member as read: its text, and for `params` what the scan learned.
+struct Member<'a> {
+    key: &'a str,
+    raw: &'a str,
+    params: Option<ParamsFacts<'a>>,
+}
+
+/// Reads the frame object at `i`; returns its members and the index after it.
+fn frame_members(text: &str, i: usize) -> Result<(Vec<Member<'_>>, usize), GiveUp> {
+    let mut members = Vec::with_capacity(4);
+    let end = object(text, i, |key, start| {
+        let (raw, params, end) = if key == "params" {
+            let (p, raw, end) = value_at::<CheckedParams<'_>>(text, start)?;
+            (raw, Some(p.0), end)
+        } else {
+            let (Checked, raw, end) = value_at::<Checked>(text, start)?;
+            (raw, None, end)
         };
-        while let Some(key) = map.next_key::<Key<'de>>()? {
-            if top.members.iter().any(|(k, _)| *k == key) {
-                return Err(de::Error::custom("duplicate key"));
-            }
-            if key.0 == "frame" {
-                top.frame = Some(map.next_value_seed(FrameScan)?);
-                top.members.push((key, None));
-            } else {
-                let raw: &'de RawValue = map.next_value()?;
-                top.members.push((key, Some(raw)));
-            }
-        }
-        Ok(top)
-    }
-}
-
-struct FrameScan;
-
-impl<'de> DeserializeSeed<'de> for FrameScan {
-    type Value = Vec<Member<'de>>;
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_map(self)
-    }
-}
-
-impl<'de> Visitor<'de> for FrameScan {
-    type Value = Vec<Member<'de>>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an object")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut members: Vec<Member<'de>> = Vec::with_capacity(4);
-        while let Some(key) = map.next_key::<Key<'de>>()? {
-            if members.iter().any(|(k, _)| *k == key) {
-                return Err(de::Error::custom("duplicate key"));
-            }
-            let raw: &'de RawValue = map.next_value()?;
-            members.push((key, raw));
-        }
-        Ok(members)
-    }
+        members.push(Member { key, raw, params });
+        Ok(end)
+    })?;
+    Ok((members, end))
 }
 
 /// One line read by the direct path: a valid request, notification or success response that
@@ -366,15 +427,15 @@ pub struct Line<'a> {
     pub format: Format,
     /// For captures, the record's members (the frame's slot is `None`), with the values of
     /// the members other than `dir`, to be copied.
-    record: Vec<(Key<'a>, Option<Copied<'a>>)>,
+    record: Vec<(&'a str, Option<Copied<'a>>)>,
     /// The frame's members, in order.
-    frame: Vec<(Key<'a>, FrameMember)>,
+    frame: Vec<(&'a str, FrameMember)>,
     /// The envelope, as [`crate::envelope::classify`] gives it.
     pub envelope: Envelope,
     /// The method, as raw JSON text (requests and notifications).
-    method: Option<&'a RawValue>,
-    /// `params` or `result`.
-    body: Option<&'a RawValue>,
+    method: Option<&'a str>,
+    /// `params` or `result`, as raw JSON text.
+    body: Option<&'a str>,
     params: ParamsFacts<'a>,
 }
 
@@ -409,70 +470,86 @@ pub fn read(bytes: &[u8]) -> Option<Line<'_>> {
 }
 
 fn read_text(text: &str) -> Result<Line<'_>, GiveUp> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let top = de.deserialize_map(TopScan).map_err(|_| GiveUp)?;
-    de.end().map_err(|_| GiveUp)?;
-    let has = |k: &str| top.members.iter().any(|(key, _)| key.0 == k);
+    let b = text.as_bytes();
+    // The top-level object: a capture record's members (its frame read one level deeper), or
+    // the frame itself.
+    let mut top: Vec<(&str, Option<&str>)> = Vec::with_capacity(4);
+    let mut frame: Option<Vec<Member<'_>>> = None;
+    let mut bare: Vec<Member<'_>> = Vec::new();
+    let end = object(text, 0, |key, start| {
+        if key == "frame" && b.get(start) == Some(&b'{') {
+            let (members, end) = frame_members(text, start)?;
+            frame = Some(members);
+            top.push((key, None));
+            return Ok(end);
+        }
+        let (raw, params, end) = if key == "params" {
+            let (p, raw, end) = value_at::<CheckedParams<'_>>(text, start)?;
+            (raw, Some(p.0), end)
+        } else {
+            let (Checked, raw, end) = value_at::<Checked>(text, start)?;
+            (raw, None, end)
+        };
+        top.push((key, Some(raw)));
+        bare.push(Member { key, raw, params });
+        Ok(end)
+    })?;
+    if skip_ws(b, end) != b.len() {
+        return Err(GiveUp);
+    }
+    let has = |k: &str| top.iter().any(|(key, _)| *key == k);
     // The record split, as `Record::from_value` does it.
-    let (format, record, members, depth) = match top.frame {
-        Some(frame) if !has("jsonrpc") => {
+    match frame {
+        Some(members) if !has("jsonrpc") => {
             let mut dir = None;
-            let mut record = Vec::with_capacity(top.members.len());
-            for (key, raw) in top.members {
-                let copied = match (key.0.as_ref(), raw) {
+            let mut record = Vec::with_capacity(top.len());
+            for (key, raw) in &top {
+                let copied = match (*key, raw) {
                     (_, None) => None,
                     ("dir", Some(raw)) => {
-                        dir = Some(match raw.get() {
+                        dir = Some(match *raw {
                             "\"c2s\"" => Direction::ClientToServer,
                             "\"s2c\"" => Direction::ServerToClient,
                             _ => return Err(GiveUp),
                         });
-                        Some(Copied::Verbatim(raw.get()))
+                        Some(Copied::Verbatim(raw))
                     }
                     (_, Some(raw)) => Some(Copied::Value(value_of(raw, 1)?)),
                 };
-                record.push((key, copied));
+                record.push((*key, copied));
             }
-            (Format::Capture(dir.ok_or(GiveUp)?), record, frame, 2)
+            classify(Format::Capture(dir.ok_or(GiveUp)?), record, members)
         }
-        Some(_) => return Err(GiveUp),
-        None => {
-            let members = top
-                .members
-                .into_iter()
-                .map(|(k, raw)| raw.map(|r| (k, r)).ok_or(GiveUp))
-                .collect::<Result<Vec<_>, _>>()?;
-            (Format::Bare, Vec::new(), members, 1)
-        }
-    };
-    frame(format, record, members, depth)
+        Some(_) => Err(GiveUp),
+        None if has("frame") => Err(GiveUp),
+        None => classify(Format::Bare, Vec::new(), bare),
+    }
 }
 
-/// Classifies the frame (success cases of `envelope::classify` only) and checks its members.
-fn frame<'a>(
+/// Classifies the frame (success cases of `envelope::classify` only) and reads its members.
+fn classify<'a>(
     format: Format,
-    record: Vec<(Key<'a>, Option<Copied<'a>>)>,
-    members: Vec<Member<'a>>,
-    depth: usize,
+    record: Vec<(&'a str, Option<Copied<'a>>)>,
+    mut members: Vec<Member<'a>>,
 ) -> Result<Line<'a>, GiveUp> {
-    let get = |k: &str| members.iter().find(|(key, _)| key.0 == k).map(|(_, v)| *v);
-    if get("jsonrpc").map(RawValue::get) != Some("\"2.0\"") || get("error").is_some() {
+    let get = |k: &str| members.iter().find(|m| m.key == k).map(|m| m.raw);
+    if get("jsonrpc") != Some("\"2.0\"") || get("error").is_some() {
         return Err(GiveUp);
     }
     let id = match get("id") {
         Some(raw) => {
-            let v: Value = serde_json::from_str(raw.get()).map_err(|_| GiveUp)?;
+            let v: Value = serde_json::from_str(raw).map_err(|_| GiveUp)?;
             Some(RequestId::from_value(&v).ok_or(GiveUp)?)
         }
         None => None,
     };
-    let is_object = |raw: &RawValue| raw.get().starts_with('{');
+    let is_object = |raw: &str| raw.starts_with('{');
     let method_raw = get("method");
     let result = get("result");
     let params_raw = get("params");
     let (envelope, body) = match (method_raw, result) {
         (Some(m), None) => {
-            let method: String = serde_json::from_str(m.get()).map_err(|_| GiveUp)?;
+            let method: String = serde_json::from_str(m).map_err(|_| GiveUp)?;
             if params_raw.is_some_and(|p| !is_object(p)) {
                 return Err(GiveUp);
             }
@@ -490,34 +567,30 @@ fn frame<'a>(
         ),
         _ => return Err(GiveUp),
     };
-    let mut params = ParamsFacts::default();
-    let inner = depth + 1;
-    match (&envelope, body) {
-        (Envelope::Response { .. }, Some(r)) => check(r, inner)?,
-        (_, Some(p)) => {
-            let mut de = serde_json::Deserializer::from_str(p.get());
-            params = de
-                .deserialize_map(ParamsScan { depth: inner })
-                .map_err(|_| GiveUp)?;
-        }
-        _ => {}
-    }
     let is_response = matches!(envelope, Envelope::Response { .. });
-    let mut out = Vec::with_capacity(members.len());
-    for (key, raw) in members {
-        let m = match key.0.as_ref() {
+    let params = match is_response {
+        true => ParamsFacts::default(),
+        false => members
+            .iter_mut()
+            .find(|m| m.key == "params")
+            .and_then(|m| m.params.take())
+            .unwrap_or_default(),
+    };
+    let mut frame = Vec::with_capacity(members.len());
+    for m in members {
+        let member = match m.key {
             "jsonrpc" => FrameMember::Version,
             "id" => FrameMember::Id,
             "method" | "params" if !is_response => FrameMember::Body,
             "result" if is_response => FrameMember::Result,
-            _ => FrameMember::Other(value_of(raw, inner)?),
+            _ => FrameMember::Other(value_of(m.raw, MEMBER_DEPTH)?),
         };
-        out.push((key, m));
+        frame.push((m.key, member));
     }
     Ok(Line {
         format,
         record,
-        frame: out,
+        frame,
         envelope,
         method: method_raw,
         body,
@@ -529,15 +602,13 @@ impl Evidence for Line<'_> {
     fn params(&self) -> Option<Cow<'_, Map<String, Value>>> {
         match (&self.envelope, self.body) {
             (Envelope::Response { .. }, _) | (_, None) => None,
-            (_, Some(p)) => serde_json::from_str(p.get()).ok().map(Cow::Owned),
+            (_, Some(p)) => serde_json::from_str(p).ok().map(Cow::Owned),
         }
     }
 
     fn result(&self) -> Option<Cow<'_, Value>> {
         match (&self.envelope, self.body) {
-            (Envelope::Response { .. }, Some(r)) => {
-                serde_json::from_str(r.get()).ok().map(Cow::Owned)
-            }
+            (Envelope::Response { .. }, Some(r)) => serde_json::from_str(r).ok().map(Cow::Owned),
             _ => None,
         }
     }
@@ -552,8 +623,34 @@ impl Evidence for Line<'_> {
 pub struct Buffers {
     body: String,
     emitted: Vec<u8>,
+    /// The client identity last written, with its JSON text (written once per `initialize`,
+    /// not once per request).
+    identity: Option<(ClientIdentity, IdentityText)>,
     /// The output line, newline included, after a successful [`translate`].
     pub line: Vec<u8>,
+}
+
+/// The `_meta` entries of a client identity as JSON text (`"key":value`).
+#[derive(Debug, Default)]
+struct IdentityText {
+    client_info: Option<String>,
+    capabilities: Option<String>,
+}
+
+impl IdentityText {
+    fn of(identity: &ClientIdentity) -> Result<Self, GiveUp> {
+        let entry = |key: &str, v: &Option<Value>| -> Result<Option<String>, GiveUp> {
+            let Some(v) = v else { return Ok(None) };
+            let mut text = serde_json::to_string(key).map_err(|_| GiveUp)?;
+            text.push(':');
+            text.push_str(&serde_json::to_string(v).map_err(|_| GiveUp)?);
+            Ok(Some(text))
+        };
+        Ok(IdentityText {
+            client_info: entry(META_CLIENT_INFO, &identity.client_info)?,
+            capabilities: entry(META_CLIENT_CAPABILITIES, &identity.capabilities)?,
+        })
+    }
 }
 
 /// The body text the boundary parses: `{"method":…,"params":…}` for requests and
@@ -561,43 +658,33 @@ pub struct Buffers {
 /// `result` text for responses.
 fn body_text<'b>(
     line: &Line<'_>,
-    identity: Option<&ClientIdentity>,
+    identity: Option<&IdentityText>,
     buf: &'b mut String,
 ) -> Result<&'b str, GiveUp> {
     buf.clear();
     let Some(method) = line.method else {
-        buf.push_str(line.body.ok_or(GiveUp)?.get());
+        buf.push_str(line.body.ok_or(GiveUp)?);
         return Ok(buf);
     };
     buf.push_str("{\"method\":");
-    buf.push_str(method.get());
+    buf.push_str(method);
     // The `_meta` entries to add, as `"key":value` text.
     let mut add = String::new();
     if let Some(identity) = identity {
         let meta = &line.params.meta;
         let entries = [
-            (
-                META_CLIENT_INFO,
-                &identity.client_info,
-                meta.has_client_info,
-            ),
-            (
-                META_CLIENT_CAPABILITIES,
-                &identity.capabilities,
-                meta.has_capabilities,
-            ),
+            (&identity.client_info, meta.has_client_info),
+            (&identity.capabilities, meta.has_capabilities),
         ];
-        for (key, value, present) in entries {
-            let Some(value) = value else { continue };
+        for (entry, present) in entries {
+            let Some(entry) = entry else { continue };
             if present {
                 continue;
             }
             if !add.is_empty() {
                 add.push(',');
             }
-            add.push_str(&serde_json::to_string(key).map_err(|_| GiveUp)?);
-            add.push(':');
-            add.push_str(&serde_json::to_string(value).map_err(|_| GiveUp)?);
+            add.push_str(entry);
         }
     }
     match line.body {
@@ -609,7 +696,7 @@ fn body_text<'b>(
         }
         Some(p) => {
             buf.push_str(",\"params\":");
-            let p = p.get();
+            let p: &str = p;
             let meta = &line.params.meta;
             if add.is_empty() {
                 buf.push_str(p);
@@ -674,8 +761,7 @@ fn emit(
         BodyKind::Notification(C2s) => through::<ClientNotification>(text, from, to, out),
         BodyKind::Notification(S2c) => through::<ServerNotification>(text, from, to, out),
         BodyKind::Result(_, method) => {
-            let value: Value = serde_json::from_str(text).map_err(|_| GiveUp)?;
-            match wire::parse_result_for(method, &value, from).map_err(|_| GiveUp)? {
+            match wire::parse_result_str_for(method, text, from).map_err(|_| GiveUp)? {
                 MethodResult::Server(r) => wire::serialize_for_vec(&r, to, out),
                 MethodResult::Client(r) => wire::serialize_for_vec(&r, to, out),
                 _ => return Err(GiveUp),
@@ -798,12 +884,12 @@ fn write_frame(line: &Line<'_>, emitted: &[u8], out: &mut Vec<u8>) -> Result<(),
                 sep(out);
                 out.extend_from_slice(b"\"id\":");
                 match id {
-                    RequestId::Int(i) => out.extend_from_slice(i.to_string().as_bytes()),
+                    RequestId::Int(i) => write!(out, "{i}").map_err(|_| GiveUp)?,
                     RequestId::Str(s) => serde_json::to_writer(&mut *out, s).map_err(|_| GiveUp)?,
                 }
             }
             FrameMember::Body => {
-                let quoted = if key.0 == "method" {
+                let quoted = if *key == "method" {
                     &b"\"method\""[..]
                 } else {
                     &b"\"params\""[..]
@@ -822,21 +908,21 @@ fn write_frame(line: &Line<'_>, emitted: &[u8], out: &mut Vec<u8>) -> Result<(),
             }
             FrameMember::Other(v) => {
                 sep(out);
-                push_key(out, &key.0)?;
+                push_key(out, key)?;
                 push_value(out, v)?;
             }
         }
     }
     // Members the body gained are appended (a materialized `params`), in body order.
     if let Some(members) = &body_members {
-        let frame_has = |name: &str| line.frame.iter().any(|(key, _)| key.0 == name);
+        let frame_has = |name: &str| line.frame.iter().any(|(key, _)| *key == name);
         for (k, v) in members {
             let name = k.get(1..k.len().saturating_sub(1)).unwrap_or_default();
             let in_frame = match name {
                 b"method" | b"params" => line
                     .frame
                     .iter()
-                    .any(|(key, m)| key.0.as_bytes() == name && matches!(m, FrameMember::Body)),
+                    .any(|(key, m)| key.as_bytes() == name && matches!(m, FrameMember::Body)),
                 _ => {
                     // A body member that could collide with an envelope member: not here.
                     if KNOWN_FRAME_KEYS.iter().any(|n| n.as_bytes() == name)
@@ -883,22 +969,36 @@ fn translate_into(
     let identity = identity.filter(|_| {
         to == ProtocolVersion::V2026_07_28 && kind == BodyKind::Request(Direction::ClientToServer)
     });
-    let text = body_text(line, identity, &mut buffers.body)?;
-    buffers.emitted.clear();
-    emit(kind, text, from, to, &mut buffers.emitted)?;
-    let out = &mut buffers.line;
+    let Buffers {
+        body,
+        emitted,
+        identity: cached,
+        line: out,
+    } = buffers;
+    let identity = match identity {
+        None => None,
+        Some(id) => {
+            if cached.as_ref().is_none_or(|(c, _)| c != id) {
+                *cached = Some((id.clone(), IdentityText::of(id)?));
+            }
+            cached.as_ref().map(|(_, text)| text)
+        }
+    };
+    let text = body_text(line, identity, body)?;
+    emitted.clear();
+    emit(kind, text, from, to, emitted)?;
     out.clear();
     match line.format {
-        Format::Bare => write_frame(line, &buffers.emitted, out)?,
+        Format::Bare => write_frame(line, emitted, out)?,
         Format::Capture(_) => {
             out.push(b'{');
             for (i, (key, copied)) in line.record.iter().enumerate() {
                 if i > 0 {
                     out.push(b',');
                 }
-                push_key(out, &key.0)?;
+                push_key(out, key)?;
                 match copied {
-                    None => write_frame(line, &buffers.emitted, out)?,
+                    None => write_frame(line, emitted, out)?,
                     Some(Copied::Verbatim(s)) => out.extend_from_slice(s.as_bytes()),
                     Some(Copied::Value(v)) => push_value(out, v)?,
                 }
@@ -1002,7 +1102,12 @@ mod tests {
         ];
         for (input, want) in cases {
             let l = read(input.as_bytes()).unwrap();
-            assert_eq!(body_text(&l, Some(&id), &mut buf).unwrap(), want, "{input}");
+            let text = IdentityText::of(&id).unwrap();
+            assert_eq!(
+                body_text(&l, Some(&text), &mut buf).unwrap(),
+                want,
+                "{input}"
+            );
         }
     }
 }

@@ -348,12 +348,16 @@ impl Session {
         stated: Option<Direction>,
         id: &RequestId,
     ) -> Result<(Direction, Pending), SessionError> {
-        let candidates = match stated {
-            Some(d) => vec![d],
+        let one;
+        let candidates: &[Direction] = match stated {
+            Some(d) => {
+                one = [d];
+                &one
+            }
             // A bare answer: most answers are the server's, so try that first.
-            None => vec![Direction::ServerToClient, Direction::ClientToServer],
+            None => &[Direction::ServerToClient, Direction::ClientToServer],
         };
-        for d in &candidates {
+        for d in candidates {
             if let Some(p) = self.pending.remove(&(d.reverse(), id.clone())) {
                 return Ok((*d, p));
             }

@@ -17,13 +17,16 @@ use serde::ser::{
 use serde_json::Value;
 
 use super::body::{BodyInfo, BodyKind};
+use super::clean;
 use super::error::{EmitError, EmitErrorKind, JsonPath, PathSegment};
 use super::ledger::{
     self, Action, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, CLIENT_REQUESTS_2026, Cause,
     LOG_LEVEL_KEY, LOGGING_LEVELS, LedgerRow, OwnerInfo, PROTOCOL_VERSION_KEY, RESULT_TYPES_2026,
     RefuseWhen, ResultShape,
 };
+use super::names;
 use super::report::{Change, EmissionReport};
+use super::text::{Text, key_text};
 use crate::ProtocolVersion;
 
 /// A scalar seen in a [`Slot::Capture`] position.
@@ -31,7 +34,7 @@ use crate::ProtocolVersion;
 enum Captured {
     #[default]
     Nothing,
-    Str(String),
+    Str(Text),
     Int(i128),
     Float(f64),
     Entries(usize),
@@ -47,6 +50,8 @@ pub(crate) struct Ctx {
     pub report: RefCell<EmissionReport>,
     pub error: RefCell<Option<EmitError>>,
     captured: RefCell<Captured>,
+    /// The [`clean::clean_bit`] of this emission; 0 walks every object (tests compare both).
+    clean_bit: u16,
 }
 
 impl Ctx {
@@ -54,6 +59,11 @@ impl Ctx {
         Ctx {
             version,
             track,
+            clean_bit: if walk_everything() {
+                0
+            } else {
+                clean::clean_bit(version, track)
+            },
             path: RefCell::new(JsonPath::root()),
             report: RefCell::new(EmissionReport::new(version)),
             error: RefCell::new(None),
@@ -82,6 +92,22 @@ impl Ctx {
         E::custom(msg)
     }
 
+    /// The refusal of a [`Action::Refuse`] row whose condition holds at the current path.
+    fn refuse_row<E: ser::Error>(&self, row: &'static LedgerRow, key: Option<&str>) -> E {
+        self.fail(
+            EmitError::new(
+                EmitErrorKind::NotExpressible,
+                self.version,
+                format!(
+                    "{}.{} cannot be sent at {}: {}",
+                    row.owner, row.field, self.version, row.reason
+                ),
+                Some(Cause::Ledger(row)),
+            ),
+            key,
+        )
+    }
+
     fn note(&self, list: NoteKind, key: &str, cause: Cause, value: Option<Value>) {
         if !self.track {
             return;
@@ -99,6 +125,7 @@ impl Ctx {
         }
     }
 
+    #[inline]
     fn push_key(&self, key: &str) {
         if self.track {
             self.path
@@ -107,12 +134,14 @@ impl Ctx {
         }
     }
 
+    #[inline]
     fn push(&self, seg: PathSegment) {
         if self.track {
             self.path.borrow_mut().push(seg);
         }
     }
 
+    #[inline]
     fn pop(&self) {
         if self.track {
             self.path.borrow_mut().pop();
@@ -126,6 +155,24 @@ impl Ctx {
     fn take_captured(&self) -> Captured {
         std::mem::take(&mut *self.captured.borrow_mut())
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Set by tests on their thread: walk every object, even those [`clean`] says need nothing,
+    /// to compare both emissions.
+    pub(crate) static WALK_EVERYTHING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+#[cfg(test)]
+fn walk_everything() -> bool {
+    WALK_EVERYTHING.get()
+}
+
+#[cfg(not(test))]
+#[inline]
+fn walk_everything() -> bool {
+    false
 }
 
 #[derive(Clone, Copy)]
@@ -149,6 +196,9 @@ enum Role {
     ClientMeta,
     /// A map whose entry count the parent needs (`inputRequests`).
     Counted,
+    /// An open JSON object a ledger row wants to be an object (with root `type: "object"` for
+    /// [`RefuseWhen::NotObjectSchema`]); its members are written verbatim.
+    Checked(&'static LedgerRow, RefuseWhen),
 }
 
 /// What the value being serialized is, as far as its parent knows.
@@ -166,6 +216,8 @@ enum Slot {
     RefuseArray(&'static LedgerRow),
     /// A scalar the parent checks after it is written.
     Capture,
+    /// Must be a JSON object (a [`RefuseWhen::NotObject`] or [`RefuseWhen::NotObjectSchema`] row).
+    Shape(&'static LedgerRow, RefuseWhen),
 }
 
 /// Canonical spec name of a superset type name.
@@ -217,6 +269,7 @@ impl<'c, S: Serializer> Shaper<'c, S> {
                 self.ctx.capture(c());
                 Ok(())
             }
+            Slot::Shape(row, _) => Err(self.ctx.refuse_row(row, None)),
             Slot::Object(_, cause) => Err(self.ctx.fail(
                 EmitError::new(
                     EmitErrorKind::InvalidValue,
@@ -248,17 +301,20 @@ impl<'c, S: Serializer> Shaper<'c, S> {
                 self.ctx.capture(Captured::Other("an array"));
                 Ok(())
             }
+            Slot::Shape(row, _) => Err(self.ctx.refuse_row(row, None)),
             _ => self.scalar(|| Captured::Other("an array")),
         }
     }
 
-    /// Owner and role of an object about to be written (`name` is serde's struct name).
+    /// Owner and role of an object about to be written (`name` is serde's struct name), and
+    /// whether its subtree needs no shaping (then it is written unwrapped).
     fn object(
         &self,
         name: Option<&'static str>,
-    ) -> Result<(Option<&'static OwnerInfo>, Role), S::Error> {
+    ) -> Result<(Option<&'static OwnerInfo>, Role, bool), S::Error> {
         let v = self.ctx.version;
-        let by_name = name.map(canonical).and_then(ledger::owner);
+        let named = name.map(|n| names::known(canonical(n)));
+        let by_name = named.and_then(|k| k.owner);
         if let Some(info) = by_name
             && let Some(t) = info.ty
             && !matches!(self.slot, Slot::Body(_))
@@ -274,13 +330,29 @@ impl<'c, S: Serializer> Shaper<'c, S> {
                 None,
             ));
         }
-        Ok(match self.slot {
-            Slot::Typed(expect) | Slot::Object(expect, _) => (
-                by_name.or_else(|| expect.and_then(ledger::owner)),
-                Role::Plain,
-            ),
+        let bit = self.ctx.clean_bit;
+        // Clean when every name the walk would take rows from is clean (an unnamed object with
+        // no expected type is walked: nothing is known about it).
+        let named_clean = named.map(|k| k.is_clean(bit));
+        let (owner, role, clean) = match self.slot {
+            Slot::Typed(expect) | Slot::Object(expect, _) => {
+                let expected = expect.map(names::known);
+                // The struct's own rows, or the expected type's if it has none.
+                let clean = match (named_clean, expected) {
+                    (Some(c), Some(e)) => c && (by_name.is_some() || e.is_clean(bit)),
+                    (Some(c), None) => c,
+                    (None, Some(e)) => e.is_clean(bit),
+                    (None, None) => false,
+                };
+                (
+                    by_name.or_else(|| expected.and_then(|e| e.owner)),
+                    Role::Plain,
+                    clean,
+                )
+            }
             Slot::Body(info) => {
-                let owner = ledger::owner(canonical(info.type_name)).or(by_name);
+                let body = names::known(canonical(info.type_name));
+                let owner = body.owner.or(by_name);
                 let role = if v != ProtocolVersion::V2026_07_28 {
                     Role::Plain
                 } else {
@@ -298,29 +370,40 @@ impl<'c, S: Serializer> Shaper<'c, S> {
                         _ => Role::Plain,
                     }
                 };
-                (owner, role)
+                // The body type's rows first, then the struct's: both must be clean.
+                let clean = body.is_clean(bit) && named_clean != Some(false);
+                (owner, role, clean)
             }
-            Slot::Role(Role::ClientMeta) => (ledger::owner("RequestMetaObject"), Role::ClientMeta),
-            Slot::Role(role) => (by_name, role),
-            Slot::RefuseArray(_) => (by_name, Role::Plain),
+            Slot::Role(Role::ClientMeta) => (
+                names::known("RequestMetaObject").owner,
+                Role::ClientMeta,
+                false,
+            ),
+            Slot::Role(role) => (by_name, role, false),
+            Slot::RefuseArray(_) => (by_name, Role::Plain, named_clean == Some(true)),
+            Slot::Shape(row, when) => (None, Role::Checked(row, when), false),
             Slot::Capture => {
                 self.ctx.capture(Captured::Other("an object"));
-                (by_name, Role::Plain)
+                (by_name, Role::Plain, named_clean == Some(true))
             }
-        })
+        };
+        Ok((owner, role, clean && role == Role::Plain))
     }
 
     fn open(self, name: Option<&'static str>) -> Result<Obj<'c, S::SerializeMap>, S::Error> {
-        let (owner, role) = self.object(name)?;
+        let (owner, role, through) = self.object(name)?;
         let inner = self.inner.serialize_map(None)?;
-        let inspect =
-            owner.is_some_and(|o| !o.plans.is_empty()) || role != Role::Plain || self.ctx.track;
+        let inspect = !through
+            && (owner.is_some_and(|o| !o.plans.is_empty())
+                || role != Role::Plain
+                || self.ctx.track);
         Ok(Obj {
             inner,
             ctx: self.ctx,
             owner,
             role,
             inspect,
+            through,
             flags: 0,
             rows_seen: 0,
             count: 0,
@@ -365,8 +448,8 @@ impl<'c, S: Serializer> Serializer for Shaper<'c, S> {
         serialize_u64(u64) => |v: u64| Captured::Int(v.into());
         serialize_f32(f32) => |v: f32| Captured::Float(v.into());
         serialize_f64(f64) => Captured::Float;
-        serialize_char(char) => |v: char| Captured::Str(v.to_string());
-        serialize_str(&str) => |v: &str| Captured::Str(v.to_owned());
+        serialize_char(char) => |v: char| Captured::Str(Text::new(v.encode_utf8(&mut [0; 4])));
+        serialize_str(&str) => |v: &str| Captured::Str(Text::new(v));
         serialize_bytes(&[u8]) => |_| Captured::Other("bytes");
     }
 
@@ -400,7 +483,7 @@ impl<'c, S: Serializer> Serializer for Shaper<'c, S> {
         index: u32,
         variant: &'static str,
     ) -> Result<S::Ok, S::Error> {
-        self.scalar(|| Captured::Str(variant.to_owned()))?;
+        self.scalar(|| Captured::Str(Text::new(variant)))?;
         self.inner.serialize_unit_variant(name, index, variant)
     }
 
@@ -410,7 +493,7 @@ impl<'c, S: Serializer> Serializer for Shaper<'c, S> {
         value: &T,
     ) -> Result<S::Ok, S::Error> {
         let slot = match self.slot {
-            Slot::Typed(None) if ledger::owner(canonical(name)).is_some() => {
+            Slot::Typed(None) if names::known(canonical(name)).owner.is_some() => {
                 Slot::Typed(Some(canonical(name)))
             }
             other => other,
@@ -632,6 +715,7 @@ const F_PROTOCOL_VERSION: u32 = 1 << 5;
 const F_CAPABILITIES: u32 = 1 << 6;
 const F_INPUT_REQUESTS: u32 = 1 << 7;
 const F_REQUEST_STATE: u32 = 1 << 8;
+const F_SCHEMA_TYPE: u32 = 1 << 9;
 
 /// Objects: structs and maps.
 pub(crate) struct Obj<'c, C> {
@@ -641,20 +725,12 @@ pub(crate) struct Obj<'c, C> {
     role: Role,
     /// Whether keys must be read (an owner with rows, a role, or path tracking).
     inspect: bool,
+    /// Whether members are written unwrapped (the subtree needs no shaping, see [`clean`]).
+    through: bool,
     flags: u32,
     rows_seen: u64,
     count: usize,
-    pending: Option<String>,
-}
-
-/// The text of a map key (serde_json accepts strings, numbers and booleans as keys).
-fn key_text<K: Serialize + ?Sized>(key: &K) -> Option<String> {
-    match key.serialize(serde_json::value::Serializer) {
-        Ok(Value::String(s)) => Some(s),
-        Ok(Value::Number(n)) => Some(n.to_string()),
-        Ok(Value::Bool(b)) => Some(b.to_string()),
-        _ => None,
-    }
+    pending: Option<Text>,
 }
 
 impl<'c, C: SerializeMap> Obj<'c, C> {
@@ -712,35 +788,13 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
                         Action::Refuse(
                             when @ (RefuseWhen::NotObject | RefuseWhen::NotObjectSchema),
                         ) => {
-                            // Checked on a copy: these are open JSON values (schemas, output).
-                            let copy = serde_json::to_value(value).map_err(ser::Error::custom)?;
-                            let ok = match (&copy, when) {
-                                (Value::Object(_), RefuseWhen::NotObject) => true,
-                                (Value::Object(m), _) => {
-                                    m.get("type") == Some(&Value::from("object"))
-                                }
-                                _ => false,
-                            };
-                            if !ok {
-                                return Err(self.error(
-                                    EmitErrorKind::NotExpressible,
-                                    format!(
-                                        "{}.{} cannot be sent at {v}: {}",
-                                        row.owner, row.field, row.reason
-                                    ),
-                                    Cause::Ledger(row),
-                                    Some(key),
-                                ));
-                            }
-                            self.ctx.push_key(key);
-                            self.inner.serialize_entry(key, &copy)?;
-                            self.ctx.pop();
-                            return Ok(());
+                            // Checked while it is written (see `Role::Checked`).
+                            slot = Slot::Shape(row, when);
                         }
                     }
                 }
             }
-            if !opaque {
+            if !opaque && !matches!(slot, Slot::Shape(..)) {
                 if plan.opaque {
                     opaque = true;
                 } else if let Some(child) = plan.edge {
@@ -750,6 +804,14 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
         }
         match self.role {
             Role::Plain | Role::Counted => {}
+            Role::Checked(_, when) => {
+                if when == RefuseWhen::NotObjectSchema && key == "type" {
+                    self.flags |= F_SCHEMA_TYPE;
+                    slot = Slot::Capture;
+                } else {
+                    opaque = true;
+                }
+            }
             Role::Result2026(shape) => match key {
                 "resultType" => {
                     self.flags |= F_RESULT_TYPE;
@@ -875,9 +937,15 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
     fn check_captured(&mut self, key: &str) -> Result<(), C::Error> {
         let v = self.ctx.version;
         let captured = self.ctx.take_captured();
+        if let Role::Checked(row, _) = self.role {
+            return match captured {
+                Captured::Str(s) if s.as_str() == "object" => Ok(()),
+                _ => Err(self.ctx.refuse_row(row, None)),
+            };
+        }
         let (ok, rule, expected): (bool, &str, String) = match (self.role, key) {
             (Role::Result2026(shape), "resultType") => match &captured {
-                Captured::Str(s) if s == shape.result_type => (true, "S1", String::new()),
+                Captured::Str(s) if s.as_str() == shape.result_type => (true, "S1", String::new()),
                 Captured::Str(s) if RESULT_TYPES_2026.contains(&s.as_str()) => (
                     false,
                     "S1",
@@ -908,7 +976,9 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
                 ),
             },
             (Role::Result2026(_), "cacheScope") => match &captured {
-                Captured::Str(s) if s == "public" || s == "private" => (true, "S2", String::new()),
+                Captured::Str(s) if matches!(s.as_str(), "public" | "private") => {
+                    (true, "S2", String::new())
+                }
                 _ => (
                     false,
                     "S2",
@@ -962,14 +1032,21 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
         ))
     }
 
-    fn inject(&mut self, key: &'static str, value: Value, rule: &str) -> Result<(), C::Error> {
+    fn inject<T: Serialize + Into<Value>>(
+        &mut self,
+        key: &'static str,
+        value: T,
+        rule: &str,
+    ) -> Result<(), C::Error> {
         self.inner.serialize_entry(key, &value)?;
-        self.ctx.note(
-            NoteKind::Injected,
-            key,
-            Cause::Shaping(ledger::shaping(rule)),
-            Some(value),
-        );
+        if self.ctx.track {
+            self.ctx.note(
+                NoteKind::Injected,
+                key,
+                Cause::Shaping(ledger::shaping(rule)),
+                Some(value.into()),
+            );
+        }
         Ok(())
     }
 
@@ -983,33 +1060,33 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
     }
 
     fn finish(mut self) -> Result<C::Ok, C::Error> {
+        if self.through {
+            return self.inner.end();
+        }
         let v = self.ctx.version;
-        if let Some(o) = self.owner.filter(|o| o.has_absent) {
-            for (i, row) in o.rows.iter().enumerate() {
-                if row.action == Action::Refuse(RefuseWhen::Absent)
-                    && row.revisions.contains(v)
-                    && self.rows_seen & (1 << i) == 0
-                {
-                    return Err(self.error(
-                        EmitErrorKind::MissingRequired,
-                        format!("{}.{} is missing: {}", row.owner, row.field, row.reason),
-                        Cause::Ledger(row),
-                        Some(row.field),
-                    ));
-                }
+        if let Some(o) = self.owner {
+            let missing = o.absent[v.index()] & !self.rows_seen;
+            if missing != 0 {
+                let row = o.rows[missing.trailing_zeros() as usize];
+                return Err(self.error(
+                    EmitErrorKind::MissingRequired,
+                    format!("{}.{} is missing: {}", row.owner, row.field, row.reason),
+                    Cause::Ledger(row),
+                    Some(row.field),
+                ));
             }
         }
         match self.role {
             Role::Result2026(shape) => {
                 if self.flags & F_RESULT_TYPE == 0 {
-                    self.inject("resultType", Value::from(shape.result_type), "S1")?;
+                    self.inject("resultType", shape.result_type, "S1")?;
                 }
                 if shape.cacheable && shape.result_type == "complete" {
                     if self.flags & F_TTL == 0 {
-                        self.inject("ttlMs", Value::from(0u64), "S2")?;
+                        self.inject("ttlMs", 0u64, "S2")?;
                     }
                     if self.flags & F_SCOPE == 0 {
-                        self.inject("cacheScope", Value::from("private"), "S2")?;
+                        self.inject("cacheScope", "private", "S2")?;
                     }
                 }
                 if shape.result_type == "input_required"
@@ -1048,10 +1125,13 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
                     ));
                 }
                 if self.flags & F_PROTOCOL_VERSION == 0 {
-                    self.inject(PROTOCOL_VERSION_KEY, Value::from(v.as_str()), "S3")?;
+                    self.inject(PROTOCOL_VERSION_KEY, v.as_str(), "S3")?;
                 }
             }
             Role::Counted => self.ctx.capture(Captured::Entries(self.count)),
+            Role::Checked(row, RefuseWhen::NotObjectSchema) if self.flags & F_SCHEMA_TYPE == 0 => {
+                return Err(self.ctx.refuse_row(row, None));
+            }
             _ => {}
         }
         self.inner.end()
@@ -1074,6 +1154,9 @@ impl<C: SerializeMap> SerializeMap for Obj<'_, C> {
     type Error = C::Error;
 
     fn serialize_key<K: Serialize + ?Sized>(&mut self, key: &K) -> Result<(), C::Error> {
+        if self.through {
+            return self.inner.serialize_key(key);
+        }
         if self.inspect {
             match key_text(key) {
                 Some(k) => {
@@ -1089,8 +1172,11 @@ impl<C: SerializeMap> SerializeMap for Obj<'_, C> {
     }
 
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
+        if self.through {
+            return self.inner.serialize_value(value);
+        }
         match self.pending.take() {
-            Some(k) => self.entry(&k, value),
+            Some(k) => self.entry(k.as_str(), value),
             None => self.inner.serialize_value(&Wrap {
                 value,
                 ctx: self.ctx,
@@ -1104,10 +1190,21 @@ impl<C: SerializeMap> SerializeMap for Obj<'_, C> {
         key: &K,
         value: &T,
     ) -> Result<(), C::Error> {
+        if self.through {
+            return self.inner.serialize_entry(key, value);
+        }
+        if let (Role::Checked(..), false) = (self.role, self.ctx.track)
+            && let Some(k) = key_text(key)
+            && !k.is("type")
+        {
+            // Only the root `type` of a checked object is read; the rest is written verbatim.
+            self.count += 1;
+            return self.inner.serialize_entry(key, value);
+        }
         if self.inspect
             && let Some(k) = key_text(key)
         {
-            return self.entry(&k, value);
+            return self.entry(k.as_str(), value);
         }
         self.count += 1;
         self.inner.serialize_entry(
@@ -1134,7 +1231,9 @@ impl<C: SerializeMap> SerializeStruct for Obj<'_, C> {
         key: &'static str,
         value: &T,
     ) -> Result<(), C::Error> {
-        if self.inspect {
+        if self.through {
+            self.inner.serialize_entry(key, value)
+        } else if self.inspect {
             self.entry(key, value)
         } else {
             self.count += 1;

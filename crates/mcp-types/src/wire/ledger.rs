@@ -944,8 +944,11 @@ pub(crate) struct OwnerInfo {
     pub derived: Vec<(&'static str, &'static str)>,
     /// Per field with any decision: everything the emitter needs, resolved per revision.
     pub plans: Vec<FieldPlan>,
-    /// Whether some row of this owner refuses an absent field.
-    pub has_absent: bool,
+    /// Per revision (by index): a bit per row of `rows` that refuses the field's absence there.
+    pub absent: [u64; 5],
+    /// A bit per `len % 64` of the plan names: most fields have no plan and are turned away by
+    /// one test instead of a scan.
+    plan_lengths: u64,
 }
 
 /// What the emitter does with one field of one owner, per revision (precomputed).
@@ -962,6 +965,9 @@ impl OwnerInfo {
     /// The plan of `field`, if it has any decision.
     #[inline]
     pub fn plan(&self, field: &str) -> Option<&FieldPlan> {
+        if self.plan_lengths & (1 << (field.len() % 64)) == 0 {
+            return None;
+        }
         self.plans.iter().find(|p| p.name == field)
     }
 
@@ -999,10 +1005,21 @@ impl OwnerInfo {
                 }
             })
             .collect();
-        self.has_absent = self
-            .rows
+        self.plan_lengths = self
+            .plans
             .iter()
-            .any(|r| r.action == Action::Refuse(RefuseWhen::Absent));
+            .fold(0, |mask, p| mask | 1 << (p.name.len() % 64));
+        assert!(self.rows.len() <= 64, "an owner has at most 64 ledger rows");
+        for v in crate::ProtocolVersion::ALL {
+            self.absent[v.index()] = self
+                .rows
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| {
+                    r.action == Action::Refuse(RefuseWhen::Absent) && r.revisions.contains(v)
+                })
+                .fold(0, |mask, (i, _)| mask | 1 << i);
+        }
     }
 
     pub fn edge(&self, key: &str) -> Option<&'static str> {
@@ -1044,8 +1061,9 @@ impl std::hash::Hasher for Fnv {
     }
 }
 
-type FnvBuild = std::hash::BuildHasherDefault<Fnv>;
+pub(crate) type FnvBuild = std::hash::BuildHasherDefault<Fnv>;
 
+/// Everything the emitter knows about the owner type `name`, if anything.
 pub(crate) fn owner(name: &str) -> Option<&'static OwnerInfo> {
     static INDEX: OnceLock<HashMap<&'static str, OwnerInfo, FnvBuild>> = OnceLock::new();
     INDEX

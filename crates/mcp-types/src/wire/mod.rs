@@ -33,13 +33,16 @@
 //! path-tracking pass that only runs when emission fails.
 
 mod body;
+mod clean;
 mod emit;
 pub mod error;
 mod impls;
 pub mod ledger;
+mod names;
 pub mod parse;
 pub mod report;
 pub mod revs;
+mod text;
 
 use std::io;
 
@@ -61,7 +64,9 @@ use emit::{Ctx, Shaper};
 
 /// Refuses a body type the revision does not define as a message.
 fn check_body(info: &BodyInfo, version: ProtocolVersion) -> Result<(), EmitError> {
-    if let Some(t) = ledger::owner(emit::canonical(info.type_name)).and_then(|o| o.ty)
+    if let Some(t) = names::known(emit::canonical(info.type_name))
+        .owner
+        .and_then(|o| o.ty)
         && !t.body.contains(version)
     {
         return Err(EmitError::new(
@@ -208,3 +213,5 @@ pub fn serialize_for_string<B: WireBody + ?Sized>(
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod walk_tests;

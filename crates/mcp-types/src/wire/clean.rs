@@ -1,0 +1,166 @@
+//! Which types need no shaping at a revision: the emitter writes such a subtree exactly as plain
+//! `serde_json` would, without looking at it.
+//!
+//! A type is *dirty* at revision V when one of its own ledger rows applies at V (in the
+//! emission without a report, `pass` rows do not count: they write the value verbatim, which is
+//! what plain serialization does), when its type row makes it absent inside a body at V, or when
+//! a field, union member, array item or map value reaches a dirty type. Fields are read from the
+//! generated facts of **every** revision (the superset carries all of them) and from the emitter's
+//! own [`EDGES`](super::ledger::EDGES). `_meta` is never followed: the emitter writes it
+//! verbatim except under a 2026-07-28 client request's role, which is never passed through.
+//! A name the facts and the ledger do not know is never clean (nothing is known about it).
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use super::ledger::{self, Action, EDGES, LEDGER, TYPES};
+use crate::ProtocolVersion;
+use crate::facts::{self, TypeKind, TypeRef};
+
+/// The bit of [`clean_bits`] for `version`, with or without a report.
+pub(crate) fn clean_bit(version: ProtocolVersion, report: bool) -> u16 {
+    1 << (version.index() + if report { 5 } else { 0 })
+}
+
+/// The revisions (by [`clean_bit`]) at which `name`'s subtree needs no shaping; 0 when unknown.
+pub(crate) fn clean_bits(name: &str) -> u16 {
+    static INDEX: OnceLock<HashMap<&'static str, u16, ledger::FnvBuild>> = OnceLock::new();
+    INDEX.get_or_init(build).get(name).copied().unwrap_or(0)
+}
+
+/// Every type name the facts or the ledger know, with the names its subtree reaches.
+fn graph() -> HashMap<&'static str, Vec<&'static str>, ledger::FnvBuild> {
+    let mut g: HashMap<&'static str, Vec<&'static str>, ledger::FnvBuild> = HashMap::default();
+    fn reach(t: &TypeRef, out: &mut Vec<&'static str>) {
+        match t {
+            TypeRef::Named(n) => out.push(n),
+            TypeRef::Array(item) | TypeRef::Map(item) => reach(item, out),
+            TypeRef::Union(members) => members.iter().for_each(|m| reach(m, out)),
+            TypeRef::Object { fields, .. } => fields
+                .iter()
+                .filter(|f| f.name != "_meta")
+                .for_each(|f| reach(&f.ty, out)),
+            TypeRef::Scalar(_) | TypeRef::Enum(_) | TypeRef::Any => {}
+        }
+    }
+    for v in ProtocolVersion::ALL {
+        for t in facts::revision(v).types {
+            let out = g.entry(t.name).or_default();
+            match t.kind {
+                TypeKind::Object => t
+                    .fields
+                    .iter()
+                    .filter(|f| f.name != "_meta")
+                    .for_each(|f| reach(&f.ty, out)),
+                TypeKind::Union => t.members.iter().for_each(|m| reach(m, out)),
+                TypeKind::Other => t.target.iter().for_each(|m| reach(m, out)),
+                TypeKind::Enum => {}
+            }
+        }
+    }
+    for e in EDGES {
+        g.entry(e.owner).or_default().push(e.child);
+        g.entry(e.child).or_default();
+    }
+    g
+}
+
+fn build() -> HashMap<&'static str, u16, ledger::FnvBuild> {
+    let graph = graph();
+    let mut out: HashMap<&'static str, u16, ledger::FnvBuild> = HashMap::default();
+    for report in [false, true] {
+        for v in ProtocolVersion::ALL {
+            // Dirty by their own rows; names only the ledger knows have unknown fields.
+            let mut dirty: Vec<&'static str> = LEDGER
+                .iter()
+                .filter(|r| r.revisions.contains(v) && (report || r.action != Action::Pass))
+                .map(|r| r.owner)
+                .chain(
+                    TYPES
+                        .iter()
+                        .filter(|t| !t.nested.contains(v))
+                        .map(|t| t.name),
+                )
+                .chain(
+                    LEDGER
+                        .iter()
+                        .map(|r| r.owner)
+                        .chain(TYPES.iter().map(|t| t.name))
+                        .filter(|n| !graph.contains_key(n)),
+                )
+                .collect();
+            dirty.sort_unstable();
+            dirty.dedup();
+            // Propagate to everything that reaches a dirty name, until nothing changes.
+            loop {
+                let before = dirty.len();
+                for (name, reaches) in &graph {
+                    if dirty.binary_search(name).is_err()
+                        && reaches
+                            .iter()
+                            .any(|r| dirty.binary_search(r).is_ok() || !graph.contains_key(r))
+                    {
+                        let at = dirty.binary_search(name).unwrap_err();
+                        dirty.insert(at, name);
+                    }
+                }
+                if dirty.len() == before {
+                    break;
+                }
+            }
+            let bit = clean_bit(v, report);
+            for name in graph.keys() {
+                let bits = out.entry(name).or_default();
+                if dirty.binary_search(name).is_err() {
+                    *bits |= bit;
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ProtocolVersion::*;
+
+    fn clean(name: &str, v: ProtocolVersion, report: bool) -> bool {
+        clean_bits(name) & clean_bit(v, report) != 0
+    }
+
+    #[test]
+    fn own_rows_make_a_type_dirty() {
+        // resultType is stripped below 2026-07-28.
+        assert!(!clean("CallToolResult", V2025_11_25, false));
+        // Tool.inputSchema is checked at every revision.
+        assert!(!clean("Tool", V2026_07_28, false));
+    }
+
+    #[test]
+    fn pass_rows_count_only_with_a_report() {
+        // TextContent's `_meta`/`annotations` rows are `pass` at the oldest revision, if any.
+        let rows: Vec<_> = LEDGER
+            .iter()
+            .filter(|r| r.owner == "TextContent" && r.revisions.contains(V2024_11_05))
+            .collect();
+        assert!(rows.iter().all(|r| r.action == Action::Pass), "{rows:?}");
+        assert!(clean("TextContent", V2024_11_05, false));
+        assert_eq!(clean("TextContent", V2024_11_05, true), rows.is_empty());
+    }
+
+    #[test]
+    fn dirt_flows_up_through_unions_and_arrays() {
+        // Audio content is absent at 2024-11-05, so every list of content blocks is dirty there.
+        assert!(!clean("AudioContent", V2024_11_05, false));
+        assert!(!clean("PromptMessage", V2024_11_05, false));
+        assert!(!clean("GetPromptResult", V2024_11_05, false));
+        // ... and at 2025-11-25 a prompt message needs nothing.
+        assert!(clean("PromptMessage", V2025_11_25, false));
+    }
+
+    #[test]
+    fn unknown_names_are_never_clean() {
+        assert_eq!(clean_bits("NoSuchType"), 0);
+    }
+}

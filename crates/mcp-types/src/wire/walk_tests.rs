@@ -1,0 +1,179 @@
+//! The emitter writes subtrees that need no shaping (see `clean`) without looking at them. These
+//! tests emit every body of the shared corpus and every 2026-07-28 example at every revision,
+//! with and without a report, once that way and once walking every object, and require the same
+//! bytes, the same report and the same refusal.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::emit::WALK_EVERYTHING;
+use super::*;
+use crate::model::{
+    ClientNotification, ClientRequest, ClientResult, ServerNotification, ServerRequest,
+    ServerResult,
+};
+
+/// One typed body, as the boundary takes it.
+enum Body {
+    ClientRequest(ClientRequest),
+    ServerRequest(ServerRequest),
+    ClientNotification(ClientNotification),
+    ServerNotification(ServerNotification),
+    ServerResult(ServerResult),
+    ClientResult(ClientResult),
+}
+
+fn shared(dir: &str) -> PathBuf {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared")
+        .join(dir);
+    assert!(
+        path.is_dir(),
+        "these tests need the shared corpus and schemas at {} (the workspace's ../shared)",
+        path.display()
+    );
+    path
+}
+
+fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir)
+        .expect("readable directory")
+        .flatten()
+    {
+        let p = entry.path();
+        if p.is_dir() {
+            files(&p, ext, out);
+        } else if p.extension().is_some_and(|e| e == ext) {
+            out.push(p);
+        }
+    }
+    out.sort();
+}
+
+/// Bodies of the corpus (requests, notifications, results typed by their request's method) and
+/// of the 2026-07-28 examples (whichever union takes them).
+fn bodies() -> Vec<Body> {
+    let mut out = Vec::new();
+    let mut paths = Vec::new();
+    files(&shared("corpus"), "jsonl", &mut paths);
+    for path in &paths {
+        let version = ProtocolVersion::ALL
+            .into_iter()
+            .find(|v| path.to_string_lossy().contains(v.as_str()))
+            .expect("a revision in the corpus file name");
+        let text = std::fs::read_to_string(path).expect("corpus file");
+        let mut methods = std::collections::HashMap::new();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let record: Value = serde_json::from_str(line).expect("corpus line");
+            let c2s = record["dir"] == "c2s";
+            let mut frame = record["frame"].as_object().cloned().unwrap_or_default();
+            frame.shift_remove("jsonrpc");
+            let id = frame.shift_remove("id").map(|i| (c2s, i.to_string()));
+            if let Some(m) = frame.get("method").and_then(Value::as_str) {
+                if let Some(id) = id.clone() {
+                    methods.insert(id, m.to_owned());
+                }
+                let body = Value::Object(frame);
+                let parsed = match (c2s, id.is_some()) {
+                    (true, true) => parse_as(&body, version).ok().map(Body::ClientRequest),
+                    (false, true) => parse_as(&body, version).ok().map(Body::ServerRequest),
+                    (true, false) => parse_as(&body, version).ok().map(Body::ClientNotification),
+                    (false, false) => parse_as(&body, version).ok().map(Body::ServerNotification),
+                };
+                out.extend(parsed);
+            } else if let (Some(result), Some((dir, id))) = (frame.get("result"), id) {
+                let Some(m) = methods.get(&(!dir, id)) else {
+                    continue;
+                };
+                match parse_result_for(m, result, version) {
+                    Ok(MethodResult::Server(r)) => out.push(Body::ServerResult(r)),
+                    Ok(MethodResult::Client(r)) => out.push(Body::ClientResult(r)),
+                    _ => {}
+                }
+            }
+        }
+    }
+    let mut examples = Vec::new();
+    files(
+        &shared("schemas/2026-07-28/examples"),
+        "json",
+        &mut examples,
+    );
+    let v = ProtocolVersion::V2026_07_28;
+    for path in &examples {
+        let text = std::fs::read_to_string(path).expect("example file");
+        let Ok(json) = serde_json::from_str::<Value>(&text) else {
+            continue;
+        };
+        let body = parse_as(&json, v)
+            .map(Body::ClientRequest)
+            .or_else(|_| parse_as(&json, v).map(Body::ServerRequest))
+            .or_else(|_| parse_as(&json, v).map(Body::ClientNotification))
+            .or_else(|_| parse_as(&json, v).map(Body::ServerNotification))
+            .or_else(|_| parse_as(&json, v).map(Body::ServerResult))
+            .or_else(|_| parse_as(&json, v).map(Body::ClientResult));
+        out.extend(body.ok());
+    }
+    out
+}
+
+type Emitted = (
+    Result<String, EmitError>,
+    Result<(Value, EmissionReport), EmitError>,
+);
+
+fn emit<B: WireBody>(b: &B, v: ProtocolVersion, walk_everything: bool) -> Emitted {
+    WALK_EVERYTHING.set(walk_everything);
+    let out = (serialize_for_string(b, v), serialize_for_report(b, v));
+    WALK_EVERYTHING.set(false);
+    out
+}
+
+fn both(body: &Body, v: ProtocolVersion, walk: bool) -> Emitted {
+    match body {
+        Body::ClientRequest(b) => emit(b, v, walk),
+        Body::ServerRequest(b) => emit(b, v, walk),
+        Body::ClientNotification(b) => emit(b, v, walk),
+        Body::ServerNotification(b) => emit(b, v, walk),
+        Body::ServerResult(b) => emit(b, v, walk),
+        Body::ClientResult(b) => emit(b, v, walk),
+    }
+}
+
+fn same_error(a: &EmitError, b: &EmitError) -> bool {
+    a.kind == b.kind && a.path == b.path && a.message == b.message && a.cause == b.cause
+}
+
+#[test]
+fn writing_clean_subtrees_unlooked_changes_nothing() {
+    let bodies = bodies();
+    assert!(bodies.len() > 400, "only {} bodies parsed", bodies.len());
+    let (mut written, mut refused) = (0, 0);
+    for (i, body) in bodies.iter().enumerate() {
+        for v in ProtocolVersion::ALL {
+            let (fast_text, fast_report) = both(body, v, false);
+            let (walk_text, walk_report) = both(body, v, true);
+            match (&fast_text, &walk_text) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a, b, "body {i} at {v}");
+                    written += 1;
+                }
+                (Err(a), Err(b)) => {
+                    assert!(same_error(a, b), "body {i} at {v}: {a} / {b}");
+                    refused += 1;
+                }
+                _ => panic!("body {i} at {v}: {fast_text:?} / {walk_text:?}"),
+            }
+            match (&fast_report, &walk_report) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "body {i} at {v} with a report"),
+                (Err(a), Err(b)) => assert!(same_error(a, b), "body {i} at {v}: {a} / {b}"),
+                _ => panic!("body {i} at {v}: {fast_report:?} / {walk_report:?}"),
+            }
+        }
+    }
+    assert!(
+        written > 1500 && refused > 100,
+        "{written} written, {refused} refused"
+    );
+}
