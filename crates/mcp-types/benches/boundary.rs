@@ -1,6 +1,8 @@
 #![allow(missing_docs)] // criterion_group! generates undocumented items
 //! `serialize_for` and `parse_as` on a mix of real frames (the shared corpus), against plain
-//! `serde_json` on the same superset values, in the same run.
+//! `serde_json` on the same superset values, in the same run; and the text entry points
+//! (`parse_str_as`, `parse_result_str_for`) against `serde_json::from_str` of a `Value` and of
+//! the same concrete types, from the same frame text.
 //!
 //! Run with `cargo bench -p mcp-types`; the ratios are reported in the README.
 
@@ -192,11 +194,38 @@ fn emit(c: &mut Criterion) {
     }
 }
 
+/// Plain `serde_json` of the same concrete result type, from text.
+fn plain_result_text(r: &ServerResult, text: &str) -> bool {
+    macro_rules! de {
+        ($($v:ident($t:ty)),*) => {
+            match r {
+                $(ServerResult::$v(_) => serde_json::from_str::<$t>(text).is_ok(),)*
+                _ => serde_json::from_str::<ServerResult>(text).is_ok(),
+            }
+        };
+    }
+    de!(
+        Empty(EmptyResult),
+        Initialize(InitializeResult),
+        Discover(DiscoverResult),
+        Complete(CompleteResult),
+        GetPrompt(GetPromptResult),
+        ListPrompts(ListPromptsResult),
+        ListResources(ListResourcesResult),
+        ListResourceTemplates(ListResourceTemplatesResult),
+        ReadResource(ReadResourceResult),
+        CallTool(CallToolResult),
+        ListTools(ListToolsResult),
+        SubscriptionsListen(SubscriptionsListenResult),
+        InputRequired(InputRequiredResult)
+    )
+}
+
 fn parse(c: &mut Criterion) {
     let bodies = corpus();
-    for v in [ProtocolVersion::V2025_06_18, ProtocolVersion::V2026_07_28] {
+    for v in ProtocolVersion::ALL {
         // Bodies of that revision's shape: emitted at `v`, as a peer at `v` would send them.
-        let inputs: Vec<(&Body, Value)> = bodies
+        let inputs: Vec<(&Body, Value, String)> = bodies
             .iter()
             .filter_map(|(b, _)| {
                 let json = match b {
@@ -205,46 +234,123 @@ fn parse(c: &mut Criterion) {
                     Body::Result(_, r) => serialize_for(r, v),
                 }
                 .ok()?;
-                Some((b, json))
+                let text = serde_json::to_string(&json).ok()?;
+                Some((b, json, text))
             })
             .collect();
+        let plain_value = || {
+            for (b, json, _) in &inputs {
+                match b {
+                    Body::ClientRequest(_) => {
+                        black_box(ClientRequest::deserialize(json).is_ok());
+                    }
+                    Body::ServerNotification(_) => {
+                        black_box(ServerNotification::deserialize(json).is_ok());
+                    }
+                    Body::Result(_, r) => {
+                        black_box(plain_result(r, json));
+                    }
+                }
+            }
+        };
+        let wire_value = || {
+            for (b, json, _) in &inputs {
+                match b {
+                    Body::ClientRequest(_) => {
+                        black_box(parse_as::<ClientRequest>(json, v).is_ok());
+                    }
+                    Body::ServerNotification(_) => {
+                        black_box(parse_as::<ServerNotification>(json, v).is_ok());
+                    }
+                    Body::Result(m, _) => {
+                        black_box(parse_result_for(m, json, v).is_ok());
+                    }
+                }
+            }
+        };
+        // From the frame text: what a reader of a stream does.
+        let text_value = || {
+            for (_, _, text) in &inputs {
+                black_box(serde_json::from_str::<Value>(text).is_ok());
+            }
+        };
+        let text_plain = || {
+            for (b, _, text) in &inputs {
+                match b {
+                    Body::ClientRequest(_) => {
+                        black_box(serde_json::from_str::<ClientRequest>(text).is_ok());
+                    }
+                    Body::ServerNotification(_) => {
+                        black_box(serde_json::from_str::<ServerNotification>(text).is_ok());
+                    }
+                    Body::Result(_, r) => {
+                        black_box(plain_result_text(r, text));
+                    }
+                }
+            }
+        };
+        let text_wire = || {
+            for (b, _, text) in &inputs {
+                match b {
+                    Body::ClientRequest(_) => {
+                        black_box(parse_str_as::<ClientRequest>(text, v).is_ok());
+                    }
+                    Body::ServerNotification(_) => {
+                        black_box(parse_str_as::<ServerNotification>(text, v).is_ok());
+                    }
+                    Body::Result(m, _) => {
+                        black_box(parse_result_str_for(m, text, v).is_ok());
+                    }
+                }
+            }
+        };
         let mut group = c.benchmark_group(format!("parse/{v}"));
-        group.bench_function("plain serde_json", |bch| {
-            bch.iter(|| {
-                for (b, json) in &inputs {
-                    match b {
-                        Body::ClientRequest(_) => {
-                            black_box(ClientRequest::deserialize(json).is_ok());
-                        }
-                        Body::ServerNotification(_) => {
-                            black_box(ServerNotification::deserialize(json).is_ok());
-                        }
-                        Body::Result(_, r) => {
-                            black_box(plain_result(r, json));
-                        }
-                    }
-                }
-            })
-        });
-        group.bench_function("parse_as / parse_result_for", |bch| {
-            bch.iter(|| {
-                for (b, json) in &inputs {
-                    match b {
-                        Body::ClientRequest(_) => {
-                            black_box(parse_as::<ClientRequest>(json, v).is_ok());
-                        }
-                        Body::ServerNotification(_) => {
-                            black_box(parse_as::<ServerNotification>(json, v).is_ok());
-                        }
-                        Body::Result(m, _) => {
-                            black_box(parse_result_for(m, json, v).is_ok());
-                        }
-                    }
-                }
-            })
+        group.bench_function("plain serde_json", |bch| bch.iter(plain_value));
+        group.bench_function("parse_as / parse_result_for", |bch| bch.iter(wire_value));
+        group.bench_function("text: serde_json Value", |bch| bch.iter(text_value));
+        group.bench_function("text: plain serde_json typed", |bch| bch.iter(text_plain));
+        group.bench_function("text: parse_str_as / parse_result_str_for", |bch| {
+            bch.iter(text_wire)
         });
         group.finish();
+        if std::env::args().any(|a| a == "--bench") {
+            // The ratios once more side by side: the variants take turns, round after round, so
+            // a noisy neighbour slows them alike; each ratio compares medians.
+            let m = side_by_side(&[
+                &plain_value,
+                &wire_value,
+                &text_value,
+                &text_plain,
+                &text_wire,
+            ]);
+            eprintln!(
+                "parse/{v} ratios: parse_as/plain {:.2}x; text: parse_str_as/Value {:.2}x, parse_str_as/plain typed {:.2}x, plain typed/Value {:.2}x",
+                m[1] / m[0],
+                m[4] / m[2],
+                m[4] / m[3],
+                m[3] / m[2],
+            );
+        }
     }
+}
+
+/// Median seconds per run of each function, the functions taking turns for 101 rounds.
+fn side_by_side(fs: &[&dyn Fn()]) -> Vec<f64> {
+    let mut times = vec![Vec::new(); fs.len()];
+    for _ in 0..101 {
+        for (f, t) in fs.iter().zip(&mut times) {
+            let start = std::time::Instant::now();
+            f();
+            t.push(start.elapsed().as_secs_f64());
+        }
+    }
+    times
+        .into_iter()
+        .map(|mut t| {
+            t.sort_by(f64::total_cmp);
+            t[t.len() / 2]
+        })
+        .collect()
 }
 
 criterion_group! {

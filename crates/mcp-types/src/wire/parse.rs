@@ -311,6 +311,7 @@ enum Text<'a> {
 impl<'a> Text<'a> {
     /// Parses the text straight into `T` (no `Value`); `None` on any failure (the `Value` path
     /// then reproduces the exact error).
+    #[inline]
     fn typed<T: serde::Deserialize<'a>>(self) -> Option<T> {
         match self {
             Text::Str(s) => serde_json::from_str(s).ok(),
@@ -340,12 +341,30 @@ impl<'a> Text<'a> {
 /// mandates on the typed value; on any failure, or when the typed value cannot answer the
 /// mandates, the `Value` path ([`parse_as`]), whose result (and error) is the reference.
 fn parse_text_as<T: WireParse>(text: Text<'_>, version: VersionLike) -> Result<T, ParseError> {
-    if T::DIRECT
-        && let Some(parsed) = text.typed::<T>()
-        && let Some(checked) = typed_mandates(&parsed, &version, T::TYPE_NAME)
-    {
-        return checked.map(|()| parsed);
+    if T::DIRECT {
+        let parsed = match text {
+            Text::Str(s) => serde_json::from_str::<T>(s),
+            Text::Bytes(b) => serde_json::from_slice::<T>(b),
+        };
+        if let Ok(parsed) = parsed {
+            match typed_mandates(&parsed, &version, T::TYPE_NAME) {
+                Some(Ok(())) => return Ok(parsed),
+                Some(Err(e)) => return Err(e),
+                None => {}
+            }
+        }
     }
+    parse_text_by_value(text, version)
+}
+
+/// The `Value` path of [`parse_text_as`] (bad frames and the few cases the typed value cannot
+/// answer), kept out of line so the typed path stays small.
+#[cold]
+#[inline(never)]
+fn parse_text_by_value<T: WireParse>(
+    text: Text<'_>,
+    version: VersionLike,
+) -> Result<T, ParseError> {
     let value = text.value(&version, T::TYPE_NAME)?;
     parse_as(&value, version)
 }
@@ -541,6 +560,17 @@ fn parse_result_text_for(
     if let Some(result) = typed_result_for(method, text, &version) {
         return result;
     }
+    parse_result_text_by_value(method, text, version)
+}
+
+/// The `Value` path of [`parse_result_text_for`], out of line.
+#[cold]
+#[inline(never)]
+fn parse_result_text_by_value(
+    method: &str,
+    text: Text<'_>,
+    version: VersionLike,
+) -> Result<MethodResult, ParseError> {
     let value = text.value(&version, "Result")?;
     parse_result_for(method, &value, version)
 }
