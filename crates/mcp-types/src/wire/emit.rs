@@ -778,13 +778,12 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
         )
     }
 
-    /// Whether the value of member `key` needs no shaping (the object's role reads no members).
+    /// Whether the value of member `key` needs no shaping (`fields` is only set for objects
+    /// whose role reads no members).
     #[inline]
     fn member_is_clean(&self, key: &str) -> bool {
-        self.role == Role::Plain
-            && self
-                .fields
-                .is_some_and(|t| t.clean_bits(key) & self.ctx.clean_bit != 0)
+        self.fields
+            .is_some_and(|t| t.clean_bits(key) & self.ctx.clean_bit != 0)
     }
 
     fn entry<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), C::Error> {
@@ -807,15 +806,7 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
                             opaque = true;
                         }
                         Action::Refuse(RefuseWhen::Present) => {
-                            return Err(self.error(
-                                EmitErrorKind::NotExpressible,
-                                format!(
-                                    "{}.{} cannot be sent at {v}: {}",
-                                    row.owner, row.field, row.reason
-                                ),
-                                Cause::Ledger(row),
-                                Some(key),
-                            ));
+                            return Err(self.ctx.refuse_row(row, Some(key)));
                         }
                         Action::Refuse(RefuseWhen::Absent) => self.rows_seen |= 1 << i,
                         Action::Refuse(RefuseWhen::Array) => slot = Slot::RefuseArray(row),
