@@ -358,6 +358,42 @@ fn value_at<'a, T: de::Deserialize<'a>>(
     Ok((value, text.get(i..end).ok_or(GiveUp)?, end))
 }
 
+/// The index after a scalar at `i` that needs no deserializer to be checked: a string without
+/// escapes or control characters, an integer of at most 18 digits, `true`, `false` or `null`.
+/// `None` for anything else (which [`checked_at`] reads with [`Check`]).
+fn scalar_end(text: &str, i: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    let word = |w: &[u8]| b[i..].starts_with(w).then_some(i + w.len());
+    match *b.get(i)? {
+        b'"' => key_at(text, i).ok().map(|(_, end)| end),
+        b'-' | b'0'..=b'9' => {
+            let digits = if b[i] == b'-' { i + 1 } else { i };
+            let end = digits
+                + b[digits..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_digit())
+                    .count();
+            let n = end - digits;
+            let plain = (1..=18).contains(&n) && (n == 1 || b[digits] != b'0');
+            (plain && !matches!(b.get(end), Some(b'.' | b'e' | b'E'))).then_some(end)
+        }
+        b't' => word(b"true"),
+        b'f' => word(b"false"),
+        b'n' => word(b"null"),
+        _ => None,
+    }
+}
+
+/// A member value at `i`, checked as [`Checked`] would check it: its text and the index after
+/// it. Simple scalars are read without a deserializer.
+fn checked_at(text: &str, i: usize) -> Result<(&str, usize), GiveUp> {
+    if let Some(end) = scalar_end(text, i) {
+        return Ok((&text[i..end], end));
+    }
+    let (Checked, raw, end) = value_at::<Checked>(text, i)?;
+    Ok((raw, end))
+}
+
 /// Walks the members of the object at `i` (after whitespace), calling `each(key, start)` with
 /// the index where each value starts; `each` returns the index after the value. Duplicate keys
 /// give up. Returns the index after the closing brace.
@@ -375,13 +411,21 @@ fn object<'a>(
     if b.get(i) == Some(&b'}') {
         return Ok(i + 1);
     }
-    let mut keys: Vec<&'a str> = Vec::with_capacity(4);
+    // The keys so far: frames and records have a handful, kept without allocating.
+    let mut keys: [&'a str; 8] = [""; 8];
+    let mut n = 0;
+    let mut more: Vec<&'a str> = Vec::new();
     loop {
         let (key, next) = key_at(text, i)?;
-        if keys.contains(&key) {
+        if keys[..n].contains(&key) || more.contains(&key) {
             return Err(GiveUp);
         }
-        keys.push(key);
+        if n < keys.len() {
+            keys[n] = key;
+            n += 1;
+        } else {
+            more.push(key);
+        }
         i = skip_ws(b, next);
         if b.get(i) != Some(&b':') {
             return Err(GiveUp);
@@ -411,7 +455,7 @@ fn frame_members(text: &str, i: usize) -> Result<(Vec<Member<'_>>, usize), GiveU
             let (p, raw, end) = value_at::<CheckedParams<'_>>(text, start)?;
             (raw, Some(p.0), end)
         } else {
-            let (Checked, raw, end) = value_at::<Checked>(text, start)?;
+            let (raw, end) = checked_at(text, start)?;
             (raw, None, end)
         };
         members.push(Member { key, raw, params });
@@ -487,7 +531,7 @@ fn read_text(text: &str) -> Result<Line<'_>, GiveUp> {
             let (p, raw, end) = value_at::<CheckedParams<'_>>(text, start)?;
             (raw, Some(p.0), end)
         } else {
-            let (Checked, raw, end) = value_at::<Checked>(text, start)?;
+            let (raw, end) = checked_at(text, start)?;
             (raw, None, end)
         };
         top.push((key, Some(raw)));
@@ -1015,6 +1059,48 @@ mod tests {
     use super::*;
 
     #[test]
+    fn simple_scalars_are_read_as_the_deserializer_reads_them() {
+        for text in [
+            r#""c2s""#,
+            r#""""#,
+            "0",
+            "-7",
+            "123456789012345678",
+            "true",
+            "false",
+            "null",
+        ] {
+            let framed = format!("{text},");
+            assert_eq!(scalar_end(&framed, 0), Some(text.len()), "{text}");
+            assert_eq!(
+                checked_at(&framed, 0).ok(),
+                Some((text, text.len())),
+                "{text}"
+            );
+        }
+        // Left to the deserializer: escapes, control characters, long or odd numbers, containers.
+        for text in [
+            r#""a\"b""#,
+            "\"a\tb\"",
+            "1234567890123456789",
+            "01",
+            "-",
+            "1.5",
+            "1e3",
+            "[1]",
+            "{}",
+            "tru",
+            "\"open",
+        ] {
+            assert_eq!(scalar_end(text, 0), None, "{text}");
+        }
+        // Whatever the fast path leaves, the deserializer judges as before.
+        assert!(checked_at("01", 0).is_err());
+        assert_eq!(checked_at("1.5", 0).ok(), Some(("1.5", 3)));
+        assert_eq!(checked_at(r#""a\"b""#, 0).ok(), Some((r#""a\"b""#, 6)));
+    }
+
+    #[test]
     fn compact_objects_split_into_members() {
         let m =
             split_members(br#"{"method":"a\"b","params":{"x":[1,{"y":"}"}],"z":null}}"#).unwrap();
@@ -1042,6 +1128,14 @@ mod tests {
             br#"{"dir":"up","frame":{"jsonrpc":"2.0","method":"x"}}"#,
             br#"{"frame":{"jsonrpc":"2.0","method":"x"}}"#,
             b"{\"jsonrpc\":\"2.0\",\"method\":\"\xff\"}",
+            // Duplicates among the first eight keys and beyond them.
+            br#"{"jsonrpc":"2.0","method":"x","a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"a":7}"#,
+            br#"{"jsonrpc":"2.0","method":"x","a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"g":8}"#,
+            br#"{"jsonrpc":"2.0","method":"x","a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"h":9}"#,
+            // Scalars the fast reader leaves to the deserializer, which refuses them.
+            br#"{"jsonrpc":"2.0","id":01,"method":"x"}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"x","n":tru}"#,
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\tb\"}",
         ] {
             assert!(read(bad).is_none(), "{}", String::from_utf8_lossy(bad));
         }
@@ -1051,6 +1145,11 @@ mod tests {
             "]".repeat(120)
         );
         assert!(read(deep.as_bytes()).is_none());
+        // Many distinct keys are fine.
+        assert!(
+            read(br#"{"jsonrpc":"2.0","method":"x","a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8}"#)
+                .is_some()
+        );
     }
 
     #[test]

@@ -112,7 +112,8 @@ pub struct ClientIdentity {
 pub struct Session {
     fixed: Option<ProtocolVersion>,
     current: Option<ProtocolVersion>,
-    pending: HashMap<(Direction, RequestId), Pending>,
+    /// Keyed with foldhash: a lookup per answer, and a seeded hasher keeps crafted ids harmless.
+    pending: HashMap<(Direction, RequestId), Pending, foldhash::fast::RandomState>,
     identity: Option<ClientIdentity>,
 }
 

@@ -8,7 +8,7 @@
 //! (fail). 2026-07-28 injections are appended when an object ends. Nothing is buffered: a body
 //! that needs no change is written exactly as plain `serde_json` would write it.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use serde::ser::{
     self, Serialize, SerializeMap, SerializeSeq, SerializeStruct, SerializeStructVariant,
@@ -26,7 +26,7 @@ use super::ledger::{
 };
 use super::names;
 use super::report::{Change, EmissionReport};
-use super::text::{Text, key_text};
+use super::text::{Text, key_text, with_key};
 use crate::ProtocolVersion;
 
 /// A scalar seen in a [`Slot::Capture`] position.
@@ -41,21 +41,32 @@ enum Captured {
     Other(&'static str),
 }
 
+/// What only a path-tracking emission keeps: the current path and the report.
+struct Tracked {
+    path: JsonPath,
+    report: EmissionReport,
+}
+
 /// State shared by every level of one emission.
+///
+/// Small on purpose: it is built for every body, and an emission without a report touches
+/// nothing but the version, the clean bit and the body's entry.
 pub(crate) struct Ctx {
     pub version: ProtocolVersion,
     /// Keep the current path (for the report and for error paths).
     pub track: bool,
-    path: RefCell<JsonPath>,
-    pub report: RefCell<EmissionReport>,
-    pub error: RefCell<Option<EmitError>>,
-    captured: RefCell<Captured>,
     /// The [`clean::clean_bit`] of this emission; 0 walks every object (tests compare both).
     clean_bit: u16,
+    /// What is known about the body's type (looked up once per emission).
+    body: names::Known,
+    /// Path and report, only when `track`.
+    tracked: Option<RefCell<Tracked>>,
+    error: Cell<Option<Box<EmitError>>>,
+    captured: RefCell<Captured>,
 }
 
 impl Ctx {
-    pub fn new(version: ProtocolVersion, track: bool) -> Self {
+    pub fn new(version: ProtocolVersion, track: bool, body: names::Known) -> Self {
         Ctx {
             version,
             track,
@@ -64,15 +75,33 @@ impl Ctx {
             } else {
                 clean::clean_bit(version, track)
             },
-            path: RefCell::new(JsonPath::root()),
-            report: RefCell::new(EmissionReport::new(version)),
-            error: RefCell::new(None),
+            body,
+            tracked: track.then(|| {
+                RefCell::new(Tracked {
+                    path: JsonPath::root(),
+                    report: EmissionReport::new(version),
+                })
+            }),
+            error: Cell::new(None),
             captured: RefCell::new(Captured::Nothing),
         }
     }
 
+    /// The first error recorded, if any.
+    pub fn take_error(&self) -> Option<EmitError> {
+        self.error.take().map(|e| *e)
+    }
+
+    /// The report of a tracking emission.
+    pub fn into_report(self) -> Option<EmissionReport> {
+        self.tracked.map(|t| t.into_inner().report)
+    }
+
     fn path_with(&self, key: Option<&str>) -> JsonPath {
-        let mut p = self.path.borrow().clone();
+        let mut p = self
+            .tracked
+            .as_ref()
+            .map_or_else(JsonPath::root, |t| t.borrow().path.clone());
         if let Some(k) = key {
             p.push(PathSegment::Key(k.to_owned()));
         }
@@ -85,10 +114,8 @@ impl Ctx {
             err.path = self.path_with(key);
         }
         let msg = err.message.clone();
-        let mut slot = self.error.borrow_mut();
-        if slot.is_none() {
-            *slot = Some(err);
-        }
+        let first = self.error.take().unwrap_or_else(|| Box::new(err));
+        self.error.set(Some(first));
         E::custom(msg)
     }
 
@@ -109,15 +136,15 @@ impl Ctx {
     }
 
     fn note(&self, list: NoteKind, key: &str, cause: Cause, value: Option<Value>) {
-        if !self.track {
+        let Some(tracked) = &self.tracked else {
             return;
-        }
+        };
         let change = Change {
             path: self.path_with(Some(key)),
             cause,
             value,
         };
-        let mut r = self.report.borrow_mut();
+        let r = &mut tracked.borrow_mut().report;
         match list {
             NoteKind::Stripped => r.stripped.push(change),
             NoteKind::Injected => r.injected.push(change),
@@ -127,24 +154,22 @@ impl Ctx {
 
     #[inline]
     fn push_key(&self, key: &str) {
-        if self.track {
-            self.path
-                .borrow_mut()
-                .push(PathSegment::Key(key.to_owned()));
+        if let Some(t) = &self.tracked {
+            t.borrow_mut().path.push(PathSegment::Key(key.to_owned()));
         }
     }
 
     #[inline]
     fn push(&self, seg: PathSegment) {
-        if self.track {
-            self.path.borrow_mut().push(seg);
+        if let Some(t) = &self.tracked {
+            t.borrow_mut().path.push(seg);
         }
     }
 
     #[inline]
     fn pop(&self) {
-        if self.track {
-            self.path.borrow_mut().pop();
+        if let Some(t) = &self.tracked {
+            t.borrow_mut().path.pop();
         }
     }
 
@@ -320,7 +345,11 @@ impl<'c, S: Serializer> Shaper<'c, S> {
     /// whether its subtree needs no shaping (then it is written unwrapped).
     fn object(&self, name: Option<&'static str>) -> Result<Opened, S::Error> {
         let v = self.ctx.version;
-        let named = name.map(|n| names::known(canonical(n)));
+        let named = name.map(|n| match self.slot {
+            // The body's struct is almost always the body type itself: no second lookup.
+            Slot::Body(info) if n == info.type_name => self.ctx.body,
+            _ => names::known(canonical(n)),
+        });
         let by_name = named.and_then(|k| k.owner);
         if let Some(info) = by_name
             && let Some(t) = info.ty
@@ -367,7 +396,7 @@ impl<'c, S: Serializer> Shaper<'c, S> {
                 )
             }
             Slot::Body(info) => {
-                let body = names::known(canonical(info.type_name));
+                let body = self.ctx.body;
                 let owner = body.owner.or(by_name);
                 let role = if v != ProtocolVersion::V2026_07_28 {
                     Role::Plain
@@ -1228,17 +1257,16 @@ impl<C: SerializeMap> SerializeMap for Obj<'_, C> {
             return self.inner.serialize_entry(key, value);
         }
         if let (Role::Checked(..), false) = (self.role, self.ctx.track)
-            && let Some(k) = key_text(key)
-            && !k.is("type")
+            && with_key(key, |k| k != "type") == Some(true)
         {
             // Only the root `type` of a checked object is read; the rest is written verbatim.
             self.count += 1;
             return self.inner.serialize_entry(key, value);
         }
         if self.inspect
-            && let Some(k) = key_text(key)
+            && let Some(done) = with_key(key, |k| self.entry(k, value))
         {
-            return self.entry(k.as_str(), value);
+            return done;
         }
         self.count += 1;
         self.inner.serialize_entry(

@@ -62,11 +62,10 @@ pub use revs::Revisions;
 use crate::ProtocolVersion;
 use emit::{Ctx, Shaper};
 
-/// Refuses a body type the revision does not define as a message.
-fn check_body(info: &BodyInfo, version: ProtocolVersion) -> Result<(), EmitError> {
-    if let Some(t) = names::known(emit::canonical(info.type_name))
-        .owner
-        .and_then(|o| o.ty)
+/// Refuses a body type the revision does not define as a message (`body` is what is known
+/// about the body's type name).
+fn check_body(body: names::Known, version: ProtocolVersion) -> Result<(), EmitError> {
+    if let Some(t) = body.owner.and_then(|o| o.ty)
         && !t.body.contains(version)
     {
         return Err(EmitError::new(
@@ -100,21 +99,22 @@ pub(crate) fn run_body<B: WireBody + ?Sized, S: Serializer>(
     ser: S,
 ) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
     let info = body.body_info();
-    check_body(&info, version)?;
-    let ctx = Ctx::new(version, track);
+    let known = names::known(emit::canonical(info.type_name));
+    check_body(known, version)?;
+    let ctx = Ctx::new(version, track, known);
     let result = body.serialize(Shaper::body(ser, &ctx, info));
     match result {
-        Ok(ok) => Ok((ok, track.then(|| ctx.report.into_inner()))),
+        Ok(ok) => Ok((ok, ctx.into_report())),
         Err(e) => {
-            if let Some(err) = ctx.error.take() {
+            if let Some(err) = ctx.take_error() {
                 if track || !err.path.segments().is_empty() {
                     return Err(err);
                 }
                 // Second pass, into a sink, to learn where the refusal happened.
-                let ctx2 = Ctx::new(version, true);
+                let ctx2 = Ctx::new(version, true, known);
                 let mut sink = serde_json::Serializer::new(io::sink());
                 let _ = body.serialize(Shaper::body(&mut sink, &ctx2, info));
-                Err(ctx2.error.take().unwrap_or(err))
+                Err(ctx2.take_error().unwrap_or(err))
             } else {
                 Err(EmitError::new(
                     EmitErrorKind::Serialization,

@@ -32,14 +32,6 @@ impl Text {
         }
     }
 
-    /// Whether the text is `s` (without reading it as a `str`).
-    pub fn is(&self, s: &str) -> bool {
-        match self {
-            Text::Inline { len, bytes } => &bytes[..usize::from(*len)] == s.as_bytes(),
-            Text::Heap(h) => h == s,
-        }
-    }
-
     /// The text.
     pub fn as_str(&self) -> &str {
         match self {
@@ -67,7 +59,17 @@ impl fmt::Display for Text {
 /// The text of a map key as `serde_json` writes it (strings, numbers and booleans are keys;
 /// anything else is not, and gives `None`).
 pub(crate) fn key_text<K: Serialize + ?Sized>(key: &K) -> Option<Text> {
-    key.serialize(KeyText).ok()
+    with_key(key, Text::new)
+}
+
+/// `read` applied to the text of a map key as `serde_json` writes it, without copying a string
+/// key; `None` when `key` is not one `serde_json` would write.
+#[inline]
+pub(crate) fn with_key<K: Serialize + ?Sized, R>(
+    key: &K,
+    read: impl FnOnce(&str) -> R,
+) -> Option<R> {
+    key.serialize(KeyWith(read)).ok()
 }
 
 /// Not a key `serde_json` would write.
@@ -88,14 +90,14 @@ impl ser::Error for NotAKey {
     }
 }
 
-/// Reads a key's text.
-struct KeyText;
+/// Hands a key's text to a reader.
+struct KeyWith<F>(F);
 
 macro_rules! number_keys {
     ($($method:ident($ty:ty)),*) => {
         $(
-            fn $method(self, v: $ty) -> Result<Text, NotAKey> {
-                Ok(Text::new(&v.to_string()))
+            fn $method(self, v: $ty) -> Result<R, NotAKey> {
+                Ok((self.0)(&v.to_string()))
             }
         )*
     };
@@ -111,27 +113,28 @@ macro_rules! not_keys {
     };
 }
 
-impl ser::Serializer for KeyText {
-    type Ok = Text;
+impl<R, F: FnOnce(&str) -> R> ser::Serializer for KeyWith<F> {
+    type Ok = R;
     type Error = NotAKey;
-    type SerializeSeq = Impossible<Text, NotAKey>;
-    type SerializeTuple = Impossible<Text, NotAKey>;
-    type SerializeTupleStruct = Impossible<Text, NotAKey>;
-    type SerializeTupleVariant = Impossible<Text, NotAKey>;
-    type SerializeMap = Impossible<Text, NotAKey>;
-    type SerializeStruct = Impossible<Text, NotAKey>;
-    type SerializeStructVariant = Impossible<Text, NotAKey>;
+    type SerializeSeq = Impossible<R, NotAKey>;
+    type SerializeTuple = Impossible<R, NotAKey>;
+    type SerializeTupleStruct = Impossible<R, NotAKey>;
+    type SerializeTupleVariant = Impossible<R, NotAKey>;
+    type SerializeMap = Impossible<R, NotAKey>;
+    type SerializeStruct = Impossible<R, NotAKey>;
+    type SerializeStructVariant = Impossible<R, NotAKey>;
 
-    fn serialize_str(self, v: &str) -> Result<Text, NotAKey> {
-        Ok(Text::new(v))
+    #[inline]
+    fn serialize_str(self, v: &str) -> Result<R, NotAKey> {
+        Ok((self.0)(v))
     }
 
-    fn serialize_char(self, v: char) -> Result<Text, NotAKey> {
-        Ok(Text::new(v.encode_utf8(&mut [0; 4])))
+    fn serialize_char(self, v: char) -> Result<R, NotAKey> {
+        Ok((self.0)(v.encode_utf8(&mut [0; 4])))
     }
 
-    fn serialize_bool(self, v: bool) -> Result<Text, NotAKey> {
-        Ok(Text::new(if v { "true" } else { "false" }))
+    fn serialize_bool(self, v: bool) -> Result<R, NotAKey> {
+        Ok((self.0)(if v { "true" } else { "false" }))
     }
 
     number_keys!(
@@ -147,18 +150,17 @@ impl ser::Serializer for KeyText {
         serialize_u128(u128)
     );
 
-    fn serialize_f32(self, v: f32) -> Result<Text, NotAKey> {
+    fn serialize_f32(self, v: f32) -> Result<R, NotAKey> {
         self.serialize_f64(f64::from(v))
     }
 
-    fn serialize_f64(self, v: f64) -> Result<Text, NotAKey> {
+    fn serialize_f64(self, v: f64) -> Result<R, NotAKey> {
         // As a JSON number would be written (non-finite numbers are not JSON).
-        serde_json::Number::from_f64(v)
-            .map(|n| Text::new(&n.to_string()))
-            .ok_or(NotAKey)
+        let n = serde_json::Number::from_f64(v).ok_or(NotAKey)?;
+        Ok((self.0)(&n.to_string()))
     }
 
-    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<Text, NotAKey> {
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<R, NotAKey> {
         value.serialize(self)
     }
 
@@ -166,7 +168,7 @@ impl ser::Serializer for KeyText {
         self,
         _name: &'static str,
         value: &T,
-    ) -> Result<Text, NotAKey> {
+    ) -> Result<R, NotAKey> {
         value.serialize(self)
     }
 
@@ -175,15 +177,15 @@ impl ser::Serializer for KeyText {
         _name: &'static str,
         _index: u32,
         variant: &'static str,
-    ) -> Result<Text, NotAKey> {
-        Ok(Text::new(variant))
+    ) -> Result<R, NotAKey> {
+        Ok((self.0)(variant))
     }
 
     not_keys!(
-        serialize_bytes(&[u8]) -> Text,
-        serialize_none() -> Text,
-        serialize_unit() -> Text,
-        serialize_unit_struct(&'static str) -> Text,
+        serialize_bytes(&[u8]) -> R,
+        serialize_none() -> R,
+        serialize_unit() -> R,
+        serialize_unit_struct(&'static str) -> R,
         serialize_seq(Option<usize>) -> Self::SerializeSeq,
         serialize_tuple(usize) -> Self::SerializeTuple,
         serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct,
@@ -199,7 +201,7 @@ impl ser::Serializer for KeyText {
         _index: u32,
         _variant: &'static str,
         _value: &T,
-    ) -> Result<Text, NotAKey> {
+    ) -> Result<R, NotAKey> {
         Err(NotAKey)
     }
 }
@@ -221,6 +223,9 @@ mod tests {
         assert!(key_text(&json!([1])).is_none());
         assert!(key_text(&()).is_none());
         assert!(key_text(&f64::NAN).is_none());
+        assert_eq!(with_key("type", |k| k == "type"), Some(true));
+        assert_eq!(with_key(&12u16, str::len), Some(2));
+        assert_eq!(with_key(&json!({}), str::len), None);
     }
 
     #[test]
@@ -231,7 +236,5 @@ mod tests {
         let edge = "é".repeat(INLINE / 2);
         assert!(matches!(Text::new(&edge), Text::Inline { .. }));
         assert_eq!(Text::new(&edge).as_str(), edge);
-        assert!(Text::new(&edge).is(&edge) && !Text::new(&edge).is("é"));
-        assert!(Text::new(&long).is(&long) && !Text::new(&long).is("k"));
     }
 }
