@@ -25,6 +25,7 @@ use serde::Deserializer as _;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+use smallvec::SmallVec;
 
 use crate::convert::BodyKind;
 use crate::envelope::{Envelope, RequestId};
@@ -440,28 +441,42 @@ fn object<'a>(
     }
 }
 
-/// A frame member as read: its text, and for `params` what the scan learned.
+/// A frame member as read: its key and its text.
 struct Member<'a> {
     key: &'a str,
     raw: &'a str,
+}
+
+/// The members of one object, in order (frames and records have a handful: kept inline).
+type Members<'a> = SmallVec<[Member<'a>; 8]>;
+
+/// A frame object as read: its members, and what the scan learned of its `params`.
+#[derive(Default)]
+struct FrameRead<'a> {
+    members: Members<'a>,
     params: Option<ParamsFacts<'a>>,
 }
 
-/// Reads the frame object at `i`; returns its members and the index after it.
-fn frame_members(text: &str, i: usize) -> Result<(Vec<Member<'_>>, usize), GiveUp> {
-    let mut members = Vec::with_capacity(4);
-    let end = object(text, i, |key, start| {
-        let (raw, params, end) = if key == "params" {
+impl<'a> FrameRead<'a> {
+    /// Reads the member `key` whose value starts at `start`; returns the index after it.
+    fn member(&mut self, text: &'a str, key: &'a str, start: usize) -> Result<usize, GiveUp> {
+        let (raw, end) = if key == "params" {
             let (p, raw, end) = value_at::<CheckedParams<'_>>(text, start)?;
-            (raw, Some(p.0), end)
+            self.params = Some(p.0);
+            (raw, end)
         } else {
-            let (raw, end) = checked_at(text, start)?;
-            (raw, None, end)
+            checked_at(text, start)?
         };
-        members.push(Member { key, raw, params });
+        self.members.push(Member { key, raw });
         Ok(end)
-    })?;
-    Ok((members, end))
+    }
+}
+
+/// Reads the frame object at `i`; returns its members and the index after it.
+fn frame_members(text: &str, i: usize) -> Result<(FrameRead<'_>, usize), GiveUp> {
+    let mut frame = FrameRead::default();
+    let end = object(text, i, |key, start| frame.member(text, key, start))?;
+    Ok((frame, end))
 }
 
 /// One line read by the direct path: a valid request, notification or success response that
@@ -471,9 +486,9 @@ pub struct Line<'a> {
     pub format: Format,
     /// For captures, the record's members (the frame's slot is `None`), with the values of
     /// the members other than `dir`, to be copied.
-    record: Vec<(&'a str, Option<Copied<'a>>)>,
+    record: Record<'a>,
     /// The frame's members, in order.
-    frame: Vec<(&'a str, FrameMember)>,
+    frame: SmallVec<[(&'a str, FrameMember); 8]>,
     /// The envelope, as [`crate::envelope::classify`] gives it.
     pub envelope: Envelope,
     /// The method, as raw JSON text (requests and notifications).
@@ -482,6 +497,9 @@ pub struct Line<'a> {
     body: Option<&'a str>,
     params: ParamsFacts<'a>,
 }
+
+/// A capture record's members: each key, with the value to copy (`None` for the frame).
+type Record<'a> = SmallVec<[(&'a str, Option<Copied<'a>>); 4]>;
 
 /// A member the direct path writes back unchanged.
 enum Copied<'a> {
@@ -517,25 +535,18 @@ fn read_text(text: &str) -> Result<Line<'_>, GiveUp> {
     let b = text.as_bytes();
     // The top-level object: a capture record's members (its frame read one level deeper), or
     // the frame itself.
-    let mut top: Vec<(&str, Option<&str>)> = Vec::with_capacity(4);
-    let mut frame: Option<Vec<Member<'_>>> = None;
-    let mut bare: Vec<Member<'_>> = Vec::new();
+    let mut top: SmallVec<[(&str, Option<&str>); 4]> = SmallVec::new();
+    let mut frame: Option<FrameRead<'_>> = None;
+    let mut bare = FrameRead::default();
     let end = object(text, 0, |key, start| {
         if key == "frame" && b.get(start) == Some(&b'{') {
-            let (members, end) = frame_members(text, start)?;
-            frame = Some(members);
+            let (read, end) = frame_members(text, start)?;
+            frame = Some(read);
             top.push((key, None));
             return Ok(end);
         }
-        let (raw, params, end) = if key == "params" {
-            let (p, raw, end) = value_at::<CheckedParams<'_>>(text, start)?;
-            (raw, Some(p.0), end)
-        } else {
-            let (raw, end) = checked_at(text, start)?;
-            (raw, None, end)
-        };
-        top.push((key, Some(raw)));
-        bare.push(Member { key, raw, params });
+        let end = bare.member(text, key, start)?;
+        top.push((key, bare.members.last().map(|m| m.raw)));
         Ok(end)
     })?;
     if skip_ws(b, end) != b.len() {
@@ -544,9 +555,9 @@ fn read_text(text: &str) -> Result<Line<'_>, GiveUp> {
     let has = |k: &str| top.iter().any(|(key, _)| *key == k);
     // The record split, as `Record::from_value` does it.
     match frame {
-        Some(members) if !has("jsonrpc") => {
+        Some(read) if !has("jsonrpc") => {
             let mut dir = None;
-            let mut record = Vec::with_capacity(top.len());
+            let mut record = Record::new();
             for (key, raw) in &top {
                 let copied = match (*key, raw) {
                     (_, None) => None,
@@ -562,20 +573,21 @@ fn read_text(text: &str) -> Result<Line<'_>, GiveUp> {
                 };
                 record.push((*key, copied));
             }
-            classify(Format::Capture(dir.ok_or(GiveUp)?), record, members)
+            classify(Format::Capture(dir.ok_or(GiveUp)?), record, read)
         }
         Some(_) => Err(GiveUp),
         None if has("frame") => Err(GiveUp),
-        None => classify(Format::Bare, Vec::new(), bare),
+        None => classify(Format::Bare, Record::new(), bare),
     }
 }
 
 /// Classifies the frame (success cases of `envelope::classify` only) and reads its members.
 fn classify<'a>(
     format: Format,
-    record: Vec<(&'a str, Option<Copied<'a>>)>,
-    mut members: Vec<Member<'a>>,
+    record: Record<'a>,
+    read: FrameRead<'a>,
 ) -> Result<Line<'a>, GiveUp> {
+    let FrameRead { members, params } = read;
     let get = |k: &str| members.iter().find(|m| m.key == k).map(|m| m.raw);
     if get("jsonrpc") != Some("\"2.0\"") || get("error").is_some() {
         return Err(GiveUp);
@@ -614,13 +626,9 @@ fn classify<'a>(
     let is_response = matches!(envelope, Envelope::Response { .. });
     let params = match is_response {
         true => ParamsFacts::default(),
-        false => members
-            .iter_mut()
-            .find(|m| m.key == "params")
-            .and_then(|m| m.params.take())
-            .unwrap_or_default(),
+        false => params.unwrap_or_default(),
     };
-    let mut frame = Vec::with_capacity(members.len());
+    let mut frame = SmallVec::new();
     for m in members {
         let member = match m.key {
             "jsonrpc" => FrameMember::Version,
