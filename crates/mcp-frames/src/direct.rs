@@ -825,9 +825,9 @@ fn emit(
 
 /// The top-level members of a compact JSON object written by `serde_json`: each key with its
 /// quotes, and the value's text.
-fn split_members(text: &[u8]) -> Option<Vec<(&[u8], &[u8])>> {
+fn split_members(text: &[u8]) -> Option<SmallVec<[(&[u8], &[u8]); 4]>> {
     let inner = text.strip_prefix(b"{")?.strip_suffix(b"}")?;
-    let mut out = Vec::with_capacity(2);
+    let mut out = SmallVec::new();
     let mut i = 0;
     while i < inner.len() {
         let key_end = string_end(inner, i)?;
@@ -855,14 +855,14 @@ fn string_end(text: &[u8], at: usize) -> Option<usize> {
         return None;
     }
     let mut i = at + 1;
-    while i < text.len() {
+    loop {
+        // Strings are most of the bytes: jump to the next quote or backslash.
+        i += memchr::memchr2(b'"', b'\\', text.get(i..)?)?;
         match text[i] {
-            b'\\' => i += 2,
             b'"' => return Some(i + 1),
-            _ => i += 1,
+            _ => i += 2,
         }
     }
-    None
 }
 
 /// The end (exclusive) of the compact JSON value starting at `at`.
@@ -1113,14 +1113,25 @@ mod tests {
         let m =
             split_members(br#"{"method":"a\"b","params":{"x":[1,{"y":"}"}],"z":null}}"#).unwrap();
         assert_eq!(
-            m,
-            vec![
+            m.as_slice(),
+            [
                 (&br#""method""#[..], &br#""a\"b""#[..]),
                 (&br#""params""#[..], &br#"{"x":[1,{"y":"}"}],"z":null}"#[..]),
             ]
         );
-        assert_eq!(split_members(b"{}").unwrap(), vec![]);
+        assert!(split_members(b"{}").unwrap().is_empty());
         assert_eq!(split_members(b"{\"a\":1"), None);
+        // Escapes at the ends of strings, and strings that never end.
+        let m = split_members(br#"{"k\\":"\\","v":"\""}"#).unwrap();
+        assert_eq!(
+            m.as_slice(),
+            [
+                (&br#""k\\""#[..], &br#""\\""#[..]),
+                (&br#""v""#[..], &br#""\"""#[..])
+            ]
+        );
+        assert_eq!(split_members(br#"{"k":"ab\"}"#), None);
+        assert_eq!(split_members(br#"{"k":"ab\}"#), None);
     }
 
     #[test]
