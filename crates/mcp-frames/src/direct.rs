@@ -823,9 +823,12 @@ fn emit(
     }
 }
 
+/// Each key (with its quotes) and value text of a compact JSON object, in order.
+type SplitMembers<'t> = SmallVec<[(&'t [u8], &'t [u8]); 4]>;
+
 /// The top-level members of a compact JSON object written by `serde_json`: each key with its
 /// quotes, and the value's text.
-fn split_members(text: &[u8]) -> Option<SmallVec<[(&[u8], &[u8]); 4]>> {
+fn split_members(text: &[u8]) -> Option<SplitMembers<'_>> {
     let inner = text.strip_prefix(b"{")?.strip_suffix(b"}")?;
     let mut out = SmallVec::new();
     let mut i = 0;

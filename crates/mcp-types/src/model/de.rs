@@ -529,6 +529,48 @@ impl<'de> Visitor<'de> for AnyKey {
     }
 }
 
+/// When a row of a key-ranked union ([`KeyRank`]) picks its member.
+pub(crate) enum Keys {
+    /// The object has at least one of these keys.
+    Any(&'static [&'static str]),
+    /// The object has every one of these keys.
+    All(&'static [&'static str]),
+    /// The key holds this string.
+    Equals(&'static str, &'static str),
+}
+
+impl Keys {
+    fn hold(&self, e: &Entries<'_>) -> bool {
+        match self {
+            Keys::Any(keys) => keys.iter().any(|k| e.has(k)),
+            Keys::All(keys) => keys.iter().all(|k| e.has(k)),
+            Keys::Equals(key, want) => e.get(key).and_then(Value::as_str) == Some(*want),
+        }
+    }
+}
+
+/// Parses an object's entries as one member of a union.
+pub(crate) type ParseMember<T> = for<'a> fn(Entries<'a>) -> Result<T, String>;
+
+/// A union chosen by the keys of its object: the first row whose [`Keys`] hold parses the
+/// entries; when none does, `otherwise` does.
+pub(crate) struct KeyRank<T: 'static> {
+    pub rows: &'static [(Keys, ParseMember<T>)],
+    pub otherwise: ParseMember<T>,
+}
+
+impl<T> KeyRank<T> {
+    /// Parses `e` as the member its keys pick.
+    pub(crate) fn choose(&self, e: Entries<'_>) -> Result<T, String> {
+        let parse = self
+            .rows
+            .iter()
+            .find(|(keys, _)| keys.hold(&e))
+            .map_or(self.otherwise, |(_, parse)| *parse);
+        parse(e)
+    }
+}
+
 /// Reads a whole object into [`Entries`] and lets `choose` parse them; any other JSON value is
 /// handed to `scalar` as a `Value` (so the member reports its own "invalid type" error, as it did
 /// when every union went through a `Value`).

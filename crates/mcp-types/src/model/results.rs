@@ -10,6 +10,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::de::{KeyRank, Keys};
 use super::error::{ModelError, ModelErrorKind, from_value};
 use super::*;
 
@@ -323,45 +324,91 @@ impl ClientResult {
     }
 }
 
+/// The method-less ranking of [`ServerResult`]: the first row whose keys the object has picks
+/// the member (`resultType: "input_required"` first, so a complete result is never mistaken
+/// for one); `EmptyResult` when none does.
+const SERVER_RANKING: KeyRank<ServerResult> = KeyRank {
+    rows: &[
+        (Keys::Equals("resultType", "input_required"), |e| {
+            e.parse().map(ServerResult::InputRequired)
+        }),
+        (Keys::Any(&["inputRequests", "requestState"]), |e| {
+            e.parse().map(ServerResult::InputRequired)
+        }),
+        (Keys::Any(&["supportedVersions"]), |e| {
+            e.parse().map(ServerResult::Discover)
+        }),
+        (Keys::All(&["protocolVersion", "serverInfo"]), |e| {
+            e.parse().map(ServerResult::Initialize)
+        }),
+        (Keys::Any(&["content"]), |e| {
+            e.parse().map(ServerResult::CallTool)
+        }),
+        (Keys::Any(&["tools"]), |e| {
+            e.parse().map(ServerResult::ListTools)
+        }),
+        (Keys::Any(&["prompts"]), |e| {
+            e.parse().map(ServerResult::ListPrompts)
+        }),
+        (Keys::Any(&["resources"]), |e| {
+            e.parse().map(ServerResult::ListResources)
+        }),
+        (Keys::Any(&["resourceTemplates"]), |e| {
+            e.parse().map(ServerResult::ListResourceTemplates)
+        }),
+        (Keys::Any(&["contents"]), |e| {
+            e.parse().map(ServerResult::ReadResource)
+        }),
+        (Keys::Any(&["messages"]), |e| {
+            e.parse().map(ServerResult::GetPrompt)
+        }),
+        (Keys::Any(&["completion"]), |e| {
+            e.parse().map(ServerResult::Complete)
+        }),
+        (Keys::Any(&["tasks"]), |e| {
+            e.parse().map(ServerResult::ListTasks)
+        }),
+        (Keys::Any(&["task"]), |e| {
+            e.parse().map(ServerResult::CreateTask)
+        }),
+        (Keys::All(&["taskId", "status"]), |e| {
+            e.parse().map(ServerResult::GetTask)
+        }),
+    ],
+    otherwise: |e| e.parse().map(ServerResult::Empty),
+};
+
+/// The method-less ranking of [`ClientResult`], as [`SERVER_RANKING`].
+const CLIENT_RANKING: KeyRank<ClientResult> = KeyRank {
+    rows: &[
+        (Keys::Any(&["roots"]), |e| {
+            e.parse().map(ClientResult::ListRoots)
+        }),
+        (Keys::Any(&["action"]), |e| {
+            e.parse().map(ClientResult::Elicit)
+        }),
+        (Keys::Any(&["model", "role", "content"]), |e| {
+            e.parse().map(ClientResult::CreateMessage)
+        }),
+        (Keys::Any(&["tasks"]), |e| {
+            e.parse().map(ClientResult::ListTasks)
+        }),
+        (Keys::Any(&["task"]), |e| {
+            e.parse().map(ClientResult::CreateTask)
+        }),
+        (Keys::All(&["taskId", "status"]), |e| {
+            e.parse().map(ClientResult::GetTask)
+        }),
+    ],
+    otherwise: |e| e.parse().map(ClientResult::Empty),
+};
+
 impl<'de> Deserialize<'de> for ServerResult {
-    /// Method-less parse: the member is chosen by its distinctive keys, `EmptyResult` if none.
+    /// Method-less parse: the member is chosen by its distinctive keys ([`SERVER_RANKING`]).
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         super::de::deserialize_by_keys(
             d,
-            |e| {
-                let irr = e.get("resultType").and_then(Value::as_str) == Some("input_required");
-                if irr || e.has("inputRequests") || e.has("requestState") {
-                    e.parse().map(Self::InputRequired)
-                } else if e.has("supportedVersions") {
-                    e.parse().map(Self::Discover)
-                } else if e.has("protocolVersion") && e.has("serverInfo") {
-                    e.parse().map(Self::Initialize)
-                } else if e.has("content") {
-                    e.parse().map(Self::CallTool)
-                } else if e.has("tools") {
-                    e.parse().map(Self::ListTools)
-                } else if e.has("prompts") {
-                    e.parse().map(Self::ListPrompts)
-                } else if e.has("resources") {
-                    e.parse().map(Self::ListResources)
-                } else if e.has("resourceTemplates") {
-                    e.parse().map(Self::ListResourceTemplates)
-                } else if e.has("contents") {
-                    e.parse().map(Self::ReadResource)
-                } else if e.has("messages") {
-                    e.parse().map(Self::GetPrompt)
-                } else if e.has("completion") {
-                    e.parse().map(Self::Complete)
-                } else if e.has("tasks") {
-                    e.parse().map(Self::ListTasks)
-                } else if e.has("task") {
-                    e.parse().map(Self::CreateTask)
-                } else if e.has("taskId") && e.has("status") {
-                    e.parse().map(Self::GetTask)
-                } else {
-                    e.parse().map(Self::Empty)
-                }
-            },
+            |e| SERVER_RANKING.choose(e),
             |value| {
                 EmptyResult::deserialize(value)
                     .map(Self::Empty)
@@ -372,27 +419,11 @@ impl<'de> Deserialize<'de> for ServerResult {
 }
 
 impl<'de> Deserialize<'de> for ClientResult {
-    /// Method-less parse: the member is chosen by its distinctive keys, `EmptyResult` if none.
+    /// Method-less parse: the member is chosen by its distinctive keys ([`CLIENT_RANKING`]).
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         super::de::deserialize_by_keys(
             d,
-            |e| {
-                if e.has("roots") {
-                    e.parse().map(Self::ListRoots)
-                } else if e.has("action") {
-                    e.parse().map(Self::Elicit)
-                } else if e.has("model") || e.has("role") || e.has("content") {
-                    e.parse().map(Self::CreateMessage)
-                } else if e.has("tasks") {
-                    e.parse().map(Self::ListTasks)
-                } else if e.has("task") {
-                    e.parse().map(Self::CreateTask)
-                } else if e.has("taskId") && e.has("status") {
-                    e.parse().map(Self::GetTask)
-                } else {
-                    e.parse().map(Self::Empty)
-                }
-            },
+            |e| CLIENT_RANKING.choose(e),
             |value| {
                 EmptyResult::deserialize(value)
                     .map(Self::Empty)
