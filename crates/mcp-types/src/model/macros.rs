@@ -54,6 +54,9 @@ macro_rules! tagged_union {
             /// Every tag value, in declaration order.
             pub const TAGS: &'static [&'static str] = &[$($tag),+];
 
+            /// The spec name of each member's type, in the order of [`Self::TAGS`].
+            pub const TYPE_NAMES: &'static [&'static str] = &[$(stringify!($ty)),+];
+
             /// The discriminator value of this member.
             pub fn tag(&self) -> &'static str {
                 match self {

@@ -345,10 +345,14 @@ impl<'c, S: Serializer> Shaper<'c, S> {
     /// whether its subtree needs no shaping (then it is written unwrapped).
     fn object(&self, name: Option<&'static str>) -> Result<Opened, S::Error> {
         let v = self.ctx.version;
-        let named = name.map(|n| match self.slot {
-            // The body's struct is almost always the body type itself: no second lookup.
-            Slot::Body(info) if n == info.type_name => self.ctx.body,
-            _ => names::known(canonical(n)),
+        // The body's struct is almost always the body type itself: no second lookup.
+        let body_struct = match (self.slot, name) {
+            (Slot::Body(info), Some(n)) => n == info.type_name,
+            _ => false,
+        };
+        let named = name.map(|n| match body_struct {
+            true => self.ctx.body,
+            false => names::known(canonical(n)),
         });
         let by_name = named.and_then(|k| k.owner);
         if let Some(info) = by_name
@@ -417,7 +421,8 @@ impl<'c, S: Serializer> Shaper<'c, S> {
                 };
                 // The body type's rows first, then the struct's: both must be clean.
                 let clean = body.is_clean(bit) && named_clean != Some(false);
-                let same = name.is_none_or(|n| canonical(n) == canonical(info.type_name));
+                let same =
+                    name.is_none_or(|n| body_struct || canonical(n) == canonical(info.type_name));
                 (owner, role, clean, body.fields.filter(|_| same))
             }
             Slot::Role(Role::ClientMeta) => (

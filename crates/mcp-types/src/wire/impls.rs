@@ -221,22 +221,17 @@ impl ResultTypeOf for GetTaskPayloadResult {
     }
 }
 
-/// Body info of a method-tagged union member, from the model's method map.
-fn by_method(method: &'static str, kind: BodyKind) -> BodyInfo {
-    let type_name = method_info(method).map_or("Request", |m| m.type_name);
-    BodyInfo {
-        type_name,
-        kind,
-        method: Some(method),
-    }
-}
-
 macro_rules! method_unions {
     ($($ty:ident => $kind:ident, $pkind:ident;)*) => {$(
         impl Sealed for $ty {}
         impl WireBody for $ty {
+            /// The member's own type and method (the method map agrees: see the tests).
             fn body_info(&self) -> BodyInfo {
-                by_method(self.method(), BodyKind::$kind)
+                BodyInfo {
+                    type_name: self.type_name(),
+                    kind: BodyKind::$kind,
+                    method: Some(self.method()),
+                }
             }
         }
         impl WireParse for $ty {
@@ -569,5 +564,31 @@ impl Sealed for JsonRpcError {}
 impl WireBody for JsonRpcError {
     fn body_info(&self) -> BodyInfo {
         BodyInfo::envelope("JSONRPCError")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::{
+        ClientNotification, ClientRequest, ServerNotification, ServerRequest, method_info,
+    };
+
+    /// A union member's body info names its own type; the emitter looks owners up by that
+    /// name, so it must be the method map's type for the member's method.
+    #[test]
+    fn union_members_name_the_method_maps_types() {
+        let unions: [(&[&str], &[&str]); 4] = [
+            (ClientRequest::TAGS, ClientRequest::TYPE_NAMES),
+            (ServerRequest::TAGS, ServerRequest::TYPE_NAMES),
+            (ClientNotification::TAGS, ClientNotification::TYPE_NAMES),
+            (ServerNotification::TAGS, ServerNotification::TYPE_NAMES),
+        ];
+        for (tags, names) in unions {
+            assert_eq!(tags.len(), names.len());
+            for (method, name) in tags.iter().zip(names) {
+                let info = method_info(method).unwrap_or_else(|| panic!("{method} is mapped"));
+                assert_eq!(info.type_name, *name, "{method}");
+            }
+        }
     }
 }
