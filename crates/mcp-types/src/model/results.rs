@@ -324,84 +324,46 @@ impl ClientResult {
     }
 }
 
+/// A [`KeyRank`] of `$union`: each `keys => Member` row parses the entries as that member.
+macro_rules! ranking {
+    ($union:ident { $($keys:expr => $member:ident,)* } otherwise $otherwise:ident) => {
+        KeyRank {
+            rows: &[$(($keys, |e| e.parse().map($union::$member))),*],
+            otherwise: |e| e.parse().map($union::$otherwise),
+        }
+    };
+}
+
 /// The method-less ranking of [`ServerResult`]: the first row whose keys the object has picks
 /// the member (`resultType: "input_required"` first, so a complete result is never mistaken
 /// for one); `EmptyResult` when none does.
-const SERVER_RANKING: KeyRank<ServerResult> = KeyRank {
-    rows: &[
-        (Keys::Equals("resultType", "input_required"), |e| {
-            e.parse().map(ServerResult::InputRequired)
-        }),
-        (Keys::Any(&["inputRequests", "requestState"]), |e| {
-            e.parse().map(ServerResult::InputRequired)
-        }),
-        (Keys::Any(&["supportedVersions"]), |e| {
-            e.parse().map(ServerResult::Discover)
-        }),
-        (Keys::All(&["protocolVersion", "serverInfo"]), |e| {
-            e.parse().map(ServerResult::Initialize)
-        }),
-        (Keys::Any(&["content"]), |e| {
-            e.parse().map(ServerResult::CallTool)
-        }),
-        (Keys::Any(&["tools"]), |e| {
-            e.parse().map(ServerResult::ListTools)
-        }),
-        (Keys::Any(&["prompts"]), |e| {
-            e.parse().map(ServerResult::ListPrompts)
-        }),
-        (Keys::Any(&["resources"]), |e| {
-            e.parse().map(ServerResult::ListResources)
-        }),
-        (Keys::Any(&["resourceTemplates"]), |e| {
-            e.parse().map(ServerResult::ListResourceTemplates)
-        }),
-        (Keys::Any(&["contents"]), |e| {
-            e.parse().map(ServerResult::ReadResource)
-        }),
-        (Keys::Any(&["messages"]), |e| {
-            e.parse().map(ServerResult::GetPrompt)
-        }),
-        (Keys::Any(&["completion"]), |e| {
-            e.parse().map(ServerResult::Complete)
-        }),
-        (Keys::Any(&["tasks"]), |e| {
-            e.parse().map(ServerResult::ListTasks)
-        }),
-        (Keys::Any(&["task"]), |e| {
-            e.parse().map(ServerResult::CreateTask)
-        }),
-        (Keys::All(&["taskId", "status"]), |e| {
-            e.parse().map(ServerResult::GetTask)
-        }),
-    ],
-    otherwise: |e| e.parse().map(ServerResult::Empty),
-};
+const SERVER_RANKING: KeyRank<ServerResult> = ranking!(ServerResult {
+    Keys::Equals("resultType", "input_required") => InputRequired,
+    Keys::Any(&["inputRequests", "requestState"]) => InputRequired,
+    Keys::Any(&["supportedVersions"]) => Discover,
+    Keys::All(&["protocolVersion", "serverInfo"]) => Initialize,
+    Keys::Any(&["content"]) => CallTool,
+    Keys::Any(&["tools"]) => ListTools,
+    Keys::Any(&["prompts"]) => ListPrompts,
+    Keys::Any(&["resources"]) => ListResources,
+    Keys::Any(&["resourceTemplates"]) => ListResourceTemplates,
+    Keys::Any(&["contents"]) => ReadResource,
+    Keys::Any(&["messages"]) => GetPrompt,
+    Keys::Any(&["completion"]) => Complete,
+    Keys::Any(&["tasks"]) => ListTasks,
+    Keys::Any(&["task"]) => CreateTask,
+    Keys::All(&["taskId", "status"]) => GetTask,
+} otherwise Empty);
 
 /// The method-less ranking of [`ClientResult`], as [`SERVER_RANKING`].
-const CLIENT_RANKING: KeyRank<ClientResult> = KeyRank {
-    rows: &[
-        (Keys::Any(&["roots"]), |e| {
-            e.parse().map(ClientResult::ListRoots)
-        }),
-        (Keys::Any(&["action"]), |e| {
-            e.parse().map(ClientResult::Elicit)
-        }),
-        (Keys::Any(&["model", "role", "content"]), |e| {
-            e.parse().map(ClientResult::CreateMessage)
-        }),
-        (Keys::Any(&["tasks"]), |e| {
-            e.parse().map(ClientResult::ListTasks)
-        }),
-        (Keys::Any(&["task"]), |e| {
-            e.parse().map(ClientResult::CreateTask)
-        }),
-        (Keys::All(&["taskId", "status"]), |e| {
-            e.parse().map(ClientResult::GetTask)
-        }),
-    ],
-    otherwise: |e| e.parse().map(ClientResult::Empty),
-};
+const CLIENT_RANKING: KeyRank<ClientResult> = ranking!(ClientResult {
+    Keys::Any(&["roots"]) => ListRoots,
+    Keys::Any(&["action"]) => Elicit,
+    Keys::Any(&["model", "role", "content"]) => CreateMessage,
+    Keys::Any(&["tasks"]) => ListTasks,
+    Keys::Any(&["task"]) => CreateTask,
+    Keys::All(&["taskId", "status"]) => GetTask,
+} otherwise Empty);
 
 impl<'de> Deserialize<'de> for ServerResult {
     /// Method-less parse: the member is chosen by its distinctive keys ([`SERVER_RANKING`]).
