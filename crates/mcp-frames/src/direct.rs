@@ -412,20 +412,11 @@ fn object<'a>(
     if b.get(i) == Some(&b'}') {
         return Ok(i + 1);
     }
-    // The keys so far: frames and records have a handful, kept without allocating.
-    let mut keys: [&'a str; 8] = [""; 8];
-    let mut n = 0;
-    let mut more: Vec<&'a str> = Vec::new();
+    let mut seen = Seen::new();
     loop {
         let (key, next) = key_at(text, i)?;
-        if keys[..n].contains(&key) || more.contains(&key) {
+        if !seen.insert(Key(Cow::Borrowed(key))) {
             return Err(GiveUp);
-        }
-        if n < keys.len() {
-            keys[n] = key;
-            n += 1;
-        } else {
-            more.push(key);
         }
         i = skip_ws(b, next);
         if b.get(i) != Some(&b':') {
@@ -1150,10 +1141,11 @@ mod tests {
             br#"{"dir":"up","frame":{"jsonrpc":"2.0","method":"x"}}"#,
             br#"{"frame":{"jsonrpc":"2.0","method":"x"}}"#,
             b"{\"jsonrpc\":\"2.0\",\"method\":\"\xff\"}",
-            // Duplicates among the first eight keys and beyond them.
+            // Duplicates among the keys held inline and beyond them.
             br#"{"jsonrpc":"2.0","method":"x","a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"a":7}"#,
             br#"{"jsonrpc":"2.0","method":"x","a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"g":8}"#,
             br#"{"jsonrpc":"2.0","method":"x","a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"h":9}"#,
+            br#"{"jsonrpc":"2.0","method":"x","a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11,"l":12,"m":13,"n":14,"o":15,"p":16,"p":17}"#,
             // Scalars the fast reader leaves to the deserializer, which refuses them.
             br#"{"jsonrpc":"2.0","id":01,"method":"x"}"#,
             br#"{"jsonrpc":"2.0","id":1,"method":"x","n":tru}"#,

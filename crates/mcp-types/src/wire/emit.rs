@@ -53,13 +53,11 @@ struct Tracked {
 /// nothing but the version, the clean bit and the body's entry.
 pub(crate) struct Ctx {
     pub version: ProtocolVersion,
-    /// Keep the current path (for the report and for error paths).
-    pub track: bool,
     /// The [`clean::clean_bit`] of this emission; 0 walks every object (tests compare both).
     clean_bit: u16,
     /// What is known about the body's type (looked up once per emission).
     body: names::Known,
-    /// Path and report, only when `track`.
+    /// Path and report, only when the emission keeps paths (for the report and error paths).
     tracked: Option<RefCell<Tracked>>,
     error: Cell<Option<Box<EmitError>>>,
     captured: RefCell<Captured>,
@@ -69,7 +67,6 @@ impl Ctx {
     pub fn new(version: ProtocolVersion, track: bool, body: names::Known) -> Self {
         Ctx {
             version,
-            track,
             clean_bit: if walk_everything() {
                 0
             } else {
@@ -85,6 +82,12 @@ impl Ctx {
             error: Cell::new(None),
             captured: RefCell::new(Captured::Nothing),
         }
+    }
+
+    /// Whether this emission keeps the current path (for the report and for error paths).
+    #[inline]
+    pub fn track(&self) -> bool {
+        self.tracked.is_some()
     }
 
     /// The first error recorded, if any.
@@ -110,7 +113,7 @@ impl Ctx {
 
     /// Records the first error and returns the serializer error that carries it outwards.
     fn fail<E: ser::Error>(&self, mut err: EmitError, key: Option<&str>) -> E {
-        if self.track {
+        if self.track() {
             err.path = self.path_with(key);
         }
         let msg = err.message.clone();
@@ -458,7 +461,7 @@ impl<'c, S: Serializer> Shaper<'c, S> {
         let inspect = !through
             && (owner.is_some_and(|o| !o.plans.is_empty())
                 || role != Role::Plain
-                || self.ctx.track);
+                || self.ctx.track());
         Ok(Obj {
             inner,
             ctx: self.ctx,
@@ -1107,7 +1110,7 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
         rule: &str,
     ) -> Result<(), C::Error> {
         self.inner.serialize_entry(key, &value)?;
-        if self.ctx.track {
+        if self.ctx.track() {
             self.ctx.note(
                 NoteKind::Injected,
                 key,
@@ -1261,7 +1264,7 @@ impl<C: SerializeMap> SerializeMap for Obj<'_, C> {
         if self.through {
             return self.inner.serialize_entry(key, value);
         }
-        if let (Role::Checked(..), false) = (self.role, self.ctx.track)
+        if let (Role::Checked(..), false) = (self.role, self.ctx.track())
             && with_key(key, |k| k != "type") == Some(true)
         {
             // Only the root `type` of a checked object is read; the rest is written verbatim.
