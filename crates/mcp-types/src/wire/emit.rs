@@ -47,6 +47,17 @@ struct Tracked {
     report: EmissionReport,
 }
 
+/// A refusal already recorded in the [`Ctx`], with its message: turned into the serializer's
+/// error at the generic edge, so the decisions themselves are compiled once, not once per value
+/// type.
+struct Refused(String);
+
+impl Refused {
+    fn into_error<E: ser::Error>(self) -> E {
+        E::custom(self.0)
+    }
+}
+
 /// State shared by every level of one emission.
 ///
 /// Small on purpose: it is built for every body, and an emission without a report touches
@@ -111,20 +122,25 @@ impl Ctx {
         p
     }
 
-    /// Records the first error and returns the serializer error that carries it outwards.
-    fn fail<E: ser::Error>(&self, mut err: EmitError, key: Option<&str>) -> E {
+    /// Records the first error; the returned [`Refused`] carries its message outwards.
+    fn record(&self, mut err: EmitError, key: Option<&str>) -> Refused {
         if self.track() {
             err.path = self.path_with(key);
         }
         let msg = err.message.clone();
         let first = self.error.take().unwrap_or_else(|| Box::new(err));
         self.error.set(Some(first));
-        E::custom(msg)
+        Refused(msg)
+    }
+
+    /// Records the first error and returns the serializer error that carries it outwards.
+    fn fail<E: ser::Error>(&self, err: EmitError, key: Option<&str>) -> E {
+        self.record(err, key).into_error()
     }
 
     /// The refusal of a [`Action::Refuse`] row whose condition holds at the current path.
-    fn refuse_row<E: ser::Error>(&self, row: &'static LedgerRow, key: Option<&str>) -> E {
-        self.fail(
+    fn refused_row(&self, row: &'static LedgerRow, key: Option<&str>) -> Refused {
+        self.record(
             EmitError::new(
                 EmitErrorKind::NotExpressible,
                 self.version,
@@ -136,6 +152,11 @@ impl Ctx {
             ),
             key,
         )
+    }
+
+    /// [`Ctx::refused_row`] as a serializer error.
+    fn refuse_row<E: ser::Error>(&self, row: &'static LedgerRow, key: Option<&str>) -> E {
+        self.refused_row(row, key).into_error()
     }
 
     fn note(&self, list: NoteKind, key: &str, cause: Cause, value: Option<Value>) {
@@ -464,16 +485,18 @@ impl<'c, S: Serializer> Shaper<'c, S> {
                 || self.ctx.track());
         Ok(Obj {
             inner,
-            ctx: self.ctx,
-            owner,
-            role,
-            inspect,
-            through,
-            fields,
-            flags: 0,
-            rows_seen: 0,
-            count: 0,
-            pending: None,
+            state: ObjState {
+                ctx: self.ctx,
+                owner,
+                role,
+                inspect,
+                through,
+                fields,
+                flags: 0,
+                rows_seen: 0,
+                count: 0,
+                pending: None,
+            },
         })
     }
 }
@@ -784,8 +807,18 @@ const F_REQUEST_STATE: u32 = 1 << 8;
 const F_SCHEMA_TYPE: u32 = 1 << 9;
 
 /// Objects: structs and maps.
+///
+/// The generic part (per inner serializer and per member value type) only writes; what to do
+/// with each member is decided by [`ObjState`], which is compiled once. That keeps the code that
+/// runs per member small, which matters more than instruction counts here: every model type's
+/// `Serialize` is instantiated for the emitter as well as for plain `serde_json`.
 pub(crate) struct Obj<'c, C> {
     inner: C,
+    state: ObjState<'c>,
+}
+
+/// Everything about an object being written except the inner serializer.
+struct ObjState<'c> {
     ctx: &'c Ctx,
     owner: Option<&'static OwnerInfo>,
     role: Role,
@@ -801,15 +834,27 @@ pub(crate) struct Obj<'c, C> {
     pending: Option<Text>,
 }
 
-impl<'c, C: SerializeMap> Obj<'c, C> {
-    fn error(
+/// What to do with one member of an object.
+enum Member {
+    /// Leave it out (a strip row; already noted).
+    Skip,
+    /// Write its value as plain serde writes it; `Slot` is checked afterwards.
+    Verbatim(Slot),
+    /// Write its value through the shaping serializer in `Slot`.
+    Walk(Slot),
+    /// Elicitation answers, checked as JSON values ([`ObjState::answers`]).
+    Answers(&'static LedgerRow, RefuseWhen),
+}
+
+impl ObjState<'_> {
+    fn refused(
         &self,
         kind: EmitErrorKind,
         message: String,
         cause: Cause,
         key: Option<&str>,
-    ) -> C::Error {
-        self.ctx.fail(
+    ) -> Refused {
+        self.ctx.record(
             EmitError::new(kind, self.ctx.version, message, Some(cause)),
             key,
         )
@@ -823,42 +868,40 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
             .is_some_and(|t| t.clean_bits(key) & self.ctx.clean_bit != 0)
     }
 
-    fn entry<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), C::Error> {
+    /// What to do with member `key`: its ledger row, its edge and the object's role decide.
+    /// For members that are written, the key is pushed on the path ([`ObjState::after`] pops it).
+    fn decide(&mut self, key: &str) -> Result<Member, Refused> {
         let v = self.ctx.version;
         self.count += 1;
         let mut slot = Slot::Typed(None);
         let mut opaque = false;
         if let Some(plan) = self.owner.and_then(|o| o.plan(key)) {
             if let Some((i, row)) = plan.rows[v.index()] {
-                {
-                    match row.action {
-                        Action::Strip => {
-                            self.ctx
-                                .note(NoteKind::Stripped, key, Cause::Ledger(row), None);
-                            return Ok(());
-                        }
-                        Action::Pass => {
-                            self.ctx
-                                .note(NoteKind::Passed, key, Cause::Ledger(row), None);
-                            opaque = true;
-                        }
-                        Action::Refuse(RefuseWhen::Present) => {
-                            return Err(self.ctx.refuse_row(row, Some(key)));
-                        }
-                        Action::Refuse(RefuseWhen::Absent) => self.rows_seen |= 1 << i,
-                        Action::Refuse(RefuseWhen::Array) => slot = Slot::RefuseArray(row),
-                        Action::Refuse(
-                            when @ (RefuseWhen::NotPrimitiveValue
-                            | RefuseWhen::NotPrimitiveOrStringsValue),
-                        ) => {
-                            return self.answers(key, value, row, when);
-                        }
-                        Action::Refuse(
-                            when @ (RefuseWhen::NotObject | RefuseWhen::NotObjectSchema),
-                        ) => {
-                            // Checked while it is written (see `Role::Checked`).
-                            slot = Slot::Shape(row, when);
-                        }
+                match row.action {
+                    Action::Strip => {
+                        self.ctx
+                            .note(NoteKind::Stripped, key, Cause::Ledger(row), None);
+                        return Ok(Member::Skip);
+                    }
+                    Action::Pass => {
+                        self.ctx
+                            .note(NoteKind::Passed, key, Cause::Ledger(row), None);
+                        opaque = true;
+                    }
+                    Action::Refuse(RefuseWhen::Present) => {
+                        return Err(self.ctx.refused_row(row, Some(key)));
+                    }
+                    Action::Refuse(RefuseWhen::Absent) => self.rows_seen |= 1 << i,
+                    Action::Refuse(RefuseWhen::Array) => slot = Slot::RefuseArray(row),
+                    Action::Refuse(
+                        when @ (RefuseWhen::NotPrimitiveValue
+                        | RefuseWhen::NotPrimitiveOrStringsValue),
+                    ) => {
+                        return Ok(Member::Answers(row, when));
+                    }
+                    Action::Refuse(when @ (RefuseWhen::NotObject | RefuseWhen::NotObjectSchema)) => {
+                        // Checked while it is written (see `Role::Checked`).
+                        slot = Slot::Shape(row, when);
                     }
                 }
             }
@@ -935,38 +978,36 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
             opaque = true;
         }
         self.ctx.push_key(key);
-        if opaque {
-            self.inner.serialize_entry(key, value)?;
+        Ok(if opaque {
+            Member::Verbatim(slot)
         } else {
-            self.inner.serialize_entry(
-                key,
-                &Wrap {
-                    value,
-                    ctx: self.ctx,
-                    slot,
-                },
-            )?;
-        }
+            Member::Walk(slot)
+        })
+    }
+
+    /// After member `key` was written in `slot`: pops its path segment and checks a captured
+    /// value.
+    #[inline]
+    fn after(&mut self, key: &str, slot: Slot) -> Result<(), Refused> {
         self.ctx.pop();
-        if matches!(slot, Slot::Capture) || matches!(slot, Slot::Role(Role::Counted)) {
+        if matches!(slot, Slot::Capture | Slot::Role(Role::Counted)) {
             self.check_captured(key)?;
         }
         Ok(())
     }
 
     /// Elicitation answers: strings, integers, booleans (and string arrays where allowed);
-    /// `null` answers are left out and reported as stripped.
-    fn answers<T: Serialize + ?Sized>(
+    /// `null` answers are left out and reported as stripped. Returns the answers to write.
+    fn answers(
         &mut self,
         key: &str,
-        value: &T,
+        copy: Value,
         row: &'static LedgerRow,
         when: RefuseWhen,
-    ) -> Result<(), C::Error> {
+    ) -> Result<serde_json::Map<String, Value>, Refused> {
         let v = self.ctx.version;
-        let copy = serde_json::to_value(value).map_err(ser::Error::custom)?;
         let Value::Object(map) = copy else {
-            return Err(self.error(
+            return Err(self.refused(
                 EmitErrorKind::NotExpressible,
                 format!("{}.{} must be an object", row.owner, row.field),
                 Cause::Ledger(row),
@@ -989,7 +1030,7 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
                 Value::Object(_) => false,
             };
             if !ok {
-                return Err(self.error(
+                return Err(self.refused(
                     EmitErrorKind::NotExpressible,
                     format!(
                         "answer {x} cannot be sent at {v}: {}.{} {}",
@@ -1002,16 +1043,15 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
             kept.insert(k, x);
         }
         self.ctx.pop();
-        self.inner.serialize_entry(key, &kept)
+        Ok(kept)
     }
 
-    fn check_captured(&mut self, key: &str) -> Result<(), C::Error> {
-        let v = self.ctx.version;
+    fn check_captured(&mut self, key: &str) -> Result<(), Refused> {
         let captured = self.ctx.take_captured();
         if let Role::Checked(row, _) = self.role {
             return match captured {
                 Captured::Str(s) if s.as_str() == "object" => Ok(()),
-                _ => Err(self.ctx.refuse_row(row, None)),
+                _ => Err(self.ctx.refused_row(row, None)),
             };
         }
         let (ok, rule, expected): (bool, &str, String) = match (self.role, key) {
@@ -1094,8 +1134,7 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
         if ok {
             return Ok(());
         }
-        let _ = v;
-        Err(self.error(
+        Err(self.refused(
             EmitErrorKind::InvalidValue,
             expected,
             Cause::Shaping(ledger::shaping(rule)),
@@ -1103,26 +1142,8 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
         ))
     }
 
-    fn inject<T: Serialize + Into<Value>>(
-        &mut self,
-        key: &'static str,
-        value: T,
-        rule: &str,
-    ) -> Result<(), C::Error> {
-        self.inner.serialize_entry(key, &value)?;
-        if self.ctx.track() {
-            self.ctx.note(
-                NoteKind::Injected,
-                key,
-                Cause::Shaping(ledger::shaping(rule)),
-                Some(value.into()),
-            );
-        }
-        Ok(())
-    }
-
-    fn missing(&self, message: String, rule: &str, key: &str) -> C::Error {
-        self.error(
+    fn missing(&self, message: String, rule: &str, key: &str) -> Refused {
+        self.refused(
             EmitErrorKind::MissingRequired,
             message,
             Cause::Shaping(ledger::shaping(rule)),
@@ -1130,16 +1151,25 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
         )
     }
 
-    fn finish(mut self) -> Result<C::Ok, C::Error> {
-        if self.through {
-            return self.inner.end();
-        }
+    /// Whether the end of the object checks or injects anything (a role, or rows that must be
+    /// present at this revision).
+    #[inline]
+    fn has_closing(&self) -> bool {
+        self.role != Role::Plain
+            || self
+                .owner
+                .is_some_and(|o| o.absent[self.ctx.version.index()] != 0)
+    }
+
+    /// What the end of the object checks, and the keys it injects (in order), or the refusal.
+    fn closing(&self) -> Result<Injections, Refused> {
         let v = self.ctx.version;
+        let mut out = Injections::default();
         if let Some(o) = self.owner {
             let missing = o.absent[v.index()] & !self.rows_seen;
             if missing != 0 {
                 let row = o.rows[missing.trailing_zeros() as usize];
-                return Err(self.error(
+                return Err(self.refused(
                     EmitErrorKind::MissingRequired,
                     format!("{}.{} is missing: {}", row.owner, row.field, row.reason),
                     Cause::Ledger(row),
@@ -1150,14 +1180,14 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
         match self.role {
             Role::Result2026(shape) => {
                 if self.flags & F_RESULT_TYPE == 0 {
-                    self.inject("resultType", shape.result_type, "S1")?;
+                    out.push("resultType", Injected::Str(shape.result_type), "S1");
                 }
                 if shape.cacheable && shape.result_type == "complete" {
                     if self.flags & F_TTL == 0 {
-                        self.inject("ttlMs", 0u64, "S2")?;
+                        out.push("ttlMs", Injected::Zero, "S2");
                     }
                     if self.flags & F_SCOPE == 0 {
-                        self.inject("cacheScope", "private", "S2")?;
+                        out.push("cacheScope", Injected::Str("private"), "S2");
                     }
                 }
                 if shape.result_type == "input_required"
@@ -1196,14 +1226,136 @@ impl<'c, C: SerializeMap> Obj<'c, C> {
                     ));
                 }
                 if self.flags & F_PROTOCOL_VERSION == 0 {
-                    self.inject(PROTOCOL_VERSION_KEY, v.as_str(), "S3")?;
+                    out.push(PROTOCOL_VERSION_KEY, Injected::Str(v.as_str()), "S3");
                 }
             }
             Role::Counted => self.ctx.capture(Captured::Entries(self.count)),
             Role::Checked(row, RefuseWhen::NotObjectSchema) if self.flags & F_SCHEMA_TYPE == 0 => {
-                return Err(self.ctx.refuse_row(row, None));
+                return Err(self.ctx.refused_row(row, None));
             }
             _ => {}
+        }
+        Ok(out)
+    }
+
+    /// Reports an injection (when the emission keeps a report).
+    fn note_injected(&self, key: &'static str, value: Injected, rule: &str) {
+        if self.ctx.track() {
+            let value = match value {
+                Injected::Str(s) => Value::from(s),
+                Injected::Zero => Value::from(0u64),
+            };
+            self.ctx.note(
+                NoteKind::Injected,
+                key,
+                Cause::Shaping(ledger::shaping(rule)),
+                Some(value),
+            );
+        }
+    }
+}
+
+/// A value the emitter injects.
+#[derive(Debug, Clone, Copy)]
+enum Injected {
+    Str(&'static str),
+    /// The integer 0 (the `ttlMs` default).
+    Zero,
+}
+
+impl Serialize for Injected {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Injected::Str(s) => serializer.serialize_str(s),
+            Injected::Zero => serializer.serialize_u64(0),
+        }
+    }
+}
+
+/// The keys an object's end injects (at most three), with their values and shaping rules.
+#[derive(Default)]
+struct Injections {
+    items: [Option<(&'static str, Injected, &'static str)>; 3],
+    len: usize,
+}
+
+impl Injections {
+    fn push(&mut self, key: &'static str, value: Injected, rule: &'static str) {
+        self.items[self.len] = Some((key, value, rule));
+        self.len += 1;
+    }
+}
+
+impl<C: SerializeMap> Obj<'_, C> {
+    /// Writes member `key` as [`ObjState::decide`] says.
+    #[inline]
+    fn entry<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), C::Error> {
+        match self.state.decide(key) {
+            Ok(Member::Skip) => Ok(()),
+            Ok(Member::Verbatim(slot)) => {
+                self.inner.serialize_entry(key, value)?;
+                self.state.after(key, slot).map_err(Refused::into_error)
+            }
+            Ok(Member::Walk(slot)) => {
+                self.inner.serialize_entry(
+                    key,
+                    &Wrap {
+                        value,
+                        ctx: self.state.ctx,
+                        slot,
+                    },
+                )?;
+                self.state.after(key, slot).map_err(Refused::into_error)
+            }
+            Ok(Member::Answers(row, when)) => self.answers(key, value, row, when),
+            Err(refused) => Err(refused.into_error()),
+        }
+    }
+
+    /// Writes elicitation answers (rare: kept out of line, away from the members' hot path).
+    #[cold]
+    #[inline(never)]
+    fn answers<T: Serialize + ?Sized>(
+        &mut self,
+        key: &str,
+        value: &T,
+        row: &'static LedgerRow,
+        when: RefuseWhen,
+    ) -> Result<(), C::Error> {
+        let copy = serde_json::to_value(value).map_err(ser::Error::custom)?;
+        let kept = self
+            .state
+            .answers(key, copy, row, when)
+            .map_err(Refused::into_error)?;
+        self.inner.serialize_entry(key, &kept)
+    }
+
+    /// A member written as a nested value of unknown type.
+    #[inline]
+    fn nested<K: Serialize + ?Sized, T: Serialize + ?Sized>(
+        &mut self,
+        key: &K,
+        value: &T,
+    ) -> Result<(), C::Error> {
+        self.state.count += 1;
+        self.inner.serialize_entry(
+            key,
+            &Wrap {
+                value,
+                ctx: self.state.ctx,
+                slot: Slot::Typed(None),
+            },
+        )
+    }
+
+    fn finish(mut self) -> Result<C::Ok, C::Error> {
+        if self.state.through || !self.state.has_closing() {
+            return self.inner.end();
+        }
+        let injections = self.state.closing().map_err(Refused::into_error)?;
+        for (key, value, rule) in injections.items.into_iter().flatten() {
+            self.inner.serialize_entry(key, &value)?;
+            self.state.note_injected(key, value, rule);
         }
         self.inner.end()
     }
@@ -1225,32 +1377,32 @@ impl<C: SerializeMap> SerializeMap for Obj<'_, C> {
     type Error = C::Error;
 
     fn serialize_key<K: Serialize + ?Sized>(&mut self, key: &K) -> Result<(), C::Error> {
-        if self.through {
+        if self.state.through {
             return self.inner.serialize_key(key);
         }
-        if self.inspect {
+        if self.state.inspect {
             match key_text(key) {
                 Some(k) => {
-                    self.pending = Some(k);
+                    self.state.pending = Some(k);
                     Ok(())
                 }
                 None => self.inner.serialize_key(key),
             }
         } else {
-            self.count += 1;
+            self.state.count += 1;
             self.inner.serialize_key(key)
         }
     }
 
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
-        if self.through {
+        if self.state.through {
             return self.inner.serialize_value(value);
         }
-        match self.pending.take() {
+        match self.state.pending.take() {
             Some(k) => self.entry(k.as_str(), value),
             None => self.inner.serialize_value(&Wrap {
                 value,
-                ctx: self.ctx,
+                ctx: self.state.ctx,
                 slot: Slot::Typed(None),
             }),
         }
@@ -1261,30 +1413,22 @@ impl<C: SerializeMap> SerializeMap for Obj<'_, C> {
         key: &K,
         value: &T,
     ) -> Result<(), C::Error> {
-        if self.through {
+        if self.state.through {
             return self.inner.serialize_entry(key, value);
         }
-        if let (Role::Checked(..), false) = (self.role, self.ctx.track())
+        if let (Role::Checked(..), false) = (self.state.role, self.state.ctx.track())
             && with_key(key, |k| k != "type") == Some(true)
         {
             // Only the root `type` of a checked object is read; the rest is written verbatim.
-            self.count += 1;
+            self.state.count += 1;
             return self.inner.serialize_entry(key, value);
         }
-        if self.inspect
+        if self.state.inspect
             && let Some(done) = with_key(key, |k| self.entry(k, value))
         {
             return done;
         }
-        self.count += 1;
-        self.inner.serialize_entry(
-            key,
-            &Wrap {
-                value,
-                ctx: self.ctx,
-                slot: Slot::Typed(None),
-            },
-        )
+        self.nested(key, value)
     }
 
     fn end(self) -> Result<C::Ok, C::Error> {
@@ -1301,23 +1445,15 @@ impl<C: SerializeMap> SerializeStruct for Obj<'_, C> {
         key: &'static str,
         value: &T,
     ) -> Result<(), C::Error> {
-        if self.through {
+        if self.state.through {
             self.inner.serialize_entry(key, value)
-        } else if self.inspect {
+        } else if self.state.inspect {
             self.entry(key, value)
+        } else if key == "_meta" || self.state.member_is_clean(key) {
+            self.state.count += 1;
+            self.inner.serialize_entry(key, value)
         } else {
-            self.count += 1;
-            if key == "_meta" || self.member_is_clean(key) {
-                return self.inner.serialize_entry(key, value);
-            }
-            self.inner.serialize_entry(
-                key,
-                &Wrap {
-                    value,
-                    ctx: self.ctx,
-                    slot: Slot::Typed(None),
-                },
-            )
+            self.nested(key, value)
         }
     }
 

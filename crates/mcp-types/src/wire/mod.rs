@@ -37,6 +37,7 @@ mod clean;
 mod emit;
 pub mod error;
 mod impls;
+mod json;
 pub mod ledger;
 mod names;
 pub mod parse;
@@ -171,8 +172,8 @@ pub fn serialize_for_vec<B: WireBody + ?Sized>(
 ) -> Result<(), EmitError> {
     let start = out.len();
     let result = {
-        let mut ser = serde_json::Serializer::new(&mut *out);
-        run(body, version, false, &mut ser).map(|_| ())
+        let mut writer = json::JsonWriter::new(out);
+        run(body, version, false, &mut writer).map(|_| ())
     };
     if result.is_err() {
         out.truncate(start);

@@ -1,7 +1,8 @@
 //! The emitter writes subtrees that need no shaping (see `clean`) without looking at them. These
 //! tests emit every body of the shared corpus and every 2026-07-28 example at every revision,
 //! with and without a report, once that way and once walking every object, and require the same
-//! bytes, the same report and the same refusal.
+//! bytes, the same report and the same refusal. The bytes are also compared with `serde_json`
+//! writing the same emission's `Value`, which checks the byte writer (`json`) on real frames.
 
 use std::path::{Path, PathBuf};
 
@@ -146,7 +147,7 @@ fn same_error(a: &EmitError, b: &EmitError) -> bool {
 }
 
 #[test]
-fn writing_clean_subtrees_unlooked_changes_nothing() {
+fn writing_clean_subtrees_unlooked_changes_nothing_and_bytes_match_values() {
     let bodies = bodies();
     assert!(bodies.len() > 400, "only {} bodies parsed", bodies.len());
     let (mut written, mut refused) = (0, 0);
@@ -164,6 +165,11 @@ fn writing_clean_subtrees_unlooked_changes_nothing() {
                     refused += 1;
                 }
                 _ => panic!("body {i} at {v}: {fast_text:?} / {walk_text:?}"),
+            }
+            if let (Ok(text), Ok((value, _))) = (&fast_text, &fast_report) {
+                // The byte writer against serde_json writing the same emission's `Value`.
+                let reference = serde_json::to_string(value).expect("a Value serializes");
+                assert_eq!(text, &reference, "body {i} at {v}: bytes and value differ");
             }
             match (&fast_report, &walk_report) {
                 (Ok(a), Ok(b)) => assert_eq!(a, b, "body {i} at {v} with a report"),
