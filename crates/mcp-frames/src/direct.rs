@@ -19,7 +19,9 @@ use std::fmt;
 use std::io::Write as _;
 
 use mcp_types::ProtocolVersion;
-use mcp_types::model::{ClientNotification, ClientRequest, ServerNotification, ServerRequest};
+use mcp_types::model::{
+    ClientNotification, ClientRequest, RequestMeta, ServerNotification, ServerRequest,
+};
 use mcp_types::wire::{self, MethodResult, WireBody, WireParse};
 use serde::Deserializer as _;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
@@ -789,16 +791,38 @@ fn through<T: WireParse + WireBody>(
     wire::serialize_for_vec(&model, to, out).map_err(|_| GiveUp)
 }
 
-/// Parses the body at `from` and emits it for `to` into `out`.
+/// Adds the identity entries that a client request's `_meta` lacks, at its end, as
+/// `convert::add_identity` does on the general path.
+fn restate_identity(request: &mut ClientRequest, identity: &ClientIdentity) {
+    let entries = [
+        (META_CLIENT_INFO, &identity.client_info),
+        (META_CLIENT_CAPABILITIES, &identity.capabilities),
+    ];
+    for (key, value) in entries {
+        let Some(value) = value else { continue };
+        if request.meta().is_none_or(|m| !m.contains_key(key)) {
+            request.meta_mut().insert(key.to_owned(), value.clone());
+        }
+    }
+}
+
+/// Parses the body at `from` and emits it for `to` into `out`; a client request first gets
+/// the `restated` identity entries it lacks.
 fn emit(
     kind: BodyKind<'_>,
     text: &str,
     from: ProtocolVersion,
     to: ProtocolVersion,
+    restated: Option<&ClientIdentity>,
     out: &mut Vec<u8>,
 ) -> Result<(), GiveUp> {
     use Direction::{ClientToServer as C2s, ServerToClient as S2c};
     match kind {
+        BodyKind::Request(C2s) if let Some(identity) = restated => {
+            let mut request: ClientRequest = wire::parse_str_as(text, from).map_err(|_| GiveUp)?;
+            restate_identity(&mut request, identity);
+            wire::serialize_for_vec(&request, to, out).map_err(|_| GiveUp)
+        }
         BodyKind::Request(C2s) => through::<ClientRequest>(text, from, to, out),
         BodyKind::Request(S2c) => through::<ServerRequest>(text, from, to, out),
         BodyKind::Notification(C2s) => through::<ClientNotification>(text, from, to, out),
@@ -1015,13 +1039,20 @@ fn translate_into(
     let identity = identity.filter(|_| {
         to == ProtocolVersion::V2026_07_28 && kind == BodyKind::Request(Direction::ClientToServer)
     });
+    // Below 2026-07-28 a request's `_meta` is an open map, so the identity is added to the
+    // parsed request (cloned, not re-parsed from text). A 2026-07-28 source is checked for its
+    // `_meta` mandates while it is parsed, so there the identity goes into the text first.
+    let (spliced, restated) = match identity {
+        Some(id) if from != ProtocolVersion::V2026_07_28 => (None, Some(id)),
+        other => (other, None),
+    };
     let Buffers {
         body,
         emitted,
         identity: cached,
         line: out,
     } = buffers;
-    let identity = match identity {
+    let identity = match spliced {
         None => None,
         Some(id) => {
             if cached.as_ref().is_none_or(|(c, _)| c != id) {
@@ -1032,7 +1063,7 @@ fn translate_into(
     };
     let text = body_text(line, identity, body)?;
     emitted.clear();
-    emit(kind, text, from, to, emitted)?;
+    emit(kind, text, from, to, restated, emitted)?;
     out.clear();
     match line.format {
         Format::Bare => write_frame(line, emitted, out)?,

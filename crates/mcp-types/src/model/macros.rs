@@ -34,6 +34,34 @@ macro_rules! tag {
 /// (see [`crate::model::de`]).
 /// An unknown tag is [`ModelErrorKind::UnknownTag`](crate::model::ModelErrorKind::UnknownTag).
 macro_rules! tagged_union {
+    // A union of request bodies: also [`RequestMeta`](crate::model::RequestMeta), by member.
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident on $field:literal, requests {
+            $( $(#[$vmeta:meta])* $variant:ident($ty:ty) = $tag:expr, )+
+        }
+    ) => {
+        tagged_union! {
+            $(#[$meta])*
+            pub enum $name on $field {
+                $( $(#[$vmeta])* $variant($ty) = $tag, )+
+            }
+        }
+
+        impl $crate::model::RequestMeta for $name {
+            fn meta(&self) -> Option<&$crate::model::Meta> {
+                match self {
+                    $( Self::$variant(r) => $crate::model::RequestMeta::meta(r), )+
+                }
+            }
+
+            fn meta_mut(&mut self) -> &mut $crate::model::Meta {
+                match self {
+                    $( Self::$variant(r) => $crate::model::RequestMeta::meta_mut(r), )+
+                }
+            }
+        }
+    };
     (
         $(#[$meta:meta])*
         pub enum $name:ident on $field:literal {
@@ -153,6 +181,16 @@ macro_rules! request {
             type Params = $params;
             type Result = $result;
         }
+
+        impl $crate::model::RequestMeta for $name {
+            fn meta(&self) -> Option<&$crate::model::Meta> {
+                $crate::model::ParamsMeta::meta(&self.params)
+            }
+
+            fn meta_mut(&mut self) -> &mut $crate::model::Meta {
+                $crate::model::ParamsMeta::meta_slot(&mut self.params).get_or_insert_with(Default::default)
+            }
+        }
     };
     (
         $(#[$meta:meta])*
@@ -194,6 +232,17 @@ macro_rules! request {
             const METHOD: &'static str = $method;
             type Params = Option<$params>;
             type Result = $result;
+        }
+
+        impl $crate::model::RequestMeta for $name {
+            fn meta(&self) -> Option<&$crate::model::Meta> {
+                self.params.as_ref().and_then($crate::model::ParamsMeta::meta)
+            }
+
+            fn meta_mut(&mut self) -> &mut $crate::model::Meta {
+                let params = self.params.get_or_insert_with(Default::default);
+                $crate::model::ParamsMeta::meta_slot(params).get_or_insert_with(Default::default)
+            }
         }
     };
 }

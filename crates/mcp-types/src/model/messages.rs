@@ -9,7 +9,7 @@ use super::*;
 
 tagged_union! {
     /// A request a client sends to a server.
-    pub enum ClientRequest on "method" {
+    pub enum ClientRequest on "method", requests {
         /// `ping` (handshake era).
         Ping(PingRequest) = PingRequest::METHOD,
         /// `initialize` (handshake era).
@@ -54,7 +54,7 @@ tagged_union! {
 tagged_union! {
     /// A request a server sends to a client (handshake era; at 2026-07-28 these travel inside
     /// `InputRequiredResult.inputRequests` instead).
-    pub enum ServerRequest on "method" {
+    pub enum ServerRequest on "method", requests {
         /// `ping`.
         Ping(PingRequest) = PingRequest::METHOD,
         /// `sampling/createMessage`.

@@ -173,11 +173,121 @@ impl Meta {
     }
 }
 
+/// Request parameters, which all carry `_meta`: access to that slot.
+pub trait ParamsMeta {
+    /// The `_meta` of these parameters.
+    fn meta(&self) -> Option<&Meta>;
+
+    /// The `_meta` slot of these parameters, for adding or removing it.
+    fn meta_slot(&mut self) -> &mut Option<Meta>;
+}
+
+/// A request body's `params._meta`, as a proxy that restates or adds metadata needs it.
+pub trait RequestMeta {
+    /// The request's `params._meta`, if it has params and they carry one.
+    fn meta(&self) -> Option<&Meta>;
+
+    /// The request's `params._meta`, created empty where absent (with empty params, for a
+    /// request whose params are optional and absent).
+    fn meta_mut(&mut self) -> &mut Meta;
+}
+
+/// [`ParamsMeta`] for parameter structs with a `meta` field.
+macro_rules! params_meta {
+    ($($ty:ident),+ $(,)?) => {
+        $(
+            impl ParamsMeta for super::$ty {
+                fn meta(&self) -> Option<&Meta> {
+                    self.meta.as_ref()
+                }
+
+                fn meta_slot(&mut self) -> &mut Option<Meta> {
+                    &mut self.meta
+                }
+            }
+        )+
+    };
+}
+
+params_meta!(
+    RequestParams,
+    PaginatedRequestParams,
+    CompleteRequestParams,
+    ElicitRequestFormParams,
+    ElicitRequestURLParams,
+    InitializeRequestParams,
+    SetLevelRequestParams,
+    GetPromptRequestParams,
+    ReadResourceRequestParams,
+    SubscribeRequestParams,
+    UnsubscribeRequestParams,
+    CreateMessageRequestParams,
+    SubscriptionsListenRequestParams,
+    TaskIdParams,
+    CallToolRequestParams,
+);
+
+impl ParamsMeta for super::ElicitRequestParams {
+    fn meta(&self) -> Option<&Meta> {
+        match self {
+            Self::Form(p) => p.meta(),
+            Self::Url(p) => p.meta(),
+        }
+    }
+
+    fn meta_slot(&mut self) -> &mut Option<Meta> {
+        match self {
+            Self::Form(p) => p.meta_slot(),
+            Self::Url(p) => p.meta_slot(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::{LoggingLevel, ModelErrorKind};
     use serde_json::json;
+
+    #[test]
+    fn request_meta_reads_and_creates_params_meta() {
+        use crate::model::{
+            CallToolRequest, CallToolRequestParams, ClientRequest, ElicitRequest,
+            ElicitRequestParams, ElicitRequestURLParams, ListToolsRequest, ServerRequest,
+        };
+
+        // Optional params, absent: created empty, then `_meta` in them.
+        let mut list = ClientRequest::ListTools(ListToolsRequest::new());
+        assert!(list.meta().is_none());
+        list.meta_mut().insert("k".into(), json!(1));
+        assert_eq!(
+            serde_json::to_value(&list).unwrap(),
+            json!({"method": "tools/list", "params": {"_meta": {"k": 1}}})
+        );
+        assert_eq!(list.meta().unwrap().get("k"), Some(&json!(1)));
+
+        // Required params with a `_meta`: the same map, added to at its end.
+        let mut call: CallToolRequest = serde_json::from_value(json!({
+            "method": "tools/call",
+            "params": {"name": "t", "_meta": {"progressToken": 3}}
+        }))
+        .unwrap();
+        call.meta_mut().insert("z".into(), json!("x"));
+        let keys: Vec<&String> = call.meta().unwrap().keys().collect();
+        assert_eq!(keys, ["progressToken", "z"]);
+        let fresh = CallToolRequest::new(CallToolRequestParams::new("t"));
+        assert!(fresh.meta().is_none());
+
+        // Union params (elicitation in URL mode) and server requests dispatch by member.
+        let url = ElicitRequestURLParams::new("m", "https://example.com");
+        let mut elicit = ServerRequest::Elicit(ElicitRequest::new(ElicitRequestParams::Url(url)));
+        assert!(elicit.meta().is_none());
+        elicit.meta_mut().insert("a".into(), json!(true));
+        assert_eq!(
+            serde_json::to_value(&elicit).unwrap()["params"]["_meta"],
+            json!({"a": true})
+        );
+    }
 
     #[test]
     fn reserved_keys_read_and_write() {

@@ -110,7 +110,7 @@ pub use input::*;
 pub use lifecycle::*;
 pub use logging::*;
 pub use messages::*;
-pub use meta::Meta;
+pub use meta::{Meta, ParamsMeta, RequestMeta};
 pub use methods::{
     METHODS, MethodInfo, MethodKind, Notification, Request, Sender, is_defined_at, method_info,
     revisions_defining,

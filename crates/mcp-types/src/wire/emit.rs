@@ -899,7 +899,9 @@ impl ObjState<'_> {
                     ) => {
                         return Ok(Member::Answers(row, when));
                     }
-                    Action::Refuse(when @ (RefuseWhen::NotObject | RefuseWhen::NotObjectSchema)) => {
+                    Action::Refuse(
+                        when @ (RefuseWhen::NotObject | RefuseWhen::NotObjectSchema),
+                    ) => {
                         // Checked while it is written (see `Role::Checked`).
                         slot = Slot::Shape(row, when);
                     }

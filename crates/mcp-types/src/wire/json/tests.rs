@@ -27,8 +27,10 @@ fn ours<T: Serialize + ?Sized>(value: &T) -> std::result::Result<Vec<u8>, String
 fn same<T: Serialize + ?Sized>(value: &T) {
     let (want, got) = (reference(value), ours(value));
     assert_eq!(
-        got.as_ref().map(|b| String::from_utf8_lossy(b).into_owned()),
-        want.as_ref().map(|b| String::from_utf8_lossy(b).into_owned())
+        got.as_ref()
+            .map(|b| String::from_utf8_lossy(b).into_owned()),
+        want.as_ref()
+            .map(|b| String::from_utf8_lossy(b).into_owned())
     );
     assert_eq!(got, want);
 }
@@ -136,7 +138,10 @@ fn every_shape_of_the_data_model_is_written_as_serde_json_writes_it() {
         empty_vec: vec![],
         empty_map: BTreeMap::new(),
         skipped: None,
-        nested: vec![vec![], vec![BTreeMap::from([("k", vec![1, 2]), ("", vec![])])]],
+        nested: vec![
+            vec![],
+            vec![BTreeMap::from([("k", vec![1, 2]), ("", vec![])])],
+        ],
     });
     for f in [
         0.0,
@@ -231,7 +236,11 @@ fn the_eight_byte_scan_finds_the_first_byte_to_escape_at_every_position() {
             chunk[at] = byte;
             let mask = escape_mask(u64::from_le_bytes(chunk));
             if needs_escape(byte) {
-                assert_eq!(mask.trailing_zeros() / 8, at as u32, "byte {byte:#x} at {at}");
+                assert_eq!(
+                    mask.trailing_zeros() / 8,
+                    at as u32,
+                    "byte {byte:#x} at {at}"
+                );
             } else {
                 assert_eq!(mask, 0, "byte {byte:#x} at {at}");
             }
