@@ -671,8 +671,75 @@ pub struct Buffers {
     /// The client identity last written, with its JSON text (written once per `initialize`,
     /// not once per request).
     identity: Option<(ClientIdentity, IdentityText)>,
+    /// The client identity's `_meta` entries, lent to each parsed request for its emission.
+    lent: LentIdentity,
     /// The output line, newline included, after a successful [`translate`].
     pub line: Vec<u8>,
+}
+
+/// The `_meta` entries of a client identity, owned once and lent to each request that lacks
+/// them: moved into its `_meta` for the emission and moved back out after, so restating the
+/// identity copies nothing per request.
+struct LentIdentity {
+    /// The identity the entries were made from.
+    of: Option<ClientIdentity>,
+    /// `clientInfo` and `clientCapabilities` entries (key and value), where the identity has them.
+    entries: [(&'static str, Option<(String, Value)>); 2],
+}
+
+impl LentIdentity {
+    /// The entries of `identity` (made anew only when it changed).
+    fn entries_of(&mut self, identity: &ClientIdentity) -> &mut Self {
+        if self.of.as_ref() != Some(identity) {
+            let entry = |key: &'static str, v: &Option<Value>| {
+                (key, v.as_ref().map(|v| (key.to_owned(), v.clone())))
+            };
+            self.entries = [
+                entry(META_CLIENT_INFO, &identity.client_info),
+                entry(META_CLIENT_CAPABILITIES, &identity.capabilities),
+            ];
+            self.of = Some(identity.clone());
+        }
+        self
+    }
+
+    /// Moves the entries `request`'s `_meta` lacks into it (at its end, as
+    /// `convert::add_identity` adds them); returns which were lent.
+    fn lend(&mut self, request: &mut ClientRequest) -> [bool; 2] {
+        let mut lent = [false; 2];
+        for ((key, slot), lent) in self.entries.iter_mut().zip(&mut lent) {
+            if slot.is_some()
+                && request.meta().is_none_or(|m| !m.contains_key(*key))
+                && let Some((k, v)) = slot.take()
+            {
+                request.meta_mut().insert(k, v);
+                *lent = true;
+            }
+        }
+        lent
+    }
+
+    /// Moves the lent entries back out of `request`.
+    fn take_back(&mut self, request: &mut ClientRequest, lent: [bool; 2]) {
+        for ((key, slot), lent) in self.entries.iter_mut().zip(lent) {
+            if lent {
+                *slot = request.meta_mut().shift_remove_entry(*key);
+                if slot.is_none() {
+                    // Not where it was put: make the entries anew next time.
+                    self.of = None;
+                }
+            }
+        }
+    }
+}
+
+impl Default for LentIdentity {
+    fn default() -> Self {
+        LentIdentity {
+            of: None,
+            entries: [(META_CLIENT_INFO, None), (META_CLIENT_CAPABILITIES, None)],
+        }
+    }
 }
 
 /// The `_meta` entries of a client identity as JSON text (`"key":value`).
@@ -791,37 +858,24 @@ fn through<T: WireParse + WireBody>(
     wire::serialize_for_vec(&model, to, out).map_err(|_| GiveUp)
 }
 
-/// Adds the identity entries that a client request's `_meta` lacks, at its end, as
-/// `convert::add_identity` does on the general path.
-fn restate_identity(request: &mut ClientRequest, identity: &ClientIdentity) {
-    let entries = [
-        (META_CLIENT_INFO, &identity.client_info),
-        (META_CLIENT_CAPABILITIES, &identity.capabilities),
-    ];
-    for (key, value) in entries {
-        let Some(value) = value else { continue };
-        if request.meta().is_none_or(|m| !m.contains_key(key)) {
-            request.meta_mut().insert(key.to_owned(), value.clone());
-        }
-    }
-}
-
-/// Parses the body at `from` and emits it for `to` into `out`; a client request first gets
-/// the `restated` identity entries it lacks.
+/// Parses the body at `from` and emits it for `to` into `out`; a client request is lent the
+/// `restated` identity entries it lacks for its emission.
 fn emit(
     kind: BodyKind<'_>,
     text: &str,
     from: ProtocolVersion,
     to: ProtocolVersion,
-    restated: Option<&ClientIdentity>,
+    restated: Option<&mut LentIdentity>,
     out: &mut Vec<u8>,
 ) -> Result<(), GiveUp> {
     use Direction::{ClientToServer as C2s, ServerToClient as S2c};
     match kind {
         BodyKind::Request(C2s) if let Some(identity) = restated => {
             let mut request: ClientRequest = wire::parse_str_as(text, from).map_err(|_| GiveUp)?;
-            restate_identity(&mut request, identity);
-            wire::serialize_for_vec(&request, to, out).map_err(|_| GiveUp)
+            let lent = identity.lend(&mut request);
+            let emitted = wire::serialize_for_vec(&request, to, out);
+            identity.take_back(&mut request, lent);
+            emitted.map_err(|_| GiveUp)
         }
         BodyKind::Request(C2s) => through::<ClientRequest>(text, from, to, out),
         BodyKind::Request(S2c) => through::<ServerRequest>(text, from, to, out),
@@ -1050,8 +1104,10 @@ fn translate_into(
         body,
         emitted,
         identity: cached,
+        lent,
         line: out,
     } = buffers;
+    let restated = restated.map(|id| lent.entries_of(id));
     let identity = match spliced {
         None => None,
         Some(id) => {
@@ -1213,6 +1269,54 @@ mod tests {
             Some(&Value::from("2026-07-28"))
         );
         assert!(l.params.meta.has_client_info && !l.params.meta.has_capabilities);
+    }
+
+    #[test]
+    fn identity_entries_are_lent_and_taken_back() {
+        let id = ClientIdentity {
+            client_info: Some(serde_json::json!({"name": "c", "version": "1"})),
+            capabilities: Some(serde_json::json!({"roots": {}})),
+        };
+        let mut lent = LentIdentity::default();
+        let parse = |text: &str| -> ClientRequest { serde_json::from_str(text).unwrap() };
+        for _ in 0..2 {
+            // No params: both entries go into a new `_meta`, in order.
+            let mut r = parse(r#"{"method":"tools/list"}"#);
+            let which = lent.entries_of(&id).lend(&mut r);
+            assert_eq!(which, [true, true]);
+            assert_eq!(
+                serde_json::to_value(&r).unwrap()["params"]["_meta"],
+                serde_json::json!({
+                    META_CLIENT_INFO: {"name": "c", "version": "1"},
+                    META_CLIENT_CAPABILITIES: {"roots": {}}
+                })
+            );
+            lent.take_back(&mut r, which);
+            assert!(r.meta().is_some_and(|m| m.is_empty()));
+            // A request that states its own client info keeps it; only capabilities are lent.
+            let mut r = parse(
+                r#"{"method":"tools/call","params":{"name":"x","_meta":{"io.modelcontextprotocol/clientInfo":{"name":"own"}}}}"#,
+            );
+            let which = lent.entries_of(&id).lend(&mut r);
+            assert_eq!(which, [false, true]);
+            let meta = r.meta().unwrap();
+            assert_eq!(meta[META_CLIENT_INFO], serde_json::json!({"name": "own"}));
+            assert_eq!(
+                meta.keys().next_back().map(String::as_str),
+                Some(META_CLIENT_CAPABILITIES)
+            );
+            lent.take_back(&mut r, which);
+            assert_eq!(r.meta().unwrap().len(), 1);
+        }
+        // Every entry is back, ready for the next request.
+        assert!(lent.entries.iter().all(|(_, e)| e.is_some()));
+        // A new identity replaces the entries.
+        let other = ClientIdentity {
+            client_info: None,
+            capabilities: Some(serde_json::json!({})),
+        };
+        let mut r = parse(r#"{"method":"tools/list"}"#);
+        assert_eq!(lent.entries_of(&other).lend(&mut r), [false, true]);
     }
 
     #[test]
