@@ -435,51 +435,32 @@ impl<'w, 'a> Compound<'w, 'a> {
     }
 }
 
-impl ser::SerializeSeq for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
+/// The sequence-like traits: each element is a value after a separator.
+macro_rules! elements {
+    ($($trait:ident::$method:ident),+) => {
+        $(
+            impl ser::$trait for Compound<'_, '_> {
+                type Ok = ();
+                type Error = Error;
+                #[inline]
+                fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+                    self.element(value)
+                }
+                #[inline]
+                fn end(self) -> Result<()> {
+                    self.finish()
+                }
+            }
+        )+
+    };
 }
 
-impl ser::SerializeTuple for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTupleStruct for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTupleVariant for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
+elements!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl ser::SerializeMap for Compound<'_, '_> {
     type Ok = ();
@@ -542,15 +523,34 @@ fn key_must_be_a_string() -> Error {
 /// A map key: strings, and scalars written as strings, as `serde_json` accepts them.
 struct KeyWriter<'o>(&'o mut Vec<u8>);
 
-/// A scalar key, quoted.
+/// Writes a scalar key between quotes.
+fn quoted(
+    out: &mut Vec<u8>,
+    write: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>,
+) -> Result<()> {
+    out.push(b'"');
+    infallible(write(out))?;
+    out.push(b'"');
+    Ok(())
+}
+
+/// Refuses a non-finite float key, as `serde_json` does.
+fn finite_key(finite: bool) -> Result<()> {
+    if finite {
+        Ok(())
+    } else {
+        Err(ser::Error::custom(
+            "float key must be finite (got NaN or +/-inf)",
+        ))
+    }
+}
+
+/// Scalar keys, quoted.
 macro_rules! quoted_keys {
     ($($method:ident($ty:ty) => $write:ident;)*) => {
         $(
             fn $method(self, v: $ty) -> Result<()> {
-                self.0.push(b'"');
-                infallible(CompactFormatter.$write(self.0, v))?;
-                self.0.push(b'"');
-                Ok(())
+                quoted(self.0, |out| CompactFormatter.$write(out, v))
             }
         )*
     };
@@ -582,27 +582,13 @@ impl ser::Serializer for KeyWriter<'_> {
     }
 
     fn serialize_f32(self, v: f32) -> Result<()> {
-        if !v.is_finite() {
-            return Err(ser::Error::custom(
-                "float key must be finite (got NaN or +/-inf)",
-            ));
-        }
-        self.0.push(b'"');
-        infallible(CompactFormatter.write_f32(self.0, v))?;
-        self.0.push(b'"');
-        Ok(())
+        finite_key(v.is_finite())?;
+        quoted(self.0, |out| CompactFormatter.write_f32(out, v))
     }
 
     fn serialize_f64(self, v: f64) -> Result<()> {
-        if !v.is_finite() {
-            return Err(ser::Error::custom(
-                "float key must be finite (got NaN or +/-inf)",
-            ));
-        }
-        self.0.push(b'"');
-        infallible(CompactFormatter.write_f64(self.0, v))?;
-        self.0.push(b'"');
-        Ok(())
+        finite_key(v.is_finite())?;
+        quoted(self.0, |out| CompactFormatter.write_f64(out, v))
     }
 
     fn serialize_char(self, v: char) -> Result<()> {
@@ -615,24 +601,22 @@ impl ser::Serializer for KeyWriter<'_> {
         Ok(())
     }
 
-    fn serialize_bytes(self, _v: &[u8]) -> Result<()> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_none(self) -> Result<()> {
-        Err(key_must_be_a_string())
-    }
+    refusing!(key_must_be_a_string();
+        serialize_bytes(&[u8]) -> (),
+        serialize_none() -> (),
+        serialize_unit() -> (),
+        serialize_unit_struct(&'static str) -> (),
+        serialize_seq(Option<usize>) -> Impossible<(), Error>,
+        serialize_tuple(usize) -> Impossible<(), Error>,
+        serialize_tuple_struct(&'static str, usize) -> Impossible<(), Error>,
+        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Impossible<(), Error>,
+        serialize_map(Option<usize>) -> Impossible<(), Error>,
+        serialize_struct(&'static str, usize) -> Impossible<(), Error>,
+        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Impossible<(), Error>,
+    );
 
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<()> {
         value.serialize(self)
-    }
-
-    fn serialize_unit(self) -> Result<()> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
-        Err(key_must_be_a_string())
     }
 
     fn serialize_unit_variant(
@@ -662,50 +646,6 @@ impl ser::Serializer for KeyWriter<'_> {
         Err(key_must_be_a_string())
     }
 
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Impossible<(), Error>> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_tuple(self, _len: usize) -> Result<Impossible<(), Error>> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_tuple_struct(
-        self,
-        _name: &'static str,
-        _len: usize,
-    ) -> Result<Impossible<(), Error>> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_tuple_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Impossible<(), Error>> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_map(self, _len: Option<usize>) -> Result<Impossible<(), Error>> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Impossible<(), Error>> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_struct_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Impossible<(), Error>> {
-        Err(key_must_be_a_string())
-    }
-
     fn collect_str<T: Display + ?Sized>(self, value: &T) -> Result<()> {
         self.serialize_str(&value.to_string())
     }
@@ -716,17 +656,6 @@ struct RawText<'o>(&'o mut Vec<u8>);
 
 fn expected_raw_text() -> Error {
     ser::Error::custom("expected RawValue")
-}
-
-/// Scalars a raw value's text cannot be.
-macro_rules! refuse_scalars {
-    ($($method:ident($ty:ty)),* $(,)?) => {
-        $(
-            fn $method(self, _v: $ty) -> Result<()> {
-                Err(expected_raw_text())
-            }
-        )*
-    };
 }
 
 impl ser::Serializer for RawText<'_> {
@@ -745,32 +674,37 @@ impl ser::Serializer for RawText<'_> {
         Ok(())
     }
 
-    refuse_scalars! {
-        serialize_bool(bool), serialize_i8(i8), serialize_i16(i16), serialize_i32(i32),
-        serialize_i64(i64), serialize_u8(u8), serialize_u16(u16), serialize_u32(u32),
-        serialize_u64(u64), serialize_f32(f32), serialize_f64(f64), serialize_char(char),
-        serialize_bytes(&[u8]),
-    }
-    fn serialize_none(self) -> Result<()> {
-        Err(expected_raw_text())
-    }
+    refusing!(expected_raw_text();
+        serialize_bool(bool) -> (),
+        serialize_i8(i8) -> (),
+        serialize_i16(i16) -> (),
+        serialize_i32(i32) -> (),
+        serialize_i64(i64) -> (),
+        serialize_u8(u8) -> (),
+        serialize_u16(u16) -> (),
+        serialize_u32(u32) -> (),
+        serialize_u64(u64) -> (),
+        serialize_f32(f32) -> (),
+        serialize_f64(f64) -> (),
+        serialize_char(char) -> (),
+        serialize_bytes(&[u8]) -> (),
+        serialize_none() -> (),
+        serialize_unit() -> (),
+        serialize_unit_struct(&'static str) -> (),
+        serialize_unit_variant(&'static str, u32, &'static str) -> (),
+        serialize_seq(Option<usize>) -> Impossible<(), Error>,
+        serialize_tuple(usize) -> Impossible<(), Error>,
+        serialize_tuple_struct(&'static str, usize) -> Impossible<(), Error>,
+        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Impossible<(), Error>,
+        serialize_map(Option<usize>) -> Impossible<(), Error>,
+        serialize_struct(&'static str, usize) -> Impossible<(), Error>,
+        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Impossible<(), Error>,
+    );
+
     fn serialize_some<T: Serialize + ?Sized>(self, _value: &T) -> Result<()> {
         Err(expected_raw_text())
     }
-    fn serialize_unit(self) -> Result<()> {
-        Err(expected_raw_text())
-    }
-    fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
-        Err(expected_raw_text())
-    }
-    fn serialize_unit_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-    ) -> Result<()> {
-        Err(expected_raw_text())
-    }
+
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
         _name: &'static str,
@@ -778,6 +712,7 @@ impl ser::Serializer for RawText<'_> {
     ) -> Result<()> {
         Err(expected_raw_text())
     }
+
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
         self,
         _name: &'static str,
@@ -785,43 +720,6 @@ impl ser::Serializer for RawText<'_> {
         _variant: &'static str,
         _value: &T,
     ) -> Result<()> {
-        Err(expected_raw_text())
-    }
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Impossible<(), Error>> {
-        Err(expected_raw_text())
-    }
-    fn serialize_tuple(self, _len: usize) -> Result<Impossible<(), Error>> {
-        Err(expected_raw_text())
-    }
-    fn serialize_tuple_struct(
-        self,
-        _name: &'static str,
-        _len: usize,
-    ) -> Result<Impossible<(), Error>> {
-        Err(expected_raw_text())
-    }
-    fn serialize_tuple_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Impossible<(), Error>> {
-        Err(expected_raw_text())
-    }
-    fn serialize_map(self, _len: Option<usize>) -> Result<Impossible<(), Error>> {
-        Err(expected_raw_text())
-    }
-    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Impossible<(), Error>> {
-        Err(expected_raw_text())
-    }
-    fn serialize_struct_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Impossible<(), Error>> {
         Err(expected_raw_text())
     }
 }

@@ -32,6 +32,18 @@
 //! [`serialize_for_writer`] writes nothing. The error's JSON path is computed by a second,
 //! path-tracking pass that only runs when emission fails.
 
+/// `serde::Serializer` methods (without type parameters) that all fail with `$err`: for the
+/// serializers that take only a few shapes (a map key, raw JSON text).
+macro_rules! refusing {
+    ($err:expr; $($method:ident($($arg:ty),*) -> $ret:ty),* $(,)?) => {
+        $(
+            fn $method(self, $(_: $arg),*) -> ::std::result::Result<$ret, Self::Error> {
+                Err($err)
+            }
+        )*
+    };
+}
+
 mod body;
 mod clean;
 mod emit;

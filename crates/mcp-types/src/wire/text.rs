@@ -103,16 +103,6 @@ macro_rules! number_keys {
     };
 }
 
-macro_rules! not_keys {
-    ($($method:ident($($arg:ty),*) -> $ret:ty),*) => {
-        $(
-            fn $method(self, $(_: $arg),*) -> Result<$ret, NotAKey> {
-                Err(NotAKey)
-            }
-        )*
-    };
-}
-
 impl<R, F: FnOnce(&str) -> R> ser::Serializer for KeyWith<F> {
     type Ok = R;
     type Error = NotAKey;
@@ -181,7 +171,7 @@ impl<R, F: FnOnce(&str) -> R> ser::Serializer for KeyWith<F> {
         Ok((self.0)(variant))
     }
 
-    not_keys!(
+    refusing!(NotAKey;
         serialize_bytes(&[u8]) -> R,
         serialize_none() -> R,
         serialize_unit() -> R,
