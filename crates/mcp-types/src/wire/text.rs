@@ -6,6 +6,7 @@ use std::fmt;
 
 use serde::Serialize;
 use serde::ser::{self, Impossible};
+use serde_json::ser::{CompactFormatter, Formatter};
 
 /// Bytes kept inline before a text moves to the heap.
 const INLINE: usize = 38;
@@ -103,6 +104,21 @@ macro_rules! number_keys {
     };
 }
 
+/// A float key as `serde_json` writes it (with `f32`'s own digits); non-finite floats are not
+/// keys.
+fn float_key<R>(
+    finite: bool,
+    write: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>,
+    read: impl FnOnce(&str) -> R,
+) -> Result<R, NotAKey> {
+    if !finite {
+        return Err(NotAKey);
+    }
+    let mut digits = Vec::with_capacity(24);
+    write(&mut digits).map_err(|_| NotAKey)?;
+    std::str::from_utf8(&digits).map(read).map_err(|_| NotAKey)
+}
+
 impl<R, F: FnOnce(&str) -> R> ser::Serializer for KeyWith<F> {
     type Ok = R;
     type Error = NotAKey;
@@ -141,13 +157,19 @@ impl<R, F: FnOnce(&str) -> R> ser::Serializer for KeyWith<F> {
     );
 
     fn serialize_f32(self, v: f32) -> Result<R, NotAKey> {
-        self.serialize_f64(f64::from(v))
+        float_key(
+            v.is_finite(),
+            |out| CompactFormatter.write_f32(out, v),
+            self.0,
+        )
     }
 
     fn serialize_f64(self, v: f64) -> Result<R, NotAKey> {
-        // As a JSON number would be written (non-finite numbers are not JSON).
-        let n = serde_json::Number::from_f64(v).ok_or(NotAKey)?;
-        Ok((self.0)(&n.to_string()))
+        float_key(
+            v.is_finite(),
+            |out| CompactFormatter.write_f64(out, v),
+            self.0,
+        )
     }
 
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<R, NotAKey> {
@@ -209,6 +231,15 @@ mod tests {
         assert_eq!(key_text(&true).unwrap().as_str(), "true");
         assert_eq!(key_text(&'é').unwrap().as_str(), "é");
         assert_eq!(key_text(&1.5f64).unwrap().as_str(), "1.5");
+        // `f32` keys with `f32`'s digits, as serde_json writes them.
+        assert_eq!(key_text(&0.1f32).unwrap().as_str(), "0.1");
+        for f in [0.1f64, 1e300, -0.0, 123.456] {
+            let written = serde_json::to_string(&serde_json::json!({ "k": f })).unwrap();
+            assert!(
+                written.contains(key_text(&f).unwrap().as_str()),
+                "{written}"
+            );
+        }
         assert_eq!(key_text(&Some("k")).unwrap().as_str(), "k");
         assert!(key_text(&json!([1])).is_none());
         assert!(key_text(&()).is_none());
