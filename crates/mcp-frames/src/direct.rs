@@ -1093,9 +1093,10 @@ fn translate_into(
     let identity = identity.filter(|_| {
         to == ProtocolVersion::V2026_07_28 && kind == BodyKind::Request(Direction::ClientToServer)
     });
-    // Below 2026-07-28 a request's `_meta` is an open map, so the identity is added to the
-    // parsed request (cloned, not re-parsed from text). A 2026-07-28 source is checked for its
-    // `_meta` mandates while it is parsed, so there the identity goes into the text first.
+    // Below 2026-07-28 a request's `_meta` is an open map, so the identity's entries are lent
+    // to the parsed request ([`LentIdentity`]), not parsed again from text. A 2026-07-28 source
+    // is checked for its `_meta` mandates while it is parsed, so there the identity goes into
+    // the text first.
     let (spliced, restated) = match identity {
         Some(id) if from != ProtocolVersion::V2026_07_28 => (None, Some(id)),
         other => (other, None),

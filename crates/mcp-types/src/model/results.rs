@@ -366,7 +366,7 @@ const CLIENT_RANKING: KeyRank<ClientResult> = ranking!(ClientResult {
 } otherwise Empty);
 
 impl<'de> Deserialize<'de> for ServerResult {
-    /// Method-less parse: the member is chosen by its distinctive keys ([`SERVER_RANKING`]).
+    /// Method-less parse: the member is chosen by its distinctive keys (the `SERVER_RANKING` table).
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         super::de::deserialize_by_keys(
             d,
@@ -381,7 +381,7 @@ impl<'de> Deserialize<'de> for ServerResult {
 }
 
 impl<'de> Deserialize<'de> for ClientResult {
-    /// Method-less parse: the member is chosen by its distinctive keys ([`CLIENT_RANKING`]).
+    /// Method-less parse: the member is chosen by its distinctive keys (the `CLIENT_RANKING` table).
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         super::de::deserialize_by_keys(
             d,

@@ -1,6 +1,7 @@
 //! The emitter: a version-aware `serde::Serializer` wrapper.
 //!
-//! [`Shaper`] wraps any serializer (the `serde_json` writer or `serde_json::value::Serializer`) and
+//! [`Shaper`] wraps any serializer (the byte writer of [`super::json`], which writes what
+//! `serde_json` writes, or `serde_json::value::Serializer`) and
 //! sees every struct name and field while the superset value is written. An object's owner type
 //! is the struct name serde reports, or, for maps (open objects, `flatten`ed structs, JSON held as
 //! `serde_json::Value`), the type its parent's edge names ([`super::ledger::EDGES`]). Per field it

@@ -21,6 +21,8 @@
 //! is simpler but allocates the whole tree; the wrapper writes straight to the output, so an
 //! emission that changes nothing costs little more than plain `serde_json` and is byte-identical
 //! to it. The same wrapper, given `serde_json::value::Serializer`, produces the `Value` output.
+//! The byte outputs write through the crate's own compact JSON writer (`json`), which writes the
+//! bytes `serde_json` writes but scans strings for escapes eight bytes at a time.
 //!
 //! At 2026-07-28 the body's object gets the shaping of [`ledger::SHAPING_2026`]: `resultType`,
 //! cache hints and `_meta` protocol version are appended when the object ends; checks that need
