@@ -1163,130 +1163,6 @@ impl ObjState<'_> {
                 .owner
                 .is_some_and(|o| o.absent[self.ctx.version.index()] != 0)
     }
-
-    /// What the end of the object checks, and the keys it injects (in order), or the refusal.
-    fn closing(&self) -> Result<Injections, Refused> {
-        let v = self.ctx.version;
-        let mut out = Injections::default();
-        if let Some(o) = self.owner {
-            let missing = o.absent[v.index()] & !self.rows_seen;
-            if missing != 0 {
-                let row = o.rows[missing.trailing_zeros() as usize];
-                return Err(self.refused(
-                    EmitErrorKind::MissingRequired,
-                    format!("{}.{} is missing: {}", row.owner, row.field, row.reason),
-                    Cause::Ledger(row),
-                    Some(row.field),
-                ));
-            }
-        }
-        match self.role {
-            Role::Result2026(shape) => {
-                if self.flags & F_RESULT_TYPE == 0 {
-                    out.push("resultType", Injected::Str(shape.result_type), "S1");
-                }
-                if shape.cacheable && shape.result_type == "complete" {
-                    if self.flags & F_TTL == 0 {
-                        out.push("ttlMs", Injected::Zero, "S2");
-                    }
-                    if self.flags & F_SCOPE == 0 {
-                        out.push("cacheScope", Injected::Str("private"), "S2");
-                    }
-                }
-                if shape.result_type == "input_required"
-                    && self.flags & (F_INPUT_REQUESTS | F_REQUEST_STATE) == 0
-                {
-                    return Err(self.missing(
-                        "an InputRequiredResult needs a non-empty inputRequests or a requestState"
-                            .to_owned(),
-                        "S5",
-                        "inputRequests",
-                    ));
-                }
-            }
-            Role::ClientRequest2026 if self.flags & F_PARAMS == 0 => {
-                return Err(self.missing(
-                    format!(
-                        "a client request at {v} needs params._meta with {CLIENT_CAPABILITIES_KEY}"
-                    ),
-                    "S4",
-                    "params",
-                ));
-            }
-            Role::ClientParams if self.flags & F_META == 0 => {
-                return Err(self.missing(
-                    format!("a client request at {v} needs _meta with {CLIENT_CAPABILITIES_KEY}"),
-                    "S4",
-                    "_meta",
-                ));
-            }
-            Role::ClientMeta => {
-                if self.flags & F_CAPABILITIES == 0 {
-                    return Err(self.missing(
-                        format!("a client request at {v} needs _meta {CLIENT_CAPABILITIES_KEY} (never synthesized)"),
-                        "S4",
-                        CLIENT_CAPABILITIES_KEY,
-                    ));
-                }
-                if self.flags & F_PROTOCOL_VERSION == 0 {
-                    out.push(PROTOCOL_VERSION_KEY, Injected::Str(v.as_str()), "S3");
-                }
-            }
-            Role::Counted => self.ctx.capture(Captured::Entries(self.count)),
-            Role::Checked(row, RefuseWhen::NotObjectSchema) if self.flags & F_SCHEMA_TYPE == 0 => {
-                return Err(self.ctx.refused_row(row, None));
-            }
-            _ => {}
-        }
-        Ok(out)
-    }
-
-    /// Reports an injection (when the emission keeps a report).
-    fn note_injected(&self, key: &'static str, value: Injected, rule: &str) {
-        if self.ctx.track() {
-            let value = match value {
-                Injected::Str(s) => Value::from(s),
-                Injected::Zero => Value::from(0u64),
-            };
-            self.ctx.note(
-                NoteKind::Injected,
-                key,
-                Cause::Shaping(ledger::shaping(rule)),
-                Some(value),
-            );
-        }
-    }
-}
-
-/// A value the emitter injects.
-#[derive(Debug, Clone, Copy)]
-enum Injected {
-    Str(&'static str),
-    /// The integer 0 (the `ttlMs` default).
-    Zero,
-}
-
-impl Serialize for Injected {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Injected::Str(s) => serializer.serialize_str(s),
-            Injected::Zero => serializer.serialize_u64(0),
-        }
-    }
-}
-
-/// The keys an object's end injects (at most three), with their values and shaping rules.
-#[derive(Default)]
-struct Injections {
-    items: [Option<(&'static str, Injected, &'static str)>; 3],
-    len: usize,
-}
-
-impl Injections {
-    fn push(&mut self, key: &'static str, value: Injected, rule: &'static str) {
-        self.items[self.len] = Some((key, value, rule));
-        self.len += 1;
-    }
 }
 
 impl<C: SerializeMap> Obj<'_, C> {
@@ -1351,14 +1227,113 @@ impl<C: SerializeMap> Obj<'_, C> {
         )
     }
 
+    /// Writes an injected key and reports it (when the emission keeps a report).
+    fn inject<T: Serialize + Into<Value>>(
+        &mut self,
+        key: &'static str,
+        value: T,
+        rule: &str,
+    ) -> Result<(), C::Error> {
+        self.inner.serialize_entry(key, &value)?;
+        if self.state.ctx.track() {
+            self.state.ctx.note(
+                NoteKind::Injected,
+                key,
+                Cause::Shaping(ledger::shaping(rule)),
+                Some(value.into()),
+            );
+        }
+        Ok(())
+    }
+
+    /// Ends the object: the checks and injections of its end (see [`ObjState::has_closing`]).
     fn finish(mut self) -> Result<C::Ok, C::Error> {
         if self.state.through || !self.state.has_closing() {
             return self.inner.end();
         }
-        let injections = self.state.closing().map_err(Refused::into_error)?;
-        for (key, value, rule) in injections.items.into_iter().flatten() {
-            self.inner.serialize_entry(key, &value)?;
-            self.state.note_injected(key, value, rule);
+        let v = self.state.ctx.version;
+        if let Some(o) = self.state.owner {
+            let missing = o.absent[v.index()] & !self.state.rows_seen;
+            if missing != 0 {
+                let row = o.rows[missing.trailing_zeros() as usize];
+                return Err(self
+                    .state
+                    .refused(
+                        EmitErrorKind::MissingRequired,
+                        format!("{}.{} is missing: {}", row.owner, row.field, row.reason),
+                        Cause::Ledger(row),
+                        Some(row.field),
+                    )
+                    .into_error());
+            }
+        }
+        match self.state.role {
+            Role::Result2026(shape) => {
+                if self.state.flags & F_RESULT_TYPE == 0 {
+                    self.inject("resultType", shape.result_type, "S1")?;
+                }
+                if shape.cacheable && shape.result_type == "complete" {
+                    if self.state.flags & F_TTL == 0 {
+                        self.inject("ttlMs", 0u64, "S2")?;
+                    }
+                    if self.state.flags & F_SCOPE == 0 {
+                        self.inject("cacheScope", "private", "S2")?;
+                    }
+                }
+                if shape.result_type == "input_required"
+                    && self.state.flags & (F_INPUT_REQUESTS | F_REQUEST_STATE) == 0
+                {
+                    return Err(self.state.missing(
+                        "an InputRequiredResult needs a non-empty inputRequests or a requestState"
+                            .to_owned(),
+                        "S5",
+                        "inputRequests",
+                    )
+                    .into_error());
+                }
+            }
+            Role::ClientRequest2026 if self.state.flags & F_PARAMS == 0 => {
+                return Err(self.state.missing(
+                    format!(
+                        "a client request at {v} needs params._meta with {CLIENT_CAPABILITIES_KEY}"
+                    ),
+                    "S4",
+                    "params",
+                )
+                    .into_error());
+            }
+            Role::ClientParams if self.state.flags & F_META == 0 => {
+                return Err(self
+                    .state
+                    .missing(
+                        format!(
+                            "a client request at {v} needs _meta with {CLIENT_CAPABILITIES_KEY}"
+                        ),
+                        "S4",
+                        "_meta",
+                    )
+                    .into_error());
+            }
+            Role::ClientMeta => {
+                if self.state.flags & F_CAPABILITIES == 0 {
+                    return Err(self.state.missing(
+                        format!("a client request at {v} needs _meta {CLIENT_CAPABILITIES_KEY} (never synthesized)"),
+                        "S4",
+                        CLIENT_CAPABILITIES_KEY,
+                    )
+                    .into_error());
+                }
+                if self.state.flags & F_PROTOCOL_VERSION == 0 {
+                    self.inject(PROTOCOL_VERSION_KEY, v.as_str(), "S3")?;
+                }
+            }
+            Role::Counted => self.state.ctx.capture(Captured::Entries(self.state.count)),
+            Role::Checked(row, RefuseWhen::NotObjectSchema)
+                if self.state.flags & F_SCHEMA_TYPE == 0 =>
+            {
+                return Err(self.state.ctx.refuse_row(row, None));
+            }
+            _ => {}
         }
         self.inner.end()
     }
