@@ -36,6 +36,10 @@ use crate::session::{
     ClientIdentity, Evidence, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION,
 };
 
+mod scan;
+
+use scan::skip_ws;
+
 /// Nesting bound of the direct path. The strict reader's bound is serde_json's (128 levels
 /// from the start of the line); a line nested deeper than this takes the general path, which
 /// reports it exactly.
@@ -194,7 +198,9 @@ fn check(raw: &str, depth: usize) -> Result<(), GiveUp> {
 
 /// A member checked with [`Check`], then read as a `Value` (members the direct path copies).
 fn value_of(raw: &str, depth: usize) -> Result<Value, GiveUp> {
-    check(raw, depth)?;
+    if scan::vouched_end(raw, 0, depth) != Some(raw.len()) {
+        check(raw, depth)?;
+    }
     serde_json::from_str(raw).map_err(|_| GiveUp)
 }
 
@@ -230,8 +236,8 @@ impl<'de> de::Deserialize<'de> for CheckedParams<'de> {
 /// What the direct path needs from a request's `params._meta`.
 #[derive(Default)]
 struct MetaFacts<'a> {
-    /// The `_meta` member itself (a sub-slice of `params`).
-    raw: Option<&'a RawValue>,
+    /// The `_meta` member's text (a sub-slice of `params`).
+    raw: Option<&'a str>,
     /// Its member count.
     len: usize,
     /// `io.modelcontextprotocol/protocolVersion`.
@@ -321,16 +327,63 @@ impl<'de> Visitor<'de> for MetaScan {
 fn meta_facts(raw: &RawValue, depth: usize) -> Result<MetaFacts<'_>, GiveUp> {
     let mut de = serde_json::Deserializer::from_str(raw.get());
     let mut facts = de.deserialize_map(MetaScan { depth }).map_err(|_| GiveUp)?;
-    facts.raw = Some(raw);
+    facts.raw = Some(raw.get());
     Ok(facts)
 }
 
-/// JSON whitespace.
-fn skip_ws(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
-        i += 1;
+/// The nesting of a `params` member's value ([`ParamsScan`] reads `params` at [`MEMBER_DEPTH`]).
+const PARAMS_MEMBER_DEPTH: usize = MEMBER_DEPTH + 1;
+
+/// The nesting of a `params._meta` member's value.
+const META_MEMBER_DEPTH: usize = PARAMS_MEMBER_DEPTH + 1;
+
+/// Reads the `params` object at `start` as [`CheckedParams`] does: its facts, its text and the
+/// index after it. The [`scan`]ner reads it when it vouches for every member; otherwise the
+/// deserializer judges.
+fn params_at(text: &str, start: usize) -> Result<(ParamsFacts<'_>, &str, usize), GiveUp> {
+    if let Some(read) = scanned_params(text, start) {
+        return Ok(read);
     }
-    i
+    let (p, raw, end) = value_at::<CheckedParams<'_>>(text, start)?;
+    Ok((p.0, raw, end))
+}
+
+/// [`params_at`] by the [`scan`]ner alone; `None` when it cannot vouch for the object.
+fn scanned_params(text: &str, start: usize) -> Option<(ParamsFacts<'_>, &str, usize)> {
+    let mut facts = ParamsFacts::default();
+    let end = object(text, start, |key, at| {
+        facts.len += 1;
+        if key == "_meta" {
+            let (meta, end) = scanned_meta(text, at).ok_or(GiveUp)?;
+            facts.meta = meta;
+            return Ok(end);
+        }
+        scan::vouched_end(text, at, PARAMS_MEMBER_DEPTH).ok_or(GiveUp)
+    })
+    .ok()?;
+    Some((facts, &text[start..end], end))
+}
+
+/// `params._meta` at `start`, read as [`MetaScan`] does, by the [`scan`]ner alone; `None`
+/// when it cannot vouch for the object (including a `_meta` that is not one).
+fn scanned_meta(text: &str, start: usize) -> Option<(MetaFacts<'_>, usize)> {
+    let mut facts = MetaFacts::default();
+    let end = object(text, start, |key, at| {
+        facts.len += 1;
+        let end = scan::vouched_end(text, at, META_MEMBER_DEPTH).ok_or(GiveUp)?;
+        match key {
+            META_PROTOCOL_VERSION => {
+                facts.revision = Some(serde_json::from_str(&text[at..end]).map_err(|_| GiveUp)?);
+            }
+            META_CLIENT_INFO => facts.has_client_info = true,
+            META_CLIENT_CAPABILITIES => facts.has_capabilities = true,
+            _ => {}
+        }
+        Ok(end)
+    })
+    .ok()?;
+    facts.raw = Some(&text[start..end]);
+    Some((facts, end))
 }
 
 /// The object key at `i` when it is plain (no escapes, no control characters), and the index
@@ -361,36 +414,10 @@ fn value_at<'a, T: de::Deserialize<'a>>(
     Ok((value, text.get(i..end).ok_or(GiveUp)?, end))
 }
 
-/// The index after a scalar at `i` that needs no deserializer to be checked: a string without
-/// escapes or control characters, an integer of at most 18 digits, `true`, `false` or `null`.
-/// `None` for anything else (which [`checked_at`] reads with [`Check`]).
-fn scalar_end(text: &str, i: usize) -> Option<usize> {
-    let b = text.as_bytes();
-    let word = |w: &[u8]| b[i..].starts_with(w).then_some(i + w.len());
-    match *b.get(i)? {
-        b'"' => key_at(text, i).ok().map(|(_, end)| end),
-        b'-' | b'0'..=b'9' => {
-            let digits = if b[i] == b'-' { i + 1 } else { i };
-            let end = digits
-                + b[digits..]
-                    .iter()
-                    .take_while(|c| c.is_ascii_digit())
-                    .count();
-            let n = end - digits;
-            let plain = (1..=18).contains(&n) && (n == 1 || b[digits] != b'0');
-            (plain && !matches!(b.get(end), Some(b'.' | b'e' | b'E'))).then_some(end)
-        }
-        b't' => word(b"true"),
-        b'f' => word(b"false"),
-        b'n' => word(b"null"),
-        _ => None,
-    }
-}
-
 /// A member value at `i`, checked as [`Checked`] would check it: its text and the index after
-/// it. Simple scalars are read without a deserializer.
+/// it. What the [`scan`]ner vouches for is read without a deserializer.
 fn checked_at(text: &str, i: usize) -> Result<(&str, usize), GiveUp> {
-    if let Some(end) = scalar_end(text, i) {
+    if let Some(end) = scan::vouched_end(text, i, MEMBER_DEPTH) {
         return Ok((&text[i..end], end));
     }
     let (Checked, raw, end) = value_at::<Checked>(text, i)?;
@@ -454,8 +481,8 @@ impl<'a> FrameRead<'a> {
     /// Reads the member `key` whose value starts at `start`; returns the index after it.
     fn member(&mut self, text: &'a str, key: &'a str, start: usize) -> Result<usize, GiveUp> {
         let (raw, end) = if key == "params" {
-            let (p, raw, end) = value_at::<CheckedParams<'_>>(text, start)?;
-            self.params = Some(p.0);
+            let (p, raw, end) = params_at(text, start)?;
+            self.params = Some(p);
             (raw, end)
         } else {
             checked_at(text, start)?
@@ -813,7 +840,6 @@ fn body_text<'b>(
             if add.is_empty() {
                 buf.push_str(p);
             } else if let Some(m) = meta.raw {
-                let m = m.get();
                 if !m.starts_with('{') {
                     return Err(GiveUp);
                 }
@@ -1149,45 +1175,72 @@ mod tests {
     use super::*;
 
     #[test]
-    fn simple_scalars_are_read_as_the_deserializer_reads_them() {
+    fn members_are_read_as_the_deserializer_reads_them() {
+        // Vouched for by the scanner: read without a deserializer.
         for text in [
             r#""c2s""#,
             r#""""#,
+            r#""a\"b""#,
             "0",
             "-7",
-            "123456789012345678",
+            "1.5",
+            "12345678901234567890123",
             "true",
-            "false",
             "null",
+            "[1,{}]",
         ] {
             let framed = format!("{text},");
-            assert_eq!(scalar_end(&framed, 0), Some(text.len()), "{text}");
+            assert_eq!(
+                scan::vouched_end(&framed, 0, MEMBER_DEPTH),
+                Some(text.len()),
+                "{text}"
+            );
             assert_eq!(
                 checked_at(&framed, 0).ok(),
                 Some((text, text.len())),
                 "{text}"
             );
         }
-        // Left to the deserializer: escapes, control characters, long or odd numbers, containers.
-        for text in [
-            r#""a\"b""#,
-            "\"a\tb\"",
-            "1234567890123456789",
-            "01",
-            "-",
-            "1.5",
-            "1e3",
-            "[1]",
-            "{}",
-            "tru",
-            "\"open",
-        ] {
-            assert_eq!(scalar_end(text, 0), None, "{text}");
-        }
-        // Whatever the fast path leaves, the deserializer judges as before.
+        // Whatever the scanner leaves, the deserializer judges as before.
         assert!(checked_at("01", 0).is_err());
-        assert_eq!(checked_at("1.5", 0).ok(), Some(("1.5", 3)));
-        assert_eq!(checked_at(r#""a\"b""#, 0).ok(), Some((r#""a\"b""#, 6)));
+        assert!(checked_at(r#"{"a":1,"a":2}"#, 0).is_err());
+        assert_eq!(checked_at("1e3,", 0).ok(), Some(("1e3", 3)));
+        assert_eq!(
+            checked_at(r#"{"\u0061":1},"#, 0).ok(),
+            Some((r#"{"\u0061":1}"#, 12))
+        );
+    }
+
+    #[test]
+    fn params_are_read_alike_by_the_scanner_and_the_deserializer() {
+        for text in [
+            r#"{}"#,
+            r#"{"name":"x","_meta":{"progressToken":1}}"#,
+            r#"{ "_meta" : { "io.modelcontextprotocol/protocolVersion" : "2026-07-28", "io.modelcontextprotocol/clientInfo":{} } , "a":[1] }"#,
+            r#"{"_meta":{"io.modelcontextprotocol/clientCapabilities":{}},"b":null}"#,
+        ] {
+            let (fast, fast_raw, fast_end) = scanned_params(text, 0).expect(text);
+            let (CheckedParams(slow), slow_raw, slow_end) =
+                value_at::<CheckedParams<'_>>(text, 0).expect(text);
+            assert_eq!((fast_raw, fast_end), (slow_raw, slow_end), "{text}");
+            assert_eq!(fast.len, slow.len, "{text}");
+            let (f, s) = (&fast.meta, &slow.meta);
+            assert_eq!(f.raw, s.raw, "{text}");
+            assert_eq!(f.len, s.len, "{text}");
+            assert_eq!(f.revision, s.revision, "{text}");
+            assert_eq!(f.has_client_info, s.has_client_info, "{text}");
+            assert_eq!(f.has_capabilities, s.has_capabilities, "{text}");
+        }
+        // Not vouched for: the deserializer decides (and refuses or accepts as before).
+        for (text, accepted) in [
+            (r#"{"_meta":1}"#, false),
+            (r#"{"a":1,"a":2}"#, false),
+            (r#"{"\u0061":1}"#, true),
+            (r#"{"_meta":{"x":1e2}}"#, true),
+        ] {
+            assert!(scanned_params(text, 0).is_none(), "{text}");
+            assert_eq!(params_at(text, 0).is_ok(), accepted, "{text}");
+        }
     }
 
     #[test]

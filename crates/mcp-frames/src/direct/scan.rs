@@ -1,0 +1,202 @@
+//! A byte scanner that vouches for a JSON value without a deserializer.
+//!
+//! The direct path must only take lines the strict reader of [`crate::json`] accepts: valid
+//! JSON, no repeated key in any object, bounded nesting, numbers a `serde_json::Value` holds.
+//! Checking that with `serde_json` costs a full deserializer instance per visitor; this scanner
+//! does it in one tight loop for what real traffic contains. It answers only "certainly
+//! accepted" (with the value's end) or "not sure": keys with escapes, numbers with an exponent,
+//! broken surrogate pairs, anything malformed. The caller then checks with `serde_json`, which
+//! decides exactly as before.
+
+use std::borrow::Cow;
+
+use super::{Key, MAX_DEPTH, Seen};
+
+/// The index after the JSON value that starts at `i` (no leading whitespace), when the strict
+/// reader certainly accepts it as a value nested at `depth`; `None` when not sure.
+pub(super) fn vouched_end(text: &str, i: usize, depth: usize) -> Option<usize> {
+    Scanner { text }.value(i, depth)
+}
+
+/// JSON whitespace, as the strict reader skips it.
+pub(super) fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
+        i += 1;
+    }
+    i
+}
+
+/// Bytes a string may hold without a closer look: not `"`, not `\`, not a control character.
+static PLAIN: [bool; 256] = {
+    let mut t = [true; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = false;
+        c += 1;
+    }
+    t[b'"' as usize] = false;
+    t[b'\\' as usize] = false;
+    t
+};
+
+/// Integer digits beyond which a number might leave `f64`'s range (its largest is about
+/// 1.8e308): such numbers are left to `serde_json`.
+const MAX_INTEGER_DIGITS: usize = 300;
+
+struct Scanner<'a> {
+    text: &'a str,
+}
+
+impl<'a> Scanner<'a> {
+    fn bytes(&self) -> &'a [u8] {
+        self.text.as_bytes()
+    }
+
+    fn value(&self, i: usize, depth: usize) -> Option<usize> {
+        let b = self.bytes();
+        match *b.get(i)? {
+            b'"' => self.string(i).map(|(end, _)| end),
+            b'{' => self.object(i, depth),
+            b'[' => self.array(i, depth),
+            b't' => literal(b, i, b"true"),
+            b'f' => literal(b, i, b"false"),
+            b'n' => literal(b, i, b"null"),
+            b'-' | b'0'..=b'9' => number(b, i),
+            _ => None,
+        }
+    }
+
+    fn string(&self, i: usize) -> Option<(usize, bool)> {
+        let b = self.bytes();
+        debug_assert_eq!(b.get(i), Some(&b'"'));
+        let mut j = i + 1;
+        let mut plain = true;
+        loop {
+            while PLAIN[*b.get(j)? as usize] {
+                j += 1;
+            }
+            match b[j] {
+                b'"' => return Some((j + 1, plain)),
+                b'\\' => {
+                    plain = false;
+                    j = escape_end(b, j)?;
+                }
+                _ => return None, // a control character
+            }
+        }
+    }
+
+    fn array(&self, i: usize, depth: usize) -> Option<usize> {
+        let b = self.bytes();
+        if depth >= MAX_DEPTH {
+            return None;
+        }
+        let mut j = skip_ws(b, i + 1);
+        if *b.get(j)? == b']' {
+            return Some(j + 1);
+        }
+        loop {
+            j = skip_ws(b, self.value(j, depth + 1)?);
+            match *b.get(j)? {
+                b',' => j = skip_ws(b, j + 1),
+                b']' => return Some(j + 1),
+                _ => return None,
+            }
+        }
+    }
+
+    fn object(&self, i: usize, depth: usize) -> Option<usize> {
+        let b = self.bytes();
+        if depth >= MAX_DEPTH {
+            return None;
+        }
+        let mut j = skip_ws(b, i + 1);
+        if *b.get(j)? == b'}' {
+            return Some(j + 1);
+        }
+        let mut seen = Seen::new();
+        loop {
+            if *b.get(j)? != b'"' {
+                return None;
+            }
+            let (key_end, plain) = self.string(j)?;
+            if !plain || !seen.insert(Key(Cow::Borrowed(&self.text[j + 1..key_end - 1]))) {
+                return None;
+            }
+            j = skip_ws(b, key_end);
+            if *b.get(j)? != b':' {
+                return None;
+            }
+            j = skip_ws(b, self.value(skip_ws(b, j + 1), depth + 1)?);
+            match *b.get(j)? {
+                b',' => j = skip_ws(b, j + 1),
+                b'}' => return Some(j + 1),
+                _ => return None,
+            }
+        }
+    }
+}
+
+fn literal(b: &[u8], i: usize, word: &[u8]) -> Option<usize> {
+    b[i..].starts_with(word).then_some(i + word.len())
+}
+
+/// The index after the escape whose backslash is at `i`; `None` for an invalid escape or a
+/// `\u` surrogate that is not half of a pair.
+fn escape_end(b: &[u8], i: usize) -> Option<usize> {
+    match *b.get(i + 1)? {
+        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(i + 2),
+        b'u' => {
+            let unit = hex4(b, i + 2)?;
+            match unit {
+                0xD800..=0xDBFF => {
+                    let low = (b.get(i + 6..i + 8)? == b"\\u")
+                        .then(|| hex4(b, i + 8))
+                        .flatten()?;
+                    (0xDC00..=0xDFFF).contains(&low).then_some(i + 12)
+                }
+                0xDC00..=0xDFFF => None,
+                _ => Some(i + 6),
+            }
+        }
+        _ => None,
+    }
+}
+
+fn hex4(b: &[u8], i: usize) -> Option<u16> {
+    let digits = b.get(i..i + 4)?;
+    let mut n = 0u16;
+    for d in digits {
+        n = n * 16 + (*d as char).to_digit(16)? as u16;
+    }
+    Some(n)
+}
+
+/// The index after a number without an exponent and with at most [`MAX_INTEGER_DIGITS`]
+/// integer digits, in JSON's grammar (no leading zeros, digits after a point).
+fn number(b: &[u8], i: usize) -> Option<usize> {
+    let digits_from = |j: usize| j + b[j..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let start = if b[i] == b'-' { i + 1 } else { i };
+    let int_end = digits_from(start);
+    let n = int_end - start;
+    if n == 0 || n > MAX_INTEGER_DIGITS || (n > 1 && b[start] == b'0') {
+        return None;
+    }
+    let end = match b.get(int_end) {
+        Some(b'.') => {
+            let frac_end = digits_from(int_end + 1);
+            if frac_end == int_end + 1 {
+                return None;
+            }
+            frac_end
+        }
+        _ => int_end,
+    };
+    match b.get(end) {
+        Some(b'e' | b'E') => None,
+        _ => Some(end),
+    }
+}
+
+#[cfg(test)]
+mod tests;
