@@ -16,7 +16,6 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::io::Write as _;
 
 use mcp_types::ProtocolVersion;
 use mcp_types::model::{
@@ -1001,9 +1000,135 @@ fn push_value(out: &mut Vec<u8>, value: &Value) -> Result<(), GiveUp> {
     serde_json::to_writer(&mut *out, value).map_err(|_| GiveUp)
 }
 
-/// Writes the frame around the emitted body, in the input's member order (as
-/// `convert::put_back` places it).
-fn write_frame(line: &Line<'_>, emitted: &[u8], out: &mut Vec<u8>) -> Result<(), GiveUp> {
+/// Where the emitted body goes in the output frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    /// The body is written where it lands: a response's `result`, or a request's or
+    /// notification's `method` and `params` when they end the frame, in that order. A request
+    /// or notification body emits `method` first and then, if any, `params` (the members of
+    /// every request and notification type), so its members are the frame's last ones, in the
+    /// order the split layout would give them.
+    InPlace,
+    /// The body is emitted first and its members placed one by one ([`write_split_frame`]).
+    Split,
+}
+
+impl Layout {
+    fn of(line: &Line<'_>) -> Layout {
+        if matches!(line.envelope, Envelope::Response { .. }) {
+            return Layout::InPlace;
+        }
+        let body_keys = || {
+            line.frame
+                .iter()
+                .skip_while(|(_, m)| !matches!(m, FrameMember::Body))
+                .map(|(key, m)| matches!(m, FrameMember::Body).then_some(*key))
+        };
+        let mut keys = body_keys();
+        let in_place = match (keys.next(), keys.next(), keys.next()) {
+            (Some(Some("method")), None | Some(Some("params")), None) => true,
+            _ => false,
+        };
+        if in_place {
+            Layout::InPlace
+        } else {
+            Layout::Split
+        }
+    }
+}
+
+/// The body of the output frame: emitted while the frame is written, or already emitted.
+enum Body<'e> {
+    Emit(&'e mut dyn FnMut(&mut Vec<u8>) -> Result<(), GiveUp>),
+    Emitted(&'e [u8]),
+}
+
+/// Writes the frame around the body, in the input's member order (as `convert::put_back`
+/// places it).
+fn write_frame(line: &Line<'_>, body: &mut Body<'_>, out: &mut Vec<u8>) -> Result<(), GiveUp> {
+    let emit = match body {
+        Body::Emit(emit) => emit,
+        Body::Emitted(emitted) => return write_split_frame(line, emitted, out),
+    };
+    let frame_start = out.len();
+    out.push(b'{');
+    let mut first = true;
+    for (key, member) in &line.frame {
+        match member {
+            FrameMember::Body => {
+                // The body object's `{` stands in for the separator (or the frame's own `{`),
+                // and its `}` closes the frame: `method` and `params` are the last members.
+                if first {
+                    out.truncate(frame_start);
+                }
+                let at = out.len();
+                emit(out)?;
+                if !out[at..].starts_with(b"{\"method\":") {
+                    return Err(GiveUp);
+                }
+                if !first {
+                    out[at] = b',';
+                }
+                return Ok(());
+            }
+            FrameMember::Result => {
+                separate(out, &mut first);
+                out.extend_from_slice(b"\"result\":");
+                emit(out)?;
+            }
+            other => write_envelope_member(line, key, other, &mut first, out)?,
+        }
+    }
+    out.push(b'}');
+    Ok(())
+}
+
+/// A `,` before every member but the first.
+fn separate(out: &mut Vec<u8>, first: &mut bool) {
+    if !std::mem::take(first) {
+        out.push(b',');
+    }
+}
+
+/// Writes a frame member that is not the body: `jsonrpc`, `id`, or one copied.
+fn write_envelope_member(
+    line: &Line<'_>,
+    key: &str,
+    member: &FrameMember,
+    first: &mut bool,
+    out: &mut Vec<u8>,
+) -> Result<(), GiveUp> {
+    match member {
+        FrameMember::Version => {
+            separate(out, first);
+            out.extend_from_slice(b"\"jsonrpc\":\"2.0\"");
+        }
+        FrameMember::Id => {
+            let id = match &line.envelope {
+                Envelope::Request { id, .. } | Envelope::Response { id } => id,
+                _ => return Err(GiveUp),
+            };
+            separate(out, first);
+            out.extend_from_slice(b"\"id\":");
+            match id {
+                RequestId::Int(i) => serde_json::to_writer(&mut *out, i),
+                RequestId::Str(s) => serde_json::to_writer(&mut *out, s),
+            }
+            .map_err(|_| GiveUp)?;
+        }
+        FrameMember::Other(v) => {
+            separate(out, first);
+            push_key(out, key)?;
+            push_value(out, v)?;
+        }
+        FrameMember::Body | FrameMember::Result => return Err(GiveUp),
+    }
+    Ok(())
+}
+
+/// [`write_frame`] for a body already emitted: its members are placed where the frame has
+/// them, and members the body gained are appended.
+fn write_split_frame(line: &Line<'_>, emitted: &[u8], out: &mut Vec<u8>) -> Result<(), GiveUp> {
     let body_members = match line.envelope {
         Envelope::Response { .. } => None,
         _ => Some(split_members(emitted).ok_or(GiveUp)?),
@@ -1015,29 +1140,8 @@ fn write_frame(line: &Line<'_>, emitted: &[u8], out: &mut Vec<u8>) -> Result<(),
     };
     out.push(b'{');
     let mut first = true;
-    let mut sep = |out: &mut Vec<u8>| {
-        if !std::mem::take(&mut first) {
-            out.push(b',');
-        }
-    };
     for (key, member) in &line.frame {
         match member {
-            FrameMember::Version => {
-                sep(out);
-                out.extend_from_slice(b"\"jsonrpc\":\"2.0\"");
-            }
-            FrameMember::Id => {
-                let id = match &line.envelope {
-                    Envelope::Request { id, .. } | Envelope::Response { id } => id,
-                    _ => return Err(GiveUp),
-                };
-                sep(out);
-                out.extend_from_slice(b"\"id\":");
-                match id {
-                    RequestId::Int(i) => write!(out, "{i}").map_err(|_| GiveUp)?,
-                    RequestId::Str(s) => serde_json::to_writer(&mut *out, s).map_err(|_| GiveUp)?,
-                }
-            }
             FrameMember::Body => {
                 let quoted = if *key == "method" {
                     &b"\"method\""[..]
@@ -1045,22 +1149,18 @@ fn write_frame(line: &Line<'_>, emitted: &[u8], out: &mut Vec<u8>) -> Result<(),
                     &b"\"params\""[..]
                 };
                 if let Some(v) = emitted_member(quoted) {
-                    sep(out);
+                    separate(out, &mut first);
                     out.extend_from_slice(quoted);
                     out.push(b':');
                     out.extend_from_slice(v);
                 }
             }
             FrameMember::Result => {
-                sep(out);
+                separate(out, &mut first);
                 out.extend_from_slice(b"\"result\":");
                 out.extend_from_slice(emitted);
             }
-            FrameMember::Other(v) => {
-                sep(out);
-                push_key(out, key)?;
-                push_value(out, v)?;
-            }
+            other => write_envelope_member(line, key, other, &mut first, out)?,
         }
     }
     // Members the body gained are appended (a materialized `params`), in body order.
@@ -1084,7 +1184,7 @@ fn write_frame(line: &Line<'_>, emitted: &[u8], out: &mut Vec<u8>) -> Result<(),
                 }
             };
             if !in_frame {
-                sep(out);
+                separate(out, &mut first);
                 out.extend_from_slice(k);
                 out.push(b':');
                 out.extend_from_slice(v);
@@ -1145,11 +1245,22 @@ fn translate_into(
         }
     };
     let text = body_text(line, identity, body)?;
-    emitted.clear();
-    emit(kind, text, from, to, restated, emitted)?;
+    let mut restated = restated;
+    let mut emit_body =
+        |out: &mut Vec<u8>| emit(kind, text, from, to, restated.as_deref_mut(), out);
+    // The emitted body goes straight into the output when it lands as one piece; otherwise it
+    // is emitted on its own and its members are placed one by one.
+    let mut placed = match Layout::of(line) {
+        Layout::InPlace => Body::Emit(&mut emit_body),
+        Layout::Split => {
+            emitted.clear();
+            emit_body(emitted)?;
+            Body::Emitted(emitted)
+        }
+    };
     out.clear();
     match line.format {
-        Format::Bare => write_frame(line, emitted, out)?,
+        Format::Bare => write_frame(line, &mut placed, out)?,
         Format::Capture(_) => {
             out.push(b'{');
             for (i, (key, copied)) in line.record.iter().enumerate() {
@@ -1158,7 +1269,7 @@ fn translate_into(
                 }
                 push_key(out, key)?;
                 match copied {
-                    None => write_frame(line, emitted, out)?,
+                    None => write_frame(line, &mut placed, out)?,
                     Some(Copied::Verbatim(s)) => out.extend_from_slice(s.as_bytes()),
                     Some(Copied::Value(v)) => push_value(out, v)?,
                 }
@@ -1240,6 +1351,31 @@ mod tests {
         ] {
             assert!(scanned_params(text, 0).is_none(), "{text}");
             assert_eq!(params_at(text, 0).is_ok(), accepted, "{text}");
+        }
+    }
+
+    #[test]
+    fn bodies_that_end_the_frame_are_emitted_in_place() {
+        for (text, layout) in [
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{}}"#,
+                Layout::InPlace,
+            ),
+            (r#"{"jsonrpc":"2.0","method":"m"}"#, Layout::InPlace),
+            (r#"{"id":1,"result":{},"jsonrpc":"2.0"}"#, Layout::InPlace),
+            (
+                r#"{"jsonrpc":"2.0","params":{},"method":"m"}"#,
+                Layout::Split,
+            ),
+            (r#"{"jsonrpc":"2.0","method":"m","id":1}"#, Layout::Split),
+            (r#"{"method":"m","jsonrpc":"2.0"}"#, Layout::Split),
+            (
+                r#"{"jsonrpc":"2.0","method":"m","params":{},"x":1}"#,
+                Layout::Split,
+            ),
+        ] {
+            let line = read(text.as_bytes()).expect(text);
+            assert_eq!(Layout::of(&line), layout, "{text}");
         }
     }
 

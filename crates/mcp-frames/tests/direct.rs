@@ -108,6 +108,13 @@ const ODD: &str = r#"{"id":7,"jsonrpc":"2.0","params":{"cursor":"c\u00e9\/x"},"m
 {"dir":"s2c","frame":{"jsonrpc":"2.0","id":21,"method":"sampling/createMessage","params":{"messages":[],"maxTokens":5}}}
 {"dir":"c2s","frame":{"jsonrpc":"2.0","id":21,"result":{"role":"assistant","content":{"type":"text","text":"hi"},"model":"m"}}}
 {"dir":"c2s","frame":{"jsonrpc":"2.0","id":22,"method":"tools/list"},"dir":"s2c"}
+{"method":"tools/list","jsonrpc":"2.0","id":23}
+{"method":"tools/list","params":{},"id":24,"jsonrpc":"2.0"}
+{"jsonrpc":"2.0","method":"tools/list","id":25}
+{"jsonrpc":"2.0","params":{"cursor":"x"},"id":26,"method":"tools/list"}
+{"id":26,"result":{"tools":[]},"jsonrpc":"2.0"}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}}
+{"frame":{"jsonrpc":"2.0","id":27,"method":"tools/list","params":{"cursor":"y"}},"dir":"c2s"}
 "#;
 
 fn inputs() -> Vec<(String, Vec<u8>)> {
