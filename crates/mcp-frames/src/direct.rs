@@ -240,7 +240,7 @@ struct MetaFacts<'a> {
     /// Its member count.
     len: usize,
     /// `io.modelcontextprotocol/protocolVersion`.
-    revision: Option<Value>,
+    revision: Option<Box<Value>>,
     has_client_info: bool,
     has_capabilities: bool,
 }
@@ -308,8 +308,9 @@ impl<'de> Visitor<'de> for MetaScan {
             match &*name {
                 META_PROTOCOL_VERSION => {
                     let raw: &'de RawValue = map.next_value()?;
-                    facts.revision =
-                        Some(value_of(raw.get(), inner.depth).map_err(de::Error::custom)?);
+                    facts.revision = Some(Box::new(
+                        value_of(raw.get(), inner.depth).map_err(de::Error::custom)?,
+                    ));
                     continue;
                 }
                 META_CLIENT_INFO => facts.has_client_info = true,
@@ -520,12 +521,13 @@ pub struct Line<'a> {
 /// A capture record's members: each key, with the value to copy (`None` for the frame).
 type Record<'a> = SmallVec<[(&'a str, Option<Copied<'a>>); 4]>;
 
-/// A member the direct path writes back unchanged.
+/// A member the direct path writes back unchanged. (Values are boxed: they are rare, and a
+/// [`Line`] is moved a few times on its way; an inline `Value` would triple its size.)
 enum Copied<'a> {
     /// Raw text already in the form `serde_json` writes (`"c2s"`, `"2.0"`).
     Verbatim(&'a str),
     /// Anything else, re-written compactly.
-    Value(Value),
+    Value(Box<Value>),
 }
 
 /// A frame member and how it is written.
@@ -539,7 +541,7 @@ enum FrameMember {
     /// `result` of a response (replaced by the emitted body).
     Result,
     /// Anything else, copied.
-    Other(Value),
+    Other(Box<Value>),
 }
 
 const KNOWN_FRAME_KEYS: [&str; 6] = ["jsonrpc", "id", "method", "params", "result", "error"];
@@ -588,7 +590,7 @@ fn read_text(text: &str) -> Result<Line<'_>, GiveUp> {
                         });
                         Some(Copied::Verbatim(raw))
                     }
-                    (_, Some(raw)) => Some(Copied::Value(value_of(raw, 1)?)),
+                    (_, Some(raw)) => Some(Copied::Value(Box::new(value_of(raw, 1)?))),
                 };
                 record.push((*key, copied));
             }
@@ -654,7 +656,7 @@ fn classify<'a>(
             "id" => FrameMember::Id,
             "method" | "params" if !is_response => FrameMember::Body,
             "result" if is_response => FrameMember::Result,
-            _ => FrameMember::Other(value_of(m.raw, MEMBER_DEPTH)?),
+            _ => FrameMember::Other(Box::new(value_of(m.raw, MEMBER_DEPTH)?)),
         };
         frame.push((m.key, member));
     }
@@ -685,7 +687,7 @@ impl Evidence for Line<'_> {
     }
 
     fn meta_revision(&self) -> Option<Cow<'_, Value>> {
-        self.params.meta.revision.as_ref().map(Cow::Borrowed)
+        self.params.meta.revision.as_deref().map(Cow::Borrowed)
     }
 }
 
