@@ -16,8 +16,9 @@ use crate::jsonrpc::RequestId;
 pub struct InitializeRequestParams {
     /// The newest revision the client supports (any string: negotiation decides).
     pub protocol_version: String,
-    /// What the client supports.
-    pub capabilities: ClientCapabilities,
+    /// What the client supports (boxed: it is most of the value's size, and requests are
+    /// moved while they are parsed and routed).
+    pub capabilities: Box<ClientCapabilities>,
     /// Who the client is.
     pub client_info: Implementation,
     /// Metadata (`_meta`): an open map; see [`Meta`] for the reserved keys.
@@ -34,7 +35,7 @@ impl InitializeRequestParams {
     ) -> Self {
         Self {
             protocol_version: protocol_version.into(),
-            capabilities,
+            capabilities: Box::new(capabilities),
             client_info,
             meta: None,
         }
@@ -54,8 +55,9 @@ impl InitializeRequestParams {
 pub struct InitializeResult {
     /// The revision the server chose.
     pub protocol_version: String,
-    /// What the server supports.
-    pub capabilities: ServerCapabilities,
+    /// What the server supports (boxed: it is most of the value's size, and results are
+    /// moved while they are parsed and routed).
+    pub capabilities: Box<ServerCapabilities>,
     /// Who the server is.
     pub server_info: Implementation,
     /// How to use the server, for the model.
@@ -75,7 +77,7 @@ impl InitializeResult {
     ) -> Self {
         Self {
             protocol_version: protocol_version.into(),
-            capabilities,
+            capabilities: Box::new(capabilities),
             server_info,
             instructions: None,
             meta: None,
@@ -102,8 +104,9 @@ impl InitializeResult {
 pub struct DiscoverResult {
     /// The revisions the server speaks.
     pub supported_versions: Vec<String>,
-    /// What the server supports.
-    pub capabilities: ServerCapabilities,
+    /// What the server supports (boxed: it is most of the value's size, and results are
+    /// moved while they are parsed and routed).
+    pub capabilities: Box<ServerCapabilities>,
     /// How to use the server, for the model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instructions: Option<String>,
@@ -126,7 +129,7 @@ impl DiscoverResult {
     pub fn new(supported_versions: Vec<String>, capabilities: ServerCapabilities) -> Self {
         Self {
             supported_versions,
-            capabilities,
+            capabilities: Box::new(capabilities),
             instructions: None,
             ttl_ms: None,
             cache_scope: None,
