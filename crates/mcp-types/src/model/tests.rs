@@ -452,3 +452,18 @@ fn union_members_know_their_spec_names() {
     assert_eq!(res.result_type(), Some(&ResultType::Complete));
     assert_eq!(res.meta().unwrap()["k"], json!(1));
 }
+
+#[test]
+fn message_unions_stay_small_to_move() {
+    // Parsed messages are moved through a few layers each; the rare handshake bodies box
+    // their capabilities so that every other message is not moved at their size.
+    use std::mem::size_of;
+    for (name, size) in [
+        ("ClientRequest", size_of::<ClientRequest>()),
+        ("ServerRequest", size_of::<ServerRequest>()),
+        ("ServerResult", size_of::<ServerResult>()),
+        ("ClientResult", size_of::<ClientResult>()),
+    ] {
+        assert!(size <= 512, "{name} is {size} bytes");
+    }
+}
