@@ -2,11 +2,12 @@
 //!
 //! The general path parses a line into a `serde_json::Value`, splits record and frame, cuts the
 //! body out as another `Value`, and builds the output as a `Value` again. Here the line is read
-//! into its members as borrowed raw JSON text ([`RawValue`]): the capture record's members, the
-//! frame's members, and nothing deeper. The body (`params` or `result`) is checked for what the
-//! strict reader of [`crate::json`] refuses (duplicate keys, depth) without building anything,
-//! parsed from its text into the superset at the source revision, emitted for the target
-//! straight into the output buffer, and the envelope is written around it.
+//! into its members as borrowed raw text: the capture record's members, the frame's members,
+//! and nothing deeper. The body (`params` or `result`) is checked for what the strict reader of
+//! [`crate::json`] refuses (duplicate keys, depth) without building anything (by a byte scanner,
+//! with `serde_json` judging only what it is unsure of), parsed from its text into the superset
+//! at the source revision, and emitted for the target; when the body ends the frame it is
+//! emitted straight into the output line, with the envelope written around it.
 //!
 //! The direct path only ever handles lines the general path would translate, with the same
 //! output byte for byte: anything else (invalid JSON, envelope faults, error frames, parse
