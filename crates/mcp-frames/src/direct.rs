@@ -1021,17 +1021,16 @@ impl Layout {
         if matches!(line.envelope, Envelope::Response { .. }) {
             return Layout::InPlace;
         }
-        let body_keys = || {
-            line.frame
-                .iter()
-                .skip_while(|(_, m)| !matches!(m, FrameMember::Body))
-                .map(|(key, m)| matches!(m, FrameMember::Body).then_some(*key))
-        };
-        let mut keys = body_keys();
-        let in_place = match (keys.next(), keys.next(), keys.next()) {
-            (Some(Some("method")), None | Some(Some("params")), None) => true,
-            _ => false,
-        };
+        // From the first body member on: each member's key if it is a body member.
+        let mut keys = line
+            .frame
+            .iter()
+            .skip_while(|(_, m)| !matches!(m, FrameMember::Body))
+            .map(|(key, m)| matches!(m, FrameMember::Body).then_some(*key));
+        let in_place = matches!(
+            (keys.next(), keys.next(), keys.next()),
+            (Some(Some("method")), None | Some(Some("params")), None)
+        );
         if in_place {
             Layout::InPlace
         } else {
