@@ -56,8 +56,8 @@ impl<'a> Scanner<'a> {
         let b = self.bytes();
         match *b.get(i)? {
             b'"' => self.string(i).map(|(end, _)| end),
-            b'{' => self.object(i, depth),
-            b'[' => self.array(i, depth),
+            b'{' => self.container(i, depth, b'}'),
+            b'[' => self.container(i, depth, b']'),
             b't' => literal(b, i, b"true"),
             b'f' => literal(b, i, b"false"),
             b'n' => literal(b, i, b"null"),
@@ -86,54 +86,44 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    fn array(&self, i: usize, depth: usize) -> Option<usize> {
+    /// The end of the array or object at `i`; `close` is its closing bracket.
+    fn container(&self, i: usize, depth: usize, close: u8) -> Option<usize> {
         let b = self.bytes();
         if depth >= MAX_DEPTH {
             return None;
         }
         let mut j = skip_ws(b, i + 1);
-        if *b.get(j)? == b']' {
+        if *b.get(j)? == close {
             return Some(j + 1);
         }
+        let mut keys = (close == b'}').then(Seen::new);
         loop {
+            if let Some(seen) = &mut keys {
+                j = self.key(j, seen)?;
+            }
             j = skip_ws(b, self.value(j, depth + 1)?);
             match *b.get(j)? {
                 b',' => j = skip_ws(b, j + 1),
-                b']' => return Some(j + 1),
+                c if c == close => return Some(j + 1),
                 _ => return None,
             }
         }
     }
 
-    fn object(&self, i: usize, depth: usize) -> Option<usize> {
+    /// Reads an object key at `i` and its colon: the index of the value after them. The key
+    /// must be new in `seen` and have no escapes (escaped keys are compared only after
+    /// unescaping, which is left to `serde_json`).
+    fn key(&self, i: usize, seen: &mut Seen<'a>) -> Option<usize> {
         let b = self.bytes();
-        if depth >= MAX_DEPTH {
+        if *b.get(i)? != b'"' {
             return None;
         }
-        let mut j = skip_ws(b, i + 1);
-        if *b.get(j)? == b'}' {
-            return Some(j + 1);
+        let (end, plain) = self.string(i)?;
+        if !plain || !seen.insert(Key(Cow::Borrowed(&self.text[i + 1..end - 1]))) {
+            return None;
         }
-        let mut seen = Seen::new();
-        loop {
-            if *b.get(j)? != b'"' {
-                return None;
-            }
-            let (key_end, plain) = self.string(j)?;
-            if !plain || !seen.insert(Key(Cow::Borrowed(&self.text[j + 1..key_end - 1]))) {
-                return None;
-            }
-            j = skip_ws(b, key_end);
-            if *b.get(j)? != b':' {
-                return None;
-            }
-            j = skip_ws(b, self.value(skip_ws(b, j + 1), depth + 1)?);
-            match *b.get(j)? {
-                b',' => j = skip_ws(b, j + 1),
-                b'}' => return Some(j + 1),
-                _ => return None,
-            }
-        }
+        let j = skip_ws(b, end);
+        (*b.get(j)? == b':').then(|| skip_ws(b, j + 1))
     }
 }
 
