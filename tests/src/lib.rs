@@ -39,26 +39,46 @@ pub fn corpus_dir() -> PathBuf {
     dir
 }
 
-/// Every corpus file, sorted by name, parsed.
-pub fn corpus() -> Vec<CorpusFile> {
+/// Every corpus file, sorted by name, with the revision its name ends in (e.g.
+/// `pysdk-2025-06-18.jsonl`).
+///
+/// Panics when the directory is missing, holds no session, or a name names no revision.
+pub fn corpus_files() -> Vec<(PathBuf, ProtocolVersion)> {
     let dir = corpus_dir();
-    let mut names: Vec<_> = std::fs::read_dir(&dir)
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("corpus directory readable")
         .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".jsonl"))
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
         .collect();
-    names.sort();
-    assert!(!names.is_empty(), "no .jsonl files in {}", dir.display());
-    names
+    files.sort();
+    assert!(!files.is_empty(), "no .jsonl files in {}", dir.display());
+    files
         .into_iter()
-        .map(|name| {
-            let stem = name.trim_end_matches(".jsonl");
+        .map(|path| {
+            let stem = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
             let version = ProtocolVersion::ALL
                 .into_iter()
                 .find(|v| stem.ends_with(v.as_str()))
-                .unwrap_or_else(|| panic!("{name}: file name names no known revision"));
-            let text = std::fs::read_to_string(dir.join(&name)).expect("corpus file readable");
+                .unwrap_or_else(|| panic!("{}: file name names no known revision", path.display()));
+            (path, version)
+        })
+        .collect()
+}
+
+/// Every corpus file, sorted by name, parsed.
+pub fn corpus() -> Vec<CorpusFile> {
+    corpus_files()
+        .into_iter()
+        .map(|(path, version)| {
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let text = std::fs::read_to_string(&path).expect("corpus file readable");
             let frames = text
                 .lines()
                 .enumerate()

@@ -415,15 +415,11 @@ mod tests {
     use crate::envelope::classify;
     use crate::record::Record;
     use serde_json::json;
-    use std::path::PathBuf;
 
     use ProtocolVersion::*;
 
     fn corpus_file(name: &str) -> Vec<(usize, Record)> {
-        let dir = std::env::var_os("MCP_WIRE_CORPUS")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| mcp_schemas::workspace_root().join("../shared/corpus"));
-        let path = dir.join(name);
+        let path = mcp_wire_tests::corpus_dir().join(name);
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
             panic!(
                 "the shared corpus is missing: {} ({e}); set MCP_WIRE_CORPUS",

@@ -61,45 +61,7 @@ pub fn run(args: &[&str], stdin: &[u8]) -> Run {
     }
 }
 
-/// The shared corpus directory (`$MCP_WIRE_CORPUS` or `../shared/corpus`); panics when absent.
-pub fn corpus_dir() -> PathBuf {
-    let dir = std::env::var_os("MCP_WIRE_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| mcp_schemas::workspace_root().join("../shared/corpus"));
-    assert!(
-        dir.is_dir(),
-        "the shared corpus is missing: expected {} (or set MCP_WIRE_CORPUS)",
-        dir.display()
-    );
-    dir
-}
-
-/// Every corpus file with the revision its name ends in.
-pub fn corpus_files() -> Vec<(PathBuf, mcp_types::ProtocolVersion)> {
-    let dir = corpus_dir();
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .collect();
-    files.sort();
-    assert!(
-        files.len() >= 5,
-        "corpus at {} is incomplete",
-        dir.display()
-    );
-    files
-        .into_iter()
-        .map(|p| {
-            let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
-            let v = mcp_types::ProtocolVersion::ALL
-                .into_iter()
-                .find(|v| stem.ends_with(v.as_str()))
-                .unwrap_or_else(|| panic!("{stem}: no revision in the name"));
-            (p, v)
-        })
-        .collect()
-}
+pub use mcp_wire_tests::corpus_files;
 
 /// The shipped example session.
 pub fn example_session() -> PathBuf {
