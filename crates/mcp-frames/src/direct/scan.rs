@@ -43,6 +43,7 @@ static PLAIN: [bool; 256] = {
 /// 1.8e308): such numbers are left to `serde_json`.
 const MAX_INTEGER_DIGITS: usize = 300;
 
+/// The scanner over one text; every method takes the index where its value starts.
 struct Scanner<'a> {
     text: &'a str,
 }
@@ -52,6 +53,7 @@ impl<'a> Scanner<'a> {
         self.text.as_bytes()
     }
 
+    /// The end of any value at `i`, nested at `depth`.
     fn value(&self, i: usize, depth: usize) -> Option<usize> {
         let b = self.bytes();
         match *b.get(i)? {
@@ -66,6 +68,7 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// The end of the string whose opening quote is at `i`, and whether it has no escapes.
     fn string(&self, i: usize) -> Option<(usize, bool)> {
         let b = self.bytes();
         debug_assert_eq!(b.get(i), Some(&b'"'));
@@ -127,6 +130,7 @@ impl<'a> Scanner<'a> {
     }
 }
 
+/// The end of `word` (`true`, `false`, `null`) at `i`.
 fn literal(b: &[u8], i: usize, word: &[u8]) -> Option<usize> {
     b[i..].starts_with(word).then_some(i + word.len())
 }
@@ -153,6 +157,7 @@ fn escape_end(b: &[u8], i: usize) -> Option<usize> {
     }
 }
 
+/// The code unit of the four hex digits at `i`.
 fn hex4(b: &[u8], i: usize) -> Option<u16> {
     let digits = b.get(i..i + 4)?;
     let mut n = 0u16;
