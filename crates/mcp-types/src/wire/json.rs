@@ -246,10 +246,7 @@ impl<'a, 'w> ser::Serializer for &'w mut JsonWriter<'a> {
         self.serialize_unit()
     }
 
-    #[inline]
-    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<()> {
-        value.serialize(self)
-    }
+    transparent!();
 
     #[inline]
     fn serialize_unit(self) -> Result<()> {
@@ -259,24 +256,6 @@ impl<'a, 'w> ser::Serializer for &'w mut JsonWriter<'a> {
 
     fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
         self.serialize_unit()
-    }
-
-    fn serialize_unit_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        variant: &'static str,
-    ) -> Result<()> {
-        self.serialize_str(variant)
-    }
-
-    #[inline]
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        value.serialize(self)
     }
 
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -615,26 +594,7 @@ impl ser::Serializer for KeyWriter<'_> {
         serialize_struct_variant(&'static str, u32, &'static str, usize) -> Impossible<(), Error>,
     );
 
-    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<()> {
-        value.serialize(self)
-    }
-
-    fn serialize_unit_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        variant: &'static str,
-    ) -> Result<()> {
-        self.serialize_str(variant)
-    }
-
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        value.serialize(self)
-    }
+    transparent!();
 
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
         self,

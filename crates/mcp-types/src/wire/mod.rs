@@ -46,6 +46,40 @@ macro_rules! refusing {
     };
 }
 
+/// The `serde::Serializer` methods that only pass through: `Some(v)` and a newtype struct
+/// write `v`, a unit variant writes its name as a string. Shared by the serializers whose
+/// scalars need nothing more (the byte writer, its key writer, the key reader).
+macro_rules! transparent {
+    () => {
+        #[inline]
+        fn serialize_some<T: ::serde::Serialize + ?Sized>(
+            self,
+            value: &T,
+        ) -> ::std::result::Result<Self::Ok, Self::Error> {
+            ::serde::Serialize::serialize(value, self)
+        }
+
+        #[inline]
+        fn serialize_newtype_struct<T: ::serde::Serialize + ?Sized>(
+            self,
+            _name: &'static str,
+            value: &T,
+        ) -> ::std::result::Result<Self::Ok, Self::Error> {
+            ::serde::Serialize::serialize(value, self)
+        }
+
+        #[inline]
+        fn serialize_unit_variant(
+            self,
+            _name: &'static str,
+            _index: u32,
+            variant: &'static str,
+        ) -> ::std::result::Result<Self::Ok, Self::Error> {
+            ::serde::Serializer::serialize_str(self, variant)
+        }
+    };
+}
+
 mod body;
 mod clean;
 mod emit;

@@ -172,26 +172,7 @@ impl<R, F: FnOnce(&str) -> R> ser::Serializer for KeyWith<F> {
         )
     }
 
-    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<R, NotAKey> {
-        value.serialize(self)
-    }
-
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        value: &T,
-    ) -> Result<R, NotAKey> {
-        value.serialize(self)
-    }
-
-    fn serialize_unit_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        variant: &'static str,
-    ) -> Result<R, NotAKey> {
-        Ok((self.0)(variant))
-    }
+    transparent!();
 
     refusing!(NotAKey;
         serialize_bytes(&[u8]) -> R,
