@@ -1052,25 +1052,23 @@ fn write_frame(line: &Line<'_>, body: &mut Body<'_>, out: &mut Vec<u8>) -> Resul
         Body::Emit(emit) => emit,
         Body::Emitted(emitted) => return write_split_frame(line, emitted, out),
     };
-    let frame_start = out.len();
     out.push(b'{');
     let mut first = true;
     for (key, member) in &line.frame {
         match member {
             FrameMember::Body => {
-                // The body object's `{` stands in for the separator (or the frame's own `{`),
-                // and its `}` closes the frame: `method` and `params` are the last members.
+                // The body object's `{` stands in for the separator and its `}` closes the
+                // frame: `method` and `params` are the last members, after `jsonrpc` at least
+                // (every frame the direct path reads has it).
                 if first {
-                    out.truncate(frame_start);
+                    return Err(GiveUp);
                 }
                 let at = out.len();
                 emit(out)?;
                 if !out[at..].starts_with(b"{\"method\":") {
                     return Err(GiveUp);
                 }
-                if !first {
-                    out[at] = b',';
-                }
+                out[at] = b',';
                 return Ok(());
             }
             FrameMember::Result => {
@@ -1128,17 +1126,16 @@ fn write_envelope_member(
     Ok(())
 }
 
-/// [`write_frame`] for a body already emitted: its members are placed where the frame has
-/// them, and members the body gained are appended.
+/// [`write_frame`] for a request or notification body already emitted (responses are always
+/// written in place): its members are placed where the frame has them, and members the body
+/// gained are appended.
 fn write_split_frame(line: &Line<'_>, emitted: &[u8], out: &mut Vec<u8>) -> Result<(), GiveUp> {
-    let body_members = match line.envelope {
-        Envelope::Response { .. } => None,
-        _ => Some(split_members(emitted).ok_or(GiveUp)?),
-    };
+    let body_members = split_members(emitted).ok_or(GiveUp)?;
     let emitted_member = |k: &[u8]| {
         body_members
-            .as_ref()
-            .and_then(|m| m.iter().find(|(key, _)| *key == k).map(|(_, v)| *v))
+            .iter()
+            .find(|(key, _)| *key == k)
+            .map(|(_, v)| *v)
     };
     out.push(b'{');
     let mut first = true;
@@ -1157,40 +1154,34 @@ fn write_split_frame(line: &Line<'_>, emitted: &[u8], out: &mut Vec<u8>) -> Resu
                     out.extend_from_slice(v);
                 }
             }
-            FrameMember::Result => {
-                separate(out, &mut first);
-                out.extend_from_slice(b"\"result\":");
-                out.extend_from_slice(emitted);
-            }
+            // A `result` member is not expected here (`write_envelope_member` gives up).
             other => write_envelope_member(line, key, other, &mut first, out)?,
         }
     }
     // Members the body gained are appended (a materialized `params`), in body order.
-    if let Some(members) = &body_members {
-        let frame_has = |name: &str| line.frame.iter().any(|(key, _)| *key == name);
-        for (k, v) in members {
-            let name = k.get(1..k.len().saturating_sub(1)).unwrap_or_default();
-            let in_frame = match name {
-                b"method" | b"params" => line
-                    .frame
-                    .iter()
-                    .any(|(key, m)| key.as_bytes() == name && matches!(m, FrameMember::Body)),
-                _ => {
-                    // A body member that could collide with an envelope member: not here.
-                    if KNOWN_FRAME_KEYS.iter().any(|n| n.as_bytes() == name)
-                        || std::str::from_utf8(name).map_or(true, frame_has)
-                    {
-                        return Err(GiveUp);
-                    }
-                    false
+    let frame_has = |name: &str| line.frame.iter().any(|(key, _)| *key == name);
+    for (k, v) in &body_members {
+        let name = k.get(1..k.len().saturating_sub(1)).unwrap_or_default();
+        let in_frame = match name {
+            b"method" | b"params" => line
+                .frame
+                .iter()
+                .any(|(key, m)| key.as_bytes() == name && matches!(m, FrameMember::Body)),
+            _ => {
+                // A body member that could collide with an envelope member: not here.
+                if KNOWN_FRAME_KEYS.iter().any(|n| n.as_bytes() == name)
+                    || std::str::from_utf8(name).map_or(true, frame_has)
+                {
+                    return Err(GiveUp);
                 }
-            };
-            if !in_frame {
-                separate(out, &mut first);
-                out.extend_from_slice(k);
-                out.push(b':');
-                out.extend_from_slice(v);
+                false
             }
+        };
+        if !in_frame {
+            separate(out, &mut first);
+            out.extend_from_slice(k);
+            out.push(b':');
+            out.extend_from_slice(v);
         }
     }
     out.push(b'}');
