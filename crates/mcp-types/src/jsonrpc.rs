@@ -38,6 +38,8 @@ pub const JSONRPC_VERSION: &str = "2.0";
 /// rules: strings stay strings, integers stay integers, anything else is refused.
 macro_rules! string_or_integer {
     ($name:ident, $what:literal) => {
+        $crate::wire::planned::emit_scalar!($name);
+
         impl serde::Serialize for $name {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 match self {

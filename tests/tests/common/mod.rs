@@ -75,6 +75,20 @@ impl Body {
         self.info().type_name
     }
 
+    /// The compact text output (`serialize_for_string`: the planned emitter, or the shaping
+    /// serializer where it bails).
+    pub fn emit_text(&self, v: ProtocolVersion) -> Result<String, EmitError> {
+        match self {
+            Body::ClientRequest(b) => serialize_for_string(b, v),
+            Body::ServerRequest(b) => serialize_for_string(b, v),
+            Body::ClientNotification(b) => serialize_for_string(b, v),
+            Body::ServerNotification(b) => serialize_for_string(b, v),
+            Body::Result(MethodResult::Server(b)) => serialize_for_string(b, v),
+            Body::Result(MethodResult::Client(b)) => serialize_for_string(b, v),
+            Body::Result(_) => unreachable!("MethodResult has two members"),
+        }
+    }
+
     pub fn emit(&self, v: ProtocolVersion) -> Result<(Value, EmissionReport), EmitError> {
         match self {
             Body::ClientRequest(b) => serialize_for_report(b, v),
@@ -167,7 +181,23 @@ pub enum Outcome {
 /// Emits `body` at `v` and checks the verdict: refused with a reason, or schema-valid.
 /// Panics (with `label`) when the emitted body violates the target's schema.
 pub fn translate(body: &Body, v: ProtocolVersion, label: &str) -> Outcome {
-    match body.emit(v) {
+    let emitted = body.emit(v);
+    // The byte outputs (mostly the planned emitter) write exactly the value output's text, and
+    // refuse exactly what it refuses.
+    match (&emitted, body.emit_text(v)) {
+        (Ok((value, _)), Ok(text)) => assert_eq!(
+            text,
+            value.to_string(),
+            "{label} at {v}: the text output differs from the value output"
+        ),
+        (Err(a), Err(b)) => assert_eq!(
+            (a.kind, &a.message),
+            (b.kind, &b.message),
+            "{label} at {v}: the text and value outputs refuse differently"
+        ),
+        (a, b) => panic!("{label} at {v}: value output {a:?}, text output {b:?}"),
+    }
+    match emitted {
         Err(e) => {
             assert!(
                 !e.message.is_empty() && e.cause.is_some(),

@@ -1,5 +1,6 @@
 //! Multi round-trip requests (2026-07-28): `InputRequiredResult`, embedded input requests and their responses, `resultType` and cache hints.
 
+use crate::wire::planned::Emit;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
@@ -20,7 +21,7 @@ open_enum! {
 }
 
 /// Who may reuse a cacheable result (2026-07-28).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Emit)]
 #[serde(rename_all = "camelCase")]
 pub enum CacheScope {
     /// Any client.
@@ -43,7 +44,7 @@ tagged_union! {
 
 /// The client's answer to one [`InputRequest`]. It carries no tag, so the member is chosen by
 /// its keys: `roots` → roots, `action` → elicitation, otherwise a sampling result.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Emit)]
 #[non_exhaustive]
 pub enum InputResponse {
     /// Answer to `sampling/createMessage`.
@@ -111,7 +112,7 @@ pub type InputRequests = IndexMap<String, InputRequest>;
 pub type InputResponses = IndexMap<String, InputResponse>;
 
 /// A 2026-07-28 result asking the client for input before the request can finish.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct InputRequiredResult {

@@ -1,12 +1,15 @@
 //! Logging: levels, `logging/setLevel` and log message notifications.
 
+use crate::wire::planned::Emit;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{EmptyResult, Meta};
 
 /// Severity of a log message (syslog levels).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Emit,
+)]
 #[serde(rename_all = "camelCase")]
 pub enum LoggingLevel {
     /// Debug.
@@ -28,7 +31,7 @@ pub enum LoggingLevel {
 }
 
 /// Parameters of `logging/setLevel` (handshake era).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SetLevelRequestParams {
@@ -53,7 +56,7 @@ impl SetLevelRequestParams {
 }
 
 /// Parameters of `notifications/message`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct LoggingMessageNotificationParams {

@@ -19,6 +19,8 @@ macro_rules! tag {
             }
         }
 
+        $crate::wire::planned::emit_scalar!($name);
+
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 $crate::model::de::expect_tag(d, $lit).map(|()| $name)
@@ -69,7 +71,7 @@ macro_rules! tagged_union {
         }
     ) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, PartialEq)]
+        #[derive(Debug, Clone, PartialEq, $crate::wire::planned::Emit)]
         #[non_exhaustive]
         // Members are plain structs so they can be matched and built directly; boxing the large
         // ones would cost every user an indirection for a few hundred bytes.
@@ -157,7 +159,7 @@ macro_rules! request {
         );
 
         $(#[$meta])*
-        #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, $crate::wire::planned::Emit)]
         #[non_exhaustive]
         pub struct $name {
             /// The method literal (written on emit, checked on read).
@@ -202,7 +204,7 @@ macro_rules! request {
         );
 
         $(#[$meta])*
-        #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+        #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize, $crate::wire::planned::Emit)]
         #[non_exhaustive]
         pub struct $name {
             /// The method literal (written on emit, checked on read).
@@ -260,7 +262,7 @@ macro_rules! notification {
         );
 
         $(#[$meta])*
-        #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, $crate::wire::planned::Emit)]
         #[non_exhaustive]
         pub struct $name {
             /// The method literal (written on emit, checked on read).
@@ -294,7 +296,7 @@ macro_rules! notification {
         );
 
         $(#[$meta])*
-        #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+        #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize, $crate::wire::planned::Emit)]
         #[non_exhaustive]
         pub struct $name {
             /// The method literal (written on emit, checked on read).
@@ -368,6 +370,8 @@ macro_rules! open_enum {
                 s.serialize_str(self.as_str())
             }
         }
+
+        $crate::wire::planned::emit_scalar!($name);
 
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

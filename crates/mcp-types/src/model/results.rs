@@ -7,6 +7,7 @@
 //! a member by its distinctive keys; they are lenient and know nothing of revisions (the wire
 //! boundary adds revision rules and the ranked structural selection on top).
 
+use crate::wire::planned::Emit;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -16,7 +17,7 @@ use super::*;
 
 /// A result with no payload (`ping`, `logging/setLevel`, subscribe/unsubscribe). Unknown keys
 /// are ignored on read.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Emit)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct EmptyResult {
@@ -41,7 +42,7 @@ macro_rules! result_union {
         pub enum $name:ident { $( $(#[$vmeta:meta])* $variant:ident($ty:ty), )+ }
     ) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, PartialEq)]
+        #[derive(Debug, Clone, PartialEq, $crate::wire::planned::Emit)]
         #[non_exhaustive]
         // Members are plain structs so they can be matched and built directly; boxing the large
         // ones would cost every user an indirection for a few hundred bytes.

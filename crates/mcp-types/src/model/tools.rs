@@ -1,5 +1,6 @@
 //! Tools: definitions with open input/output schemas, annotations; list/call requests and results.
 
+use crate::wire::planned::Emit;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -9,7 +10,7 @@ use super::{
 };
 
 /// A tool the server offers. `inputSchema`/`outputSchema` are open JSON Schema objects, kept as sent.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Tool {
@@ -100,7 +101,7 @@ impl Tool {
 }
 
 /// Hints about how a tool behaves; clients must not rely on them for safety (2025-03-26+).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ToolAnnotations {
@@ -165,7 +166,7 @@ impl ToolAnnotations {
 }
 
 /// How a tool may be executed (2025-11-25).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ToolExecution {
@@ -188,7 +189,7 @@ impl ToolExecution {
 }
 
 /// Parameters of `tools/call`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CallToolRequestParams {
@@ -256,7 +257,7 @@ impl CallToolRequestParams {
 }
 
 /// Result of `tools/call`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CallToolResult {
@@ -318,7 +319,7 @@ impl CallToolResult {
 }
 
 /// Result of `tools/list`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ListToolsResult {

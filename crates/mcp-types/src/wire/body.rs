@@ -75,7 +75,14 @@ impl BodyInfo {
 
 pub(crate) mod sealed {
     /// Only this crate decides what is a message body.
-    pub trait Sealed {}
+    pub trait Sealed {
+        /// Writes the body at `version` to the end of `out` through the planned emitter
+        /// ([`crate::wire::planned`]); false when it bails or the body has no planned writer
+        /// (then `out` may hold a partial write the caller truncates).
+        fn emit_planned(&self, _version: crate::ProtocolVersion, _out: &mut Vec<u8>) -> bool {
+            false
+        }
+    }
 }
 
 /// A whole message body or JSON-RPC envelope: the only values [`super::serialize_for`] accepts.
@@ -95,7 +102,11 @@ pub trait WireBody: serde::Serialize + sealed::Sealed {
     }
 }
 
-impl<T: WireBody + ?Sized> sealed::Sealed for &T {}
+impl<T: WireBody + ?Sized> sealed::Sealed for &T {
+    fn emit_planned(&self, version: crate::ProtocolVersion, out: &mut Vec<u8>) -> bool {
+        (**self).emit_planned(version, out)
+    }
+}
 
 impl<T: WireBody + ?Sized> WireBody for &T {
     fn body_info(&self) -> BodyInfo {

@@ -15,7 +15,11 @@ use crate::{ProtocolVersion, VersionLike};
 
 macro_rules! requests {
     ($($ty:ident),* $(,)?) => {$(
-        impl Sealed for $ty {}
+        impl Sealed for $ty {
+            fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
+                super::planned::body(self, version, out)
+            }
+        }
         impl WireBody for $ty {
             fn body_info(&self) -> BodyInfo {
                 BodyInfo::request(stringify!($ty), <$ty as Request>::METHOD)
@@ -34,7 +38,11 @@ macro_rules! requests {
 
 macro_rules! notifications {
     ($($ty:ident),* $(,)?) => {$(
-        impl Sealed for $ty {}
+        impl Sealed for $ty {
+            fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
+                super::planned::body(self, version, out)
+            }
+        }
         impl WireBody for $ty {
             fn body_info(&self) -> BodyInfo {
                 BodyInfo::notification(stringify!($ty), <$ty as Notification>::METHOD)
@@ -49,7 +57,11 @@ macro_rules! notifications {
 
 macro_rules! results {
     ($($ty:ident),* $(,)?) => {$(
-        impl Sealed for $ty {}
+        impl Sealed for $ty {
+            fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
+                super::planned::body(self, version, out)
+            }
+        }
         impl WireBody for $ty {
             fn body_info(&self) -> BodyInfo {
                 BodyInfo::result(stringify!($ty))
@@ -223,7 +235,11 @@ impl ResultTypeOf for GetTaskPayloadResult {
 
 macro_rules! method_unions {
     ($($ty:ident => $kind:ident, $pkind:ident;)*) => {$(
-        impl Sealed for $ty {}
+        impl Sealed for $ty {
+            fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
+                super::planned::body(self, version, out)
+            }
+        }
         impl WireBody for $ty {
             /// The member's own type and method (the method map agrees: see the tests).
             fn body_info(&self) -> BodyInfo {
@@ -303,7 +319,11 @@ method_unions! {
     ServerNotification => Notification, Notification;
 }
 
-impl Sealed for ServerResult {}
+impl Sealed for ServerResult {
+    fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
+        super::planned::body(self, version, out)
+    }
+}
 impl WireBody for ServerResult {
     fn body_info(&self) -> BodyInfo {
         BodyInfo::result(match self {
@@ -330,7 +350,11 @@ impl WireBody for ServerResult {
     }
 }
 
-impl Sealed for ClientResult {}
+impl Sealed for ClientResult {
+    fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
+        super::planned::body(self, version, out)
+    }
+}
 impl WireBody for ClientResult {
     fn body_info(&self) -> BodyInfo {
         BodyInfo::result(match self {

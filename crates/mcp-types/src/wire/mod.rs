@@ -89,6 +89,7 @@ mod json;
 pub mod ledger;
 mod names;
 pub mod parse;
+pub(crate) mod planned;
 pub mod report;
 pub mod revs;
 mod text;
@@ -214,6 +215,21 @@ pub fn serialize_for_report<B: WireBody + ?Sized>(
 
 /// Appends the compact JSON text of `body` at `version` to `out`; on error `out` is unchanged.
 pub fn serialize_for_vec<B: WireBody + ?Sized>(
+    body: &B,
+    version: ProtocolVersion,
+    out: &mut Vec<u8>,
+) -> Result<(), EmitError> {
+    let start = out.len();
+    if body.emit_planned(version, out) {
+        return Ok(());
+    }
+    out.truncate(start);
+    shaped_vec(body, version, out)
+}
+
+/// [`serialize_for_vec`] through the shaping serializer alone (the path the planned emitter
+/// hands a body to when it bails).
+pub(crate) fn shaped_vec<B: WireBody + ?Sized>(
     body: &B,
     version: ProtocolVersion,
     out: &mut Vec<u8>,

@@ -183,3 +183,72 @@ fn writing_clean_subtrees_unlooked_changes_nothing_and_bytes_match_values() {
         "{written} written, {refused} refused"
     );
 }
+
+/// The spec type name of a body.
+fn body_name(body: &Body) -> &'static str {
+    match body {
+        Body::ClientRequest(b) => b.body_info().type_name,
+        Body::ServerRequest(b) => b.body_info().type_name,
+        Body::ClientNotification(b) => b.body_info().type_name,
+        Body::ServerNotification(b) => b.body_info().type_name,
+        Body::ServerResult(b) => b.body_info().type_name,
+        Body::ClientResult(b) => b.body_info().type_name,
+    }
+}
+
+/// The planned emitter's bytes for `b` at `v` (`None` when it bails) and the shaping
+/// serializer's.
+fn planned_and_shaped<B: WireBody>(
+    b: &B,
+    v: ProtocolVersion,
+) -> (Option<Vec<u8>>, Result<Vec<u8>, EmitError>) {
+    let mut planned = b"prefix".to_vec();
+    let wrote = b.emit_planned(v, &mut planned);
+    let mut shaped = b"prefix".to_vec();
+    let result = shaped_vec(b, v, &mut shaped);
+    (wrote.then_some(planned), result.map(|()| shaped))
+}
+
+#[test]
+fn the_planned_emitter_writes_what_the_shaping_serializer_writes() {
+    let bodies = bodies();
+    for v in ProtocolVersion::ALL {
+        let (mut planned, mut shaped) = (0, 0);
+        let mut bailed = Vec::new();
+        for (i, body) in bodies.iter().enumerate() {
+            let (fast, slow) = match body {
+                Body::ClientRequest(b) => planned_and_shaped(b, v),
+                Body::ServerRequest(b) => planned_and_shaped(b, v),
+                Body::ClientNotification(b) => planned_and_shaped(b, v),
+                Body::ServerNotification(b) => planned_and_shaped(b, v),
+                Body::ServerResult(b) => planned_and_shaped(b, v),
+                Body::ClientResult(b) => planned_and_shaped(b, v),
+            };
+            if slow.is_ok() {
+                shaped += 1;
+                if fast.is_none() {
+                    bailed.push(body_name(body));
+                }
+            }
+            if let Some(fast) = fast {
+                planned += 1;
+                let slow = slow.unwrap_or_else(|e| {
+                    panic!(
+                        "body {i} at {v}: planned {} but the shaping serializer refuses: {e}",
+                        String::from_utf8_lossy(&fast)
+                    )
+                });
+                assert_eq!(
+                    String::from_utf8_lossy(&fast),
+                    String::from_utf8_lossy(&slow),
+                    "body {i} at {v}"
+                );
+            }
+        }
+        // The fast path must stay the common one: the boundary bench's ratios depend on it.
+        assert!(
+            planned * 100 >= shaped * 95,
+            "at {v} the planned emitter wrote only {planned} of {shaped} bodies; it left {bailed:?}"
+        );
+    }
+}

@@ -1,0 +1,299 @@
+//! `#[derive(Emit)]`: the per-type writers of mcp-types' planned emitter.
+//!
+//! Internal to `mcp-types` (the generated code names `crate::wire::planned`). It reads the same
+//! `#[serde(...)]` attributes `serde_derive` reads, so the writer puts the same members in the
+//! same order as the type's `Serialize`; an attribute it does not know is a compile error, never
+//! a silent difference.
+//!
+//! - A struct with named fields gets a writer that asks its plan, once per field, what to do with
+//!   the member at the emission's revision (see `mcp_types::wire::planned`).
+//! - An enum of unit variants is a scalar: written as its `Serialize` writes it.
+//! - An enum of newtype variants is a union: each member is written by its own writer.
+
+use proc_macro::TokenStream;
+use proc_macro2::{Span, TokenStream as Tokens};
+use quote::quote;
+use syn::{Data, DeriveInput, Fields, LitByteStr, LitStr, parse_macro_input};
+
+/// Derives `crate::wire::planned::Emit` from the type's serde attributes.
+#[proc_macro_derive(Emit, attributes(serde))]
+pub fn derive_emit(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    expand(&input)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
+    if !input.generics.params.is_empty() {
+        return Err(syn::Error::new_spanned(
+            &input.generics,
+            "#[derive(Emit)] takes no generic types",
+        ));
+    }
+    let container = Container::read(&input.attrs)?;
+    match &input.data {
+        Data::Struct(data) => match &data.fields {
+            Fields::Named(fields) => expand_struct(input, &container, fields),
+            _ => Err(syn::Error::new_spanned(
+                &input.ident,
+                "#[derive(Emit)] needs named fields",
+            )),
+        },
+        Data::Enum(data) => expand_enum(input, data),
+        Data::Union(_) => Err(syn::Error::new_spanned(
+            &input.ident,
+            "#[derive(Emit)] does not take unions",
+        )),
+    }
+}
+
+/// The serde container attributes that change what is written.
+struct Container {
+    rename: Option<String>,
+    rename_all: Option<String>,
+}
+
+impl Container {
+    fn read(attrs: &[syn::Attribute]) -> syn::Result<Self> {
+        let mut out = Container {
+            rename: None,
+            rename_all: None,
+        };
+        for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+            attr.parse_nested_meta(|meta| {
+                if meta.path.is_ident("rename") {
+                    out.rename = Some(meta.value()?.parse::<LitStr>()?.value());
+                } else if meta.path.is_ident("rename_all") {
+                    out.rename_all = Some(meta.value()?.parse::<LitStr>()?.value());
+                } else {
+                    return Err(meta.error("#[derive(Emit)] does not know this serde attribute"));
+                }
+                Ok(())
+            })?;
+        }
+        Ok(out)
+    }
+}
+
+/// The serde field attributes that change what is written.
+#[derive(Default)]
+struct FieldAttrs {
+    rename: Option<String>,
+    skip_if: Option<syn::ExprPath>,
+    flatten: bool,
+}
+
+impl FieldAttrs {
+    fn read(attrs: &[syn::Attribute]) -> syn::Result<Self> {
+        let mut out = FieldAttrs::default();
+        for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+            attr.parse_nested_meta(|meta| {
+                if meta.path.is_ident("rename") {
+                    out.rename = Some(meta.value()?.parse::<LitStr>()?.value());
+                } else if meta.path.is_ident("skip_serializing_if") {
+                    out.skip_if = Some(meta.value()?.parse::<LitStr>()?.parse()?);
+                } else if meta.path.is_ident("flatten") {
+                    out.flatten = true;
+                } else if ["default", "deserialize_with", "alias"]
+                    .iter()
+                    .any(|a| meta.path.is_ident(a))
+                {
+                    // Reading only.
+                    if meta.input.peek(syn::Token![=]) {
+                        meta.value()?.parse::<LitStr>()?;
+                    }
+                } else {
+                    return Err(meta.error("#[derive(Emit)] does not know this serde attribute"));
+                }
+                Ok(())
+            })?;
+        }
+        Ok(out)
+    }
+}
+
+/// A field's wire name under `rename_all` (the cases the model uses).
+fn wire_name(field: &str, rename_all: Option<&str>, span: Span) -> syn::Result<String> {
+    match rename_all {
+        None | Some("snake_case") => Ok(field.to_owned()),
+        Some("camelCase") => {
+            let mut out = String::with_capacity(field.len());
+            let mut upper = false;
+            for c in field.chars() {
+                if c == '_' {
+                    upper = true;
+                } else if upper {
+                    out.push(c.to_ascii_uppercase());
+                    upper = false;
+                } else {
+                    out.push(c);
+                }
+            }
+            Ok(out)
+        }
+        Some(other) => Err(syn::Error::new(
+            span,
+            format!("#[derive(Emit)] does not know rename_all = {other:?}"),
+        )),
+    }
+}
+
+fn expand_struct(
+    input: &DeriveInput,
+    container: &Container,
+    fields: &syn::FieldsNamed,
+) -> syn::Result<Tokens> {
+    let ident = &input.ident;
+    let name = container
+        .rename
+        .clone()
+        .unwrap_or_else(|| ident.to_string());
+    let mut infos = Vec::new();
+    let mut writes = Vec::new();
+    let mut flat = false;
+    let mut flattens_struct = false;
+    for field in &fields.named {
+        let attrs = FieldAttrs::read(&field.attrs)?;
+        let member = field.ident.as_ref().expect("named field");
+        let ty = &field.ty;
+        if attrs.flatten {
+            flat = true;
+            if is_json_map(ty) {
+                writes.push(quote! { o.extra(e, plan, &self.#member)?; });
+            } else {
+                // A flattened struct's members are keys of this object, decided by its owner's
+                // rows while its own type's writer knows nothing of them: the shaping
+                // serializer writes such objects.
+                flattens_struct = true;
+            }
+            continue;
+        }
+        let raw = member.to_string();
+        let raw = raw.strip_prefix("r#").unwrap_or(&raw);
+        let key = match attrs.rename {
+            Some(k) => k,
+            None => wire_name(raw, container.rename_all.as_deref(), member.span())?,
+        };
+        if key.chars().any(|c| c == '"' || c == '\\' || c.is_control()) {
+            return Err(syn::Error::new_spanned(
+                member,
+                "#[derive(Emit)] writes keys without escaping; this one would need it",
+            ));
+        }
+        let index = infos.len();
+        let quoted = LitByteStr::new(format!("\"{key}\":").as_bytes(), member.span());
+        infos.push(quote! {
+            crate::wire::planned::FieldInfo {
+                key: #key,
+                shape: <#ty as crate::wire::planned::Emit>::SHAPE,
+            }
+        });
+        let write = quote! { o.field(e, plan, #index, #quoted, &self.#member)?; };
+        writes.push(match attrs.skip_if {
+            Some(path) => quote! { if !#path(&self.#member) { #write } },
+            None => write,
+        });
+    }
+    let body = if flattens_struct {
+        quote! {
+            let _ = (e, how);
+            ::core::result::Result::Err(crate::wire::planned::Bail)
+        }
+    } else {
+        quote! {
+            const FIELDS: &[crate::wire::planned::FieldInfo] = &[#(#infos),*];
+            static PLANS: crate::wire::planned::Plans = crate::wire::planned::Plans::new();
+            let plan = PLANS.get(e, #name, #flat, FIELDS, how)?;
+            if plan.through {
+                return e.plain(self);
+            }
+            let mut o = e.open();
+            #(#writes)*
+            o.close(e, plan)
+        }
+    };
+    Ok(quote! {
+        impl crate::wire::planned::Emit for #ident {
+            const SHAPE: crate::wire::planned::Shape =
+                crate::wire::planned::Shape::Struct { name: #name, flat: #flat };
+
+            fn emit(
+                &self,
+                e: &mut crate::wire::planned::Planned<'_>,
+                how: crate::wire::planned::How,
+            ) -> ::core::result::Result<(), crate::wire::planned::Bail> {
+                #body
+            }
+        }
+    })
+}
+
+/// Whether `ty` is written as a JSON object map (`Map<String, Value>`).
+fn is_json_map(ty: &syn::Type) -> bool {
+    matches!(ty, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Map"))
+}
+
+fn expand_enum(input: &DeriveInput, data: &syn::DataEnum) -> syn::Result<Tokens> {
+    let ident = &input.ident;
+    let units = data
+        .variants
+        .iter()
+        .all(|v| matches!(v.fields, Fields::Unit));
+    if units {
+        return Ok(quote! {
+            impl crate::wire::planned::Emit for #ident {
+                const SHAPE: crate::wire::planned::Shape = crate::wire::planned::Shape::Scalar;
+
+                fn emit(
+                    &self,
+                    e: &mut crate::wire::planned::Planned<'_>,
+                    _how: crate::wire::planned::How,
+                ) -> ::core::result::Result<(), crate::wire::planned::Bail> {
+                    e.plain(self)
+                }
+            }
+        });
+    }
+    let mut arms = Vec::new();
+    let mut seq_arms = Vec::new();
+    for v in &data.variants {
+        let Fields::Unnamed(f) = &v.fields else {
+            return Err(syn::Error::new_spanned(
+                v,
+                "#[derive(Emit)] takes enums of unit variants or of newtype variants",
+            ));
+        };
+        if f.unnamed.len() != 1 {
+            return Err(syn::Error::new_spanned(v, "a union member holds one value"));
+        }
+        let variant = &v.ident;
+        arms.push(quote! {
+            Self::#variant(member) => crate::wire::planned::Emit::emit(member, e, how),
+        });
+        seq_arms.push(quote! {
+            Self::#variant(member) => crate::wire::planned::Emit::is_seq(member),
+        });
+    }
+    Ok(quote! {
+        impl crate::wire::planned::Emit for #ident {
+            const SHAPE: crate::wire::planned::Shape = crate::wire::planned::Shape::Union;
+
+            fn emit(
+                &self,
+                e: &mut crate::wire::planned::Planned<'_>,
+                how: crate::wire::planned::How,
+            ) -> ::core::result::Result<(), crate::wire::planned::Bail> {
+                match self {
+                    #(#arms)*
+                }
+            }
+
+            fn is_seq(&self) -> bool {
+                match self {
+                    #(#seq_arms)*
+                }
+            }
+        }
+    })
+}

@@ -1,0 +1,972 @@
+//! The planned emitter: the fast path of the byte outputs ([`super::serialize_for_vec`] and
+//! what is built on it).
+//!
+//! Every model type has a writer derived from its serde attributes (`#[derive(Emit)]`, see the
+//! `mcp-types-derive` crate). A struct's writer asks its [`Plan`] what to do with each member.
+//! There is one plan per type, revision and [`How`] the value is reached, built once from the
+//! same tables the shaping serializer ([`super::emit`]) reads, and resolved down to one [`Act`]
+//! per field:
+//! - leave it out (a strip row);
+//! - write it as plain serde writes it;
+//! - hand it to its own type's writer;
+//! - or give up ([`Bail`]).
+//!
+//! The planned emitter never refuses and never reports. Whenever a body needs something it does
+//! not do (a refusal, a value to check that it cannot check, an `InputRequiredResult`, a type
+//! that has no writer), it bails, the caller drops what was written, and the shaping serializer
+//! emits the body again and decides. A body it writes is byte for byte what the shaping
+//! serializer writes (tests compare the two on the corpus and on generated bodies).
+
+use std::sync::OnceLock;
+
+use indexmap::IndexMap;
+use serde::Serialize;
+use serde_json::{Map, Number, Value};
+
+pub(crate) use mcp_types_derive::Emit;
+
+use super::body::{BodyInfo, BodyKind, WireBody};
+use super::clean::{self, FieldTable};
+use super::emit::canonical;
+use super::json::{JsonWriter, write_str};
+use super::ledger::{
+    Action, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, CLIENT_REQUESTS_2026, LOG_LEVEL_KEY,
+    LOGGING_LEVELS, OwnerInfo, PROTOCOL_VERSION_KEY, RefuseWhen, ResultShape,
+};
+use super::names;
+use crate::ProtocolVersion;
+use crate::model::Meta;
+
+/// The planned emitter cannot write this body alone; the shaping serializer will.
+#[derive(Debug)]
+pub struct Bail;
+
+/// What a field's value type looks like to a plan.
+#[derive(Debug, Clone, Copy)]
+pub enum Shape {
+    /// A struct with a derived writer: its serde name, and whether serde writes it as a map
+    /// (it has a `flatten`ed member, so serde gives no name and its owner comes from the parent).
+    Struct {
+        /// The serde (struct) name.
+        name: &'static str,
+        /// Whether it is written as a map.
+        flat: bool,
+    },
+    /// Any JSON (`Value`, a JSON object map, `Meta`): walked by [`json_as`] when typed by an
+    /// edge.
+    Json,
+    /// A map of typed values.
+    Map,
+    /// An array: an edge does not reach its items.
+    Seq,
+    /// A string, number, boolean or enum literal: never shaped.
+    Scalar,
+    /// A union of structs: each member is written by its own writer.
+    Union,
+}
+
+/// How a value is reached, which decides whose ledger rows apply to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum How {
+    /// With no expected type (an array item, a member without an edge): a struct's own rows
+    /// apply, or none for a struct serde writes as a map (it has no name then).
+    Nested,
+    /// Where the parent's edge names this very type: its rows apply either way.
+    Expected,
+    /// As the whole message body.
+    Body,
+    /// As the `params` of a 2026-07-28 client request.
+    ClientParams,
+    /// As the `_meta` of those params.
+    ClientMeta,
+}
+
+/// One member of a derived struct, in serde's order (flattened maps are not members).
+#[derive(Debug)]
+pub struct FieldInfo {
+    /// The key on the wire.
+    pub key: &'static str,
+    /// The shape of its value type.
+    pub shape: Shape,
+}
+
+/// A value the planned emitter can write.
+pub trait Emit: Serialize {
+    /// What the value looks like to its parent's plan.
+    const SHAPE: Shape;
+
+    /// Writes the value, reached as `how`.
+    fn emit(&self, e: &mut Planned<'_>, how: How) -> Result<(), Bail>;
+
+    /// Writes the value as JSON typed by the edge to `expected` (only JSON values can).
+    fn emit_as(&self, _e: &mut Planned<'_>, _expected: &'static str) -> Result<(), Bail> {
+        Err(Bail)
+    }
+
+    /// The JSON object this value holds, if it is JSON (for the ledger's checks of shape).
+    fn json_object(&self) -> Option<&Map<String, Value>> {
+        None
+    }
+
+    /// Whether serde writes this value as an array.
+    fn is_seq(&self) -> bool {
+        matches!(Self::SHAPE, Shape::Seq)
+    }
+}
+
+/// One emission: the output and the revision.
+pub struct Planned<'a> {
+    out: &'a mut Vec<u8>,
+    version: ProtocolVersion,
+    /// The [`clean::clean_bit`] of the revision (an emission without a report).
+    bit: u16,
+    body: BodyInfo,
+}
+
+/// Writes message body `body` at `version` to the end of `out`; false when it bails (then
+/// `out` holds a partial write the caller truncates).
+pub(crate) fn body<B: Emit + WireBody + ?Sized>(
+    body: &B,
+    version: ProtocolVersion,
+    out: &mut Vec<u8>,
+) -> bool {
+    let info = body.body_info();
+    if super::check_body(names::known(canonical(info.type_name)), version).is_err() {
+        return false;
+    }
+    let mut e = Planned {
+        out,
+        version,
+        bit: clean::clean_bit(version, false),
+        body: info,
+    };
+    body.emit(&mut e, How::Body).is_ok()
+}
+
+impl Planned<'_> {
+    /// Writes `value` as plain serde writes it.
+    #[inline]
+    pub fn plain<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Bail> {
+        value
+            .serialize(&mut JsonWriter::new(self.out))
+            .map_err(|_| Bail)
+    }
+
+    /// Opens an object.
+    #[inline]
+    pub fn open(&mut self) -> Open {
+        self.out.push(b'{');
+        Open {
+            first: true,
+            flags: 0,
+        }
+    }
+}
+
+/// Flags of an open object: members a role checks for when the object ends.
+const F_RESULT_TYPE: u32 = 1;
+const F_TTL: u32 = 1 << 1;
+const F_SCOPE: u32 = 1 << 2;
+const F_PARAMS: u32 = 1 << 3;
+const F_META: u32 = 1 << 4;
+const F_CAPABILITIES: u32 = 1 << 5;
+const F_PROTOCOL_VERSION: u32 = 1 << 6;
+/// The first flag of a member a ledger row requires (one flag per such member).
+const F_FIRST_REQUIRED: u32 = 8;
+
+/// What an object does beyond its owner's rows (the shaping serializer's roles that the planned
+/// emitter takes on).
+#[derive(Debug, Clone, Copy)]
+enum Role {
+    Plain,
+    /// A 2026-07-28 complete result: `resultType` and the cache hints are checked or injected.
+    Result2026(&'static ResultShape),
+    /// A 2026-07-28 client request: it needs `params`.
+    ClientRequest2026,
+    /// Its `params`: they need `_meta`.
+    ClientParams,
+}
+
+/// How a member is written.
+#[derive(Debug, Clone, Copy)]
+enum Write {
+    Skip,
+    Bail,
+    Plain,
+    Walk(How),
+    /// JSON typed by an edge to this type ([`json_as`]).
+    Json(&'static str),
+}
+
+/// What is checked of a member: its value before it is written, or its written text.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Check {
+    None,
+    /// Written text: the result's own `resultType` literal.
+    ResultType(&'static str),
+    /// Written text: an integer `>= 0`.
+    Ttl,
+    /// Written text: `"public"` or `"private"`.
+    Scope,
+    /// Value: not an array (a [`RefuseWhen::Array`] row).
+    NotArray,
+    /// Value: a JSON object (a [`RefuseWhen::NotObject`] row).
+    Object,
+    /// Value: a JSON object whose root `type` is `"object"` ([`RefuseWhen::NotObjectSchema`]).
+    ObjectSchema,
+    /// Value: elicitation answers, none of them `null` (those are stripped, which the shaping
+    /// serializer does), each a string, integer or boolean, or (`true`) an array of strings.
+    Answers(bool),
+}
+
+/// What to do with one member.
+#[derive(Debug, Clone, Copy)]
+struct Act {
+    write: Write,
+    /// Set on the object when the member is written.
+    flag: u32,
+    check: Check,
+}
+
+impl Act {
+    const fn just(write: Write) -> Act {
+        Act {
+            write,
+            flag: 0,
+            check: Check::None,
+        }
+    }
+}
+
+/// Everything a struct's writer needs at one revision, reached one way.
+#[derive(Debug)]
+pub struct Plan {
+    /// Written by [`Planned`] only when false.
+    bail: bool,
+    /// The whole value needs no shaping: written as plain serde writes it.
+    pub through: bool,
+    acts: Box<[Act]>,
+    /// The flags of the members that ledger rows require at this revision.
+    required: u32,
+    /// For keys of a flattened map.
+    owner: Option<&'static OwnerInfo>,
+    table: Option<&'static FieldTable>,
+    role: Role,
+}
+
+/// A struct type's plans, built on first use.
+pub struct Plans {
+    slots: [OnceLock<Plan>; 4 * 5],
+}
+
+impl Default for Plans {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Plans {
+    /// No plan built yet.
+    pub const fn new() -> Self {
+        Plans {
+            slots: [const { OnceLock::new() }; 4 * 5],
+        }
+    }
+
+    /// The plan of the struct `name` (`flat` when serde writes it as a map) with members
+    /// `fields`, reached as `how` in emission `e`.
+    #[inline]
+    pub fn get(
+        &self,
+        e: &Planned<'_>,
+        name: &'static str,
+        flat: bool,
+        fields: &[FieldInfo],
+        how: How,
+    ) -> Result<&Plan, Bail> {
+        let way = match how {
+            How::Nested => 0,
+            How::Expected => 1,
+            How::Body => 2,
+            How::ClientParams => 3,
+            How::ClientMeta => return Err(Bail),
+        };
+        let plan = self.slots[way * 5 + e.version.index()]
+            .get_or_init(|| Plan::build(name, flat, fields, how, e.version, e.body));
+        if plan.bail { Err(Bail) } else { Ok(plan) }
+    }
+}
+
+impl Plan {
+    fn bail() -> Plan {
+        Plan {
+            bail: true,
+            through: false,
+            acts: Box::new([]),
+            required: 0,
+            owner: None,
+            table: None,
+            role: Role::Plain,
+        }
+    }
+
+    /// Mirrors the shaping serializer's `object` (owner, role, the type's absence, whether the
+    /// subtree is clean) for a struct, then resolves each field with [`decide`].
+    fn build(
+        name: &'static str,
+        flat: bool,
+        fields: &[FieldInfo],
+        how: How,
+        v: ProtocolVersion,
+        body: BodyInfo,
+    ) -> Plan {
+        let bit = clean::clean_bit(v, false);
+        let own = names::known(canonical(name));
+        // serde names a struct unless it writes it as a map; only a named struct's type row and
+        // rows apply by name.
+        let (owner, absence_checked, through) = match how {
+            How::Nested | How::ClientParams if flat => (None, false, false),
+            How::Nested => (own.owner, true, own.is_clean(bit)),
+            How::Expected => (own.owner, !flat, own.is_clean(bit)),
+            How::ClientParams => (own.owner, true, false),
+            How::Body => {
+                if canonical(body.type_name) != canonical(name) {
+                    return Plan::bail();
+                }
+                (own.owner, false, own.is_clean(bit))
+            }
+            How::ClientMeta => return Plan::bail(),
+        };
+        if absence_checked
+            && let Some(t) = owner.and_then(|o| o.ty)
+            && !t.nested.contains(v)
+        {
+            return Plan::bail();
+        }
+        let role = match how {
+            How::Body if v == ProtocolVersion::V2026_07_28 => match body.kind {
+                BodyKind::Result => match owner.and_then(|o| o.result) {
+                    Some(shape) if shape.result_type == "complete" => Role::Result2026(shape),
+                    Some(_) => return Plan::bail(),
+                    None => Role::Plain,
+                },
+                BodyKind::Request
+                    if body
+                        .method
+                        .is_some_and(|m| CLIENT_REQUESTS_2026.contains(&m)) =>
+                {
+                    Role::ClientRequest2026
+                }
+                _ => Role::Plain,
+            },
+            How::ClientParams => Role::ClientParams,
+            _ => Role::Plain,
+        };
+        let table = clean::field_table(canonical(name));
+        let mut acts: Box<[Act]> = fields
+            .iter()
+            .map(|f| decide(owner, table, role, f.key, f.shape, v, bit))
+            .collect();
+        // Members that must be present: each gets a flag the object's end looks for.
+        let mut required = 0;
+        if let Some(o) = owner {
+            let mut absent = o.absent[v.index()];
+            let mut next = F_FIRST_REQUIRED;
+            while absent != 0 {
+                let row = o.rows[absent.trailing_zeros() as usize];
+                absent &= absent - 1;
+                let Some(i) = fields.iter().position(|f| f.key == row.field) else {
+                    return Plan::bail();
+                };
+                if next == u32::BITS {
+                    return Plan::bail();
+                }
+                acts[i].flag |= 1 << next;
+                required |= 1 << next;
+                next += 1;
+            }
+        }
+        Plan {
+            bail: false,
+            through: through && matches!(role, Role::Plain) && required == 0,
+            acts,
+            required,
+            owner,
+            table,
+            role,
+        }
+    }
+}
+
+/// What to do with member `key` (of shape `shape`) of an object owned by `owner` in `role`:
+/// the shaping serializer's `decide` for an emission without a report.
+fn decide(
+    owner: Option<&'static OwnerInfo>,
+    table: Option<&'static FieldTable>,
+    role: Role,
+    key: &str,
+    shape: Shape,
+    v: ProtocolVersion,
+    bit: u16,
+) -> Act {
+    let mut opaque = false;
+    let mut edge = None;
+    // What the row asks of the value: a check, and for `RefuseWhen::Array`, a walk by the
+    // value's own name (the edge is not taken).
+    let mut row_check = Check::None;
+    if let Some(plan) = owner.and_then(|o| o.plan(key)) {
+        if let Some((_, row)) = plan.rows[v.index()] {
+            match row.action {
+                Action::Strip => return Act::just(Write::Skip),
+                Action::Pass => opaque = true,
+                // The object's plan flags the member; its end checks that it was written.
+                Action::Refuse(RefuseWhen::Absent) => {}
+                Action::Refuse(RefuseWhen::Present) => return Act::just(Write::Bail),
+                Action::Refuse(RefuseWhen::Array) => row_check = Check::NotArray,
+                Action::Refuse(RefuseWhen::NotObject) => row_check = Check::Object,
+                Action::Refuse(RefuseWhen::NotObjectSchema) => row_check = Check::ObjectSchema,
+                Action::Refuse(when) => {
+                    let strings = when == RefuseWhen::NotPrimitiveOrStringsValue;
+                    return Act {
+                        write: Write::Plain,
+                        flag: 0,
+                        check: Check::Answers(strings),
+                    };
+                }
+            }
+        }
+        let shaped = matches!(row_check, Check::Object | Check::ObjectSchema);
+        if !opaque && !shaped {
+            if plan.opaque {
+                opaque = true;
+            } else if plan.edge.is_some() {
+                // An edge replaces the array check (the shaping serializer's slot order).
+                edge = plan.edge;
+                row_check = Check::None;
+            }
+        }
+    }
+    let (flag, check, role_how) = match (role, key) {
+        (Role::Result2026(shape), "resultType") => {
+            (F_RESULT_TYPE, Check::ResultType(shape.result_type), None)
+        }
+        (Role::Result2026(shape), "ttlMs") if shape.cacheable => (F_TTL, Check::Ttl, None),
+        (Role::Result2026(shape), "cacheScope") if shape.cacheable => (F_SCOPE, Check::Scope, None),
+        // Only an input-required result has these (its plan bails).
+        (Role::Result2026(_), "inputRequests" | "requestState") => {
+            return Act::just(Write::Bail);
+        }
+        (Role::ClientRequest2026, "params") => (F_PARAMS, Check::None, Some(How::ClientParams)),
+        (Role::ClientParams, "_meta") => (F_META, Check::None, Some(How::ClientMeta)),
+        _ => (0, Check::None, None),
+    };
+    if flag != 0 {
+        // A role's member: the rows' checks give way to the role (the shaping serializer's
+        // slot order).
+        row_check = Check::None;
+    }
+    let write = if check != Check::None {
+        // A checked member is captured: a written-through member is never seen, which the
+        // shaping serializer refuses; only scalars are checked here.
+        if opaque || !matches!(shape, Shape::Scalar) {
+            Write::Bail
+        } else {
+            Write::Plain
+        }
+    } else if let Some(how) = role_how {
+        match (opaque, shape) {
+            (true, _) => Write::Plain,
+            (false, Shape::Struct { .. } | Shape::Union) if how == How::ClientParams => {
+                Write::Walk(how)
+            }
+            (false, Shape::Json) if how == How::ClientMeta => Write::Walk(how),
+            _ => Write::Bail,
+        }
+    } else if opaque || key == "_meta" {
+        // Written through: the rows' checks are not made (the shaping serializer's too).
+        return Act {
+            write: Write::Plain,
+            flag,
+            check: Check::None,
+        };
+    } else {
+        match row_check {
+            Check::Object | Check::ObjectSchema => Write::Plain,
+            Check::NotArray => walk(shape, None, bit),
+            _ if table.is_some_and(|t| t.clean_bits(key) & bit != 0) => Write::Plain,
+            _ => walk(shape, edge, bit),
+        }
+    };
+    let check = if check == Check::None {
+        row_check
+    } else {
+        check
+    };
+    Act { write, flag, check }
+}
+
+/// How a member that is walked is written, given the type its parent's edge expects there.
+fn walk(shape: Shape, edge: Option<&'static str>, bit: u16) -> Write {
+    let clean = |c: &'static str| names::known(c).is_clean(bit);
+    match (shape, edge) {
+        (Shape::Scalar, _) | (Shape::Json, None) => Write::Plain,
+        (Shape::Json, Some(c)) => {
+            if clean(c) {
+                Write::Plain
+            } else {
+                Write::Json(c)
+            }
+        }
+        (Shape::Seq, _) | (Shape::Map | Shape::Union | Shape::Struct { .. }, None) => {
+            Write::Walk(How::Nested)
+        }
+        (Shape::Struct { name, flat }, Some(c)) => {
+            if canonical(c) == canonical(name) {
+                Write::Walk(How::Expected)
+            } else if !flat && names::known(canonical(name)).owner.is_some() {
+                // A named struct with rows of its own: the edge does not change them.
+                Write::Walk(How::Nested)
+            } else {
+                Write::Bail
+            }
+        }
+        (Shape::Map | Shape::Union, Some(c)) => {
+            if clean(c) {
+                Write::Plain
+            } else {
+                Write::Bail
+            }
+        }
+    }
+}
+
+/// An object being written.
+pub struct Open {
+    first: bool,
+    flags: u32,
+}
+
+impl Open {
+    /// Writes the separator and the quoted key with its colon.
+    #[inline]
+    fn key(&mut self, e: &mut Planned<'_>, quoted: &[u8]) {
+        if !self.first {
+            e.out.push(b',');
+        }
+        self.first = false;
+        e.out.extend_from_slice(quoted);
+    }
+
+    /// Member number `index` of the plan's struct, whose quoted key (with its colon) is
+    /// `quoted`.
+    #[inline]
+    pub fn field<T: Emit + ?Sized>(
+        &mut self,
+        e: &mut Planned<'_>,
+        plan: &Plan,
+        index: usize,
+        quoted: &[u8],
+        value: &T,
+    ) -> Result<(), Bail> {
+        let act = plan.acts[index];
+        match act.write {
+            Write::Skip => return Ok(()),
+            Write::Bail => return Err(Bail),
+            _ => {}
+        }
+        self.key(e, quoted);
+        self.value(e, act, value)
+    }
+
+    /// Writes a member's value as `act` says (its key is written).
+    #[inline]
+    fn value<T: Emit + ?Sized>(
+        &mut self,
+        e: &mut Planned<'_>,
+        act: Act,
+        value: &T,
+    ) -> Result<(), Bail> {
+        if !passes(act.check, value) {
+            return Err(Bail);
+        }
+        let at = e.out.len();
+        match act.write {
+            Write::Plain => e.plain(value)?,
+            Write::Walk(how) => value.emit(e, how)?,
+            Write::Json(expected) => value.emit_as(e, expected)?,
+            Write::Skip | Write::Bail => return Err(Bail),
+        }
+        self.flags |= act.flag;
+        if act.check != Check::None && !text_passes(act.check, &e.out[at..]) {
+            return Err(Bail);
+        }
+        Ok(())
+    }
+
+    /// The entries of a flattened map: each key is decided as it comes.
+    pub fn extra(
+        &mut self,
+        e: &mut Planned<'_>,
+        plan: &Plan,
+        map: &Map<String, Value>,
+    ) -> Result<(), Bail> {
+        for (k, x) in map {
+            let act = decide(
+                plan.owner,
+                plan.table,
+                plan.role,
+                k,
+                Shape::Json,
+                e.version,
+                e.bit,
+            );
+            if let Write::Skip = act.write {
+                continue;
+            }
+            self.dynamic_key(e, k);
+            self.value(e, act, x)?;
+        }
+        Ok(())
+    }
+
+    fn dynamic_key(&mut self, e: &mut Planned<'_>, key: &str) {
+        if !self.first {
+            e.out.push(b',');
+        }
+        self.first = false;
+        write_str(e.out, key);
+        e.out.push(b':');
+    }
+
+    /// Ends the object: what its role checks for, and the 2026-07-28 injections.
+    pub fn close(mut self, e: &mut Planned<'_>, plan: &Plan) -> Result<(), Bail> {
+        if self.flags & plan.required != plan.required {
+            return Err(Bail);
+        }
+        match plan.role {
+            Role::Plain => {}
+            Role::Result2026(shape) => {
+                if self.flags & F_RESULT_TYPE == 0 {
+                    self.key(e, b"\"resultType\":");
+                    write_str(e.out, shape.result_type);
+                }
+                if shape.cacheable {
+                    if self.flags & F_TTL == 0 {
+                        self.key(e, b"\"ttlMs\":0");
+                    }
+                    if self.flags & F_SCOPE == 0 {
+                        self.key(e, b"\"cacheScope\":\"private\"");
+                    }
+                }
+            }
+            Role::ClientRequest2026 if self.flags & F_PARAMS == 0 => return Err(Bail),
+            Role::ClientParams if self.flags & F_META == 0 => return Err(Bail),
+            Role::ClientRequest2026 | Role::ClientParams => {}
+        }
+        e.out.push(b'}');
+        Ok(())
+    }
+}
+
+/// Whether a member's value passes `check` (checks of written text pass here).
+#[inline]
+fn passes<T: Emit + ?Sized>(check: Check, value: &T) -> bool {
+    match check {
+        Check::None | Check::ResultType(_) | Check::Ttl | Check::Scope => true,
+        Check::NotArray => !value.is_seq(),
+        Check::Object => value.json_object().is_some(),
+        Check::ObjectSchema => value
+            .json_object()
+            .is_some_and(|m| m.get("type").and_then(Value::as_str) == Some("object")),
+        Check::Answers(strings) => value.json_object().is_some_and(|m| {
+            m.values().all(|x| match x {
+                Value::String(_) | Value::Bool(_) => true,
+                Value::Number(n) => n.is_i64() || n.is_u64(),
+                Value::Array(items) => strings && items.iter().all(Value::is_string),
+                Value::Null | Value::Object(_) => false,
+            })
+        }),
+    }
+}
+
+/// Whether the written text of a checked member passes `check` (checks of the value pass here).
+fn text_passes(check: Check, text: &[u8]) -> bool {
+    match check {
+        Check::None | Check::NotArray | Check::Object | Check::ObjectSchema | Check::Answers(_) => {
+            true
+        }
+        Check::ResultType(literal) => {
+            text.len() == literal.len() + 2 && &text[1..text.len() - 1] == literal.as_bytes()
+        }
+        Check::Ttl => !text.is_empty() && text.iter().all(u8::is_ascii_digit),
+        Check::Scope => text == b"\"public\"" || text == b"\"private\"",
+    }
+}
+
+/// JSON typed by the edge to `expected`: the shaping serializer's walk of a map whose owner
+/// its parent names (a scalar or an array is written as it is, unless `object` demands an
+/// object).
+fn json_as(
+    e: &mut Planned<'_>,
+    expected: Option<&'static str>,
+    value: &Value,
+    object: bool,
+) -> Result<(), Bail> {
+    let Value::Object(map) = value else {
+        return if object { Err(Bail) } else { e.plain(value) };
+    };
+    let Some(expected) = expected else {
+        return e.plain(value);
+    };
+    let known = names::known(expected);
+    if known.is_clean(e.bit) {
+        return e.plain(value);
+    }
+    let owner = known.owner;
+    if owner.is_some_and(|o| o.absent[e.version.index()] != 0) {
+        return Err(Bail);
+    }
+    let plan = Plan {
+        bail: false,
+        through: false,
+        acts: Box::new([]),
+        required: 0,
+        owner,
+        table: None,
+        role: Role::Plain,
+    };
+    let mut o = e.open();
+    o.extra(e, &plan, map)?;
+    o.close(e, &plan)
+}
+
+/// The `_meta` of a 2026-07-28 client request's params: the reserved keys are checked, the
+/// client's capabilities and identity are walked as their types, and the protocol version is
+/// injected when missing.
+fn client_meta(e: &mut Planned<'_>, map: &Map<String, Value>) -> Result<(), Bail> {
+    let v = e.version;
+    let owner = names::known("RequestMetaObject").owner;
+    if owner.is_some_and(|o| o.absent[v.index()] != 0) {
+        return Err(Bail);
+    }
+    let mut o = e.open();
+    for (k, x) in map {
+        let mut opaque = false;
+        if let Some(plan) = owner.and_then(|o| o.plan(k))
+            && let Some((_, row)) = plan.rows[v.index()]
+        {
+            match row.action {
+                Action::Strip => continue,
+                Action::Pass => opaque = true,
+                Action::Refuse(RefuseWhen::Absent) => {}
+                Action::Refuse(_) => return Err(Bail),
+            }
+        }
+        o.dynamic_key(e, k);
+        match k.as_str() {
+            PROTOCOL_VERSION_KEY | LOG_LEVEL_KEY if opaque => return Err(Bail),
+            PROTOCOL_VERSION_KEY => {
+                if !x.is_string() {
+                    return Err(Bail);
+                }
+                o.flags |= F_PROTOCOL_VERSION;
+                e.plain(x)?;
+            }
+            LOG_LEVEL_KEY => {
+                if !x.as_str().is_some_and(|l| LOGGING_LEVELS.contains(&l)) {
+                    return Err(Bail);
+                }
+                e.plain(x)?;
+            }
+            CLIENT_CAPABILITIES_KEY | CLIENT_INFO_KEY => {
+                if k == CLIENT_CAPABILITIES_KEY {
+                    o.flags |= F_CAPABILITIES;
+                }
+                if opaque {
+                    e.plain(x)?;
+                } else {
+                    json_as(e, owner.and_then(|o| o.edge(k)), x, true)?;
+                }
+            }
+            _ => e.plain(x)?,
+        }
+    }
+    if o.flags & F_CAPABILITIES == 0 {
+        return Err(Bail);
+    }
+    if o.flags & F_PROTOCOL_VERSION == 0 {
+        o.dynamic_key(e, PROTOCOL_VERSION_KEY);
+        write_str(e.out, v.as_str());
+    }
+    e.out.push(b'}');
+    Ok(())
+}
+
+/// Scalars: written as serde writes them, whatever the edge.
+macro_rules! emit_scalar {
+    ($($ty:ty),* $(,)?) => {$(
+        impl $crate::wire::planned::Emit for $ty {
+            const SHAPE: $crate::wire::planned::Shape = $crate::wire::planned::Shape::Scalar;
+
+            #[inline]
+            fn emit(
+                &self,
+                e: &mut $crate::wire::planned::Planned<'_>,
+                _how: $crate::wire::planned::How,
+            ) -> Result<(), $crate::wire::planned::Bail> {
+                e.plain(self)
+            }
+        }
+    )*};
+}
+pub(crate) use emit_scalar;
+
+emit_scalar!(String, &'static str, bool, u64, i64, Number);
+
+impl Emit for Value {
+    const SHAPE: Shape = Shape::Json;
+
+    fn emit(&self, e: &mut Planned<'_>, how: How) -> Result<(), Bail> {
+        // Untyped JSON is written as it is; only the client `_meta` role reads JSON.
+        match how {
+            How::ClientMeta => Err(Bail),
+            _ => e.plain(self),
+        }
+    }
+
+    fn emit_as(&self, e: &mut Planned<'_>, expected: &'static str) -> Result<(), Bail> {
+        json_as(e, Some(expected), self, false)
+    }
+
+    fn json_object(&self) -> Option<&Map<String, Value>> {
+        self.as_object()
+    }
+
+    fn is_seq(&self) -> bool {
+        self.is_array()
+    }
+}
+
+impl Emit for Map<String, Value> {
+    const SHAPE: Shape = Shape::Json;
+
+    fn emit(&self, e: &mut Planned<'_>, how: How) -> Result<(), Bail> {
+        match how {
+            How::ClientMeta => Err(Bail),
+            _ => e.plain(self),
+        }
+    }
+
+    fn emit_as(&self, e: &mut Planned<'_>, expected: &'static str) -> Result<(), Bail> {
+        let known = names::known(expected);
+        if known.is_clean(e.bit) {
+            return e.plain(self);
+        }
+        // Rare (a map typed by an edge that needs shaping): no copy on the common paths.
+        json_as(e, Some(expected), &Value::Object(self.clone()), false)
+    }
+
+    fn json_object(&self) -> Option<&Map<String, Value>> {
+        Some(self)
+    }
+}
+
+impl Emit for Meta {
+    const SHAPE: Shape = Shape::Json;
+
+    fn emit(&self, e: &mut Planned<'_>, how: How) -> Result<(), Bail> {
+        match how {
+            How::ClientMeta => client_meta(e, &self.0),
+            _ => e.plain(self),
+        }
+    }
+
+    fn emit_as(&self, e: &mut Planned<'_>, expected: &'static str) -> Result<(), Bail> {
+        self.0.emit_as(e, expected)
+    }
+
+    fn json_object(&self) -> Option<&Map<String, Value>> {
+        Some(&self.0)
+    }
+}
+
+impl<T: Emit> Emit for Option<T> {
+    const SHAPE: Shape = T::SHAPE;
+
+    #[inline]
+    fn emit(&self, e: &mut Planned<'_>, how: How) -> Result<(), Bail> {
+        match self {
+            Some(v) => v.emit(e, how),
+            None => e.plain(&()),
+        }
+    }
+
+    fn emit_as(&self, e: &mut Planned<'_>, expected: &'static str) -> Result<(), Bail> {
+        match self {
+            Some(v) => v.emit_as(e, expected),
+            None => e.plain(&()),
+        }
+    }
+
+    fn json_object(&self) -> Option<&Map<String, Value>> {
+        self.as_ref().and_then(T::json_object)
+    }
+
+    fn is_seq(&self) -> bool {
+        self.as_ref().is_some_and(T::is_seq)
+    }
+}
+
+impl<T: Emit> Emit for Box<T> {
+    const SHAPE: Shape = T::SHAPE;
+
+    #[inline]
+    fn emit(&self, e: &mut Planned<'_>, how: How) -> Result<(), Bail> {
+        (**self).emit(e, how)
+    }
+
+    fn emit_as(&self, e: &mut Planned<'_>, expected: &'static str) -> Result<(), Bail> {
+        (**self).emit_as(e, expected)
+    }
+
+    fn json_object(&self) -> Option<&Map<String, Value>> {
+        (**self).json_object()
+    }
+
+    fn is_seq(&self) -> bool {
+        (**self).is_seq()
+    }
+}
+
+impl<T: Emit> Emit for Vec<T> {
+    const SHAPE: Shape = Shape::Seq;
+
+    fn emit(&self, e: &mut Planned<'_>, _how: How) -> Result<(), Bail> {
+        e.out.push(b'[');
+        for (i, item) in self.iter().enumerate() {
+            if i > 0 {
+                e.out.push(b',');
+            }
+            item.emit(e, How::Nested)?;
+        }
+        e.out.push(b']');
+        Ok(())
+    }
+}
+
+impl<T: Emit> Emit for IndexMap<String, T> {
+    const SHAPE: Shape = Shape::Map;
+
+    fn emit(&self, e: &mut Planned<'_>, how: How) -> Result<(), Bail> {
+        if how == How::ClientMeta {
+            return Err(Bail);
+        }
+        let mut o = e.open();
+        for (k, x) in self {
+            o.dynamic_key(e, k);
+            x.emit(e, How::Nested)?;
+        }
+        e.out.push(b'}');
+        Ok(())
+    }
+}
