@@ -970,3 +970,6 @@ impl<T: Emit> Emit for IndexMap<String, T> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests;

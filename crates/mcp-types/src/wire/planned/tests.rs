@@ -1,0 +1,262 @@
+//! The planned emitter on the cases it decides and the cases it hands over: for each, whether
+//! it writes the body, and that what it writes is what the shaping serializer writes. (The
+//! corpus-wide comparison is in `walk_tests`.)
+
+use serde_json::{Value, json};
+
+use super::super::{MethodResult, WireBody, parse_as, parse_result_for, shaped_vec};
+use crate::ProtocolVersion::{self, *};
+use crate::model::{ClientNotification, ClientRequest};
+
+/// What became of one body: the planned emitter's text (`None`: it bailed) and the shaping
+/// serializer's (or its refusal).
+struct Outcome {
+    planned: Option<String>,
+    shaped: Result<String, String>,
+}
+
+fn run<B: WireBody>(body: &B, v: ProtocolVersion) -> Outcome {
+    let mut planned = Vec::new();
+    let wrote = body.emit_planned(v, &mut planned);
+    let mut shaped = Vec::new();
+    let result = shaped_vec(body, v, &mut shaped);
+    let text = |b: Vec<u8>| String::from_utf8(b).expect("JSON text is UTF-8");
+    let out = Outcome {
+        planned: wrote.then(|| text(planned)),
+        shaped: result.map(|()| text(shaped)).map_err(|e| e.message),
+    };
+    if let Some(p) = &out.planned {
+        assert_eq!(
+            Ok(p),
+            out.shaped.as_ref(),
+            "the planned text differs from the shaping serializer's"
+        );
+    }
+    out
+}
+
+/// A client request parsed at `from` (2025-11-25 for a 2026-07-28 request whose `_meta` the
+/// 2026-07-28 parse would refuse) and emitted at `at`.
+fn request(json: Value, from: ProtocolVersion, at: ProtocolVersion) -> Outcome {
+    let body: ClientRequest = parse_as(&json, from).expect("a client request");
+    run(&body, at)
+}
+
+fn result(method: &str, json: Value, from: ProtocolVersion, at: ProtocolVersion) -> Outcome {
+    match parse_result_for(method, &json, from).expect("a result") {
+        MethodResult::Server(r) => run(&r, at),
+        MethodResult::Client(r) => run(&r, at),
+    }
+}
+
+fn call_tool_2026(meta: Value) -> Value {
+    json!({
+        "method": "tools/call",
+        "params": {"_meta": meta, "name": "get_weather", "arguments": {"location": "NYC"}}
+    })
+}
+
+#[test]
+fn client_requests_at_2026_are_planned_with_the_version_injected() {
+    let with_all = request(
+        call_tool_2026(json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "c", "version": "1"},
+            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/logLevel": "debug"
+        })),
+        V2025_11_25,
+        V2026_07_28,
+    );
+    assert!(with_all.planned.is_some());
+    let injected = request(
+        call_tool_2026(json!({"io.modelcontextprotocol/clientCapabilities": {}})),
+        V2025_11_25,
+        V2026_07_28,
+    );
+    assert_eq!(
+        injected.planned.as_deref(),
+        Some(
+            r#"{"method":"tools/call","params":{"name":"get_weather","arguments":{"location":"NYC"},"_meta":{"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#
+        )
+    );
+}
+
+#[test]
+fn client_capabilities_in_meta_are_shaped_as_their_type() {
+    // Roots' `listChanged` is stripped inside 2026-07-28 `_meta` capabilities.
+    let out = request(
+        call_tool_2026(json!({
+            "io.modelcontextprotocol/clientCapabilities": {"roots": {"listChanged": true}, "x": 1}
+        })),
+        V2025_11_25,
+        V2026_07_28,
+    );
+    let text = out.planned.expect("planned");
+    assert!(!text.contains("listChanged"), "{text}");
+    assert!(text.contains(r#""x":1"#), "{text}");
+}
+
+#[test]
+fn client_requests_the_shaping_serializer_refuses_are_handed_over() {
+    for meta in [
+        json!({}),
+        json!({"io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/logLevel": "loud"}),
+        json!({"io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/protocolVersion": 7}),
+        json!({"io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": "c"}),
+        json!({"io.modelcontextprotocol/clientCapabilities": []}),
+    ] {
+        let out = request(call_tool_2026(meta.clone()), V2025_11_25, V2026_07_28);
+        assert!(out.planned.is_none(), "{meta}");
+        assert!(out.shaped.is_err(), "{meta}: {:?}", out.shaped);
+    }
+    let no_params = request(json!({"method": "tools/list"}), V2025_11_25, V2026_07_28);
+    assert!(no_params.planned.is_none() && no_params.shaped.is_err());
+}
+
+#[test]
+fn results_at_2026_get_their_defaults_and_keep_valid_caller_values() {
+    let defaults = result("tools/list", json!({"tools": []}), V2025_11_25, V2026_07_28);
+    assert_eq!(
+        defaults.planned.as_deref(),
+        Some(r#"{"tools":[],"resultType":"complete","ttlMs":0,"cacheScope":"private"}"#)
+    );
+    let kept = result(
+        "tools/list",
+        json!({"tools": [], "ttlMs": 30, "cacheScope": "public", "resultType": "complete"}),
+        V2026_07_28,
+        V2026_07_28,
+    );
+    let text = kept.planned.expect("planned");
+    assert!(text.contains(r#""ttlMs":30"#) && text.contains(r#""cacheScope":"public""#));
+    // Below 2026-07-28 the same fields are stripped.
+    let older = result(
+        "tools/list",
+        json!({"tools": [], "ttlMs": 30, "cacheScope": "public", "resultType": "complete"}),
+        V2026_07_28,
+        V2025_11_25,
+    );
+    assert_eq!(older.planned.as_deref(), Some(r#"{"tools":[]}"#));
+}
+
+#[test]
+fn results_the_planned_emitter_does_not_decide_are_handed_over() {
+    let contradicting = result(
+        "tools/list",
+        json!({"tools": [], "resultType": "input_required"}),
+        V2026_07_28,
+        V2026_07_28,
+    );
+    assert!(contradicting.planned.is_none() && contradicting.shaped.is_err());
+    let input_required = result(
+        "tools/call",
+        json!({"resultType": "input_required", "requestState": "s"}),
+        V2026_07_28,
+        V2026_07_28,
+    );
+    assert!(input_required.planned.is_none() && input_required.shaped.is_ok());
+}
+
+#[test]
+fn the_ledgers_checks_of_shape_are_made_before_writing() {
+    let call = |structured: Value| {
+        result(
+            "tools/call",
+            json!({"content": [], "structuredContent": structured}),
+            V2025_11_25,
+            V2025_06_18,
+        )
+    };
+    assert!(call(json!({"a": 1})).planned.is_some());
+    let array = call(json!([1, 2]));
+    assert!(array.planned.is_none() && array.shaped.is_err());
+
+    let tools = |schema: Value| {
+        result(
+            "tools/list",
+            json!({"tools": [{"name": "t", "inputSchema": schema}]}),
+            V2025_11_25,
+            V2025_06_18,
+        )
+    };
+    assert!(tools(json!({"type": "object"})).planned.is_some());
+    let not_object = tools(json!({"type": "string"}));
+    assert!(not_object.planned.is_none() && not_object.shaped.is_err());
+
+    let sampled = |content: Value| {
+        result(
+            "sampling/createMessage",
+            json!({"role": "assistant", "model": "m", "content": content}),
+            V2025_11_25,
+            V2025_06_18,
+        )
+    };
+    assert!(
+        sampled(json!({"type": "text", "text": "hi"}))
+            .planned
+            .is_some()
+    );
+    let many = sampled(json!([{"type": "text", "text": "hi"}]));
+    assert!(many.planned.is_none() && many.shaped.is_err());
+}
+
+#[test]
+fn elicitation_answers_are_planned_only_when_nothing_is_stripped_or_refused() {
+    let answers = |content: Value| {
+        result(
+            "elicitation/create",
+            json!({"action": "accept", "content": content}),
+            V2025_11_25,
+            V2025_06_18,
+        )
+    };
+    assert!(
+        answers(json!({"a": "x", "b": 2, "c": true}))
+            .planned
+            .is_some()
+    );
+    let null = answers(json!({"a": "x", "b": null}));
+    assert_eq!(null.planned, None);
+    assert_eq!(
+        null.shaped.as_deref(),
+        Ok(r#"{"action":"accept","content":{"a":"x"}}"#)
+    );
+    let nested = answers(json!({"a": {"b": 1}}));
+    assert!(nested.planned.is_none() && nested.shaped.is_err());
+}
+
+#[test]
+fn required_members_are_checked_when_the_object_ends() {
+    let cancelled = |params: Value| {
+        let body: ClientNotification = parse_as(
+            &json!({"method": "notifications/cancelled", "params": params}),
+            V2025_11_25,
+        )
+        .expect("a notification");
+        run(&body, V2025_06_18)
+    };
+    assert!(cancelled(json!({"requestId": 3})).planned.is_some());
+    let missing = cancelled(json!({"reason": "x"}));
+    assert!(missing.planned.is_none() && missing.shaped.is_err());
+}
+
+#[test]
+fn types_a_revision_lacks_are_handed_over() {
+    // Audio content does not exist at 2024-11-05.
+    let audio = result(
+        "tools/call",
+        json!({"content": [{"type": "audio", "data": "AA==", "mimeType": "audio/wav"}]}),
+        V2025_11_25,
+        V2024_11_05,
+    );
+    assert!(audio.planned.is_none() && audio.shaped.is_err());
+    // `initialize` does not exist at 2026-07-28.
+    let init = request(
+        json!({"method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "c", "version": "1"}}}),
+        V2025_11_25,
+        V2026_07_28,
+    );
+    assert!(init.planned.is_none() && init.shaped.is_err());
+}
