@@ -149,29 +149,70 @@ fn shaped_all(bodies: &[&Body], v: ProtocolVersion, buf: &mut Vec<u8>) {
     }
 }
 
+/// Builds every body's `Value` with plain `serde_json::to_value` (not inlined, as above).
+#[inline(never)]
+fn plain_values(bodies: &[&Body]) {
+    for b in bodies {
+        black_box(
+            match b {
+                Body::ClientRequest(r) => serde_json::to_value(r),
+                Body::ServerNotification(n) => serde_json::to_value(n),
+                Body::Result(_, r) => serde_json::to_value(r),
+            }
+            .unwrap(),
+        );
+    }
+}
+
+/// Builds every body's `Value` with `serialize_for` at `v` (not inlined, as above).
+#[inline(never)]
+fn shaped_values(bodies: &[&Body], v: ProtocolVersion) {
+    for b in bodies {
+        black_box(
+            match b {
+                Body::ClientRequest(r) => serialize_for(r, v),
+                Body::ServerNotification(n) => serialize_for(n, v),
+                Body::Result(_, r) => serialize_for(r, v),
+            }
+            .unwrap(),
+        );
+    }
+}
+
+/// The median over `ROUNDS` rounds of the time ratio of `b` to `a`, the two run back to back
+/// in each round (a busy machine slows both sides of one round alike).
+fn interleaved(mut a: impl FnMut(), mut b: impl FnMut()) -> f64 {
+    const ROUNDS: usize = 41;
+    const REPS: usize = 20;
+    let mut ratios = Vec::with_capacity(ROUNDS);
+    for _ in 0..ROUNDS {
+        let start = std::time::Instant::now();
+        (0..REPS).for_each(|_| a());
+        let first = start.elapsed();
+        let start = std::time::Instant::now();
+        (0..REPS).for_each(|_| b());
+        ratios.push(start.elapsed().as_secs_f64() / first.as_secs_f64());
+    }
+    ratios.sort_by(f64::total_cmp);
+    ratios[ROUNDS / 2]
+}
+
 /// After criterion's groups: the emission ratio per revision, from rounds that run the plain and
 /// the shaped pass back to back (a busy machine slows both sides of one round alike); each ratio
 /// is the median over the rounds.
 fn emit_ratios(_: &mut Criterion) {
-    const ROUNDS: usize = 41;
-    const REPS: usize = 20;
     let bodies = corpus();
     let mut buf = Vec::with_capacity(4096);
+    let mut buf2 = Vec::with_capacity(4096);
     for v in ProtocolVersion::ALL {
         let ok = emittable(&bodies, v);
-        let mut ratios = Vec::with_capacity(ROUNDS);
-        for _ in 0..ROUNDS {
-            let start = std::time::Instant::now();
-            (0..REPS).for_each(|_| plain_all(&ok, &mut buf));
-            let plain = start.elapsed();
-            let start = std::time::Instant::now();
-            (0..REPS).for_each(|_| shaped_all(&ok, v, &mut buf));
-            ratios.push(start.elapsed().as_secs_f64() / plain.as_secs_f64());
-        }
-        ratios.sort_by(f64::total_cmp);
+        let bytes = interleaved(
+            || plain_all(&ok, &mut buf),
+            || shaped_all(&ok, v, &mut buf2),
+        );
+        let values = interleaved(|| plain_values(&ok), || shaped_values(&ok, v));
         println!(
-            "serialize_for at {v}: {:.2}x plain serde_json ({} bodies; median of {ROUNDS} interleaved rounds)",
-            ratios[ROUNDS / 2],
+            "serialize_for_vec at {v}: {bytes:.2}x plain serde_json::to_writer; serialize_for: {values:.2}x plain serde_json::to_value ({} bodies; medians of 41 interleaved rounds)",
             ok.len()
         );
     }
