@@ -189,7 +189,7 @@ fn expand_struct(
                 shape: <#ty as crate::wire::planned::Emit>::SHAPE,
             }
         });
-        let write = quote! { o.field(e, plan, #index, #quoted, &self.#member)?; };
+        let write = quote! { o.field(e, plan, #index, #key, #quoted, &self.#member)?; };
         writes.push(match attrs.skip_if {
             Some(path) => quote! { if !#path(&self.#member) { #write } },
             None => write,
@@ -218,9 +218,9 @@ fn expand_struct(
             const SHAPE: crate::wire::planned::Shape =
                 crate::wire::planned::Shape::Struct { name: #name, flat: #flat };
 
-            fn emit(
+            fn emit<S: crate::wire::planned::Sink>(
                 &self,
-                e: &mut crate::wire::planned::Planned<'_>,
+                e: &mut crate::wire::planned::Planned<S>,
                 how: crate::wire::planned::How,
             ) -> ::core::result::Result<(), crate::wire::planned::Bail> {
                 #body
@@ -245,9 +245,9 @@ fn expand_enum(input: &DeriveInput, data: &syn::DataEnum) -> syn::Result<Tokens>
             impl crate::wire::planned::Emit for #ident {
                 const SHAPE: crate::wire::planned::Shape = crate::wire::planned::Shape::Scalar;
 
-                fn emit(
+                fn emit<S: crate::wire::planned::Sink>(
                     &self,
-                    e: &mut crate::wire::planned::Planned<'_>,
+                    e: &mut crate::wire::planned::Planned<S>,
                     _how: crate::wire::planned::How,
                 ) -> ::core::result::Result<(), crate::wire::planned::Bail> {
                     e.plain(self)
@@ -279,9 +279,9 @@ fn expand_enum(input: &DeriveInput, data: &syn::DataEnum) -> syn::Result<Tokens>
         impl crate::wire::planned::Emit for #ident {
             const SHAPE: crate::wire::planned::Shape = crate::wire::planned::Shape::Union;
 
-            fn emit(
+            fn emit<S: crate::wire::planned::Sink>(
                 &self,
-                e: &mut crate::wire::planned::Planned<'_>,
+                e: &mut crate::wire::planned::Planned<S>,
                 how: crate::wire::planned::How,
             ) -> ::core::result::Result<(), crate::wire::planned::Bail> {
                 match self {

@@ -89,6 +89,20 @@ impl Body {
         }
     }
 
+    /// The value output (`serialize_for`: the planned emitter, or the shaping serializer where
+    /// it bails).
+    pub fn emit_value(&self, v: ProtocolVersion) -> Result<Value, EmitError> {
+        match self {
+            Body::ClientRequest(b) => serialize_for(b, v),
+            Body::ServerRequest(b) => serialize_for(b, v),
+            Body::ClientNotification(b) => serialize_for(b, v),
+            Body::ServerNotification(b) => serialize_for(b, v),
+            Body::Result(MethodResult::Server(b)) => serialize_for(b, v),
+            Body::Result(MethodResult::Client(b)) => serialize_for(b, v),
+            Body::Result(_) => unreachable!("MethodResult has two members"),
+        }
+    }
+
     pub fn emit(&self, v: ProtocolVersion) -> Result<(Value, EmissionReport), EmitError> {
         match self {
             Body::ClientRequest(b) => serialize_for_report(b, v),
@@ -185,16 +199,33 @@ pub fn translate(body: &Body, v: ProtocolVersion, label: &str) -> Outcome {
     // The byte outputs (mostly the planned emitter) write exactly the value output's text, and
     // refuse exactly what it refuses.
     match (&emitted, body.emit_text(v)) {
-        (Ok((value, _)), Ok(text)) => assert_eq!(
-            text,
-            value.to_string(),
-            "{label} at {v}: the text output differs from the value output"
-        ),
-        (Err(a), Err(b)) => assert_eq!(
-            (a.kind, &a.message),
-            (b.kind, &b.message),
-            "{label} at {v}: the text and value outputs refuse differently"
-        ),
+        (Ok((value, _)), Ok(text)) => {
+            assert_eq!(
+                text,
+                value.to_string(),
+                "{label} at {v}: the text output differs from the report's value"
+            );
+            assert_eq!(
+                body.emit_value(v).as_ref().ok(),
+                Some(value),
+                "{label} at {v}: the value output differs from the report's value"
+            );
+        }
+        (Err(a), Err(b)) => {
+            assert_eq!(
+                (a.kind, &a.message),
+                (b.kind, &b.message),
+                "{label} at {v}: the text output and the report refuse differently"
+            );
+            let c = body
+                .emit_value(v)
+                .expect_err("the value output refuses too");
+            assert_eq!(
+                (a.kind, &a.message),
+                (c.kind, &c.message),
+                "{label} at {v}: the value output and the report refuse differently"
+            );
+        }
         (a, b) => panic!("{label} at {v}: value output {a:?}, text output {b:?}"),
     }
     match emitted {

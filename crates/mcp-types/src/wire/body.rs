@@ -82,6 +82,15 @@ pub(crate) mod sealed {
         fn emit_planned(&self, _version: crate::ProtocolVersion, _out: &mut Vec<u8>) -> bool {
             false
         }
+
+        /// The body's JSON value at `version` from the planned emitter; `None` when it bails or
+        /// the body has no planned writer.
+        fn emit_planned_value(
+            &self,
+            _version: crate::ProtocolVersion,
+        ) -> Option<serde_json::Value> {
+            None
+        }
     }
 }
 
@@ -105,6 +114,10 @@ pub trait WireBody: serde::Serialize + sealed::Sealed {
 impl<T: WireBody + ?Sized> sealed::Sealed for &T {
     fn emit_planned(&self, version: crate::ProtocolVersion, out: &mut Vec<u8>) -> bool {
         (**self).emit_planned(version, out)
+    }
+
+    fn emit_planned_value(&self, version: crate::ProtocolVersion) -> Option<serde_json::Value> {
+        (**self).emit_planned_value(version)
     }
 }
 

@@ -17,7 +17,11 @@ macro_rules! requests {
     ($($ty:ident),* $(,)?) => {$(
         impl Sealed for $ty {
             fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
-                super::planned::body(self, version, out)
+                super::planned::body_text(self, version, out)
+            }
+
+            fn emit_planned_value(&self, version: ProtocolVersion) -> Option<Value> {
+                super::planned::body_value(self, version)
             }
         }
         impl WireBody for $ty {
@@ -40,7 +44,11 @@ macro_rules! notifications {
     ($($ty:ident),* $(,)?) => {$(
         impl Sealed for $ty {
             fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
-                super::planned::body(self, version, out)
+                super::planned::body_text(self, version, out)
+            }
+
+            fn emit_planned_value(&self, version: ProtocolVersion) -> Option<Value> {
+                super::planned::body_value(self, version)
             }
         }
         impl WireBody for $ty {
@@ -59,7 +67,11 @@ macro_rules! results {
     ($($ty:ident),* $(,)?) => {$(
         impl Sealed for $ty {
             fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
-                super::planned::body(self, version, out)
+                super::planned::body_text(self, version, out)
+            }
+
+            fn emit_planned_value(&self, version: ProtocolVersion) -> Option<Value> {
+                super::planned::body_value(self, version)
             }
         }
         impl WireBody for $ty {
@@ -237,7 +249,11 @@ macro_rules! method_unions {
     ($($ty:ident => $kind:ident, $pkind:ident;)*) => {$(
         impl Sealed for $ty {
             fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
-                super::planned::body(self, version, out)
+                super::planned::body_text(self, version, out)
+            }
+
+            fn emit_planned_value(&self, version: ProtocolVersion) -> Option<Value> {
+                super::planned::body_value(self, version)
             }
         }
         impl WireBody for $ty {
@@ -321,7 +337,11 @@ method_unions! {
 
 impl Sealed for ServerResult {
     fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
-        super::planned::body(self, version, out)
+        super::planned::body_text(self, version, out)
+    }
+
+    fn emit_planned_value(&self, version: ProtocolVersion) -> Option<Value> {
+        super::planned::body_value(self, version)
     }
 }
 impl WireBody for ServerResult {
@@ -352,7 +372,11 @@ impl WireBody for ServerResult {
 
 impl Sealed for ClientResult {
     fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
-        super::planned::body(self, version, out)
+        super::planned::body_text(self, version, out)
+    }
+
+    fn emit_planned_value(&self, version: ProtocolVersion) -> Option<Value> {
+        super::planned::body_value(self, version)
     }
 }
 impl WireBody for ClientResult {

@@ -185,6 +185,18 @@ pub fn serialize_for<B: WireBody + ?Sized>(
     body: &B,
     version: ProtocolVersion,
 ) -> Result<Value, EmitError> {
+    match body.emit_planned_value(version) {
+        Some(value) => Ok(value),
+        None => shaped_value(body, version),
+    }
+}
+
+/// [`serialize_for`] through the shaping serializer alone (the path the planned emitter hands
+/// a body to when it bails).
+pub(crate) fn shaped_value<B: WireBody + ?Sized>(
+    body: &B,
+    version: ProtocolVersion,
+) -> Result<Value, EmitError> {
     run(body, version, false, serde_json::value::Serializer).map(|(v, _)| v)
 }
 

@@ -1,5 +1,5 @@
-//! The planned emitter: the fast path of the byte outputs ([`super::serialize_for_vec`] and
-//! what is built on it).
+//! The planned emitter: the fast path of the outputs without a report ([`super::serialize_for`]
+//! and [`super::serialize_for_vec`], and what is built on them).
 //!
 //! Every model type has a writer derived from its serde attributes (`#[derive(Emit)]`, see the
 //! `mcp-types-derive` crate). A struct's writer asks its [`Plan`] what to do with each member.
@@ -16,6 +16,9 @@
 //! that has no writer), it bails, the caller drops what was written, and the shaping serializer
 //! emits the body again and decides. A body it writes is byte for byte what the shaping
 //! serializer writes (tests compare the two on the corpus and on generated bodies).
+//!
+//! The writers are generic over a [`Sink`]: compact JSON text ([`Bytes`]) or a
+//! `serde_json::Value` ([`Values`]).
 
 use std::sync::OnceLock;
 
@@ -28,7 +31,6 @@ pub(crate) use mcp_types_derive::Emit;
 use super::body::{BodyInfo, BodyKind, WireBody};
 use super::clean::{self, FieldTable};
 use super::emit::canonical;
-use super::json::{JsonWriter, write_str};
 use super::ledger::{
     Action, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, CLIENT_REQUESTS_2026, LOG_LEVEL_KEY,
     LOGGING_LEVELS, OwnerInfo, PROTOCOL_VERSION_KEY, RefuseWhen, ResultShape,
@@ -36,6 +38,9 @@ use super::ledger::{
 use super::names;
 use crate::ProtocolVersion;
 use crate::model::Meta;
+
+mod sink;
+pub use sink::{Bytes, Sink, Values};
 
 /// The planned emitter cannot write this body alone; the shaping serializer will.
 #[derive(Debug)]
@@ -96,10 +101,10 @@ pub trait Emit: Serialize {
     const SHAPE: Shape;
 
     /// Writes the value, reached as `how`.
-    fn emit(&self, e: &mut Planned<'_>, how: How) -> Result<(), Bail>;
+    fn emit<S: Sink>(&self, e: &mut Planned<S>, how: How) -> Result<(), Bail>;
 
     /// Writes the value as JSON typed by the edge to `expected` (only JSON values can).
-    fn emit_as(&self, _e: &mut Planned<'_>, _expected: &'static str) -> Result<(), Bail> {
+    fn emit_as<S: Sink>(&self, _e: &mut Planned<S>, _expected: &'static str) -> Result<(), Bail> {
         Err(Bail)
     }
 
@@ -115,47 +120,63 @@ pub trait Emit: Serialize {
 }
 
 /// One emission: the output and the revision.
-pub struct Planned<'a> {
-    out: &'a mut Vec<u8>,
+pub struct Planned<S> {
+    sink: S,
     version: ProtocolVersion,
     /// The [`clean::clean_bit`] of the revision (an emission without a report).
     bit: u16,
     body: BodyInfo,
 }
 
-/// Writes message body `body` at `version` to the end of `out`; false when it bails (then
-/// `out` holds a partial write the caller truncates).
-pub(crate) fn body<B: Emit + WireBody + ?Sized>(
+/// Writes message body `body` at `version` into `sink`: the revision's body check, then the
+/// body's own writer. `None` when it bails.
+fn run<B: Emit + WireBody + ?Sized, S: Sink>(
     body: &B,
     version: ProtocolVersion,
-    out: &mut Vec<u8>,
-) -> bool {
+    sink: S,
+) -> Option<S> {
     let info = body.body_info();
     if super::check_body(names::known(canonical(info.type_name)), version).is_err() {
-        return false;
+        return None;
     }
     let mut e = Planned {
-        out,
+        sink,
         version,
         bit: clean::clean_bit(version, false),
         body: info,
     };
-    body.emit(&mut e, How::Body).is_ok()
+    body.emit(&mut e, How::Body).ok().map(|()| e.sink)
 }
 
-impl Planned<'_> {
+/// Appends the compact JSON text of message body `body` at `version` to `out`; false when it
+/// bails (then `out` holds a partial write the caller truncates).
+pub(crate) fn body_text<B: Emit + WireBody + ?Sized>(
+    body: &B,
+    version: ProtocolVersion,
+    out: &mut Vec<u8>,
+) -> bool {
+    run(body, version, Bytes::new(out)).is_some()
+}
+
+/// The JSON value of message body `body` at `version`; `None` when it bails.
+pub(crate) fn body_value<B: Emit + WireBody + ?Sized>(
+    body: &B,
+    version: ProtocolVersion,
+) -> Option<Value> {
+    run(body, version, Values::default()).and_then(Values::into_value)
+}
+
+impl<S: Sink> Planned<S> {
     /// Writes `value` as plain serde writes it.
     #[inline]
     pub fn plain<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Bail> {
-        value
-            .serialize(&mut JsonWriter::new(self.out))
-            .map_err(|_| Bail)
+        self.sink.plain(value)
     }
 
     /// Opens an object.
     #[inline]
     pub fn open(&mut self) -> Open {
-        self.out.push(b'{');
+        self.sink.open_object();
         Open {
             first: true,
             flags: 0,
@@ -200,7 +221,8 @@ enum Write {
 
 /// What is checked of a member: its value before it is written, or its written text.
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Check {
+pub enum Check {
+    /// Nothing.
     None,
     /// Written text: the result's own `resultType` literal.
     ResultType(&'static str),
@@ -276,9 +298,9 @@ impl Plans {
     /// The plan of the struct `name` (`flat` when serde writes it as a map) with members
     /// `fields`, reached as `how` in emission `e`.
     #[inline]
-    pub fn get(
+    pub fn get<S>(
         &self,
-        e: &Planned<'_>,
+        e: &Planned<S>,
         name: &'static str,
         flat: bool,
         fields: &[FieldInfo],
@@ -547,24 +569,23 @@ pub struct Open {
 }
 
 impl Open {
-    /// Writes the separator and the quoted key with its colon.
+    /// Writes a member's key (`quoted`: the key in quotes with its colon, when it needs no
+    /// escaping).
     #[inline]
-    fn key(&mut self, e: &mut Planned<'_>, quoted: &[u8]) {
-        if !self.first {
-            e.out.push(b',');
-        }
+    fn key<S: Sink>(&mut self, e: &mut Planned<S>, key: &str, quoted: Option<&[u8]>) {
+        e.sink.key(self.first, key, quoted);
         self.first = false;
-        e.out.extend_from_slice(quoted);
     }
 
-    /// Member number `index` of the plan's struct, whose quoted key (with its colon) is
-    /// `quoted`.
+    /// Member number `index` of the plan's struct: its key, and the key in quotes with its
+    /// colon.
     #[inline]
-    pub fn field<T: Emit + ?Sized>(
+    pub fn field<S: Sink, T: Emit + ?Sized>(
         &mut self,
-        e: &mut Planned<'_>,
+        e: &mut Planned<S>,
         plan: &Plan,
         index: usize,
+        key: &str,
         quoted: &[u8],
         value: &T,
     ) -> Result<(), Bail> {
@@ -574,39 +595,38 @@ impl Open {
             Write::Bail => return Err(Bail),
             _ => {}
         }
-        self.key(e, quoted);
+        self.key(e, key, Some(quoted));
         self.value(e, act, value)
     }
 
     /// Writes a member's value as `act` says (its key is written).
     #[inline]
-    fn value<T: Emit + ?Sized>(
+    fn value<S: Sink, T: Emit + ?Sized>(
         &mut self,
-        e: &mut Planned<'_>,
+        e: &mut Planned<S>,
         act: Act,
         value: &T,
     ) -> Result<(), Bail> {
         if !passes(act.check, value) {
             return Err(Bail);
         }
-        let at = e.out.len();
-        match act.write {
-            Write::Plain => e.plain(value)?,
-            Write::Walk(how) => value.emit(e, how)?,
-            Write::Json(expected) => value.emit_as(e, expected)?,
-            Write::Skip | Write::Bail => return Err(Bail),
+        match (act.write, act.check) {
+            (Write::Plain, Check::ResultType(_) | Check::Ttl | Check::Scope) => {
+                e.sink.plain_checked(value, act.check)?;
+            }
+            (Write::Plain, _) => e.plain(value)?,
+            (Write::Walk(how), _) => value.emit(e, how)?,
+            (Write::Json(expected), _) => value.emit_as(e, expected)?,
+            (Write::Skip | Write::Bail, _) => return Err(Bail),
         }
         self.flags |= act.flag;
-        if act.check != Check::None && !text_passes(act.check, &e.out[at..]) {
-            return Err(Bail);
-        }
         Ok(())
     }
 
     /// The entries of a flattened map: each key is decided as it comes.
-    pub fn extra(
+    pub fn extra<S: Sink>(
         &mut self,
-        e: &mut Planned<'_>,
+        e: &mut Planned<S>,
         plan: &Plan,
         map: &Map<String, Value>,
     ) -> Result<(), Bail> {
@@ -623,23 +643,14 @@ impl Open {
             if let Write::Skip = act.write {
                 continue;
             }
-            self.dynamic_key(e, k);
+            self.key(e, k, None);
             self.value(e, act, x)?;
         }
         Ok(())
     }
 
-    fn dynamic_key(&mut self, e: &mut Planned<'_>, key: &str) {
-        if !self.first {
-            e.out.push(b',');
-        }
-        self.first = false;
-        write_str(e.out, key);
-        e.out.push(b':');
-    }
-
     /// Ends the object: what its role checks for, and the 2026-07-28 injections.
-    pub fn close(mut self, e: &mut Planned<'_>, plan: &Plan) -> Result<(), Bail> {
+    pub fn close<S: Sink>(mut self, e: &mut Planned<S>, plan: &Plan) -> Result<(), Bail> {
         if self.flags & plan.required != plan.required {
             return Err(Bail);
         }
@@ -647,15 +658,17 @@ impl Open {
             Role::Plain => {}
             Role::Result2026(shape) => {
                 if self.flags & F_RESULT_TYPE == 0 {
-                    self.key(e, b"\"resultType\":");
-                    write_str(e.out, shape.result_type);
+                    self.key(e, "resultType", Some(b"\"resultType\":"));
+                    e.plain(shape.result_type)?;
                 }
                 if shape.cacheable {
                     if self.flags & F_TTL == 0 {
-                        self.key(e, b"\"ttlMs\":0");
+                        self.key(e, "ttlMs", Some(b"\"ttlMs\":"));
+                        e.plain(&0u64)?;
                     }
                     if self.flags & F_SCOPE == 0 {
-                        self.key(e, b"\"cacheScope\":\"private\"");
+                        self.key(e, "cacheScope", Some(b"\"cacheScope\":"));
+                        e.plain("private")?;
                     }
                 }
             }
@@ -663,7 +676,7 @@ impl Open {
             Role::ClientParams if self.flags & F_META == 0 => return Err(Bail),
             Role::ClientRequest2026 | Role::ClientParams => {}
         }
-        e.out.push(b'}');
+        e.sink.close_object();
         Ok(())
     }
 }
@@ -689,7 +702,7 @@ fn passes<T: Emit + ?Sized>(check: Check, value: &T) -> bool {
     }
 }
 
-/// Whether the written text of a checked member passes `check` (checks of the value pass here).
+/// Whether the written text of a checked scalar passes `check` (checks of the value pass here).
 fn text_passes(check: Check, text: &[u8]) -> bool {
     match check {
         Check::None | Check::NotArray | Check::Object | Check::ObjectSchema | Check::Answers(_) => {
@@ -706,8 +719,8 @@ fn text_passes(check: Check, text: &[u8]) -> bool {
 /// JSON typed by the edge to `expected`: the shaping serializer's walk of a map whose owner
 /// its parent names (a scalar or an array is written as it is, unless `object` demands an
 /// object).
-fn json_as(
-    e: &mut Planned<'_>,
+fn json_as<S: Sink>(
+    e: &mut Planned<S>,
     expected: Option<&'static str>,
     value: &Value,
     object: bool,
@@ -743,7 +756,7 @@ fn json_as(
 /// The `_meta` of a 2026-07-28 client request's params: the reserved keys are checked, the
 /// client's capabilities and identity are walked as their types, and the protocol version is
 /// injected when missing.
-fn client_meta(e: &mut Planned<'_>, map: &Map<String, Value>) -> Result<(), Bail> {
+fn client_meta<S: Sink>(e: &mut Planned<S>, map: &Map<String, Value>) -> Result<(), Bail> {
     let v = e.version;
     let owner = names::known("RequestMetaObject").owner;
     if owner.is_some_and(|o| o.absent[v.index()] != 0) {
@@ -762,7 +775,7 @@ fn client_meta(e: &mut Planned<'_>, map: &Map<String, Value>) -> Result<(), Bail
                 Action::Refuse(_) => return Err(Bail),
             }
         }
-        o.dynamic_key(e, k);
+        o.key(e, k, None);
         match k.as_str() {
             PROTOCOL_VERSION_KEY | LOG_LEVEL_KEY if opaque => return Err(Bail),
             PROTOCOL_VERSION_KEY => {
@@ -795,10 +808,10 @@ fn client_meta(e: &mut Planned<'_>, map: &Map<String, Value>) -> Result<(), Bail
         return Err(Bail);
     }
     if o.flags & F_PROTOCOL_VERSION == 0 {
-        o.dynamic_key(e, PROTOCOL_VERSION_KEY);
-        write_str(e.out, v.as_str());
+        o.key(e, PROTOCOL_VERSION_KEY, None);
+        e.plain(v.as_str())?;
     }
-    e.out.push(b'}');
+    e.sink.close_object();
     Ok(())
 }
 
@@ -809,9 +822,9 @@ macro_rules! emit_scalar {
             const SHAPE: $crate::wire::planned::Shape = $crate::wire::planned::Shape::Scalar;
 
             #[inline]
-            fn emit(
+            fn emit<S: $crate::wire::planned::Sink>(
                 &self,
-                e: &mut $crate::wire::planned::Planned<'_>,
+                e: &mut $crate::wire::planned::Planned<S>,
                 _how: $crate::wire::planned::How,
             ) -> Result<(), $crate::wire::planned::Bail> {
                 e.plain(self)
@@ -826,7 +839,7 @@ emit_scalar!(String, &'static str, bool, u64, i64, Number);
 impl Emit for Value {
     const SHAPE: Shape = Shape::Json;
 
-    fn emit(&self, e: &mut Planned<'_>, how: How) -> Result<(), Bail> {
+    fn emit<S: Sink>(&self, e: &mut Planned<S>, how: How) -> Result<(), Bail> {
         // Untyped JSON is written as it is; only the client `_meta` role reads JSON.
         match how {
             How::ClientMeta => Err(Bail),
@@ -834,7 +847,7 @@ impl Emit for Value {
         }
     }
 
-    fn emit_as(&self, e: &mut Planned<'_>, expected: &'static str) -> Result<(), Bail> {
+    fn emit_as<S: Sink>(&self, e: &mut Planned<S>, expected: &'static str) -> Result<(), Bail> {
         json_as(e, Some(expected), self, false)
     }
 
@@ -850,14 +863,14 @@ impl Emit for Value {
 impl Emit for Map<String, Value> {
     const SHAPE: Shape = Shape::Json;
 
-    fn emit(&self, e: &mut Planned<'_>, how: How) -> Result<(), Bail> {
+    fn emit<S: Sink>(&self, e: &mut Planned<S>, how: How) -> Result<(), Bail> {
         match how {
             How::ClientMeta => Err(Bail),
             _ => e.plain(self),
         }
     }
 
-    fn emit_as(&self, e: &mut Planned<'_>, expected: &'static str) -> Result<(), Bail> {
+    fn emit_as<S: Sink>(&self, e: &mut Planned<S>, expected: &'static str) -> Result<(), Bail> {
         let known = names::known(expected);
         if known.is_clean(e.bit) {
             return e.plain(self);
@@ -874,14 +887,14 @@ impl Emit for Map<String, Value> {
 impl Emit for Meta {
     const SHAPE: Shape = Shape::Json;
 
-    fn emit(&self, e: &mut Planned<'_>, how: How) -> Result<(), Bail> {
+    fn emit<S: Sink>(&self, e: &mut Planned<S>, how: How) -> Result<(), Bail> {
         match how {
             How::ClientMeta => client_meta(e, &self.0),
             _ => e.plain(self),
         }
     }
 
-    fn emit_as(&self, e: &mut Planned<'_>, expected: &'static str) -> Result<(), Bail> {
+    fn emit_as<S: Sink>(&self, e: &mut Planned<S>, expected: &'static str) -> Result<(), Bail> {
         self.0.emit_as(e, expected)
     }
 
@@ -894,14 +907,14 @@ impl<T: Emit> Emit for Option<T> {
     const SHAPE: Shape = T::SHAPE;
 
     #[inline]
-    fn emit(&self, e: &mut Planned<'_>, how: How) -> Result<(), Bail> {
+    fn emit<S: Sink>(&self, e: &mut Planned<S>, how: How) -> Result<(), Bail> {
         match self {
             Some(v) => v.emit(e, how),
             None => e.plain(&()),
         }
     }
 
-    fn emit_as(&self, e: &mut Planned<'_>, expected: &'static str) -> Result<(), Bail> {
+    fn emit_as<S: Sink>(&self, e: &mut Planned<S>, expected: &'static str) -> Result<(), Bail> {
         match self {
             Some(v) => v.emit_as(e, expected),
             None => e.plain(&()),
@@ -921,11 +934,11 @@ impl<T: Emit> Emit for Box<T> {
     const SHAPE: Shape = T::SHAPE;
 
     #[inline]
-    fn emit(&self, e: &mut Planned<'_>, how: How) -> Result<(), Bail> {
+    fn emit<S: Sink>(&self, e: &mut Planned<S>, how: How) -> Result<(), Bail> {
         (**self).emit(e, how)
     }
 
-    fn emit_as(&self, e: &mut Planned<'_>, expected: &'static str) -> Result<(), Bail> {
+    fn emit_as<S: Sink>(&self, e: &mut Planned<S>, expected: &'static str) -> Result<(), Bail> {
         (**self).emit_as(e, expected)
     }
 
@@ -941,15 +954,13 @@ impl<T: Emit> Emit for Box<T> {
 impl<T: Emit> Emit for Vec<T> {
     const SHAPE: Shape = Shape::Seq;
 
-    fn emit(&self, e: &mut Planned<'_>, _how: How) -> Result<(), Bail> {
-        e.out.push(b'[');
+    fn emit<S: Sink>(&self, e: &mut Planned<S>, _how: How) -> Result<(), Bail> {
+        e.sink.open_array();
         for (i, item) in self.iter().enumerate() {
-            if i > 0 {
-                e.out.push(b',');
-            }
+            e.sink.item(i == 0);
             item.emit(e, How::Nested)?;
         }
-        e.out.push(b']');
+        e.sink.close_array();
         Ok(())
     }
 }
@@ -957,16 +968,16 @@ impl<T: Emit> Emit for Vec<T> {
 impl<T: Emit> Emit for IndexMap<String, T> {
     const SHAPE: Shape = Shape::Map;
 
-    fn emit(&self, e: &mut Planned<'_>, how: How) -> Result<(), Bail> {
+    fn emit<S: Sink>(&self, e: &mut Planned<S>, how: How) -> Result<(), Bail> {
         if how == How::ClientMeta {
             return Err(Bail);
         }
         let mut o = e.open();
         for (k, x) in self {
-            o.dynamic_key(e, k);
+            o.key(e, k, None);
             x.emit(e, How::Nested)?;
         }
-        e.out.push(b'}');
+        e.sink.close_object();
         Ok(())
     }
 }

@@ -197,7 +197,7 @@ fn body_name(body: &Body) -> &'static str {
 }
 
 /// The planned emitter's bytes for `b` at `v` (`None` when it bails) and the shaping
-/// serializer's.
+/// serializer's; the value outputs are compared on the way.
 fn planned_and_shaped<B: WireBody>(
     b: &B,
     v: ProtocolVersion,
@@ -206,6 +206,13 @@ fn planned_and_shaped<B: WireBody>(
     let wrote = b.emit_planned(v, &mut planned);
     let mut shaped = b"prefix".to_vec();
     let result = shaped_vec(b, v, &mut shaped);
+    // The value output takes the planned path exactly when the text output does, and builds
+    // the value the shaping serializer builds.
+    let value = b.emit_planned_value(v);
+    assert_eq!(value.is_some(), wrote, "the two planned outputs bail alike");
+    if let Some(value) = value {
+        assert_eq!(Ok(value), shaped_value(b, v).map_err(|e| e.message));
+    }
     (wrote.then_some(planned), result.map(|()| shaped))
 }
 

@@ -1,10 +1,11 @@
 //! The planned emitter on the cases it decides and the cases it hands over: for each, whether
-//! it writes the body, and that what it writes is what the shaping serializer writes. (The
+//! it writes the body, and that what it writes (text and value) is what the shaping serializer
+//! writes. (The
 //! corpus-wide comparison is in `walk_tests`.)
 
 use serde_json::{Value, json};
 
-use super::super::{MethodResult, WireBody, parse_as, parse_result_for, shaped_vec};
+use super::super::{MethodResult, WireBody, parse_as, parse_result_for, shaped_value, shaped_vec};
 use crate::ProtocolVersion::{self, *};
 use crate::model::{ClientNotification, ClientRequest};
 
@@ -30,6 +31,15 @@ fn run<B: WireBody>(body: &B, v: ProtocolVersion) -> Outcome {
             Ok(p),
             out.shaped.as_ref(),
             "the planned text differs from the shaping serializer's"
+        );
+    }
+    let value = body.emit_planned_value(v);
+    assert_eq!(value.is_some(), wrote, "the two planned outputs bail alike");
+    if let Some(value) = value {
+        assert_eq!(
+            Ok(value),
+            shaped_value(body, v).map_err(|e| e.message),
+            "the planned value differs from the shaping serializer's"
         );
     }
     out
