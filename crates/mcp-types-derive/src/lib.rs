@@ -208,7 +208,7 @@ fn expand_struct(
             if plan.through {
                 return e.plain(self);
             }
-            let mut o = e.open();
+            let mut o = e.open(plan.members);
             #(#writes)*
             o.close(e, plan)
         }

@@ -12,8 +12,8 @@
 //! - or give up ([`Bail`]).
 //!
 //! The planned emitter never refuses and never reports. Whenever a body needs something it does
-//! not do (a refusal, a value to check that it cannot check, an `InputRequiredResult`, a type
-//! that has no writer), it bails, the caller drops what was written, and the shaping serializer
+//! not do (a refusal, a value to check that it cannot check, a flattened struct, a type that
+//! has no writer), it bails, the caller drops what was written, and the shaping serializer
 //! emits the body again and decides. A body it writes is byte for byte what the shaping
 //! serializer writes (tests compare the two on the corpus and on generated bodies).
 //!
@@ -117,6 +117,11 @@ pub trait Emit: Serialize {
     fn is_seq(&self) -> bool {
         matches!(Self::SHAPE, Shape::Seq)
     }
+
+    /// The number of entries of a map value.
+    fn entries(&self) -> Option<usize> {
+        None
+    }
 }
 
 /// One emission: the output and the revision.
@@ -173,10 +178,10 @@ impl<S: Sink> Planned<S> {
         self.sink.plain(value)
     }
 
-    /// Opens an object.
+    /// Opens an object of about `members` members.
     #[inline]
-    pub fn open(&mut self) -> Open {
-        self.sink.open_object();
+    pub fn open(&mut self, members: usize) -> Open {
+        self.sink.open_object(members);
         Open {
             first: true,
             flags: 0,
@@ -192,8 +197,10 @@ const F_PARAMS: u32 = 1 << 3;
 const F_META: u32 = 1 << 4;
 const F_CAPABILITIES: u32 = 1 << 5;
 const F_PROTOCOL_VERSION: u32 = 1 << 6;
+const F_INPUT_REQUESTS: u32 = 1 << 7;
+const F_REQUEST_STATE: u32 = 1 << 8;
 /// The first flag of a member a ledger row requires (one flag per such member).
-const F_FIRST_REQUIRED: u32 = 8;
+const F_FIRST_REQUIRED: u32 = 10;
 
 /// What an object does beyond its owner's rows (the shaping serializer's roles that the planned
 /// emitter takes on).
@@ -236,6 +243,9 @@ pub enum Check {
     Object,
     /// Value: a JSON object whose root `type` is `"object"` ([`RefuseWhen::NotObjectSchema`]).
     ObjectSchema,
+    /// Value: an object whose entries are counted; the member's flag is set only when it has
+    /// some (an input-required result's `inputRequests`).
+    Entries,
     /// Value: elicitation answers, none of them `null` (those are stripped, which the shaping
     /// serializer does), each a string, integer or boolean, or (`true`) an array of strings.
     Answers(bool),
@@ -267,6 +277,9 @@ pub struct Plan {
     bail: bool,
     /// The whole value needs no shaping: written as plain serde writes it.
     pub through: bool,
+    /// How many members the object may have (written members and injections; a flattened
+    /// map's entries aside).
+    pub members: usize,
     acts: Box<[Act]>,
     /// The flags of the members that ledger rows require at this revision.
     required: u32,
@@ -324,6 +337,7 @@ impl Plan {
         Plan {
             bail: true,
             through: false,
+            members: 0,
             acts: Box::new([]),
             required: 0,
             owner: None,
@@ -368,8 +382,7 @@ impl Plan {
         let role = match how {
             How::Body if v == ProtocolVersion::V2026_07_28 => match body.kind {
                 BodyKind::Result => match owner.and_then(|o| o.result) {
-                    Some(shape) if shape.result_type == "complete" => Role::Result2026(shape),
-                    Some(_) => return Plan::bail(),
+                    Some(shape) => Role::Result2026(shape),
                     None => Role::Plain,
                 },
                 BodyKind::Request
@@ -408,9 +421,18 @@ impl Plan {
                 next += 1;
             }
         }
+        let injected = match role {
+            Role::Result2026(_) => 3,
+            _ => 0,
+        };
         Plan {
             bail: false,
             through: through && matches!(role, Role::Plain) && required == 0,
+            members: acts
+                .iter()
+                .filter(|a| !matches!(a.write, Write::Skip))
+                .count()
+                + injected,
             acts,
             required,
             owner,
@@ -474,20 +496,31 @@ fn decide(
         }
         (Role::Result2026(shape), "ttlMs") if shape.cacheable => (F_TTL, Check::Ttl, None),
         (Role::Result2026(shape), "cacheScope") if shape.cacheable => (F_SCOPE, Check::Scope, None),
-        // Only an input-required result has these (its plan bails).
-        (Role::Result2026(_), "inputRequests" | "requestState") => {
-            return Act::just(Write::Bail);
-        }
+        (Role::Result2026(_), "inputRequests") => (F_INPUT_REQUESTS, Check::Entries, None),
+        (Role::Result2026(_), "requestState") => (F_REQUEST_STATE, Check::None, None),
         (Role::ClientRequest2026, "params") => (F_PARAMS, Check::None, Some(How::ClientParams)),
         (Role::ClientParams, "_meta") => (F_META, Check::None, Some(How::ClientMeta)),
         _ => (0, Check::None, None),
     };
-    if flag != 0 {
+    if check != Check::None || role_how.is_some() {
         // A role's member: the rows' checks give way to the role (the shaping serializer's
         // slot order).
         row_check = Check::None;
     }
-    let write = if check != Check::None {
+    let write = if check == Check::Entries {
+        // Counted while it is walked; written through, it is not counted (and not flagged).
+        match (opaque, shape) {
+            (true, _) => {
+                return Act {
+                    write: Write::Plain,
+                    flag: 0,
+                    check: Check::None,
+                };
+            }
+            (false, Shape::Map) => Write::Walk(How::Nested),
+            _ => Write::Bail,
+        }
+    } else if check != Check::None {
         // A checked member is captured: a written-through member is never seen, which the
         // shaping serializer refuses; only scalars are checked here.
         if opaque || !matches!(shape, Shape::Scalar) {
@@ -619,7 +652,9 @@ impl Open {
             (Write::Json(expected), _) => value.emit_as(e, expected)?,
             (Write::Skip | Write::Bail, _) => return Err(Bail),
         }
-        self.flags |= act.flag;
+        if act.check != Check::Entries || value.entries().is_some_and(|n| n > 0) {
+            self.flags |= act.flag;
+        }
         Ok(())
     }
 
@@ -661,7 +696,12 @@ impl Open {
                     self.key(e, "resultType", Some(b"\"resultType\":"));
                     e.plain(shape.result_type)?;
                 }
-                if shape.cacheable {
+                if shape.result_type == "input_required"
+                    && self.flags & (F_INPUT_REQUESTS | F_REQUEST_STATE) == 0
+                {
+                    return Err(Bail);
+                }
+                if shape.cacheable && shape.result_type == "complete" {
                     if self.flags & F_TTL == 0 {
                         self.key(e, "ttlMs", Some(b"\"ttlMs\":"));
                         e.plain(&0u64)?;
@@ -685,7 +725,7 @@ impl Open {
 #[inline]
 fn passes<T: Emit + ?Sized>(check: Check, value: &T) -> bool {
     match check {
-        Check::None | Check::ResultType(_) | Check::Ttl | Check::Scope => true,
+        Check::None | Check::ResultType(_) | Check::Ttl | Check::Scope | Check::Entries => true,
         Check::NotArray => !value.is_seq(),
         Check::Object => value.json_object().is_some(),
         Check::ObjectSchema => value
@@ -705,9 +745,12 @@ fn passes<T: Emit + ?Sized>(check: Check, value: &T) -> bool {
 /// Whether the written text of a checked scalar passes `check` (checks of the value pass here).
 fn text_passes(check: Check, text: &[u8]) -> bool {
     match check {
-        Check::None | Check::NotArray | Check::Object | Check::ObjectSchema | Check::Answers(_) => {
-            true
-        }
+        Check::None
+        | Check::NotArray
+        | Check::Object
+        | Check::ObjectSchema
+        | Check::Entries
+        | Check::Answers(_) => true,
         Check::ResultType(literal) => {
             text.len() == literal.len() + 2 && &text[1..text.len() - 1] == literal.as_bytes()
         }
@@ -742,13 +785,14 @@ fn json_as<S: Sink>(
     let plan = Plan {
         bail: false,
         through: false,
+        members: 0,
         acts: Box::new([]),
         required: 0,
         owner,
         table: None,
         role: Role::Plain,
     };
-    let mut o = e.open();
+    let mut o = e.open(map.len());
     o.extra(e, &plan, map)?;
     o.close(e, &plan)
 }
@@ -762,7 +806,7 @@ fn client_meta<S: Sink>(e: &mut Planned<S>, map: &Map<String, Value>) -> Result<
     if owner.is_some_and(|o| o.absent[v.index()] != 0) {
         return Err(Bail);
     }
-    let mut o = e.open();
+    let mut o = e.open(map.len() + 1);
     for (k, x) in map {
         let mut opaque = false;
         if let Some(plan) = owner.and_then(|o| o.plan(k))
@@ -928,6 +972,10 @@ impl<T: Emit> Emit for Option<T> {
     fn is_seq(&self) -> bool {
         self.as_ref().is_some_and(T::is_seq)
     }
+
+    fn entries(&self) -> Option<usize> {
+        self.as_ref().and_then(T::entries)
+    }
 }
 
 impl<T: Emit> Emit for Box<T> {
@@ -949,13 +997,17 @@ impl<T: Emit> Emit for Box<T> {
     fn is_seq(&self) -> bool {
         (**self).is_seq()
     }
+
+    fn entries(&self) -> Option<usize> {
+        (**self).entries()
+    }
 }
 
 impl<T: Emit> Emit for Vec<T> {
     const SHAPE: Shape = Shape::Seq;
 
     fn emit<S: Sink>(&self, e: &mut Planned<S>, _how: How) -> Result<(), Bail> {
-        e.sink.open_array();
+        e.sink.open_array(self.len());
         for (i, item) in self.iter().enumerate() {
             e.sink.item(i == 0);
             item.emit(e, How::Nested)?;
@@ -972,13 +1024,17 @@ impl<T: Emit> Emit for IndexMap<String, T> {
         if how == How::ClientMeta {
             return Err(Bail);
         }
-        let mut o = e.open();
+        let mut o = e.open(self.len());
         for (k, x) in self {
             o.key(e, k, None);
             x.emit(e, How::Nested)?;
         }
         e.sink.close_object();
         Ok(())
+    }
+
+    fn entries(&self) -> Option<usize> {
+        Some(self.len())
     }
 }
 

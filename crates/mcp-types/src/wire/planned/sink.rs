@@ -16,8 +16,8 @@ pub trait Sink {
     fn plain_checked<T: Serialize + ?Sized>(&mut self, value: &T, check: Check)
     -> Result<(), Bail>;
 
-    /// Opens an object.
-    fn open_object(&mut self);
+    /// Opens an object of about `members` members.
+    fn open_object(&mut self, members: usize);
 
     /// Starts a member: `first` of its object, named `key`; `quoted` is the key in quotes with
     /// its colon when it needs no escaping.
@@ -26,8 +26,8 @@ pub trait Sink {
     /// Closes the innermost object.
     fn close_object(&mut self);
 
-    /// Opens an array.
-    fn open_array(&mut self);
+    /// Opens an array of `items` items.
+    fn open_array(&mut self, items: usize);
 
     /// Starts an item, `first` of its array.
     fn item(&mut self, first: bool);
@@ -71,7 +71,7 @@ impl Sink for Bytes<'_> {
     }
 
     #[inline]
-    fn open_object(&mut self) {
+    fn open_object(&mut self, _members: usize) {
         self.out.push(b'{');
     }
 
@@ -95,7 +95,7 @@ impl Sink for Bytes<'_> {
     }
 
     #[inline]
-    fn open_array(&mut self) {
+    fn open_array(&mut self, _items: usize) {
         self.out.push(b'[');
     }
 
@@ -155,9 +155,12 @@ fn value_passes(check: Check, value: &Value) -> bool {
         Check::ResultType(literal) => value.as_str() == Some(literal),
         Check::Ttl => value.is_u64(),
         Check::Scope => matches!(value.as_str(), Some("public" | "private")),
-        Check::None | Check::NotArray | Check::Object | Check::ObjectSchema | Check::Answers(_) => {
-            true
-        }
+        Check::None
+        | Check::NotArray
+        | Check::Object
+        | Check::ObjectSchema
+        | Check::Entries
+        | Check::Answers(_) => true,
     }
 }
 
@@ -187,8 +190,12 @@ impl Sink for Values {
     }
 
     #[inline]
-    fn open_object(&mut self) {
-        self.open.push(Container::Object(Map::new(), String::new()));
+    fn open_object(&mut self, members: usize) {
+        // Sized as `serde_json::to_value` sizes a struct's map.
+        self.open.push(Container::Object(
+            Map::with_capacity(members),
+            String::new(),
+        ));
     }
 
     #[inline]
@@ -206,8 +213,8 @@ impl Sink for Values {
     }
 
     #[inline]
-    fn open_array(&mut self) {
-        self.open.push(Container::Array(Vec::new()));
+    fn open_array(&mut self, items: usize) {
+        self.open.push(Container::Array(Vec::with_capacity(items)));
     }
 
     #[inline]

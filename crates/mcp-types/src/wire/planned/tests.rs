@@ -158,13 +158,29 @@ fn results_the_planned_emitter_does_not_decide_are_handed_over() {
         V2026_07_28,
     );
     assert!(contradicting.planned.is_none() && contradicting.shaped.is_err());
-    let input_required = result(
-        "tools/call",
-        json!({"resultType": "input_required", "requestState": "s"}),
-        V2026_07_28,
-        V2026_07_28,
+}
+
+#[test]
+fn input_required_results_need_requests_or_state() {
+    let input = |json: Value| result("tools/call", json, V2026_07_28, V2026_07_28);
+    let state = input(json!({"resultType": "input_required", "requestState": "s"}));
+    assert_eq!(
+        state.planned.as_deref(),
+        Some(r#"{"requestState":"s","resultType":"input_required"}"#)
     );
-    assert!(input_required.planned.is_none() && input_required.shaped.is_ok());
+    let requests = input(json!({
+        "resultType": "input_required",
+        "inputRequests": {"r1": {"method": "roots/list"}}
+    }));
+    assert!(requests.planned.is_some());
+    // Neither (an empty `inputRequests` does not count): refused, by the shaping serializer.
+    for json in [
+        json!({"resultType": "input_required"}),
+        json!({"resultType": "input_required", "inputRequests": {}}),
+    ] {
+        let out = input(json.clone());
+        assert!(out.planned.is_none() && out.shaped.is_err(), "{json}");
+    }
 }
 
 #[test]
