@@ -8,8 +8,11 @@
 //! per field:
 //! - leave it out (a strip row);
 //! - write it as plain serde writes it;
-//! - hand it to its own type's writer;
-//! - or give up ([`Bail`]).
+//! - hand it to its own type's writer (or, for JSON an edge types, to [`json_as`]);
+//! - or give up ([`Bail`]);
+//!
+//! and, where a row or a 2026-07-28 role asks, a [`Check`] of the value and a flag the end of
+//! the object looks for (required members, the role's injections).
 //!
 //! The planned emitter never refuses and never reports. Whenever a body needs something it does
 //! not do (a refusal, a value to check that it cannot check, a flattened struct, a type that
@@ -206,8 +209,10 @@ const F_FIRST_REQUIRED: u32 = 10;
 /// emitter takes on).
 #[derive(Debug, Clone, Copy)]
 enum Role {
+    /// Nothing beyond the rows.
     Plain,
-    /// A 2026-07-28 complete result: `resultType` and the cache hints are checked or injected.
+    /// A 2026-07-28 result: `resultType` (and a complete result's cache hints) are checked or
+    /// injected; an input-required result needs `inputRequests` or `requestState`.
     Result2026(&'static ResultShape),
     /// A 2026-07-28 client request: it needs `params`.
     ClientRequest2026,
@@ -218,9 +223,13 @@ enum Role {
 /// How a member is written.
 #[derive(Debug, Clone, Copy)]
 enum Write {
+    /// Left out.
     Skip,
+    /// Not decided here.
     Bail,
+    /// As plain serde writes it.
     Plain,
+    /// By its own type's writer.
     Walk(How),
     /// JSON typed by an edge to this type ([`json_as`]).
     Json(&'static str),
@@ -273,7 +282,7 @@ impl Act {
 /// Everything a struct's writer needs at one revision, reached one way.
 #[derive(Debug)]
 pub struct Plan {
-    /// Written by [`Planned`] only when false.
+    /// The type cannot be written this way at this revision: its writer bails.
     bail: bool,
     /// The whole value needs no shaping: written as plain serde writes it.
     pub through: bool,
@@ -283,6 +292,8 @@ pub struct Plan {
     acts: Box<[Act]>,
     /// The flags of the members that ledger rows require at this revision.
     required: u32,
+    /// The body it was built for, when it is a body's plan.
+    body: Option<BodyInfo>,
     /// For keys of a flattened map.
     owner: Option<&'static OwnerInfo>,
     table: Option<&'static FieldTable>,
@@ -328,7 +339,13 @@ impl Plans {
         };
         let plan = self.slots[way * 5 + e.version.index()]
             .get_or_init(|| Plan::build(name, flat, fields, how, e.version, e.body));
-        if plan.bail { Err(Bail) } else { Ok(plan) }
+        // A body plan is built for one body (its kind and method decide the role); a type is
+        // always the same body, but a plan never serves another.
+        if plan.bail || (how == How::Body && plan.body != Some(e.body)) {
+            Err(Bail)
+        } else {
+            Ok(plan)
+        }
     }
 }
 
@@ -340,6 +357,7 @@ impl Plan {
             members: 0,
             acts: Box::new([]),
             required: 0,
+            body: None,
             owner: None,
             table: None,
             role: Role::Plain,
@@ -435,6 +453,7 @@ impl Plan {
                 + injected,
             acts,
             required,
+            body: (how == How::Body).then_some(body),
             owner,
             table,
             role,
@@ -640,6 +659,29 @@ impl Open {
         act: Act,
         value: &T,
     ) -> Result<(), Bail> {
+        if act.check != Check::None {
+            return self.checked(e, act, value);
+        }
+        match act.write {
+            Write::Plain => e.plain(value)?,
+            Write::Walk(how) => value.emit(e, how)?,
+            Write::Json(expected) => value.emit_as(e, expected)?,
+            Write::Skip | Write::Bail => return Err(Bail),
+        }
+        self.flags |= act.flag;
+        Ok(())
+    }
+
+    /// [`Open::value`] for a member with a [`Check`] (few members have one: kept out of the
+    /// common path, which every member type instantiates).
+    #[cold]
+    #[inline(never)]
+    fn checked<S: Sink, T: Emit + ?Sized>(
+        &mut self,
+        e: &mut Planned<S>,
+        act: Act,
+        value: &T,
+    ) -> Result<(), Bail> {
         if !passes(act.check, value) {
             return Err(Bail);
         }
@@ -788,6 +830,7 @@ fn json_as<S: Sink>(
         members: 0,
         acts: Box::new([]),
         required: 0,
+        body: None,
         owner,
         table: None,
         role: Role::Plain,
