@@ -297,3 +297,60 @@ fn expand_enum(input: &DeriveInput, data: &syn::DataEnum) -> syn::Result<Tokens>
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_names_follow_serde_rename_all() {
+        let span = Span::call_site();
+        let camel = |f: &str| wire_name(f, Some("camelCase"), span).unwrap();
+        assert_eq!(camel("input_schema"), "inputSchema");
+        assert_eq!(camel("ttl_ms"), "ttlMs");
+        assert_eq!(camel("uri"), "uri");
+        assert_eq!(camel("is_error"), "isError");
+        assert_eq!(
+            wire_name("list_changed", None, span).unwrap(),
+            "list_changed"
+        );
+        assert_eq!(
+            wire_name("list_changed", Some("snake_case"), span).unwrap(),
+            "list_changed"
+        );
+        assert!(wire_name("x", Some("SCREAMING-KEBAB-CASE"), span).is_err());
+    }
+
+    #[test]
+    fn unknown_serde_attributes_are_refused() {
+        let input: DeriveInput = syn::parse_quote! {
+            struct S {
+                #[serde(skip_serializing)]
+                a: String,
+            }
+        };
+        let err = expand(&input).unwrap_err();
+        assert!(err.to_string().contains("does not know"), "{err}");
+        let input: DeriveInput = syn::parse_quote! {
+            #[serde(deny_unknown_fields)]
+            struct T {
+                a: String,
+            }
+        };
+        assert!(expand(&input).is_err());
+    }
+
+    #[test]
+    fn a_flattened_struct_makes_the_writer_hand_over() {
+        let input: DeriveInput = syn::parse_quote! {
+            #[serde(rename_all = "camelCase")]
+            struct R {
+                #[serde(flatten)]
+                task: Task,
+            }
+        };
+        let code = expand(&input).unwrap().to_string();
+        assert!(code.contains("Bail"), "{code}");
+        assert!(code.contains("flat : true"), "{code}");
+    }
+}
