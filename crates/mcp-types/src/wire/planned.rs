@@ -235,17 +235,13 @@ enum Write {
     Json(&'static str),
 }
 
-/// What is checked of a member: its value before it is written, or its written text.
+/// What is checked of a member: its value before it is written, or a scalar as it is written.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Check {
     /// Nothing.
     None,
-    /// Written text: the result's own `resultType` literal.
-    ResultType(&'static str),
-    /// Written text: an integer `>= 0`.
-    Ttl,
-    /// Written text: `"public"` or `"private"`.
-    Scope,
+    /// A scalar, as written.
+    Scalar(ScalarCheck),
     /// Value: not an array (a [`RefuseWhen::Array`] row).
     NotArray,
     /// Value: a JSON object (a [`RefuseWhen::NotObject`] row).
@@ -258,6 +254,17 @@ pub enum Check {
     /// Value: elicitation answers, none of them `null` (those are stripped, which the shaping
     /// serializer does), each a string, integer or boolean, or (`true`) an array of strings.
     Answers(bool),
+}
+
+/// What is checked of a scalar member as it is written (its text, or its value).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ScalarCheck {
+    /// The result's own `resultType` literal.
+    ResultType(&'static str),
+    /// An integer `>= 0`.
+    Ttl,
+    /// `"public"` or `"private"`.
+    Scope,
 }
 
 /// What to do with one member.
@@ -510,11 +517,17 @@ fn decide(
         }
     }
     let (flag, check, role_how) = match (role, key) {
-        (Role::Result2026(shape), "resultType") => {
-            (F_RESULT_TYPE, Check::ResultType(shape.result_type), None)
+        (Role::Result2026(shape), "resultType") => (
+            F_RESULT_TYPE,
+            Check::Scalar(ScalarCheck::ResultType(shape.result_type)),
+            None,
+        ),
+        (Role::Result2026(shape), "ttlMs") if shape.cacheable => {
+            (F_TTL, Check::Scalar(ScalarCheck::Ttl), None)
         }
-        (Role::Result2026(shape), "ttlMs") if shape.cacheable => (F_TTL, Check::Ttl, None),
-        (Role::Result2026(shape), "cacheScope") if shape.cacheable => (F_SCOPE, Check::Scope, None),
+        (Role::Result2026(shape), "cacheScope") if shape.cacheable => {
+            (F_SCOPE, Check::Scalar(ScalarCheck::Scope), None)
+        }
         (Role::Result2026(_), "inputRequests") => (F_INPUT_REQUESTS, Check::Entries, None),
         (Role::Result2026(_), "requestState") => (F_REQUEST_STATE, Check::None, None),
         (Role::ClientRequest2026, "params") => (F_PARAMS, Check::None, Some(How::ClientParams)),
@@ -686,9 +699,7 @@ impl Open {
             return Err(Bail);
         }
         match (act.write, act.check) {
-            (Write::Plain, Check::ResultType(_) | Check::Ttl | Check::Scope) => {
-                e.sink.plain_checked(value, act.check)?;
-            }
+            (Write::Plain, Check::Scalar(check)) => e.sink.plain_checked(value, check)?,
             (Write::Plain, _) => e.plain(value)?,
             (Write::Walk(how), _) => value.emit(e, how)?,
             (Write::Json(expected), _) => value.emit_as(e, expected)?,
@@ -767,7 +778,7 @@ impl Open {
 #[inline]
 fn passes<T: Emit + ?Sized>(check: Check, value: &T) -> bool {
     match check {
-        Check::None | Check::ResultType(_) | Check::Ttl | Check::Scope | Check::Entries => true,
+        Check::None | Check::Scalar(_) | Check::Entries => true,
         Check::NotArray => !value.is_seq(),
         Check::Object => value.json_object().is_some(),
         Check::ObjectSchema => value
@@ -784,20 +795,14 @@ fn passes<T: Emit + ?Sized>(check: Check, value: &T) -> bool {
     }
 }
 
-/// Whether the written text of a checked scalar passes `check` (checks of the value pass here).
-fn text_passes(check: Check, text: &[u8]) -> bool {
+/// Whether the written text of a scalar passes `check`.
+fn text_passes(check: ScalarCheck, text: &[u8]) -> bool {
     match check {
-        Check::None
-        | Check::NotArray
-        | Check::Object
-        | Check::ObjectSchema
-        | Check::Entries
-        | Check::Answers(_) => true,
-        Check::ResultType(literal) => {
+        ScalarCheck::ResultType(literal) => {
             text.len() == literal.len() + 2 && &text[1..text.len() - 1] == literal.as_bytes()
         }
-        Check::Ttl => !text.is_empty() && text.iter().all(u8::is_ascii_digit),
-        Check::Scope => text == b"\"public\"" || text == b"\"private\"",
+        ScalarCheck::Ttl => !text.is_empty() && text.iter().all(u8::is_ascii_digit),
+        ScalarCheck::Scope => text == b"\"public\"" || text == b"\"private\"",
     }
 }
 

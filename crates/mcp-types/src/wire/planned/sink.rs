@@ -4,7 +4,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::{Bail, Check, text_passes};
+use super::{Bail, ScalarCheck, text_passes};
 use crate::wire::json::{JsonWriter, write_str};
 
 /// An output of the planned emitter.
@@ -13,8 +13,11 @@ pub trait Sink {
     fn plain<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Bail>;
 
     /// Writes the scalar `value` as plain serde writes it, when what it writes passes `check`.
-    fn plain_checked<T: Serialize + ?Sized>(&mut self, value: &T, check: Check)
-    -> Result<(), Bail>;
+    fn plain_checked<T: Serialize + ?Sized>(
+        &mut self,
+        value: &T,
+        check: ScalarCheck,
+    ) -> Result<(), Bail>;
 
     /// Opens an object of about `members` members.
     fn open_object(&mut self, members: usize);
@@ -59,7 +62,7 @@ impl Sink for Bytes<'_> {
     fn plain_checked<T: Serialize + ?Sized>(
         &mut self,
         value: &T,
-        check: Check,
+        check: ScalarCheck,
     ) -> Result<(), Bail> {
         let at = self.out.len();
         self.plain(value)?;
@@ -150,17 +153,11 @@ impl Values {
 }
 
 /// Whether a scalar value passes `check` (the checks of [`text_passes`], on a value).
-fn value_passes(check: Check, value: &Value) -> bool {
+fn value_passes(check: ScalarCheck, value: &Value) -> bool {
     match check {
-        Check::ResultType(literal) => value.as_str() == Some(literal),
-        Check::Ttl => value.is_u64(),
-        Check::Scope => matches!(value.as_str(), Some("public" | "private")),
-        Check::None
-        | Check::NotArray
-        | Check::Object
-        | Check::ObjectSchema
-        | Check::Entries
-        | Check::Answers(_) => true,
+        ScalarCheck::ResultType(literal) => value.as_str() == Some(literal),
+        ScalarCheck::Ttl => value.is_u64(),
+        ScalarCheck::Scope => matches!(value.as_str(), Some("public" | "private")),
     }
 }
 
@@ -177,7 +174,7 @@ impl Sink for Values {
     fn plain_checked<T: Serialize + ?Sized>(
         &mut self,
         value: &T,
-        check: Check,
+        check: ScalarCheck,
     ) -> Result<(), Bail> {
         let value = value
             .serialize(serde_json::value::Serializer)
