@@ -2,7 +2,7 @@
 //!
 //! Each union lists every method any revision defines for that direction; which revision defines
 //! which method is data (see [`super::methods`]). An unknown `method` is
-//! [`ModelErrorKind::UnknownTag`](super::ModelErrorKind::UnknownTag) with field `method`
+//! [`ModelErrorKind::UnknownTag`] with field `method`
 //! (JSON-RPC -32601).
 
 use super::*;

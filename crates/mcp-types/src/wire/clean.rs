@@ -6,7 +6,7 @@
 //! what plain serialization does), when its type row makes it absent inside a body at V, or when
 //! a field, union member, array item or map value reaches a dirty type. Fields are read from the
 //! generated facts of **every** revision (the superset carries all of them) and from the emitter's
-//! own [`EDGES`](super::ledger::EDGES). `_meta` is never followed: the emitter writes it
+//! own [`EDGES`]. `_meta` is never followed: the emitter writes it
 //! verbatim except under a 2026-07-28 client request's role, which is never passed through.
 //! A name the facts and the ledger do not know is never clean (nothing is known about it).
 

@@ -8,6 +8,10 @@
 //! consults the owner's ledger rows: strip (skip the field), pass (write it verbatim), refuse
 //! (fail). 2026-07-28 injections are appended when an object ends. Nothing is buffered: a body
 //! that needs no change is written exactly as plain `serde_json` would write it.
+//!
+//! It emits the report ([`super::serialize_for_report`]), every refusal with its JSON path, and
+//! the bodies the planned emitter ([`super::planned`]) hands over; the planned emitter writes the
+//! rest, byte for byte what this one writes.
 
 use std::cell::{Cell, RefCell};
 

@@ -24,6 +24,14 @@
 //! The byte outputs write through the crate's own compact JSON writer (`json`), which writes the
 //! bytes `serde_json` writes but scans strings for escapes eight bytes at a time.
 //!
+//! **The fast path.** The wrapper still runs every model type's `Serialize` for a second
+//! serializer, which doubles the code a value passes through. So [`serialize_for`] and
+//! [`serialize_for_vec`] first try the planned emitter (`planned`): a writer per model type,
+//! derived from its serde attributes, that asks a plan built once per type and revision from the
+//! same tables what to do with each member. It writes exactly what the wrapper writes, or bails
+//! when a body needs anything it does not decide (every refusal among them); then the wrapper
+//! emits the body. [`serialize_for_report`] always takes the wrapper.
+//!
 //! At 2026-07-28 the body's object gets the shaping of [`ledger::SHAPING_2026`]: `resultType`,
 //! cache hints and `_meta` protocol version are appended when the object ends; checks that need
 //! the whole object (the client capabilities requirement, the input-required rule) run there too.
