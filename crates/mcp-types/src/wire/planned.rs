@@ -675,12 +675,7 @@ impl Open {
         if act.check != Check::None {
             return self.checked(e, act, value);
         }
-        match act.write {
-            Write::Plain => e.plain(value)?,
-            Write::Walk(how) => value.emit(e, how)?,
-            Write::Json(expected) => value.emit_as(e, expected)?,
-            Write::Skip | Write::Bail => return Err(Bail),
-        }
+        write(e, act.write, value)?;
         self.flags |= act.flag;
         Ok(())
     }
@@ -700,10 +695,7 @@ impl Open {
         }
         match (act.write, act.check) {
             (Write::Plain, Check::Scalar(check)) => e.sink.plain_checked(value, check)?,
-            (Write::Plain, _) => e.plain(value)?,
-            (Write::Walk(how), _) => value.emit(e, how)?,
-            (Write::Json(expected), _) => value.emit_as(e, expected)?,
-            (Write::Skip | Write::Bail, _) => return Err(Bail),
+            (step, _) => write(e, step, value)?,
         }
         if act.check != Check::Entries || value.entries().is_some_and(|n| n > 0) {
             self.flags |= act.flag;
@@ -774,6 +766,21 @@ impl Open {
     }
 }
 
+/// Writes a member's value by `step` (its key is written).
+#[inline]
+fn write<S: Sink, T: Emit + ?Sized>(
+    e: &mut Planned<S>,
+    step: Write,
+    value: &T,
+) -> Result<(), Bail> {
+    match step {
+        Write::Plain => e.plain(value),
+        Write::Walk(how) => value.emit(e, how),
+        Write::Json(expected) => value.emit_as(e, expected),
+        Write::Skip | Write::Bail => Err(Bail),
+    }
+}
+
 /// Whether a member's value passes `check` (checks of written text pass here).
 #[inline]
 fn passes<T: Emit + ?Sized>(check: Check, value: &T) -> bool {
@@ -815,15 +822,25 @@ fn json_as<S: Sink>(
     value: &Value,
     object: bool,
 ) -> Result<(), Bail> {
-    let Value::Object(map) = value else {
-        return if object { Err(Bail) } else { e.plain(value) };
-    };
+    match value {
+        Value::Object(map) => map_as(e, expected, map),
+        _ if object => Err(Bail),
+        _ => e.plain(value),
+    }
+}
+
+/// A JSON object typed by the edge to `expected` ([`json_as`] of an object, without a copy).
+fn map_as<S: Sink>(
+    e: &mut Planned<S>,
+    expected: Option<&'static str>,
+    map: &Map<String, Value>,
+) -> Result<(), Bail> {
     let Some(expected) = expected else {
-        return e.plain(value);
+        return e.plain(map);
     };
     let known = names::known(expected);
     if known.is_clean(e.bit) {
-        return e.plain(value);
+        return e.plain(map);
     }
     let owner = known.owner;
     if owner.is_some_and(|o| o.absent[e.version.index()] != 0) {
@@ -928,15 +945,20 @@ pub(crate) use emit_scalar;
 
 emit_scalar!(String, &'static str, bool, u64, i64, Number);
 
+/// Untyped JSON, written as it is (only the client `_meta` role reads JSON, and only `Meta`
+/// takes it).
+fn untyped<S: Sink, T: Serialize>(e: &mut Planned<S>, how: How, value: &T) -> Result<(), Bail> {
+    match how {
+        How::ClientMeta => Err(Bail),
+        _ => e.plain(value),
+    }
+}
+
 impl Emit for Value {
     const SHAPE: Shape = Shape::Json;
 
     fn emit<S: Sink>(&self, e: &mut Planned<S>, how: How) -> Result<(), Bail> {
-        // Untyped JSON is written as it is; only the client `_meta` role reads JSON.
-        match how {
-            How::ClientMeta => Err(Bail),
-            _ => e.plain(self),
-        }
+        untyped(e, how, self)
     }
 
     fn emit_as<S: Sink>(&self, e: &mut Planned<S>, expected: &'static str) -> Result<(), Bail> {
@@ -956,19 +978,11 @@ impl Emit for Map<String, Value> {
     const SHAPE: Shape = Shape::Json;
 
     fn emit<S: Sink>(&self, e: &mut Planned<S>, how: How) -> Result<(), Bail> {
-        match how {
-            How::ClientMeta => Err(Bail),
-            _ => e.plain(self),
-        }
+        untyped(e, how, self)
     }
 
     fn emit_as<S: Sink>(&self, e: &mut Planned<S>, expected: &'static str) -> Result<(), Bail> {
-        let known = names::known(expected);
-        if known.is_clean(e.bit) {
-            return e.plain(self);
-        }
-        // Rare (a map typed by an edge that needs shaping): no copy on the common paths.
-        json_as(e, Some(expected), &Value::Object(self.clone()), false)
+        map_as(e, Some(expected), self)
     }
 
     fn json_object(&self) -> Option<&Map<String, Value>> {
