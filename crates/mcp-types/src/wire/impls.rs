@@ -13,8 +13,9 @@ use crate::jsonrpc::{
 use crate::model::*;
 use crate::{ProtocolVersion, VersionLike};
 
-macro_rules! requests {
-    ($($ty:ident),* $(,)?) => {$(
+/// A message body with a planned writer: [`Sealed`]'s planned outputs are the planned emitter's.
+macro_rules! planned_body {
+    ($ty:ty) => {
         impl Sealed for $ty {
             fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
                 super::planned::body_text(self, version, out)
@@ -24,6 +25,12 @@ macro_rules! requests {
                 super::planned::body_value(self, version)
             }
         }
+    };
+}
+
+macro_rules! requests {
+    ($($ty:ident),* $(,)?) => {$(
+        planned_body!($ty);
         impl WireBody for $ty {
             fn body_info(&self) -> BodyInfo {
                 BodyInfo::request(stringify!($ty), <$ty as Request>::METHOD)
@@ -42,15 +49,7 @@ macro_rules! requests {
 
 macro_rules! notifications {
     ($($ty:ident),* $(,)?) => {$(
-        impl Sealed for $ty {
-            fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
-                super::planned::body_text(self, version, out)
-            }
-
-            fn emit_planned_value(&self, version: ProtocolVersion) -> Option<Value> {
-                super::planned::body_value(self, version)
-            }
-        }
+        planned_body!($ty);
         impl WireBody for $ty {
             fn body_info(&self) -> BodyInfo {
                 BodyInfo::notification(stringify!($ty), <$ty as Notification>::METHOD)
@@ -65,15 +64,7 @@ macro_rules! notifications {
 
 macro_rules! results {
     ($($ty:ident),* $(,)?) => {$(
-        impl Sealed for $ty {
-            fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
-                super::planned::body_text(self, version, out)
-            }
-
-            fn emit_planned_value(&self, version: ProtocolVersion) -> Option<Value> {
-                super::planned::body_value(self, version)
-            }
-        }
+        planned_body!($ty);
         impl WireBody for $ty {
             fn body_info(&self) -> BodyInfo {
                 BodyInfo::result(stringify!($ty))
@@ -247,15 +238,7 @@ impl ResultTypeOf for GetTaskPayloadResult {
 
 macro_rules! method_unions {
     ($($ty:ident => $kind:ident, $pkind:ident;)*) => {$(
-        impl Sealed for $ty {
-            fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
-                super::planned::body_text(self, version, out)
-            }
-
-            fn emit_planned_value(&self, version: ProtocolVersion) -> Option<Value> {
-                super::planned::body_value(self, version)
-            }
-        }
+        planned_body!($ty);
         impl WireBody for $ty {
             /// The member's own type and method (the method map agrees: see the tests).
             fn body_info(&self) -> BodyInfo {
@@ -335,15 +318,7 @@ method_unions! {
     ServerNotification => Notification, Notification;
 }
 
-impl Sealed for ServerResult {
-    fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
-        super::planned::body_text(self, version, out)
-    }
-
-    fn emit_planned_value(&self, version: ProtocolVersion) -> Option<Value> {
-        super::planned::body_value(self, version)
-    }
-}
+planned_body!(ServerResult);
 impl WireBody for ServerResult {
     fn body_info(&self) -> BodyInfo {
         BodyInfo::result(match self {
@@ -370,15 +345,7 @@ impl WireBody for ServerResult {
     }
 }
 
-impl Sealed for ClientResult {
-    fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
-        super::planned::body_text(self, version, out)
-    }
-
-    fn emit_planned_value(&self, version: ProtocolVersion) -> Option<Value> {
-        super::planned::body_value(self, version)
-    }
-}
+planned_body!(ClientResult);
 impl WireBody for ClientResult {
     fn body_info(&self) -> BodyInfo {
         BodyInfo::result(match self {
