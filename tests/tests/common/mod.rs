@@ -32,6 +32,21 @@ pub enum Kind<'a> {
     Result(&'a str),
 }
 
+/// `$e` with `$b` bound to the typed body inside `$body`, whichever member it is.
+macro_rules! on_body {
+    ($body:expr, $b:ident => $e:expr) => {
+        match $body {
+            Body::ClientRequest($b) => $e,
+            Body::ServerRequest($b) => $e,
+            Body::ClientNotification($b) => $e,
+            Body::ServerNotification($b) => $e,
+            Body::Result(MethodResult::Server($b)) => $e,
+            Body::Result(MethodResult::Client($b)) => $e,
+            Body::Result(_) => unreachable!("MethodResult has two members"),
+        }
+    };
+}
+
 impl Body {
     /// Parses `json` as `kind` at `version`.
     pub fn parse(
@@ -59,15 +74,7 @@ impl Body {
     }
 
     fn info(&self) -> BodyInfo {
-        match self {
-            Body::ClientRequest(b) => b.body_info(),
-            Body::ServerRequest(b) => b.body_info(),
-            Body::ClientNotification(b) => b.body_info(),
-            Body::ServerNotification(b) => b.body_info(),
-            Body::Result(MethodResult::Server(b)) => b.body_info(),
-            Body::Result(MethodResult::Client(b)) => b.body_info(),
-            Body::Result(_) => unreachable!("MethodResult has two members"),
-        }
+        on_body!(self, b => b.body_info())
     }
 
     /// The spec definition of the body.
@@ -78,55 +85,22 @@ impl Body {
     /// The compact text output (`serialize_for_string`: the planned emitter, or the shaping
     /// serializer where it bails).
     pub fn emit_text(&self, v: ProtocolVersion) -> Result<String, EmitError> {
-        match self {
-            Body::ClientRequest(b) => serialize_for_string(b, v),
-            Body::ServerRequest(b) => serialize_for_string(b, v),
-            Body::ClientNotification(b) => serialize_for_string(b, v),
-            Body::ServerNotification(b) => serialize_for_string(b, v),
-            Body::Result(MethodResult::Server(b)) => serialize_for_string(b, v),
-            Body::Result(MethodResult::Client(b)) => serialize_for_string(b, v),
-            Body::Result(_) => unreachable!("MethodResult has two members"),
-        }
+        on_body!(self, b => serialize_for_string(b, v))
     }
 
     /// The value output (`serialize_for`: the planned emitter, or the shaping serializer where
     /// it bails).
     pub fn emit_value(&self, v: ProtocolVersion) -> Result<Value, EmitError> {
-        match self {
-            Body::ClientRequest(b) => serialize_for(b, v),
-            Body::ServerRequest(b) => serialize_for(b, v),
-            Body::ClientNotification(b) => serialize_for(b, v),
-            Body::ServerNotification(b) => serialize_for(b, v),
-            Body::Result(MethodResult::Server(b)) => serialize_for(b, v),
-            Body::Result(MethodResult::Client(b)) => serialize_for(b, v),
-            Body::Result(_) => unreachable!("MethodResult has two members"),
-        }
+        on_body!(self, b => serialize_for(b, v))
     }
 
     pub fn emit(&self, v: ProtocolVersion) -> Result<(Value, EmissionReport), EmitError> {
-        match self {
-            Body::ClientRequest(b) => serialize_for_report(b, v),
-            Body::ServerRequest(b) => serialize_for_report(b, v),
-            Body::ClientNotification(b) => serialize_for_report(b, v),
-            Body::ServerNotification(b) => serialize_for_report(b, v),
-            Body::Result(MethodResult::Server(b)) => serialize_for_report(b, v),
-            Body::Result(MethodResult::Client(b)) => serialize_for_report(b, v),
-            Body::Result(_) => unreachable!("MethodResult has two members"),
-        }
+        on_body!(self, b => serialize_for_report(b, v))
     }
 
     /// Plain `serde_json` of the superset value.
     pub fn plain(&self) -> Value {
-        match self {
-            Body::ClientRequest(b) => serde_json::to_value(b),
-            Body::ServerRequest(b) => serde_json::to_value(b),
-            Body::ClientNotification(b) => serde_json::to_value(b),
-            Body::ServerNotification(b) => serde_json::to_value(b),
-            Body::Result(MethodResult::Server(b)) => serde_json::to_value(b),
-            Body::Result(MethodResult::Client(b)) => serde_json::to_value(b),
-            Body::Result(_) => unreachable!("MethodResult has two members"),
-        }
-        .expect("superset values serialize")
+        on_body!(self, b => serde_json::to_value(b)).expect("superset values serialize")
     }
 
     /// The method whose result this is, for re-parsing a result.

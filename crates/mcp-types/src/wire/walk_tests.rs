@@ -25,6 +25,20 @@ enum Body {
     ClientResult(ClientResult),
 }
 
+/// `$e` with `$b` bound to the typed body inside `$body`, whichever member it is.
+macro_rules! on_body {
+    ($body:expr, $b:ident => $e:expr) => {
+        match $body {
+            Body::ClientRequest($b) => $e,
+            Body::ServerRequest($b) => $e,
+            Body::ClientNotification($b) => $e,
+            Body::ServerNotification($b) => $e,
+            Body::ServerResult($b) => $e,
+            Body::ClientResult($b) => $e,
+        }
+    };
+}
+
 fn shared(dir: &str) -> PathBuf {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared")
@@ -132,14 +146,7 @@ fn emit<B: WireBody>(b: &B, v: ProtocolVersion, walk_everything: bool) -> Emitte
 }
 
 fn both(body: &Body, v: ProtocolVersion, walk: bool) -> Emitted {
-    match body {
-        Body::ClientRequest(b) => emit(b, v, walk),
-        Body::ServerRequest(b) => emit(b, v, walk),
-        Body::ClientNotification(b) => emit(b, v, walk),
-        Body::ServerNotification(b) => emit(b, v, walk),
-        Body::ServerResult(b) => emit(b, v, walk),
-        Body::ClientResult(b) => emit(b, v, walk),
-    }
+    on_body!(body, b => emit(b, v, walk))
 }
 
 fn same_error(a: &EmitError, b: &EmitError) -> bool {
@@ -186,14 +193,7 @@ fn writing_clean_subtrees_unlooked_changes_nothing_and_bytes_match_values() {
 
 /// The spec type name of a body.
 fn body_name(body: &Body) -> &'static str {
-    match body {
-        Body::ClientRequest(b) => b.body_info().type_name,
-        Body::ServerRequest(b) => b.body_info().type_name,
-        Body::ClientNotification(b) => b.body_info().type_name,
-        Body::ServerNotification(b) => b.body_info().type_name,
-        Body::ServerResult(b) => b.body_info().type_name,
-        Body::ClientResult(b) => b.body_info().type_name,
-    }
+    on_body!(body, b => b.body_info().type_name)
 }
 
 /// The planned emitter's bytes for `b` at `v` (`None` when it bails) and the shaping
@@ -223,14 +223,7 @@ fn the_planned_emitter_writes_what_the_shaping_serializer_writes() {
         let (mut planned, mut shaped) = (0, 0);
         let mut bailed = Vec::new();
         for (i, body) in bodies.iter().enumerate() {
-            let (fast, slow) = match body {
-                Body::ClientRequest(b) => planned_and_shaped(b, v),
-                Body::ServerRequest(b) => planned_and_shaped(b, v),
-                Body::ClientNotification(b) => planned_and_shaped(b, v),
-                Body::ServerNotification(b) => planned_and_shaped(b, v),
-                Body::ServerResult(b) => planned_and_shaped(b, v),
-                Body::ClientResult(b) => planned_and_shaped(b, v),
-            };
+            let (fast, slow) = on_body!(body, b => planned_and_shaped(b, v));
             if slow.is_ok() {
                 shaped += 1;
                 if fast.is_none() {
