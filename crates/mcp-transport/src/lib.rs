@@ -1,0 +1,18 @@
+//! Live MCP transports carrying raw JSON-RPC frames.
+//!
+//! - [`frame`]: [`Frame`], one JSON-RPC message (or a 2025-03-26 batch) exactly as it travelled,
+//!   and [`Connection`], the bounded duplex every client transport returns.
+//! - [`error`]: [`TransportError`], the crate's one error type.
+//!
+//! Frames are produced and consumed by our code only through `mcp-types`' boundary
+//! (`serialize_for` / `parse_as` at the negotiated revision); the transport itself never
+//! rewrites the text it carries.
+
+pub mod error;
+pub mod frame;
+
+pub use error::TransportError;
+pub use frame::{
+    Connection, ConnectionDriver, ConnectionEnd, ConnectionHandle, Frame, FrameReceiver,
+    FrameSender,
+};
