@@ -10,6 +10,7 @@
 
 pub mod error;
 pub mod frame;
+pub mod server;
 
 pub use error::TransportError;
 pub use frame::{

@@ -1,0 +1,324 @@
+//! The handler trait a server implements, the per-request context it receives, and the one
+//! API through which a handler asks the client for input on either era.
+
+use std::future::Future;
+
+use indexmap::IndexMap;
+use mcp_types::ProtocolVersion;
+use mcp_types::jsonrpc::ErrorData;
+use mcp_types::model::{
+    CallToolRequestParams, CallToolResult, ClientCapabilities, CompleteRequestParams,
+    CompleteResult, GetPromptRequestParams, GetPromptResult, Implementation, InputRequest,
+    InputResponse, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate,
+    ServerCapabilities, Tool,
+};
+use serde_json::{Value, json};
+
+use super::auth::Principal;
+use super::context::{InputMode, RequestContext};
+
+/// JSON-RPC error codes the runtime uses, by meaning.
+pub mod codes {
+    /// The request is not valid JSON.
+    pub const PARSE_ERROR: i64 = -32700;
+    /// The frame is not a valid request.
+    pub const INVALID_REQUEST: i64 = -32600;
+    /// No such method.
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// Bad parameters (also: unknown resource at 2026-07-28).
+    pub const INVALID_PARAMS: i64 = -32602;
+    /// The server failed.
+    pub const INTERNAL_ERROR: i64 = -32603;
+    /// Resource not found (handshake era).
+    pub const RESOURCE_NOT_FOUND: i64 = -32002;
+    /// 2026-07-28: a header disagrees with the body.
+    pub const HEADER_MISMATCH: i64 = -32020;
+    /// 2026-07-28: the request needs a client capability it did not declare.
+    pub const MISSING_CLIENT_CAPABILITY: i64 = -32021;
+    /// 2026-07-28: unsupported protocol version.
+    pub const UNSUPPORTED_VERSION: i64 = -32022;
+}
+
+/// Why a handler did not produce a result.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum HandlerError {
+    /// Answer with this JSON-RPC error.
+    Rpc(ErrorData),
+    /// The handler needs client input it does not have yet (2026-07-28 only; raised by
+    /// [`RequestContext::input`]): the runtime answers with an `InputRequiredResult`.
+    InputRequired(Box<InputPending>),
+}
+
+impl HandlerError {
+    /// A JSON-RPC error.
+    pub fn rpc(code: i64, message: impl Into<String>) -> Self {
+        Self::Rpc(ErrorData::new(code, message))
+    }
+
+    /// `-32602` invalid params.
+    pub fn invalid_params(message: impl Into<String>) -> Self {
+        Self::rpc(codes::INVALID_PARAMS, message)
+    }
+
+    /// `-32603` internal error.
+    pub fn internal(message: impl Into<String>) -> Self {
+        Self::rpc(codes::INTERNAL_ERROR, message)
+    }
+
+    /// `-32601` method not found.
+    pub fn method_not_found(method: &str) -> Self {
+        Self::rpc(
+            codes::METHOD_NOT_FOUND,
+            format!("method not found: {method}"),
+        )
+    }
+
+    /// An unknown resource: `-32602` with `data.uri` at 2026-07-28, `-32002` before.
+    pub fn resource_not_found(revision: ProtocolVersion, uri: &str) -> Self {
+        let code = if revision == ProtocolVersion::V2026_07_28 {
+            codes::INVALID_PARAMS
+        } else {
+            codes::RESOURCE_NOT_FOUND
+        };
+        Self::Rpc(ErrorData::new(code, "Resource not found").with_data(json!({ "uri": uri })))
+    }
+
+    /// `-32021`: the client did not declare a capability the request needs
+    /// (`data.requiredCapabilities` is a `ClientCapabilities` object).
+    pub fn missing_capability(required: Value) -> Self {
+        Self::Rpc(
+            ErrorData::new(
+                codes::MISSING_CLIENT_CAPABILITY,
+                "Missing required client capability",
+            )
+            .with_data(json!({ "requiredCapabilities": required })),
+        )
+    }
+}
+
+impl From<ErrorData> for HandlerError {
+    fn from(e: ErrorData) -> Self {
+        Self::Rpc(e)
+    }
+}
+
+/// The input requests a handler is waiting for (keys as the handler named them), and the
+/// answers gathered in earlier rounds, which go into the signed `requestState`.
+#[derive(Debug, Clone, Default)]
+pub struct InputPending {
+    /// The requests still unanswered.
+    pub requests: IndexMap<String, InputRequest>,
+    /// The answers gathered so far.
+    pub(crate) gathered: IndexMap<String, Value>,
+}
+
+/// What a handler's result is for a method that may need client input.
+pub type HandlerResult<T> = Result<T, HandlerError>;
+
+/// A server's behaviour: its identity, capabilities and the answers to each client request.
+///
+/// Every method has a default (no tools, no resources, …), so a handler implements only what
+/// it offers. One handler serves every revision: the runtime does the revision's framing, and
+/// [`RequestContext::input`] asks the client for input in the way the revision allows.
+pub trait Handler: Send + Sync + 'static {
+    /// `serverInfo`.
+    fn server_info(&self) -> Implementation;
+
+    /// The capabilities to advertise (`initialize`, `server/discover`).
+    fn capabilities(&self) -> ServerCapabilities;
+
+    /// Instructions for the model, if any.
+    fn instructions(&self) -> Option<String> {
+        None
+    }
+
+    /// `tools/list`.
+    fn list_tools(
+        &self,
+        ctx: &RequestContext,
+    ) -> impl Future<Output = HandlerResult<Vec<Tool>>> + Send {
+        let _ = ctx;
+        async { Ok(Vec::new()) }
+    }
+
+    /// `tools/call`.
+    fn call_tool(
+        &self,
+        ctx: RequestContext,
+        params: CallToolRequestParams,
+    ) -> impl Future<Output = HandlerResult<CallToolResult>> + Send {
+        let _ = ctx;
+        async move {
+            Err(HandlerError::invalid_params(format!(
+                "unknown tool: {}",
+                params.name
+            )))
+        }
+    }
+
+    /// `resources/list`.
+    fn list_resources(
+        &self,
+        ctx: &RequestContext,
+    ) -> impl Future<Output = HandlerResult<Vec<Resource>>> + Send {
+        let _ = ctx;
+        async { Ok(Vec::new()) }
+    }
+
+    /// `resources/templates/list`.
+    fn list_resource_templates(
+        &self,
+        ctx: &RequestContext,
+    ) -> impl Future<Output = HandlerResult<Vec<ResourceTemplate>>> + Send {
+        let _ = ctx;
+        async { Ok(Vec::new()) }
+    }
+
+    /// `resources/read`.
+    fn read_resource(
+        &self,
+        ctx: RequestContext,
+        uri: String,
+    ) -> impl Future<Output = HandlerResult<ReadResourceResult>> + Send {
+        async move { Err(HandlerError::resource_not_found(ctx.revision(), &uri)) }
+    }
+
+    /// `resources/subscribe` (handshake era; at 2026-07-28 subscriptions ride on
+    /// `subscriptions/listen`, which the runtime serves). The runtime records the subscription.
+    fn subscribe(&self, ctx: &RequestContext, uri: &str) -> HandlerResult<()> {
+        let _ = (ctx, uri);
+        Ok(())
+    }
+
+    /// `prompts/list`.
+    fn list_prompts(
+        &self,
+        ctx: &RequestContext,
+    ) -> impl Future<Output = HandlerResult<Vec<Prompt>>> + Send {
+        let _ = ctx;
+        async { Ok(Vec::new()) }
+    }
+
+    /// `prompts/get`.
+    fn get_prompt(
+        &self,
+        ctx: RequestContext,
+        params: GetPromptRequestParams,
+    ) -> impl Future<Output = HandlerResult<GetPromptResult>> + Send {
+        let _ = ctx;
+        async move {
+            Err(HandlerError::invalid_params(format!(
+                "unknown prompt: {}",
+                params.name
+            )))
+        }
+    }
+
+    /// `completion/complete`.
+    fn complete(
+        &self,
+        ctx: &RequestContext,
+        params: CompleteRequestParams,
+    ) -> impl Future<Output = HandlerResult<CompleteResult>> + Send {
+        let _ = (ctx, params);
+        async {
+            Ok(CompleteResult::new(mcp_types::model::Completion::new(
+                Vec::new(),
+            )))
+        }
+    }
+
+    /// Authorizes a request's principal for a method (default: everyone may call everything).
+    fn authorize(&self, principal: &Principal, method: &str) -> HandlerResult<()> {
+        let _ = (principal, method);
+        Ok(())
+    }
+}
+
+/// The capability a client must have declared for each input request method.
+const INPUT_CAPABILITIES: [(&str, &str); 3] = [
+    ("sampling/createMessage", "sampling"),
+    ("roots/list", "roots"),
+    ("elicitation/create", "elicitation"),
+];
+
+/// The client capability (`ClientCapabilities` member name) an input request needs.
+pub fn capability_for(request: &InputRequest) -> &'static str {
+    let method = request.tag();
+    INPUT_CAPABILITIES
+        .iter()
+        .find(|(m, _)| *m == method)
+        .map_or("experimental", |(_, c)| *c)
+}
+
+/// Whether `caps` declares the member `name`.
+pub fn declares(caps: &ClientCapabilities, name: &str) -> bool {
+    match name {
+        "sampling" => caps.sampling.is_some(),
+        "roots" => caps.roots.is_some(),
+        "elicitation" => caps.elicitation.is_some(),
+        "tasks" => caps.tasks.is_some(),
+        other => caps.extra.contains_key(other),
+    }
+}
+
+impl RequestContext {
+    /// Asks the client for one input: at the handshake revisions a server→client request on
+    /// this request's stream (awaited here); at 2026-07-28 the answer from the client's retry
+    /// (`inputResponses`, or the signed `requestState` of an earlier round), else the handler
+    /// stops here and the runtime answers `InputRequiredResult`.
+    pub async fn input(&self, key: &str, request: InputRequest) -> HandlerResult<InputResponse> {
+        let mut all = self.inputs([(key.to_owned(), request)]).await?;
+        all.shift_remove(key)
+            .ok_or_else(|| HandlerError::internal("input answer missing"))
+    }
+
+    /// Asks the client for several inputs at once (one round at 2026-07-28).
+    pub async fn inputs(
+        &self,
+        requests: impl IntoIterator<Item = (String, InputRequest)>,
+    ) -> HandlerResult<IndexMap<String, InputResponse>> {
+        let requests: Vec<(String, InputRequest)> = requests.into_iter().collect();
+        for (_, request) in &requests {
+            let needed = capability_for(request);
+            if !declares(self.client_capabilities(), needed) {
+                return Err(HandlerError::missing_capability(json!({ needed: {} })));
+            }
+        }
+        match self.input_mode() {
+            InputMode::Stateless(state) => state.take(requests),
+            InputMode::Session(link) => {
+                let mut answers = IndexMap::new();
+                for (key, request) in requests {
+                    let answer = link.ask(self, request).await?;
+                    answers.insert(key, answer);
+                }
+                Ok(answers)
+            }
+        }
+    }
+}
+
+/// The reserved `_meta` keys the runtime reads and writes.
+pub mod keys {
+    /// The revision of a 2026-07-28 request.
+    pub const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+    /// The client's `Implementation` (2026-07-28).
+    pub const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+    /// The client's capabilities (2026-07-28).
+    pub const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+    /// The log level a 2026-07-28 request asks for.
+    pub const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+    /// The server's `Implementation` on 2026-07-28 results.
+    pub const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+    /// The listen request a 2026-07-28 notification belongs to.
+    pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+    /// The progress token of a request.
+    pub const PROGRESS_TOKEN: &str = "progressToken";
+}
+
+/// Levels in order of severity, for filtering (`logging/setLevel`, `_meta` logLevel).
+pub fn level_rank(level: LoggingLevel) -> u8 {
+    level as u8
+}

@@ -1,0 +1,428 @@
+//! The transport-free part of the server: a typed request in, its typed answer out, emitted
+//! at the request's revision. The HTTP wires (and stdio) feed it.
+
+use std::sync::Arc;
+
+use mcp_types::ProtocolVersion;
+use mcp_types::jsonrpc::{ErrorData, JsonRpcError, JsonRpcResponse, RequestId};
+use mcp_types::model::{
+    ClientRequest, DiscoverResult, EmptyResult, InitializeResult, InputRequiredResult,
+    InputResponse, InputResponses, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, Meta, ServerResult,
+};
+
+use super::context::{ContextInner, InputMode, RequestContext, StatelessInputs};
+use super::handler::{Handler, HandlerError, codes, keys};
+use super::state::StateError;
+use super::{Server, ServerShared};
+use crate::Frame;
+
+/// The answer to one request, before framing.
+pub(crate) type Answer = Result<ServerResult, HandlerError>;
+
+impl<H: Handler> Server<H> {
+    /// The `initialize` result at `revision`.
+    pub(crate) fn initialize_result(&self, revision: ProtocolVersion) -> InitializeResult {
+        let mut result = InitializeResult::new(
+            revision.as_str(),
+            self.handler.capabilities(),
+            self.handler.server_info(),
+        );
+        result.instructions = self.handler.instructions();
+        result
+    }
+
+    /// The `server/discover` result.
+    pub(crate) fn discover_result(&self) -> DiscoverResult {
+        let versions = self
+            .shared
+            .revisions
+            .iter()
+            .filter(|v| **v == ProtocolVersion::V2026_07_28)
+            .map(|v| v.as_str().to_owned())
+            .collect();
+        let mut result = DiscoverResult::new(versions, self.handler.capabilities());
+        result.instructions = self.handler.instructions();
+        result.meta = Some(self.server_info_meta());
+        result
+    }
+
+    /// `_meta` naming the server (2026-07-28 results).
+    pub(crate) fn server_info_meta(&self) -> Meta {
+        let mut meta = Meta::new();
+        meta.set(keys::SERVER_INFO, self.handler.server_info());
+        meta
+    }
+
+    /// Answers one typed request (everything but `initialize` and `subscriptions/listen`, which
+    /// the wires serve), running the handler in its own task so a panic becomes `-32603`.
+    pub(crate) async fn answer(
+        self: &Arc<Self>,
+        ctx: RequestContext,
+        request: ClientRequest,
+    ) -> Answer {
+        let server = self.clone();
+        let task = tokio::spawn(async move { server.dispatch(ctx, request).await });
+        let guard = AbortOnDrop(task.abort_handle());
+        let result = task.await;
+        drop(guard);
+        match result {
+            Ok(answer) => answer,
+            Err(e) if e.is_panic() => Err(HandlerError::internal("the handler panicked")),
+            Err(_) => Err(HandlerError::internal("the request was cancelled")),
+        }
+    }
+
+    async fn dispatch(&self, ctx: RequestContext, request: ClientRequest) -> Answer {
+        let h = &*self.handler;
+        h.authorize(ctx.principal(), request.method())?;
+        let revision = ctx.revision();
+        Ok(match request {
+            ClientRequest::Ping(_) => ServerResult::Empty(EmptyResult::new()),
+            ClientRequest::Initialize(_) => {
+                return Err(HandlerError::rpc(
+                    codes::INVALID_REQUEST,
+                    "initialize is only valid as a session's first request",
+                ));
+            }
+            ClientRequest::SetLevel(r) => {
+                ctx.inner.log_level.set(r.params.level);
+                ServerResult::Empty(EmptyResult::new())
+            }
+            ClientRequest::ListTools(_) => {
+                ServerResult::ListTools(ListToolsResult::new(h.list_tools(&ctx).await?))
+            }
+            ClientRequest::CallTool(r) => {
+                let name = r.params.name.clone();
+                if revision == ProtocolVersion::V2026_07_28 {
+                    let tools = h.list_tools(&ctx).await?;
+                    check_param_headers(&tools, &r.params, &ctx.inner.param_headers)?;
+                }
+                let ctx = self.with_inputs(
+                    ctx,
+                    "tools/call",
+                    &name,
+                    r.params.request_state.as_deref(),
+                    r.params.input_responses.as_ref(),
+                )?;
+                let rounds = ctx.rounds;
+                return self.finish_inputs(
+                    "tools/call",
+                    &name,
+                    rounds,
+                    h.call_tool(ctx.ctx, r.params)
+                        .await
+                        .map(ServerResult::CallTool),
+                );
+            }
+            ClientRequest::ListResources(_) => {
+                ServerResult::ListResources(ListResourcesResult::new(h.list_resources(&ctx).await?))
+            }
+            ClientRequest::ListResourceTemplates(_) => ServerResult::ListResourceTemplates(
+                ListResourceTemplatesResult::new(h.list_resource_templates(&ctx).await?),
+            ),
+            ClientRequest::ReadResource(r) => {
+                let uri = r.params.uri.clone();
+                let ctx = self.with_inputs(
+                    ctx,
+                    "resources/read",
+                    &uri,
+                    r.params.request_state.as_deref(),
+                    r.params.input_responses.as_ref(),
+                )?;
+                let rounds = ctx.rounds;
+                let read = h.read_resource(ctx.ctx, uri.clone()).await;
+                return self.finish_inputs(
+                    "resources/read",
+                    &uri,
+                    rounds,
+                    read.map(ServerResult::ReadResource),
+                );
+            }
+            ClientRequest::Subscribe(r) => {
+                h.subscribe(&ctx, &r.params.uri)?;
+                if let InputMode::Session(link) = ctx.input_mode()
+                    && !link.session.subscribe(&r.params.uri)
+                {
+                    return Err(HandlerError::invalid_params("too many subscriptions"));
+                }
+                ServerResult::Empty(EmptyResult::new())
+            }
+            ClientRequest::Unsubscribe(r) => {
+                if let InputMode::Session(link) = ctx.input_mode() {
+                    link.session.unsubscribe(&r.params.uri);
+                }
+                ServerResult::Empty(EmptyResult::new())
+            }
+            ClientRequest::ListPrompts(_) => {
+                ServerResult::ListPrompts(ListPromptsResult::new(h.list_prompts(&ctx).await?))
+            }
+            ClientRequest::GetPrompt(r) => {
+                let name = r.params.name.clone();
+                let ctx = self.with_inputs(
+                    ctx,
+                    "prompts/get",
+                    &name,
+                    r.params.request_state.as_deref(),
+                    r.params.input_responses.as_ref(),
+                )?;
+                let rounds = ctx.rounds;
+                return self.finish_inputs(
+                    "prompts/get",
+                    &name,
+                    rounds,
+                    h.get_prompt(ctx.ctx, r.params)
+                        .await
+                        .map(ServerResult::GetPrompt),
+                );
+            }
+            ClientRequest::Complete(r) => ServerResult::Complete(h.complete(&ctx, r.params).await?),
+            ClientRequest::Discover(_) if revision == ProtocolVersion::V2026_07_28 => {
+                ServerResult::Discover(self.discover_result())
+            }
+            other => return Err(HandlerError::method_not_found(other.method())),
+        })
+    }
+
+    /// At 2026-07-28: the context with the answers this retry carries (its verified
+    /// `requestState` and `inputResponses`). Other revisions: unchanged.
+    fn with_inputs(
+        &self,
+        ctx: RequestContext,
+        method: &str,
+        name: &str,
+        state: Option<&str>,
+        responses: Option<&InputResponses>,
+    ) -> Result<WithRounds, HandlerError> {
+        if !matches!(ctx.input_mode(), InputMode::Stateless(_)) {
+            return Ok(WithRounds { ctx, rounds: 0 });
+        }
+        let mut inputs = StatelessInputs::default();
+        let mut rounds = 0;
+        if let Some(text) = state {
+            let state = self
+                .shared
+                .signer
+                .verify(text, method, name)
+                .map_err(|e: StateError| HandlerError::invalid_params(e.to_string()))?;
+            rounds = state.rounds;
+            for (key, raw) in state.gathered {
+                let typed: InputResponse = serde_json::from_value(raw.clone())
+                    .map_err(|_| HandlerError::invalid_params("requestState is malformed"))?;
+                inputs.answers.insert(key.clone(), typed);
+                inputs.raw.insert(key, raw);
+            }
+            inputs.state_verified = true;
+        }
+        for (key, answer) in responses.into_iter().flatten() {
+            let raw =
+                serde_json::to_value(answer).map_err(|e| HandlerError::internal(e.to_string()))?;
+            inputs.answers.insert(key.clone(), answer.clone());
+            inputs.raw.insert(key.clone(), raw);
+        }
+        let inner = ContextInner {
+            input: InputMode::Stateless(Arc::new(inputs)),
+            ..clone_inner(&ctx.inner)
+        };
+        Ok(WithRounds {
+            ctx: RequestContext {
+                inner: Arc::new(inner),
+            },
+            rounds,
+        })
+    }
+
+    /// Turns an input-required stop into an `InputRequiredResult` with a signed state.
+    fn finish_inputs(&self, method: &str, name: &str, rounds: usize, answer: Answer) -> Answer {
+        match answer {
+            Err(HandlerError::InputRequired(pending)) => {
+                if rounds + 1 > self.shared.limits.max_input_rounds {
+                    return Err(HandlerError::internal("too many input rounds"));
+                }
+                let pending = *pending;
+                let state = self
+                    .shared
+                    .signer
+                    .sign(method, name, rounds + 1, pending.gathered);
+                Ok(ServerResult::InputRequired(
+                    InputRequiredResult::new()
+                        .with_input_requests(pending.requests)
+                        .with_request_state(state),
+                ))
+            }
+            other => other,
+        }
+    }
+}
+
+/// 2026-07-28: every `x-mcp-header` argument of the called tool must be mirrored, exactly, in
+/// its `Mcp-Param-<name>` header (`-32020` otherwise).
+fn check_param_headers(
+    tools: &[mcp_types::model::Tool],
+    params: &mcp_types::model::CallToolRequestParams,
+    headers: &[(String, String)],
+) -> Result<(), HandlerError> {
+    let Some(tool) = tools.iter().find(|t| t.name == params.name) else {
+        return Ok(());
+    };
+    let Some(properties) = tool
+        .input_schema
+        .get("properties")
+        .and_then(|p| p.as_object())
+    else {
+        return Ok(());
+    };
+    let mismatch = |m: String| HandlerError::rpc(codes::HEADER_MISMATCH, m);
+    for (property, schema) in properties {
+        let Some(header) = schema.get("x-mcp-header").and_then(|h| h.as_str()) else {
+            continue;
+        };
+        let sent = headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(header))
+            .map(|(_, v)| v.as_str());
+        let argument = params.arguments.as_ref().and_then(|a| a.get(property));
+        let expected = match argument {
+            None | Some(serde_json::Value::Null) => None,
+            Some(serde_json::Value::String(s)) => Some(s.clone()),
+            Some(other) => Some(other.to_string()),
+        };
+        match (expected, sent) {
+            (None, None) => {}
+            (Some(want), Some(raw)) => match super::http::decode_header_value(raw) {
+                Some(got) if got == want => {}
+                Some(_) => {
+                    return Err(mismatch(format!(
+                        "Mcp-Param-{header} does not match argument {property:?}"
+                    )));
+                }
+                None => return Err(mismatch(format!("Mcp-Param-{header} is not valid base64"))),
+            },
+            (Some(_), None) => {
+                return Err(mismatch(format!(
+                    "Mcp-Param-{header} is missing for argument {property:?}"
+                )));
+            }
+            (None, Some(_)) => {
+                return Err(mismatch(format!(
+                    "Mcp-Param-{header} is sent but argument {property:?} is absent"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+struct WithRounds {
+    ctx: RequestContext,
+    rounds: usize,
+}
+
+fn clone_inner(inner: &ContextInner) -> ContextInner {
+    ContextInner {
+        revision: inner.revision,
+        principal: inner.principal.clone(),
+        client_capabilities: inner.client_capabilities.clone(),
+        client_info: inner.client_info.clone(),
+        request_id: inner.request_id.clone(),
+        method: inner.method.clone(),
+        progress_token: inner.progress_token.clone(),
+        log_level: inner.log_level.clone(),
+        log_by_default: inner.log_by_default,
+        outbox: inner.outbox.clone(),
+        input: inner.input.clone(),
+        notifier: inner.notifier.clone(),
+        param_headers: inner.param_headers.clone(),
+    }
+}
+
+/// Aborts a task when dropped (a client that goes away cancels its request).
+pub(crate) struct AbortOnDrop(pub tokio::task::AbortHandle);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// The response frame of `answer` to request `id` at `revision` (an emission failure becomes
+/// `-32603`).
+pub(crate) fn response_frame(
+    shared: &ServerShared,
+    id: RequestId,
+    answer: Answer,
+    revision: ProtocolVersion,
+    server_meta: Option<&Meta>,
+) -> (Frame, Option<i64>) {
+    let error = match answer {
+        Ok(mut result) => {
+            if let Some(meta) = server_meta {
+                add_meta(&mut result, meta);
+            }
+            let mut buf = Vec::with_capacity(512);
+            match mcp_types::wire::serialize_for_vec(
+                &JsonRpcResponse::new(id.clone(), result),
+                revision,
+                &mut buf,
+            ) {
+                Ok(()) => return (Frame::from_emitted(buf), None),
+                Err(e) => ErrorData::new(codes::INTERNAL_ERROR, format!("cannot emit: {e}")),
+            }
+        }
+        Err(HandlerError::Rpc(e)) => e,
+        Err(HandlerError::InputRequired(_)) => ErrorData::new(
+            codes::INTERNAL_ERROR,
+            "client input is not available on this request",
+        ),
+    };
+    let _ = shared;
+    error_frame(Some(id), error, revision)
+}
+
+/// An error frame (and its code).
+pub(crate) fn error_frame(
+    id: Option<RequestId>,
+    error: ErrorData,
+    revision: ProtocolVersion,
+) -> (Frame, Option<i64>) {
+    let code = error.code;
+    let mut buf = Vec::with_capacity(256);
+    let body = JsonRpcError::new(id, error);
+    if mcp_types::wire::serialize_for_vec(&body, revision, &mut buf).is_err() {
+        buf =
+            br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"cannot emit error"}}"#
+                .to_vec();
+    }
+    (Frame::from_emitted(buf), Some(code))
+}
+
+/// Adds `meta`'s keys to a result's `_meta` (without replacing the handler's own keys).
+fn add_meta(result: &mut ServerResult, meta: &Meta) {
+    macro_rules! slot {
+        ($($v:ident),*) => {
+            match result {
+                $(ServerResult::$v(r) => &mut r.meta,)*
+                _ => return,
+            }
+        };
+    }
+    let slot = slot!(
+        Empty,
+        Complete,
+        GetPrompt,
+        ListPrompts,
+        ListResources,
+        ListResourceTemplates,
+        ReadResource,
+        CallTool,
+        ListTools,
+        InputRequired,
+        SubscriptionsListen
+    );
+    let target = slot.get_or_insert_with(Meta::new);
+    for (k, v) in meta.iter() {
+        if !target.contains_key(k) {
+            target.insert(k.clone(), v.clone());
+        }
+    }
+}

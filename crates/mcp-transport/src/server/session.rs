@@ -1,0 +1,332 @@
+//! Handshake-era sessions (`Mcp-Session-Id`): what `initialize` fixed, the answers awaited from
+//! the client, resource subscriptions, and the replay logs of SSE streams. All bounded.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use mcp_types::ProtocolVersion;
+use mcp_types::jsonrpc::{ErrorData, RequestId};
+use mcp_types::model::{ClientCapabilities, Implementation};
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::AbortHandle;
+
+use super::context::LevelCell;
+use super::limits::Limits;
+
+/// The answer to a server→client request: its result, or its error.
+pub(crate) type ClientAnswer = Result<Value, ErrorData>;
+
+/// Locks a mutex, recovering the data when a panicking holder poisoned it (every critical
+/// section here leaves the data consistent).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// One handshake-era session.
+pub(crate) struct Session {
+    pub id: String,
+    pub revision: ProtocolVersion,
+    pub client_capabilities: ClientCapabilities,
+    pub client_info: Option<Implementation>,
+    pub level: Arc<LevelCell>,
+    limits: Limits,
+    last_seen: Mutex<Instant>,
+    next_request: AtomicU64,
+    pending: Mutex<HashMap<RequestId, oneshot::Sender<ClientAnswer>>>,
+    subscriptions: Mutex<HashSet<String>>,
+    running: Mutex<HashMap<RequestId, AbortHandle>>,
+    streams: Mutex<VecDeque<Arc<StreamLog>>>,
+    next_stream: AtomicU64,
+    /// Whether the standalone GET stream is open (at most one).
+    pub standalone_open: AtomicBool,
+}
+
+impl Session {
+    pub(crate) fn new(
+        id: String,
+        revision: ProtocolVersion,
+        client_capabilities: ClientCapabilities,
+        client_info: Option<Implementation>,
+        limits: Limits,
+    ) -> Self {
+        Self {
+            id,
+            revision,
+            client_capabilities,
+            client_info,
+            level: Arc::new(LevelCell::unset()),
+            limits,
+            last_seen: Mutex::new(Instant::now()),
+            next_request: AtomicU64::new(1),
+            pending: Mutex::new(HashMap::new()),
+            subscriptions: Mutex::new(HashSet::new()),
+            running: Mutex::new(HashMap::new()),
+            streams: Mutex::new(VecDeque::new()),
+            next_stream: AtomicU64::new(1),
+            standalone_open: AtomicBool::new(false),
+        }
+    }
+
+    /// Marks the session as used now.
+    pub(crate) fn touch(&self) {
+        *lock(&self.last_seen) = Instant::now();
+    }
+
+    fn idle_for(&self) -> Duration {
+        lock(&self.last_seen).elapsed()
+    }
+
+    /// A fresh id for a server→client request and the slot its answer arrives in; `None` when
+    /// too many are pending.
+    pub(crate) fn register_pending(&self) -> Option<(RequestId, oneshot::Receiver<ClientAnswer>)> {
+        let mut pending = lock(&self.pending);
+        if pending.len() >= self.limits.pending_client_requests {
+            return None;
+        }
+        let n = self.next_request.fetch_add(1, Ordering::Relaxed);
+        let id = RequestId::String(format!("srv-{n}"));
+        let (tx, rx) = oneshot::channel();
+        pending.insert(id.clone(), tx);
+        Some((id, rx))
+    }
+
+    /// Drops a pending slot (timeout, stream gone).
+    pub(crate) fn forget_pending(&self, id: &RequestId) {
+        lock(&self.pending).remove(id);
+    }
+
+    /// Delivers the client's answer; `false` when nothing waits for that id.
+    pub(crate) fn deliver(&self, id: &RequestId, answer: ClientAnswer) -> bool {
+        match lock(&self.pending).remove(id) {
+            Some(tx) => tx.send(answer).is_ok(),
+            None => false,
+        }
+    }
+
+    /// Records a subscription; `false` when the session already holds the maximum.
+    pub(crate) fn subscribe(&self, uri: &str) -> bool {
+        let mut subs = lock(&self.subscriptions);
+        if subs.len() >= self.limits.subscriptions_per_session && !subs.contains(uri) {
+            return false;
+        }
+        subs.insert(uri.to_owned());
+        true
+    }
+
+    /// Drops a subscription.
+    pub(crate) fn unsubscribe(&self, uri: &str) {
+        lock(&self.subscriptions).remove(uri);
+    }
+
+    /// Whether the session is subscribed to `uri`.
+    pub(crate) fn is_subscribed(&self, uri: &str) -> bool {
+        lock(&self.subscriptions).contains(uri)
+    }
+
+    /// Tracks a running request so `notifications/cancelled` can stop it.
+    pub(crate) fn track(&self, id: RequestId, handle: AbortHandle) {
+        let mut running = lock(&self.running);
+        running.retain(|_, h| !h.is_finished());
+        running.insert(id, handle);
+    }
+
+    /// Cancels a running request.
+    pub(crate) fn cancel(&self, id: &RequestId) {
+        if let Some(h) = lock(&self.running).remove(id) {
+            h.abort();
+        }
+    }
+
+    /// A new replay log for an SSE stream (the oldest is dropped beyond the limit).
+    pub(crate) fn open_stream(&self) -> Arc<StreamLog> {
+        let id = self.next_stream.fetch_add(1, Ordering::Relaxed);
+        let log = Arc::new(StreamLog::new(id, self.limits.replay_events_per_stream));
+        let mut streams = lock(&self.streams);
+        while streams.len() >= self.limits.replay_streams_per_session {
+            streams.pop_front();
+        }
+        streams.push_back(log.clone());
+        log
+    }
+
+    /// The replay log of a stream, by id.
+    pub(crate) fn stream(&self, id: u64) -> Option<Arc<StreamLog>> {
+        lock(&self.streams).iter().find(|s| s.id == id).cloned()
+    }
+
+    /// Ends the session: every waiting handler is told, every running request stopped.
+    fn close(&self) {
+        lock(&self.pending).clear();
+        for (_, h) in lock(&self.running).drain() {
+            h.abort();
+        }
+        for s in lock(&self.streams).drain(..) {
+            s.finish();
+        }
+    }
+}
+
+/// The events of one SSE stream, kept for resumption, and the live connection it feeds.
+pub(crate) struct StreamLog {
+    pub id: u64,
+    cap: usize,
+    inner: Mutex<StreamLogInner>,
+}
+
+struct StreamLogInner {
+    next_seq: u64,
+    events: VecDeque<(u64, Bytes)>,
+    sink: Option<mpsc::Sender<Bytes>>,
+    done: bool,
+}
+
+impl StreamLog {
+    fn new(id: u64, cap: usize) -> Self {
+        Self {
+            id,
+            cap: cap.max(1),
+            inner: Mutex::new(StreamLogInner {
+                next_seq: 0,
+                events: VecDeque::new(),
+                sink: None,
+                done: false,
+            }),
+        }
+    }
+
+    /// The next event id of this stream (and records the event made from it by `render`).
+    /// Returns the rendered event and the sink to send it to, if one is attached.
+    pub(crate) fn record(
+        &self,
+        render: impl FnOnce(&str) -> Bytes,
+    ) -> (Bytes, Option<mpsc::Sender<Bytes>>) {
+        let mut inner = lock(&self.inner);
+        let seq = inner.next_seq;
+        inner.next_seq += 1;
+        let event = render(&format!("{}-{seq}", self.id));
+        if inner.events.len() >= self.cap {
+            inner.events.pop_front();
+        }
+        inner.events.push_back((seq, event.clone()));
+        (event, inner.sink.clone())
+    }
+
+    /// Attaches a live connection, detaching any earlier one.
+    pub(crate) fn attach(&self, sink: mpsc::Sender<Bytes>) {
+        lock(&self.inner).sink = Some(sink);
+    }
+
+    /// Detaches the live connection (it closes once its queue drains).
+    pub(crate) fn detach(&self) {
+        lock(&self.inner).sink = None;
+    }
+
+    /// The events after `after`, and attaches `sink` for the rest (unless the stream is done).
+    pub(crate) fn resume(&self, after: u64, sink: mpsc::Sender<Bytes>) -> Vec<Bytes> {
+        let mut inner = lock(&self.inner);
+        let events = inner
+            .events
+            .iter()
+            .filter(|(seq, _)| *seq > after)
+            .map(|(_, e)| e.clone())
+            .collect();
+        if !inner.done {
+            inner.sink = Some(sink);
+        }
+        events
+    }
+
+    /// Marks the stream complete and lets its connection close.
+    pub(crate) fn finish(&self) {
+        let mut inner = lock(&self.inner);
+        inner.done = true;
+        inner.sink = None;
+    }
+}
+
+/// Every live session, bounded in number, each expiring after an idle period.
+pub(crate) struct Sessions {
+    map: Mutex<HashMap<String, Arc<Session>>>,
+    limits: Limits,
+}
+
+impl Sessions {
+    pub(crate) fn new(limits: Limits) -> Self {
+        Self {
+            map: Mutex::new(HashMap::new()),
+            limits,
+        }
+    }
+
+    /// Adds a session; `false` when the server holds the maximum number.
+    pub(crate) fn insert(&self, session: Arc<Session>) -> bool {
+        let mut map = lock(&self.map);
+        if map.len() >= self.limits.max_sessions {
+            return false;
+        }
+        map.insert(session.id.clone(), session);
+        true
+    }
+
+    /// The session with this id (and marks it used).
+    pub(crate) fn get(&self, id: &str) -> Option<Arc<Session>> {
+        let session = lock(&self.map).get(id).cloned();
+        if let Some(s) = &session {
+            s.touch();
+        }
+        session
+    }
+
+    /// Ends and removes a session; `false` when there was none.
+    pub(crate) fn remove(&self, id: &str) -> bool {
+        let removed = lock(&self.map).remove(id);
+        match removed {
+            Some(s) => {
+                s.close();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Ends the sessions idle longer than the limit.
+    pub(crate) fn expire_idle(&self) {
+        let idle = self.limits.session_idle;
+        let expired: Vec<Arc<Session>> = {
+            let mut map = lock(&self.map);
+            let ids: Vec<String> = map
+                .iter()
+                .filter(|(_, s)| s.idle_for() > idle)
+                .map(|(id, _)| id.clone())
+                .collect();
+            ids.iter().filter_map(|id| map.remove(id)).collect()
+        };
+        for s in expired {
+            s.close();
+        }
+    }
+
+    /// How many sessions are live.
+    pub(crate) fn len(&self) -> usize {
+        lock(&self.map).len()
+    }
+}
+
+/// A new session id: 32 random bytes as hex (visible ASCII).
+pub(crate) fn new_session_id() -> String {
+    let mut bytes = [0u8; 32];
+    if getrandom::fill(&mut bytes).is_err() {
+        // No OS randomness: fall back to time and a counter (still unique per process).
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let c = COUNTER.fetch_add(1, Ordering::Relaxed);
+        return format!("{t:x}{c:x}");
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
