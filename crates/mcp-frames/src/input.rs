@@ -7,8 +7,11 @@
 
 use std::io::{self, BufRead, Read};
 
-/// The default line limit: larger frames are reported, not parsed.
-pub const DEFAULT_MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+/// The default line limit (128 MiB): larger lines are reported, not parsed. Real frames carry
+/// base64 images and resource blobs of tens of megabytes over stdio; this keeps frames of
+/// 64 MiB and more with room to spare, while an over-long line still costs at most this much
+/// memory (the reader holds no more than the limit before it knows a line is too long).
+pub const DEFAULT_MAX_LINE_BYTES: usize = 128 * 1024 * 1024;
 
 /// One non-blank line of the input.
 #[derive(Debug, PartialEq, Eq)]
@@ -155,6 +158,53 @@ mod tests {
                 (4, Ok(b"last".to_vec()))
             ]
         );
+    }
+
+    /// `len` bytes of `x`, then `\n` and `tail`, produced as they are read (never held).
+    struct Generated {
+        left: u64,
+        tail: &'static [u8],
+    }
+
+    impl Read for Generated {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.left > 0 {
+                let n = buf.len().min(self.left as usize);
+                buf[..n].fill(b'x');
+                self.left -= n as u64;
+                return Ok(n);
+            }
+            let n = buf.len().min(self.tail.len());
+            buf[..n].copy_from_slice(&self.tail[..n]);
+            self.tail = &self.tail[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn an_over_long_line_costs_the_limit_not_its_length() {
+        let limit = 1 << 20;
+        let input = io::BufReader::with_capacity(
+            64 * 1024,
+            Generated {
+                left: 64 << 20,
+                tail: b"\nok\n",
+            },
+        );
+        let mut r = LineReader::new(input, limit);
+        let (n, c) = r.next_line().unwrap().unwrap();
+        assert_eq!((n, c), (1, LineContent::TooLong { bytes: 64 << 20 }));
+        // The reader held at most the limit (plus the room for a terminator and the growth of
+        // its buffer), not the 64 MiB line.
+        assert!(r.buf.capacity() <= 2 * (limit + 2), "{}", r.buf.capacity());
+        let (n, c) = r.next_line().unwrap().unwrap();
+        assert_eq!((n, c), (2, LineContent::Bytes(&b"ok"[..])));
+        assert!(r.next_line().unwrap().is_none());
+    }
+
+    #[test]
+    fn the_default_limit_keeps_frames_of_64_mib() {
+        const { assert!(DEFAULT_MAX_LINE_BYTES >= (64 << 20) + 4096) };
     }
 
     #[test]

@@ -7,13 +7,15 @@
 //! - [`envelope`]: JSON-RPC envelope classification and ids;
 //! - [`session`]: per-frame source-revision detection and per-direction id tracking;
 //! - [`stream`]: the driver that ties them together and hands frames to a command;
-//! - [`pointer`]: JSON Pointers for `explain`.
+//! - [`pointer`]: JSON Pointers for `explain`;
+//! - [`explain`]: the `explain` record.
 
 mod boundary;
 pub mod check;
 pub mod convert;
 pub mod direct;
 pub mod envelope;
+pub mod explain;
 pub mod input;
 pub mod json;
 pub mod pointer;

@@ -65,9 +65,12 @@ enum Command {
     },
     /// Show, per frame, what `translate` strips and injects (JSON Pointers into the frame).
     ///
-    /// Prints `{"line":N,"stripped":[…],"injected":[…],"refused":null}` or with
-    /// `"refused":"<reason>"` (invalid frames also get `"invalid":"<reason>"`). The frame
-    /// `translate` writes is the input minus `stripped` plus `injected`, nothing else.
+    /// Prints one record per input line: `{"line":N,"status":"written","stripped":[…],
+    /// "injected":[…]}` for a frame `translate` writes, which is the input minus `stripped`
+    /// plus `injected`, nothing else; or `{"line":N,"status":"refused"|"invalid",
+    /// "reason":"<why>","stripped":[],"injected":[]}` for one it does not write (`refused`: no
+    /// form at the target; `invalid`: not valid at its source revision). `status` is the one
+    /// field that says whether the frame is written; `reason` is present exactly when it is not.
     Explain {
         /// The target revision.
         #[arg(long, value_name = "VERSION", value_parser = parse_version)]

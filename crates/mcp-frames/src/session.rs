@@ -12,6 +12,14 @@
 //!   clients fall back to `initialize` next, whose offer then decides.
 //!
 //! Responses are at the revision of the request they answer.
+//!
+//! An `initialize` and its answer are handshake frames whatever revision they name: they are
+//! judged at the newest handshake revision not newer than it (a TypeScript client offering
+//! 2026-07-28 sends a 2025-11-25 `initialize`), and the answer decides the session's revision.
+//!
+//! `--from` ([`Session::fixed`]) fixes only the revision frames are judged at; everything else
+//! the session learns (the client identity, pending ids, claims and their withdrawal) is
+//! learnt exactly as with detection.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -46,9 +54,16 @@ pub struct Pending {
     pub line: usize,
     /// Whether the request made it to the output (an answer to a dropped request is dropped too).
     pub forwarded: bool,
-    /// When the request claimed a revision (an `initialize` offer, a `_meta` revision): the
-    /// session revision before the claim, restored if the peer turns the claim down.
-    prior: Option<Option<ProtocolVersion>>,
+    /// When the request claimed a revision (an `initialize` offer, a `_meta` revision).
+    claim: Option<Claim>,
+}
+
+/// A revision a request claimed for the session, and the session revision before it (restored
+/// if the peer turns the claim down).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Claim {
+    claimed: ProtocolVersion,
+    prior: Option<ProtocolVersion>,
 }
 
 /// Where a frame stands in the session.
@@ -193,6 +208,18 @@ impl Session {
         self.pending.len()
     }
 
+    /// The revision a frame is judged at: the fixed one (`--from`), else what the evidence
+    /// says; a handshake frame (`initialize` and its answer) at the newest handshake revision
+    /// not newer than that.
+    fn judged(
+        &self,
+        evidence: Option<ProtocolVersion>,
+        handshake: bool,
+    ) -> Option<ProtocolVersion> {
+        let v = self.fixed.or(evidence)?;
+        Some(if handshake { handshake_revision(v) } else { v })
+    }
+
     /// Places one frame: its direction (`stated` for capture records, inferred for bare
     /// frames), its revision, and for answers the request answered. Updates the evidence.
     pub fn observe(
@@ -205,10 +232,11 @@ impl Session {
         match envelope {
             Envelope::Request { id, method } => {
                 let direction = stated.unwrap_or_else(|| infer_request_direction(method));
-                let (claim, prior) = self.claim(direction, method, frame);
+                let claim = self.claim(direction, method, frame);
+                let handshake = is_handshake(method);
                 let revision = match &claim {
-                    Ok(Some(v)) => Some(*v),
-                    Ok(None) => self.fixed.or(self.current),
+                    Ok(Some(c)) => self.judged(Some(c.claimed), handshake),
+                    Ok(None) => self.judged(self.current, handshake),
                     Err(_) => None,
                 };
                 self.remember(
@@ -219,7 +247,7 @@ impl Session {
                         revision,
                         line,
                         forwarded: false,
-                        prior,
+                        claim: claim.clone().ok().flatten(),
                     },
                 );
                 claim?;
@@ -231,20 +259,20 @@ impl Session {
             }
             Envelope::Notification { method } => Ok(FrameContext {
                 direction: stated.unwrap_or_else(|| infer_notification_direction(method)),
-                revision: self.fixed.or(self.current),
+                revision: self.judged(self.current, false),
                 origin: None,
             }),
             Envelope::Response { id } => {
                 let (direction, origin) = self.answer(stated, id)?;
-                let mut revision = self.fixed.or(origin.revision);
-                if origin.method == "initialize" && self.fixed.is_none() {
+                let mut revision = origin.revision;
+                if is_handshake(&origin.method) {
                     let answer = frame
                         .result()
                         .and_then(|r| r.get("protocolVersion").and_then(revision_of));
                     if let Some(answer) = answer {
                         let v = answer?;
                         self.current = Some(v);
-                        revision = Some(v);
+                        revision = self.judged(Some(v), true);
                     }
                 }
                 Ok(FrameContext {
@@ -255,7 +283,7 @@ impl Session {
             }
             Envelope::Error { id: None, .. } => Ok(FrameContext {
                 direction: stated.unwrap_or(Direction::ServerToClient),
-                revision: self.fixed.or(self.current),
+                revision: self.judged(self.current, false),
                 origin: None,
             }),
             Envelope::Error { id: Some(id), code } => {
@@ -265,36 +293,29 @@ impl Session {
                     "server/discover" => *code == -32601,
                     _ => false,
                 };
-                if let (true, Some(prior)) = (withdrawn, origin.prior)
-                    && self.current == origin.revision
+                if let (true, Some(claim)) = (withdrawn, origin.claim)
+                    && self.current == Some(claim.claimed)
                 {
-                    self.current = prior;
+                    self.current = claim.prior;
                 }
                 Ok(FrameContext {
                     direction,
-                    revision: self.fixed.or(origin.revision),
+                    revision: origin.revision,
                     origin: Some(origin),
                 })
             }
         }
     }
 
-    /// The revision a request claims for itself (a `_meta` revision, an `initialize` offer),
-    /// applied to the session; with the session revision before the claim.
-    #[allow(clippy::type_complexity)]
+    /// The revision a request claims for the session (a `_meta` revision, an `initialize`
+    /// offer), applied to the session; an `initialize` also states the client identity.
     fn claim(
         &mut self,
         direction: Direction,
         method: &str,
         frame: &dyn Evidence,
-    ) -> (
-        Result<Option<ProtocolVersion>, SessionError>,
-        Option<Option<ProtocolVersion>>,
-    ) {
-        if self.fixed.is_some() {
-            return (Ok(None), None);
-        }
-        let claim = if let Some(claim) = frame.meta_revision().and_then(|v| revision_of(&v)) {
+    ) -> Result<Option<Claim>, SessionError> {
+        let claimed = if let Some(claim) = frame.meta_revision().and_then(|v| revision_of(&v)) {
             claim
         } else if method == "initialize" && direction == Direction::ClientToServer {
             let p = frame.params();
@@ -308,18 +329,14 @@ impl Session {
                 .and_then(revision_of)
             {
                 Some(offer) => offer,
-                None => return (Ok(None), None),
+                None => return Ok(None),
             }
         } else {
-            return (Ok(None), None);
+            return Ok(None);
         };
-        match claim {
-            Ok(v) => {
-                let prior = self.current.replace(v);
-                (Ok(Some(v)), Some(prior))
-            }
-            Err(e) => (Err(e), None),
-        }
+        let claimed = claimed?;
+        let prior = self.current.replace(claimed);
+        Ok(Some(Claim { claimed, prior }))
     }
 
     /// Records whether the request `id` sent in `direction` reached the output.
@@ -368,6 +385,22 @@ impl Session {
             direction: candidates[0],
         })
     }
+}
+
+/// Whether `method` is the handshake request (its answer is a handshake frame too).
+fn is_handshake(method: &str) -> bool {
+    method == "initialize"
+}
+
+/// The newest handshake revision not newer than `v`: an `initialize` naming a revision of the
+/// stateless era is still a handshake frame, of the last handshake revision.
+pub fn handshake_revision(v: ProtocolVersion) -> ProtocolVersion {
+    ProtocolVersion::ALL[..=v.index()]
+        .iter()
+        .rev()
+        .copied()
+        .find(|r| r.era() == mcp_types::Era::Handshake)
+        .unwrap_or(v)
 }
 
 /// Whether some revision's facts list `method` in `table` and none lists it in `other`.
@@ -589,11 +622,85 @@ mod tests {
     }
 
     #[test]
-    fn a_fixed_source_ignores_claims_but_tracks_ids() {
-        let mut s = Session::fixed(V2025_03_26);
-        let v = json!({"jsonrpc":"2.0","id":"a","method":"initialize","params":{"protocolVersion":"2025-06-18"}});
-        let c = s.observe(1, None, &classify(&v).unwrap(), &v).unwrap();
-        assert_eq!(c.revision, Some(V2025_03_26));
-        assert_eq!(s.pending_len(), 1);
+    fn a_fixed_source_fixes_only_the_revision() {
+        let c2s = Some(Direction::ClientToServer);
+        let init = json!({"jsonrpc":"2.0","id":"a","method":"initialize","params":{
+            "protocolVersion":"2025-06-18","capabilities":{"roots":{}},
+            "clientInfo":{"name":"c","version":"1"}}});
+        let mut fixed = Session::fixed(V2025_03_26);
+        let mut detected = Session::new();
+        for s in [&mut fixed, &mut detected] {
+            s.observe(1, c2s, &classify(&init).unwrap(), &init).unwrap();
+            assert_eq!(s.pending_len(), 1);
+            // The identity `initialize` states is learnt whether or not the source is fixed.
+            assert_eq!(
+                s.client_identity(),
+                Some(&ClientIdentity {
+                    client_info: Some(json!({"name":"c","version":"1"})),
+                    capabilities: Some(json!({"roots":{}})),
+                })
+            );
+            assert_eq!(s.current(), Some(V2025_06_18));
+        }
+        let ping = json!({"jsonrpc":"2.0","method":"notifications/initialized"});
+        let at = |s: &mut Session| {
+            s.observe(2, c2s, &classify(&ping).unwrap(), &ping)
+                .unwrap()
+                .revision
+        };
+        assert_eq!(at(&mut fixed), Some(V2025_03_26));
+        assert_eq!(at(&mut detected), Some(V2025_06_18));
+        // An unknown claim is the same fault either way.
+        let bad = json!({"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{
+            "io.modelcontextprotocol/protocolVersion":"2099-01-01"}}});
+        for s in [&mut fixed, &mut detected] {
+            let e = s.observe(3, c2s, &classify(&bad).unwrap(), &bad);
+            assert!(
+                matches!(e, Err(SessionError::UnknownRevision { .. })),
+                "{e:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_initialize_offering_2026_is_a_handshake_frame_and_its_answer_decides() {
+        let c2s = Some(Direction::ClientToServer);
+        let s2c = Some(Direction::ServerToClient);
+        let frames = [
+            (
+                c2s,
+                json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
+                    "protocolVersion":"2026-07-28","capabilities":{},
+                    "clientInfo":{"name":"ts","version":"1"}}}),
+            ),
+            (
+                s2c,
+                json!({"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25",
+                    "capabilities":{},"serverInfo":{"name":"s","version":"1"}}}),
+            ),
+            (
+                c2s,
+                json!({"jsonrpc":"2.0","method":"notifications/initialized"}),
+            ),
+        ];
+        for mut s in [Session::new(), Session::fixed(V2025_11_25)] {
+            let got: Vec<_> = frames
+                .iter()
+                .map(|(d, f)| s.observe(1, *d, &classify(f).unwrap(), f).unwrap().revision)
+                .collect();
+            assert_eq!(got, [Some(V2025_11_25); 3]);
+        }
+        // With --from 2026-07-28 the handshake frames are still judged as handshake frames.
+        let mut s = Session::fixed(V2026_07_28);
+        let got: Vec<_> = frames
+            .iter()
+            .map(|(d, f)| s.observe(1, *d, &classify(f).unwrap(), f).unwrap().revision)
+            .collect();
+        assert_eq!(
+            got,
+            [Some(V2025_11_25), Some(V2025_11_25), Some(V2026_07_28)]
+        );
+        assert_eq!(handshake_revision(V2026_07_28), V2025_11_25);
+        assert_eq!(handshake_revision(V2025_03_26), V2025_03_26);
     }
 }

@@ -5,12 +5,12 @@
 use std::io;
 
 use mcp_types::ProtocolVersion;
-use serde_json::{Map, Value, json};
 
 use crate::check;
 use crate::convert::{self, BodyKind, Converted, Failure};
 use crate::direct;
 use crate::envelope::{self, Envelope, RequestId};
+use crate::explain::{Explanation, Status};
 use crate::record::{Direction, Format, Record};
 use crate::session::{FrameContext, Session};
 use crate::stream::{self, Fault, Handler, Output, Placed};
@@ -29,7 +29,7 @@ pub enum OnRefuse {
 pub enum Mode {
     /// Write each translated frame in its record's format.
     Translate(OnRefuse),
-    /// Write one `{"line","stripped","injected","refused"}` line per input line.
+    /// Write one [`Explanation`] line per input line.
     Explain,
 }
 
@@ -244,23 +244,9 @@ impl Translate {
         out.json_line(&line)
     }
 
-    fn explain_line(
-        out: &mut Output,
-        line: usize,
-        stripped: &[String],
-        injected: &[String],
-        refused: Option<&str>,
-        invalid: Option<&str>,
-    ) -> io::Result<()> {
-        let mut m = Map::new();
-        m.insert("line".into(), json!(line));
-        m.insert("stripped".into(), json!(stripped));
-        m.insert("injected".into(), json!(injected));
-        m.insert("refused".into(), json!(refused));
-        if let Some(reason) = invalid {
-            m.insert("invalid".into(), json!(reason));
-        }
-        out.json_line(&Value::Object(m))
+    fn explain_line(out: &mut Output, record: &Explanation) -> io::Result<()> {
+        let value = serde_json::to_value(record).map_err(io::Error::other)?;
+        out.json_line(&value)
     }
 }
 
@@ -303,7 +289,7 @@ impl Handler for Translate {
                         out.json_line(&rendered)
                     }
                     Mode::Explain => {
-                        Self::explain_line(out, line, &c.stripped, &c.injected, None, None)
+                        Self::explain_line(out, &Explanation::written(line, c.stripped, c.injected))
                     }
                 }
             }
@@ -311,7 +297,8 @@ impl Handler for Translate {
                 self.refused += 1;
                 out.report(line, &format!("refused: {reason}"))?;
                 if self.mode == Mode::Explain {
-                    return Self::explain_line(out, line, &[], &[], Some(&reason), None);
+                    let record = Explanation::not_written(line, Status::Refused, reason);
+                    return Self::explain_line(out, &record);
                 }
                 let req = request_id.as_ref().map(|id| (id, d));
                 self.reply(out, Some(&mut placed.record), req, code, &reason)
@@ -320,7 +307,8 @@ impl Handler for Translate {
                 self.invalid += 1;
                 out.report(line, &format!("invalid: {reason}"))?;
                 if self.mode == Mode::Explain {
-                    return Self::explain_line(out, line, &[], &[], None, Some(&reason));
+                    let record = Explanation::not_written(line, Status::Invalid, reason);
+                    return Self::explain_line(out, &record);
                 }
                 let req = request_id.as_ref().map(|id| (id, d));
                 self.reply(out, Some(&mut placed.record), req, code, &reason)
@@ -332,7 +320,8 @@ impl Handler for Translate {
         self.invalid += 1;
         out.report(fault.line, &format!("invalid: {}", fault.reason))?;
         if self.mode == Mode::Explain {
-            return Self::explain_line(out, fault.line, &[], &[], None, Some(&fault.reason));
+            let record = Explanation::not_written(fault.line, Status::Invalid, fault.reason);
+            return Self::explain_line(out, &record);
         }
         let req = fault.request.as_ref().map(|(id, d)| (id, *d));
         let record = fault.record.as_deref_mut();

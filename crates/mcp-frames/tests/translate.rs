@@ -123,11 +123,19 @@ fn explain_accounts_for_every_difference() {
             let mut outputs = t.json_lines().into_iter();
             for ((line, input), ex) in inputs.iter().zip(&explained) {
                 assert_eq!(ex["line"], json!(line), "{ctx}");
-                if !ex["refused"].is_null() || ex.get("invalid").is_some() {
-                    let reason = ex["refused"].as_str().or(ex["invalid"].as_str()).unwrap();
+                let status = ex["status"].as_str().unwrap();
+                assert_eq!(
+                    ex.get("reason").is_some(),
+                    status != "written",
+                    "{ctx}: line {line}: {ex}"
+                );
+                if status != "written" {
+                    assert!(status == "refused" || status == "invalid", "{ctx}: {ex}");
+                    let reason = ex["reason"].as_str().unwrap();
                     assert!(
-                        t.stderr.contains(&format!("line {line}: ")) && t.stderr.contains(reason),
-                        "{ctx}: line {line}: translate does not report {reason:?}"
+                        t.stderr
+                            .contains(&format!("line {line}: {status}: {reason}")),
+                        "{ctx}: line {line}: translate does not report {status}: {reason:?}"
                     );
                     continue;
                 }
@@ -229,4 +237,144 @@ fn capture_replies_travel_back_to_the_sender() {
     assert_eq!(out[0]["dir"], "s2c");
     assert_eq!(out[0]["frame"]["id"], "i");
     assert_eq!(r.summary(), "translated 0, refused 1, invalid 0");
+}
+
+/// A real TypeScript client's handshake: `initialize` offers 2026-07-28, the server answers
+/// 2025-11-25.
+fn ts_offering_2026() -> std::path::PathBuf {
+    mcp_schemas::workspace_root().join("crates/mcp-frames/tests/ts-offers-2026.jsonl")
+}
+
+#[test]
+fn from_fixes_only_the_revision_the_output_is_the_detected_one() {
+    let mut sessions = corpus_files();
+    sessions.push((example_session(), ProtocolVersion::V2025_06_18));
+    sessions.push((ts_offering_2026(), ProtocolVersion::V2025_11_25));
+    let mut written_to_2026 = 0;
+    for (path, from) in &sessions {
+        for to in ProtocolVersion::ALL {
+            for cmd in ["translate", "explain"] {
+                let ctx = format!("{cmd} {} --to {to}", path.display());
+                let detected = run(&[cmd, "--to", to.as_str(), arg(path)], b"");
+                let fixed = run(
+                    &[cmd, "--to", to.as_str(), "--from", from.as_str(), arg(path)],
+                    b"",
+                );
+                assert_eq!(detected.stdout, fixed.stdout, "{ctx}: --from {from}");
+                assert_eq!(detected.stderr, fixed.stderr, "{ctx}: --from {from}");
+                assert_eq!(detected.code, fixed.code, "{ctx}: --from {from}");
+                if cmd == "translate" && to == ProtocolVersion::V2026_07_28 {
+                    written_to_2026 += fixed.lines().len();
+                }
+            }
+        }
+    }
+    // The handshake sessions' requests reach 2026-07-28 with the identity `initialize` stated
+    // (without it every request and its answer would be refused).
+    assert!(written_to_2026 > 200, "{written_to_2026}");
+}
+
+#[test]
+fn an_initialize_offering_2026_is_judged_as_the_handshake_it_is() {
+    let path = ts_offering_2026();
+    let r = run(&["translate", "--to", "2025-11-25", arg(&path)], b"");
+    assert_eq!(
+        r.summary(),
+        "translated 9, refused 0, invalid 0",
+        "{}",
+        r.stderr
+    );
+    assert_eq!(r.code, 0);
+    // To 2026-07-28 the handshake frames are refused (not invalid) and every request after
+    // them carries the client identity the offer stated.
+    let r = run(&["explain", "--to", "2026-07-28", arg(&path)], b"");
+    let status: Vec<(u64, String)> = r
+        .json_lines()
+        .iter()
+        .map(|e| {
+            (
+                e["line"].as_u64().unwrap(),
+                e["status"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let want: Vec<(u64, String)> = [
+        (1, "refused"),
+        (2, "refused"),
+        (3, "refused"),
+        (4, "written"),
+        (5, "written"),
+        (6, "written"),
+        (7, "written"),
+        (8, "refused"),
+        (9, "refused"),
+    ]
+    .into_iter()
+    .map(|(l, s)| (l, s.to_owned()))
+    .collect();
+    assert_eq!(status, want);
+    let t = run(&["translate", "--to", "2026-07-28", arg(&path)], b"");
+    let call = &t.json_lines()[2]["frame"];
+    assert_eq!(call["method"], "tools/call");
+    assert_eq!(
+        call["params"]["_meta"]["io.modelcontextprotocol/clientInfo"],
+        json!({"name":"ts-v2-client","version":"0.1.0"})
+    );
+    // validate judges the handshake at 2025-11-25 as valid.
+    let v = run(
+        &[
+            "validate",
+            "--schema",
+            "--version",
+            "2025-11-25",
+            arg(&path),
+        ],
+        b"",
+    );
+    assert_eq!(v.summary(), "valid 9, invalid 0", "{}", v.stdout);
+}
+
+/// A base64 text of `len` bytes (the alphabet, repeated).
+fn base64_blob(len: usize) -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut s: Vec<u8> = ALPHABET.iter().copied().cycle().take(len - 2).collect();
+    s.extend_from_slice(b"==");
+    String::from_utf8(s).unwrap()
+}
+
+#[test]
+fn a_24_mb_tools_call_and_its_image_answer_translate_by_default() {
+    let image = base64_blob(24 << 20);
+    let frames = [
+        json!({"dir":"c2s","frame":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{
+            "protocolVersion":"2025-06-18","capabilities":{},
+            "clientInfo":{"name":"uploader","version":"1.0.0"}}}}),
+        json!({"dir":"s2c","frame":{"jsonrpc":"2.0","id":0,"result":{
+            "protocolVersion":"2025-06-18","capabilities":{"tools":{}},
+            "serverInfo":{"name":"vision","version":"1.0.0"}}}}),
+        json!({"dir":"c2s","frame":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{
+            "name":"describe_image","arguments":{"image":image,"mimeType":"image/png"}}}}),
+        json!({"dir":"s2c","frame":{"jsonrpc":"2.0","id":1,"result":{"content":[
+            {"type":"text","text":"A test pattern."},
+            {"type":"image","data":image,"mimeType":"image/png"}],"isError":false}}}),
+    ];
+    let mut input = Vec::new();
+    for f in &frames {
+        serde_json::to_writer(&mut input, f).unwrap();
+        input.push(b'\n');
+    }
+    assert!(input.len() > 48 << 20);
+    for to in ["2025-11-25", "2026-07-28"] {
+        let r = run(&["translate", "--to", to], &input);
+        let out = r.json_lines();
+        let want = if to == "2026-07-28" { 2 } else { 4 };
+        assert_eq!(out.len(), want, "--to {to}: {}", r.stderr);
+        let (call, answer) = (&out[want - 2]["frame"], &out[want - 1]["frame"]);
+        assert_eq!(call["params"]["arguments"]["image"].as_str(), Some(&*image));
+        assert_eq!(
+            answer["result"]["content"][1]["data"].as_str(),
+            Some(&*image)
+        );
+        assert!(!r.stderr.contains("exceeds the limit"), "{}", r.stderr);
+    }
 }

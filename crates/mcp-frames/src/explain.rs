@@ -1,0 +1,100 @@
+//! The `explain` record: one JSON line per input line, saying in one field whether `translate`
+//! writes the frame and, when it does, what it changes.
+//!
+//! ```json
+//! {"line":6,"status":"written","stripped":[],"injected":["/params"]}
+//! {"line":1,"status":"refused","reason":"no form at 2026-07-28: …","stripped":[],"injected":[]}
+//! {"line":9,"status":"invalid","reason":"response id 99 answers no pending client request","stripped":[],"injected":[]}
+//! ```
+//!
+//! `status` is the one field to read: `written` (the frame is in `translate`'s output, equal to
+//! the input minus `stripped` plus `injected`), or why it is not: `refused` (valid at its source
+//! revision, no form at the target) or `invalid` (not valid at its source revision, or not a
+//! frame at all). `reason` is present exactly when the frame is not written. This is the only
+//! type that writes the record, so members are added here.
+
+use serde::{Deserialize, Serialize};
+
+/// Whether `translate` writes a frame, and if not, why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Written to the output.
+    Written,
+    /// Not written: valid at its source revision, but without a form at the target.
+    Refused,
+    /// Not written: not valid at its source revision (or not a placeable frame).
+    Invalid,
+}
+
+impl Status {
+    /// Whether the frame is in `translate`'s output.
+    pub fn is_written(self) -> bool {
+        self == Status::Written
+    }
+}
+
+/// One `explain` line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Explanation {
+    /// The 1-based input line.
+    pub line: usize,
+    /// Whether the frame is written, and if not, why.
+    pub status: Status,
+    /// Why the frame is not written (present exactly when `status` is not `written`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// JSON Pointers (into the input frame) of members left out.
+    pub stripped: Vec<String>,
+    /// JSON Pointers (into the output frame) of members added.
+    pub injected: Vec<String>,
+}
+
+impl Explanation {
+    /// A frame written with these changes.
+    pub fn written(line: usize, stripped: Vec<String>, injected: Vec<String>) -> Self {
+        Explanation {
+            line,
+            status: Status::Written,
+            reason: None,
+            stripped,
+            injected,
+        }
+    }
+
+    /// A frame not written (`status` refused or invalid), and why.
+    pub fn not_written(line: usize, status: Status, reason: impl Into<String>) -> Self {
+        Explanation {
+            line,
+            status,
+            reason: Some(reason.into()),
+            stripped: Vec::new(),
+            injected: Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_say_in_one_field_whether_the_frame_is_written() {
+        let w = Explanation::written(6, vec![], vec!["/params".into()]);
+        assert_eq!(
+            serde_json::to_string(&w).unwrap(),
+            r#"{"line":6,"status":"written","stripped":[],"injected":["/params"]}"#
+        );
+        let r = Explanation::not_written(1, Status::Refused, "no form");
+        assert_eq!(
+            serde_json::to_string(&r).unwrap(),
+            r#"{"line":1,"status":"refused","reason":"no form","stripped":[],"injected":[]}"#
+        );
+        let i: Explanation = serde_json::from_str(
+            r#"{"line":9,"status":"invalid","reason":"bad","stripped":[],"injected":[]}"#,
+        )
+        .unwrap();
+        assert_eq!(i, Explanation::not_written(9, Status::Invalid, "bad"));
+        assert!(!i.status.is_written() && w.status.is_written());
+    }
+}
