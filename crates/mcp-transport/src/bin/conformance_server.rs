@@ -1,10 +1,11 @@
 //! `conformance_server`: the fixture server the official MCP conformance suite scores.
 //!
 //! ```sh
-//! cargo run -p mcp-transport --example conformance_server -- --listen 127.0.0.1:3001 \
+//! cargo run -p mcp-transport --bin conformance_server -- --listen 127.0.0.1:3001 \
 //!     [--revisions 2024-11-05,2025-03-26,2025-06-18,2025-11-25,2026-07-28]
 //! ```
 //!
+//! (`--listen 127.0.0.1:0` picks a free port.) The first line on stdout is the endpoint URL.
 //! It serves `/mcp` with the tools, resources and prompts the suite's scenarios name, each
 //! written once on the runtime's [`Handler`] and served at every offered revision.
 
@@ -741,9 +742,6 @@ async fn main() -> std::io::Result<()> {
         },
         config,
     );
-    eprintln!(
-        "conformance_server listening on http://{}/mcp",
-        listener.local_addr()?
-    );
+    println!("http://{}/mcp", listener.local_addr()?);
     server.serve(listener).await
 }
