@@ -1,6 +1,9 @@
-//! Shared helpers for the cross-crate tests: locating the shared corpus and examples.
+//! Shared helpers for the cross-crate tests: locating the shared corpus and examples, and
+//! installing the pinned real MCP peers ([`peers`]).
 
 use std::path::PathBuf;
+
+pub mod peers;
 
 use mcp_types::ProtocolVersion;
 

