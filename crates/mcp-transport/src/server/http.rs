@@ -64,9 +64,16 @@ const REMOVED_2026: [&str; 5] = [
 ];
 
 pub(crate) fn router<H: Handler>(server: Arc<Server<H>>, path: &str) -> axum::Router {
-    axum::Router::new()
-        .route(path, post(handle::<H>).get(handle::<H>).delete(handle::<H>))
-        .with_state(server)
+    let mut router =
+        axum::Router::new().route(path, post(handle::<H>).get(handle::<H>).delete(handle::<H>));
+    if server
+        .shared
+        .revisions
+        .contains(&ProtocolVersion::V2024_11_05)
+    {
+        router = super::legacy_sse::mount(router, "/sse", "/messages");
+    }
+    router.with_state(server)
 }
 
 /// One HTTP request to the endpoint.
@@ -105,7 +112,10 @@ async fn handle<H: Handler>(
 
 /// DNS-rebinding protection: `Host` and `Origin` (when present) must name an allowed host.
 #[allow(clippy::result_large_err)]
-fn check_host_origin(shared: &ServerShared, headers: &HeaderMap) -> Result<(), Response> {
+pub(super) fn check_host_origin(
+    shared: &ServerShared,
+    headers: &HeaderMap,
+) -> Result<(), Response> {
     let allowed = |authority: &str| {
         let host = match authority.strip_prefix('[') {
             Some(rest) => rest.split(']').next().map(|h| format!("[{h}]")),
@@ -136,14 +146,14 @@ fn check_host_origin(shared: &ServerShared, headers: &HeaderMap) -> Result<(), R
     Ok(())
 }
 
-fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+pub(super) fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
     headers
         .get(name)
         .and_then(|v| v.to_str().ok())
         .map(str::trim)
 }
 
-fn accepts(headers: &HeaderMap, mime: &str) -> bool {
+pub(super) fn accepts(headers: &HeaderMap, mime: &str) -> bool {
     headers
         .get_all(header::ACCEPT)
         .iter()
@@ -287,11 +297,11 @@ fn unreachable_initialize() -> mcp_types::model::InitializeRequest {
     unreachable!("an initialize body parsed as another request")
 }
 
-fn request_id(v: Value) -> Option<RequestId> {
+pub(super) fn request_id(v: Value) -> Option<RequestId> {
     serde_json::from_value(v).ok()
 }
 
-fn parse_error(e: &ParseError) -> ErrorData {
+pub(super) fn parse_error(e: &ParseError) -> ErrorData {
     ErrorData::new(i64::from(e.code()), e.to_string())
 }
 
@@ -460,7 +470,7 @@ fn progress_token(request: &ClientRequest) -> Option<ProgressToken> {
     })
 }
 
-fn session_context<H: Handler>(
+pub(super) fn session_context<H: Handler>(
     server: &Arc<Server<H>>,
     session: &Arc<Session>,
     id: RequestId,
@@ -1131,13 +1141,13 @@ fn delete_session<H: Handler>(server: &Arc<Server<H>>, headers: &HeaderMap) -> R
     }
 }
 
-fn plain(status: StatusCode, text: &'static str) -> Response {
+pub(super) fn plain(status: StatusCode, text: &'static str) -> Response {
     let mut r = Response::new(Body::from(text));
     *r.status_mut() = status;
     r
 }
 
-fn accepted() -> Response {
+pub(super) fn accepted() -> Response {
     plain(StatusCode::ACCEPTED, "")
 }
 
@@ -1160,7 +1170,7 @@ fn json_error(
     json_response(status, error_frame(id, error, revision).0)
 }
 
-fn sse_response(rx: mpsc::Receiver<Bytes>) -> Response {
+pub(super) fn sse_response(rx: mpsc::Receiver<Bytes>) -> Response {
     let stream = futures_util::stream::unfold(rx, |mut rx| async move {
         rx.recv()
             .await

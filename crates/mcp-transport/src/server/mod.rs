@@ -15,6 +15,7 @@ mod auth;
 mod context;
 mod handler;
 mod http;
+mod legacy_sse;
 mod limits;
 mod notify;
 mod runtime;
@@ -84,6 +85,7 @@ pub(crate) struct ServerShared {
     pub signer: StateSigner,
     pub sessions: Sessions,
     pub notifier: Notifier,
+    pub sse: legacy_sse::SseConnections,
 }
 
 /// A server: a [`Handler`] and everything the runtime keeps for it.
@@ -108,6 +110,7 @@ impl<H: Handler> Server<H> {
                 signer: StateSigner::new(config.state_key, config.limits.request_state_ttl),
                 sessions: Sessions::new(config.limits),
                 notifier: Notifier::new(config.limits.change_backlog),
+                sse: legacy_sse::SseConnections::default(),
             },
         })
     }
@@ -137,7 +140,9 @@ impl<H: Handler> Server<H> {
         self.shared.sessions.expire_idle();
     }
 
-    /// The axum router serving the Streamable HTTP endpoint at `path` (usually `/mcp`).
+    /// The axum router serving the Streamable HTTP endpoint at `path` (usually `/mcp`), and,
+    /// when 2024-11-05 is offered, its HTTP+SSE transport beside it (`GET /sse`,
+    /// `POST /messages`).
     pub fn router(self: &Arc<Self>, path: &str) -> axum::Router {
         http::router(self.clone(), path)
     }

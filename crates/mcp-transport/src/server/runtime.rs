@@ -318,7 +318,7 @@ struct WithRounds {
     rounds: usize,
 }
 
-fn clone_inner(inner: &ContextInner) -> ContextInner {
+pub(crate) fn clone_inner(inner: &ContextInner) -> ContextInner {
     ContextInner {
         revision: inner.revision,
         principal: inner.principal.clone(),
