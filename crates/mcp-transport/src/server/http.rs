@@ -461,7 +461,7 @@ async fn batch<H: Handler>(
 }
 
 /// The progress token of a typed request.
-fn progress_token(request: &ClientRequest) -> Option<ProgressToken> {
+pub(super) fn progress_token(request: &ClientRequest) -> Option<ProgressToken> {
     use mcp_types::model::RequestMeta;
     request.meta().and_then(|m| {
         m.get_as::<ProgressToken>(keys::PROGRESS_TOKEN)
@@ -823,41 +823,14 @@ async fn stateless_post<H: Handler>(
         Err(e) => return refuse(StatusCode::BAD_REQUEST, parse_error(&e)),
     };
     let Some(id) = id else { return accepted() };
-    let meta_obj = meta.cloned().unwrap_or(Value::Null);
-    let client_capabilities: ClientCapabilities = meta_obj
-        .get(keys::CLIENT_CAPABILITIES)
-        .cloned()
-        .and_then(|v| serde_json::from_value(v).ok())
-        .unwrap_or_default();
-    let client_info: Option<Implementation> = meta_obj
-        .get(keys::CLIENT_INFO)
-        .cloned()
-        .and_then(|v| serde_json::from_value(v).ok());
-    let log_level = Arc::new(LevelCell::unset());
-    if let Some(level) = meta_obj
-        .get(keys::LOG_LEVEL)
-        .cloned()
-        .and_then(|v| serde_json::from_value::<LoggingLevel>(v).ok())
-    {
-        log_level.set(level);
-    }
-    let ctx = RequestContext {
-        inner: Arc::new(ContextInner {
-            revision: MODERN,
-            principal,
-            client_capabilities,
-            client_info,
-            request_id: id.clone(),
-            method: method.to_owned(),
-            progress_token: progress_token(&request),
-            log_level,
-            log_by_default: false,
-            outbox: None,
-            input: InputMode::Stateless(Arc::new(StatelessInputs::default())),
-            notifier: server.shared.notifier.clone(),
-            param_headers: param_headers(headers),
-        }),
-    };
+    let ctx = modern_context(
+        server,
+        id.clone(),
+        &request,
+        meta,
+        principal,
+        param_headers(headers),
+    );
     if let ClientRequest::SubscriptionsListen(listen) = request {
         return listen_stream(server, id, listen.params.notifications);
     }
@@ -865,6 +838,76 @@ async fn stateless_post<H: Handler>(
     answer_request(server, ctx, request, None, Some(meta))
         .await
         .map(|b| b)
+}
+
+/// The context of a 2026-07-28 request: identity and capabilities from its `_meta`, no logs
+/// unless `_meta` asks for a level.
+pub(super) fn modern_context<H: Handler>(
+    server: &Arc<Server<H>>,
+    id: RequestId,
+    request: &ClientRequest,
+    meta: Option<&Value>,
+    principal: Principal,
+    param_headers: Vec<(String, String)>,
+) -> RequestContext {
+    let field = |key: &str| meta.and_then(|m| m.get(key)).cloned();
+    let client_capabilities: ClientCapabilities = field(keys::CLIENT_CAPABILITIES)
+        .and_then(|v| serde_json::from_value(v).ok())
+        .unwrap_or_default();
+    let client_info: Option<Implementation> =
+        field(keys::CLIENT_INFO).and_then(|v| serde_json::from_value(v).ok());
+    let log_level = Arc::new(LevelCell::unset());
+    if let Some(level) =
+        field(keys::LOG_LEVEL).and_then(|v| serde_json::from_value::<LoggingLevel>(v).ok())
+    {
+        log_level.set(level);
+    }
+    RequestContext {
+        inner: Arc::new(ContextInner {
+            revision: MODERN,
+            principal,
+            client_capabilities,
+            client_info,
+            request_id: id,
+            method: request.method().to_owned(),
+            progress_token: progress_token(request),
+            log_level,
+            log_by_default: false,
+            outbox: None,
+            input: InputMode::Stateless(Arc::new(StatelessInputs::default())),
+            notifier: server.shared.notifier.clone(),
+            param_headers,
+        }),
+    }
+}
+
+/// `n` tagged with the listen request's id in `params._meta` (2026-07-28 listen streams).
+pub(super) fn tag_subscription(n: ServerNotification, id: &Value) -> ServerNotification {
+    let mut v = serde_json::to_value(&n).unwrap_or(Value::Null);
+    if let Some(obj) = v.as_object_mut() {
+        let params = obj
+            .entry("params")
+            .or_insert_with(|| Value::Object(Default::default()));
+        if let Some(params) = params.as_object_mut() {
+            let meta = params
+                .entry("_meta")
+                .or_insert_with(|| Value::Object(Default::default()));
+            if let Some(meta) = meta.as_object_mut() {
+                meta.insert(keys::SUBSCRIPTION_ID.to_owned(), id.clone());
+            }
+        }
+    }
+    serde_json::from_value(v).unwrap_or(n)
+}
+
+/// The acknowledgement that opens a listen stream.
+pub(super) fn listen_ack(filter: &SubscriptionFilter, id: &Value) -> ServerNotification {
+    tag_subscription(
+        ServerNotification::SubscriptionsAcknowledged(SubscriptionsAcknowledgedNotification::new(
+            SubscriptionsAcknowledgedNotificationParams::new(filter.clone()),
+        )),
+        id,
+    )
 }
 
 fn header_mismatch(message: String) -> ErrorData {
@@ -921,29 +964,8 @@ fn listen_stream<H: Handler>(
     let (sink, body_rx) = mpsc::channel::<Bytes>(limits.stream_queue);
     let mut changes = server.shared.notifier.listen();
     let id_value = serde_json::to_value(&id).unwrap_or(Value::Null);
-    let tag = move |n: ServerNotification| -> ServerNotification {
-        // Tag the notification with the listen request's id in `params._meta`.
-        let mut v = serde_json::to_value(&n).unwrap_or(Value::Null);
-        if let Some(obj) = v.as_object_mut() {
-            let params = obj
-                .entry("params")
-                .or_insert_with(|| Value::Object(Default::default()));
-            if let Some(params) = params.as_object_mut() {
-                let meta = params
-                    .entry("_meta")
-                    .or_insert_with(|| Value::Object(Default::default()));
-                if let Some(meta) = meta.as_object_mut() {
-                    meta.insert(keys::SUBSCRIPTION_ID.to_owned(), id_value.clone());
-                }
-            }
-        }
-        serde_json::from_value(v).unwrap_or(n)
-    };
-    let ack = tag(ServerNotification::SubscriptionsAcknowledged(
-        SubscriptionsAcknowledgedNotification::new(
-            SubscriptionsAcknowledgedNotificationParams::new(filter.clone()),
-        ),
-    ));
+    let tag = move |n: ServerNotification| tag_subscription(n, &id_value);
+    let ack = listen_ack(&filter, &serde_json::to_value(&id).unwrap_or(Value::Null));
     tokio::spawn(async move {
         let mut writer = EventWriter {
             log: None,
@@ -981,7 +1003,10 @@ fn listen_stream<H: Handler>(
 }
 
 /// The notification announcing `change`, if `filter` asks for it.
-fn change_notification(change: &Change, filter: &SubscriptionFilter) -> Option<ServerNotification> {
+pub(super) fn change_notification(
+    change: &Change,
+    filter: &SubscriptionFilter,
+) -> Option<ServerNotification> {
     use mcp_types::model::{
         PromptListChangedNotification, ResourceListChangedNotification,
         ResourceUpdatedNotification, ResourceUpdatedNotificationParams,
@@ -1015,7 +1040,7 @@ fn change_notification(change: &Change, filter: &SubscriptionFilter) -> Option<S
 }
 
 /// The handshake-era change notifications a session receives on its standalone stream.
-fn session_change(change: &Change, session: &Session) -> Option<ServerNotification> {
+pub(super) fn session_change(change: &Change, session: &Session) -> Option<ServerNotification> {
     let mut all = SubscriptionFilter::new();
     all.tools_list_changed = Some(true);
     all.prompts_list_changed = Some(true);

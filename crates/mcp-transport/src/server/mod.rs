@@ -12,6 +12,7 @@
 //!   [`Limits`], the authentication hook); [`Server::router`] is the axum router serving `/mcp`.
 
 mod auth;
+mod connection;
 mod context;
 mod handler;
 mod http;

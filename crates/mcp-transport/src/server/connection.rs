@@ -1,0 +1,341 @@
+//! The runtime over one frame connection (stdio, or any duplex of frames): the handshake era's
+//! session bound to the connection (`initialize` first), and 2026-07-28 requests that carry
+//! their identity in `_meta`, side by side as on the HTTP endpoint. Server messages of every
+//! request, and change notifications, share the one outgoing queue (bounded).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use mcp_types::ProtocolVersion;
+use mcp_types::jsonrpc::{ErrorData, JsonRpcMessage, JsonRpcNotification, RawMessage, RequestId};
+use mcp_types::model::{ClientNotification, ClientRequest, ServerResult};
+use mcp_types::wire::parse_str_as;
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tokio::task::JoinSet;
+
+use super::Server;
+use super::auth::Principal;
+use super::context::{ContextInner, Outgoing, RequestContext, emit};
+use super::handler::{Handler, codes, keys};
+use super::http::{
+    change_notification, listen_ack, modern_context, parse_error, session_change, tag_subscription,
+};
+use super::runtime::{clone_inner, error_frame, response_frame};
+use super::session::{Session, new_session_id};
+use crate::Frame;
+
+const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
+
+impl<H: Handler> Server<H> {
+    /// Serves one connection until `incoming` ends: reads client frames from `incoming`, writes
+    /// server frames to `outgoing`. Returns when the client closed its side and every request
+    /// in flight has been answered (or its answer could not be written).
+    pub async fn serve_connection(
+        self: &Arc<Self>,
+        mut incoming: mpsc::Receiver<Frame>,
+        outgoing: mpsc::Sender<Frame>,
+        principal: Principal,
+    ) {
+        let mut session: Option<Arc<Session>> = None;
+        let mut tasks = JoinSet::new();
+        let mut listens: HashMap<RequestId, tokio::task::AbortHandle> = HashMap::new();
+        let mut changes_task: Option<tokio::task::AbortHandle> = None;
+        while let Some(frame) = incoming.recv().await {
+            // Reap finished tasks so the set stays as large as the work in flight.
+            while tasks.try_join_next().is_some() {}
+            let revision = session.as_ref().map_or(self.fallback(), |s| s.revision);
+            let value = frame.to_value().unwrap_or(Value::Null);
+            let message = match RawMessage::from_value(value.clone()) {
+                Ok(m) => m,
+                Err(e) => {
+                    let error = ErrorData::new(codes::INVALID_REQUEST, e.to_string());
+                    let _ = outgoing.send(error_frame(None, error, revision).0).await;
+                    continue;
+                }
+            };
+            match message {
+                JsonRpcMessage::Request(r) => {
+                    let modern = value
+                        .pointer("/params/_meta")
+                        .and_then(|m| m.get(keys::PROTOCOL_VERSION))
+                        .is_some()
+                        && self.shared.revisions.contains(&MODERN);
+                    if modern {
+                        self.connection_modern(
+                            &frame,
+                            &value,
+                            r.id,
+                            &principal,
+                            &outgoing,
+                            &mut tasks,
+                            &mut listens,
+                        )
+                        .await;
+                        continue;
+                    }
+                    if r.request.method == "initialize" {
+                        let (answer, new) = self.connection_initialize(&frame, &value, r.id);
+                        if let Some(new) = new {
+                            session = Some(new.clone());
+                            // Change notifications for this session, on the same queue.
+                            let out = outgoing.clone();
+                            let mut changes = self.shared.notifier.listen();
+                            changes_task = Some(
+                                tasks
+                                    .spawn(async move {
+                                        while let Ok(change) = changes.recv().await {
+                                            if let Some(n) = session_change(&change, &new)
+                                                && let Ok(f) =
+                                                    emit(&JsonRpcNotification::new(n), new.revision)
+                                                && out.send(f).await.is_err()
+                                            {
+                                                break;
+                                            }
+                                        }
+                                    })
+                                    .clone(),
+                            );
+                        }
+                        let _ = outgoing.send(answer).await;
+                        continue;
+                    }
+                    let Some(s) = session.clone() else {
+                        let error = ErrorData::new(codes::INVALID_REQUEST, "initialize first");
+                        let _ = outgoing
+                            .send(error_frame(Some(r.id), error, revision).0)
+                            .await;
+                        continue;
+                    };
+                    let request = match parse_str_as::<ClientRequest>(frame.as_str(), s.revision) {
+                        Ok(req) => req,
+                        Err(e) => {
+                            let _ = outgoing
+                                .send(error_frame(Some(r.id), parse_error(&e), s.revision).0)
+                                .await;
+                            continue;
+                        }
+                    };
+                    let base = super::http::session_context(
+                        self,
+                        &s,
+                        r.id.clone(),
+                        &request,
+                        principal.clone(),
+                        None,
+                    );
+                    let handle =
+                        self.spawn_answer(&mut tasks, base, request, outgoing.clone(), None);
+                    s.track(r.id, handle);
+                }
+                JsonRpcMessage::Notification(_) => {
+                    let rev = session.as_ref().map_or(MODERN, |s| s.revision);
+                    if let Ok(ClientNotification::Cancelled(c)) =
+                        parse_str_as::<ClientNotification>(frame.as_str(), rev)
+                        && let Some(id) = c.params.request_id
+                    {
+                        if let Some(s) = &session {
+                            s.cancel(&id);
+                        }
+                        if let Some(h) = listens.remove(&id) {
+                            h.abort();
+                        }
+                    }
+                }
+                JsonRpcMessage::Response(r) => {
+                    if let Some(s) = &session {
+                        s.deliver(&r.id, Ok(Value::Object(r.result)));
+                    }
+                }
+                JsonRpcMessage::Error(e) => {
+                    if let (Some(s), Some(id)) = (&session, &e.id) {
+                        s.deliver(id, Err(e.error.clone()));
+                    }
+                }
+                #[allow(unreachable_patterns)]
+                _ => {}
+            }
+        }
+        // The client closed its side: stop what only it could observe, finish the rest.
+        if let Some(h) = changes_task {
+            h.abort();
+        }
+        for (_, h) in listens.drain() {
+            h.abort();
+        }
+        while tasks.join_next().await.is_some() {}
+    }
+
+    fn fallback(&self) -> ProtocolVersion {
+        self.shared
+            .revisions
+            .iter()
+            .rev()
+            .find(|v| **v != MODERN)
+            .copied()
+            .unwrap_or(MODERN)
+    }
+
+    /// `initialize` on a connection: the answer, and the new session when it succeeded.
+    fn connection_initialize(
+        &self,
+        frame: &Frame,
+        value: &Value,
+        id: RequestId,
+    ) -> (Frame, Option<Arc<Session>>) {
+        let legacy: Vec<ProtocolVersion> = self
+            .shared
+            .revisions
+            .iter()
+            .copied()
+            .filter(|v| *v != MODERN)
+            .collect();
+        let Some(latest) = legacy.last().copied() else {
+            let error = ErrorData::new(codes::UNSUPPORTED_VERSION, "Unsupported protocol version")
+                .with_data(serde_json::json!({"supported": [MODERN.as_str()]}));
+            return (error_frame(Some(id), error, MODERN).0, None);
+        };
+        let revision = value
+            .pointer("/params/protocolVersion")
+            .and_then(Value::as_str)
+            .and_then(|s| s.parse::<ProtocolVersion>().ok())
+            .filter(|v| legacy.contains(v))
+            .unwrap_or(latest);
+        match parse_str_as::<ClientRequest>(frame.as_str(), revision) {
+            Ok(ClientRequest::Initialize(init)) => {
+                let session = Arc::new(Session::new(
+                    new_session_id(),
+                    revision,
+                    init.params.capabilities.as_ref().clone(),
+                    Some(init.params.client_info.clone()),
+                    self.shared.limits,
+                ));
+                let result = ServerResult::Initialize(self.initialize_result(revision));
+                (
+                    response_frame(&self.shared, id, Ok(result), revision, None).0,
+                    Some(session),
+                )
+            }
+            Ok(_) => {
+                let error = ErrorData::new(codes::INVALID_REQUEST, "not an initialize request");
+                (error_frame(Some(id), error, revision).0, None)
+            }
+            Err(e) => (error_frame(Some(id), parse_error(&e), revision).0, None),
+        }
+    }
+
+    /// A 2026-07-28 request on a connection.
+    #[allow(clippy::too_many_arguments)]
+    async fn connection_modern(
+        self: &Arc<Self>,
+        frame: &Frame,
+        value: &Value,
+        id: RequestId,
+        principal: &Principal,
+        outgoing: &mpsc::Sender<Frame>,
+        tasks: &mut JoinSet<()>,
+        listens: &mut HashMap<RequestId, tokio::task::AbortHandle>,
+    ) {
+        let refuse = |error: ErrorData| error_frame(Some(id.clone()), error, MODERN).0;
+        let method = value.get("method").and_then(Value::as_str).unwrap_or("");
+        let facts = mcp_types::facts::revision(MODERN);
+        if facts.request(method).is_none() {
+            let error = ErrorData::new(
+                codes::METHOD_NOT_FOUND,
+                format!("method not found: {method}"),
+            );
+            let _ = outgoing.send(refuse(error)).await;
+            return;
+        }
+        let meta = value.pointer("/params/_meta");
+        let version = meta
+            .and_then(|m| m.get(keys::PROTOCOL_VERSION))
+            .and_then(Value::as_str);
+        if version != Some(MODERN.as_str()) {
+            let error = ErrorData::new(codes::UNSUPPORTED_VERSION, "Unsupported protocol version")
+                .with_data(
+                    serde_json::json!({"supported": [MODERN.as_str()], "requested": version}),
+                );
+            let _ = outgoing.send(refuse(error)).await;
+            return;
+        }
+        let request = match parse_str_as::<ClientRequest>(frame.as_str(), MODERN) {
+            Ok(r) => r,
+            Err(e) => {
+                let _ = outgoing.send(refuse(parse_error(&e))).await;
+                return;
+            }
+        };
+        if let ClientRequest::SubscriptionsListen(listen) = &request {
+            let filter = listen.params.notifications.clone();
+            let id_value = serde_json::to_value(&id).unwrap_or(Value::Null);
+            let out = outgoing.clone();
+            let mut changes = self.shared.notifier.listen();
+            let handle = tasks.spawn(async move {
+                if let Ok(f) = emit(
+                    &JsonRpcNotification::new(listen_ack(&filter, &id_value)),
+                    MODERN,
+                ) {
+                    let _ = out.send(f).await;
+                }
+                while let Ok(change) = changes.recv().await {
+                    if let Some(n) = change_notification(&change, &filter)
+                        && let Ok(f) = emit(
+                            &JsonRpcNotification::new(tag_subscription(n, &id_value)),
+                            MODERN,
+                        )
+                        && out.send(f).await.is_err()
+                    {
+                        break;
+                    }
+                }
+            });
+            listens.insert(id, handle);
+            return;
+        }
+        let ctx = modern_context(self, id, &request, meta, principal.clone(), Vec::new());
+        let meta = self.server_info_meta();
+        self.spawn_answer(tasks, ctx, request, outgoing.clone(), Some(meta));
+    }
+
+    /// Runs one request in `tasks`; its stream frames and then its answer go to `outgoing`.
+    fn spawn_answer(
+        self: &Arc<Self>,
+        tasks: &mut JoinSet<()>,
+        base: RequestContext,
+        request: ClientRequest,
+        outgoing: mpsc::Sender<Frame>,
+        server_meta: Option<mcp_types::model::Meta>,
+    ) -> tokio::task::AbortHandle {
+        let (tx, mut rx) = mpsc::channel::<Outgoing>(self.shared.limits.stream_queue);
+        let ctx = RequestContext {
+            inner: Arc::new(ContextInner {
+                outbox: Some(tx),
+                ..clone_inner(&base.inner)
+            }),
+        };
+        let revision = ctx.revision();
+        let id = ctx.request_id().clone();
+        let server = self.clone();
+        tasks.spawn(async move {
+            let forward = {
+                let outgoing = outgoing.clone();
+                async move {
+                    while let Some(out) = rx.recv().await {
+                        if let Outgoing::Frame(f) = out
+                            && outgoing.send(f).await.is_err()
+                        {
+                            break;
+                        }
+                    }
+                }
+            };
+            let answer = async {
+                let answer = server.answer(ctx, request).await;
+                response_frame(&server.shared, id, answer, revision, server_meta.as_ref()).0
+            };
+            let ((), frame) = tokio::join!(forward, answer);
+            let _ = outgoing.send(frame).await;
+        })
+    }
+}

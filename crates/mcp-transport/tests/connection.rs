@@ -1,0 +1,158 @@
+//! The runtime over a frame connection (what stdio carries): a handshake-era session with a
+//! server→client request answered by the client, and 2026-07-28 requests and a listen stream
+//! on the same connection.
+
+use std::time::Duration;
+
+use mcp_transport::Frame;
+use mcp_transport::server::{
+    Change, Handler, HandlerResult, Principal, RequestContext, Server, ServerConfig,
+};
+use mcp_types::model::{
+    CallToolRequestParams, CallToolResult, Implementation, InputRequest, InputResponse,
+    ServerCapabilities, Tool,
+};
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+struct Asker;
+
+impl Handler for Asker {
+    fn server_info(&self) -> Implementation {
+        Implementation::new("asker", "1.0.0")
+    }
+
+    fn capabilities(&self) -> ServerCapabilities {
+        serde_json::from_value(json!({"tools": {"listChanged": true}})).unwrap()
+    }
+
+    async fn list_tools(&self, _: &RequestContext) -> HandlerResult<Vec<Tool>> {
+        Ok(vec![Tool::new("ask", Tool::empty_input_schema())])
+    }
+
+    async fn call_tool(
+        &self,
+        ctx: RequestContext,
+        params: CallToolRequestParams,
+    ) -> HandlerResult<CallToolResult> {
+        if params.name == "change" {
+            ctx.notifier().announce(Change::ToolsListChanged);
+            return Ok(CallToolResult::text("changed"));
+        }
+        let request: InputRequest = serde_json::from_value(json!({
+            "method": "elicitation/create",
+            "params": {"message": "name?", "requestedSchema": {"type": "object",
+                "properties": {"name": {"type": "string"}}}}
+        }))
+        .unwrap();
+        let answer = ctx.input("name", request).await?;
+        let InputResponse::Elicit(r) = answer else {
+            panic!("an elicitation answer")
+        };
+        let name = serde_json::to_value(&r).unwrap()["content"]["name"].clone();
+        Ok(CallToolResult::text(format!(
+            "hello {}",
+            name.as_str().unwrap_or("?")
+        )))
+    }
+}
+
+async fn next(rx: &mut mpsc::Receiver<Frame>) -> Value {
+    tokio::time::timeout(Duration::from_secs(10), rx.recv())
+        .await
+        .expect("a frame in time")
+        .expect("the connection is open")
+        .to_value()
+        .unwrap()
+}
+
+fn frame(v: Value) -> Frame {
+    Frame::parse(v.to_string()).unwrap()
+}
+
+#[tokio::test]
+async fn both_eras_share_one_connection() {
+    let server = Server::new(Asker, ServerConfig::default());
+    let (to_server, incoming) = mpsc::channel(16);
+    let (outgoing, mut from_server) = mpsc::channel(16);
+    let s = server.clone();
+    let serving = tokio::spawn(async move {
+        s.serve_connection(incoming, outgoing, Principal::anonymous())
+            .await
+    });
+
+    to_server
+        .send(frame(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {"elicitation": {}},
+            "clientInfo": {"name": "c", "version": "1"}}}),
+        ))
+        .await
+        .unwrap();
+    let init = next(&mut from_server).await;
+    assert_eq!(init["result"]["protocolVersion"], "2025-06-18");
+
+    to_server
+        .send(frame(
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "ask"}}),
+        ))
+        .await
+        .unwrap();
+    let ask = next(&mut from_server).await;
+    assert_eq!(ask["method"], "elicitation/create");
+    to_server
+        .send(frame(json!({"jsonrpc": "2.0", "id": ask["id"].clone(),
+            "result": {"action": "accept", "content": {"name": "Ada"}}})))
+        .await
+        .unwrap();
+    let done = next(&mut from_server).await;
+    assert_eq!(done["id"], 2);
+    assert_eq!(done["result"]["content"][0]["text"], "hello Ada");
+    assert!(
+        done["result"].get("resultType").is_none(),
+        "no 2026 fields at 2025-06-18"
+    );
+
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {}});
+    to_server
+        .send(frame(
+            json!({"jsonrpc": "2.0", "id": 3, "method": "subscriptions/listen",
+            "params": {"_meta": meta, "notifications": {"toolsListChanged": true}}}),
+        ))
+        .await
+        .unwrap();
+    let ack = next(&mut from_server).await;
+    assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+    assert_eq!(
+        ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        3
+    );
+    to_server
+        .send(frame(
+            json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+            "params": {"name": "change", "_meta": meta}}),
+        ))
+        .await
+        .unwrap();
+    // The 2026 answer, the listen stream's notification and the session's own notification
+    // arrive in some order.
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        seen.push(next(&mut from_server).await);
+    }
+    let answer = seen.iter().find(|v| v["id"] == 4).expect("the answer");
+    assert_eq!(answer["result"]["resultType"], "complete");
+    let tagged = seen
+        .iter()
+        .filter(|v| v["method"] == "notifications/tools/list_changed")
+        .filter(|v| v["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == 3)
+        .count();
+    assert_eq!(tagged, 1, "{seen:?}");
+
+    drop(to_server);
+    tokio::time::timeout(Duration::from_secs(10), serving)
+        .await
+        .expect("serve_connection ends when the client closes")
+        .unwrap();
+}
