@@ -410,3 +410,95 @@ async fn stateless_requests_are_checked_against_their_headers() {
     assert_eq!(gone.messages()[0]["error"]["code"], -32601);
     assert_eq!(gone.messages()[0]["id"], 8);
 }
+
+#[tokio::test]
+async fn a_server_offers_only_its_revisions() {
+    let modern = start(|c| c.revisions = vec![ProtocolVersion::V2026_07_28]).await;
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "old", "version": "1"}}});
+    let refused = exchange(
+        modern.addr,
+        "POST",
+        &[JSON, ACCEPT_BOTH],
+        init.to_string().as_bytes(),
+    )
+    .await;
+    assert_eq!(refused.status, 400);
+    let error = &refused.messages()[0]["error"];
+    assert_eq!(error["code"], -32022);
+    assert_eq!(error["data"]["supported"], json!(["2026-07-28"]));
+    assert_eq!(
+        exchange(modern.addr, "GET", &[ACCEPT_BOTH], b"")
+            .await
+            .status,
+        405
+    );
+
+    let legacy = start(|c| c.revisions = vec![ProtocolVersion::V2025_06_18]).await;
+    let reply = exchange(
+        legacy.addr,
+        "POST",
+        &[JSON, ACCEPT_BOTH],
+        init.to_string().as_bytes(),
+    )
+    .await;
+    assert_eq!(
+        reply.messages()[0]["result"]["protocolVersion"],
+        "2025-06-18"
+    );
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {}});
+    let stateless =
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": meta}});
+    let headers = [
+        JSON,
+        ACCEPT_BOTH,
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", "tools/list"),
+    ];
+    assert_eq!(
+        exchange(
+            legacy.addr,
+            "POST",
+            &headers,
+            stateless.to_string().as_bytes()
+        )
+        .await
+        .status,
+        400
+    );
+}
+
+#[tokio::test]
+async fn a_2025_03_26_batch_gets_one_array_of_answers() {
+    let run = start(|_| {}).await;
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-03-26", "capabilities": {},
+        "clientInfo": {"name": "batcher", "version": "1"}}});
+    let reply = exchange(
+        run.addr,
+        "POST",
+        &[JSON, ACCEPT_BOTH],
+        init.to_string().as_bytes(),
+    )
+    .await;
+    let session = reply.header("mcp-session-id").unwrap().to_owned();
+    let batch = json!([
+        {"jsonrpc": "2.0", "id": 2, "method": "ping"},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/list"}
+    ]);
+    let headers = [JSON, ACCEPT_BOTH, ("Mcp-Session-Id", session.as_str())];
+    let reply = exchange(run.addr, "POST", &headers, batch.to_string().as_bytes()).await;
+    assert_eq!(reply.status, 200);
+    let answers: Value = serde_json::from_slice(&reply.body).unwrap();
+    let ids: Vec<&Value> = answers
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| &a["id"])
+        .collect();
+    assert_eq!(ids, [&json!(2), &json!(3)]);
+    assert_eq!(answers[1]["result"]["tools"][0]["name"], "echo");
+}

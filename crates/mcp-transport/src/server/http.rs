@@ -221,6 +221,16 @@ async fn post_message<H: Handler>(
     if is_initialize && server.shared.revisions.iter().any(|v| *v != MODERN) {
         return initialize(server, &value);
     }
+    if is_initialize {
+        // A 2026-07-28-only endpoint: say which versions it speaks.
+        let id = value.get("id").cloned().and_then(request_id);
+        return json_error(
+            StatusCode::BAD_REQUEST,
+            id,
+            unsupported_version(server, value.pointer("/params/protocolVersion")),
+            MODERN,
+        );
+    }
     if offers_modern {
         return stateless_post(server, headers, &frame, &value, principal).await;
     }
@@ -268,7 +278,10 @@ fn initialize<H: Handler>(server: &Arc<Server<H>>, value: &Value) -> Response {
     let revision = requested.filter(|v| legacy.contains(v)).unwrap_or(latest);
     let request = match parse_str_as::<ClientRequest>(&value.to_string(), revision) {
         Ok(ClientRequest::Initialize(r)) => r,
-        Ok(_) => unreachable_initialize(),
+        Ok(_) => {
+            let error = ErrorData::new(codes::INVALID_REQUEST, "not an initialize request");
+            return json_error(StatusCode::BAD_REQUEST, Some(id), error, revision);
+        }
         Err(e) => {
             return json_error(StatusCode::BAD_REQUEST, Some(id), parse_error(&e), revision);
         }
@@ -290,11 +303,6 @@ fn initialize<H: Handler>(server: &Arc<Server<H>>, value: &Value) -> Response {
         response.headers_mut().insert(SESSION_HEADER, v);
     }
     response
-}
-
-fn unreachable_initialize() -> mcp_types::model::InitializeRequest {
-    // The body's method is `initialize`, and a method-tagged parse yields that member.
-    unreachable!("an initialize body parsed as another request")
 }
 
 pub(super) fn request_id(v: Value) -> Option<RequestId> {
@@ -794,17 +802,9 @@ async fn stateless_post<H: Handler>(
         );
     }
     if meta_version != MODERN.as_str() {
-        let supported: Vec<&str> = server
-            .shared
-            .revisions
-            .iter()
-            .filter(|v| **v == MODERN)
-            .map(|v| v.as_str())
-            .collect();
         return refuse(
             StatusCode::BAD_REQUEST,
-            ErrorData::new(codes::UNSUPPORTED_VERSION, "Unsupported protocol version")
-                .with_data(json!({"supported": supported, "requested": meta_version})),
+            unsupported_version(server, meta.and_then(|m| m.get(keys::PROTOCOL_VERSION))),
         );
     }
     if let Some(expected) = name_of(method, value) {
@@ -907,6 +907,20 @@ pub(super) fn listen_ack(filter: &SubscriptionFilter, id: &Value) -> ServerNotif
             SubscriptionsAcknowledgedNotificationParams::new(filter.clone()),
         )),
         id,
+    )
+}
+
+/// `-32022` naming the stateless versions offered and the one requested.
+fn unsupported_version<H>(server: &Server<H>, requested: Option<&Value>) -> ErrorData {
+    let supported: Vec<&str> = server
+        .shared
+        .revisions
+        .iter()
+        .filter(|v| **v == MODERN)
+        .map(|v| v.as_str())
+        .collect();
+    ErrorData::new(codes::UNSUPPORTED_VERSION, "Unsupported protocol version").with_data(
+        json!({"supported": supported, "requested": requested.cloned().unwrap_or(Value::Null)}),
     )
 }
 
