@@ -150,6 +150,25 @@ impl Peers {
         command
     }
 
+    /// A `node` command running the committed script `tests/peers/<name>` (e.g. a small client or
+    /// server written against the SDKs). ES modules resolve packages from the script's own
+    /// location, not `NODE_PATH`, so the script runs from a copy next to the installed
+    /// `node_modules` (written atomically: concurrent tests may ask for the same one).
+    pub fn script(&self, name: &str) -> Result<Command, InstallError> {
+        let source = mcp_schemas::workspace_root().join(PIN_DIR).join(name);
+        let text = fs::read(&source)
+            .map_err(|e| InstallError::new(format!("reading {}", source.display()), e))?;
+        let dir = self.root.join("node/scripts");
+        fs::create_dir_all(&dir)
+            .map_err(|e| InstallError::new(format!("creating {}", dir.display()), e))?;
+        let target = dir.join(name);
+        let temp = dir.join(format!(".{name}.{}", std::process::id()));
+        fs::write(&temp, text)
+            .and_then(|()| fs::rename(&temp, &target))
+            .map_err(|e| InstallError::new(format!("writing {}", target.display()), e))?;
+        Ok(self.node_command(target))
+    }
+
     /// The conformance suite's command line (`node …/conformance/dist/index.js`); add its arguments.
     pub fn conformance(&self) -> Command {
         self.node_command(

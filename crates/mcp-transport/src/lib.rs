@@ -3,14 +3,18 @@
 //! - [`frame`]: [`Frame`], one JSON-RPC message (or a 2025-03-26 batch) exactly as it travelled,
 //!   and [`Connection`], the bounded duplex every client transport returns.
 //! - [`error`]: [`TransportError`], the crate's one error type.
+//! - [`stdio`]: newline-delimited frames on our stdin/stdout or a child process's.
+//! - [`client`]: HTTP clients — Streamable HTTP on both wires, and 2024-11-05's HTTP+SSE.
 //!
 //! Frames are produced and consumed by our code only through `mcp-types`' boundary
 //! (`serialize_for` / `parse_as` at the negotiated revision); the transport itself never
 //! rewrites the text it carries.
 
+pub mod client;
 pub mod error;
 pub mod frame;
 pub mod server;
+pub mod stdio;
 
 pub use error::TransportError;
 pub use frame::{
