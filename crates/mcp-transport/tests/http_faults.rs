@@ -4,7 +4,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use mcp_transport::server::{Handler, HandlerResult, RequestContext, Server, ServerConfig};
+use mcp_transport::server::{
+    BearerTokens, Handler, HandlerResult, Principal, RequestContext, Server, ServerConfig,
+};
 use mcp_types::ProtocolVersion;
 use mcp_types::model::{
     CallToolRequestParams, CallToolResult, Implementation, ServerCapabilities, Tool,
@@ -501,4 +503,39 @@ async fn a_2025_03_26_batch_gets_one_array_of_answers() {
         .collect();
     assert_eq!(ids, [&json!(2), &json!(3)]);
     assert_eq!(answers[1]["result"]["tools"][0]["name"], "echo");
+}
+
+#[tokio::test]
+async fn the_authentication_hook_refuses_unknown_bearers() {
+    let run = start(|c| {
+        c.authenticator =
+            Arc::new(BearerTokens::new().with_token("s3cret", Principal::new("alice", vec![])));
+    })
+    .await;
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "c", "version": "1"}}})
+    .to_string();
+    let refused = exchange(run.addr, "POST", &[JSON, ACCEPT_BOTH], body.as_bytes()).await;
+    assert_eq!(refused.status, 401);
+    assert!(
+        refused
+            .header("www-authenticate")
+            .unwrap()
+            .starts_with("Bearer")
+    );
+    let wrong = [JSON, ACCEPT_BOTH, ("Authorization", "Bearer nope")];
+    assert_eq!(
+        exchange(run.addr, "POST", &wrong, body.as_bytes())
+            .await
+            .status,
+        401
+    );
+    let right = [JSON, ACCEPT_BOTH, ("Authorization", "Bearer s3cret")];
+    assert_eq!(
+        exchange(run.addr, "POST", &right, body.as_bytes())
+            .await
+            .status,
+        200
+    );
 }
