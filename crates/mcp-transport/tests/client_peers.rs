@@ -361,3 +361,73 @@ async fn a_silent_server_times_out_and_a_cancel_closes_the_stream() {
     );
     assert!(matches!(closed(&conn).await, ConnectionEnd::Closed));
 }
+
+/// `conformance_server` (this crate's fixture server) on a free port; returns it and its URL.
+async fn conformance_server(revisions: &str) -> (Child, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_conformance_server"));
+    command
+        .args(["--listen", "127.0.0.1:0", "--revisions", revisions])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true);
+    let mut child = command.spawn().expect("conformance_server starts");
+    let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let url = tokio::time::timeout(STEP, lines.next_line())
+        .await
+        .expect("conformance_server prints its URL")
+        .unwrap()
+        .expect("a URL line");
+    (child, url)
+}
+
+#[tokio::test]
+async fn the_stateful_client_resumes_a_closed_stream_and_hears_the_get_stream() {
+    let (_server, url) = conformance_server("2025-11-25").await;
+    let mut conn = connect_streamable(&url, Wire::Stateful, ClientOptions::default()).unwrap();
+    let (init, _) = request(
+        &mut conn,
+        1,
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {},
+               "clientInfo": {"name": "mcp-transport-tests", "version": "0"}}),
+    )
+    .await;
+    assert_eq!(init["protocolVersion"], "2025-11-25");
+    notify(&mut conn, "notifications/initialized").await;
+
+    // The server closes the call's SSE stream after its priming event and answers later: the
+    // answer arrives only through a GET carrying Last-Event-ID.
+    let (done, _) = request(
+        &mut conn,
+        2,
+        "tools/call",
+        json!({"name": "test_reconnection"}),
+    )
+    .await;
+    assert_eq!(done["content"][0]["text"], "Reconnection test completed");
+
+    // A list change goes out on the standalone GET stream the client opened after initialized.
+    let (_, early) = request(
+        &mut conn,
+        3,
+        "tools/call",
+        json!({"name": "test_trigger_tool_change"}),
+    )
+    .await;
+    let heard = |m: &Value| m["method"] == "notifications/tools/list_changed";
+    let changed = if early.iter().any(heard) {
+        Ok(())
+    } else {
+        tokio::time::timeout(STEP, async {
+            loop {
+                let frame = conn.receiver.recv().await.expect("connection open");
+                if frame.to_value().unwrap()["method"] == "notifications/tools/list_changed" {
+                    return;
+                }
+            }
+        })
+        .await
+    };
+    assert!(changed.is_ok(), "no list_changed on the GET stream");
+    assert!(matches!(closed(&conn).await, ConnectionEnd::Closed));
+}
