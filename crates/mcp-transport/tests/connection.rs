@@ -4,10 +4,10 @@
 
 use std::time::Duration;
 
-use mcp_transport::Frame;
 use mcp_transport::server::{
     Change, Handler, HandlerResult, Principal, RequestContext, Server, ServerConfig,
 };
+use mcp_transport::{Connection, Frame};
 use mcp_types::model::{
     CallToolRequestParams, CallToolResult, Implementation, InputRequest, InputResponse,
     ServerCapabilities, Tool,
@@ -73,13 +73,12 @@ fn frame(v: Value) -> Frame {
 #[tokio::test]
 async fn both_eras_share_one_connection() {
     let server = Server::new(Asker, ServerConfig::default());
-    let (to_server, incoming) = mpsc::channel(16);
-    let (outgoing, mut from_server) = mpsc::channel(16);
+    let (connection, driver) = Connection::pair(16);
+    let to_server = driver.incoming.clone();
+    let mut from_server = driver.outgoing;
     let s = server.clone();
-    let serving = tokio::spawn(async move {
-        s.serve_connection(incoming, outgoing, Principal::anonymous())
-            .await
-    });
+    let serving =
+        tokio::spawn(async move { s.serve_connection(connection, Principal::anonymous()).await });
 
     to_server
         .send(frame(
@@ -151,6 +150,7 @@ async fn both_eras_share_one_connection() {
     assert_eq!(tagged, 1, "{seen:?}");
 
     drop(to_server);
+    drop(driver.incoming);
     tokio::time::timeout(Duration::from_secs(10), serving)
         .await
         .expect("serve_connection ends when the client closes")

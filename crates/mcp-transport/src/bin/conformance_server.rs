@@ -6,6 +6,7 @@
 //! ```
 //!
 //! (`--listen 127.0.0.1:0` picks a free port.) The first line on stdout is the endpoint URL.
+//! `conformance_server --stdio [--revisions …]` serves the same fixtures on stdin/stdout.
 //! It serves `/mcp` with the tools, resources and prompts the suite's scenarios name, each
 //! written once on the runtime's [`Handler`] and served at every offered revision.
 
@@ -702,18 +703,20 @@ impl Handler for Fixtures {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: conformance_server --listen HOST:PORT [--revisions V1,V2,...]");
+    eprintln!("usage: conformance_server (--listen HOST:PORT | --stdio) [--revisions V1,V2,...]");
     std::process::exit(2)
 }
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
     let mut listen = None;
+    let mut stdio = false;
     let mut revisions = ProtocolVersion::ALL.to_vec();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--listen" => listen = Some(args.next().unwrap_or_else(|| usage())),
+            "--stdio" => stdio = true,
             "--revisions" => {
                 let list = args.next().unwrap_or_else(|| usage());
                 revisions = list
@@ -729,8 +732,6 @@ async fn main() -> std::io::Result<()> {
             _ => usage(),
         }
     }
-    let listen = listen.unwrap_or_else(|| usage());
-    let listener = tokio::net::TcpListener::bind(&listen).await?;
     let config = ServerConfig {
         revisions,
         ..ServerConfig::default()
@@ -742,6 +743,12 @@ async fn main() -> std::io::Result<()> {
         },
         config,
     );
+    if stdio {
+        server.serve_stdio().await;
+        return Ok(());
+    }
+    let listen = listen.unwrap_or_else(|| usage());
+    let listener = tokio::net::TcpListener::bind(&listen).await?;
     println!("http://{}/mcp", listener.local_addr()?);
     server.serve(listener).await
 }

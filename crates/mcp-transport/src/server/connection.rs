@@ -23,20 +23,21 @@ use super::http::{
 };
 use super::runtime::{clone_inner, error_frame, response_frame};
 use super::session::{Session, new_session_id};
-use crate::Frame;
+use crate::{Connection, Frame, FrameSender};
 
 const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
 
 impl<H: Handler> Server<H> {
-    /// Serves one connection until `incoming` ends: reads client frames from `incoming`, writes
-    /// server frames to `outgoing`. Returns when the client closed its side and every request
-    /// in flight has been answered (or its answer could not be written).
-    pub async fn serve_connection(
-        self: &Arc<Self>,
-        mut incoming: mpsc::Receiver<Frame>,
-        outgoing: mpsc::Sender<Frame>,
-        principal: Principal,
-    ) {
+    /// Serves one connection (e.g. [`crate::stdio::serve_stdio`]'s) until the client closes
+    /// its side: reads client frames from `connection.receiver`, writes server frames to
+    /// `connection.sender`. Returns once every request in flight has been answered (or its
+    /// answer could not be written).
+    pub async fn serve_connection(self: &Arc<Self>, connection: Connection, principal: Principal) {
+        let Connection {
+            sender: outgoing,
+            receiver: mut incoming,
+            handle,
+        } = connection;
         let mut session: Option<Arc<Session>> = None;
         let mut tasks = JoinSet::new();
         let mut listens: HashMap<RequestId, tokio::task::AbortHandle> = HashMap::new();
@@ -164,6 +165,14 @@ impl<H: Handler> Server<H> {
             h.abort();
         }
         while tasks.join_next().await.is_some() {}
+        handle.close();
+    }
+
+    /// Serves on our own stdin/stdout (a server launched by a client) until stdin ends.
+    pub async fn serve_stdio(self: &Arc<Self>) {
+        let stdio = crate::stdio::serve_stdio(crate::stdio::StdioOptions::default());
+        self.serve_connection(stdio.connection, Principal::anonymous())
+            .await;
     }
 
     fn fallback(&self) -> ProtocolVersion {
@@ -232,7 +241,7 @@ impl<H: Handler> Server<H> {
         value: &Value,
         id: RequestId,
         principal: &Principal,
-        outgoing: &mpsc::Sender<Frame>,
+        outgoing: &FrameSender,
         tasks: &mut JoinSet<()>,
         listens: &mut HashMap<RequestId, tokio::task::AbortHandle>,
     ) {
@@ -304,7 +313,7 @@ impl<H: Handler> Server<H> {
         tasks: &mut JoinSet<()>,
         base: RequestContext,
         request: ClientRequest,
-        outgoing: mpsc::Sender<Frame>,
+        outgoing: FrameSender,
         server_meta: Option<mcp_types::model::Meta>,
     ) -> tokio::task::AbortHandle {
         let (tx, mut rx) = mpsc::channel::<Outgoing>(self.shared.limits.stream_queue);
