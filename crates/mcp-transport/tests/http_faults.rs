@@ -17,6 +17,17 @@ use tokio::net::TcpStream;
 
 static SLOW_TOOL_DONE: AtomicBool = AtomicBool::new(false);
 
+/// Tags of `sleep` calls whose handler future was dropped (cancelled).
+static DROPPED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+struct NoteDrop(String);
+
+impl Drop for NoteDrop {
+    fn drop(&mut self) {
+        DROPPED.lock().unwrap().push(self.0.clone());
+    }
+}
+
 struct Faulty;
 
 impl Handler for Faulty {
@@ -47,6 +58,18 @@ impl Handler for Faulty {
                 }
                 SLOW_TOOL_DONE.store(true, Ordering::SeqCst);
                 Ok(CallToolResult::text("flooded"))
+            }
+            "sleep" => {
+                let tag = params
+                    .arguments
+                    .as_ref()
+                    .and_then(|a| a.get("tag"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_owned();
+                let _noted = NoteDrop(tag);
+                tokio::time::sleep(Duration::from_secs(30)).await;
+                Ok(CallToolResult::text("woke"))
             }
             _ => Ok(CallToolResult::text("echo")),
         }
@@ -538,4 +561,61 @@ async fn the_authentication_hook_refuses_unknown_bearers() {
             .status,
         200
     );
+}
+
+#[tokio::test]
+async fn a_cancelled_request_ends_without_an_answer() {
+    let run = start(|_| {}).await;
+    let id = initialize(run.addr).await;
+    let addr = run.addr;
+    let session = id.clone();
+    let started = std::time::Instant::now();
+    let slow = tokio::spawn(async move { call(addr, &session, 9, "sleep").await });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 9, "reason": "test"}});
+    let headers = [JSON, ACCEPT_BOTH, ("Mcp-Session-Id", id.as_str())];
+    assert_eq!(
+        exchange(run.addr, "POST", &headers, cancel.to_string().as_bytes())
+            .await
+            .status,
+        202
+    );
+    let reply = slow.await.unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "the request was not stopped"
+    );
+    assert_eq!(reply.status, 200);
+    assert!(
+        reply.messages().is_empty(),
+        "no answer after a cancel: {:?}",
+        reply.messages()
+    );
+}
+
+#[tokio::test]
+async fn closing_a_stateless_response_stream_cancels_the_request() {
+    let run = start(|_| {}).await;
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {}});
+    let body = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+        "params": {"name": "sleep", "arguments": {"tag": "stateless"}, "_meta": meta}})
+    .to_string();
+    let mut stream = TcpStream::connect(run.addr).await.unwrap();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: sleep\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    drop(stream);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    while !DROPPED.lock().unwrap().iter().any(|t| t == "stateless") {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the handler kept running"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }

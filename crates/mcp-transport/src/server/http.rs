@@ -556,13 +556,11 @@ async fn answer_request<H: Handler>(
             json_response(status_for(revision, code, false), frame)
         }
         Err(Err(_)) => {
+            // The request was cancelled (`notifications/cancelled`): no answer is sent, so the
+            // POST gets an SSE stream that ends without an event.
             drop(guard);
-            json_error(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                Some(id),
-                ErrorData::new(codes::INTERNAL_ERROR, "the request ended without an answer"),
-                revision,
-            )
+            let (_, empty) = mpsc::channel::<Bytes>(1);
+            sse_response(empty)
         }
         Ok(first) => {
             // Stream: the pump owns the request from here (the guard moves with it).
