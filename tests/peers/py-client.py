@@ -1,6 +1,6 @@
-"""The official MCP Python SDK client as a judge of our server (handshake era, Streamable HTTP).
+"""The official MCP Python SDK client as a judge of our server (handshake era; Streamable HTTP or stdio).
 
-Usage: python py-client.py <url>. Lists, calls, reads, gets, subscribes, follows a list change,
+Usage: python py-client.py <url> | python py-client.py --stdio <command> [args...]. Lists, calls, reads, gets, subscribes, follows a list change,
 takes progress and cancels; prints one JSON object of observations for the Rust test.
 """
 
@@ -9,10 +9,14 @@ import json
 import sys
 
 import anyio
-from mcp import Client
+from mcp import Client, StdioServerParameters
 
 
-async def main(url):
+async def main(argv):
+    if argv[0] == "--stdio":
+        server = StdioServerParameters(command=argv[1], args=argv[2:])
+    else:
+        server = argv[0]
     changes = []
 
     async def on_message(message):
@@ -21,7 +25,7 @@ async def main(url):
             changes.append(method)
 
     out = {}
-    async with Client(url, mode="legacy", message_handler=on_message) as client:
+    async with Client(server, mode="legacy", message_handler=on_message) as client:
         out["protocolVersion"] = client.protocol_version
         out["tools"] = len((await client.list_tools()).tools)
         out["text"] = (await client.call_tool("test_simple_text", {})).content[0].text
@@ -55,4 +59,4 @@ async def main(url):
     print(json.dumps(out))
 
 
-asyncio.run(main(sys.argv[1]))
+asyncio.run(main(sys.argv[1:]))

@@ -1,23 +1,33 @@
 // A real TypeScript SDK client as a judge of our server. Usage:
-//   node ts-client.mjs <sdk> <streamable|sse> <url>
+//   node ts-client.mjs <sdk> streamable|sse <url>
+//   node ts-client.mjs <sdk> stdio <server command> [args...]
 // <sdk> is the installed package to drive: `@modelcontextprotocol/sdk` (v1, 1.32.x) or
 // `mcp-sdk-2024-11-05` (v1 1.9.0, newest revision 2024-11-05). It lists, calls, reads, gets,
 // subscribes, follows a list change, takes progress and cancels, then prints one JSON object of
 // observations on stdout for the Rust test to assert on.
-const [sdk, kind, url] = process.argv.slice(2);
+const [sdk, kind, ...target] = process.argv.slice(2);
 const { Client } = await import(`${sdk}/client/index.js`);
 const types = await import(`${sdk}/types.js`);
-const { [kind === 'sse' ? 'SSEClientTransport' : 'StreamableHTTPClientTransport']: Transport } =
-    await import(`${sdk}/client/${kind === 'sse' ? 'sse' : 'streamableHttp'}.js`);
-
-const transport = new Transport(new URL(url));
+const module = { sse: 'sse', streamable: 'streamableHttp', stdio: 'stdio' }[kind];
+const transports = await import(`${sdk}/client/${module}.js`);
+const transport =
+    kind === 'stdio'
+        ? new transports.StdioClientTransport({ command: target[0], args: target.slice(1), stderr: 'ignore' })
+        : new transports[kind === 'sse' ? 'SSEClientTransport' : 'StreamableHTTPClientTransport'](new URL(target[0]));
+// The v1 client hands the negotiated revision to transports that take it; note it on every one.
+let negotiated = null;
+const setProtocolVersion = transport.setProtocolVersion?.bind(transport);
+transport.setProtocolVersion = version => {
+    negotiated = version;
+    setProtocolVersion?.(version);
+};
 const client = new Client({ name: 'mcp-wire-judge', version: '1.0.0' }, { capabilities: {} });
 const changes = [];
 client.setNotificationHandler(types.ToolListChangedNotificationSchema, () => changes.push('tools'));
 await client.connect(transport);
 
 const out = {};
-out.protocolVersion = transport.protocolVersion ?? null;
+out.protocolVersion = negotiated;
 out.server = client.getServerVersion()?.name;
 out.tools = (await client.listTools()).tools.length;
 out.text = (await client.callTool({ name: 'test_simple_text', arguments: {} })).content[0].text;

@@ -1,15 +1,21 @@
 // The TypeScript SDK v2 client (@modelcontextprotocol/client 2.4.x) as a judge of our server at
-// 2026-07-28. Usage: node ts-v2-client.mjs <url>. Prints one JSON object of observations.
+// 2026-07-28. Usage: node ts-v2-client.mjs <url> | stdio <server command> [args...].
+// Prints one JSON object of observations.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
-const url = process.argv[2];
+const [first, ...rest] = process.argv.slice(2);
+const transport =
+    first === 'stdio'
+        ? new StdioClientTransport({ command: rest[0], args: rest.slice(1), stderr: 'ignore' })
+        : new StreamableHTTPClientTransport(new URL(first));
 const client = new Client(
     { name: 'mcp-wire-judge', version: '2.0.0' },
     { capabilities: {}, versionNegotiation: { mode: 'auto' } }
 );
 const changes = [];
 client.setNotificationHandler('notifications/tools/list_changed', () => changes.push('tools'));
-await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+await client.connect(transport);
 
 const out = {};
 out.protocolVersion = client.getNegotiatedProtocolVersion();

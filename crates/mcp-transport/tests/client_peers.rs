@@ -431,3 +431,42 @@ async fn the_stateful_client_resumes_a_closed_stream_and_hears_the_get_stream() 
     assert!(changed.is_ok(), "no list_changed on the GET stream");
     assert!(matches!(closed(&conn).await, ConnectionEnd::Closed));
 }
+
+#[tokio::test]
+async fn the_stdio_server_sends_progress_before_the_result() {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_conformance_server"));
+    command
+        .args(["--stdio", "--revisions", "2025-11-25"])
+        .stderr(Stdio::null());
+    let mut child = spawn_child(command, StdioOptions::default()).expect("the server starts");
+    let conn = &mut child.connection;
+    request(
+        conn,
+        1,
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {},
+               "clientInfo": {"name": "mcp-transport-tests", "version": "0"}}),
+    )
+    .await;
+    notify(conn, "notifications/initialized").await;
+    let (done, before) = request(
+        conn,
+        2,
+        "tools/call",
+        json!({"name": "test_tool_with_progress", "_meta": {"progressToken": 9}}),
+    )
+    .await;
+    assert_eq!(
+        done["content"][0]["text"],
+        "Tool with progress executed successfully"
+    );
+    let progress: Vec<f64> = before
+        .iter()
+        .filter(|m| m["method"] == "notifications/progress")
+        .filter_map(|m| m["params"]["progress"].as_f64())
+        .collect();
+    assert_eq!(progress, [0.0, 50.0, 100.0], "{before:?}");
+    assert!(matches!(closed(conn).await, ConnectionEnd::Closed));
+    let status = tokio::time::timeout(STEP, child.exit.wait()).await.unwrap();
+    assert!(status.unwrap().success());
+}

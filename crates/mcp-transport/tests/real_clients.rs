@@ -2,8 +2,8 @@
 //! by `mcp_wire_tests::peers`) drive `conformance_server` — list, call, read, get, subscribe,
 //! follow a list change, take progress and cancel — and print what they saw; these tests assert
 //! on it. The Python SDK and TypeScript SDK v1 clients over Streamable HTTP at 2025-06-18 and
-//! 2025-11-25, the TypeScript SDK v2 client at 2026-07-28, and SDK 1.9.0 (newest revision
-//! 2024-11-05) over HTTP+SSE. Loopback only; each client run is bounded.
+//! 2025-11-25 and over stdio, the TypeScript SDK v2 client at 2026-07-28 (HTTP and stdio), and SDK
+//! 1.9.0 (newest revision 2024-11-05) over HTTP+SSE. Loopback only; each client run is bounded.
 
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -85,62 +85,47 @@ fn assert_fixtures(report: &Value) {
     assert_eq!(report["cancel"], "cancelled", "{report}");
 }
 
-fn ts_client(sdk: &str, kind: &str, url: &str) -> std::process::Command {
-    let mut command = peers().script("ts-client.mjs").unwrap();
-    command.args([sdk, kind, url]);
-    command
+/// How much of the progress a client reports.
+#[derive(Clone, Copy)]
+enum Progress {
+    /// All three notifications, in order.
+    All,
+    /// A TypeScript SDK client (v1 or v2) on a single-stream transport (stdio, HTTP+SSE): the server
+    /// sends 0, 50, 100 and then the result in that order (`the_stdio_server_sends_progress_before_
+    /// the_result` in client_peers.rs checks the wire), but when the last notification and the
+    /// result arrive in one read the client drops the notification with its handler. The prefix
+    /// up to 50 must be there, in order.
+    PrefixOnSingleStream,
 }
 
-fn py_client(url: &str) -> std::process::Command {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers/py-client.py");
-    let mut command = std::process::Command::new(peers().python());
-    command.arg(script).arg(url);
-    command
-}
-
-#[tokio::test]
-async fn typescript_sdk_v1_client_over_streamable_http() {
-    for revision in ["2025-06-18", "2025-11-25"] {
-        let (_server, url) = server(Some(revision)).await;
-        let report = observe(ts_client("@modelcontextprotocol/sdk", "streamable", &url)).await;
-        assert_eq!(report["protocolVersion"], revision, "{report}");
-        assert_eq!(report["server"], "mcp-wire-conformance-server");
-        assert_fixtures(&report);
-        assert_eq!(report["subscribe"], json!({}), "{report}");
-        assert_eq!(progress(&report), [0.0, 50.0, 100.0], "{report}");
-        assert_eq!(report["listChanged"], true, "{report}");
-        assert_eq!(report["addedTool"], true, "{report}");
-        assert_eq!(report["afterCancel"], "ok", "{report}");
+fn assert_progress(report: &Value, expected: Progress) {
+    let seen = progress(report);
+    match expected {
+        Progress::All => assert_eq!(seen, [0.0, 50.0, 100.0], "{report}"),
+        Progress::PrefixOnSingleStream => assert!(
+            seen.len() >= 2 && [0.0, 50.0, 100.0].starts_with(&seen),
+            "{report}"
+        ),
     }
 }
 
-#[tokio::test]
-async fn python_sdk_client_over_streamable_http() {
-    for revision in ["2025-06-18", "2025-11-25"] {
-        let (_server, url) = server(Some(revision)).await;
-        let report = observe(py_client(&url)).await;
-        assert_eq!(report["protocolVersion"], revision, "{report}");
-        assert_fixtures(&report);
-        assert_eq!(report["subscribe"], "ok", "{report}");
-        assert_eq!(progress(&report), [0.0, 50.0, 100.0], "{report}");
-        assert_eq!(report["listChanged"], true, "{report}");
-        assert_eq!(report["addedTool"], true, "{report}");
-        assert_eq!(report["afterCancel"], "ok", "{report}");
-    }
+/// What a handshake-era client of 2025-06-18 or later must see.
+fn assert_handshake_session(report: &Value, revision: &str, expected: Progress) {
+    assert_eq!(report["protocolVersion"], revision, "{report}");
+    assert_fixtures(report);
+    assert_progress(report, expected);
+    assert_eq!(report["listChanged"], true, "{report}");
+    assert_eq!(report["addedTool"], true, "{report}");
+    assert_eq!(report["afterCancel"], "ok", "{report}");
 }
 
-#[tokio::test]
-async fn typescript_sdk_v2_client_at_2026_07_28() {
-    // All five revisions offered: the client discovers and picks 2026-07-28 itself.
-    let (_server, url) = server(None).await;
-    let mut command = peers().script("ts-v2-client.mjs").unwrap();
-    command.arg(&url);
-    let report = observe(command).await;
+/// What the TypeScript SDK v2 client must see at 2026-07-28.
+fn assert_modern_session(report: &Value, expected: Progress) {
     assert_eq!(report["protocolVersion"], "2026-07-28", "{report}");
     assert_eq!(report["era"], "modern", "{report}");
     assert_eq!(report["server"], "mcp-wire-conformance-server");
-    assert_fixtures(&report);
-    assert_eq!(progress(&report), [0.0, 50.0, 100.0], "{report}");
+    assert_fixtures(report);
+    assert_progress(report, expected);
     assert_eq!(
         report["honored"],
         json!({"toolsListChanged": true}),
@@ -154,18 +139,89 @@ async fn typescript_sdk_v2_client_at_2026_07_28() {
     );
 }
 
+fn ts_client(sdk: &str, args: &[&str]) -> std::process::Command {
+    let mut command = peers().script("ts-client.mjs").unwrap();
+    command.arg(sdk).args(args);
+    command
+}
+
+fn py_client(args: &[&str]) -> std::process::Command {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers/py-client.py");
+    let mut command = std::process::Command::new(peers().python());
+    command.arg(script).args(args);
+    command
+}
+
+/// `conformance_server` as a stdio child: the command line a client launches.
+const SERVER: &str = env!("CARGO_BIN_EXE_conformance_server");
+
+#[tokio::test]
+async fn typescript_sdk_v1_client_over_streamable_http() {
+    for revision in ["2025-06-18", "2025-11-25"] {
+        let (_server, url) = server(Some(revision)).await;
+        let report = observe(ts_client(
+            "@modelcontextprotocol/sdk",
+            &["streamable", &url],
+        ))
+        .await;
+        assert_handshake_session(&report, revision, Progress::All);
+        assert_eq!(report["server"], "mcp-wire-conformance-server");
+        assert_eq!(report["subscribe"], json!({}), "{report}");
+    }
+}
+
+#[tokio::test]
+async fn python_sdk_client_over_streamable_http() {
+    for revision in ["2025-06-18", "2025-11-25"] {
+        let (_server, url) = server(Some(revision)).await;
+        let report = observe(py_client(&[&url])).await;
+        assert_handshake_session(&report, revision, Progress::All);
+        assert_eq!(report["subscribe"], "ok", "{report}");
+    }
+}
+
+#[tokio::test]
+async fn typescript_sdk_v2_client_at_2026_07_28() {
+    // All five revisions offered: the client discovers and picks 2026-07-28 itself.
+    let (_server, url) = server(None).await;
+    let mut command = peers().script("ts-v2-client.mjs").unwrap();
+    command.arg(&url);
+    assert_modern_session(&observe(command).await, Progress::All);
+}
+
 #[tokio::test]
 async fn a_2024_11_05_client_over_http_sse() {
     let (_server, url) = server(Some("2024-11-05")).await;
     let sse = url.replace("/mcp", "/sse");
-    let report = observe(ts_client("mcp-sdk-2024-11-05", "sse", &sse)).await;
+    let report = observe(ts_client("mcp-sdk-2024-11-05", &["sse", &sse])).await;
     assert_eq!(report["server"], "mcp-wire-conformance-server");
     assert_fixtures(&report);
     assert_eq!(report["subscribe"], json!({}), "{report}");
     assert_eq!(report["addedTool"], true, "{report}");
     assert_eq!(report["afterCancel"], "ok", "{report}");
-    // Progress arrives in order on the one event stream. Known gaps of the HTTP+SSE mount, seen
-    // by this client and left open: the last progress event (100) is not observed before the
-    // result, and `notifications/tools/list_changed` is not pushed to HTTP+SSE sessions.
-    assert_eq!(progress(&report)[..2], [0.0, 50.0], "{report}");
+    assert_progress(&report, Progress::PrefixOnSingleStream);
+    // Left open, a gap of the server's HTTP+SSE mount: `notifications/tools/list_changed` is not
+    // pushed to HTTP+SSE sessions (the event stream carries only answers and request-scoped
+    // notifications), so this client never hears of the change; it sees the new tool on its
+    // next `tools/list` (`addedTool` above).
+    assert_eq!(report["listChanged"], false, "{report}");
+}
+
+#[tokio::test]
+async fn sdk_clients_over_stdio() {
+    let legacy = ["--stdio", "--revisions", "2025-11-25"];
+    let mut args = vec!["stdio", SERVER];
+    args.extend(legacy);
+    let report = observe(ts_client("@modelcontextprotocol/sdk", &args)).await;
+    assert_handshake_session(&report, "2025-11-25", Progress::PrefixOnSingleStream);
+    assert_eq!(report["subscribe"], json!({}), "{report}");
+
+    let mut args = vec!["--stdio", SERVER];
+    args.extend(legacy);
+    let report = observe(py_client(&args)).await;
+    assert_handshake_session(&report, "2025-11-25", Progress::All);
+
+    let mut command = peers().script("ts-v2-client.mjs").unwrap();
+    command.args(["stdio", SERVER, "--stdio"]);
+    assert_modern_session(&observe(command).await, Progress::PrefixOnSingleStream);
 }
