@@ -619,3 +619,17 @@ async fn closing_a_stateless_response_stream_cancels_the_request() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
+
+#[tokio::test]
+async fn sessions_beyond_the_limit_are_refused_with_503() {
+    let run = start(|c| c.limits.max_sessions = 2).await;
+    initialize(run.addr).await;
+    initialize(run.addr).await;
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "c", "version": "1"}}})
+    .to_string();
+    let reply = exchange(run.addr, "POST", &[JSON, ACCEPT_BOTH], body.as_bytes()).await;
+    assert_eq!(reply.status, 503);
+    assert_eq!(run.server.session_count(), 2);
+}

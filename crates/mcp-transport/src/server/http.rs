@@ -553,7 +553,7 @@ async fn answer_request<H: Handler>(
     match first {
         Err(Ok((frame, code))) => {
             drop(guard);
-            json_response(status_for(revision, code, false), frame)
+            json_response(status_for(revision, code), frame)
         }
         Err(Err(_)) => {
             // The request was cancelled (`notifications/cancelled`): no answer is sent, so the
@@ -711,7 +711,7 @@ fn clone_ctx(inner: &ContextInner) -> ContextInner {
 }
 
 /// HTTP status of an answer: at 2026-07-28 the codes the spec ties to a status.
-fn status_for(revision: ProtocolVersion, code: Option<i64>, validation: bool) -> StatusCode {
+fn status_for(revision: ProtocolVersion, code: Option<i64>) -> StatusCode {
     if revision != MODERN {
         return StatusCode::OK;
     }
@@ -720,9 +720,6 @@ fn status_for(revision: ProtocolVersion, code: Option<i64>, validation: bool) ->
         Some(
             codes::HEADER_MISMATCH | codes::MISSING_CLIENT_CAPABILITY | codes::UNSUPPORTED_VERSION,
         ) => StatusCode::BAD_REQUEST,
-        Some(codes::INVALID_PARAMS | codes::INVALID_REQUEST | codes::PARSE_ERROR) if validation => {
-            StatusCode::BAD_REQUEST
-        }
         _ => StatusCode::OK,
     }
 }
@@ -1221,4 +1218,54 @@ pub(super) fn sse_response(rx: mpsc::Receiver<Bytes>) -> Response {
     r.headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_values_decode_from_the_base64_wrapper_only() {
+        assert_eq!(decode_header_value("plain").as_deref(), Some("plain"));
+        assert_eq!(
+            decode_header_value("=?base64?SGVsbG8=?=").as_deref(),
+            Some("Hello")
+        );
+        // Missing padding and characters outside the alphabet are refused.
+        assert_eq!(decode_header_value("=?base64?SGVsbG8?="), None);
+        assert_eq!(decode_header_value("=?base64?SGVs!!!bG8=?="), None);
+    }
+
+    #[test]
+    fn stateless_statuses_follow_the_error_code() {
+        let m = MODERN;
+        let status = |code| status_for(m, Some(code));
+        assert_eq!(status(codes::METHOD_NOT_FOUND), StatusCode::NOT_FOUND);
+        assert_eq!(status(codes::HEADER_MISMATCH), StatusCode::BAD_REQUEST);
+        assert_eq!(
+            status(codes::MISSING_CLIENT_CAPABILITY),
+            StatusCode::BAD_REQUEST
+        );
+        // A handler's own invalid-params answer (e.g. an unknown resource) is a 200.
+        assert_eq!(status(codes::INVALID_PARAMS), StatusCode::OK);
+        let legacy = ProtocolVersion::V2025_11_25;
+        assert_eq!(
+            status_for(legacy, Some(codes::METHOD_NOT_FOUND)),
+            StatusCode::OK
+        );
+    }
+
+    #[test]
+    fn accept_lists_are_read_per_media_type() {
+        let mut h = HeaderMap::new();
+        h.insert(
+            header::ACCEPT,
+            HeaderValue::from_static("application/json;q=0.9, text/event-stream"),
+        );
+        assert!(accepts(&h, "application/json") && accepts(&h, "text/event-stream"));
+        h.insert(header::ACCEPT, HeaderValue::from_static("text/html"));
+        assert!(!accepts(&h, "application/json"));
+        h.insert(header::ACCEPT, HeaderValue::from_static("*/*"));
+        assert!(accepts(&h, "text/event-stream"));
+    }
 }
