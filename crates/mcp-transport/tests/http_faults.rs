@@ -633,3 +633,20 @@ async fn sessions_beyond_the_limit_are_refused_with_503() {
     assert_eq!(reply.status, 503);
     assert_eq!(run.server.session_count(), 2);
 }
+
+#[tokio::test]
+async fn a_session_with_a_request_in_flight_does_not_expire() {
+    let run = start(|c| c.limits.session_idle = Duration::from_millis(100)).await;
+    let id = initialize(run.addr).await;
+    let addr = run.addr;
+    let session = id.clone();
+    let slow = tokio::spawn(async move { call(addr, &session, 4, "sleep").await });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    run.server.expire_idle_sessions();
+    assert_eq!(
+        run.server.session_count(),
+        1,
+        "a running request keeps its session"
+    );
+    slow.abort();
+}

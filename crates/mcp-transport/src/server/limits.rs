@@ -18,6 +18,8 @@ pub struct Limits {
     pub slow_reader_timeout: Duration,
     /// Events kept per stream for `Last-Event-ID` resumption.
     pub replay_events_per_stream: usize,
+    /// Bytes of events kept per stream for resumption.
+    pub replay_bytes_per_stream: usize,
     /// Streams kept per session for resumption.
     pub replay_streams_per_session: usize,
     /// Server→client requests pending per session.
@@ -45,6 +47,7 @@ impl Default for Limits {
             stream_queue: 64,
             slow_reader_timeout: Duration::from_secs(10),
             replay_events_per_stream: 128,
+            replay_bytes_per_stream: 1024 * 1024,
             replay_streams_per_session: 16,
             pending_client_requests: 64,
             client_answer_timeout: Duration::from_secs(60),

@@ -76,8 +76,11 @@ impl Session {
         *lock(&self.last_seen) = Instant::now();
     }
 
-    fn idle_for(&self) -> Duration {
-        lock(&self.last_seen).elapsed()
+    /// Unused longer than `limit`, with no request running and no standalone stream open.
+    fn is_idle(&self, limit: Duration) -> bool {
+        lock(&self.last_seen).elapsed() > limit
+            && !self.standalone_open.load(Ordering::Acquire)
+            && lock(&self.running).values().all(AbortHandle::is_finished)
     }
 
     /// A fresh id for a server→client request and the slot its answer arrives in; `None` when
@@ -144,7 +147,11 @@ impl Session {
     /// A new replay log for an SSE stream (the oldest is dropped beyond the limit).
     pub(crate) fn open_stream(&self) -> Arc<StreamLog> {
         let id = self.next_stream.fetch_add(1, Ordering::Relaxed);
-        let log = Arc::new(StreamLog::new(id, self.limits.replay_events_per_stream));
+        let log = Arc::new(StreamLog::new(
+            id,
+            self.limits.replay_events_per_stream,
+            self.limits.replay_bytes_per_stream,
+        ));
         let mut streams = lock(&self.streams);
         while streams.len() >= self.limits.replay_streams_per_session {
             streams.pop_front();
@@ -174,23 +181,27 @@ impl Session {
 pub(crate) struct StreamLog {
     pub id: u64,
     cap: usize,
+    cap_bytes: usize,
     inner: Mutex<StreamLogInner>,
 }
 
 struct StreamLogInner {
     next_seq: u64,
+    bytes: usize,
     events: VecDeque<(u64, Bytes)>,
     sink: Option<mpsc::Sender<Bytes>>,
     done: bool,
 }
 
 impl StreamLog {
-    fn new(id: u64, cap: usize) -> Self {
+    fn new(id: u64, cap: usize, cap_bytes: usize) -> Self {
         Self {
             id,
             cap: cap.max(1),
+            cap_bytes,
             inner: Mutex::new(StreamLogInner {
                 next_seq: 0,
+                bytes: 0,
                 events: VecDeque::new(),
                 sink: None,
                 done: false,
@@ -208,10 +219,16 @@ impl StreamLog {
         let seq = inner.next_seq;
         inner.next_seq += 1;
         let event = render(&format!("{}-{seq}", self.id));
-        if inner.events.len() >= self.cap {
-            inner.events.pop_front();
-        }
+        // Keep the newest events within both bounds (a single event larger than the byte
+        // bound is not kept: it cannot be replayed).
+        inner.bytes += event.len();
         inner.events.push_back((seq, event.clone()));
+        while inner.events.len() > self.cap || inner.bytes > self.cap_bytes {
+            match inner.events.pop_front() {
+                Some((_, e)) => inner.bytes -= e.len(),
+                None => break,
+            }
+        }
         (event, inner.sink.clone())
     }
 
@@ -300,7 +317,7 @@ impl Sessions {
             let mut map = lock(&self.map);
             let ids: Vec<String> = map
                 .iter()
-                .filter(|(_, s)| s.idle_for() > idle)
+                .filter(|(_, s)| s.is_idle(idle))
                 .map(|(id, _)| id.clone())
                 .collect();
             ids.iter().filter_map(|id| map.remove(id)).collect()
@@ -329,4 +346,31 @@ pub(crate) fn new_session_id() -> String {
         return format!("{t:x}{c:x}");
     }
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_replay_log_keeps_the_newest_events_within_both_bounds() {
+        let (tx, _rx) = mpsc::channel(1);
+        let fill = |log: &StreamLog| {
+            for i in 0..5 {
+                log.record(|id| Bytes::from(format!("{id}:{i:>8}")));
+            }
+        };
+        // By count: the newest three.
+        let by_count = StreamLog::new(1, 3, 1000);
+        fill(&by_count);
+        assert_eq!(by_count.resume(0, tx.clone()).len(), 3);
+        // By bytes: 12-byte events under a 30-byte bound leave the newest two.
+        let by_bytes = StreamLog::new(2, 3, 30);
+        fill(&by_bytes);
+        let kept = by_bytes.resume(0, tx);
+        assert_eq!(
+            kept,
+            [Bytes::from("2-3:       3"), Bytes::from("2-4:       4")]
+        );
+    }
 }
