@@ -612,6 +612,99 @@ fn parse_result_for_routes_by_method() {
 }
 
 #[test]
+fn parse_result_for_types_task_answers_by_the_request_and_its_augmentation() {
+    let task = json!({"task":{"taskId":"t1","status":"working","createdAt":"2025-11-25T10:30:00Z",
+        "lastUpdatedAt":"2025-11-25T10:30:00Z","ttl":60000}});
+    let augmented = |m| ResultFor::method(m).task_augmented(true);
+    // A task-augmented request is answered by the task it created, on the side that answers.
+    assert!(matches!(
+        parse_result_for(augmented("tools/call"), &task, V2025_11_25).unwrap(),
+        MethodResult::Server(ServerResult::CreateTask(_))
+    ));
+    for m in ["sampling/createMessage", "elicitation/create"] {
+        assert!(matches!(
+            parse_result_for(augmented(m), &task, V2025_11_25).unwrap(),
+            MethodResult::Client(ClientResult::CreateTask(_))
+        ));
+    }
+    // Not augmented, the method decides: a created task is no CallToolResult (no guessing).
+    let e = parse_result_for("tools/call", &task, V2025_11_25).unwrap_err();
+    assert!(e.message.contains("content"), "{e}");
+    // An augmented request's own result is not a created task either.
+    let call = json!({"content":[{"type":"text","text":"done"}]});
+    assert!(parse_result_for(augmented("tools/call"), &call, V2025_11_25).is_err());
+    // Where tasks do not exist (or the method cannot be augmented), augmentation means nothing.
+    assert!(matches!(
+        parse_result_for(augmented("tools/call"), &call, V2025_06_18).unwrap(),
+        MethodResult::Server(ServerResult::CallTool(_))
+    ));
+    assert_eq!(
+        augmented("tools/list").typing(V2025_11_25),
+        ResultTyping::Method("tools/list")
+    );
+    // `tasks/result` is typed by the request that created the task.
+    let payload = ResultFor::task_payload("tools/call");
+    assert!(matches!(
+        parse_result_for(payload, &call, V2025_11_25).unwrap(),
+        MethodResult::Server(ServerResult::CallTool(_))
+    ));
+    assert!(parse_result_for(payload, &json!({}), V2025_11_25).is_err());
+    let answer = json!({"action":"accept","content":{"ok":true}});
+    assert!(matches!(
+        parse_result_for(
+            ResultFor::task_payload("elicitation/create"),
+            &answer,
+            V2025_11_25
+        )
+        .unwrap(),
+        MethodResult::Client(ClientResult::Elicit(_))
+    ));
+    // Without the original request, the payload is the open GetTaskPayloadResult.
+    assert!(matches!(
+        parse_result_for("tasks/result", &call, V2025_11_25).unwrap(),
+        MethodResult::Server(ServerResult::GetTaskPayload(_))
+    ));
+    // The text entry points type alike.
+    let text = task.to_string();
+    assert_eq!(
+        parse_result_str_for(augmented("tools/call"), &text, V2025_11_25).unwrap(),
+        parse_result_for(augmented("tools/call"), &task, V2025_11_25).unwrap()
+    );
+    assert_eq!(
+        parse_result_slice_for(payload, call.to_string().as_bytes(), V2025_11_25).unwrap(),
+        parse_result_for(payload, &call, V2025_11_25).unwrap()
+    );
+}
+
+#[test]
+fn task_augmentation_exists_where_the_schema_gives_params_a_task() {
+    let augmentable = |v: ProtocolVersion| -> Vec<&str> {
+        [
+            "tools/call",
+            "sampling/createMessage",
+            "elicitation/create",
+            "tools/list",
+            "prompts/get",
+        ]
+        .into_iter()
+        .filter(|m| {
+            matches!(
+                ResultFor::method(m).task_augmented(true).typing(v),
+                ResultTyping::CreatedTask(_)
+            )
+        })
+        .collect()
+    };
+    assert_eq!(
+        augmentable(V2025_11_25),
+        ["tools/call", "sampling/createMessage", "elicitation/create"]
+    );
+    for v in [V2024_11_05, V2025_03_26, V2025_06_18, V2026_07_28] {
+        assert!(augmentable(v).is_empty(), "{v}");
+    }
+}
+
+#[test]
 fn lenient_parse_ignores_unknown_fields() {
     let r = parse_as::<CallToolResult>(&json!({"content":[],"futureField":{"x":1}}), V2024_11_05)
         .unwrap();

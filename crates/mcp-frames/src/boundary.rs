@@ -76,12 +76,15 @@ pub(crate) fn emit(
         BodyKind::Request(S2c) => through::<ServerRequest>(&body, from, to, report),
         BodyKind::Notification(C2s) => through::<ClientNotification>(&body, from, to, report),
         BodyKind::Notification(S2c) => through::<ServerNotification>(&body, from, to, report),
-        BodyKind::Result(_, method) => {
-            match wire::parse_result_for(method, &body, from).map_err(invalid)? {
+        BodyKind::Result(_, answering) => {
+            match wire::parse_result_for(answering, &body, from).map_err(invalid)? {
                 MethodResult::Server(r) => emit_model(&r, to, report),
                 MethodResult::Client(r) => emit_model(&r, to, report),
                 _ => Err(Failure::Invalid {
-                    reason: format!("the result of {method} is of a kind this tool cannot emit"),
+                    reason: format!(
+                        "the result of {} is of a kind this tool cannot emit",
+                        answering.method_answered()
+                    ),
                     code: -32603,
                 }),
             }
@@ -107,7 +110,9 @@ pub(crate) fn parse_errors(
         BodyKind::Request(S2c) => parse_only::<ServerRequest>(body, version),
         BodyKind::Notification(C2s) => parse_only::<ClientNotification>(body, version),
         BodyKind::Notification(S2c) => parse_only::<ServerNotification>(body, version),
-        BodyKind::Result(_, method) => wire::parse_result_for(method, body, version).map(|_| ()),
+        BodyKind::Result(_, answering) => {
+            wire::parse_result_for(answering, body, version).map(|_| ())
+        }
     };
     match r {
         Ok(()) => Vec::new(),

@@ -4,6 +4,7 @@
 use mcp_schemas::{SchemaError, SchemaOracle};
 use mcp_types::ProtocolVersion;
 use mcp_types::facts::{self, MethodFact};
+use mcp_types::wire::{ResultFor, ResultTyping};
 use serde_json::Value;
 
 use crate::envelope::Envelope;
@@ -104,16 +105,48 @@ pub fn method_problem(
     })
 }
 
+/// Why a task-augmented `method` request (its params carry `task`) read at `from` has no form
+/// at `to`: the source answers it with a created task, which the target cannot express (the
+/// bridge refuses such requests rather than run them as plain calls).
+pub fn augmentation_problem(
+    from: ProtocolVersion,
+    to: ProtocolVersion,
+    method: &str,
+) -> Option<String> {
+    let augmented = ResultFor::method(method).task_augmented(true);
+    let creates_task = |v| matches!(augmented.typing(v), ResultTyping::CreatedTask(_));
+    if !creates_task(from) || creates_task(to) {
+        return None;
+    }
+    let at: Vec<&str> = ProtocolVersion::ALL
+        .into_iter()
+        .filter(|v| creates_task(*v))
+        .map(ProtocolVersion::as_str)
+        .collect();
+    Some(format!(
+        "{method} is task-augmented (params.task), which exists only at {}",
+        at.join(", ")
+    ))
+}
+
 /// The 2026-07-28 interim result and its `resultType` discriminator value.
 const INPUT_REQUIRED: (&str, &str) = ("InputRequiredResult", "input_required");
 
-/// The schema definition that types the result of `placed` (a response), at `version`: the
-/// originating request's result, or — where the revision has it and the result says
+/// The definition that answers a task-augmented request.
+const CREATED_TASK: &str = "CreateTaskResult";
+
+/// The schema definition that types the result of `placed` (a response), at `version`, as the
+/// boundary types it ([`ResultFor::typing`]): the originating request's result (for a
+/// `tasks/result`, the result of the request that created the task), the `CreateTaskResult` of
+/// a task-augmented request, or — where the revision has it and the result says
 /// `"resultType":"input_required"` — the interim `InputRequiredResult`.
 pub fn result_type(placed: &Placed, version: ProtocolVersion) -> Option<&'static str> {
     let origin = placed.context.origin.as_ref()?;
-    let declared =
-        request_fact(version, placed.context.direction.reverse(), &origin.method)?.result?;
+    let sender = placed.context.direction.reverse();
+    let declared = match origin.result_for().typing(version) {
+        ResultTyping::CreatedTask(_) => CREATED_TASK,
+        ResultTyping::Method(method) => request_fact(version, sender, method)?.result?,
+    };
     let (interim, tag) = INPUT_REQUIRED;
     let result_type = placed
         .record
@@ -239,7 +272,7 @@ pub fn mandate_errors(placed: &Placed, version: ProtocolVersion) -> Vec<FrameErr
         Envelope::Request { .. } => (BodyKind::Request(d), ""),
         Envelope::Notification { .. } => (BodyKind::Notification(d), ""),
         Envelope::Response { .. } => match &placed.context.origin {
-            Some(o) => (BodyKind::Result(d, o.method.as_str()), "/result"),
+            Some(o) => (BodyKind::Result(d, o.result_for()), "/result"),
             None => return Vec::new(),
         },
         Envelope::Error { .. } => return Vec::new(),

@@ -8,6 +8,7 @@
 //! the session's `initialize` did, so it is copied from there (and listed as injected).
 
 use mcp_types::ProtocolVersion;
+use mcp_types::wire::ResultFor;
 use serde_json::{Map, Value};
 
 use crate::envelope::Envelope;
@@ -64,8 +65,9 @@ pub enum BodyKind<'a> {
     Request(Direction),
     /// A notification sent in the given direction.
     Notification(Direction),
-    /// The result of a request with this method, sent in the given direction.
-    Result(Direction, &'a str),
+    /// The result of a request (its method, and how it asked to be answered), sent in the
+    /// given direction.
+    Result(Direction, ResultFor<'a>),
 }
 
 /// Moves the body the boundary works on out of `frame`: `{"method","params"?}` for requests
@@ -187,13 +189,12 @@ pub fn convert(
         Envelope::Request { .. } => BodyKind::Request(d),
         Envelope::Notification { .. } => BodyKind::Notification(d),
         Envelope::Response { .. } => {
-            let method = placed
+            let answering = placed
                 .context
                 .origin
                 .as_ref()
-                .map(|o| o.method.as_str())
-                .unwrap_or_default();
-            BodyKind::Result(d, method)
+                .map_or(ResultFor::method(""), |o| o.result_for());
+            BodyKind::Result(d, answering)
         }
         Envelope::Error { .. } => return Ok(Converted::unchanged(std::mem::take(frame))),
     };

@@ -251,6 +251,21 @@ struct MetaFacts<'a> {
 struct ParamsFacts<'a> {
     len: usize,
     meta: MetaFacts<'a>,
+    /// A `task` member that is not `null` (a task-augmented request).
+    task: bool,
+    /// The raw text of a `taskId` member (`tasks/*` requests).
+    task_id: Option<&'a str>,
+}
+
+impl<'a> ParamsFacts<'a> {
+    /// Notes what a member says about tasks.
+    fn note_task_member(&mut self, key: &str, raw: &'a str) {
+        match key {
+            "task" => self.task = raw != "null",
+            "taskId" => self.task_id = Some(raw),
+            _ => {}
+        }
+    }
 }
 
 struct ParamsScan {
@@ -270,6 +285,7 @@ impl<'de> Visitor<'de> for ParamsScan {
         let mut facts = ParamsFacts::default();
         while let Some(key) = map.next_key::<Key<'de>>()? {
             let is_meta = key.0 == "_meta";
+            let name = key.0.clone();
             if !seen.insert(key) {
                 return Err(de::Error::custom("duplicate key"));
             }
@@ -277,6 +293,10 @@ impl<'de> Visitor<'de> for ParamsScan {
             if is_meta {
                 let raw: &'de RawValue = map.next_value()?;
                 facts.meta = meta_facts(raw, inner.depth).map_err(de::Error::custom)?;
+            } else if matches!(&*name, "task" | "taskId") {
+                let raw: &'de RawValue = map.next_value()?;
+                check(raw.get(), inner.depth).map_err(de::Error::custom)?;
+                facts.note_task_member(&name, raw.get());
             } else {
                 map.next_value_seed(inner)?;
             }
@@ -359,7 +379,9 @@ fn scanned_params(text: &str, start: usize) -> Option<(ParamsFacts<'_>, &str, us
             facts.meta = meta;
             return Ok(end);
         }
-        scan::vouched_end(text, at, PARAMS_MEMBER_DEPTH).ok_or(GiveUp)
+        let end = scan::vouched_end(text, at, PARAMS_MEMBER_DEPTH).ok_or(GiveUp)?;
+        facts.note_task_member(key, &text[at..end]);
+        Ok(end)
     })
     .ok()?;
     Some((facts, &text[start..end], end))
@@ -690,6 +712,16 @@ impl Evidence for Line<'_> {
     fn meta_revision(&self) -> Option<Cow<'_, Value>> {
         self.params.meta.revision.as_deref().map(Cow::Borrowed)
     }
+
+    fn task_augmented(&self) -> bool {
+        self.params.task
+    }
+
+    fn task_id(&self) -> Option<Cow<'_, str>> {
+        let raw = self.params.task_id?;
+        // Only strings name a task.
+        serde_json::from_str::<String>(raw).ok().map(Cow::Owned)
+    }
 }
 
 /// Reusable buffers of the direct path.
@@ -909,8 +941,8 @@ fn emit(
         BodyKind::Request(S2c) => through::<ServerRequest>(text, from, to, out),
         BodyKind::Notification(C2s) => through::<ClientNotification>(text, from, to, out),
         BodyKind::Notification(S2c) => through::<ServerNotification>(text, from, to, out),
-        BodyKind::Result(_, method) => {
-            match wire::parse_result_str_for(method, text, from).map_err(|_| GiveUp)? {
+        BodyKind::Result(_, answering) => {
+            match wire::parse_result_str_for(answering, text, from).map_err(|_| GiveUp)? {
                 MethodResult::Server(r) => wire::serialize_for_vec(&r, to, out),
                 MethodResult::Client(r) => wire::serialize_for_vec(&r, to, out),
                 _ => return Err(GiveUp),

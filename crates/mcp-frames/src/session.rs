@@ -27,6 +27,7 @@ use std::fmt;
 
 use mcp_types::ProtocolVersion;
 use mcp_types::facts::{self, MethodFact, RevisionFacts};
+use mcp_types::wire::ResultFor;
 use serde_json::{Map, Value};
 
 use crate::envelope::{Envelope, RequestId};
@@ -56,6 +57,21 @@ pub struct Pending {
     pub forwarded: bool,
     /// When the request claimed a revision (an `initialize` offer, a `_meta` revision).
     claim: Option<Claim>,
+    /// Whether its params carried `task` (a task-augmented request, 2025-11-25).
+    pub task_augmented: bool,
+    /// For `tasks/result`: the method of the request that created the task, if the session saw
+    /// it created.
+    pub payload_of: Option<String>,
+}
+
+impl Pending {
+    /// What the answer to this request answers, which types it.
+    pub fn result_for(&self) -> ResultFor<'_> {
+        match &self.payload_of {
+            Some(original) => ResultFor::task_payload(original),
+            None => ResultFor::method(&self.method).task_augmented(self.task_augmented),
+        }
+    }
 }
 
 /// A revision a request claimed for the session, and the session revision before it (restored
@@ -75,6 +91,8 @@ pub struct FrameContext {
     pub revision: Option<ProtocolVersion>,
     /// For responses and errors: the request it answers.
     pub origin: Option<Pending>,
+    /// For requests: whether its params carried `task` (task-augmented).
+    pub task_augmented: bool,
 }
 
 /// A frame the session cannot place.
@@ -122,7 +140,22 @@ pub struct ClientIdentity {
     pub capabilities: Option<Value>,
 }
 
-/// The per-stream state: current revision, pending requests per direction, client identity.
+/// Bound on the tasks remembered (task id → the method that created it), so a stream creating
+/// tasks without end runs in constant memory; past it, the oldest is forgotten (a later
+/// `tasks/result` for it is then typed as the open `GetTaskPayloadResult`).
+pub const MAX_TASKS: usize = 10_000;
+
+/// A task a task-augmented request created.
+#[derive(Debug, Clone)]
+struct CreatedTask {
+    /// The method of the request that created it.
+    method: String,
+    /// The line of the answer that created it (the oldest is forgotten first).
+    line: usize,
+}
+
+/// The per-stream state: current revision, pending requests per direction, client identity,
+/// the tasks created.
 #[derive(Debug, Default)]
 pub struct Session {
     fixed: Option<ProtocolVersion>,
@@ -130,6 +163,9 @@ pub struct Session {
     /// Keyed with foldhash: a lookup per answer, and a seeded hasher keeps crafted ids harmless.
     pending: HashMap<(Direction, RequestId), Pending, foldhash::fast::RandomState>,
     identity: Option<ClientIdentity>,
+    /// Keyed by the direction of the requests that created them (the requestor's `tasks/*`
+    /// travel the same way) and the task id.
+    tasks: HashMap<(Direction, String), CreatedTask, foldhash::fast::RandomState>,
 }
 
 /// What the session reads from a frame besides its envelope. A parsed frame (`Value`) answers
@@ -142,9 +178,23 @@ pub trait Evidence {
     fn result(&self) -> Option<Cow<'_, Value>>;
     /// The `_meta` revision claim of a request: `params._meta["io.modelcontextprotocol/protocolVersion"]`.
     fn meta_revision(&self) -> Option<Cow<'_, Value>>;
+    /// Whether the frame's `params` carry a `task` (a task-augmented request).
+    fn task_augmented(&self) -> bool;
+    /// The frame's `params.taskId`, when it is a string (`tasks/*` requests).
+    fn task_id(&self) -> Option<Cow<'_, str>>;
 }
 
 impl Evidence for Value {
+    fn task_augmented(&self) -> bool {
+        params(self)
+            .and_then(|p| p.get("task"))
+            .is_some_and(|t| !t.is_null())
+    }
+
+    fn task_id(&self) -> Option<Cow<'_, str>> {
+        params(self)?.get("taskId")?.as_str().map(Cow::Borrowed)
+    }
+
     fn params(&self) -> Option<Cow<'_, Map<String, Value>>> {
         params(self).map(Cow::Borrowed)
     }
@@ -239,6 +289,14 @@ impl Session {
                     Ok(None) => self.judged(self.current, handshake),
                     Err(_) => None,
                 };
+                let task_augmented = frame.task_augmented();
+                let payload_of = match method.as_str() {
+                    "tasks/result" => frame.task_id().and_then(|task| {
+                        let key = (direction, task.into_owned());
+                        self.tasks.get(&key).map(|t| t.method.clone())
+                    }),
+                    _ => None,
+                };
                 self.remember(
                     direction,
                     id.clone(),
@@ -248,6 +306,8 @@ impl Session {
                         line,
                         forwarded: false,
                         claim: claim.clone().ok().flatten(),
+                        task_augmented,
+                        payload_of,
                     },
                 );
                 claim?;
@@ -255,15 +315,20 @@ impl Session {
                     direction,
                     revision,
                     origin: None,
+                    task_augmented,
                 })
             }
             Envelope::Notification { method } => Ok(FrameContext {
                 direction: stated.unwrap_or_else(|| infer_notification_direction(method)),
                 revision: self.judged(self.current, false),
                 origin: None,
+                task_augmented: false,
             }),
             Envelope::Response { id } => {
                 let (direction, origin) = self.answer(stated, id)?;
+                if origin.task_augmented {
+                    self.learn_task(line, direction.reverse(), &origin, frame);
+                }
                 let mut revision = origin.revision;
                 if is_handshake(&origin.method) {
                     let answer = frame
@@ -279,12 +344,14 @@ impl Session {
                     direction,
                     revision,
                     origin: Some(origin),
+                    task_augmented: false,
                 })
             }
             Envelope::Error { id: None, .. } => Ok(FrameContext {
                 direction: stated.unwrap_or(Direction::ServerToClient),
                 revision: self.judged(self.current, false),
                 origin: None,
+                task_augmented: false,
             }),
             Envelope::Error { id: Some(id), code } => {
                 let (direction, origin) = self.answer(stated, id)?;
@@ -302,6 +369,7 @@ impl Session {
                     direction,
                     revision: origin.revision,
                     origin: Some(origin),
+                    task_augmented: false,
                 })
             }
         }
@@ -337,6 +405,41 @@ impl Session {
         let claimed = claimed?;
         let prior = self.current.replace(claimed);
         Ok(Some(Claim { claimed, prior }))
+    }
+
+    /// Remembers the task an answer to the task-augmented request `origin` (sent in
+    /// `direction`) created: `result.task.taskId`, mapped to the request's method.
+    fn learn_task(
+        &mut self,
+        line: usize,
+        direction: Direction,
+        origin: &Pending,
+        frame: &dyn Evidence,
+    ) {
+        let Some(result) = frame.result() else { return };
+        let Some(task_id) = result
+            .get("task")
+            .and_then(|t| t.get("taskId"))
+            .and_then(Value::as_str)
+        else {
+            return;
+        };
+        if self.tasks.len() >= MAX_TASKS
+            && let Some(oldest) = self
+                .tasks
+                .iter()
+                .min_by_key(|(_, t)| t.line)
+                .map(|(k, _)| k.clone())
+        {
+            self.tasks.remove(&oldest);
+        }
+        self.tasks.insert(
+            (direction, task_id.to_owned()),
+            CreatedTask {
+                method: origin.method.clone(),
+                line,
+            },
+        );
     }
 
     /// Records whether the request `id` sent in `direction` reached the output.

@@ -130,7 +130,13 @@ impl Translate {
                 if let Some(p) = check::method_problem(from, d, method, request) {
                     return invalid(p, -32601);
                 }
-                if let Some(p) = check::method_problem(to, d, method, request) {
+                let problem = check::method_problem(to, d, method, request).or_else(|| {
+                    context
+                        .task_augmented
+                        .then(|| check::augmentation_problem(from, to, method))
+                        .flatten()
+                });
+                if let Some(p) = problem {
                     return Err(Outcome::Refused {
                         reason: format!("no form at {to}: {p}"),
                         code: -32601,
@@ -191,7 +197,7 @@ impl Translate {
                 Envelope::Response { .. } => context
                     .origin
                     .as_ref()
-                    .map(|o| BodyKind::Result(d, o.method.as_str())),
+                    .map(|o| BodyKind::Result(d, o.result_for())),
                 Envelope::Error { .. } => None,
             };
             let identity = session.client_identity();

@@ -120,6 +120,9 @@ const ODD: &str = r#"{"id":7,"jsonrpc":"2.0","params":{"cursor":"c\u00e9\/x"},"m
 fn inputs() -> Vec<(String, Vec<u8>)> {
     let mut files: Vec<_> = corpus_files().into_iter().map(|(p, _)| p).collect();
     files.push(example_session());
+    let here = mcp_schemas::workspace_root().join("crates/mcp-frames/tests");
+    files.push(here.join("tasks-2025-11-25.jsonl"));
+    files.push(here.join("ts-offers-2026.jsonl"));
     let mut out: Vec<(String, Vec<u8>)> = files
         .into_iter()
         .map(|p| (p.display().to_string(), std::fs::read(&p).unwrap()))

@@ -250,6 +250,7 @@ fn from_fixes_only_the_revision_the_output_is_the_detected_one() {
     let mut sessions = corpus_files();
     sessions.push((example_session(), ProtocolVersion::V2025_06_18));
     sessions.push((ts_offering_2026(), ProtocolVersion::V2025_11_25));
+    sessions.push((task_flows(), ProtocolVersion::V2025_11_25));
     let mut written_to_2026 = 0;
     for (path, from) in &sessions {
         for to in ProtocolVersion::ALL {
@@ -376,5 +377,150 @@ fn a_24_mb_tools_call_and_its_image_answer_translate_by_default() {
             Some(&*image)
         );
         assert!(!r.stderr.contains("exceeds the limit"), "{}", r.stderr);
+    }
+}
+
+/// Task flows at 2025-11-25, both ways: a task-augmented `tools/call` answered by a
+/// `CreateTaskResult`, `notifications/tasks/status`, `tasks/get`, `tasks/result` answered by the
+/// `CallToolResult`, `tasks/list`, a second task cancelled with `tasks/cancel`; then a server's
+/// task-augmented `elicitation/create`, whose `tasks/result` the client answers with the
+/// `ElicitResult`.
+fn task_flows() -> std::path::PathBuf {
+    mcp_schemas::workspace_root().join("crates/mcp-frames/tests/tasks-2025-11-25.jsonl")
+}
+
+#[test]
+fn task_flows_validate_and_translate_at_2025_11_25() {
+    let path = task_flows();
+    let v = run(
+        &[
+            "validate",
+            "--schema",
+            "--version",
+            "2025-11-25",
+            arg(&path),
+        ],
+        b"",
+    );
+    assert_eq!(v.summary(), "valid 22, invalid 0", "{}", v.stdout);
+    let r = run(&["translate", "--to", "2025-11-25", arg(&path)], b"");
+    assert_eq!(
+        r.summary(),
+        "translated 22, refused 0, invalid 0",
+        "{}",
+        r.stderr
+    );
+    let out = r.json_lines();
+    // The created task and the payload come out as what they are.
+    assert_eq!(
+        out[6]["frame"]["result"]["task"]["taskId"],
+        "786512e2-9e0d-44bd-8f29-789f320fe840"
+    );
+    assert_eq!(
+        out[11]["frame"]["result"]["content"][0]["text"],
+        "Q3 report: revenue up 4%."
+    );
+    assert_eq!(out[21]["frame"]["result"]["content"]["approve"], true);
+    let e = run(&["explain", "--to", "2025-11-25", arg(&path)], b"");
+    assert!(e.json_lines().iter().all(|x| x["status"] == "written"));
+}
+
+#[test]
+fn task_results_are_typed_by_the_request_and_its_augmentation() {
+    let text = std::fs::read_to_string(task_flows()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let stream = |picked: &[&str]| picked.join("\n").into_bytes();
+    // The payload of `tasks/result` is checked as the `CallToolResult` it is: one without
+    // `content` is invalid, and says so as a `CallToolResult`.
+    let bad_payload = lines[11].replace(
+        r#""content":[{"type":"text","text":"Q3 report: revenue up 4%."}],"#,
+        "",
+    );
+    let input = stream(&[
+        lines[0],
+        lines[1],
+        lines[5],
+        lines[6],
+        lines[10],
+        &bad_payload,
+    ]);
+    let v = run(&["validate", "--schema", "--version", "2025-11-25"], &input);
+    let verdicts = v.json_lines();
+    assert_eq!(verdicts[5]["ok"], false, "{}", v.stdout);
+    let msg = verdicts[5]["errors"].to_string();
+    assert!(
+        msg.contains("CallToolResult") && msg.contains("content"),
+        "{msg}"
+    );
+    // A `tools/call` without `task` answered by a created task is not a `CallToolResult`.
+    let plain_call = lines[5].replace(r#","task":{"ttl":60000}"#, "");
+    let input = stream(&[lines[0], lines[1], &plain_call, lines[6]]);
+    let v = run(&["validate", "--version", "2025-11-25"], &input);
+    assert_eq!(v.json_lines()[3]["ok"], false, "{}", v.stdout);
+    let t = run(&["translate", "--to", "2025-11-25"], &input);
+    assert!(
+        t.stderr
+            .contains("line 4: invalid: not valid at its revision"),
+        "{}",
+        t.stderr
+    );
+}
+
+#[test]
+fn task_flows_are_refused_with_a_reason_where_tasks_do_not_exist() {
+    let path = task_flows();
+    for to in ["2024-11-05", "2025-03-26", "2025-06-18", "2026-07-28"] {
+        let e = run(&["explain", "--to", to, arg(&path)], b"");
+        let records = e.json_lines();
+        assert_eq!(records.len(), 22, "--to {to}");
+        // Only the handshake and the plain tools/list (and at 2026-07-28 not even the
+        // handshake) are written; every task frame is refused, none is invalid.
+        let written: Vec<u64> = records
+            .iter()
+            .filter(|r| r["status"] == "written")
+            .map(|r| r["line"].as_u64().unwrap())
+            .collect();
+        let want: &[u64] = if to == "2026-07-28" {
+            &[4, 5]
+        } else {
+            &[1, 2, 3, 4, 5]
+        };
+        assert_eq!(written, want, "--to {to}");
+        assert!(
+            records.iter().all(|r| r["status"] != "invalid"),
+            "--to {to}"
+        );
+        // (Before 2025-06-18 and at 2026-07-28 there is no elicitation/create to refuse for
+        // its augmentation: it is refused as a method the target lacks.)
+        let augmented: &[usize] = if to == "2025-06-18" {
+            &[6, 15, 19]
+        } else {
+            &[6, 15]
+        };
+        assert!(
+            records[18]["reason"]
+                .as_str()
+                .unwrap()
+                .starts_with("no form at")
+        );
+        for &line in augmented {
+            let reason = records[line - 1]["reason"].as_str().unwrap();
+            assert!(
+                reason.starts_with(&format!("no form at {to}: "))
+                    && reason.ends_with(
+                        "is task-augmented (params.task), which exists only at 2025-11-25"
+                    ),
+                "--to {to}: line {line}: {reason}"
+            );
+        }
+        let answer = records[6]["reason"].as_str().unwrap();
+        assert_eq!(
+            answer,
+            "answers tools/call (line 6), which was not translated"
+        );
+        // Translating writes exactly the frames explain calls written.
+        let t = run(&["translate", "--to", to, arg(&path)], b"");
+        assert_eq!(t.lines().len(), want.len(), "--to {to}");
+        assert_eq!(t.code, 1);
     }
 }

@@ -111,8 +111,9 @@ pub use body::{BodyInfo, BodyKind, WireBody};
 pub use error::{EmitError, EmitErrorKind, JsonPath, ParseError, ParseErrorKind, PathSegment};
 pub use ledger::{Action, Cause, LedgerRow, RefuseWhen, TypeRow};
 pub use parse::{
-    INPUT_REQUIRED_METHODS, MandateFacts, MethodResult, ParseKind, WireParse, parse_as,
-    parse_result_for, parse_result_slice_for, parse_result_str_for, parse_slice_as, parse_str_as,
+    INPUT_REQUIRED_METHODS, MandateFacts, MethodResult, ParseKind, ResultFor, ResultTyping,
+    WireParse, parse_as, parse_result_for, parse_result_slice_for, parse_result_str_for,
+    parse_slice_as, parse_str_as,
 };
 pub use report::{Change, EmissionReport};
 pub use revs::Revisions;

@@ -419,6 +419,152 @@ pub enum MethodResult {
 /// The methods whose result may be an `InputRequiredResult` at 2026-07-28.
 pub const INPUT_REQUIRED_METHODS: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
 
+/// What a result answers, which decides its type: the method of the request answered, and
+/// whether that request asked for task-augmented execution (2025-11-25: `params.task`), or, for
+/// `tasks/result`, which request created the task.
+///
+/// A plain method converts into one (`parse_result_for("tools/list", …)`).
+///
+/// ```
+/// use mcp_types::ProtocolVersion::{V2025_06_18, V2025_11_25};
+/// use mcp_types::wire::{ResultFor, ResultTyping};
+///
+/// let call = ResultFor::method("tools/call").task_augmented(true);
+/// assert_eq!(call.typing(V2025_11_25), ResultTyping::CreatedTask("tools/call"));
+/// // Where tasks do not exist, the augmentation means nothing.
+/// assert_eq!(call.typing(V2025_06_18), ResultTyping::Method("tools/call"));
+/// let payload = ResultFor::task_payload("tools/call");
+/// assert_eq!(payload.method_answered(), "tasks/result");
+/// assert_eq!(payload.typing(V2025_11_25), ResultTyping::Method("tools/call"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ResultFor<'a> {
+    method: &'a str,
+    task: TaskRole<'a>,
+}
+
+/// How the answered request relates to tasks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum TaskRole<'a> {
+    /// Not at all.
+    Plain,
+    /// It carried `params.task`.
+    Augmented,
+    /// It is `tasks/result` for a task created by a request with this method.
+    PayloadOf(&'a str),
+}
+
+/// How [`ResultFor`] types a result at one revision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ResultTyping<'a> {
+    /// As the result of a request with this method (for `tasks/result`, the method of the
+    /// request that created the task; `InputRequiredResult` where `resultType` says so).
+    Method(&'a str),
+    /// As the `CreateTaskResult` a task-augmented request with this method is answered with.
+    CreatedTask(&'a str),
+}
+
+impl<'a> ResultFor<'a> {
+    /// The result of a request with `method`, answered plainly.
+    pub fn method(method: &'a str) -> Self {
+        ResultFor {
+            method,
+            task: TaskRole::Plain,
+        }
+    }
+
+    /// Marks the request as task-augmented (it carried `params.task`) or not. Where the
+    /// revision defines task augmentation for the method, the answer is a `CreateTaskResult`.
+    pub fn task_augmented(self, augmented: bool) -> Self {
+        ResultFor {
+            task: if augmented {
+                TaskRole::Augmented
+            } else {
+                TaskRole::Plain
+            },
+            ..self
+        }
+    }
+
+    /// The result of `tasks/result` for a task that a request with method `original` created:
+    /// typed as `original`'s result where the revision has tasks.
+    pub fn task_payload(original: &'a str) -> Self {
+        ResultFor {
+            method: "tasks/result",
+            task: TaskRole::PayloadOf(original),
+        }
+    }
+
+    /// The method of the request the result answers.
+    pub fn method_answered(&self) -> &'a str {
+        self.method
+    }
+
+    /// How the result is typed at `version`. Task augmentation applies where the revision's
+    /// schema gives the method's params a `task` member (2025-11-25: `tools/call`,
+    /// `sampling/createMessage`, `elicitation/create`); a `tasks/result` payload is typed by
+    /// the original method where the revision has `tasks/result`. Everywhere else the
+    /// result is the answered method's own.
+    pub fn typing(&self, version: impl Into<VersionLike>) -> ResultTyping<'a> {
+        let Some(v) = version.into().known() else {
+            return ResultTyping::Method(self.method);
+        };
+        match self.task {
+            TaskRole::Augmented if task_augmentable(v, self.method) => {
+                ResultTyping::CreatedTask(self.method)
+            }
+            TaskRole::PayloadOf(original)
+                if crate::facts::revision(v).request(self.method).is_some() =>
+            {
+                ResultTyping::Method(original)
+            }
+            _ => ResultTyping::Method(self.method),
+        }
+    }
+}
+
+impl<'a> From<&'a str> for ResultFor<'a> {
+    fn from(method: &'a str) -> Self {
+        ResultFor::method(method)
+    }
+}
+
+impl<'a> From<&&'a str> for ResultFor<'a> {
+    fn from(method: &&'a str) -> Self {
+        ResultFor::method(method)
+    }
+}
+
+impl<'a> From<&'a String> for ResultFor<'a> {
+    fn from(method: &'a String) -> Self {
+        ResultFor::method(method)
+    }
+}
+
+/// Whether `method` can be task-augmented at `version`: its params (or a member of their
+/// union) declare `task` in the revision's schema.
+fn task_augmentable(version: ProtocolVersion, method: &str) -> bool {
+    fn declares_task(f: &crate::facts::RevisionFacts, name: &str) -> bool {
+        f.type_fact(name).is_some_and(|t| {
+            t.field("task").is_some()
+                || t.members
+                    .iter()
+                    .any(|m| matches!(m, crate::facts::TypeRef::Named(n) if declares_task(f, n)))
+        })
+    }
+    let f = crate::facts::revision(version);
+    f.request(method)
+        .and_then(|m| m.params)
+        .is_some_and(|params| declares_task(f, params))
+}
+
+/// Which side of the session sends the result of a method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Server,
+    Client,
+}
+
 /// The result type of each method (before the input-required and task-handle cases), as one
 /// table for the `Value` and text paths: `$p!(side, variant, type)` parses one; an unknown method
 /// evaluates `$unknown`.
@@ -464,23 +610,32 @@ macro_rules! by_method {
     };
 }
 
-/// Parses `json` as the result of a request whose method is `method`.
+/// The side of a `by_method!` row (used in place of a parser).
+macro_rules! side {
+    ($side:ident, $union:ident, $variant:ident, $ty:ident) => {
+        Side::$side
+    };
+}
+
+/// Parses `json` as the result of the request `answering` describes: a method (`&str`), or a
+/// [`ResultFor`] that also says whether the request was task-augmented or which request a
+/// `tasks/result` payload belongs to.
 ///
-/// The method decides the type: no structural guessing, so `{"tools":[],"prompts":[]}` answering
-/// `tools/list` is a `ListToolsResult`. At 2026-07-28 a `resultType` of `input_required` makes
-/// the answer of `tools/call`, `prompts/get` or `resources/read` an `InputRequiredResult`; any
-/// other value keeps the method's own result (and an unrecognized one is an error). `ping` is
-/// answered as a server's `EmptyResult`. An unknown method is [`ParseErrorKind::UnknownMethod`].
-pub fn parse_result_for(
-    method: &str,
+/// The request decides the type: no structural guessing, so `{"tools":[],"prompts":[]}`
+/// answering `tools/list` is a `ListToolsResult`, and a `tools/call` is answered by a
+/// `CreateTaskResult` exactly when it was task-augmented at a revision with tasks
+/// ([`ResultFor::typing`]). At 2026-07-28 a `resultType` of `input_required` makes the answer of
+/// `tools/call`, `prompts/get` or `resources/read` an `InputRequiredResult`; any other value
+/// keeps the method's own result (and an unrecognized one is an error). `ping` is answered as a
+/// server's `EmptyResult`. An unknown method is [`ParseErrorKind::UnknownMethod`].
+pub fn parse_result_for<'a>(
+    answering: impl Into<ResultFor<'a>>,
     json: &Value,
     version: impl Into<VersionLike>,
 ) -> Result<MethodResult, ParseError> {
     let version = version.into();
     let d = version.known() == Some(ProtocolVersion::V2026_07_28);
-    let input_required =
-        d && json.get("resultType").and_then(Value::as_str) == Some("input_required");
-    let task_handle = json.get("task").is_some();
+    let typing = answering.into().typing(version.clone());
     macro_rules! p {
         ($side:ident, $union:ident, $variant:ident, $ty:ident) => {
             MethodResult::$side(model::$union::$variant(plain::<model::$ty>(
@@ -491,91 +646,85 @@ pub fn parse_result_for(
             )?))
         };
     }
-    let result = if input_required && INPUT_REQUIRED_METHODS.contains(&method) {
-        p!(Server, ServerResult, InputRequired, InputRequiredResult)
-    } else if task_handle
-        && matches!(
-            (
-                method,
-                json.get("content").is_some(),
-                json.get("action").is_some()
-            ),
-            ("tools/call", false, _)
-                | ("sampling/createMessage", false, _)
-                | ("elicitation/create", _, false)
+    let unknown = |method: &str| {
+        ParseError::new(
+            ParseErrorKind::UnknownMethod,
+            JsonPath::root(),
+            &version,
+            "Result",
+            format!("no request has method \"{method}\", so its result has no type"),
         )
-    {
-        if method == "tools/call" {
-            p!(Server, ServerResult, CreateTask, CreateTaskResult)
-        } else {
-            p!(Client, ClientResult, CreateTask, CreateTaskResult)
+    };
+    let result = match typing {
+        ResultTyping::CreatedTask(method) => match by_method!(method, side, Side::Server) {
+            Side::Server => p!(Server, ServerResult, CreateTask, CreateTaskResult),
+            Side::Client => p!(Client, ClientResult, CreateTask, CreateTaskResult),
+        },
+        ResultTyping::Method(method)
+            if d && INPUT_REQUIRED_METHODS.contains(&method)
+                && json.get("resultType").and_then(Value::as_str) == Some("input_required") =>
+        {
+            p!(Server, ServerResult, InputRequired, InputRequiredResult)
         }
-    } else {
-        by_method!(method, p, {
-            return Err(ParseError::new(
-                ParseErrorKind::UnknownMethod,
-                JsonPath::root(),
-                &version,
-                "Result",
-                format!("no request has method \"{method}\", so its result has no type"),
-            ));
-        })
+        ResultTyping::Method(method) => by_method!(method, p, return Err(unknown(method))),
     };
     mandates(json, &version, "Result", ParseKind::Result)?;
     Ok(result)
 }
 
-/// Parses JSON text as the result of a request whose method is `method`: [`parse_result_for`]
+/// Parses JSON text as the result of the request `answering` describes: [`parse_result_for`]
 /// from text, with the same result and errors.
 ///
 /// The text is parsed straight into the method's result type and `resultType` is checked on the
 /// typed value. The `Value` path of [`parse_result_for`] answers whenever that fails or cannot
-/// decide alone: a body that does not parse as the method's own result (a task handle, an
-/// input-required result, a bad frame), `resultType: "input_required"` at 2026-07-28, or a
+/// decide alone: a body that does not parse as the method's own result (an input-required
+/// result, a bad frame), a created task, `resultType: "input_required"` at 2026-07-28, or a
 /// result type that does not keep `resultType` (`InitializeResult`, client results) at
-/// 2026-07-28. (A parsed `CallToolResult`, `CreateMessageResult` or `ElicitResult` has its
-/// `content`/`action`, so it is never the task handle the `Value` path would pick.)
-pub fn parse_result_str_for(
-    method: &str,
+/// 2026-07-28.
+pub fn parse_result_str_for<'a>(
+    answering: impl Into<ResultFor<'a>>,
     text: &str,
     version: impl Into<VersionLike>,
 ) -> Result<MethodResult, ParseError> {
-    parse_result_text_for(method, Text::Str(text), version.into())
+    parse_result_text_for(answering.into(), Text::Str(text), version.into())
 }
 
 /// [`parse_result_str_for`] for JSON bytes.
-pub fn parse_result_slice_for(
-    method: &str,
+pub fn parse_result_slice_for<'a>(
+    answering: impl Into<ResultFor<'a>>,
     bytes: &[u8],
     version: impl Into<VersionLike>,
 ) -> Result<MethodResult, ParseError> {
-    parse_result_text_for(method, Text::Bytes(bytes), version.into())
+    parse_result_text_for(answering.into(), Text::Bytes(bytes), version.into())
 }
 
 fn parse_result_text_for(
-    method: &str,
+    answering: ResultFor<'_>,
     text: Text<'_>,
     version: VersionLike,
 ) -> Result<MethodResult, ParseError> {
-    if let Some(result) = typed_result_for(method, text, &version) {
+    if let ResultTyping::Method(method) = answering.typing(version.clone())
+        && let Some(result) = typed_result_for(method, text, &version)
+    {
         return result;
     }
-    parse_result_text_by_value(method, text, version)
+    parse_result_text_by_value(answering, text, version)
 }
 
 /// The `Value` path of [`parse_result_text_for`], out of line.
 #[cold]
 #[inline(never)]
 fn parse_result_text_by_value(
-    method: &str,
+    answering: ResultFor<'_>,
     text: Text<'_>,
     version: VersionLike,
 ) -> Result<MethodResult, ParseError> {
     let value = text.value(&version, "Result")?;
-    parse_result_for(method, &value, version)
+    parse_result_for(answering, &value, version)
 }
 
-/// The typed half of [`parse_result_text_for`]; `None` sends the caller to the `Value` path.
+/// The typed half of [`parse_result_text_for`] for a result typed by `method`'s own result;
+/// `None` sends the caller to the `Value` path.
 fn typed_result_for(
     method: &str,
     text: Text<'_>,
