@@ -1,9 +1,16 @@
 //! Throughput of `translate` against a plain serde_json baseline, in the same run.
 //!
-//! The input is a generated 2025-06-18 session (a handshake, then rounds of tool calls with
-//! progress, resource reads, prompt gets and list calls), about 8 MB. The baseline parses each
-//! line into a `serde_json::Value` and writes it back, which is the least any line-by-line
-//! rewriter does. After criterion's groups, interleaved rounds time both and print the ratios.
+//! Two inputs:
+//! - **the shared corpus**: for each source revision, its real captured sessions
+//!   (`../shared/corpus`) concatenated and replicated to at least `MCP_FRAMES_BENCH_MB` MB
+//!   (default 20), translated to every revision: the 25 source→target pairs;
+//! - **a generated 2025-06-18 session** (a handshake, then rounds of tool calls with progress,
+//!   resource reads, prompt gets and list calls), about 8 MB, to 2025-11-25 and 2026-07-28.
+//!
+//! The baseline parses each line into a `serde_json::Value` and writes it back, which is the
+//! least any line-by-line rewriter does. After criterion's groups (generated session only),
+//! interleaved rounds time the baseline and each target back to back on the same input, and the
+//! bench prints every pair's median ratio, then the worst and the median pair.
 
 #![allow(missing_docs)] // criterion's macros generate an undocumented `benches` function
 
@@ -20,6 +27,76 @@ use mcp_types::ProtocolVersion;
 /// Rounds of the side-by-side ratio pass: this machine's neighbours make single rounds vary by
 /// a fifth, so the median needs a couple of dozen.
 const RATIO_ROUNDS: usize = 25;
+
+/// Rounds of the side-by-side pass per corpus source (each round runs the baseline and all five
+/// targets on a 20 MB input, so fewer rounds than for the generated session).
+const CORPUS_ROUNDS: usize = 11;
+
+/// A knob read from the environment, with its default.
+fn knob(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+/// For each source revision, the corpus sessions captured at it, concatenated and repeated
+/// until the input holds at least `min_bytes`. Each repetition starts with its own handshake, so
+/// the session sees one real session after another.
+fn corpus_inputs(min_bytes: usize) -> Vec<(ProtocolVersion, Vec<u8>)> {
+    ProtocolVersion::ALL
+        .into_iter()
+        .map(|source| {
+            let mut one = Vec::new();
+            for (path, version) in mcp_wire_tests::corpus_files() {
+                if version == source {
+                    let text = std::fs::read(&path).expect("corpus file readable");
+                    one.extend_from_slice(&text);
+                    if !one.ends_with(b"\n") {
+                        one.push(b'\n');
+                    }
+                }
+            }
+            assert!(!one.is_empty(), "no corpus session at {source}");
+            let mut input = Vec::with_capacity(min_bytes + one.len());
+            while input.len() < min_bytes {
+                input.extend_from_slice(&one);
+            }
+            (source, input)
+        })
+        .collect()
+}
+
+/// Median of a list of ratios.
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Times one call.
+fn time(f: &dyn Fn() -> usize) -> f64 {
+    let s = Instant::now();
+    black_box(f());
+    s.elapsed().as_secs_f64()
+}
+
+/// The median ratio of each target against the baseline over `rounds` interleaved rounds on one
+/// input: each round times the baseline, then every target, back to back.
+fn interleaved(input: &[u8], targets: &[ProtocolVersion], rounds: usize) -> (f64, Vec<f64>) {
+    let mut base = Vec::new();
+    let mut ratios = vec![Vec::new(); targets.len()];
+    for _ in 0..rounds {
+        let b = time(&|| baseline(input));
+        base.push(b);
+        for (i, to) in targets.iter().enumerate() {
+            ratios[i].push(time(&|| translate(input, *to)) / b);
+        }
+    }
+    (
+        median(&mut base),
+        ratios.iter_mut().map(|r| median(r)).collect(),
+    )
+}
 
 /// A generated capture-format session of `rounds` rounds.
 fn session(rounds: usize) -> Vec<u8> {
@@ -133,40 +210,68 @@ fn bench(c: &mut Criterion) {
     // to back, so a busy machine slows both sides of a ratio alike; each ratio is the median of
     // the per-round ratios.
     let targets = [ProtocolVersion::V2025_11_25, ProtocolVersion::V2026_07_28];
-    let time = |f: &dyn Fn() -> usize| {
-        let s = Instant::now();
-        black_box(f());
-        s.elapsed()
-    };
-    let mut base = Vec::new();
-    let mut ratios = vec![Vec::new(); targets.len()];
-    for _ in 0..RATIO_ROUNDS {
-        let b = time(&|| baseline(&input));
-        base.push(b);
-        for (i, to) in targets.iter().enumerate() {
-            let t = time(&|| translate(&input, *to));
-            ratios[i].push(t.as_secs_f64() / b.as_secs_f64());
-        }
-    }
-    let median = |v: &mut Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
-    base.sort();
+    let (base, ratios) = interleaved(&input, &targets, RATIO_ROUNDS);
     println!(
-        "input: {:.1} MB, {} lines; baseline {:?} (median)",
+        "generated session: {:.1} MB, {} lines; baseline {:.1} ms (median)",
         input.len() as f64 / 1e6,
         input.iter().filter(|b| **b == b'\n').count(),
-        base[base.len() / 2]
+        base * 1e3
     );
-    for (to, r) in targets.iter().zip(&mut ratios) {
+    for (to, r) in targets.iter().zip(&ratios) {
         let (_, direct) = translate_counted(&input, *to);
         println!(
-            "translate -> {to}: {:.2}x the baseline (median of {} rounds; {direct} frames on the direct path)",
-            median(r),
-            r.len()
+            "  translate 2025-06-18 -> {to}: {r:.2}x the baseline (median of {RATIO_ROUNDS} rounds; {direct} frames on the direct path)"
         );
     }
+
+    corpus_pairs(
+        knob("MCP_FRAMES_BENCH_MB", 20) * 1_000_000,
+        knob("MCP_FRAMES_BENCH_CORPUS_ROUNDS", CORPUS_ROUNDS),
+    );
+}
+
+/// The 25 source→target pairs on the replicated shared corpus, printed as a table.
+fn corpus_pairs(min_bytes: usize, rounds: usize) {
+    if rounds == 0 {
+        return;
+    }
+    let targets = ProtocolVersion::ALL;
+    let mut all = Vec::new();
+    println!(
+        "shared corpus, each source replicated to >= {} MB; median of {rounds} interleaved rounds",
+        min_bytes / 1_000_000
+    );
+    println!(
+        "| source \\ target | {} |",
+        targets.map(|t| t.as_str()).join(" | ")
+    );
+    println!("| --- |{}", " --- |".repeat(targets.len()));
+    for (source, input) in corpus_inputs(min_bytes) {
+        let (_, ratios) = interleaved(&input, &targets, rounds);
+        let cells: Vec<String> = ratios.iter().map(|r| format!("{r:.2}x")).collect();
+        println!("| {source} | {} |", cells.join(" | "));
+        let lines = input.iter().filter(|b| **b == b'\n').count();
+        let direct: Vec<String> = targets
+            .iter()
+            .map(|to| {
+                format!(
+                    "{:.0}%",
+                    100.0 * translate_counted(&input, *to).1 as f64 / lines as f64
+                )
+            })
+            .collect();
+        println!(
+            "|   direct path, of {lines} lines | {} |",
+            direct.join(" | ")
+        );
+        all.extend(ratios);
+    }
+    let worst = all.iter().copied().fold(f64::MIN, f64::max);
+    println!(
+        "corpus pairs: worst {worst:.2}x, median {:.2}x the baseline ({} pairs)",
+        median(&mut all),
+        all.len()
+    );
 }
 
 criterion_group!(benches, bench);
