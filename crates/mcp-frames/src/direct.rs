@@ -10,9 +10,11 @@
 //! emitted straight into the output line, with the envelope written around it.
 //!
 //! The direct path only ever handles lines the general path would translate, with the same
-//! output byte for byte: anything else (invalid JSON, envelope faults, error frames, parse
-//! failures, refusals) makes it give up, and the line takes the general path, which reports it
-//! exactly as before. Giving up after the session has seen the frame is fine: the caller then
+//! output byte for byte: anything else (invalid JSON, envelope faults, parse failures, the
+//! boundary's refusals) makes it give up, and the line takes the general path, which reports it
+//! exactly as before. Error responses are copied as they are, and frames the session or the
+//! method tables refuse are reported without being read further (see
+//! `crate::translate`). Giving up after the session has seen the frame is fine: the caller then
 //! rebuilds the general path's view of the line and continues from the same session state.
 
 use std::borrow::Cow;
@@ -522,8 +524,8 @@ fn frame_members(text: &str, i: usize) -> Result<(FrameRead<'_>, usize), GiveUp>
     Ok((frame, end))
 }
 
-/// One line read by the direct path: a valid request, notification or success response that
-/// the strict reader accepts.
+/// One line read by the direct path: a valid request, notification, success or error response
+/// that the strict reader accepts.
 pub struct Line<'a> {
     /// Bare or capture record.
     pub format: Format,
@@ -633,8 +635,11 @@ fn classify<'a>(
 ) -> Result<Line<'a>, GiveUp> {
     let FrameRead { members, params } = read;
     let get = |k: &str| members.iter().find(|m| m.key == k).map(|m| m.raw);
-    if get("jsonrpc") != Some("\"2.0\"") || get("error").is_some() {
+    if get("jsonrpc") != Some("\"2.0\"") {
         return Err(GiveUp);
+    }
+    if get("error").is_some() {
+        return classify_error(format, record, members);
     }
     let id = match get("id") {
         Some(raw) => {
@@ -691,6 +696,45 @@ fn classify<'a>(
         method: method_raw,
         body,
         params,
+    })
+}
+
+/// An error response: every member but `jsonrpc` is copied as its value, and the envelope is
+/// the one [`crate::envelope::classify`] gives for those values (so every fault it finds is
+/// left to the general path, which reports it).
+fn classify_error<'a>(
+    format: Format,
+    record: Record<'a>,
+    members: Members<'a>,
+) -> Result<Line<'a>, GiveUp> {
+    let mut values = Map::new();
+    for m in &members {
+        values.insert(m.key.to_owned(), value_of(m.raw, MEMBER_DEPTH)?);
+    }
+    let frame_value = Value::Object(values);
+    let envelope = crate::envelope::classify(&frame_value).map_err(|_| GiveUp)?;
+    if !matches!(envelope, Envelope::Error { .. }) {
+        return Err(GiveUp);
+    }
+    let Value::Object(values) = frame_value else {
+        return Err(GiveUp);
+    };
+    let frame = members
+        .iter()
+        .zip(values)
+        .map(|(m, (_, v))| match m.key {
+            "jsonrpc" => (m.key, FrameMember::Version),
+            _ => (m.key, FrameMember::Other(Box::new(v))),
+        })
+        .collect();
+    Ok(Line {
+        format,
+        record,
+        frame,
+        envelope,
+        method: None,
+        body: None,
+        params: ParamsFacts::default(),
     })
 }
 
@@ -1283,9 +1327,22 @@ fn translate_into(
             Body::Emitted(emitted)
         }
     };
+    write_line(line, &mut placed, out)
+}
+
+/// Writes a line the boundary leaves as it is (an error response: the same at every revision)
+/// into `buffers.line`, newline included, as the general path writes it; `false` means give up.
+pub fn unchanged(line: &Line<'_>, buffers: &mut Buffers) -> bool {
+    let mut no_body = |_: &mut Vec<u8>| Err(GiveUp);
+    write_line(line, &mut Body::Emit(&mut no_body), &mut buffers.line).is_ok()
+}
+
+/// Writes the output line (record, frame around `body`, newline) into `out`.
+fn write_line(line: &Line<'_>, body: &mut Body<'_>, out: &mut Vec<u8>) -> Result<(), GiveUp> {
+    let placed = body;
     out.clear();
     match line.format {
-        Format::Bare => write_frame(line, &mut placed, out)?,
+        Format::Bare => write_frame(line, placed, out)?,
         Format::Capture(_) => {
             out.push(b'{');
             for (i, (key, copied)) in line.record.iter().enumerate() {
@@ -1294,7 +1351,7 @@ fn translate_into(
                 }
                 push_key(out, key)?;
                 match copied {
-                    None => write_frame(line, &mut placed, out)?,
+                    None => write_frame(line, placed, out)?,
                     Some(Copied::Verbatim(s)) => out.extend_from_slice(s.as_bytes()),
                     Some(Copied::Value(v)) => push_value(out, v)?,
                 }
@@ -1438,7 +1495,10 @@ mod tests {
             br#"{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"k":1,"k":1}}}"#,
             br#"{"jsonrpc":"2.0","id":1,"method":"x","params":{"n":1E400}}"#,
             br#"{"jsonrpc":"2.0","id":true,"method":"x"}"#,
-            br#"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m"}}"#,
+            // Error responses the envelope refuses: no id, not an object, no message.
+            br#"{"jsonrpc":"2.0","error":{"code":1,"message":"m"}}"#,
+            br#"{"jsonrpc":"2.0","id":1,"error":"m"}"#,
+            br#"{"jsonrpc":"2.0","id":1,"error":{"code":1}}"#,
             br#"{"jsonrpc":"2.0","id":1,"method":"x"} x"#,
             br#"{"dir":"up","frame":{"jsonrpc":"2.0","method":"x"}}"#,
             br#"{"frame":{"jsonrpc":"2.0","method":"x"}}"#,

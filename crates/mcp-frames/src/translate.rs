@@ -36,8 +36,31 @@ pub enum Mode {
 /// The outcome of one frame.
 enum Outcome {
     Translated(Converted),
-    Refused { reason: String, code: i64 },
-    Invalid { reason: String, code: i64 },
+    /// Not written (`status` says whether refused or invalid), with the reason and the code of
+    /// the error that answers it.
+    NotWritten {
+        status: Status,
+        reason: String,
+        code: i64,
+    },
+}
+
+impl Outcome {
+    fn refused(reason: String, code: i64) -> Outcome {
+        Outcome::NotWritten {
+            status: Status::Refused,
+            reason,
+            code,
+        }
+    }
+
+    fn invalid(reason: String, code: i64) -> Outcome {
+        Outcome::NotWritten {
+            status: Status::Invalid,
+            reason,
+            code,
+        }
+    }
 }
 
 /// The `translate`/`explain` state: target, mode, counts.
@@ -83,8 +106,8 @@ impl Translate {
                 let report = self.mode == Mode::Explain;
                 match convert::convert(placed, from, self.to, session.client_identity(), report) {
                     Ok(c) => Outcome::Translated(c),
-                    Err(Failure::Refused { reason, code }) => Outcome::Refused { reason, code },
-                    Err(Failure::Invalid { reason, code }) => Outcome::Invalid { reason, code },
+                    Err(Failure::Refused { reason, code }) => Outcome::refused(reason, code),
+                    Err(Failure::Invalid { reason, code }) => Outcome::invalid(reason, code),
                 }
             }
         }
@@ -100,18 +123,18 @@ impl Translate {
     ) -> Result<Option<ProtocolVersion>, Outcome> {
         let to = self.to;
         let d = context.direction;
-        let invalid = |reason: String, code: i64| Err(Outcome::Invalid { reason, code });
+        let invalid = |reason: String, code: i64| Err(Outcome::invalid(reason, code));
         // Answers to requests that never reached the output are not forwarded either.
         if let Some(origin) = &context.origin
             && !origin.forwarded
         {
-            return Err(Outcome::Refused {
-                reason: format!(
+            return Err(Outcome::refused(
+                format!(
                     "answers {} (line {}), which was not translated",
                     origin.method, origin.line
                 ),
-                code: -32603,
-            });
+                -32603,
+            ));
         }
         if let Envelope::Error { .. } = envelope {
             return Ok(None);
@@ -137,10 +160,7 @@ impl Translate {
                         .flatten()
                 });
                 if let Some(p) = problem {
-                    return Err(Outcome::Refused {
-                        reason: format!("no form at {to}: {p}"),
-                        code: -32601,
-                    });
+                    return Err(Outcome::refused(format!("no form at {to}: {p}"), -32601));
                 }
             }
             Envelope::Response { .. } => {
@@ -189,7 +209,27 @@ impl Translate {
                 return Ok(true);
             }
         };
-        if let Ok(Some(from)) = self.gate(&read.envelope, &context) {
+        let gate = self.gate(&read.envelope, &context);
+        // A frame the gate decides costs no more than a translated one: an error response is
+        // copied as it is, and a refusal is reported from what the direct read already knows
+        // (unless it must be answered, which needs the record).
+        match gate {
+            Ok(None) if direct::unchanged(&read, &mut self.buffers) => {
+                self.translated += 1;
+                self.direct += 1;
+                out.raw_line(&self.buffers.line)?;
+                return Ok(true);
+            }
+            Err(Outcome::NotWritten { status, reason, .. })
+                if self.mode == Mode::Translate(OnRefuse::Skip) =>
+            {
+                self.direct += 1;
+                self.not_written(line, status, reason, out)?;
+                return Ok(true);
+            }
+            _ => {}
+        }
+        if let Ok(Some(from)) = gate {
             let d = context.direction;
             let kind = match &read.envelope {
                 Envelope::Request { .. } => Some(BodyKind::Request(d)),
@@ -250,6 +290,34 @@ impl Translate {
         out.json_line(&line)
     }
 
+    /// Counts and reports a frame that is not written: `line N: refused|invalid: reason` on
+    /// stderr, and for `explain` its record. Returns the reason when the frame may still be
+    /// answered (`translate`), `None` when the explain record was written instead.
+    fn not_written(
+        &mut self,
+        line: usize,
+        status: Status,
+        reason: String,
+        out: &mut Output,
+    ) -> io::Result<Option<String>> {
+        let label = match status {
+            Status::Refused => {
+                self.refused += 1;
+                "refused"
+            }
+            _ => {
+                self.invalid += 1;
+                "invalid"
+            }
+        };
+        out.report(line, &format!("{label}: {reason}"))?;
+        if self.mode == Mode::Explain {
+            Self::explain_line(out, &Explanation::not_written(line, status, reason))?;
+            return Ok(None);
+        }
+        Ok(Some(reason))
+    }
+
     fn explain_line(out: &mut Output, record: &Explanation) -> io::Result<()> {
         let value = serde_json::to_value(record).map_err(io::Error::other)?;
         out.json_line(&value)
@@ -299,23 +367,14 @@ impl Handler for Translate {
                     }
                 }
             }
-            Outcome::Refused { reason, code } => {
-                self.refused += 1;
-                out.report(line, &format!("refused: {reason}"))?;
-                if self.mode == Mode::Explain {
-                    let record = Explanation::not_written(line, Status::Refused, reason);
-                    return Self::explain_line(out, &record);
-                }
-                let req = request_id.as_ref().map(|id| (id, d));
-                self.reply(out, Some(&mut placed.record), req, code, &reason)
-            }
-            Outcome::Invalid { reason, code } => {
-                self.invalid += 1;
-                out.report(line, &format!("invalid: {reason}"))?;
-                if self.mode == Mode::Explain {
-                    let record = Explanation::not_written(line, Status::Invalid, reason);
-                    return Self::explain_line(out, &record);
-                }
+            Outcome::NotWritten {
+                status,
+                reason,
+                code,
+            } => {
+                let Some(reason) = self.not_written(line, status, reason, out)? else {
+                    return Ok(());
+                };
                 let req = request_id.as_ref().map(|id| (id, d));
                 self.reply(out, Some(&mut placed.record), req, code, &reason)
             }
@@ -323,15 +382,12 @@ impl Handler for Translate {
     }
 
     fn fault(&mut self, mut fault: Fault, out: &mut Output) -> io::Result<()> {
-        self.invalid += 1;
-        out.report(fault.line, &format!("invalid: {}", fault.reason))?;
-        if self.mode == Mode::Explain {
-            let record = Explanation::not_written(fault.line, Status::Invalid, fault.reason);
-            return Self::explain_line(out, &record);
-        }
+        let Some(reason) = self.not_written(fault.line, Status::Invalid, fault.reason, out)? else {
+            return Ok(());
+        };
         let req = fault.request.as_ref().map(|(id, d)| (id, *d));
         let record = fault.record.as_deref_mut();
-        self.reply(out, record, req, fault.code, &fault.reason)
+        self.reply(out, record, req, fault.code, &reason)
     }
 
     fn summary(&self) -> String {
