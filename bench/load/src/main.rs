@@ -1,0 +1,242 @@
+//! `mcp-load-bench`: N concurrent sessions × M requests each, over loopback Streamable HTTP
+//! (the stateful wire at 2025-11-25), against two servers with the same fixtures — our
+//! `conformance_server` and one on rmcp 3.x's `StreamableHttpService` — in one run, rounds
+//! interleaved. Requests alternate `tools/call test_simple_text` and `resources/read
+//! test://static-text`. Prints throughput and p50/p99 latency per server and round, and the ratios.
+//!
+//! ```sh
+//! cargo build --release -p mcp-transport --bin conformance_server
+//! cargo run --release --manifest-path bench/load/Cargo.toml -- \
+//!     --ours target/release/conformance_server [--sessions 200] [--requests 100] [--rounds 2]
+//! ```
+//! (`mcp-load-bench rmcp-server` serves the rmcp fixture server alone; the bench starts it.)
+//! Bounded: every request has a 30 s timeout and a run stops after `--deadline` seconds.
+
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use mcp_transport::client::{ClientOptions, Wire, connect_streamable};
+use mcp_transport::{Connection, Frame};
+use serde_json::{Value, json};
+use tokio::io::AsyncBufReadExt;
+
+mod rmcp_server;
+
+/// The bench's settings.
+struct Settings {
+    ours: String,
+    sessions: usize,
+    requests: usize,
+    rounds: usize,
+    deadline: Duration,
+}
+
+fn settings() -> Settings {
+    let mut s = Settings {
+        ours: "target/release/conformance_server".into(),
+        sessions: 200,
+        requests: 100,
+        rounds: 2,
+        deadline: Duration::from_secs(300),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().unwrap_or_else(|| usage());
+        match arg.as_str() {
+            "--ours" => s.ours = value(),
+            "--sessions" => s.sessions = value().parse().unwrap_or_else(|_| usage()),
+            "--requests" => s.requests = value().parse().unwrap_or_else(|_| usage()),
+            "--rounds" => s.rounds = value().parse().unwrap_or_else(|_| usage()),
+            "--deadline" => {
+                s.deadline = Duration::from_secs(value().parse().unwrap_or_else(|_| usage()))
+            }
+            _ => usage(),
+        }
+    }
+    s
+}
+
+fn usage() -> ! {
+    eprintln!(
+        "usage: mcp-load-bench [--ours PATH] [--sessions N] [--requests M] [--rounds R] [--deadline SECS]\n       mcp-load-bench rmcp-server"
+    );
+    std::process::exit(2)
+}
+
+/// One measured run against one server.
+struct Run {
+    seconds: f64,
+    latencies: Vec<Duration>,
+    errors: usize,
+}
+
+impl Run {
+    fn throughput(&self) -> f64 {
+        self.latencies.len() as f64 / self.seconds
+    }
+
+    fn percentile(&self, p: f64) -> Duration {
+        let i = ((self.latencies.len() as f64 - 1.0) * p).round() as usize;
+        self.latencies[i.min(self.latencies.len() - 1)]
+    }
+}
+
+#[tokio::main]
+async fn main() {
+    if std::env::args().nth(1).as_deref() == Some("rmcp-server") {
+        return rmcp_server::serve().await;
+    }
+    let s = settings();
+    let exe = std::env::current_exe().expect("own path");
+    let (_ours, ours_url) = start(&s.ours, &["--listen", "127.0.0.1:0"]).await;
+    let (_rmcp, rmcp_url) = start(exe.to_str().unwrap(), &["rmcp-server"]).await;
+    println!(
+        "{} sessions x {} requests, {} rounds (tools/call and resources/read alternating)",
+        s.sessions, s.requests, s.rounds
+    );
+    println!("| round | server | requests | errors | seconds | req/s | p50 ms | p99 ms |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
+    let mut totals: [Vec<Run>; 2] = [Vec::new(), Vec::new()];
+    for round in 1..=s.rounds {
+        for (i, (name, url)) in [("conformance_server", &ours_url), ("rmcp 3.11", &rmcp_url)]
+            .into_iter()
+            .enumerate()
+        {
+            let run = load(url, &s).await;
+            println!(
+                "| {round} | {name} | {} | {} | {:.2} | {:.0} | {:.2} | {:.2} |",
+                run.latencies.len(),
+                run.errors,
+                run.seconds,
+                run.throughput(),
+                run.percentile(0.50).as_secs_f64() * 1e3,
+                run.percentile(0.99).as_secs_f64() * 1e3,
+            );
+            totals[i].push(run);
+        }
+    }
+    let best = |runs: &[Run], f: &dyn Fn(&Run) -> f64, max: bool| {
+        runs.iter()
+            .map(f)
+            .fold(if max { 0.0 } else { f64::MAX }, |a, b| {
+                if max { a.max(b) } else { a.min(b) }
+            })
+    };
+    let tp = |r: &Run| r.throughput();
+    let p99 = |r: &Run| r.percentile(0.99).as_secs_f64();
+    println!(
+        "best rounds: throughput ours/rmcp = {:.2}, p99 ours/rmcp = {:.2}",
+        best(&totals[0], &tp, true) / best(&totals[1], &tp, true),
+        best(&totals[0], &p99, false) / best(&totals[1], &p99, false),
+    );
+}
+
+/// Starts a server process that prints its URL as its first stdout line.
+async fn start(program: &str, args: &[&str]) -> (tokio::process::Child, String) {
+    let mut child = tokio::process::Command::new(program)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
+    let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let url = tokio::time::timeout(Duration::from_secs(30), lines.next_line())
+        .await
+        .expect("the server prints its URL")
+        .unwrap()
+        .expect("a URL line");
+    (child, url)
+}
+
+/// Runs `sessions` concurrent sessions of `requests` requests each against `url`.
+async fn load(url: &str, s: &Settings) -> Run {
+    let started = Instant::now();
+    let deadline = started + s.deadline;
+    let tasks: Vec<_> = (0..s.sessions)
+        .map(|_| {
+            let url = url.to_owned();
+            let requests = s.requests;
+            tokio::spawn(async move { session(&url, requests, deadline).await })
+        })
+        .collect();
+    let mut latencies = Vec::with_capacity(s.sessions * s.requests);
+    let mut errors = 0;
+    for task in tasks {
+        let (l, e) = task.await.unwrap_or_default();
+        latencies.extend(l);
+        errors += e;
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    latencies.sort();
+    if latencies.is_empty() {
+        latencies.push(Duration::ZERO);
+    }
+    Run {
+        seconds,
+        latencies,
+        errors,
+    }
+}
+
+/// One session: the handshake, then `requests` timed requests; returns latencies and errors.
+async fn session(url: &str, requests: usize, deadline: Instant) -> (Vec<Duration>, usize) {
+    let options = ClientOptions::default()
+        .open_get_stream(false)
+        .request_timeout(Duration::from_secs(30));
+    let Ok(mut conn) = connect_streamable(url, Wire::Stateful, options) else {
+        return (Vec::new(), requests);
+    };
+    let conn = &mut conn;
+    let init = json!({"protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "mcp-load-bench", "version": "0"}});
+    if call(conn, 0, "initialize", init).await.is_none() {
+        return (Vec::new(), requests);
+    }
+    let _ = conn
+        .sender
+        .send(Frame::parse(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).unwrap())
+        .await;
+    let mut latencies = Vec::with_capacity(requests);
+    let mut errors = 0;
+    let tool = Arc::new(json!({"name": "test_simple_text", "arguments": {}}));
+    let resource = Arc::new(json!({"uri": "test://static-text"}));
+    for i in 0..requests {
+        if Instant::now() > deadline {
+            errors += requests - i;
+            break;
+        }
+        let (method, params) = if i % 2 == 0 {
+            ("tools/call", (*tool).clone())
+        } else {
+            ("resources/read", (*resource).clone())
+        };
+        let t = Instant::now();
+        match call(conn, i as i64 + 1, method, params).await {
+            Some(answer) if answer.get("result").is_some() => latencies.push(t.elapsed()),
+            _ => errors += 1,
+        }
+    }
+    conn.close();
+    let _ = tokio::time::timeout(Duration::from_secs(5), conn.ended()).await;
+    (latencies, errors)
+}
+
+/// Sends one request and waits for its answer (skipping other frames).
+async fn call(conn: &mut Connection, id: i64, method: &str, params: Value) -> Option<Value> {
+    let frame = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+    conn.sender
+        .send(Frame::parse(frame.to_string()).ok()?)
+        .await
+        .ok()?;
+    loop {
+        let frame = tokio::time::timeout(Duration::from_secs(30), conn.receiver.recv())
+            .await
+            .ok()??;
+        let value = frame.to_value().ok()?;
+        if value.get("id") == Some(&json!(id)) && value.get("method").is_none() {
+            return Some(value);
+        }
+    }
+}
