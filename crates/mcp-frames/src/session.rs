@@ -13,6 +13,11 @@
 //!
 //! Responses are at the revision of the request they answer.
 //!
+//! Tasks (2025-11-25): a request whose params carry `task` is remembered as task-augmented (its
+//! answer is the task it created); the task id that answer returns is remembered with the
+//! request's method (bounded by [`MAX_TASKS`]), so a later `tasks/result` for it is typed by
+//! that method ([`Pending::result_for`]).
+//!
 //! An `initialize` and its answer are handshake frames whatever revision they name: they are
 //! judged at the newest handshake revision not newer than it (a TypeScript client offering
 //! 2026-07-28 sends a 2025-11-25 `initialize`), and the answer decides the session's revision.
@@ -722,6 +727,76 @@ mod tests {
             infer_notification_direction("notifications/progress"),
             Direction::ServerToClient
         );
+    }
+
+    #[test]
+    fn task_ids_lead_tasks_result_to_the_request_that_created_the_task() {
+        let mut s = Session::fixed(V2025_11_25);
+        let c2s = Some(Direction::ClientToServer);
+        let s2c = Some(Direction::ServerToClient);
+        let mut feed = |line, dir, v: Value| {
+            let env = classify(&v).unwrap();
+            s.observe(line, dir, &env, &v).unwrap()
+        };
+        let call = feed(
+            1,
+            c2s,
+            json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","task":{}}}),
+        );
+        assert!(call.task_augmented);
+        let created = feed(
+            2,
+            s2c,
+            json!({"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t-1"}}}),
+        );
+        let origin = created.origin.unwrap();
+        assert_eq!(
+            origin.result_for(),
+            ResultFor::method("tools/call").task_augmented(true)
+        );
+        let payload = |s: &mut Session, id: i64, task: &str| {
+            let ask =
+                json!({"jsonrpc":"2.0","id":id,"method":"tasks/result","params":{"taskId":task}});
+            s.observe(3, c2s, &classify(&ask).unwrap(), &ask).unwrap();
+            let answer = json!({"jsonrpc":"2.0","id":id,"result":{}});
+            let c = s.observe(4, s2c, &classify(&answer).unwrap(), &answer);
+            c.unwrap().origin.unwrap()
+        };
+        let known = payload(&mut s, 2, "t-1");
+        assert_eq!(known.result_for(), ResultFor::task_payload("tools/call"));
+        // An id the session never saw created, or one created for the other peer, stays open.
+        let unknown = payload(&mut s, 3, "t-2");
+        assert_eq!(unknown.result_for(), ResultFor::method("tasks/result"));
+        let ask = json!({"jsonrpc":"2.0","id":9,"method":"tasks/result","params":{"taskId":"t-1"}});
+        s.observe(5, s2c, &classify(&ask).unwrap(), &ask).unwrap();
+        let answer = json!({"jsonrpc":"2.0","id":9,"result":{}});
+        let c = s
+            .observe(6, c2s, &classify(&answer).unwrap(), &answer)
+            .unwrap();
+        assert_eq!(c.origin.unwrap().payload_of, None);
+    }
+
+    #[test]
+    fn the_tasks_remembered_are_bounded() {
+        let mut s = Session::new();
+        let c2s = Some(Direction::ClientToServer);
+        let s2c = Some(Direction::ServerToClient);
+        for i in 0..(MAX_TASKS + 5) as i64 {
+            let call = json!({"jsonrpc":"2.0","id":i,"method":"tools/call","params":{"name":"x","task":{}}});
+            s.observe(1, c2s, &classify(&call).unwrap(), &call).unwrap();
+            let created =
+                json!({"jsonrpc":"2.0","id":i,"result":{"task":{"taskId":format!("t{i}")}}});
+            s.observe(i as usize + 2, s2c, &classify(&created).unwrap(), &created)
+                .unwrap();
+        }
+        assert_eq!(s.tasks.len(), MAX_TASKS);
+        // The oldest went first.
+        assert!(
+            !s.tasks
+                .contains_key(&(Direction::ClientToServer, "t0".into()))
+        );
+        let last = format!("t{}", MAX_TASKS + 4);
+        assert!(s.tasks.contains_key(&(Direction::ClientToServer, last)));
     }
 
     #[test]
