@@ -247,6 +247,101 @@ fn elicit_result() -> impl Strategy<Value = Value> {
     })
 }
 
+/// One property of an elicitation form, in every shape some revision defines: string, number,
+/// boolean, the legacy `enum` (+ `enumNames`), and 2025-11-25's titled and untitled single- and
+/// multi-select enums; with the optional title, description and default.
+fn form_property() -> BoxedStrategy<Value> {
+    let options = || prop::collection::vec((text(), text()), 1..4);
+    let values = || prop::collection::vec(text(), 1..4);
+    let shape = prop_oneof![
+        Just(json!({"type": "string"})),
+        Just(json!({"type": "string", "format": "email", "minLength": 1})),
+        Just(json!({"type": "integer", "minimum": 0})),
+        Just(json!({"type": "boolean", "default": false})),
+        values().prop_map(|e| json!({"type": "string", "enum": e})),
+        values().prop_map(|e| {
+            let names: Vec<String> = e.iter().map(|x| x.to_uppercase()).collect();
+            json!({"type": "string", "enum": e, "enumNames": names})
+        }),
+        options().prop_map(|o| {
+            let one_of: Vec<Value> = o
+                .iter()
+                .map(|(c, t)| json!({"const": c, "title": t}))
+                .collect();
+            json!({"type": "string", "oneOf": one_of})
+        }),
+        values().prop_map(|e| json!({"type": "array", "items": {"type": "string", "enum": e}})),
+        options().prop_map(|o| {
+            let any_of: Vec<Value> = o
+                .iter()
+                .map(|(c, t)| json!({"const": c, "title": t}))
+                .collect();
+            json!({"type": "array", "items": {"anyOf": any_of}, "maxItems": 2})
+        }),
+    ];
+    (shape, opt(text()), opt(text()), any::<bool>())
+        .prop_map(|(mut p, title, description, with_default)| {
+            let m = p.as_object_mut().expect("an object");
+            if let Some(t) = title {
+                m.insert("title".into(), t.into());
+            }
+            if let Some(d) = description {
+                m.insert("description".into(), d.into());
+            }
+            // A default of the member's own kind.
+            if with_default && !m.contains_key("default") {
+                let first = m
+                    .get("enum")
+                    .and_then(|e| e.get(0))
+                    .or_else(|| {
+                        m.get("oneOf")
+                            .and_then(|o| o.get(0))
+                            .and_then(|o| o.get("const"))
+                    })
+                    .cloned();
+                let default = match m["type"].as_str() {
+                    Some("string") => Some(first.unwrap_or_else(|| json!("d"))),
+                    Some("integer") => Some(json!(3)),
+                    Some("array") => m
+                        .get("items")
+                        .and_then(|i| {
+                            i.get("enum").and_then(|e| e.get(0)).or_else(|| {
+                                i.get("anyOf")
+                                    .and_then(|o| o.get(0))
+                                    .and_then(|o| o.get("const"))
+                            })
+                        })
+                        .map(|x| json!([x])),
+                    _ => None,
+                };
+                if let Some(d) = default {
+                    m.insert("default".into(), d);
+                }
+            }
+            p
+        })
+        .boxed()
+}
+
+fn elicit_request() -> impl Strategy<Value = Value> {
+    (
+        prop::collection::vec(form_property(), 0..4),
+        opt(Just(json!("form"))),
+    )
+        .prop_map(|(properties, mode)| {
+            let properties: Map<String, Value> = properties
+                .into_iter()
+                .enumerate()
+                .map(|(i, p)| (format!("f{i}"), p))
+                .collect();
+            json!({"method": "elicitation/create", "params": obj(vec![
+                ("mode", mode),
+                ("message", Some(json!("Please fill in"))),
+                ("requestedSchema", Some(json!({"type": "object", "properties": properties}))),
+            ])})
+        })
+}
+
 fn input_required_result() -> impl Strategy<Value = Value> {
     (
         opt(prop_oneof![
@@ -326,6 +421,13 @@ proptest! {
     #[test]
     fn elicit_results(json in elicit_result()) {
         check(Kind::Result("elicitation/create"), "elicitation/create", &json)?;
+    }
+
+    #[test]
+    fn elicit_requests(json in elicit_request()) {
+        check(Kind::ServerRequest, "", &json)?;
+        // Real 2025-06-18 peers send 2025-11-25 form shapes early: read at 2025-06-18 too.
+        check_from(ProtocolVersion::V2025_06_18, Kind::ServerRequest, "", &json)?;
     }
 
     #[test]

@@ -229,6 +229,17 @@ fn expand_struct(
     })
 }
 
+/// The name of a member's type (the last path segment, through the groups `macro_rules!`
+/// wraps types in), if it is a path.
+fn type_name(ty: &syn::Type) -> Option<String> {
+    match ty {
+        syn::Type::Group(g) => type_name(&g.elem),
+        syn::Type::Paren(p) => type_name(&p.elem),
+        syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+        _ => None,
+    }
+}
+
 /// Whether `ty` is written as a JSON object map (`Map<String, Value>`).
 fn is_json_map(ty: &syn::Type) -> bool {
     matches!(ty, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Map"))
@@ -268,9 +279,26 @@ fn expand_enum(input: &DeriveInput, data: &syn::DataEnum) -> syn::Result<Tokens>
             return Err(syn::Error::new_spanned(v, "a union member holds one value"));
         }
         let variant = &v.ident;
-        arms.push(quote! {
-            Self::#variant(member) => crate::wire::planned::Emit::emit(member, e, how),
-        });
+        let union_name = ident.to_string();
+        // Members with a member row at some revision are decided there by the shaping
+        // serializer (refused or rewritten); the set is a constant of the ledger, so a member
+        // without rows costs nothing.
+        let arm = match type_name(&f.unnamed[0].ty) {
+            Some(member_name) => quote! {
+                Self::#variant(member) => {
+                    const DECIDED: crate::wire::Revisions =
+                        crate::wire::ledger::member_rows_at(#union_name, #member_name);
+                    if DECIDED.contains(e.version()) {
+                        return ::core::result::Result::Err(crate::wire::planned::Bail);
+                    }
+                    crate::wire::planned::Emit::emit(member, e, how)
+                }
+            },
+            None => quote! {
+                Self::#variant(member) => crate::wire::planned::Emit::emit(member, e, how),
+            },
+        };
+        arms.push(arm);
         seq_arms.push(quote! {
             Self::#variant(member) => crate::wire::planned::Emit::is_seq(member),
         });

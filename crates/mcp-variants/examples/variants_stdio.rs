@@ -28,6 +28,7 @@ use mcp_types::model::{
     InitializeResult, ListToolsResult, ServerCapabilities, Tool, ToolsCapability, codes,
     from_value,
 };
+use mcp_types::wire::{WireBody, serialize_for};
 use mcp_variants::wire::hint_keys;
 use mcp_variants::{
     DeprecationInfo, Dispatch, InitializeInput, ListKind, Principal, RequestView, RouteDecision,
@@ -152,6 +153,8 @@ fn negotiate(requested: &str) -> ProtocolVersion {
 struct Server {
     router: VariantRouter<Handle>,
     session: Option<VariantSession<Handle>>,
+    /// The negotiated revision (the newest handshake revision until `initialize`).
+    version: ProtocolVersion,
     principal: Principal,
 }
 
@@ -213,7 +216,7 @@ impl Server {
             },
             RouteDecision::Dispatch(d) => {
                 let forwarded = d.rewrite_params(params);
-                serve(session, &d, forwarded).map_err(|e| d.enrich_error(e))
+                serve(session, &d, forwarded, self.version).map_err(|e| d.enrich_error(e))
             }
         }
     }
@@ -250,7 +253,8 @@ impl Server {
         .with_instructions(
             "Pick a variant per request with _meta[\"io.modelcontextprotocol/server-variant\"].",
         );
-        Ok(to_json(&result))
+        self.version = version;
+        emit(&result, version)
     }
 }
 
@@ -259,6 +263,7 @@ fn serve(
     session: &VariantSession<Handle>,
     d: &Dispatch<Handle>,
     params: Value,
+    version: ProtocolVersion,
 ) -> Result<Value, ErrorData> {
     match d.method {
         ScopedMethod::List(ListKind::Tools) => {
@@ -284,7 +289,7 @@ fn serve(
             if let Some(cursor) = session.finish_list(d, next.as_deref()) {
                 result = result.with_next_cursor(cursor);
             }
-            Ok(to_json(&result))
+            emit(&result, version)
         }
         ScopedMethod::CallTool => {
             let call: CallToolRequestParams =
@@ -310,7 +315,7 @@ fn serve(
                 "{} ({}) served by variant {}: {}",
                 tool.name, tool.argument, d.variant, argument
             );
-            Ok(to_json(&CallToolResult::text(text).with_is_error(false)))
+            emit(&CallToolResult::text(text).with_is_error(false), version)
         }
         // The server advertises tools only; other scoped methods do not exist in any variant.
         other => Err(method_not_found(other.method())),
@@ -339,6 +344,14 @@ fn method_not_found(method: &str) -> ErrorData {
     )
 }
 
+/// A result as the negotiated revision carries it: through the version boundary, like any
+/// server's output (the advertisement in `capabilities.extensions` passes at every handshake
+/// revision).
+fn emit<B: WireBody>(result: &B, version: ProtocolVersion) -> Result<Value, ErrorData> {
+    serialize_for(result, version)
+        .map_err(|e| ErrorData::new(codes::INTERNAL_ERROR, format!("Internal error: {e}")))
+}
+
 fn to_json<T: Serialize>(value: &T) -> Value {
     // Every value here is built from JSON-compatible types, so this cannot fail.
     serde_json::to_value(value).unwrap_or(Value::Null)
@@ -348,6 +361,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut server = Server {
         router: VariantRouter::new(catalog(&cursor_key())?),
         session: None,
+        version: ProtocolVersion::LATEST_HANDSHAKE,
         principal: Principal::anonymous(),
     };
     let stdin = io::stdin();

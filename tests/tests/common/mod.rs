@@ -98,6 +98,23 @@ impl Body {
         on_body!(self, b => serialize_for_report(b, v))
     }
 
+    /// A strict emission: its value with the report, and its compact text.
+    pub fn emit_strict(
+        &self,
+        v: ProtocolVersion,
+    ) -> (
+        Result<(Value, EmissionReport), EmitError>,
+        Result<String, EmitError>,
+    ) {
+        let strict = EmitOptions::new().strict(true);
+        on_body!(self, b => {
+            let mut bytes = Vec::new();
+            let text = serialize_for_vec_with(b, v, strict, &mut bytes)
+                .map(|()| String::from_utf8(bytes).expect("UTF-8"));
+            (serialize_for_report_with(b, v, strict), text)
+        })
+    }
+
     /// Plain `serde_json` of the superset value.
     pub fn plain(&self) -> Value {
         on_body!(self, b => serde_json::to_value(b)).expect("superset values serialize")
@@ -218,9 +235,56 @@ pub fn translate(body: &Body, v: ProtocolVersion, label: &str) -> Outcome {
                 body.type_name(),
                 bad.join("\n  ")
             );
+            check_strict(body, &value, &report, v, label);
             Outcome::Valid(value, report)
         }
     }
+}
+
+/// The strict emission of a body the default emission writes: the same minus exactly the passed
+/// members (now reported as stripped), nothing passed, its text equal to its value, and valid
+/// against the target's pinned schema.
+pub fn check_strict(
+    body: &Body,
+    value: &Value,
+    report: &EmissionReport,
+    v: ProtocolVersion,
+    label: &str,
+) {
+    let (strict, text) = body.emit_strict(v);
+    let (strict, strict_report) = strict
+        .unwrap_or_else(|e| panic!("{label} at {v}: strict refuses what default writes: {e}"));
+    assert_eq!(
+        text.as_deref().ok(),
+        Some(strict.to_string().as_str()),
+        "{label} at {v}: strict text and value differ"
+    );
+    assert!(
+        strict_report.writes_only_declared(),
+        "{label} at {v}: strict passed {:?}",
+        strict_report.passed_pointers()
+    );
+    let mut expected = value.clone();
+    for c in &report.passed {
+        remove_pointer(&mut expected, &c.pointer());
+    }
+    assert_eq!(
+        strict, expected,
+        "{label} at {v}: strict = default minus passed"
+    );
+    let mut stripped = report.stripped_pointers();
+    stripped.extend(report.passed_pointers());
+    stripped.sort();
+    let mut strict_stripped = strict_report.stripped_pointers();
+    strict_stripped.sort();
+    assert_eq!(strict_stripped, stripped, "{label} at {v}: strict strips");
+    let bad = schema_violations(body, &strict, v);
+    assert!(
+        bad.is_empty(),
+        "{label}: strict at {v} but the pinned {} rejects it:\n  {}\nemitted: {strict}",
+        body.type_name(),
+        bad.join("\n  ")
+    );
 }
 
 /// Removes the value at a JSON Pointer.
@@ -262,6 +326,14 @@ pub fn check_round_trip(
     let back = Body::parse(kind, emitted, v)
         .unwrap_or_else(|e| panic!("{label}: emitted at {v} does not parse back: {e}\n{emitted}"));
     let mut expected = body.plain();
+    // Rewritten members first: strips and injections below them are paths of what was written.
+    for c in &report.rewritten {
+        set_pointer(
+            &mut expected,
+            &c.pointer(),
+            c.value.clone().unwrap_or(Value::Null),
+        );
+    }
     for c in &report.stripped {
         remove_pointer(&mut expected, &c.pointer());
     }

@@ -833,17 +833,28 @@ pub enum PrimitiveSchemaDefinition {
     LegacyTitledEnum(LegacyTitledEnumSchema),
 }
 
+/// Each member is written as a newtype struct of its spec name, which JSON serializers write as
+/// the member itself: the members are written as maps (they keep unknown keys), so this is how a
+/// serializer learns which member it writes (the version boundary decides per member).
 impl Serialize for PrimitiveSchemaDefinition {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            Self::String(v) => v.serialize(s),
-            Self::Number(v) => v.serialize(s),
-            Self::Boolean(v) => v.serialize(s),
-            Self::UntitledSingleSelectEnum(v) => v.serialize(s),
-            Self::TitledSingleSelectEnum(v) => v.serialize(s),
-            Self::UntitledMultiSelectEnum(v) => v.serialize(s),
-            Self::TitledMultiSelectEnum(v) => v.serialize(s),
-            Self::LegacyTitledEnum(v) => v.serialize(s),
+            Self::String(v) => s.serialize_newtype_struct("StringSchema", v),
+            Self::Number(v) => s.serialize_newtype_struct("NumberSchema", v),
+            Self::Boolean(v) => s.serialize_newtype_struct("BooleanSchema", v),
+            Self::UntitledSingleSelectEnum(v) => {
+                s.serialize_newtype_struct("UntitledSingleSelectEnumSchema", v)
+            }
+            Self::TitledSingleSelectEnum(v) => {
+                s.serialize_newtype_struct("TitledSingleSelectEnumSchema", v)
+            }
+            Self::UntitledMultiSelectEnum(v) => {
+                s.serialize_newtype_struct("UntitledMultiSelectEnumSchema", v)
+            }
+            Self::TitledMultiSelectEnum(v) => {
+                s.serialize_newtype_struct("TitledMultiSelectEnumSchema", v)
+            }
+            Self::LegacyTitledEnum(v) => s.serialize_newtype_struct("LegacyTitledEnumSchema", v),
         }
     }
 }

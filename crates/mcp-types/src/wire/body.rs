@@ -104,10 +104,11 @@ pub trait WireBody: serde::Serialize + sealed::Sealed {
     fn emit_with<S: serde::Serializer>(
         &self,
         version: crate::ProtocolVersion,
+        options: super::EmitOptions,
         track: bool,
         ser: S,
     ) -> Result<(S::Ok, Option<super::EmissionReport>), super::EmitError> {
-        super::run_body(self, version, track, ser)
+        super::run_body(self, version, options, track, ser)
     }
 }
 
@@ -129,9 +130,10 @@ impl<T: WireBody + ?Sized> WireBody for &T {
     fn emit_with<S: serde::Serializer>(
         &self,
         version: crate::ProtocolVersion,
+        options: super::EmitOptions,
         track: bool,
         ser: S,
     ) -> Result<(S::Ok, Option<super::EmissionReport>), super::EmitError> {
-        (**self).emit_with(version, track, ser)
+        (**self).emit_with(version, options, track, ser)
     }
 }

@@ -3,7 +3,8 @@
 //!
 //! A type is *dirty* at revision V when one of its own ledger rows applies at V (in the
 //! emission without a report, `pass` rows do not count: they write the value verbatim, which is
-//! what plain serialization does), when its type row makes it absent inside a body at V, or when
+//! what plain serialization does; a strict emission uses the report's bits), when its type row
+//! makes it absent inside a body at V, when a member row refuses or rewrites it at V, or when
 //! a field, union member, array item or map value reaches a dirty type. Fields are read from the
 //! generated facts of **every** revision (the superset carries all of them) and from the emitter's
 //! own [`EDGES`]. `_meta` is never followed: the emitter writes it
@@ -13,7 +14,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use super::ledger::{self, Action, EDGES, LEDGER, TYPES};
+use super::ledger::{self, Action, EDGES, LEDGER, MEMBERS, MemberAction, TYPES};
 use crate::ProtocolVersion;
 use crate::facts::{self, TypeKind, TypeRef};
 
@@ -159,6 +160,13 @@ fn build() -> HashMap<&'static str, u16, ledger::FnvBuild> {
                         .iter()
                         .filter(|t| !t.nested.contains(v))
                         .map(|t| t.name),
+                )
+                .chain(
+                    MEMBERS
+                        .iter()
+                        .filter(|m| m.revisions.contains(v))
+                        .filter(|m| !matches!(m.action, MemberAction::Same(_)))
+                        .map(|m| m.member),
                 )
                 .chain(
                     LEDGER

@@ -26,8 +26,8 @@ use super::clean;
 use super::error::{EmitError, EmitErrorKind, JsonPath, PathSegment};
 use super::ledger::{
     self, Action, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, CLIENT_REQUESTS_2026, Cause,
-    LOG_LEVEL_KEY, LOGGING_LEVELS, LedgerRow, OwnerInfo, PROTOCOL_VERSION_KEY, RESULT_TYPES_2026,
-    RefuseWhen, ResultShape,
+    LOG_LEVEL_KEY, LOGGING_LEVELS, LedgerRow, MemberAction, MemberRow, OlderForm, OwnerInfo,
+    PROTOCOL_VERSION_KEY, RESULT_TYPES_2026, RefuseWhen, ResultShape,
 };
 use super::names;
 use super::report::{Change, EmissionReport};
@@ -69,6 +69,8 @@ impl Refused {
 /// nothing but the version, the clean bit and the body's entry.
 pub(crate) struct Ctx {
     pub version: ProtocolVersion,
+    /// A strict emission: `pass` rows strip instead (see [`super::EmitOptions::strict`]).
+    strict: bool,
     /// The [`clean::clean_bit`] of this emission; 0 walks every object (tests compare both).
     clean_bit: u16,
     /// What is known about the body's type (looked up once per emission).
@@ -80,13 +82,21 @@ pub(crate) struct Ctx {
 }
 
 impl Ctx {
-    pub fn new(version: ProtocolVersion, track: bool, body: names::Known) -> Self {
+    pub fn new(
+        version: ProtocolVersion,
+        options: super::EmitOptions,
+        track: bool,
+        body: names::Known,
+    ) -> Self {
+        let strict = options.is_strict();
         Ctx {
             version,
+            strict,
+            // A strict emission acts on `pass` rows, which the report's clean bits count.
             clean_bit: if walk_everything() {
                 0
             } else {
-                clean::clean_bit(version, track)
+                clean::clean_bit(version, track || strict)
             },
             body,
             tracked: track.then(|| {
@@ -164,12 +174,12 @@ impl Ctx {
         self.refused_row(row, key).into_error()
     }
 
-    fn note(&self, list: NoteKind, key: &str, cause: Cause, value: Option<Value>) {
+    fn note(&self, list: NoteKind, key: Option<&str>, cause: Cause, value: Option<Value>) {
         let Some(tracked) = &self.tracked else {
             return;
         };
         let change = Change {
-            path: self.path_with(Some(key)),
+            path: self.path_with(key),
             cause,
             value,
         };
@@ -178,6 +188,7 @@ impl Ctx {
             NoteKind::Stripped => r.stripped.push(change),
             NoteKind::Injected => r.injected.push(change),
             NoteKind::Passed => r.passed.push(change),
+            NoteKind::Rewritten => r.rewritten.push(change),
         }
     }
 
@@ -234,6 +245,7 @@ enum NoteKind {
     Stripped,
     Injected,
     Passed,
+    Rewritten,
 }
 
 /// What the emitter does with an object, beyond its owner's ledger rows.
@@ -586,6 +598,32 @@ impl<'c, S: Serializer> Serializer for Shaper<'c, S> {
         name: &'static str,
         value: &T,
     ) -> Result<S::Ok, S::Error> {
+        // A union that serde writes without member names (members written as maps) names each
+        // member with a newtype struct: its member row or type row decides here.
+        if let Some(row) = ledger::member_row_at(name, self.ctx.version) {
+            match row.action {
+                MemberAction::Refuse => {
+                    return Err(self.ctx.fail(refused_member(row, self.ctx.version), None));
+                }
+                MemberAction::Older(form) => return self.older(row, form, value),
+                MemberAction::Same(_) => {}
+            }
+        } else if let Some(t) = ledger::type_row(name)
+            && !t.nested.contains(self.ctx.version)
+        {
+            return Err(self.ctx.fail(
+                EmitError::new(
+                    EmitErrorKind::TypeAbsent,
+                    self.ctx.version,
+                    format!(
+                        "{} does not exist at {}: {}",
+                        t.name, self.ctx.version, t.reason
+                    ),
+                    Some(Cause::Type(t)),
+                ),
+                None,
+            ));
+        }
         let slot = match self.slot {
             Slot::Typed(None) if names::known(canonical(name)).owner.is_some() => {
                 Slot::Typed(Some(canonical(name)))
@@ -689,6 +727,114 @@ impl<'c, S: Serializer> Serializer for Shaper<'c, S> {
 
     fn is_human_readable(&self) -> bool {
         self.inner.is_human_readable()
+    }
+}
+
+impl<S: Serializer> Shaper<'_, S> {
+    /// Writes a union member in the older form of its member row, and reports it.
+    #[cold]
+    #[inline(never)]
+    fn older<T: Serialize + ?Sized>(
+        self,
+        row: &'static MemberRow,
+        form: OlderForm,
+        value: &T,
+    ) -> Result<S::Ok, S::Error> {
+        let v = self.ctx.version;
+        let copy = serde_json::to_value(value).map_err(ser::Error::custom)?;
+        let older = match rewrite(form, copy) {
+            Ok(older) => older,
+            Err(why) => {
+                let err = EmitError::new(
+                    EmitErrorKind::NotExpressible,
+                    v,
+                    format!(
+                        "{} cannot be sent at {v} as its {}: {why}",
+                        row.member,
+                        form.definition()
+                    ),
+                    Some(Cause::Member(row)),
+                );
+                return Err(self.ctx.fail(err, None));
+            }
+        };
+        if self.ctx.track() {
+            self.ctx.note(
+                NoteKind::Rewritten,
+                None,
+                Cause::Member(row),
+                Some(older.clone()),
+            );
+        }
+        // The older form's own rows apply to what is written.
+        Wrap {
+            value: &older,
+            ctx: self.ctx,
+            slot: Slot::Typed(Some(form.superset_type())),
+        }
+        .serialize(self.inner)
+    }
+}
+
+/// The refusal of a member a revision has no form for: the member, its union, and the revision
+/// it arrived in.
+fn refused_member(row: &'static MemberRow, v: ProtocolVersion) -> EmitError {
+    let arrived = row
+        .arrived()
+        .map_or_else(|| "a later revision".to_owned(), |a| a.to_string());
+    EmitError::new(
+        EmitErrorKind::NotExpressible,
+        v,
+        format!(
+            "{} (a {} member) cannot be sent at {v}: it arrived in {arrived}; {}",
+            row.member, row.union, row.reason
+        ),
+        Some(Cause::Member(row)),
+    )
+}
+
+/// `value` (a member's JSON) in older form `form`, or why it has none.
+pub(crate) fn rewrite(form: OlderForm, value: Value) -> Result<Value, String> {
+    match form {
+        OlderForm::EnumNames => {
+            let Value::Object(map) = value else {
+                return Err("it is not an object".to_owned());
+            };
+            if map.contains_key("enum") || map.contains_key("enumNames") {
+                return Err("it already has enum or enumNames keys".to_owned());
+            }
+            if !map.contains_key("oneOf") {
+                return Err("it has no oneOf choices".to_owned());
+            }
+            let mut out = serde_json::Map::with_capacity(map.len() + 1);
+            for (k, x) in map {
+                if k != "oneOf" {
+                    out.insert(k, x);
+                    continue;
+                }
+                let Value::Array(options) = x else {
+                    return Err("oneOf is not an array".to_owned());
+                };
+                let mut values = Vec::with_capacity(options.len());
+                let mut titles = Vec::with_capacity(options.len());
+                for o in options {
+                    match (
+                        o.get("const"),
+                        o.get("title"),
+                        o.as_object().map(|m| m.len()),
+                    ) {
+                        (Some(Value::String(c)), Some(Value::String(t)), Some(2)) => {
+                            values.push(Value::String(c.clone()));
+                            titles.push(Value::String(t.clone()));
+                        }
+                        _ => return Err(format!("choice {o} is not a const with a title")),
+                    }
+                }
+                out.insert("enum".to_owned(), Value::Array(values));
+                out.insert("enumNames".to_owned(), Value::Array(titles));
+            }
+            Ok(Value::Object(out))
+        }
     }
 }
 
@@ -885,12 +1031,18 @@ impl ObjState<'_> {
                 match row.action {
                     Action::Strip => {
                         self.ctx
-                            .note(NoteKind::Stripped, key, Cause::Ledger(row), None);
+                            .note(NoteKind::Stripped, Some(key), Cause::Ledger(row), None);
+                        return Ok(Member::Skip);
+                    }
+                    // A strict emission writes only what the revision declares.
+                    Action::Pass if self.ctx.strict => {
+                        self.ctx
+                            .note(NoteKind::Stripped, Some(key), Cause::Ledger(row), None);
                         return Ok(Member::Skip);
                     }
                     Action::Pass => {
                         self.ctx
-                            .note(NoteKind::Passed, key, Cause::Ledger(row), None);
+                            .note(NoteKind::Passed, Some(key), Cause::Ledger(row), None);
                         opaque = true;
                     }
                     Action::Refuse(RefuseWhen::Present) => {
@@ -1028,7 +1180,7 @@ impl ObjState<'_> {
             let ok = match &x {
                 Value::Null => {
                     self.ctx
-                        .note(NoteKind::Stripped, &k, Cause::Ledger(row), None);
+                        .note(NoteKind::Stripped, Some(&k), Cause::Ledger(row), None);
                     continue;
                 }
                 Value::String(_) | Value::Bool(_) => true,
@@ -1242,7 +1394,7 @@ impl<C: SerializeMap> Obj<'_, C> {
         if self.state.ctx.track() {
             self.state.ctx.note(
                 NoteKind::Injected,
-                key,
+                Some(key),
                 Cause::Shaping(ledger::shaping(rule)),
                 Some(value.into()),
             );

@@ -503,12 +503,13 @@ impl<R: WireBody> WireBody for JsonRpcRequest<R> {
     fn emit_with<S: Serializer>(
         &self,
         version: ProtocolVersion,
+        options: super::EmitOptions,
         track: bool,
         ser: S,
     ) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
-        let (v, report) = self
-            .request
-            .emit_with(version, track, serde_json::value::Serializer)?;
+        let (v, report) =
+            self.request
+                .emit_with(version, options, track, serde_json::value::Serializer)?;
         frame(
             version,
             track,
@@ -530,12 +531,13 @@ impl<N: WireBody> WireBody for JsonRpcNotification<N> {
     fn emit_with<S: Serializer>(
         &self,
         version: ProtocolVersion,
+        options: super::EmitOptions,
         track: bool,
         ser: S,
     ) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
         let (v, report) =
             self.notification
-                .emit_with(version, track, serde_json::value::Serializer)?;
+                .emit_with(version, options, track, serde_json::value::Serializer)?;
         frame(version, track, ser, head(None), None, v, report)
     }
 }
@@ -549,12 +551,13 @@ impl<T: WireBody> WireBody for JsonRpcResponse<T> {
     fn emit_with<S: Serializer>(
         &self,
         version: ProtocolVersion,
+        options: super::EmitOptions,
         track: bool,
         ser: S,
     ) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
-        let (v, report) = self
-            .result
-            .emit_with(version, track, serde_json::value::Serializer)?;
+        let (v, report) =
+            self.result
+                .emit_with(version, options, track, serde_json::value::Serializer)?;
         frame(
             version,
             track,

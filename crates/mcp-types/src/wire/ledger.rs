@@ -4,6 +4,9 @@
 //!   with a different requirement). A row's `revisions` are where its `action` applies; at every
 //!   other revision the field is the revision's own and is emitted as is.
 //! - [`TYPES`]: where a type exists, as a message body and as a member of a union inside a body.
+//! - [`MEMBERS`]: union members some revision of their union lacks, where the type row alone
+//!   does not decide (members serde writes as maps, members a revision spells differently or
+//!   can carry in an older form).
 //! - [`RESULTS_2026`], [`RESERVED_META`], [`SHAPING_2026`]: the 2026-07-28 shaping rules.
 //!
 //! Owners are spec definition names (`CallToolRequestParams`, `ClientCapabilities`); a row never
@@ -138,6 +141,8 @@ pub enum Cause {
     Type(&'static TypeRow),
     /// A 2026-07-28 shaping rule of [`SHAPING_2026`].
     Shaping(&'static ShapingRule),
+    /// A union member row of [`MEMBERS`].
+    Member(&'static MemberRow),
 }
 
 impl fmt::Display for Cause {
@@ -146,6 +151,7 @@ impl fmt::Display for Cause {
             Cause::Ledger(r) => write!(f, "ledger row {r}"),
             Cause::Type(r) => write!(f, "type row {r}"),
             Cause::Shaping(r) => write!(f, "shaping rule {r}"),
+            Cause::Member(r) => write!(f, "member row {r}"),
         }
     }
 }
@@ -183,7 +189,8 @@ const RT: &str = "resultType is 2026-07-28 result machinery";
 const RT_NOT_RESULT: &str =
     "not a Result at any revision that has it standalone; resultType never applies";
 const CACHE: &str = "cache hints exist only at 2026-07-28";
-const EXT: &str = "capability extensions exist only at 2026-07-28";
+const EXT: &str = "extension entries at handshake revisions pass there: the schemas leave \
+                   capabilities open, and some extensions (server variants) exist only there";
 const TASKS: &str = "tasks exist only at 2025-11-25";
 const MRTR: &str = "multi round-trip retry fields exist only at 2026-07-28";
 const META: &str = "_meta is descriptive metadata; peers ignore it";
@@ -256,7 +263,7 @@ pub static LEDGER: &[LedgerRow] = &[
         Pass,
         "advertises a feature the peer does not know; ignored",
     ),
-    row("ClientCapabilities", "extensions", HANDSHAKE, Strip, EXT),
+    row("ClientCapabilities", "extensions", HANDSHAKE, Pass, EXT),
     row("ClientCapabilities", "tasks", NOT_V4, Strip, TASKS),
     row("CompleteRequestParams", "_meta", V1_V3, Pass, META_PARAMS),
     row(
@@ -365,6 +372,13 @@ pub static LEDGER: &[LedgerRow] = &[
     row("Implementation", "websiteUrl", V1_V3, Pass, "descriptive"),
     row("InitializeRequestParams", "_meta", V1_V3, Pass, META_PARAMS),
     row("InitializeResult", "resultType", HANDSHAKE, Strip, RT),
+    row(
+        "LegacyTitledEnumSchema",
+        "default",
+        V3,
+        Pass,
+        "a form default; descriptive (2025-06-18 writes this member as its EnumSchema)",
+    ),
     row("ListPromptsResult", "cacheScope", HANDSHAKE, Strip, CACHE),
     row("ListPromptsResult", "resultType", HANDSHAKE, Strip, RT),
     row("ListPromptsResult", "ttlMs", HANDSHAKE, Strip, CACHE),
@@ -496,7 +510,7 @@ pub static LEDGER: &[LedgerRow] = &[
         Pass,
         "advertises completions; the method exists without it",
     ),
-    row("ServerCapabilities", "extensions", HANDSHAKE, Strip, EXT),
+    row("ServerCapabilities", "extensions", HANDSHAKE, Pass, EXT),
     row("ServerCapabilities", "tasks", NOT_V4, Strip, TASKS),
     row("SetLevelRequestParams", "_meta", V1_V3, Pass, META_PARAMS),
     row(
@@ -560,6 +574,13 @@ pub static LEDGER: &[LedgerRow] = &[
         V1_V3,
         Pass,
         META_PARAMS,
+    ),
+    row(
+        "UntitledSingleSelectEnumSchema",
+        "default",
+        V3,
+        Pass,
+        "a form default; descriptive (2025-06-18 writes this member as its EnumSchema)",
     ),
 ];
 
@@ -739,6 +760,212 @@ pub static TYPES: &[TypeRow] = &[
         "elicitation schema shape of 2025-11-25",
     ),
 ];
+
+/// What the emitter does with a union member at the revisions of a [`MemberRow`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MemberAction {
+    /// The revision has no form for the member: emission fails, naming the member and the
+    /// revision it arrived in.
+    Refuse,
+    /// The revision knows the member under another definition name (the `&str`): it is written
+    /// as it is.
+    Same(&'static str),
+    /// The revision carries the member's meaning in an older form: the member is rewritten to
+    /// it and the emission report lists it as rewritten.
+    Older(OlderForm),
+}
+
+/// An older spelling of a union member that a revision carries with the same meaning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OlderForm {
+    /// A titled single-select (`oneOf` of `const` + `title`) as the legacy `enum` + parallel
+    /// `enumNames` of the 2025-06-18 `EnumSchema`.
+    EnumNames,
+}
+
+impl OlderForm {
+    /// The spec definition the older form is an instance of, at the revisions of its row.
+    pub const fn definition(self) -> &'static str {
+        match self {
+            OlderForm::EnumNames => "EnumSchema",
+        }
+    }
+
+    /// The superset type whose rows apply to the rewritten value.
+    pub(crate) const fn superset_type(self) -> &'static str {
+        match self {
+            OlderForm::EnumNames => "LegacyTitledEnumSchema",
+        }
+    }
+}
+
+/// One member row: what happens to `member`, written as a member of `union`, at `revisions`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MemberRow {
+    /// The spec union, e.g. `"PrimitiveSchemaDefinition"`.
+    pub union: &'static str,
+    /// The member's superset type (the spec name of the revision that has it).
+    pub member: &'static str,
+    /// Where `action` applies.
+    pub revisions: Revisions,
+    /// What happens there.
+    pub action: MemberAction,
+    /// Why, in a few words.
+    pub reason: &'static str,
+}
+
+impl MemberRow {
+    /// The oldest revision whose `union` lists `member`, read from the generated facts.
+    pub fn arrived(&self) -> Option<crate::ProtocolVersion> {
+        crate::ProtocolVersion::ALL.into_iter().find(|v| {
+            crate::facts::revision(*v)
+                .type_fact(self.union)
+                .is_some_and(|u| {
+                    u.members
+                        .contains(&crate::facts::TypeRef::Named(self.member))
+                })
+        })
+    }
+}
+
+impl fmt::Display for MemberRow {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} in {} at {}: ",
+            self.member, self.union, self.revisions
+        )?;
+        match self.action {
+            MemberAction::Refuse => f.write_str("refuse")?,
+            MemberAction::Same(name) => write!(f, "written as its {name}")?,
+            MemberAction::Older(form) => write!(f, "rewritten as {}", form.definition())?,
+        }
+        write!(f, " ({})", self.reason)
+    }
+}
+
+const fn member(
+    union: &'static str,
+    member: &'static str,
+    revisions: Revisions,
+    action: MemberAction,
+    reason: &'static str,
+) -> MemberRow {
+    MemberRow {
+        union,
+        member,
+        revisions,
+        action,
+        reason,
+    }
+}
+
+const MULTI: &str = "multi-select answers are string arrays, which 2025-06-18 cannot carry";
+
+/// The member ledger. Sorted by union, then member (a test checks it). Every union whose member
+/// set differs between revisions is either here or decided by the members' [`TYPES`] rows (a
+/// test derives the unions from the generated facts: named unions, and fields typed as one,
+/// named `Owner.field`).
+pub const MEMBER_ROWS: &[MemberRow] = &[
+    member(
+        "CompleteRequestParams.ref",
+        "ResourceTemplateReference",
+        V1_V2,
+        MemberAction::Same("ResourceReference"),
+        "the same ref/resource shape under its older name",
+    ),
+    member(
+        "JSONRPCMessage",
+        "JSONRPCError",
+        SINCE_V4,
+        MemberAction::Same("JSONRPCErrorResponse"),
+        "the same error envelope under its newer name",
+    ),
+    member(
+        "JSONRPCMessage",
+        "JSONRPCResponse",
+        SINCE_V4,
+        MemberAction::Same("JSONRPCResultResponse"),
+        "the same result envelope under its newer name",
+    ),
+    member(
+        "PrimitiveSchemaDefinition",
+        "LegacyTitledEnumSchema",
+        V3,
+        MemberAction::Same("EnumSchema"),
+        "2025-06-18's EnumSchema is this shape (enum with optional enumNames)",
+    ),
+    member(
+        "PrimitiveSchemaDefinition",
+        "TitledMultiSelectEnumSchema",
+        V3,
+        MemberAction::Refuse,
+        MULTI,
+    ),
+    member(
+        "PrimitiveSchemaDefinition",
+        "TitledSingleSelectEnumSchema",
+        V3,
+        MemberAction::Older(OlderForm::EnumNames),
+        "the oneOf choices' consts and titles become enum and enumNames",
+    ),
+    member(
+        "PrimitiveSchemaDefinition",
+        "UntitledMultiSelectEnumSchema",
+        V3,
+        MemberAction::Refuse,
+        MULTI,
+    ),
+    member(
+        "PrimitiveSchemaDefinition",
+        "UntitledSingleSelectEnumSchema",
+        V3,
+        MemberAction::Same("EnumSchema"),
+        "2025-06-18's EnumSchema without enumNames is this shape",
+    ),
+];
+
+/// [`MEMBER_ROWS`], for reading at run time.
+pub static MEMBERS: &[MemberRow] = MEMBER_ROWS;
+
+/// The revisions at which `member` of `union` has a member row that refuses or rewrites it (the
+/// planned emitter hands those members to the shaping serializer); evaluated at compile time.
+pub const fn member_rows_at(union: &str, member: &str) -> Revisions {
+    let mut out = Revisions::NONE;
+    let mut i = 0;
+    while i < MEMBER_ROWS.len() {
+        let r = &MEMBER_ROWS[i];
+        let decides = !matches!(r.action, MemberAction::Same(_));
+        if decides && str_eq(r.union, union) && str_eq(r.member, member) {
+            out = out.or(r.revisions);
+        }
+        i += 1;
+    }
+    out
+}
+
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The member row for `member` at `version`, if there is one (a superset member belongs to one
+/// union, so the member names the row).
+pub fn member_row_at(member: &str, version: crate::ProtocolVersion) -> Option<&'static MemberRow> {
+    MEMBERS
+        .iter()
+        .find(|r| r.member == member && r.revisions.contains(version))
+}
 
 /// The 2026-07-28 shaping rules, referenced by reports and errors.
 pub static SHAPING_2026: &[ShapingRule] = &[
@@ -1164,6 +1391,21 @@ mod tests {
         }
         for t in TYPES {
             assert!(t.nested.contains_all(t.body), "{t}: a body is also nested");
+        }
+        for w in MEMBERS.windows(2) {
+            assert!(
+                (w[0].union, w[0].member) < (w[1].union, w[1].member),
+                "MEMBERS out of order at {}",
+                w[1]
+            );
+        }
+        // A member row is found by its member alone (the shaping serializer sees member names).
+        for r in MEMBERS {
+            assert_eq!(
+                MEMBERS.iter().filter(|o| o.member == r.member).count(),
+                1,
+                "{r}: one union per member"
+            );
         }
     }
 

@@ -109,7 +109,9 @@ use serde_json::Value;
 
 pub use body::{BodyInfo, BodyKind, WireBody};
 pub use error::{EmitError, EmitErrorKind, JsonPath, ParseError, ParseErrorKind, PathSegment};
-pub use ledger::{Action, Cause, LedgerRow, RefuseWhen, TypeRow};
+pub use ledger::{
+    Action, Cause, LedgerRow, MemberAction, MemberRow, OlderForm, RefuseWhen, TypeRow,
+};
 pub use parse::{
     INPUT_REQUIRED_METHODS, MandateFacts, MethodResult, ParseKind, ResultFor, ResultTyping,
     WireParse, parse_as, parse_result_for, parse_result_slice_for, parse_result_str_for,
@@ -140,27 +142,76 @@ fn check_body(body: names::Known, version: ProtocolVersion) -> Result<(), EmitEr
     Ok(())
 }
 
+/// How a body is emitted, beyond its revision: the `*_with` functions take one
+/// ([`serialize_for_with`], [`serialize_for_vec_with`], [`serialize_for_report_with`]); the
+/// others use the default.
+///
+/// By default a member the target revision does not declare but can carry harmlessly (a `pass`
+/// ledger row: a display `title`, `icons`, `structuredContent` at 2024-11-05, …) is written,
+/// because peers ignore unknown keys, and the report lists it as passed. A **strict** emission
+/// strips those members instead (the report lists them as stripped), for peers that validate
+/// closed-world. Keys the model does not name (kept from a parse so that a round trip loses
+/// nothing) are written either way.
+///
+/// ```
+/// use mcp_types::ProtocolVersion::V2024_11_05;
+/// use mcp_types::model::{ListToolsResult, Tool};
+/// use mcp_types::wire::{EmitOptions, serialize_for, serialize_for_with};
+///
+/// let tool = Tool::new("t", Tool::empty_input_schema()).with_title("T");
+/// let r = ListToolsResult::new(vec![tool]);
+/// assert_eq!(serialize_for(&r, V2024_11_05)?["tools"][0]["title"], "T");
+/// let strict = serialize_for_with(&r, V2024_11_05, EmitOptions::new().strict(true))?;
+/// assert!(strict["tools"][0].get("title").is_none());
+/// # Ok::<(), mcp_types::wire::EmitError>(())
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct EmitOptions {
+    strict: bool,
+}
+
+impl EmitOptions {
+    /// The default options: not strict.
+    pub const fn new() -> Self {
+        EmitOptions { strict: false }
+    }
+
+    /// Sets whether the emission is strict: it writes only members the target revision declares.
+    pub const fn strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
+    /// Whether the emission is strict.
+    pub const fn is_strict(self) -> bool {
+        self.strict
+    }
+}
+
 /// One emission through `ser`; `track` keeps paths (for the report).
 fn run<B: WireBody + ?Sized, S: Serializer>(
     body: &B,
     version: ProtocolVersion,
+    options: EmitOptions,
     track: bool,
     ser: S,
 ) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
-    body.emit_with(version, track, ser)
+    body.emit_with(version, options, track, ser)
 }
 
 /// The emission of a body (not an envelope) through the shaping serializer.
 pub(crate) fn run_body<B: WireBody + ?Sized, S: Serializer>(
     body: &B,
     version: ProtocolVersion,
+    options: EmitOptions,
     track: bool,
     ser: S,
 ) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
     let info = body.body_info();
     let known = names::known(emit::canonical(info.type_name));
     check_body(known, version)?;
-    let ctx = Ctx::new(version, track, known);
+    let ctx = Ctx::new(version, options, track, known);
     let result = body.serialize(Shaper::body(ser, &ctx, info));
     match result {
         Ok(ok) => Ok((ok, ctx.into_report())),
@@ -170,7 +221,7 @@ pub(crate) fn run_body<B: WireBody + ?Sized, S: Serializer>(
                     return Err(err);
                 }
                 // Second pass, into a sink, to learn where the refusal happened.
-                let ctx2 = Ctx::new(version, true, known);
+                let ctx2 = Ctx::new(version, options, true, known);
                 let mut sink = serde_json::Serializer::new(io::sink());
                 let _ = body.serialize(Shaper::body(&mut sink, &ctx2, info));
                 Err(ctx2.take_error().unwrap_or(err))
@@ -200,13 +251,32 @@ pub fn serialize_for<B: WireBody + ?Sized>(
     }
 }
 
+/// [`serialize_for`] with [`EmitOptions`] (a strict emission takes the shaping serializer).
+pub fn serialize_for_with<B: WireBody + ?Sized>(
+    body: &B,
+    version: ProtocolVersion,
+    options: EmitOptions,
+) -> Result<Value, EmitError> {
+    if options == EmitOptions::new() {
+        return serialize_for(body, version);
+    }
+    run(body, version, options, false, serde_json::value::Serializer).map(|(v, _)| v)
+}
+
 /// [`serialize_for`] through the shaping serializer alone (the path the planned emitter hands
 /// a body to when it bails).
 pub(crate) fn shaped_value<B: WireBody + ?Sized>(
     body: &B,
     version: ProtocolVersion,
 ) -> Result<Value, EmitError> {
-    run(body, version, false, serde_json::value::Serializer).map(|(v, _)| v)
+    run(
+        body,
+        version,
+        EmitOptions::new(),
+        false,
+        serde_json::value::Serializer,
+    )
+    .map(|(v, _)| v)
 }
 
 /// Emits `body` for `version` as a JSON object map.
@@ -225,12 +295,21 @@ pub fn serialize_for_map<B: WireBody + ?Sized>(
     }
 }
 
-/// Emits `body` for `version` and lists what was stripped, injected and passed.
+/// Emits `body` for `version` and lists what was stripped, injected, rewritten and passed.
 pub fn serialize_for_report<B: WireBody + ?Sized>(
     body: &B,
     version: ProtocolVersion,
 ) -> Result<(Value, EmissionReport), EmitError> {
-    run(body, version, true, serde_json::value::Serializer)
+    serialize_for_report_with(body, version, EmitOptions::new())
+}
+
+/// [`serialize_for_report`] with [`EmitOptions`].
+pub fn serialize_for_report_with<B: WireBody + ?Sized>(
+    body: &B,
+    version: ProtocolVersion,
+    options: EmitOptions,
+) -> Result<(Value, EmissionReport), EmitError> {
+    run(body, version, options, true, serde_json::value::Serializer)
         .map(|(v, report)| (v, report.unwrap_or_else(|| EmissionReport::new(version))))
 }
 
@@ -245,7 +324,20 @@ pub fn serialize_for_vec<B: WireBody + ?Sized>(
         return Ok(());
     }
     out.truncate(start);
-    shaped_vec(body, version, out)
+    shaped_vec(body, version, EmitOptions::new(), out)
+}
+
+/// [`serialize_for_vec`] with [`EmitOptions`] (a strict emission takes the shaping serializer).
+pub fn serialize_for_vec_with<B: WireBody + ?Sized>(
+    body: &B,
+    version: ProtocolVersion,
+    options: EmitOptions,
+    out: &mut Vec<u8>,
+) -> Result<(), EmitError> {
+    if options == EmitOptions::new() {
+        return serialize_for_vec(body, version, out);
+    }
+    shaped_vec(body, version, options, out)
 }
 
 /// [`serialize_for_vec`] through the shaping serializer alone (the path the planned emitter
@@ -253,12 +345,13 @@ pub fn serialize_for_vec<B: WireBody + ?Sized>(
 pub(crate) fn shaped_vec<B: WireBody + ?Sized>(
     body: &B,
     version: ProtocolVersion,
+    options: EmitOptions,
     out: &mut Vec<u8>,
 ) -> Result<(), EmitError> {
     let start = out.len();
     let result = {
         let mut writer = json::JsonWriter::new(out);
-        run(body, version, false, &mut writer).map(|_| ())
+        run(body, version, options, false, &mut writer).map(|_| ())
     };
     if result.is_err() {
         out.truncate(start);

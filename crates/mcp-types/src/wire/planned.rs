@@ -175,6 +175,12 @@ pub(crate) fn body_value<B: Emit + WireBody + ?Sized>(
 }
 
 impl<S: Sink> Planned<S> {
+    /// The revision written for.
+    #[inline]
+    pub fn version(&self) -> ProtocolVersion {
+        self.version
+    }
+
     /// Writes `value` as plain serde writes it.
     #[inline]
     pub fn plain<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Bail> {

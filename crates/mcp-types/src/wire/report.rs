@@ -1,4 +1,4 @@
-//! The emission report: what `serialize_for` stripped, injected and passed, and why.
+//! The emission report: what `serialize_for` stripped, injected, rewrote and passed, and why.
 
 use std::fmt;
 
@@ -34,8 +34,12 @@ pub struct EmissionReport {
     pub stripped: Vec<Change>,
     /// Keys added (2026-07-28 shaping), appended at the end of their object.
     pub injected: Vec<Change>,
-    /// Keys the revision does not define, written verbatim (a `pass` ledger row).
+    /// Keys the revision does not define, written verbatim (a `pass` ledger row). A strict
+    /// emission writes none: it strips them instead (listed in `stripped`).
     pub passed: Vec<Change>,
+    /// Union members written in an older form the revision carries (a member row): the path of
+    /// the member, the row, and the value written.
+    pub rewritten: Vec<Change>,
 }
 
 impl EmissionReport {
@@ -45,6 +49,7 @@ impl EmissionReport {
             stripped: Vec::new(),
             injected: Vec::new(),
             passed: Vec::new(),
+            rewritten: Vec::new(),
         }
     }
 
@@ -63,9 +68,23 @@ impl EmissionReport {
         self.passed.iter().map(Change::pointer).collect()
     }
 
-    /// Whether the emission equals the plain serialization (nothing stripped or injected).
-    pub fn is_identity(&self) -> bool {
-        self.stripped.is_empty() && self.injected.is_empty()
+    /// JSON Pointers of the rewritten union members, in emission order.
+    pub fn rewritten_pointers(&self) -> Vec<String> {
+        self.rewritten.iter().map(Change::pointer).collect()
+    }
+
+    /// Whether the emitted body is the plain serialization of the value: nothing stripped,
+    /// injected or rewritten. Keys the revision does not define may still have been written
+    /// (see [`EmissionReport::writes_only_declared`]).
+    pub fn is_plain(&self) -> bool {
+        self.stripped.is_empty() && self.injected.is_empty() && self.rewritten.is_empty()
+    }
+
+    /// Whether no key was passed: everything written is a member the target revision declares,
+    /// as far as the ledger knows (keys the model does not name, kept from a parse, are written
+    /// as they came). Always true of a strict emission.
+    pub fn writes_only_declared(&self) -> bool {
+        self.passed.is_empty()
     }
 }
 
@@ -76,6 +95,7 @@ impl fmt::Display for EmissionReport {
             ("stripped", &self.stripped),
             ("injected", &self.injected),
             ("passed", &self.passed),
+            ("rewritten", &self.rewritten),
         ] {
             for c in list {
                 writeln!(f, "  {label} {} <- {}", c.path, c.cause)?;

@@ -589,22 +589,33 @@ fn e11_capability_extensions_and_tasks() {
         },
         server_info: json!({"name":"s","version":"1"}),
     };
+    // Extension entries pass at handshake revisions (server variants live only there).
     let (v, report) = serialize_for_report(&r, V2025_11_25).unwrap();
     assert_eq!(
         v["capabilities"],
-        json!({"tools":{"listChanged":true},"tasks":{"list":{}}})
+        json!({"tools":{"listChanged":true},"tasks":{"list":{}},"extensions":{"io.x/y":{}}})
     );
-    assert_eq!(report.stripped_pointers(), ["/capabilities/extensions"]);
+    assert!(report.stripped.is_empty());
+    assert_eq!(report.passed_pointers(), ["/capabilities/extensions"]);
     let (v, report) = serialize_for_report(&r, V2025_06_18).unwrap();
+    assert_eq!(
+        v["capabilities"],
+        json!({"tools":{"listChanged":true},"extensions":{"io.x/y":{}}})
+    );
+    assert_eq!(report.stripped_pointers(), ["/capabilities/tasks"]);
+    assert_eq!(report.passed_pointers(), ["/capabilities/extensions"]);
+    assert!(matches!(
+        report.stripped[0].cause,
+        Cause::Ledger(row) if row.owner == "ServerCapabilities" && row.field == "tasks"
+    ));
+    // A strict emission writes only what 2025-06-18 declares.
+    let strict = EmitOptions::new().strict(true);
+    let (v, report) = serialize_for_report_with(&r, V2025_06_18, strict).unwrap();
     assert_eq!(v["capabilities"], json!({"tools":{"listChanged":true}}));
     assert_eq!(
         report.stripped_pointers(),
         ["/capabilities/tasks", "/capabilities/extensions"]
     );
-    assert!(matches!(
-        report.stripped[0].cause,
-        Cause::Ledger(row) if row.owner == "ServerCapabilities" && row.field == "tasks"
-    ));
     let e = serialize_for(&r, V2026_07_28).unwrap_err();
     assert_eq!(e.kind, EmitErrorKind::TypeAbsent);
 }
@@ -716,7 +727,24 @@ fn structured_content_passes_verbatim_and_is_reported() {
         json!({"content":[],"structuredContent":5,"isError":false})
     );
     assert_eq!(report.passed_pointers(), ["/structuredContent"]);
-    assert!(report.is_identity());
+    // Written as plain serde writes it, but with a member 2024-11-05 does not declare.
+    assert!(report.is_plain());
+    assert!(!report.writes_only_declared());
+    // A strict emission strips it, and says so.
+    let strict = EmitOptions::new().strict(true);
+    let (v, report) = serialize_for_report_with(&r, V2024_11_05, strict).unwrap();
+    assert_eq!(v, json!({"content":[],"isError":false}));
+    assert_eq!(report.stripped_pointers(), ["/structuredContent"]);
+    assert!(report.passed.is_empty() && !report.is_plain() && report.writes_only_declared());
+    assert_eq!(serialize_for_with(&r, V2024_11_05, strict).unwrap(), v);
+    let mut bytes = Vec::new();
+    serialize_for_vec_with(&r, V2024_11_05, strict, &mut bytes).unwrap();
+    assert_eq!(bytes, serde_json::to_vec(&v).unwrap());
+    // At a revision that declares it, strict changes nothing.
+    assert_eq!(
+        serialize_for_with(&r, V2026_07_28, strict).unwrap(),
+        serialize_for(&r, V2026_07_28).unwrap()
+    );
 }
 
 #[test]
@@ -938,5 +966,348 @@ mod type_table {
                 }
             }
         }
+    }
+}
+
+/// The member ledger against the generated facts: every union whose member set differs between
+/// revisions is decided, member by member.
+mod union_members {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    use crate::ProtocolVersion;
+    use crate::facts::{self, TypeKind, TypeRef};
+    use crate::wire::ledger::{MEMBERS, MemberAction, TYPES};
+    use crate::wire::revs::Revisions;
+
+    /// Site (a union definition, or `Owner.field` typed as a union) → revision → member names.
+    type Sites = BTreeMap<String, BTreeMap<ProtocolVersion, BTreeSet<&'static str>>>;
+
+    /// The named members of a union type (through arrays and maps), or `None` if `t` is not one.
+    fn members_of(rev: &facts::RevisionFacts, t: &TypeRef) -> Option<BTreeSet<&'static str>> {
+        let named = |ms: &[TypeRef]| {
+            ms.iter()
+                .filter_map(|m| match m {
+                    TypeRef::Named(n) => Some(*n),
+                    _ => None,
+                })
+                .collect::<BTreeSet<_>>()
+        };
+        match t {
+            TypeRef::Array(item) | TypeRef::Map(item) => members_of(rev, item),
+            TypeRef::Union(ms) => Some(named(ms)),
+            TypeRef::Named(n) => rev
+                .type_fact(n)
+                .filter(|u| u.kind == TypeKind::Union)
+                .map(|u| named(u.members)),
+            _ => None,
+        }
+    }
+
+    /// Every union site of every revision, with the superset names of its members (a member
+    /// row `Same(name)` says which superset member a revision's differently named one is).
+    pub(super) fn sites() -> Sites {
+        sites_named(true)
+    }
+
+    /// [`sites`], with the revisions' own member names when `!same`.
+    fn sites_named(same: bool) -> Sites {
+        let mut out = Sites::new();
+        for v in ProtocolVersion::ALL {
+            let rev = facts::revision(v);
+            let mut add = |site: String, members: BTreeSet<&'static str>| {
+                let members = members
+                    .into_iter()
+                    .flat_map(|m| {
+                        let renamed: Vec<&'static str> = MEMBERS
+                            .iter()
+                            .filter(|r| {
+                                same && r.union == site
+                                    && r.revisions.contains(v)
+                                    && r.action == MemberAction::Same(m)
+                            })
+                            .map(|r| r.member)
+                            .collect();
+                        if renamed.is_empty() { vec![m] } else { renamed }
+                    })
+                    .collect();
+                out.entry(site).or_default().insert(v, members);
+            };
+            for t in rev.types {
+                match t.kind {
+                    TypeKind::Union => add(
+                        t.name.to_owned(),
+                        members_of(rev, &TypeRef::Union(t.members)).unwrap_or_default(),
+                    ),
+                    TypeKind::Object => {
+                        for f in t.fields {
+                            if let Some(ms) = members_of(rev, &f.ty) {
+                                add(format!("{}.{}", t.name, f.name), ms);
+                            }
+                            // Inline params objects, named as 2025-11-25 names them.
+                            if f.name == "params"
+                                && let TypeRef::Object { fields, .. } = f.ty
+                            {
+                                for p in fields.iter() {
+                                    if let Some(ms) = members_of(rev, &p.ty) {
+                                        add(format!("{}Params.{}", t.name, p.name), ms);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out
+    }
+
+    /// `(site, member, revisions of the site that lack it)` for every member some revision of
+    /// its site lacks.
+    pub(super) fn differing() -> Vec<(String, &'static str, Revisions)> {
+        let mut out = Vec::new();
+        for (site, by_rev) in sites() {
+            let all: BTreeSet<&'static str> = by_rev.values().flatten().copied().collect();
+            for m in all {
+                let lacking = Revisions::from_iter(
+                    by_rev
+                        .iter()
+                        .filter(|(_, ms)| !ms.contains(m))
+                        .map(|(v, _)| *v),
+                );
+                if !lacking.is_empty() {
+                    out.push((site.clone(), m, lacking));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_union_member_some_revision_lacks_is_decided() {
+        let mut undecided = Vec::new();
+        for (site, m, lacking) in differing() {
+            let row = MEMBERS
+                .iter()
+                .any(|r| r.union == site && r.member == m && r.revisions.contains_all(lacking));
+            // A member whose type does not exist at the lacking revisions is refused there by its
+            // type row, wherever it appears.
+            let absent = TYPES
+                .iter()
+                .any(|t| t.name == m && !t.nested.contains_any(lacking));
+            if !row && !absent {
+                undecided.push(format!("{m} in {site} (lacking at {lacking})"));
+            }
+        }
+        assert!(
+            undecided.is_empty(),
+            "member rows missing for:\n  {}",
+            undecided.join("\n  ")
+        );
+    }
+
+    #[test]
+    fn every_member_row_names_a_member_its_union_lacks() {
+        let raw = sites_named(false);
+        for r in MEMBERS {
+            let by_rev = raw
+                .get(r.union)
+                .unwrap_or_else(|| panic!("{r}: no revision has the union {}", r.union));
+            for v in r.revisions.iter() {
+                let members = by_rev
+                    .get(&v)
+                    .unwrap_or_else(|| panic!("{r}: {v} has no {}", r.union));
+                assert!(!members.contains(r.member), "{r}: {v} lists the member");
+                if let MemberAction::Same(name) = r.action {
+                    assert!(members.contains(name), "{r}: {v} has no {name}");
+                }
+            }
+            // A refused or rewritten member names the revision it arrived in.
+            if !matches!(r.action, MemberAction::Same(_)) {
+                let arrived = r.arrived().expect("the member arrived somewhere");
+                assert!(!r.revisions.contains(arrived), "{r}");
+            }
+        }
+    }
+
+    /// The unions found: a new one (a regenerated schema) must be looked at, not slip through.
+    #[test]
+    fn the_differing_unions_are_the_known_ones() {
+        let found: BTreeSet<String> = differing().into_iter().map(|(s, _, _)| s).collect();
+        let known = [
+            "CallToolResult.content",
+            "ClientNotification",
+            "ClientRequest",
+            "ClientResult",
+            "CreateMessageResult.content",
+            "PrimitiveSchemaDefinition",
+            "PromptMessage.content",
+            "SamplingMessage.content",
+            "ServerNotification",
+            "ServerRequest",
+            "ServerResult",
+        ];
+        assert_eq!(
+            found,
+            known.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>()
+        );
+        // The nested schema union of issue 14: three 2025-11-25 members 2025-06-18 lacks.
+        let psd: Vec<&str> = differing()
+            .into_iter()
+            .filter(|(s, _, _)| s == "PrimitiveSchemaDefinition")
+            .map(|(_, m, _)| m)
+            .collect();
+        assert_eq!(
+            psd,
+            [
+                "TitledMultiSelectEnumSchema",
+                "TitledSingleSelectEnumSchema",
+                "UntitledMultiSelectEnumSchema"
+            ]
+        );
+    }
+}
+
+/// Elicitation form members of 2025-11-25 at 2025-06-18: refused, rewritten or written as is,
+/// the same by every output.
+mod elicitation_members {
+    use serde_json::{Value, json};
+
+    use super::super::*;
+    use crate::ProtocolVersion::{self, *};
+    use crate::model::ElicitRequest;
+
+    fn request(property: Value) -> ElicitRequest {
+        let body = json!({
+            "method": "elicitation/create",
+            "params": {
+                "message": "m",
+                "requestedSchema": {"type": "object", "properties": {"p": property}}
+            }
+        });
+        parse_as::<ElicitRequest>(&body, V2025_11_25).expect("a 2025-11-25 elicitation")
+    }
+
+    /// The property as written at `v` by every output, which must agree.
+    fn emitted(
+        r: &ElicitRequest,
+        v: ProtocolVersion,
+    ) -> Result<(Value, EmissionReport), EmitError> {
+        let value = serialize_for(r, v);
+        let mut bytes = Vec::new();
+        let text = serialize_for_vec(r, v, &mut bytes).map(|()| bytes);
+        let report = serialize_for_report(r, v);
+        match (&value, &text, &report) {
+            (Ok(a), Ok(b), Ok((c, _))) => {
+                assert_eq!(a, c);
+                assert_eq!(serde_json::from_slice::<Value>(b).unwrap(), *a);
+                assert_eq!(*b, serde_json::to_vec(a).unwrap());
+            }
+            (Err(a), Err(b), Err(c)) => {
+                assert_eq!((a.kind, &a.message), (b.kind, &b.message));
+                assert_eq!((a.kind, &a.message), (c.kind, &c.message));
+            }
+            _ => panic!("outputs disagree at {v}: {value:?} / {text:?} / {report:?}"),
+        }
+        report
+    }
+
+    fn property(v: &Value) -> &Value {
+        &v["params"]["requestedSchema"]["properties"]["p"]
+    }
+
+    #[test]
+    fn a_titled_single_select_is_written_with_enum_names_at_2025_06_18() {
+        let titled = json!({
+            "type": "string", "title": "Colour",
+            "oneOf": [{"const": "r", "title": "Red"}, {"const": "g", "title": "Green"}],
+            "default": "r"
+        });
+        let r = request(titled.clone());
+        let (v, report) = emitted(&r, V2025_06_18).unwrap();
+        assert_eq!(
+            property(&v),
+            &json!({"type": "string", "title": "Colour", "enum": ["r", "g"],
+                    "enumNames": ["Red", "Green"], "default": "r"})
+        );
+        assert_eq!(
+            report.rewritten_pointers(),
+            ["/params/requestedSchema/properties/p"]
+        );
+        assert!(matches!(
+            report.rewritten[0].cause,
+            Cause::Member(row) if row.member == "TitledSingleSelectEnumSchema"
+        ));
+        assert_eq!(report.rewritten[0].value.as_ref(), Some(property(&v)));
+        assert!(!report.is_plain());
+        // 2025-06-18's EnumSchema has no default: passed, and stripped when strict.
+        assert_eq!(
+            report.passed_pointers(),
+            ["/params/requestedSchema/properties/p/default"]
+        );
+        let strict = EmitOptions::new().strict(true);
+        let (s, sr) = serialize_for_report_with(&r, V2025_06_18, strict).unwrap();
+        assert!(property(&s).get("default").is_none());
+        assert_eq!(
+            sr.stripped_pointers(),
+            ["/params/requestedSchema/properties/p/default"]
+        );
+        // Where it exists it is written as it is (2026-07-28 has no elicitation request body).
+        let (out, report) = emitted(&r, V2025_11_25).unwrap();
+        assert_eq!(property(&out), &titled);
+        assert!(report.rewritten.is_empty() && report.is_plain());
+    }
+
+    #[test]
+    fn multi_selects_are_refused_at_2025_06_18_naming_the_member_and_its_revision() {
+        for (member, p) in [
+            (
+                "UntitledMultiSelectEnumSchema",
+                json!({"type": "array", "items": {"type": "string", "enum": ["a", "b"]}}),
+            ),
+            (
+                "TitledMultiSelectEnumSchema",
+                json!({"type": "array", "items": {"anyOf": [{"const": "a", "title": "A"}]}}),
+            ),
+        ] {
+            let r = request(p.clone());
+            let e = emitted(&r, V2025_06_18).unwrap_err();
+            assert_eq!(e.kind, EmitErrorKind::NotExpressible, "{member}");
+            assert!(e.message.contains(member), "{}", e.message);
+            assert!(e.message.contains("arrived in 2025-11-25"), "{}", e.message);
+            assert!(matches!(e.cause, Some(Cause::Member(row)) if row.member == member));
+            assert_eq!(e.path.pointer(), "/params/requestedSchema/properties/p");
+            assert_eq!(
+                property(&emitted(&r, V2025_11_25).unwrap().0),
+                &p,
+                "{member}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_shapes_2025_06_18_knows_are_written_as_they_are() {
+        for p in [
+            json!({"type": "string", "enum": ["a", "b"]}),
+            json!({"type": "string", "enum": ["a", "b"], "enumNames": ["A", "B"]}),
+            json!({"type": "string", "minLength": 1}),
+            json!({"type": "boolean", "default": true}),
+        ] {
+            let r = request(p.clone());
+            let (v, report) = emitted(&r, V2025_06_18).unwrap();
+            assert_eq!(property(&v), &p);
+            assert!(report.is_plain(), "{p}: {report}");
+        }
+    }
+
+    #[test]
+    fn a_rewrite_that_would_lose_meaning_is_refused() {
+        // Extra keys that collide with the older form's own cannot be rewritten faithfully.
+        let r = request(json!({
+            "type": "string", "oneOf": [{"const": "r", "title": "Red"}], "enumNames": ["x"]
+        }));
+        let e = emitted(&r, V2025_06_18).unwrap_err();
+        assert_eq!(e.kind, EmitErrorKind::NotExpressible);
+        assert!(e.message.contains("as its EnumSchema"), "{}", e.message);
     }
 }

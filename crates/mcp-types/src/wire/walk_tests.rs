@@ -205,7 +205,7 @@ fn planned_and_shaped<B: WireBody>(
     let mut planned = b"prefix".to_vec();
     let wrote = b.emit_planned(v, &mut planned);
     let mut shaped = b"prefix".to_vec();
-    let result = shaped_vec(b, v, &mut shaped);
+    let result = shaped_vec(b, v, super::EmitOptions::new(), &mut shaped);
     // The value output takes the planned path exactly when the text output does, and builds
     // the value the shaping serializer builds.
     let value = b.emit_planned_value(v);

@@ -20,7 +20,7 @@ fn run<B: WireBody>(body: &B, v: ProtocolVersion) -> Outcome {
     let mut planned = Vec::new();
     let wrote = body.emit_planned(v, &mut planned);
     let mut shaped = Vec::new();
-    let result = shaped_vec(body, v, &mut shaped);
+    let result = shaped_vec(body, v, super::super::EmitOptions::new(), &mut shaped);
     let text = |b: Vec<u8>| String::from_utf8(b).expect("JSON text is UTF-8");
     let out = Outcome {
         planned: wrote.then(|| text(planned)),
