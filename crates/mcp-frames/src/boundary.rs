@@ -4,15 +4,25 @@
 use mcp_types::ProtocolVersion;
 use mcp_types::model::{ClientNotification, ClientRequest, ServerNotification, ServerRequest};
 use mcp_types::wire::{
-    self, EmissionReport, EmitError, MethodResult, ParseError, WireBody, WireParse,
+    self, EmissionReport, EmitError, EmitOptions, MethodResult, ParseError, WireBody, WireParse,
 };
 use serde_json::Value;
 
 use crate::convert::{BodyKind, Failure};
 use crate::record::Direction;
 
-/// What [`emit`] returns: the emitted body and the body-relative stripped/injected pointers.
-pub(crate) type Emitted = (Value, Vec<String>, Vec<String>);
+/// What [`emit`] returns: the emitted body and the body-relative pointers of what the emission
+/// changed (all empty without a report).
+#[derive(Debug, Default)]
+pub(crate) struct Emitted {
+    pub value: Value,
+    pub stripped: Vec<String>,
+    pub injected: Vec<String>,
+    /// Members written although the target does not declare them (a `pass` ledger row).
+    pub passed: Vec<String>,
+    /// Union members written in an older form the target carries.
+    pub rewritten: Vec<String>,
+}
 
 fn invalid(e: ParseError) -> Failure {
     Failure::Invalid {
@@ -33,9 +43,10 @@ fn through<T: WireParse + WireBody>(
     from: ProtocolVersion,
     to: ProtocolVersion,
     report: bool,
+    options: EmitOptions,
 ) -> Result<Emitted, Failure> {
     let model: T = wire::parse_as(body, from).map_err(invalid)?;
-    emit_model(&model, to, report)
+    emit_model(&model, to, report, options)
 }
 
 /// Emits with the report (for `explain`) or without (cheaper: no path tracking).
@@ -43,43 +54,51 @@ fn emit_model<B: WireBody>(
     model: &B,
     to: ProtocolVersion,
     report: bool,
+    options: EmitOptions,
 ) -> Result<Emitted, Failure> {
     if report {
-        emitted(wire::serialize_for_report(model, to))
+        emitted(wire::serialize_for_report_with(model, to, options))
     } else {
-        let value = wire::serialize_for(model, to).map_err(refused)?;
-        Ok((value, Vec::new(), Vec::new()))
+        let value = wire::serialize_for_with(model, to, options).map_err(refused)?;
+        Ok(Emitted {
+            value,
+            ..Emitted::default()
+        })
     }
 }
 
 fn emitted(r: Result<(Value, EmissionReport), EmitError>) -> Result<Emitted, Failure> {
     let (value, report) = r.map_err(refused)?;
-    Ok((
+    Ok(Emitted {
+        stripped: report.stripped_pointers(),
+        injected: report.injected_pointers(),
+        passed: report.passed_pointers(),
+        rewritten: report.rewritten_pointers(),
         value,
-        report.stripped_pointers(),
-        report.injected_pointers(),
-    ))
+    })
 }
 
-/// Parses `body` at `from` as `kind` and emits it for `to`; with `report`, also lists what the
-/// emission stripped and injected.
+/// Parses `body` at `from` as `kind` and emits it for `to` with `options`; with `report`, also
+/// lists what the emission stripped, injected, passed and rewrote.
 pub(crate) fn emit(
     kind: BodyKind<'_>,
     body: Value,
     from: ProtocolVersion,
     to: ProtocolVersion,
     report: bool,
+    options: EmitOptions,
 ) -> Result<Emitted, Failure> {
     use Direction::{ClientToServer as C2s, ServerToClient as S2c};
+    let (r, o) = (report, options);
     match kind {
-        BodyKind::Request(C2s) => through::<ClientRequest>(&body, from, to, report),
-        BodyKind::Request(S2c) => through::<ServerRequest>(&body, from, to, report),
-        BodyKind::Notification(C2s) => through::<ClientNotification>(&body, from, to, report),
-        BodyKind::Notification(S2c) => through::<ServerNotification>(&body, from, to, report),
+        BodyKind::Request(C2s) => through::<ClientRequest>(&body, from, to, r, o),
+        BodyKind::Request(S2c) => through::<ServerRequest>(&body, from, to, r, o),
+        BodyKind::Notification(C2s) => through::<ClientNotification>(&body, from, to, r, o),
+        BodyKind::Notification(S2c) => through::<ServerNotification>(&body, from, to, r, o),
         BodyKind::Result(_, answering) => {
             match wire::parse_result_for(answering, &body, from).map_err(invalid)? {
-                MethodResult::Server(r) => emit_model(&r, to, report),
-                MethodResult::Client(r) => emit_model(&r, to, report),
+                MethodResult::Server(m) => emit_model(&m, to, r, o),
+                MethodResult::Client(m) => emit_model(&m, to, r, o),
                 _ => Err(Failure::Invalid {
                     reason: format!(
                         "the result of {} is of a kind this tool cannot emit",

@@ -8,6 +8,7 @@
 //! the session's `initialize` did, so it is copied from there (and listed as injected).
 
 use mcp_types::ProtocolVersion;
+use mcp_types::wire::EmitOptions;
 use mcp_types::wire::ResultFor;
 use serde_json::{Map, Value};
 
@@ -26,6 +27,12 @@ pub struct Converted {
     pub stripped: Vec<String>,
     /// JSON Pointers (into the output frame) of members added.
     pub injected: Vec<String>,
+    /// JSON Pointers (into the output frame) of members written although the target revision
+    /// does not declare them (a strict emission strips them instead).
+    pub passed: Vec<String>,
+    /// JSON Pointers (into the output frame) of union members written in an older form the
+    /// target carries (their value in the output replaces the input's).
+    pub rewritten: Vec<String>,
 }
 
 impl Converted {
@@ -35,6 +42,8 @@ impl Converted {
             frame,
             stripped: Vec::new(),
             injected: Vec::new(),
+            passed: Vec::new(),
+            rewritten: Vec::new(),
         }
     }
 }
@@ -174,14 +183,16 @@ fn outside(pointers: Vec<String>, roots: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// Converts one placed frame from `from` to `to`. The frame is moved out of `placed`. Without
-/// `report`, `stripped`/`injected` stay empty (`translate` does not need them; `explain` does).
+/// Converts one placed frame from `from` to `to` with `options`. The frame is moved out of
+/// `placed`. Without `report`, the pointer lists stay empty (`translate` does not need them;
+/// `explain` does).
 pub fn convert(
     placed: &mut Placed,
     from: ProtocolVersion,
     to: ProtocolVersion,
     identity: Option<&ClientIdentity>,
     report: bool,
+    options: EmitOptions,
 ) -> Result<Converted, Failure> {
     let frame = &mut placed.record.frame;
     let d = placed.context.direction;
@@ -206,15 +217,19 @@ pub fn convert(
     {
         ours = add_identity(&mut body, identity);
     }
-    let (emitted, stripped, injected) = crate::boundary::emit(kind, body, from, to, report)?;
-    let stripped = outside(rebase(kind, stripped), &ours);
+    let emitted = crate::boundary::emit(kind, body, from, to, report, options)?;
+    let stripped = outside(rebase(kind, emitted.stripped), &ours);
     let mut injected_all = ours.clone();
-    injected_all.extend(outside(rebase(kind, injected), &ours));
-    put_back(frame, &placed.envelope, emitted);
+    injected_all.extend(outside(rebase(kind, emitted.injected), &ours));
+    let passed = outside(rebase(kind, emitted.passed), &ours);
+    let rewritten = outside(rebase(kind, emitted.rewritten), &ours);
+    put_back(frame, &placed.envelope, emitted.value);
     Ok(Converted {
         frame: std::mem::take(frame),
         stripped,
         injected: injected_all,
+        passed,
+        rewritten,
     })
 }
 

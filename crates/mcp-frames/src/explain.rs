@@ -5,13 +5,17 @@
 //! {"line":6,"status":"written","stripped":[],"injected":["/params"]}
 //! {"line":1,"status":"refused","reason":"no form at 2026-07-28: …","stripped":[],"injected":[]}
 //! {"line":9,"status":"invalid","reason":"response id 99 answers no pending client request","stripped":[],"injected":[]}
+//! {"line":4,"status":"written","stripped":[],"injected":[],"passed":["/result/structuredContent"]}
 //! ```
 //!
 //! `status` is the one field to read: `written` (the frame is in `translate`'s output, equal to
-//! the input minus `stripped` plus `injected`), or why it is not: `refused` (valid at its source
+//! the input minus `stripped` plus `injected`, with each `rewritten` member replaced by its older
+//! form), or why it is not: `refused` (valid at its source
 //! revision, no form at the target) or `invalid` (not valid at its source revision, or not a
-//! frame at all). `reason` is present exactly when the frame is not written. This is the only
-//! type that writes the record, so members are added here.
+//! frame at all). `reason` is present exactly when the frame is not written. `passed` (members
+//! written although the target does not declare them; `--strict` strips them, and lists them as
+//! stripped) and `rewritten` appear when not empty. This is the only type that writes the
+//! record, so members are added here.
 
 use serde::{Deserialize, Serialize};
 
@@ -48,6 +52,14 @@ pub struct Explanation {
     pub stripped: Vec<String>,
     /// JSON Pointers (into the output frame) of members added.
     pub injected: Vec<String>,
+    /// JSON Pointers (into the output frame) of members written although the target revision
+    /// does not declare them (present when not empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub passed: Vec<String>,
+    /// JSON Pointers (into the output frame) of union members written in an older form the
+    /// target carries (present when not empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rewritten: Vec<String>,
 }
 
 impl Explanation {
@@ -59,7 +71,21 @@ impl Explanation {
             reason: None,
             stripped,
             injected,
+            passed: Vec::new(),
+            rewritten: Vec::new(),
         }
+    }
+
+    /// With the pointers of passed members.
+    pub fn with_passed(mut self, passed: Vec<String>) -> Self {
+        self.passed = passed;
+        self
+    }
+
+    /// With the pointers of rewritten members.
+    pub fn with_rewritten(mut self, rewritten: Vec<String>) -> Self {
+        self.rewritten = rewritten;
+        self
     }
 
     /// A frame not written (`status` refused or invalid), and why.
@@ -70,6 +96,8 @@ impl Explanation {
             reason: Some(reason.into()),
             stripped: Vec::new(),
             injected: Vec::new(),
+            passed: Vec::new(),
+            rewritten: Vec::new(),
         }
     }
 }
@@ -96,5 +124,10 @@ mod tests {
         .unwrap();
         assert_eq!(i, Explanation::not_written(9, Status::Invalid, "bad"));
         assert!(!i.status.is_written() && w.status.is_written());
+        let p = Explanation::written(4, vec![], vec![]).with_passed(vec!["/result/title".into()]);
+        assert_eq!(
+            serde_json::to_string(&p).unwrap(),
+            r#"{"line":4,"status":"written","stripped":[],"injected":[],"passed":["/result/title"]}"#
+        );
     }
 }

@@ -12,6 +12,7 @@ use mcp_frames::stream::{self, Handler, Output};
 use mcp_frames::translate::{self, Mode, Translate};
 use mcp_frames::validate::Validate;
 use mcp_types::ProtocolVersion;
+use mcp_types::wire::EmitOptions;
 
 const AFTER_HELP: &str = "\
 Input: one JSON value per line, either a bare JSON-RPC frame or a capture record
@@ -60,6 +61,11 @@ enum Command {
         /// What to do with a refused or invalid request.
         #[arg(long, value_enum, default_value_t = OnRefuse::Skip)]
         on_refuse: OnRefuse,
+        /// Write only what the target revision declares: members it does not declare but could
+        /// carry harmlessly (display titles, icons, structuredContent at 2024-11-05, …) are
+        /// stripped instead of written, for peers that validate closed-world.
+        #[arg(long)]
+        strict: bool,
         #[command(flatten)]
         input: InputArgs,
     },
@@ -78,6 +84,9 @@ enum Command {
         /// The source revision of every frame (default: detected from the traffic).
         #[arg(long, value_name = "VERSION", value_parser = parse_version)]
         from: Option<ProtocolVersion>,
+        /// Explain a strict translation (see `translate --strict`).
+        #[arg(long)]
+        strict: bool,
         #[command(flatten)]
         input: InputArgs,
     },
@@ -144,17 +153,25 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             to,
             from,
             on_refuse,
+            strict,
             input,
         } => {
             let on_refuse = match on_refuse {
                 OnRefuse::Skip => translate::OnRefuse::Skip,
                 OnRefuse::Error => translate::OnRefuse::Error,
             };
-            let mut handler = Translate::new(to, Mode::Translate(on_refuse));
+            let mut handler = Translate::new(to, Mode::Translate(on_refuse))
+                .with_emit_options(EmitOptions::new().strict(strict));
             drive(&input, session_for(from), &mut handler)
         }
-        Command::Explain { to, from, input } => {
-            let mut handler = Translate::new(to, Mode::Explain);
+        Command::Explain {
+            to,
+            from,
+            strict,
+            input,
+        } => {
+            let mut handler = Translate::new(to, Mode::Explain)
+                .with_emit_options(EmitOptions::new().strict(strict));
             drive(&input, session_for(from), &mut handler)
         }
         Command::Validate {

@@ -5,6 +5,7 @@
 use std::io;
 
 use mcp_types::ProtocolVersion;
+use mcp_types::wire::EmitOptions;
 
 use crate::check;
 use crate::convert::{self, BodyKind, Converted, Failure};
@@ -35,7 +36,7 @@ pub enum Mode {
 
 /// The outcome of one frame.
 enum Outcome {
-    Translated(Converted),
+    Translated(Box<Converted>),
     /// Not written (`status` says whether refused or invalid), with the reason and the code of
     /// the error that answers it.
     NotWritten {
@@ -72,6 +73,7 @@ pub struct Translate {
     invalid: usize,
     direct: usize,
     buffers: direct::Buffers,
+    options: EmitOptions,
 }
 
 impl Translate {
@@ -85,7 +87,15 @@ impl Translate {
             invalid: 0,
             direct: 0,
             buffers: direct::Buffers::default(),
+            options: EmitOptions::new(),
         }
+    }
+
+    /// Emits with `options` (`--strict`: only what the target declares). A strict handler
+    /// takes the general path for every line.
+    pub fn with_emit_options(mut self, options: EmitOptions) -> Self {
+        self.options = options;
+        self
     }
 
     /// How many frames took the direct path (see [`crate::direct`]); the rest took the
@@ -100,12 +110,13 @@ impl Translate {
             Ok(None) => {
                 // Error responses are the same at every revision.
                 let frame = std::mem::take(&mut placed.record.frame);
-                Outcome::Translated(Converted::unchanged(frame))
+                Outcome::Translated(Box::new(Converted::unchanged(frame)))
             }
             Ok(Some(from)) => {
                 let report = self.mode == Mode::Explain;
-                match convert::convert(placed, from, self.to, session.client_identity(), report) {
-                    Ok(c) => Outcome::Translated(c),
+                let identity = session.client_identity();
+                match convert::convert(placed, from, self.to, identity, report, self.options) {
+                    Ok(c) => Outcome::Translated(Box::new(c)),
                     Err(Failure::Refused { reason, code }) => Outcome::refused(reason, code),
                     Err(Failure::Invalid { reason, code }) => Outcome::invalid(reason, code),
                 }
@@ -333,8 +344,10 @@ impl Handler for Translate {
         out: &mut Output,
     ) -> io::Result<bool> {
         match self.mode {
-            Mode::Translate(_) => self.direct_line(line, bytes, session, out),
-            Mode::Explain => Ok(false),
+            Mode::Translate(_) if !self.options.is_strict() => {
+                self.direct_line(line, bytes, session, out)
+            }
+            Mode::Translate(_) | Mode::Explain => Ok(false),
         }
     }
 
@@ -363,7 +376,10 @@ impl Handler for Translate {
                         out.json_line(&rendered)
                     }
                     Mode::Explain => {
-                        Self::explain_line(out, &Explanation::written(line, c.stripped, c.injected))
+                        let record = Explanation::written(line, c.stripped, c.injected)
+                            .with_passed(c.passed)
+                            .with_rewritten(c.rewritten);
+                        Self::explain_line(out, &record)
                     }
                 }
             }

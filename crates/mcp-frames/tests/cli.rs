@@ -225,3 +225,46 @@ fn a_line_over_the_default_limit_is_skipped_and_reported() {
     );
     assert!(took.as_secs() < 30, "took {took:?}");
 }
+
+/// A 2025-11-25 tools/list answer at 2024-11-05: the tool's `title` passes (explain lists it);
+/// with `--strict` it is stripped (and explain lists it as stripped).
+#[test]
+fn strict_writes_only_what_the_target_declares_and_explain_lists_passed_members() {
+    let session = concat!(
+        r#"{"dir":"c2s","frame":{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}}"#,
+        "\n",
+        r#"{"dir":"s2c","frame":{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}}"#,
+        "\n",
+        r#"{"dir":"c2s","frame":{"jsonrpc":"2.0","id":2,"method":"tools/list"}}"#,
+        "\n",
+        r#"{"dir":"s2c","frame":{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"t","title":"T","inputSchema":{"type":"object"}}]}}}"#,
+        "\n",
+    );
+    let to = ["--to", "2024-11-05"];
+    let plain = run(&[&["translate"][..], &to].concat(), session.as_bytes());
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    let tools = &plain.json_lines()[3]["frame"]["result"]["tools"][0];
+    assert_eq!(tools["title"], "T");
+    let strict = run(
+        &[&["translate", "--strict"][..], &to].concat(),
+        session.as_bytes(),
+    );
+    assert_eq!(strict.code, 0, "{}", strict.stderr);
+    let tools = &strict.json_lines()[3]["frame"]["result"]["tools"][0];
+    assert!(tools.get("title").is_none(), "{tools}");
+    assert_eq!(tools["name"], "t");
+    let explained = run(&[&["explain"][..], &to].concat(), session.as_bytes());
+    let line = &explained.json_lines()[3];
+    assert_eq!(line["passed"], serde_json::json!(["/result/tools/0/title"]));
+    assert_eq!(line["stripped"], serde_json::json!([]));
+    let explained = run(
+        &[&["explain", "--strict"][..], &to].concat(),
+        session.as_bytes(),
+    );
+    let line = &explained.json_lines()[3];
+    assert!(line.get("passed").is_none(), "{line}");
+    assert_eq!(
+        line["stripped"],
+        serde_json::json!(["/result/tools/0/title"])
+    );
+}
