@@ -305,17 +305,29 @@ fn typed_mandates<T: WireParse>(
 #[derive(Clone, Copy)]
 enum Text<'a> {
     Str(&'a str),
+    /// Bytes that are not UTF-8 (see [`Text::of_bytes`]): only the `Value` path reads them.
     Bytes(&'a [u8]),
 }
 
 impl<'a> Text<'a> {
+    /// Bytes as text. The typed parse must only ever see UTF-8: `serde_json` skips the strings of
+    /// members a type ignores without checking their bytes, so invalid UTF-8 there would parse.
+    /// Bytes that are not UTF-8 stay [`Text::Bytes`], which the typed parse declines and the
+    /// `Value` path reports as a syntax error.
+    fn of_bytes(bytes: &'a [u8]) -> Self {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => Text::Str(s),
+            Err(_) => Text::Bytes(bytes),
+        }
+    }
+
     /// Parses the text straight into `T` (no `Value`); `None` on any failure (the `Value` path
     /// then reproduces the exact error).
     #[inline]
     fn typed<T: serde::Deserialize<'a>>(self) -> Option<T> {
         match self {
             Text::Str(s) => serde_json::from_str(s).ok(),
-            Text::Bytes(b) => serde_json::from_slice(b).ok(),
+            Text::Bytes(_) => None,
         }
     }
 
@@ -341,17 +353,14 @@ impl<'a> Text<'a> {
 /// mandates on the typed value; on any failure, or when the typed value cannot answer the
 /// mandates, the `Value` path ([`parse_as`]), whose result (and error) is the reference.
 fn parse_text_as<T: WireParse>(text: Text<'_>, version: VersionLike) -> Result<T, ParseError> {
-    if T::DIRECT {
-        let parsed = match text {
-            Text::Str(s) => serde_json::from_str::<T>(s),
-            Text::Bytes(b) => serde_json::from_slice::<T>(b),
-        };
-        if let Ok(parsed) = parsed {
-            match typed_mandates(&parsed, &version, T::TYPE_NAME) {
-                Some(Ok(())) => return Ok(parsed),
-                Some(Err(e)) => return Err(e),
-                None => {}
-            }
+    if T::DIRECT
+        && let Text::Str(s) = text
+        && let Ok(parsed) = serde_json::from_str::<T>(s)
+    {
+        match typed_mandates(&parsed, &version, T::TYPE_NAME) {
+            Some(Ok(())) => return Ok(parsed),
+            Some(Err(e)) => return Err(e),
+            None => {}
         }
     }
     parse_text_by_value(text, version)
@@ -401,7 +410,7 @@ pub fn parse_slice_as<T: WireParse>(
     bytes: &[u8],
     version: impl Into<VersionLike>,
 ) -> Result<T, ParseError> {
-    parse_text_as(Text::Bytes(bytes), version.into())
+    parse_text_as(Text::of_bytes(bytes), version.into())
 }
 
 /// A result typed by the method of the request it answers.
@@ -695,7 +704,7 @@ pub fn parse_result_slice_for<'a>(
     bytes: &[u8],
     version: impl Into<VersionLike>,
 ) -> Result<MethodResult, ParseError> {
-    parse_result_text_for(answering.into(), Text::Bytes(bytes), version.into())
+    parse_result_text_for(answering.into(), Text::of_bytes(bytes), version.into())
 }
 
 fn parse_result_text_for(
@@ -901,5 +910,40 @@ fn kind_of(v: &Value) -> &'static str {
         Value::String(_) => "a string",
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ProtocolVersion::*;
+    use crate::model::{ListRootsRequest, ListToolsRequest};
+
+    /// Found by the `parse_as` fuzz target: `serde_json` skips the string of a member the type
+    /// ignores (here the frame's `id`) without checking its bytes, so the typed slice path took
+    /// invalid UTF-8 that `parse_as` can never see.
+    #[test]
+    fn slices_that_are_not_utf8_are_syntax_errors_in_ignored_members_too() {
+        let frame = b"{\"id\":\"list-ro\xdes-example\",\"method\":\"roots/list\"}";
+        for v in [V2024_11_05, V2026_07_28] {
+            let e = parse_slice_as::<ListRootsRequest>(frame, v).unwrap_err();
+            assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
+            let e = parse_slice_as::<ListToolsRequest>(
+                b"{\"method\":\"tools/list\",\"x\":\"\xff\"}",
+                v,
+            )
+            .unwrap_err();
+            assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
+            let e = parse_result_slice_for("tools/list", b"{\"tools\":[],\"x\":\"\xc3\"}", v)
+                .unwrap_err();
+            assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
+        }
+        // The same bytes as UTF-8 parse, on both paths.
+        let fixed = br#"{"id":"list-roots-example","method":"roots/list"}"#;
+        assert!(parse_slice_as::<ListRootsRequest>(fixed, V2025_06_18).is_ok());
+        assert!(
+            parse_result_slice_for("tools/list", br#"{"tools":[],"x":"\u00ff"}"#, V2025_06_18)
+                .is_ok()
+        );
     }
 }
