@@ -4,8 +4,10 @@
 //! - `cargo xtask codegen [--check]`: the generated revision modules and facts tables.
 //! - `cargo xtask test [-- ARGS]`: the whole test suite (what README and CI run).
 //! - `cargo xtask peers`: install the pinned real MCP peers the live tests use (`target/peers/`).
+//! - `cargo xtask fuzz [--seconds N] [TARGET]`: coverage-guided fuzzing of the `fuzz/` targets.
 
 mod codegen;
+mod fuzz;
 mod peers;
 mod schemas;
 mod test;
@@ -29,6 +31,8 @@ enum Command {
     Test(test::Args),
     /// Install the pinned real MCP peers (npm and PyPI) under `target/peers/`.
     Peers,
+    /// Fuzz every target (or one) for a time budget each, with cargo-fuzz and libFuzzer.
+    Fuzz(fuzz::Args),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -37,6 +41,7 @@ fn main() -> anyhow::Result<()> {
         Command::Codegen(args) => codegen::run(args),
         Command::Test(args) => test::run(args),
         Command::Peers => peers::run(),
+        Command::Fuzz(args) => fuzz::run(args),
     }
 }
 

@@ -206,6 +206,59 @@ fn value_of(raw: &str, depth: usize) -> Result<Value, GiveUp> {
     serde_json::from_str(raw).map_err(|_| GiveUp)
 }
 
+/// The byte scanner held to the deserializer, for the differential fuzz target (`fuzz/`) and
+/// the scanner's own tests. Not part of the API: it exposes the direct path's internals.
+#[doc(hidden)]
+pub mod scan_oracle {
+    use serde_json::Value;
+
+    use super::{Checked, check, scan, value_at};
+
+    /// The direct path's nesting bound: depths at and beyond it are never vouched for.
+    pub const MAX_DEPTH: usize = super::MAX_DEPTH;
+
+    /// The scanner's verdict on the value at the start of `text` (no leading whitespace), nested
+    /// at `depth`: the index after it when the scanner vouches for it, `None` when unsure.
+    pub fn vouched_end(text: &str, depth: usize) -> Option<usize> {
+        scan::vouched_end(text, 0, depth)
+    }
+
+    /// The deserializer's verdict on the same value: the index after it when the strict check at
+    /// `depth` and `serde_json` both accept it.
+    pub fn judged_end(text: &str, depth: usize) -> Option<usize> {
+        let (Checked, raw, end) = value_at::<Checked>(text, 0).ok()?;
+        check(raw, depth).ok()?;
+        serde_json::from_str::<Value>(raw).ok()?;
+        Some(end)
+    }
+
+    /// The scanner's contract: it may be unsure, but when it vouches for a value the
+    /// deserializer accepts exactly that text and reads the value to the same end (what follows
+    /// the value is the caller's to check). `Err` describes a breach.
+    pub fn soundness(text: &str, depth: usize) -> Result<(), String> {
+        let Some(end) = vouched_end(text, depth) else {
+            return Ok(());
+        };
+        let Some(vouched) = text.get(..end) else {
+            return Err(format!(
+                "vouched end {end} is not a char boundary of {text:?}"
+            ));
+        };
+        if judged_end(vouched, depth) != Some(end) {
+            return Err(format!(
+                "vouched for {vouched:?} at depth {depth}, which the deserializer reads as {:?}",
+                judged_end(vouched, depth)
+            ));
+        }
+        match judged_end(text, depth) {
+            Some(judged) if judged != end => Err(format!(
+                "{text:?} at depth {depth}: vouched end {end}, deserializer's end {judged}"
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
 /// The nesting the direct path assumes for every member of a frame (a capture record's frame
 /// members are at 2; assuming more only sends borderline lines to the general path).
 const MEMBER_DEPTH: usize = 3;
