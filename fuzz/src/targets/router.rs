@@ -17,6 +17,7 @@
 
 use std::sync::{Arc, OnceLock};
 
+use mcp_variants::methods::{RESOURCE_UPDATED, TAGGED_LIST_CHANGED};
 use mcp_variants::wire::META_KEY;
 use mcp_variants::{
     AdvertisePolicy, InitializeInput, Notification, Principal, RequestView, RouteDecision,
@@ -143,8 +144,12 @@ pub fn run(data: &[u8]) {
                     .and_then(Value::as_str)
                     .map(VariantId::new);
                 let n = Notification::new(method, params.cloned());
+                // Only what the router tags is checked: other notifications (and list changes
+                // of an unknown origin) pass with the backend's own params, untouched.
+                let tagged = origin.is_some()
+                    && (TAGGED_LIST_CHANGED.contains(&method) || method == RESOURCE_UPDATED);
                 for out in s.on_backend_notification(origin.as_ref(), n) {
-                    if let Some(tag) = selector(out.params.as_ref()) {
+                    if tagged && let Some(tag) = selector(out.params.as_ref()) {
                         assert!(
                             s.available_variants().iter().any(|v| v.as_str() == tag),
                             "a notification tagged with {tag}, not a variant of the session"
