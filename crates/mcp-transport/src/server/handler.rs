@@ -300,23 +300,8 @@ impl RequestContext {
     }
 }
 
-/// The reserved `_meta` keys the runtime reads and writes.
-pub mod keys {
-    /// The revision of a 2026-07-28 request.
-    pub const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
-    /// The client's `Implementation` (2026-07-28).
-    pub const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
-    /// The client's capabilities (2026-07-28).
-    pub const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
-    /// The log level a 2026-07-28 request asks for.
-    pub const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
-    /// The server's `Implementation` on 2026-07-28 results.
-    pub const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
-    /// The listen request a 2026-07-28 notification belongs to.
-    pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
-    /// The progress token of a request.
-    pub const PROGRESS_TOKEN: &str = "progressToken";
-}
+/// The reserved `_meta` keys the runtime reads and writes (the model's one table of them).
+pub use mcp_types::model::meta::keys;
 
 /// Levels in order of severity, for filtering (`logging/setLevel`, `_meta` logLevel).
 pub fn level_rank(level: LoggingLevel) -> u8 {
