@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use mcp_transport::server::{Handler, HandlerResult, RequestContext, Server, ServerConfig};
+use mcp_transport::server::{Change, Handler, HandlerResult, RequestContext, Server, ServerConfig};
 use mcp_types::model::{
     CallToolRequestParams, CallToolResult, Implementation, ServerCapabilities, Tool,
 };
@@ -113,5 +113,16 @@ async fn a_2024_11_05_client_talks_over_http_sse() {
     // 2024-11-05 results carry no 2026-07-28 fields.
     assert!(!String::from_utf8_lossy(&buf).contains("resultType"));
     assert_eq!(post(addr, "/messages?sessionId=nope", &call).await, 404);
+
+    // Server-wide changes reach the initialized connection's stream, written at 2024-11-05.
+    server.notifier().announce(Change::ToolsListChanged);
+    read_until(&mut sse, &mut buf, "notifications/tools/list_changed").await;
+    // An update of a resource this session never subscribed to is not sent.
+    server
+        .notifier()
+        .announce(Change::ResourceUpdated("file:///unsubscribed".into()));
+    server.notifier().announce(Change::PromptsListChanged);
+    read_until(&mut sse, &mut buf, "notifications/prompts/list_changed").await;
+    assert!(!String::from_utf8_lossy(&buf).contains("file:///unsubscribed"));
     task.abort();
 }

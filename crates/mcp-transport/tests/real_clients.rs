@@ -200,11 +200,8 @@ async fn a_2024_11_05_client_over_http_sse() {
     assert_eq!(report["addedTool"], true, "{report}");
     assert_eq!(report["afterCancel"], "ok", "{report}");
     assert_progress(&report, Progress::PrefixOnSingleStream);
-    // Left open, a gap of the server's HTTP+SSE mount: `notifications/tools/list_changed` is not
-    // pushed to HTTP+SSE sessions (the event stream carries only answers and request-scoped
-    // notifications), so this client never hears of the change; it sees the new tool on its
-    // next `tools/list` (`addedTool` above).
-    assert_eq!(report["listChanged"], false, "{report}");
+    // The change is pushed on the HTTP+SSE event stream, as on the other transports.
+    assert_eq!(report["listChanged"], true, "{report}");
 }
 
 #[tokio::test]

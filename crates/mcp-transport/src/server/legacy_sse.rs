@@ -1,7 +1,9 @@
 //! The deprecated HTTP+SSE transport of 2024-11-05, mounted beside the Streamable HTTP
 //! endpoint (the spec's backwards-compatibility arrangement): `GET /sse` opens a stream whose
-//! first event, `endpoint`, names the URI to POST messages to; every server message (answers
-//! included) is a `message` event on that stream; each POST is answered 202.
+//! first event, `endpoint`, names the URI to POST messages to; every server message (answers,
+//! request-scoped notifications and, once initialized, the server's list changes and the
+//! updates of subscribed resources) is a `message` event on that stream; each POST is
+//! answered 202.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -12,17 +14,17 @@ use axum::response::Response;
 use bytes::Bytes;
 use http::{HeaderMap, Request, StatusCode};
 use mcp_types::ProtocolVersion;
-use mcp_types::jsonrpc::{ErrorData, JsonRpcMessage, RawMessage};
+use mcp_types::jsonrpc::{ErrorData, JsonRpcMessage, JsonRpcNotification, RawMessage};
 use mcp_types::model::{ClientNotification, ClientRequest, ServerResult};
 use mcp_types::wire::parse_str_as;
 use serde_json::Value;
-use tokio::sync::mpsc;
+use tokio::sync::{broadcast, mpsc};
 
-use super::context::{ContextInner, Outgoing, RequestContext};
+use super::context::{ContextInner, Outgoing, RequestContext, emit};
 use super::handler::{Handler, codes};
 use super::http::{
-    accepted, accepts, check_host_origin, parse_error, plain, request_id, session_context,
-    sse_response,
+    accepted, accepts, check_host_origin, parse_error, plain, request_id, session_change,
+    session_context, sse_response,
 };
 use super::runtime::{error_frame, response_frame};
 use super::session::{Session, lock, new_session_id};
@@ -82,36 +84,51 @@ async fn open<H: Handler>(
     }
     let id = new_session_id();
     let (sink, body_rx) = mpsc::channel::<Bytes>(shared.limits.stream_queue);
+    let connection = Arc::new(SseConnection {
+        sink: sink.clone(),
+        session: OnceLock::new(),
+    });
     {
         let mut map = lock(&shared.sse.map);
         if map.len() >= shared.limits.max_sessions {
             return plain(StatusCode::SERVICE_UNAVAILABLE, "too many connections");
         }
-        map.insert(
-            id.clone(),
-            Arc::new(SseConnection {
-                sink: sink.clone(),
-                session: OnceLock::new(),
-            }),
-        );
+        map.insert(id.clone(), connection.clone());
     }
     let endpoint = Bytes::from(format!(
         "event: endpoint\ndata: {post_path}?sessionId={id}\n\n"
     ));
     let _ = sink.try_send(endpoint);
-    // Forget the connection when its stream closes (checked on each keep-alive).
+    let mut changes = shared.notifier.listen();
     let weak = Arc::downgrade(&server);
     let keep_alive = shared.limits.keep_alive;
+    // The connection's own task: server-wide changes (list changes, updates of subscribed
+    // resources) once the session is initialized, keep-alives, and forgetting the connection
+    // when its stream closes.
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(keep_alive);
         tick.tick().await;
         loop {
-            tick.tick().await;
-            if sink
-                .send(Bytes::from_static(b": keep-alive\n\n"))
-                .await
-                .is_err()
-            {
+            tokio::select! {
+                change = changes.recv() => match change {
+                    Ok(change) => {
+                        if let Some(session) = connection.session.get()
+                            && let Some(n) = session_change(&change, session)
+                            && let Ok(frame) = emit(&JsonRpcNotification::new(n), REVISION)
+                        {
+                            send(&connection, frame).await;
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(broadcast::error::RecvError::Closed) => break,
+                },
+                _ = tick.tick() => {
+                    if sink.send(Bytes::from_static(b": keep-alive\n\n")).await.is_err() {
+                        break;
+                    }
+                }
+            }
+            if sink.is_closed() {
                 break;
             }
         }
