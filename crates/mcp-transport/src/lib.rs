@@ -4,6 +4,7 @@
 //!   and [`Connection`], the bounded duplex every client transport returns.
 //! - [`error`]: [`TransportError`], the crate's one error type.
 //! - [`stdio`]: newline-delimited frames on our stdin/stdout or a child process's.
+//! - [`fixtures`]: the conformance suite's fixtures as a handler (what `conformance_server` serves).
 //! - [`client`]: HTTP clients — Streamable HTTP on both wires, and 2024-11-05's HTTP+SSE.
 //!
 //! Frames are produced and consumed by our code only through `mcp-types`' boundary
@@ -12,6 +13,7 @@
 
 pub mod client;
 pub mod error;
+pub mod fixtures;
 pub mod frame;
 pub mod server;
 pub mod stdio;

@@ -26,6 +26,8 @@ pub const MSG_CURSOR_MISMATCH: &str = "Cursor invalid for requested variant";
 pub const MSG_INVALID_CURSOR: &str = "Invalid cursor format";
 /// Message of a request on a closed session or from another principal.
 pub const MSG_UNKNOWN_SESSION: &str = "Unknown MCP session";
+/// `resources/subscribe` for a resource the active variant does not have (the HTTP adapter's text).
+pub const MSG_RESOURCE_UNAVAILABLE: &str = "Resource is unavailable in the active variant";
 /// Message when the visibility filter leaves nothing.
 pub const MSG_NO_VISIBLE: &str = "No server variants are visible";
 /// Message when nothing visible is stable and the client did not ask for experimental variants.

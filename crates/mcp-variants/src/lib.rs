@@ -12,6 +12,8 @@
 //! - [`router`]: negotiation, routing, cursor wrapping, notification tagging, subscriptions.
 //! - [`cursor`]: HMAC-signed, variant-scoped cursors.
 //! - [`error`]: the layer's error type and its JSON-RPC error objects.
+//! - `live` (feature `live`, on by default): the variant-aware front server on the
+//!   `mcp-transport` runtime, Streamable HTTP and stdio.
 //!
 //! ```
 //! use mcp_variants::{InitializeInput, Principal, RequestView, RouteDecision, ServerVariant,
@@ -46,6 +48,8 @@
 pub mod catalog;
 pub mod cursor;
 pub mod error;
+#[cfg(feature = "live")]
+pub mod live;
 pub mod methods;
 pub mod router;
 pub mod wire;

@@ -11,6 +11,7 @@ use mcp_types::jsonrpc::{ErrorData, JsonRpcMessage, JsonRpcNotification, RawMess
 use mcp_types::model::{ClientNotification, ClientRequest, ServerResult};
 use mcp_types::wire::parse_str_as;
 use serde_json::Value;
+use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
@@ -76,7 +77,8 @@ impl<H: Handler> Server<H> {
                         continue;
                     }
                     if r.request.method == "initialize" {
-                        let (answer, new) = self.connection_initialize(&frame, &value, r.id);
+                        let (answer, new) =
+                            self.connection_initialize(&frame, &value, r.id, &principal);
                         if let Some(new) = new {
                             session = Some(new.clone());
                             // Change notifications for this session, on the same queue.
@@ -85,13 +87,31 @@ impl<H: Handler> Server<H> {
                             changes_task = Some(
                                 tasks
                                     .spawn(async move {
-                                        while let Ok(change) = changes.recv().await {
-                                            if let Some(n) = session_change(&change, &new)
-                                                && let Ok(f) =
-                                                    emit(&JsonRpcNotification::new(n), new.revision)
-                                                && out.send(f).await.is_err()
-                                            {
+                                        loop {
+                                            let notifications = tokio::select! {
+                                                change = changes.recv() => match change {
+                                                    Ok(change) => {
+                                                        session_change(&change, &new)
+                                                            .into_iter()
+                                                            .collect()
+                                                    }
+                                                    Err(RecvError::Lagged(_)) => Vec::new(),
+                                                    Err(RecvError::Closed) => break,
+                                                },
+                                                () = new.push_signal.notified() => {
+                                                    new.take_pushed()
+                                                }
+                                            };
+                                            if new.has_ended() {
                                                 break;
+                                            }
+                                            for n in notifications {
+                                                if let Ok(f) =
+                                                    emit(&JsonRpcNotification::new(n), new.revision)
+                                                    && out.send(f).await.is_err()
+                                                {
+                                                    return;
+                                                }
                                             }
                                         }
                                     })
@@ -161,6 +181,9 @@ impl<H: Handler> Server<H> {
         if let Some(h) = changes_task {
             h.abort();
         }
+        if let Some(s) = &session {
+            s.close();
+        }
         for (_, h) in listens.drain() {
             h.abort();
         }
@@ -191,6 +214,7 @@ impl<H: Handler> Server<H> {
         frame: &Frame,
         value: &Value,
         id: RequestId,
+        principal: &Principal,
     ) -> (Frame, Option<Arc<Session>>) {
         let legacy: Vec<ProtocolVersion> = self
             .shared
@@ -212,18 +236,21 @@ impl<H: Handler> Server<H> {
             .unwrap_or(latest);
         match parse_str_as::<ClientRequest>(frame.as_str(), revision) {
             Ok(ClientRequest::Initialize(init)) => {
-                let session = Arc::new(Session::new(
-                    new_session_id(),
-                    revision,
-                    init.params.capabilities.as_ref().clone(),
-                    Some(init.params.client_info.clone()),
-                    self.shared.limits,
-                ));
-                let result = ServerResult::Initialize(self.initialize_result(revision));
-                (
-                    response_frame(&self.shared, id, Ok(result), revision, None).0,
-                    Some(session),
-                )
+                match self.open_session(new_session_id(), revision, &init.params, principal.clone())
+                {
+                    Ok((session, result)) => (
+                        response_frame(
+                            &self.shared,
+                            id,
+                            Ok(ServerResult::Initialize(result)),
+                            revision,
+                            None,
+                        )
+                        .0,
+                        Some(session),
+                    ),
+                    Err(error) => (error_frame(Some(id), error, revision).0, None),
+                }
             }
             Ok(_) => {
                 let error = ErrorData::new(codes::INVALID_REQUEST, "not an initialize request");

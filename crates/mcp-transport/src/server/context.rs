@@ -219,6 +219,10 @@ pub(crate) struct ContextInner {
     /// 2026-07-28: the request's `Mcp-Param-*` headers (lowercased name after the prefix,
     /// raw value), checked against `x-mcp-header` tool arguments.
     pub param_headers: Vec<(String, String)>,
+    /// The handshake-era session the request belongs to.
+    pub session_id: Option<Arc<str>>,
+    /// The HTTP request's headers (none on stdio).
+    pub headers: Option<Arc<http::HeaderMap>>,
 }
 
 impl RequestContext {
@@ -265,6 +269,45 @@ impl RequestContext {
     /// Broadcasts list changes and resource updates to every listening client.
     pub fn notifier(&self) -> &Notifier {
         &self.inner.notifier
+    }
+
+    /// The id of the handshake-era session this request belongs to (`Mcp-Session-Id` over
+    /// HTTP, the connection's session on stdio); `None` at 2026-07-28.
+    pub fn session_id(&self) -> Option<&str> {
+        self.inner.session_id.as_deref()
+    }
+
+    /// An HTTP header of the request (case-insensitive name); `None` on stdio or when absent
+    /// or not visible ASCII.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.inner
+            .headers
+            .as_ref()
+            .and_then(|h| h.get(name))
+            .and_then(|v| v.to_str().ok())
+            .map(str::trim)
+    }
+
+    /// The same request with the HTTP request's headers.
+    pub(crate) fn with_headers(self, headers: &http::HeaderMap) -> RequestContext {
+        RequestContext {
+            inner: Arc::new(ContextInner {
+                headers: Some(Arc::new(headers.clone())),
+                ..super::runtime::clone_inner(&self.inner)
+            }),
+        }
+    }
+
+    /// The same request with its changes announced on `notifier` instead: a front server
+    /// hands an inner server's handler a context whose list changes and resource updates go
+    /// to that inner server's own notifier (so the front can tell where they came from).
+    pub fn with_notifier(&self, notifier: Notifier) -> RequestContext {
+        RequestContext {
+            inner: Arc::new(ContextInner {
+                notifier,
+                ..super::runtime::clone_inner(&self.inner)
+            }),
+        }
     }
 
     pub(crate) fn input_mode(&self) -> &InputMode {

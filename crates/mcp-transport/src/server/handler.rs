@@ -7,15 +7,27 @@ use indexmap::IndexMap;
 use mcp_types::ProtocolVersion;
 use mcp_types::jsonrpc::ErrorData;
 use mcp_types::model::{
-    CallToolRequestParams, CallToolResult, ClientCapabilities, CompleteRequestParams,
-    CompleteResult, GetPromptRequestParams, GetPromptResult, Implementation, InputRequest,
-    InputResponse, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate,
-    ServerCapabilities, Tool,
+    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientRequest,
+    CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResult, Implementation,
+    InitializeResult, InputRequest, InputResponse, LoggingLevel, Prompt, ReadResourceResult,
+    Resource, ResourceTemplate, ServerCapabilities, ServerResult, Tool,
 };
 use serde_json::{Value, json};
 
 use super::auth::Principal;
 use super::context::{InputMode, RequestContext};
+use super::session::SessionHandle;
+
+/// What [`Handler::intercept`] decided about a request.
+// Both variants are moved once per request, as the runtime's answers are (boxing either costs
+// an allocation per request).
+#[allow(clippy::large_enum_variant)]
+pub enum Intercepted {
+    /// The handler answered the request itself.
+    Answered(HandlerResult<ServerResult>),
+    /// The runtime dispatches the request (perhaps rewritten) to the per-method methods.
+    Continue(RequestContext, ClientRequest),
+}
 
 /// JSON-RPC error codes the runtime uses, by meaning.
 pub mod codes {
@@ -233,6 +245,36 @@ pub trait Handler: Send + Sync + 'static {
     fn authorize(&self, principal: &Principal, method: &str) -> HandlerResult<()> {
         let _ = (principal, method);
         Ok(())
+    }
+
+    /// Sees every typed request (after [`Handler::authorize`]) before the runtime dispatches
+    /// it to the per-method methods above, and may answer it instead: the hook of a front
+    /// server that routes requests to inner servers. Default: [`Intercepted::Continue`].
+    fn intercept(
+        &self,
+        ctx: RequestContext,
+        request: ClientRequest,
+    ) -> impl Future<Output = Intercepted> + Send {
+        async move { Intercepted::Continue(ctx, request) }
+    }
+
+    /// A handshake-era session was negotiated (`initialize`, on any transport): the handler
+    /// may keep `session` (to notify it later) and amend the `InitializeResult` it answers
+    /// with (per-session capabilities). An error refuses the `initialize`: it is answered
+    /// with the error and no session is kept. Default: nothing.
+    fn session_started(
+        &self,
+        session: &SessionHandle,
+        result: &mut InitializeResult,
+    ) -> Result<(), ErrorData> {
+        let _ = (session, result);
+        Ok(())
+    }
+
+    /// A session started by [`Handler::session_started`] ended: DELETE, idle expiry, or (stdio)
+    /// the connection closed. Called once per session. Default: nothing.
+    fn session_ended(&self, session_id: &str) {
+        let _ = session_id;
     }
 }
 

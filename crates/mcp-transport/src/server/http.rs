@@ -104,8 +104,8 @@ async fn handle<H: Handler>(
     let headers = &parts.headers;
     match parts.method {
         Method::POST => post_message(&server, headers, body, principal).await,
-        Method::GET => get_stream(&server, headers).await,
-        Method::DELETE => delete_session(&server, headers),
+        Method::GET => get_stream(&server, headers, &principal).await,
+        Method::DELETE => delete_session(&server, headers, &principal),
         _ => plain(StatusCode::METHOD_NOT_ALLOWED, "method not allowed"),
     }
 }
@@ -211,7 +211,7 @@ async fn post_message<H: Handler>(
         return stateless_post(server, headers, &frame, &value, principal).await;
     }
     if let Some(id) = session_id {
-        return match server.shared.sessions.get(id) {
+        return match server.shared.sessions.get_for(id, &principal) {
             Some(session) => {
                 session_post(server, headers, session, &frame, &value, principal).await
             }
@@ -219,7 +219,7 @@ async fn post_message<H: Handler>(
         };
     }
     if is_initialize && server.shared.revisions.iter().any(|v| *v != MODERN) {
-        return initialize(server, &value);
+        return initialize(server, &value, principal);
     }
     if is_initialize {
         // A 2026-07-28-only endpoint: say which versions it speaks.
@@ -250,7 +250,11 @@ fn fallback_revision<H>(server: &Server<H>) -> ProtocolVersion {
 }
 
 /// `initialize` without a session: negotiate, mint a session, answer.
-fn initialize<H: Handler>(server: &Arc<Server<H>>, value: &Value) -> Response {
+fn initialize<H: Handler>(
+    server: &Arc<Server<H>>,
+    value: &Value,
+    principal: Principal,
+) -> Response {
     let legacy: Vec<ProtocolVersion> = server
         .shared
         .revisions
@@ -286,17 +290,19 @@ fn initialize<H: Handler>(server: &Arc<Server<H>>, value: &Value) -> Response {
             return json_error(StatusCode::BAD_REQUEST, Some(id), parse_error(&e), revision);
         }
     };
-    let session = Arc::new(Session::new(
-        new_session_id(),
-        revision,
-        request.params.capabilities.as_ref().clone(),
-        Some(request.params.client_info.clone()),
-        server.shared.limits,
-    ));
-    if !server.shared.sessions.insert(session.clone()) {
+    if server.shared.sessions.len() >= server.shared.limits.max_sessions {
         return plain(StatusCode::SERVICE_UNAVAILABLE, "too many sessions");
     }
-    let result = mcp_types::model::ServerResult::Initialize(server.initialize_result(revision));
+    let (session, result) =
+        match server.open_session(new_session_id(), revision, &request.params, principal) {
+            Ok(opened) => opened,
+            Err(error) => return json_error(StatusCode::OK, Some(id), error, revision),
+        };
+    if !server.shared.sessions.insert(session.clone()) {
+        session.close();
+        return plain(StatusCode::SERVICE_UNAVAILABLE, "too many sessions");
+    }
+    let result = mcp_types::model::ServerResult::Initialize(result);
     let (frame, _) = response_frame(&server.shared, id, Ok(result), revision, None);
     let mut response = json_response(StatusCode::OK, frame);
     if let Ok(v) = HeaderValue::from_str(&session.id) {
@@ -351,7 +357,7 @@ async fn session_post<H: Handler>(
                 revision,
             );
         }
-        return batch(server, &session, value, principal).await;
+        return batch(server, &session, headers, value, principal).await;
     }
     let message = match RawMessage::from_value(value.clone()) {
         Ok(m) => m,
@@ -372,7 +378,8 @@ async fn session_post<H: Handler>(
                     return json_error(StatusCode::OK, Some(r.id), parse_error(&e), revision);
                 }
             };
-            let ctx = session_context(server, &session, r.id.clone(), &request, principal, None);
+            let ctx = session_context(server, &session, r.id.clone(), &request, principal, None)
+                .with_headers(headers);
             answer_request(server, ctx, request, Some(session), None).await
         }
         JsonRpcMessage::Notification(n) => {
@@ -404,6 +411,7 @@ async fn session_post<H: Handler>(
 async fn batch<H: Handler>(
     server: &Arc<Server<H>>,
     session: &Arc<Session>,
+    headers: &HeaderMap,
     value: &Value,
     principal: Principal,
 ) -> Response {
@@ -427,7 +435,8 @@ async fn batch<H: Handler>(
                             &request,
                             principal.clone(),
                             None,
-                        );
+                        )
+                        .with_headers(headers);
                         let answer = server.answer(ctx, request).await;
                         response_frame(&server.shared, r.id, answer, revision, None)
                     }
@@ -504,6 +513,8 @@ pub(super) fn session_context<H: Handler>(
             }),
             notifier: server.shared.notifier.clone(),
             param_headers: Vec::new(),
+            session_id: Some(Arc::from(session.id.as_str())),
+            headers: None,
         }),
     }
 }
@@ -522,7 +533,7 @@ async fn answer_request<H: Handler>(
     let ctx = RequestContext {
         inner: Arc::new(ContextInner {
             outbox: Some(tx.clone()),
-            ..clone_ctx(&ctx.inner)
+            ..super::runtime::clone_inner(&ctx.inner)
         }),
     };
     let revision = ctx.revision();
@@ -692,24 +703,6 @@ impl EventWriter {
     }
 }
 
-fn clone_ctx(inner: &ContextInner) -> ContextInner {
-    ContextInner {
-        revision: inner.revision,
-        principal: inner.principal.clone(),
-        client_capabilities: inner.client_capabilities.clone(),
-        client_info: inner.client_info.clone(),
-        request_id: inner.request_id.clone(),
-        method: inner.method.clone(),
-        progress_token: inner.progress_token.clone(),
-        log_level: inner.log_level.clone(),
-        log_by_default: inner.log_by_default,
-        outbox: inner.outbox.clone(),
-        input: inner.input.clone(),
-        notifier: inner.notifier.clone(),
-        param_headers: inner.param_headers.clone(),
-    }
-}
-
 /// HTTP status of an answer: at 2026-07-28 the codes the spec ties to a status.
 fn status_for(revision: ProtocolVersion, code: Option<i64>) -> StatusCode {
     if revision != MODERN {
@@ -825,7 +818,8 @@ async fn stateless_post<H: Handler>(
         meta,
         principal,
         param_headers(headers),
-    );
+    )
+    .with_headers(headers);
     if let ClientRequest::SubscriptionsListen(listen) = request {
         return listen_stream(server, id, listen.params.notifications);
     }
@@ -872,6 +866,8 @@ pub(super) fn modern_context<H: Handler>(
             input: InputMode::Stateless(Arc::new(StatelessInputs::default())),
             notifier: server.shared.notifier.clone(),
             param_headers,
+            session_id: None,
+            headers: None,
         }),
     }
 }
@@ -1062,7 +1058,11 @@ pub(super) fn session_change(change: &Change, session: &Session) -> Option<Serve
 }
 
 /// GET: the session's standalone SSE stream, or a resumption from `Last-Event-ID`.
-async fn get_stream<H: Handler>(server: &Arc<Server<H>>, headers: &HeaderMap) -> Response {
+async fn get_stream<H: Handler>(
+    server: &Arc<Server<H>>,
+    headers: &HeaderMap,
+    principal: &Principal,
+) -> Response {
     if !accepts(headers, "text/event-stream") {
         return plain(
             StatusCode::NOT_ACCEPTABLE,
@@ -1076,7 +1076,7 @@ async fn get_stream<H: Handler>(server: &Arc<Server<H>>, headers: &HeaderMap) ->
             plain(StatusCode::BAD_REQUEST, "missing Mcp-Session-Id")
         };
     };
-    let Some(session) = server.shared.sessions.get(id) else {
+    let Some(session) = server.shared.sessions.get_for(id, principal) else {
         return plain(StatusCode::NOT_FOUND, "unknown or ended session");
     };
     let limits = server.shared.limits;
@@ -1138,6 +1138,13 @@ async fn get_stream<H: Handler>(server: &Arc<Server<H>>, headers: &HeaderMap) ->
                     Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
                 },
+                () = session.push_signal.notified() => {
+                    for n in session.take_pushed() {
+                        if let Ok(frame) = emit(&JsonRpcNotification::new(n), session.revision) {
+                            writer.message(&frame).await;
+                        }
+                    }
+                }
                 _ = keep_alive.tick() => {
                     if sink.send(Bytes::from_static(b": keep-alive\n\n")).await.is_err() {
                         break;
@@ -1160,7 +1167,11 @@ async fn get_stream<H: Handler>(server: &Arc<Server<H>>, headers: &HeaderMap) ->
 }
 
 /// DELETE: ends the session (then its id is 404).
-fn delete_session<H: Handler>(server: &Arc<Server<H>>, headers: &HeaderMap) -> Response {
+fn delete_session<H: Handler>(
+    server: &Arc<Server<H>>,
+    headers: &HeaderMap,
+    principal: &Principal,
+) -> Response {
     let Some(id) = header_str(headers, SESSION_HEADER) else {
         return if server.shared.revisions.iter().all(|v| *v == MODERN) {
             plain(StatusCode::METHOD_NOT_ALLOWED, "this endpoint is stateless")
@@ -1168,7 +1179,7 @@ fn delete_session<H: Handler>(server: &Arc<Server<H>>, headers: &HeaderMap) -> R
             plain(StatusCode::BAD_REQUEST, "missing Mcp-Session-Id")
         };
     };
-    if server.shared.sessions.remove(id) {
+    if server.shared.sessions.remove_for(id, principal) {
         plain(StatusCode::OK, "")
     } else {
         plain(StatusCode::NOT_FOUND, "unknown or ended session")

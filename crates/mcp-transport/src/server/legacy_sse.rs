@@ -207,17 +207,23 @@ async fn message<H: Handler>(
                 }
             };
             if let ClientRequest::Initialize(init) = &request {
-                let session = Arc::new(Session::new(
-                    session_id.clone(),
-                    REVISION,
-                    init.params.capabilities.as_ref().clone(),
-                    Some(init.params.client_info.clone()),
-                    shared.limits,
-                ));
-                let answer = if connection.session.set(session).is_ok() {
-                    Ok(ServerResult::Initialize(server.initialize_result(REVISION)))
-                } else {
+                let answer = if connection.session.get().is_some() {
                     Err(ErrorData::new(codes::INVALID_REQUEST, "already initialized").into())
+                } else {
+                    match server.open_session(session_id.clone(), REVISION, &init.params, principal)
+                    {
+                        Ok((session, result)) => match connection.session.set(session) {
+                            Ok(()) => Ok(ServerResult::Initialize(result)),
+                            Err(session) => {
+                                session.close();
+                                Err(
+                                    ErrorData::new(codes::INVALID_REQUEST, "already initialized")
+                                        .into(),
+                                )
+                            }
+                        },
+                        Err(error) => Err(error.into()),
+                    }
                 };
                 send(
                     &connection,

@@ -41,4 +41,11 @@ impl Notifier {
     pub(crate) fn listen(&self) -> broadcast::Receiver<Change> {
         self.tx.subscribe()
     }
+
+    /// A new listener outside the runtime (e.g. a front server relaying an inner server's
+    /// changes); it sees the changes announced from now on and may lag behind (then it misses
+    /// the oldest).
+    pub fn subscribe(&self) -> broadcast::Receiver<Change> {
+        self.listen()
+    }
 }

@@ -12,7 +12,8 @@ use mcp_types::model::{
 };
 
 use super::context::{ContextInner, InputMode, RequestContext, StatelessInputs};
-use super::handler::{Handler, HandlerError, codes, keys};
+use super::handler::{Handler, HandlerError, Intercepted, codes, keys};
+use super::session::{Session, SessionHandle};
 use super::state::StateError;
 use super::{Server, ServerShared};
 use crate::Frame;
@@ -73,9 +74,57 @@ impl<H: Handler> Server<H> {
         }
     }
 
+    /// Answers one typed request as this server would on a transport: what a front server
+    /// calls to hand a request to an inner server (see [`Handler::intercept`]). `ctx` is the
+    /// front's context (its stream, session and client), perhaps re-targeted with
+    /// [`RequestContext::with_notifier`]. A panicking handler is `-32603`.
+    pub async fn handle(
+        self: &Arc<Self>,
+        ctx: RequestContext,
+        request: ClientRequest,
+    ) -> Result<ServerResult, HandlerError> {
+        self.answer(ctx, request).await
+    }
+
+    /// Negotiates a handshake-era session for `initialize` (any transport): the session,
+    /// bound to `principal`, and the result to answer with — amended by the handler's
+    /// [`Handler::session_started`], which may also refuse it. The caller registers the
+    /// session where its transport keeps them.
+    pub(crate) fn open_session(
+        &self,
+        id: String,
+        revision: ProtocolVersion,
+        init: &mcp_types::model::InitializeRequestParams,
+        principal: super::auth::Principal,
+    ) -> Result<(Arc<Session>, InitializeResult), ErrorData> {
+        let session = Arc::new(Session::new(
+            id,
+            revision,
+            init.capabilities.as_ref().clone(),
+            Some(init.client_info.clone()),
+            principal,
+            self.shared.limits,
+        ));
+        let mut result = self.initialize_result(revision);
+        self.handler
+            .session_started(&SessionHandle::new(&session), &mut result)?;
+        let handler = Arc::downgrade(&self.handler);
+        let id = session.id.clone();
+        session.set_on_close(Box::new(move || {
+            if let Some(h) = handler.upgrade() {
+                h.session_ended(&id);
+            }
+        }));
+        Ok((session, result))
+    }
+
     async fn dispatch(&self, ctx: RequestContext, request: ClientRequest) -> Answer {
         let h = &*self.handler;
         h.authorize(ctx.principal(), request.method())?;
+        let (ctx, request) = match h.intercept(ctx, request).await {
+            Intercepted::Answered(answer) => return answer,
+            Intercepted::Continue(ctx, request) => (ctx, request),
+        };
         let revision = ctx.revision();
         Ok(match request {
             ClientRequest::Ping(_) => ServerResult::Empty(EmptyResult::new()),
@@ -333,6 +382,8 @@ pub(crate) fn clone_inner(inner: &ContextInner) -> ContextInner {
         input: inner.input.clone(),
         notifier: inner.notifier.clone(),
         param_headers: inner.param_headers.clone(),
+        session_id: inner.session_id.clone(),
+        headers: inner.headers.clone(),
     }
 }
 

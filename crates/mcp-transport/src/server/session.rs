@@ -14,6 +14,9 @@ use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::AbortHandle;
 
+use mcp_types::model::ServerNotification;
+
+use super::auth::Principal;
 use super::context::LevelCell;
 use super::limits::Limits;
 
@@ -32,6 +35,8 @@ pub(crate) struct Session {
     pub revision: ProtocolVersion,
     pub client_capabilities: ClientCapabilities,
     pub client_info: Option<Implementation>,
+    /// Who opened the session (requests of another principal do not find it).
+    pub principal: Principal,
     pub level: Arc<LevelCell>,
     limits: Limits,
     last_seen: Mutex<Instant>,
@@ -43,6 +48,15 @@ pub(crate) struct Session {
     next_stream: AtomicU64,
     /// Whether the standalone GET stream is open (at most one).
     pub standalone_open: AtomicBool,
+    /// Notifications pushed to this session alone ([`SessionHandle::notify`]), waiting for the
+    /// standalone stream (bounded: the oldest is dropped).
+    pushed: Mutex<VecDeque<ServerNotification>>,
+    /// Wakes the standalone stream when something is pushed.
+    pub push_signal: tokio::sync::Notify,
+    /// Whether the session has ended.
+    ended: AtomicBool,
+    /// Runs once when the session ends (the handler's `session_ended`).
+    on_close: Mutex<Option<Box<dyn FnOnce() + Send>>>,
 }
 
 impl Session {
@@ -51,6 +65,7 @@ impl Session {
         revision: ProtocolVersion,
         client_capabilities: ClientCapabilities,
         client_info: Option<Implementation>,
+        principal: Principal,
         limits: Limits,
     ) -> Self {
         Self {
@@ -58,6 +73,7 @@ impl Session {
             revision,
             client_capabilities,
             client_info,
+            principal,
             level: Arc::new(LevelCell::unset()),
             limits,
             last_seen: Mutex::new(Instant::now()),
@@ -68,7 +84,41 @@ impl Session {
             streams: Mutex::new(VecDeque::new()),
             next_stream: AtomicU64::new(1),
             standalone_open: AtomicBool::new(false),
+            pushed: Mutex::new(VecDeque::new()),
+            push_signal: tokio::sync::Notify::new(),
+            ended: AtomicBool::new(false),
+            on_close: Mutex::new(None),
         }
+    }
+
+    /// Sets what runs when the session ends.
+    pub(crate) fn set_on_close(&self, f: Box<dyn FnOnce() + Send>) {
+        *lock(&self.on_close) = Some(f);
+    }
+
+    /// Queues a notification for the standalone stream; `false` when the session has ended.
+    pub(crate) fn push(&self, notification: ServerNotification) -> bool {
+        if self.ended.load(Ordering::Acquire) {
+            return false;
+        }
+        let mut pushed = lock(&self.pushed);
+        while pushed.len() >= self.limits.stream_queue.max(1) {
+            pushed.pop_front();
+        }
+        pushed.push_back(notification);
+        drop(pushed);
+        self.push_signal.notify_one();
+        true
+    }
+
+    /// Takes every pushed notification, oldest first.
+    pub(crate) fn take_pushed(&self) -> Vec<ServerNotification> {
+        lock(&self.pushed).drain(..).collect()
+    }
+
+    /// Whether the session has ended.
+    pub(crate) fn has_ended(&self) -> bool {
+        self.ended.load(Ordering::Acquire)
     }
 
     /// Marks the session as used now.
@@ -165,8 +215,15 @@ impl Session {
         lock(&self.streams).iter().find(|s| s.id == id).cloned()
     }
 
-    /// Ends the session: every waiting handler is told, every running request stopped.
-    fn close(&self) {
+    /// Ends the session: every waiting handler is told, every running request stopped, the
+    /// standalone stream closed and the handler's `session_ended` run (once).
+    pub(crate) fn close(&self) {
+        self.ended.store(true, Ordering::Release);
+        lock(&self.pushed).clear();
+        self.push_signal.notify_one();
+        if let Some(f) = lock(&self.on_close).take() {
+            f();
+        }
         lock(&self.pending).clear();
         for (_, h) in lock(&self.running).drain() {
             h.abort();
@@ -174,6 +231,78 @@ impl Session {
         for s in lock(&self.streams).drain(..) {
             s.finish();
         }
+    }
+}
+
+/// A handler's handle on one handshake-era session, given to
+/// [`Handler::session_started`](super::Handler::session_started): what `initialize` fixed,
+/// and a way to send the session notifications of its own on its standalone stream (the
+/// HTTP GET stream, or the connection on stdio). It does not keep the session alive.
+#[derive(Clone)]
+pub struct SessionHandle {
+    session: std::sync::Weak<Session>,
+    id: Arc<str>,
+    revision: ProtocolVersion,
+    principal: Principal,
+    client_capabilities: ClientCapabilities,
+    client_info: Option<Implementation>,
+}
+
+impl std::fmt::Debug for SessionHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SessionHandle")
+            .field("id", &self.id)
+            .field("revision", &self.revision)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SessionHandle {
+    pub(crate) fn new(session: &Arc<Session>) -> Self {
+        Self {
+            session: Arc::downgrade(session),
+            id: Arc::from(session.id.as_str()),
+            revision: session.revision,
+            principal: session.principal.clone(),
+            client_capabilities: session.client_capabilities.clone(),
+            client_info: session.client_info.clone(),
+        }
+    }
+
+    /// The session id (`Mcp-Session-Id` over HTTP; minted per connection on stdio).
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The negotiated revision.
+    pub fn revision(&self) -> ProtocolVersion {
+        self.revision
+    }
+
+    /// Who opened the session.
+    pub fn principal(&self) -> &Principal {
+        &self.principal
+    }
+
+    /// The capabilities the client declared in `initialize`.
+    pub fn client_capabilities(&self) -> &ClientCapabilities {
+        &self.client_capabilities
+    }
+
+    /// The client's `Implementation`.
+    pub fn client_info(&self) -> Option<&Implementation> {
+        self.client_info.as_ref()
+    }
+
+    /// Sends `notification` to this session only, on its standalone stream (queued, bounded,
+    /// until the stream is open); `false` once the session has ended.
+    pub fn notify(&self, notification: ServerNotification) -> bool {
+        self.session.upgrade().is_some_and(|s| s.push(notification))
+    }
+
+    /// Whether the session is still live.
+    pub fn is_live(&self) -> bool {
+        self.session.upgrade().is_some_and(|s| !s.has_ended())
     }
 }
 
@@ -289,6 +418,12 @@ impl Sessions {
         true
     }
 
+    /// The session with this id opened by `principal` (and marks it used); a session of
+    /// another principal is as unknown as an absent one.
+    pub(crate) fn get_for(&self, id: &str, principal: &Principal) -> Option<Arc<Session>> {
+        self.get(id).filter(|s| s.principal == *principal)
+    }
+
     /// The session with this id (and marks it used).
     pub(crate) fn get(&self, id: &str) -> Option<Arc<Session>> {
         let session = lock(&self.map).get(id).cloned();
@@ -298,9 +433,16 @@ impl Sessions {
         session
     }
 
-    /// Ends and removes a session; `false` when there was none.
-    pub(crate) fn remove(&self, id: &str) -> bool {
-        let removed = lock(&self.map).remove(id);
+    /// Ends and removes the session with this id opened by `principal`; `false` when there
+    /// was none (or it is another principal's).
+    pub(crate) fn remove_for(&self, id: &str, principal: &Principal) -> bool {
+        let removed = {
+            let mut map = lock(&self.map);
+            match map.get(id) {
+                Some(s) if s.principal == *principal => map.remove(id),
+                _ => None,
+            }
+        };
         match removed {
             Some(s) => {
                 s.close();
