@@ -16,16 +16,21 @@ pub fn target_dir() -> PathBuf {
 
 /// The `variants_stdio` example, which `cargo test` builds alongside the integration tests.
 pub fn example_binary() -> PathBuf {
+    example("variants_stdio")
+}
+
+/// An example of this crate, which `cargo test` builds alongside the integration tests.
+pub fn example(name: &str) -> PathBuf {
     let exe = std::env::current_exe().expect("the test binary knows its own path");
     let profile_dir = exe
         .parent()
         .and_then(|deps| deps.parent())
         .expect("test binaries live in <target>/<profile>/deps");
-    let name = format!("variants_stdio{}", std::env::consts::EXE_SUFFIX);
-    let path = profile_dir.join("examples").join(name);
+    let file = format!("{name}{}", std::env::consts::EXE_SUFFIX);
+    let path = profile_dir.join("examples").join(file);
     assert!(
         path.exists(),
-        "{} is missing: `cargo test -p mcp-variants` builds it (or `cargo build -p mcp-variants --example variants_stdio`)",
+        "{} is missing: `cargo test -p mcp-variants` builds it (or `cargo build -p mcp-variants --example {name}`)",
         path.display()
     );
     path
