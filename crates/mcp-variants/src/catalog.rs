@@ -185,7 +185,10 @@ pub struct VariantCatalog<B> {
     pub(crate) slot: SlotPolicy,
     pub(crate) advertise: AdvertisePolicy,
     pub(crate) enumerate_in_errors: bool,
-    pub(crate) cursor_key: CursorKey,
+    /// The cursor keys: the current one (mints) first, then previous ones (verify only).
+    pub(crate) cursor_keys: Vec<CursorKey>,
+    /// How long a minted cursor is accepted, in seconds (`None`: no expiry).
+    pub(crate) cursor_ttl: Option<u64>,
 }
 
 impl<B> fmt::Debug for VariantCatalog<B> {
@@ -230,6 +233,8 @@ impl<B> VariantCatalog<B> {
             advertise: AdvertisePolicy::default(),
             enumerate_in_errors: true,
             cursor_key: None,
+            previous_cursor_keys: Vec::new(),
+            cursor_ttl: None,
         }
     }
 
@@ -246,6 +251,15 @@ impl<B> VariantCatalog<B> {
     /// The backend handle of a registered variant.
     pub fn backend(&self, id: &str) -> Option<&B> {
         self.entry(id).map(|e| &e.backend)
+    }
+
+    /// Whether `principal` may see the variant `id`.
+    pub fn is_visible_to(&self, id: &str, principal: &Principal) -> bool {
+        self.entry(id).is_some_and(|e| {
+            self.visibility
+                .as_ref()
+                .is_none_or(|f| f(&e.variant, principal))
+        })
     }
 
     /// Whether the extension is enabled at `version`.
@@ -362,6 +376,8 @@ pub struct VariantCatalogBuilder<B> {
     advertise: AdvertisePolicy,
     enumerate_in_errors: bool,
     cursor_key: Option<Result<CursorKey, CursorKeyTooShort>>,
+    previous_cursor_keys: Vec<Result<CursorKey, CursorKeyTooShort>>,
+    cursor_ttl: Option<u64>,
 }
 
 impl<B> VariantCatalogBuilder<B> {
@@ -435,6 +451,20 @@ impl<B> VariantCatalogBuilder<B> {
         self
     }
 
+    /// A previous cursor secret, still accepted for verification (never for minting) so the
+    /// cursors clients hold survive a key rotation; remove it to retire it.
+    pub fn previous_cursor_key(mut self, key: impl AsRef<[u8]>) -> Self {
+        self.previous_cursor_keys.push(CursorKey::new(key));
+        self
+    }
+
+    /// Cursors expire `ttl` after they were minted (checked against the time the transport
+    /// passes with each request, see [`crate::RequestView::with_now`]). Default: no expiry.
+    pub fn cursor_ttl(mut self, ttl: std::time::Duration) -> Self {
+        self.cursor_ttl = Some(ttl.as_secs().max(1));
+        self
+    }
+
     /// Checks the configuration and returns the catalog, or every problem found.
     pub fn build(self) -> Result<Arc<VariantCatalog<B>>, CatalogError> {
         let mut problems = Vec::new();
@@ -493,6 +523,13 @@ impl<B> VariantCatalogBuilder<B> {
         {
             problems.push(CatalogProblem::SessionlessProtocol(*v));
         }
+        let mut previous = Vec::new();
+        for key in self.previous_cursor_keys {
+            match key {
+                Ok(k) => previous.push(k),
+                Err(e) => problems.push(CatalogProblem::CursorKey(e)),
+            }
+        }
         let cursor_key = match self.cursor_key {
             None => {
                 problems.push(CatalogProblem::MissingCursorKey);
@@ -515,7 +552,8 @@ impl<B> VariantCatalogBuilder<B> {
                 slot: self.slot,
                 advertise: self.advertise,
                 enumerate_in_errors: self.enumerate_in_errors,
-                cursor_key,
+                cursor_keys: std::iter::once(cursor_key).chain(previous).collect(),
+                cursor_ttl: self.cursor_ttl,
             })),
             _ => Err(CatalogError { problems }),
         }

@@ -6,6 +6,11 @@
 //! the server's [`CursorKey`]. The binding is not written into the cursor, so a cursor replayed by
 //! another principal or in another session fails verification like any altered cursor. The
 //! router needs no state to check a cursor.
+//!
+//! Keys rotate: cursors are minted with the current key and verified with it or with any
+//! previous key still configured ([`open_with`]); dropping a previous key retires it. A cursor
+//! may carry an expiry (unix seconds, inside the signed payload), checked against the time the
+//! caller passes in (the router reads no clock).
 
 use std::fmt;
 
@@ -71,6 +76,8 @@ pub struct CursorClaims {
     pub list: ListKind,
     /// The backend's own cursor.
     pub inner: String,
+    /// When the cursor stops being accepted (unix seconds), if it expires.
+    pub expires: Option<u64>,
 }
 
 /// The session a cursor is bound to (never written into the cursor).
@@ -98,6 +105,12 @@ pub enum CursorError {
     /// The tag does not verify: altered, signed with another key, or from another session.
     #[error("cursor signature does not verify (altered, or issued to another session)")]
     BadSignature,
+    /// A valid cursor whose expiry has passed.
+    #[error("cursor expired at {expired_at} (unix seconds)")]
+    Expired {
+        /// When it expired.
+        expired_at: u64,
+    },
     /// A valid cursor of another list method.
     #[error("cursor continues {found}, not {expected}")]
     WrongMethod {
@@ -113,6 +126,8 @@ struct Payload {
     v: VariantId,
     m: String,
     c: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    e: Option<u64>,
 }
 
 fn tag(key: &CursorKey, payload: &[u8], binding: CursorBinding<'_>) -> HmacSha256 {
@@ -135,31 +150,53 @@ pub fn mint(key: &CursorKey, claims: &CursorClaims, binding: CursorBinding<'_>) 
         v: claims.variant.clone(),
         m: claims.list.method().to_owned(),
         c: claims.inner.clone(),
+        e: claims.expires,
     };
     let bytes = serde_json::to_vec(&payload).unwrap_or_default();
     let mac = tag(key, &bytes, binding).finalize().into_bytes();
     format!("{PREFIX}{}.{}", hex(&bytes), hex(&mac))
 }
 
-/// Verifies and opens a cursor. Checks the tag (constant time) before reading anything.
+/// Verifies and opens a cursor with one key (no expiry check).
 pub fn open(
     key: &CursorKey,
     cursor: &str,
     binding: CursorBinding<'_>,
 ) -> Result<CursorClaims, CursorError> {
+    open_with(std::slice::from_ref(key), cursor, binding, None)
+}
+
+/// Verifies and opens a cursor: the tag must verify (constant time) under one of `keys` (the
+/// current key first, then previous ones not yet retired) before anything is read; then, when
+/// `now` (unix seconds) is given, an expired cursor is refused.
+pub fn open_with(
+    keys: &[CursorKey],
+    cursor: &str,
+    binding: CursorBinding<'_>,
+    now: Option<u64>,
+) -> Result<CursorClaims, CursorError> {
     let body = cursor.strip_prefix(PREFIX).ok_or(CursorError::Malformed)?;
     let (payload_hex, tag_hex) = body.split_once('.').ok_or(CursorError::Malformed)?;
     let payload = unhex(payload_hex).ok_or(CursorError::Malformed)?;
     let given = unhex(tag_hex).ok_or(CursorError::Malformed)?;
-    tag(key, &payload, binding)
-        .verify_slice(&given)
-        .map_err(|_| CursorError::BadSignature)?;
+    if !keys
+        .iter()
+        .any(|key| tag(key, &payload, binding).verify_slice(&given).is_ok())
+    {
+        return Err(CursorError::BadSignature);
+    }
     let payload: Payload = serde_json::from_slice(&payload).map_err(|_| CursorError::Malformed)?;
     let list = ListKind::from_method(&payload.m).ok_or(CursorError::Malformed)?;
+    if let (Some(expired_at), Some(now)) = (payload.e, now)
+        && now >= expired_at
+    {
+        return Err(CursorError::Expired { expired_at });
+    }
     Ok(CursorClaims {
         variant: payload.v,
         list,
         inner: payload.c,
+        expires: payload.e,
     })
 }
 
@@ -208,7 +245,56 @@ mod tests {
             variant: variant.into(),
             list: ListKind::Tools,
             inner: inner.into(),
+            expires: None,
         }
+    }
+
+    #[test]
+    fn previous_keys_verify_until_retired() {
+        let old = CursorKey::new(*b"the-old-key-0123456789").unwrap();
+        let c = mint(&old, &claims("compact", "2"), BIND);
+        // Rotated: the new key mints, the old one still verifies.
+        let rotated = [key(), old.clone()];
+        assert_eq!(
+            open_with(&rotated, &c, BIND, None),
+            Ok(claims("compact", "2"))
+        );
+        // Retired: only the new key is left.
+        assert_eq!(
+            open_with(&[key()], &c, BIND, None),
+            Err(CursorError::BadSignature)
+        );
+        // New cursors are minted with the current key and verify under it alone.
+        let fresh = mint(&key(), &claims("compact", "3"), BIND);
+        assert!(open_with(&[key()], &fresh, BIND, None).is_ok());
+    }
+
+    #[test]
+    fn expiry_is_signed_and_checked_against_the_given_time() {
+        let expiring = CursorClaims {
+            expires: Some(1_000),
+            ..claims("full", "p2")
+        };
+        let c = mint(&key(), &expiring, BIND);
+        assert_eq!(
+            open_with(&[key()], &c, BIND, Some(999)),
+            Ok(expiring.clone())
+        );
+        assert_eq!(
+            open_with(&[key()], &c, BIND, Some(1_000)),
+            Err(CursorError::Expired { expired_at: 1_000 })
+        );
+        // Without a time the expiry cannot be checked (the caller did not say when it is).
+        assert_eq!(open_with(&[key()], &c, BIND, None), Ok(expiring));
+        // The expiry is inside the signed payload: pushing it out breaks the tag.
+        let (payload_hex, tag_hex) = c.strip_prefix("mcv1.").unwrap().split_once('.').unwrap();
+        let payload = String::from_utf8(unhex(payload_hex).unwrap()).unwrap();
+        let later = payload.replace("1000", "9999");
+        let forged = format!("mcv1.{}.{}", hex(later.as_bytes()), tag_hex);
+        assert_eq!(
+            open_with(&[key()], &forged, BIND, Some(999)),
+            Err(CursorError::BadSignature)
+        );
     }
 
     #[test]

@@ -169,6 +169,7 @@ impl<B: Clone> VariantRouter<B> {
                     .ids
                     .iter()
                     .filter_map(|id| self.catalog.variant(id.as_str()).cloned())
+                    .map(|variant| self.without_hidden_replacement(variant, &input.principal))
                     .collect(),
                 more_variants_available: Some(ranked.more_available),
                 extra: Map::new(),
@@ -192,6 +193,24 @@ impl<B: Clone> VariantRouter<B> {
             },
             advertisement,
         })
+    }
+
+    /// `variant` as `principal` may see it: a `deprecationInfo.replacement` naming a variant
+    /// hidden from them is left out (its id would reveal the hidden variant).
+    fn without_hidden_replacement(
+        &self,
+        mut variant: crate::wire::ServerVariant,
+        principal: &Principal,
+    ) -> crate::wire::ServerVariant {
+        if let Some(info) = &mut variant.deprecation_info
+            && info
+                .replacement
+                .as_ref()
+                .is_some_and(|r| !self.catalog.is_visible_to(r.as_str(), principal))
+        {
+            info.replacement = None;
+        }
+        variant
     }
 
     /// A throw-away session for stateless HTTP at a handshake revision (no `MCP-Session-Id`):
@@ -303,6 +322,9 @@ pub struct RequestView<'a> {
     pub header: Option<&'a str>,
     /// Who sent it.
     pub principal: &'a Principal,
+    /// When it arrived (unix seconds), for cursor expiry; `None`: expiry is not checked and
+    /// minted cursors do not expire.
+    pub now: Option<u64>,
 }
 
 impl<'a> RequestView<'a> {
@@ -313,7 +335,14 @@ impl<'a> RequestView<'a> {
             params,
             header: None,
             principal,
+            now: None,
         }
+    }
+
+    /// Sets the time the request arrived (unix seconds).
+    pub fn with_now(mut self, unix_seconds: u64) -> Self {
+        self.now = Some(unix_seconds);
+        self
     }
 
     /// Sets the header selector.
@@ -347,6 +376,9 @@ pub struct Dispatch<B> {
     pub inner_cursor: Option<String>,
     /// `params.uri` (subscribe and unsubscribe only).
     pub uri: Option<String>,
+    /// When the request arrived (unix seconds), if the transport said: cursors minted for its
+    /// answer expire from then on.
+    pub now: Option<u64>,
 }
 
 impl<B> Dispatch<B> {
@@ -466,7 +498,9 @@ impl<B: Clone> VariantSession<B> {
             return Ok(None);
         };
         let inner_cursor = match method {
-            ScopedMethod::List(kind) => self.open_cursor(request.params, kind, &variant)?,
+            ScopedMethod::List(kind) => {
+                self.open_cursor(request.params, kind, &variant, request.now)?
+            }
             _ => None,
         };
         let uri = match method {
@@ -492,6 +526,7 @@ impl<B: Clone> VariantSession<B> {
             method,
             inner_cursor,
             uri,
+            now: request.now,
         }))
     }
 
@@ -500,6 +535,7 @@ impl<B: Clone> VariantSession<B> {
         params: Option<&Value>,
         kind: ListKind,
         variant: &VariantId,
+        now: Option<u64>,
     ) -> Result<Option<String>, VariantError> {
         let invalid = |reason| VariantError::InvalidCursor {
             active_variant: variant.clone(),
@@ -514,8 +550,8 @@ impl<B: Clone> VariantSession<B> {
                 }));
             }
         };
-        let claims =
-            cursor::open(&self.catalog.cursor_key, raw, self.binding()).map_err(invalid)?;
+        let claims = cursor::open_with(&self.catalog.cursor_keys, raw, self.binding(), now)
+            .map_err(invalid)?;
         if claims.variant != *variant {
             return Err(VariantError::CursorMismatch {
                 cursor_variant: claims.variant,
@@ -537,12 +573,18 @@ impl<B: Clone> VariantSession<B> {
             return next_cursor.map(str::to_owned);
         };
         let inner = next_cursor.filter(|c| !c.is_empty())?;
+        let expires = self
+            .catalog
+            .cursor_ttl
+            .zip(dispatch.now)
+            .map(|(ttl, now)| now.saturating_add(ttl));
         Some(cursor::mint(
-            &self.catalog.cursor_key,
+            &self.catalog.cursor_keys[0],
             &CursorClaims {
                 variant: dispatch.variant.clone(),
                 list,
                 inner: inner.to_owned(),
+                expires,
             },
             self.binding(),
         ))

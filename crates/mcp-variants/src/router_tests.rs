@@ -848,3 +848,91 @@ fn go_clients_get_the_payload_where_they_look() {
     assert!(caps.get("experimental").is_none());
     assert!(caps["extensions"][EXTENSION_ID]["availableVariants"].is_array());
 }
+
+/// A catalog whose deprecated `old` names `secret` as its replacement; only alice sees `secret`.
+fn replacement_router() -> VariantRouter<&'static str> {
+    VariantRouter::new(
+        VariantCatalog::builder()
+            .variant(ServerVariant::new("main", "The default."), 0, "main")
+            .variant(ServerVariant::new("secret", "Staff only."), 1, "secret")
+            .variant(
+                ServerVariant::new("old", "Going away.")
+                    .deprecated(DeprecationInfo::new("Moved.").with_replacement("secret")),
+                2,
+                "old",
+            )
+            .visibility(|v, p| v.id != "secret" || p.key() == "alice")
+            .cursor_key(KEY)
+            .build()
+            .unwrap(),
+    )
+}
+
+#[test]
+fn a_hidden_variant_never_leaks_through_a_replacement() {
+    let router = replacement_router();
+    let advertised = |who: &str| {
+        let n = router
+            .initialize(
+                InitializeInput::new("2025-11-25", Some(&opt_in()))
+                    .with_principal(Principal::new(who)),
+            )
+            .unwrap();
+        let mut caps = json!({});
+        n.advertisement.unwrap().apply_to(&mut caps);
+        caps["extensions"][EXTENSION_ID]["availableVariants"].clone()
+    };
+    let alice = advertised("alice");
+    assert_eq!(alice[2]["deprecationInfo"]["replacement"], "secret");
+    let bob = advertised("bob");
+    assert_eq!(bob.as_array().unwrap().len(), 2);
+    assert_eq!(bob[1]["id"], "old");
+    assert_eq!(bob[1]["deprecationInfo"], json!({"message": "Moved."}));
+    assert!(!bob.to_string().contains("secret"), "{bob}");
+}
+
+#[test]
+fn cursors_survive_a_key_rotation_until_the_old_key_is_retired_and_expire() {
+    let with_keys = |current: &[u8], previous: Option<&[u8]>| {
+        let mut b = VariantCatalog::builder()
+            .variant(ServerVariant::new("a", "A"), 0, "a")
+            .cursor_key(current)
+            .cursor_ttl(std::time::Duration::from_secs(60));
+        if let Some(p) = previous {
+            b = b.previous_cursor_key(p);
+        }
+        VariantRouter::new(b.build().unwrap())
+    };
+    let old_key: &[u8] = b"the-key-before-rotation";
+    let new_key: &[u8] = b"the-key-after-rotation!";
+    let before = session(&with_keys(old_key, None));
+    let anonymous = Principal::anonymous();
+    let view = |params| RequestView::new("tools/list", params, &anonymous);
+    let d = match before.route(&view(None).with_now(1_000)) {
+        RouteDecision::Dispatch(d) => d,
+        other => panic!("{other:?}"),
+    };
+    let cursor = before.finish_list(&d, Some("page-2")).unwrap();
+    let params = json!({"cursor": cursor});
+    // The same session after a rotation (same binding: anonymous, no session tag).
+    let rotated = session(&with_keys(new_key, Some(old_key)));
+    match rotated.route(&view(Some(&params)).with_now(1_030)) {
+        RouteDecision::Dispatch(d) => assert_eq!(d.inner_cursor.as_deref(), Some("page-2")),
+        other => panic!("accepted after rotation: {other:?}"),
+    }
+    // Expired 60 s after it was minted.
+    match rotated.route(&view(Some(&params)).with_now(1_060)) {
+        RouteDecision::Reject(VariantError::InvalidCursor { reason, .. }) => {
+            assert_eq!(reason, CursorError::Expired { expired_at: 1_060 });
+        }
+        other => panic!("expired: {other:?}"),
+    }
+    // Retired: the old key is gone.
+    let retired = session(&with_keys(new_key, None));
+    match retired.route(&view(Some(&params)).with_now(1_030)) {
+        RouteDecision::Reject(VariantError::InvalidCursor { reason, .. }) => {
+            assert_eq!(reason, CursorError::BadSignature);
+        }
+        other => panic!("retired: {other:?}"),
+    }
+}

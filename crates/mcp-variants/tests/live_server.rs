@@ -75,6 +75,12 @@ impl Handler for Tools {
             ctx.notifier().announce(Change::ToolsListChanged);
         }
         ctx.progress(1.0, Some(1.0), Some(self.label)).await;
+        ctx.log(
+            mcp_types::model::LoggingLevel::Info,
+            Some(self.label),
+            json!(format!("{} ran {}", self.label, params.name)),
+        )
+        .await;
         let seen = params
             .meta
             .as_ref()
@@ -258,6 +264,8 @@ struct Reply {
     status: StatusCode,
     session: Option<String>,
     body: Value,
+    /// Everything the POST's SSE stream carried before the answer (progress, logs, …).
+    before: Vec<Value>,
 }
 
 impl Harness {
@@ -321,20 +329,26 @@ impl Harness {
             .expect("the answer comes within 10 s")
             .unwrap()
             .to_bytes();
-        let body = if bytes.is_empty() {
-            Value::Null
+        let (body, before) = if bytes.is_empty() {
+            (Value::Null, Vec::new())
         } else if sse {
-            sse_messages(&String::from_utf8_lossy(&bytes))
-                .into_iter()
-                .rfind(|m| m.get("id").is_some())
-                .unwrap_or(Value::Null)
+            let mut messages = sse_messages(&String::from_utf8_lossy(&bytes));
+            let answer = messages
+                .iter()
+                .rposition(|m| m.get("id").is_some())
+                .map_or(Value::Null, |i| messages.remove(i));
+            (answer, messages)
         } else {
-            serde_json::from_slice(&bytes).unwrap_or(Value::Null)
+            (
+                serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+                Vec::new(),
+            )
         };
         Reply {
             status,
             session,
             body,
+            before,
         }
     }
 
@@ -809,20 +823,30 @@ async fn backend_list_changes_reach_the_sessions_that_see_the_variant_tagged() {
     let mut plain_events = h.open_stream("alice", &plain).await;
     // `touch` in `full` announces a tool-list change from the `full` backend; the call's
     // progress goes to the request's own stream (the POST answer), not the GET streams.
-    let answer = h
-        .call(
-            "alice",
-            &aware,
+    let reply = h
+        .post(
+            Some("alice"),
+            Some(&aware),
             None,
-            "tools/call",
-            json!({"name": "touch", "arguments": {}, "_meta": {SEL: "full", "progressToken": 3}}),
+            json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params":
+                {"name": "touch", "arguments": {}, "_meta": {SEL: "full", "progressToken": 3}}}),
         )
         .await;
     assert!(
-        answer["result"]["content"][0]["text"]
+        reply.body["result"]["content"][0]["text"]
             .as_str()
             .unwrap()
             .starts_with("full ran touch")
+    );
+    // The backend's progress and log reached the request's own stream, before the answer.
+    assert_eq!(
+        reply.before,
+        [
+            json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                   "params": {"progressToken": 3, "progress": 1, "total": 1, "message": "full"}}),
+            json!({"jsonrpc": "2.0", "method": "notifications/message",
+                   "params": {"level": "info", "logger": "full", "data": "full ran touch"}}),
+        ]
     );
     let tagged = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed",
                         "params": {"_meta": {SEL: "full"}}});
@@ -1065,4 +1089,121 @@ async fn wait_for(mut condition: impl FnMut() -> bool) {
         );
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
+}
+
+/// Over a frame connection (what stdio carries): the same front, and a disconnect closes the
+/// session's provider streams.
+#[tokio::test]
+async fn over_a_frame_connection_a_disconnect_closes_every_provider_stream() {
+    use mcp_transport::{Connection, Frame};
+    let provider = Provider::default();
+    let server = front(provider.clone(), AdvertisePolicy::WhenClientOptsIn)
+        .into_server(ServerConfig::default())
+        .unwrap();
+    let (connection, driver) = Connection::pair(16);
+    let to_server = driver.incoming.clone();
+    let mut from_server = driver.outgoing;
+    let s = server.clone();
+    let serving = tokio::spawn(async move {
+        s.serve_connection(connection, AuthPrincipal::new("alice", vec![]))
+            .await
+    });
+    let frame = |v: Value| Frame::parse(v.to_string()).unwrap();
+    async fn next(rx: &mut mpsc::Receiver<Frame>) -> Value {
+        tokio::time::timeout(Duration::from_secs(5), rx.recv())
+            .await
+            .expect("a frame in time")
+            .expect("open")
+            .to_value()
+            .unwrap()
+    }
+    to_server
+        .send(frame(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {"extensions": {EXT: {}}},
+            "clientInfo": {"name": "c", "version": "1"}}}),
+        ))
+        .await
+        .unwrap();
+    let init = next(&mut from_server).await;
+    assert_eq!(
+        ids(&init["result"]),
+        ["compact", "full", "preview", "legacy"]
+    );
+    to_server
+        .send(frame(
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list",
+            "params": {"_meta": {SEL: "legacy"}}}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(tool_names(&next(&mut from_server).await), ["search_v1"]);
+    for (id, variant) in [(3, "full"), (4, "preview")] {
+        to_server
+            .send(frame(
+                json!({"jsonrpc": "2.0", "id": id, "method": "resources/subscribe",
+                "params": {"uri": "file:///full/a.txt", "_meta": {SEL: variant}}}),
+            ))
+            .await
+            .unwrap();
+        assert_eq!(next(&mut from_server).await["result"], json!({}));
+    }
+    // The update arrives on the connection, tagged.
+    provider.send("preview", "file:///full/a.txt", ResourceUpdate::Updated);
+    assert_eq!(
+        next(&mut from_server).await,
+        json!({"jsonrpc": "2.0", "method": "notifications/resources/updated",
+               "params": {"uri": "file:///full/a.txt", "_meta": {SEL: "preview"}}})
+    );
+    assert_eq!(server.handler().open_subscription_streams(), 2);
+    drop(to_server);
+    drop(driver.incoming);
+    tokio::time::timeout(Duration::from_secs(10), serving)
+        .await
+        .expect("serving ends when the client closes")
+        .unwrap();
+    wait_for(|| server.handler().open_subscription_streams() == 0).await;
+    assert_eq!(provider.closed().len(), 2);
+    assert_eq!(server.handler().session_count(), 0);
+}
+
+/// An idle session expires like a deleted one: its provider streams close.
+#[tokio::test]
+async fn idle_expiry_closes_the_sessions_provider_streams() {
+    let provider = Provider::default();
+    let mut limits = mcp_transport::server::Limits::default();
+    limits.session_idle = Duration::from_millis(50);
+    let config = ServerConfig {
+        authenticator: Arc::new(tokens()),
+        limits,
+        ..ServerConfig::default()
+    };
+    let server = front(provider.clone(), AdvertisePolicy::WhenClientOptsIn)
+        .into_server(config)
+        .unwrap();
+    let h = Harness {
+        router: server.router("/mcp"),
+        server,
+        provider,
+    };
+    let (s, _) = h.initialize("bob", Some(json!({}))).await;
+    let ok = h
+        .call(
+            "bob",
+            &s,
+            Some("full"),
+            "resources/subscribe",
+            json!({"uri": "file:///full/b.txt"}),
+        )
+        .await;
+    assert_eq!(ok["result"], json!({}));
+    assert_eq!(h.server.handler().open_subscription_streams(), 1);
+    tokio::time::sleep(Duration::from_millis(120)).await;
+    h.server.expire_idle_sessions();
+    wait_for(|| h.server.handler().open_subscription_streams() == 0).await;
+    assert_eq!(
+        h.provider.closed(),
+        [("full".to_owned(), "file:///full/b.txt".to_owned())]
+    );
+    assert_eq!(h.server.handler().session_count(), 0);
 }

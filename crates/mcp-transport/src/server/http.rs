@@ -555,11 +555,17 @@ async fn answer_request<H: Handler>(
         s.track(id.clone(), task.abort_handle());
     }
     let guard = AbortOnDrop(task.abort_handle());
-    // JSON if the answer comes before anything else.
+    // JSON if the answer comes before anything else. What the handler sent before its answer
+    // is queued first, so a queued frame wins over a ready answer (an answer-first choice
+    // dropped the progress and logs of a handler that finished before this select ran).
     let first = tokio::select! {
         biased;
+        out = rx.recv() => match out {
+            Some(out) => Ok(Some(out)),
+            // Every sender is gone without a frame: only the answer can come.
+            None => Err((&mut final_rx).await),
+        },
         answer = &mut final_rx => Err(answer),
-        out = rx.recv() => Ok(out),
     };
     match first {
         Err(Ok((frame, code))) => {

@@ -20,7 +20,9 @@ use mcp_types::model::{
 };
 use serde_json::{Map, Value, json};
 
-use crate::catalog::{CatalogError, Principal, VariantCatalog, VariantCatalogBuilder};
+use crate::catalog::{
+    AdvertisePolicy, CatalogError, Principal, VariantCatalog, VariantCatalogBuilder,
+};
 use crate::error::{INVALID_PARAMS, MSG_RESOURCE_UNAVAILABLE, VariantError};
 use crate::methods::{RESOURCE_UPDATED, ScopedMethod};
 use crate::router::{
@@ -241,6 +243,13 @@ fn principal_of(p: &mcp_transport::server::Principal) -> Principal {
     Principal::new(&*p.subject)
 }
 
+/// Now, in unix seconds (cursor expiry).
+fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
 /// The request's params as JSON.
 fn params_of(request: &ClientRequest) -> Option<Value> {
     serde_json::to_value(request)
@@ -258,7 +267,9 @@ impl VariantServer {
     /// Starts a server.
     pub fn builder(info: Implementation) -> VariantServerBuilder {
         VariantServerBuilder {
-            catalog: VariantCatalog::builder(),
+            // The Go plan's backward compatibility: a client without the payload sees a plain
+            // server (no `availableVariants`); `catalog(|c| c.advertise(Always))` changes it.
+            catalog: VariantCatalog::builder().advertise(AdvertisePolicy::WhenClientOptsIn),
             backends: Vec::new(),
             info,
             instructions: None,
@@ -391,7 +402,8 @@ impl Inner {
         let decision = {
             let state = lock(&live.state);
             let view = RequestView::new(&method, params.as_ref(), &principal)
-                .with_header(header.as_deref());
+                .with_header(header.as_deref())
+                .with_now(unix_now());
             state.route(&view)
         };
         match decision {
