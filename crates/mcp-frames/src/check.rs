@@ -174,7 +174,7 @@ pub fn table_errors(placed: &Placed, version: ProtocolVersion) -> Vec<FrameError
                 (_, Some(_)) => None,
                 (Some(m), None) => Some(format!(
                     "answers {m} (line {}), which is not a {} request at {version}",
-                    placed.context.origin.as_ref().map_or(0, |o| o.line),
+                    placed.context.origin.as_ref().map_or(0, |o| o.position),
                     sender(d.reverse())
                 )),
                 (None, None) => Some("answers no known request".into()),

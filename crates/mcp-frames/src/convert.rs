@@ -256,7 +256,7 @@ mod tests {
         );
         let mut r = json!({"jsonrpc":"2.0","id":"x","result":{"a":1}});
         let env = Envelope::Response {
-            id: RequestId::Str("x".into()),
+            id: RequestId::String("x".into()),
         };
         assert_eq!(take_body(&mut r, &env), json!({"a":1}));
         put_back(&mut r, &env, json!({"a":1,"resultType":"complete"}));

@@ -1240,8 +1240,8 @@ fn write_envelope_member(
             separate(out, first);
             out.extend_from_slice(b"\"id\":");
             match id {
-                RequestId::Int(i) => serde_json::to_writer(&mut *out, i),
-                RequestId::Str(s) => serde_json::to_writer(&mut *out, s),
+                RequestId::Integer(i) => serde_json::to_writer(&mut *out, i),
+                RequestId::String(s) => serde_json::to_writer(&mut *out, s),
             }
             .map_err(|_| GiveUp)?;
         }
@@ -1588,7 +1588,7 @@ mod tests {
         assert_eq!(
             l.envelope,
             Envelope::Request {
-                id: RequestId::Str("a".into()),
+                id: RequestId::String("a".into()),
                 method: "tools/list".into()
             }
         );

@@ -1,83 +1,14 @@
 //! JSON-RPC envelope classification (identical at every revision): request, notification,
-//! success response or error response, with the id typed strictly (string or integer; never a
-//! boolean, a fraction or `null` on a request).
+//! success response or error response, with the id typed strictly (string or integer within
+//! `i64`, the crate's [`RequestId`]; never a boolean, a fraction or `null` on a request). The
+//! classification is the session layer's [`Envelope`].
 
 use std::fmt;
 
 use serde_json::{Map, Value};
 
-/// A JSON-RPC request id, echoed with its exact wire type.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum RequestId {
-    /// An integer id.
-    Int(i128),
-    /// A string id (`"7"` stays a string).
-    Str(String),
-}
-
-impl RequestId {
-    /// Reads an id strictly: `Some` for strings and integers only.
-    pub fn from_value(v: &Value) -> Option<RequestId> {
-        match v {
-            Value::String(s) => Some(RequestId::Str(s.clone())),
-            Value::Number(n) => n
-                .as_i64()
-                .map(i128::from)
-                .or_else(|| n.as_u64().map(i128::from))
-                .map(RequestId::Int),
-            _ => None,
-        }
-    }
-
-    /// The id as JSON.
-    pub fn to_value(&self) -> Value {
-        match self {
-            RequestId::Int(i) => match i64::try_from(*i) {
-                Ok(i) => Value::from(i),
-                Err(_) => Value::from(*i as u64),
-            },
-            RequestId::Str(s) => Value::String(s.clone()),
-        }
-    }
-}
-
-impl fmt::Display for RequestId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RequestId::Int(i) => write!(f, "{i}"),
-            RequestId::Str(s) => write!(f, "{s:?}"),
-        }
-    }
-}
-
-/// What a frame is, by its envelope.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Envelope {
-    /// `{jsonrpc, id, method, params?}`.
-    Request {
-        /// Its id.
-        id: RequestId,
-        /// Its method.
-        method: String,
-    },
-    /// `{jsonrpc, method, params?}`.
-    Notification {
-        /// Its method.
-        method: String,
-    },
-    /// `{jsonrpc, id, result}`.
-    Response {
-        /// The id of the request it answers.
-        id: RequestId,
-    },
-    /// `{jsonrpc, id, error:{code, message, data?}}`; `id` may be `null`.
-    Error {
-        /// The id of the request it answers, if any.
-        id: Option<RequestId>,
-        /// The error code.
-        code: i64,
-    },
-}
+pub use mcp_types::jsonrpc::RequestId;
+pub use mcp_types::session::Envelope;
 
 /// A frame that is not a valid JSON-RPC 2.0 message (JSON-RPC code -32600).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -99,6 +30,9 @@ fn kind_of(v: &Value) -> &'static str {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
         Value::Number(n) if n.is_f64() => "a fraction",
+        Value::Number(n) if n.as_i64().is_none() && n.is_u64() => {
+            "an integer beyond the signed 64-bit range"
+        }
         Value::Number(_) => "a number",
         Value::String(_) => "a string",
         Value::Array(_) => "an array",
@@ -240,7 +174,7 @@ mod tests {
         assert_eq!(
             classify(&json!({"jsonrpc":"2.0","id":1,"method":"ping"})),
             Ok(Envelope::Request {
-                id: RequestId::Int(1),
+                id: RequestId::Integer(1),
                 method: "ping".into()
             })
         );
@@ -253,7 +187,7 @@ mod tests {
         assert_eq!(
             classify(&json!({"jsonrpc":"2.0","id":"7","result":{}})),
             Ok(Envelope::Response {
-                id: RequestId::Str("7".into())
+                id: RequestId::String("7".into())
             })
         );
         assert_eq!(
@@ -305,16 +239,22 @@ mod tests {
             "a frame has exactly one of \"method\", \"result\" and \"error\""
         );
         let e = classify(&json!({"jsonrpc":"2.0","id":3,"method":"x","params":5})).unwrap_err();
-        assert_eq!(e.id, Some(RequestId::Int(3)));
+        assert_eq!(e.id, Some(RequestId::Integer(3)));
     }
 
     #[test]
     fn ids_round_trip_with_their_type() {
-        for v in [json!(7), json!("7"), json!(u64::MAX), json!(-3)] {
+        for v in [json!(7), json!("7"), json!(i64::MAX), json!(-3)] {
             assert_eq!(RequestId::from_value(&v).unwrap().to_value(), v);
         }
+        // Beyond i64 an integer id is refused, as the crate's envelope refuses it.
+        let e = classify(&json!({"jsonrpc":"2.0","id":u64::MAX,"method":"x"})).unwrap_err();
         assert_eq!(
-            error_frame(&RequestId::Str("a".into()), -32601, "no"),
+            e.reason,
+            "\"id\" must be a string or an integer, found an integer beyond the signed 64-bit range"
+        );
+        assert_eq!(
+            error_frame(&RequestId::String("a".into()), -32601, "no"),
             json!({"jsonrpc":"2.0","id":"a","error":{"code":-32601,"message":"no"}})
         );
     }

@@ -6,38 +6,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-/// Which peer sent a frame.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Direction {
-    /// Client to server (`"c2s"`).
-    ClientToServer,
-    /// Server to client (`"s2c"`).
-    ServerToClient,
-}
-
-impl Direction {
-    /// The capture format's spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Direction::ClientToServer => "c2s",
-            Direction::ServerToClient => "s2c",
-        }
-    }
-
-    /// The other peer.
-    pub fn reverse(self) -> Direction {
-        match self {
-            Direction::ClientToServer => Direction::ServerToClient,
-            Direction::ServerToClient => Direction::ClientToServer,
-        }
-    }
-}
-
-impl fmt::Display for Direction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub use mcp_types::session::Direction;
 
 /// How a line carried its frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

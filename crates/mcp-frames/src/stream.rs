@@ -211,10 +211,7 @@ pub(crate) fn session_fault(
     Fault {
         line,
         reason: e.to_string(),
-        code: match e {
-            SessionError::UnknownRevision { .. } => -32022,
-            SessionError::UnknownId { .. } => -32600,
-        },
+        code: e.code(),
         request: match envelope {
             Envelope::Request { id, .. } => {
                 Some((id.clone(), stated.unwrap_or(Direction::ClientToServer)))

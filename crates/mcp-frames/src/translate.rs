@@ -142,7 +142,7 @@ impl Translate {
             return Err(Outcome::refused(
                 format!(
                     "answers {} (line {}), which was not translated",
-                    origin.method, origin.line
+                    origin.method, origin.position
                 ),
                 -32603,
             ));
@@ -182,7 +182,7 @@ impl Translate {
                     return invalid(
                         format!(
                             "answers {} (line {}), which is not a request at {from}",
-                            origin.method, origin.line
+                            origin.method, origin.position
                         ),
                         -32600,
                     );

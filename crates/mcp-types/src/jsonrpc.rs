@@ -117,6 +117,26 @@ pub enum RequestId {
 
 string_or_integer!(RequestId, "a request id");
 
+impl RequestId {
+    /// Reads an id strictly: `Some` for a string or an integer that fits `i64`, `None` for
+    /// anything else (a boolean, a fraction, `null`, an integer beyond `i64`).
+    pub fn from_value(value: &Value) -> Option<RequestId> {
+        match value {
+            Value::String(s) => Some(RequestId::String(s.clone())),
+            Value::Number(n) => n.as_i64().map(RequestId::Integer),
+            _ => None,
+        }
+    }
+
+    /// The id as JSON, with its wire type.
+    pub fn to_value(&self) -> Value {
+        match self {
+            RequestId::String(s) => Value::String(s.clone()),
+            RequestId::Integer(i) => Value::from(*i),
+        }
+    }
+}
+
 /// The interior of an untyped request: any method, any params.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]

@@ -5,12 +5,15 @@
 //! - [`model`]: the hand-written superset model (every construct once, every revision's fields).
 //! - [`jsonrpc`]: the JSON-RPC 2.0 envelope (ids, frames, batches).
 //! - [`wire`]: the version boundary: `serialize_for`, `parse_as`, the ledger.
+//! - [`session`]: what a stream of frames says about itself: revisions, ids per direction,
+//!   the client identity, what each response answers.
 //! - `v2024_11_05` … `v2026_07_28`: per-revision models generated from the pinned official
 //!   JSON Schemas (one Cargo feature each).
 
 pub mod facts;
 pub mod jsonrpc;
 pub mod model;
+pub mod session;
 pub mod version;
 pub mod wire;
 mod wire_const;
