@@ -240,6 +240,44 @@ struct Harness {
     server: Arc<Server<VariantServer>>,
     router: axum::Router,
     provider: Provider,
+    /// When set, requests go over loopback TCP to this address (the server listening there).
+    tcp: Option<Tcp>,
+}
+
+/// A loopback listener serving the harness's server, and a client for it.
+struct Tcp {
+    addr: std::net::SocketAddr,
+    client: hyper_util::client::legacy::Client<
+        hyper_util::client::legacy::connect::HttpConnector,
+        Body,
+    >,
+    serving: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Tcp {
+    fn drop(&mut self) {
+        self.serving.abort();
+    }
+}
+
+/// The harness, its server listening on a free 127.0.0.1 port.
+async fn harness_tcp(advertise: AdvertisePolicy) -> Harness {
+    let mut h = harness(advertise);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server = h.server.clone();
+    let serving = tokio::spawn(async move {
+        let _ = server.serve(listener).await;
+    });
+    let client = hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new())
+        .pool_max_idle_per_host(8)
+        .build_http();
+    h.tcp = Some(Tcp {
+        addr,
+        client,
+        serving,
+    });
+    h
 }
 
 fn harness(advertise: AdvertisePolicy) -> Harness {
@@ -256,6 +294,7 @@ fn harness(advertise: AdvertisePolicy) -> Harness {
         server,
         router,
         provider,
+        tcp: None,
     }
 }
 
@@ -270,7 +309,19 @@ struct Reply {
 
 impl Harness {
     async fn send(&self, request: Request<Body>) -> Response<Body> {
-        self.router.clone().oneshot(request).await.unwrap()
+        let Some(tcp) = &self.tcp else {
+            return self.router.clone().oneshot(request).await.unwrap();
+        };
+        let (mut parts, body) = request.into_parts();
+        parts.uri = format!("http://{}{}", tcp.addr, parts.uri).parse().unwrap();
+        let response = tokio::time::timeout(
+            Duration::from_secs(10),
+            tcp.client.request(Request::from_parts(parts, body)),
+        )
+        .await
+        .expect("an HTTP answer within 10 s")
+        .expect("the loopback exchange works");
+        response.map(Body::new)
     }
 
     fn request(
@@ -955,16 +1006,16 @@ fn the_union_ors_flags_and_merges_maps() {
     );
 }
 
-/// Sessions opened, used and deleted concurrently (count: `MCP_VARIANTS_LOAD_SESSIONS`,
-/// default 100): each keeps its own selection, cursor and subscription — nothing leaks into
-/// another — and every provider stream is closed at the end.
+/// Sessions opened, used and deleted concurrently over loopback TCP (count:
+/// `MCP_VARIANTS_LOAD_SESSIONS`, default 100): each keeps its own selection, cursor and
+/// subscription — nothing leaks into another — and every provider stream is closed at the end.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn many_concurrent_sessions_stay_isolated() {
     let n: usize = std::env::var("MCP_VARIANTS_LOAD_SESSIONS")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(100);
-    let h = Arc::new(harness(AdvertisePolicy::WhenClientOptsIn));
+    let h = Arc::new(harness_tcp(AdvertisePolicy::WhenClientOptsIn).await);
     let mut tasks = tokio::task::JoinSet::new();
     for i in 0..n {
         let h = h.clone();
@@ -1185,6 +1236,7 @@ async fn idle_expiry_closes_the_sessions_provider_streams() {
         router: server.router("/mcp"),
         server,
         provider,
+        tcp: None,
     };
     let (s, _) = h.initialize("bob", Some(json!({}))).await;
     let ok = h
@@ -1205,5 +1257,100 @@ async fn idle_expiry_closes_the_sessions_provider_streams() {
         h.provider.closed(),
         [("full".to_owned(), "file:///full/b.txt".to_owned())]
     );
+    assert_eq!(h.server.handler().session_count(), 0);
+}
+
+/// 2024-11-05's HTTP+SSE transport: the same front, its notifications on the connection's
+/// event stream, and closing the stream ends the session (its provider streams close).
+#[tokio::test]
+async fn over_2024_11_05_http_sse_the_stream_is_the_session() {
+    let h = harness(AdvertisePolicy::WhenClientOptsIn);
+    let get = Request::builder()
+        .method("GET")
+        .uri("/sse")
+        .header("host", "127.0.0.1")
+        .header("accept", "text/event-stream")
+        .header("authorization", "Bearer alice")
+        .body(Body::empty())
+        .unwrap();
+    let response = h.send(get).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut body = response.into_body().into_data_stream();
+    let (tx, mut events) = mpsc::unbounded_channel::<String>();
+    let reader = tokio::spawn(async move {
+        let mut text = String::new();
+        while let Some(Ok(chunk)) = body.next().await {
+            text.push_str(&String::from_utf8_lossy(&chunk));
+            while let Some(end) = text.find("\n\n") {
+                let event: String = text.drain(..end + 2).collect();
+                if tx.send(event).is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    let endpoint = tokio::time::timeout(Duration::from_secs(5), events.recv())
+        .await
+        .unwrap()
+        .unwrap();
+    let path = endpoint
+        .lines()
+        .find_map(|l| l.strip_prefix("data: "))
+        .expect("the endpoint event")
+        .to_owned();
+    let post = |body: Value| {
+        Request::builder()
+            .method("POST")
+            .uri(path.as_str())
+            .header("host", "127.0.0.1")
+            .header("content-type", "application/json")
+            .header("authorization", "Bearer alice")
+            .body(Body::from(body.to_string()))
+            .unwrap()
+    };
+    let mut next_message = async || loop {
+        let event = tokio::time::timeout(Duration::from_secs(5), events.recv())
+            .await
+            .expect("an event in time")
+            .expect("the stream is open");
+        if let Some(m) = sse_messages(&event).pop() {
+            return m;
+        }
+    };
+    let r = h
+        .send(post(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2024-11-05", "capabilities": {"extensions": {EXT: {}}},
+            "clientInfo": {"name": "old", "version": "0"}}}),
+        ))
+        .await;
+    assert_eq!(r.status(), StatusCode::ACCEPTED);
+    let init = next_message().await;
+    assert_eq!(init["result"]["protocolVersion"], "2024-11-05");
+    assert_eq!(
+        ids(&init["result"]),
+        ["compact", "full", "preview", "legacy"]
+    );
+    h.send(post(
+        json!({"jsonrpc": "2.0", "id": 2, "method": "resources/subscribe",
+        "params": {"uri": "file:///full/a.txt", "_meta": {SEL: "full"}}}),
+    ))
+    .await;
+    assert_eq!(next_message().await["result"], json!({}));
+    h.provider
+        .send("full", "file:///full/a.txt", ResourceUpdate::Updated);
+    assert_eq!(
+        next_message().await,
+        json!({"jsonrpc": "2.0", "method": "notifications/resources/updated",
+               "params": {"uri": "file:///full/a.txt", "_meta": {SEL: "full"}}})
+    );
+    assert_eq!(h.server.handler().open_subscription_streams(), 1);
+    // The client goes away: the stream's task notices at its next write (keep-alive or
+    // message) and ends the session.
+    reader.abort();
+    drop(events);
+    h.provider
+        .send("full", "file:///full/a.txt", ResourceUpdate::Updated);
+    wait_for(|| h.server.handler().open_subscription_streams() == 0).await;
     assert_eq!(h.server.handler().session_count(), 0);
 }

@@ -122,6 +122,21 @@ async fn open<H: Handler>(
                     Err(broadcast::error::RecvError::Lagged(_)) => {}
                     Err(broadcast::error::RecvError::Closed) => break,
                 },
+                // Notifications a handler sent this session alone (`SessionHandle::notify`).
+                () = async {
+                    match connection.session.get() {
+                        Some(session) => session.push_signal.notified().await,
+                        None => std::future::pending().await,
+                    }
+                } => {
+                    if let Some(session) = connection.session.get() {
+                        for n in session.take_pushed() {
+                            if let Ok(frame) = emit(&JsonRpcNotification::new(n), REVISION) {
+                                send(&connection, frame).await;
+                            }
+                        }
+                    }
+                }
                 _ = tick.tick() => {
                     if sink.send(Bytes::from_static(b": keep-alive\n\n")).await.is_err() {
                         break;
@@ -134,6 +149,10 @@ async fn open<H: Handler>(
         }
         if let Some(server) = weak.upgrade() {
             lock(&server.shared.sse.map).remove(&id);
+        }
+        // The stream is the connection: its session ends with it.
+        if let Some(session) = connection.session.get() {
+            session.close();
         }
     });
     sse_response(body_rx)
