@@ -456,24 +456,29 @@ impl Harness {
             ))
             .await;
         assert_eq!(response.status(), StatusCode::OK);
-        let (tx, rx) = mpsc::unbounded_channel();
-        let mut body = response.into_body().into_data_stream();
-        tokio::spawn(async move {
-            let mut text = String::new();
-            while let Some(Ok(chunk)) = body.next().await {
-                text.push_str(&String::from_utf8_lossy(&chunk));
-                while let Some(end) = text.find("\n\n") {
-                    let event: String = text.drain(..end + 2).collect();
-                    for m in sse_messages(&event) {
-                        if tx.send(m).is_err() {
-                            return;
-                        }
+        events_of(response)
+    }
+}
+
+/// The JSON-RPC messages of an SSE response, as they arrive.
+fn events_of(response: Response<Body>) -> mpsc::UnboundedReceiver<Value> {
+    let (tx, rx) = mpsc::unbounded_channel();
+    let mut body = response.into_body().into_data_stream();
+    tokio::spawn(async move {
+        let mut text = String::new();
+        while let Some(Ok(chunk)) = body.next().await {
+            text.push_str(&String::from_utf8_lossy(&chunk));
+            while let Some(end) = text.find("\n\n") {
+                let event: String = text.drain(..end + 2).collect();
+                for m in sse_messages(&event) {
+                    if tx.send(m).is_err() {
+                        return;
                     }
                 }
             }
-        });
-        rx
-    }
+        }
+    });
+    rx
 }
 
 fn sse_messages(text: &str) -> Vec<Value> {
@@ -1353,4 +1358,177 @@ async fn over_2024_11_05_http_sse_the_stream_is_the_session() {
         .send("full", "file:///full/a.txt", ResourceUpdate::Updated);
     wait_for(|| h.server.handler().open_subscription_streams() == 0).await;
     assert_eq!(h.server.handler().session_count(), 0);
+}
+
+/// The discovery limit cuts the advertised list (`moreVariantsAvailable`), and a principal who
+/// can see no stable variant is refused at `initialize` (no session is kept).
+#[tokio::test]
+async fn discovery_limit_and_no_stable_variant() {
+    let tools = |label| Tools {
+        label,
+        tools: &["search"],
+        resources: &[],
+    };
+    let server = VariantServer::builder(Implementation::new("limited", "1.0.0"))
+        .variant(ServerVariant::new("a", "A"), 0, tools("a"))
+        .variant(ServerVariant::new("b", "B"), 1, tools("b"))
+        .variant(ServerVariant::new("c", "C"), 2, tools("c"))
+        .variant(
+            ServerVariant::new("x", "X").with_status(VariantStatus::Experimental),
+            3,
+            tools("x"),
+        )
+        .catalog(|c| {
+            c.cursor_key(b"discovery-limit-test-key")
+                .discovery_limit(2)
+                .visibility(|v, p| p.key() != "bob" || v.id == "x")
+        })
+        .build()
+        .unwrap()
+        .into_server(ServerConfig {
+            authenticator: Arc::new(tokens()),
+            ..ServerConfig::default()
+        })
+        .unwrap();
+    let h = Harness {
+        router: server.router("/mcp"),
+        server,
+        provider: Provider::default(),
+        tcp: None,
+    };
+    let (_, result) = h.initialize("alice", Some(json!({}))).await;
+    assert_eq!(ids(&result), ["a", "b"]);
+    assert_eq!(
+        result["capabilities"]["extensions"][EXT]["moreVariantsAvailable"],
+        true
+    );
+    let refused = h
+        .post(
+            Some("bob"),
+            None,
+            None,
+            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                "protocolVersion": REV, "capabilities": {"extensions": {EXT: {}}},
+                "clientInfo": {"name": "bob", "version": "0"}}}),
+        )
+        .await;
+    assert_eq!(
+        refused.body["error"],
+        json!({"code": -32603, "message": "No stable server variant is visible"})
+    );
+    assert!(refused.session.is_none());
+    assert_eq!(h.server.session_count(), 1);
+    assert_eq!(h.server.handler().session_count(), 1);
+}
+
+/// A plain 2026-07-28 client listening (`subscriptions/listen`) hears the list changes of the
+/// variant that serves it — whoever caused them — untagged; handshake sessions hear them tagged.
+#[tokio::test]
+async fn modern_listeners_hear_their_variants_changes() {
+    let touchy = |label| Tools {
+        label,
+        tools: &["touch"],
+        resources: &[],
+    };
+    let config = ServerConfig {
+        authenticator: Arc::new(tokens()),
+        revisions: vec![ProtocolVersion::V2025_11_25, ProtocolVersion::V2026_07_28],
+        ..ServerConfig::default()
+    };
+    let server = VariantServer::builder(Implementation::new("touchy", "1.0.0"))
+        .variant(ServerVariant::new("main", "Main"), 0, touchy("main"))
+        .variant(ServerVariant::new("other", "Other"), 1, touchy("other"))
+        .catalog(|c| c.cursor_key(b"modern-listeners-test-key"))
+        .build()
+        .unwrap()
+        .into_server(config)
+        .unwrap();
+    let h = Harness {
+        router: server.router("/mcp"),
+        server,
+        provider: Provider::default(),
+        tcp: None,
+    };
+    let modern = |id: i64, method: &str, params: Value| {
+        let mut params = params;
+        params["_meta"]["io.modelcontextprotocol/protocolVersion"] = json!("2026-07-28");
+        params["_meta"]["io.modelcontextprotocol/clientCapabilities"] = json!({});
+        params["_meta"]["io.modelcontextprotocol/clientInfo"] =
+            json!({"name": "m", "version": "0"});
+        let mut r = Request::builder()
+            .method("POST")
+            .uri("/mcp")
+            .header("host", "127.0.0.1")
+            .header("authorization", "Bearer alice")
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", method);
+        if let Some(name) = params.get("name").and_then(Value::as_str) {
+            r = r.header("mcp-name", name);
+        }
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        r.body(Body::from(body.to_string())).unwrap()
+    };
+    let mut listen = events_of(
+        h.send(modern(
+            1,
+            "subscriptions/listen",
+            json!({"notifications": {"toolsListChanged": true}}),
+        ))
+        .await,
+    );
+    assert_eq!(
+        next_event(&mut listen).await["method"],
+        "notifications/subscriptions/acknowledged"
+    );
+    let (s, _) = h.initialize("alice", Some(json!({}))).await;
+    let mut session = h.open_stream("alice", &s).await;
+    let untagged_for_listener = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed",
+        "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": 1}}});
+    // A handshake session changes `main` (the 2026 default): the listener hears it, plain.
+    h.call(
+        "alice",
+        &s,
+        None,
+        "tools/call",
+        json!({"name": "touch", "arguments": {}}),
+    )
+    .await;
+    assert_eq!(next_event(&mut listen).await, untagged_for_listener);
+    assert_eq!(
+        next_event(&mut session).await,
+        json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed",
+               "params": {"_meta": {SEL: "main"}}})
+    );
+    // A change in `other` is not the listener's business.
+    h.call(
+        "alice",
+        &s,
+        Some("other"),
+        "tools/call",
+        json!({"name": "touch", "arguments": {}}),
+    )
+    .await;
+    assert_eq!(
+        next_event(&mut session).await["params"]["_meta"][SEL],
+        "other"
+    );
+    no_event(&mut listen).await;
+    // A 2026-07-28 call changes `main`: once to the listener, tagged to the session.
+    let answer = h
+        .send(modern(
+            2,
+            "tools/call",
+            json!({"name": "touch", "arguments": {}}),
+        ))
+        .await;
+    assert_eq!(answer.status(), StatusCode::OK);
+    assert_eq!(next_event(&mut listen).await, untagged_for_listener);
+    assert_eq!(
+        next_event(&mut session).await["params"]["_meta"][SEL],
+        "main"
+    );
+    no_event(&mut listen).await;
+    no_event(&mut session).await;
 }

@@ -1025,6 +1025,7 @@ pub(super) fn change_notification(
     };
     let on = |flag: Option<bool>| flag == Some(true);
     match change {
+        Change::StatelessOnly(inner) => change_notification(inner, filter),
         Change::ToolsListChanged if on(filter.tools_list_changed) => Some(
             ServerNotification::ToolListChanged(ToolListChangedNotification::new()),
         ),
@@ -1052,6 +1053,9 @@ pub(super) fn change_notification(
 
 /// The handshake-era change notifications a session receives on its standalone stream.
 pub(super) fn session_change(change: &Change, session: &Session) -> Option<ServerNotification> {
+    if matches!(change, Change::StatelessOnly(_)) {
+        return None;
+    }
     let mut all = SubscriptionFilter::new();
     all.tools_list_changed = Some(true);
     all.prompts_list_changed = Some(true);

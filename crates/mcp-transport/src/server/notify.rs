@@ -15,6 +15,10 @@ pub enum Change {
     ResourcesListChanged,
     /// A resource changed (delivered to clients subscribed to its URI).
     ResourceUpdated(String),
+    /// The inner change, for 2026-07-28 `subscriptions/listen` streams only (handshake-era
+    /// sessions do not receive it): how a front server that tells its sessions about an inner
+    /// server's changes itself (tagged, per session) reaches its plain 2026-07-28 clients.
+    StatelessOnly(Box<Change>),
 }
 
 /// Announces [`Change`]s; cloneable. Slow listeners miss changes rather than grow a queue.

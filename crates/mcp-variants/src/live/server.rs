@@ -181,6 +181,10 @@ impl VariantServerBuilder {
         let catalog = self.catalog.build()?;
         let capabilities = union_capabilities(self.backends.iter().map(|b| b.capabilities()));
         let ids = catalog.variants().map(|v| v.id.clone()).collect();
+        let modern_default = catalog
+            .rank(None, &Principal::anonymous())
+            .ok()
+            .and_then(|r| r.ids.into_iter().next());
         Ok(VariantServer {
             inner: Arc::new(Inner {
                 router: VariantRouter::new(catalog),
@@ -194,6 +198,8 @@ impl VariantServerBuilder {
                 sessions: Mutex::new(HashMap::new()),
                 relays: OnceLock::new(),
                 open_streams: Arc::new(AtomicUsize::new(0)),
+                front_notifier: OnceLock::new(),
+                modern_default,
             }),
         })
     }
@@ -220,6 +226,11 @@ struct Inner {
     relays: OnceLock<()>,
     /// Provider streams open now.
     open_streams: Arc<AtomicUsize>,
+    /// The front server's own notifier (what its 2026-07-28 listen streams hear), learnt from
+    /// the first request's context.
+    front_notifier: OnceLock<Notifier>,
+    /// The variant that serves 2026-07-28 clients: the first-ranked stable one without hints.
+    modern_default: Option<VariantId>,
 }
 
 /// One negotiated session.
@@ -386,6 +397,8 @@ impl Inner {
         ctx: RequestContext,
         request: ClientRequest,
     ) -> Intercepted {
+        self.front_notifier.get_or_init(|| ctx.notifier().clone());
+        self.start_relays();
         let method = request.method().to_owned();
         let params = params_of(&request);
         let header = ctx.header(HTTP_HEADER).map(str::to_owned);
@@ -449,8 +462,11 @@ impl Inner {
         else {
             return Intercepted::Answered(Err(rpc(&VariantError::NoStableVariant)));
         };
-        // The front's own notifier: its changes reach 2026-07-28 listeners (untagged).
-        Intercepted::Answered(self.backend(index).handle(ctx, request).await)
+        // The backend's changes go through the relay like those of any request: tagged to the
+        // handshake sessions that see the variant, plain to the 2026-07-28 listeners.
+        let backend = self.backend(index);
+        let ctx = ctx.with_notifier(backend.notifier());
+        Intercepted::Answered(backend.handle(ctx, request).await)
     }
 
     async fn dispatch(
@@ -626,6 +642,11 @@ impl Inner {
             }
             _ => return,
         };
+        if self.modern_default.as_ref() == Some(variant)
+            && let Some(front) = self.front_notifier.get()
+        {
+            front.announce(Change::StatelessOnly(Box::new(change.clone())));
+        }
         let sessions: Vec<Arc<LiveSession>> = lock(&self.sessions).values().cloned().collect();
         for live in sessions {
             let out = {
