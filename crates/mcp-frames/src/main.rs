@@ -110,6 +110,12 @@ enum Command {
     },
     /// List the known revisions, their era, and what changed in each.
     Versions,
+    /// Bridge live traffic between a client of one revision and a server of another.
+    ///
+    /// Built only with the `bridge` feature (`cargo build -p mcp-frames --features bridge`),
+    /// which brings in the HTTP stack; see `mcp_bridge::cli`.
+    #[cfg(feature = "bridge")]
+    Bridge(mcp_bridge::cli::BridgeArgs),
 }
 
 /// What `--on-refuse` does with a refused request.
@@ -145,6 +151,8 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<bool> {
     match cli.command {
+        #[cfg(feature = "bridge")]
+        Command::Bridge(args) => Ok(mcp_bridge::cli::run_blocking(args)?),
         Command::Versions => {
             print!("{}", mcp_frames::versions::render());
             Ok(true)

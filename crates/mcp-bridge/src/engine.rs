@@ -1,0 +1,759 @@
+//! The downstream side: [`BridgeHandler`], a [`Handler`] for the transport's server runtime.
+//!
+//! The runtime serves the client on its own revision (stdio, Streamable HTTP on both wires,
+//! 2024-11-05 HTTP+SSE), answers `initialize`/`server/discover`, `ping` and `logging/setLevel`
+//! locally from the upstream's snapshot, and frames every answer with `serialize_for` at the
+//! client's revision. Every other request is intercepted here and carried upstream: re-emitted
+//! at the upstream's revision (stamped with the session's identity for a 2026-07-28 server,
+//! stripped of the reserved identity keys for a legacy one), its answer read with
+//! `parse_result_for` at the upstream's revision and handed back as the superset value.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use mcp_transport::server::{
+    Handler, HandlerError, Intercepted, RequestContext, SessionHandle, capability_for, declares,
+};
+use mcp_types::ProtocolVersion;
+use mcp_types::jsonrpc::{ErrorData, JsonRpcResponse};
+use mcp_types::model::meta::keys;
+use mcp_types::model::{
+    ClientCapabilities, ClientRequest, ClientResult, Implementation, InitializeResult,
+    InputRequest, InputResponse, InputResponses, LoggingLevel, ServerCapabilities, ServerRequest,
+    ServerResult,
+};
+use mcp_types::wire::{MethodResult, parse_result_for};
+use serde_json::{Map, Value, json};
+use tokio::time::Instant;
+
+use crate::emit::{Emitter, emit_frame};
+use crate::limits::{Limits, Reason};
+use crate::report::{Dir, Report, Status};
+use crate::upstream::{Era, LegEvent, LegHandle, Snapshot, Upstream, bridge_info, client_request};
+
+const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
+
+/// The hard cap on one leg, however much progress extends it (reference §4.1).
+const LEG_HARD_CAP: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// How a legacy client's `initialize` capabilities become the 2026-07-28 `_meta`
+/// `clientCapabilities` of every request stamped for it (reference §3.1), one row per member.
+const CLIENT_CAPABILITY_MAP: [(&str, CapabilityRule); 4] = [
+    // D cannot report root changes: `listChanged` goes.
+    ("roots", CapabilityRule::Empty),
+    // A 2025-06-18 `elicitation: {}` is form mode.
+    ("elicitation", CapabilityRule::FormIfEmpty),
+    // Tasks are an extension at 2026-07-28, not in the pinned schema (reference Q8).
+    ("tasks", CapabilityRule::Drop),
+    ("sampling", CapabilityRule::Keep),
+];
+
+/// What [`CLIENT_CAPABILITY_MAP`] does with one member.
+#[derive(Debug, Clone, Copy)]
+enum CapabilityRule {
+    Keep,
+    Empty,
+    FormIfEmpty,
+    Drop,
+}
+
+/// The capability members a legacy client never sees from a 2026-07-28 server (reference
+/// §3.2): tasks are never advertised; `extensions` is 2026-07-28's.
+const SERVER_CAPABILITIES_HIDDEN: [&str; 2] = ["tasks", "extensions"];
+
+/// `_meta` keys of a 2026-07-28 result that mean nothing to a legacy client.
+const MODERN_RESULT_META: [&str; 2] = [keys::SERVER_INFO, keys::SUBSCRIPTION_ID];
+
+/// The reserved identity keys: stamped for a 2026-07-28 server, and kept from a legacy one
+/// (dual-era servers pick modern semantics from their mere presence, reference §1.3).
+const IDENTITY_KEYS: [&str; 4] = [
+    keys::PROTOCOL_VERSION,
+    keys::CLIENT_INFO,
+    keys::CLIENT_CAPABILITIES,
+    keys::LOG_LEVEL,
+];
+
+/// The bridge's [`Handler`]: the client-facing side of one upstream.
+pub struct BridgeHandler {
+    upstream: Arc<Upstream>,
+    snapshot: Snapshot,
+    advertised: ServerCapabilities,
+    limits: Limits,
+    report: Arc<Report>,
+    emitter: Emitter,
+    /// Direction A: each legacy session's `logging/setLevel`, stamped as `logLevel` (no entry:
+    /// no level, the server stays quiet, reference Q6). Entries leave with their session.
+    levels: Mutex<HashMap<String, LoggingLevel>>,
+}
+
+impl BridgeHandler {
+    pub(crate) fn new(
+        upstream: Arc<Upstream>,
+        snapshot: Snapshot,
+        limits: Limits,
+        report: Arc<Report>,
+        emitter: Emitter,
+    ) -> Self {
+        let advertised = advertised_capabilities(&snapshot);
+        Self {
+            upstream,
+            snapshot,
+            advertised,
+            limits,
+            report,
+            emitter,
+            levels: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn modern_upstream(&self) -> bool {
+        self.snapshot.era == Era::Modern
+    }
+
+    fn level_of(&self, ctx: &RequestContext) -> Option<LoggingLevel> {
+        let id = ctx.session_id()?;
+        self.levels
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(id)
+            .copied()
+    }
+
+    /// The request as the upstream gets it: re-read from its superset form, `_meta` cleaned of
+    /// the reserved identity keys, stamped for a 2026-07-28 upstream, and the progress token
+    /// replaced by the leg id (tokens of different sessions must not collide upstream).
+    fn prepare(
+        &self,
+        ctx: &RequestContext,
+        request: &Value,
+        leg: i64,
+    ) -> Result<ClientRequest, ErrorData> {
+        let mut request = request.clone();
+        let method = request
+            .get("method")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
+        let Some(body) = request.as_object_mut() else {
+            return Err(ErrorData::new(-32600, "a request is an object"));
+        };
+        let params = body
+            .entry("params")
+            .or_insert_with(|| Value::Object(Map::new()));
+        let Some(params) = params.as_object_mut() else {
+            return Err(ErrorData::new(-32602, "params must be an object"));
+        };
+        let mut meta = match params.shift_remove("_meta") {
+            Some(Value::Object(m)) => m,
+            _ => Map::new(),
+        };
+        let sent_level = meta.get(keys::LOG_LEVEL).cloned();
+        for key in IDENTITY_KEYS {
+            meta.shift_remove(key);
+        }
+        if meta.contains_key(keys::PROGRESS_TOKEN) {
+            meta.insert(keys::PROGRESS_TOKEN.into(), json!(leg));
+        }
+        if self.modern_upstream() {
+            let before: Vec<String> = meta.keys().cloned().collect();
+            self.stamp(ctx, &mut meta, sent_level);
+            if self.report.enabled() {
+                let injected = meta
+                    .keys()
+                    .filter(|k| !before.contains(k))
+                    .map(|k| format!("/params/_meta/{}", k.replace('~', "~0").replace('/', "~1")))
+                    .collect();
+                self.report
+                    .stamped(&method, ctx.revision(), MODERN, injected);
+            }
+        }
+        if !meta.is_empty() {
+            params.insert("_meta".into(), Value::Object(meta));
+        }
+        client_request(request)
+    }
+
+    /// Stamps the session's identity, capabilities and log level on a 2026-07-28 request's
+    /// `_meta` (reference §3.1).
+    fn stamp(
+        &self,
+        ctx: &RequestContext,
+        meta: &mut Map<String, Value>,
+        sent_level: Option<Value>,
+    ) {
+        {
+            meta.insert(keys::PROTOCOL_VERSION.into(), json!(MODERN.as_str()));
+            meta.insert(
+                keys::CLIENT_CAPABILITIES.into(),
+                modern_client_capabilities(ctx.client_capabilities()),
+            );
+            let info = ctx.client_info().cloned().unwrap_or_else(bridge_info);
+            meta.insert(
+                keys::CLIENT_INFO.into(),
+                serde_json::to_value(info).unwrap_or(Value::Null),
+            );
+            let level = if ctx.revision() == MODERN {
+                sent_level
+            } else {
+                self.level_of(ctx)
+                    .and_then(|l| serde_json::to_value(l).ok())
+            };
+            if let Some(level) = level {
+                meta.insert(keys::LOG_LEVEL.into(), level);
+            }
+        }
+    }
+
+    /// Carries one request upstream and its answer back (direction A's input-required rounds
+    /// included).
+    async fn forward(
+        &self,
+        ctx: &RequestContext,
+        request: ClientRequest,
+    ) -> Result<ServerResult, ErrorData> {
+        let method = request.method();
+        let from = ctx.revision();
+        let to = self.upstream.revision();
+        let original =
+            serde_json::to_value(&request).map_err(|e| ErrorData::new(-32603, e.to_string()))?;
+        let mut current = original.clone();
+        let mut rounds = 0usize;
+        let mut backoff = self.limits.state_only_backoff;
+        loop {
+            let id = self.upstream.reserve_id();
+            let outgoing = self.prepare(ctx, &current, id)?;
+            let leg = self.upstream.start_leg(id, outgoing, Some(from)).await?;
+            let value = self.run_leg(ctx, leg, method).await?;
+            let result = read_result(method, &value, to)?;
+            let ServerResult::InputRequired(irr) = result else {
+                return self.shape_for_client(result, method, ctx);
+            };
+            if from == MODERN {
+                // A 2026-07-28 client retries itself (pass-through).
+                return Ok(ServerResult::InputRequired(irr));
+            }
+            // Direction A (reference A12): ask the client, retry with a fresh id.
+            rounds += 1;
+            if rounds > self.limits.max_input_rounds {
+                return Err(Reason::MrtrRoundsExceeded.error(
+                    format!(
+                        "{method} asked for input {} times",
+                        self.limits.max_input_rounds
+                    ),
+                    Some((to, from)),
+                    None,
+                ));
+            }
+            let requests = irr.input_requests.unwrap_or_default();
+            let answers = if requests.is_empty() {
+                tokio::time::sleep(backoff).await;
+                backoff = backoff.saturating_mul(2);
+                InputResponses::new()
+            } else {
+                self.gather_inputs(ctx, requests, method, to).await?
+            };
+            current = with_inputs(&original, answers, irr.request_state)?;
+        }
+    }
+
+    /// Direction A: every input request of a round checked first (nothing is asked when one
+    /// cannot be carried), then asked of the client as server→client requests.
+    async fn gather_inputs(
+        &self,
+        ctx: &RequestContext,
+        requests: indexmap::IndexMap<String, InputRequest>,
+        method: &str,
+        to: ProtocolVersion,
+    ) -> Result<InputResponses, ErrorData> {
+        let from = ctx.revision();
+        if requests.len() > self.limits.max_inputs_per_round {
+            return Err(Reason::InputRequestUntranslatable.error(
+                format!(
+                    "{method} asked for {} inputs at once; the bridge carries {}",
+                    requests.len(),
+                    self.limits.max_inputs_per_round
+                ),
+                Some((to, from)),
+                None,
+            ));
+        }
+        for (key, request) in &requests {
+            let needed = capability_for(request);
+            if !declares(ctx.client_capabilities(), needed) {
+                return Err(Reason::InputRequestUntranslatable.error(
+                    format!("input {key:?} needs the client capability {needed:?}, which the client did not declare"),
+                    Some((to, from)),
+                    Some(json!({"key": key, "requiredCapabilities": {needed: {}}})),
+                ));
+            }
+            let probe = mcp_types::jsonrpc::JsonRpcRequest::new(0, server_request(request.clone()));
+            if let Err(e) = mcp_types::wire::serialize_for(&probe, from) {
+                return Err(Reason::InputRequestUntranslatable.error(
+                    format!(
+                        "input {key:?} ({}) has no form at {from}: {e}",
+                        request.tag()
+                    ),
+                    Some((to, from)),
+                    Some(json!({"key": key})),
+                ));
+            }
+        }
+        self.report.event(
+            Dir::ToClient,
+            method,
+            Some(to),
+            from,
+            Status::Synthesized,
+            format!(
+                "input-required round: {} server→client request(s)",
+                requests.len()
+            ),
+        );
+        ctx.inputs(requests).await.map_err(|e| match e {
+            HandlerError::Rpc(error) => Reason::ClientRefusedInput.error(
+                format!(
+                    "the client answered an input request with an error: {}",
+                    error.message
+                ),
+                Some((to, from)),
+                Some(json!({"error": error})),
+            ),
+            _ => Reason::InputRequestUntranslatable.error(
+                "the client's session cannot carry input requests",
+                Some((to, from)),
+                None,
+            ),
+        })
+    }
+
+    /// Waits for a leg's answer, forwarding its progress and logs to the client and carrying
+    /// the upstream's requests for input to it; cancels the leg on timeout.
+    async fn run_leg(
+        &self,
+        ctx: &RequestContext,
+        mut leg: LegHandle,
+        method: &str,
+    ) -> Result<Value, ErrorData> {
+        let started = Instant::now();
+        let mut deadline = started + self.limits.request_timeout;
+        let mut last_progress: Option<f64> = None;
+        loop {
+            match tokio::time::timeout_at(deadline, leg.rx.recv()).await {
+                Ok(Some(LegEvent::Done(answer))) => {
+                    leg.finished = true;
+                    return answer;
+                }
+                Ok(Some(LegEvent::Progress(p))) => {
+                    let value = p.progress.as_f64().unwrap_or(0.0);
+                    // Legs restart their counts: only values above the last one go on (A11).
+                    if last_progress.is_none_or(|last| value > last) {
+                        last_progress = Some(value);
+                        let total = p.total.as_ref().and_then(serde_json::Number::as_f64);
+                        ctx.progress(value, total, p.message.as_deref()).await;
+                    }
+                    deadline = (Instant::now() + self.limits.request_timeout)
+                        .min(started + LEG_HARD_CAP)
+                        .max(deadline);
+                }
+                Ok(Some(LegEvent::Log(m))) => {
+                    ctx.log(m.level, m.logger.as_deref(), m.data).await;
+                }
+                Ok(Some(LegEvent::Request(id, request))) => {
+                    let answer = self.ask_client(ctx, *request).await;
+                    self.upstream.respond(id, answer).await;
+                }
+                Ok(None) => {
+                    leg.finished = true;
+                    return Err(Reason::UpstreamClosed.error("the upstream is gone", None, None));
+                }
+                Err(_) => {
+                    leg.cancel("timeout");
+                    self.report.event(
+                        Dir::ToClient,
+                        method,
+                        None,
+                        ctx.revision(),
+                        Status::Synthesized,
+                        "timeout",
+                    );
+                    return Err(Reason::Timeout.error(
+                        format!("the upstream did not answer {method} in time"),
+                        None,
+                        None,
+                    ));
+                }
+            }
+        }
+    }
+
+    /// A legacy upstream's server→client request, carried to the client on the request's
+    /// stream (direction C); a client without the capability makes it -32601, as a legacy
+    /// client without it would answer.
+    async fn ask_client(
+        &self,
+        ctx: &RequestContext,
+        request: ServerRequest,
+    ) -> Result<ClientResult, ErrorData> {
+        let input = match request {
+            ServerRequest::CreateMessage(r) => InputRequest::CreateMessage(r),
+            ServerRequest::ListRoots(r) => InputRequest::ListRoots(r),
+            ServerRequest::Elicit(r) => InputRequest::Elicit(r),
+            other => {
+                return Err(ErrorData::new(
+                    -32601,
+                    format!("{} is not carried", other.method()),
+                ));
+            }
+        };
+        let needed = capability_for(&input);
+        if !declares(ctx.client_capabilities(), needed) {
+            return Err(ErrorData::new(
+                -32601,
+                format!("the client did not declare the {needed} capability"),
+            ));
+        }
+        match ctx.input("upstream", input).await {
+            Ok(InputResponse::CreateMessage(r)) => Ok(ClientResult::CreateMessage(r)),
+            Ok(InputResponse::ListRoots(r)) => Ok(ClientResult::ListRoots(r)),
+            Ok(InputResponse::Elicit(r)) => Ok(ClientResult::Elicit(r)),
+            Ok(_) => Err(ErrorData::new(-32603, "unexpected answer type")),
+            Err(HandlerError::Rpc(e)) => Err(e),
+            Err(_) => Err(ErrorData::new(
+                -32603,
+                "the client's request cannot carry input requests",
+            )),
+        }
+    }
+
+    /// The upstream's result as the client's revision has it: 2026-07-28-only `_meta` keys
+    /// go for a legacy client; the emission at the client's revision is checked (and reported)
+    /// here, so a refusal reaches the client with its reason.
+    fn shape_for_client(
+        &self,
+        mut result: ServerResult,
+        method: &str,
+        ctx: &RequestContext,
+    ) -> Result<ServerResult, ErrorData> {
+        let to = ctx.revision();
+        let from = self.upstream.revision();
+        if to != MODERN
+            && result
+                .meta()
+                .is_some_and(|m| MODERN_RESULT_META.iter().any(|k| m.contains_key(*k)))
+        {
+            let mut value =
+                serde_json::to_value(&result).map_err(|e| ErrorData::new(-32603, e.to_string()))?;
+            if let Some(meta) = value.get_mut("_meta").and_then(Value::as_object_mut) {
+                for key in MODERN_RESULT_META {
+                    meta.shift_remove(key);
+                }
+                if meta.is_empty() {
+                    value.as_object_mut().map(|o| o.shift_remove("_meta"));
+                }
+            }
+            result = match parse_result_for(method, &value, from) {
+                Ok(MethodResult::Server(r)) => r,
+                _ => result,
+            };
+        }
+        emit_frame(
+            &JsonRpcResponse::new(ctx.request_id().clone(), result.clone()),
+            Dir::ToClient,
+            method,
+            Some(from),
+            to,
+            &self.report,
+            self.emitter,
+        )?;
+        Ok(result)
+    }
+
+    /// `logging/setLevel` from a legacy client: refused without the capability; carried to a
+    /// legacy upstream; remembered for stamping toward a 2026-07-28 one (A4).
+    async fn set_level(&self, ctx: &RequestContext, request: &ClientRequest) -> Option<ErrorData> {
+        let ClientRequest::SetLevel(r) = request else {
+            return None;
+        };
+        if self.advertised.logging.is_none() {
+            return Some(ErrorData::new(-32601, "the server does not offer logging"));
+        }
+        if self.modern_upstream() {
+            if let Some(id) = ctx.session_id() {
+                self.levels
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .insert(id.to_owned(), r.params.level);
+            }
+            self.report.event(
+                Dir::ToClient,
+                "logging/setLevel",
+                Some(ctx.revision()),
+                ctx.revision(),
+                Status::Synthesized,
+                "answered by the bridge; the level is stamped as logLevel on later requests",
+            );
+            return None;
+        }
+        self.forward(ctx, request.clone()).await.err()
+    }
+}
+
+impl Handler for BridgeHandler {
+    fn server_info(&self) -> Implementation {
+        self.snapshot.server_info.clone()
+    }
+
+    fn capabilities(&self) -> ServerCapabilities {
+        self.advertised.clone()
+    }
+
+    fn instructions(&self) -> Option<String> {
+        self.snapshot.instructions.clone()
+    }
+
+    async fn intercept(&self, ctx: RequestContext, request: ClientRequest) -> Intercepted {
+        let refuse = |e: ErrorData| Intercepted::Answered(Err(HandlerError::Rpc(e)));
+        match &request {
+            // Answered by the runtime from the snapshot (A3, B2).
+            ClientRequest::Ping(_) | ClientRequest::Discover(_) | ClientRequest::Initialize(_) => {
+                Intercepted::Continue(ctx, request)
+            }
+            ClientRequest::SetLevel(_) => match self.set_level(&ctx, &request).await {
+                Some(e) => refuse(e),
+                // The runtime keeps the session's level too (it filters the logs it forwards).
+                None => Intercepted::Continue(ctx, request),
+            },
+            ClientRequest::Subscribe(_) | ClientRequest::Unsubscribe(_) => {
+                if self.modern_upstream() {
+                    // A8–A10 (subscriptions/listen upstream) are open: not advertised.
+                    return refuse(ErrorData::new(
+                        -32601,
+                        "resource subscriptions through a 2026-07-28 upstream are not carried yet",
+                    ));
+                }
+                match self.forward(&ctx, request.clone()).await {
+                    // The runtime records the subscription (it delivers the updates).
+                    Ok(_) => Intercepted::Continue(ctx, request),
+                    Err(e) => refuse(e),
+                }
+            }
+            // A15: tasks are never advertised.
+            ClientRequest::GetTask(_)
+            | ClientRequest::GetTaskPayload(_)
+            | ClientRequest::ListTasks(_)
+            | ClientRequest::CancelTask(_) => refuse(ErrorData::new(
+                -32601,
+                format!("{}: the bridge does not offer tasks", request.method()),
+            )),
+            ClientRequest::CallTool(r) if r.params.task.is_some() => refuse(ErrorData::new(
+                -32601,
+                "task-augmented tools/call: the bridge does not offer tasks",
+            )),
+            _ => {
+                Intercepted::Answered(self.forward(&ctx, request).await.map_err(HandlerError::Rpc))
+            }
+        }
+    }
+
+    fn session_started(
+        &self,
+        session: &SessionHandle,
+        result: &mut InitializeResult,
+    ) -> Result<(), ErrorData> {
+        let _ = result;
+        self.upstream.add_session(session.clone());
+        let source = match self.snapshot.era {
+            Era::Modern => "server/discover".to_owned(),
+            Era::Legacy => format!("initialize at {}", self.snapshot.revision),
+        };
+        self.report.event(
+            Dir::ToClient,
+            "initialize",
+            Some(self.snapshot.revision),
+            session.revision(),
+            Status::Synthesized,
+            format!("answered by the bridge from the upstream's {source}"),
+        );
+        Ok(())
+    }
+
+    fn session_ended(&self, session_id: &str) {
+        self.levels
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(session_id);
+    }
+}
+
+/// The capabilities the client is offered: the upstream's, minus what the bridge does not
+/// carry (tasks, `extensions`; for a 2026-07-28 upstream also subscriptions and list changes,
+/// whose `subscriptions/listen` mapping, A8–A10, is open).
+fn advertised_capabilities(snapshot: &Snapshot) -> ServerCapabilities {
+    let mut caps = serde_json::to_value(&snapshot.capabilities).unwrap_or_else(|_| json!({}));
+    if let Some(map) = caps.as_object_mut() {
+        for key in SERVER_CAPABILITIES_HIDDEN {
+            map.shift_remove(key);
+        }
+        if snapshot.era == Era::Modern {
+            for area in ["tools", "prompts", "resources"] {
+                if let Some(a) = map.get_mut(area).and_then(Value::as_object_mut) {
+                    a.shift_remove("listChanged");
+                    a.shift_remove("subscribe");
+                }
+            }
+        }
+    }
+    serde_json::from_value(caps).unwrap_or_else(|_| snapshot.capabilities.clone())
+}
+
+/// A legacy client's capabilities as a 2026-07-28 request's `clientCapabilities`
+/// ([`CLIENT_CAPABILITY_MAP`]; unknown members are copied).
+fn modern_client_capabilities(caps: &ClientCapabilities) -> Value {
+    let mut value = serde_json::to_value(caps).unwrap_or_else(|_| json!({}));
+    if let Some(map) = value.as_object_mut() {
+        for (member, rule) in CLIENT_CAPABILITY_MAP {
+            let Some(current) = map.get_mut(member) else {
+                continue;
+            };
+            match rule {
+                CapabilityRule::Keep => {}
+                CapabilityRule::Empty => *current = json!({}),
+                CapabilityRule::FormIfEmpty => {
+                    if current.as_object().is_some_and(Map::is_empty) {
+                        *current = json!({"form": {}});
+                    }
+                }
+                CapabilityRule::Drop => {
+                    map.shift_remove(member);
+                }
+            }
+        }
+    }
+    value
+}
+
+/// The retry of an input-required round: the original params plus `inputResponses` and the
+/// exact `requestState`.
+fn with_inputs(
+    original: &Value,
+    answers: InputResponses,
+    state: Option<String>,
+) -> Result<Value, ErrorData> {
+    let mut next = original.clone();
+    let params = next
+        .as_object_mut()
+        .map(|o| o.entry("params").or_insert_with(|| json!({})))
+        .and_then(Value::as_object_mut)
+        .ok_or_else(|| ErrorData::new(-32602, "params must be an object"))?;
+    if answers.is_empty() {
+        params.shift_remove("inputResponses");
+    } else {
+        params.insert(
+            "inputResponses".into(),
+            serde_json::to_value(answers).map_err(|e| ErrorData::new(-32603, e.to_string()))?,
+        );
+    }
+    match state {
+        Some(s) => params.insert("requestState".into(), Value::String(s)),
+        None => params.shift_remove("requestState"),
+    };
+    Ok(next)
+}
+
+/// Reads an upstream result at its revision; an input-required answer where 2026-07-28
+/// forbids one and an unknown `resultType` get their own reasons.
+fn read_result(
+    method: &str,
+    value: &Value,
+    at: ProtocolVersion,
+) -> Result<ServerResult, ErrorData> {
+    match parse_result_for(method, value, at) {
+        Ok(MethodResult::Server(r)) => Ok(r),
+        Ok(_) => Err(Reason::InvalidUpstreamAnswer.error(
+            format!("the answer to {method} is a client result"),
+            None,
+            None,
+        )),
+        Err(e) => {
+            let result_type = value.get("resultType").and_then(Value::as_str);
+            let reason = match result_type {
+                Some("input_required")
+                    if !mcp_types::wire::INPUT_REQUIRED_METHODS.contains(&method) =>
+                {
+                    Reason::MrtrForbiddenMethod
+                }
+                Some(t) if t != "complete" && t != "input_required" => Reason::UnknownResultType,
+                _ => Reason::InvalidUpstreamAnswer,
+            };
+            Err(reason.error(
+                format!("the upstream's answer to {method} is not valid at {at}: {e}"),
+                None,
+                Some(json!({"resultType": result_type})),
+            ))
+        }
+    }
+}
+
+fn server_request(request: InputRequest) -> ServerRequest {
+    match request {
+        InputRequest::CreateMessage(r) => ServerRequest::CreateMessage(r),
+        InputRequest::ListRoots(r) => ServerRequest::ListRoots(r),
+        InputRequest::Elicit(r) => ServerRequest::Elicit(r),
+        #[allow(unreachable_patterns)]
+        _ => ServerRequest::Ping(Default::default()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn legacy_capabilities_become_modern_ones_by_the_table() {
+        let caps: ClientCapabilities = serde_json::from_value(json!({
+            "roots": {"listChanged": true},
+            "elicitation": {},
+            "sampling": {},
+            "tasks": {"list": {}},
+            "experimental": {"x": {}}
+        }))
+        .unwrap();
+        assert_eq!(
+            modern_client_capabilities(&caps),
+            json!({"experimental": {"x": {}}, "roots": {}, "sampling": {}, "elicitation": {"form": {}}})
+        );
+    }
+
+    #[test]
+    fn retries_carry_answers_and_the_exact_state() {
+        let original =
+            json!({"method": "tools/call", "params": {"name": "t", "inputResponses": {"old": {}}}});
+        let answers: InputResponses =
+            serde_json::from_value(json!({"k": {"action": "accept", "content": {"a": 1}}}))
+                .unwrap();
+        let next = with_inputs(&original, answers, Some("s t/a=te".into())).unwrap();
+        assert_eq!(next["params"]["requestState"], "s t/a=te");
+        assert_eq!(next["params"]["inputResponses"]["k"]["action"], "accept");
+        assert!(next["params"]["inputResponses"].get("old").is_none());
+        let bare = with_inputs(&original, InputResponses::new(), None).unwrap();
+        assert!(bare["params"].get("inputResponses").is_none());
+    }
+
+    #[test]
+    fn results_the_revision_forbids_get_their_reason() {
+        let e = read_result(
+            "tools/list",
+            &json!({"resultType": "input_required", "inputRequests": {}}),
+            MODERN,
+        )
+        .unwrap_err();
+        assert_eq!(e.data.unwrap()["reason"], "mrtr_forbidden_method");
+        let e = read_result(
+            "tools/call",
+            &json!({"resultType": "later", "content": []}),
+            MODERN,
+        )
+        .unwrap_err();
+        assert_eq!(e.data.unwrap()["reason"], "unknown_result_type");
+    }
+}

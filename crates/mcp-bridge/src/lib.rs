@@ -1,0 +1,314 @@
+//! `mcp-bridge`: a live MCP proxy between a client of one protocol revision and a server of
+//! another, every frame translated with `mcp-types`' boundary (`serialize_for` / `parse_as`
+//! at each side's revision). It is what `mcp-frames bridge` runs (cargo feature `bridge` of
+//! `mcp-frames`; see its README section).
+//!
+//! # Architecture
+//!
+//! - **Downstream** (the client side) is the transport crate's server runtime
+//!   (`mcp_transport::server`) with [`engine::BridgeHandler`] as its handler. The runtime
+//!   already serves every revision on every transport the issue asks for — stdio, Streamable
+//!   HTTP on both wires (`Mcp-Session-Id` sessions, the 2026-07-28 stateless wire with its
+//!   headers), 2024-11-05 HTTP+SSE — negotiates each client's revision on its own, and frames
+//!   every answer with `serialize_for` at that revision. The handler intercepts every request
+//!   and carries it upstream.
+//! - **Upstream** ([`upstream::Upstream`]) is one client connection of the transport crate: a
+//!   child process over stdio, or a URL (the 2026-07-28 stateless wire, the stateful wire, or
+//!   HTTP+SSE, tried in that order by the probe). Its router task reads every upstream frame
+//!   at the upstream's revision (`parse_str_as`, results with `parse_result_for` typed by the
+//!   request they answer) and delivers it to the *leg* it belongs to.
+//! - The mapping tables are data: [`engine`]'s `CLIENT_CAPABILITY_MAP` (legacy
+//!   `initialize` capabilities → 2026-07-28 `clientCapabilities`), `SERVER_CAPABILITIES_HIDDEN`,
+//!   `MODERN_RESULT_META`, `IDENTITY_KEYS`; [`limits::Limits`] (every bound); [`limits::Reason`]
+//!   (the refusal catalogue, `data.reason`). Field-level stripping and refusing is the
+//!   boundary's ledger, not repeated here.
+//! - [`report`]: `--report FILE`, one line per frame changed, refused or synthesized, in
+//!   `explain`'s shape.
+//!
+//! # What is bridged today (issue 19, first session)
+//!
+//! Direction C (legacy ↔ legacy at different revisions) and the core of direction A
+//! (legacy client → 2026-07-28 server): the handshake answered from the upstream's snapshot,
+//! requests stamped with the session's identity, capabilities and log level, `ping` local,
+//! `InputRequiredResult` unpacked into server→client requests and retried with fresh ids
+//! (bounded rounds), results shaped for the client's revision. A 2026-07-28 client is served
+//! only in front of a 2026-07-28 server (pass-through); direction B (2026-07-28 client →
+//! legacy server: parked calls, `subscriptions/listen` emulation) and A8–A10 (resource
+//! subscriptions and list changes through `subscriptions/listen`) are open, so a 2026-07-28
+//! upstream's `subscribe`/`listChanged` are not advertised to legacy clients.
+//!
+//! # Decisions on the reference's open questions (bridge-reference.md §6)
+//!
+//! - **Q1.** A legacy server request with nothing to ride on gets -32601 (`Upstream::route`, "no
+//!   client request in flight"); no static roots yet.
+//! - **Q2.** Attribution on a shared upstream: a server→client request goes to the newest
+//!   `tools/call`/`prompts/get`/`resources/read` in flight, a log message to the newest leg
+//!   (else to every session's standalone stream); progress by token, exactly (the leg id is
+//!   the token). Calls run concurrently (`Upstream::route`).
+//! - **Q3.** A client refusing one bridged input fails the request with `client_refused_input`
+//!   (`BridgeHandler::gather_inputs`).
+//! - **Q4.** Bridge-local errors: -32603 + `data.reason` in both eras ([`limits::Reason::error`]).
+//! - **Q5.** -32602 → -32002 for legacy clients: not rewritten (errors pass, §2.4).
+//! - **Q6.** No log level before a legacy `setLevel`: nothing stamped (`BridgeHandler::prepare`).
+//! - **Q7, Q9, Q10, Q12, Q13, Q15, Q20** belong to direction B and A8: open.
+//! - **Q8.** Tasks: never advertised, `tasks/*` and task-augmented calls -32601
+//!   (`BridgeHandler::intercept`, `SERVER_CAPABILITIES_HIDDEN`, `CLIENT_CAPABILITY_MAP`).
+//! - **Q11.** Client identity: `clientInfo` as the client sent it; the bridge names itself
+//!   (`upstream::bridge_info`) only upstream when it has no client identity (its own
+//!   handshake and probe).
+//! - **Q14.** Lossy content: the boundary's ledger decides (strip, pass, or refuse with the
+//!   emission error, reported); `--strict` emits upstream frames strictly. The text-block
+//!   replacement is open.
+//! - **Q16.** Direction C presents the client's requested revision (the runtime echoes it when
+//!   offered).
+//! - **Q17.** `completions` toward a 2024-11-05 client: the ledger strips it; never synthesized.
+//! - **Q18.** Parallel questions: the runtime's input API asks one after the other (open).
+//! - **Q19.** mcp-remote's differences are not copied: `resultType`, `ttlMs`, `cacheScope` and
+//!   2026-07-28 result `_meta` keys are all stripped; `extensions` hidden.
+
+pub mod cli;
+pub mod emit;
+pub mod engine;
+pub mod limits;
+pub mod report;
+pub mod upstream;
+
+use std::future::IntoFuture;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use mcp_transport::Connection;
+use mcp_transport::server::{Notifier, Principal, Server, ServerConfig};
+use mcp_types::ProtocolVersion;
+
+pub use emit::Emitter;
+pub use engine::BridgeHandler;
+pub use limits::{Limits, Reason};
+pub use report::Report;
+pub use upstream::{Era, Snapshot, UpstreamTarget};
+
+/// Why the bridge could not start or had to stop.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BridgeError {
+    /// The upstream could not be reached or refused every revision allowed.
+    #[error("upstream unavailable: {0}")]
+    UpstreamUnavailable(String),
+    /// The upstream went away; every pending request was failed.
+    #[error("upstream closed: {0}")]
+    UpstreamClosed(String),
+    /// The configuration cannot be served.
+    #[error("{0}")]
+    Config(String),
+    /// Listening or the report file failed.
+    #[error("I/O error: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// How a bridge is set up.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct BridgeOptions {
+    /// The revisions offered to clients.
+    pub client_revisions: Vec<ProtocolVersion>,
+    /// The revisions the bridge may speak upstream.
+    pub server_revisions: Vec<ProtocolVersion>,
+    /// Every bound.
+    pub limits: Limits,
+    /// The live report.
+    pub report: Arc<Report>,
+    /// How upstream frames are emitted.
+    pub emitter: Emitter,
+}
+
+impl Default for BridgeOptions {
+    fn default() -> Self {
+        Self {
+            client_revisions: ProtocolVersion::ALL.to_vec(),
+            server_revisions: ProtocolVersion::ALL.to_vec(),
+            limits: Limits::default(),
+            report: Arc::new(Report::none()),
+            emitter: Emitter::default(),
+        }
+    }
+}
+
+impl BridgeOptions {
+    /// Sets [`BridgeOptions::client_revisions`].
+    pub fn client_revisions(mut self, revisions: Vec<ProtocolVersion>) -> Self {
+        self.client_revisions = revisions;
+        self
+    }
+
+    /// Sets [`BridgeOptions::server_revisions`].
+    pub fn server_revisions(mut self, revisions: Vec<ProtocolVersion>) -> Self {
+        self.server_revisions = revisions;
+        self
+    }
+
+    /// Sets [`BridgeOptions::limits`].
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Sets [`BridgeOptions::report`].
+    pub fn report(mut self, report: Report) -> Self {
+        self.report = Arc::new(report);
+        self
+    }
+}
+
+/// A bridge connected to its upstream, ready to serve clients.
+pub struct Bridge {
+    server: Arc<Server<BridgeHandler>>,
+    upstream: Arc<upstream::Upstream>,
+    snapshot: Snapshot,
+    limits: Limits,
+}
+
+impl Bridge {
+    /// Connects to the upstream (probing its era), and sets up the client side for the
+    /// revisions both the options and the upstream's era allow.
+    pub async fn connect(
+        target: &UpstreamTarget,
+        options: BridgeOptions,
+    ) -> Result<Bridge, BridgeError> {
+        let changes = Notifier::new(256);
+        let (upstream, snapshot) = upstream::Upstream::connect(
+            target,
+            &options.server_revisions,
+            options.limits,
+            options.report.clone(),
+            options.emitter,
+            changes.clone(),
+        )
+        .await?;
+        let mut revisions: Vec<ProtocolVersion> = options
+            .client_revisions
+            .iter()
+            .copied()
+            // Direction B (a 2026-07-28 client in front of a legacy server) is open.
+            .filter(|v| *v != ProtocolVersion::V2026_07_28 || snapshot.era == Era::Modern)
+            .collect();
+        revisions.sort();
+        revisions.dedup();
+        if revisions.is_empty() {
+            upstream.shutdown();
+            return Err(BridgeError::Config(format!(
+                "no client revision can be served in front of a {} server (direction B, a 2026-07-28 client before a legacy server, is not bridged yet)",
+                snapshot.revision
+            )));
+        }
+        let handler = BridgeHandler::new(
+            upstream.clone(),
+            snapshot.clone(),
+            options.limits,
+            options.report.clone(),
+            options.emitter,
+        );
+        let config = ServerConfig {
+            revisions,
+            ..ServerConfig::default()
+        };
+        let server = Server::new(handler, config);
+        // The upstream's changes, announced to the clients (relay ends with the server).
+        let relay = Arc::downgrade(&server);
+        let mut rx = changes.subscribe();
+        tokio::spawn(async move {
+            loop {
+                match rx.recv().await {
+                    Ok(change) => match relay.upgrade() {
+                        Some(server) => server.notifier().announce(change),
+                        None => break,
+                    },
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+                }
+            }
+        });
+        Ok(Bridge {
+            server,
+            upstream,
+            snapshot,
+            limits: options.limits,
+        })
+    }
+
+    /// What the upstream said about itself.
+    pub fn snapshot(&self) -> &Snapshot {
+        &self.snapshot
+    }
+
+    /// The revisions offered to clients, oldest first.
+    pub fn client_revisions(&self) -> &[ProtocolVersion] {
+        self.server.revisions()
+    }
+
+    /// Serves one client over a frame connection (stdio, or any pipe) until it closes
+    /// (`Ok`) or the upstream goes away (`Err(UpstreamClosed)`, after the failed answers had
+    /// [`Limits::drain_grace`] to reach the client).
+    pub async fn serve_connection(&self, connection: Connection) -> Result<(), BridgeError> {
+        let serving = self
+            .server
+            .serve_connection(connection, Principal::anonymous());
+        tokio::pin!(serving);
+        tokio::select! {
+            () = &mut serving => Ok(()),
+            why = self.upstream.gone() => {
+                // Keep serving a moment: the failed answers are being written.
+                let _ = tokio::time::timeout(self.limits.drain_grace, &mut serving).await;
+                Err(BridgeError::UpstreamClosed(why))
+            }
+        }
+    }
+
+    /// Serves clients on our own stdin/stdout.
+    pub async fn serve_stdio(&self) -> Result<(), BridgeError> {
+        let stdio = mcp_transport::stdio::serve_stdio(
+            mcp_transport::stdio::StdioOptions::default()
+                .max_line_bytes(self.limits.max_frame_bytes),
+        );
+        self.serve_connection(stdio.connection).await
+    }
+
+    /// Serves clients over HTTP at `path` on `listener` (Streamable HTTP on both wires, and
+    /// 2024-11-05 HTTP+SSE beside it when offered) until the upstream goes away.
+    pub async fn serve_http(
+        &self,
+        listener: tokio::net::TcpListener,
+        path: &str,
+    ) -> Result<(), BridgeError> {
+        let app = self
+            .server
+            .router(path)
+            .into_make_service_with_connect_info::<SocketAddr>();
+        let server = self.server.clone();
+        let sweeper = tokio::spawn(async move {
+            let mut tick = tokio::time::interval(std::time::Duration::from_secs(5));
+            loop {
+                tick.tick().await;
+                server.expire_idle_sessions();
+            }
+        });
+        let serving = axum::serve(listener, app).into_future();
+        tokio::pin!(serving);
+        let result = tokio::select! {
+            served = &mut serving => served.map_err(BridgeError::Io),
+            why = self.upstream.gone() => {
+                // Keep serving a moment: the failed answers are being written.
+                let _ = tokio::time::timeout(self.limits.drain_grace, &mut serving).await;
+                Err(BridgeError::UpstreamClosed(why))
+            }
+        };
+        sweeper.abort();
+        result
+    }
+
+    /// Closes the upstream connection (a child process gets its stdin closed, then a kill)
+    /// and waits up to `grace` for it to end.
+    pub async fn shutdown(&self, grace: std::time::Duration) {
+        self.upstream.shutdown();
+        let _ = tokio::time::timeout(grace, self.upstream.gone()).await;
+    }
+}

@@ -1,0 +1,169 @@
+//! Every bound the bridge keeps, as one table of data ([`Limits`]), and the refusal catalogue
+//! ([`Reason`]): the `data.reason` of each error the bridge itself makes.
+
+use std::time::Duration;
+
+use mcp_types::ProtocolVersion;
+use mcp_types::jsonrpc::ErrorData;
+use serde_json::{Value, json};
+
+/// The bridge's bounds (the reference's §4.1 defaults).
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct Limits {
+    /// How long one upstream leg may take before it is cancelled and answered `timeout`.
+    pub request_timeout: Duration,
+    /// How long the upstream era probe (`server/discover`) may take.
+    pub probe_timeout: Duration,
+    /// How long the upstream `initialize` may take.
+    pub initialize_timeout: Duration,
+    /// Upstream requests in flight at once (further ones are refused `limit_exceeded`).
+    pub max_pending: usize,
+    /// Events (progress, logs, input requests) queued per leg before progress is dropped.
+    pub leg_queue: usize,
+    /// Direction A: input-required rounds per request (`mrtr_rounds_exceeded` beyond).
+    pub max_input_rounds: usize,
+    /// Direction A: input requests per round (`input_request_untranslatable` beyond).
+    pub max_inputs_per_round: usize,
+    /// Direction A: the first backoff of a `requestState`-only round (doubling each time).
+    pub state_only_backoff: Duration,
+    /// The longest stdio line or HTTP body read as one frame.
+    pub max_frame_bytes: usize,
+    /// How long the bridge waits, once the upstream is gone, for the failed answers to reach
+    /// the client before it ends.
+    pub drain_grace: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            request_timeout: Duration::from_secs(60),
+            probe_timeout: Duration::from_secs(10),
+            initialize_timeout: Duration::from_secs(30),
+            max_pending: 64,
+            leg_queue: 64,
+            max_input_rounds: 8,
+            max_inputs_per_round: 8,
+            state_only_backoff: Duration::from_millis(250),
+            max_frame_bytes: 16 << 20,
+            drain_grace: Duration::from_millis(500),
+        }
+    }
+}
+
+impl Limits {
+    /// Sets [`Limits::request_timeout`].
+    pub fn request_timeout(mut self, timeout: Duration) -> Self {
+        self.request_timeout = timeout;
+        self
+    }
+
+    /// Sets [`Limits::probe_timeout`].
+    pub fn probe_timeout(mut self, timeout: Duration) -> Self {
+        self.probe_timeout = timeout;
+        self
+    }
+}
+
+/// Why the bridge refused or failed a request it could not carry (the reference's §2.5).
+/// Every such error is JSON-RPC `-32603` with `data.reason` (Q4: never -32000..-32099, which
+/// 2026-07-28 reserves and SDKs use for their own timeouts).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Reason {
+    /// An input request has no form at the client's revision or capabilities.
+    InputRequestUntranslatable,
+    /// The client answered a bridged input request with an error.
+    ClientRefusedInput,
+    /// More input-required rounds than [`Limits::max_input_rounds`].
+    MrtrRoundsExceeded,
+    /// `input_required` on a method 2026-07-28 forbids it on.
+    MrtrForbiddenMethod,
+    /// A `resultType` the bridge does not know.
+    UnknownResultType,
+    /// The upstream did not answer in time.
+    Timeout,
+    /// The upstream could not be reached or refused the session.
+    UpstreamUnavailable,
+    /// The upstream went away with the request in flight.
+    UpstreamClosed,
+    /// A bound of [`Limits`] was reached.
+    LimitExceeded,
+    /// The frame has no form at the other side's revision (the ledger refuses it).
+    ContentUntranslatable,
+    /// The upstream's answer is not valid at its revision.
+    InvalidUpstreamAnswer,
+}
+
+impl Reason {
+    /// The catalogue: each reason's `data.reason` spelling.
+    const TABLE: [(Reason, &'static str); 11] = [
+        (
+            Reason::InputRequestUntranslatable,
+            "input_request_untranslatable",
+        ),
+        (Reason::ClientRefusedInput, "client_refused_input"),
+        (Reason::MrtrRoundsExceeded, "mrtr_rounds_exceeded"),
+        (Reason::MrtrForbiddenMethod, "mrtr_forbidden_method"),
+        (Reason::UnknownResultType, "unknown_result_type"),
+        (Reason::Timeout, "timeout"),
+        (Reason::UpstreamUnavailable, "upstream_unavailable"),
+        (Reason::UpstreamClosed, "upstream_closed"),
+        (Reason::LimitExceeded, "limit_exceeded"),
+        (Reason::ContentUntranslatable, "content_untranslatable"),
+        (Reason::InvalidUpstreamAnswer, "invalid_upstream_answer"),
+    ];
+
+    /// The `data.reason` spelling.
+    pub fn as_str(self) -> &'static str {
+        Self::TABLE
+            .iter()
+            .find(|(r, _)| *r == self)
+            .map_or("internal", |(_, s)| s)
+    }
+
+    /// The JSON-RPC error for this reason: `-32603`, `data.reason`, `data.from`/`data.to` when
+    /// the two revisions are known, and any `extra` members.
+    pub fn error(
+        self,
+        message: impl Into<String>,
+        revisions: Option<(ProtocolVersion, ProtocolVersion)>,
+        extra: Option<Value>,
+    ) -> ErrorData {
+        let mut data = json!({ "reason": self.as_str() });
+        if let Some((from, to)) = revisions {
+            data["from"] = json!(from.as_str());
+            data["to"] = json!(to.as_str());
+        }
+        if let Some(Value::Object(extra)) = extra {
+            for (k, v) in extra {
+                data[k.as_str()] = v;
+            }
+        }
+        ErrorData::new(-32603, message).with_data(data)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_reason_has_one_spelling_and_errors_carry_it() {
+        let mut seen = std::collections::HashSet::new();
+        for (reason, spelling) in Reason::TABLE {
+            assert_eq!(reason.as_str(), spelling);
+            assert!(seen.insert(spelling), "{spelling} twice");
+        }
+        let e = Reason::Timeout.error(
+            "slow",
+            Some((ProtocolVersion::V2025_06_18, ProtocolVersion::V2026_07_28)),
+            Some(json!({"method": "tools/call"})),
+        );
+        assert_eq!(e.code, -32603);
+        assert_eq!(
+            e.data.unwrap(),
+            json!({"reason": "timeout", "from": "2025-06-18", "to": "2026-07-28", "method": "tools/call"})
+        );
+    }
+}

@@ -1,0 +1,861 @@
+//! The upstream side: one connection to the server (a child process over stdio, or a URL:
+//! Streamable HTTP on either wire, or 2024-11-05's HTTP+SSE), its era found by probing, and the
+//! legs the bridge runs on it.
+//!
+//! Every id the upstream sees is the bridge's (a per-upstream counter: a retry of an
+//! input-required round needs a fresh id, and several downstream sessions share one upstream).
+//! Each request in flight is a *leg*: the router task delivers its answer, and the progress,
+//! logs and server→client requests attributed to it, on the leg's own queue, in arrival order.
+//! When the upstream goes away every leg is failed with `upstream_closed`.
+
+use std::collections::{HashMap, VecDeque};
+use std::ffi::OsString;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use mcp_transport::client::{ClientOptions, Wire, connect_legacy_sse, connect_streamable};
+use mcp_transport::server::{Change, Notifier, SessionHandle};
+use mcp_transport::stdio::{StdioOptions, spawn_child};
+use mcp_transport::{Connection, ConnectionEnd, Frame, FrameSender};
+use mcp_types::ProtocolVersion;
+use mcp_types::jsonrpc::{
+    ErrorData, JsonRpcError, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse,
+    RawMessage, RequestId,
+};
+use mcp_types::model::{
+    ClientNotification, ClientRequest, ClientResult, DiscoverResult, Implementation,
+    InitializeResult, LoggingMessageNotificationParams, ProgressNotificationParams, ProgressToken,
+    ServerCapabilities, ServerNotification, ServerRequest, ServerResult,
+};
+use mcp_types::wire::{MethodResult, parse_result_for, parse_str_as};
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, watch};
+
+use crate::emit::{Emitter, emit_frame};
+use crate::limits::{Limits, Reason};
+use crate::report::{Dir, Report, Status};
+
+const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
+
+/// Where the upstream server is.
+#[derive(Debug, Clone)]
+pub enum UpstreamTarget {
+    /// A command started as a child process, spoken to over its stdin/stdout.
+    Command(Vec<OsString>),
+    /// An HTTP endpoint: Streamable HTTP (either wire) or 2024-11-05 HTTP+SSE.
+    Url(String),
+}
+
+/// Which session model the upstream speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Era {
+    /// 2024-11-05 … 2025-11-25: `initialize`, a session.
+    Legacy,
+    /// 2026-07-28: stateless, `server/discover`.
+    Modern,
+}
+
+/// What the upstream said about itself, fixed when the bridge connected.
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    /// The revision spoken upstream.
+    pub revision: ProtocolVersion,
+    /// Its era.
+    pub era: Era,
+    /// `serverInfo` (2026-07-28: from the discover result's `_meta`, else a bridge-made one).
+    pub server_info: Implementation,
+    /// The capabilities it advertised.
+    pub capabilities: ServerCapabilities,
+    /// Its instructions.
+    pub instructions: Option<String>,
+    /// Which transport reached it (for messages).
+    pub transport: &'static str,
+}
+
+/// One event of a leg, in the order the upstream sent them.
+#[derive(Debug)]
+pub(crate) enum LegEvent {
+    /// Progress for the leg's request.
+    Progress(ProgressNotificationParams),
+    /// A log message attributed to the leg.
+    Log(LoggingMessageNotificationParams),
+    /// A server→client request raised during the leg (legacy upstream), to be answered with
+    /// [`Upstream::respond`].
+    Request(RequestId, Box<ServerRequest>),
+    /// The leg's answer (the result object, or the error).
+    Done(Result<Value, ErrorData>),
+}
+
+struct Leg {
+    tx: mpsc::Sender<LegEvent>,
+    method: &'static str,
+}
+
+#[derive(Default)]
+struct State {
+    legs: HashMap<i64, Leg>,
+    /// Legs in start order, for attributing what names no request (logs, server requests).
+    order: VecDeque<i64>,
+    /// Why the upstream is gone, once it is.
+    closed: Option<String>,
+}
+
+/// The bridge's connection to the upstream server.
+pub struct Upstream {
+    sender: FrameSender,
+    revision: Mutex<ProtocolVersion>,
+    next_id: AtomicI64,
+    state: Mutex<State>,
+    limits: Limits,
+    report: Arc<Report>,
+    emitter: Emitter,
+    notifier: Notifier,
+    sessions: Mutex<Vec<SessionHandle>>,
+    gone: watch::Sender<Option<String>>,
+    close: mcp_transport::ConnectionHandle,
+}
+
+impl std::fmt::Debug for Upstream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Upstream")
+            .field("revision", &self.revision())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The bridge's own identity, upstream (`clientInfo`) and where it names itself.
+pub fn bridge_info() -> Implementation {
+    Implementation::new("mcp-wire-bridge", env!("CARGO_PKG_VERSION"))
+}
+
+impl Upstream {
+    /// Connects to `target`, finds its era and revision among `revisions` (newest first), and
+    /// completes the handshake. `notifier` receives the upstream's list changes and resource
+    /// updates.
+    pub async fn connect(
+        target: &UpstreamTarget,
+        revisions: &[ProtocolVersion],
+        limits: Limits,
+        report: Arc<Report>,
+        emitter: Emitter,
+        notifier: Notifier,
+    ) -> Result<(Arc<Upstream>, Snapshot), crate::BridgeError> {
+        let wants_modern = revisions.contains(&MODERN);
+        let newest_legacy = revisions.iter().copied().filter(|v| *v != MODERN).max();
+        let unavailable = |m: String| crate::BridgeError::UpstreamUnavailable(m);
+        match target {
+            UpstreamTarget::Command(argv) => {
+                let (program, args) = argv
+                    .split_first()
+                    .ok_or_else(|| unavailable("empty upstream command".into()))?;
+                let mut command = tokio::process::Command::new(program);
+                command.args(args);
+                let child = spawn_child(
+                    command,
+                    StdioOptions::default().max_line_bytes(limits.max_frame_bytes),
+                )
+                .map_err(|e| unavailable(format!("cannot start {program:?}: {e}")))?;
+                let up = Self::start(child.connection, limits, report, emitter, notifier);
+                if wants_modern && let Some(snapshot) = up.probe_modern().await? {
+                    return Ok((up, snapshot.with_transport("stdio")));
+                }
+                let Some(version) = newest_legacy else {
+                    return Err(unavailable(
+                        "the upstream does not speak 2026-07-28 and no handshake revision is allowed".into(),
+                    ));
+                };
+                let snapshot = up.initialize(version, revisions).await?;
+                Ok((up, snapshot.with_transport("stdio")))
+            }
+            UpstreamTarget::Url(url) => {
+                let options = ClientOptions::default()
+                    .max_frame_bytes(limits.max_frame_bytes)
+                    .request_timeout(limits.request_timeout);
+                let mut last = String::from("no revision allowed");
+                if wants_modern {
+                    let conn = connect_streamable(url, Wire::Stateless, options.clone())
+                        .map_err(|e| unavailable(format!("{url}: {e}")))?;
+                    let up = Self::start(conn, limits, report.clone(), emitter, notifier.clone());
+                    match up.probe_modern().await {
+                        Ok(Some(snapshot)) => {
+                            return Ok((
+                                up,
+                                snapshot.with_transport("streamable-http (stateless)"),
+                            ));
+                        }
+                        Ok(None) => last = "server/discover refused".into(),
+                        Err(e) => last = e.to_string(),
+                    }
+                    up.shutdown();
+                }
+                if let Some(version) = newest_legacy {
+                    if version >= ProtocolVersion::V2025_03_26 {
+                        let conn = connect_streamable(url, Wire::Stateful, options.clone())
+                            .map_err(|e| unavailable(format!("{url}: {e}")))?;
+                        let up =
+                            Self::start(conn, limits, report.clone(), emitter, notifier.clone());
+                        match up.initialize(version, revisions).await {
+                            Ok(snapshot) => {
+                                return Ok((up, snapshot.with_transport("streamable-http")));
+                            }
+                            Err(e) => last = e.to_string(),
+                        }
+                        up.shutdown();
+                    }
+                    if revisions.contains(&ProtocolVersion::V2024_11_05) {
+                        match connect_legacy_sse(url, options).await {
+                            Ok(conn) => {
+                                let up = Self::start(conn, limits, report, emitter, notifier);
+                                let snapshot = up
+                                    .initialize(ProtocolVersion::V2024_11_05, revisions)
+                                    .await?;
+                                return Ok((up, snapshot.with_transport("http+sse")));
+                            }
+                            Err(e) => last = format!("{last}; HTTP+SSE: {e}"),
+                        }
+                    }
+                }
+                Err(unavailable(format!("{url}: {last}")))
+            }
+        }
+    }
+
+    fn start(
+        connection: Connection,
+        limits: Limits,
+        report: Arc<Report>,
+        emitter: Emitter,
+        notifier: Notifier,
+    ) -> Arc<Upstream> {
+        let Connection {
+            sender,
+            receiver,
+            handle,
+        } = connection;
+        let up = Arc::new(Upstream {
+            sender,
+            revision: Mutex::new(MODERN),
+            next_id: AtomicI64::new(1),
+            state: Mutex::new(State::default()),
+            limits,
+            report,
+            emitter,
+            notifier,
+            sessions: Mutex::new(Vec::new()),
+            gone: watch::channel(None).0,
+            close: handle.clone(),
+        });
+        let router = up.clone();
+        tokio::spawn(async move {
+            let mut receiver = receiver;
+            while let Some(frame) = receiver.recv().await {
+                router.route(frame).await;
+            }
+            let why = match handle.ended().await {
+                ConnectionEnd::Closed => "the upstream closed the connection".to_owned(),
+                ConnectionEnd::Failed(e) => format!("the upstream failed: {e}"),
+            };
+            router.fail_all(&why);
+        });
+        up
+    }
+
+    /// The revision spoken upstream.
+    pub fn revision(&self) -> ProtocolVersion {
+        *self.revision.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn set_revision(&self, v: ProtocolVersion) {
+        *self.revision.lock().unwrap_or_else(PoisonError::into_inner) = v;
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Resolves once the upstream is gone, with why.
+    pub async fn gone(&self) -> String {
+        let mut rx = self.gone.subscribe();
+        match rx.wait_for(Option::is_some).await {
+            Ok(why) => why.clone().unwrap_or_default(),
+            Err(_) => "the upstream's router ended".to_owned(),
+        }
+    }
+
+    /// Closes the upstream connection (a child gets its stdin closed, then a kill).
+    pub fn shutdown(&self) {
+        self.close.close();
+    }
+
+    /// Remembers a downstream session, for messages no request names (bounded by the
+    /// runtime's session limit; ended sessions are dropped as new ones come).
+    pub(crate) fn add_session(&self, session: SessionHandle) {
+        let mut sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
+        sessions.retain(SessionHandle::is_live);
+        sessions.push(session);
+    }
+
+    /// Fails every leg and refuses new ones.
+    fn fail_all(&self, why: &str) {
+        let legs = {
+            let mut st = self.lock();
+            st.closed = Some(why.to_owned());
+            st.order.clear();
+            std::mem::take(&mut st.legs)
+        };
+        let revision = self.revision();
+        for (_, leg) in legs {
+            let error = Reason::UpstreamClosed.error(
+                format!("{why} while {} was in flight", leg.method),
+                None,
+                Some(json!({ "upstreamRevision": revision.as_str() })),
+            );
+            deliver(&leg.tx, LegEvent::Done(Err(error)));
+        }
+        self.gone.send_replace(Some(why.to_owned()));
+    }
+
+    /// A fresh bridge id for the next leg (the request's progress token is set from it).
+    pub(crate) fn reserve_id(&self) -> i64 {
+        self.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Starts a leg: sends `request` with the bridge id `id` (from [`Upstream::reserve_id`]).
+    pub(crate) async fn start_leg(
+        self: &Arc<Self>,
+        id: i64,
+        request: ClientRequest,
+        from: Option<ProtocolVersion>,
+    ) -> Result<LegHandle, ErrorData> {
+        let method = request.method();
+        let revision = self.revision();
+        let frame = emit_frame(
+            &JsonRpcRequest::new(id, request),
+            Dir::ToServer,
+            method,
+            from,
+            revision,
+            &self.report,
+            self.emitter,
+        )?;
+        let (tx, rx) = mpsc::channel(self.limits.leg_queue.max(2));
+        {
+            let mut st = self.lock();
+            if let Some(why) = &st.closed {
+                return Err(Reason::UpstreamClosed.error(why.clone(), None, None));
+            }
+            if st.legs.len() >= self.limits.max_pending {
+                return Err(Reason::LimitExceeded.error(
+                    format!(
+                        "{} upstream requests are in flight already",
+                        self.limits.max_pending
+                    ),
+                    None,
+                    None,
+                ));
+            }
+            st.legs.insert(id, Leg { tx, method });
+            st.order.push_back(id);
+        }
+        let leg = LegHandle {
+            id,
+            rx,
+            upstream: self.clone(),
+            finished: false,
+        };
+        if self.sender.send(frame).await.is_err() {
+            return Err(Reason::UpstreamClosed.error(
+                "the upstream connection is closed",
+                None,
+                None,
+            ));
+        }
+        Ok(leg)
+    }
+
+    /// Sends one request and waits for its answer (no events expected: the handshake).
+    async fn request_once(
+        self: &Arc<Self>,
+        request: ClientRequest,
+        timeout: Duration,
+    ) -> Result<Value, ErrorData> {
+        let mut leg = self.start_leg(self.reserve_id(), request, None).await?;
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            match tokio::time::timeout_at(deadline, leg.rx.recv()).await {
+                Ok(Some(LegEvent::Done(answer))) => {
+                    leg.finished = true;
+                    return answer;
+                }
+                Ok(Some(LegEvent::Request(id, _))) => {
+                    self.respond(id, Err(not_routable("during the handshake")))
+                        .await;
+                }
+                Ok(Some(_)) => {}
+                Ok(None) => {
+                    return Err(Reason::UpstreamClosed.error("the upstream is gone", None, None));
+                }
+                Err(_) => {
+                    return Err(Reason::Timeout.error(
+                        format!("no answer within {timeout:?}"),
+                        None,
+                        None,
+                    ));
+                }
+            }
+        }
+    }
+
+    /// The 2026-07-28 probe: `server/discover`, stamped. `None`: the upstream is not modern.
+    async fn probe_modern(self: &Arc<Self>) -> Result<Option<Snapshot>, crate::BridgeError> {
+        self.set_revision(MODERN);
+        let mut meta = serde_json::Map::new();
+        meta.insert(
+            mcp_types::model::meta::keys::PROTOCOL_VERSION.into(),
+            json!(MODERN.as_str()),
+        );
+        meta.insert(
+            mcp_types::model::meta::keys::CLIENT_CAPABILITIES.into(),
+            json!({}),
+        );
+        meta.insert(
+            mcp_types::model::meta::keys::CLIENT_INFO.into(),
+            serde_json::to_value(bridge_info()).unwrap_or(Value::Null),
+        );
+        let request =
+            client_request(json!({"method": "server/discover", "params": {"_meta": meta}}))
+                .map_err(|e| crate::BridgeError::UpstreamUnavailable(e.message))?;
+        match self.request_once(request, self.limits.probe_timeout).await {
+            Ok(value) => match parse_result_for("server/discover", &value, MODERN) {
+                Ok(MethodResult::Server(ServerResult::Discover(d))) => {
+                    if !d.supported_versions.iter().any(|v| v == MODERN.as_str()) {
+                        return Ok(None);
+                    }
+                    Ok(Some(Snapshot::from_discover(d)))
+                }
+                _ => Ok(None),
+            },
+            Err(e)
+                if e.data.as_ref().and_then(|d| d.get("reason"))
+                    == Some(&json!("upstream_closed")) =>
+            {
+                Err(crate::BridgeError::UpstreamUnavailable(e.message))
+            }
+            // Any other error, or silence: not modern (reference §1.3: do not key on one code).
+            Err(_) => Ok(None),
+        }
+    }
+
+    /// The handshake-era session: `initialize` at `version`, accepting a counter-offer among
+    /// `allowed`, then `notifications/initialized`.
+    async fn initialize(
+        self: &Arc<Self>,
+        version: ProtocolVersion,
+        allowed: &[ProtocolVersion],
+    ) -> Result<Snapshot, crate::BridgeError> {
+        self.set_revision(version);
+        // Everything the bridge can route to a client (gated per request, reference §3.3).
+        let capabilities =
+            json!({"roots": {"listChanged": false}, "sampling": {}, "elicitation": {}});
+        let request = client_request(json!({
+            "method": "initialize",
+            "params": {
+                "protocolVersion": version.as_str(),
+                "capabilities": capabilities,
+                "clientInfo": bridge_info(),
+            }
+        }))
+        .map_err(|e| crate::BridgeError::UpstreamUnavailable(e.message))?;
+        let value = self
+            .request_once(request, self.limits.initialize_timeout)
+            .await
+            .map_err(|e| {
+                crate::BridgeError::UpstreamUnavailable(format!("initialize: {}", e.message))
+            })?;
+        let offered = value
+            .get("protocolVersion")
+            .and_then(Value::as_str)
+            .and_then(|v| v.parse::<ProtocolVersion>().ok())
+            .filter(|v| *v != MODERN && allowed.contains(v))
+            .ok_or_else(|| {
+                crate::BridgeError::UpstreamUnavailable(format!(
+                    "the upstream answered initialize with protocolVersion {}, which the bridge does not allow",
+                    value.get("protocolVersion").unwrap_or(&Value::Null)
+                ))
+            })?;
+        self.set_revision(offered);
+        let result = match parse_result_for("initialize", &value, offered) {
+            Ok(MethodResult::Server(ServerResult::Initialize(r))) => r,
+            Ok(_) => {
+                return Err(crate::BridgeError::UpstreamUnavailable(
+                    "the initialize answer is not an InitializeResult".into(),
+                ));
+            }
+            Err(e) => {
+                return Err(crate::BridgeError::UpstreamUnavailable(format!(
+                    "the initialize answer is invalid at {offered}: {e}"
+                )));
+            }
+        };
+        let initialized: ClientNotification =
+            serde_json::from_value(json!({"method": "notifications/initialized"}))
+                .map_err(|e| crate::BridgeError::UpstreamUnavailable(e.to_string()))?;
+        self.send_notification(initialized, None).await;
+        Ok(Snapshot::from_initialize(result, offered))
+    }
+
+    /// Sends a notification upstream (best effort: a closed upstream is reported elsewhere).
+    pub(crate) async fn send_notification(
+        &self,
+        notification: ClientNotification,
+        from: Option<ProtocolVersion>,
+    ) {
+        let method = notification.method();
+        if let Ok(frame) = emit_frame(
+            &JsonRpcNotification::new(notification),
+            Dir::ToServer,
+            method,
+            from,
+            self.revision(),
+            &self.report,
+            self.emitter,
+        ) {
+            let _ = self.sender.send(frame).await;
+        }
+    }
+
+    /// Answers a server→client request of the upstream.
+    pub(crate) async fn respond(&self, id: RequestId, answer: Result<ClientResult, ErrorData>) {
+        let revision = self.revision();
+        let frame = match answer {
+            Ok(result) => emit_frame(
+                &JsonRpcResponse::new(id.clone(), result),
+                Dir::ToServer,
+                "response",
+                None,
+                revision,
+                &self.report,
+                self.emitter,
+            ),
+            Err(e) => Err(e),
+        };
+        let frame = match frame {
+            Ok(f) => f,
+            Err(error) => match emit_frame(
+                &JsonRpcError::new(Some(id), error),
+                Dir::ToServer,
+                "error",
+                None,
+                revision,
+                &self.report,
+                self.emitter,
+            ) {
+                Ok(f) => f,
+                Err(_) => return,
+            },
+        };
+        let _ = self.sender.send(frame).await;
+    }
+
+    /// Routes one upstream frame.
+    async fn route(&self, frame: Frame) {
+        let revision = self.revision();
+        let Ok(value) = frame.to_value() else { return };
+        let message = match RawMessage::from_value(value) {
+            Ok(m) => m,
+            Err(_) => return,
+        };
+        match message {
+            JsonRpcMessage::Response(r) => self.finish_leg(&r.id, Ok(Value::Object(r.result))),
+            JsonRpcMessage::Error(e) => {
+                if let Some(id) = &e.id {
+                    self.finish_leg(id, Err(e.error));
+                }
+            }
+            JsonRpcMessage::Notification(_) => {
+                match parse_str_as::<ServerNotification>(frame.as_str(), revision) {
+                    Ok(n) => self.route_notification(n),
+                    Err(_) => self.report.event(
+                        Dir::ToClient,
+                        "notification",
+                        Some(revision),
+                        revision,
+                        Status::Refused,
+                        "dropped an upstream notification that is not valid at its revision",
+                    ),
+                }
+            }
+            JsonRpcMessage::Request(r) => {
+                let id = r.id.clone();
+                match parse_str_as::<ServerRequest>(frame.as_str(), revision) {
+                    Ok(ServerRequest::Ping(_)) => {
+                        self.report.event(
+                            Dir::ToServer,
+                            "ping",
+                            Some(revision),
+                            revision,
+                            Status::Synthesized,
+                            "answered by the bridge",
+                        );
+                        self.respond(id, Ok(ClientResult::Empty(Default::default())))
+                            .await;
+                    }
+                    Ok(
+                        request @ (ServerRequest::CreateMessage(_)
+                        | ServerRequest::ListRoots(_)
+                        | ServerRequest::Elicit(_)),
+                    ) => {
+                        let target = {
+                            let st = self.lock();
+                            st.order
+                                .iter()
+                                .rev()
+                                .find(|leg| {
+                                    st.legs.get(leg).is_some_and(|l| {
+                                        mcp_types::wire::INPUT_REQUIRED_METHODS.contains(&l.method)
+                                    })
+                                })
+                                .and_then(|leg| st.legs.get(leg))
+                                .map(|l| l.tx.clone())
+                        };
+                        match target {
+                            Some(tx) => {
+                                if tx
+                                    .try_send(LegEvent::Request(id.clone(), Box::new(request)))
+                                    .is_err()
+                                {
+                                    self.respond(
+                                        id,
+                                        Err(Reason::LimitExceeded.error(
+                                            "the request's queue is full",
+                                            None,
+                                            None,
+                                        )),
+                                    )
+                                    .await;
+                                }
+                            }
+                            None => {
+                                self.report.event(
+                                    Dir::ToServer,
+                                    request.method(),
+                                    Some(revision),
+                                    revision,
+                                    Status::Refused,
+                                    "no client request in flight to carry it (reference Q1)",
+                                );
+                                self.respond(
+                                    id,
+                                    Err(not_routable(
+                                        "outside any tools/call, prompts/get or resources/read",
+                                    )),
+                                )
+                                .await;
+                            }
+                        }
+                    }
+                    Ok(other) => {
+                        self.respond(
+                            id,
+                            Err(ErrorData::new(
+                                -32601,
+                                format!("the bridge does not carry {} to clients", other.method()),
+                            )),
+                        )
+                        .await;
+                    }
+                    Err(e) => {
+                        self.respond(id, Err(ErrorData::new(i64::from(e.code()), e.to_string())))
+                            .await
+                    }
+                }
+            }
+            #[allow(unreachable_patterns)]
+            _ => {}
+        }
+    }
+
+    fn finish_leg(&self, id: &RequestId, answer: Result<Value, ErrorData>) {
+        let RequestId::Integer(n) = id else { return };
+        let leg = {
+            let mut st = self.lock();
+            st.order.retain(|l| l != n);
+            st.legs.remove(n)
+        };
+        // An answer to no leg (late, after a cancel or timeout) is dropped.
+        if let Some(leg) = leg {
+            deliver(&leg.tx, LegEvent::Done(answer));
+        }
+    }
+
+    fn route_notification(&self, n: ServerNotification) {
+        let change = match &n {
+            ServerNotification::ToolListChanged(_) => Some(Change::ToolsListChanged),
+            ServerNotification::PromptListChanged(_) => Some(Change::PromptsListChanged),
+            ServerNotification::ResourceListChanged(_) => Some(Change::ResourcesListChanged),
+            ServerNotification::ResourceUpdated(u) => {
+                Some(Change::ResourceUpdated(u.params.uri.clone()))
+            }
+            _ => None,
+        };
+        if let Some(change) = change {
+            self.notifier.announce(change);
+            return;
+        }
+        match n {
+            ServerNotification::Progress(p) => {
+                let leg = match &p.params.progress_token {
+                    ProgressToken::Integer(n) => self.lock().legs.get(n).map(|l| l.tx.clone()),
+                    ProgressToken::String(_) => None,
+                };
+                // Progress is droppable: a full queue loses it rather than stalling the router.
+                if let Some(tx) = leg {
+                    let _ = tx.try_send(LegEvent::Progress(p.params));
+                }
+            }
+            ServerNotification::LoggingMessage(m) => {
+                let newest = {
+                    let st = self.lock();
+                    st.order
+                        .back()
+                        .and_then(|l| st.legs.get(l))
+                        .map(|l| l.tx.clone())
+                };
+                match newest {
+                    Some(tx) => {
+                        let _ = tx.try_send(LegEvent::Log(m.params));
+                    }
+                    None => {
+                        let sessions = self
+                            .sessions
+                            .lock()
+                            .unwrap_or_else(PoisonError::into_inner)
+                            .clone();
+                        for s in sessions {
+                            let n = ServerNotification::LoggingMessage(
+                                mcp_types::model::LoggingMessageNotification::new(m.params.clone()),
+                            );
+                            s.notify(n);
+                        }
+                    }
+                }
+            }
+            // Cancellations of the upstream's own requests, elicitation completions, task
+            // statuses and acknowledgements have no downstream counterpart yet (issue 19 open).
+            _ => {}
+        }
+    }
+}
+
+impl Snapshot {
+    fn from_discover(d: DiscoverResult) -> Self {
+        let server_info = d
+            .meta
+            .as_ref()
+            .and_then(|m| {
+                m.get_as::<Implementation>(mcp_types::model::meta::keys::SERVER_INFO)
+                    .ok()
+                    .flatten()
+            })
+            .unwrap_or_else(bridge_info);
+        Snapshot {
+            revision: MODERN,
+            era: Era::Modern,
+            server_info,
+            capabilities: *d.capabilities,
+            instructions: d.instructions,
+            transport: "",
+        }
+    }
+
+    fn from_initialize(r: InitializeResult, revision: ProtocolVersion) -> Self {
+        Snapshot {
+            revision,
+            era: Era::Legacy,
+            server_info: r.server_info,
+            capabilities: *r.capabilities,
+            instructions: r.instructions,
+            transport: "",
+        }
+    }
+
+    fn with_transport(mut self, transport: &'static str) -> Self {
+        self.transport = transport;
+        self
+    }
+}
+
+/// A leg in flight; dropping it before its answer cancels it upstream.
+pub(crate) struct LegHandle {
+    /// The bridge id the upstream sees.
+    pub id: i64,
+    pub rx: mpsc::Receiver<LegEvent>,
+    upstream: Arc<Upstream>,
+    /// Set once the answer arrived (nothing to cancel).
+    pub finished: bool,
+}
+
+impl LegHandle {
+    /// Stops waiting: forgets the leg and tells the upstream (`notifications/cancelled` naming
+    /// the leg id; on the 2026-07-28 HTTP wire the transport turns it into closing the stream).
+    pub(crate) fn cancel(&mut self, reason: &str) {
+        if self.finished {
+            return;
+        }
+        self.finished = true;
+        let known = {
+            let mut st = self.upstream.lock();
+            st.order.retain(|l| *l != self.id);
+            st.legs.remove(&self.id).is_some()
+        };
+        if !known {
+            return;
+        }
+        let up = self.upstream.clone();
+        let id = self.id;
+        let reason = reason.to_owned();
+        // Drop may run outside an async context's await point: send from a task.
+        if let Ok(rt) = tokio::runtime::Handle::try_current() {
+            rt.spawn(async move {
+                if let Ok(n) = serde_json::from_value::<ClientNotification>(json!({
+                    "method": "notifications/cancelled",
+                    "params": {"requestId": id, "reason": reason}
+                })) {
+                    up.send_notification(n, None).await;
+                }
+            });
+        }
+    }
+}
+
+impl Drop for LegHandle {
+    fn drop(&mut self) {
+        self.cancel("the client cancelled the request");
+    }
+}
+
+/// Queues `event` on a leg; an answer that finds the queue full waits in a task of its own.
+fn deliver(tx: &mpsc::Sender<LegEvent>, event: LegEvent) {
+    if let Err(mpsc::error::TrySendError::Full(event)) = tx.try_send(event) {
+        let tx = tx.clone();
+        if let Ok(rt) = tokio::runtime::Handle::try_current() {
+            rt.spawn(async move {
+                let _ = tx.send(event).await;
+            });
+        }
+    }
+}
+
+/// A server→client request the bridge cannot attribute to a client request (reference Q1).
+fn not_routable(when: &str) -> ErrorData {
+    ErrorData::new(
+        -32601,
+        format!("the bridge has no client request to carry this {when}"),
+    )
+}
+
+/// A superset `ClientRequest` from its JSON form (`method`, `params`).
+pub(crate) fn client_request(value: Value) -> Result<ClientRequest, ErrorData> {
+    serde_json::from_value(value).map_err(|e| ErrorData::new(-32602, e.to_string()))
+}

@@ -1,0 +1,428 @@
+//! The bridge end to end on loopback, with the project's conformance fixtures as the upstream
+//! (in-process, at one revision) and a scripted client speaking another revision: direction C
+//! (2025-11-25 client → 2025-03-26 server over HTTP), direction A (2025-06-18 client over
+//! stdio → 2026-07-28-only server: synthesized initialize, stamped requests, input-required
+//! rounds unpacked into server→client requests, results shaped), and the faults: upstream
+//! death fails the pending request and ends the bridge; upstream silence is a timeout.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcp_bridge::{Bridge, BridgeOptions, Era, Limits, Report, UpstreamTarget};
+use mcp_transport::client::{ClientOptions, Wire, connect_streamable};
+use mcp_transport::fixtures::ConformanceFixtures;
+use mcp_transport::server::{Server, ServerConfig};
+use mcp_transport::stdio::{StdioOptions, pipe};
+use mcp_transport::{Connection, Frame};
+use mcp_types::ProtocolVersion;
+use serde_json::{Value, json};
+
+const LIMIT: Duration = Duration::from_secs(20);
+
+/// The conformance fixtures served over HTTP on a free port at exactly `revisions`.
+async fn upstream_http(revisions: &[ProtocolVersion]) -> (String, tokio::task::JoinHandle<()>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let server = Server::new(
+        ConformanceFixtures::new(),
+        ServerConfig {
+            revisions: revisions.to_vec(),
+            ..ServerConfig::default()
+        },
+    );
+    let task = tokio::spawn(async move {
+        let _ = server.serve(listener).await;
+    });
+    (url, task)
+}
+
+/// A scripted client on a frame connection.
+struct Client {
+    conn: Connection,
+    next: i64,
+    /// Frames that arrived while waiting for another one.
+    seen: Vec<Value>,
+}
+
+impl Client {
+    fn new(conn: Connection) -> Self {
+        Self {
+            conn,
+            next: 1,
+            seen: Vec::new(),
+        }
+    }
+
+    async fn send(&self, value: Value) {
+        let frame = Frame::parse(serde_json::to_vec(&value).unwrap()).unwrap();
+        self.conn.sender.send(frame).await.unwrap();
+    }
+
+    async fn recv(&mut self) -> Value {
+        let frame = tokio::time::timeout(LIMIT, self.conn.receiver.recv())
+            .await
+            .expect("a frame in time")
+            .expect("the connection is open");
+        frame.to_value().unwrap()
+    }
+
+    /// Sends a request and returns its answer, answering server→client requests with
+    /// `answer(method, params)` meanwhile.
+    async fn call_with(
+        &mut self,
+        method: &str,
+        params: Value,
+        answer: impl Fn(&str, &Value) -> Value,
+    ) -> Value {
+        let id = self.next;
+        self.next += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+        loop {
+            let frame = self.recv().await;
+            if frame.get("id") == Some(&json!(id)) && frame.get("method").is_none() {
+                return frame;
+            }
+            if let Some(m) = frame.get("method").and_then(Value::as_str)
+                && frame.get("id").is_some()
+            {
+                let result = answer(m, &frame["params"]);
+                self.send(json!({"jsonrpc": "2.0", "id": frame["id"], "result": result}))
+                    .await;
+            }
+            self.seen.push(frame);
+        }
+    }
+
+    async fn call(&mut self, method: &str, params: Value) -> Value {
+        self.call_with(method, params, |m, _| {
+            panic!("unexpected server request {m}")
+        })
+        .await
+    }
+
+    async fn initialize(&mut self, revision: &str, capabilities: Value) -> Value {
+        let r = self
+            .call(
+                "initialize",
+                json!({"protocolVersion": revision, "capabilities": capabilities,
+                       "clientInfo": {"name": "scripted", "version": "1.0.0"}}),
+            )
+            .await;
+        self.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .await;
+        r
+    }
+}
+
+fn report_path(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("mcp-bridge-{name}-{}.jsonl", std::process::id()))
+}
+
+fn report_lines(path: &std::path::Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn direction_c_a_2025_11_25_client_uses_a_2025_03_26_server_over_http() {
+    let (url, upstream) = upstream_http(&[ProtocolVersion::V2025_03_26]).await;
+    let bridge = Arc::new(
+        Bridge::connect(&UpstreamTarget::Url(url), BridgeOptions::default())
+            .await
+            .expect("the bridge connects"),
+    );
+    assert_eq!(bridge.snapshot().revision, ProtocolVersion::V2025_03_26);
+    assert_eq!(bridge.snapshot().era, Era::Legacy);
+    // No 2026-07-28 clients in front of a legacy server yet (direction B is open).
+    assert!(
+        !bridge
+            .client_revisions()
+            .contains(&ProtocolVersion::V2026_07_28)
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let front = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let serving = {
+        let bridge = bridge.clone();
+        tokio::spawn(async move { bridge.serve_http(listener, "/mcp").await })
+    };
+    let conn = connect_streamable(&front, Wire::Stateful, ClientOptions::default()).unwrap();
+    let mut client = Client::new(conn);
+    let init = client.initialize("2025-11-25", json!({})).await;
+    // The client's own revision is presented (Q16), with the upstream's identity.
+    assert_eq!(init["result"]["protocolVersion"], "2025-11-25");
+    assert_eq!(
+        init["result"]["serverInfo"]["name"],
+        "mcp-wire-conformance-server"
+    );
+
+    let tools = client.call("tools/list", json!({})).await;
+    let names: Vec<&str> = tools["result"]["tools"]
+        .as_array()
+        .expect("a tool list")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert!(names.contains(&"test_simple_text"), "{names:?}");
+
+    let call = client
+        .call(
+            "tools/call",
+            json!({"name": "test_simple_text", "arguments": {}}),
+        )
+        .await;
+    assert_eq!(
+        call["result"]["content"][0]["text"],
+        "This is a simple text response for testing."
+    );
+
+    // Progress crosses with the client's own token (the upstream saw the bridge's).
+    let progress = client
+        .call(
+            "tools/call",
+            json!({"name": "test_tool_with_progress", "arguments": {}, "_meta": {"progressToken": "p-1"}}),
+        )
+        .await;
+    assert!(progress.get("result").is_some(), "{progress}");
+    let tokens: Vec<&Value> = client
+        .seen
+        .iter()
+        .filter(|f| f["method"] == "notifications/progress")
+        .map(|f| &f["params"]["progressToken"])
+        .collect();
+    assert!(!tokens.is_empty(), "progress crossed: {:?}", client.seen);
+    assert!(tokens.iter().all(|t| **t == json!("p-1")), "{tokens:?}");
+
+    // A method the upstream's revision does not have is refused before it leaves.
+    let tasks = client.call("tasks/list", json!({})).await;
+    assert_eq!(tasks["error"]["code"], -32601, "{tasks}");
+
+    // A legacy server's unknown resource error passes unchanged (§2.4).
+    let missing = client
+        .call("resources/read", json!({"uri": "test://nope"}))
+        .await;
+    assert_eq!(missing["error"]["code"], -32002, "{missing}");
+
+    client.conn.close();
+    serving.abort();
+    upstream.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn direction_a_a_2025_06_18_stdio_client_uses_a_2026_07_28_server() {
+    let (url, upstream) = upstream_http(&[ProtocolVersion::V2026_07_28]).await;
+    let path = report_path("a");
+    let bridge = Arc::new(
+        Bridge::connect(
+            &UpstreamTarget::Url(url),
+            BridgeOptions::default().report(Report::to_file(&path).unwrap()),
+        )
+        .await
+        .expect("the bridge connects"),
+    );
+    assert_eq!(bridge.snapshot().era, Era::Modern);
+    let (ours, theirs) = tokio::io::duplex(1 << 16);
+    let (r, w) = tokio::io::split(theirs);
+    let serving = {
+        let bridge = bridge.clone();
+        let conn = pipe(r, w, StdioOptions::default()).connection;
+        tokio::spawn(async move { bridge.serve_connection(conn).await })
+    };
+    let (r, w) = tokio::io::split(ours);
+    let mut client = Client::new(pipe(r, w, StdioOptions::default()).connection);
+    let init = client
+        .initialize("2025-06-18", json!({"elicitation": {}, "sampling": {}}))
+        .await;
+    assert_eq!(init["result"]["protocolVersion"], "2025-06-18", "{init}");
+    // A 2026-07-28 server's subscriptions are not advertised until A8 lands.
+    assert!(
+        init["result"]["capabilities"]["resources"]
+            .get("subscribe")
+            .is_none()
+    );
+    assert!(init["result"]["capabilities"].get("extensions").is_none());
+
+    // ping is answered by the bridge.
+    assert_eq!(client.call("ping", json!({})).await["result"], json!({}));
+
+    // The list comes back without 2026-07-28's result members.
+    let tools = client.call("tools/list", json!({})).await;
+    let result = &tools["result"];
+    assert!(
+        result["tools"].as_array().is_some_and(|t| !t.is_empty()),
+        "{tools}"
+    );
+    for key in ["resultType", "ttlMs", "cacheScope"] {
+        assert!(result.get(key).is_none(), "{key} leaked: {result}");
+    }
+    assert!(
+        result
+            .get("_meta")
+            .is_none_or(|m| m.get("io.modelcontextprotocol/serverInfo").is_none())
+    );
+
+    // The server asks for input with an InputRequiredResult; the bridge asks the client with
+    // a real elicitation/create and retries.
+    let asked = std::sync::Mutex::new(Vec::new());
+    let call = client
+        .call_with(
+            "tools/call",
+            json!({"name": "test_elicitation", "arguments": {"message": "who?"}}),
+            |m, p| {
+                asked.lock().unwrap().push((m.to_owned(), p.clone()));
+                json!({"action": "accept", "content": {"username": "ada", "email": "a@b.c"}})
+            },
+        )
+        .await;
+    let asked = asked.into_inner().unwrap();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert_eq!(asked[0].0, "elicitation/create");
+    let text = call["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(text.contains("ada"), "{call}");
+    assert!(call["result"].get("resultType").is_none(), "{call}");
+
+    // Two rounds: each answered by the client, the server's final answer reaches it.
+    let rounds = std::sync::Mutex::new(0);
+    let multi = client
+        .call_with(
+            "tools/call",
+            json!({"name": "test_input_required_result_multi_round", "arguments": {}}),
+            |m, _| {
+                *rounds.lock().unwrap() += 1;
+                match m {
+                    "elicitation/create" => json!({"action": "accept", "content": {"name": "ada", "confirm": true, "answer": "yes"}}),
+                    "sampling/createMessage" => json!({"role": "assistant", "content": {"type": "text", "text": "ok"}, "model": "m"}),
+                    _ => json!({"roots": []}),
+                }
+            },
+        )
+        .await;
+    assert!(multi.get("result").is_some(), "{multi}");
+    assert!(*rounds.lock().unwrap() >= 2, "two rounds asked");
+
+    // The stamped capabilities are the client's own: a 2026-07-28 server gates on them, and
+    // its -32021 reaches the client unchanged (§2.4).
+    let roots = client
+        .call(
+            "tools/call",
+            json!({"name": "test_input_required_result_list_roots", "arguments": {}}),
+        )
+        .await;
+    assert_eq!(roots["error"]["code"], -32021, "{roots}");
+    assert_eq!(
+        roots["error"]["data"]["requiredCapabilities"],
+        json!({"roots": {}}),
+        "{roots}"
+    );
+
+    client.conn.close();
+    let _ = tokio::time::timeout(LIMIT, serving).await;
+    let lines = report_lines(&path);
+    std::fs::remove_file(&path).ok();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l["method"] == "initialize" && l["status"] == "synthesized"),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l["method"] == "tools/list"
+            && l["dir"] == "s2c"
+            && l["stripped"]
+                .as_array()
+                .is_some_and(|s| s.iter().any(|p| p == "/result/resultType"))),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l["dir"] == "c2s"
+            && l["to"] == "2026-07-28"
+            && l["status"] == "written"
+            && l["injected"].as_array().is_some_and(|i| i
+                .iter()
+                .any(|p| p == "/params/_meta/io.modelcontextprotocol~1clientCapabilities"))),
+        "{lines:?}"
+    );
+    upstream.abort();
+}
+
+/// A legacy "server" in sh: answers initialize, then `after_init` runs.
+fn scripted_server(after_init: &str) -> UpstreamTarget {
+    let init = r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"scripted","version":"1"}}}"#;
+    UpstreamTarget::Command(
+        [
+            "sh",
+            "-c",
+            &format!("read l; echo '{init}'; read l; {after_init}"),
+        ]
+        .map(Into::into)
+        .to_vec(),
+    )
+}
+
+async fn bridged_stdio(
+    target: UpstreamTarget,
+    limits: Limits,
+) -> (
+    Client,
+    tokio::task::JoinHandle<Result<(), mcp_bridge::BridgeError>>,
+) {
+    let bridge = Bridge::connect(
+        &target,
+        BridgeOptions::default()
+            .server_revisions(vec![ProtocolVersion::V2025_06_18])
+            .limits(limits),
+    )
+    .await
+    .expect("the bridge connects");
+    let (ours, theirs) = tokio::io::duplex(1 << 16);
+    let (r, w) = tokio::io::split(theirs);
+    let conn = pipe(r, w, StdioOptions::default()).connection;
+    let serving = tokio::spawn(async move { bridge.serve_connection(conn).await });
+    let (r, w) = tokio::io::split(ours);
+    (
+        Client::new(pipe(r, w, StdioOptions::default()).connection),
+        serving,
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn upstream_death_fails_the_pending_call_and_ends_the_bridge() {
+    // The server exits when the call arrives.
+    let (mut client, serving) =
+        bridged_stdio(scripted_server("read l; exit 3"), Limits::default()).await;
+    client.initialize("2025-11-25", json!({})).await;
+    let call = client
+        .call("tools/call", json!({"name": "anything", "arguments": {}}))
+        .await;
+    assert_eq!(call["error"]["code"], -32603, "{call}");
+    assert_eq!(call["error"]["data"]["reason"], "upstream_closed", "{call}");
+    let ended = tokio::time::timeout(LIMIT, serving)
+        .await
+        .expect("the bridge ends")
+        .unwrap();
+    assert!(
+        matches!(&ended, Err(mcp_bridge::BridgeError::UpstreamClosed(why)) if why.contains("exit status: 3")),
+        "{ended:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_silent_upstream_is_a_timeout() {
+    let (mut client, serving) = bridged_stdio(
+        scripted_server("read l; sleep 30"),
+        Limits::default().request_timeout(Duration::from_millis(300)),
+    )
+    .await;
+    client.initialize("2025-06-18", json!({})).await;
+    let call = client
+        .call("tools/call", json!({"name": "slow", "arguments": {}}))
+        .await;
+    assert_eq!(call["error"]["data"]["reason"], "timeout", "{call}");
+    client.conn.close();
+    let _ = tokio::time::timeout(LIMIT, serving).await;
+}
