@@ -67,6 +67,18 @@ fn corpus_inputs(min_bytes: usize) -> Vec<(ProtocolVersion, Vec<u8>)> {
         .collect()
 }
 
+/// The revisions a knob names (comma-separated), or all of them when it is unset: the corpus
+/// table can be cut down to one pair, e.g. for a run under `valgrind --tool=callgrind`.
+fn revisions(name: &str) -> Vec<ProtocolVersion> {
+    match std::env::var(name) {
+        Ok(list) => list
+            .split(',')
+            .map(|v| v.trim().parse().expect("a protocol revision"))
+            .collect(),
+        Err(_) => ProtocolVersion::ALL.to_vec(),
+    }
+}
+
 /// Median of a list of ratios.
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
@@ -147,7 +159,9 @@ fn session(rounds: usize) -> Vec<u8> {
     s
 }
 
-/// The baseline: parse each line into a `Value` and write it back.
+/// The baseline: parse each line into a `Value` and write it back. (Never inlined, here and in
+/// `translate_counted`, so a profile shows each side as one function.)
+#[inline(never)]
 fn baseline(input: &[u8]) -> usize {
     let mut out = Vec::with_capacity(input.len());
     for line in input.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
@@ -173,6 +187,7 @@ impl Write for Count {
 
 /// `mcp-frames translate --to <to>` over the input, in process; returns bytes written and
 /// how many frames took the direct path.
+#[inline(never)]
 fn translate_counted(input: &[u8], to: ProtocolVersion) -> (usize, usize) {
     let n = std::rc::Rc::new(std::cell::Cell::new(0));
     let mut out = Output::new(Box::new(Count(n.clone())), Box::new(std::io::sink()));
@@ -235,7 +250,7 @@ fn corpus_pairs(min_bytes: usize, rounds: usize) {
     if rounds == 0 {
         return;
     }
-    let targets = ProtocolVersion::ALL;
+    let targets = revisions("MCP_FRAMES_BENCH_TARGETS");
     let mut all = Vec::new();
     println!(
         "shared corpus, each source replicated to >= {} MB; median of {rounds} interleaved rounds",
@@ -243,10 +258,18 @@ fn corpus_pairs(min_bytes: usize, rounds: usize) {
     );
     println!(
         "| source \\ target | {} |",
-        targets.map(|t| t.as_str()).join(" | ")
+        targets
+            .iter()
+            .map(|t| t.as_str())
+            .collect::<Vec<_>>()
+            .join(" | ")
     );
     println!("| --- |{}", " --- |".repeat(targets.len()));
+    let sources = revisions("MCP_FRAMES_BENCH_SOURCES");
     for (source, input) in corpus_inputs(min_bytes) {
+        if !sources.contains(&source) {
+            continue;
+        }
         let (_, ratios) = interleaved(&input, &targets, rounds);
         let cells: Vec<String> = ratios.iter().map(|r| format!("{r:.2}x")).collect();
         println!("| {source} | {} |", cells.join(" | "));

@@ -24,14 +24,16 @@ pub(crate) struct Emitted {
     pub rewritten: Vec<String>,
 }
 
-fn invalid(e: ParseError) -> Failure {
+/// A body not valid at its source revision, as `translate` reports it.
+pub(crate) fn invalid(e: ParseError) -> Failure {
     Failure::Invalid {
         reason: format!("not valid at its revision: {e}"),
         code: i64::from(e.code()),
     }
 }
 
-fn refused(e: EmitError) -> Failure {
+/// A body the target revision cannot carry, as `translate` reports it.
+pub(crate) fn refused(e: EmitError) -> Failure {
     Failure::Refused {
         reason: e.to_string(),
         code: i64::from(e.code()),

@@ -9,12 +9,13 @@
 //! at the source revision, and emitted for the target; when the body ends the frame it is
 //! emitted straight into the output line, with the envelope written around it.
 //!
-//! The direct path only ever handles lines the general path would translate, with the same
-//! output byte for byte: anything else (invalid JSON, envelope faults, parse failures, the
-//! boundary's refusals) makes it give up, and the line takes the general path, which reports it
-//! exactly as before. Error responses are copied as they are, and frames the session or the
-//! method tables refuse are reported without being read further (see
-//! `crate::translate`). Giving up after the session has seen the frame is fine: the caller then
+//! The direct path writes what the general path writes, byte for byte. Error responses are
+//! copied as they are; frames the session or the method tables refuse are reported without
+//! being read further; a body the boundary refuses at the target or finds invalid at the source
+//! is reported from the boundary's own error, which is the general path's (see
+//! `crate::translate`). Anything else (invalid JSON, envelope faults, a value whose own
+//! serialization fails) makes it give up, and the line takes the general path, which reports
+//! it exactly as before. Giving up after the session has seen the frame is fine: the caller then
 //! rebuilds the general path's view of the line and continues from the same session state.
 
 use std::borrow::Cow;
@@ -24,14 +25,16 @@ use mcp_types::ProtocolVersion;
 use mcp_types::model::{
     ClientNotification, ClientRequest, RequestMeta, ServerNotification, ServerRequest,
 };
-use mcp_types::wire::{self, MethodResult, WireBody, WireParse};
+use mcp_types::wire::{
+    self, EmitError, EmitErrorKind, MethodResult, ParseError, ParseErrorKind, WireBody, WireParse,
+};
 use serde::Deserializer as _;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use smallvec::SmallVec;
 
-use crate::convert::BodyKind;
+use crate::convert::{BodyKind, Failure};
 use crate::envelope::{Envelope, RequestId};
 use crate::record::{Direction, Format};
 use crate::session::{
@@ -91,34 +94,30 @@ impl<'de> de::Deserialize<'de> for Key<'de> {
     }
 }
 
-/// The keys seen in one object, for the duplicate check (no allocation for small objects).
+/// The keys seen in one object, for the duplicate check (no allocation for small objects, and
+/// nothing written before a key arrives: the scanner makes one per object it reads).
 struct Seen<'a> {
-    inline: [&'a str; 16],
-    n: usize,
-    spill: Vec<Cow<'a, str>>,
+    borrowed: SmallVec<[&'a str; 16]>,
+    owned: Vec<String>,
 }
 
 impl<'a> Seen<'a> {
     fn new() -> Self {
         Seen {
-            inline: [""; 16],
-            n: 0,
-            spill: Vec::new(),
+            borrowed: SmallVec::new(),
+            owned: Vec::new(),
         }
     }
 
     /// Adds `key`; `false` if it was already there.
     fn insert(&mut self, key: Key<'a>) -> bool {
         let k: &str = &key.0;
-        if self.inline[..self.n].contains(&k) || self.spill.iter().any(|s| s == k) {
+        if self.borrowed.contains(&k) || self.owned.iter().any(|s| s == k) {
             return false;
         }
         match key.0 {
-            Cow::Borrowed(b) if self.n < self.inline.len() => {
-                self.inline[self.n] = b;
-                self.n += 1;
-            }
-            other => self.spill.push(other),
+            Cow::Borrowed(b) => self.borrowed.push(b),
+            Cow::Owned(o) => self.owned.push(o),
         }
         true
     }
@@ -694,20 +693,17 @@ fn classify<'a>(
     if get("error").is_some() {
         return classify_error(format, record, members);
     }
-    let id = match get("id") {
-        Some(raw) => {
-            let v: Value = serde_json::from_str(raw).map_err(|_| GiveUp)?;
-            Some(RequestId::from_value(&v).ok_or(GiveUp)?)
-        }
-        None => None,
-    };
+    let id = get("id").map(request_id).transpose()?;
     let is_object = |raw: &str| raw.starts_with('{');
     let method_raw = get("method");
     let result = get("result");
     let params_raw = get("params");
     let (envelope, body) = match (method_raw, result) {
         (Some(m), None) => {
-            let method: String = serde_json::from_str(m).map_err(|_| GiveUp)?;
+            let method = plain_string(m).map_or_else(
+                || serde_json::from_str(m).map_err(|_| GiveUp),
+                |s| Ok(s.to_owned()),
+            )?;
             if params_raw.is_some_and(|p| !is_object(p)) {
                 return Err(GiveUp);
             }
@@ -750,6 +746,30 @@ fn classify<'a>(
         body,
         params,
     })
+}
+
+/// The text of a JSON string member without escapes (its quotes off), `None` for any other
+/// value. Only ever given member text already checked as JSON, so the string has no control
+/// characters and ends at its last byte.
+fn plain_string(raw: &str) -> Option<&str> {
+    let inner = raw.strip_prefix('"')?.strip_suffix('"')?;
+    (!inner.contains(['"', '\\'])).then_some(inner)
+}
+
+/// A request id read as [`RequestId::from_value`] reads it: plain strings and small
+/// non-negative integers by hand, anything else through a `Value` (so `-0`, `1.0` and the
+/// like are judged exactly as before).
+fn request_id(raw: &str) -> Result<RequestId, GiveUp> {
+    if let Some(s) = plain_string(raw) {
+        return Ok(RequestId::String(s.to_owned()));
+    }
+    let b = raw.as_bytes();
+    let digits = !b.is_empty() && b.len() <= 18 && b.iter().all(u8::is_ascii_digit);
+    if digits && (b.len() == 1 || b[0] != b'0') {
+        return raw.parse().map(RequestId::Integer).map_err(|_| GiveUp);
+    }
+    let v: Value = serde_json::from_str(raw).map_err(|_| GiveUp)?;
+    RequestId::from_value(&v).ok_or(GiveUp)
 }
 
 /// An error response: every member but `jsonrpc` is copied as its value, and the envelope is
@@ -1005,18 +1025,44 @@ fn body_text<'b>(
     Ok(buf)
 }
 
+/// Where the boundary's verdict on a body is kept when it is the one the general path reaches
+/// (the direct path then gives up with it, see [`Unwritten::Failed`]).
+type Verdict = Option<Failure>;
+
+/// A parse failure: kept as the general path reports it (`parse_str_as` fails exactly as
+/// `parse_as` does on the same text; a syntax error cannot arise from a checked body, and is
+/// left to the general path all the same).
+fn parse_failed(e: ParseError, verdict: &mut Verdict) -> GiveUp {
+    if e.kind != ParseErrorKind::Syntax {
+        *verdict = Some(crate::boundary::invalid(e));
+    }
+    GiveUp
+}
+
+/// An emission failure: a refusal is kept as the general path reports it (the shaping
+/// serializer refuses alike whatever it writes into); a failure of a value's own `Serialize`
+/// is left to the general path.
+fn emit_failed(e: EmitError, verdict: &mut Verdict) -> GiveUp {
+    if e.kind != EmitErrorKind::Serialization {
+        *verdict = Some(crate::boundary::refused(e));
+    }
+    GiveUp
+}
+
 fn through<T: WireParse + WireBody>(
     text: &str,
     from: ProtocolVersion,
     to: ProtocolVersion,
     out: &mut Vec<u8>,
+    verdict: &mut Verdict,
 ) -> Result<(), GiveUp> {
-    let model: T = wire::parse_str_as(text, from).map_err(|_| GiveUp)?;
-    wire::serialize_for_vec(&model, to, out).map_err(|_| GiveUp)
+    let model: T = wire::parse_str_as(text, from).map_err(|e| parse_failed(e, verdict))?;
+    wire::serialize_for_vec(&model, to, out).map_err(|e| emit_failed(e, verdict))
 }
 
 /// Parses the body at `from` and emits it for `to` into `out`; a client request is lent the
-/// `restated` identity entries it lacks for its emission.
+/// `restated` identity entries it lacks for its emission. The boundary's verdict on a body it
+/// does not write goes into `verdict`.
 fn emit(
     kind: BodyKind<'_>,
     text: &str,
@@ -1024,27 +1070,31 @@ fn emit(
     to: ProtocolVersion,
     restated: Option<&mut LentIdentity>,
     out: &mut Vec<u8>,
+    verdict: &mut Verdict,
 ) -> Result<(), GiveUp> {
     use Direction::{ClientToServer as C2s, ServerToClient as S2c};
     match kind {
         BodyKind::Request(C2s) if let Some(identity) = restated => {
-            let mut request: ClientRequest = wire::parse_str_as(text, from).map_err(|_| GiveUp)?;
+            let mut request: ClientRequest =
+                wire::parse_str_as(text, from).map_err(|e| parse_failed(e, verdict))?;
             let lent = identity.lend(&mut request);
             let emitted = wire::serialize_for_vec(&request, to, out);
             identity.take_back(&mut request, lent);
-            emitted.map_err(|_| GiveUp)
+            emitted.map_err(|e| emit_failed(e, verdict))
         }
-        BodyKind::Request(C2s) => through::<ClientRequest>(text, from, to, out),
-        BodyKind::Request(S2c) => through::<ServerRequest>(text, from, to, out),
-        BodyKind::Notification(C2s) => through::<ClientNotification>(text, from, to, out),
-        BodyKind::Notification(S2c) => through::<ServerNotification>(text, from, to, out),
+        BodyKind::Request(C2s) => through::<ClientRequest>(text, from, to, out, verdict),
+        BodyKind::Request(S2c) => through::<ServerRequest>(text, from, to, out, verdict),
+        BodyKind::Notification(C2s) => through::<ClientNotification>(text, from, to, out, verdict),
+        BodyKind::Notification(S2c) => through::<ServerNotification>(text, from, to, out, verdict),
         BodyKind::Result(_, answering) => {
-            match wire::parse_result_str_for(answering, text, from).map_err(|_| GiveUp)? {
+            let parsed = wire::parse_result_str_for(answering, text, from)
+                .map_err(|e| parse_failed(e, verdict))?;
+            match parsed {
                 MethodResult::Server(r) => wire::serialize_for_vec(&r, to, out),
                 MethodResult::Client(r) => wire::serialize_for_vec(&r, to, out),
                 _ => return Err(GiveUp),
             }
-            .map_err(|_| GiveUp)
+            .map_err(|e| emit_failed(e, verdict))
         }
     }
 }
@@ -1317,8 +1367,17 @@ fn write_split_frame(line: &Line<'_>, emitted: &[u8], out: &mut Vec<u8>) -> Resu
     Ok(())
 }
 
-/// Translates one line read by [`read`] into `buffers.line` (newline included). `false` means
-/// give up: the general path will handle the line (and report what went wrong).
+/// Why [`translate`] wrote nothing.
+#[derive(Debug)]
+pub enum Unwritten {
+    /// The boundary refused the body at the target or found it invalid at the source, with the
+    /// failure the general path reports for the same line.
+    Failed(Failure),
+    /// Not for the direct path: the general path takes the line (and reports what went wrong).
+    GaveUp,
+}
+
+/// Translates one line read by [`read`] into `buffers.line` (newline included).
 pub fn translate(
     line: &Line<'_>,
     kind: BodyKind<'_>,
@@ -1326,8 +1385,10 @@ pub fn translate(
     to: ProtocolVersion,
     identity: Option<&ClientIdentity>,
     buffers: &mut Buffers,
-) -> bool {
-    translate_into(line, kind, from, to, identity, buffers).is_ok()
+) -> Result<(), Unwritten> {
+    let mut verdict = None;
+    translate_into(line, kind, from, to, identity, buffers, &mut verdict)
+        .map_err(|GiveUp| verdict.map_or(Unwritten::GaveUp, Unwritten::Failed))
 }
 
 fn translate_into(
@@ -1337,6 +1398,7 @@ fn translate_into(
     to: ProtocolVersion,
     identity: Option<&ClientIdentity>,
     buffers: &mut Buffers,
+    verdict: &mut Verdict,
 ) -> Result<(), GiveUp> {
     let identity = identity.filter(|_| {
         to == ProtocolVersion::V2026_07_28 && kind == BodyKind::Request(Direction::ClientToServer)
@@ -1369,7 +1431,7 @@ fn translate_into(
     let text = body_text(line, identity, body)?;
     let mut restated = restated;
     let mut emit_body =
-        |out: &mut Vec<u8>| emit(kind, text, from, to, restated.as_deref_mut(), out);
+        |out: &mut Vec<u8>| emit(kind, text, from, to, restated.as_deref_mut(), out, verdict);
     // The emitted body goes straight into the output when it lands as one piece; otherwise it
     // is emitted on its own and its members are placed one by one.
     let mut placed = match Layout::of(line) {

@@ -9,7 +9,7 @@ use mcp_types::wire::EmitOptions;
 
 use crate::check;
 use crate::convert::{self, BodyKind, Converted, Failure};
-use crate::direct;
+use crate::direct::{self, Unwritten};
 use crate::envelope::{self, Envelope, RequestId};
 use crate::explain::{Explanation, Status};
 use crate::record::{Direction, Format, Record};
@@ -44,6 +44,15 @@ enum Outcome {
         reason: String,
         code: i64,
     },
+}
+
+impl From<Failure> for Outcome {
+    fn from(failure: Failure) -> Outcome {
+        match failure {
+            Failure::Refused { reason, code } => Outcome::refused(reason, code),
+            Failure::Invalid { reason, code } => Outcome::invalid(reason, code),
+        }
+    }
 }
 
 impl Outcome {
@@ -117,8 +126,7 @@ impl Translate {
                 let identity = session.client_identity();
                 match convert::convert(placed, from, self.to, identity, report, self.options) {
                     Ok(c) => Outcome::Translated(Box::new(c)),
-                    Err(Failure::Refused { reason, code }) => Outcome::refused(reason, code),
-                    Err(Failure::Invalid { reason, code }) => Outcome::invalid(reason, code),
+                    Err(failure) => failure.into(),
                 }
             }
         }
@@ -220,10 +228,39 @@ impl Translate {
                 return Ok(true);
             }
         };
-        let gate = self.gate(&read.envelope, &context);
-        // A frame the gate decides costs no more than a translated one: an error response is
-        // copied as it is, and a refusal is reported from what the direct read already knows
-        // (unless it must be answered, which needs the record).
+        let mut gate = self.gate(&read.envelope, &context);
+        if let Ok(Some(from)) = gate {
+            let d = context.direction;
+            let kind = match &read.envelope {
+                Envelope::Request { .. } => Some(BodyKind::Request(d)),
+                Envelope::Notification { .. } => Some(BodyKind::Notification(d)),
+                Envelope::Response { .. } => context
+                    .origin
+                    .as_ref()
+                    .map(|o| BodyKind::Result(d, o.result_for())),
+                Envelope::Error { .. } => None,
+            };
+            let identity = session.client_identity();
+            if let Some(kind) = kind {
+                match direct::translate(&read, kind, from, self.to, identity, &mut self.buffers) {
+                    Ok(()) => {
+                        if let Envelope::Request { id, .. } = &read.envelope {
+                            session.set_forwarded(d, id, true);
+                        }
+                        self.translated += 1;
+                        self.direct += 1;
+                        out.raw_line(&self.buffers.line)?;
+                        return Ok(true);
+                    }
+                    // The boundary's own verdict, as the general path would reach it.
+                    Err(Unwritten::Failed(failure)) => gate = Err(failure.into()),
+                    Err(Unwritten::GaveUp) => {}
+                }
+            }
+        }
+        // A frame not written costs no more than a translated one: an error response is copied
+        // as it is, and a refusal (the gate's or the boundary's) is reported from what the
+        // direct read already knows (unless it must be answered, which needs the record).
         match gate {
             Ok(None) if direct::unchanged(&read, &mut self.buffers) => {
                 self.translated += 1;
@@ -239,30 +276,6 @@ impl Translate {
                 return Ok(true);
             }
             _ => {}
-        }
-        if let Ok(Some(from)) = gate {
-            let d = context.direction;
-            let kind = match &read.envelope {
-                Envelope::Request { .. } => Some(BodyKind::Request(d)),
-                Envelope::Notification { .. } => Some(BodyKind::Notification(d)),
-                Envelope::Response { .. } => context
-                    .origin
-                    .as_ref()
-                    .map(|o| BodyKind::Result(d, o.result_for())),
-                Envelope::Error { .. } => None,
-            };
-            let identity = session.client_identity();
-            if let Some(kind) = kind
-                && direct::translate(&read, kind, from, self.to, identity, &mut self.buffers)
-            {
-                if let Envelope::Request { id, .. } = &read.envelope {
-                    session.set_forwarded(d, id, true);
-                }
-                self.translated += 1;
-                self.direct += 1;
-                out.raw_line(&self.buffers.line)?;
-                return Ok(true);
-            }
         }
         // The general path from here on, with the session as the frame left it.
         match stream::read(line, bytes) {

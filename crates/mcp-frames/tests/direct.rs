@@ -83,6 +83,12 @@ const ODD: &str = r#"{"id":7,"jsonrpc":"2.0","params":{"cursor":"c\u00e9\/x"},"m
 {"dir":"s2c","frame":{"jsonrpc":"2.0","id":"s1","result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}}
 {"dir":"c2s","frame":{"jsonrpc":"2.0","id":-3,"method":"tools/call","params":{"name":"x","arguments":{"n":1.0,"m":12345678901234567890,"e":-0,"z":"\ud83d\ude00 \u0000 \t"}}}}
 {"dir":"s2c","frame":{"jsonrpc":"2.0","id":-3,"result":{"content":[{"type":"text","text":"ok"}],"isError":false,"extra":{"k":1}}}}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","id":40,"method":"tools/call","params":{"arguments":{}}}}
+{"dir":"s2c","frame":{"jsonrpc":"2.0","id":40,"result":{"content":[]}}}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","id":41,"method":"tools/list"}}
+{"dir":"s2c","frame":{"jsonrpc":"2.0","id":41,"result":{"tools":[{"name":5,"inputSchema":{"type":"object"}}]}}}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"x"}}}
+{"dir":"s2c","frame":{"jsonrpc":"2.0","id":42,"result":{"content":[{"type":"resource_link","uri":"file:///a","name":"a"}]}}}
 {"dir":"c2s","frame":{"jsonrpc":"2.0","id":18446744073709551615,"method":"tools/list"}}
 {"dir":"s2c","frame":{"jsonrpc":"2.0","id":18446744073709551615,"result":{"tools":[]}}}
 {"dir":"c2s","frame":{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{}}}
@@ -172,10 +178,10 @@ fn the_direct_path_writes_what_the_general_path_writes() {
 
 #[test]
 fn the_shipped_session_takes_the_direct_path() {
-    // Every line of the shipped session takes the direct path (translated frames, error
-    // responses, and the frames the session or the method tables refuse or find invalid),
-    // except those the boundary itself refuses: line 18's `resource_link` block has no form
-    // before 2025-06-18, and the general path reports why.
+    // Every line of the shipped session takes the direct path: translated frames, error
+    // responses, the frames the session or the method tables refuse or find invalid, and those
+    // the boundary itself refuses (line 18's `resource_link` block has no form before
+    // 2025-06-18), reported from the boundary's own error.
     let input = std::fs::read(example_session()).unwrap();
     let lines = input
         .split(|b| *b == b'\n')
@@ -183,11 +189,17 @@ fn the_shipped_session_takes_the_direct_path() {
         .count();
     for to in ProtocolVersion::ALL {
         let r = run(&input, to, OnRefuse::Skip, true);
+        assert!(r.stdout.lines().count() > 20, "--to {to}");
+        assert_eq!(r.direct, lines, "--to {to}");
         let boundary_refused = match to {
             ProtocolVersion::V2024_11_05 | ProtocolVersion::V2025_03_26 => 1,
             _ => 0,
         };
-        assert!(r.stdout.lines().count() > 20, "--to {to}");
-        assert_eq!(r.direct, lines - boundary_refused, "--to {to}");
+        assert_eq!(
+            r.stderr.matches("refused: cannot emit at").count(),
+            boundary_refused,
+            "--to {to}: {}",
+            r.stderr
+        );
     }
 }

@@ -39,6 +39,33 @@ static PLAIN: [bool; 256] = {
     t
 };
 
+/// The index of the first byte at or after `j` that is not [`PLAIN`] (`b.len()` if none).
+/// Strings are most of a frame's bytes, so whole words of plain bytes are skipped at once.
+fn plain_run_end(b: &[u8], mut j: usize) -> usize {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    // A high bit for every byte of `v` that is zero, or for none (bits above the lowest true
+    // one may be false alarms, which only end the word loop early).
+    let zero_bytes = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    while let Some(word) = b.get(j..j + 8) {
+        let mut bytes = [0; 8];
+        bytes.copy_from_slice(word);
+        let v = u64::from_ne_bytes(bytes);
+        // Bytes below 0x20 (control characters), `"` and `\`.
+        let stop = (v.wrapping_sub(ONES * 0x20) & !v & HIGH)
+            | zero_bytes(v ^ (ONES * u64::from(b'"')))
+            | zero_bytes(v ^ (ONES * u64::from(b'\\')));
+        if stop != 0 {
+            break;
+        }
+        j += 8;
+    }
+    while j < b.len() && PLAIN[b[j] as usize] {
+        j += 1;
+    }
+    j
+}
+
 /// Integer digits beyond which a number might leave `f64`'s range (its largest is about
 /// 1.8e308): such numbers are left to `serde_json`.
 const MAX_INTEGER_DIGITS: usize = 300;
@@ -75,10 +102,8 @@ impl<'a> Scanner<'a> {
         let mut j = i + 1;
         let mut plain = true;
         loop {
-            while PLAIN[*b.get(j)? as usize] {
-                j += 1;
-            }
-            match b[j] {
+            j = plain_run_end(b, j);
+            match *b.get(j)? {
                 b'"' => return Some((j + 1, plain)),
                 b'\\' => {
                     plain = false;
