@@ -944,17 +944,17 @@ impl IdentityText {
 }
 
 /// The body text the boundary parses: `{"method":…,"params":…}` for requests and
-/// notifications (with the client identity added where `convert::add_identity` adds it), the
-/// `result` text for responses.
-fn body_text<'b>(
-    line: &Line<'_>,
+/// notifications (with the client identity added where `convert::add_identity` adds it), built
+/// in `buf`; for responses the `result` text itself, borrowed from the line (no copy of a
+/// result that may be tens of megabytes).
+fn body_text<'t: 'r, 'b: 'r, 'r>(
+    line: &Line<'t>,
     identity: Option<&IdentityText>,
     buf: &'b mut String,
-) -> Result<&'b str, GiveUp> {
+) -> Result<&'r str, GiveUp> {
     buf.clear();
     let Some(method) = line.method else {
-        buf.push_str(line.body.ok_or(GiveUp)?);
-        return Ok(buf);
+        return line.body.ok_or(GiveUp);
     };
     buf.push_str("{\"method\":");
     buf.push_str(method);
