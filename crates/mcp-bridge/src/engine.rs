@@ -28,6 +28,7 @@ use tokio::time::Instant;
 
 use crate::emit::{Emitter, emit_frame};
 use crate::limits::{Limits, Reason};
+use crate::listen::Listener;
 use crate::report::{Dir, Report, Status};
 use crate::upstream::{Era, LegEvent, LegHandle, Snapshot, Upstream, bridge_info, client_request};
 
@@ -76,6 +77,8 @@ const IDENTITY_KEYS: [&str; 4] = [
 /// The bridge's [`Handler`]: the client-facing side of one upstream.
 pub struct BridgeHandler {
     upstream: Arc<Upstream>,
+    /// Direction A: the upstream listen stream (when the server offers anything to listen to).
+    listener: Option<Arc<Listener>>,
     snapshot: Snapshot,
     advertised: ServerCapabilities,
     limits: Limits,
@@ -89,14 +92,16 @@ pub struct BridgeHandler {
 impl BridgeHandler {
     pub(crate) fn new(
         upstream: Arc<Upstream>,
+        listener: Option<Arc<Listener>>,
         snapshot: Snapshot,
         limits: Limits,
         report: Arc<Report>,
         emitter: Emitter,
     ) -> Self {
-        let advertised = advertised_capabilities(&snapshot);
+        let advertised = advertised_capabilities(&snapshot, listener.is_some());
         Self {
             upstream,
+            listener,
             snapshot,
             advertised,
             limits,
@@ -358,6 +363,8 @@ impl BridgeHandler {
                 Ok(Some(LegEvent::Log(m))) => {
                     ctx.log(m.level, m.logger.as_deref(), m.data).await;
                 }
+                // Only listen legs are acknowledged (`listen`).
+                Ok(Some(LegEvent::Ack(_))) => {}
                 Ok(Some(LegEvent::Request(id, request))) => {
                     let answer = self.ask_client(ctx, *request).await;
                     self.upstream.respond(id, answer).await;
@@ -524,14 +531,32 @@ impl Handler for BridgeHandler {
                 None => Intercepted::Continue(ctx, request),
             },
             ClientRequest::Subscribe(_) | ClientRequest::Unsubscribe(_) => {
-                if self.modern_upstream() {
-                    // A8–A10 (subscriptions/listen upstream) are open: not advertised.
-                    return refuse(ErrorData::new(
-                        -32601,
-                        "resource subscriptions through a 2026-07-28 upstream are not carried yet",
-                    ));
-                }
-                match self.forward(&ctx, request.clone()).await {
+                let carried = if self.modern_upstream() {
+                    // A8: the URI joins (or leaves) the upstream listen stream's filter.
+                    let subscribe = self
+                        .advertised
+                        .resources
+                        .as_ref()
+                        .and_then(|r| r.subscribe)
+                        .unwrap_or(false);
+                    match (&self.listener, &request) {
+                        (Some(l), ClientRequest::Subscribe(r)) if subscribe => l
+                            .subscribe(&r.params.uri)
+                            .await
+                            .map(|()| ServerResult::Empty(Default::default())),
+                        (Some(l), ClientRequest::Unsubscribe(r)) if subscribe => l
+                            .unsubscribe(&r.params.uri)
+                            .await
+                            .map(|()| ServerResult::Empty(Default::default())),
+                        _ => Err(ErrorData::new(
+                            -32601,
+                            "the server does not offer resource subscriptions",
+                        )),
+                    }
+                } else {
+                    self.forward(&ctx, request.clone()).await
+                };
+                match carried {
                     // The runtime records the subscription (it delivers the updates).
                     Ok(_) => Intercepted::Continue(ctx, request),
                     Err(e) => refuse(e),
@@ -586,15 +611,15 @@ impl Handler for BridgeHandler {
 }
 
 /// The capabilities the client is offered: the upstream's, minus what the bridge does not
-/// carry (tasks, `extensions`; for a 2026-07-28 upstream also subscriptions and list changes,
-/// whose `subscriptions/listen` mapping, A8–A10, is open).
-fn advertised_capabilities(snapshot: &Snapshot) -> ServerCapabilities {
+/// carry (tasks, `extensions`; for a 2026-07-28 upstream without a listen stream also
+/// subscriptions and list changes).
+fn advertised_capabilities(snapshot: &Snapshot, listening: bool) -> ServerCapabilities {
     let mut caps = serde_json::to_value(&snapshot.capabilities).unwrap_or_else(|_| json!({}));
     if let Some(map) = caps.as_object_mut() {
         for key in SERVER_CAPABILITIES_HIDDEN {
             map.shift_remove(key);
         }
-        if snapshot.era == Era::Modern {
+        if snapshot.era == Era::Modern && !listening {
             for area in ["tools", "prompts", "resources"] {
                 if let Some(a) = map.get_mut(area).and_then(Value::as_object_mut) {
                     a.shift_remove("listChanged");

@@ -27,15 +27,14 @@
 //!
 //! # What is bridged today (issue 19, first session)
 //!
-//! Direction C (legacy ↔ legacy at different revisions) and the core of direction A
-//! (legacy client → 2026-07-28 server): the handshake answered from the upstream's snapshot,
-//! requests stamped with the session's identity, capabilities and log level, `ping` local,
+//! Direction C (legacy ↔ legacy at different revisions) and direction A (legacy client →
+//! 2026-07-28 server): the handshake answered from the upstream's snapshot, requests stamped
+//! with the session's identity, capabilities and log level, `ping` local,
 //! `InputRequiredResult` unpacked into server→client requests and retried with fresh ids
-//! (bounded rounds), results shaped for the client's revision. A 2026-07-28 client is served
-//! only in front of a 2026-07-28 server (pass-through); direction B (2026-07-28 client →
-//! legacy server: parked calls, `subscriptions/listen` emulation) and A8–A10 (resource
-//! subscriptions and list changes through `subscriptions/listen`) are open, so a 2026-07-28
-//! upstream's `subscribe`/`listChanged` are not advertised to legacy clients.
+//! (bounded rounds), results shaped for the client's revision, list changes and resource
+//! subscriptions carried by one upstream `subscriptions/listen` stream (`listen`). A
+//! 2026-07-28 client is served only in front of a 2026-07-28 server (pass-through); direction
+//! B (2026-07-28 client → legacy server: parked calls, listen emulation) is open.
 //!
 //! # Decisions on the reference's open questions (bridge-reference.md §6)
 //!
@@ -50,7 +49,10 @@
 //! - **Q4.** Bridge-local errors: -32603 + `data.reason` in both eras ([`limits::Reason::error`]).
 //! - **Q5.** -32602 → -32002 for legacy clients: not rewritten (errors pass, §2.4).
 //! - **Q6.** No log level before a legacy `setLevel`: nothing stamped (`BridgeHandler::prepare`).
-//! - **Q7, Q9, Q10, Q12, Q13, Q15, Q20** belong to direction B and A8: open.
+//! - **Q13.** A changed filter opens the new listen stream, waits for its acknowledgement,
+//!   then cancels the old one (`listen::Listener::reopen`); duplicates of the overlap are not
+//!   removed yet.
+//! - **Q7, Q9, Q10, Q12, Q15, Q20** belong to direction B: open.
 //! - **Q8.** Tasks: never advertised, `tasks/*` and task-augmented calls -32601
 //!   (`BridgeHandler::intercept`, `SERVER_CAPABILITIES_HIDDEN`, `CLIENT_CAPABILITY_MAP`).
 //! - **Q11.** Client identity: `clientInfo` as the client sent it; the bridge names itself
@@ -70,6 +72,7 @@ pub mod cli;
 pub mod emit;
 pub mod engine;
 pub mod limits;
+mod listen;
 pub mod report;
 pub mod upstream;
 
@@ -200,8 +203,31 @@ impl Bridge {
                 snapshot.revision
             )));
         }
+        // Direction A: one subscriptions/listen stream upstream carries the clients' list
+        // changes and subscriptions; a server that refuses it gets neither advertised.
+        let listener = match (
+            snapshot.era,
+            listen::Listener::new(upstream.clone(), &snapshot.capabilities),
+        ) {
+            (Era::Modern, Some(listener)) => match listener.start().await {
+                Ok(()) => Some(listener),
+                Err(e) => {
+                    options.report.event(
+                        report::Dir::ToServer,
+                        "subscriptions/listen",
+                        None,
+                        snapshot.revision,
+                        report::Status::Refused,
+                        format!("the upstream refused the listen stream, so list changes and subscriptions are not offered: {}", e.message),
+                    );
+                    None
+                }
+            },
+            _ => None,
+        };
         let handler = BridgeHandler::new(
             upstream.clone(),
+            listener,
             snapshot.clone(),
             options.limits,
             options.report.clone(),

@@ -93,11 +93,13 @@ pub enum Reason {
     ContentUntranslatable,
     /// The upstream's answer is not valid at its revision.
     InvalidUpstreamAnswer,
+    /// A subscription the server did not acknowledge (or no acknowledgement in time).
+    NotAcknowledged,
 }
 
 impl Reason {
     /// The catalogue: each reason's `data.reason` spelling.
-    const TABLE: [(Reason, &'static str); 11] = [
+    const TABLE: [(Reason, &'static str); 12] = [
         (
             Reason::InputRequestUntranslatable,
             "input_request_untranslatable",
@@ -112,6 +114,7 @@ impl Reason {
         (Reason::LimitExceeded, "limit_exceeded"),
         (Reason::ContentUntranslatable, "content_untranslatable"),
         (Reason::InvalidUpstreamAnswer, "invalid_upstream_answer"),
+        (Reason::NotAcknowledged, "not_acknowledged"),
     ];
 
     /// The `data.reason` spelling.

@@ -26,7 +26,7 @@ use mcp_types::jsonrpc::{
 use mcp_types::model::{
     ClientNotification, ClientRequest, ClientResult, DiscoverResult, Implementation,
     InitializeResult, LoggingMessageNotificationParams, ProgressNotificationParams, ProgressToken,
-    ServerCapabilities, ServerNotification, ServerRequest, ServerResult,
+    ServerCapabilities, ServerNotification, ServerRequest, ServerResult, SubscriptionFilter,
 };
 use mcp_types::wire::{MethodResult, parse_result_for, parse_str_as};
 use serde_json::{Value, json};
@@ -83,6 +83,8 @@ pub(crate) enum LegEvent {
     /// A server→client request raised during the leg (legacy upstream), to be answered with
     /// [`Upstream::respond`].
     Request(RequestId, Box<ServerRequest>),
+    /// A `subscriptions/listen` leg's acknowledgement: what the server will send.
+    Ack(SubscriptionFilter),
     /// The leg's answer (the result object, or the error).
     Done(Result<Value, ErrorData>),
 }
@@ -704,6 +706,18 @@ impl Upstream {
             return;
         }
         match n {
+            ServerNotification::SubscriptionsAcknowledged(ack) => {
+                let leg = ack
+                    .params
+                    .meta
+                    .as_ref()
+                    .and_then(|m| m.get(mcp_types::model::meta::keys::SUBSCRIPTION_ID))
+                    .and_then(Value::as_i64)
+                    .and_then(|id| self.lock().legs.get(&id).map(|l| l.tx.clone()));
+                if let Some(tx) = leg {
+                    deliver(&tx, LegEvent::Ack(ack.params.notifications));
+                }
+            }
             ServerNotification::Progress(p) => {
                 let leg = match &p.params.progress_token {
                     ProgressToken::Integer(n) => self.lock().legs.get(n).map(|l| l.tx.clone()),

@@ -11,7 +11,7 @@ use std::time::Duration;
 use mcp_bridge::{Bridge, BridgeOptions, Era, Limits, Report, UpstreamTarget};
 use mcp_transport::client::{ClientOptions, Wire, connect_streamable};
 use mcp_transport::fixtures::ConformanceFixtures;
-use mcp_transport::server::{Server, ServerConfig};
+use mcp_transport::server::{Change, Server, ServerConfig};
 use mcp_transport::stdio::{StdioOptions, pipe};
 use mcp_transport::{Connection, Frame};
 use mcp_types::ProtocolVersion;
@@ -20,7 +20,13 @@ use serde_json::{Value, json};
 const LIMIT: Duration = Duration::from_secs(20);
 
 /// The conformance fixtures served over HTTP on a free port at exactly `revisions`.
-async fn upstream_http(revisions: &[ProtocolVersion]) -> (String, tokio::task::JoinHandle<()>) {
+async fn upstream_http(
+    revisions: &[ProtocolVersion],
+) -> (
+    String,
+    tokio::task::JoinHandle<()>,
+    Arc<Server<ConformanceFixtures>>,
+) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
     let server = Server::new(
@@ -30,10 +36,11 @@ async fn upstream_http(revisions: &[ProtocolVersion]) -> (String, tokio::task::J
             ..ServerConfig::default()
         },
     );
+    let serving = server.clone();
     let task = tokio::spawn(async move {
-        let _ = server.serve(listener).await;
+        let _ = serving.serve(listener).await;
     });
-    (url, task)
+    (url, task, server)
 }
 
 /// A scripted client on a frame connection.
@@ -94,6 +101,20 @@ impl Client {
         }
     }
 
+    /// The first notification `method` seen so far or arriving next.
+    async fn wait_for(&mut self, method: &str) -> Value {
+        if let Some(i) = self.seen.iter().position(|f| f["method"] == method) {
+            return self.seen.remove(i);
+        }
+        loop {
+            let frame = self.recv().await;
+            if frame["method"] == method {
+                return frame;
+            }
+            self.seen.push(frame);
+        }
+    }
+
     async fn call(&mut self, method: &str, params: Value) -> Value {
         self.call_with(method, params, |m, _| {
             panic!("unexpected server request {m}")
@@ -129,7 +150,7 @@ fn report_lines(path: &std::path::Path) -> Vec<Value> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn direction_c_a_2025_11_25_client_uses_a_2025_03_26_server_over_http() {
-    let (url, upstream) = upstream_http(&[ProtocolVersion::V2025_03_26]).await;
+    let (url, upstream, _) = upstream_http(&[ProtocolVersion::V2025_03_26]).await;
     let bridge = Arc::new(
         Bridge::connect(&UpstreamTarget::Url(url), BridgeOptions::default())
             .await
@@ -213,7 +234,7 @@ async fn direction_c_a_2025_11_25_client_uses_a_2025_03_26_server_over_http() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn direction_a_a_2025_06_18_stdio_client_uses_a_2026_07_28_server() {
-    let (url, upstream) = upstream_http(&[ProtocolVersion::V2026_07_28]).await;
+    let (url, upstream, server) = upstream_http(&[ProtocolVersion::V2026_07_28]).await;
     let path = report_path("a");
     let bridge = Arc::new(
         Bridge::connect(
@@ -237,11 +258,14 @@ async fn direction_a_a_2025_06_18_stdio_client_uses_a_2026_07_28_server() {
         .initialize("2025-06-18", json!({"elicitation": {}, "sampling": {}}))
         .await;
     assert_eq!(init["result"]["protocolVersion"], "2025-06-18", "{init}");
-    // A 2026-07-28 server's subscriptions are not advertised until A8 lands.
-    assert!(
-        init["result"]["capabilities"]["resources"]
-            .get("subscribe")
-            .is_none()
+    // Subscriptions and list changes are offered: the bridge listens upstream (A8–A10).
+    assert_eq!(
+        init["result"]["capabilities"]["resources"]["subscribe"], true,
+        "{init}"
+    );
+    assert_eq!(
+        init["result"]["capabilities"]["tools"]["listChanged"], true,
+        "{init}"
     );
     assert!(init["result"]["capabilities"].get("extensions").is_none());
 
@@ -319,6 +343,37 @@ async fn direction_a_a_2025_06_18_stdio_client_uses_a_2026_07_28_server() {
         json!({"roots": {}}),
         "{roots}"
     );
+
+    // A subscription joins the upstream listen stream; the server's update reaches the client
+    // as a legacy notification without the listen tag; unsubscribing an unknown URI is fine.
+    let sub = client
+        .call(
+            "resources/subscribe",
+            json!({"uri": "test://watched-resource"}),
+        )
+        .await;
+    assert_eq!(sub["result"], json!({}), "{sub}");
+    server
+        .notifier()
+        .announce(Change::ResourceUpdated("test://watched-resource".into()));
+    let updated = client.wait_for("notifications/resources/updated").await;
+    assert_eq!(updated["params"]["uri"], "test://watched-resource");
+    assert!(updated["params"].get("_meta").is_none(), "{updated}");
+    let change = client
+        .call(
+            "tools/call",
+            json!({"name": "test_trigger_tool_change", "arguments": {}}),
+        )
+        .await;
+    assert!(change.get("result").is_some(), "{change}");
+    client.wait_for("notifications/tools/list_changed").await;
+    let unsub = client
+        .call(
+            "resources/unsubscribe",
+            json!({"uri": "test://never-subscribed"}),
+        )
+        .await;
+    assert_eq!(unsub["result"], json!({}), "{unsub}");
 
     client.conn.close();
     let _ = tokio::time::timeout(LIMIT, serving).await;
