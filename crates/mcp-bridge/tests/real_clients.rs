@@ -1,7 +1,8 @@
-//! Real SDK clients through the bridge: the TypeScript SDK v1 client (1.32.x, legacy) and SDK
-//! 1.9.0 (newest revision 2024-11-05) drive the project's conformance fixtures served at
-//! 2026-07-28 only (direction A) or at an older revision (direction C), the bridge in front
-//! over Streamable HTTP or HTTP+SSE. The client script (`tests/peers/ts-client.mjs`) lists,
+//! Real SDK clients through the bridge: the TypeScript SDK v1 client (1.32.x, legacy), SDK
+//! 1.9.0 (newest revision 2024-11-05) and the Python SDK's legacy client drive the project's
+//! conformance fixtures served at 2026-07-28 only (direction A) or at an older revision
+//! (direction C), the bridge in front over Streamable HTTP or HTTP+SSE; the TypeScript SDK v2
+//! client at 2026-07-28 goes through to the 2026-07-28 server (pass-through). The client script (`tests/peers/ts-client.mjs`) lists,
 //! calls, reads, gets a prompt, subscribes, takes progress, follows a list change and
 //! cancels, and prints what it saw. Loopback only; each client run is bounded.
 
@@ -123,5 +124,43 @@ async fn typescript_sdk_v1_client_uses_a_2025_03_26_server_through_the_bridge() 
     .await;
     assert_eq!(report["protocolVersion"], "2025-11-25", "{report}");
     assert_fixtures(&report);
+    tasks.iter().for_each(|t| t.abort());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn python_sdk_legacy_client_uses_a_2026_07_28_server_through_the_bridge() {
+    let (url, tasks) = bridged(&[ProtocolVersion::V2026_07_28]).await;
+    let script =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers/py-client.py");
+    let mut command = std::process::Command::new(peers().python());
+    command.arg(script).arg(&url);
+    let report = observe(command).await;
+    assert_eq!(report["protocolVersion"], "2025-11-25", "{report}");
+    assert_eq!(report["tools"], 28, "{report}");
+    assert_eq!(
+        report["text"], "This is a simple text response for testing.",
+        "{report}"
+    );
+    assert_eq!(report["subscribe"], "ok", "{report}");
+    assert_eq!(report["listChanged"], true, "{report}");
+    assert_eq!(report["cancel"], "cancelled", "{report}");
+    assert_eq!(report["afterCancel"], "ok", "{report}");
+    tasks.iter().for_each(|t| t.abort());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typescript_sdk_v2_client_at_2026_07_28_passes_through_to_a_2026_07_28_server() {
+    let (url, tasks) = bridged(&[ProtocolVersion::V2026_07_28]).await;
+    let mut command = peers().script("ts-v2-client.mjs").unwrap();
+    command.arg(&url);
+    let report = observe(command).await;
+    assert_eq!(report["protocolVersion"], "2026-07-28", "{report}");
+    println!("{report}");
+    assert_eq!(report["era"], "modern", "{report}");
+    assert_eq!(report["tools"], 28, "{report}");
+    assert_eq!(
+        report["text"], "This is a simple text response for testing.",
+        "{report}"
+    );
     tasks.iter().for_each(|t| t.abort());
 }
