@@ -153,7 +153,11 @@ pub fn run_blocking(args: BridgeArgs) -> Result<bool, BridgeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    match runtime.block_on(run(args)) {
+    let outcome = runtime.block_on(run(args));
+    // Our stdin is read on a blocking thread that only a new line or EOF would end: do not
+    // wait for it (a client that keeps its pipe open must not keep the bridge alive).
+    runtime.shutdown_timeout(Duration::from_millis(200));
+    match outcome {
         Ok(()) => Ok(true),
         Err(e @ BridgeError::UpstreamClosed(_)) => {
             eprintln!("mcp-frames bridge: {e}; every pending request was failed");

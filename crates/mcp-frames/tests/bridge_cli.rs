@@ -1,0 +1,75 @@
+//! `mcp-frames bridge` as a process (feature `bridge`): a scripted 2025-06-18 stdio server as
+//! the child upstream, a 2025-11-25 client on the bridge's stdin/stdout. The call in flight
+//! when the server exits is failed with `upstream_closed`, the bridge says why on stderr and
+//! exits 1, and the report names the synthesized `initialize`.
+#![cfg(feature = "bridge")]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+#[test]
+fn the_bridge_fails_the_pending_call_and_exits_1_when_its_upstream_dies() {
+    let init = r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"scripted","version":"1"}}}"#;
+    let server = format!("read l; echo '{init}'; read l; read l; exit 3");
+    let report = std::env::temp_dir().join(format!("bridge-cli-{}.jsonl", std::process::id()));
+    let mut bridge = Command::new(env!("CARGO_BIN_EXE_mcp-frames"))
+        .args(["bridge", "--server-revisions", "2025-06-18", "--report"])
+        .arg(&report)
+        .args(["--", "sh", "-c", &server])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("mcp-frames bridge starts");
+    let mut stdin = bridge.stdin.take().unwrap();
+    let mut stdout = BufReader::new(bridge.stdout.take().unwrap());
+    for frame in [
+        json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"cli-test","version":"1"}}}),
+        json!({"jsonrpc":"2.0","method":"notifications/initialized"}),
+        json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x","arguments":{}}}),
+    ] {
+        writeln!(stdin, "{frame}").unwrap();
+    }
+    stdin.flush().unwrap();
+    let mut answers = Vec::new();
+    let mut line = String::new();
+    while answers.len() < 2 && stdout.read_line(&mut line).unwrap() > 0 {
+        answers.push(serde_json::from_str::<Value>(&line).unwrap());
+        line.clear();
+    }
+    assert_eq!(
+        answers[0]["result"]["protocolVersion"], "2025-11-25",
+        "{answers:?}"
+    );
+    assert_eq!(answers[0]["result"]["serverInfo"]["name"], "scripted");
+    assert_eq!(answers[1]["id"], 2);
+    assert_eq!(
+        answers[1]["error"]["data"]["reason"], "upstream_closed",
+        "{answers:?}"
+    );
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = bridge.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "the bridge did not end");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut bridge.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("upstream closed") && stderr.contains("exit status: 3"),
+        "{stderr}"
+    );
+    let lines = std::fs::read_to_string(&report).unwrap();
+    std::fs::remove_file(&report).ok();
+    let first: Value = serde_json::from_str(lines.lines().next().unwrap()).unwrap();
+    assert_eq!(first["method"], "initialize");
+    assert_eq!(first["status"], "synthesized");
+    assert_eq!(first["from"], "2025-06-18");
+    assert_eq!(first["to"], "2025-11-25");
+}
