@@ -481,3 +481,58 @@ async fn a_silent_upstream_is_a_timeout() {
     client.conn.close();
     let _ = tokio::time::timeout(LIMIT, serving).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_cancel_reaches_the_upstream_naming_the_leg_id() {
+    // The server writes the line after the call (the cancel) to a file, then waits.
+    let seen = std::env::temp_dir().join(format!("mcp-bridge-cancel-{}", std::process::id()));
+    let (mut client, serving) = bridged_stdio(
+        scripted_server(&format!(
+            "read call; read cancel; echo \"$call\" > {0}.call; echo \"$cancel\" > {0}; sleep 30",
+            seen.display()
+        )),
+        Limits::default(),
+    )
+    .await;
+    client.initialize("2025-11-25", json!({})).await;
+    client
+        .send(
+            json!({"jsonrpc": "2.0", "id": "c-1", "method": "tools/call",
+                     "params": {"name": "slow", "arguments": {}}}),
+        )
+        .await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    client
+        .send(
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                     "params": {"requestId": "c-1", "reason": "user"}}),
+        )
+        .await;
+    let deadline = tokio::time::Instant::now() + LIMIT;
+    let cancel = loop {
+        if let Ok(text) = std::fs::read_to_string(&seen)
+            && !text.trim().is_empty()
+        {
+            break serde_json::from_str::<Value>(text.trim()).unwrap();
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no cancel reached the server"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let call: Value = serde_json::from_str(
+        std::fs::read_to_string(seen.with_extension("call"))
+            .unwrap()
+            .trim(),
+    )
+    .unwrap();
+    std::fs::remove_file(&seen).ok();
+    std::fs::remove_file(seen.with_extension("call")).ok();
+    // The upstream saw the bridge's id, never the client's, and the cancel names it.
+    assert_ne!(call["id"], "c-1", "{call}");
+    assert_eq!(cancel["method"], "notifications/cancelled", "{cancel}");
+    assert_eq!(cancel["params"]["requestId"], call["id"], "{cancel} {call}");
+    client.conn.close();
+    let _ = tokio::time::timeout(LIMIT, serving).await;
+}
