@@ -1532,3 +1532,59 @@ async fn modern_listeners_hear_their_variants_changes() {
     no_event(&mut listen).await;
     no_event(&mut session).await;
 }
+
+/// A second `initialize` on one connection replaces its session: the first one ends (its
+/// provider streams close) and only the new one is kept.
+#[tokio::test]
+async fn reinitializing_a_connection_ends_its_first_session() {
+    use mcp_transport::{Connection, Frame};
+    let provider = Provider::default();
+    let server = front(provider.clone(), AdvertisePolicy::WhenClientOptsIn)
+        .into_server(ServerConfig::default())
+        .unwrap();
+    let (connection, driver) = Connection::pair(16);
+    let to_server = driver.incoming.clone();
+    let mut from_server = driver.outgoing;
+    let s = server.clone();
+    let serving = tokio::spawn(async move {
+        s.serve_connection(connection, AuthPrincipal::new("alice", vec![]))
+            .await
+    });
+    let mut exchange = async |v: Value| {
+        to_server
+            .send(Frame::parse(v.to_string()).unwrap())
+            .await
+            .unwrap();
+        tokio::time::timeout(Duration::from_secs(5), from_server.recv())
+            .await
+            .expect("an answer in time")
+            .expect("open")
+            .to_value()
+            .unwrap()
+    };
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {"extensions": {EXT: {}}},
+        "clientInfo": {"name": "c", "version": "1"}}});
+    exchange(init.clone()).await;
+    let ok = exchange(
+        json!({"jsonrpc": "2.0", "id": 2, "method": "resources/subscribe",
+        "params": {"uri": "file:///full/a.txt", "_meta": {SEL: "full"}}}),
+    )
+    .await;
+    assert_eq!(ok["result"], json!({}));
+    assert_eq!(server.handler().open_subscription_streams(), 1);
+    let again = exchange(init).await;
+    assert_eq!(
+        ids(&again["result"]),
+        ["compact", "full", "preview", "legacy"]
+    );
+    wait_for(|| server.handler().open_subscription_streams() == 0).await;
+    assert_eq!(server.handler().session_count(), 1);
+    drop(to_server);
+    drop(driver.incoming);
+    tokio::time::timeout(Duration::from_secs(10), serving)
+        .await
+        .expect("serving ends")
+        .unwrap();
+    assert_eq!(server.handler().session_count(), 0);
+}

@@ -80,7 +80,14 @@ impl<H: Handler> Server<H> {
                         let (answer, new) =
                             self.connection_initialize(&frame, &value, r.id, &principal);
                         if let Some(new) = new {
-                            session = Some(new.clone());
+                            // A second `initialize` replaces the session: the first one ends
+                            // (its handler state, its notification task).
+                            if let Some(old) = session.replace(new.clone()) {
+                                old.close();
+                            }
+                            if let Some(h) = changes_task.take() {
+                                h.abort();
+                            }
                             // Change notifications for this session, on the same queue.
                             let out = outgoing.clone();
                             let mut changes = self.shared.notifier.listen();
