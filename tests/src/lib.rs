@@ -115,3 +115,9 @@ mod tests {
         assert!(files.iter().all(|f| !f.frames.is_empty()));
     }
 }
+
+/// The README's Rust blocks, compiled and run as doctests of this crate
+/// (`cargo test -p mcp-wire-tests --doc`), so the tour cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

@@ -19,7 +19,9 @@ Input: one JSON value per line, either a bare JSON-RPC frame or a capture record
 {\"dir\":\"c2s\"|\"s2c\",\"frame\":{...}}. Output keeps each line's format and the input order.
 Problems are reported on stderr as `line N: <reason>`; the last stderr line is a summary.
 
-Exit status: 0 every frame fine, 1 some frames refused or invalid, 2 usage or I/O error.";
+Exit status: 0 every frame fine, 1 some frames refused or invalid, 2 usage or I/O error.
+
+Revisions (for --to and --from): 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28.";
 
 /// Translate, validate and explain MCP traffic between protocol revisions.
 #[derive(Parser)]
@@ -90,17 +92,18 @@ enum Command {
         #[command(flatten)]
         input: InputArgs,
     },
-    /// Check every frame against one revision; one verdict line per input line.
+    /// Check every frame against one revision; one verdict line per non-blank input line.
     ///
     /// Prints `{"line":N,"ok":true}` or `{"line":N,"ok":false,"errors":[{"path":…,"message":…}]}`
-    /// per line, then `valid N, invalid M` on stderr. Checks the JSON-RPC envelope, that the
+    /// per non-blank line (blank lines are skipped; `line` keeps the input's numbering), then
+    /// `valid N, invalid M` on stderr. Checks the JSON-RPC envelope, that the
     /// method exists at the revision for its sender, that every response answers a pending
     /// request, the revision's generated types (`mcp_types::v…`) and the boundary's parse
     /// mandates (e.g. the reserved `_meta` keys at 2026-07-28); with `--schema`, also the
     /// revision's pinned JSON Schema.
     Validate {
-        /// The revision to check against.
-        #[arg(long, value_name = "VERSION", value_parser = parse_version)]
+        /// The revision to check against (`--version` is the old spelling, still accepted).
+        #[arg(long = "to", visible_alias = "version", value_name = "VERSION", value_parser = parse_version)]
         version: ProtocolVersion,
         /// Also validate against the pinned official JSON Schema of that revision.
         #[arg(long)]
@@ -228,6 +231,12 @@ fn drive(
             &mut out,
         )?;
     } else {
+        if input.input.is_dir() {
+            anyhow::bail!(
+                "{}: is a directory; give a JSON Lines file (or - for standard input)",
+                input.input.display()
+            );
+        }
         let file = File::open(&input.input)
             .map_err(|e| anyhow::anyhow!("{}: {e}", input.input.display()))?;
         let reader = BufReader::with_capacity(256 * 1024, file);

@@ -163,7 +163,8 @@ impl Translate {
                 "cannot tell the source revision: no initialize or _meta protocolVersion \
                  seen so far (give --from)"
                     .into(),
-                -32600,
+                // The translator's own configuration lacks the revision: not the peer's fault.
+                -32603,
             );
         };
         match envelope {

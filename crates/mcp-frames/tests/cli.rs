@@ -33,6 +33,20 @@ fn usage_and_io_errors_exit_with_2() {
     assert_eq!(run(&["translate"], b"").code, 2, "missing --to");
     assert_eq!(run(&["explain", "--to", "1999-01-01"], b"").code, 2);
     assert_eq!(run(&["validate", "--version", "2030-01-01"], b"").code, 2);
+    // One spelling everywhere (`--to`), the old one kept as an alias.
+    assert_eq!(run(&["validate", "--to", "2025-06-18"], b"").code, 0);
+    // A directory names itself.
+    let dir = run(&["validate", "--to", "2025-06-18", "/"], b"");
+    assert_eq!(dir.code, 2);
+    assert!(dir.stderr.contains("/: is a directory"), "{}", dir.stderr);
+    // --help lists the revisions.
+    let help = run(&["--help"], b"");
+    assert!(
+        help.stdout
+            .contains("2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28"),
+        "{}",
+        help.stdout
+    );
     let r = run(
         &["validate", "--version", "2025-06-18", "/no/such/file.jsonl"],
         b"",

@@ -28,6 +28,30 @@ use serde_json::{Map, Value};
 use crate::model::error::{ModelError, ModelErrorKind, encode, from_value};
 use crate::version::{ProtocolVersion, VersionLike};
 
+/// The JSON-RPC error codes of MCP, by meaning: the one table every error of this crate maps
+/// to (`ModelError`, `ParseError`, `EmitError`, `FrameError`, `SessionError` all answer with
+/// one of these, as an `i64` like [`ErrorData::code`]).
+pub mod codes {
+    /// The text is not JSON.
+    pub const PARSE_ERROR: i64 = -32700;
+    /// Not a valid JSON-RPC request (bad envelope, bad `id`, no `method`).
+    pub const INVALID_REQUEST: i64 = -32600;
+    /// The method does not exist (at the revision in use).
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// The params do not fit the method (at the revision in use).
+    pub const INVALID_PARAMS: i64 = -32602;
+    /// The receiver failed, or could not express its answer.
+    pub const INTERNAL_ERROR: i64 = -32603;
+    /// Resource not found (handshake revisions).
+    pub const RESOURCE_NOT_FOUND: i64 = -32002;
+    /// 2026-07-28: a routing header disagrees with the body.
+    pub const HEADER_MISMATCH: i64 = -32020;
+    /// 2026-07-28: the request needs a client capability it did not declare.
+    pub const MISSING_CLIENT_CAPABILITY: i64 = -32021;
+    /// 2026-07-28: the protocol version is not supported (also: one this crate does not know).
+    pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+}
+
 /// A JSON object (`params`, `result`, free-form payloads).
 pub type JsonObject = Map<String, Value>;
 
@@ -235,9 +259,52 @@ impl ErrorData {
     }
 }
 
+/// The error a peer is answered with: the code, the message without the path, and `data`
+/// with the JSON Pointer of the fault (`pointer`).
 impl From<&ModelError> for ErrorData {
     fn from(e: &ModelError) -> Self {
-        ErrorData::new(e.code(), e.to_string())
+        let pointer = crate::wire::parse::parse_dollar_path(&e.path).pointer();
+        ErrorData::new(e.code(), e.kind.to_string())
+            .with_data(serde_json::json!({ "pointer": pointer }))
+    }
+}
+
+impl From<ModelError> for ErrorData {
+    fn from(e: ModelError) -> Self {
+        ErrorData::from(&e)
+    }
+}
+
+impl ErrorData {
+    /// `-32700`: the text is not JSON.
+    pub fn parse_error(message: impl Into<String>) -> Self {
+        ErrorData::new(codes::PARSE_ERROR, message)
+    }
+
+    /// `-32600`: not a valid JSON-RPC request.
+    pub fn invalid_request(message: impl Into<String>) -> Self {
+        ErrorData::new(codes::INVALID_REQUEST, message)
+    }
+
+    /// `-32601`: the method does not exist.
+    pub fn method_not_found(message: impl Into<String>) -> Self {
+        ErrorData::new(codes::METHOD_NOT_FOUND, message)
+    }
+
+    /// `-32602`: the params do not fit the method.
+    pub fn invalid_params(message: impl Into<String>) -> Self {
+        ErrorData::new(codes::INVALID_PARAMS, message)
+    }
+
+    /// `-32603`: the receiver failed.
+    pub fn internal_error(message: impl Into<String>) -> Self {
+        ErrorData::new(codes::INTERNAL_ERROR, message)
+    }
+
+    /// The error response carrying this error to the request `id` (`None`: the id is unknown,
+    /// sent as `null`).
+    pub fn to_response(self, id: Option<RequestId>) -> JsonRpcError {
+        JsonRpcError::new(id, self)
     }
 }
 

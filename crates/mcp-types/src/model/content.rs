@@ -457,6 +457,31 @@ impl From<&str> for SamplingMessageContentBlock {
 }
 
 impl ContentBlock {
+    /// A `text` block.
+    pub fn text(text: impl Into<String>) -> Self {
+        ContentBlock::Text(TextContent::new(text))
+    }
+
+    /// An `image` block: base64 `data` of `mime_type` (e.g. `image/png`).
+    pub fn image(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
+        ContentBlock::Image(ImageContent::new(data, mime_type))
+    }
+
+    /// An `audio` block (2025-03-26+): base64 `data` of `mime_type` (e.g. `audio/wav`).
+    pub fn audio(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
+        ContentBlock::Audio(AudioContent::new(data, mime_type))
+    }
+
+    /// A `resource_link` block (2025-06-18+) to `uri`, called `name`.
+    pub fn resource_link(uri: impl Into<String>, name: impl Into<String>) -> Self {
+        ContentBlock::ResourceLink(ResourceLink::new(uri, name))
+    }
+
+    /// A `resource` block embedding `resource`.
+    pub fn resource(resource: ResourceContents) -> Self {
+        ContentBlock::Resource(EmbeddedResource::new(resource))
+    }
+
     /// The text, if this is a text block.
     pub fn as_text(&self) -> Option<&str> {
         match self {

@@ -57,19 +57,8 @@ pub enum ModelErrorKind {
     },
 }
 
-/// JSON-RPC 2.0 error codes this layer maps to.
-pub mod codes {
-    /// The text is not JSON.
-    pub const PARSE_ERROR: i64 = -32700;
-    /// Not a valid JSON-RPC request.
-    pub const INVALID_REQUEST: i64 = -32600;
-    /// The method does not exist.
-    pub const METHOD_NOT_FOUND: i64 = -32601;
-    /// The params do not fit the method.
-    pub const INVALID_PARAMS: i64 = -32602;
-    /// An internal error.
-    pub const INTERNAL_ERROR: i64 = -32603;
-}
+/// JSON-RPC error codes: the crate's one table, [`crate::jsonrpc::codes`].
+pub use crate::jsonrpc::codes;
 
 impl ModelError {
     /// An error at `path` of the given kind.

@@ -814,3 +814,10 @@ fn only_in(
     };
     listed(table) && !listed(other)
 }
+
+/// The error a peer is answered with: [`SessionError::code`] and the message.
+impl From<&SessionError> for crate::jsonrpc::ErrorData {
+    fn from(e: &SessionError) -> Self {
+        crate::jsonrpc::ErrorData::new(e.code(), e.to_string())
+    }
+}

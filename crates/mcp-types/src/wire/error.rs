@@ -2,23 +2,16 @@
 
 use std::fmt;
 
+use serde_json::{Map, Value};
+
+use crate::jsonrpc::{ErrorData, JsonRpcError, RequestId};
 use crate::{ProtocolVersion, VersionLike};
 
+use super::body::BodyKind;
 use super::ledger::Cause;
 
-/// JSON-RPC error codes the boundary's errors map to.
-pub mod codes {
-    /// The JSON text does not parse.
-    pub const PARSE_ERROR: i32 = -32700;
-    /// Not a valid JSON-RPC message (bad envelope, missing `method`, bad `id`).
-    pub const INVALID_REQUEST: i32 = -32600;
-    /// The method does not exist at the revision.
-    pub const METHOD_NOT_FOUND: i32 = -32601;
-    /// The body does not fit its type at the revision.
-    pub const INVALID_PARAMS: i32 = -32602;
-    /// Our own side failed to produce a legal message.
-    pub const INTERNAL_ERROR: i32 = -32603;
-}
+/// JSON-RPC error codes: the crate's one table, [`crate::jsonrpc::codes`].
+pub use crate::jsonrpc::codes;
 
 /// One step of a [`JsonPath`].
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -119,12 +112,11 @@ pub enum EmitErrorKind {
 }
 
 impl EmitErrorKind {
-    /// The JSON-RPC code this failure maps to when it is reported to a peer.
-    ///
-    /// A type the revision lacks is `-32601` (the method does not exist there); a value the
-    /// revision cannot carry, or that misses a required part, is `-32602`; an invalid value of
-    /// our own making is `-32603`.
-    pub const fn code(self) -> i32 {
+    /// The JSON-RPC code this failure maps to for a request's body type: a type the revision
+    /// lacks is `-32601` (the method does not exist there); a value the revision cannot carry,
+    /// or that misses a required part, is `-32602`; an invalid value of our own making is
+    /// `-32603`. [`EmitError::code`] refines it by where the refusal happened and the body.
+    pub const fn code(self) -> i64 {
         match self {
             EmitErrorKind::TypeAbsent => codes::METHOD_NOT_FOUND,
             EmitErrorKind::NotExpressible | EmitErrorKind::MissingRequired => codes::INVALID_PARAMS,
@@ -148,6 +140,9 @@ pub struct EmitError {
     pub message: String,
     /// The table row that refused, when one did.
     pub cause: Option<Cause>,
+    /// The kind of body being emitted (a request's refusal and a result's answer the peer
+    /// differently: [`EmitError::code`]).
+    pub body: Option<BodyKind>,
 }
 
 impl EmitError {
@@ -163,12 +158,28 @@ impl EmitError {
             version,
             message: message.into(),
             cause,
+            body: None,
         }
     }
 
-    /// The JSON-RPC code this error maps to.
-    pub fn code(&self) -> i32 {
-        self.kind.code()
+    /// The JSON-RPC code this error maps to, by what could not be emitted:
+    ///
+    /// | refused | request or notification | result |
+    /// | --- | --- | --- |
+    /// | the body type (absent at the revision) | `-32601` | `-32603` |
+    /// | a member inside it (absent, not expressible, missing) | `-32602` | `-32603` |
+    /// | an invalid value of our own making | `-32603` | `-32603` |
+    ///
+    /// A request the revision cannot carry is the sender's problem with that method or its
+    /// params; a result we cannot express is our own failure to answer.
+    pub fn code(&self) -> i64 {
+        match (self.body, self.kind) {
+            (Some(BodyKind::Result), _) => codes::INTERNAL_ERROR,
+            (_, EmitErrorKind::TypeAbsent) if !self.path.segments().is_empty() => {
+                codes::INVALID_PARAMS
+            }
+            (_, kind) => kind.code(),
+        }
     }
 }
 
@@ -201,7 +212,7 @@ pub enum ParseErrorKind {
 
 impl ParseErrorKind {
     /// The JSON-RPC code this failure maps to when the body was a request.
-    pub const fn code(self) -> i32 {
+    pub const fn code(self) -> i64 {
         match self {
             ParseErrorKind::Syntax => codes::PARSE_ERROR,
             ParseErrorKind::InvalidEnvelope | ParseErrorKind::MissingMethod => {
@@ -263,7 +274,7 @@ impl ParseError {
     }
 
     /// The JSON-RPC code this error maps to.
-    pub fn code(&self) -> i32 {
+    pub fn code(&self) -> i64 {
         self.kind.code()
     }
 
@@ -280,6 +291,85 @@ impl ParseError {
         let mut first = errors.remove(0);
         first.more.extend(errors);
         Some(first)
+    }
+}
+
+/// The `data` of an error response: where (`pointer`, a JSON Pointer into the frame or body
+/// read), at which revision, and for which type.
+fn error_data(
+    pointer: &JsonPath,
+    version: Option<&str>,
+    type_name: Option<&str>,
+) -> Map<String, Value> {
+    let mut data = Map::new();
+    data.insert("pointer".into(), Value::from(pointer.pointer()));
+    if let Some(v) = version {
+        data.insert("revision".into(), Value::from(v));
+    }
+    if let Some(t) = type_name {
+        data.insert("type".into(), Value::from(t));
+    }
+    data
+}
+
+/// The error a peer is answered with: the code, the message (what was expected and what was
+/// found, without this crate's prefixes), and `data` with the JSON Pointer (`pointer`), the
+/// revision and the type read; further errors of the same pass are listed in `data.more`.
+impl From<&ParseError> for ErrorData {
+    fn from(e: &ParseError) -> Self {
+        let mut data = error_data(
+            &e.path,
+            e.version.known().map(ProtocolVersion::as_str),
+            Some(e.type_name),
+        );
+        if !e.more.is_empty() {
+            let more = e
+                .more
+                .iter()
+                .map(|m| serde_json::json!({"pointer": m.path.pointer(), "message": m.message}))
+                .collect();
+            data.insert("more".into(), Value::Array(more));
+        }
+        ErrorData::new(e.code(), e.message.clone()).with_data(Value::Object(data))
+    }
+}
+
+impl From<ParseError> for ErrorData {
+    fn from(e: ParseError) -> Self {
+        ErrorData::from(&e)
+    }
+}
+
+/// The error our side answers with when it cannot emit: the code, the message, and `data` with
+/// the JSON Pointer into the body (`pointer`), the revision and the table row that refused
+/// (`cause`).
+impl From<&EmitError> for ErrorData {
+    fn from(e: &EmitError) -> Self {
+        let mut data = error_data(&e.path, Some(e.version.as_str()), None);
+        if let Some(cause) = &e.cause {
+            data.insert("cause".into(), Value::from(cause.to_string()));
+        }
+        ErrorData::new(e.code(), e.message.clone()).with_data(Value::Object(data))
+    }
+}
+
+impl From<EmitError> for ErrorData {
+    fn from(e: EmitError) -> Self {
+        ErrorData::from(&e)
+    }
+}
+
+impl ParseError {
+    /// The error response to the request `id` (`None`: the id is unknown, sent as `null`).
+    pub fn to_response(&self, id: Option<RequestId>) -> JsonRpcError {
+        JsonRpcError::new(id, self.into())
+    }
+}
+
+impl EmitError {
+    /// The error response to the request `id` (`None`: the id is unknown, sent as `null`).
+    pub fn to_response(&self, id: Option<RequestId>) -> JsonRpcError {
+        JsonRpcError::new(id, self.into())
     }
 }
 

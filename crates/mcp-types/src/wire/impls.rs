@@ -5,10 +5,11 @@ use serde_json::{Map, Value};
 
 use super::body::sealed::Sealed;
 use super::body::{BodyInfo, BodyKind, WireBody};
-use super::parse::{Arm, MandateFacts, ParseKind, WireParse, plain, ranked};
+use super::parse::MethodResult;
+use super::parse::{Arm, MandateFacts, MethodTable, ParseKind, WireParse, plain, ranked};
 use super::{EmissionReport, EmitError, EmitErrorKind, JsonPath, ParseError, PathSegment};
 use crate::jsonrpc::{
-    JsonRpcError, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RawRequest,
+    JsonRpcError, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RawRequest,
 };
 use crate::model::*;
 use crate::{ProtocolVersion, VersionLike};
@@ -237,7 +238,7 @@ impl ResultTypeOf for GetTaskPayloadResult {
 }
 
 macro_rules! method_unions {
-    ($($ty:ident => $kind:ident, $pkind:ident;)*) => {$(
+    ($($ty:ident => $kind:ident, $pkind:ident, $table:ident;)*) => {$(
         planned_body!($ty);
         impl WireBody for $ty {
             /// The member's own type and method (the method map agrees: see the tests).
@@ -255,6 +256,12 @@ macro_rules! method_unions {
 
             fn mandate_facts(&self) -> MandateFacts<'_> {
                 UnionFacts::union_facts(self)
+            }
+
+            const METHOD_TABLE: Option<MethodTable> = Some(|f| f.$table);
+
+            fn union_method(&self) -> Option<&'static str> {
+                Some(self.method())
             }
         }
     )*};
@@ -312,10 +319,10 @@ impl UnionFacts for ServerNotification {
 }
 
 method_unions! {
-    ClientRequest => Request, Request;
-    ServerRequest => Request, Request;
-    ClientNotification => Notification, Notification;
-    ServerNotification => Notification, Notification;
+    ClientRequest => Request, Request, client_requests;
+    ServerRequest => Request, Request, server_requests;
+    ClientNotification => Notification, Notification, client_notifications;
+    ServerNotification => Notification, Notification, server_notifications;
 }
 
 planned_body!(ServerResult);
@@ -494,7 +501,88 @@ fn head(id: Option<Option<&crate::jsonrpc::RequestId>>) -> Map<String, Value> {
     m
 }
 
-impl<R: WireBody> Sealed for JsonRpcRequest<R> {}
+/// The planned output of an envelope: `head` (the envelope's members before the body, without
+/// the closing brace), then the body's planned text. A request or notification body's own
+/// members follow the head (the body's opening brace becomes the comma); a result is the value
+/// of `"result"`. Byte for byte what the envelope's shaping path writes.
+fn envelope_text(
+    head: &[u8],
+    id: Option<&crate::jsonrpc::RequestId>,
+    body: &dyn Fn(&mut Vec<u8>) -> bool,
+    member: Option<&[u8]>,
+    out: &mut Vec<u8>,
+) -> bool {
+    out.extend_from_slice(head);
+    if let Some(id) = id {
+        out.extend_from_slice(b",\"id\":");
+        if serde_json::to_writer(&mut *out, id).is_err() {
+            return false;
+        }
+    }
+    match member {
+        Some(member) => {
+            out.extend_from_slice(member);
+            if !body(out) {
+                return false;
+            }
+            out.push(b'}');
+        }
+        None => {
+            let brace = out.len();
+            if !body(out) || out.get(brace) != Some(&b'{') {
+                return false;
+            }
+            if out.get(brace + 1) == Some(&b'}') {
+                // An empty body: the head closes.
+                out.truncate(brace);
+                out.push(b'}');
+            } else {
+                out[brace] = b',';
+            }
+        }
+    }
+    true
+}
+
+/// The planned value of an envelope: the head's members, then the body's (or `"result"`).
+fn envelope_value(
+    id: Option<&crate::jsonrpc::RequestId>,
+    body: Option<Value>,
+    member: Option<&str>,
+) -> Option<Value> {
+    let mut out = head(id.map(Some));
+    match (member, body?) {
+        (Some(m), v) => {
+            out.insert(m.to_owned(), v);
+        }
+        (None, Value::Object(fields)) => {
+            for (k, v) in fields {
+                if k != "jsonrpc" && k != "id" {
+                    out.insert(k, v);
+                }
+            }
+        }
+        (None, _) => return None,
+    }
+    Some(Value::Object(out))
+}
+
+const JSONRPC_HEAD: &[u8] = b"{\"jsonrpc\":\"2.0\"";
+
+impl<R: WireBody> Sealed for JsonRpcRequest<R> {
+    fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
+        let body = |out: &mut Vec<u8>| self.request.emit_planned(version, out);
+        envelope_text(JSONRPC_HEAD, Some(&self.id), &body, None, out)
+    }
+
+    fn emit_planned_value(&self, version: ProtocolVersion) -> Option<Value> {
+        envelope_value(
+            Some(&self.id),
+            self.request.emit_planned_value(version),
+            None,
+        )
+    }
+}
 impl<R: WireBody> WireBody for JsonRpcRequest<R> {
     fn body_info(&self) -> BodyInfo {
         BodyInfo::envelope("JSONRPCRequest")
@@ -522,7 +610,27 @@ impl<R: WireBody> WireBody for JsonRpcRequest<R> {
     }
 }
 
-impl<N: WireBody> Sealed for JsonRpcNotification<N> {}
+impl<N: WireBody> Sealed for JsonRpcNotification<N> {
+    fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
+        let body = |out: &mut Vec<u8>| self.notification.emit_planned(version, out);
+        envelope_text(JSONRPC_HEAD, None, &body, None, out)
+    }
+
+    fn emit_planned_value(&self, version: ProtocolVersion) -> Option<Value> {
+        let mut out = head(None);
+        match self.notification.emit_planned_value(version)? {
+            Value::Object(fields) => {
+                for (k, v) in fields {
+                    if k != "jsonrpc" && k != "id" {
+                        out.insert(k, v);
+                    }
+                }
+                Some(Value::Object(out))
+            }
+            _ => None,
+        }
+    }
+}
 impl<N: WireBody> WireBody for JsonRpcNotification<N> {
     fn body_info(&self) -> BodyInfo {
         BodyInfo::envelope("JSONRPCNotification")
@@ -542,7 +650,26 @@ impl<N: WireBody> WireBody for JsonRpcNotification<N> {
     }
 }
 
-impl<T: WireBody> Sealed for JsonRpcResponse<T> {}
+impl<T: WireBody> Sealed for JsonRpcResponse<T> {
+    fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
+        let body = |out: &mut Vec<u8>| self.result.emit_planned(version, out);
+        envelope_text(
+            JSONRPC_HEAD,
+            Some(&self.id),
+            &body,
+            Some(b",\"result\":"),
+            out,
+        )
+    }
+
+    fn emit_planned_value(&self, version: ProtocolVersion) -> Option<Value> {
+        envelope_value(
+            Some(&self.id),
+            self.result.emit_planned_value(version),
+            Some("result"),
+        )
+    }
+}
 impl<T: WireBody> WireBody for JsonRpcResponse<T> {
     fn body_info(&self) -> BodyInfo {
         BodyInfo::envelope("JSONRPCResponse")
@@ -582,6 +709,103 @@ impl Sealed for JsonRpcError {}
 impl WireBody for JsonRpcError {
     fn body_info(&self) -> BodyInfo {
         BodyInfo::envelope("JSONRPCError")
+    }
+}
+
+/// A whole message: each variant emits as its own envelope.
+impl<R, N, T> Sealed for JsonRpcMessage<R, N, T>
+where
+    JsonRpcRequest<R>: WireBody,
+    JsonRpcNotification<N>: WireBody,
+    JsonRpcResponse<T>: WireBody,
+{
+    fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
+        match self {
+            JsonRpcMessage::Request(m) => m.emit_planned(version, out),
+            JsonRpcMessage::Notification(m) => m.emit_planned(version, out),
+            JsonRpcMessage::Response(m) => m.emit_planned(version, out),
+            JsonRpcMessage::Error(m) => m.emit_planned(version, out),
+        }
+    }
+
+    fn emit_planned_value(&self, version: ProtocolVersion) -> Option<Value> {
+        match self {
+            JsonRpcMessage::Request(m) => m.emit_planned_value(version),
+            JsonRpcMessage::Notification(m) => m.emit_planned_value(version),
+            JsonRpcMessage::Response(m) => m.emit_planned_value(version),
+            JsonRpcMessage::Error(m) => m.emit_planned_value(version),
+        }
+    }
+}
+
+impl<R, N, T> WireBody for JsonRpcMessage<R, N, T>
+where
+    JsonRpcRequest<R>: WireBody,
+    JsonRpcNotification<N>: WireBody,
+    JsonRpcResponse<T>: WireBody,
+    Self: serde::Serialize,
+{
+    fn body_info(&self) -> BodyInfo {
+        match self {
+            JsonRpcMessage::Request(m) => m.body_info(),
+            JsonRpcMessage::Notification(m) => m.body_info(),
+            JsonRpcMessage::Response(m) => m.body_info(),
+            JsonRpcMessage::Error(m) => m.body_info(),
+        }
+    }
+
+    fn emit_with<S: Serializer>(
+        &self,
+        version: ProtocolVersion,
+        options: super::EmitOptions,
+        track: bool,
+        ser: S,
+    ) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
+        match self {
+            JsonRpcMessage::Request(m) => m.emit_with(version, options, track, ser),
+            JsonRpcMessage::Notification(m) => m.emit_with(version, options, track, ser),
+            JsonRpcMessage::Response(m) => m.emit_with(version, options, track, ser),
+            JsonRpcMessage::Error(m) => m.emit_with(version, options, track, ser),
+        }
+    }
+}
+
+/// A result typed by its method: emitted as the union member it holds.
+impl Sealed for MethodResult {
+    fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
+        match self {
+            MethodResult::Server(r) => r.emit_planned(version, out),
+            MethodResult::Client(r) => r.emit_planned(version, out),
+        }
+    }
+
+    fn emit_planned_value(&self, version: ProtocolVersion) -> Option<Value> {
+        match self {
+            MethodResult::Server(r) => r.emit_planned_value(version),
+            MethodResult::Client(r) => r.emit_planned_value(version),
+        }
+    }
+}
+
+impl WireBody for MethodResult {
+    fn body_info(&self) -> BodyInfo {
+        match self {
+            MethodResult::Server(r) => r.body_info(),
+            MethodResult::Client(r) => r.body_info(),
+        }
+    }
+
+    fn emit_with<S: Serializer>(
+        &self,
+        version: ProtocolVersion,
+        options: super::EmitOptions,
+        track: bool,
+        ser: S,
+    ) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
+        match self {
+            MethodResult::Server(r) => r.emit_with(version, options, track, ser),
+            MethodResult::Client(r) => r.emit_with(version, options, track, ser),
+        }
     }
 }
 

@@ -92,6 +92,7 @@ mod body;
 mod clean;
 mod emit;
 pub mod error;
+mod frame;
 mod impls;
 mod json;
 pub mod ledger;
@@ -109,6 +110,7 @@ use serde_json::Value;
 
 pub use body::{BodyInfo, BodyKind, WireBody};
 pub use error::{EmitError, EmitErrorKind, JsonPath, ParseError, ParseErrorKind, PathSegment};
+pub use frame::{Frame, FrameError, RawFrame, parse_frame};
 pub use ledger::{
     Action, Cause, LedgerRow, MemberAction, MemberRow, OlderForm, RefuseWhen, TypeRow,
 };
@@ -209,6 +211,21 @@ pub(crate) fn run_body<B: WireBody + ?Sized, S: Serializer>(
     ser: S,
 ) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
     let info = body.body_info();
+    shape_body(body, info, version, options, track, ser).map_err(|mut e| {
+        e.body.get_or_insert(info.kind);
+        e
+    })
+}
+
+/// [`run_body`] before its error learns the body's kind.
+fn shape_body<B: WireBody + ?Sized, S: Serializer>(
+    body: &B,
+    info: BodyInfo,
+    version: ProtocolVersion,
+    options: EmitOptions,
+    track: bool,
+    ser: S,
+) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
     let known = names::known(emit::canonical(info.type_name));
     check_body(known, version)?;
     let ctx = Ctx::new(version, options, track, known);

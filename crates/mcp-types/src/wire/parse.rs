@@ -18,6 +18,7 @@ use serde_json::{Map, Value};
 
 use super::error::{JsonPath, ParseError, ParseErrorKind, PathSegment};
 use super::ledger::{CLIENT_REQUESTS_2026, RESERVED_META, RESULT_TYPES_2026};
+use crate::facts::{MethodFact, RevisionFacts};
 use crate::model::{self, ModelError, ModelErrorKind};
 use crate::{ProtocolVersion, VersionLike};
 
@@ -63,6 +64,88 @@ pub trait WireParse: DeserializeOwned {
     fn mandate_facts(&self) -> MandateFacts<'_> {
         MandateFacts::UNKNOWN
     }
+
+    /// For the method-tagged unions (`ClientRequest`, …): the method table of a revision's
+    /// facts that lists their members; `None` for every other type.
+    #[doc(hidden)]
+    const METHOD_TABLE: Option<MethodTable> = None;
+
+    /// For the method-tagged unions: the member's method.
+    #[doc(hidden)]
+    fn union_method(&self) -> Option<&'static str> {
+        None
+    }
+}
+
+/// A method table of a revision's facts (`client_requests`, `server_notifications`, …).
+#[doc(hidden)]
+pub type MethodTable = fn(&'static RevisionFacts) -> &'static [MethodFact];
+
+/// Whether the type `T` (or, for a method-tagged union, its member with `method`) exists at
+/// `version`, from the revision's facts: a method the revision's table lacks is
+/// [`ParseErrorKind::UnknownMethod`] (`-32601`) with a message listing only that revision's
+/// methods; a request, notification or result type the revision does not define is
+/// [`ParseErrorKind::TypeAbsent`] (`-32601`). Fragments are not checked, and neither is an
+/// unknown revision.
+fn existence<T: WireParse>(method: Option<&str>, version: &VersionLike) -> Result<(), ParseError> {
+    let Some(v) = version.known() else {
+        return Ok(());
+    };
+    let facts = crate::facts::revision(v);
+    if let Some(table) = T::METHOD_TABLE {
+        let Some(method) = method else {
+            return Ok(());
+        };
+        let methods = table(facts);
+        // Listed in the revision's table, or a member the revision still defines as a type
+        // (2026-07-28's server requests exist embedded in input-required results only).
+        let defined =
+            crate::model::method_info(method).is_some_and(|m| facts.has_type(m.type_name));
+        if defined || methods.iter().any(|m| m.method == method) {
+            return Ok(());
+        }
+        let listed: Vec<&str> = methods.iter().map(|m| m.method).collect();
+        let members = match T::KIND {
+            ParseKind::Notification => "notifications",
+            _ => "requests",
+        };
+        let sender = if T::TYPE_NAME.starts_with("Client") {
+            "client"
+        } else {
+            "server"
+        };
+        let list = if listed.is_empty() {
+            format!("it has no {sender} {members}")
+        } else {
+            format!("its {sender} {members} are {}", listed.join(", "))
+        };
+        return Err(ParseError::new(
+            ParseErrorKind::UnknownMethod,
+            JsonPath::root().key("method"),
+            version,
+            T::TYPE_NAME,
+            format!("method \"{method}\" does not exist at protocol version {v}; {list}"),
+        ));
+    }
+    if matches!(
+        T::KIND,
+        ParseKind::Request | ParseKind::Notification | ParseKind::Result
+    ) && !facts.has_type(T::TYPE_NAME)
+    {
+        return Err(ParseError::new(
+            ParseErrorKind::TypeAbsent,
+            JsonPath::root(),
+            version,
+            T::TYPE_NAME,
+            format!("{} does not exist at protocol version {v}", T::TYPE_NAME),
+        ));
+    }
+    Ok(())
+}
+
+/// The method of a parsed body, for [`existence`] (only the unions are asked).
+fn parsed_method<T: WireParse>(parsed: &T) -> Option<&str> {
+    parsed.union_method()
 }
 
 /// What the 2026-07-28 mandates read from a body: its `method`, its `resultType` (when a string)
@@ -165,7 +248,7 @@ pub(crate) fn from_model(
 }
 
 /// `$.params.messages[0].content` → segments.
-fn parse_dollar_path(text: &str) -> JsonPath {
+pub(crate) fn parse_dollar_path(text: &str) -> JsonPath {
     let mut segs = Vec::new();
     let rest = text.strip_prefix('$').unwrap_or(text);
     let mut chars = rest.chars().peekable();
@@ -357,6 +440,7 @@ fn parse_text_as<T: WireParse>(text: Text<'_>, version: VersionLike) -> Result<T
         && let Text::Str(s) = text
         && let Ok(parsed) = serde_json::from_str::<T>(s)
     {
+        existence::<T>(parsed_method(&parsed), &version)?;
         match typed_mandates(&parsed, &version, T::TYPE_NAME) {
             Some(Ok(())) => return Ok(parsed),
             Some(Err(e)) => return Err(e),
@@ -378,14 +462,23 @@ fn parse_text_by_value<T: WireParse>(
     parse_as(&value, version)
 }
 
-/// Parses `json` as `T` at `version`: the lenient superset parse, then the revision's mandates.
+/// Parses `json` as `T` at `version`: the type (or, for a method-tagged union, the method) must
+/// exist at the revision, then the lenient superset parse, then the revision's mandates.
 ///
-/// An unknown version (`VersionLike::Unknown`) parses with no mandates.
+/// A method the revision lacks is [`ParseErrorKind::UnknownMethod`] (`-32601`, naming only that
+/// revision's methods): `initialize` read as a `ClientRequest` at 2026-07-28, `tasks/list` at
+/// 2024-11-05. A body type the revision does not define is [`ParseErrorKind::TypeAbsent`].
+/// An unknown version (`VersionLike::Unknown`) parses with no checks and no mandates.
+///
+/// This reads a body; a whole JSON-RPC frame (envelope and body, with its id kept for the reply
+/// when the body is bad) is read by [`parse_frame`](super::parse_frame). The version-free
+/// `JsonRpcRequest::parse_as` types an envelope's interior with no revision at all.
 pub fn parse_as<T: WireParse>(
     json: &Value,
     version: impl Into<VersionLike>,
 ) -> Result<T, ParseError> {
     let version = version.into();
+    existence::<T>(json.get("method").and_then(Value::as_str), &version)?;
     let parsed = T::parse_structure(json, &version)?;
     mandates(json, &version, T::TYPE_NAME, T::KIND)?;
     Ok(parsed)
@@ -414,7 +507,8 @@ pub fn parse_slice_as<T: WireParse>(
 }
 
 /// A result typed by the method of the request it answers.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[non_exhaustive]
 // The superset's result unions are large by nature; a result is built once and moved once.
 #[allow(clippy::large_enum_variant)]
@@ -712,7 +806,8 @@ fn parse_result_text_for(
     text: Text<'_>,
     version: VersionLike,
 ) -> Result<MethodResult, ParseError> {
-    if let ResultTyping::Method(method) = answering.typing(version.clone())
+    let typing = answering.typing(version.clone());
+    if let ResultTyping::Method(method) = typing
         && let Some(result) = typed_result_for(method, text, &version)
     {
         return result;

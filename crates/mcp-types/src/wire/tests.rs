@@ -340,7 +340,8 @@ fn e7_input_required_result() {
     );
     let e = serialize_for(&r, V2025_11_25).unwrap_err();
     assert_eq!(e.kind, EmitErrorKind::TypeAbsent);
-    assert_eq!(e.code(), -32601);
+    // A result we cannot express is our own failure to answer, not a missing method.
+    assert_eq!(e.code(), -32603);
     assert!(e.message.contains("InputRequiredResult"), "{e}");
 }
 

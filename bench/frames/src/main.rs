@@ -1,0 +1,226 @@
+//! Parse and emit every frame of the shared corpus three ways, interleaved in one run:
+//!
+//! - **baseline**: `serde_json::from_str::<Value>` then `serde_json::to_writer`;
+//! - **mcp-types**: the frame API at the frame's revision — `RawFrame::split`, the body typed
+//!   (`RawFrame::parse`, results by the request they answer, from `mcp_types::session`), then
+//!   the typed frame written with `serialize_for_vec` at the same revision;
+//! - **rmcp**: `serde_json::from_str` into rmcp 3.11's `ClientJsonRpcMessage` /
+//!   `ServerJsonRpcMessage` (by the frame's direction), then `serde_json::to_writer`.
+//!
+//! Only frames all three read are timed (the corpus's deliberate probes are left out and
+//! counted). Prints, per corpus file and over all, the median over rounds of each side's time
+//! divided by the baseline's. Knobs: `MCP_FRAMES_BENCH_ROUNDS` (21), `MCP_FRAMES_BENCH_REPEAT`
+//! (20: passes over the frames per round and side), `MCP_WIRE_CORPUS` (the corpus directory).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use mcp_types::ProtocolVersion;
+use mcp_types::jsonrpc::{JsonRpcNotification, JsonRpcRequest};
+use mcp_types::model::{ClientNotification, ClientRequest, ServerNotification, ServerRequest};
+use mcp_types::session::{Direction, Session};
+use mcp_types::wire::{Frame, RawFrame, ResultFor, serialize_for_vec};
+use serde_json::Value;
+
+/// One corpus frame, with what the typed route needs to read it.
+struct Case {
+    text: String,
+    direction: Direction,
+    revision: ProtocolVersion,
+    /// For responses: the method answered and whether the request was task-augmented (the
+    /// session's `ResultFor`, owned).
+    answering: Option<(String, bool, Option<String>)>,
+}
+
+impl Case {
+    fn result_for(&self) -> Option<ResultFor<'_>> {
+        self.answering.as_ref().map(|(m, aug, payload)| match payload {
+            Some(original) => ResultFor::task_payload(original),
+            None => ResultFor::method(m).task_augmented(*aug),
+        })
+    }
+}
+
+fn corpus_dir() -> PathBuf {
+    match std::env::var_os("MCP_WIRE_CORPUS") {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
+    }
+}
+
+fn knob(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The mcp-types route for one frame: split, type, emit.
+fn ours(case: &Case, out: &mut Vec<u8>) -> bool {
+    let Ok(raw) = RawFrame::split(&case.text) else {
+        return false;
+    };
+    let v = case.revision;
+    match case.direction {
+        Direction::ClientToServer => {
+            match raw.parse::<ClientRequest, ClientNotification>(v, case.result_for()) {
+                Ok(frame) => emit(frame, v, out),
+                Err(_) => false,
+            }
+        }
+        Direction::ServerToClient => {
+            match raw.parse::<ServerRequest, ServerNotification>(v, case.result_for()) {
+                Ok(frame) => emit(frame, v, out),
+                Err(_) => false,
+            }
+        }
+    }
+}
+
+fn emit<R, N>(frame: Frame<'_, R, N>, v: ProtocolVersion, out: &mut Vec<u8>) -> bool
+where
+    JsonRpcRequest<R>: mcp_types::wire::WireBody,
+    JsonRpcNotification<N>: mcp_types::wire::WireBody,
+{
+    match frame {
+        Frame::Request(r) => serialize_for_vec(&r, v, out).is_ok(),
+        Frame::Notification(n) => serialize_for_vec(&n, v, out).is_ok(),
+        Frame::Response(r) => serialize_for_vec(&r, v, out).is_ok(),
+        Frame::Error(e) => serialize_for_vec(&e, v, out).is_ok(),
+        _ => false,
+    }
+}
+
+fn rmcp_route(case: &Case, out: &mut Vec<u8>) -> bool {
+    match case.direction {
+        Direction::ClientToServer => {
+            match serde_json::from_str::<rmcp::model::ClientJsonRpcMessage>(&case.text) {
+                Ok(m) => serde_json::to_writer(&mut *out, &m).is_ok(),
+                Err(_) => false,
+            }
+        }
+        Direction::ServerToClient => {
+            match serde_json::from_str::<rmcp::model::ServerJsonRpcMessage>(&case.text) {
+                Ok(m) => serde_json::to_writer(&mut *out, &m).is_ok(),
+                Err(_) => false,
+            }
+        }
+    }
+}
+
+fn baseline(case: &Case, out: &mut Vec<u8>) -> bool {
+    match serde_json::from_str::<Value>(&case.text) {
+        Ok(v) => serde_json::to_writer(&mut *out, &v).is_ok(),
+        Err(_) => false,
+    }
+}
+
+/// Reads a corpus file into cases, placing each frame in a session for its revision and the
+/// request a response answers.
+fn load(path: &std::path::Path) -> (Vec<Case>, usize) {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let mut session = Session::new();
+    let mut cases = Vec::new();
+    let mut left_out = 0;
+    for (i, line) in text.lines().enumerate() {
+        let record: Value = serde_json::from_str(line).expect("corpus lines are JSON");
+        let direction = match record["dir"].as_str() {
+            Some("c2s") => Direction::ClientToServer,
+            _ => Direction::ServerToClient,
+        };
+        let frame_text = record["frame"].to_string();
+        let Ok(raw) = RawFrame::split(&frame_text) else {
+            left_out += 1;
+            continue;
+        };
+        let Ok(context) = session.observe(i + 1, Some(direction), raw.envelope(), &raw) else {
+            left_out += 1;
+            continue;
+        };
+        let Some(revision) = context.revision else {
+            left_out += 1;
+            continue;
+        };
+        let answering = context.origin.as_ref().map(|o| {
+            (
+                o.method.clone(),
+                o.task_augmented,
+                o.payload_of.clone(),
+            )
+        });
+        let case = Case {
+            text: frame_text,
+            direction,
+            revision,
+            answering,
+        };
+        let mut scratch = Vec::new();
+        if ours(&case, &mut scratch) && rmcp_route(&case, &mut scratch) && baseline(&case, &mut scratch)
+        {
+            cases.push(case);
+        } else {
+            left_out += 1;
+        }
+    }
+    (cases, left_out)
+}
+
+fn time(cases: &[Case], repeat: usize, f: fn(&Case, &mut Vec<u8>) -> bool) -> f64 {
+    let mut out = Vec::with_capacity(1 << 16);
+    let start = Instant::now();
+    for _ in 0..repeat {
+        for c in cases {
+            out.clear();
+            std::hint::black_box(f(c, &mut out));
+        }
+    }
+    start.elapsed().as_secs_f64()
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+fn main() {
+    let rounds = knob("MCP_FRAMES_BENCH_ROUNDS", 21);
+    let repeat = knob("MCP_FRAMES_BENCH_REPEAT", 20);
+    let dir = corpus_dir();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("the shared corpus is missing: {} ({e}); set MCP_WIRE_CORPUS", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    files.sort();
+    println!("| corpus | frames (left out) | mcp-types / Value | rmcp / Value | mcp-types / rmcp |");
+    println!("| --- | --- | --- | --- | --- |");
+    let mut all = Vec::new();
+    let mut all_left_out = 0;
+    for path in &files {
+        let (cases, left_out) = load(path);
+        all_left_out += left_out;
+        report(path.file_name().unwrap().to_string_lossy().as_ref(), &cases, left_out, rounds, repeat);
+        all.extend(cases);
+    }
+    report("all", &all, all_left_out, rounds, repeat);
+}
+
+fn report(name: &str, cases: &[Case], left_out: usize, rounds: usize, repeat: usize) {
+    let (mut ours_r, mut rmcp_r, mut vs) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let b = time(cases, repeat, baseline);
+        let o = time(cases, repeat, ours);
+        let r = time(cases, repeat, rmcp_route);
+        ours_r.push(o / b);
+        rmcp_r.push(r / b);
+        vs.push(o / r);
+    }
+    println!(
+        "| {name} | {} ({left_out}) | {:.2}× | {:.2}× | {:.2}× |",
+        cases.len(),
+        median(ours_r),
+        median(rmcp_r),
+        median(vs)
+    );
+}

@@ -1,0 +1,514 @@
+//! Whole JSON-RPC frames at a revision: the envelope split from the text, then the body typed.
+//!
+//! [`parse_frame`] is the one call for a frame whose answer needs nothing else (a server reading
+//! client requests and notifications). [`RawFrame`] splits first, so the caller can place the
+//! frame in its [`Session`](crate::session::Session) (a `RawFrame` is the session's
+//! [`Evidence`]) and type a response by the request it answers ([`RawFrame::parse`] with a
+//! [`ResultFor`]).
+//!
+//! The route is the text route: the envelope members are split as borrowed raw JSON
+//! (`serde_json::value::RawValue`, no tree), the body is read straight from the text with
+//! [`parse_str_as`] / [`parse_result_str_for`], and the envelope types emit through
+//! [`serialize_for_vec`](super::serialize_for_vec) by writing the body's text inside the
+//! envelope's. No `serde_json::Value` is built for a good frame.
+//!
+//! On a bad frame the error still carries the id whenever the envelope has a usable one, so a
+//! request can always be answered: [`FrameError::reply`] builds the error response (with
+//! `"id": null` only when the frame has no usable id, as JSON-RPC asks).
+//!
+//! ```
+//! use mcp_types::ProtocolVersion::V2025_06_18;
+//! use mcp_types::model::{ClientNotification, ClientRequest};
+//! use mcp_types::wire::{Frame, parse_frame};
+//!
+//! let text = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"add"}}"#;
+//! let frame = parse_frame::<ClientRequest, ClientNotification>(text, V2025_06_18)?;
+//! let Frame::Request(call) = frame else { unreachable!() };
+//! assert!(matches!(call.request, ClientRequest::CallTool(_)));
+//!
+//! // A bad body still gives the id, and the reply names the JSON Pointer of the fault.
+//! let bad = r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":5}}"#;
+//! let e = parse_frame::<ClientRequest, ClientNotification>(bad, V2025_06_18).unwrap_err();
+//! let reply = serde_json::to_value(e.reply().unwrap())?;
+//! assert_eq!(reply["id"], 8);
+//! assert_eq!(reply["error"]["code"], -32602);
+//! assert_eq!(reply["error"]["data"]["pointer"], "/params/name");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::borrow::Cow;
+use std::cell::OnceCell;
+
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+use super::error::{JsonPath, ParseError, ParseErrorKind, PathSegment};
+use super::parse::{MethodResult, ResultFor, WireParse, parse_result_str_for, parse_str_as};
+use crate::VersionLike;
+use crate::jsonrpc::{
+    ErrorData, JsonRpcError, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId,
+};
+use crate::session::{Envelope, Evidence};
+
+/// The spec name errors of the envelope itself are reported against.
+const ENVELOPE: &str = "JSONRPCMessage";
+
+/// A frame read at a revision: its envelope, with the body typed.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+// Typed bodies are large by nature; a frame is read once and moved once.
+#[allow(clippy::large_enum_variant)]
+pub enum Frame<'a, R, N> {
+    /// A request, its body typed as `R` (e.g. `ClientRequest`).
+    Request(JsonRpcRequest<R>),
+    /// A notification, its body typed as `N` (e.g. `ClientNotification`).
+    Notification(JsonRpcNotification<N>),
+    /// A success response, its result typed by the request it answers.
+    Response(JsonRpcResponse<MethodResult>),
+    /// A success response read without the request it answers: the `result` as raw JSON, to be
+    /// typed by [`RawFrame::parse`] with a [`ResultFor`] (a session gives one) or
+    /// [`parse_result_str_for`].
+    UntypedResponse {
+        /// The id of the request it answers.
+        id: RequestId,
+        /// The `result` member's JSON text.
+        result: &'a RawValue,
+    },
+    /// An error response.
+    Error(JsonRpcError),
+}
+
+/// A frame that could not be read: the fault, and the id when the envelope has a usable one.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+#[error("{error}")]
+pub struct FrameError {
+    /// The frame's id, when it has a usable one (an error response answers it).
+    pub id: Option<RequestId>,
+    /// What kind of frame it was, when the envelope says (`None`: not even that).
+    pub envelope: Option<Envelope>,
+    /// The fault, with its JSON Pointer relative to the frame.
+    pub error: ParseError,
+}
+
+impl FrameError {
+    /// The JSON-RPC code the fault maps to.
+    pub fn code(&self) -> i64 {
+        self.error.code()
+    }
+
+    /// The error response a receiver sends back: for a request (to its id) and for a frame
+    /// whose kind cannot be told (to its id, or `null`); `None` for notifications and
+    /// responses, which JSON-RPC never answers.
+    pub fn reply(&self) -> Option<JsonRpcError> {
+        match &self.envelope {
+            Some(Envelope::Notification { .. } | Envelope::Response { .. }) => None,
+            Some(Envelope::Error { .. }) => None,
+            Some(Envelope::Request { .. }) | None => Some(JsonRpcError::new(
+                self.id.clone(),
+                ErrorData::from(&self.error),
+            )),
+        }
+    }
+}
+
+/// The error response's `error`: the fault's code, message and JSON Pointer ([`FrameError::reply`]
+/// for the whole response).
+impl From<&FrameError> for ErrorData {
+    fn from(e: &FrameError) -> Self {
+        ErrorData::from(&e.error)
+    }
+}
+
+/// The envelope members as borrowed JSON text.
+#[derive(Deserialize)]
+struct Split<'a> {
+    #[serde(borrow, default, deserialize_with = "present")]
+    jsonrpc: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    id: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    method: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    params: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    result: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    error: Option<&'a RawValue>,
+}
+
+/// A present member, `null` included (an `Option` alone would read `null` as absent).
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue>::deserialize(d).map(Some)
+}
+
+/// What the session reads from a request's params, read once on demand.
+#[derive(Debug, Default)]
+struct ParamsPeek {
+    meta_revision: Option<Value>,
+    task: bool,
+    task_id: Option<String>,
+}
+
+/// A JSON-RPC frame split from its text: the envelope decided, the members still JSON text.
+#[derive(Debug)]
+pub struct RawFrame<'a> {
+    text: &'a str,
+    envelope: Envelope,
+    params: Option<&'a RawValue>,
+    result: Option<&'a RawValue>,
+    error: Option<ErrorData>,
+    peek: OnceCell<ParamsPeek>,
+}
+
+fn envelope_error(
+    kind: ParseErrorKind,
+    path: JsonPath,
+    id: Option<RequestId>,
+    envelope: Option<Envelope>,
+    message: impl Into<String>,
+) -> FrameError {
+    FrameError {
+        id,
+        envelope,
+        error: ParseError::new(kind, path, &any_revision(), ENVELOPE, message),
+    }
+}
+
+/// The envelope is the same at every revision: its faults name no one revision.
+fn any_revision() -> VersionLike {
+    VersionLike::Unknown("any revision".into())
+}
+
+fn kind_of(raw: &RawValue) -> &'static str {
+    match raw.get().as_bytes().first() {
+        Some(b'n') => "null",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'"') => "a string",
+        Some(b'[') => "an array",
+        Some(b'{') => "an object",
+        _ if raw.get().contains(['.', 'e', 'E']) => "a fraction",
+        _ => "an integer beyond the signed 64-bit range",
+    }
+}
+
+impl<'a> RawFrame<'a> {
+    /// Splits one frame: checks the envelope (`jsonrpc`, `id`, exactly one of `method`,
+    /// `result`, `error`) and keeps the members as text. Not JSON is `-32700`; a bad envelope
+    /// `-32600`, with the id when it is usable.
+    pub fn split(text: &'a str) -> Result<RawFrame<'a>, FrameError> {
+        let not_json = |e: serde_json::Error| {
+            envelope_error(
+                ParseErrorKind::Syntax,
+                JsonPath::root(),
+                None,
+                None,
+                e.to_string(),
+            )
+        };
+        let invalid = |path: JsonPath, id: Option<RequestId>, message: String| {
+            envelope_error(ParseErrorKind::InvalidEnvelope, path, id, None, message)
+        };
+        // A derived struct also reads a JSON array (positionally): only an object is a frame.
+        if !text.trim_start().starts_with('{') {
+            serde_json::from_str::<serde::de::IgnoredAny>(text).map_err(not_json)?;
+            let message = if text.trim_start().starts_with('[') {
+                "a batch (JSON array) where one message was expected; batches exist only at \
+                 2025-03-26 (see JsonRpcFrame)"
+            } else {
+                "expected a JSON-RPC object"
+            };
+            return Err(invalid(JsonPath::root(), None, message.to_owned()));
+        }
+        let split: Split<'a> = match serde_json::from_str(text) {
+            Ok(s) => s,
+            Err(e) if e.is_data() => {
+                // Not JSON at all is the parse error, even when serde saw the shape first.
+                serde_json::from_str::<serde::de::IgnoredAny>(text).map_err(not_json)?;
+                return Err(invalid(
+                    JsonPath::root(),
+                    None,
+                    format!("not a JSON-RPC message: {e}"),
+                ));
+            }
+            Err(e) => return Err(not_json(e)),
+        };
+        let id = match split.id {
+            None => None,
+            Some(raw) => match serde_json::from_str::<Option<RequestId>>(raw.get()) {
+                Ok(id) => Some(id),
+                Err(_) => {
+                    return Err(invalid(
+                        JsonPath::root().key("id"),
+                        None,
+                        format!(
+                            "`id` must be a string or an integer, found {}",
+                            kind_of(raw)
+                        ),
+                    ));
+                }
+            },
+        };
+        // `Some(None)`: a present `null` id (legal on error responses only).
+        let usable = id.clone().flatten();
+        match split
+            .jsonrpc
+            .map(|raw| serde_json::from_str::<Cow<'_, str>>(raw.get()))
+        {
+            Some(Ok(v)) if v == crate::jsonrpc::JSONRPC_VERSION => {}
+            None => {
+                return Err(invalid(
+                    JsonPath::root(),
+                    usable,
+                    "missing `jsonrpc`".into(),
+                ));
+            }
+            Some(_) => {
+                return Err(invalid(
+                    JsonPath::root().key("jsonrpc"),
+                    usable,
+                    "`jsonrpc` must be \"2.0\"".into(),
+                ));
+            }
+        }
+        let shapes = [
+            split.method.is_some(),
+            split.result.is_some(),
+            split.error.is_some(),
+        ];
+        if shapes.iter().filter(|s| **s).count() > 1 {
+            return Err(invalid(
+                JsonPath::root(),
+                usable,
+                "a frame has exactly one of `method`, `result` and `error`".into(),
+            ));
+        }
+        let envelope = if let Some(raw) = split.method {
+            let Ok(method) = serde_json::from_str::<String>(raw.get()) else {
+                return Err(invalid(
+                    JsonPath::root().key("method"),
+                    usable,
+                    format!("`method` must be a string, found {}", kind_of(raw)),
+                ));
+            };
+            match id {
+                None => Envelope::Notification { method },
+                Some(Some(id)) => Envelope::Request { id, method },
+                Some(None) => {
+                    return Err(invalid(
+                        JsonPath::root().key("id"),
+                        None,
+                        "`id` must be a string or an integer, found null".into(),
+                    ));
+                }
+            }
+        } else if split.result.is_some() {
+            match usable {
+                Some(id) => Envelope::Response { id },
+                None => {
+                    return Err(invalid(
+                        JsonPath::root().key("id"),
+                        None,
+                        "a response needs an `id`".into(),
+                    ));
+                }
+            }
+        } else if let Some(raw) = split.error {
+            let error: ErrorData = serde_json::from_str(raw.get()).map_err(|e| {
+                invalid(
+                    JsonPath::root().key("error"),
+                    usable.clone(),
+                    format!("`error` must be {{code: integer, message: string}}: {e}"),
+                )
+            })?;
+            let envelope = Envelope::Error {
+                id: usable,
+                code: error.code,
+            };
+            return Ok(RawFrame {
+                text,
+                envelope,
+                params: None,
+                result: None,
+                error: Some(error),
+                peek: OnceCell::new(),
+            });
+        } else {
+            return Err(invalid(
+                JsonPath::root(),
+                usable,
+                "none of `method`, `result`, `error`".into(),
+            ));
+        };
+        Ok(RawFrame {
+            text,
+            envelope,
+            params: split.params,
+            result: split.result,
+            error: None,
+            peek: OnceCell::new(),
+        })
+    }
+
+    /// The envelope: the kind of frame, its id and method.
+    pub fn envelope(&self) -> &Envelope {
+        &self.envelope
+    }
+
+    /// The frame's id, when it has one.
+    pub fn id(&self) -> Option<&RequestId> {
+        self.envelope.id()
+    }
+
+    /// The whole frame's text.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// The `params` member's JSON text.
+    pub fn params_text(&self) -> Option<&'a RawValue> {
+        self.params
+    }
+
+    /// The `result` member's JSON text.
+    pub fn result_text(&self) -> Option<&'a RawValue> {
+        self.result
+    }
+
+    /// Types the body at `version`: a request as `R`, a notification as `N`, a response by
+    /// `answering` (the request it answers; without it the result stays text,
+    /// [`Frame::UntypedResponse`]). A fault carries the frame's id and envelope; its JSON
+    /// Pointer is relative to the frame (`/params/name`, `/result/content/0`).
+    pub fn parse<R: WireParse, N: WireParse>(
+        &self,
+        version: impl Into<VersionLike>,
+        answering: Option<ResultFor<'_>>,
+    ) -> Result<Frame<'a, R, N>, FrameError> {
+        let version = version.into();
+        let fail = |error: ParseError| FrameError {
+            id: self.envelope.id().cloned(),
+            envelope: Some(self.envelope.clone()),
+            error,
+        };
+        match &self.envelope {
+            Envelope::Request { id, .. } => parse_str_as::<R>(self.text, version)
+                .map(|r| Frame::Request(JsonRpcRequest::new(id.clone(), r)))
+                .map_err(fail),
+            Envelope::Notification { .. } => parse_str_as::<N>(self.text, version)
+                .map(|n| Frame::Notification(JsonRpcNotification::new(n)))
+                .map_err(fail),
+            Envelope::Response { id } => {
+                let Some(result) = self.result else {
+                    unreachable_response()
+                };
+                match answering {
+                    None => Ok(Frame::UntypedResponse {
+                        id: id.clone(),
+                        result,
+                    }),
+                    Some(answering) => parse_result_str_for(answering, result.get(), version)
+                        .map(|r| Frame::Response(JsonRpcResponse::new(id.clone(), r)))
+                        .map_err(|e| fail(under("result", e))),
+                }
+            }
+            Envelope::Error { id, .. } => Ok(Frame::Error(JsonRpcError::new(
+                id.clone(),
+                self.error.clone().unwrap_or_else(|| ErrorData::new(0, "")),
+            ))),
+        }
+    }
+
+    fn peek(&self) -> &ParamsPeek {
+        self.peek.get_or_init(|| {
+            #[derive(Deserialize)]
+            struct Peek<'a> {
+                #[serde(rename = "_meta", default, borrow)]
+                meta: Option<MetaPeek<'a>>,
+                #[serde(default, deserialize_with = "present")]
+                task: Option<&'a RawValue>,
+                #[serde(rename = "taskId", default, borrow)]
+                task_id: Option<Cow<'a, str>>,
+            }
+            #[derive(Deserialize)]
+            struct MetaPeek<'a> {
+                #[serde(rename = "io.modelcontextprotocol/protocolVersion", default, borrow)]
+                protocol_version: Option<&'a RawValue>,
+            }
+            let Some(params) = self.params else {
+                return ParamsPeek::default();
+            };
+            match serde_json::from_str::<Peek<'_>>(params.get()) {
+                Ok(p) => ParamsPeek {
+                    meta_revision: p
+                        .meta
+                        .and_then(|m| m.protocol_version)
+                        .and_then(|raw| serde_json::from_str(raw.get()).ok()),
+                    task: p.task.is_some_and(|t| t.get() != "null"),
+                    task_id: p.task_id.map(Cow::into_owned),
+                },
+                // Params of the wrong shape: the body parse reports them.
+                Err(_) => ParamsPeek::default(),
+            }
+        })
+    }
+}
+
+/// A response envelope always has its `result` (checked by [`RawFrame::split`]).
+#[cold]
+fn unreachable_response() -> ! {
+    unreachable!("a response envelope is split with its result")
+}
+
+/// The error of a member's parse, relative to the frame.
+fn under(member: &str, mut e: ParseError) -> ParseError {
+    let mut segments = vec![PathSegment::Key(member.to_owned())];
+    segments.extend(e.path.segments().iter().cloned());
+    e.path = JsonPath::from_segments(segments);
+    e.more = e.more.into_iter().map(|m| under(member, m)).collect();
+    e
+}
+
+impl Evidence for RawFrame<'_> {
+    fn params(&self) -> Option<Cow<'_, Map<String, Value>>> {
+        let params = self.params?;
+        serde_json::from_str(params.get()).ok().map(Cow::Owned)
+    }
+
+    fn result(&self) -> Option<Cow<'_, Value>> {
+        let result = self.result?;
+        serde_json::from_str(result.get()).ok().map(Cow::Owned)
+    }
+
+    fn meta_revision(&self) -> Option<Cow<'_, Value>> {
+        self.peek().meta_revision.as_ref().map(Cow::Borrowed)
+    }
+
+    fn task_augmented(&self) -> bool {
+        self.peek().task
+    }
+
+    fn task_id(&self) -> Option<Cow<'_, str>> {
+        self.peek().task_id.as_deref().map(Cow::Borrowed)
+    }
+}
+
+/// Reads one frame at `version`: the envelope, a request typed as `R`, a notification as `N`
+/// (responses keep their result as text: [`Frame::UntypedResponse`]; type them with
+/// [`RawFrame::parse`] and the request they answer). On a bad frame the [`FrameError`] keeps
+/// the id whenever there is one, and [`FrameError::reply`] is the answer to send.
+pub fn parse_frame<R: WireParse, N: WireParse>(
+    text: &str,
+    version: impl Into<VersionLike>,
+) -> Result<Frame<'_, R, N>, FrameError> {
+    let version = version.into();
+    RawFrame::split(text)
+        .map_err(|mut e| {
+            e.error.version = version.clone();
+            e
+        })?
+        .parse(version, None)
+}
+
+#[cfg(test)]
+mod tests;

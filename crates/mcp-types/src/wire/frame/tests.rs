@@ -1,0 +1,265 @@
+//! The frame entry point: envelopes, typed bodies, faults that keep the id, and the envelope
+//! emission (planned text and value equal to the shaping path's).
+
+use serde_json::{Value, json};
+
+use super::*;
+use crate::ProtocolVersion::{self, *};
+use crate::jsonrpc::{JsonRpcMessage, JsonRpcResponse};
+use crate::model::{
+    CallToolResult, ClientNotification, ClientRequest, ContentBlock, ServerNotification,
+    ServerRequest, ServerResult,
+};
+use crate::wire::{
+    EmitOptions, ParseErrorKind, ResultFor, serialize_for, serialize_for_vec, shaped_value,
+    shaped_vec,
+};
+
+type Client<'a> = Frame<'a, ClientRequest, ClientNotification>;
+
+fn client(text: &str, v: ProtocolVersion) -> Result<Client<'_>, FrameError> {
+    parse_frame::<ClientRequest, ClientNotification>(text, v)
+}
+
+fn reply(e: &FrameError) -> Value {
+    serde_json::to_value(e.reply().expect("a reply is owed")).unwrap()
+}
+
+#[test]
+fn requests_and_notifications_come_typed_with_their_envelope() {
+    let text = r#"{"jsonrpc":"2.0","id":"a","method":"tools/list","params":{}}"#;
+    let Ok(Frame::Request(r)) = client(text, V2025_06_18) else {
+        panic!("a request")
+    };
+    assert_eq!(r.id, RequestId::String("a".into()));
+    assert!(matches!(r.request, ClientRequest::ListTools(_)));
+    let text = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    let Ok(Frame::Notification(n)) = client(text, V2025_06_18) else {
+        panic!("a notification")
+    };
+    assert!(matches!(n.notification, ClientNotification::Initialized(_)));
+}
+
+#[test]
+fn a_bad_body_keeps_the_id_and_the_reply_names_the_pointer() {
+    let text = r#"{"jsonrpc":"2.0","id":41,"method":"tools/call","params":{"name":5}}"#;
+    let e = client(text, V2025_11_25).unwrap_err();
+    assert_eq!(e.id, Some(RequestId::Integer(41)));
+    assert_eq!(e.code(), -32602);
+    let r = reply(&e);
+    assert_eq!(r["id"], 41);
+    assert_eq!(r["error"]["code"], -32602);
+    assert_eq!(r["error"]["data"]["pointer"], "/params/name");
+    assert_eq!(r["error"]["data"]["revision"], "2025-11-25");
+    // The message is for the peer: no crate prefix, no revision, no type name.
+    let message = r["error"]["message"].as_str().unwrap();
+    assert!(!message.starts_with("cannot parse"), "{message}");
+}
+
+#[test]
+fn a_method_the_revision_lacks_is_32601_listing_only_its_methods() {
+    let text = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2026-07-28","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
+    let e = client(text, V2026_07_28).unwrap_err();
+    assert_eq!(e.error.kind, ParseErrorKind::UnknownMethod);
+    assert_eq!(e.code(), -32601);
+    assert_eq!(e.error.path.pointer(), "/method");
+    assert_eq!(
+        e.error.message,
+        "method \"initialize\" does not exist at protocol version 2026-07-28; its client \
+         requests are completion/complete, prompts/get, prompts/list, resources/list, \
+         resources/read, resources/templates/list, server/discover, subscriptions/listen, \
+         tools/call, tools/list"
+    );
+    assert_eq!(reply(&e)["id"], 1);
+    let text = r#"{"jsonrpc":"2.0","id":2,"method":"tasks/list"}"#;
+    let e = client(text, V2024_11_05).unwrap_err();
+    assert_eq!(e.error.kind, ParseErrorKind::UnknownMethod);
+    assert!(
+        !e.error.message.contains("tasks/get"),
+        "{}",
+        e.error.message
+    );
+    // The same method where it exists.
+    assert!(client(text, V2025_11_25).is_ok());
+    // A server request at a revision without server requests, whose type it does not define.
+    let ping = r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#;
+    let e = parse_frame::<ServerRequest, ServerNotification>(ping, V2026_07_28).unwrap_err();
+    assert!(
+        e.error.message.ends_with("it has no server requests"),
+        "{}",
+        e.error.message
+    );
+    // Embedded-only members (2026-07-28's input requests) still parse as their union.
+    let roots = r#"{"jsonrpc":"2.0","id":4,"method":"roots/list"}"#;
+    assert!(parse_frame::<ServerRequest, ServerNotification>(roots, V2026_07_28).is_ok());
+}
+
+#[test]
+fn type_absent_is_produced_for_types_and_results_the_revision_lacks() {
+    use crate::model::ListTasksRequest;
+    use crate::wire::{parse_as, parse_result_for, parse_str_as};
+    let body = json!({"method": "tasks/list"});
+    let e = parse_as::<ListTasksRequest>(&body, V2024_11_05).unwrap_err();
+    assert_eq!(e.kind, ParseErrorKind::TypeAbsent);
+    assert_eq!(e.code(), -32601);
+    let e = parse_str_as::<ListTasksRequest>(&body.to_string(), V2025_06_18).unwrap_err();
+    assert_eq!(e.kind, ParseErrorKind::TypeAbsent);
+    assert!(parse_as::<ListTasksRequest>(&body, V2025_11_25).is_ok());
+    // A method no revision has stays UnknownMethod.
+    let e = parse_result_for("bogus/method", &json!({}), V2025_03_26).unwrap_err();
+    assert_eq!(e.kind, ParseErrorKind::UnknownMethod);
+}
+
+#[test]
+fn envelope_faults_keep_a_usable_id_and_answer_null_otherwise() {
+    // Not JSON: -32700, answered with a null id.
+    let e = client("{\"jsonrpc\":", V2025_06_18).unwrap_err();
+    assert_eq!((e.code(), e.id.clone()), (-32700, None));
+    assert_eq!(reply(&e)["id"], Value::Null);
+    // A bad `jsonrpc` with a usable id keeps it.
+    let e = client(r#"{"jsonrpc":"1.0","id":9,"method":"ping"}"#, V2025_06_18).unwrap_err();
+    assert_eq!(
+        (e.code(), e.id.clone()),
+        (-32600, Some(RequestId::Integer(9)))
+    );
+    assert_eq!(e.error.path.pointer(), "/jsonrpc");
+    // A null, boolean or fractional id on a request is invalid, never a notification.
+    for id in ["null", "true", "1.5", "18446744073709551615"] {
+        let text = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#);
+        let e = client(&text, V2025_06_18).unwrap_err();
+        assert_eq!((e.code(), e.id.clone()), (-32600, None), "{id}");
+        assert_eq!(reply(&e)["id"], Value::Null);
+    }
+    let e = client(r#"[{"jsonrpc":"2.0","method":"ping"}]"#, V2025_06_18).unwrap_err();
+    assert!(e.error.message.contains("batch"), "{}", e.error.message);
+    let e = client(
+        r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}"#,
+        V2025_06_18,
+    )
+    .unwrap_err();
+    assert_eq!(e.code(), -32600);
+    // The envelope fault reads at the revision asked for.
+    assert_eq!(e.error.version, VersionLike::from(V2025_06_18));
+}
+
+#[test]
+fn notifications_and_responses_are_never_answered() {
+    let bad = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":"x"}}"#;
+    let e = client(bad, V2025_06_18).unwrap_err();
+    assert!(e.reply().is_none());
+    let raw = RawFrame::split(r#"{"jsonrpc":"2.0","id":3,"result":{"tools":5}}"#).unwrap();
+    let e = raw
+        .parse::<ClientRequest, ClientNotification>(V2025_06_18, Some("tools/list".into()))
+        .unwrap_err();
+    assert_eq!(e.id, Some(RequestId::Integer(3)));
+    assert_eq!(e.error.path.pointer(), "/result/tools");
+    assert!(e.reply().is_none());
+}
+
+#[test]
+fn responses_are_typed_by_the_request_they_answer() {
+    let text = r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"hi"}]}}"#;
+    let raw = RawFrame::split(text).unwrap();
+    assert_eq!(
+        raw.envelope(),
+        &Envelope::Response {
+            id: RequestId::Integer(3)
+        }
+    );
+    let Ok(Frame::UntypedResponse { result, .. }) =
+        raw.parse::<ServerRequest, ServerNotification>(V2025_06_18, None)
+    else {
+        panic!("untyped without its request")
+    };
+    assert_eq!(result.get(), r#"{"content":[{"type":"text","text":"hi"}]}"#);
+    let typed = raw.parse::<ServerRequest, ServerNotification>(
+        V2025_06_18,
+        Some(ResultFor::method("tools/call")),
+    );
+    let Ok(Frame::Response(r)) = typed else {
+        panic!("typed")
+    };
+    assert!(matches!(
+        r.result,
+        MethodResult::Server(ServerResult::CallTool(_))
+    ));
+    let error = r#"{"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"no"}}"#;
+    let Ok(Frame::Error(e)) = client(error, V2025_06_18) else {
+        panic!("an error response")
+    };
+    assert_eq!(e.error.code, -32601);
+}
+
+#[test]
+fn a_raw_frame_is_the_sessions_evidence() {
+    use crate::session::{Direction, Session};
+    let mut s = Session::new();
+    let text = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","task":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25"}}}"#;
+    let raw = RawFrame::split(text).unwrap();
+    let c = s
+        .observe(1, Some(Direction::ClientToServer), raw.envelope(), &raw)
+        .unwrap();
+    assert_eq!(c.revision, Some(V2025_11_25));
+    assert!(c.task_augmented);
+    let answer = r#"{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t","status":"working","createdAt":"2025-01-01T00:00:00Z","lastUpdatedAt":"2025-01-01T00:00:00Z","ttl":null}}}"#;
+    let raw = RawFrame::split(answer).unwrap();
+    let c = s
+        .observe(2, Some(Direction::ServerToClient), raw.envelope(), &raw)
+        .unwrap();
+    let origin = c.origin.unwrap();
+    let frame = raw
+        .parse::<ServerRequest, ServerNotification>(V2025_11_25, Some(origin.result_for()))
+        .unwrap();
+    assert!(matches!(
+        frame,
+        Frame::Response(JsonRpcResponse {
+            result: MethodResult::Server(ServerResult::CreateTask(_)),
+            ..
+        })
+    ));
+}
+
+/// The envelope's planned output is the shaping path's, as text and as a value.
+#[test]
+fn envelopes_emit_as_the_shaping_path_writes_them() {
+    let result = CallToolResult::new(vec![ContentBlock::text("hi")]);
+    let texts = [
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+        r#"{"jsonrpc":"2.0","id":"p","method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#,
+    ];
+    for v in ProtocolVersion::ALL {
+        let mut frames: Vec<JsonRpcMessage<ClientRequest, ClientNotification, MethodResult>> =
+            vec![JsonRpcMessage::Response(JsonRpcResponse::new(
+                7,
+                MethodResult::Server(ServerResult::CallTool(result.clone())),
+            ))];
+        for t in texts {
+            // Read at the revision that has the method, emitted at every one.
+            let at = if t.contains("ping") {
+                V2025_06_18
+            } else {
+                V2026_07_28
+            };
+            match client(t, at).unwrap() {
+                Frame::Request(r) => frames.push(JsonRpcMessage::Request(r)),
+                Frame::Notification(n) => frames.push(JsonRpcMessage::Notification(n)),
+                _ => unreachable!(),
+            }
+        }
+        for f in &frames {
+            let (mut planned, mut shaped) = (Vec::new(), Vec::new());
+            let a = serialize_for_vec(f, v, &mut planned);
+            let b = shaped_vec(f, v, EmitOptions::new(), &mut shaped);
+            assert_eq!(a.is_ok(), b.is_ok(), "{v}");
+            assert_eq!(
+                String::from_utf8_lossy(&planned),
+                String::from_utf8_lossy(&shaped),
+                "{v}"
+            );
+            if a.is_ok() {
+                assert_eq!(serialize_for(f, v).unwrap(), shaped_value(f, v).unwrap());
+            }
+        }
+    }
+}
