@@ -28,7 +28,7 @@ pub(crate) struct Emitted {
 pub(crate) fn invalid(e: ParseError) -> Failure {
     Failure::Invalid {
         reason: format!("not valid at its revision: {e}"),
-        code: i64::from(e.code()),
+        code: e.code(),
     }
 }
 
@@ -36,7 +36,7 @@ pub(crate) fn invalid(e: ParseError) -> Failure {
 pub(crate) fn refused(e: EmitError) -> Failure {
     Failure::Refused {
         reason: e.to_string(),
-        code: i64::from(e.code()),
+        code: e.code(),
     }
 }
 

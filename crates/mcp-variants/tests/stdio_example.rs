@@ -347,7 +347,9 @@ fn ping_and_clean_errors() {
     );
     assert_eq!(
         e,
-        json!({"code": -32602, "message": "$.params: missing field `protocolVersion`"})
+        // The message is for the peer; where the fault is goes in `data.pointer`.
+        json!({"code": -32602, "message": "missing field `protocolVersion`",
+               "data": {"pointer": "/params"}})
     );
 
     s.initialize("2025-11-25", json!({}));

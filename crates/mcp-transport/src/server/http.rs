@@ -316,7 +316,7 @@ pub(super) fn request_id(v: Value) -> Option<RequestId> {
 }
 
 pub(super) fn parse_error(e: &ParseError) -> ErrorData {
-    ErrorData::new(i64::from(e.code()), e.to_string())
+    ErrorData::new(e.code(), e.to_string())
 }
 
 /// A POST on a handshake-era session.

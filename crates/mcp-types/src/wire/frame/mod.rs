@@ -88,8 +88,8 @@ pub struct FrameError {
     pub id: Option<RequestId>,
     /// What kind of frame it was, when the envelope says (`None`: not even that).
     pub envelope: Option<Envelope>,
-    /// The fault, with its JSON Pointer relative to the frame.
-    pub error: ParseError,
+    /// The fault, with its JSON Pointer relative to the frame (boxed: a `Result` stays small).
+    pub error: Box<ParseError>,
 }
 
 impl FrameError {
@@ -107,7 +107,7 @@ impl FrameError {
             Some(Envelope::Error { .. }) => None,
             Some(Envelope::Request { .. }) | None => Some(JsonRpcError::new(
                 self.id.clone(),
-                ErrorData::from(&self.error),
+                ErrorData::from(&*self.error),
             )),
         }
     }
@@ -117,7 +117,7 @@ impl FrameError {
 /// for the whole response).
 impl From<&FrameError> for ErrorData {
     fn from(e: &FrameError) -> Self {
-        ErrorData::from(&e.error)
+        ErrorData::from(&*e.error)
     }
 }
 
@@ -172,7 +172,13 @@ fn envelope_error(
     FrameError {
         id,
         envelope,
-        error: ParseError::new(kind, path, &any_revision(), ENVELOPE, message),
+        error: Box::new(ParseError::new(
+            kind,
+            path,
+            &any_revision(),
+            ENVELOPE,
+            message,
+        )),
     }
 }
 
@@ -389,7 +395,7 @@ impl<'a> RawFrame<'a> {
         let fail = |error: ParseError| FrameError {
             id: self.envelope.id().cloned(),
             envelope: Some(self.envelope.clone()),
-            error,
+            error: Box::new(error),
         };
         match &self.envelope {
             Envelope::Request { id, .. } => parse_str_as::<R>(self.text, version)
