@@ -668,7 +668,7 @@ impl Upstream {
                         .await;
                     }
                     Err(e) => {
-                        self.respond(id, Err(ErrorData::new(i64::from(e.code()), e.to_string())))
+                        self.respond(id, Err(ErrorData::new(e.code(), e.to_string())))
                             .await
                     }
                 }
