@@ -177,6 +177,39 @@ impl Peers {
         )
     }
 
+    /// One run of the conformance suite in server mode against `url` with `args` (e.g.
+    /// `["--requirements", "2025-11-25"]`, `["--expected-failures", file]`), labelled `label` in
+    /// its summary. Panics when the suite cannot run or prints no `Total:` line; whether it passed
+    /// is the caller's judgement ([`SuiteRun::passed`]).
+    pub fn run_server_suite(&self, label: &str, url: &str, args: &[&str]) -> SuiteRun {
+        let started = std::time::Instant::now();
+        let output = self
+            .conformance()
+            .args(["server", "--url", url])
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("the conformance suite runs");
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        let total = stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with("Total:"))
+            .map(|l| l.trim().to_owned())
+            .unwrap_or_else(|| panic!("no Total line in the suite's output:\n{stdout}"));
+        let summary = format!(
+            "{label}: {total} ({:.1} s)",
+            started.elapsed().as_secs_f64()
+        );
+        println!("{summary}");
+        SuiteRun {
+            passed: output.status.success() && total.contains(" 0 failed"),
+            exited_ok: output.status.success(),
+            summary,
+            stdout,
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+
     /// The Python interpreter of the virtual environment holding the `mcp` SDK.
     pub fn python(&self) -> PathBuf {
         venv_python(&self.root.join("venv"))
@@ -340,4 +373,27 @@ fn run(step: &str, command: &mut Command) -> Result<(), InstallError> {
         step,
         format!("{command:?} exited with {}:\n{tail}", output.status),
     ))
+}
+
+/// One conformance-suite run ([`Peers::run_server_suite`]).
+#[derive(Debug)]
+pub struct SuiteRun {
+    /// `<label>: Total: N passed, M failed (S s)`.
+    pub summary: String,
+    /// The suite exited 0 (with `--expected-failures`, also when only listed checks failed).
+    pub exited_ok: bool,
+    /// The suite exited 0 and its total has 0 failed checks.
+    pub passed: bool,
+    /// The suite's stdout.
+    pub stdout: String,
+    /// The suite's stderr.
+    pub stderr: String,
+}
+
+/// Writes `summaries`, one a line, to `<target>/conformance/<file>` (the totals a run leaves
+/// for the closing notes and the README).
+pub fn write_totals(file: &str, summaries: &[String]) {
+    let dir = target_dir().join("conformance");
+    fs::create_dir_all(&dir).expect("target/conformance");
+    fs::write(dir.join(file), summaries.join("\n") + "\n").expect("totals written");
 }

@@ -4,40 +4,12 @@
 //! the suite sees was translated by the bridge (the upstream cannot speak 2025-11-25). The
 //! totals are printed and written to `<target>/conformance/bridge-totals.txt`.
 
-use std::process::Stdio;
 use std::sync::Arc;
-use std::time::Instant;
 
 use mcp_bridge::{Bridge, BridgeOptions, Era, UpstreamTarget};
 use mcp_transport::fixtures::ConformanceFixtures;
 use mcp_transport::server::{Server, ServerConfig};
 use mcp_types::ProtocolVersion;
-
-/// The suite's run against `url`: its `Total:` line, and whether it passed.
-fn run_suite(url: &str, selection: &[&str]) -> (String, bool, String) {
-    let peers = mcp_wire_tests::peers::peers();
-    let started = Instant::now();
-    let output = peers
-        .conformance()
-        .args(["server", "--url", url])
-        .args(selection)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the conformance suite runs");
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    let total = stdout
-        .lines()
-        .find(|l| l.trim_start().starts_with("Total:"))
-        .map(|l| l.trim().to_owned())
-        .unwrap_or_else(|| panic!("no Total line in the suite's output:\n{stdout}"));
-    let summary = format!(
-        "bridge {}: {total} ({:.1} s)",
-        selection.join(" "),
-        started.elapsed().as_secs_f64()
-    );
-    println!("{summary}");
-    (summary, output.status.success(), stdout)
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn direction_a_a_2026_07_28_server_passes_the_2025_11_25_suite_through_the_bridge() {
@@ -65,14 +37,17 @@ async fn direction_a_a_2026_07_28_server_passes_the_2025_11_25_suite_through_the
         let bridge = bridge.clone();
         tokio::spawn(async move { bridge.serve_http(front, "/mcp").await })
     };
-    let (summary, passed, stdout) =
-        tokio::task::spawn_blocking(move || run_suite(&url, &["--requirements", "2025-11-25"]))
-            .await
-            .unwrap();
-    let dir = mcp_wire_tests::peers::target_dir().join("conformance");
-    std::fs::create_dir_all(&dir).expect("target/conformance");
-    std::fs::write(dir.join("bridge-totals.txt"), summary.clone() + "\n").expect("totals written");
+    let run = tokio::task::spawn_blocking(move || {
+        mcp_wire_tests::peers::peers().run_server_suite(
+            "bridge --requirements 2025-11-25",
+            &url,
+            &["--requirements", "2025-11-25"],
+        )
+    })
+    .await
+    .unwrap();
+    mcp_wire_tests::peers::write_totals("bridge-totals.txt", std::slice::from_ref(&run.summary));
     serving.abort();
     upstream_task.abort();
-    assert!(passed, "{summary}\n{stdout}");
+    assert!(run.passed, "{}\n{}", run.summary, run.stdout);
 }

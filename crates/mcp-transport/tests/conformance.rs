@@ -47,39 +47,23 @@ fn baseline() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/expected-failures.yaml")
 }
 
-/// One suite run: its `Total:` line.
+/// One suite run with the committed baseline: its summary; fails unless the suite passes.
 fn run_suite(url: &str, selection: &[&str]) -> String {
-    let peers = mcp_wire_tests::peers::peers();
-    let started = Instant::now();
-    let output = peers
-        .conformance()
-        .args(["server", "--url", url])
-        .args(selection)
-        .arg("--expected-failures")
-        .arg(baseline())
-        .stdin(Stdio::null())
-        .output()
-        .expect("the conformance suite runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let total = stdout
-        .lines()
-        .find(|l| l.trim_start().starts_with("Total:"))
-        .map(|l| l.trim().to_owned())
-        .unwrap_or_else(|| panic!("no Total line in the suite's output:\n{stdout}"));
-    let summary = format!(
-        "{}: {total} ({:.1} s)",
-        selection.join(" "),
-        started.elapsed().as_secs_f64()
-    );
-    println!("{summary}");
+    let baseline = baseline();
+    let mut args = selection.to_vec();
+    args.extend([
+        "--expected-failures",
+        baseline.to_str().expect("a UTF-8 path"),
+    ]);
+    let run = mcp_wire_tests::peers::peers().run_server_suite(&selection.join(" "), url, &args);
     assert!(
-        output.status.success(),
-        "conformance {} failed ({}):\n{stdout}\n{}",
+        run.exited_ok,
+        "conformance {} failed:\n{}\n{}",
         selection.join(" "),
-        output.status,
-        String::from_utf8_lossy(&output.stderr)
+        run.stdout,
+        run.stderr
     );
-    summary
+    run.summary
 }
 
 #[test]
@@ -95,7 +79,5 @@ fn conformance_suite_server_mode() {
         totals.push(run_suite(&url, selection));
         assert!(Instant::now() < deadline, "the suite runs took too long");
     }
-    let dir = mcp_wire_tests::peers::target_dir().join("conformance");
-    std::fs::create_dir_all(&dir).expect("target/conformance");
-    std::fs::write(dir.join("totals.txt"), totals.join("\n") + "\n").expect("totals written");
+    mcp_wire_tests::peers::write_totals("totals.txt", &totals);
 }

@@ -8,9 +8,6 @@
 //!
 //! The totals are printed and written to `<target>/conformance/variants-totals.txt`.
 
-use std::process::Stdio;
-use std::time::Instant;
-
 use mcp_transport::fixtures::ConformanceFixtures;
 use mcp_transport::server::{Handler, HandlerResult, RequestContext, ServerConfig};
 use mcp_types::model::{Implementation, ServerCapabilities, Tool};
@@ -81,34 +78,20 @@ fn serve(advertise: AdvertisePolicy) -> String {
     rx.recv().expect("the server starts")
 }
 
-/// One suite run: its `Total:` line; fails unless the suite passes with 0 failed checks.
+/// One suite run: its summary; fails unless the suite passes with 0 failed checks.
 fn run_suite(url: &str, label: &str) -> String {
-    let peers = mcp_wire_tests::peers::peers();
-    let started = Instant::now();
-    let output = peers
-        .conformance()
-        .args(["server", "--url", url, "--requirements", "2025-11-25"])
-        .stdin(Stdio::null())
-        .output()
-        .expect("the conformance suite runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let total = stdout
-        .lines()
-        .find(|l| l.trim_start().starts_with("Total:"))
-        .map(|l| l.trim().to_owned())
-        .unwrap_or_else(|| panic!("no Total line in the suite's output:\n{stdout}"));
-    let summary = format!(
-        "variants server ({label}) --requirements 2025-11-25: {total} ({:.1} s)",
-        started.elapsed().as_secs_f64()
+    let label = format!("variants server ({label}) --requirements 2025-11-25");
+    let run = mcp_wire_tests::peers::peers().run_server_suite(
+        &label,
+        url,
+        &["--requirements", "2025-11-25"],
     );
-    println!("{summary}");
     assert!(
-        output.status.success() && total.contains(" 0 failed"),
-        "conformance failed ({}):\n{stdout}\n{}",
-        output.status,
-        String::from_utf8_lossy(&output.stderr)
+        run.passed,
+        "conformance failed:\n{}\n{}",
+        run.stdout, run.stderr
     );
-    summary
+    run.summary
 }
 
 #[test]
@@ -122,8 +105,5 @@ fn a_variants_server_passes_the_conformance_suite() {
     ] {
         totals.push(run_suite(&serve(advertise), label));
     }
-    let dir = mcp_wire_tests::peers::target_dir().join("conformance");
-    std::fs::create_dir_all(&dir).expect("target/conformance");
-    std::fs::write(dir.join("variants-totals.txt"), totals.join("\n") + "\n")
-        .expect("totals written");
+    mcp_wire_tests::peers::write_totals("variants-totals.txt", &totals);
 }
