@@ -1430,8 +1430,16 @@ fn translate_into(
     };
     let text = body_text(line, identity, body)?;
     let mut restated = restated;
-    let mut emit_body =
-        |out: &mut Vec<u8>| emit(kind, text, from, to, restated.as_deref_mut(), out, verdict);
+    // A request or notification without `params`: the text and `Value` parses word the error
+    // of a missing member differently, so such a verdict is the general path's to give.
+    let without_params = line.method.is_some() && line.body.is_none();
+    let mut emit_body = |out: &mut Vec<u8>| {
+        let emitted = emit(kind, text, from, to, restated.as_deref_mut(), out, verdict);
+        if emitted.is_err() && without_params {
+            *verdict = None;
+        }
+        emitted
+    };
     // The emitted body goes straight into the output when it lands as one piece; otherwise it
     // is emitted on its own and its members are placed one by one.
     let mut placed = match Layout::of(line) {

@@ -137,6 +137,8 @@ const ODD: &str = r#"{"id":7,"jsonrpc":"2.0","params":{"cursor":"c\u00e9\/x"},"m
 {"dir":"c2s","frame":{"jsonrpc":"2.0","id":35,"method":"no/such"}}
 {"dir":"s2c","frame":{"jsonrpc":"2.0","id":35,"error":{"code":-32601,"message":"Method not found"}}}
 {"dir":"s2c","frame":{"jsonrpc":"2.0","id":36,"result":{}}}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","id":37,"method":"prompts/get","paraeCms":{"name":"review_code"}}}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","id":38,"method":"tools/call"}}
 "#;
 
 fn inputs() -> Vec<(String, Vec<u8>)> {
