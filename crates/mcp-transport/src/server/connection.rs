@@ -231,8 +231,11 @@ impl<H: Handler> Server<H> {
             .filter(|v| *v != MODERN)
             .collect();
         let Some(latest) = legacy.last().copied() else {
-            let error = ErrorData::new(codes::UNSUPPORTED_VERSION, "Unsupported protocol version")
-                .with_data(serde_json::json!({"supported": [MODERN.as_str()]}));
+            let error = ErrorData::new(
+                codes::UNSUPPORTED_PROTOCOL_VERSION,
+                "Unsupported protocol version",
+            )
+            .with_data(serde_json::json!({"supported": [MODERN.as_str()]}));
             return (error_frame(Some(id), error, MODERN).0, None);
         };
         let revision = value
@@ -295,10 +298,11 @@ impl<H: Handler> Server<H> {
             .and_then(|m| m.get(keys::PROTOCOL_VERSION))
             .and_then(Value::as_str);
         if version != Some(MODERN.as_str()) {
-            let error = ErrorData::new(codes::UNSUPPORTED_VERSION, "Unsupported protocol version")
-                .with_data(
-                    serde_json::json!({"supported": [MODERN.as_str()], "requested": version}),
-                );
+            let error = ErrorData::new(
+                codes::UNSUPPORTED_PROTOCOL_VERSION,
+                "Unsupported protocol version",
+            )
+            .with_data(serde_json::json!({"supported": [MODERN.as_str()], "requested": version}));
             let _ = outgoing.send(refuse(error)).await;
             return;
         }

@@ -29,27 +29,8 @@ pub enum Intercepted {
     Continue(RequestContext, ClientRequest),
 }
 
-/// JSON-RPC error codes the runtime uses, by meaning.
-pub mod codes {
-    /// The request is not valid JSON.
-    pub const PARSE_ERROR: i64 = -32700;
-    /// The frame is not a valid request.
-    pub const INVALID_REQUEST: i64 = -32600;
-    /// No such method.
-    pub const METHOD_NOT_FOUND: i64 = -32601;
-    /// Bad parameters (also: unknown resource at 2026-07-28).
-    pub const INVALID_PARAMS: i64 = -32602;
-    /// The server failed.
-    pub const INTERNAL_ERROR: i64 = -32603;
-    /// Resource not found (handshake era).
-    pub const RESOURCE_NOT_FOUND: i64 = -32002;
-    /// 2026-07-28: a header disagrees with the body.
-    pub const HEADER_MISMATCH: i64 = -32020;
-    /// 2026-07-28: the request needs a client capability it did not declare.
-    pub const MISSING_CLIENT_CAPABILITY: i64 = -32021;
-    /// 2026-07-28: unsupported protocol version.
-    pub const UNSUPPORTED_VERSION: i64 = -32022;
-}
+/// JSON-RPC error codes the runtime uses, by meaning: the crate-wide table of mcp-types.
+pub use mcp_types::jsonrpc::codes;
 
 /// Why a handler did not produce a result.
 #[derive(Debug, Clone)]

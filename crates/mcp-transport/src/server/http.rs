@@ -717,7 +717,9 @@ fn status_for(revision: ProtocolVersion, code: Option<i64>) -> StatusCode {
     match code {
         Some(codes::METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
         Some(
-            codes::HEADER_MISMATCH | codes::MISSING_CLIENT_CAPABILITY | codes::UNSUPPORTED_VERSION,
+            codes::HEADER_MISMATCH
+            | codes::MISSING_CLIENT_CAPABILITY
+            | codes::UNSUPPORTED_PROTOCOL_VERSION,
         ) => StatusCode::BAD_REQUEST,
         _ => StatusCode::OK,
     }
@@ -916,7 +918,11 @@ fn unsupported_version<H>(server: &Server<H>, requested: Option<&Value>) -> Erro
         .filter(|v| **v == MODERN)
         .map(|v| v.as_str())
         .collect();
-    ErrorData::new(codes::UNSUPPORTED_VERSION, "Unsupported protocol version").with_data(
+    ErrorData::new(
+        codes::UNSUPPORTED_PROTOCOL_VERSION,
+        "Unsupported protocol version",
+    )
+    .with_data(
         json!({"supported": supported, "requested": requested.cloned().unwrap_or(Value::Null)}),
     )
 }
