@@ -1403,12 +1403,15 @@ fn translate_into(
     let identity = identity.filter(|_| {
         to == ProtocolVersion::V2026_07_28 && kind == BodyKind::Request(Direction::ClientToServer)
     });
-    // Below 2026-07-28 a request's `_meta` is an open map, so the identity's entries are lent
-    // to the parsed request ([`LentIdentity`]), not parsed again from text. A 2026-07-28 source
-    // is checked for its `_meta` mandates while it is parsed, so there the identity goes into
-    // the text first.
+    // The general path adds the identity to the body before parsing it (`convert::add_identity`),
+    // and so does the direct path wherever that can change the verdict: the identity goes into
+    // the text first. Below 2026-07-28 a request that has `params` has an open `_meta` map in
+    // them, where the entries change nothing the parse decides, so they are lent to the parsed
+    // request instead ([`LentIdentity`]), not parsed again from text. A request without
+    // `params` gets them materialized, which can (`tools/call` then lacks `params.name`, not
+    // `params`); a 2026-07-28 source is checked for its `_meta` mandates while it is parsed.
     let (spliced, restated) = match identity {
-        Some(id) if from != ProtocolVersion::V2026_07_28 => (None, Some(id)),
+        Some(id) if from != ProtocolVersion::V2026_07_28 && line.body.is_some() => (None, Some(id)),
         other => (other, None),
     };
     let Buffers {
@@ -1430,16 +1433,8 @@ fn translate_into(
     };
     let text = body_text(line, identity, body)?;
     let mut restated = restated;
-    // A request or notification without `params`: the text and `Value` parses word the error
-    // of a missing member differently, so such a verdict is the general path's to give.
-    let without_params = line.method.is_some() && line.body.is_none();
-    let mut emit_body = |out: &mut Vec<u8>| {
-        let emitted = emit(kind, text, from, to, restated.as_deref_mut(), out, verdict);
-        if emitted.is_err() && without_params {
-            *verdict = None;
-        }
-        emitted
-    };
+    let mut emit_body =
+        |out: &mut Vec<u8>| emit(kind, text, from, to, restated.as_deref_mut(), out, verdict);
     // The emitted body goes straight into the output when it lands as one piece; otherwise it
     // is emitted on its own and its members are placed one by one.
     let mut placed = match Layout::of(line) {

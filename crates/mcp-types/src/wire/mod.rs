@@ -408,6 +408,8 @@ pub fn serialize_for_string<B: WireBody + ?Sized>(
 }
 
 #[cfg(test)]
+mod route_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod walk_tests;

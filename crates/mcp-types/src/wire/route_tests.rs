@@ -1,0 +1,141 @@
+//! The text entry points (`parse_str_as`, `parse_slice_as`, `parse_result_str_for`) against the
+//! `Value` ones (`parse_as`, `parse_result_for`) on the real superset model: for the same input
+//! both routes give the same value, or the same error (kind, JSON Pointer, message, JSON-RPC
+//! code). `mcp-frames`' direct path reads bodies as text and its general path as `Value`s, so a
+//! difference here would be a difference in what `translate` reports.
+
+use serde_json::Value;
+
+use super::*;
+use crate::ProtocolVersion;
+use crate::model::{ClientNotification, ClientRequest, ServerNotification, ServerRequest};
+
+/// Requests (and notifications) whose params are required, optional or absent, with a missing,
+/// `null`, empty, `_meta`-only or partial `params`.
+fn bodies(methods: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    for m in methods {
+        for params in [
+            None,
+            Some("null"),
+            Some("{}"),
+            Some(r#"{"_meta":{}}"#),
+            Some(r#"{"_meta":{"progressToken":1}}"#),
+            Some(r#"{"name":"x"}"#),
+            Some(r#"{"uri":7}"#),
+            Some("[]"),
+        ] {
+            out.push(match params {
+                None => format!(r#"{{"method":"{m}"}}"#),
+                Some(p) => format!(r#"{{"method":"{m}","params":{p}}}"#),
+            });
+            // The same body with an unknown member and the method last.
+            if let Some(p) = params {
+                out.push(format!(r#"{{"paraeCms":{p},"method":"{m}"}}"#));
+            }
+        }
+    }
+    out
+}
+
+/// Both routes on `text` as `T` at every revision; returns how many inputs failed.
+fn same_verdict<T>(text: &str) -> usize
+where
+    T: WireParse + PartialEq + std::fmt::Debug,
+{
+    let value: Value = serde_json::from_str(text).unwrap();
+    let mut failed = 0;
+    for v in ProtocolVersion::ALL {
+        let by_value = parse_as::<T>(&value, v);
+        let by_text = parse_str_as::<T>(text, v);
+        let by_bytes = parse_slice_as::<T>(text.as_bytes(), v);
+        assert_eq!(by_text, by_value, "{} {text} at {v}", T::TYPE_NAME);
+        assert_eq!(by_bytes, by_value, "{} {text} at {v} (bytes)", T::TYPE_NAME);
+        if let Err(e) = &by_value {
+            assert_eq!(by_text.as_ref().unwrap_err().code(), e.code());
+            failed += 1;
+        }
+    }
+    failed
+}
+
+#[test]
+fn missing_and_empty_params_read_alike_from_text_and_from_values() {
+    let client = [
+        "tools/call",
+        "prompts/get",
+        "resources/read",
+        "completion/complete",
+        "initialize",
+        "tools/list",
+        "ping",
+        "tasks/get",
+        "no/such",
+    ];
+    let server = ["sampling/createMessage", "elicitation/create", "roots/list"];
+    let client_notes = ["notifications/cancelled", "notifications/initialized"];
+    let server_notes = ["notifications/progress", "notifications/message"];
+    let mut failed = 0;
+    for body in bodies(&client) {
+        failed += same_verdict::<ClientRequest>(&body);
+    }
+    for body in bodies(&server) {
+        failed += same_verdict::<ServerRequest>(&body);
+    }
+    for body in bodies(&client_notes) {
+        failed += same_verdict::<ClientNotification>(&body);
+    }
+    for body in bodies(&server_notes) {
+        failed += same_verdict::<ServerNotification>(&body);
+    }
+    // The comparison is over failures as much as successes.
+    assert!(failed > 100, "only {failed} failing inputs");
+    // The wording both routes give a request without its required params: the missing member,
+    // where it is missing.
+    let e =
+        parse_str_as::<ClientRequest>(r#"{"method":"tools/call"}"#, ProtocolVersion::V2025_06_18)
+            .unwrap_err();
+    assert_eq!(e.kind, ParseErrorKind::Missing);
+    assert_eq!(e.path.pointer(), "/params");
+    let e = parse_str_as::<ClientRequest>(
+        r#"{"method":"tools/call","params":{"_meta":{}}}"#,
+        ProtocolVersion::V2025_06_18,
+    )
+    .unwrap_err();
+    assert_eq!(e.kind, ParseErrorKind::Missing);
+    assert_eq!(e.path.pointer(), "/params/name");
+}
+
+#[test]
+fn missing_and_empty_results_read_alike_from_text_and_from_values() {
+    let mut failed = 0;
+    for method in [
+        "tools/call",
+        "tools/list",
+        "resources/read",
+        "prompts/get",
+        "initialize",
+        "ping",
+        "sampling/createMessage",
+        "no/such",
+    ] {
+        for text in [
+            "{}",
+            r#"{"_meta":{}}"#,
+            r#"{"content":[]}"#,
+            r#"{"content":7}"#,
+            r#"{"tools":[{"name":"x"}]}"#,
+            r#"{"resultType":"input_required"}"#,
+            r#"{"resultType":"bogus","content":[]}"#,
+        ] {
+            let value: Value = serde_json::from_str(text).unwrap();
+            for v in ProtocolVersion::ALL {
+                let by_value = parse_result_for(method, &value, v);
+                let by_text = parse_result_str_for(method, text, v);
+                assert_eq!(by_text, by_value, "{method} {text} at {v}");
+                failed += usize::from(by_value.is_err());
+            }
+        }
+    }
+    assert!(failed > 50, "only {failed} failing inputs");
+}
