@@ -64,17 +64,52 @@ impl StdioOptions {
     }
 }
 
-/// Counts of the lines a reader skipped (shared; cheap to clone).
+/// Counts of the lines a reader skipped (shared; cheap to clone), and a feed of them for a
+/// peer that answers each one ([`LineStats::subscribe`]).
 #[derive(Debug, Clone, Default)]
 pub struct LineStats(Arc<Counters>);
 
-#[derive(Debug, Default)]
+/// Skipped lines a [`LineStats::subscribe`] receiver may lag behind before it misses some.
+const SKIPPED_BACKLOG: usize = 16;
+
+#[derive(Debug)]
 struct Counters {
     oversized: AtomicU64,
     malformed: AtomicU64,
+    skipped: tokio::sync::broadcast::Sender<Skipped>,
+}
+
+impl Default for Counters {
+    fn default() -> Self {
+        Self {
+            oversized: AtomicU64::new(0),
+            malformed: AtomicU64::new(0),
+            skipped: tokio::sync::broadcast::channel(SKIPPED_BACKLOG).0,
+        }
+    }
+}
+
+/// A line a reader skipped, as [`LineStats::subscribe`] reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Skipped {
+    /// Over the line limit; its length in bytes, newline excluded (it was never buffered).
+    Oversized {
+        /// The skipped line's length.
+        size: usize,
+        /// The limit it exceeded.
+        limit: usize,
+    },
+    /// Not one JSON value (or not UTF-8): why.
+    Malformed(String),
 }
 
 impl LineStats {
+    /// Every line skipped from now on, in order (a receiver more than 16 lines behind misses
+    /// the oldest; nothing is kept when no one subscribed).
+    pub fn subscribe(&self) -> tokio::sync::broadcast::Receiver<Skipped> {
+        self.0.skipped.subscribe()
+    }
+
     /// Lines skipped for exceeding the line limit.
     pub fn oversized(&self) -> u64 {
         self.0.oversized.load(Ordering::Relaxed)
@@ -331,11 +366,14 @@ async fn read_lines<R: AsyncBufRead + Unpin>(
                     return ConnectionEnd::Closed;
                 }
             }
-            Ok(Some(Line::Oversized { .. })) => {
+            Ok(Some(Line::Oversized { size })) => {
                 stats.0.oversized.fetch_add(1, Ordering::Relaxed);
+                let limit = lines.max;
+                let _ = stats.0.skipped.send(Skipped::Oversized { size, limit });
             }
-            Ok(Some(Line::Malformed(_))) => {
+            Ok(Some(Line::Malformed(e))) => {
                 stats.0.malformed.fetch_add(1, Ordering::Relaxed);
+                let _ = stats.0.skipped.send(Skipped::Malformed(e.to_string()));
             }
             Ok(None) => return ConnectionEnd::Closed,
             Err(e) => return ConnectionEnd::Failed(Arc::new(TransportError::Io(e))),
@@ -478,6 +516,36 @@ mod tests {
             ConnectionEnd::Closed
         ));
         assert_eq!(conn.stats.oversized(), 1);
+    }
+
+    #[tokio::test]
+    async fn skipped_lines_are_reported_to_subscribers_in_order() {
+        let (ours, theirs) = tokio::io::duplex(1024);
+        let (our_read, our_write) = tokio::io::split(ours);
+        let mut conn = pipe(
+            our_read,
+            our_write,
+            StdioOptions::default().max_line_bytes(8),
+        );
+        let mut skipped = conn.stats.subscribe();
+        let (_their_read, mut their_write) = tokio::io::split(theirs);
+        their_write
+            .write_all(b"[\"far too long\"]\n{oops\n{\"id\":3}\n")
+            .await
+            .unwrap();
+        assert_eq!(
+            skipped.recv().await.unwrap(),
+            Skipped::Oversized { size: 16, limit: 8 }
+        );
+        assert!(matches!(
+            skipped.recv().await.unwrap(),
+            Skipped::Malformed(_)
+        ));
+        assert_eq!(
+            conn.connection.receiver.recv().await.unwrap().as_str(),
+            r#"{"id":3}"#
+        );
+        assert_eq!((conn.stats.oversized(), conn.stats.malformed()), (1, 1));
     }
 
     #[cfg(unix)]
