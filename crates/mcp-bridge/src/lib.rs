@@ -86,8 +86,8 @@ use std::future::IntoFuture;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use mcp_transport::Connection;
 use mcp_transport::server::{Notifier, Principal, Server, ServerConfig};
+use mcp_transport::{Connection, Frame};
 use mcp_types::ProtocolVersion;
 
 pub use emit::Emitter;
@@ -239,10 +239,12 @@ impl Bridge {
             options.report.clone(),
             options.emitter,
         );
-        let config = ServerConfig {
+        let mut config = ServerConfig {
             revisions,
             ..ServerConfig::default()
         };
+        // One bound on a client frame, whatever carries it (stdio lines, HTTP bodies: 413).
+        config.limits.max_body_bytes = options.limits.max_frame_bytes;
         let server = Server::new(handler, config);
         // The upstream's changes, announced to the clients (relay ends with the server).
         let relay = Arc::downgrade(&server);
@@ -295,13 +297,46 @@ impl Bridge {
         }
     }
 
-    /// Serves clients on our own stdin/stdout.
+    /// Serves clients on our own stdin/stdout ([`Bridge::serve_lines`]).
     pub async fn serve_stdio(&self) -> Result<(), BridgeError> {
-        let stdio = mcp_transport::stdio::serve_stdio(
+        self.serve_lines(tokio::io::stdin(), tokio::io::stdout())
+            .await
+    }
+
+    /// Serves one client over newline-delimited frames (stdio, a socket, a test pipe) as
+    /// [`Bridge::serve_connection`] does. A line over [`Limits::max_frame_bytes`] is skipped
+    /// without being buffered and answered with a `limit_exceeded` error, one that is not JSON
+    /// with -32700; both with `"id": null`, since the id of a line not read is unknown.
+    pub async fn serve_lines<R, W>(&self, reader: R, writer: W) -> Result<(), BridgeError>
+    where
+        R: tokio::io::AsyncRead + Unpin + Send + 'static,
+        W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
+        let stdio = mcp_transport::stdio::pipe(
+            reader,
+            writer,
             mcp_transport::stdio::StdioOptions::default()
                 .max_line_bytes(self.limits.max_frame_bytes),
         );
-        self.serve_connection(stdio.connection).await
+        let mut skipped = stdio.stats.subscribe();
+        let answers = stdio.connection.sender.clone();
+        let refusing = tokio::spawn(async move {
+            loop {
+                let error = match skipped.recv().await {
+                    Ok(skipped) => limits::skipped_line_error(&skipped),
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+                };
+                let answer = mcp_types::jsonrpc::JsonRpcError::new(None, error);
+                let frame = Frame::from_emitted(serde_json::to_vec(&answer).unwrap_or_default());
+                if answers.send(frame).await.is_err() {
+                    break;
+                }
+            }
+        });
+        let served = self.serve_connection(stdio.connection).await;
+        refusing.abort();
+        served
     }
 
     /// Serves clients over HTTP at `path` on `listener` (Streamable HTTP on both wires, and

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use mcp_transport::stdio::Skipped;
 use mcp_types::ProtocolVersion;
 use mcp_types::jsonrpc::ErrorData;
 use serde_json::{Value, json};
@@ -61,6 +62,30 @@ impl Limits {
     /// Sets [`Limits::probe_timeout`].
     pub fn probe_timeout(mut self, timeout: Duration) -> Self {
         self.probe_timeout = timeout;
+        self
+    }
+
+    /// Sets [`Limits::initialize_timeout`].
+    pub fn initialize_timeout(mut self, timeout: Duration) -> Self {
+        self.initialize_timeout = timeout;
+        self
+    }
+
+    /// Sets [`Limits::max_pending`].
+    pub fn max_pending(mut self, requests: usize) -> Self {
+        self.max_pending = requests;
+        self
+    }
+
+    /// Sets [`Limits::max_frame_bytes`].
+    pub fn max_frame_bytes(mut self, bytes: usize) -> Self {
+        self.max_frame_bytes = bytes;
+        self
+    }
+
+    /// Sets [`Limits::drain_grace`].
+    pub fn drain_grace(mut self, grace: Duration) -> Self {
+        self.drain_grace = grace;
         self
     }
 }
@@ -144,6 +169,23 @@ impl Reason {
             }
         }
         ErrorData::new(-32603, message).with_data(data)
+    }
+}
+
+/// The answer to a client line the bridge skipped unread: over [`Limits::max_frame_bytes`],
+/// `limit_exceeded` with the line's size and the limit; not JSON, -32700 (JSON-RPC's parse
+/// error).
+pub fn skipped_line_error(skipped: &Skipped) -> ErrorData {
+    match skipped {
+        Skipped::Oversized { size, limit } => Reason::LimitExceeded.error(
+            format!("a line of {size} bytes is over the bridge's limit of {limit} bytes; it was skipped unread"),
+            None,
+            Some(json!({"size": size, "limit": limit})),
+        ),
+        Skipped::Malformed(why) => ErrorData::new(
+            mcp_types::jsonrpc::codes::PARSE_ERROR,
+            format!("a line that is not one JSON value was skipped: {why}"),
+        ),
     }
 }
 

@@ -159,16 +159,22 @@ impl Upstream {
                 )
                 .map_err(|e| unavailable(format!("cannot start {program:?}: {e}")))?;
                 let up = Self::start(child.connection, limits, report, emitter, notifier);
-                if wants_modern && let Some(snapshot) = up.probe_modern().await? {
-                    return Ok((up, snapshot.with_transport("stdio")));
-                }
-                let Some(version) = newest_legacy else {
-                    return Err(unavailable(
-                        "the upstream does not speak 2026-07-28 and no handshake revision is allowed".into(),
-                    ));
+                up.end_on_oversized(&child.stats);
+                let handshake = async {
+                    if wants_modern && let Some(snapshot) = up.probe_modern().await? {
+                        return Ok(snapshot);
+                    }
+                    let Some(version) = newest_legacy else {
+                        return Err(unavailable(
+                            "the upstream does not speak 2026-07-28 and no handshake revision is allowed".into(),
+                        ));
+                    };
+                    up.initialize(version, revisions).await
                 };
-                let snapshot = up.initialize(version, revisions).await?;
-                Ok((up, snapshot.with_transport("stdio")))
+                match handshake.await {
+                    Ok(snapshot) => Ok((up, snapshot.with_transport("stdio"))),
+                    Err(e) => Err(e),
+                }
             }
             UpstreamTarget::Url(url) => {
                 let options = ClientOptions::default()
@@ -209,10 +215,12 @@ impl Upstream {
                         match connect_legacy_sse(url, options).await {
                             Ok(conn) => {
                                 let up = Self::start(conn, limits, report, emitter, notifier);
-                                let snapshot = up
-                                    .initialize(ProtocolVersion::V2024_11_05, revisions)
-                                    .await?;
-                                return Ok((up, snapshot.with_transport("http+sse")));
+                                match up.initialize(ProtocolVersion::V2024_11_05, revisions).await {
+                                    Ok(snapshot) => {
+                                        return Ok((up, snapshot.with_transport("http+sse")));
+                                    }
+                                    Err(e) => return Err(e),
+                                }
                             }
                             Err(e) => last = format!("{last}; HTTP+SSE: {e}"),
                         }
@@ -298,24 +306,54 @@ impl Upstream {
         sessions.push(session);
     }
 
-    /// Fails every leg and refuses new ones.
+    /// Fails every leg and refuses new ones; the first reason given is the one kept.
     fn fail_all(&self, why: &str) {
-        let legs = {
+        let (why, legs) = {
             let mut st = self.lock();
-            st.closed = Some(why.to_owned());
+            let why = st.closed.get_or_insert_with(|| why.to_owned()).clone();
             st.order.clear();
-            std::mem::take(&mut st.legs)
+            (why, std::mem::take(&mut st.legs))
         };
-        let revision = self.revision();
         for (_, leg) in legs {
-            let error = Reason::UpstreamClosed.error(
-                format!("{why} while {} was in flight", leg.method),
-                None,
-                Some(json!({ "upstreamRevision": revision.as_str() })),
+            deliver(
+                &leg.tx,
+                LegEvent::Done(Err(self.closed_error(&why, leg.method))),
             );
-            deliver(&leg.tx, LegEvent::Done(Err(error)));
         }
-        self.gone.send_replace(Some(why.to_owned()));
+        self.gone.send_replace(Some(why));
+    }
+
+    /// The error of a request the upstream's end caught in flight.
+    pub(crate) fn closed_error(&self, why: &str, method: &str) -> ErrorData {
+        Reason::UpstreamClosed.error(
+            format!("{why} while {method} was in flight"),
+            None,
+            Some(json!({ "upstreamRevision": self.revision().as_str() })),
+        )
+    }
+
+    /// A line over the limit from a stdio upstream answered some request the bridge cannot
+    /// name, so that request would wait for its timeout: the upstream is ended instead
+    /// (reference §4.1), every pending request failed with the line's size in the reason.
+    fn end_on_oversized(self: &Arc<Self>, stats: &mcp_transport::stdio::LineStats) {
+        let mut skipped = stats.subscribe();
+        let up = Arc::downgrade(self);
+        tokio::spawn(async move {
+            loop {
+                match skipped.recv().await {
+                    Ok(mcp_transport::stdio::Skipped::Oversized { size, limit }) => {
+                        let Some(up) = up.upgrade() else { return };
+                        up.fail_all(&format!(
+                            "the upstream sent a line of {size} bytes, over the limit of {limit} bytes"
+                        ));
+                        up.shutdown();
+                        return;
+                    }
+                    Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+                }
+            }
+        });
     }
 
     /// A fresh bridge id for the next leg (the request's progress token is set from it).
