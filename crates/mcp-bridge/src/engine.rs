@@ -255,7 +255,14 @@ impl BridgeHandler {
                 backoff = backoff.saturating_mul(2);
                 InputResponses::new()
             } else {
-                self.gather_inputs(ctx, requests, method, to).await?
+                // No leg is in flight while the client holds the questions: the upstream's
+                // end must still fail the request at once.
+                tokio::select! {
+                    answers = self.gather_inputs(ctx, requests, method, to) => answers?,
+                    why = self.upstream.gone() => {
+                        return Err(self.upstream.closed_error(&why, method));
+                    }
+                }
             };
             current = with_inputs(&original, answers, irr.request_state)?;
         }
@@ -366,8 +373,14 @@ impl BridgeHandler {
                 // Only listen legs are acknowledged (`listen`).
                 Ok(Some(LegEvent::Ack(_))) => {}
                 Ok(Some(LegEvent::Request(id, request))) => {
-                    let answer = self.ask_client(ctx, *request).await;
-                    self.upstream.respond(id, answer).await;
+                    tokio::select! {
+                        answer = self.ask_client(ctx, *request) => {
+                            self.upstream.respond(id, answer).await;
+                        }
+                        // The leg's `upstream_closed` answer is queued: the loop reads it
+                        // next, whether or not the client ever answers.
+                        _ = self.upstream.gone() => {}
+                    }
                 }
                 Ok(None) => {
                     leg.finished = true;

@@ -75,6 +75,21 @@ async fn wait_json(path: &Path, lines: usize) -> Vec<Value> {
         .collect()
 }
 
+/// The pid a script wrote to `path` (the file is removed).
+async fn wait_pid(path: &Path) -> String {
+    let pid = wait_file(path, 1).await.remove(0);
+    std::fs::remove_file(path).ok();
+    pid
+}
+
+fn kill(pid: &str) {
+    let status = std::process::Command::new("kill")
+        .args(["-9", pid.trim()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success(), "kill -9 {pid}");
+}
+
 /// A scripted client on one stdio connection of the bridge.
 struct Client {
     conn: Connection,
@@ -239,6 +254,85 @@ async fn upstream_killed_mid_call_fails_every_pending_request_and_ends_the_bridg
     );
     // The bridge closed the client's connection after the answers.
     assert!(client.next().await.is_none());
+}
+
+/// A 2026-07-28 answer to the call with bridge id 2: a question for the client.
+const QUESTION: &str = r#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"input_required","inputRequests":{"who":{"method":"elicitation/create","params":{"mode":"form","message":"who?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}},"requestState":"s1"}}"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn upstream_killed_while_the_client_holds_a_bridged_question_fails_the_call_at_once() {
+    // Direction A: the server's InputRequiredResult became an elicitation/create to the
+    // client; the server dies before the client answers (nothing is in flight upstream).
+    let pid = scratch("hold-a.pid");
+    let bridge = connect(
+        modern(&format!(
+            "read -r call; echo '{QUESTION}'; echo $$ > {}; exec sleep 30",
+            pid.display()
+        )),
+        Limits::default(),
+        MODERN,
+    )
+    .await;
+    let (mut client, serving) = attach(&bridge, 1 << 20);
+    client
+        .initialize("2025-06-18", json!({"elicitation": {}}))
+        .await;
+    client
+        .send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                     "params": {"name": "ask", "arguments": {}}}))
+        .await;
+    let question = client.request().await;
+    assert_eq!(question["method"], "elicitation/create", "{question}");
+    kill(&wait_pid(&pid).await);
+    // The client still holds the question: the call fails anyway, and the bridge ends.
+    let answer = client.answer(json!(1)).await;
+    assert_eq!(reason(&answer), "upstream_closed", "{answer}");
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("signal: 9") && m.contains("tools/call")),
+        "{answer}"
+    );
+    let end = ended(serving).await;
+    assert!(
+        matches!(end, Err(BridgeError::UpstreamClosed(_))),
+        "{end:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn upstream_killed_while_the_client_holds_its_server_request_fails_the_call_at_once() {
+    // Direction C: a legacy server's elicitation/create rides on the call to the client; the
+    // server dies before the client answers.
+    let pid = scratch("hold-c.pid");
+    let ask = r#"{"jsonrpc":"2.0","id":"s-1","method":"elicitation/create","params":{"message":"who?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}"#;
+    let bridge = connect(
+        legacy(&format!(
+            "read -r call; echo '{ask}'; echo $$ > {}; exec sleep 30",
+            pid.display()
+        )),
+        Limits::default(),
+        LEGACY,
+    )
+    .await;
+    let (mut client, serving) = attach(&bridge, 1 << 20);
+    client
+        .initialize("2025-11-25", json!({"elicitation": {}}))
+        .await;
+    client
+        .send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                     "params": {"name": "ask", "arguments": {}}}))
+        .await;
+    let question = client.request().await;
+    assert_eq!(question["method"], "elicitation/create", "{question}");
+    kill(&wait_pid(&pid).await);
+    let answer = client.answer(json!(1)).await;
+    assert_eq!(reason(&answer), "upstream_closed", "{answer}");
+    let end = ended(serving).await;
+    assert!(
+        matches!(end, Err(BridgeError::UpstreamClosed(_))),
+        "{end:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
