@@ -173,7 +173,11 @@ impl Upstream {
                 };
                 match handshake.await {
                     Ok(snapshot) => Ok((up, snapshot.with_transport("stdio"))),
-                    Err(e) => Err(e),
+                    Err(e) => {
+                        // The child must not outlive a bridge that could not start.
+                        up.shutdown();
+                        Err(e)
+                    }
                 }
             }
             UpstreamTarget::Url(url) => {
@@ -219,7 +223,10 @@ impl Upstream {
                                     Ok(snapshot) => {
                                         return Ok((up, snapshot.with_transport("http+sse")));
                                     }
-                                    Err(e) => return Err(e),
+                                    Err(e) => {
+                                        up.shutdown();
+                                        return Err(e);
+                                    }
                                 }
                             }
                             Err(e) => last = format!("{last}; HTTP+SSE: {e}"),

@@ -82,6 +82,15 @@ async fn wait_pid(path: &Path) -> String {
     pid
 }
 
+/// Whether process `pid` is still alive.
+fn alive(pid: &str) -> bool {
+    std::process::Command::new("kill")
+        .args(["-0", pid.trim()])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
 fn kill(pid: &str) {
     let status = std::process::Command::new("kill")
         .args(["-9", pid.trim()])
@@ -410,6 +419,38 @@ async fn a_silent_upstream_times_out_within_the_bound_and_the_call_is_cancelled(
     assert_eq!(ping["result"], json!({}), "{ping}");
     drop(client);
     assert!(ended(serving).await.is_ok());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_silent_upstream_at_start_fails_the_connect_within_its_bounds_and_is_stopped() {
+    // Reads everything, answers nothing, ends when its stdin closes.
+    let pid = scratch("mute.pid");
+    let target = sh(&format!(
+        "echo $$ > {}; while read -r l; do :; done",
+        pid.display()
+    ));
+    let limits = Limits::default()
+        .probe_timeout(Duration::from_millis(300))
+        .initialize_timeout(Duration::from_millis(300));
+    let connecting = Bridge::connect(&target, BridgeOptions::default().limits(limits));
+    let error = match tokio::time::timeout(LIMIT, connecting)
+        .await
+        .expect("connect gives up by itself")
+    {
+        Ok(_) => panic!("a bridge without an upstream"),
+        Err(e) => e,
+    };
+    assert!(
+        matches!(&error, BridgeError::UpstreamUnavailable(m) if m.contains("initialize") && m.contains("300ms")),
+        "{error}"
+    );
+    // The child does not outlive the failed start.
+    let pid = wait_pid(&pid).await;
+    let deadline = Instant::now() + LIMIT;
+    while alive(&pid) {
+        assert!(Instant::now() < deadline, "upstream {pid} still runs");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
