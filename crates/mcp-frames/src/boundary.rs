@@ -2,7 +2,10 @@
 //! revision into the superset model, emit it for the target with an emission report.
 
 use mcp_types::ProtocolVersion;
-use mcp_types::model::{ClientNotification, ClientRequest, ServerNotification, ServerRequest};
+use mcp_types::model::{
+    ClientNotification, ClientRequest, ClientResult, ServerNotification, ServerRequest,
+    ServerResult,
+};
 use mcp_types::wire::{
     self, EmissionReport, EmitError, EmitOptions, MethodResult, ParseError, WireBody, WireParse,
 };
@@ -40,15 +43,78 @@ pub(crate) fn refused(e: EmitError) -> Failure {
     }
 }
 
-fn through<T: WireParse + WireBody>(
+/// What `translate` restates for the target in a parsed body, beyond what the boundary emits:
+/// the revision an `initialize` offers and the one its answer chose are the target's (a peer
+/// at the target reads them to agree on the revision). Both paths of `translate` call it
+/// between the parse and the emission.
+pub(crate) trait Restate {
+    /// Restates the body for `to`; returns the body-relative pointer of the member whose value
+    /// changed, if one did.
+    fn restate(&mut self, to: ProtocolVersion) -> Option<&'static str> {
+        let _ = to;
+        None
+    }
+}
+
+/// Sets `revision` to `to`; whether it changed.
+fn restate_revision(revision: &mut String, to: ProtocolVersion) -> bool {
+    if revision == to.as_str() {
+        return false;
+    }
+    *revision = to.as_str().to_owned();
+    true
+}
+
+impl Restate for ClientRequest {
+    fn restate(&mut self, to: ProtocolVersion) -> Option<&'static str> {
+        match self {
+            ClientRequest::Initialize(r) => restate_revision(&mut r.params.protocol_version, to)
+                .then_some("/params/protocolVersion"),
+            _ => None,
+        }
+    }
+}
+
+impl Restate for ServerResult {
+    fn restate(&mut self, to: ProtocolVersion) -> Option<&'static str> {
+        match self {
+            ServerResult::Initialize(r) => {
+                restate_revision(&mut r.protocol_version, to).then_some("/protocolVersion")
+            }
+            _ => None,
+        }
+    }
+}
+
+impl Restate for ServerRequest {}
+impl Restate for ClientNotification {}
+impl Restate for ServerNotification {}
+impl Restate for ClientResult {}
+
+fn through<T: WireParse + WireBody + Restate>(
     body: &Value,
     from: ProtocolVersion,
     to: ProtocolVersion,
     report: bool,
     options: EmitOptions,
 ) -> Result<Emitted, Failure> {
-    let model: T = wire::parse_as(body, from).map_err(invalid)?;
-    emit_model(&model, to, report, options)
+    let mut model: T = wire::parse_as(body, from).map_err(invalid)?;
+    restated_emit(&mut model, to, report, options)
+}
+
+/// [`Restate`]s the body, then emits it; the restated member is listed as rewritten.
+fn restated_emit<B: WireBody + Restate>(
+    model: &mut B,
+    to: ProtocolVersion,
+    report: bool,
+    options: EmitOptions,
+) -> Result<Emitted, Failure> {
+    let restated = model.restate(to);
+    let mut emitted = emit_model(model, to, report, options)?;
+    if report && let Some(p) = restated {
+        emitted.rewritten.push(p.to_owned());
+    }
+    Ok(emitted)
 }
 
 /// Emits with the report (for `explain`) or without (cheaper: no path tracking).
@@ -99,8 +165,8 @@ pub(crate) fn emit(
         BodyKind::Notification(S2c) => through::<ServerNotification>(&body, from, to, r, o),
         BodyKind::Result(_, answering) => {
             match wire::parse_result_for(answering, &body, from).map_err(invalid)? {
-                MethodResult::Server(m) => emit_model(&m, to, r, o),
-                MethodResult::Client(m) => emit_model(&m, to, r, o),
+                MethodResult::Server(mut m) => restated_emit(&mut m, to, r, o),
+                MethodResult::Client(mut m) => restated_emit(&mut m, to, r, o),
                 _ => Err(Failure::Invalid {
                     reason: format!(
                         "the result of {} is of a kind this tool cannot emit",

@@ -30,8 +30,9 @@ pub struct Converted {
     /// JSON Pointers (into the output frame) of members written although the target revision
     /// does not declare them (a strict emission strips them instead).
     pub passed: Vec<String>,
-    /// JSON Pointers (into the output frame) of union members written in an older form the
-    /// target carries (their value in the output replaces the input's).
+    /// JSON Pointers (into the output frame) of members whose value in the output replaces the
+    /// input's: union members written in an older form the target carries, and the revision
+    /// an `initialize` or its answer names (restated as the target).
     pub rewritten: Vec<String>,
 }
 

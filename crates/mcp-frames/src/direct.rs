@@ -34,6 +34,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use smallvec::SmallVec;
 
+use crate::boundary::Restate;
 use crate::convert::{BodyKind, Failure};
 use crate::envelope::{Envelope, RequestId};
 use crate::record::{Direction, Format};
@@ -1049,14 +1050,15 @@ fn emit_failed(e: EmitError, verdict: &mut Verdict) -> GiveUp {
     GiveUp
 }
 
-fn through<T: WireParse + WireBody>(
+fn through<T: WireParse + WireBody + Restate>(
     text: &str,
     from: ProtocolVersion,
     to: ProtocolVersion,
     out: &mut Vec<u8>,
     verdict: &mut Verdict,
 ) -> Result<(), GiveUp> {
-    let model: T = wire::parse_str_as(text, from).map_err(|e| parse_failed(e, verdict))?;
+    let mut model: T = wire::parse_str_as(text, from).map_err(|e| parse_failed(e, verdict))?;
+    model.restate(to);
     wire::serialize_for_vec(&model, to, out).map_err(|e| emit_failed(e, verdict))
 }
 
@@ -1077,6 +1079,7 @@ fn emit(
         BodyKind::Request(C2s) if let Some(identity) = restated => {
             let mut request: ClientRequest =
                 wire::parse_str_as(text, from).map_err(|e| parse_failed(e, verdict))?;
+            request.restate(to);
             let lent = identity.lend(&mut request);
             let emitted = wire::serialize_for_vec(&request, to, out);
             identity.take_back(&mut request, lent);
@@ -1090,8 +1093,14 @@ fn emit(
             let parsed = wire::parse_result_str_for(answering, text, from)
                 .map_err(|e| parse_failed(e, verdict))?;
             match parsed {
-                MethodResult::Server(r) => wire::serialize_for_vec(&r, to, out),
-                MethodResult::Client(r) => wire::serialize_for_vec(&r, to, out),
+                MethodResult::Server(mut r) => {
+                    r.restate(to);
+                    wire::serialize_for_vec(&r, to, out)
+                }
+                MethodResult::Client(mut r) => {
+                    r.restate(to);
+                    wire::serialize_for_vec(&r, to, out)
+                }
                 _ => return Err(GiveUp),
             }
             .map_err(|e| emit_failed(e, verdict))

@@ -9,10 +9,10 @@
 //! ```
 //!
 //! `status` is the one field to read: `written` (the frame is in `translate`'s output, equal to
-//! the input minus `stripped` plus `injected`, with each `rewritten` member replaced by its older
-//! form), or why it is not: `refused` (valid at its source
-//! revision, no form at the target) or `invalid` (not valid at its source revision, or not a
-//! frame at all). `reason` is present exactly when the frame is not written. `passed` (members
+//! the input minus `stripped` plus `injected`, with each `rewritten` member's value replaced: a
+//! union member's older form, or the target revision an `initialize` or its answer names), or
+//! why it is not: `refused` (valid at its source revision, no form at the target) or `invalid`
+//! (not valid at its source revision, or not a frame at all). `reason` is present exactly when the frame is not written. `passed` (members
 //! written although the target does not declare them; `--strict` strips them, and lists them as
 //! stripped) and `rewritten` appear when not empty. This is the only type that writes the
 //! record, so members are added here.
@@ -56,8 +56,9 @@ pub struct Explanation {
     /// does not declare them (present when not empty).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub passed: Vec<String>,
-    /// JSON Pointers (into the output frame) of union members written in an older form the
-    /// target carries (present when not empty).
+    /// JSON Pointers (into the output frame) of members whose value the output replaces: union
+    /// members written in an older form the target carries, and the revision an `initialize`
+    /// or its answer names, restated as the target (present when not empty).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rewritten: Vec<String>,
 }

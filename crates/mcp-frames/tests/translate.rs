@@ -108,6 +108,7 @@ fn explain_accounts_for_every_difference() {
     let mut sessions = corpus_files();
     sessions.push((example_session(), ProtocolVersion::V2025_06_18));
     let mut changed = 0;
+    let mut rewritten = 0;
     for (path, _) in &sessions {
         let inputs = input_lines(path);
         for to in ProtocolVersion::ALL {
@@ -158,9 +159,27 @@ fn explain_accounts_for_every_difference() {
                     });
                     assert!(pointer::insert(&mut rebuilt, p, v.clone()), "{ctx}: {p}");
                 }
+                // A rewritten member is in both, with the output's value.
+                for p in ex
+                    .get("rewritten")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    let p = p.as_str().unwrap();
+                    assert!(
+                        pointer::get(&rebuilt, p).is_some(),
+                        "{ctx}: {p} not in the input"
+                    );
+                    let v = pointer::get(output, p).unwrap_or_else(|| {
+                        panic!("{ctx}: line {line}: rewritten {p} not in the output")
+                    });
+                    assert!(pointer::insert(&mut rebuilt, p, v.clone()), "{ctx}: {p}");
+                    rewritten += 1;
+                }
                 assert_eq!(
                     &rebuilt, output,
-                    "{ctx}: line {line}: the output differs from input - stripped + injected"
+                    "{ctx}: line {line}: the output differs from input - stripped + injected, rewritten replaced"
                 );
                 if input != output {
                     changed += 1;
@@ -176,6 +195,51 @@ fn explain_accounts_for_every_difference() {
         changed > 100,
         "only {changed} frames changed: the test would not notice much"
     );
+    // Every handshake session's `initialize` and its answer, to each other handshake revision.
+    assert!(rewritten >= 30, "only {rewritten} rewritten members");
+}
+
+#[test]
+fn initialize_and_its_answer_name_the_target_revision() {
+    for (path, source) in corpus_files() {
+        if source == ProtocolVersion::V2026_07_28 {
+            continue;
+        }
+        for to in ProtocolVersion::ALL {
+            let ctx = format!("{} --to {to}", path.display());
+            let r = run(&["translate", "--to", to.as_str(), arg(&path)], b"");
+            let frames: Vec<Value> = r.json_lines().iter().map(|v| frame_of(v).clone()).collect();
+            let init = frames.iter().find(|f| f["method"] == "initialize");
+            if to == ProtocolVersion::V2026_07_28 {
+                // No handshake at 2026-07-28: refused, and so is its answer.
+                assert!(init.is_none(), "{ctx}");
+                assert!(
+                    !frames
+                        .iter()
+                        .any(|f| f["result"].get("serverInfo").is_some()),
+                    "{ctx}"
+                );
+                continue;
+            }
+            let init = init.unwrap_or_else(|| panic!("{ctx}: no initialize written"));
+            assert_eq!(init["params"]["protocolVersion"], to.as_str(), "{ctx}");
+            let answer = frames
+                .iter()
+                .find(|f| f["id"] == init["id"] && f.get("result").is_some())
+                .unwrap_or_else(|| panic!("{ctx}: no answer to initialize written"));
+            assert_eq!(answer["result"]["protocolVersion"], to.as_str(), "{ctx}");
+        }
+    }
+    // The TypeScript client's offer of 2026-07-28, judged at 2025-11-25, offers the target.
+    let here = mcp_schemas::workspace_root().join("crates/mcp-frames/tests/ts-offers-2026.jsonl");
+    let r = run(&["translate", "--to", "2025-06-18", arg(&here)], b"");
+    let init = r
+        .json_lines()
+        .into_iter()
+        .map(|v| frame_of(&v).clone())
+        .find(|f| f["method"] == "initialize")
+        .unwrap();
+    assert_eq!(init["params"]["protocolVersion"], "2025-06-18");
 }
 
 #[test]
