@@ -402,3 +402,152 @@ async fn sdk_1_32_client_at_2025_11_25_uses_server_everything_at_2025_06_18_over
     serving.abort();
     let _ = server.kill().await;
 }
+
+/// The TS v2 pair server's command (`tests/peers/ts-v2-pair-server.mjs`) and its path.
+fn v2_server() -> (std::process::Command, PathBuf) {
+    let command = peers().script("ts-v2-pair-server.mjs").unwrap();
+    let script = command
+        .get_args()
+        .next()
+        .map(PathBuf::from)
+        .expect("the script's path");
+    (command, script)
+}
+
+/// The plan for the TS v2 server: what it offers, through direction A.
+fn v2_plan() -> Value {
+    json!([
+        {"op": "tools"},
+        {"op": "call", "name": "echo", "arguments": {"message": "hi"}},
+        {"op": "call", "name": "add", "arguments": {"a": 2, "b": 40}},
+        {"op": "prompts"},
+        {"op": "prompt", "name": "greeting"},
+        {"op": "read", "uri": "pair://note"},
+        {"op": "ping"},
+    ])
+}
+
+fn assert_v2(report: &Value) {
+    assert_eq!(report["server"], "ts-v2-pair", "{report}");
+    let steps = &report["steps"];
+    assert_eq!(steps[0], json!(["add", "echo"]), "{report}");
+    assert_eq!(steps[1], "echo: hi", "{report}");
+    assert_eq!(steps[2], "42", "{report}");
+    assert_eq!(steps[3], json!(["greeting"]), "{report}");
+    assert_eq!(steps[4], json!(["hello from v2"]), "{report}");
+    assert_eq!(steps[5], json!(["a note from v2"]), "{report}");
+    assert_eq!(steps[6], json!({}), "{report}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sdk_1_32_client_uses_a_ts_v2_server_pinned_to_2026_07_28_over_stdio_both_sides() {
+    let dir = taps("v2-stdio");
+    let (_, script) = v2_server();
+    let upstream = format!(
+        "tee -a '{0}/to-server.jsonl' | '{1}' '{2}' stdio | tee -a '{0}/from-server.jsonl'",
+        dir.display(),
+        peers().node().display(),
+        script.display()
+    );
+    let bridge = Arc::new(
+        Bridge::connect(
+            &UpstreamTarget::Command(["sh", "-c", &upstream].map(Into::into).to_vec()),
+            BridgeOptions::default(),
+        )
+        .await
+        .expect("the bridge connects"),
+    );
+    assert_eq!(bridge.snapshot().revision, ProtocolVersion::V2026_07_28);
+    let (port, serving) = serve_lines(bridge.clone()).await;
+    let report = observe(
+        client_stdio("@modelcontextprotocol/sdk", port, &dir),
+        &v2_plan(),
+    )
+    .await;
+    assert_v2(&report);
+    serving.abort();
+    bridge.shutdown(Duration::from_secs(6)).await;
+    let to_client = lines(&dir.join("to-client.jsonl"));
+    assert_eq!(to_client[0]["result"]["protocolVersion"], "2025-11-25");
+    let down = validate(
+        &dir.join("to-client.jsonl"),
+        &dir.join("from-client.jsonl"),
+        ProtocolVersion::V2025_11_25,
+    );
+    let up = validate(
+        &dir.join("to-server.jsonl"),
+        &dir.join("from-server.jsonl"),
+        ProtocolVersion::V2026_07_28,
+    );
+    // Every upstream request was stamped for the stateless era.
+    for frame in lines(&dir.join("to-server.jsonl")) {
+        if frame.get("id").is_some() && frame.get("method").is_some() {
+            assert_eq!(
+                frame["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"], "2026-07-28",
+                "{frame}"
+            );
+        }
+    }
+    assert!(
+        down >= 8 && up >= 7,
+        "{down} frames to the client, {up} to the server"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sdk_1_32_client_uses_a_ts_v2_server_pinned_to_2026_07_28_over_http_both_sides() {
+    let (command, _) = v2_server();
+    let mut server = tokio::process::Command::from(command);
+    server
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true);
+    let mut server = server.spawn().expect("the v2 server starts");
+    let mut out = tokio::io::BufReader::new(server.stdout.take().unwrap());
+    let mut url = String::new();
+    tokio::time::timeout(
+        RUN,
+        tokio::io::AsyncBufReadExt::read_line(&mut out, &mut url),
+    )
+    .await
+    .expect("the server prints its URL")
+    .unwrap();
+    let bridge = Arc::new(
+        Bridge::connect(
+            &UpstreamTarget::Url(url.trim().to_owned()),
+            BridgeOptions::default(),
+        )
+        .await
+        .expect("the bridge connects"),
+    );
+    assert_eq!(bridge.snapshot().revision, ProtocolVersion::V2026_07_28);
+    let front = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let front_url = format!("http://{}/mcp", front.local_addr().unwrap());
+    let serving = {
+        let bridge = bridge.clone();
+        tokio::spawn(async move { bridge.serve_http(front, "/mcp").await })
+    };
+    let report = observe(
+        client_http("@modelcontextprotocol/sdk", &front_url),
+        &v2_plan(),
+    )
+    .await;
+    assert_eq!(report["protocolVersion"], "2025-11-25", "{report}");
+    assert_v2(&report);
+    // The baseline: the same client straight at the server fails (reference §5.2).
+    let mut direct =
+        tokio::process::Command::from(client_http("@modelcontextprotocol/sdk", url.trim()));
+    direct.env("PLAN", v2_plan().to_string()).kill_on_drop(true);
+    let direct = tokio::time::timeout(RUN, direct.output())
+        .await
+        .expect("the direct client ends")
+        .expect("the client runs");
+    assert!(
+        !direct.status.success(),
+        "a 2025-11-25 client reached a 2026-07-28-only server without the bridge"
+    );
+    serving.abort();
+    let _ = server.kill().await;
+}
