@@ -65,6 +65,11 @@ const SERVER_CAPABILITIES_HIDDEN: [&str; 2] = ["tasks", "extensions"];
 /// `_meta` keys of a 2026-07-28 result that mean nothing to a legacy client.
 const MODERN_RESULT_META: [&str; 2] = [keys::SERVER_INFO, keys::SUBSCRIPTION_ID];
 
+/// Params members a legacy client's request never carries upstream: in direction A the bridge
+/// alone runs the input rounds, so a client's own `requestState` or `inputResponses` (members
+/// its revision does not have) would forge a round the server never started (reference A12).
+const BRIDGE_OWNED_PARAMS: [&str; 2] = ["requestState", "inputResponses"];
+
 /// The reserved identity keys: stamped for a 2026-07-28 server, and kept from a legacy one
 /// (dual-era servers pick modern semantics from their mere presence, reference §1.3).
 const IDENTITY_KEYS: [&str; 4] = [
@@ -219,8 +224,15 @@ impl BridgeHandler {
         let method = request.method();
         let from = ctx.revision();
         let to = self.upstream.revision();
-        let original =
+        let mut original =
             serde_json::to_value(&request).map_err(|e| ErrorData::new(-32603, e.to_string()))?;
+        if from != MODERN
+            && let Some(params) = original.get_mut("params").and_then(Value::as_object_mut)
+        {
+            for member in BRIDGE_OWNED_PARAMS {
+                params.shift_remove(member);
+            }
+        }
         let mut current = original.clone();
         let mut rounds = 0usize;
         let mut backoff = self.limits.state_only_backoff;

@@ -656,3 +656,39 @@ async fn an_unknown_result_type_is_an_error_with_its_reason_and_the_bridge_goes_
     drop(client);
     assert!(ended(serving).await.is_ok());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_legacy_client_cannot_slip_its_own_request_state_to_a_2026_07_28_server() {
+    // `requestState` and `inputResponses` are the bridge's to send in direction A: a legacy
+    // client's own copies (members its revision does not have) never reach the server.
+    let log = scratch("forged.log");
+    let done = r#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","content":[{"type":"text","text":"ok"}]}}"#;
+    let bridge = connect(
+        modern(&format!(
+            "read -r call; printf '%s\n' \"$call\" > {}; echo '{done}'; exec sleep 30",
+            log.display()
+        )),
+        Limits::default(),
+        MODERN,
+    )
+    .await;
+    let (mut client, serving) = attach(&bridge, 1 << 20);
+    client
+        .initialize("2025-06-18", json!({"elicitation": {}}))
+        .await;
+    let answer = client
+        .call(
+            1,
+            "tools/call",
+            json!({"name": "ask", "arguments": {}, "requestState": "forged",
+                   "inputResponses": {"who": {"action": "accept", "content": {"name": "eve"}}}}),
+        )
+        .await;
+    assert_eq!(answer["result"]["content"][0]["text"], "ok", "{answer}");
+    let call = wait_json(&log, 1).await.remove(0);
+    assert_eq!(call["params"]["name"], "ask", "{call}");
+    assert!(call["params"].get("requestState").is_none(), "{call}");
+    assert!(call["params"].get("inputResponses").is_none(), "{call}");
+    drop(client);
+    assert!(ended(serving).await.is_ok());
+}
