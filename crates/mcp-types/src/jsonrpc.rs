@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use crate::model::error::{ModelError, ModelErrorKind, encode, from_value};
+use crate::path::JsonPath;
 use crate::version::{ProtocolVersion, VersionLike};
 
 /// The JSON-RPC error codes of MCP, by meaning: the one table every error of this crate maps
@@ -263,7 +264,7 @@ impl ErrorData {
 /// with the JSON Pointer of the fault (`pointer`).
 impl From<&ModelError> for ErrorData {
     fn from(e: &ModelError) -> Self {
-        let pointer = crate::wire::parse::parse_dollar_path(&e.path).pointer();
+        let pointer = e.path.pointer();
         ErrorData::new(e.code(), e.kind.to_string())
             .with_data(serde_json::json!({ "pointer": pointer }))
     }
@@ -359,6 +360,29 @@ impl JsonRpcError {
     pub fn new(id: Option<RequestId>, error: ErrorData) -> Self {
         JsonRpcError { id, error }
     }
+
+    /// The error response to request `id` from any of the crate's errors (each converts into
+    /// [`ErrorData`] with its code and, where it has one, `data.pointer`) or an [`ErrorData`].
+    ///
+    /// ```
+    /// use mcp_types::jsonrpc::{ErrorData, JsonRpcError};
+    /// use mcp_types::model::{CallToolRequestParams, from_value};
+    ///
+    /// let e = from_value::<CallToolRequestParams>(serde_json::json!({"name": 5})).unwrap_err();
+    /// let reply = serde_json::to_value(JsonRpcError::reply_to(3, &e))?;
+    /// assert_eq!(reply["id"], 3);
+    /// assert_eq!(reply["error"]["code"], -32602);
+    /// assert_eq!(reply["error"]["data"]["pointer"], "/name");
+    /// let own = JsonRpcError::reply_to("a", ErrorData::method_not_found("no such tool"));
+    /// assert_eq!(serde_json::to_value(own)?["error"]["code"], -32601);
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    pub fn reply_to(id: impl Into<RequestId>, error: impl Into<ErrorData>) -> Self {
+        JsonRpcError {
+            id: Some(id.into()),
+            error: error.into(),
+        }
+    }
 }
 
 impl JsonRpcRequest<RawRequest> {
@@ -389,12 +413,12 @@ impl JsonRpcResponse<JsonObject> {
         Ok(JsonRpcResponse {
             id: self.id.clone(),
             result: from_value(Value::Object(self.result.clone()))
-                .map_err(|e| e.under("$.result"))?,
+                .map_err(|e| e.under_key("result"))?,
         })
     }
 }
 
-fn envelope(path: &str, message: impl fmt::Display) -> ModelError {
+fn envelope(path: JsonPath, message: impl fmt::Display) -> ModelError {
     ModelError::new(path, ModelErrorKind::InvalidEnvelope(message.to_string()))
 }
 
@@ -405,12 +429,12 @@ fn parse_id(value: Value) -> Result<RequestId, ModelError> {
         Value::Number(n) => match n.as_i64() {
             Some(i) => Ok(RequestId::Integer(i)),
             None => Err(envelope(
-                "$.id",
+                JsonPath::root().key("id"),
                 format!("`id` must be a string or an integer, found {n}"),
             )),
         },
         other => Err(envelope(
-            "$.id",
+            JsonPath::root().key("id"),
             format!(
                 "`id` must be a string or an integer, found {}",
                 json_kind(&other)
@@ -437,23 +461,23 @@ impl<R: DeserializeOwned, N: DeserializeOwned, T: DeserializeOwned> JsonRpcMessa
             Value::Object(map) => map,
             Value::Array(_) => {
                 return Err(envelope(
-                    "$",
+                    JsonPath::root(),
                     "a batch (JSON array) where one message was expected; see JsonRpcFrame",
                 ));
             }
             other => {
                 return Err(envelope(
-                    "$",
+                    JsonPath::root(),
                     format!("expected a JSON object, found {}", json_kind(&other)),
                 ));
             }
         };
         match map.remove("jsonrpc") {
             Some(Value::String(v)) if v == JSONRPC_VERSION => {}
-            None => return Err(envelope("$", "missing `jsonrpc`")),
+            None => return Err(envelope(JsonPath::root(), "missing `jsonrpc`")),
             Some(other) => {
                 return Err(envelope(
-                    "$.jsonrpc",
+                    JsonPath::root().key("jsonrpc"),
                     format!("`jsonrpc` must be \"2.0\", found {other}"),
                 ));
             }
@@ -462,7 +486,7 @@ impl<R: DeserializeOwned, N: DeserializeOwned, T: DeserializeOwned> JsonRpcMessa
         if let Some(method) = map.get("method") {
             if !method.is_string() {
                 return Err(envelope(
-                    "$.method",
+                    JsonPath::root().key("method"),
                     format!("`method` must be a string, found {}", json_kind(method)),
                 ));
             }
@@ -480,12 +504,12 @@ impl<R: DeserializeOwned, N: DeserializeOwned, T: DeserializeOwned> JsonRpcMessa
         let result = map.remove("result");
         let error = map.remove("error");
         match (result, error) {
-            (Some(_), Some(_)) => Err(envelope("$", "both `result` and `error`")),
+            (Some(_), Some(_)) => Err(envelope(JsonPath::root(), "both `result` and `error`")),
             (Some(result), None) => {
-                let id = id.ok_or_else(|| envelope("$", "a response without `id`"))?;
+                let id = id.ok_or_else(|| envelope(JsonPath::root(), "a response without `id`"))?;
                 Ok(JsonRpcMessage::Response(JsonRpcResponse {
                     id: parse_id(id)?,
-                    result: from_value(result).map_err(|e| e.under("$.result"))?,
+                    result: from_value(result).map_err(|e| e.under_key("result"))?,
                 }))
             }
             (None, Some(error)) => {
@@ -495,21 +519,25 @@ impl<R: DeserializeOwned, N: DeserializeOwned, T: DeserializeOwned> JsonRpcMessa
                 };
                 let error: ErrorData = from_value(error).map_err(|e| {
                     ModelError::new(
-                        format!("$.error{}", e.path.trim_start_matches('$')),
+                        e.path.under(&JsonPath::root().key("error")),
                         ModelErrorKind::InvalidEnvelope(e.kind.to_string()),
                     )
                 })?;
                 Ok(JsonRpcMessage::Error(JsonRpcError { id, error }))
             }
-            (None, None) => Err(envelope("$", "none of `method`, `result`, `error`")),
+            (None, None) => Err(envelope(
+                JsonPath::root(),
+                "none of `method`, `result`, `error`",
+            )),
         }
     }
 
     /// Parses one message from JSON text; text that is not JSON is
     /// [`ModelErrorKind::NotJson`] (-32700).
     pub fn from_json(text: &str) -> Result<Self, ModelError> {
-        let value: Value = serde_json::from_str(text)
-            .map_err(|e| ModelError::new("$", ModelErrorKind::NotJson(e.to_string())))?;
+        let value: Value = serde_json::from_str(text).map_err(|e| {
+            ModelError::new(JsonPath::root(), ModelErrorKind::NotJson(e.to_string()))
+        })?;
         Self::from_value(value)
     }
 }
@@ -635,7 +663,7 @@ impl<'de, R: DeserializeOwned> Deserialize<'de> for JsonRpcRequest<R> {
         match JsonRpcMessage::<R, RawNotification, JsonObject>::from_value(value) {
             Ok(JsonRpcMessage::Request(m)) => Ok(m),
             Ok(_) => Err(de::Error::custom(encode(
-                "$",
+                &JsonPath::root(),
                 &ModelErrorKind::InvalidEnvelope("not a request".to_owned()),
             ))),
             Err(e) => Err(de::Error::custom(encode(&e.path, &e.kind))),
@@ -649,7 +677,7 @@ impl<'de> Deserialize<'de> for JsonRpcError {
         match JsonRpcMessage::<RawRequest, RawNotification, JsonObject>::from_value(value) {
             Ok(JsonRpcMessage::Error(m)) => Ok(m),
             Ok(_) => Err(de::Error::custom(encode(
-                "$",
+                &JsonPath::root(),
                 &ModelErrorKind::InvalidEnvelope("not an error response".to_owned()),
             ))),
             Err(e) => Err(de::Error::custom(encode(&e.path, &e.kind))),
@@ -663,7 +691,7 @@ impl<'de, N: DeserializeOwned> Deserialize<'de> for JsonRpcNotification<N> {
         match JsonRpcMessage::<RawRequest, N, JsonObject>::from_value(value) {
             Ok(JsonRpcMessage::Notification(m)) => Ok(m),
             Ok(_) => Err(de::Error::custom(encode(
-                "$",
+                &JsonPath::root(),
                 &ModelErrorKind::InvalidEnvelope("not a notification".to_owned()),
             ))),
             Err(e) => Err(de::Error::custom(encode(&e.path, &e.kind))),
@@ -677,7 +705,7 @@ impl<'de, T: DeserializeOwned> Deserialize<'de> for JsonRpcResponse<T> {
         match JsonRpcMessage::<RawRequest, RawNotification, T>::from_value(value) {
             Ok(JsonRpcMessage::Response(m)) => Ok(m),
             Ok(_) => Err(de::Error::custom(encode(
-                "$",
+                &JsonPath::root(),
                 &ModelErrorKind::InvalidEnvelope("not a success response".to_owned()),
             ))),
             Err(e) => Err(de::Error::custom(encode(&e.path, &e.kind))),
@@ -708,20 +736,21 @@ impl<R: DeserializeOwned, N: DeserializeOwned, T: DeserializeOwned> JsonRpcFrame
             Value::Array(items) => {
                 if !batches_allowed(version) {
                     return Err(ModelError::new(
-                        "$",
+                        JsonPath::root(),
                         ModelErrorKind::BatchNotAllowed {
                             version: version.to_string(),
                         },
                     ));
                 }
                 if items.is_empty() {
-                    return Err(envelope("$", "an empty batch"));
+                    return Err(envelope(JsonPath::root(), "an empty batch"));
                 }
                 items
                     .into_iter()
                     .enumerate()
                     .map(|(i, item)| {
-                        JsonRpcMessage::from_value(item).map_err(|e| e.under(&format!("$[{i}]")))
+                        JsonRpcMessage::from_value(item)
+                            .map_err(|e| e.under(&JsonPath::root().index(i)))
                     })
                     .collect::<Result<Vec<_>, _>>()
                     .map(JsonRpcFrame::Batch)
@@ -735,14 +764,15 @@ impl<R: Serialize, N: Serialize, T: Serialize> JsonRpcFrame<R, N, T> {
     /// Emits the frame for `version`; a batch anywhere but 2025-03-26 is
     /// [`ModelErrorKind::BatchNotAllowed`].
     pub fn to_value_at(&self, version: ProtocolVersion) -> Result<Value, ModelError> {
-        let invalid =
-            |e: serde_json::Error| ModelError::new("$", ModelErrorKind::Invalid(e.to_string()));
+        let invalid = |e: serde_json::Error| {
+            ModelError::new(JsonPath::root(), ModelErrorKind::Invalid(e.to_string()))
+        };
         match self {
             JsonRpcFrame::Single(m) => serde_json::to_value(m).map_err(invalid),
             JsonRpcFrame::Batch(items) => {
                 if !batches_allowed(&VersionLike::Known(version)) {
                     return Err(ModelError::new(
-                        "$",
+                        JsonPath::root(),
                         ModelErrorKind::BatchNotAllowed {
                             version: version.to_string(),
                         },
@@ -788,7 +818,7 @@ mod tests {
         ] {
             let err = parse(json!({"jsonrpc":"2.0","id":id,"method":"x"})).unwrap_err();
             assert_eq!(err.code(), -32600, "{id}");
-            assert_eq!(err.path, "$.id");
+            assert_eq!(err.path.pointer(), "/id");
             assert!(matches!(err.kind, ModelErrorKind::InvalidEnvelope(_)));
         }
     }
@@ -796,25 +826,25 @@ mod tests {
     #[test]
     fn envelope_shape_errors() {
         let cases = [
-            (json!({"id":1,"method":"x"}), "$"),
-            (json!({"jsonrpc":"1.0","id":1,"method":"x"}), "$.jsonrpc"),
-            (json!({"jsonrpc":"2.0","id":1,"method":3}), "$.method"),
-            (json!({"jsonrpc":"2.0","id":1}), "$"),
-            (json!({"jsonrpc":"2.0","result":{}}), "$"),
+            (json!({"id":1,"method":"x"}), ""),
+            (json!({"jsonrpc":"1.0","id":1,"method":"x"}), "/jsonrpc"),
+            (json!({"jsonrpc":"2.0","id":1,"method":3}), "/method"),
+            (json!({"jsonrpc":"2.0","id":1}), ""),
+            (json!({"jsonrpc":"2.0","result":{}}), ""),
             (
                 json!({"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}),
-                "$",
+                "",
             ),
             (
                 json!({"jsonrpc":"2.0","id":1,"error":{"message":"m"}}),
-                "$.error",
+                "/error",
             ),
-            (json!("text"), "$"),
+            (json!("text"), ""),
         ];
         for (frame, path) in cases {
             let err = parse(frame.clone()).unwrap_err();
             assert_eq!(err.code(), -32600, "{frame}");
-            assert_eq!(err.path, path, "{frame}");
+            assert_eq!(err.path.pointer(), path, "{frame}");
         }
         let err = Raw::from_json("{not json").unwrap_err();
         assert_eq!(err.code(), -32700);
@@ -901,7 +931,7 @@ mod tests {
         let err =
             Typed::from_value(json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}))
                 .unwrap_err();
-        assert_eq!(err.path, "$.params");
+        assert_eq!(err.path.pointer(), "/params");
         assert_eq!(err.code(), -32602);
         let err =
             Typed::from_value(json!({"jsonrpc":"2.0","id":1,"method":"bogus/method"})).unwrap_err();
@@ -910,7 +940,7 @@ mod tests {
         let err =
             Typed::from_value(json!({"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"x"}]}}))
                 .unwrap_err();
-        assert_eq!(err.path, "$.result.content[0]");
+        assert_eq!(err.path.pointer(), "/result/content/0");
         // The raw message types the same frame later, by hand.
         let JsonRpcMessage::Request(raw) =
             parse(json!({"jsonrpc":"2.0","id":"a","method":"tools/list"})).unwrap()
@@ -933,6 +963,6 @@ mod tests {
             &v,
         )
         .unwrap_err();
-        assert_eq!(err.path, "$[1].id");
+        assert_eq!(err.path.pointer(), "/1/id");
     }
 }

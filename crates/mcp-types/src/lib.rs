@@ -27,6 +27,7 @@
 pub mod facts;
 pub mod jsonrpc;
 pub mod model;
+mod path;
 pub mod session;
 pub mod version;
 pub mod wire;
@@ -67,4 +68,5 @@ pub mod v2025_11_25;
 #[path = "generated/v2026_07_28.rs"]
 pub mod v2026_07_28;
 
+pub use path::{JsonPath, PathSegment};
 pub use version::{Era, ProtocolVersion, UnknownVersionError, VersionLike};

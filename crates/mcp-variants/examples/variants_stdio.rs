@@ -228,8 +228,8 @@ impl Server {
                 "Already initialized",
             ));
         }
-        let params: InitializeRequestParams =
-            parse_params(params).map_err(|e| ErrorData::from(&e.under("$.params")))?;
+        let params: InitializeRequestParams = parse_params(params)
+            .map_err(|e| ErrorData::from(&e.under(&mcp_types::JsonPath::root().key("params"))))?;
         let version = negotiate(&params.protocol_version);
         let negotiated = self
             .router
@@ -292,8 +292,9 @@ fn serve(
             emit(&result, version)
         }
         ScopedMethod::CallTool => {
-            let call: CallToolRequestParams =
-                from_value(params).map_err(|e| ErrorData::from(&e.under("$.params")))?;
+            let call: CallToolRequestParams = from_value(params).map_err(|e| {
+                ErrorData::from(&e.under(&mcp_types::JsonPath::root().key("params")))
+            })?;
             let tool = d
                 .backend
                 .tools

@@ -337,8 +337,8 @@ fn replay_value<'de, V: DeserializeSeed<'de>, E: de::Error>(
     match seed.deserialize(serde_path_to_error::Deserializer::new(value, &mut track)) {
         Ok(v) => Ok(v),
         Err(e) => {
-            let located = from_path_error(serde_path_to_error::Error::new(track.path(), e))
-                .under(&format!("$.{key}"));
+            let located =
+                from_path_error(serde_path_to_error::Error::new(track.path(), e)).under_key(key);
             Err(E::custom(encode(&located.path, &located.kind)))
         }
     }

@@ -1,5 +1,5 @@
-//! The error of the model layer: what went wrong, where (a JSON path), and the JSON-RPC code a
-//! session would answer with.
+//! The error of the model layer: what went wrong, where (a JSON Pointer, the crate's one path
+//! type [`JsonPath`]), and the JSON-RPC code a session would answer with.
 //!
 //! Our union types dispatch on their tag by hand (they read the JSON value, look at `method`,
 //! `type` or `mode`, then parse the chosen member). serde only lets a `Deserialize` impl return a
@@ -9,13 +9,16 @@
 use serde::de::{self, DeserializeOwned};
 use serde_json::Value;
 
-/// A value that does not fit the model, with the JSON path to the offending part.
+use crate::path::{JsonPath, PathSegment};
+
+/// A value that does not fit the model, with the JSON Pointer of the offending part.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
-#[error("{path}: {kind}")]
+#[error("{kind} (at {path})")]
 pub struct ModelError {
-    /// Where in the input, e.g. `$.params.messages[0].content`; `$` is the value itself.
-    pub path: String,
+    /// Where in the input, e.g. `/params/messages/0/content` ([`JsonPath::pointer`]); the root
+    /// is the value itself.
+    pub path: JsonPath,
     /// What went wrong.
     pub kind: ModelErrorKind,
 }
@@ -62,23 +65,21 @@ pub use crate::jsonrpc::codes;
 
 impl ModelError {
     /// An error at `path` of the given kind.
-    pub fn new(path: impl Into<String>, kind: ModelErrorKind) -> Self {
-        ModelError {
-            path: path.into(),
-            kind,
-        }
+    pub fn new(path: JsonPath, kind: ModelErrorKind) -> Self {
+        ModelError { path, kind }
     }
 
     /// The JSON-RPC error code a session answers with when this error concerns an inbound request:
     /// -32700 for non-JSON, -32600 for a broken envelope or a batch where none is allowed, -32601
-    /// for an unknown `method`, -32602 for everything else (the params do not fit).
+    /// for an unknown `method` of the message itself, -32602 for everything else (the params do
+    /// not fit, including an unknown tag of anything nested in them).
     pub fn code(&self) -> i64 {
         match &self.kind {
             ModelErrorKind::NotJson(_) => codes::PARSE_ERROR,
             ModelErrorKind::InvalidEnvelope(_) | ModelErrorKind::BatchNotAllowed { .. } => {
                 codes::INVALID_REQUEST
             }
-            ModelErrorKind::UnknownTag { field, .. } if field == "method" => {
+            ModelErrorKind::UnknownTag { .. } if self.is_unknown_method() => {
                 codes::METHOD_NOT_FOUND
             }
             ModelErrorKind::MissingTag { field } if field == "method" => codes::INVALID_REQUEST,
@@ -86,24 +87,36 @@ impl ModelError {
         }
     }
 
-    /// The same error with `prefix` put in front of its path (`$` + `.result` → `$.result…`).
-    pub fn under(mut self, prefix: &str) -> Self {
-        self.path = join_path(prefix, &self.path);
+    /// Whether this is an unknown `method` of the message itself (not of a union nested in its
+    /// params, which is the params' fault): the one rule behind -32601 for model errors.
+    pub(crate) fn is_unknown_method(&self) -> bool {
+        let own = !self
+            .path
+            .segments()
+            .iter()
+            .any(|s| matches!(s, PathSegment::Key(_)));
+        own && matches!(&self.kind, ModelErrorKind::UnknownTag { field, .. } if field == "method")
+    }
+
+    /// The same error with `outer` put in front of its path (`/result` and `/content/0` give
+    /// `/result/content/0`).
+    pub fn under(mut self, outer: &JsonPath) -> Self {
+        self.path = self.path.under(outer);
         self
     }
-}
 
-/// Joins `$`-rooted path `inner` under the `$`-rooted path `outer`.
-fn join_path(outer: &str, inner: &str) -> String {
-    let rest = inner.strip_prefix('$').unwrap_or(inner);
-    format!("{outer}{rest}")
+    /// The same error with one object key put in front of its path.
+    pub(crate) fn under_key(self, key: &str) -> Self {
+        self.under(&JsonPath::root().key(key))
+    }
 }
 
 // Packing of a located, typed error into a serde message string.
 const MARK: char = '\u{1}';
 
-/// Packs `path` (relative to the union value, `$`-rooted) and `kind` into a message string.
-pub(crate) fn encode(path: &str, kind: &ModelErrorKind) -> String {
+/// Packs `path` (relative to the union value) and `kind` into a message string.
+pub(crate) fn encode(path: &JsonPath, kind: &ModelErrorKind) -> String {
+    let path = path.to_packed();
     match kind {
         ModelErrorKind::UnknownTag {
             field,
@@ -116,7 +129,7 @@ pub(crate) fn encode(path: &str, kind: &ModelErrorKind) -> String {
 }
 
 /// Unpacks a message made by [`encode`]; `None` for ordinary serde messages.
-fn decode(message: &str) -> Option<(String, ModelErrorKind)> {
+fn decode(message: &str) -> Option<(JsonPath, ModelErrorKind)> {
     let start = message.find(MARK)?;
     let body = &message[start + 1..];
     // serde_json may append " at line L column C" when parsing text.
@@ -125,7 +138,7 @@ fn decode(message: &str) -> Option<(String, ModelErrorKind)> {
         _ => body,
     };
     let mut parts = body.split(MARK);
-    let path = parts.next()?.to_owned();
+    let path = JsonPath::from_packed(parts.next()?)?;
     let kind = match parts.next()? {
         "tag" => ModelErrorKind::UnknownTag {
             field: parts.next()?.to_owned(),
@@ -140,23 +153,26 @@ fn decode(message: &str) -> Option<(String, ModelErrorKind)> {
     Some((path, kind))
 }
 
-/// Renders a `serde_path_to_error` path as `$`-rooted dotted text (`$.content[0].type`).
-fn render_path(path: &serde_path_to_error::Path) -> String {
-    let text = path.to_string();
-    if text == "." || text.is_empty() {
-        "$".to_owned()
-    } else if text.starts_with('[') {
-        format!("${text}")
-    } else {
-        format!("$.{text}")
-    }
+/// A `serde_path_to_error` path as a [`JsonPath`] (`content`, `0`, `type`).
+fn path_of(path: &serde_path_to_error::Path) -> JsonPath {
+    use serde_path_to_error::Segment;
+    JsonPath::from_segments(
+        path.iter()
+            .filter_map(|s| match s {
+                Segment::Seq { index } => Some(PathSegment::Index(*index)),
+                Segment::Map { key } => Some(PathSegment::Key(key.clone())),
+                Segment::Enum { variant } => Some(PathSegment::Key(variant.clone())),
+                Segment::Unknown => None,
+            })
+            .collect(),
+    )
 }
 
 pub(crate) fn from_path_error(err: serde_path_to_error::Error<serde_json::Error>) -> ModelError {
-    let outer = render_path(err.path());
+    let outer = path_of(err.path());
     let message = err.inner().to_string();
     match decode(&message) {
-        Some((inner, kind)) => ModelError::new(join_path(&outer, &inner), kind),
+        Some((inner, kind)) => ModelError::new(inner.under(&outer), kind),
         None => ModelError::new(outer, ModelErrorKind::Invalid(message)),
     }
 }
@@ -177,7 +193,7 @@ pub(crate) fn dispatch<T: DeserializeOwned, E: de::Error>(value: Value) -> Resul
 /// [`ModelErrorKind::UnknownTag`].
 pub(crate) fn unknown_tag<E: de::Error>(field: &str, tag: &str, expected: &[&str]) -> E {
     E::custom(encode(
-        "$",
+        &JsonPath::root(),
         &ModelErrorKind::UnknownTag {
             field: field.to_owned(),
             tag: tag.to_owned(),
@@ -189,7 +205,7 @@ pub(crate) fn unknown_tag<E: de::Error>(field: &str, tag: &str, expected: &[&str
 /// The serde error for a missing or non-string tag.
 pub(crate) fn missing_tag<E: de::Error>(field: &str) -> E {
     E::custom(encode(
-        "$",
+        &JsonPath::root(),
         &ModelErrorKind::MissingTag {
             field: field.to_owned(),
         },
@@ -218,18 +234,19 @@ mod tests {
             tag: "holo".into(),
             expected: "text, image".into(),
         };
-        let msg = encode("$[1]", &kind);
-        assert_eq!(decode(&msg), Some(("$[1]".to_owned(), kind)));
+        let at = JsonPath::root().index(1);
+        let msg = encode(&at, &kind);
+        assert_eq!(decode(&msg), Some((at.clone(), kind)));
         assert_eq!(
             decode(&format!("{msg} at line 1 column 9")).map(|d| d.0),
-            Some("$[1]".to_owned())
+            Some(at)
         );
         assert_eq!(decode("missing field `text`"), None);
     }
 
     #[test]
     fn codes_follow_the_kind() {
-        let e = |kind| ModelError::new("$", kind);
+        let e = |kind| ModelError::new(JsonPath::root(), kind);
         assert_eq!(e(ModelErrorKind::NotJson("x".into())).code(), -32700);
         assert_eq!(
             e(ModelErrorKind::InvalidEnvelope("x".into())).code(),
@@ -240,17 +257,29 @@ mod tests {
             tag: "x".into(),
             expected: String::new(),
         };
-        assert_eq!(e(unknown_method).code(), -32601);
+        assert_eq!(e(unknown_method.clone()).code(), -32601);
+        // A method tag nested in params is the params' fault, not a missing method.
+        let nested = ModelError::new(JsonPath::root().key("params").key("x"), unknown_method);
+        assert_eq!(nested.code(), -32602);
+        let content = from_value::<crate::model::CallToolResult>(serde_json::json!({
+            "content": [{"type": "holo"}]
+        }))
+        .unwrap_err();
+        assert_eq!(content.path.pointer(), "/content/0");
+        assert_eq!(content.code(), -32602);
         assert_eq!(e(ModelErrorKind::Invalid("x".into())).code(), -32602);
     }
 
     #[test]
-    fn paths_join() {
-        assert_eq!(
-            join_path("$.params", "$.messages[0]"),
-            "$.params.messages[0]"
-        );
-        assert_eq!(join_path("$.content", "$[2]"), "$.content[2]");
-        assert_eq!(join_path("$", "$"), "$");
+    fn paths_join_as_pointers() {
+        let e = ModelError::new(
+            JsonPath::root().key("messages").index(0),
+            ModelErrorKind::Invalid("x".into()),
+        )
+        .under_key("params");
+        assert_eq!(e.path.pointer(), "/params/messages/0");
+        assert_eq!(e.to_string(), "x (at /params/messages/0)");
+        let root = ModelError::new(JsonPath::root(), ModelErrorKind::Invalid("y".into()));
+        assert_eq!(root.to_string(), "y (at (root))");
     }
 }

@@ -69,7 +69,7 @@ impl Meta {
             None => Ok(None),
             Some(v) => from_value(v.clone())
                 .map(Some)
-                .map_err(|e| e.under(&format!("$[{key:?}]"))),
+                .map_err(|e| e.under_key(key)),
         }
     }
 
@@ -324,9 +324,9 @@ mod tests {
         }))
         .unwrap();
         let err = meta.client_info().unwrap_err();
-        assert!(
-            err.path
-                .starts_with("$[\"io.modelcontextprotocol/clientInfo\"]")
+        assert_eq!(
+            err.path.pointer(),
+            "/io.modelcontextprotocol~1clientInfo/name"
         );
         assert!(matches!(err.kind, ModelErrorKind::Invalid(_)));
     }

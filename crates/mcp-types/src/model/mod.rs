@@ -40,8 +40,9 @@
 //! - **Building values.** Structs are `#[non_exhaustive]`; use `T::new(required…)` and the
 //!   `with_*` setters: `Tool::new("add", Tool::empty_input_schema()).with_title("Add")`,
 //!   `CallToolResult::text("5")`, `ContentBlock::from("hi")`.
-//! - **Errors.** [`from_value`] parses any model type and reports a [`ModelError`] with a
-//!   `$`-rooted JSON path (`$.params.messages[0].content`) and the JSON-RPC code it maps to.
+//! - **Errors.** [`from_value`] parses any model type and reports a [`ModelError`] with the
+//!   JSON Pointer of the fault (`/params/messages/0/content`, the crate's one path type
+//!   [`JsonPath`](crate::JsonPath)) and the JSON-RPC code it maps to.
 //!
 //! ```
 //! use mcp_types::jsonrpc::{JsonRpcMessage, RawMessage};
@@ -68,7 +69,7 @@
 //! let err = mcp_types::model::from_value::<CallToolResult>(
 //!     serde_json::json!({"content": [{"type": "hologram"}]}),
 //! ).unwrap_err();
-//! assert_eq!(err.path, "$.content[0]");
+//! assert_eq!(err.path.pointer(), "/content/0");
 //! assert!(matches!(err.kind, ModelErrorKind::UnknownTag { .. }));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

@@ -207,7 +207,7 @@ impl ClientResult {
 
 fn unknown_method(method: &str, expected: &[&str]) -> ModelError {
     ModelError::new(
-        "$",
+        crate::JsonPath::root(),
         ModelErrorKind::UnknownTag {
             field: "method".to_owned(),
             tag: method.to_owned(),

@@ -24,7 +24,7 @@ fn unknown_content_tag_names_tag_and_path() {
         "content": [{"type": "text", "text": "ok"}, {"type": "carousel-deck", "slides": []}]
     }))
     .unwrap_err();
-    assert_eq!(err.path, "$.content[1]");
+    assert_eq!(err.path.pointer(), "/content/1");
     assert_eq!(unknown_tag(&err), ("type", "carousel-deck"));
     assert_eq!(err.code(), codes::INVALID_PARAMS);
     let ModelErrorKind::UnknownTag { expected, .. } = &err.kind else {
@@ -39,7 +39,7 @@ fn nested_union_errors_keep_the_full_path() {
         "messages": [{"role": "user", "content": {"type": "holo"}}]
     }))
     .unwrap_err();
-    assert_eq!(err.path, "$.messages[0].content");
+    assert_eq!(err.path.pointer(), "/messages/0/content");
     assert_eq!(unknown_tag(&err), ("type", "holo"));
 
     // A recognised tag with a bad member keeps the member's own error and path.
@@ -48,7 +48,7 @@ fn nested_union_errors_keep_the_full_path() {
         "params": {"maxTokens": 5, "messages": [{"role": "user", "content": {"type": "text"}}]}
     }))
     .unwrap_err();
-    assert_eq!(err.path, "$.params.messages[0].content");
+    assert_eq!(err.path.pointer(), "/params/messages/0/content");
     assert!(
         matches!(&err.kind, ModelErrorKind::Invalid(m) if m.contains("text")),
         "{err}"
@@ -58,7 +58,7 @@ fn nested_union_errors_keep_the_full_path() {
         "role": "user", "content": [{"type": "text", "text": "a"}, {"type": "holo"}]
     }))
     .unwrap_err();
-    assert_eq!(err.path, "$.content[1]");
+    assert_eq!(err.path.pointer(), "/content/1");
     assert_eq!(unknown_tag(&err), ("type", "holo"));
 }
 
@@ -66,7 +66,7 @@ fn nested_union_errors_keep_the_full_path() {
 fn unknown_and_missing_methods() {
     let err = from_value::<ClientRequest>(json!({"method": "bogus/method"})).unwrap_err();
     assert_eq!(unknown_tag(&err), ("method", "bogus/method"));
-    assert_eq!(err.path, "$");
+    assert_eq!(err.path.pointer(), "");
     assert_eq!(err.code(), codes::METHOD_NOT_FOUND);
 
     // Server-only methods are unknown to the client union and vice versa.
@@ -105,11 +105,11 @@ fn unknown_and_missing_methods() {
 #[test]
 fn standalone_members_check_their_tag() {
     let err = from_value::<TextContent>(json!({"type": "image", "text": "x"})).unwrap_err();
-    assert_eq!(err.path, "$.type");
+    assert_eq!(err.path.pointer(), "/type");
     let err =
         from_value::<CallToolRequest>(json!({"method": "tools/list", "params": {"name": "x"}}))
             .unwrap_err();
-    assert_eq!(err.path, "$.method");
+    assert_eq!(err.path.pointer(), "/method");
 }
 
 #[test]
@@ -356,7 +356,7 @@ fn elicitation_modes_and_schemas() {
         json!({"type": "object", "properties": {"x": {"type": "object"}}}),
     )
     .unwrap_err();
-    assert_eq!(err.path, "$.properties.x");
+    assert_eq!(err.path.pointer(), "/properties/x");
     assert_eq!(unknown_tag(&err), ("type", "object"));
 }
 
@@ -392,11 +392,11 @@ fn sampling_content_single_or_many() {
 #[test]
 fn ids_and_tokens_are_strict() {
     let err = from_value::<CancelledNotificationParams>(json!({"requestId": true})).unwrap_err();
-    assert_eq!(err.path, "$.requestId");
+    assert_eq!(err.path.pointer(), "/requestId");
     let err =
         from_value::<ProgressNotificationParams>(json!({"progressToken": 1.5, "progress": 1}))
             .unwrap_err();
-    assert_eq!(err.path, "$.progressToken");
+    assert_eq!(err.path.pointer(), "/progressToken");
     let p: CancelledNotificationParams = from_value(json!({"requestId": "7"})).unwrap();
     assert_eq!(p.request_id, Some(RequestId::String("7".into())));
 }

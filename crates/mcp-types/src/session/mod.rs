@@ -821,3 +821,9 @@ impl From<&SessionError> for crate::jsonrpc::ErrorData {
         crate::jsonrpc::ErrorData::new(e.code(), e.to_string())
     }
 }
+
+impl From<SessionError> for crate::jsonrpc::ErrorData {
+    fn from(e: SessionError) -> Self {
+        crate::jsonrpc::ErrorData::from(&e)
+    }
+}

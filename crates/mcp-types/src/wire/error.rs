@@ -1,7 +1,5 @@
 //! The boundary's two error types, [`EmitError`] and [`ParseError`], and the JSON path they carry.
 
-use std::fmt;
-
 use serde_json::{Map, Value};
 
 use crate::jsonrpc::{ErrorData, JsonRpcError, RequestId};
@@ -13,86 +11,8 @@ use super::ledger::Cause;
 /// JSON-RPC error codes: the crate's one table, [`crate::jsonrpc::codes`].
 pub use crate::jsonrpc::codes;
 
-/// One step of a [`JsonPath`].
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum PathSegment {
-    /// An object key.
-    Key(String),
-    /// An array index.
-    Index(usize),
-}
-
-/// A location inside a JSON value, printed as a JSON Pointer (RFC 6901, `""` is the root).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-pub struct JsonPath(Vec<PathSegment>);
-
-impl JsonPath {
-    /// The root of the value.
-    pub fn root() -> Self {
-        JsonPath(Vec::new())
-    }
-
-    /// A path from its segments, outermost first.
-    pub fn from_segments(segments: Vec<PathSegment>) -> Self {
-        JsonPath(segments)
-    }
-
-    /// The segments, outermost first.
-    pub fn segments(&self) -> &[PathSegment] {
-        &self.0
-    }
-
-    /// This path extended by an object key.
-    pub fn key(mut self, key: impl Into<String>) -> Self {
-        self.0.push(PathSegment::Key(key.into()));
-        self
-    }
-
-    /// This path extended by an array index.
-    pub fn index(mut self, index: usize) -> Self {
-        self.0.push(PathSegment::Index(index));
-        self
-    }
-
-    pub(crate) fn push(&mut self, segment: PathSegment) {
-        self.0.push(segment);
-    }
-
-    pub(crate) fn pop(&mut self) {
-        self.0.pop();
-    }
-
-    /// The JSON Pointer text, e.g. `/params/_meta/io.modelcontextprotocol~1clientInfo`.
-    pub fn pointer(&self) -> String {
-        let mut out = String::new();
-        for seg in &self.0 {
-            out.push('/');
-            match seg {
-                PathSegment::Key(k) => {
-                    for c in k.chars() {
-                        match c {
-                            '~' => out.push_str("~0"),
-                            '/' => out.push_str("~1"),
-                            c => out.push(c),
-                        }
-                    }
-                }
-                PathSegment::Index(i) => out.push_str(&i.to_string()),
-            }
-        }
-        out
-    }
-}
-
-impl fmt::Display for JsonPath {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0.is_empty() {
-            f.write_str("(root)")
-        } else {
-            f.write_str(&self.pointer())
-        }
-    }
-}
+/// The crate's one path type (also [`crate::JsonPath`]): every error locates its fault with it.
+pub use crate::path::{JsonPath, PathSegment};
 
 /// Why a value could not be emitted at a revision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::error::{JsonPath, ParseError, ParseErrorKind, PathSegment};
+use super::error::{JsonPath, ParseError, ParseErrorKind};
 use super::ledger::{CLIENT_REQUESTS_2026, RESERVED_META, RESULT_TYPES_2026};
 use crate::facts::{MethodFact, RevisionFacts};
 use crate::model::{self, ModelError, ModelErrorKind};
@@ -203,19 +203,17 @@ impl<'a> MandateFacts<'a> {
     }
 }
 
-/// Converts the model layer's error (a `$.a.b[0]` path and a kind) into a [`ParseError`].
+/// Converts the model layer's error (a JSON Pointer and a kind) into a [`ParseError`].
 pub(crate) fn from_model(
     e: ModelError,
     version: &VersionLike,
     type_name: &'static str,
     kind_hint: ParseKind,
 ) -> ParseError {
-    let path = parse_dollar_path(&e.path);
+    let path = e.path.clone();
     let message = e.kind.to_string();
     let kind = match &e.kind {
-        ModelErrorKind::UnknownTag { field, .. } if field == "method" => {
-            ParseErrorKind::UnknownMethod
-        }
+        ModelErrorKind::UnknownTag { .. } if e.is_unknown_method() => ParseErrorKind::UnknownMethod,
         ModelErrorKind::UnknownTag { .. } => ParseErrorKind::UnknownTag,
         ModelErrorKind::MissingTag { field } if field == "method" => ParseErrorKind::MissingMethod,
         ModelErrorKind::MissingTag { .. } => ParseErrorKind::Missing,
@@ -245,41 +243,6 @@ pub(crate) fn from_model(
         _ => path,
     };
     ParseError::new(kind, path, version, type_name, message)
-}
-
-/// `$.params.messages[0].content` → segments.
-pub(crate) fn parse_dollar_path(text: &str) -> JsonPath {
-    let mut segs = Vec::new();
-    let rest = text.strip_prefix('$').unwrap_or(text);
-    let mut chars = rest.chars().peekable();
-    let mut cur = String::new();
-    let flush = |cur: &mut String, segs: &mut Vec<PathSegment>| {
-        if !cur.is_empty() {
-            segs.push(PathSegment::Key(std::mem::take(cur)));
-        }
-    };
-    while let Some(c) = chars.next() {
-        match c {
-            '.' => flush(&mut cur, &mut segs),
-            '[' => {
-                flush(&mut cur, &mut segs);
-                let mut idx = String::new();
-                for d in chars.by_ref() {
-                    if d == ']' {
-                        break;
-                    }
-                    idx.push(d);
-                }
-                match idx.parse::<usize>() {
-                    Ok(i) => segs.push(PathSegment::Index(i)),
-                    Err(_) => segs.push(PathSegment::Key(idx.trim_matches('"').to_owned())),
-                }
-            }
-            c => cur.push(c),
-        }
-    }
-    flush(&mut cur, &mut segs);
-    JsonPath::from_segments(segs)
 }
 
 /// A plain lenient parse; on failure, a second pass locates the error.

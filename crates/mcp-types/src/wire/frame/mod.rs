@@ -121,6 +121,12 @@ impl From<&FrameError> for ErrorData {
     }
 }
 
+impl From<FrameError> for ErrorData {
+    fn from(e: FrameError) -> Self {
+        ErrorData::from(&*e.error)
+    }
+}
+
 /// The envelope members as borrowed JSON text.
 #[derive(Deserialize)]
 struct Split<'a> {

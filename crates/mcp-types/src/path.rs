@@ -1,0 +1,149 @@
+//! The crate's one path type: a location inside a JSON value, printed as a JSON Pointer. Every
+//! error type ([`ModelError`](crate::model::ModelError), [`ParseError`](crate::wire::ParseError),
+//! [`EmitError`](crate::wire::EmitError), …) locates its fault with it.
+
+use std::fmt;
+
+/// One step of a [`JsonPath`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum PathSegment {
+    /// An object key.
+    Key(String),
+    /// An array index.
+    Index(usize),
+}
+
+/// A location inside a JSON value, printed as a JSON Pointer (RFC 6901, `""` is the root).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct JsonPath(Vec<PathSegment>);
+
+impl JsonPath {
+    /// The root of the value.
+    pub fn root() -> Self {
+        JsonPath(Vec::new())
+    }
+
+    /// A path from its segments, outermost first.
+    pub fn from_segments(segments: Vec<PathSegment>) -> Self {
+        JsonPath(segments)
+    }
+
+    /// The segments, outermost first.
+    pub fn segments(&self) -> &[PathSegment] {
+        &self.0
+    }
+
+    /// This path extended by an object key.
+    pub fn key(mut self, key: impl Into<String>) -> Self {
+        self.0.push(PathSegment::Key(key.into()));
+        self
+    }
+
+    /// This path extended by an array index.
+    pub fn index(mut self, index: usize) -> Self {
+        self.0.push(PathSegment::Index(index));
+        self
+    }
+
+    /// This path put under `outer` (`/result` and `/content/0` give `/result/content/0`).
+    pub fn under(mut self, outer: &JsonPath) -> Self {
+        let mut segments = outer.0.clone();
+        segments.append(&mut self.0);
+        JsonPath(segments)
+    }
+
+    /// Whether this is the root (no segment).
+    pub fn is_root(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The path as compact JSON (`["content",1]`), for carrying it through a serde message.
+    pub(crate) fn to_packed(&self) -> String {
+        let items: Vec<serde_json::Value> = self
+            .0
+            .iter()
+            .map(|s| match s {
+                PathSegment::Key(k) => serde_json::Value::from(k.as_str()),
+                PathSegment::Index(i) => serde_json::Value::from(*i),
+            })
+            .collect();
+        serde_json::Value::Array(items).to_string()
+    }
+
+    /// Reads what [`JsonPath::to_packed`] wrote; `None` for anything else.
+    pub(crate) fn from_packed(text: &str) -> Option<JsonPath> {
+        let items: Vec<serde_json::Value> = serde_json::from_str(text).ok()?;
+        items
+            .into_iter()
+            .map(|v| match v {
+                serde_json::Value::String(k) => Some(PathSegment::Key(k)),
+                serde_json::Value::Number(n) => n
+                    .as_u64()
+                    .and_then(|i| usize::try_from(i).ok())
+                    .map(PathSegment::Index),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()
+            .map(JsonPath)
+    }
+
+    pub(crate) fn push(&mut self, segment: PathSegment) {
+        self.0.push(segment);
+    }
+
+    pub(crate) fn pop(&mut self) {
+        self.0.pop();
+    }
+
+    /// The JSON Pointer text, e.g. `/params/_meta/io.modelcontextprotocol~1clientInfo`.
+    pub fn pointer(&self) -> String {
+        let mut out = String::new();
+        for seg in &self.0 {
+            out.push('/');
+            match seg {
+                PathSegment::Key(k) => {
+                    for c in k.chars() {
+                        match c {
+                            '~' => out.push_str("~0"),
+                            '/' => out.push_str("~1"),
+                            c => out.push(c),
+                        }
+                    }
+                }
+                PathSegment::Index(i) => out.push_str(&i.to_string()),
+            }
+        }
+        out
+    }
+}
+
+impl fmt::Display for JsonPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            f.write_str("(root)")
+        } else {
+            f.write_str(&self.pointer())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packing_keeps_keys_and_indices_apart() {
+        let p = JsonPath::root()
+            .key("content")
+            .index(1)
+            .key("0")
+            .key("a\u{1}/b");
+        assert_eq!(JsonPath::from_packed(&p.to_packed()), Some(p.clone()));
+        assert_eq!(JsonPath::from_packed("not json"), None);
+        assert_eq!(JsonPath::from_packed("[true]"), None);
+        assert_eq!(
+            p.under(&JsonPath::root().key("result")).pointer(),
+            "/result/content/1/0/a\u{1}~1b"
+        );
+    }
+}
