@@ -88,6 +88,12 @@ impl Meta {
 
     /// Sets `io.modelcontextprotocol/protocolVersion`.
     pub fn with_protocol_version(mut self, version: impl Into<String>) -> Self {
+        self.set_protocol_version(version);
+        self
+    }
+
+    /// Sets `io.modelcontextprotocol/protocolVersion` in place.
+    pub fn set_protocol_version(&mut self, version: impl Into<String>) -> &mut Self {
         self.0.insert(
             keys::PROTOCOL_VERSION.to_owned(),
             Value::String(version.into()),
@@ -102,8 +108,13 @@ impl Meta {
 
     /// Sets `io.modelcontextprotocol/clientInfo`.
     pub fn with_client_info(mut self, info: Implementation) -> Self {
-        self.set(keys::CLIENT_INFO, info);
+        self.set_client_info(info);
         self
+    }
+
+    /// Sets `io.modelcontextprotocol/clientInfo` in place.
+    pub fn set_client_info(&mut self, info: Implementation) -> &mut Self {
+        self.set(keys::CLIENT_INFO, info)
     }
 
     /// `io.modelcontextprotocol/clientCapabilities`.
@@ -113,8 +124,13 @@ impl Meta {
 
     /// Sets `io.modelcontextprotocol/clientCapabilities`.
     pub fn with_client_capabilities(mut self, caps: ClientCapabilities) -> Self {
-        self.set(keys::CLIENT_CAPABILITIES, caps);
+        self.set_client_capabilities(caps);
         self
+    }
+
+    /// Sets `io.modelcontextprotocol/clientCapabilities` in place.
+    pub fn set_client_capabilities(&mut self, caps: ClientCapabilities) -> &mut Self {
+        self.set(keys::CLIENT_CAPABILITIES, caps)
     }
 
     /// `io.modelcontextprotocol/logLevel`.
@@ -124,8 +140,13 @@ impl Meta {
 
     /// Sets `io.modelcontextprotocol/logLevel`.
     pub fn with_log_level(mut self, level: LoggingLevel) -> Self {
-        self.set(keys::LOG_LEVEL, level);
+        self.set_log_level(level);
         self
+    }
+
+    /// Sets `io.modelcontextprotocol/logLevel` in place.
+    pub fn set_log_level(&mut self, level: LoggingLevel) -> &mut Self {
+        self.set(keys::LOG_LEVEL, level)
     }
 
     /// `io.modelcontextprotocol/serverInfo`.
@@ -135,8 +156,13 @@ impl Meta {
 
     /// Sets `io.modelcontextprotocol/serverInfo`.
     pub fn with_server_info(mut self, info: Implementation) -> Self {
-        self.set(keys::SERVER_INFO, info);
+        self.set_server_info(info);
         self
+    }
+
+    /// Sets `io.modelcontextprotocol/serverInfo` in place.
+    pub fn set_server_info(&mut self, info: Implementation) -> &mut Self {
+        self.set(keys::SERVER_INFO, info)
     }
 
     /// `io.modelcontextprotocol/subscriptionId`.
@@ -146,8 +172,13 @@ impl Meta {
 
     /// Sets `io.modelcontextprotocol/subscriptionId`.
     pub fn with_subscription_id(mut self, id: RequestId) -> Self {
-        self.set(keys::SUBSCRIPTION_ID, id);
+        self.set_subscription_id(id);
         self
+    }
+
+    /// Sets `io.modelcontextprotocol/subscriptionId` in place.
+    pub fn set_subscription_id(&mut self, id: RequestId) -> &mut Self {
+        self.set(keys::SUBSCRIPTION_ID, id)
     }
 
     /// `io.modelcontextprotocol/related-task`.
@@ -157,8 +188,13 @@ impl Meta {
 
     /// Sets `io.modelcontextprotocol/related-task`.
     pub fn with_related_task(mut self, task: RelatedTaskMetadata) -> Self {
-        self.set(keys::RELATED_TASK, task);
+        self.set_related_task(task);
         self
+    }
+
+    /// Sets `io.modelcontextprotocol/related-task` in place.
+    pub fn set_related_task(&mut self, task: RelatedTaskMetadata) -> &mut Self {
+        self.set(keys::RELATED_TASK, task)
     }
 
     /// `progressToken`.
@@ -168,8 +204,13 @@ impl Meta {
 
     /// Sets `progressToken`.
     pub fn with_progress_token(mut self, token: ProgressToken) -> Self {
-        self.set(keys::PROGRESS_TOKEN, token);
+        self.set_progress_token(token);
         self
+    }
+
+    /// Sets `progressToken` in place.
+    pub fn set_progress_token(&mut self, token: ProgressToken) -> &mut Self {
+        self.set(keys::PROGRESS_TOKEN, token)
     }
 }
 
@@ -315,6 +356,27 @@ mod tests {
             Some(ProgressToken::Integer(5))
         );
         assert_eq!(back.server_info().unwrap(), None);
+    }
+
+    #[test]
+    fn in_place_setters_write_the_reserved_keys() {
+        let mut meta = Meta::new();
+        meta.set_protocol_version("2026-07-28")
+            .set_log_level(LoggingLevel::Debug)
+            .set_progress_token(ProgressToken::from(7))
+            .set_client_info(Implementation::new("c", "1"));
+        assert_eq!(meta.protocol_version(), Some("2026-07-28"));
+        assert_eq!(meta.log_level().unwrap(), Some(LoggingLevel::Debug));
+        assert_eq!(meta.progress_token().unwrap(), Some(ProgressToken::from(7)));
+        assert_eq!(
+            serde_json::to_value(&meta).unwrap(),
+            json!({
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/logLevel": "debug",
+                "progressToken": 7,
+                "io.modelcontextprotocol/clientInfo": {"name": "c", "version": "1"}
+            })
+        );
     }
 
     #[test]
