@@ -536,3 +536,84 @@ async fn a_client_cancel_reaches_the_upstream_naming_the_leg_id() {
     client.conn.close();
     let _ = tokio::time::timeout(LIMIT, serving).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_2025_03_26_batch_on_stdio_is_split_upstream_and_joined_for_the_client() {
+    // The server answers two calls (bridge ids 2 and 3) and logs every line it gets.
+    let log = std::env::temp_dir().join(format!("mcp-bridge-batch-{}", std::process::id()));
+    let answer = |id: i64| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":[{{"type":"text","text":"call {id}"}}]}}}}"#
+        )
+    };
+    let (mut client, serving) = bridged_stdio(
+        scripted_server(&format!(
+            "read -r a; printf '%s\\n' \"$a\" >> {0}; echo '{1}'; read -r c; printf '%s\\n' \"$c\" >> {0}; echo '{2}'; exec sleep 30",
+            log.display(),
+            answer(2),
+            answer(3)
+        )),
+        Limits::default(),
+    )
+    .await;
+    client.initialize("2025-03-26", json!({})).await;
+    client
+        .send(json!([
+            {"jsonrpc": "2.0", "id": "a", "method": "tools/call", "params": {"name": "x", "arguments": {}}},
+            {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "nobody"}},
+            {"jsonrpc": "2.0", "id": "b", "method": "ping"},
+            {"jsonrpc": "2.0", "id": "c", "method": "tools/call", "params": {"name": "y", "arguments": {}}}
+        ]))
+        .await;
+    let joined = client.recv().await;
+    let answers = joined
+        .as_array()
+        .unwrap_or_else(|| panic!("one array: {joined}"));
+    let ids: Vec<&Value> = answers.iter().map(|a| &a["id"]).collect();
+    assert_eq!(ids, [&json!("a"), &json!("b"), &json!("c")], "{joined}");
+    assert_eq!(
+        answers[0]["result"]["content"][0]["text"], "call 2",
+        "{joined}"
+    );
+    assert_eq!(answers[1]["result"], json!({}), "{joined}");
+    assert_eq!(
+        answers[2]["result"]["content"][0]["text"], "call 3",
+        "{joined}"
+    );
+    // Upstream, the members went one by one: never a batch.
+    let seen: Vec<Value> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    std::fs::remove_file(&log).ok();
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    assert!(seen.iter().all(|f| f["method"] == "tools/call"), "{seen:?}");
+    // initialize cannot be batched.
+    client
+        .send(
+            json!([{"jsonrpc": "2.0", "id": "i", "method": "initialize", "params": {
+            "protocolVersion": "2025-03-26", "capabilities": {},
+            "clientInfo": {"name": "x", "version": "1"}}}]),
+        )
+        .await;
+    let refused = client.recv().await;
+    assert_eq!(refused[0]["error"]["code"], -32600, "{refused}");
+    client.conn.close();
+    let _ = tokio::time::timeout(LIMIT, serving).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_at_another_revision_is_one_invalid_request() {
+    let (mut client, serving) =
+        bridged_stdio(scripted_server("exec sleep 30"), Limits::default()).await;
+    client.initialize("2025-11-25", json!({})).await;
+    client
+        .send(json!([{"jsonrpc": "2.0", "id": 1, "method": "ping"}]))
+        .await;
+    let refused = client.recv().await;
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    assert_eq!(refused["id"], Value::Null, "{refused}");
+    client.conn.close();
+    let _ = tokio::time::timeout(LIMIT, serving).await;
+}

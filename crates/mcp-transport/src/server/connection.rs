@@ -28,6 +28,9 @@ use crate::{Connection, Frame, FrameSender};
 
 const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
 
+/// The one revision with JSON-RPC batches; an array at any other is one -32600 (id null).
+const BATCH_REVISION: ProtocolVersion = ProtocolVersion::V2025_03_26;
+
 impl<H: Handler> Server<H> {
     /// Serves one connection (e.g. [`crate::stdio::serve_stdio`]'s) until the client closes
     /// its side: reads client frames from `connection.receiver`, writes server frames to
@@ -48,6 +51,12 @@ impl<H: Handler> Server<H> {
             while tasks.try_join_next().is_some() {}
             let revision = session.as_ref().map_or(self.fallback(), |s| s.revision);
             let value = frame.to_value().unwrap_or(Value::Null);
+            if value.is_array()
+                && let Some(s) = session.clone().filter(|s| s.revision == BATCH_REVISION)
+            {
+                self.spawn_batch(&mut tasks, s, value, &principal, outgoing.clone());
+                continue;
+            }
             let message = match RawMessage::from_value(value.clone()) {
                 Ok(m) => m,
                 Err(e) => {
@@ -343,6 +352,104 @@ impl<H: Handler> Server<H> {
         let ctx = modern_context(self, id, &request, meta, principal.clone(), Vec::new());
         let meta = self.server_info_meta();
         self.spawn_answer(tasks, ctx, request, outgoing.clone(), Some(meta));
+    }
+
+    /// A 2025-03-26 batch on a connection, in `tasks`: each member handled alone, in order
+    /// (what a member sends meanwhile — progress, logs, requests to the client — goes out at
+    /// once), then the answers as one array; nothing when no member was a request.
+    fn spawn_batch(
+        self: &Arc<Self>,
+        tasks: &mut JoinSet<()>,
+        session: Arc<Session>,
+        batch: Value,
+        principal: &Principal,
+        outgoing: FrameSender,
+    ) {
+        let server = self.clone();
+        let principal = principal.clone();
+        tasks.spawn(async move {
+            let revision = session.revision;
+            let (tx, mut rx) = mpsc::channel::<Outgoing>(server.shared.limits.stream_queue);
+            let forward = {
+                let outgoing = outgoing.clone();
+                tokio::spawn(async move {
+                    while let Some(out) = rx.recv().await {
+                        if let Outgoing::Frame(f) = out
+                            && outgoing.send(f).await.is_err()
+                        {
+                            break;
+                        }
+                    }
+                })
+            };
+            let mut answers = Vec::new();
+            for member in batch.as_array().into_iter().flatten() {
+                let text = member.to_string();
+                match RawMessage::from_value(member.clone()) {
+                    Ok(JsonRpcMessage::Request(r)) => {
+                        let frame = match parse_str_as::<ClientRequest>(&text, revision) {
+                            Ok(ClientRequest::Initialize(_)) => {
+                                let error = ErrorData::new(
+                                    codes::INVALID_REQUEST,
+                                    "initialize cannot be batched",
+                                );
+                                error_frame(Some(r.id), error, revision).0
+                            }
+                            Ok(request) => {
+                                let ctx = super::http::session_context(
+                                    &server,
+                                    &session,
+                                    r.id.clone(),
+                                    &request,
+                                    principal.clone(),
+                                    Some(tx.clone()),
+                                );
+                                let answer = server.answer(ctx, request).await;
+                                response_frame(&server.shared, r.id, answer, revision, None).0
+                            }
+                            Err(e) => error_frame(Some(r.id), parse_error(&e), revision).0,
+                        };
+                        answers.push(frame);
+                    }
+                    Ok(JsonRpcMessage::Response(r)) => {
+                        session.deliver(&r.id, Ok(Value::Object(r.result)));
+                    }
+                    Ok(JsonRpcMessage::Error(e)) => {
+                        if let Some(id) = &e.id {
+                            session.deliver(id, Err(e.error.clone()));
+                        }
+                    }
+                    Ok(JsonRpcMessage::Notification(_)) => {
+                        if let Ok(ClientNotification::Cancelled(c)) =
+                            parse_str_as::<ClientNotification>(&text, revision)
+                            && let Some(id) = c.params.request_id
+                        {
+                            session.cancel(&id);
+                        }
+                    }
+                    #[allow(unreachable_patterns)]
+                    Ok(_) => {}
+                    Err(e) => {
+                        let error = ErrorData::new(codes::INVALID_REQUEST, e.to_string());
+                        answers.push(error_frame(None, error, revision).0);
+                    }
+                }
+            }
+            drop(tx);
+            let _ = forward.await;
+            if answers.is_empty() {
+                return;
+            }
+            let mut text = Vec::from(&b"["[..]);
+            for (i, f) in answers.iter().enumerate() {
+                if i > 0 {
+                    text.push(b',');
+                }
+                text.extend_from_slice(f.as_bytes());
+            }
+            text.push(b']');
+            let _ = outgoing.send(Frame::from_emitted(text)).await;
+        });
     }
 
     /// Runs one request in `tasks`; its stream frames and then its answer go to `outgoing`.
