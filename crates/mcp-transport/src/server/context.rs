@@ -261,6 +261,12 @@ impl RequestContext {
         self.inner.progress_token.as_ref()
     }
 
+    /// 2026-07-28 over HTTP: the request's `Mcp-Param-*` headers (lowercased name after the
+    /// prefix, raw value); empty elsewhere.
+    pub fn param_headers(&self) -> &[(String, String)] {
+        &self.inner.param_headers
+    }
+
     /// Whether this 2026-07-28 retry carried a `requestState` that passed its integrity check.
     pub fn request_state_verified(&self) -> bool {
         matches!(&self.inner.input, InputMode::Stateless(s) if s.state_verified)

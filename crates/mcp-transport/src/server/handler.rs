@@ -312,15 +312,48 @@ impl RequestContext {
         match self.input_mode() {
             InputMode::Stateless(state) => state.take(requests),
             InputMode::Session(link) => {
-                let mut answers = IndexMap::new();
-                for (key, request) in requests {
-                    let answer = link.ask(self, request).await?;
-                    answers.insert(key, answer);
+                // All asked at once (one round, as at 2026-07-28), answers kept in the order
+                // asked; the first error wins.
+                let (keys, asks): (Vec<String>, Vec<_>) = requests
+                    .into_iter()
+                    .map(|(key, request)| {
+                        let request = with_input_key(request, &key);
+                        (key, link.ask(self, request))
+                    })
+                    .unzip();
+                let answers = futures_util::future::join_all(asks).await;
+                let mut out = IndexMap::new();
+                for (key, answer) in keys.into_iter().zip(answers) {
+                    out.insert(key, answer?);
                 }
-                Ok(answers)
+                Ok(out)
             }
         }
     }
+}
+
+/// The `_meta` key naming the handler's key of a server→client input request at the handshake
+/// revisions (vendor-prefixed, so peers ignore it): a proxy in front of this server for a
+/// 2026-07-28 client (the bridge's direction B) uses it as the `inputRequests` key, so a
+/// handler's keys look the same to a client of either era.
+pub const INPUT_KEY_META: &str = "dev.mcp-wire/inputKey";
+
+/// `request` with [`INPUT_KEY_META`] = `key` in its params' `_meta`.
+fn with_input_key(request: InputRequest, key: &str) -> InputRequest {
+    let mut value = match serde_json::to_value(&request) {
+        Ok(v) => v,
+        Err(_) => return request,
+    };
+    let Some(params) = value.get_mut("params").and_then(Value::as_object_mut) else {
+        return request;
+    };
+    let meta = params
+        .entry("_meta")
+        .or_insert_with(|| Value::Object(serde_json::Map::new()));
+    if let Some(meta) = meta.as_object_mut() {
+        meta.insert(INPUT_KEY_META.to_owned(), Value::String(key.to_owned()));
+    }
+    serde_json::from_value(value).unwrap_or(request)
 }
 
 /// The reserved `_meta` keys the runtime reads and writes (the model's one table of them).

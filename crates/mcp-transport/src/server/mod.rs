@@ -32,11 +32,12 @@ use mcp_types::ProtocolVersion;
 pub use auth::{AuthRejection, Authenticator, BearerTokens, NoAuth, Principal};
 pub use context::RequestContext;
 pub use handler::{
-    Handler, HandlerError, HandlerResult, InputPending, Intercepted, capability_for, codes,
-    declares,
+    Handler, HandlerError, HandlerResult, INPUT_KEY_META, InputPending, Intercepted,
+    capability_for, codes, declares,
 };
 pub use limits::Limits;
 pub use notify::{Change, Notifier};
+pub use runtime::check_param_headers;
 pub use session::SessionHandle;
 
 use session::Sessions;

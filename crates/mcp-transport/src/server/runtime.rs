@@ -305,8 +305,9 @@ impl<H: Handler> Server<H> {
 }
 
 /// 2026-07-28: every `x-mcp-header` argument of the called tool must be mirrored, exactly, in
-/// its `Mcp-Param-<name>` header (`-32020` otherwise).
-fn check_param_headers(
+/// its `Mcp-Param-<name>` header (`-32020` otherwise). `headers` are the request's
+/// ([`RequestContext::param_headers`]); a front server checks calls it answers itself with it.
+pub fn check_param_headers(
     tools: &[mcp_types::model::Tool],
     params: &mcp_types::model::CallToolRequestParams,
     headers: &[(String, String)],
