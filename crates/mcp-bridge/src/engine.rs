@@ -26,7 +26,9 @@ use mcp_types::wire::{MethodResult, parse_result_for};
 use serde_json::{Map, Value, json};
 use tokio::time::Instant;
 
+use crate::direction_b::DirectionB;
 use crate::emit::{Emitter, emit_frame};
+use crate::legacy_sessions::LegacySessions;
 use crate::limits::{Limits, Reason};
 use crate::listen::Listener;
 use crate::report::{Dir, Report, Status};
@@ -92,6 +94,9 @@ pub struct BridgeHandler {
     /// Direction A: each legacy session's `logging/setLevel`, stamped as `logLevel` (no entry:
     /// no level, the server stays quiet, reference Q6). Entries leave with their session.
     levels: Mutex<HashMap<String, LoggingLevel>>,
+    /// Direction B (a 2026-07-28 client in front of a legacy server), when the upstream is
+    /// legacy.
+    direction_b: Option<DirectionB>,
 }
 
 impl BridgeHandler {
@@ -102,8 +107,18 @@ impl BridgeHandler {
         limits: Limits,
         report: Arc<Report>,
         emitter: Emitter,
+        legacy_sessions: Option<LegacySessions>,
     ) -> Self {
         let advertised = advertised_capabilities(&snapshot, listener.is_some());
+        let direction_b = legacy_sessions.map(|sessions| {
+            DirectionB::new(
+                sessions,
+                snapshot.clone(),
+                &advertised,
+                limits,
+                report.clone(),
+            )
+        });
         Self {
             upstream,
             listener,
@@ -113,7 +128,21 @@ impl BridgeHandler {
             report,
             emitter,
             levels: Mutex::new(HashMap::new()),
+            direction_b,
         }
+    }
+
+    /// Direction B's legacy sessions open now (one per client identity).
+    pub async fn legacy_sessions(&self) -> usize {
+        match &self.direction_b {
+            Some(b) => b.sessions().await,
+            None => 0,
+        }
+    }
+
+    /// Direction B's parked calls (calls waiting for a 2026-07-28 client's retry).
+    pub fn parked_calls(&self) -> usize {
+        self.direction_b.as_ref().map_or(0, DirectionB::parked)
     }
 
     fn modern_upstream(&self) -> bool {
@@ -132,7 +161,7 @@ impl BridgeHandler {
     /// The request as the upstream gets it: re-read from its superset form, `_meta` cleaned of
     /// the reserved identity keys, stamped for a 2026-07-28 upstream, and the progress token
     /// replaced by the leg id (tokens of different sessions must not collide upstream).
-    fn prepare(
+    pub(crate) fn prepare(
         &self,
         ctx: &RequestContext,
         request: &Value,
@@ -460,7 +489,7 @@ impl BridgeHandler {
     /// The upstream's result as the client's revision has it: 2026-07-28-only `_meta` keys
     /// go for a legacy client; the emission at the client's revision is checked (and reported)
     /// here, so a refusal reaches the client with its reason.
-    fn shape_for_client(
+    pub(crate) fn shape_for_client(
         &self,
         mut result: ServerResult,
         method: &str,
@@ -545,6 +574,15 @@ impl Handler for BridgeHandler {
 
     async fn intercept(&self, ctx: RequestContext, request: ClientRequest) -> Intercepted {
         let refuse = |e: ErrorData| Intercepted::Answered(Err(HandlerError::Rpc(e)));
+        if ctx.revision() == MODERN
+            && let Some(b) = &self.direction_b
+        {
+            return Intercepted::Answered(
+                b.answer(self, &ctx, request)
+                    .await
+                    .map_err(HandlerError::Rpc),
+            );
+        }
         match &request {
             // Answered by the runtime from the snapshot (A3, B2).
             ClientRequest::Ping(_) | ClientRequest::Discover(_) | ClientRequest::Initialize(_) => {
@@ -712,7 +750,7 @@ fn with_inputs(
 
 /// Reads an upstream result at its revision; an input-required answer where 2026-07-28
 /// forbids one and an unknown `resultType` get their own reasons.
-fn read_result(
+pub(crate) fn read_result(
     method: &str,
     value: &Value,
     at: ProtocolVersion,

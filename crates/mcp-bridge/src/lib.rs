@@ -25,22 +25,34 @@
 //! - [`report`]: `--report FILE`, one line per frame changed, refused or synthesized, in
 //!   `explain`'s shape.
 //!
-//! # What is bridged today (issue 19, first session)
+//! - Direction B (`direction_b`, `legacy_sessions`, `park`): a 2026-07-28 client in
+//!   front of a legacy server gets a legacy session of its own identity, and its calls whose
+//!   server asks it something are parked behind an `InputRequiredResult`.
 //!
-//! Direction C (legacy ↔ legacy at different revisions) and direction A (legacy client →
-//! 2026-07-28 server): the handshake answered from the upstream's snapshot, requests stamped
+//! # What is bridged
+//!
+//! Direction C (legacy ↔ legacy at different revisions), direction A (legacy client →
+//! 2026-07-28 server: the handshake answered from the upstream's snapshot, requests stamped
 //! with the session's identity, capabilities and log level, `ping` local,
 //! `InputRequiredResult` unpacked into server→client requests and retried with fresh ids
 //! (bounded rounds), results shaped for the client's revision, list changes and resource
-//! subscriptions carried by one upstream `subscriptions/listen` stream (`listen`). A
-//! 2026-07-28 client is served only in front of a 2026-07-28 server (pass-through); direction
-//! B (2026-07-28 client → legacy server: parked calls, listen emulation) is open.
+//! subscriptions carried by one upstream `subscriptions/listen` stream (`listen`)), and
+//! direction B (2026-07-28 client → legacy server: `server/discover` from the legacy
+//! `InitializeResult`, one legacy session per client identity, results decorated at
+//! 2026-07-28, legacy errors mapped, server→client requests during a call turned into
+//! input-required rounds with signed single-use tokens, progress and logs to the request,
+//! list changes to listen streams). A 2026-07-28 client in front of a 2026-07-28 server is
+//! passed through.
 //!
-//! Judged by `tests/conformance.rs` (the fixtures at 2026-07-28 only, behind the bridge, score
-//! 80 passed / 0 failed at `--requirements 2025-11-25`; the direct server scores 83: the
-//! suite's `server-sse-polling` runs none of its 3 checks through the bridge, since a
-//! 2026-07-28 upstream never closes a stream for polling and so the bridge never does) and by
-//! real SDK clients in `tests/real_clients.rs`.
+//! Judged by `tests/conformance.rs`: direction A (the fixtures at 2026-07-28 only behind the
+//! bridge) scores 80 passed / 0 failed at `--requirements 2025-11-25` (the direct server
+//! scores 83: the suite's `server-sse-polling` runs none of its 3 checks through the bridge,
+//! since a 2026-07-28 upstream never closes a stream for polling and so the bridge never
+//! does); direction B (the fixtures at 2025-11-25 only behind the bridge) scores 164 passed /
+//! 30 failed at `--requirements 2026-07-28`, the 30 being the tasks-extension checks the
+//! direct 2026-07-28 server fails too (its score: 164 / 30), baselined in
+//! `tests/conformance/expected-failures-b.yaml`. Also by real SDK clients in
+//! `tests/real_clients.rs` and by `tests/direction_b.rs`.
 //!
 //! # Decisions on the reference's open questions (bridge-reference.md §6)
 //!
@@ -58,7 +70,43 @@
 //! - **Q13.** A changed filter opens the new listen stream, waits for its acknowledgement,
 //!   then cancels the old one (`listen::Listener::reopen`); duplicates of the overlap are not
 //!   removed yet.
-//! - **Q7, Q9, Q10, Q12, Q15, Q20** belong to direction B: open.
+//! - **Q7.** `logging` is advertised in the synthesized `DiscoverResult` when the legacy
+//!   server has it; a legacy log goes to the request it is attributed to (the newest leg of
+//!   the identity's session) and out only at or above that request's `_meta` level, none
+//!   without one (`direction_b::DirectionB::drive`, the runtime's filter). No upstream
+//!   `logging/setLevel` is sent yet.
+//! - **Q9.** `supportedVersions` is `["2026-07-28"]` only (`direction_b::DirectionB::discover`):
+//!   legacy clients reach the bridge through `initialize`.
+//! - **Q10.** Listen streams are the runtime's (list changes relayed from every legacy
+//!   session, identical ones within 200 ms announced once, `DUPLICATE_WINDOW`); the bridge
+//!   ends a listen only by closing it. Resource subscriptions through listen (B7) are open,
+//!   so `resources.subscribe` is not offered to 2026-07-28 clients (`DISCOVER_HIDDEN`).
+//! - **Q12.** `serverInfo` in B is the upstream's, in the discover result and every result's
+//!   `_meta`; the bridge does not name itself there.
+//! - **Q15.** One legacy session per distinct principal + `clientInfo` + `clientCapabilities`
+//!   (`legacy_sessions::LegacySessions::get`), opened with that identity (its capabilities by
+//!   `LEGACY_CAPABILITY_MAP`), never shared across principals; at most
+//!   [`Limits::max_legacy_sessions`] (the least recently used idle one closes for a new
+//!   identity, `limit_exceeded` when all are busy), idle ones end after
+//!   [`Limits::legacy_session_idle`]. Parked tokens are bound to the principal too.
+//! - **Q20.** A legacy server request the client's capabilities do not cover (sub-capabilities
+//!   included: URL elicitation, sampling with tools) is answered -32601 upstream; if the call
+//!   then fails the client gets -32021 with `data.requiredCapabilities`, if it completes, its
+//!   result (`direction_b::admit`, `legacy_error`). With sessions per identity the server
+//!   mostly decides itself (it saw the client's capabilities in `initialize`).
+//! - **B9 keys and tokens.** An `inputRequests` key is the handler's own when the upstream is
+//!   this project's runtime (it names it in the legacy request's `_meta`,
+//!   `mcp_transport::server::INPUT_KEY_META`), else bridge-chosen (`elicitation-1`, …); a
+//!   first call's `inputResponses` answer questions of the same key without a round. Tokens:
+//!   HMAC-SHA256 with a per-process key over {epoch, park id, expiry} + principal + method +
+//!   params digest, single use, new per round, [`Limits::park_ttl`]; altered, foreign,
+//!   replayed, expired or other-params tokens are -32602 (`data.restarted` for another
+//!   process's); an answer of the wrong shape is -32602 and ends the call (`park`). Questions
+//!   sent together by the server (within [`Limits::input_gather`]) make one round; the
+//!   runtime's `RequestContext::inputs` now asks them at once at the handshake revisions
+//!   (Q18).
+//! - **B10.** A legacy server request outside a `tools/call`/`prompts/get`/`resources/read`
+//!   of the identity is answered -32601 (no static roots).
 //! - **Q8.** Tasks: never advertised, `tasks/*` and task-augmented calls -32601
 //!   (`BridgeHandler::intercept`, `SERVER_CAPABILITIES_HIDDEN`, `CLIENT_CAPABILITY_MAP`).
 //! - **Q11.** Client identity: `clientInfo` as the client sent it; the bridge names itself
@@ -70,15 +118,19 @@
 //! - **Q16.** Direction C presents the client's requested revision (the runtime echoes it when
 //!   offered).
 //! - **Q17.** `completions` toward a 2024-11-05 client: the ledger strips it; never synthesized.
-//! - **Q18.** Parallel questions: the runtime's input API asks one after the other (open).
+//! - **Q18.** Parallel questions: the runtime's input API asks them all at once
+//!   (`RequestContext::inputs`), answers kept in the order asked.
 //! - **Q19.** mcp-remote's differences are not copied: `resultType`, `ttlMs`, `cacheScope` and
 //!   2026-07-28 result `_meta` keys are all stripped; `extensions` hidden.
 
 pub mod cli;
+mod direction_b;
 pub mod emit;
 pub mod engine;
+mod legacy_sessions;
 pub mod limits;
 mod listen;
+mod park;
 pub mod report;
 pub mod upstream;
 
@@ -95,6 +147,10 @@ pub use engine::BridgeHandler;
 pub use limits::{Limits, Reason};
 pub use report::Report;
 pub use upstream::{Era, Snapshot, UpstreamTarget};
+
+/// Identical upstream changes closer together than this are announced once (direction B's
+/// sessions each report a server-wide change).
+const DUPLICATE_WINDOW: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// Why the bridge could not start or had to stop.
 #[derive(Debug, thiserror::Error)]
@@ -193,21 +249,14 @@ impl Bridge {
             changes.clone(),
         )
         .await?;
-        let mut revisions: Vec<ProtocolVersion> = options
-            .client_revisions
-            .iter()
-            .copied()
-            // Direction B (a 2026-07-28 client in front of a legacy server) is open.
-            .filter(|v| *v != ProtocolVersion::V2026_07_28 || snapshot.era == Era::Modern)
-            .collect();
+        let mut revisions: Vec<ProtocolVersion> = options.client_revisions.clone();
         revisions.sort();
         revisions.dedup();
         if revisions.is_empty() {
             upstream.shutdown();
-            return Err(BridgeError::Config(format!(
-                "no client revision can be served in front of a {} server (direction B, a 2026-07-28 client before a legacy server, is not bridged yet)",
-                snapshot.revision
-            )));
+            return Err(BridgeError::Config(
+                "no client revision to offer".to_owned(),
+            ));
         }
         // Direction A: one subscriptions/listen stream upstream carries the clients' list
         // changes and subscriptions; a server that refuses it gets neither advertised.
@@ -231,6 +280,20 @@ impl Bridge {
             },
             _ => None,
         };
+        // Direction B: a 2026-07-28 client before a legacy server gets a legacy session of
+        // its own identity (`legacy_sessions`).
+        let legacy_sessions = (snapshot.era == Era::Legacy
+            && revisions.contains(&ProtocolVersion::V2026_07_28))
+        .then(|| {
+            legacy_sessions::LegacySessions::new(
+                target.clone(),
+                snapshot.clone(),
+                options.limits,
+                options.report.clone(),
+                options.emitter,
+                changes.clone(),
+            )
+        });
         let handler = BridgeHandler::new(
             upstream.clone(),
             listener,
@@ -238,6 +301,7 @@ impl Bridge {
             options.limits,
             options.report.clone(),
             options.emitter,
+            legacy_sessions,
         );
         let mut config = ServerConfig {
             revisions,
@@ -250,10 +314,22 @@ impl Bridge {
         let relay = Arc::downgrade(&server);
         let mut rx = changes.subscribe();
         tokio::spawn(async move {
+            // Several upstream sessions (direction B's) report the same change: one copy
+            // goes on per `DUPLICATE_WINDOW`.
+            let mut last: Option<(mcp_transport::server::Change, tokio::time::Instant)> = None;
             loop {
                 match rx.recv().await {
                     Ok(change) => match relay.upgrade() {
-                        Some(server) => server.notifier().announce(change),
+                        Some(server) => {
+                            let now = tokio::time::Instant::now();
+                            let repeated = last.as_ref().is_some_and(|(c, at)| {
+                                *c == change && now.duration_since(*at) < DUPLICATE_WINDOW
+                            });
+                            if !repeated {
+                                last = Some((change.clone(), now));
+                                server.notifier().announce(change);
+                            }
+                        }
                         None => break,
                     },
                     Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
@@ -272,6 +348,11 @@ impl Bridge {
     /// What the upstream said about itself.
     pub fn snapshot(&self) -> &Snapshot {
         &self.snapshot
+    }
+
+    /// The client-facing handler (its state: direction B's sessions and parked calls).
+    pub fn handler(&self) -> &BridgeHandler {
+        self.server.handler()
     }
 
     /// The revisions offered to clients, oldest first.

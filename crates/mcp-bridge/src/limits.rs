@@ -33,6 +33,20 @@ pub struct Limits {
     /// How long the bridge waits, once the upstream is gone, for the failed answers to reach
     /// the client before it ends.
     pub drain_grace: Duration,
+    /// Direction B: legacy sessions kept at once, one per distinct principal and identity
+    /// (the least recently used idle one is closed for a new one; `limit_exceeded` when none
+    /// is idle).
+    pub max_legacy_sessions: usize,
+    /// Direction B: how long an unused legacy session stays open.
+    pub legacy_session_idle: Duration,
+    /// Direction B: calls parked waiting for the client's input (`limit_exceeded` beyond).
+    pub max_parked: usize,
+    /// Direction B: how long a parked call waits for the client's retry.
+    pub park_ttl: Duration,
+    /// Direction B: how long after a legacy server's input request the bridge waits for more
+    /// before it answers the call with an `InputRequiredResult` (one round for requests sent
+    /// together).
+    pub input_gather: Duration,
 }
 
 impl Default for Limits {
@@ -48,11 +62,28 @@ impl Default for Limits {
             state_only_backoff: Duration::from_millis(250),
             max_frame_bytes: 16 << 20,
             drain_grace: Duration::from_millis(500),
+            max_legacy_sessions: 16,
+            legacy_session_idle: Duration::from_secs(300),
+            max_parked: 32,
+            park_ttl: Duration::from_secs(300),
+            input_gather: Duration::from_millis(10),
         }
     }
 }
 
 impl Limits {
+    /// Sets [`Limits::max_legacy_sessions`].
+    pub fn max_legacy_sessions(mut self, sessions: usize) -> Self {
+        self.max_legacy_sessions = sessions;
+        self
+    }
+
+    /// Sets [`Limits::park_ttl`].
+    pub fn park_ttl(mut self, ttl: Duration) -> Self {
+        self.park_ttl = ttl;
+        self
+    }
+
     /// Sets [`Limits::request_timeout`].
     pub fn request_timeout(mut self, timeout: Duration) -> Self {
         self.request_timeout = timeout;

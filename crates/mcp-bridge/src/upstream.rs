@@ -238,7 +238,7 @@ impl Upstream {
         }
     }
 
-    fn start(
+    pub(crate) fn start(
         connection: Connection,
         limits: Limits,
         report: Arc<Report>,
@@ -289,6 +289,16 @@ impl Upstream {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Legs in flight (a parked call's included).
+    pub(crate) fn in_flight(&self) -> usize {
+        self.lock().legs.len()
+    }
+
+    /// Whether the upstream is gone.
+    pub(crate) fn is_closed(&self) -> bool {
+        self.lock().closed.is_some()
     }
 
     /// Resolves once the upstream is gone, with why.
@@ -501,16 +511,29 @@ impl Upstream {
         version: ProtocolVersion,
         allowed: &[ProtocolVersion],
     ) -> Result<Snapshot, crate::BridgeError> {
-        self.set_revision(version);
         // Everything the bridge can route to a client (gated per request, reference §3.3).
         let capabilities =
             json!({"roots": {"listChanged": false}, "sampling": {}, "elicitation": {}});
+        self.initialize_as(version, allowed, capabilities, bridge_info())
+            .await
+    }
+
+    /// [`Upstream::initialize`] for a client: its capabilities and `clientInfo` (direction
+    /// B's per-identity sessions).
+    pub(crate) async fn initialize_as(
+        self: &Arc<Self>,
+        version: ProtocolVersion,
+        allowed: &[ProtocolVersion],
+        capabilities: Value,
+        client_info: Implementation,
+    ) -> Result<Snapshot, crate::BridgeError> {
+        self.set_revision(version);
         let request = client_request(json!({
             "method": "initialize",
             "params": {
                 "protocolVersion": version.as_str(),
                 "capabilities": capabilities,
-                "clientInfo": bridge_info(),
+                "clientInfo": client_info,
             }
         }))
         .map_err(|e| crate::BridgeError::UpstreamUnavailable(e.message))?;

@@ -1,9 +1,14 @@
 //! The judges of issue 19: the official MCP conformance suite (pinned in `tests/peers/`) in
 //! server mode, through the bridge. Direction A: the project's conformance fixtures served at
 //! 2026-07-28 only, behind the bridge, scored at `--requirements 2025-11-25` — every frame
-//! the suite sees was translated by the bridge (the upstream cannot speak 2025-11-25). The
-//! totals are printed and written to `<target>/conformance/bridge-totals.txt`.
+//! the suite sees was translated by the bridge (the upstream cannot speak 2025-11-25).
+//! Direction B: the same fixtures served at 2025-11-25 only, behind the bridge, scored at
+//! `--requirements 2026-07-28` with `tests/conformance/expected-failures-b.yaml` (the
+//! tasks-extension scenarios the direct 2026-07-28 server also baselines, each argued there).
+//! The totals are printed and written to `<target>/conformance/bridge-totals.txt` (A) and
+//! `bridge-b-totals.txt` (B).
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use mcp_bridge::{Bridge, BridgeOptions, Era, UpstreamTarget};
@@ -50,4 +55,72 @@ async fn direction_a_a_2026_07_28_server_passes_the_2025_11_25_suite_through_the
     serving.abort();
     upstream_task.abort();
     assert!(run.passed, "{}\n{}", run.summary, run.stdout);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn direction_b_a_2025_11_25_server_passes_the_2026_07_28_suite_through_the_bridge() {
+    let upstream = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let upstream_url = format!("http://{}/mcp", upstream.local_addr().unwrap());
+    let server = Server::new(
+        ConformanceFixtures::new(),
+        ServerConfig {
+            revisions: vec![ProtocolVersion::V2025_11_25],
+            ..ServerConfig::default()
+        },
+    );
+    let upstream_task = tokio::spawn(async move {
+        let _ = server.serve(upstream).await;
+    });
+    let bridge = Arc::new(
+        Bridge::connect(&UpstreamTarget::Url(upstream_url), BridgeOptions::default())
+            .await
+            .expect("the bridge connects"),
+    );
+    assert_eq!(bridge.snapshot().era, Era::Legacy);
+    assert!(
+        bridge
+            .client_revisions()
+            .contains(&ProtocolVersion::V2026_07_28)
+    );
+    let front = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", front.local_addr().unwrap());
+    let serving = {
+        let bridge = bridge.clone();
+        tokio::spawn(async move { bridge.serve_http(front, "/mcp").await })
+    };
+    let baseline = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/conformance/expected-failures-b.yaml");
+    let baseline = baseline.to_str().expect("a UTF-8 path").to_owned();
+    // Each scenario's checks.json, for reading a failure.
+    let out = format!("{}/bridge-b-results", env!("CARGO_TARGET_TMPDIR"));
+    let run = tokio::task::spawn_blocking(move || {
+        mcp_wire_tests::peers::peers().run_server_suite(
+            "bridge (B) --requirements 2026-07-28",
+            &url,
+            &[
+                "--requirements",
+                "2026-07-28",
+                "--expected-failures",
+                &baseline,
+                "-o",
+                &out,
+            ],
+        )
+    })
+    .await
+    .unwrap();
+    mcp_wire_tests::peers::write_totals("bridge-b-totals.txt", std::slice::from_ref(&run.summary));
+    // Every legacy session is one client identity the suite used; all are bounded.
+    let sessions = bridge.handler().legacy_sessions().await;
+    serving.abort();
+    upstream_task.abort();
+    assert!(
+        run.exited_ok,
+        "{}\n{}\n{}",
+        run.summary, run.stdout, run.stderr
+    );
+    assert!(
+        (1..=16).contains(&sessions),
+        "{sessions} legacy sessions for the suite's identities"
+    );
 }

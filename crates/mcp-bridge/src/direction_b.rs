@@ -1,0 +1,646 @@
+//! Direction B (reference §2.2): a 2026-07-28 client in front of a legacy server.
+//!
+//! - `server/discover` is answered from the upstream's `InitializeResult` (§3.3,
+//!   [`DirectionB::discover`]); the methods 2026-07-28 removed are refused -32601 (B3).
+//! - Every other request goes to the legacy session of its identity
+//!   ([`crate::legacy_sessions`]), stripped of the reserved identity keys and of the retry's
+//!   own members; its answer is read at the legacy revision and emitted at 2026-07-28, where
+//!   the boundary adds `resultType` and the cache hints and the runtime `_meta.serverInfo`
+//!   (B4–B6). Legacy errors are mapped by [`legacy_error`] (§2.4).
+//! - A legacy server→client request raised during a `tools/call`, `prompts/get` or
+//!   `resources/read` turns the call's answer into an `InputRequiredResult` and parks the
+//!   call ([`crate::park`]); the client's retry answers the waiting requests and the call goes
+//!   on, to its result or to the next round (B9). A request the client's capabilities do not
+//!   cover is answered -32601 to the server, as a legacy client without it would; if the call
+//!   then fails, the client gets -32021 naming the capability (Q20). A request raised outside
+//!   such a call is answered -32601 (B10).
+//! - Progress goes to the current request's token, only increasing (B12); logs go to the
+//!   request at or above its `_meta` level, none without one (B13, the runtime's filter).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use indexmap::IndexMap;
+use mcp_transport::server::{
+    Change, HandlerError, INPUT_KEY_META, RequestContext, capability_for, check_param_headers,
+    declares,
+};
+use mcp_types::ProtocolVersion;
+use mcp_types::jsonrpc::ErrorData;
+use mcp_types::model::{
+    ClientRequest, ClientResult, DiscoverResult, InputRequest, InputRequiredResult, InputResponse,
+    Meta, ServerCapabilities, ServerRequest, ServerResult, Tool, meta::keys,
+};
+use mcp_types::wire::INPUT_REQUIRED_METHODS;
+use serde_json::{Value, json};
+use tokio::time::Instant;
+
+use crate::engine::{BridgeHandler, read_result};
+use crate::legacy_sessions::{Identity, LegacySessions, identity_of};
+use crate::limits::{Limits, Reason};
+use crate::park::{Abandon, Call, Parks, Pending, params_digest};
+use crate::report::{Dir, Report, Status};
+use crate::upstream::{LegEvent, Snapshot, Upstream, client_request};
+
+const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
+
+/// Each identity's tool list and the list generation it was read at.
+type ToolCache = HashMap<String, (u64, Arc<Vec<Tool>>)>;
+
+/// Pages of `tools/list` read for the `Mcp-Param-*` check.
+const MAX_TOOL_PAGES: usize = 16;
+
+/// The longest input key taken from a legacy request's `_meta`.
+const MAX_KEY_LEN: usize = 128;
+
+/// The params members of a retry that a legacy server never sees.
+const RETRY_MEMBERS: [&str; 2] = ["inputResponses", "requestState"];
+
+/// Capability members a 2026-07-28 client is not offered in front of a legacy server (tasks
+/// are never carried, Q8; `resources.subscribe` has no listen emulation yet, B7).
+const DISCOVER_HIDDEN: [&str; 2] = ["/tasks", "/resources/subscribe"];
+
+/// Direction B's state: the legacy sessions and the parked calls.
+pub(crate) struct DirectionB {
+    sessions: LegacySessions,
+    parks: Arc<Parks>,
+    limits: Limits,
+    report: Arc<Report>,
+    snapshot: Snapshot,
+    capabilities: ServerCapabilities,
+    /// Each identity's tool list (for the `Mcp-Param-*` check), with the list generation it
+    /// was read at.
+    tools: Mutex<ToolCache>,
+    /// Bumped by every upstream tool list change.
+    tools_generation: Arc<AtomicU64>,
+}
+
+impl DirectionB {
+    /// Direction B in front of the legacy server of `snapshot`, offering `advertised`.
+    pub(crate) fn new(
+        sessions: LegacySessions,
+        snapshot: Snapshot,
+        advertised: &ServerCapabilities,
+        limits: Limits,
+        report: Arc<Report>,
+    ) -> Self {
+        let mut caps = serde_json::to_value(advertised).unwrap_or_else(|_| json!({}));
+        for pointer in DISCOVER_HIDDEN {
+            let (parent, member) = pointer.rsplit_once('/').unwrap_or(("", pointer));
+            if let Some(obj) = caps.pointer_mut(parent).and_then(Value::as_object_mut) {
+                obj.shift_remove(member);
+            }
+        }
+        let capabilities = serde_json::from_value(caps).unwrap_or_else(|_| advertised.clone());
+        let tools_generation = Arc::new(AtomicU64::new(0));
+        let mut changes = sessions.changes().subscribe();
+        let generation = Arc::downgrade(&tools_generation);
+        tokio::spawn(async move {
+            loop {
+                match changes.recv().await {
+                    Ok(Change::ToolsListChanged)
+                    | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                        match generation.upgrade() {
+                            Some(g) => g.fetch_add(1, Ordering::Relaxed),
+                            None => break,
+                        };
+                    }
+                    Ok(_) => {}
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+                }
+            }
+        });
+        Self {
+            sessions,
+            parks: Parks::new(limits.max_parked, limits.park_ttl),
+            limits,
+            report,
+            snapshot,
+            capabilities,
+            tools: Mutex::new(HashMap::new()),
+            tools_generation,
+        }
+    }
+
+    /// The tools `identity`'s session lists, read once per tool list generation.
+    async fn tools(
+        &self,
+        handler: &BridgeHandler,
+        ctx: &RequestContext,
+        identity: &Identity,
+        session: &Arc<Upstream>,
+    ) -> Result<Arc<Vec<Tool>>, ErrorData> {
+        let key = identity.key();
+        let generation = self.tools_generation.load(Ordering::Relaxed);
+        if let Some((g, tools)) = self.lock_tools().get(&key)
+            && *g == generation
+        {
+            return Ok(tools.clone());
+        }
+        let mut all = Vec::new();
+        let mut cursor: Option<String> = None;
+        for _ in 0..MAX_TOOL_PAGES {
+            let params = match &cursor {
+                Some(c) => json!({ "cursor": c }),
+                None => json!({}),
+            };
+            let request = client_request(json!({"method": "tools/list", "params": params}))?;
+            let id = session.reserve_id();
+            let leg = session.start_leg(id, request, Some(MODERN)).await?;
+            let turn = Turn {
+                method: "tools/list",
+                principal: &identity.principal,
+                digest: [0; 32],
+                uri: None,
+            };
+            let ServerResult::ListTools(page) = self
+                .drive(handler, ctx, Call::new(session.clone(), leg), &turn)
+                .await?
+            else {
+                return Err(Reason::InvalidUpstreamAnswer.error(
+                    "tools/list did not answer a tool list",
+                    None,
+                    None,
+                ));
+            };
+            all.extend(page.tools);
+            cursor = page.next_cursor;
+            if cursor.is_none() {
+                break;
+            }
+        }
+        let tools = Arc::new(all);
+        let mut cache = self.lock_tools();
+        if cache.len() >= self.limits.max_legacy_sessions {
+            cache.clear();
+        }
+        cache.insert(key, (generation, tools.clone()));
+        Ok(tools)
+    }
+
+    fn lock_tools(&self) -> std::sync::MutexGuard<'_, ToolCache> {
+        self.tools.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Legacy sessions open now.
+    pub(crate) async fn sessions(&self) -> usize {
+        self.sessions.len().await
+    }
+
+    /// Calls parked now.
+    pub(crate) fn parked(&self) -> usize {
+        self.parks.len()
+    }
+
+    /// `server/discover` from the legacy `InitializeResult` (reference §3.3, Q9, Q12): the
+    /// one modern version the bridge serves, the legacy capabilities minus
+    /// [`DISCOVER_HIDDEN`], the upstream's `serverInfo` and instructions.
+    pub(crate) fn discover(&self) -> DiscoverResult {
+        let mut result =
+            DiscoverResult::new(vec![MODERN.as_str().to_owned()], self.capabilities.clone());
+        result.instructions = self.snapshot.instructions.clone();
+        let mut meta = Meta::new();
+        meta.set(keys::SERVER_INFO, self.snapshot.server_info.clone());
+        result.meta = Some(meta);
+        result
+    }
+
+    /// Answers one 2026-07-28 request.
+    pub(crate) async fn answer(
+        &self,
+        handler: &BridgeHandler,
+        ctx: &RequestContext,
+        request: ClientRequest,
+    ) -> Result<ServerResult, ErrorData> {
+        let method = request.method();
+        match &request {
+            ClientRequest::Discover(_) => {
+                self.report.event(
+                    Dir::ToClient,
+                    method,
+                    Some(self.snapshot.revision),
+                    MODERN,
+                    Status::Synthesized,
+                    format!(
+                        "answered by the bridge from the upstream's initialize at {}",
+                        self.snapshot.revision
+                    ),
+                );
+                return Ok(ServerResult::Discover(self.discover()));
+            }
+            // B3: removed at 2026-07-28 (the HTTP wire refuses them before they get here).
+            ClientRequest::Initialize(_)
+            | ClientRequest::Ping(_)
+            | ClientRequest::SetLevel(_)
+            | ClientRequest::Subscribe(_)
+            | ClientRequest::Unsubscribe(_)
+            | ClientRequest::GetTask(_)
+            | ClientRequest::GetTaskPayload(_)
+            | ClientRequest::ListTasks(_)
+            | ClientRequest::CancelTask(_) => {
+                return Err(ErrorData::new(
+                    -32601,
+                    format!("method not found: {method} does not exist at 2026-07-28"),
+                ));
+            }
+            _ => {}
+        }
+        let mut value =
+            serde_json::to_value(&request).map_err(|e| ErrorData::new(-32603, e.to_string()))?;
+        let identity = identity_of(ctx);
+        let digest = params_digest(value.get("params"));
+        let uri = value
+            .pointer("/params/uri")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let mrtr = INPUT_REQUIRED_METHODS.contains(&method);
+        let turn = Turn {
+            method,
+            principal: &identity.principal,
+            digest,
+            uri: uri.as_deref(),
+        };
+        let params = value.get_mut("params").and_then(Value::as_object_mut);
+        let (state, responses) = match params {
+            Some(p) => (
+                p.shift_remove("requestState"),
+                p.shift_remove("inputResponses"),
+            ),
+            None => (None, None),
+        };
+        if mrtr && let Some(Value::String(token)) = state {
+            // B9: a retry. The token names the parked call; the answers go to its server.
+            let mut call = self
+                .parks
+                .redeem(&token, turn.principal, method, &turn.digest)?;
+            let responses: IndexMap<String, InputResponse> = match responses {
+                Some(r) => serde_json::from_value(r)
+                    .map_err(|e| ErrorData::new(-32602, format!("inputResponses: {e}")))?,
+                None => IndexMap::new(),
+            };
+            if let Err(e) = deliver(&mut call, responses).await {
+                call.abandon("the client's answer did not fit the question");
+                return Err(e);
+            }
+            if !call.pending.is_empty() {
+                // Missing answers are asked again (a new round, a new token).
+                return self.ask(call, &turn);
+            }
+            return self.drive(handler, ctx, call, &turn).await;
+        }
+        for member in RETRY_MEMBERS {
+            if let Some(p) = value.get_mut("params").and_then(Value::as_object_mut) {
+                p.shift_remove(member);
+            }
+        }
+        let session = self.sessions.get(&identity).await?;
+        if let ClientRequest::CallTool(r) = &request
+            && ctx.header("mcp-method").is_some()
+        {
+            // The HTTP wire's `Mcp-Param-*` headers against the tool's `x-mcp-header`
+            // arguments, as a 2026-07-28 server checks them (-32020).
+            let tools = self.tools(handler, ctx, &identity, &session).await?;
+            check_param_headers(&tools, &r.params, ctx.param_headers()).map_err(|e| match e {
+                HandlerError::Rpc(e) => e,
+                _ => ErrorData::new(-32603, "header check"),
+            })?;
+        }
+        let id = session.reserve_id();
+        let outgoing = handler.prepare(ctx, &value, id)?;
+        let leg = session.start_leg(id, outgoing, Some(MODERN)).await?;
+        let mut call = Call::new(session, leg);
+        // A first call's `inputResponses` answer the server's questions of the same key
+        // (unknown keys are ignored).
+        if mrtr && let Some(Value::Object(entries)) = responses {
+            call.prefilled = entries
+                .into_iter()
+                .filter_map(|(k, v)| Some((k, serde_json::from_value(v).ok()?)))
+                .collect();
+        }
+        self.drive(handler, ctx, call, &turn).await
+    }
+
+    /// Runs `call` until its answer, or until its server waits for client input (then the
+    /// call is parked and the answer is an `InputRequiredResult`).
+    async fn drive(
+        &self,
+        handler: &BridgeHandler,
+        ctx: &RequestContext,
+        mut call: Call,
+        turn: &Turn<'_>,
+    ) -> Result<ServerResult, ErrorData> {
+        let method = turn.method;
+        let mrtr = INPUT_REQUIRED_METHODS.contains(&method);
+        let started = Instant::now();
+        let mut deadline = started + self.limits.request_timeout;
+        let mut gather_until: Option<Instant> = None;
+        loop {
+            let wake = gather_until.map_or(deadline, |g| g.min(deadline));
+            match tokio::time::timeout_at(wake, call.leg.rx.recv()).await {
+                Ok(Some(LegEvent::Done(answer))) => {
+                    call.leg.finished = true;
+                    let revision = call.session.revision();
+                    return match answer {
+                        Ok(value) => {
+                            let result = read_result(method, &value, revision)?;
+                            handler.shape_for_client(result, method, ctx)
+                        }
+                        Err(e) => Err(legacy_error(e, call.refused.take(), turn.uri)),
+                    };
+                }
+                Ok(Some(LegEvent::Progress(p))) => {
+                    let value = p.progress.as_f64().unwrap_or(0.0);
+                    if call.last_progress.is_none_or(|last| value > last) {
+                        call.last_progress = Some(value);
+                        let total = p.total.as_ref().and_then(serde_json::Number::as_f64);
+                        ctx.progress(value, total, p.message.as_deref()).await;
+                    }
+                    deadline = (Instant::now() + self.limits.request_timeout).max(deadline);
+                }
+                Ok(Some(LegEvent::Log(m))) => {
+                    ctx.log(m.level, m.logger.as_deref(), m.data).await;
+                }
+                Ok(Some(LegEvent::Ack(_))) => {}
+                Ok(Some(LegEvent::Request(id, request))) => match admit(ctx, *request, mrtr) {
+                    Ok((input, proposed)) => {
+                        let key = match proposed {
+                            Some(k) if !call.pending.contains_key(&k) => k,
+                            _ => call.next_key(&input),
+                        };
+                        // An answer the request already carried (same key) goes at once.
+                        if let Some(answer) = call.prefilled.shift_remove(&key)
+                            && fits(&input, &answer)
+                        {
+                            call.session.respond(id, client_result(answer)).await;
+                            continue;
+                        }
+                        call.pending.insert(key, Pending { id, request: input });
+                        gather_until = Some(Instant::now() + self.limits.input_gather);
+                    }
+                    Err(refusal) => {
+                        let (error, refused) = *refusal;
+                        if refused.is_some() {
+                            call.refused = refused;
+                        }
+                        self.report.event(
+                            Dir::ToServer,
+                            "input request",
+                            Some(MODERN),
+                            call.session.revision(),
+                            Status::Refused,
+                            error.message.clone(),
+                        );
+                        call.session.respond(id, Err(error)).await;
+                    }
+                },
+                Ok(None) => {
+                    call.leg.finished = true;
+                    return Err(Reason::UpstreamClosed.error("the upstream is gone", None, None));
+                }
+                Err(_) => {
+                    let now = Instant::now();
+                    if !call.pending.is_empty() && gather_until.is_some_and(|g| now >= g) {
+                        return self.ask(call, turn);
+                    }
+                    if now >= deadline {
+                        call.leg.cancel("timeout");
+                        return Err(Reason::Timeout.error(
+                            format!("the upstream did not answer {method} in time"),
+                            Some((MODERN, call.session.revision())),
+                            None,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Parks `call` and answers with its waiting requests and a fresh token.
+    fn ask(&self, call: Call, turn: &Turn<'_>) -> Result<ServerResult, ErrorData> {
+        let method = turn.method;
+        let requests: IndexMap<String, InputRequest> = call
+            .pending
+            .iter()
+            .map(|(k, p)| (k.clone(), p.request.clone()))
+            .collect();
+        let count = requests.len();
+        let revision = call.session.revision();
+        let token = self
+            .parks
+            .park(turn.principal, method, &turn.digest, call)
+            .map_err(|(e, call)| {
+                call.abandon("the bridge cannot park another call");
+                e
+            })?;
+        self.report.event(
+            Dir::ToClient,
+            method,
+            Some(revision),
+            MODERN,
+            Status::Synthesized,
+            format!("input-required round: {count} legacy server→client request(s) parked"),
+        );
+        Ok(ServerResult::InputRequired(
+            InputRequiredResult::new()
+                .with_input_requests(requests)
+                .with_request_state(token),
+        ))
+    }
+}
+
+/// A legacy request the client cannot be asked: the error for the server, and the capability
+/// the client lacked (when that was why).
+type Refusal = (ErrorData, Option<Value>);
+
+/// What one request's turn through the bridge is bound to.
+struct Turn<'a> {
+    method: &'a str,
+    principal: &'a str,
+    /// The params digest a token is bound to ([`params_digest`]).
+    digest: [u8; 32],
+    /// `resources/read`'s URI (for -32002's `data.uri`).
+    uri: Option<&'a str>,
+}
+
+/// A legacy server→client request as an input request of the current call, checked against
+/// the client's capabilities; else the error for the server and, when a capability was
+/// missing, what the client would have needed.
+fn admit(
+    ctx: &RequestContext,
+    request: ServerRequest,
+    mrtr: bool,
+) -> Result<(InputRequest, Option<String>), Box<Refusal>> {
+    let input = match request {
+        ServerRequest::CreateMessage(r) => InputRequest::CreateMessage(r),
+        ServerRequest::ListRoots(r) => InputRequest::ListRoots(r),
+        ServerRequest::Elicit(r) => InputRequest::Elicit(r),
+        other => {
+            return Err(Box::new((
+                ErrorData::new(
+                    -32601,
+                    format!("the bridge does not carry {}", other.method()),
+                ),
+                None,
+            )));
+        }
+    };
+    if !mrtr {
+        // B10: never attached to a request that cannot answer input-required.
+        return Err(Box::new((
+            ErrorData::new(
+                -32601,
+                format!(
+                    "{}: the client's request cannot carry input requests",
+                    input.tag()
+                ),
+            ),
+            None,
+        )));
+    }
+    let mut value = serde_json::to_value(&input).unwrap_or(Value::Null);
+    let needed = capability_for(&input);
+    let caps = serde_json::to_value(ctx.client_capabilities()).unwrap_or(Value::Null);
+    // Sub-capabilities: URL elicitation and sampling with tools.
+    let sub = match needed {
+        "elicitation" if value.pointer("/params/mode") == Some(&json!("url")) => Some("url"),
+        "sampling" if value.pointer("/params/tools").is_some() => Some("tools"),
+        _ => None,
+    };
+    let missing = if !declares(ctx.client_capabilities(), needed) {
+        Some(match sub {
+            Some(s) => json!({ needed: { s: {} } }),
+            None => json!({ needed: {} }),
+        })
+    } else {
+        sub.filter(|s| caps.pointer(&format!("/{needed}/{s}")).is_none())
+            .map(|s| json!({ needed: { s: {} } }))
+    };
+    if let Some(missing) = missing {
+        return Err(Box::new((
+            ErrorData::new(
+                -32601,
+                format!("the client did not declare the capability {missing}"),
+            ),
+            Some(missing),
+        )));
+    }
+    // The handler's own key, when the server is this project's runtime (`INPUT_KEY_META`).
+    let key = value
+        .get("params")
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get(INPUT_KEY_META))
+        .and_then(Value::as_str)
+        .filter(|k| !k.is_empty() && k.len() <= MAX_KEY_LEN)
+        .map(str::to_owned);
+    // `_meta` and `task` are the legacy request's own (reference B9).
+    if let Some(params) = value.get_mut("params").and_then(Value::as_object_mut) {
+        params.shift_remove("_meta");
+        params.shift_remove("task");
+    }
+    serde_json::from_value(value)
+        .map(|input| (input, key))
+        .map_err(|e| Box::new((ErrorData::new(-32603, e.to_string()), None)))
+}
+
+/// Answers the parked call's waiting requests that `responses` answers (unknown keys are
+/// ignored); an answer that does not fit its question is -32602.
+async fn deliver(
+    call: &mut Call,
+    responses: IndexMap<String, InputResponse>,
+) -> Result<(), ErrorData> {
+    for (key, answer) in &responses {
+        if let Some(p) = call.pending.get(key)
+            && !fits(&p.request, answer)
+        {
+            return Err(ErrorData::new(
+                -32602,
+                format!(
+                    "inputResponses[{key:?}] does not answer a {} request",
+                    p.request.tag()
+                ),
+            )
+            .with_data(json!({"key": key})));
+        }
+    }
+    for (key, answer) in responses {
+        if let Some(p) = call.pending.shift_remove(&key) {
+            call.session.respond(p.id, client_result(answer)).await;
+        }
+    }
+    Ok(())
+}
+
+fn fits(request: &InputRequest, answer: &InputResponse) -> bool {
+    matches!(
+        (request, answer),
+        (
+            InputRequest::CreateMessage(_),
+            InputResponse::CreateMessage(_)
+        ) | (InputRequest::ListRoots(_), InputResponse::ListRoots(_))
+            | (InputRequest::Elicit(_), InputResponse::Elicit(_))
+    )
+}
+
+fn client_result(answer: InputResponse) -> Result<ClientResult, ErrorData> {
+    match answer {
+        InputResponse::CreateMessage(r) => Ok(ClientResult::CreateMessage(r)),
+        InputResponse::ListRoots(r) => Ok(ClientResult::ListRoots(r)),
+        InputResponse::Elicit(r) => Ok(ClientResult::Elicit(r)),
+        #[allow(unreachable_patterns)]
+        _ => Err(ErrorData::new(
+            -32603,
+            "an answer the bridge does not carry",
+        )),
+    }
+}
+
+/// A legacy server's error as a 2026-07-28 client gets it (reference §2.4): -32002 becomes
+/// -32602 with `data.uri`; a call that failed after the bridge refused it a capability is
+/// -32021 naming it (Q20); -32021 with `requiredCapabilities` passes (a legacy server that
+/// checked the client's capabilities itself); any other code of -32020..-32099, which
+/// 2026-07-28 reserves, becomes -32603 with `data.originalCode`.
+pub(crate) fn legacy_error(e: ErrorData, refused: Option<Value>, uri: Option<&str>) -> ErrorData {
+    if let Some(required) = refused {
+        return ErrorData::new(-32021, "Missing required client capability").with_data(json!({
+            "requiredCapabilities": required,
+            "upstreamError": {"code": e.code, "message": e.message},
+        }));
+    }
+    match e.code {
+        -32002 => {
+            let mut data = match e.data {
+                Some(Value::Object(m)) => m,
+                _ => serde_json::Map::new(),
+            };
+            if !data.contains_key("uri")
+                && let Some(uri) = uri
+            {
+                data.insert("uri".into(), Value::String(uri.to_owned()));
+            }
+            ErrorData::new(-32602, e.message).with_data(Value::Object(data))
+        }
+        -32021
+            if e.data
+                .as_ref()
+                .and_then(|d| d.get("requiredCapabilities"))
+                .is_some_and(Value::is_object) =>
+        {
+            e
+        }
+        code if (-32099..=-32020).contains(&code) => {
+            let mut data = match e.data {
+                Some(Value::Object(m)) => m,
+                Some(other) => {
+                    let mut m = serde_json::Map::new();
+                    m.insert("originalData".into(), other);
+                    m
+                }
+                None => serde_json::Map::new(),
+            };
+            data.insert("originalCode".into(), json!(code));
+            ErrorData::new(-32603, e.message).with_data(Value::Object(data))
+        }
+        _ => e,
+    }
+}

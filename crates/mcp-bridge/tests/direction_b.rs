@@ -1,0 +1,480 @@
+//! Direction B end to end on loopback (reference §2.2): a scripted 2026-07-28 client over the
+//! stateless HTTP wire → the bridge → the project's conformance fixtures served at 2025-11-25
+//! only (in-process). Discover from the legacy handshake (B2), removed methods (B3), results
+//! decorated (B4–B6), legacy errors mapped (B17), one legacy session per identity (bounded),
+//! parked calls (B9: rounds, keys, tokens single use and bound, capability refusals as -32021,
+//! expiry), progress (B12), logs only with a level (B13), list changes on a listen stream.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcp_bridge::{Bridge, BridgeOptions, Era, Limits, UpstreamTarget};
+use mcp_transport::client::{ClientOptions, Wire, connect_streamable};
+use mcp_transport::fixtures::ConformanceFixtures;
+use mcp_transport::server::{Server, ServerConfig};
+use mcp_transport::{Connection, Frame};
+use mcp_types::ProtocolVersion;
+use serde_json::{Value, json};
+
+const LIMIT: Duration = Duration::from_secs(20);
+
+/// The fixtures at 2025-11-25 only, and a bridge in front of them serving HTTP.
+struct Setup {
+    bridge: Arc<Bridge>,
+    url: String,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+}
+
+impl Drop for Setup {
+    fn drop(&mut self) {
+        for t in &self.tasks {
+            t.abort();
+        }
+    }
+}
+
+async fn setup(limits: Limits) -> Setup {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let upstream_url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let server = Server::new(
+        ConformanceFixtures::new(),
+        ServerConfig {
+            revisions: vec![ProtocolVersion::V2025_11_25],
+            ..ServerConfig::default()
+        },
+    );
+    let upstream = tokio::spawn(async move {
+        let _ = server.serve(listener).await;
+    });
+    let bridge = Arc::new(
+        Bridge::connect(
+            &UpstreamTarget::Url(upstream_url),
+            BridgeOptions::default().limits(limits),
+        )
+        .await
+        .expect("the bridge connects"),
+    );
+    assert_eq!(bridge.snapshot().era, Era::Legacy);
+    let front = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", front.local_addr().unwrap());
+    let serving = {
+        let bridge = bridge.clone();
+        tokio::spawn(async move {
+            let _ = bridge.serve_http(front, "/mcp").await;
+        })
+    };
+    Setup {
+        bridge,
+        url,
+        tasks: vec![upstream, serving],
+    }
+}
+
+/// A scripted 2026-07-28 client: every request carries `_meta` with its identity.
+struct Client {
+    conn: Connection,
+    next: i64,
+    capabilities: Value,
+    seen: Vec<Value>,
+}
+
+impl Client {
+    fn new(url: &str, capabilities: Value) -> Self {
+        let conn = connect_streamable(url, Wire::Stateless, ClientOptions::default()).unwrap();
+        Self {
+            conn,
+            next: 1,
+            capabilities,
+            seen: Vec::new(),
+        }
+    }
+
+    fn meta(&self) -> Value {
+        json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": self.capabilities,
+            "io.modelcontextprotocol/clientInfo": {"name": "direction-b-test", "version": "1"},
+        })
+    }
+
+    async fn send(&mut self, method: &str, mut params: Value, extra_meta: Value) -> i64 {
+        let id = self.next;
+        self.next += 1;
+        let mut meta = self.meta();
+        if let (Some(m), Value::Object(extra)) = (meta.as_object_mut(), extra_meta) {
+            m.extend(extra);
+        }
+        params["_meta"] = meta;
+        let frame = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let frame = Frame::parse(serde_json::to_vec(&frame).unwrap()).unwrap();
+        self.conn.sender.send(frame).await.unwrap();
+        id
+    }
+
+    async fn recv(&mut self) -> Value {
+        tokio::time::timeout(LIMIT, self.conn.receiver.recv())
+            .await
+            .expect("a frame in time")
+            .expect("the connection is open")
+            .to_value()
+            .unwrap()
+    }
+
+    /// The answer to request `id` (notifications seen meanwhile are kept).
+    async fn answer(&mut self, id: i64) -> Value {
+        if let Some(i) = self.seen.iter().position(|f| f["id"] == id) {
+            return self.seen.remove(i);
+        }
+        loop {
+            let frame = self.recv().await;
+            if frame["id"] == id && frame.get("method").is_none() {
+                return frame;
+            }
+            self.seen.push(frame);
+        }
+    }
+
+    async fn call(&mut self, method: &str, params: Value) -> Value {
+        let id = self.send(method, params, json!({})).await;
+        self.answer(id).await
+    }
+}
+
+fn all_inputs() -> Value {
+    json!({"sampling": {}, "elicitation": {"form": {}}, "roots": {}})
+}
+
+fn text_of(result: &Value) -> &str {
+    result["content"][0]["text"].as_str().unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discover_comes_from_the_legacy_handshake_and_removed_methods_are_refused() {
+    let s = setup(Limits::default()).await;
+    let mut c = Client::new(&s.url, json!({}));
+    let d = c.call("server/discover", json!({})).await;
+    let r = &d["result"];
+    assert_eq!(r["supportedVersions"], json!(["2026-07-28"]), "{d}");
+    assert_eq!(r["resultType"], "complete");
+    assert_eq!(
+        r["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        "mcp-wire-conformance-server"
+    );
+    let caps = &r["capabilities"];
+    assert_eq!(caps["tools"]["listChanged"], true);
+    assert!(caps["logging"].is_object(), "Q7: logging is offered");
+    assert!(caps.get("tasks").is_none());
+    assert!(
+        caps["resources"].get("subscribe").is_none(),
+        "no resource subscriptions through listen yet"
+    );
+    // No legacy session was needed for that.
+    assert_eq!(s.bridge.handler().legacy_sessions().await, 0);
+    for method in ["ping", "logging/setLevel", "initialize", "tasks/get"] {
+        let e = c.call(method, json!({})).await;
+        assert_eq!(e["error"]["code"], -32601, "{method}: {e}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn results_are_decorated_and_legacy_errors_mapped() {
+    let s = setup(Limits::default()).await;
+    let mut c = Client::new(&s.url, json!({}));
+    let list = c.call("tools/list", json!({})).await;
+    assert_eq!(list["result"]["resultType"], "complete", "{list}");
+    assert_eq!(list["result"]["ttlMs"], 0);
+    assert!(list["result"]["tools"].as_array().unwrap().len() > 10);
+    let call = c
+        .call(
+            "tools/call",
+            json!({"name": "test_simple_text", "arguments": {}}),
+        )
+        .await;
+    assert_eq!(call["result"]["resultType"], "complete");
+    assert_eq!(
+        text_of(&call["result"]),
+        "This is a simple text response for testing."
+    );
+    assert_eq!(
+        call["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        "mcp-wire-conformance-server"
+    );
+    // The legacy server's -32002 is 2026-07-28's -32602 with the URI.
+    let missing = c
+        .call("resources/read", json!({"uri": "test://nowhere"}))
+        .await;
+    assert_eq!(missing["error"]["code"], -32602, "{missing}");
+    assert_eq!(missing["error"]["data"]["uri"], "test://nowhere");
+    // A legacy server's own -32021 (it checked the capabilities its session declared).
+    let refused = c
+        .call(
+            "tools/call",
+            json!({"name": "test_missing_capability", "arguments": {}}),
+        )
+        .await;
+    assert_eq!(refused["error"]["code"], -32021, "{refused}");
+    assert_eq!(
+        refused["error"]["data"]["requiredCapabilities"],
+        json!({"sampling": {}})
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_identity_gets_its_own_legacy_session_and_the_count_is_bounded() {
+    let s = setup(Limits::default().max_legacy_sessions(2)).await;
+    let mut plain = Client::new(&s.url, json!({}));
+    let mut sampler = Client::new(&s.url, json!({"sampling": {}}));
+    let tool = json!({"name": "test_missing_capability", "arguments": {}});
+    // The server decides on what each identity declared in its own initialize.
+    assert_eq!(
+        plain.call("tools/call", tool.clone()).await["error"]["code"],
+        -32021
+    );
+    let ok = sampler.call("tools/call", tool.clone()).await;
+    assert_eq!(
+        text_of(&ok["result"]),
+        "The client declared sampling",
+        "{ok}"
+    );
+    assert_eq!(s.bridge.handler().legacy_sessions().await, 2);
+    // The same identity again: the same session.
+    plain.call("tools/list", json!({})).await;
+    assert_eq!(s.bridge.handler().legacy_sessions().await, 2);
+    // A third identity replaces the least recently used idle one.
+    let mut third = Client::new(&s.url, json!({"roots": {}}));
+    assert!(third.call("tools/list", json!({})).await["result"].is_object());
+    assert_eq!(s.bridge.handler().legacy_sessions().await, 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_question_parks_the_call_and_the_retry_answers_it() {
+    let s = setup(Limits::default()).await;
+    let mut c = Client::new(&s.url, all_inputs());
+    let tool = json!({"name": "test_input_required_result_elicitation", "arguments": {}});
+    let first = c.call("tools/call", tool.clone()).await;
+    let r = &first["result"];
+    assert_eq!(r["resultType"], "input_required", "{first}");
+    // The handler's own key (the runtime names it in the legacy request's `_meta`), and the
+    // question without that `_meta`.
+    let question = &r["inputRequests"]["user_name"];
+    assert_eq!(question["method"], "elicitation/create");
+    assert!(question["params"].get("_meta").is_none());
+    let token = r["requestState"].as_str().unwrap().to_owned();
+    assert_eq!(s.bridge.handler().parked_calls(), 1);
+
+    // Params other than the parked call's: refused, the park stays.
+    let mut other = tool.clone();
+    other["arguments"] = json!({"x": 1});
+    other["requestState"] = json!(token);
+    let e = c.call("tools/call", other).await;
+    assert_eq!(e["error"]["code"], -32602, "{e}");
+    // Tampered: refused.
+    let mut tampered = tool.clone();
+    tampered["requestState"] = json!(format!("{token}x"));
+    assert_eq!(
+        c.call("tools/call", tampered).await["error"]["code"],
+        -32602
+    );
+    assert_eq!(s.bridge.handler().parked_calls(), 1);
+
+    let mut retry = tool.clone();
+    retry["requestState"] = json!(token);
+    retry["inputResponses"] =
+        json!({"user_name": {"action": "accept", "content": {"name": "Alice"}}});
+    let done = c.call("tools/call", retry.clone()).await;
+    assert_eq!(done["result"]["resultType"], "complete", "{done}");
+    assert_eq!(text_of(&done["result"]), "Hello, Alice!");
+    assert_eq!(s.bridge.handler().parked_calls(), 0);
+    // Single use.
+    let replay = c.call("tools/call", retry).await;
+    assert_eq!(replay["error"]["code"], -32602, "{replay}");
+    assert_eq!(replay["error"]["data"]["requestState"], "was already used");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rounds_get_fresh_tokens_and_parallel_questions_come_in_one_round() {
+    let s = setup(Limits::default()).await;
+    let mut c = Client::new(&s.url, all_inputs());
+    let tool = json!({"name": "test_input_required_result_multi_round", "arguments": {}});
+    let r1 = c.call("tools/call", tool.clone()).await["result"].clone();
+    assert!(r1["inputRequests"]["step1"].is_object(), "{r1}");
+    let mut retry = tool.clone();
+    retry["requestState"] = r1["requestState"].clone();
+    retry["inputResponses"] = json!({"step1": {"action": "accept", "content": {"name": "Ann"}}});
+    let r2 = c.call("tools/call", retry).await["result"].clone();
+    assert!(r2["inputRequests"]["step2"].is_object(), "{r2}");
+    assert_ne!(r2["requestState"], r1["requestState"]);
+    let mut retry = tool.clone();
+    retry["requestState"] = r2["requestState"].clone();
+    retry["inputResponses"] = json!({"step2": {"action": "accept", "content": {"color": "red"}}});
+    let r3 = c.call("tools/call", retry).await["result"].clone();
+    assert_eq!(
+        text_of(&r3),
+        "Hello Ann, your favorite color is red",
+        "{r3}"
+    );
+
+    // Three questions the server asks at once: one round; an answer missing is asked again.
+    let tool = json!({"name": "test_input_required_result_multiple_inputs", "arguments": {}});
+    let r = c.call("tools/call", tool.clone()).await["result"].clone();
+    let keys: Vec<&String> = r["inputRequests"].as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["user_name", "greeting", "client_roots"], "{r}");
+    let mut retry = tool.clone();
+    retry["requestState"] = r["requestState"].clone();
+    retry["inputResponses"] = json!({
+        "user_name": {"action": "accept", "content": {"name": "Bo"}},
+        "client_roots": {"roots": []},
+        "unknown": {"action": "decline"}
+    });
+    let again = c.call("tools/call", retry).await["result"].clone();
+    let keys: Vec<&String> = again["inputRequests"].as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["greeting"], "{again}");
+    let mut retry = tool.clone();
+    retry["requestState"] = again["requestState"].clone();
+    retry["inputResponses"] = json!({"greeting": {"role": "assistant",
+        "content": {"type": "text", "text": "hi"}, "model": "m"}});
+    let done = c.call("tools/call", retry).await["result"].clone();
+    assert_eq!(
+        text_of(&done),
+        "All inputs received: user_name, greeting, client_roots",
+        "{done}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_sent_with_the_first_call_needs_no_round_and_a_wrong_shape_is_refused() {
+    let s = setup(Limits::default()).await;
+    let mut c = Client::new(&s.url, all_inputs());
+    let tool = json!({"name": "test_input_required_result_elicitation", "arguments": {},
+        "inputResponses": {"user_name": {"action": "accept", "content": {"name": "Eve"}},
+            "extra": {"action": "accept", "content": {}}}});
+    let done = c.call("tools/call", tool).await;
+    assert_eq!(text_of(&done["result"]), "Hello, Eve!", "{done}");
+    let tool = json!({"name": "test_input_required_result_elicitation", "arguments": {}});
+    let r = c.call("tools/call", tool.clone()).await["result"].clone();
+    let mut retry = tool;
+    retry["requestState"] = r["requestState"].clone();
+    retry["inputResponses"] = json!({"user_name": {"roots": []}});
+    let e = c.call("tools/call", retry).await;
+    assert_eq!(e["error"]["code"], -32602, "{e}");
+    assert_eq!(
+        s.bridge.handler().parked_calls(),
+        0,
+        "the call was abandoned"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_asks_only_what_the_identity_declared() {
+    let s = setup(Limits::default()).await;
+    // The session of a sampling-only client declared sampling only, so the server asks no
+    // elicitation or roots of it.
+    let mut c = Client::new(&s.url, json!({"sampling": {}}));
+    let tool = json!({"name": "test_input_required_result_capabilities", "arguments": {}});
+    let r = c.call("tools/call", tool).await["result"].clone();
+    let keys: Vec<&String> = r["inputRequests"].as_object().unwrap().keys().collect();
+    assert_eq!(
+        keys,
+        ["capital_question"],
+        "only what was declared is asked: {r}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_parked_call_expires_its_token_and_ends_upstream() {
+    let s = setup(Limits::default().park_ttl(Duration::from_secs(1))).await;
+    let mut c = Client::new(&s.url, all_inputs());
+    let tool = json!({"name": "test_input_required_result_elicitation", "arguments": {}});
+    let r = c.call("tools/call", tool.clone()).await["result"].clone();
+    assert_eq!(s.bridge.handler().parked_calls(), 1);
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert_eq!(s.bridge.handler().parked_calls(), 0, "expired and swept");
+    let mut retry = tool;
+    retry["requestState"] = r["requestState"].clone();
+    retry["inputResponses"] = json!({"user_name": {"action": "accept", "content": {"name": "Z"}}});
+    let e = c.call("tools/call", retry).await;
+    assert_eq!(e["error"]["code"], -32602, "{e}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn progress_reaches_the_callers_token_and_logs_need_a_level() {
+    let s = setup(Limits::default()).await;
+    let mut c = Client::new(&s.url, json!({}));
+    let id = c
+        .send(
+            "tools/call",
+            json!({"name": "test_tool_with_progress", "arguments": {}}),
+            json!({"progressToken": "p-1"}),
+        )
+        .await;
+    let done = c.answer(id).await;
+    assert_eq!(done["result"]["resultType"], "complete", "{done}");
+    let progress: Vec<&Value> = c
+        .seen
+        .iter()
+        .filter(|f| f["method"] == "notifications/progress")
+        .collect();
+    assert_eq!(progress.len(), 3, "{:?}", c.seen);
+    assert!(
+        progress
+            .iter()
+            .all(|p| p["params"]["progressToken"] == "p-1")
+    );
+    c.seen.clear();
+    let quiet = c
+        .call(
+            "tools/call",
+            json!({"name": "test_tool_with_logging", "arguments": {}}),
+        )
+        .await;
+    assert!(quiet["result"].is_object());
+    assert!(c.seen.is_empty(), "no logs without a level: {:?}", c.seen);
+    let id = c
+        .send(
+            "tools/call",
+            json!({"name": "test_tool_with_logging", "arguments": {}}),
+            json!({"io.modelcontextprotocol/logLevel": "info"}),
+        )
+        .await;
+    c.answer(id).await;
+    let logs = c
+        .seen
+        .iter()
+        .filter(|f| f["method"] == "notifications/message")
+        .count();
+    assert_eq!(logs, 3, "{:?}", c.seen);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_list_change_reaches_a_listen_stream_once() {
+    let s = setup(Limits::default()).await;
+    let mut listener = Client::new(&s.url, json!({}));
+    let listen = listener
+        .send(
+            "subscriptions/listen",
+            json!({"notifications": {"toolsListChanged": true}}),
+            json!({}),
+        )
+        .await;
+    let ack = listener.recv().await;
+    assert_eq!(
+        ack["method"], "notifications/subscriptions/acknowledged",
+        "{ack}"
+    );
+    let mut c = Client::new(&s.url, json!({}));
+    // Two legacy sessions (the bridge's probe and this identity's) both hear the change.
+    c.call(
+        "tools/call",
+        json!({"name": "test_trigger_tool_change", "arguments": {}}),
+    )
+    .await;
+    let change = listener.recv().await;
+    assert_eq!(change["method"], "notifications/tools/list_changed");
+    assert_eq!(
+        change["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        listen
+    );
+    let more =
+        tokio::time::timeout(Duration::from_millis(600), listener.conn.receiver.recv()).await;
+    assert!(more.is_err(), "one change, one notification: {more:?}");
+}
