@@ -110,7 +110,7 @@ use serde_json::Value;
 
 pub use body::{BodyInfo, BodyKind, WireBody};
 pub use error::{EmitError, EmitErrorKind, JsonPath, ParseError, ParseErrorKind, PathSegment};
-pub use frame::{Frame, FrameError, RawFrame, parse_frame};
+pub use frame::{Frame, FrameError, RawFrame, parse_frame, parse_frame_answering};
 pub use ledger::{
     Action, Cause, LedgerRow, MemberAction, MemberRow, OlderForm, RefuseWhen, TypeRow,
 };

@@ -75,6 +75,13 @@ pub trait WireParse: DeserializeOwned {
     fn union_method(&self) -> Option<&'static str> {
         None
     }
+
+    /// For request and notification bodies (and their unions): the methods the type reads.
+    /// The one-pass frame read ([`parse_frame`](super::parse_frame)) tells a request from a
+    /// notification by them when the method comes before the id; `None` (every other type)
+    /// keeps the type out of that read.
+    #[doc(hidden)]
+    const FRAME_METHODS: Option<&'static [&'static str]> = None;
 }
 
 /// A method table of a revision's facts (`client_requests`, `server_notifications`, …).
@@ -367,16 +374,6 @@ impl<'a> Text<'a> {
         }
     }
 
-    /// Parses the text straight into `T` (no `Value`); `None` on any failure (the `Value` path
-    /// then reproduces the exact error).
-    #[inline]
-    fn typed<T: serde::Deserialize<'a>>(self) -> Option<T> {
-        match self {
-            Text::Str(s) => serde_json::from_str(s).ok(),
-            Text::Bytes(_) => None,
-        }
-    }
-
     /// Parses the text into a `Value`, or the syntax error `parse_str_as` reports.
     fn value(self, version: &VersionLike, type_name: &'static str) -> Result<Value, ParseError> {
         match self {
@@ -395,6 +392,47 @@ impl<'a> Text<'a> {
     }
 }
 
+/// Where a typed parse reads from: JSON text, or the next value of a map being read (a frame's
+/// `result`, typed in the frame's one pass).
+pub(crate) trait TypedSource<'de> {
+    /// Parses straight into `T` (no `Value`); `None` on any failure (the `Value` path then
+    /// reproduces the exact error).
+    fn typed<T: serde::Deserialize<'de>>(self) -> Option<T>;
+}
+
+impl<'a> TypedSource<'a> for Text<'a> {
+    #[inline]
+    fn typed<T: serde::Deserialize<'a>>(self) -> Option<T> {
+        match self {
+            Text::Str(s) => serde_json::from_str(s).ok(),
+            Text::Bytes(_) => None,
+        }
+    }
+}
+
+/// The next value of a map being read, as a [`TypedSource`].
+pub(crate) struct NextValue<'m, A>(pub(crate) &'m mut A);
+
+impl<'de, A: serde::de::MapAccess<'de>> TypedSource<'de> for NextValue<'_, A> {
+    #[inline]
+    fn typed<T: serde::Deserialize<'de>>(self) -> Option<T> {
+        self.0.next_value().ok()
+    }
+}
+
+/// The checks of a body parsed straight from its text: it exists at the revision, and the
+/// mandates read from the typed value hold. `None` when the typed value cannot answer the
+/// mandates (the caller then takes the `Value` path, [`parse_as`]).
+pub(crate) fn checked<T: WireParse>(
+    parsed: T,
+    version: &VersionLike,
+) -> Option<Result<T, ParseError>> {
+    if let Err(e) = existence::<T>(parsed_method(&parsed), version) {
+        return Some(Err(e));
+    }
+    Some(typed_mandates(&parsed, version, T::TYPE_NAME)?.map(|()| parsed))
+}
+
 /// The text entry points' common body: the typed parse straight from the text with the
 /// mandates on the typed value; on any failure, or when the typed value cannot answer the
 /// mandates, the `Value` path ([`parse_as`]), whose result (and error) is the reference.
@@ -402,13 +440,9 @@ fn parse_text_as<T: WireParse>(text: Text<'_>, version: VersionLike) -> Result<T
     if T::DIRECT
         && let Text::Str(s) = text
         && let Ok(parsed) = serde_json::from_str::<T>(s)
+        && let Some(checked) = checked(parsed, &version)
     {
-        existence::<T>(parsed_method(&parsed), &version)?;
-        match typed_mandates(&parsed, &version, T::TYPE_NAME) {
-            Some(Ok(())) => return Ok(parsed),
-            Some(Err(e)) => return Err(e),
-            None => {}
-        }
+        return checked;
     }
     parse_text_by_value(text, version)
 }
@@ -790,17 +824,18 @@ fn parse_result_text_by_value(
     parse_result_for(answering, &value, version)
 }
 
-/// The typed half of [`parse_result_text_for`] for a result typed by `method`'s own result;
-/// `None` sends the caller to the `Value` path.
-fn typed_result_for(
+/// The typed half of [`parse_result_text_for`] for a result typed by `method`'s own result,
+/// read from text or from a frame's `result` member; `None` sends the caller to the `Value`
+/// path.
+pub(crate) fn typed_result_for<'de>(
     method: &str,
-    text: Text<'_>,
+    source: impl TypedSource<'de>,
     version: &VersionLike,
 ) -> Option<Result<MethodResult, ParseError>> {
     let d = version.known() == Some(ProtocolVersion::V2026_07_28);
     macro_rules! p {
         ($side:ident, $union:ident, $variant:ident, $ty:ident) => {{
-            let parsed: model::$ty = text.typed()?;
+            let parsed: model::$ty = source.typed()?;
             if d && INPUT_REQUIRED_METHODS.contains(&method)
                 && parsed.mandate_facts().result_type == Some("input_required")
             {

@@ -1,16 +1,20 @@
 //! Whole JSON-RPC frames at a revision: the envelope split from the text, then the body typed.
 //!
 //! [`parse_frame`] is the one call for a frame whose answer needs nothing else (a server reading
-//! client requests and notifications). [`RawFrame`] splits first, so the caller can place the
-//! frame in its [`Session`](crate::session::Session) (a `RawFrame` is the session's
-//! [`Evidence`]) and type a response by the request it answers ([`RawFrame::parse`] with a
-//! [`ResultFor`]).
+//! client requests and notifications); [`parse_frame_answering`] also types a response by the
+//! request it answers, asked by the response's id. [`RawFrame`] splits first, so the caller can
+//! place the frame in its [`Session`](crate::session::Session) (a `RawFrame` is the session's
+//! [`Evidence`]) before typing it ([`RawFrame::parse`] with a [`ResultFor`]).
 //!
-//! The route is the text route: the envelope members are split as borrowed raw JSON
-//! (`serde_json::value::RawValue`, no tree), the body is read straight from the text with
-//! [`parse_str_as`] / [`parse_result_str_for`], and the envelope types emit through
-//! [`serialize_for_vec`](super::serialize_for_vec) by writing the body's text inside the
-//! envelope's. No `serde_json::Value` is built for a good frame.
+//! `parse_frame` and `parse_frame_answering` read a good frame in one pass: the envelope members
+//! and the typed body come out of the same `serde_json` read, in any member order (`once.rs`).
+//! A frame the one pass does not take (any fault, a repeated member, `params` before `method`)
+//! is read again by the two-pass route, `RawFrame::split` (the envelope members as borrowed
+//! `serde_json::value::RawValue`s) then `RawFrame::parse` ([`parse_str_as`] /
+//! [`parse_result_str_for`] on the text), whose answers and errors are the reference. The
+//! envelope types emit through [`serialize_for_vec`](super::serialize_for_vec) by writing the
+//! body's planned text inside the envelope's, in the same buffer. No `serde_json::Value` is
+//! built for a good frame.
 //!
 //! On a bad frame the error still carries the id whenever the envelope has a usable one, so a
 //! request can always be answered: [`FrameError::reply`] builds the error response (with
@@ -507,20 +511,71 @@ impl Evidence for RawFrame<'_> {
 
 /// Reads one frame at `version`: the envelope, a request typed as `R`, a notification as `N`
 /// (responses keep their result as text: [`Frame::UntypedResponse`]; type them with
-/// [`RawFrame::parse`] and the request they answer). On a bad frame the [`FrameError`] keeps
-/// the id whenever there is one, and [`FrameError::reply`] is the answer to send.
+/// [`parse_frame_answering`]). On a bad frame the [`FrameError`] keeps the id whenever there
+/// is one, and [`FrameError::reply`] is the answer to send.
 pub fn parse_frame<R: WireParse, N: WireParse>(
     text: &str,
     version: impl Into<VersionLike>,
 ) -> Result<Frame<'_, R, N>, FrameError> {
-    let version = version.into();
-    RawFrame::split(text)
-        .map_err(|mut e| {
-            e.error.version = version.clone();
-            e
-        })?
-        .parse(version, None)
+    parse_frame_answering(text, version, |_| None)
 }
 
+/// [`parse_frame`] with responses typed by the request they answer: `answering` is asked once,
+/// with a response's id, what it answers (a [`Session`](crate::session::Session) tells:
+/// `|id| session.pending(direction, id).map(Pending::result_for)`); `None` keeps the result as
+/// text ([`Frame::UntypedResponse`]).
+///
+/// A good frame is read in one pass (envelope and body together, in any member order); a
+/// frame that is not is read again by [`RawFrame::split`] and [`RawFrame::parse`], whose
+/// answers and errors these are.
+///
+/// ```
+/// use mcp_types::ProtocolVersion::V2025_06_18;
+/// use mcp_types::jsonrpc::RequestId;
+/// use mcp_types::model::{ServerNotification, ServerRequest, ServerResult};
+/// use mcp_types::wire::{Frame, MethodResult, ResultFor, parse_frame_answering};
+///
+/// let text = r#"{"jsonrpc":"2.0","id":3,"result":{"tools":[]}}"#;
+/// let frame = parse_frame_answering::<ServerRequest, ServerNotification>(text, V2025_06_18, |id| {
+///     (id == &RequestId::Integer(3)).then(|| ResultFor::method("tools/list"))
+/// })?;
+/// let Frame::Response(r) = frame else { unreachable!() };
+/// assert!(matches!(r.result, MethodResult::Server(ServerResult::ListTools(_))));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn parse_frame_answering<'a, 'r, R: WireParse, N: WireParse>(
+    text: &'a str,
+    version: impl Into<VersionLike>,
+    answering: impl FnOnce(&RequestId) -> Option<ResultFor<'r>>,
+) -> Result<Frame<'a, R, N>, FrameError> {
+    let version = version.into();
+    let mut answering = once::Answering::new(answering);
+    if let Some(frame) = once::read(text, &version, &mut answering) {
+        return Ok(frame);
+    }
+    read_twice(text, version, &mut answering)
+}
+
+/// The two-pass read of [`parse_frame_answering`]: the split, then the body typed (out of line:
+/// bad frames and the unusual ones come here).
+#[cold]
+#[inline(never)]
+fn read_twice<'a, 'r, R: WireParse, N: WireParse>(
+    text: &'a str,
+    version: VersionLike,
+    answering: &mut once::Answering<'r, impl FnOnce(&RequestId) -> Option<ResultFor<'r>>>,
+) -> Result<Frame<'a, R, N>, FrameError> {
+    let raw = RawFrame::split(text).map_err(|mut e| {
+        e.error.version = version.clone();
+        e
+    })?;
+    let answers = match raw.envelope() {
+        Envelope::Response { id } => answering.get(id),
+        _ => None,
+    };
+    raw.parse(version, answers)
+}
+
+mod once;
 #[cfg(test)]
 mod tests;

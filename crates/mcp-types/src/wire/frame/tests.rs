@@ -263,3 +263,232 @@ fn envelopes_emit_as_the_shaping_path_writes_them() {
         }
     }
 }
+
+/// The one pass and the two-pass route on the same text: the one pass either gives up or
+/// answers exactly what the two-pass route answers. Returns whether the one pass answered.
+fn one_pass_agrees(text: &str, v: ProtocolVersion, answering: Option<ResultFor<'_>>) -> bool {
+    let ask = || once::Answering::new(move |_: &RequestId| answering);
+    let once = once::read::<ClientRequest, ClientNotification, _>(text, &v.into(), &mut ask());
+    let twice = read_twice::<ClientRequest, ClientNotification>(text, v.into(), &mut ask());
+    let server = once::read::<ServerRequest, ServerNotification, _>(text, &v.into(), &mut ask());
+    let server_twice = read_twice::<ServerRequest, ServerNotification>(text, v.into(), &mut ask());
+    if let Some(frame) = &once {
+        let twice = twice.as_ref().unwrap_or_else(|e| panic!("{v} {text}: {e}"));
+        assert_eq!(format!("{frame:?}"), format!("{twice:?}"), "{v} {text}");
+    }
+    if let Some(frame) = &server {
+        let twice = server_twice
+            .as_ref()
+            .unwrap_or_else(|e| panic!("{v} {text}: {e}"));
+        assert_eq!(format!("{frame:?}"), format!("{twice:?}"), "{v} {text}");
+    }
+    // Whatever the one pass did, the public entry point answers as the two-pass route.
+    let public = parse_frame_answering::<ClientRequest, ClientNotification>(text, v, |_| answering);
+    assert_eq!(format!("{public:?}"), format!("{twice:?}"), "{v} {text}");
+    once.is_some() || server.is_some()
+}
+
+#[test]
+fn good_frames_are_read_in_one_pass_in_any_member_order() {
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}"#;
+    let call = format!(r#"{{"name":"add","arguments":{{"a":1}},{meta}}}"#);
+    let frames = [
+        // The Python SDK's order, and the TypeScript SDK's (method first, id last).
+        format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{call}}}"#),
+        format!(r#"{{"method":"tools/call","params":{call},"jsonrpc":"2.0","id":"x"}}"#),
+        r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#.into(),
+        r#"{"method":"ping","jsonrpc":"2.0","id":2}"#.into(),
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.into(),
+        r#"{"method":"notifications/cancelled","params":{"requestId":1},"jsonrpc":"2.0"}"#.into(),
+        r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":0.5},"x-extra":[1,{"a":null}]}"#.into(),
+        r#"{"jsonrpc":"2.0","id":9,"error":{"code":-32601,"message":"no","data":null}}"#.into(),
+        r#"{"error":{"code":1,"message":"m"},"id":null,"jsonrpc":"2.0"}"#.into(),
+        // Escaped keys and values read as their text.
+        r#"{"jsonr\u0070c":"2\u002e0","id":"\u0031","method":"ping"}"#.into(),
+    ];
+    for v in ProtocolVersion::ALL {
+        for text in &frames {
+            // Read at a revision that has the method; every frame here reads somewhere.
+            let read = one_pass_agrees(text, v, None);
+            let public = client(text, v);
+            if public.is_ok() {
+                assert!(read, "{v}: {text} was left to the two-pass route");
+            }
+        }
+    }
+    // Responses: typed where they stand when the id comes first, after the id when it comes
+    // last, and kept as text without the request they answer.
+    let tools = Some(ResultFor::method("tools/list"));
+    for text in [
+        r#"{"jsonrpc":"2.0","id":3,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}}"#,
+        r#"{"result":{"tools":[]},"jsonrpc":"2.0","id":3}"#,
+    ] {
+        for v in ProtocolVersion::ALL {
+            assert!(one_pass_agrees(text, v, tools), "{v} {text}");
+            assert!(one_pass_agrees(text, v, None), "{v} {text}");
+            let typed = parse_frame_answering::<ClientRequest, ClientNotification>(text, v, |id| {
+                assert_eq!(id, &RequestId::Integer(3));
+                tools
+            });
+            assert!(matches!(typed, Ok(Frame::Response(_))), "{v} {text}");
+        }
+    }
+    // A task-augmented answer and an input-required one take the routes that type them.
+    let task = r#"{"jsonrpc":"2.0","id":4,"result":{"task":{"taskId":"t","status":"working","createdAt":"2025-01-01T00:00:00Z","lastUpdatedAt":"2025-01-01T00:00:00Z","ttl":null}}}"#;
+    let augmented = Some(ResultFor::method("tools/call").task_augmented(true));
+    assert!(one_pass_agrees(task, V2025_11_25, augmented));
+    let input = r#"{"jsonrpc":"2.0","id":5,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"roots/list"}}}}"#;
+    one_pass_agrees(input, V2026_07_28, Some(ResultFor::method("tools/call")));
+    assert!(matches!(
+        parse_frame_answering::<ClientRequest, ClientNotification>(input, V2026_07_28, |_| {
+            Some(ResultFor::method("tools/call"))
+        }),
+        Ok(Frame::Response(_))
+    ));
+}
+
+#[test]
+fn a_bad_body_keeps_the_id_in_any_member_order() {
+    for text in [
+        r#"{"jsonrpc":"2.0","id":41,"method":"tools/call","params":{"name":5}}"#,
+        r#"{"method":"tools/call","params":{"name":5},"jsonrpc":"2.0","id":41}"#,
+        r#"{"params":{"name":5},"method":"tools/call","id":41,"jsonrpc":"2.0"}"#,
+    ] {
+        for v in [V2024_11_05, V2025_06_18, V2025_11_25] {
+            assert!(!one_pass_agrees(text, v, None), "{v} {text}");
+            let e = client(text, v).unwrap_err();
+            assert_eq!(e.id, Some(RequestId::Integer(41)), "{v} {text}");
+            assert_eq!(e.error.path.pointer(), "/params/name");
+            assert_eq!(reply(&e)["error"]["code"], -32602);
+        }
+    }
+    // A bad result keeps the response's id, with the pointer under `result`.
+    let text = r#"{"result":{"tools":5},"jsonrpc":"2.0","id":3}"#;
+    let e = parse_frame_answering::<ClientRequest, ClientNotification>(text, V2025_06_18, |_| {
+        Some(ResultFor::method("tools/list"))
+    })
+    .unwrap_err();
+    assert_eq!(e.id, Some(RequestId::Integer(3)));
+    assert_eq!(e.error.path.pointer(), "/result/tools");
+    // A method the revision lacks, read in the TypeScript order, is still -32601 for its id.
+    let e = client(
+        r#"{"method":"tasks/list","jsonrpc":"2.0","id":6}"#,
+        V2024_11_05,
+    )
+    .unwrap_err();
+    assert_eq!(
+        (e.code(), e.id.clone()),
+        (-32601, Some(RequestId::Integer(6)))
+    );
+}
+
+#[test]
+fn duplicate_members_answer_as_the_two_pass_route() {
+    let dup_envelope = [
+        r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","jsonrpc":"2.0","id":1,"method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"ping","method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{},"params":{}}"#,
+        r#"{"method":"ping","jsonrpc":"2.0","id":1,"id":1}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{},"result":{}}"#,
+    ];
+    for text in dup_envelope {
+        assert!(!one_pass_agrees(text, V2025_06_18, None), "{text}");
+        let e = client(text, V2025_06_18).unwrap_err();
+        assert_eq!(e.code(), -32600, "{text}");
+        assert!(
+            e.error.message.contains("duplicate field"),
+            "{}",
+            e.error.message
+        );
+    }
+    // A duplicate inside the body reads last-wins, as a `Value` does (the two-pass route's
+    // `Value` detour).
+    let text = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","name":"b"}}"#;
+    assert!(!one_pass_agrees(text, V2025_06_18, None));
+    let Ok(Frame::Request(r)) = client(text, V2025_06_18) else {
+        panic!("a request")
+    };
+    let ClientRequest::CallTool(call) = r.request else {
+        panic!("tools/call")
+    };
+    assert_eq!(call.params.name, "b");
+}
+
+#[test]
+fn ids_beyond_i64_are_refused_in_any_member_order() {
+    for id in [
+        "18446744073709551615",
+        "9223372036854775808",
+        "-9223372036854775809",
+        "1e3",
+    ] {
+        for text in [
+            format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#),
+            format!(r#"{{"method":"ping","jsonrpc":"2.0","id":{id}}}"#),
+            format!(r#"{{"result":{{}},"jsonrpc":"2.0","id":{id}}}"#),
+        ] {
+            assert!(!one_pass_agrees(&text, V2025_06_18, None), "{text}");
+            let e = client(&text, V2025_06_18).unwrap_err();
+            assert_eq!((e.code(), e.id.clone()), (-32600, None), "{text}");
+            assert_eq!(e.error.path.pointer(), "/id", "{text}");
+        }
+    }
+    // The ends of the range are ids.
+    for id in [i64::MAX, i64::MIN] {
+        let text = format!(r#"{{"method":"ping","jsonrpc":"2.0","id":{id}}}"#);
+        assert!(one_pass_agrees(&text, V2025_06_18, None));
+        let Ok(Frame::Request(r)) = client(&text, V2025_06_18) else {
+            panic!("{text} is a request")
+        };
+        assert_eq!(r.id, RequestId::Integer(id));
+    }
+}
+
+#[test]
+fn batches_are_refused_by_the_frame_api_at_every_revision() {
+    let batch = r#"[{"jsonrpc":"2.0","method":"notifications/initialized"}]"#;
+    for v in ProtocolVersion::ALL {
+        assert!(!one_pass_agrees(batch, v, None));
+        let e = client(batch, v).unwrap_err();
+        assert_eq!((e.code(), e.id.clone()), (-32600, None));
+        assert!(
+            e.error.message.contains("only at 2025-03-26"),
+            "{}",
+            e.error.message
+        );
+        // The transport unit that reads batches takes it at 2025-03-26 only.
+        let unit = crate::jsonrpc::JsonRpcFrame::<
+            crate::jsonrpc::RawRequest,
+            crate::jsonrpc::RawNotification,
+            crate::jsonrpc::JsonObject,
+        >::from_value_at(serde_json::from_str(batch).unwrap(), &v.into());
+        assert_eq!(unit.is_ok(), v == V2025_03_26, "{v}");
+    }
+}
+
+#[test]
+fn unusual_envelopes_answer_as_the_two_pass_route() {
+    for text in [
+        r#"{"jsonrpc":"2.0","method":"tools/list","params":{}}"#, // a request method, no id
+        r#"{"jsonrpc":"2.0","id":1,"method":"notifications/initialized"}"#, // a notification with an id
+        r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+        r#"{"id":1,"method":"ping"}"#,
+        r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"ping","result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}"#,
+        r#"{"jsonrpc":"2.0","result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":1}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":7}"#,
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":"x"}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"ping"} x"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"bogus/method"}"#,
+        r#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"a"},"id":true}"#,
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"",
+        "7",
+    ] {
+        for v in ProtocolVersion::ALL {
+            assert!(!one_pass_agrees(text, v, None), "{v} {text}");
+        }
+    }
+}
