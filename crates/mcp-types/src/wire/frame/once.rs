@@ -227,6 +227,8 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for BodyAccess<'_, 'de, A> {
 }
 
 /// The frame's body as read.
+// Typed bodies are large by nature; a body is read once and moved once into its frame.
+#[allow(clippy::large_enum_variant)]
 enum Body<'de, R, N> {
     Request(R),
     Notification(N),
