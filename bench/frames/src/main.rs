@@ -1,25 +1,27 @@
 //! Parse and emit every frame of the shared corpus three ways, interleaved in one run:
 //!
 //! - **baseline**: `serde_json::from_str::<Value>` then `serde_json::to_writer`;
-//! - **mcp-types**: the frame API at the frame's revision — `RawFrame::split`, the body typed
-//!   (`RawFrame::parse`, results by the request they answer, from `mcp_types::session`), then
-//!   the typed frame written with `serialize_for_vec` at the same revision;
+//! - **mcp-types**: the frame API at the frame's revision — `parse_frame_answering` (envelope
+//!   and typed body in one pass; results by the request they answer, from
+//!   `mcp_types::session` at load time), then the typed frame written with
+//!   `serialize_for_vec` at the same revision;
 //! - **rmcp**: `serde_json::from_str` into rmcp 3.11's `ClientJsonRpcMessage` /
 //!   `ServerJsonRpcMessage` (by the frame's direction), then `serde_json::to_writer`.
 //!
 //! Only frames all three read are timed (the corpus's deliberate probes are left out and
 //! counted). Prints, per corpus file and over all, the median over rounds of each side's time
-//! divided by the baseline's. Knobs: `MCP_FRAMES_BENCH_ROUNDS` (21), `MCP_FRAMES_BENCH_REPEAT`
+//! divided by the baseline's, and the same for the parse alone (`parse_frame_answering` against
+//! `serde_json::from_str::<Value>`). Knobs: `MCP_FRAMES_BENCH_ROUNDS` (21), `MCP_FRAMES_BENCH_REPEAT`
 //! (20: passes over the frames per round and side), `MCP_WIRE_CORPUS` (the corpus directory).
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use mcp_types::ProtocolVersion;
-use mcp_types::jsonrpc::{JsonRpcNotification, JsonRpcRequest};
+use mcp_types::jsonrpc::{JsonRpcNotification, JsonRpcRequest, RequestId};
 use mcp_types::model::{ClientNotification, ClientRequest, ServerNotification, ServerRequest};
 use mcp_types::session::{Direction, Session};
-use mcp_types::wire::{Frame, RawFrame, ResultFor, serialize_for_vec};
+use mcp_types::wire::{Frame, RawFrame, ResultFor, parse_frame_answering, serialize_for_vec};
 use serde_json::Value;
 
 /// One corpus frame, with what the typed route needs to read it.
@@ -55,21 +57,24 @@ fn knob(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-/// The mcp-types route for one frame: split, type, emit.
+/// The mcp-types route for one frame: `parse_frame_answering` (a response typed by the request
+/// it answers, as the session said at load time), then `serialize_for_vec`.
 fn ours(case: &Case, out: &mut Vec<u8>) -> bool {
-    let Ok(raw) = RawFrame::split(&case.text) else {
-        return false;
-    };
     let v = case.revision;
+    let answering = |_: &RequestId| case.result_for();
     match case.direction {
         Direction::ClientToServer => {
-            match raw.parse::<ClientRequest, ClientNotification>(v, case.result_for()) {
+            let frame =
+                parse_frame_answering::<ClientRequest, ClientNotification>(&case.text, v, answering);
+            match frame {
                 Ok(frame) => emit(frame, v, out),
                 Err(_) => false,
             }
         }
         Direction::ServerToClient => {
-            match raw.parse::<ServerRequest, ServerNotification>(v, case.result_for()) {
+            let frame =
+                parse_frame_answering::<ServerRequest, ServerNotification>(&case.text, v, answering);
+            match frame {
                 Ok(frame) => emit(frame, v, out),
                 Err(_) => false,
             }
@@ -106,6 +111,27 @@ fn rmcp_route(case: &Case, out: &mut Vec<u8>) -> bool {
             }
         }
     }
+}
+
+/// The mcp-types route's parse alone (`parse_frame_answering`, the frame dropped).
+fn ours_parse(case: &Case, _: &mut Vec<u8>) -> bool {
+    let v = case.revision;
+    let answering = |_: &RequestId| case.result_for();
+    match case.direction {
+        Direction::ClientToServer => {
+            parse_frame_answering::<ClientRequest, ClientNotification>(&case.text, v, answering)
+                .is_ok()
+        }
+        Direction::ServerToClient => {
+            parse_frame_answering::<ServerRequest, ServerNotification>(&case.text, v, answering)
+                .is_ok()
+        }
+    }
+}
+
+/// The baseline's parse alone (`serde_json::from_str::<Value>`, the value dropped).
+fn baseline_parse(case: &Case, _: &mut Vec<u8>) -> bool {
+    serde_json::from_str::<Value>(&case.text).is_ok()
 }
 
 fn baseline(case: &Case, out: &mut Vec<u8>) -> bool {
@@ -193,8 +219,10 @@ fn main() {
         .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
         .collect();
     files.sort();
-    println!("| corpus | frames (left out) | mcp-types / Value | rmcp / Value | mcp-types / rmcp |");
-    println!("| --- | --- | --- | --- | --- |");
+    println!(
+        "| corpus | frames (left out) | mcp-types / Value | rmcp / Value | mcp-types / rmcp | parse alone: mcp-types / Value |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- |");
     let mut all = Vec::new();
     let mut all_left_out = 0;
     for path in &files {
@@ -207,20 +235,25 @@ fn main() {
 }
 
 fn report(name: &str, cases: &[Case], left_out: usize, rounds: usize, repeat: usize) {
-    let (mut ours_r, mut rmcp_r, mut vs) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut ours_r, mut rmcp_r, mut vs, mut parse_r) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for _ in 0..rounds {
         let b = time(cases, repeat, baseline);
         let o = time(cases, repeat, ours);
         let r = time(cases, repeat, rmcp_route);
+        let bp = time(cases, repeat, baseline_parse);
+        let op = time(cases, repeat, ours_parse);
         ours_r.push(o / b);
         rmcp_r.push(r / b);
         vs.push(o / r);
+        parse_r.push(op / bp);
     }
     println!(
-        "| {name} | {} ({left_out}) | {:.2}× | {:.2}× | {:.2}× |",
+        "| {name} | {} ({left_out}) | {:.2}× | {:.2}× | {:.2}× | {:.2}× |",
         cases.len(),
         median(ours_r),
         median(rmcp_r),
-        median(vs)
+        median(vs),
+        median(parse_r)
     );
 }
