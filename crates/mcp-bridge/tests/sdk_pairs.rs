@@ -551,3 +551,87 @@ async fn sdk_1_32_client_uses_a_ts_v2_server_pinned_to_2026_07_28_over_http_both
     serving.abort();
     let _ = server.kill().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ts_v2_client_pinned_to_2026_07_28_uses_server_everything_over_stdio_both_sides() {
+    // Direction B: the client speaks 2026-07-28 only, server-everything a handshake revision.
+    let dir = taps("b-stdio");
+    let bridge = Arc::new(
+        Bridge::connect(&everything_stdio_tapped(&dir), BridgeOptions::default())
+            .await
+            .expect("the bridge connects"),
+    );
+    let upstream = bridge.snapshot().revision;
+    assert_ne!(upstream, ProtocolVersion::V2026_07_28);
+    let (port, serving) = serve_lines(bridge.clone()).await;
+    let mut command = peers().script("ts-v2-plan-client.mjs").unwrap();
+    command
+        .arg("stdio")
+        .arg(peers().node())
+        .args(["-e", RELAY, &port.to_string()])
+        .arg(dir.join("from-client.jsonl"))
+        .arg(dir.join("to-client.jsonl"));
+    let plan = json!([
+        {"op": "tools"},
+        {"op": "call", "name": "echo", "arguments": {"message": "hi"}},
+        {"op": "call", "name": "get-sum", "arguments": {"a": 2, "b": 3}},
+        {"op": "call", "name": "trigger-long-running-operation",
+         "arguments": {"duration": 0.3, "steps": 3}, "progress": true},
+        {"op": "prompts"},
+        {"op": "prompt", "name": "simple-prompt"},
+        {"op": "complete", "ref": {"type": "ref/prompt", "name": "completable-prompt"},
+         "argument": {"name": "department", "value": "E"}},
+        {"op": "read", "uri": "demo://resource/dynamic/text/1"},
+    ]);
+    let report = observe(command, &plan).await;
+    assert_eq!(report["protocolVersion"], "2026-07-28", "{report}");
+    assert_eq!(report["era"], "modern", "{report}");
+    let steps = &report["steps"];
+    assert!(
+        steps[0]
+            .as_array()
+            .is_some_and(|t| t.iter().any(|n| n == "echo")),
+        "{report}"
+    );
+    assert_eq!(steps[1], "Echo: hi", "{report}");
+    assert_eq!(steps[2], "The sum of 2 and 3 is 5.", "{report}");
+    assert!(
+        steps[3]["text"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("Long running operation completed")),
+        "{report}"
+    );
+    assert!(
+        steps[4]
+            .as_array()
+            .is_some_and(|p| p.iter().any(|n| n == "simple-prompt")),
+        "{report}"
+    );
+    assert_eq!(
+        steps[5],
+        json!(["This is a simple prompt without arguments."]),
+        "{report}"
+    );
+    assert_eq!(steps[6], json!(["Engineering"]), "{report}");
+    assert!(
+        steps[7][0].as_str().is_some_and(|t| !t.is_empty()),
+        "{report}"
+    );
+    serving.abort();
+    bridge.shutdown(Duration::from_secs(6)).await;
+    let down = validate(
+        &dir.join("to-client.jsonl"),
+        &dir.join("from-client.jsonl"),
+        ProtocolVersion::V2026_07_28,
+    );
+    let up = validate(
+        &dir.join("to-server.jsonl"),
+        &dir.join("from-server.jsonl"),
+        upstream,
+    );
+    assert!(
+        down >= 8 && up >= 8,
+        "{down} frames to the client, {up} to the server"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
