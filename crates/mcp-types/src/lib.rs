@@ -7,6 +7,7 @@
 //! - [`wire`]: the version boundary: `serialize_for`, `parse_as`, the ledger.
 //! - [`session`]: what a stream of frames says about itself: revisions, ids per direction,
 //!   the client identity, what each response answers.
+//! - `tool` (feature `schemars`): typed tools, their schemas from Rust types.
 //! - `v2024_11_05` … `v2026_07_28`: per-revision models generated from the pinned official
 //!   JSON Schemas (one Cargo feature each).
 //!
@@ -29,6 +30,8 @@ pub mod jsonrpc;
 pub mod model;
 mod path;
 pub mod session;
+#[cfg(feature = "schemars")]
+pub mod tool;
 pub mod version;
 pub mod wire;
 mod wire_const;
@@ -69,4 +72,7 @@ pub mod v2025_11_25;
 pub mod v2026_07_28;
 
 pub use path::{JsonPath, PathSegment};
+/// schemars 1, re-exported for `#[derive(JsonSchema)]` at the version [`tool`] uses.
+#[cfg(feature = "schemars")]
+pub use schemars;
 pub use version::{Era, ProtocolVersion, UnknownVersionError, VersionLike};

@@ -395,7 +395,22 @@ impl Tool {
     }
 }
 
+impl CallToolRequestParams {
+    /// The arguments read as `T` (absent arguments read as `{}`); a mismatch is a
+    /// [`ModelError`](super::ModelError) with the pointer under `/arguments` and code -32602.
+    pub fn arguments_as<T: serde::de::DeserializeOwned>(&self) -> Result<T, super::ModelError> {
+        let arguments = Value::Object(self.arguments.clone().unwrap_or_default());
+        super::from_value(arguments).map_err(|e| e.under_key("arguments"))
+    }
+}
+
 impl CallToolResult {
+    /// A successful result with `value` as `structuredContent` and, as the revisions advise for
+    /// clients that read only `content`, its JSON text as one text block.
+    pub fn structured(value: Value) -> Self {
+        CallToolResult::text(value.to_string()).with_structured_content(value)
+    }
+
     /// A successful result with one text block.
     pub fn text(text: impl Into<String>) -> Self {
         CallToolResult::new(vec![ContentBlock::from(text.into())])
