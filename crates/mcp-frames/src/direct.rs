@@ -594,6 +594,8 @@ pub struct Line<'a> {
     /// `params` or `result`, as raw JSON text.
     body: Option<&'a str>,
     params: ParamsFacts<'a>,
+    /// The frame object's text (a sub-slice of the line).
+    frame_text: &'a str,
 }
 
 /// A capture record's members: each key, with the value to copy (`None` for the frame).
@@ -635,12 +637,12 @@ fn read_text(text: &str) -> Result<Line<'_>, GiveUp> {
     // The top-level object: a capture record's members (its frame read one level deeper), or
     // the frame itself.
     let mut top: SmallVec<[(&str, Option<&str>); 4]> = SmallVec::new();
-    let mut frame: Option<FrameRead<'_>> = None;
+    let mut frame: Option<(FrameRead<'_>, &str)> = None;
     let mut bare = FrameRead::default();
     let end = object(text, 0, |key, start| {
         if key == "frame" && b.get(start) == Some(&b'{') {
             let (read, end) = frame_members(text, start)?;
-            frame = Some(read);
+            frame = Some((read, &text[start..end]));
             top.push((key, None));
             return Ok(end);
         }
@@ -654,7 +656,7 @@ fn read_text(text: &str) -> Result<Line<'_>, GiveUp> {
     let has = |k: &str| top.iter().any(|(key, _)| *key == k);
     // The record split, as `Record::from_value` does it.
     match frame {
-        Some(read) if !has("jsonrpc") => {
+        Some((read, frame_text)) if !has("jsonrpc") => {
             let mut dir = None;
             let mut record = Record::new();
             for (key, raw) in &top {
@@ -672,11 +674,16 @@ fn read_text(text: &str) -> Result<Line<'_>, GiveUp> {
                 };
                 record.push((*key, copied));
             }
-            classify(Format::Capture(dir.ok_or(GiveUp)?), record, read)
+            classify(
+                Format::Capture(dir.ok_or(GiveUp)?),
+                record,
+                read,
+                frame_text,
+            )
         }
         Some(_) => Err(GiveUp),
         None if has("frame") => Err(GiveUp),
-        None => classify(Format::Bare, Record::new(), bare),
+        None => classify(Format::Bare, Record::new(), bare, &text[skip_ws(b, 0)..end]),
     }
 }
 
@@ -685,6 +692,7 @@ fn classify<'a>(
     format: Format,
     record: Record<'a>,
     read: FrameRead<'a>,
+    frame_text: &'a str,
 ) -> Result<Line<'a>, GiveUp> {
     let FrameRead { members, params } = read;
     let get = |k: &str| members.iter().find(|m| m.key == k).map(|m| m.raw);
@@ -692,7 +700,7 @@ fn classify<'a>(
         return Err(GiveUp);
     }
     if get("error").is_some() {
-        return classify_error(format, record, members);
+        return classify_error(format, record, members, frame_text);
     }
     let id = get("id").map(request_id).transpose()?;
     let is_object = |raw: &str| raw.starts_with('{');
@@ -746,6 +754,7 @@ fn classify<'a>(
         method: method_raw,
         body,
         params,
+        frame_text,
     })
 }
 
@@ -780,6 +789,7 @@ fn classify_error<'a>(
     format: Format,
     record: Record<'a>,
     members: Members<'a>,
+    frame_text: &'a str,
 ) -> Result<Line<'a>, GiveUp> {
     let mut values = Map::new();
     for m in &members {
@@ -809,6 +819,7 @@ fn classify_error<'a>(
         method: None,
         body: None,
         params: ParamsFacts::default(),
+        frame_text,
     })
 }
 
@@ -944,10 +955,16 @@ impl IdentityText {
     }
 }
 
-/// The body text the boundary parses: `{"method":…,"params":…}` for requests and
-/// notifications (with the client identity added where `convert::add_identity` adds it), built
-/// in `buf`; for responses the `result` text itself, borrowed from the line (no copy of a
-/// result that may be tens of megabytes).
+/// Params from this size on are parsed from the frame's own text (see [`body_text`]).
+const LARGE_PARAMS: usize = 64 * 1024;
+
+/// The body text the boundary parses, borrowed from the line where it can be (no copy of a body
+/// that may be tens of megabytes): for responses the `result` text; for requests and
+/// notifications `{"method":…,"params":…}` built in `buf`, with the client identity added
+/// where `convert::add_identity` adds it, or, when nothing is added and the params are large,
+/// the frame's own text. That reads as the same body: a request or notification type has
+/// exactly the members `method` and `params` and ignores any other (`jsonrpc`, `id`, unknown
+/// frame members), and its errors and mandates concern those two alone.
 fn body_text<'t: 'r, 'b: 'r, 'r>(
     line: &Line<'t>,
     identity: Option<&IdentityText>,
@@ -957,6 +974,9 @@ fn body_text<'t: 'r, 'b: 'r, 'r>(
     let Some(method) = line.method else {
         return line.body.ok_or(GiveUp);
     };
+    if identity.is_none() && line.body.is_some_and(|p| p.len() >= LARGE_PARAMS) {
+        return Ok(line.frame_text);
+    }
     buf.push_str("{\"method\":");
     buf.push_str(method);
     // The `_meta` entries to add, as `"key":value` text.
