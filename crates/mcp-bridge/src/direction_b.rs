@@ -16,6 +16,8 @@
 //!   such a call is answered -32601 (B10).
 //! - Progress goes to the current request's token, only increasing (B12); logs go to the
 //!   request at or above its `_meta` level, none without one (B13, the runtime's filter).
+//! - A listen stream is narrowed to what the legacy server offers and its URIs subscribed
+//!   upstream, reference-counted, for as long as it lives (B7, [`DirectionB::listen`]).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -23,14 +25,14 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use indexmap::IndexMap;
 use mcp_transport::server::{
-    Change, HandlerError, INPUT_KEY_META, RequestContext, capability_for, check_param_headers,
-    declares,
+    Change, HandlerError, INPUT_KEY_META, ListenGuard, RequestContext, capability_for,
+    check_param_headers, declares,
 };
 use mcp_types::ProtocolVersion;
 use mcp_types::jsonrpc::ErrorData;
 use mcp_types::model::{
     ClientRequest, ClientResult, DiscoverResult, InputRequest, InputRequiredResult, InputResponse,
-    Meta, ServerCapabilities, ServerRequest, ServerResult, Tool, meta::keys,
+    Meta, ServerCapabilities, ServerRequest, ServerResult, SubscriptionFilter, Tool, meta::keys,
 };
 use mcp_types::wire::INPUT_REQUIRED_METHODS;
 use serde_json::{Value, json};
@@ -58,8 +60,13 @@ const MAX_KEY_LEN: usize = 128;
 const RETRY_MEMBERS: [&str; 2] = ["inputResponses", "requestState"];
 
 /// Capability members a 2026-07-28 client is not offered in front of a legacy server (tasks
-/// are never carried, Q8; `resources.subscribe` has no listen emulation yet, B7).
-const DISCOVER_HIDDEN: [&str; 2] = ["/tasks", "/resources/subscribe"];
+/// are never carried, Q8).
+const DISCOVER_HIDDEN: [&str; 1] = ["/tasks"];
+
+/// Listen streams open at once (reference §4.1, B7).
+const MAX_LISTENS: usize = 16;
+/// Resource URIs one listen stream may name.
+const MAX_LISTEN_URIS: usize = 256;
 
 /// Direction B's state: the legacy sessions and the parked calls.
 pub(crate) struct DirectionB {
@@ -74,6 +81,99 @@ pub(crate) struct DirectionB {
     tools: Mutex<ToolCache>,
     /// Bumped by every upstream tool list change.
     tools_generation: Arc<AtomicU64>,
+    /// The upstream resource subscriptions listen streams hold (B7).
+    subscriptions: Arc<Subscriptions>,
+}
+
+/// The upstream `resources/subscribe`s of the listen streams, reference-counted per legacy
+/// session and URI, and the number of streams open.
+#[derive(Default)]
+struct Subscriptions {
+    counts: Mutex<HashMap<(String, String), usize>>,
+    streams: AtomicU64,
+}
+
+/// What one listen stream holds: its URIs' references (released, and unsubscribed upstream
+/// at zero, when the stream ends).
+struct ListenHold {
+    subscriptions: Arc<Subscriptions>,
+    session: Option<(String, Arc<Upstream>)>,
+    uris: Vec<String>,
+}
+
+impl Drop for ListenHold {
+    fn drop(&mut self) {
+        self.subscriptions.streams.fetch_sub(1, Ordering::Relaxed);
+        let Some((key, session)) = self.session.take() else {
+            return;
+        };
+        let released: Vec<String> = {
+            let mut counts = self
+                .subscriptions
+                .counts
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            self.uris
+                .drain(..)
+                .filter(|uri| {
+                    let k = (key.clone(), uri.clone());
+                    match counts.get_mut(&k) {
+                        Some(n) if *n > 1 => {
+                            *n -= 1;
+                            false
+                        }
+                        Some(_) => {
+                            counts.remove(&k);
+                            true
+                        }
+                        None => false,
+                    }
+                })
+                .collect()
+        };
+        if released.is_empty() {
+            return;
+        }
+        if let Ok(rt) = tokio::runtime::Handle::try_current() {
+            rt.spawn(async move {
+                for uri in released {
+                    let _ = resource_request(&session, "resources/unsubscribe", &uri).await;
+                }
+            });
+        }
+    }
+}
+
+/// Sends `resources/subscribe` or `unsubscribe` for `uri` on `session` and waits (bounded).
+async fn resource_request(
+    session: &Arc<Upstream>,
+    method: &str,
+    uri: &str,
+) -> Result<(), ErrorData> {
+    let request = client_request(json!({"method": method, "params": {"uri": uri}}))?;
+    let id = session.reserve_id();
+    let mut leg = session.start_leg(id, request, Some(MODERN)).await?;
+    let deadline = Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        match tokio::time::timeout_at(deadline, leg.rx.recv()).await {
+            Ok(Some(LegEvent::Done(answer))) => {
+                leg.finished = true;
+                return answer.map(|_| ());
+            }
+            Ok(Some(_)) => {}
+            Ok(None) => {
+                leg.finished = true;
+                return Err(Reason::UpstreamClosed.error("the upstream is gone", None, None));
+            }
+            Err(_) => {
+                return Err(Reason::Timeout.error(
+                    format!("no answer to {method} in time"),
+                    None,
+                    None,
+                ));
+            }
+        }
+    }
 }
 
 impl DirectionB {
@@ -120,7 +220,87 @@ impl DirectionB {
             capabilities,
             tools: Mutex::new(HashMap::new()),
             tools_generation,
+            subscriptions: Arc::default(),
         }
+    }
+
+    /// A listen stream opens (B7): the filter narrowed to what the legacy server offers, each
+    /// URI subscribed upstream on the identity's session (reference-counted; a URI the server
+    /// refuses is left out of the acknowledgement), held until the stream ends.
+    pub(crate) async fn listen(
+        &self,
+        ctx: &RequestContext,
+        filter: SubscriptionFilter,
+    ) -> Result<(SubscriptionFilter, Option<ListenGuard>), ErrorData> {
+        let caps = serde_json::to_value(&self.snapshot.capabilities).unwrap_or(Value::Null);
+        let offers = |pointer: &str| caps.pointer(pointer) == Some(&json!(true));
+        let mut granted = SubscriptionFilter::new();
+        let asked = |flag: Option<bool>| flag == Some(true);
+        granted.tools_list_changed =
+            (asked(filter.tools_list_changed) && offers("/tools/listChanged")).then_some(true);
+        granted.prompts_list_changed =
+            (asked(filter.prompts_list_changed) && offers("/prompts/listChanged")).then_some(true);
+        granted.resources_list_changed = (asked(filter.resources_list_changed)
+            && offers("/resources/listChanged"))
+        .then_some(true);
+        let uris = filter.resource_subscriptions.clone().unwrap_or_default();
+        if uris.len() > MAX_LISTEN_URIS {
+            return Err(ErrorData::new(
+                -32602,
+                format!("a listen stream names at most {MAX_LISTEN_URIS} resources"),
+            ));
+        }
+        if self.subscriptions.streams.fetch_add(1, Ordering::Relaxed) >= MAX_LISTENS as u64 {
+            self.subscriptions.streams.fetch_sub(1, Ordering::Relaxed);
+            return Err(Reason::LimitExceeded.error(
+                format!("the bridge carries at most {MAX_LISTENS} listen streams"),
+                None,
+                None,
+            ));
+        }
+        let mut hold = ListenHold {
+            subscriptions: self.subscriptions.clone(),
+            session: None,
+            uris: Vec::new(),
+        };
+        if !uris.is_empty() && offers("/resources/subscribe") {
+            let identity = identity_of(ctx);
+            let session = self.sessions.get(&identity).await?;
+            let key = identity.key();
+            for uri in uris {
+                if hold.uris.contains(&uri) {
+                    continue;
+                }
+                let first = {
+                    let mut counts = self
+                        .subscriptions
+                        .counts
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner);
+                    let n = counts.entry((key.clone(), uri.clone())).or_insert(0);
+                    *n += 1;
+                    *n == 1
+                };
+                if first
+                    && resource_request(&session, "resources/subscribe", &uri)
+                        .await
+                        .is_err()
+                {
+                    self.subscriptions
+                        .counts
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .remove(&(key.clone(), uri.clone()));
+                    continue;
+                }
+                hold.uris.push(uri);
+            }
+            if !hold.uris.is_empty() {
+                granted.resource_subscriptions = Some(hold.uris.clone());
+            }
+            hold.session = Some((key, session));
+        }
+        Ok((granted, Some(Box::new(hold))))
     }
 
     /// The tools `identity`'s session lists, read once per tool list generation.

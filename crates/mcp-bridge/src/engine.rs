@@ -12,7 +12,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use mcp_transport::server::{
-    Handler, HandlerError, Intercepted, RequestContext, SessionHandle, capability_for, declares,
+    Handler, HandlerError, Intercepted, ListenGuard, RequestContext, SessionHandle, capability_for,
+    declares,
 };
 use mcp_types::ProtocolVersion;
 use mcp_types::jsonrpc::{ErrorData, JsonRpcResponse};
@@ -20,7 +21,7 @@ use mcp_types::model::meta::keys;
 use mcp_types::model::{
     ClientCapabilities, ClientRequest, ClientResult, Implementation, InitializeResult,
     InputRequest, InputResponse, InputResponses, LoggingLevel, ServerCapabilities, ServerRequest,
-    ServerResult,
+    ServerResult, SubscriptionFilter,
 };
 use mcp_types::wire::{MethodResult, parse_result_for};
 use serde_json::{Map, Value, json};
@@ -640,6 +641,19 @@ impl Handler for BridgeHandler {
             _ => {
                 Intercepted::Answered(self.forward(&ctx, request).await.map_err(HandlerError::Rpc))
             }
+        }
+    }
+
+    async fn listen(
+        &self,
+        ctx: &RequestContext,
+        filter: SubscriptionFilter,
+    ) -> Result<(SubscriptionFilter, Option<ListenGuard>), ErrorData> {
+        match &self.direction_b {
+            // B7: emulated with the legacy server's subscriptions and list changes.
+            Some(b) => b.listen(ctx, filter).await,
+            // A 2026-07-28 upstream: the bridge's own listen stream upstream feeds it.
+            None => Ok((filter, None)),
         }
     }
 

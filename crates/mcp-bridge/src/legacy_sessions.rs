@@ -104,6 +104,15 @@ struct Entry {
     key: String,
     upstream: Arc<Upstream>,
     last_used: Instant,
+    /// The session's reference count when nobody but the bridge's own tasks held it: more
+    /// means a parked call or a listen stream's subscriptions still use it.
+    baseline: usize,
+}
+
+impl Entry {
+    fn idle(&self) -> bool {
+        self.upstream.in_flight() == 0 && Arc::strong_count(&self.upstream) <= self.baseline
+    }
 }
 
 /// The legacy sessions of one bridge.
@@ -156,8 +165,8 @@ impl LegacySessions {
         let now = Instant::now();
         // Gone sessions leave; idle ones past their time end.
         entries.retain(|e| {
-            let idle = e.upstream.in_flight() == 0
-                && now.duration_since(e.last_used) >= self.limits.legacy_session_idle;
+            let idle =
+                e.idle() && now.duration_since(e.last_used) >= self.limits.legacy_session_idle;
             if idle {
                 e.upstream.shutdown();
             }
@@ -171,7 +180,7 @@ impl LegacySessions {
             let lru = entries
                 .iter()
                 .enumerate()
-                .filter(|(_, e)| e.upstream.in_flight() == 0)
+                .filter(|(_, e)| e.idle())
                 .min_by_key(|(_, e)| e.last_used)
                 .map(|(i, _)| i);
             match lru {
@@ -189,10 +198,13 @@ impl LegacySessions {
             }
         }
         let upstream = self.open(identity).await?;
+        // This clone and the one returned are not the session's users.
+        let baseline = Arc::strong_count(&upstream);
         entries.push(Entry {
             key,
             upstream: upstream.clone(),
             last_used: now,
+            baseline,
         });
         Ok(upstream)
     }

@@ -41,7 +41,7 @@
 //! `InitializeResult`, one legacy session per client identity, results decorated at
 //! 2026-07-28, legacy errors mapped, server→client requests during a call turned into
 //! input-required rounds with signed single-use tokens, progress and logs to the request,
-//! list changes to listen streams). A 2026-07-28 client in front of a 2026-07-28 server is
+//! list changes and resource subscriptions on listen streams). A 2026-07-28 client in front of a 2026-07-28 server is
 //! passed through.
 //!
 //! Judged by `tests/conformance.rs`: direction A (the fixtures at 2026-07-28 only behind the
@@ -77,10 +77,14 @@
 //!   `logging/setLevel` is sent yet.
 //! - **Q9.** `supportedVersions` is `["2026-07-28"]` only (`direction_b::DirectionB::discover`):
 //!   legacy clients reach the bridge through `initialize`.
-//! - **Q10.** Listen streams are the runtime's (list changes relayed from every legacy
-//!   session, identical ones within 200 ms announced once, `DUPLICATE_WINDOW`); the bridge
-//!   ends a listen only by closing it. Resource subscriptions through listen (B7) are open,
-//!   so `resources.subscribe` is not offered to 2026-07-28 clients (`DISCOVER_HIDDEN`).
+//! - **Q10.** Listen streams are the runtime's; the bridge ends one only by closing it (no
+//!   listen result, no stdio cancel yet). B7: the runtime's `Handler::listen` hook
+//!   (`direction_b::DirectionB::listen`) narrows the filter to what the legacy server offers
+//!   (`*ListChanged` only with that `listChanged`, URIs only with `resources.subscribe`),
+//!   subscribes each URI upstream on the identity's session, reference-counted, leaves a URI
+//!   the server refuses out of the acknowledgement, and unsubscribes at count zero when the
+//!   stream ends; at most 16 streams, 256 URIs each. List changes are relayed from every
+//!   legacy session, identical ones within 200 ms announced once (`DUPLICATE_WINDOW`).
 //! - **Q12.** `serverInfo` in B is the upstream's, in the discover result and every result's
 //!   `_meta`; the bridge does not name itself there.
 //! - **Q15.** One legacy session per distinct principal + `clientInfo` + `clientCapabilities`

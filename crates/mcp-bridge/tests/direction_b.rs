@@ -11,9 +11,10 @@ use std::time::Duration;
 use mcp_bridge::{Bridge, BridgeOptions, Era, Limits, UpstreamTarget};
 use mcp_transport::client::{ClientOptions, Wire, connect_streamable};
 use mcp_transport::fixtures::ConformanceFixtures;
-use mcp_transport::server::{Server, ServerConfig};
+use mcp_transport::server::{Change, Handler, HandlerResult, RequestContext, Server, ServerConfig};
 use mcp_transport::{Connection, Frame};
 use mcp_types::ProtocolVersion;
+use mcp_types::model::{CallToolRequestParams, CallToolResult, Implementation, ServerCapabilities};
 use serde_json::{Value, json};
 
 const LIMIT: Duration = Duration::from_secs(20);
@@ -34,10 +35,14 @@ impl Drop for Setup {
 }
 
 async fn setup(limits: Limits) -> Setup {
+    setup_with(ConformanceFixtures::new(), limits).await
+}
+
+async fn setup_with<H: Handler>(handler: H, limits: Limits) -> Setup {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let upstream_url = format!("http://{}/mcp", listener.local_addr().unwrap());
     let server = Server::new(
-        ConformanceFixtures::new(),
+        handler,
         ServerConfig {
             revisions: vec![ProtocolVersion::V2025_11_25],
             ..ServerConfig::default()
@@ -164,9 +169,9 @@ async fn discover_comes_from_the_legacy_handshake_and_removed_methods_are_refuse
     assert_eq!(caps["tools"]["listChanged"], true);
     assert!(caps["logging"].is_object(), "Q7: logging is offered");
     assert!(caps.get("tasks").is_none());
-    assert!(
-        caps["resources"].get("subscribe").is_none(),
-        "no resource subscriptions through listen yet"
+    assert_eq!(
+        caps["resources"]["subscribe"], true,
+        "emulated on listen streams (B7)"
     );
     // No legacy session was needed for that.
     assert_eq!(s.bridge.handler().legacy_sessions().await, 0);
@@ -477,4 +482,85 @@ async fn a_list_change_reaches_a_listen_stream_once() {
     let more =
         tokio::time::timeout(Duration::from_millis(600), listener.conn.receiver.recv()).await;
     assert!(more.is_err(), "one change, one notification: {more:?}");
+}
+
+/// A legacy server with resource subscriptions but no list changes: it records every
+/// `resources/subscribe` and announces an update of `test://r` when `touch` is called.
+#[derive(Default)]
+struct Watched {
+    subscribed: Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+impl Handler for Watched {
+    fn server_info(&self) -> Implementation {
+        Implementation::new("watched", "1")
+    }
+
+    fn capabilities(&self) -> ServerCapabilities {
+        serde_json::from_value(json!({"resources": {"subscribe": true}, "tools": {}})).unwrap()
+    }
+
+    fn subscribe(&self, _: &RequestContext, uri: &str) -> HandlerResult<()> {
+        self.subscribed.lock().unwrap().push(uri.to_owned());
+        Ok(())
+    }
+
+    async fn call_tool(
+        &self,
+        ctx: RequestContext,
+        _: CallToolRequestParams,
+    ) -> HandlerResult<CallToolResult> {
+        ctx.notifier()
+            .announce(Change::ResourceUpdated("test://r".into()));
+        Ok(serde_json::from_value(json!({"content": []})).unwrap())
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn listen_streams_are_narrowed_to_the_server_and_carry_subscribed_updates() {
+    let watched = Watched::default();
+    let subscribed = watched.subscribed.clone();
+    let s = setup_with(watched, Limits::default()).await;
+    let mut a = Client::new(&s.url, json!({}));
+    let filter = json!({"notifications": {"toolsListChanged": true,
+        "resourceSubscriptions": ["test://r", "test://r"]}});
+    let listen = a
+        .send("subscriptions/listen", filter.clone(), json!({}))
+        .await;
+    let ack = a.recv().await;
+    assert_eq!(
+        ack["method"], "notifications/subscriptions/acknowledged",
+        "{ack}"
+    );
+    // No tool list changes from this server; the URI once.
+    assert_eq!(
+        ack["params"]["notifications"],
+        json!({"resourceSubscriptions": ["test://r"]}),
+        "{ack}"
+    );
+    // A second stream of the same identity: no second upstream subscribe.
+    let mut b = Client::new(&s.url, json!({}));
+    b.send("subscriptions/listen", filter, json!({})).await;
+    assert_eq!(
+        b.recv().await["method"],
+        "notifications/subscriptions/acknowledged"
+    );
+    assert_eq!(*subscribed.lock().unwrap(), ["test://r"]);
+    let mut c = Client::new(&s.url, json!({}));
+    c.call("tools/call", json!({"name": "touch", "arguments": {}}))
+        .await;
+    for (client, id) in [(&mut a, Some(listen)), (&mut b, None)] {
+        let update = client.recv().await;
+        assert_eq!(
+            update["method"], "notifications/resources/updated",
+            "{update}"
+        );
+        assert_eq!(update["params"]["uri"], "test://r");
+        if let Some(id) = id {
+            assert_eq!(
+                update["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+                id
+            );
+        }
+    }
 }

@@ -323,11 +323,31 @@ impl<H: Handler> Server<H> {
             }
         };
         if let ClientRequest::SubscriptionsListen(listen) = &request {
-            let filter = listen.params.notifications.clone();
+            let ctx = modern_context(
+                self,
+                id.clone(),
+                &request,
+                meta,
+                principal.clone(),
+                Vec::new(),
+            );
+            let (filter, guard) = match self
+                .handler
+                .listen(&ctx, listen.params.notifications.clone())
+                .await
+            {
+                Ok(planned) => planned,
+                Err(e) => {
+                    let _ = outgoing.send(refuse(e)).await;
+                    return;
+                }
+            };
             let id_value = serde_json::to_value(&id).unwrap_or(Value::Null);
             let out = outgoing.clone();
             let mut changes = self.shared.notifier.listen();
             let handle = tasks.spawn(async move {
+                // Held for as long as the stream lives.
+                let _guard = guard;
                 if let Ok(f) = emit(
                     &JsonRpcNotification::new(listen_ack(&filter, &id_value)),
                     MODERN,

@@ -10,7 +10,7 @@ use mcp_types::model::{
     CallToolRequestParams, CallToolResult, ClientCapabilities, ClientRequest,
     CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResult, Implementation,
     InitializeResult, InputRequest, InputResponse, LoggingLevel, Prompt, ReadResourceResult,
-    Resource, ResourceTemplate, ServerCapabilities, ServerResult, Tool,
+    Resource, ResourceTemplate, ServerCapabilities, ServerResult, SubscriptionFilter, Tool,
 };
 use serde_json::{Value, json};
 
@@ -28,6 +28,9 @@ pub enum Intercepted {
     /// The runtime dispatches the request (perhaps rewritten) to the per-method methods.
     Continue(RequestContext, ClientRequest),
 }
+
+/// What a handler keeps for one listen stream ([`Handler::listen`]); dropped when it ends.
+pub type ListenGuard = Box<dyn std::any::Any + Send + Sync>;
 
 /// JSON-RPC error codes the runtime uses, by meaning: the crate-wide table of mcp-types.
 pub use mcp_types::jsonrpc::codes;
@@ -237,6 +240,20 @@ pub trait Handler: Send + Sync + 'static {
         request: ClientRequest,
     ) -> impl Future<Output = Intercepted> + Send {
         async move { Intercepted::Continue(ctx, request) }
+    }
+
+    /// A 2026-07-28 `subscriptions/listen` stream opens with `filter`: the handler may narrow
+    /// the filter (the acknowledgement and the delivery use what it returns), refuse the
+    /// stream, and keep a guard that is dropped when the stream ends (a front server holding
+    /// upstream subscriptions for it). Default: as asked, no guard.
+    fn listen(
+        &self,
+        ctx: &RequestContext,
+        filter: SubscriptionFilter,
+    ) -> impl Future<Output = Result<(SubscriptionFilter, Option<ListenGuard>), ErrorData>> + Send
+    {
+        let _ = ctx;
+        async move { Ok((filter, None)) }
     }
 
     /// A handshake-era session was negotiated (`initialize`, on any transport): the handler

@@ -829,7 +829,14 @@ async fn stateless_post<H: Handler>(
     )
     .with_headers(headers);
     if let ClientRequest::SubscriptionsListen(listen) = request {
-        return listen_stream(server, id, listen.params.notifications);
+        return match server
+            .handler
+            .listen(&ctx, listen.params.notifications)
+            .await
+        {
+            Ok((filter, guard)) => listen_stream(server, id, filter, guard),
+            Err(e) => json_error(status_for(MODERN, Some(e.code)), Some(id), e, MODERN),
+        };
     }
     let meta = server.server_info_meta();
     answer_request(server, ctx, request, None, Some(meta))
@@ -976,6 +983,7 @@ fn listen_stream<H: Handler>(
     server: &Arc<Server<H>>,
     id: RequestId,
     filter: SubscriptionFilter,
+    guard: Option<super::handler::ListenGuard>,
 ) -> Response {
     let limits = server.shared.limits;
     let (sink, body_rx) = mpsc::channel::<Bytes>(limits.stream_queue);
@@ -984,6 +992,8 @@ fn listen_stream<H: Handler>(
     let tag = move |n: ServerNotification| tag_subscription(n, &id_value);
     let ack = listen_ack(&filter, &serde_json::to_value(&id).unwrap_or(Value::Null));
     tokio::spawn(async move {
+        // Held for as long as the stream lives.
+        let _guard = guard;
         let mut writer = EventWriter {
             log: None,
             sink: Some(sink),

@@ -32,7 +32,7 @@ use mcp_types::ProtocolVersion;
 pub use auth::{AuthRejection, Authenticator, BearerTokens, NoAuth, Principal};
 pub use context::RequestContext;
 pub use handler::{
-    Handler, HandlerError, HandlerResult, INPUT_KEY_META, InputPending, Intercepted,
+    Handler, HandlerError, HandlerResult, INPUT_KEY_META, InputPending, Intercepted, ListenGuard,
     capability_for, codes, declares,
 };
 pub use limits::Limits;
