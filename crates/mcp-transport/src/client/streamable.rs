@@ -134,6 +134,13 @@ pub fn connect_streamable(
                 permit = shared.permits.clone().acquire_owned() => permit.expect("never closed"),
                 () = close_requested(&mut close) => break ConnectionEnd::Closed,
             };
+            if plan.initialized {
+                // The lifecycle's order: the server has `notifications/initialized` (its POST
+                // answered) before any later frame is posted, so a request right after it
+                // never overtakes it on a concurrent connection.
+                Arc::clone(&shared).exchange(frame, plan, permit).await;
+                continue;
+            }
             let requests = plan.requests.clone();
             let task = tasks.spawn(Arc::clone(&shared).exchange(frame, plan, permit));
             if shared.rules.cancel_by_closing {
