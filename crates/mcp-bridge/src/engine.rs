@@ -8,7 +8,7 @@
 //! stripped of the reserved identity keys for a legacy one), its answer read with
 //! `parse_result_for` at the upstream's revision and handed back as the superset value.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use mcp_transport::server::{
@@ -95,6 +95,9 @@ pub struct BridgeHandler {
     /// Direction A: each legacy session's `logging/setLevel`, stamped as `logLevel` (no entry:
     /// no level, the server stays quiet, reference Q6). Entries leave with their session.
     levels: Mutex<HashMap<String, LoggingLevel>>,
+    /// Direction A: the URIs each legacy session holds on the upstream listen stream (one
+    /// reference per session and URI), released when the session ends without unsubscribing.
+    subscribed: Mutex<HashMap<String, BTreeSet<String>>>,
     /// Direction B (a 2026-07-28 client in front of a legacy server), when the upstream is
     /// legacy.
     direction_b: Option<DirectionB>,
@@ -129,6 +132,7 @@ impl BridgeHandler {
             report,
             emitter,
             levels: Mutex::new(HashMap::new()),
+            subscribed: Mutex::new(HashMap::new()),
             direction_b,
         }
     }
@@ -148,6 +152,49 @@ impl BridgeHandler {
 
     fn modern_upstream(&self) -> bool {
         self.snapshot.era == Era::Modern
+    }
+
+    /// Direction A: a legacy session's subscribe (`hold`) or unsubscribe of `uri` on the
+    /// upstream listen stream, one reference per session and URI: a repeated subscribe, or an
+    /// unsubscribe of a URI the session does not hold, changes nothing upstream.
+    async fn hold(
+        &self,
+        listener: &Arc<Listener>,
+        ctx: &RequestContext,
+        uri: &str,
+        hold: bool,
+    ) -> Result<(), ErrorData> {
+        let session = ctx.session_id().unwrap_or_default();
+        // Claimed before the upstream change (so concurrent requests see it), undone if the
+        // change fails.
+        let flip = |hold: bool| {
+            let mut held = self
+                .subscribed
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            let uris = held.entry(session.to_owned()).or_default();
+            let changed = if hold {
+                uris.insert(uri.to_owned())
+            } else {
+                uris.remove(uri)
+            };
+            if uris.is_empty() {
+                held.remove(session);
+            }
+            changed
+        };
+        if !flip(hold) {
+            return Ok(());
+        }
+        let changed = if hold {
+            listener.subscribe(uri).await
+        } else {
+            listener.unsubscribe(uri).await
+        };
+        if changed.is_err() {
+            flip(!hold);
+        }
+        changed
     }
 
     fn level_of(&self, ctx: &RequestContext) -> Option<LoggingLevel> {
@@ -604,19 +651,18 @@ impl Handler for BridgeHandler {
                         .and_then(|r| r.subscribe)
                         .unwrap_or(false);
                     match (&self.listener, &request) {
-                        (Some(l), ClientRequest::Subscribe(r)) if subscribe => l
-                            .subscribe(&r.params.uri)
-                            .await
-                            .map(|()| ServerResult::Empty(Default::default())),
-                        (Some(l), ClientRequest::Unsubscribe(r)) if subscribe => l
-                            .unsubscribe(&r.params.uri)
-                            .await
-                            .map(|()| ServerResult::Empty(Default::default())),
+                        (Some(l), ClientRequest::Subscribe(r)) if subscribe => {
+                            self.hold(l, &ctx, &r.params.uri, true).await
+                        }
+                        (Some(l), ClientRequest::Unsubscribe(r)) if subscribe => {
+                            self.hold(l, &ctx, &r.params.uri, false).await
+                        }
                         _ => Err(ErrorData::new(
                             -32601,
                             "the server does not offer resource subscriptions",
                         )),
                     }
+                    .map(|()| ServerResult::Empty(Default::default()))
                 } else {
                     self.forward(&ctx, request.clone()).await
                 };
@@ -684,6 +730,24 @@ impl Handler for BridgeHandler {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .remove(session_id);
+        let held = self
+            .subscribed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(session_id);
+        // A8: a session that ends subscribed gives its URIs back, so the upstream listen
+        // stream stops carrying what no client holds.
+        if let (Some(uris), Some(listener), Ok(runtime)) = (
+            held,
+            self.listener.clone(),
+            tokio::runtime::Handle::try_current(),
+        ) {
+            runtime.spawn(async move {
+                for uri in uris {
+                    let _ = listener.unsubscribe(&uri).await;
+                }
+            });
+        }
     }
 }
 

@@ -70,11 +70,19 @@
 //! - **Q13.** A changed filter opens the new listen stream, waits for its acknowledgement,
 //!   then cancels the old one (`listen::Listener::reopen`); duplicates of the overlap are not
 //!   removed yet.
+//! - **A8, a session that ends subscribed.** Each legacy session holds one reference per URI
+//!   on the upstream listen stream (a repeated subscribe adds none); when the session ends
+//!   without unsubscribing, its URIs are released and the stream reopened without them
+//!   (`BridgeHandler::hold`, `session_ended`; tested in `tests/faults.rs`).
 //! - **Q7.** `logging` is advertised in the synthesized `DiscoverResult` when the legacy
 //!   server has it; a legacy log goes to the request it is attributed to (the newest leg of
 //!   the identity's session) and out only at or above that request's `_meta` level, none
-//!   without one (`direction_b::DirectionB::drive`, the runtime's filter). No upstream
-//!   `logging/setLevel` is sent yet.
+//!   without one (`direction_b::DirectionB::drive`, the runtime's filter).
+//! - **B13.** No upstream `logging/setLevel` in direction B: a legacy session that never got a
+//!   level sends every log (SDK v1 filters only after one), and the bridge, not the server,
+//!   applies each request's `logLevel`. Sending one would make a session shared by requests
+//!   of different levels filter for the quietest of them. Judged by the SDK pairs
+//!   (`tests/sdk_pairs.rs`: the 2026-07-28 clients get their calls' logs at their level).
 //! - **Q9.** `supportedVersions` is `["2026-07-28"]` only (`direction_b::DirectionB::discover`):
 //!   legacy clients reach the bridge through `initialize`.
 //! - **Q10.** Listen streams are the runtime's; the bridge ends one only by closing it (no

@@ -210,6 +210,12 @@ async fn connect(
     )
 }
 
+/// The client goes away; the bridge's side of its connection ends cleanly, within the bound.
+async fn finish(client: Client, serving: tokio::task::JoinHandle<Result<(), BridgeError>>) {
+    drop(client);
+    assert!(ended(serving).await.is_ok());
+}
+
 /// The bridge's end, within the bound.
 async fn ended(
     serving: tokio::task::JoinHandle<Result<(), BridgeError>>,
@@ -268,23 +274,29 @@ async fn upstream_killed_mid_call_fails_every_pending_request_and_ends_the_bridg
 /// A 2026-07-28 answer to the call with bridge id 2: a question for the client.
 const QUESTION: &str = r#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"input_required","inputRequests":{"who":{"method":"elicitation/create","params":{"mode":"form","message":"who?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}},"requestState":"s1"}}"#;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn upstream_killed_while_the_client_holds_a_bridged_question_fails_the_call_at_once() {
-    // Direction A: the server's InputRequiredResult became an elicitation/create to the
-    // client; the server dies before the client answers (nothing is in flight upstream).
-    let pid = scratch("hold-a.pid");
+/// The server answers the client's call by asking it something (`ask`, one line), then is
+/// killed before the client answers: the call fails at once (nothing is in flight upstream)
+/// and the bridge ends. `upstream` is [`legacy`] or [`modern`], `revisions` what the bridge may
+/// speak to it, `revision` the client's.
+async fn killed_while_the_client_holds_a_question(
+    upstream: fn(&str) -> UpstreamTarget,
+    ask: &str,
+    revisions: &[ProtocolVersion],
+    revision: &str,
+) {
+    let pid = scratch(&format!("hold-{revision}.pid"));
     let bridge = connect(
-        modern(&format!(
-            "read -r call; echo '{QUESTION}'; echo $$ > {}; exec sleep 30",
+        upstream(&format!(
+            "read -r call; echo '{ask}'; echo $$ > {}; exec sleep 30",
             pid.display()
         )),
         Limits::default(),
-        MODERN,
+        revisions,
     )
     .await;
     let (mut client, serving) = attach(&bridge, 1 << 20);
     client
-        .initialize("2025-06-18", json!({"elicitation": {}}))
+        .initialize(revision, json!({"elicitation": {}}))
         .await;
     client
         .send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
@@ -293,7 +305,6 @@ async fn upstream_killed_while_the_client_holds_a_bridged_question_fails_the_cal
     let question = client.request().await;
     assert_eq!(question["method"], "elicitation/create", "{question}");
     kill(&wait_pid(&pid).await);
-    // The client still holds the question: the call fails anyway, and the bridge ends.
     let answer = client.answer(json!(1)).await;
     assert_eq!(reason(&answer), "upstream_closed", "{answer}");
     assert!(
@@ -310,38 +321,16 @@ async fn upstream_killed_while_the_client_holds_a_bridged_question_fails_the_cal
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn upstream_killed_while_the_client_holds_a_bridged_question_fails_the_call_at_once() {
+    // Direction A: the server's InputRequiredResult became an elicitation/create to the client.
+    killed_while_the_client_holds_a_question(modern, QUESTION, MODERN, "2025-06-18").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn upstream_killed_while_the_client_holds_its_server_request_fails_the_call_at_once() {
-    // Direction C: a legacy server's elicitation/create rides on the call to the client; the
-    // server dies before the client answers.
-    let pid = scratch("hold-c.pid");
+    // Direction C: a legacy server's elicitation/create rides on the call to the client.
     let ask = r#"{"jsonrpc":"2.0","id":"s-1","method":"elicitation/create","params":{"message":"who?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}"#;
-    let bridge = connect(
-        legacy(&format!(
-            "read -r call; echo '{ask}'; echo $$ > {}; exec sleep 30",
-            pid.display()
-        )),
-        Limits::default(),
-        LEGACY,
-    )
-    .await;
-    let (mut client, serving) = attach(&bridge, 1 << 20);
-    client
-        .initialize("2025-11-25", json!({"elicitation": {}}))
-        .await;
-    client
-        .send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                     "params": {"name": "ask", "arguments": {}}}))
-        .await;
-    let question = client.request().await;
-    assert_eq!(question["method"], "elicitation/create", "{question}");
-    kill(&wait_pid(&pid).await);
-    let answer = client.answer(json!(1)).await;
-    assert_eq!(reason(&answer), "upstream_closed", "{answer}");
-    let end = ended(serving).await;
-    assert!(
-        matches!(end, Err(BridgeError::UpstreamClosed(_))),
-        "{end:?}"
-    );
+    killed_while_the_client_holds_a_question(legacy, ask, LEGACY, "2025-11-25").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -368,8 +357,7 @@ async fn a_dropped_client_connection_cancels_its_upstream_call_and_frees_its_slo
         .await;
     wait_file(&log, 1).await;
     // The client goes away mid-request.
-    drop(first);
-    assert!(ended(serving).await.is_ok());
+    finish(first, serving).await;
     let seen = wait_json(&log, 2).await;
     assert_eq!(seen[0]["method"], "tools/call", "{seen:?}");
     assert_eq!(seen[1]["method"], "notifications/cancelled", "{seen:?}");
@@ -381,8 +369,7 @@ async fn a_dropped_client_connection_cancels_its_upstream_call_and_frees_its_slo
         .call(1, "tools/call", json!({"name": "x", "arguments": {}}))
         .await;
     assert_eq!(answer["result"]["content"][0]["text"], "second", "{answer}");
-    drop(second_client);
-    assert!(ended(serving).await.is_ok());
+    finish(second_client, serving).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -417,8 +404,7 @@ async fn a_silent_upstream_times_out_within_the_bound_and_the_call_is_cancelled(
     // The bridge is still serving: ping is its own.
     let ping = client.call(2, "ping", json!({})).await;
     assert_eq!(ping["result"], json!({}), "{ping}");
-    drop(client);
-    assert!(ended(serving).await.is_ok());
+    finish(client, serving).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -481,8 +467,7 @@ async fn an_oversized_client_line_is_refused_with_a_reason_and_the_session_goes_
     );
     let ping = client.call(8, "ping", json!({})).await;
     assert_eq!(ping["result"], json!({}), "{ping}");
-    drop(client);
-    assert!(ended(serving).await.is_ok());
+    finish(client, serving).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -618,8 +603,7 @@ async fn the_upstreams_request_state_travels_opaquely_and_its_refusal_reaches_th
         "{retry}"
     );
     assert_eq!(retry["params"]["name"], "ask", "{retry}");
-    drop(client);
-    assert!(ended(serving).await.is_ok());
+    finish(client, serving).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -653,8 +637,7 @@ async fn an_unknown_result_type_is_an_error_with_its_reason_and_the_bridge_goes_
         .await;
     assert_eq!(call["result"]["content"][0]["text"], "fine", "{call}");
     assert!(call["result"].get("resultType").is_none(), "{call}");
-    drop(client);
-    assert!(ended(serving).await.is_ok());
+    finish(client, serving).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -689,6 +672,79 @@ async fn a_legacy_client_cannot_slip_its_own_request_state_to_a_2026_07_28_serve
     assert_eq!(call["params"]["name"], "ask", "{call}");
     assert!(call["params"].get("requestState").is_none(), "{call}");
     assert!(call["params"].get("inputResponses").is_none(), "{call}");
-    drop(client);
-    assert!(ended(serving).await.is_ok());
+    finish(client, serving).await;
+}
+
+/// The filters of the `subscriptions/listen` requests in an upstream's log, in order.
+fn listen_filters(log: &Path) -> Vec<Value> {
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|f| f["method"] == "subscriptions/listen")
+        .map(|f| f["params"]["notifications"].clone())
+        .collect()
+}
+
+/// Waits until the newest listen stream's URIs are `uris`.
+async fn wait_listening(log: &Path, uris: Value) {
+    let deadline = Instant::now() + LIMIT;
+    loop {
+        let filters = listen_filters(log);
+        let newest = filters
+            .last()
+            .map(|f| f.get("resourceSubscriptions").cloned().unwrap_or(json!([])));
+        if newest.as_ref() == Some(&uris) {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "listening to {newest:?}, not {uris}: {filters:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_goes_away_subscribed_gives_its_uris_back_to_the_upstream_listen_stream() {
+    // Direction A: a 2026-07-28 server that offers subscriptions and acknowledges every
+    // listen stream with the filter it asked for (its id from the frame), logging each line.
+    let log = scratch("listen.log");
+    let discover = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"resources":{"subscribe":true}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"scripted-modern","version":"1"}}}}"#;
+    let ack = r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":%s,"_meta":{"io.modelcontextprotocol/subscriptionId":%s}}}\n"#;
+    let script = r#"read l; echo 'DISCOVER'; while read -r l; do printf '%s\n' "$l" >> LOG; case "$l" in *'"subscriptions/listen"'*) id=$(printf '%s' "$l" | sed -n 's/.*"id":\([0-9]*\).*/\1/p'); f=$(printf '%s' "$l" | sed -n 's/.*"notifications":\({[^}]*}\).*/\1/p'); printf 'ACK' "$f" "$id";; esac; done"#
+        .replace("DISCOVER", discover)
+        .replace("LOG", &log.display().to_string())
+        .replace("ACK", ack);
+    let bridge = connect(sh(&script), Limits::default(), MODERN).await;
+    let (mut first, first_serving) = attach(&bridge, 1 << 20);
+    first.initialize("2025-11-25", json!({})).await;
+    let (mut second, second_serving) = attach(&bridge, 1 << 20);
+    second.initialize("2025-06-18", json!({})).await;
+    let subscribe = |uri: &str| json!({"uri": uri});
+    let sub = first
+        .call(1, "resources/subscribe", subscribe("pair://a"))
+        .await;
+    assert_eq!(sub["result"], json!({}), "{sub}");
+    wait_listening(&log, json!(["pair://a"])).await;
+    // The second client subscribes twice: one reference, so one unsubscribe lets go.
+    for id in [1, 2] {
+        let sub = second
+            .call(id, "resources/subscribe", subscribe("pair://b"))
+            .await;
+        assert_eq!(sub["result"], json!({}), "{sub}");
+    }
+    wait_listening(&log, json!(["pair://a", "pair://b"])).await;
+    let streams = listen_filters(&log).len();
+    // The first client goes away without unsubscribing: its URI leaves the stream.
+    finish(first, first_serving).await;
+    wait_listening(&log, json!(["pair://b"])).await;
+    assert_eq!(listen_filters(&log).len(), streams + 1);
+    let unsub = second
+        .call(3, "resources/unsubscribe", subscribe("pair://b"))
+        .await;
+    assert_eq!(unsub["result"], json!({}), "{unsub}");
+    wait_listening(&log, json!([])).await;
+    finish(second, second_serving).await;
+    std::fs::remove_file(&log).ok();
 }
