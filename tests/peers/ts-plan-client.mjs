@@ -4,8 +4,9 @@
 //   PLAN='[...]' node ts-plan-client.mjs <sdk> stdio <command> [args...]
 // <sdk>: `@modelcontextprotocol/sdk` (1.32.x) or `mcp-sdk-2024-11-05` (1.9.0). The client
 // declares sampling and roots (and elicitation where the SDK has it) and answers them with fixed
-// values. Each plan step is {"op": ..., ...}; its outcome (or {"error": message}) is printed in
-// order, with the notifications seen, as one JSON object.
+// values. Each plan step is {"op": ..., ...} (the plan format of `py-plan-client.py`); its
+// outcome (or {"error": message}) is printed in order, with the notifications seen, as one JSON
+// object.
 const [sdk, kind, ...target] = process.argv.slice(2);
 const plan = JSON.parse(process.env.PLAN ?? '[]');
 const { Client } = await import(`${sdk}/client/index.js`);
@@ -25,8 +26,9 @@ transport.setProtocolVersion = version => {
 const capabilities = { sampling: {}, roots: { listChanged: true } };
 if (types.ElicitRequestSchema) capabilities.elicitation = {};
 const client = new Client({ name: 'mcp-wire-pair', version: '1.0.0' }, { capabilities });
-const seen = { logs: 0, updated: [], asked: [] };
+const seen = { logs: 0, updated: [], asked: [], toolsChanged: 0 };
 client.setNotificationHandler(types.LoggingMessageNotificationSchema, () => seen.logs++);
+client.setNotificationHandler(types.ToolListChangedNotificationSchema, () => seen.toolsChanged++);
 client.setNotificationHandler(types.ResourceUpdatedNotificationSchema, n => seen.updated.push(n.params.uri));
 client.setRequestHandler(types.CreateMessageRequestSchema, () => {
     seen.asked.push('sampling/createMessage');
@@ -56,9 +58,18 @@ async function step(s) {
                 const abort = new AbortController();
                 options.signal = abort.signal;
                 setTimeout(() => abort.abort('pair cancels'), s.cancelAfterMs);
+                const call = client.callTool({ name: s.name, arguments: s.arguments ?? {} }, undefined, options);
+                return await call.then(() => ({ error: 'not cancelled' }), () => (abort.signal.aborted ? { cancelled: true } : { error: 'failed' }));
             }
             const result = await client.callTool({ name: s.name, arguments: s.arguments ?? {} }, undefined, options);
             return s.progress ? { text: text(result), progress } : text(result);
+        }
+        case 'change': {
+            // Calls the tool, then waits (at most 2 s) for a tool list change.
+            const before = seen.toolsChanged;
+            await client.callTool({ name: s.name, arguments: s.arguments ?? {} });
+            for (let i = 0; i < 100 && seen.toolsChanged === before; i++) await new Promise(r => setTimeout(r, 20));
+            return seen.toolsChanged > before;
         }
         case 'read':
             return (await client.readResource({ uri: s.uri })).contents.map(c => c.text ?? c.blob?.length ?? null);

@@ -1,9 +1,11 @@
-//! Shared helpers for the cross-crate tests: locating the shared corpus and examples, and
-//! installing the pinned real MCP peers ([`peers`]).
+//! Shared helpers for the cross-crate tests: locating the shared corpus and examples,
+//! installing the pinned real MCP peers ([`peers`]) and the plans their clients run
+//! ([`plans`]).
 
 use std::path::PathBuf;
 
 pub mod peers;
+pub mod plans;
 
 use mcp_types::ProtocolVersion;
 

@@ -215,6 +215,13 @@ impl Peers {
         venv_python(&self.root.join("venv"))
     }
 
+    /// The venv's Python running the committed script `tests/peers/<name>`.
+    pub fn python_script(&self, name: &str) -> Command {
+        let mut command = Command::new(self.python());
+        command.arg(mcp_schemas::workspace_root().join(PIN_DIR).join(name));
+        command
+    }
+
     fn node_stamp(&self) -> PathBuf {
         self.root.join("node/installed.stamp")
     }

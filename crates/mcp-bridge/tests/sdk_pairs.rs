@@ -1,18 +1,26 @@
 //! Real SDK pairs through the bridge (issue 19's judges): a real client of one revision, the
-//! bridge, a real server of another, each run over stdio on both sides and over HTTP on both
-//! sides. The client is the TypeScript SDK v1 (`tests/peers/ts-plan-client.mjs`, 1.32.2 or
-//! 1.9.0), the server `@modelcontextprotocol/server-everything` (legacy, SDK v1) or the
-//! TypeScript SDK v2 server pinned to 2026-07-28 (`tests/peers/ts-v2-server.mjs`).
+//! bridge, a real server of another, each pair over stdio on both sides and over HTTP on both
+//! sides (SDK 1.9.0 over HTTP+SSE, the transport its newest revision has).
 //!
-//! On stdio, both of the bridge's sides are tapped (the client reaches the in-process bridge
-//! through a small Node relay that logs each direction; the server's stdin and stdout are
-//! `tee`d), and every frame the bridge wrote is validated against the pinned schema of the
-//! revision of the side it went to: requests and notifications against their definitions,
-//! results against the result type of the request they answer, errors against the error
-//! envelope. Loopback only; every run is bounded.
+//! Clients: the TypeScript SDK v1 (`tests/peers/ts-plan-client.mjs`, 1.32.2 or 1.9.0), the
+//! TypeScript SDK v2 pinned to 2026-07-28 (`ts-v2-plan-client.mjs`) and the Python SDK in
+//! either era (`py-plan-client.py`, `legacy` or `2026-07-28`), all running one plan format
+//! ([`Step`]). Servers: `@modelcontextprotocol/server-everything` (legacy, SDK v1) and the
+//! TypeScript SDK v2 server pinned to 2026-07-28 (`ts-v2-server.mjs`). Every plan runs tools
+//! (progress, cancel, sampling, elicitation, roots), resources (read, subscribe, updates),
+//! prompts, completion and logging.
+//!
+//! Both of the bridge's sides are tapped in every pair (stdio: the client reaches the
+//! in-process bridge through a small Node relay that logs each direction, the server's stdin
+//! and stdout are `tee`d; HTTP: `http-tap.mjs` relays each side and logs every frame of every
+//! body and event stream), and every frame the bridge wrote is validated against the pinned
+//! schema of the revision of the side it went to: requests and notifications against their
+//! definitions, results against the result type of the request they answer, errors against
+//! the error envelope. Loopback only; every peer is killed on drop and every run is bounded.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -20,11 +28,80 @@ use mcp_bridge::{Bridge, BridgeOptions, UpstreamTarget};
 use mcp_schemas::{SchemaOracle, SchemaStore};
 use mcp_types::ProtocolVersion;
 use mcp_wire_tests::peers::peers;
+use mcp_wire_tests::plans::{Outcome, Step, plan_env};
 use serde_json::{Value, json};
+use tokio::io::AsyncBufReadExt;
+use tokio::process::Child;
 
-const RUN: Duration = Duration::from_secs(90);
+mod common;
+use common::RUN;
 
-/// A scratch directory for one test's taps.
+/// How both of the bridge's sides are carried.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Wire {
+    /// Stdio both sides.
+    Stdio,
+    /// Streamable HTTP both sides.
+    Http,
+    /// HTTP+SSE (2024-11-05) downstream, Streamable HTTP upstream.
+    Sse,
+}
+
+/// The real server behind the bridge.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Server {
+    /// `@modelcontextprotocol/server-everything` (SDK v1, handshake era).
+    Everything,
+    /// `tests/peers/ts-v2-server.mjs` (SDK v2, 2026-07-28 only).
+    V2,
+}
+
+/// The real client in front of the bridge.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Client {
+    /// `ts-plan-client.mjs` with this SDK package (1.32.2 or the 1.9.0 alias).
+    TsV1(&'static str),
+    /// `ts-v2-plan-client.mjs`, pinned to 2026-07-28.
+    TsV2,
+    /// `py-plan-client.py` in this mode (`legacy` or `2026-07-28`).
+    Python(&'static str),
+}
+
+const SDK_1_32: Client = Client::TsV1("@modelcontextprotocol/sdk");
+const SDK_1_9: Client = Client::TsV1("mcp-sdk-2024-11-05");
+
+impl Client {
+    /// Whether the client speaks 2026-07-28 (else a handshake revision).
+    fn modern(self) -> bool {
+        matches!(self, Client::TsV2 | Client::Python("2026-07-28"))
+    }
+
+    /// Whether the client can answer elicitation (SDK 1.9.0 predates it).
+    fn elicits(self) -> bool {
+        self != SDK_1_9
+    }
+}
+
+/// A Node relay from the client's stdio to the bridge's line socket, logging each direction.
+const RELAY: &str = r#"
+const net = require('net'), fs = require('fs');
+const [port, up, down] = process.argv.slice(1);
+const s = net.connect(+port, '127.0.0.1');
+process.stdin.on('data', d => { fs.appendFileSync(up, d); s.write(d); });
+process.stdin.on('end', () => s.end());
+s.on('data', d => { fs.appendFileSync(down, d); process.stdout.write(d); });
+s.on('close', () => process.exit(0));
+"#;
+
+/// A pair's run: the client's outcome and the taps of both sides.
+struct Run {
+    outcome: Outcome,
+    dir: PathBuf,
+    upstream: ProtocolVersion,
+    wire: Wire,
+}
+
+/// A scratch directory for one pair's taps.
 fn taps(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("mcp-bridge-pairs-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -38,27 +115,112 @@ fn everything() -> PathBuf {
         .join("dist/index.js")
 }
 
-/// server-everything over stdio, its stdin and stdout logged to `dir`.
-fn everything_stdio_tapped(dir: &Path) -> UpstreamTarget {
-    let script = format!(
-        "tee -a '{0}/to-server.jsonl' | '{1}' '{2}' stdio | tee -a '{0}/from-server.jsonl'",
-        dir.display(),
-        peers().node().display(),
-        everything().display()
-    );
-    UpstreamTarget::Command(["sh", "-c", &script].map(Into::into).to_vec())
+/// The v2 server script's path (copied next to the installed packages).
+fn v2_script() -> PathBuf {
+    peers()
+        .script("ts-v2-server.mjs")
+        .unwrap()
+        .get_args()
+        .next()
+        .map(PathBuf::from)
+        .expect("the script's path")
 }
 
-/// A Node relay from the client's stdio to the bridge's line socket, logging each direction.
-const RELAY: &str = r#"
-const net = require('net'), fs = require('fs');
-const [port, up, down] = process.argv.slice(1);
-const s = net.connect(+port, '127.0.0.1');
-process.stdin.on('data', d => { fs.appendFileSync(up, d); s.write(d); });
-process.stdin.on('end', () => s.end());
-s.on('data', d => { fs.appendFileSync(down, d); process.stdout.write(d); });
-s.on('close', () => process.exit(0));
-"#;
+/// Spawns `command` (killed on drop) and reads the URL it prints first.
+async fn spawn_printing_url(command: std::process::Command) -> (Child, String) {
+    let mut command = tokio::process::Command::from(command);
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true);
+    let mut child = command.spawn().expect("the peer starts");
+    let mut out = tokio::io::BufReader::new(child.stdout.take().unwrap());
+    let mut url = String::new();
+    tokio::time::timeout(RUN, out.read_line(&mut url))
+        .await
+        .expect("the peer prints its URL")
+        .unwrap();
+    assert!(url.starts_with("http://127.0.0.1:"), "{url:?}");
+    (child, url.trim().to_owned())
+}
+
+/// An HTTP tap in front of `origin`, logging what it sends there and what comes back; its
+/// origin.
+async fn http_tap(origin: &str, sent: &Path, received: &Path) -> (Child, String) {
+    let mut command = peers().script("http-tap.mjs").unwrap();
+    command.arg(origin).arg(sent).arg(received);
+    spawn_printing_url(command).await
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// The server over stdio, its stdin and stdout logged to `dir`.
+fn server_stdio(server: Server, dir: &Path) -> UpstreamTarget {
+    let (script, arg) = match server {
+        Server::Everything => (everything(), "stdio"),
+        Server::V2 => (v2_script(), "stdio"),
+    };
+    let line = format!(
+        "tee -a '{0}/to-server.jsonl' | '{1}' '{2}' {arg} | tee -a '{0}/from-server.jsonl'",
+        dir.display(),
+        peers().node().display(),
+        script.display()
+    );
+    UpstreamTarget::Command(["sh", "-c", &line].map(Into::into).to_vec())
+}
+
+/// The server over Streamable HTTP behind a tap logging to `dir`; the processes and the
+/// tapped endpoint URL.
+async fn server_http(server: Server, dir: &Path) -> (Vec<Child>, String) {
+    let (child, origin) = match server {
+        Server::Everything => {
+            // It binds every interface on PORT; the bridge reaches it on loopback.
+            let port = free_port();
+            let mut command = peers().node_command(everything());
+            command
+                .arg("streamableHttp")
+                .env("PORT", port.to_string())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null());
+            let mut command = tokio::process::Command::from(command);
+            command.kill_on_drop(true);
+            let child = command.spawn().expect("server-everything starts");
+            (child, format!("http://127.0.0.1:{port}"))
+        }
+        Server::V2 => {
+            let (child, url) = spawn_printing_url(peers().node_command(v2_script())).await;
+            (child, url.trim_end_matches("/mcp").to_owned())
+        }
+    };
+    let (tap, tapped) = http_tap(
+        &origin,
+        &dir.join("to-server.jsonl"),
+        &dir.join("from-server.jsonl"),
+    )
+    .await;
+    (vec![child, tap], format!("{tapped}/mcp"))
+}
+
+/// The bridge to `target`, retried until the server is up (HTTP servers start slowly).
+async fn connect(target: &UpstreamTarget, options: BridgeOptions) -> Arc<Bridge> {
+    let deadline = tokio::time::Instant::now() + RUN;
+    loop {
+        match Bridge::connect(target, options.clone()).await {
+            Ok(bridge) => return Arc::new(bridge),
+            Err(e) => {
+                assert!(tokio::time::Instant::now() < deadline, "{e}");
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        }
+    }
+}
 
 /// Serves newline-delimited frames on a loopback port, one client after another; the port.
 async fn serve_lines(bridge: Arc<Bridge>) -> (u16, tokio::task::JoinHandle<()>) {
@@ -73,41 +235,180 @@ async fn serve_lines(bridge: Arc<Bridge>) -> (u16, tokio::task::JoinHandle<()>) 
     (port, task)
 }
 
-/// The plan client's command over stdio through the relay (taps in `dir`).
-fn client_stdio(sdk: &str, port: u16, dir: &Path) -> std::process::Command {
-    let mut command = peers().script("ts-plan-client.mjs").unwrap();
-    command
-        .arg(sdk)
-        .arg("stdio")
-        .arg(peers().node())
-        .args(["-e", RELAY, &port.to_string()])
-        .arg(dir.join("from-client.jsonl"))
-        .arg(dir.join("to-client.jsonl"));
+/// The client's command; `target` is its transport's arguments (`stdio <command…>` or a URL).
+fn client_command(client: Client, target: Vec<String>) -> std::process::Command {
+    let mut command = match client {
+        Client::TsV1(sdk) => {
+            let mut command = peers().script("ts-plan-client.mjs").unwrap();
+            command.arg(sdk);
+            command
+        }
+        Client::TsV2 => peers().script("ts-v2-plan-client.mjs").unwrap(),
+        Client::Python(mode) => {
+            let mut command = peers().python_script("py-plan-client.py");
+            command.arg(mode);
+            command
+        }
+    };
+    // The Python client takes `--stdio`, the Node ones `stdio`.
+    let mut target = target;
+    if matches!(client, Client::Python(_)) && target[0] == "stdio" {
+        target[0] = "--stdio".into();
+    }
+    command.args(target);
     command
 }
 
-fn client_http(sdk: &str, url: &str) -> std::process::Command {
-    let mut command = peers().script("ts-plan-client.mjs").unwrap();
-    command.arg(sdk).arg("streamable").arg(url);
-    command
+/// Runs the client with `plan`; its outcome.
+async fn observe(mut command: std::process::Command, plan: &[Step]) -> Outcome {
+    command.env("PLAN", plan_env(plan));
+    Outcome::new(plan, common::observe(command).await)
 }
 
-async fn observe(mut command: std::process::Command, plan: &Value) -> Value {
-    command.env("PLAN", plan.to_string());
-    let mut command = tokio::process::Command::from(command);
-    command.kill_on_drop(true);
-    let output = tokio::time::timeout(RUN, command.output())
-        .await
-        .unwrap_or_else(|_| panic!("{command:?} did not finish within {RUN:?}"))
-        .expect("the client runs");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "client failed ({}):\n{stderr}",
-        output.status
+/// Runs one pair: the server, the bridge with `options`, the client with `plan`, every side
+/// tapped; then validates every frame the bridge wrote (at least `frames` each way).
+async fn run(
+    name: &str,
+    (client, server, wire): (Client, Server, Wire),
+    options: BridgeOptions,
+    plan: &[Step],
+) -> Run {
+    let dir = taps(name);
+    let mut held = Vec::new();
+    let target = if wire == Wire::Stdio {
+        server_stdio(server, &dir)
+    } else {
+        let (children, url) = server_http(server, &dir).await;
+        held.extend(children);
+        UpstreamTarget::Url(url)
+    };
+    let bridge = connect(&target, options).await;
+    let upstream = bridge.snapshot().revision;
+    assert_eq!(
+        upstream == ProtocolVersion::V2026_07_28,
+        server == Server::V2,
+        "{upstream}"
     );
-    serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|e| panic!("the client printed no JSON ({e}):\n{stderr}"))
+    let (serving, target) = if wire == Wire::Stdio {
+        let (port, serving) = serve_lines(bridge.clone()).await;
+        let relay = [
+            "stdio".into(),
+            peers().node().display().to_string(),
+            "-e".into(),
+            RELAY.into(),
+            port.to_string(),
+            dir.join("from-client.jsonl").display().to_string(),
+            dir.join("to-client.jsonl").display().to_string(),
+        ];
+        (serving, relay.to_vec())
+    } else {
+        let front = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let origin = format!("http://{}", front.local_addr().unwrap());
+        let serving = {
+            let bridge = bridge.clone();
+            tokio::spawn(async move {
+                let _ = bridge.serve_http(front, "/mcp").await;
+            })
+        };
+        let (tap, tapped) = http_tap(
+            &origin,
+            &dir.join("from-client.jsonl"),
+            &dir.join("to-client.jsonl"),
+        )
+        .await;
+        held.push(tap);
+        let path = if wire == Wire::Sse { "sse" } else { "mcp" };
+        let kind: &[&str] = match (client, wire) {
+            (Client::TsV1(_), Wire::Sse) => &["sse"],
+            (Client::TsV1(_), _) => &["streamable"],
+            _ => &[],
+        };
+        let mut target: Vec<String> = kind.iter().map(|k| (*k).to_owned()).collect();
+        target.push(format!("{tapped}/{path}"));
+        (serving, target)
+    };
+    let outcome = observe(client_command(client, target), plan).await;
+    serving.abort();
+    bridge.shutdown(Duration::from_secs(6)).await;
+    drop(held);
+    Run {
+        outcome,
+        dir,
+        upstream,
+        wire,
+    }
+}
+
+impl std::ops::Deref for Run {
+    type Target = Outcome;
+
+    fn deref(&self) -> &Outcome {
+        &self.outcome
+    }
+}
+
+impl Run {
+    /// The frames the bridge wrote to `side` (`client` or `server`).
+    fn written(&self, side: &str) -> Vec<Value> {
+        lines(&self.dir.join(format!("to-{side}.jsonl")))
+    }
+
+    /// Validates every frame the bridge wrote to either side against that side's pinned
+    /// schema, the client's revision being the one its `initialize` was answered with
+    /// (2026-07-28 without one); at least `min` frames each way.
+    fn validate(&self, min: usize) {
+        let client = self
+            .written("client")
+            .iter()
+            .find_map(|f| f["result"]["protocolVersion"].as_str().map(str::to_owned))
+            .map_or(ProtocolVersion::V2026_07_28, |v| {
+                v.parse().expect("a known revision")
+            });
+        let down = validate(
+            &self.dir.join("to-client.jsonl"),
+            &self.dir.join("from-client.jsonl"),
+            client,
+        );
+        let up = validate(
+            &self.dir.join("to-server.jsonl"),
+            &self.dir.join("from-server.jsonl"),
+            self.upstream,
+        );
+        assert!(
+            down >= min && up >= min,
+            "{down} frames to the client, {up} to the server"
+        );
+    }
+}
+
+impl Run {
+    /// The client's cancel reached the server: a `notifications/cancelled` naming a request
+    /// the bridge sent (a 2026-07-28 server over HTTP is told by the closing of the call's
+    /// stream instead).
+    fn assert_cancel_crossed(&self) {
+        if self.wire != Wire::Stdio && self.upstream == ProtocolVersion::V2026_07_28 {
+            return;
+        }
+        let written = self.written("server");
+        let cancelled: Vec<&Value> = written
+            .iter()
+            .filter(|f| f["method"] == "notifications/cancelled")
+            .collect();
+        assert!(
+            cancelled.iter().any(|c| written
+                .iter()
+                .any(|f| f.get("method").is_some() && f["id"] == c["params"]["requestId"])),
+            "no cancel upstream: {cancelled:?}"
+        );
+    }
+}
+
+impl Drop for Run {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            std::fs::remove_dir_all(&self.dir).ok();
+        }
+    }
 }
 
 fn oracle(v: ProtocolVersion) -> SchemaOracle {
@@ -158,6 +459,10 @@ fn validate_frames(frames: &[Value], peer: &Path, v: ProtocolVersion) -> usize {
         let (name, instance) = match (method, frame.get("id")) {
             (Some(m), Some(_)) => (facts.request(m).map(|f| f.type_name), frame.clone()),
             (Some(m), None) => (facts.notification(m).map(|f| f.type_name), frame.clone()),
+            // A 2026-07-28 call, prompt or read may answer with a round of questions.
+            (None, Some(_)) if frame["result"]["resultType"] == "input_required" => {
+                (Some("InputRequiredResult"), frame["result"].clone())
+            }
             (None, Some(id)) if frame.get("result").is_some() => (
                 asked
                     .get(&id.to_string())
@@ -190,43 +495,79 @@ fn validate_frames(frames: &[Value], peer: &Path, v: ProtocolVersion) -> usize {
     frames.len()
 }
 
-/// The plan for server-everything: tools (progress, cancel, sampling, roots, elicitation where
-/// the client has it), resources (read, subscribe, updates), prompts, completion, logging.
-fn everything_plan(elicitation: bool) -> Value {
+/// The plan for server-everything: tools (progress, sampling, roots, cancel, elicitation where
+/// the client has it), resources (read, subscribe, updates), prompts, completion, logging. A
+/// 2026-07-28 client sets its level first: its logs are those of its requests (the roots
+/// call logs what it received).
+fn everything_plan(client: Client) -> Vec<Step> {
     let uri = "demo://resource/dynamic/text/1";
     let mut plan = vec![
-        json!({"op": "tools"}),
-        json!({"op": "call", "name": "echo", "arguments": {"message": "hi"}}),
-        json!({"op": "call", "name": "get-sum", "arguments": {"a": 2, "b": 3}}),
-        json!({"op": "call", "name": "trigger-long-running-operation",
-               "arguments": {"duration": 0.3, "steps": 3}, "progress": true}),
-        json!({"op": "call", "name": "trigger-sampling-request",
-               "arguments": {"prompt": "a colour", "maxTokens": 10}}),
-        json!({"op": "call", "name": "get-roots-list"}),
-        json!({"op": "call", "name": "trigger-long-running-operation",
-               "arguments": {"duration": 10, "steps": 10}, "cancelAfterMs": 300}),
-        json!({"op": "ping"}),
-        json!({"op": "prompts"}),
-        json!({"op": "prompt", "name": "simple-prompt"}),
-        json!({"op": "complete", "ref": {"type": "ref/prompt", "name": "completable-prompt"},
-               "argument": {"name": "department", "value": "E"}}),
-        json!({"op": "read", "uri": uri}),
-        json!({"op": "subscribe", "uri": uri}),
-        json!({"op": "level", "level": "debug"}),
-        json!({"op": "call", "name": "toggle-simulated-logging"}),
-        json!({"op": "call", "name": "toggle-subscriber-updates"}),
-        json!({"op": "wait", "ms": 300}),
+        ("tools", json!({"op": "tools"})),
+        // server-everything asks for roots 350 ms after `initialized`, outside any request;
+        // a call in flight then would carry the question (reference Q2: a stdio upstream
+        // cannot say which request a server request belongs to).
+        ("settle", json!({"op": "wait", "ms": 600})),
+        ("level", json!({"op": "level", "level": "debug"})),
+        (
+            "echo",
+            json!({"op": "call", "name": "echo", "arguments": {"message": "hi"}}),
+        ),
+        (
+            "sum",
+            json!({"op": "call", "name": "get-sum", "arguments": {"a": 2, "b": 3}}),
+        ),
+        (
+            "progress",
+            json!({"op": "call", "name": "trigger-long-running-operation",
+                   "arguments": {"duration": 0.3, "steps": 3}, "progress": true}),
+        ),
+        (
+            "sampling",
+            json!({"op": "call", "name": "trigger-sampling-request",
+                   "arguments": {"prompt": "a colour", "maxTokens": 10}}),
+        ),
+        ("roots", json!({"op": "call", "name": "get-roots-list"})),
+        (
+            "cancel",
+            json!({"op": "call", "name": "trigger-long-running-operation",
+                   "arguments": {"duration": 10, "steps": 10}, "cancelAfterMs": 300}),
+        ),
+        ("prompts", json!({"op": "prompts"})),
+        ("prompt", json!({"op": "prompt", "name": "simple-prompt"})),
+        (
+            "complete",
+            json!({"op": "complete", "ref": {"type": "ref/prompt", "name": "completable-prompt"},
+                   "argument": {"name": "department", "value": "E"}}),
+        ),
+        ("read", json!({"op": "read", "uri": uri})),
+        ("subscribe", json!({"op": "subscribe", "uri": uri})),
+        (
+            "logging",
+            json!({"op": "call", "name": "toggle-simulated-logging"}),
+        ),
+        (
+            "updates",
+            json!({"op": "call", "name": "toggle-subscriber-updates"}),
+        ),
+        ("wait", json!({"op": "wait", "ms": 300})),
     ];
-    if elicitation {
-        plan.push(json!({"op": "call", "name": "trigger-elicitation-request"}));
+    if !client.modern() {
+        plan.push(("ping", json!({"op": "ping"})));
     }
-    Value::Array(plan)
+    if client.elicits() {
+        plan.push((
+            "elicitation",
+            json!({"op": "call", "name": "trigger-elicitation-request"}),
+        ));
+    }
+    plan
 }
 
-/// What every server-everything run must show.
-fn assert_everything(report: &Value, elicitation: bool) {
-    let steps = report["steps"].as_array().expect("steps");
-    let tools = steps[0].as_array().expect("a tool list");
+/// What every server-everything pair must show.
+fn assert_everything(run: &Run, client: Client) {
+    let report = &run.report;
+    assert_eq!(report["server"], "mcp-servers/everything", "{report}");
+    let tools = run.step("tools").as_array().expect("a tool list");
     for name in [
         "echo",
         "get-sum",
@@ -235,95 +576,198 @@ fn assert_everything(report: &Value, elicitation: bool) {
     ] {
         assert!(tools.iter().any(|t| t == name), "{name}: {report}");
     }
-    assert_eq!(steps[1], "Echo: hi", "{report}");
-    assert_eq!(steps[2], "The sum of 2 and 3 is 5.", "{report}");
-    // SDK 1.9.0 may drop the last progress that arrives right before the answer (its
-    // notification and response paths do not keep order); the stdio taps check the bridge
-    // wrote all three first.
-    let progress = steps[3]["progress"].as_array().cloned().unwrap_or_default();
+    assert_eq!(run.step("level"), &json!({}), "{report}");
+    assert_eq!(run.step("echo"), "Echo: hi", "{report}");
+    assert_eq!(run.step("sum"), "The sum of 2 and 3 is 5.", "{report}");
+    let progress = run.step("progress");
     assert!(
-        !progress.is_empty() && [json!(1), json!(2), json!(3)].starts_with(&progress),
+        progress["text"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("Long running operation completed")),
+        "{report}"
+    );
+    // SDK 1.9.0 may drop the last progress that arrives right before the answer (its
+    // notification and response paths do not keep order); the taps show the bridge wrote
+    // all three first (`progress_precedes_the_answer`).
+    let seen = run.progress("progress");
+    assert!(
+        !seen.is_empty() && [1.0, 2.0, 3.0].starts_with(&seen),
         "{report}"
     );
     assert!(
-        steps[4].as_str().is_some_and(|t| t.contains("sampled")),
+        run.step("sampling")
+            .as_str()
+            .is_some_and(|t| t.contains("sampled")),
         "sampling crossed: {report}"
     );
     assert!(
-        steps[5]
+        run.step("roots")
             .as_str()
             .is_some_and(|t| t.contains("file:///tmp/pair")),
         "roots crossed: {report}"
     );
+    assert_eq!(run.step("cancel"), &json!({"cancelled": true}), "{report}");
     assert!(
-        steps[6]["error"]
-            .as_str()
-            .is_some_and(|e| e.contains("pair cancels")),
-        "cancelled: {report}"
-    );
-    assert_eq!(steps[7], json!({}), "{report}");
-    assert!(
-        steps[8]
+        run.step("prompts")
             .as_array()
             .is_some_and(|p| p.iter().any(|n| n == "simple-prompt")),
         "{report}"
     );
     assert_eq!(
-        steps[9],
-        json!(["This is a simple prompt without arguments."]),
+        run.step("prompt"),
+        &json!(["This is a simple prompt without arguments."]),
         "{report}"
     );
-    assert_eq!(steps[10], json!(["Engineering"]), "{report}");
+    assert_eq!(run.step("complete"), &json!(["Engineering"]), "{report}");
     assert!(
-        steps[11][0].as_str().is_some_and(|t| !t.is_empty()),
+        run.step("read")[0].as_str().is_some_and(|t| !t.is_empty()),
         "{report}"
     );
-    assert_eq!(steps[12], json!({}), "{report}");
-    assert_eq!(steps[13], json!({}), "{report}");
+    // A legacy client's subscribe answers {}; a 2026-07-28 client's listen acknowledges the URI.
+    let subscribed = if client.modern() {
+        json!(["demo://resource/dynamic/text/1"])
+    } else {
+        json!({})
+    };
+    assert_eq!(run.step("subscribe"), &subscribed, "{report}");
     assert!(
-        report["seen"]["logs"].as_u64().is_some_and(|n| n >= 1),
+        run.seen("logs").as_u64().is_some_and(|n| n >= 1),
         "logs crossed: {report}"
     );
     assert!(
-        report["seen"]["updated"]
+        run.seen("updated")
             .as_array()
             .is_some_and(|u| u.iter().any(|x| x == "demo://resource/dynamic/text/1")),
         "updates crossed: {report}"
     );
-    if elicitation {
-        let last = steps.last().and_then(Value::as_str).unwrap_or_default();
-        assert!(last.contains("Ada"), "elicitation crossed: {report}");
+    if !client.modern() {
+        assert_eq!(run.step("ping"), &json!({}), "{report}");
+    }
+    if client.elicits() {
+        assert!(
+            run.step("elicitation")
+                .as_str()
+                .is_some_and(|t| t.contains("Ada")),
+            "elicitation crossed: {report}"
+        );
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sdk_1_9_0_client_at_2024_11_05_uses_server_everything_over_stdio_both_sides() {
-    let dir = taps("everything-stdio");
-    let bridge = Arc::new(
-        Bridge::connect(&everything_stdio_tapped(&dir), BridgeOptions::default())
-            .await
-            .expect("the bridge connects"),
+/// The plan for the TS v2 server (2026-07-28 only), through direction A.
+fn v2_plan(client: Client) -> Vec<Step> {
+    let mut plan = vec![
+        ("tools", json!({"op": "tools"})),
+        (
+            "echo",
+            json!({"op": "call", "name": "echo", "arguments": {"message": "hi"}}),
+        ),
+        (
+            "add",
+            json!({"op": "call", "name": "add", "arguments": {"a": 2, "b": 40}}),
+        ),
+        (
+            "progress",
+            json!({"op": "call", "name": "progress", "progress": true}),
+        ),
+        ("sampling", json!({"op": "call", "name": "sample"})),
+        ("roots", json!({"op": "call", "name": "roots"})),
+        (
+            "cancel",
+            json!({"op": "call", "name": "slow", "cancelAfterMs": 300}),
+        ),
+        ("prompts", json!({"op": "prompts"})),
+        ("prompt", json!({"op": "prompt", "name": "greeting"})),
+        (
+            "complete",
+            json!({"op": "complete", "ref": {"type": "ref/prompt", "name": "pick"},
+                   "argument": {"name": "colour", "value": "g"}}),
+        ),
+        ("read", json!({"op": "read", "uri": "pair://note"})),
+        (
+            "subscribe",
+            json!({"op": "subscribe", "uri": "pair://note"}),
+        ),
+        ("quiet", json!({"op": "call", "name": "log"})),
+        ("level", json!({"op": "level", "level": "info"})),
+        ("logging", json!({"op": "call", "name": "log"})),
+        ("touch", json!({"op": "call", "name": "touch"})),
+        ("wait", json!({"op": "wait", "ms": 300})),
+        ("ping", json!({"op": "ping"})),
+    ];
+    if client.elicits() {
+        plan.push(("elicitation", json!({"op": "call", "name": "ask"})));
+    }
+    plan
+}
+
+/// What every TS v2 server pair must show.
+fn assert_v2(run: &Run, client: Client) {
+    let report = &run.report;
+    assert_eq!(report["server"], "ts-v2-pair", "{report}");
+    assert_eq!(
+        run.step("tools"),
+        &json!([
+            "add", "ask", "echo", "log", "progress", "roots", "sample", "slow", "touch"
+        ]),
+        "{report}"
     );
-    let upstream = bridge.snapshot().revision;
-    assert_eq!(upstream, ProtocolVersion::V2025_11_25);
-    let (port, serving) = serve_lines(bridge.clone()).await;
-    let report = observe(
-        client_stdio("mcp-sdk-2024-11-05", port, &dir),
-        &everything_plan(false),
-    )
-    .await;
-    assert_eq!(report["server"], "mcp-servers/everything", "{report}");
-    assert_everything(&report, false);
-    serving.abort();
-    let to_client = lines(&dir.join("to-client.jsonl"));
-    assert_eq!(to_client[0]["result"]["protocolVersion"], "2024-11-05");
-    // Every progress of the long call, in order, before its answer (the client's token).
+    assert_eq!(run.step("echo"), "echo: hi", "{report}");
+    assert_eq!(run.step("add"), "42", "{report}");
+    let progress = run.step("progress");
+    assert_eq!(progress["text"], "progress done", "{report}");
+    let seen = run.progress("progress");
+    assert!(
+        !seen.is_empty() && [1.0, 2.0, 3.0].starts_with(&seen),
+        "{report}"
+    );
+    assert_eq!(run.step("sampling"), "sampled: sampled", "{report}");
+    assert_eq!(run.step("roots"), "roots: file:///tmp/pair", "{report}");
+    assert_eq!(run.step("cancel"), &json!({"cancelled": true}), "{report}");
+    assert_eq!(
+        run.step("prompts"),
+        &json!(["greeting", "grüße", "pick"]),
+        "{report}"
+    );
+    assert_eq!(run.step("prompt"), &json!(["hello from v2"]), "{report}");
+    assert_eq!(run.step("complete"), &json!(["green"]), "{report}");
+    assert_eq!(run.step("read"), &json!(["a note from v2"]), "{report}");
+    assert_eq!(run.step("subscribe"), &json!({}), "{report}");
+    assert_eq!(run.step("quiet"), "logged", "{report}");
+    assert_eq!(run.step("level"), &json!({}), "{report}");
+    assert_eq!(run.step("logging"), "logged", "{report}");
+    // Nothing before the level was set; at `info`, the info line and not the debug one.
+    assert_eq!(run.seen("logs"), 1, "logs crossed: {report}");
+    assert_eq!(run.step("touch"), "touched", "{report}");
+    assert!(
+        run.seen("updated")
+            .as_array()
+            .is_some_and(|u| u.iter().any(|x| x == "pair://note")),
+        "updates crossed: {report}"
+    );
+    assert_eq!(run.step("ping"), &json!({}), "{report}");
+    if client.elicits() {
+        assert_eq!(run.step("elicitation"), "hello, Ada", "{report}");
+    }
+    // Every upstream request was stamped for the stateless era.
+    for frame in run.written("server") {
+        if frame.get("id").is_some() && frame.get("method").is_some() {
+            assert_eq!(
+                frame["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"], "2026-07-28",
+                "{frame}"
+            );
+        }
+    }
+}
+
+/// Every progress of the long call, in order, before its answer (the client's token).
+fn progress_precedes_the_answer(run: &Run, answer_starts: &str) {
+    let to_client = run.written("client");
     let answer = to_client
         .iter()
         .position(|f| {
             f["result"]["content"][0]["text"]
                 .as_str()
-                .is_some_and(|t| t.starts_with("Long running operation completed"))
+                .is_some_and(|t| t.starts_with(answer_starts))
         })
         .expect("the long call's answer");
     let progress: Vec<&Value> = to_client[..answer]
@@ -332,214 +776,98 @@ async fn sdk_1_9_0_client_at_2024_11_05_uses_server_everything_over_stdio_both_s
         .map(|f| &f["params"]["progress"])
         .collect();
     assert_eq!(progress, [&json!(1), &json!(2), &json!(3)]);
-    bridge.shutdown(Duration::from_secs(6)).await;
-    let down = validate(
-        &dir.join("to-client.jsonl"),
-        &dir.join("from-client.jsonl"),
-        ProtocolVersion::V2024_11_05,
+}
+
+/// One server-everything pair, run and judged.
+async fn everything_pair(name: &str, client: Client, wire: Wire, options: BridgeOptions) -> Run {
+    let run = run(
+        name,
+        (client, Server::Everything, wire),
+        options,
+        &everything_plan(client),
+    )
+    .await;
+    assert_everything(&run, client);
+    progress_precedes_the_answer(&run, "Long running operation completed");
+    run.assert_cancel_crossed();
+    run.validate(20);
+    run
+}
+
+/// One TS v2 server pair, run and judged.
+async fn v2_pair(name: &str, client: Client, wire: Wire) -> Run {
+    let run = run(
+        name,
+        (client, Server::V2, wire),
+        BridgeOptions::default(),
+        &v2_plan(client),
+    )
+    .await;
+    assert_v2(&run, client);
+    progress_precedes_the_answer(&run, "progress done");
+    run.assert_cancel_crossed();
+    run.validate(15);
+    run
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sdk_1_9_0_client_at_2024_11_05_uses_server_everything_over_stdio_both_sides() {
+    let run = everything_pair(
+        "1.9-everything-stdio",
+        SDK_1_9,
+        Wire::Stdio,
+        BridgeOptions::default(),
+    )
+    .await;
+    assert_eq!(
+        run.written("client")[0]["result"]["protocolVersion"],
+        "2024-11-05"
     );
-    let up = validate(
-        &dir.join("to-server.jsonl"),
-        &dir.join("from-server.jsonl"),
-        upstream,
+    assert_eq!(run.upstream, ProtocolVersion::V2025_11_25);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sdk_1_9_0_client_over_http_sse_uses_a_ts_v2_server_pinned_to_2026_07_28() {
+    let run = v2_pair("1.9-v2-sse", SDK_1_9, Wire::Sse).await;
+    assert_eq!(
+        run.written("client")[0]["result"]["protocolVersion"],
+        "2024-11-05"
     );
-    assert!(
-        down > 20 && up > 20,
-        "{down} frames to the client, {up} to the server"
-    );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sdk_1_32_client_at_2025_11_25_uses_server_everything_at_2025_06_18_over_http_both_sides() {
-    // server-everything's Streamable HTTP mode on a free port (it binds every interface; the
-    // bridge reaches it on loopback).
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let mut server = tokio::process::Command::from(peers().node_command(everything()));
-    server
-        .arg("streamableHttp")
-        .env("PORT", port.to_string())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .kill_on_drop(true);
-    let mut server = server.spawn().expect("server-everything starts");
-    let url = format!("http://127.0.0.1:{port}/mcp");
-    let bridge = {
-        let deadline = tokio::time::Instant::now() + RUN;
-        loop {
-            match Bridge::connect(
-                &UpstreamTarget::Url(url.clone()),
-                BridgeOptions::default().server_revisions(vec![ProtocolVersion::V2025_06_18]),
-            )
-            .await
-            {
-                Ok(b) => break Arc::new(b),
-                Err(e) => {
-                    assert!(tokio::time::Instant::now() < deadline, "{e}");
-                    tokio::time::sleep(Duration::from_millis(200)).await;
-                }
-            }
-        }
-    };
-    assert_eq!(bridge.snapshot().revision, ProtocolVersion::V2025_06_18);
-    let front = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let front_url = format!("http://{}/mcp", front.local_addr().unwrap());
-    let serving = {
-        let bridge = bridge.clone();
-        tokio::spawn(async move { bridge.serve_http(front, "/mcp").await })
-    };
-    let report = observe(
-        client_http("@modelcontextprotocol/sdk", &front_url),
-        &everything_plan(true),
+    let run = everything_pair(
+        "1.32-everything-http",
+        SDK_1_32,
+        Wire::Http,
+        BridgeOptions::default().server_revisions(vec![ProtocolVersion::V2025_06_18]),
     )
     .await;
-    assert_eq!(report["protocolVersion"], "2025-11-25", "{report}");
-    assert_everything(&report, true);
-    serving.abort();
-    let _ = server.kill().await;
-}
-
-/// The TS v2 pair server's command (`tests/peers/ts-v2-pair-server.mjs`) and its path.
-fn v2_server() -> (std::process::Command, PathBuf) {
-    let command = peers().script("ts-v2-pair-server.mjs").unwrap();
-    let script = command
-        .get_args()
-        .next()
-        .map(PathBuf::from)
-        .expect("the script's path");
-    (command, script)
-}
-
-/// The plan for the TS v2 server: what it offers, through direction A.
-fn v2_plan() -> Value {
-    json!([
-        {"op": "tools"},
-        {"op": "call", "name": "echo", "arguments": {"message": "hi"}},
-        {"op": "call", "name": "add", "arguments": {"a": 2, "b": 40}},
-        {"op": "prompts"},
-        {"op": "prompt", "name": "greeting"},
-        {"op": "read", "uri": "pair://note"},
-        {"op": "ping"},
-    ])
-}
-
-fn assert_v2(report: &Value) {
-    assert_eq!(report["server"], "ts-v2-pair", "{report}");
-    let steps = &report["steps"];
-    assert_eq!(steps[0], json!(["add", "echo"]), "{report}");
-    assert_eq!(steps[1], "echo: hi", "{report}");
-    assert_eq!(steps[2], "42", "{report}");
-    assert_eq!(steps[3], json!(["greeting"]), "{report}");
-    assert_eq!(steps[4], json!(["hello from v2"]), "{report}");
-    assert_eq!(steps[5], json!(["a note from v2"]), "{report}");
-    assert_eq!(steps[6], json!({}), "{report}");
+    assert_eq!(run.report["protocolVersion"], "2025-11-25");
+    assert_eq!(run.upstream, ProtocolVersion::V2025_06_18);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sdk_1_32_client_uses_a_ts_v2_server_pinned_to_2026_07_28_over_stdio_both_sides() {
-    let dir = taps("v2-stdio");
-    let (_, script) = v2_server();
-    let upstream = format!(
-        "tee -a '{0}/to-server.jsonl' | '{1}' '{2}' stdio | tee -a '{0}/from-server.jsonl'",
-        dir.display(),
-        peers().node().display(),
-        script.display()
-    );
-    let bridge = Arc::new(
-        Bridge::connect(
-            &UpstreamTarget::Command(["sh", "-c", &upstream].map(Into::into).to_vec()),
-            BridgeOptions::default(),
-        )
-        .await
-        .expect("the bridge connects"),
-    );
-    assert_eq!(bridge.snapshot().revision, ProtocolVersion::V2026_07_28);
-    let (port, serving) = serve_lines(bridge.clone()).await;
-    let report = observe(
-        client_stdio("@modelcontextprotocol/sdk", port, &dir),
-        &v2_plan(),
-    )
-    .await;
-    assert_v2(&report);
-    serving.abort();
-    bridge.shutdown(Duration::from_secs(6)).await;
-    let to_client = lines(&dir.join("to-client.jsonl"));
-    assert_eq!(to_client[0]["result"]["protocolVersion"], "2025-11-25");
-    let down = validate(
-        &dir.join("to-client.jsonl"),
-        &dir.join("from-client.jsonl"),
-        ProtocolVersion::V2025_11_25,
-    );
-    let up = validate(
-        &dir.join("to-server.jsonl"),
-        &dir.join("from-server.jsonl"),
-        ProtocolVersion::V2026_07_28,
-    );
-    // Every upstream request was stamped for the stateless era.
-    for frame in lines(&dir.join("to-server.jsonl")) {
-        if frame.get("id").is_some() && frame.get("method").is_some() {
-            assert_eq!(
-                frame["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"], "2026-07-28",
-                "{frame}"
-            );
-        }
-    }
-    assert!(
-        down >= 8 && up >= 7,
-        "{down} frames to the client, {up} to the server"
-    );
-    std::fs::remove_dir_all(&dir).ok();
+    let run = v2_pair("1.32-v2-stdio", SDK_1_32, Wire::Stdio).await;
+    assert_eq!(run.report["protocolVersion"], "2025-11-25");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sdk_1_32_client_uses_a_ts_v2_server_pinned_to_2026_07_28_over_http_both_sides() {
-    let (command, _) = v2_server();
-    let mut server = tokio::process::Command::from(command);
-    server
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .kill_on_drop(true);
-    let mut server = server.spawn().expect("the v2 server starts");
-    let mut out = tokio::io::BufReader::new(server.stdout.take().unwrap());
-    let mut url = String::new();
-    tokio::time::timeout(
-        RUN,
-        tokio::io::AsyncBufReadExt::read_line(&mut out, &mut url),
-    )
-    .await
-    .expect("the server prints its URL")
-    .unwrap();
-    let bridge = Arc::new(
-        Bridge::connect(
-            &UpstreamTarget::Url(url.trim().to_owned()),
-            BridgeOptions::default(),
-        )
-        .await
-        .expect("the bridge connects"),
-    );
-    assert_eq!(bridge.snapshot().revision, ProtocolVersion::V2026_07_28);
-    let front = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let front_url = format!("http://{}/mcp", front.local_addr().unwrap());
-    let serving = {
-        let bridge = bridge.clone();
-        tokio::spawn(async move { bridge.serve_http(front, "/mcp").await })
-    };
-    let report = observe(
-        client_http("@modelcontextprotocol/sdk", &front_url),
-        &v2_plan(),
-    )
-    .await;
-    assert_eq!(report["protocolVersion"], "2025-11-25", "{report}");
-    assert_v2(&report);
-    // The baseline: the same client straight at the server fails (reference §5.2).
-    let mut direct =
-        tokio::process::Command::from(client_http("@modelcontextprotocol/sdk", url.trim()));
-    direct.env("PLAN", v2_plan().to_string()).kill_on_drop(true);
+    let run = v2_pair("1.32-v2-http", SDK_1_32, Wire::Http).await;
+    assert_eq!(run.report["protocolVersion"], "2025-11-25");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_the_bridge_a_2025_11_25_client_cannot_use_the_ts_v2_server() {
+    // The baseline (reference §5.2): the same client straight at the server fails.
+    let (_server, url) = spawn_printing_url(peers().node_command(v2_script())).await;
+    let mut direct = client_command(SDK_1_32, vec!["streamable".into(), url]);
+    direct.env("PLAN", json!([{"op": "tools"}]).to_string());
+    let mut direct = tokio::process::Command::from(direct);
+    direct.kill_on_drop(true);
     let direct = tokio::time::timeout(RUN, direct.output())
         .await
         .expect("the direct client ends")
@@ -548,90 +876,66 @@ async fn sdk_1_32_client_uses_a_ts_v2_server_pinned_to_2026_07_28_over_http_both
         !direct.status.success(),
         "a 2025-11-25 client reached a 2026-07-28-only server without the bridge"
     );
-    serving.abort();
-    let _ = server.kill().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ts_v2_client_pinned_to_2026_07_28_uses_server_everything_over_stdio_both_sides() {
-    // Direction B: the client speaks 2026-07-28 only, server-everything a handshake revision.
-    let dir = taps("b-stdio");
-    let bridge = Arc::new(
-        Bridge::connect(&everything_stdio_tapped(&dir), BridgeOptions::default())
-            .await
-            .expect("the bridge connects"),
-    );
-    let upstream = bridge.snapshot().revision;
-    assert_ne!(upstream, ProtocolVersion::V2026_07_28);
-    let (port, serving) = serve_lines(bridge.clone()).await;
-    let mut command = peers().script("ts-v2-plan-client.mjs").unwrap();
-    command
-        .arg("stdio")
-        .arg(peers().node())
-        .args(["-e", RELAY, &port.to_string()])
-        .arg(dir.join("from-client.jsonl"))
-        .arg(dir.join("to-client.jsonl"));
-    let plan = json!([
-        {"op": "tools"},
-        {"op": "call", "name": "echo", "arguments": {"message": "hi"}},
-        {"op": "call", "name": "get-sum", "arguments": {"a": 2, "b": 3}},
-        {"op": "call", "name": "trigger-long-running-operation",
-         "arguments": {"duration": 0.3, "steps": 3}, "progress": true},
-        {"op": "prompts"},
-        {"op": "prompt", "name": "simple-prompt"},
-        {"op": "complete", "ref": {"type": "ref/prompt", "name": "completable-prompt"},
-         "argument": {"name": "department", "value": "E"}},
-        {"op": "read", "uri": "demo://resource/dynamic/text/1"},
-    ]);
-    let report = observe(command, &plan).await;
-    assert_eq!(report["protocolVersion"], "2026-07-28", "{report}");
-    assert_eq!(report["era"], "modern", "{report}");
-    let steps = &report["steps"];
-    assert!(
-        steps[0]
-            .as_array()
-            .is_some_and(|t| t.iter().any(|n| n == "echo")),
-        "{report}"
-    );
-    assert_eq!(steps[1], "Echo: hi", "{report}");
-    assert_eq!(steps[2], "The sum of 2 and 3 is 5.", "{report}");
-    assert!(
-        steps[3]["text"]
-            .as_str()
-            .is_some_and(|t| t.starts_with("Long running operation completed")),
-        "{report}"
-    );
-    assert!(
-        steps[4]
-            .as_array()
-            .is_some_and(|p| p.iter().any(|n| n == "simple-prompt")),
-        "{report}"
-    );
-    assert_eq!(
-        steps[5],
-        json!(["This is a simple prompt without arguments."]),
-        "{report}"
-    );
-    assert_eq!(steps[6], json!(["Engineering"]), "{report}");
-    assert!(
-        steps[7][0].as_str().is_some_and(|t| !t.is_empty()),
-        "{report}"
-    );
-    serving.abort();
-    bridge.shutdown(Duration::from_secs(6)).await;
-    let down = validate(
-        &dir.join("to-client.jsonl"),
-        &dir.join("from-client.jsonl"),
-        ProtocolVersion::V2026_07_28,
-    );
-    let up = validate(
-        &dir.join("to-server.jsonl"),
-        &dir.join("from-server.jsonl"),
-        upstream,
-    );
-    assert!(
-        down >= 8 && up >= 8,
-        "{down} frames to the client, {up} to the server"
-    );
-    std::fs::remove_dir_all(&dir).ok();
+    let run = everything_pair(
+        "v2-everything-stdio",
+        Client::TsV2,
+        Wire::Stdio,
+        BridgeOptions::default(),
+    )
+    .await;
+    assert_eq!(run.report["protocolVersion"], "2026-07-28");
+    assert_eq!(run.report["era"], "modern");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ts_v2_client_pinned_to_2026_07_28_uses_server_everything_over_http_both_sides() {
+    let run = everything_pair(
+        "v2-everything-http",
+        Client::TsV2,
+        Wire::Http,
+        BridgeOptions::default(),
+    )
+    .await;
+    assert_eq!(run.report["protocolVersion"], "2026-07-28");
+    assert_eq!(run.report["era"], "modern");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn python_legacy_client_uses_a_ts_v2_server_pinned_to_2026_07_28_over_stdio_both_sides() {
+    let run = v2_pair("py-legacy-v2-stdio", Client::Python("legacy"), Wire::Stdio).await;
+    assert_eq!(run.report["protocolVersion"], "2025-11-25");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn python_legacy_client_uses_a_ts_v2_server_pinned_to_2026_07_28_over_http_both_sides() {
+    let run = v2_pair("py-legacy-v2-http", Client::Python("legacy"), Wire::Http).await;
+    assert_eq!(run.report["protocolVersion"], "2025-11-25");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn python_2026_07_28_client_uses_server_everything_over_stdio_both_sides() {
+    let run = everything_pair(
+        "py-modern-everything-stdio",
+        Client::Python("2026-07-28"),
+        Wire::Stdio,
+        BridgeOptions::default(),
+    )
+    .await;
+    assert_eq!(run.report["protocolVersion"], "2026-07-28");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn python_2026_07_28_client_uses_server_everything_over_http_both_sides() {
+    let run = everything_pair(
+        "py-modern-everything-http",
+        Client::Python("2026-07-28"),
+        Wire::Http,
+        BridgeOptions::default(),
+    )
+    .await;
+    assert_eq!(run.report["protocolVersion"], "2026-07-28");
 }

@@ -1,15 +1,16 @@
-//! Real clients judge our server: the official SDK clients (`tests/peers/`, pinned and installed
-//! by `mcp_wire_tests::peers`) drive `conformance_server` — list, call, read, get, subscribe,
-//! follow a list change, take progress and cancel — and print what they saw; these tests assert
-//! on it. The Python SDK and TypeScript SDK v1 clients over Streamable HTTP at 2025-06-18 and
+//! Real clients judge our server: the official SDK clients (the plan clients of `tests/peers/`,
+//! pinned and installed by `mcp_wire_tests::peers`) run the fixture plan against
+//! `conformance_server` (`mcp_wire_tests::plans::fixture_plan`: list, call, read, get,
+//! subscribe, follow a list change, take progress and cancel) and print what they saw; these
+//! tests assert on it. The Python SDK and TypeScript SDK v1 clients over Streamable HTTP at 2025-06-18 and
 //! 2025-11-25 and over stdio, the TypeScript SDK v2 client at 2026-07-28 (HTTP and stdio), and SDK
 //! 1.9.0 (newest revision 2024-11-05) over HTTP+SSE. Loopback only; each client run is bounded.
 
-use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
 
 use mcp_wire_tests::peers::peers;
+use mcp_wire_tests::plans::{Outcome, Step, assert_fixtures, fixture_plan, plan_env};
 use serde_json::{Value, json};
 use tokio::io::AsyncBufReadExt;
 use tokio::process::{Child, Command};
@@ -39,8 +40,9 @@ async fn server(revisions: Option<&str>) -> (Child, String) {
     (child, url)
 }
 
-/// Runs a client to its end and reads the JSON object it prints.
-async fn observe(command: std::process::Command) -> Value {
+/// Runs a plan client with `plan` to its end and reads the JSON object it prints.
+async fn observe(mut command: std::process::Command, plan: &[Step]) -> Outcome {
+    command.env("PLAN", plan_env(plan));
     let mut command = Command::from(command);
     command.kill_on_drop(true);
     let output = tokio::time::timeout(RUN, command.output())
@@ -53,36 +55,9 @@ async fn observe(command: std::process::Command) -> Value {
         "client failed ({}):\n{stderr}",
         output.status
     );
-    serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|e| panic!("the client printed no JSON ({e}):\n{stderr}"))
-}
-
-/// The progress values a client saw, as numbers (Python reports floats, TypeScript integers).
-fn progress(report: &Value) -> Vec<f64> {
-    report["progress"]
-        .as_array()
-        .expect("a progress list")
-        .iter()
-        .filter_map(Value::as_f64)
-        .collect()
-}
-
-/// What every client must see of the fixtures.
-fn assert_fixtures(report: &Value) {
-    assert_eq!(report["tools"], 28, "{report}");
-    assert_eq!(
-        report["text"], "This is a simple text response for testing.",
-        "{report}"
-    );
-    assert_eq!(
-        report["resource"], "This is the content of the static text resource.",
-        "{report}"
-    );
-    assert_eq!(
-        report["prompt"], "Prompt with arguments: arg1='a', arg2='b'",
-        "{report}"
-    );
-    assert_eq!(report["cancel"], "cancelled", "{report}");
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("the client printed no JSON ({e}):\n{stderr}"));
+    Outcome::new(plan, report)
 }
 
 /// How much of the progress a client reports.
@@ -98,57 +73,74 @@ enum Progress {
     PrefixOnSingleStream,
 }
 
-fn assert_progress(report: &Value, expected: Progress) {
-    let seen = progress(report);
+fn assert_progress(outcome: &Outcome, expected: Progress) {
+    let seen = outcome.progress("progress");
     match expected {
-        Progress::All => assert_eq!(seen, [0.0, 50.0, 100.0], "{report}"),
+        Progress::All => assert_eq!(seen, [0.0, 50.0, 100.0], "{}", outcome.report),
         Progress::PrefixOnSingleStream => assert!(
             seen.len() >= 2 && [0.0, 50.0, 100.0].starts_with(&seen),
-            "{report}"
+            "{}",
+            outcome.report
         ),
     }
 }
 
-/// What a handshake-era client of 2025-06-18 or later must see.
-fn assert_handshake_session(report: &Value, revision: &str, expected: Progress) {
-    assert_eq!(report["protocolVersion"], revision, "{report}");
-    assert_fixtures(report);
-    assert_progress(report, expected);
-    assert_eq!(report["listChanged"], true, "{report}");
-    assert_eq!(report["addedTool"], true, "{report}");
-    assert_eq!(report["afterCancel"], "ok", "{report}");
+/// The fixture plan by a handshake-era client; what it must see at `revision` (SDK 1.9.0 does
+/// not report the revision it negotiated: `None`).
+async fn handshake_session(
+    command: std::process::Command,
+    revision: Option<&str>,
+    expected: Progress,
+) {
+    let outcome = observe(command, &fixture_plan(false)).await;
+    if let Some(revision) = revision {
+        assert_eq!(
+            outcome.report["protocolVersion"], revision,
+            "{}",
+            outcome.report
+        );
+    }
+    assert_fixtures(&outcome, false);
+    assert_progress(&outcome, expected);
 }
 
-/// What the TypeScript SDK v2 client must see at 2026-07-28.
-fn assert_modern_session(report: &Value, expected: Progress) {
-    assert_eq!(report["protocolVersion"], "2026-07-28", "{report}");
-    assert_eq!(report["era"], "modern", "{report}");
-    assert_eq!(report["server"], "mcp-wire-conformance-server");
-    assert_fixtures(report);
-    assert_progress(report, expected);
+/// The fixture plan by the TypeScript SDK v2 client at 2026-07-28, its listen stream closed by
+/// the client at the end.
+async fn modern_session(command: std::process::Command, expected: Progress) {
+    let mut plan = fixture_plan(true);
+    plan.push(("close", json!({"op": "close"})));
+    let outcome = observe(command, &plan).await;
     assert_eq!(
-        report["honored"],
-        json!({"toolsListChanged": true}),
-        "{report}"
+        outcome.report["protocolVersion"], "2026-07-28",
+        "{}",
+        outcome.report
     );
-    assert_eq!(report["listChanged"], true, "{report}");
-    assert_eq!(report["subscriptionEnd"], "local", "{report}");
+    assert_eq!(outcome.report["era"], "modern", "{}", outcome.report);
+    assert_fixtures(&outcome, true);
+    assert_progress(&outcome, expected);
     assert_eq!(
-        report["afterCancel"], "This is a simple text response for testing.",
-        "{report}"
+        outcome.step("close"),
+        &json!(["local"]),
+        "{}",
+        outcome.report
     );
 }
 
 fn ts_client(sdk: &str, args: &[&str]) -> std::process::Command {
-    let mut command = peers().script("ts-client.mjs").unwrap();
+    let mut command = peers().script("ts-plan-client.mjs").unwrap();
     command.arg(sdk).args(args);
     command
 }
 
 fn py_client(args: &[&str]) -> std::process::Command {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers/py-client.py");
-    let mut command = std::process::Command::new(peers().python());
-    command.arg(script).args(args);
+    let mut command = peers().python_script("py-plan-client.py");
+    command.arg("legacy").args(args);
+    command
+}
+
+fn ts_v2_client(args: &[&str]) -> std::process::Command {
+    let mut command = peers().script("ts-v2-plan-client.mjs").unwrap();
+    command.args(args);
     command
 }
 
@@ -159,14 +151,8 @@ const SERVER: &str = env!("CARGO_BIN_EXE_conformance_server");
 async fn typescript_sdk_v1_client_over_streamable_http() {
     for revision in ["2025-06-18", "2025-11-25"] {
         let (_server, url) = server(Some(revision)).await;
-        let report = observe(ts_client(
-            "@modelcontextprotocol/sdk",
-            &["streamable", &url],
-        ))
-        .await;
-        assert_handshake_session(&report, revision, Progress::All);
-        assert_eq!(report["server"], "mcp-wire-conformance-server");
-        assert_eq!(report["subscribe"], json!({}), "{report}");
+        let client = ts_client("@modelcontextprotocol/sdk", &["streamable", &url]);
+        handshake_session(client, Some(revision), Progress::All).await;
     }
 }
 
@@ -174,34 +160,28 @@ async fn typescript_sdk_v1_client_over_streamable_http() {
 async fn python_sdk_client_over_streamable_http() {
     for revision in ["2025-06-18", "2025-11-25"] {
         let (_server, url) = server(Some(revision)).await;
-        let report = observe(py_client(&[&url])).await;
-        assert_handshake_session(&report, revision, Progress::All);
-        assert_eq!(report["subscribe"], "ok", "{report}");
+        handshake_session(py_client(&[&url]), Some(revision), Progress::All).await;
     }
 }
 
 #[tokio::test]
 async fn typescript_sdk_v2_client_at_2026_07_28() {
-    // All five revisions offered: the client discovers and picks 2026-07-28 itself.
+    // All five revisions offered; the client, pinned to 2026-07-28, gets it.
     let (_server, url) = server(None).await;
-    let mut command = peers().script("ts-v2-client.mjs").unwrap();
-    command.arg(&url);
-    assert_modern_session(&observe(command).await, Progress::All);
+    modern_session(ts_v2_client(&[&url]), Progress::All).await;
 }
 
 #[tokio::test]
 async fn a_2024_11_05_client_over_http_sse() {
     let (_server, url) = server(Some("2024-11-05")).await;
     let sse = url.replace("/mcp", "/sse");
-    let report = observe(ts_client("mcp-sdk-2024-11-05", &["sse", &sse])).await;
-    assert_eq!(report["server"], "mcp-wire-conformance-server");
-    assert_fixtures(&report);
-    assert_eq!(report["subscribe"], json!({}), "{report}");
-    assert_eq!(report["addedTool"], true, "{report}");
-    assert_eq!(report["afterCancel"], "ok", "{report}");
-    assert_progress(&report, Progress::PrefixOnSingleStream);
     // The change is pushed on the HTTP+SSE event stream, as on the other transports.
-    assert_eq!(report["listChanged"], true, "{report}");
+    handshake_session(
+        ts_client("mcp-sdk-2024-11-05", &["sse", &sse]),
+        None,
+        Progress::PrefixOnSingleStream,
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -209,16 +189,13 @@ async fn sdk_clients_over_stdio() {
     let legacy = ["--stdio", "--revisions", "2025-11-25"];
     let mut args = vec!["stdio", SERVER];
     args.extend(legacy);
-    let report = observe(ts_client("@modelcontextprotocol/sdk", &args)).await;
-    assert_handshake_session(&report, "2025-11-25", Progress::PrefixOnSingleStream);
-    assert_eq!(report["subscribe"], json!({}), "{report}");
+    let client = ts_client("@modelcontextprotocol/sdk", &args);
+    handshake_session(client, Some("2025-11-25"), Progress::PrefixOnSingleStream).await;
 
     let mut args = vec!["--stdio", SERVER];
     args.extend(legacy);
-    let report = observe(py_client(&args)).await;
-    assert_handshake_session(&report, "2025-11-25", Progress::All);
+    handshake_session(py_client(&args), Some("2025-11-25"), Progress::All).await;
 
-    let mut command = peers().script("ts-v2-client.mjs").unwrap();
-    command.args(["stdio", SERVER, "--stdio"]);
-    assert_modern_session(&observe(command).await, Progress::PrefixOnSingleStream);
+    let client = ts_v2_client(&["stdio", SERVER, "--stdio"]);
+    modern_session(client, Progress::PrefixOnSingleStream).await;
 }
