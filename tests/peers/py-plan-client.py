@@ -55,6 +55,8 @@ async def main(argv):
 
     async def elicitation(context, params):
         seen["asked"].append("elicitation/create")
+        if getattr(params, "mode", None) == "url":
+            return ElicitResult(action="accept")
         return ElicitResult(action="accept", content={"name": "Ada", "check": True, "email": "ada@example.com"})
 
     async def logging(params):

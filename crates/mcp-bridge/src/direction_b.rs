@@ -59,6 +59,12 @@ const MAX_KEY_LEN: usize = 128;
 /// The params members of a retry that a legacy server never sees.
 const RETRY_MEMBERS: [&str; 2] = ["inputResponses", "requestState"];
 
+/// B11: the `inputRequests` keys of a legacy -32042's URL elicitations (`url-elicitation-1`,
+/// …), recognised in the retry that follows.
+const URL_KEY: &str = "url-elicitation-";
+/// The URL elicitations one -32042 may turn into a round.
+const MAX_URL_ELICITATIONS: usize = 8;
+
 /// Capability members a 2026-07-28 client is not offered in front of a legacy server (tasks
 /// are never carried, Q8).
 const DISCOVER_HIDDEN: [&str; 1] = ["/tasks"];
@@ -474,6 +480,9 @@ impl DirectionB {
                 p.shift_remove(member);
             }
         }
+        if mrtr && let Some(Value::Object(entries)) = &responses {
+            url_elicitations_accepted(entries)?;
+        }
         let session = self.sessions.get(&identity).await?;
         if let ClientRequest::CallTool(r) = &request
             && ctx.header("mcp-method").is_some()
@@ -526,7 +535,20 @@ impl DirectionB {
                             let result = read_result(method, &value, revision)?;
                             handler.shape_for_client(result, method, ctx)
                         }
-                        Err(e) => Err(legacy_error(e, call.refused.take(), turn.uri)),
+                        Err(e) => match url_elicitation_round(ctx, &e, mrtr) {
+                            Some(round) => {
+                                self.report.event(
+                                    Dir::ToClient,
+                                    method,
+                                    Some(revision),
+                                    MODERN,
+                                    Status::Synthesized,
+                                    "input-required round: the legacy -32042's URL elicitations",
+                                );
+                                round
+                            }
+                            None => Err(legacy_error(e, call.refused.take(), turn.uri)),
+                        },
                     };
                 }
                 Ok(Some(LegEvent::Progress(p))) => {
@@ -775,6 +797,68 @@ fn client_result(answer: InputResponse) -> Result<ClientResult, ErrorData> {
     }
 }
 
+/// B11: a legacy server's -32042 (`URLElicitationRequiredError`: complete these URL flows,
+/// then retry) answering a `tools/call`, `prompts/get` or `resources/read` becomes an
+/// input-required round of its URL elicitations (keys [`URL_KEY`]`1`, …) without a
+/// `requestState`: the client's retry is a fresh call, which is what the legacy server waits
+/// for, and nothing is parked. A client that did not declare URL elicitation gets -32021
+/// naming it. `None`: not such an error (it maps as [`legacy_error`] says).
+fn url_elicitation_round(
+    ctx: &RequestContext,
+    error: &ErrorData,
+    mrtr: bool,
+) -> Option<Result<ServerResult, ErrorData>> {
+    if error.code != -32042 || !mrtr {
+        return None;
+    }
+    let elicitations = error.data.as_ref()?.get("elicitations")?.as_array()?;
+    if elicitations.is_empty() || elicitations.len() > MAX_URL_ELICITATIONS {
+        return None;
+    }
+    let caps = serde_json::to_value(ctx.client_capabilities()).unwrap_or(Value::Null);
+    if caps.pointer("/elicitation/url").is_none() {
+        let required = json!({"elicitation": {"url": {}}});
+        return Some(Err(ErrorData::new(
+            -32021,
+            "Missing required client capability",
+        )
+        .with_data(json!({
+            "requiredCapabilities": required,
+            "upstreamError": {"code": error.code, "message": error.message},
+        }))));
+    }
+    let mut requests = IndexMap::new();
+    for (i, elicitation) in elicitations.iter().enumerate() {
+        // The 2026-07-28 in-band form: no `elicitationId` (the retry carries the answer).
+        let request = json!({"method": "elicitation/create", "params": {
+            "mode": "url",
+            "message": elicitation.get("message")?,
+            "url": elicitation.get("url")?,
+        }});
+        let request: InputRequest = serde_json::from_value(request).ok()?;
+        requests.insert(format!("{URL_KEY}{}", i + 1), request);
+    }
+    Some(Ok(ServerResult::InputRequired(
+        InputRequiredResult::new().with_input_requests(requests),
+    )))
+}
+
+/// B11's retry: every answer to a URL elicitation of a -32042 round must be an accept, else
+/// the call fails `client_refused_input` (Q3) instead of asking the server again.
+fn url_elicitations_accepted(responses: &serde_json::Map<String, Value>) -> Result<(), ErrorData> {
+    match responses
+        .iter()
+        .find(|(k, v)| k.starts_with(URL_KEY) && v.get("action") != Some(&json!("accept")))
+    {
+        Some((key, _)) => Err(Reason::ClientRefusedInput.error(
+            format!("the client did not complete the URL elicitation {key} the server requires"),
+            None,
+            None,
+        )),
+        None => Ok(()),
+    }
+}
+
 /// A legacy server's error as a 2026-07-28 client gets it (reference §2.4): -32002 becomes
 /// -32602 with `data.uri`; a call that failed after the bridge refused it a capability is
 /// -32021 naming it (Q20); -32021 with `requiredCapabilities` passes (a legacy server that
@@ -822,5 +906,32 @@ pub(crate) fn legacy_error(e: ErrorData, refused: Option<Value>, uri: Option<&st
             ErrorData::new(-32603, e.message).with_data(Value::Object(data))
         }
         _ => e,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_url_elicitation_retry_goes_on_only_when_every_url_flow_was_accepted() {
+        let answers = |action: &str| {
+            json!({"url-elicitation-1": {"action": "accept"}, "url-elicitation-2": {"action": action},
+                   "other": {"action": "decline"}})
+            .as_object()
+            .cloned()
+            .unwrap()
+        };
+        assert!(url_elicitations_accepted(&answers("accept")).is_ok());
+        for refused in ["decline", "cancel"] {
+            let error = url_elicitations_accepted(&answers(refused)).unwrap_err();
+            assert_eq!(error.code, -32603, "{error:?}");
+            assert_eq!(
+                error.data.as_ref().and_then(|d| d.get("reason")),
+                Some(&json!("client_refused_input")),
+                "{error:?}"
+            );
+            assert!(error.message.contains("url-elicitation-2"), "{error:?}");
+        }
     }
 }

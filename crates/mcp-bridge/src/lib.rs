@@ -61,7 +61,10 @@
 //! - **Q2.** Attribution on a shared upstream: a server→client request goes to the newest
 //!   `tools/call`/`prompts/get`/`resources/read` in flight, a log message to the newest leg
 //!   (else to every session's standalone stream); progress by token, exactly (the leg id is
-//!   the token). Calls run concurrently (`Upstream::route`).
+//!   the token). Calls run concurrently (`Upstream::route`). A server request unrelated to
+//!   the call in flight still rides on it (seen with server-everything's roots sync 350 ms
+//!   after `initialized`: in direction B that call gets an extra round); attributing by
+//!   stream on HTTP upstreams is open.
 //! - **Q3.** A client refusing one bridged input fails the request with `client_refused_input`
 //!   (`BridgeHandler::gather_inputs`).
 //! - **Q4.** Bridge-local errors: -32603 + `data.reason` in both eras ([`limits::Reason::error`]).
@@ -117,6 +120,14 @@
 //!   sent together by the server (within [`Limits::input_gather`]) make one round; the
 //!   runtime's `RequestContext::inputs` now asks them at once at the handshake revisions
 //!   (Q18).
+//! - **B11.** A legacy -32042 (URL elicitation required) answering a `tools/call`,
+//!   `prompts/get` or `resources/read` of a 2026-07-28 client that declared URL elicitation
+//!   becomes an input-required round of those URL elicitations (keys `url-elicitation-N`, no
+//!   `elicitationId`, no `requestState`, at most 8): the client's retry is a fresh call, which
+//!   the legacy server expects after the flow, so nothing is parked; a retry answering one of
+//!   them with anything but accept fails `client_refused_input` (Q3). Without the capability
+//!   the client gets -32021 naming `elicitation.url` (`direction_b::url_elicitation_round`;
+//!   the Python SDK pair runs both paths of server-everything's `trigger-url-elicitation`).
 //! - **B10.** A legacy server request outside a `tools/call`/`prompts/get`/`resources/read`
 //!   of the identity is answered -32601 (no static roots).
 //! - **Q8.** Tasks: never advertised, `tasks/*` and task-augmented calls -32601

@@ -560,6 +560,19 @@ fn everything_plan(client: Client) -> Vec<Step> {
             json!({"op": "call", "name": "trigger-elicitation-request"}),
         ));
     }
+    if matches!(client, Client::Python(_)) {
+        // The Python client declares URL elicitation too.
+        plan.push((
+            "url elicitation",
+            json!({"op": "call", "name": "trigger-url-elicitation",
+                   "arguments": {"url": "https://example.com/pair"}}),
+        ));
+        plan.push((
+            "url elicitation error",
+            json!({"op": "call", "name": "trigger-url-elicitation",
+                   "arguments": {"url": "https://example.com/pair", "errorPath": true}}),
+        ));
+    }
     plan
 }
 
@@ -642,6 +655,18 @@ fn assert_everything(run: &Run, client: Client) {
     );
     if !client.modern() {
         assert_eq!(run.step("ping"), &json!({}), "{report}");
+    }
+    if matches!(client, Client::Python(_)) {
+        // The request path, and the error path (-32042: B11 makes it a round of URL
+        // elicitations for a 2026-07-28 client, whose retry reaches the request path).
+        for step in ["url elicitation", "url elicitation error"] {
+            assert!(
+                run.step(step)
+                    .as_str()
+                    .is_some_and(|t| t.contains("completed the URL elicitation flow")),
+                "{step}: {report}"
+            );
+        }
     }
     if client.elicits() {
         assert!(
