@@ -52,7 +52,8 @@
 //! 30 failed at `--requirements 2026-07-28`, the 30 being the tasks-extension checks the
 //! direct 2026-07-28 server fails too (its score: 164 / 30), baselined in
 //! `tests/conformance/expected-failures-b.yaml`. Also by real SDK clients in
-//! `tests/real_clients.rs` and by `tests/direction_b.rs`.
+//! `tests/real_clients.rs`, real SDK client and server pairs in both directions in
+//! `tests/sdk_pairs.rs`, and by `tests/direction_b.rs`.
 //!
 //! # Decisions on the reference's open questions (bridge-reference.md §6)
 //!
@@ -107,8 +108,9 @@
 //! - **Q20.** A legacy server request the client's capabilities do not cover (sub-capabilities
 //!   included: URL elicitation, sampling with tools) is answered -32601 upstream; if the call
 //!   then fails the client gets -32021 with `data.requiredCapabilities`, if it completes, its
-//!   result (`direction_b::admit`, `legacy_error`). With sessions per identity the server
-//!   mostly decides itself (it saw the client's capabilities in `initialize`).
+//!   result (`direction_b::admit`, `legacy_error`; tested in `tests/faults.rs`). With sessions
+//!   per identity the server mostly decides itself (it saw the client's capabilities in
+//!   `initialize`).
 //! - **B9 keys and tokens.** An `inputRequests` key is the handler's own when the upstream is
 //!   this project's runtime (it names it in the legacy request's `_meta`,
 //!   `mcp_transport::server::INPUT_KEY_META`), else bridge-chosen (`elicitation-1`, …); a

@@ -748,3 +748,52 @@ async fn a_client_that_goes_away_subscribed_gives_its_uris_back_to_the_upstream_
     finish(second, second_serving).await;
     std::fs::remove_file(&log).ok();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_request_the_client_cannot_answer_is_refused_upstream_and_its_failure_is_minus_32021()
+ {
+    // Direction B (reference Q20): a legacy server that asks for sampling without checking
+    // the capabilities of its session, then fails the call when refused. Every session the
+    // bridge opens runs this script (its own probe session never gets a call).
+    let log = scratch("q20.log");
+    let ask = r#"{"jsonrpc":"2.0","id":"s-1","method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":5}}"#;
+    let failed =
+        r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"sampling was refused"}}"#;
+    let bridge = connect(
+        legacy(&format!(
+            "read -r call; echo '{ask}'; read -r answer; printf '%s\n' \"$answer\" > {}; echo '{failed}'; exec sleep 30",
+            log.display()
+        )),
+        Limits::default(),
+        LEGACY,
+    )
+    .await;
+    let (mut client, serving) = attach(&bridge, 1 << 20);
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "faults", "version": "1.0.0"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    let answer = client
+        .call(
+            1,
+            "tools/call",
+            json!({"name": "ask", "arguments": {}, "_meta": meta}),
+        )
+        .await;
+    assert_eq!(answer["error"]["code"], -32021, "{answer}");
+    assert_eq!(
+        answer["error"]["data"]["requiredCapabilities"],
+        json!({"sampling": {}}),
+        "{answer}"
+    );
+    assert_eq!(
+        answer["error"]["data"]["upstreamError"]["message"], "sampling was refused",
+        "{answer}"
+    );
+    // The server was told -32601, not asked to wait.
+    let refusal = wait_json(&log, 1).await.remove(0);
+    assert_eq!(refusal["id"], "s-1", "{refusal}");
+    assert_eq!(refusal["error"]["code"], -32601, "{refusal}");
+    finish(client, serving).await;
+}
