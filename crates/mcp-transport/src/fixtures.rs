@@ -11,8 +11,10 @@ use crate::server::{Change, Handler, HandlerError, HandlerResult, RequestContext
 use mcp_types::model::{
     CallToolRequestParams, CallToolResult, CompleteRequestParams, CompleteResult, Completion,
     GetPromptRequestParams, GetPromptResult, Implementation, InputRequest, InputResponse,
-    LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, ServerCapabilities, Tool,
+    LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, ServerCapabilities,
+    TASKS_EXTENSION_ID, TaskSupport, Tool, ToolExecution,
 };
+use mcp_types::ProtocolVersion;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
@@ -171,7 +173,140 @@ fn tools() -> Vec<(&'static str, &'static str, Value)> {
             "Input-required: declared capabilities only",
             no_args(),
         ),
+        (
+            "greet",
+            "Greets by name (never a task)",
+            string_arg("name", "Who to greet"),
+        ),
+        (
+            "slow_compute",
+            "Sleeps `seconds`, then answers (a task when the client has the tasks extension)",
+            json!({"type": "object", "properties": {
+                "seconds": {"type": "number"}, "label": {"type": "string"}}}),
+        ),
+        ("failing_job", "Runs only as a task; ends with a tool error", no_args()),
+        (
+            "protocol_error_job",
+            "A task that fails with a protocol error",
+            no_args(),
+        ),
+        (
+            "confirm_delete",
+            "Runs only as a task; asks to confirm once",
+            json!({"type": "object", "properties": {"filename": {"type": "string"}}}),
+        ),
+        (
+            "multi_input",
+            "Runs only as a task; asks two questions at once",
+            no_args(),
+        ),
+        (
+            "test_tool_with_task",
+            "Asks for a name (input-required round), then answers as a task",
+            no_args(),
+        ),
     ]
+}
+
+/// How the tasks-extension fixtures may run (`execution.taskSupport`, read by the runtime at
+/// 2026-07-28 only; the other tools never run as tasks).
+const TASK_SUPPORT: [(&str, TaskSupport); 6] = [
+    ("slow_compute", TaskSupport::Optional),
+    ("failing_job", TaskSupport::Required),
+    ("protocol_error_job", TaskSupport::Optional),
+    ("confirm_delete", TaskSupport::Required),
+    ("multi_input", TaskSupport::Required),
+    ("test_tool_with_task", TaskSupport::Required),
+];
+
+/// The longest `slow_compute` sleeps.
+const MAX_COMPUTE: Duration = Duration::from_secs(120);
+
+/// The tasks-extension fixtures (`None` for every other tool): each runs as a task through
+/// [`RequestContext::run_as_task`] when the client has the extension, inline otherwise.
+async fn task_fixture(
+    ctx: &RequestContext,
+    name: &str,
+    args: &serde_json::Map<String, Value>,
+) -> Option<HandlerResult<CallToolResult>> {
+    let text = |s: &str| args.get(s).and_then(Value::as_str).unwrap_or("").to_owned();
+    Some(match name {
+        "greet" => Ok(text_result(format!("Hello, {}!", text("name")))),
+        "slow_compute" => {
+            let seconds = args.get("seconds").and_then(Value::as_f64).unwrap_or(1.0);
+            let pause = Duration::try_from_secs_f64(seconds)
+                .unwrap_or(Duration::ZERO)
+                .min(MAX_COMPUTE);
+            let label = text("label");
+            ctx.run_as_task(move |_| async move {
+                tokio::time::sleep(pause).await;
+                Ok(text_result(format!(
+                    "slow_compute({label}) done after {}s",
+                    pause.as_secs_f64()
+                )))
+            })
+            .await
+        }
+        "failing_job" => {
+            ctx.run_as_task(|_| async {
+                tokio::time::sleep(Duration::from_millis(500)).await;
+                let mut r = text_result("failing_job: the job failed");
+                r.is_error = Some(true);
+                Ok(r)
+            })
+            .await
+        }
+        "protocol_error_job" => {
+            ctx.run_as_task(|_| async {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                Err(HandlerError::internal("protocol_error_job: an internal failure"))
+            })
+            .await
+        }
+        "confirm_delete" => {
+            let file = text("filename");
+            ctx.run_as_task(move |task| async move {
+                let schema = json!({"confirm": {"type": "boolean"}});
+                let answer = task
+                    .input("confirm", elicit(&format!("Delete {file}?"), schema, &["confirm"]))
+                    .await?;
+                let confirmed = elicited(&answer, "confirm");
+                Ok(text_result(format!("confirm_delete({file}): confirm = {confirmed}")))
+            })
+            .await
+        }
+        "multi_input" => {
+            ctx.run_as_task(|task| async move {
+                let ask = |m: &str| elicit(m, json!({"value": {"type": "string"}}), &["value"]);
+                let answers = task
+                    .inputs([
+                        ("input-a".to_owned(), ask("Value A?")),
+                        ("input-b".to_owned(), ask("Value B?")),
+                    ])
+                    .await?;
+                let got: Vec<String> = answers.values().map(|a| elicited(a, "value")).collect();
+                Ok(text_result(format!("multi_input: {}", got.join(", "))))
+            })
+            .await
+        }
+        "test_tool_with_task" => {
+            let schema = json!({"name": {"type": "string"}});
+            let answer = match ctx
+                .input("user_name", elicit("What is your name?", schema, &["name"]))
+                .await
+            {
+                Ok(a) => a,
+                Err(e) => return Some(Err(e)),
+            };
+            let user = elicited(&answer, "name");
+            ctx.run_as_task(move |_| async move {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                Ok(text_result(format!("Hello, {user}! (async)")))
+            })
+            .await
+        }
+        _ => return None,
+    })
 }
 
 fn elicit(message: &str, properties: Value, required: &[&str]) -> InputRequest {
@@ -240,15 +375,24 @@ impl Handler for ConformanceFixtures {
             "resources": {"subscribe": true, "listChanged": true},
             "prompts": {"listChanged": true},
             "logging": {},
-            "completions": {}
+            "completions": {},
+            "extensions": {TASKS_EXTENSION_ID: {}}
         }))
     }
 
-    async fn list_tools(&self, _: &RequestContext) -> HandlerResult<Vec<Tool>> {
+    async fn list_tools(&self, ctx: &RequestContext) -> HandlerResult<Vec<Tool>> {
         let mut list: Vec<Tool> = tools()
             .into_iter()
             .map(|(name, description, schema)| {
-                typed(json!({"name": name, "description": description, "inputSchema": schema}))
+                let mut tool: Tool = typed(
+                    json!({"name": name, "description": description, "inputSchema": schema}),
+                );
+                if let Some((_, support)) = TASK_SUPPORT.iter().find(|(n, _)| *n == name)
+                    && ctx.revision() == ProtocolVersion::V2026_07_28
+                {
+                    tool = tool.with_execution(ToolExecution::new().with_task_support(*support));
+                }
+                tool
             })
             .collect();
         if self.extra_tool.load(Ordering::Relaxed) {
@@ -263,6 +407,9 @@ impl Handler for ConformanceFixtures {
         params: CallToolRequestParams,
     ) -> HandlerResult<CallToolResult> {
         let args = params.arguments.clone().unwrap_or_default();
+        if let Some(answer) = task_fixture(&ctx, &params.name, &args).await {
+            return answer;
+        }
         let arg = |name: &str| {
             args.get(name)
                 .and_then(Value::as_str)

@@ -226,6 +226,10 @@ pub struct JsonRpcError {
     pub error: ErrorData,
 }
 
+// Written as serde writes it (nothing in an error is shaped): the tasks extension inlines one in
+// a failed task.
+crate::wire::planned::emit_scalar!(ErrorData);
+
 /// The `error` member of an error response (the schemas' `Error`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]

@@ -43,11 +43,13 @@ pub(crate) enum InputMode {
     Stateless(Arc<StatelessInputs>),
     /// Handshake era: server→client requests on the request's stream.
     Session(SessionLink),
+    /// Inside a task (tasks extension): the task parks until `tasks/update` answers.
+    Task(super::tasks::TaskLink),
 }
 
 /// The input answers a 2026-07-28 retry carried: those of earlier rounds (from the verified
 /// `requestState`) and this round's `inputResponses`.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub(crate) struct StatelessInputs {
     /// Answers by key, typed.
     pub answers: IndexMap<String, InputResponse>,
@@ -55,6 +57,9 @@ pub(crate) struct StatelessInputs {
     pub raw: IndexMap<String, Value>,
     /// Whether a `requestState` came with the request and passed its integrity check.
     pub state_verified: bool,
+    /// A `tools/call` at a server offering the tasks extension: its store and whether the
+    /// client declared the extension.
+    pub tasks: Option<super::tasks::TaskOffer>,
 }
 
 impl StatelessInputs {
@@ -88,7 +93,7 @@ impl StatelessInputs {
 }
 
 /// Whether `answer` has the shape of an answer to `request`.
-fn answers_request(request: &InputRequest, answer: &InputResponse) -> bool {
+pub(crate) fn answers_request(request: &InputRequest, answer: &InputResponse) -> bool {
     matches!(
         (request, answer),
         (
@@ -311,6 +316,18 @@ impl RequestContext {
         RequestContext {
             inner: Arc::new(ContextInner {
                 notifier,
+                ..super::runtime::clone_inner(&self.inner)
+            }),
+        }
+    }
+
+    /// The context of a task started from this request: the same client, no stream (the
+    /// request has been answered), input through the task.
+    pub(crate) fn for_task(&self, link: super::tasks::TaskLink) -> RequestContext {
+        RequestContext {
+            inner: Arc::new(ContextInner {
+                input: InputMode::Task(link),
+                outbox: None,
                 ..super::runtime::clone_inner(&self.inner)
             }),
         }

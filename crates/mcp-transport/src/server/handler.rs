@@ -10,7 +10,7 @@ use mcp_types::model::{
     CallToolRequestParams, CallToolResult, ClientCapabilities, ClientRequest,
     CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResult, Implementation,
     InitializeResult, InputRequest, InputResponse, LoggingLevel, Prompt, ReadResourceResult,
-    Resource, ResourceTemplate, ServerCapabilities, ServerResult, SubscriptionFilter, Tool,
+    Resource, ResourceTemplate, ServerCapabilities, ServerResult, SubscriptionFilter, TaskInfo, Tool,
 };
 use serde_json::{Value, json};
 
@@ -44,6 +44,9 @@ pub enum HandlerError {
     /// The handler needs client input it does not have yet (2026-07-28 only; raised by
     /// [`RequestContext::input`]): the runtime answers with an `InputRequiredResult`.
     InputRequired(Box<InputPending>),
+    /// The handler started a task ([`RequestContext::run_as_task`], tasks extension at
+    /// 2026-07-28): the runtime answers with its `CreateTaskResult`.
+    TaskCreated(Box<TaskInfo>),
 }
 
 impl HandlerError {
@@ -328,6 +331,7 @@ impl RequestContext {
         }
         match self.input_mode() {
             InputMode::Stateless(state) => state.take(requests),
+            InputMode::Task(link) => link.ask(requests).await,
             InputMode::Session(link) => {
                 // All asked at once (one round, as at 2026-07-28), answers kept in the order
                 // asked; the first error wins.

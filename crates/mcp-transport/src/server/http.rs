@@ -765,7 +765,9 @@ async fn stateless_post<H: Handler>(
         }
     }
     let facts = mcp_types::facts::revision(MODERN);
-    if REMOVED_2026.contains(&method) || facts.request(method).is_none() {
+    let defined = facts.request(method).is_some()
+        || mcp_types::wire::ledger::extension_method(method, MODERN);
+    if REMOVED_2026.contains(&method) || !defined {
         return refuse(
             StatusCode::NOT_FOUND,
             ErrorData::new(
@@ -943,6 +945,8 @@ fn name_of<'a>(method: &str, value: &'a Value) -> Option<&'a str> {
     let key = match method {
         "tools/call" | "prompts/get" => "name",
         "resources/read" => "uri",
+        // The tasks extension (SEP-2663) routes its methods by task.
+        "tasks/get" | "tasks/update" | "tasks/cancel" => "taskId",
         _ => return None,
     };
     value

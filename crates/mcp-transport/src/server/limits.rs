@@ -36,6 +36,13 @@ pub struct Limits {
     pub request_state_ttl: Duration,
     /// Most 2026-07-28 input-required rounds of one request.
     pub max_input_rounds: usize,
+    /// Most tasks kept at once (tasks extension).
+    pub max_tasks: usize,
+    /// How long a task is kept after its creation (its `ttlMs`); still running then, it is
+    /// cancelled.
+    pub task_ttl: Duration,
+    /// The polling interval suggested to clients (`pollIntervalMs`).
+    pub task_poll_interval: Duration,
 }
 
 impl Default for Limits {
@@ -56,6 +63,9 @@ impl Default for Limits {
             keep_alive: Duration::from_secs(15),
             request_state_ttl: Duration::from_secs(600),
             max_input_rounds: 16,
+            max_tasks: 1024,
+            task_ttl: Duration::from_secs(600),
+            task_poll_interval: Duration::from_millis(200),
         }
     }
 }

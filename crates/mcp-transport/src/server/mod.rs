@@ -8,6 +8,9 @@
 //!   stream, and [`RequestContext::input`], the one way a handler asks the client for input:
 //!   server→client requests on the request's SSE stream at the handshake revisions, an
 //!   `InputRequiredResult` round trip with a signed `requestState` at 2026-07-28.
+//! - [`RequestContext::run_as_task`]: a tool runs as a task of the `io.modelcontextprotocol/tasks`
+//!   extension (SEP-2663) when the server offers it (`capabilities.extensions`) and the client
+//!   declared it; the runtime's bounded store answers `tasks/get`, `tasks/update`, `tasks/cancel`.
 //! - [`Server`]: the runtime plus its configuration ([`ServerConfig`]: the revisions offered,
 //!   [`Limits`], the authentication hook); [`Server::router`] is the axum router serving `/mcp`.
 
@@ -22,6 +25,7 @@ mod notify;
 mod runtime;
 mod session;
 mod state;
+mod tasks;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -39,6 +43,7 @@ pub use limits::Limits;
 pub use notify::{Change, Notifier};
 pub use runtime::check_param_headers;
 pub use session::SessionHandle;
+pub use tasks::tasks_required;
 
 use session::Sessions;
 use state::StateSigner;
@@ -90,6 +95,7 @@ pub(crate) struct ServerShared {
     pub sessions: Sessions,
     pub notifier: Notifier,
     pub sse: legacy_sse::SseConnections,
+    pub tasks: Arc<tasks::TaskStore>,
 }
 
 /// A server: a [`Handler`] and everything the runtime keeps for it.
@@ -115,6 +121,7 @@ impl<H: Handler> Server<H> {
                 sessions: Sessions::new(config.limits),
                 notifier: Notifier::new(config.limits.change_backlog),
                 sse: legacy_sse::SseConnections::default(),
+                tasks: Arc::new(tasks::TaskStore::new(config.limits)),
             },
         })
     }
@@ -137,6 +144,11 @@ impl<H: Handler> Server<H> {
     /// How many handshake-era sessions are live.
     pub fn session_count(&self) -> usize {
         self.shared.sessions.len()
+    }
+
+    /// How many tasks (tasks extension) the server keeps.
+    pub fn task_count(&self) -> usize {
+        self.shared.tasks.len()
     }
 
     /// Ends idle sessions now (a background task also does it, see [`Server::serve`]).

@@ -6,15 +6,16 @@ use std::sync::Arc;
 use mcp_types::ProtocolVersion;
 use mcp_types::jsonrpc::{ErrorData, JsonRpcError, JsonRpcResponse, RequestId};
 use mcp_types::model::{
-    ClientRequest, DiscoverResult, EmptyResult, InitializeResult, InputRequiredResult,
+    ClientRequest, DiscoverResult, EmptyResult, GetDetailedTaskResult, InitializeResult, InputRequiredResult,
     InputResponse, InputResponses, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, Meta, ServerResult,
+    ListResourcesResult, ListToolsResult, Meta, ServerResult, TaskCreatedResult, TaskSupport,
 };
 
 use super::context::{ContextInner, InputMode, RequestContext, StatelessInputs};
 use super::handler::{Handler, HandlerError, Intercepted, codes, keys};
 use super::session::{Session, SessionHandle};
 use super::state::StateError;
+use super::tasks::{self, TaskOffer};
 use super::{Server, ServerShared};
 use crate::Frame;
 
@@ -146,6 +147,16 @@ impl<H: Handler> Server<H> {
                 if revision == ProtocolVersion::V2026_07_28 {
                     let tools = h.list_tools(&ctx).await?;
                     check_param_headers(&tools, &r.params, &ctx.inner.param_headers)?;
+                    // A tool that runs only as a task needs a client that declared the
+                    // extension (checked before the handler runs).
+                    let required = tools.iter().any(|t| {
+                        t.name == name
+                            && t.execution.as_ref().and_then(|e| e.task_support)
+                                == Some(TaskSupport::Required)
+                    });
+                    if required && self.tasks_offered() && !tasks_declared(&ctx) {
+                        return Err(tasks::tasks_required());
+                    }
                 }
                 let ctx = self.with_inputs(
                     ctx,
@@ -229,6 +240,30 @@ impl<H: Handler> Server<H> {
             ClientRequest::Discover(_) if revision == ProtocolVersion::V2026_07_28 => {
                 ServerResult::Discover(self.discover_result())
             }
+            ClientRequest::GetTask(r) if revision == ProtocolVersion::V2026_07_28 => {
+                self.task_gate(&ctx, "tasks/get")?;
+                let task = self
+                    .shared
+                    .tasks
+                    .get(&ctx.principal().subject, &r.params.task_id)?;
+                ServerResult::DetailedTask(GetDetailedTaskResult::new(task))
+            }
+            ClientRequest::UpdateTask(r) if revision == ProtocolVersion::V2026_07_28 => {
+                self.task_gate(&ctx, "tasks/update")?;
+                self.shared.tasks.update(
+                    &ctx.principal().subject,
+                    &r.params.task_id,
+                    &r.params.input_responses,
+                )?;
+                ServerResult::Empty(EmptyResult::new())
+            }
+            ClientRequest::CancelTask(r) if revision == ProtocolVersion::V2026_07_28 => {
+                self.task_gate(&ctx, "tasks/cancel")?;
+                self.shared
+                    .tasks
+                    .cancel(&ctx.principal().subject, &r.params.task_id)?;
+                ServerResult::Empty(EmptyResult::new())
+            }
             other => return Err(HandlerError::method_not_found(other.method())),
         })
     }
@@ -247,6 +282,12 @@ impl<H: Handler> Server<H> {
             return Ok(WithRounds { ctx, rounds: 0 });
         }
         let mut inputs = StatelessInputs::default();
+        if method == "tools/call" && self.tasks_offered() {
+            inputs.tasks = Some(TaskOffer {
+                store: self.shared.tasks.clone(),
+                negotiated: tasks_declared(&ctx),
+            });
+        }
         let mut rounds = 0;
         if let Some(text) = state {
             let state = self
@@ -281,9 +322,30 @@ impl<H: Handler> Server<H> {
         })
     }
 
-    /// Turns an input-required stop into an `InputRequiredResult` with a signed state.
+    /// Whether the handler offers the tasks extension (`capabilities.extensions`).
+    fn tasks_offered(&self) -> bool {
+        tasks::offered(self.handler.capabilities().extensions.as_ref())
+    }
+
+    /// `tasks/get`, `tasks/update`, `tasks/cancel` at 2026-07-28: `-32601` when the server
+    /// does not offer the tasks extension, `-32021` when the client did not declare it.
+    fn task_gate(&self, ctx: &RequestContext, method: &str) -> Result<(), HandlerError> {
+        if !self.tasks_offered() {
+            return Err(HandlerError::method_not_found(method));
+        }
+        if !tasks_declared(ctx) {
+            return Err(tasks::tasks_required());
+        }
+        Ok(())
+    }
+
+    /// Turns an input-required stop into an `InputRequiredResult` with a signed state, and a
+    /// started task into its `CreateTaskResult`.
     fn finish_inputs(&self, method: &str, name: &str, rounds: usize, answer: Answer) -> Answer {
         match answer {
+            Err(HandlerError::TaskCreated(info)) => {
+                Ok(ServerResult::TaskCreated(TaskCreatedResult::new(*info)))
+            }
             Err(HandlerError::InputRequired(pending)) => {
                 if rounds + 1 > self.shared.limits.max_input_rounds {
                     return Err(HandlerError::internal("too many input rounds"));
@@ -363,6 +425,12 @@ pub fn check_param_headers(
     Ok(())
 }
 
+/// Whether the request's client declared the tasks extension (in `initialize` or, at
+/// 2026-07-28, in the request's `_meta`).
+fn tasks_declared(ctx: &RequestContext) -> bool {
+    tasks::offered(ctx.client_capabilities().extensions.as_ref())
+}
+
 struct WithRounds {
     ctx: RequestContext,
     rounds: usize,
@@ -426,6 +494,10 @@ pub(crate) fn response_frame(
             codes::INTERNAL_ERROR,
             "client input is not available on this request",
         ),
+        Err(HandlerError::TaskCreated(_)) => ErrorData::new(
+            codes::INTERNAL_ERROR,
+            "a task cannot answer this request",
+        ),
     };
     let _ = shared;
     error_frame(Some(id), error, revision)
@@ -469,7 +541,9 @@ fn add_meta(result: &mut ServerResult, meta: &Meta) {
         CallTool,
         ListTools,
         InputRequired,
-        SubscriptionsListen
+        SubscriptionsListen,
+        TaskCreated,
+        DetailedTask
     );
     let target = slot.get_or_insert_with(Meta::new);
     for (k, v) in meta.iter() {

@@ -17,6 +17,8 @@ open_enum! {
         Complete = "complete",
         /// `input_required`: an `InputRequiredResult`.
         InputRequired = "input_required",
+        /// `task`: a `CreateTaskResult` of the tasks extension (SEP-2663).
+        Task = "task",
     }
 }
 

@@ -46,8 +46,10 @@ tagged_union! {
         GetTaskPayload(GetTaskPayloadRequest) = GetTaskPayloadRequest::METHOD,
         /// `tasks/list` (2025-11-25).
         ListTasks(ListTasksRequest) = ListTasksRequest::METHOD,
-        /// `tasks/cancel` (2025-11-25).
+        /// `tasks/cancel` (2025-11-25; and the tasks extension at 2026-07-28).
         CancelTask(CancelTaskRequest) = CancelTaskRequest::METHOD,
+        /// `tasks/update` (tasks extension, 2026-07-28).
+        UpdateTask(UpdateTaskRequest) = UpdateTaskRequest::METHOD,
     }
 }
 
@@ -113,6 +115,8 @@ tagged_union! {
         SubscriptionsAcknowledged(SubscriptionsAcknowledgedNotification) = SubscriptionsAcknowledgedNotification::METHOD,
         /// `notifications/tasks/status` (2025-11-25).
         TaskStatus(TaskStatusNotification) = TaskStatusNotification::METHOD,
+        /// `notifications/tasks` (tasks extension, 2026-07-28).
+        Tasks(TasksNotification) = TasksNotification::METHOD,
     }
 }
 

@@ -265,6 +265,7 @@ params_meta!(
     CreateMessageRequestParams,
     SubscriptionsListenRequestParams,
     TaskIdParams,
+    UpdateTaskRequestParams,
     CallToolRequestParams,
 );
 

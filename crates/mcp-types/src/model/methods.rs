@@ -269,6 +269,12 @@ pub const METHODS: &[MethodInfo] = &[
         "CancelTaskRequest",
         "CancelTaskResult",
     ),
+    req(
+        "tasks/update",
+        Sender::Client,
+        "UpdateTaskRequest",
+        "EmptyResult",
+    ),
     note(
         "notifications/cancelled",
         Sender::Both,
@@ -293,6 +299,11 @@ pub const METHODS: &[MethodInfo] = &[
         "notifications/tasks/status",
         Sender::Both,
         "TaskStatusNotification",
+    ),
+    note(
+        "notifications/tasks",
+        Sender::Server,
+        "TasksNotification",
     ),
     note(
         "notifications/message",

@@ -99,6 +99,7 @@ mod roots;
 mod sampling;
 mod subscriptions;
 mod tasks;
+mod tasks_ext;
 mod tools;
 
 pub use capabilities::*;
@@ -123,6 +124,7 @@ pub use roots::*;
 pub use sampling::*;
 pub use subscriptions::*;
 pub use tasks::*;
+pub use tasks_ext::*;
 pub use tools::*;
 
 #[cfg(test)]

@@ -242,6 +242,32 @@ pub const OWN_NAMES: &[(&str, &str)] = &[
     ),
 ];
 
+/// `(our name, the extension's name, why)`: types of extensions outside the pinned schemas (the
+/// `io.modelcontextprotocol/tasks` extension, SEP-2663), renamed where the 2025-11-25 core
+/// already uses the extension's name for a different shape.
+pub const EXTENSION_NAMES: &[(&str, &str, &str)] = &[
+    ("DetailedTask", "DetailedTask", "tasks extension"),
+    (
+        "GetDetailedTaskResult",
+        "GetTaskResult",
+        "GetTaskResult is 2025-11-25's (no inlined outcome)",
+    ),
+    (
+        "TaskCreatedResult",
+        "CreateTaskResult",
+        "CreateTaskResult is 2025-11-25's (nested `task`)",
+    ),
+    (
+        "TaskInfo",
+        "Task",
+        "Task is 2025-11-25's (`ttl`, `pollInterval`)",
+    ),
+    ("TasksNotification", "TaskStatusNotification", "method notifications/tasks"),
+    ("TasksNotificationParams", "TaskStatusNotification.params", "tasks extension"),
+    ("UpdateTaskRequest", "UpdateTaskRequest", "tasks extension"),
+    ("UpdateTaskRequestParams", "UpdateTaskRequest.params", "tasks extension"),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -274,6 +300,16 @@ mod tests {
             for t in *theirs {
                 assert!(defined_somewhere(t), "{t} ({ours}) is not a schema name");
             }
+        }
+    }
+
+    #[test]
+    fn extension_names_are_not_schema_names() {
+        for (ours, _, _) in EXTENSION_NAMES {
+            assert!(
+                !defined_somewhere(ours),
+                "{ours} is a schema name; it cannot name an extension type"
+            );
         }
     }
 

@@ -116,6 +116,10 @@ result_union! {
         GetTaskPayload(GetTaskPayloadResult),
         /// `tasks/list`.
         ListTasks(ListTasksResult),
+        /// A request answered with a task (tasks extension, 2026-07-28).
+        TaskCreated(TaskCreatedResult),
+        /// `tasks/get` with the tasks extension (2026-07-28).
+        DetailedTask(GetDetailedTaskResult),
     }
 }
 
@@ -162,6 +166,8 @@ impl ServerResult {
             Self::GetTask(r) => r.meta.as_ref(),
             Self::GetTaskPayload(r) => r.meta.as_ref(),
             Self::ListTasks(r) => r.meta.as_ref(),
+            Self::TaskCreated(r) => r.meta.as_ref(),
+            Self::DetailedTask(r) => r.meta.as_ref(),
         }
     }
 
@@ -184,6 +190,8 @@ impl ServerResult {
             Self::CreateTask(r) => r.result_type.as_ref(),
             Self::GetTask(r) => r.result_type.as_ref(),
             Self::ListTasks(r) => r.result_type.as_ref(),
+            Self::TaskCreated(r) => Some(&r.result_type),
+            Self::DetailedTask(r) => r.result_type.as_ref(),
             Self::Initialize(_) | Self::GetTaskPayload(_) => None,
         }
     }

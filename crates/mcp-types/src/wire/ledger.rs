@@ -609,6 +609,11 @@ const EMBEDDED: &str =
     "server-to-client request; at 2026-07-28 only embedded in InputRequiredResult";
 const EMBEDDED_RESULT: &str = "client result; at 2026-07-28 only embedded in inputResponses";
 const TASK_TYPE: &str = "tasks exist only at 2025-11-25";
+const TASK_TYPE_EXT: &str =
+    "2025-11-25 core tasks; at 2026-07-28 the tasks extension (SEP-2663) with the same params";
+const TASKS_EXT: &str = "the io.modelcontextprotocol/tasks extension (SEP-2663), not in the pinned schema";
+/// 2025-11-25 (core tasks) and 2026-07-28 (the tasks extension).
+const V4_EXT: Revisions = V4.or(D);
 const STATELESS: &str = "2026-07-28 message";
 const CORE: &str = "defined at every revision";
 
@@ -622,7 +627,7 @@ pub static TYPES: &[TypeRow] = &[
     ),
     ty("CallToolRequest", ALL, ALL, CORE),
     ty("CallToolResult", ALL, ALL, CORE),
-    ty("CancelTaskRequest", V4, V4, TASK_TYPE),
+    ty("CancelTaskRequest", V4_EXT, V4_EXT, TASK_TYPE_EXT),
     ty("CancelTaskResult", V4, V4, TASK_TYPE),
     ty("CancelledNotification", ALL, ALL, CORE),
     ty("CompleteRequest", ALL, ALL, CORE),
@@ -661,7 +666,8 @@ pub static TYPES: &[TypeRow] = &[
     ty("GetPromptResult", ALL, ALL, CORE),
     ty("GetTaskPayloadRequest", V4, V4, TASK_TYPE),
     ty("GetTaskPayloadResult", V4, V4, TASK_TYPE),
-    ty("GetTaskRequest", V4, V4, TASK_TYPE),
+    ty("GetDetailedTaskResult", D, D, TASKS_EXT),
+    ty("GetTaskRequest", V4_EXT, V4_EXT, TASK_TYPE_EXT),
     ty("GetTaskResult", V4, V4, TASK_TYPE),
     ty("InitializeRequest", HANDSHAKE, HANDSHAKE, HANDSHAKE_ONLY),
     ty("InitializeResult", HANDSHAKE, HANDSHAKE, HANDSHAKE_ONLY),
@@ -720,7 +726,9 @@ pub static TYPES: &[TypeRow] = &[
     ty("SubscriptionsAcknowledgedNotification", D, D, STATELESS),
     ty("SubscriptionsListenRequest", D, D, STATELESS),
     ty("SubscriptionsListenResult", D, D, STATELESS),
+    ty("TaskCreatedResult", D, D, TASKS_EXT),
     ty("TaskStatusNotification", V4, V4, TASK_TYPE),
+    ty("TasksNotification", D, D, TASKS_EXT),
     ty(
         "TitledMultiSelectEnumSchema",
         NONE,
@@ -747,6 +755,7 @@ pub static TYPES: &[TypeRow] = &[
         "tool use in sampling arrived in 2025-11-25",
     ),
     ty("UnsubscribeRequest", HANDSHAKE, HANDSHAKE, HANDSHAKE_ONLY),
+    ty("UpdateTaskRequest", D, D, TASKS_EXT),
     ty(
         "UntitledMultiSelectEnumSchema",
         NONE,
@@ -760,6 +769,60 @@ pub static TYPES: &[TypeRow] = &[
         "elicitation schema shape of 2025-11-25",
     ),
 ];
+
+/// A type a protocol extension defines outside the pinned schemas, at the revisions where the
+/// extension lives. Its [`TYPES`] row includes these revisions (so the emitter writes it); the
+/// schema-derived checks of the tables leave these (type, revision) pairs out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExtensionType {
+    /// The type name (a row of [`TYPES`]).
+    pub name: &'static str,
+    /// The revisions where the extension defines it.
+    pub revisions: Revisions,
+    /// The extension's identifier (a `capabilities.extensions` key).
+    pub extension: &'static str,
+}
+
+const fn ext(name: &'static str, revisions: Revisions) -> ExtensionType {
+    ExtensionType {
+        name,
+        revisions,
+        extension: crate::model::TASKS_EXTENSION_ID,
+    }
+}
+
+/// The extension types (today: the tasks extension, SEP-2663, at 2026-07-28). Sorted by name.
+pub static EXTENSION_TYPES: &[ExtensionType] = &[
+    ext("CancelTaskRequest", D),
+    ext("GetDetailedTaskResult", D),
+    ext("GetTaskRequest", D),
+    ext("TaskCreatedResult", D),
+    ext("TasksNotification", D),
+    ext("UpdateTaskRequest", D),
+];
+
+/// Whether `name` exists at `version` only through an extension ([`EXTENSION_TYPES`]).
+pub fn extension_only(name: &str, version: crate::ProtocolVersion) -> bool {
+    EXTENSION_TYPES
+        .iter()
+        .any(|t| t.name == name && t.revisions.contains(version))
+}
+
+/// The extension methods: `(method, revisions)` — requests and notifications an extension adds
+/// to a revision's method tables (the parser admits them there).
+pub static EXTENSION_METHODS: &[(&str, Revisions)] = &[
+    ("notifications/tasks", D),
+    ("tasks/cancel", D),
+    ("tasks/get", D),
+    ("tasks/update", D),
+];
+
+/// Whether an extension adds `method` at `version`.
+pub fn extension_method(method: &str, version: crate::ProtocolVersion) -> bool {
+    EXTENSION_METHODS
+        .iter()
+        .any(|(m, r)| *m == method && r.contains(version))
+}
 
 /// What the emitter does with a union member at the revisions of a [`MemberRow`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1034,6 +1097,7 @@ pub static RESULTS_2026: &[ResultShape] = &[
     result("CompleteResult", "complete", false),
     result("DiscoverResult", "complete", true),
     result("EmptyResult", "complete", false),
+    result("GetDetailedTaskResult", "complete", false),
     result("GetPromptResult", "complete", false),
     result("InputRequiredResult", "input_required", false),
     result("ListPromptsResult", "complete", true),
@@ -1043,6 +1107,7 @@ pub static RESULTS_2026: &[ResultShape] = &[
     result("ReadResourceResult", "complete", true),
     result("Result", "complete", false),
     result("SubscriptionsListenResult", "complete", false),
+    result("TaskCreatedResult", "task", false),
 ];
 
 /// The `resultType` values 2026-07-28 defines.

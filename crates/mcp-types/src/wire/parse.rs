@@ -108,7 +108,11 @@ fn existence<T: WireParse>(method: Option<&str>, version: &VersionLike) -> Resul
         // (2026-07-28's server requests exist embedded in input-required results only).
         let defined =
             crate::model::method_info(method).is_some_and(|m| facts.has_type(m.type_name));
-        if defined || methods.iter().any(|m| m.method == method) {
+        // Or one an extension adds there (the tasks extension at 2026-07-28).
+        if defined
+            || methods.iter().any(|m| m.method == method)
+            || super::ledger::extension_method(method, v)
+        {
             return Ok(());
         }
         let listed: Vec<&str> = methods.iter().map(|m| m.method).collect();
@@ -138,6 +142,7 @@ fn existence<T: WireParse>(method: Option<&str>, version: &VersionLike) -> Resul
         T::KIND,
         ParseKind::Request | ParseKind::Notification | ParseKind::Result
     ) && !facts.has_type(T::TYPE_NAME)
+        && !super::ledger::extension_only(T::TYPE_NAME, v)
     {
         return Err(ParseError::new(
             ParseErrorKind::TypeAbsent,
@@ -698,6 +703,7 @@ macro_rules! by_method {
                 SubscriptionsListenResult
             ),
             "tasks/get" | "tasks/cancel" => $p!(Server, ServerResult, GetTask, GetTaskResult),
+            "tasks/update" => $p!(Server, ServerResult, Empty, EmptyResult),
             "tasks/result" => $p!(Server, ServerResult, GetTaskPayload, GetTaskPayloadResult),
             "tasks/list" => $p!(Server, ServerResult, ListTasks, ListTasksResult),
             "sampling/createMessage" => {

@@ -1,0 +1,602 @@
+//! The runtime's task store: the `io.modelcontextprotocol/tasks` extension (SEP-2663) at
+//! 2026-07-28. A handler runs a tool as a task with [`RequestContext::run_as_task`]; the store
+//! keeps each task's state, its inlined outcome and the input requests it waits on, and
+//! answers `tasks/get`, `tasks/update` and `tasks/cancel`.
+//!
+//! Bounds: at most [`Limits::max_tasks`] tasks (expired ones are swept first, then the oldest
+//! finished one makes room; a store full of running tasks refuses a new one), each kept
+//! [`Limits::task_ttl`] after creation (a task still running then is cancelled), each input
+//! wait bounded by [`Limits::client_answer_timeout`]. Tasks belong to the principal that
+//! created them: another principal's `taskId` is unknown (`-32602`).
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use indexmap::IndexMap;
+use mcp_types::ProtocolVersion;
+use mcp_types::jsonrpc::ErrorData;
+use mcp_types::model::{
+    CallToolResult, DetailedTask, InputRequest, InputResponse, ServerResult, TASKS_EXTENSION_ID,
+    TaskInfo, TaskStatus,
+};
+use serde_json::{Map, Value, json};
+use tokio::sync::oneshot;
+
+use super::context::{InputMode, RequestContext, answers_request};
+use super::handler::{HandlerError, HandlerResult, codes};
+use super::limits::Limits;
+
+/// Whether a server offering these capabilities offers the tasks extension.
+pub(crate) fn offered(extensions: Option<&Map<String, Value>>) -> bool {
+    extensions.is_some_and(|e| e.contains_key(TASKS_EXTENSION_ID))
+}
+
+/// `-32021` naming the tasks extension as the missing client capability.
+pub fn tasks_required() -> HandlerError {
+    HandlerError::missing_capability(json!({ "extensions": { TASKS_EXTENSION_ID: {} } }))
+}
+
+/// `-32602` for a task id the store does not know (for this principal).
+fn unknown_task(id: &str) -> HandlerError {
+    HandlerError::Rpc(
+        ErrorData::new(codes::INVALID_PARAMS, format!("unknown task: {id}"))
+            .with_data(json!({ "taskId": id })),
+    )
+}
+
+/// How a task ended, or that it has not.
+enum Outcome {
+    Running,
+    Completed(Map<String, Value>),
+    Failed(ErrorData),
+    Cancelled,
+}
+
+struct Entry {
+    owner: Arc<str>,
+    created: Instant,
+    created_at: String,
+    updated_at: String,
+    outcome: Outcome,
+    /// The input requests the task waits on, by key, each with the way to its waiter.
+    pending: IndexMap<String, (InputRequest, oneshot::Sender<InputResponse>)>,
+    abort: Option<tokio::task::AbortHandle>,
+}
+
+impl Entry {
+    fn status(&self) -> TaskStatus {
+        match self.outcome {
+            Outcome::Running if !self.pending.is_empty() => TaskStatus::InputRequired,
+            Outcome::Running => TaskStatus::Working,
+            Outcome::Completed(_) => TaskStatus::Completed,
+            Outcome::Failed(_) => TaskStatus::Failed,
+            Outcome::Cancelled => TaskStatus::Cancelled,
+        }
+    }
+
+    fn touch(&mut self) {
+        self.updated_at = iso8601(SystemTime::now());
+    }
+
+    fn stop(&mut self) {
+        if let Some(abort) = self.abort.take() {
+            abort.abort();
+        }
+        self.pending.clear();
+    }
+}
+
+/// Every task of one server.
+pub(crate) struct TaskStore {
+    tasks: Mutex<HashMap<String, Entry>>,
+    limits: Limits,
+}
+
+impl TaskStore {
+    pub(crate) fn new(limits: Limits) -> Self {
+        Self {
+            tasks: Mutex::new(HashMap::new()),
+            limits,
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, Entry>> {
+        self.tasks.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// How many tasks are kept.
+    pub(crate) fn len(&self) -> usize {
+        let mut tasks = self.lock();
+        self.sweep(&mut tasks);
+        tasks.len()
+    }
+
+    /// Drops the tasks whose TTL has passed (cancelling those still running).
+    fn sweep(&self, tasks: &mut HashMap<String, Entry>) {
+        let ttl = self.limits.task_ttl;
+        tasks.retain(|_, e| {
+            let keep = e.created.elapsed() < ttl;
+            if !keep {
+                e.stop();
+            }
+            keep
+        });
+    }
+
+    /// Registers a new running task of `owner`: kept before its id is returned, so a
+    /// `tasks/get` right after the `CreateTaskResult` finds it.
+    fn insert(&self, owner: &Arc<str>) -> HandlerResult<String> {
+        let mut tasks = self.lock();
+        self.sweep(&mut tasks);
+        if tasks.len() >= self.limits.max_tasks {
+            let oldest_finished = tasks
+                .iter()
+                .filter(|(_, e)| !matches!(e.outcome, Outcome::Running))
+                .min_by_key(|(_, e)| e.created)
+                .map(|(id, _)| id.clone());
+            match oldest_finished {
+                Some(id) => {
+                    tasks.remove(&id);
+                }
+                None => return Err(HandlerError::internal("too many tasks running")),
+            }
+        }
+        let id = new_task_id();
+        let now = iso8601(SystemTime::now());
+        tasks.insert(
+            id.clone(),
+            Entry {
+                owner: owner.clone(),
+                created: Instant::now(),
+                created_at: now.clone(),
+                updated_at: now,
+                outcome: Outcome::Running,
+                pending: IndexMap::new(),
+                abort: None,
+            },
+        );
+        Ok(id)
+    }
+
+    /// The wire form of a task's base fields.
+    fn info(&self, id: &str, e: &Entry) -> TaskInfo {
+        let ttl_ms = u64::try_from(self.limits.task_ttl.as_millis()).unwrap_or(u64::MAX);
+        let poll_ms = u64::try_from(self.limits.task_poll_interval.as_millis())
+            .unwrap_or(u64::MAX)
+            .max(1);
+        TaskInfo::new(
+            id,
+            e.status(),
+            e.created_at.clone(),
+            e.updated_at.clone(),
+            Some(ttl_ms.max(1)),
+        )
+        .with_poll_interval_ms(poll_ms)
+    }
+
+    /// `tasks/get`: the task and its outcome.
+    pub(crate) fn get(&self, owner: &str, id: &str) -> HandlerResult<DetailedTask> {
+        let mut tasks = self.lock();
+        self.sweep(&mut tasks);
+        let e = tasks
+            .get(id)
+            .filter(|e| &*e.owner == owner)
+            .ok_or_else(|| unknown_task(id))?;
+        let mut detailed = DetailedTask::new(self.info(id, e));
+        match &e.outcome {
+            Outcome::Running if !e.pending.is_empty() => {
+                detailed = detailed.with_input_requests(
+                    e.pending
+                        .iter()
+                        .map(|(k, (r, _))| (k.clone(), r.clone()))
+                        .collect(),
+                );
+            }
+            Outcome::Completed(result) => detailed = detailed.with_result(result.clone()),
+            Outcome::Failed(error) => detailed = detailed.with_error(error.clone()),
+            Outcome::Running | Outcome::Cancelled => {}
+        }
+        Ok(detailed)
+    }
+
+    /// `tasks/update`: delivers each answer whose key names a pending request and whose shape
+    /// answers it; other keys are ignored.
+    pub(crate) fn update(
+        &self,
+        owner: &str,
+        id: &str,
+        responses: &IndexMap<String, Value>,
+    ) -> HandlerResult<()> {
+        let mut tasks = self.lock();
+        self.sweep(&mut tasks);
+        let e = tasks
+            .get_mut(id)
+            .filter(|e| &*e.owner == owner)
+            .ok_or_else(|| unknown_task(id))?;
+        let mut delivered = false;
+        for (key, raw) in responses {
+            let Some((request, _)) = e.pending.get(key) else {
+                continue;
+            };
+            let Ok(answer) = serde_json::from_value::<InputResponse>(raw.clone()) else {
+                continue;
+            };
+            if !answers_request(request, &answer) {
+                continue;
+            }
+            if let Some((_, waiter)) = e.pending.shift_remove(key) {
+                // The waiter may have timed out; the answer is then dropped.
+                let _ = waiter.send(answer);
+                delivered = true;
+            }
+        }
+        if delivered {
+            e.touch();
+        }
+        Ok(())
+    }
+
+    /// `tasks/cancel`: stops a running task (it settles to `cancelled`); a finished task is
+    /// left as it is (the ack is the same).
+    pub(crate) fn cancel(&self, owner: &str, id: &str) -> HandlerResult<()> {
+        let mut tasks = self.lock();
+        self.sweep(&mut tasks);
+        let e = tasks
+            .get_mut(id)
+            .filter(|e| &*e.owner == owner)
+            .ok_or_else(|| unknown_task(id))?;
+        if matches!(e.outcome, Outcome::Running) {
+            e.stop();
+            e.outcome = Outcome::Cancelled;
+            e.touch();
+        }
+        Ok(())
+    }
+
+    /// Records how the task's work ended (unless it was cancelled first).
+    fn finish(&self, id: &str, outcome: Outcome) {
+        let mut tasks = self.lock();
+        if let Some(e) = tasks.get_mut(id)
+            && matches!(e.outcome, Outcome::Running)
+        {
+            e.pending.clear();
+            e.abort = None;
+            e.outcome = outcome;
+            e.touch();
+        }
+    }
+
+    fn set_abort(&self, id: &str, abort: tokio::task::AbortHandle) {
+        let mut tasks = self.lock();
+        match tasks.get_mut(id) {
+            Some(e) if matches!(e.outcome, Outcome::Running) => e.abort = Some(abort),
+            // Cancelled (or expired) before the work started.
+            _ => abort.abort(),
+        }
+    }
+
+    /// Parks the task on `requests`: they show in `tasks/get` until `tasks/update` answers
+    /// them. The receivers are returned in the order asked.
+    fn park(
+        &self,
+        id: &str,
+        requests: Vec<(String, InputRequest)>,
+    ) -> HandlerResult<Vec<(String, oneshot::Receiver<InputResponse>)>> {
+        let mut tasks = self.lock();
+        let e = tasks
+            .get_mut(id)
+            .filter(|e| matches!(e.outcome, Outcome::Running))
+            .ok_or_else(|| HandlerError::internal("the task is no longer running"))?;
+        if requests.iter().any(|(k, _)| e.pending.contains_key(k)) {
+            return Err(HandlerError::internal("an input with this key is already pending"));
+        }
+        let mut receivers = Vec::with_capacity(requests.len());
+        for (key, request) in requests {
+            let (tx, rx) = oneshot::channel();
+            e.pending.insert(key.clone(), (request, tx));
+            receivers.push((key, rx));
+        }
+        e.touch();
+        Ok(receivers)
+    }
+
+    fn unpark(&self, id: &str, keys: &[String]) {
+        let mut tasks = self.lock();
+        if let Some(e) = tasks.get_mut(id) {
+            for k in keys {
+                e.pending.shift_remove(k);
+            }
+        }
+    }
+}
+
+/// A task's own context: its input requests park the task instead of stopping the request.
+#[derive(Clone)]
+pub(crate) struct TaskLink {
+    store: Arc<TaskStore>,
+    id: String,
+    timeout: Duration,
+}
+
+impl TaskLink {
+    /// Waits for every answer (one `inputRequests` round); a wait longer than the client
+    /// answer timeout fails the task's input.
+    pub(crate) async fn ask(
+        &self,
+        requests: Vec<(String, InputRequest)>,
+    ) -> HandlerResult<IndexMap<String, InputResponse>> {
+        let receivers = self.store.park(&self.id, requests)?;
+        let keys: Vec<String> = receivers.iter().map(|(k, _)| k.clone()).collect();
+        let waits = futures_util::future::join_all(receivers.into_iter().map(|(k, rx)| async {
+            (k, tokio::time::timeout(self.timeout, rx).await)
+        }));
+        let mut out = IndexMap::new();
+        for (key, answer) in waits.await {
+            match answer {
+                Ok(Ok(answer)) => {
+                    out.insert(key, answer);
+                }
+                Ok(Err(_)) => {
+                    self.store.unpark(&self.id, &keys);
+                    return Err(HandlerError::internal("the task stopped waiting for input"));
+                }
+                Err(_) => {
+                    self.store.unpark(&self.id, &keys);
+                    return Err(HandlerError::internal("no answer to the task's input request"));
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// What a 2026-07-28 `tools/call` may do with tasks: the server's store, and whether the
+/// client declared the extension (for the session or in this request's `_meta`).
+#[derive(Clone)]
+pub(crate) struct TaskOffer {
+    pub store: Arc<TaskStore>,
+    pub negotiated: bool,
+}
+
+impl RequestContext {
+    /// Whether this request may be answered with a task: a 2026-07-28 `tools/call` to a server
+    /// offering the tasks extension from a client that declared it.
+    pub fn tasks_negotiated(&self) -> bool {
+        matches!(self.input_mode(), InputMode::Stateless(s) if s.tasks.as_ref().is_some_and(|t| t.negotiated))
+    }
+
+    /// Runs `work` as a task when [`RequestContext::tasks_negotiated`]: the task is stored,
+    /// `work` starts in the background with the task's own context (whose
+    /// [`RequestContext::input`] parks the task until `tasks/update` answers), and this returns
+    /// `Err(HandlerError::TaskCreated)`, which the runtime answers with a `CreateTaskResult`.
+    /// Otherwise `work` runs here, with this context, and its result is the answer.
+    ///
+    /// `work`'s tool errors (`isError`) end the task `completed`; its JSON-RPC errors (and a
+    /// panic, `-32603`) end it `failed`.
+    pub async fn run_as_task<F, Fut>(&self, work: F) -> HandlerResult<CallToolResult>
+    where
+        F: FnOnce(RequestContext) -> Fut,
+        Fut: Future<Output = HandlerResult<CallToolResult>> + Send + 'static,
+    {
+        let offer = match self.input_mode() {
+            InputMode::Stateless(s) => s.tasks.clone().filter(|t| t.negotiated),
+            _ => None,
+        };
+        let Some(offer) = offer else {
+            return work(self.clone()).await;
+        };
+        let store = offer.store;
+        let owner: Arc<str> = self.principal().subject.clone();
+        let id = store.insert(&owner)?;
+        let link = TaskLink {
+            store: store.clone(),
+            id: id.clone(),
+            timeout: store.limits.client_answer_timeout,
+        };
+        let fut = work(self.for_task(link));
+        let inner = tokio::spawn(fut);
+        store.set_abort(&id, inner.abort_handle());
+        {
+            let store = store.clone();
+            let id = id.clone();
+            tokio::spawn(async move {
+                let outcome = match inner.await {
+                    Ok(Ok(result)) => match inline_result(result) {
+                        Ok(map) => Outcome::Completed(map),
+                        Err(e) => Outcome::Failed(e),
+                    },
+                    Ok(Err(HandlerError::Rpc(e))) => Outcome::Failed(e),
+                    Ok(Err(_)) => Outcome::Failed(ErrorData::new(
+                        codes::INTERNAL_ERROR,
+                        "the task's work cannot stop for input or start another task",
+                    )),
+                    Err(e) if e.is_panic() => Outcome::Failed(ErrorData::new(
+                        codes::INTERNAL_ERROR,
+                        "the task's work panicked",
+                    )),
+                    Err(_) => Outcome::Cancelled,
+                };
+                store.finish(&id, outcome);
+            });
+        }
+        let info = {
+            let tasks = store.lock();
+            let e = tasks
+                .get(&id)
+                .ok_or_else(|| HandlerError::internal("the task vanished"))?;
+            store.info(&id, e)
+        };
+        Err(HandlerError::TaskCreated(Box::new(info)))
+    }
+}
+
+/// A finished tool call's result as `tasks/get` inlines it: emitted at 2026-07-28.
+fn inline_result(result: CallToolResult) -> Result<Map<String, Value>, ErrorData> {
+    match mcp_types::wire::serialize_for(
+        &ServerResult::CallTool(result),
+        ProtocolVersion::V2026_07_28,
+    ) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) => Err(ErrorData::new(
+            codes::INTERNAL_ERROR,
+            "the result is not an object",
+        )),
+        Err(e) => Err(ErrorData::new(
+            codes::INTERNAL_ERROR,
+            format!("cannot emit the result: {e}"),
+        )),
+    }
+}
+
+/// A fresh task id: 128 random bits, hex.
+fn new_task_id() -> String {
+    let mut bytes = [0u8; 16];
+    if getrandom::fill(&mut bytes).is_err() {
+        let t = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        bytes.copy_from_slice(&t.to_le_bytes());
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `t` as ISO 8601 UTC with milliseconds, e.g. `2026-12-02T04:05:06.789Z`.
+pub(crate) fn iso8601(t: SystemTime) -> String {
+    let d = t.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let secs = d.as_secs();
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rem / 3_600,
+        rem % 3_600 / 60,
+        rem % 60,
+        d.subsec_millis()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iso8601_is_utc_with_millis() {
+        assert_eq!(iso8601(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
+        let t = UNIX_EPOCH + Duration::from_millis(1_796_184_306_789);
+        assert_eq!(iso8601(t), "2026-12-02T04:05:06.789Z");
+        let leap = UNIX_EPOCH + Duration::from_secs(951_782_400);
+        assert_eq!(iso8601(leap), "2000-02-29T00:00:00.000Z");
+    }
+
+    fn store(max: usize, ttl: Duration) -> Arc<TaskStore> {
+        let mut limits = Limits::default();
+        limits.max_tasks = max;
+        limits.task_ttl = ttl;
+        Arc::new(TaskStore::new(limits))
+    }
+
+    #[test]
+    fn unknown_and_foreign_tasks_are_invalid_params() {
+        let s = store(4, Duration::from_secs(60));
+        let alice: Arc<str> = Arc::from("alice");
+        let id = s.insert(&alice).unwrap();
+        assert!(s.get("alice", &id).is_ok());
+        for (owner, task) in [("bob", id.as_str()), ("alice", "nope")] {
+            match s.get(owner, task) {
+                Err(HandlerError::Rpc(e)) => assert_eq!(e.code, codes::INVALID_PARAMS),
+                other => panic!("expected -32602, got {:?}", other.map(|_| ())),
+            }
+            assert!(s.cancel(owner, task).is_err());
+            assert!(s.update(owner, task, &IndexMap::new()).is_err());
+        }
+    }
+
+    #[test]
+    fn the_count_is_capped_and_finished_tasks_make_room() {
+        let s = store(2, Duration::from_secs(60));
+        let o: Arc<str> = Arc::from("o");
+        let a = s.insert(&o).unwrap();
+        let _b = s.insert(&o).unwrap();
+        assert!(s.insert(&o).is_err(), "two running tasks fill a store of two");
+        s.cancel("o", &a).unwrap();
+        let _c = s.insert(&o).unwrap();
+        assert_eq!(s.len(), 2);
+        assert!(s.get("o", &a).is_err(), "the finished task made room");
+    }
+
+    #[test]
+    fn tasks_expire_after_their_ttl() {
+        let s = store(4, Duration::from_millis(30));
+        let o: Arc<str> = Arc::from("o");
+        let id = s.insert(&o).unwrap();
+        assert_eq!(s.get("o", &id).unwrap().task.ttl_ms, Some(30));
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(s.get("o", &id).is_err());
+        assert_eq!(s.len(), 0);
+    }
+
+    #[test]
+    fn cancel_is_idempotent_and_final() {
+        let s = store(4, Duration::from_secs(60));
+        let o: Arc<str> = Arc::from("o");
+        let id = s.insert(&o).unwrap();
+        s.cancel("o", &id).unwrap();
+        s.finish(&id, Outcome::Completed(Map::new()));
+        s.cancel("o", &id).unwrap();
+        assert_eq!(s.get("o", &id).unwrap().task.status, TaskStatus::Cancelled);
+    }
+
+    #[tokio::test]
+    async fn input_waits_until_every_key_is_answered() {
+        let s = store(4, Duration::from_secs(60));
+        let o: Arc<str> = Arc::from("o");
+        let id = s.insert(&o).unwrap();
+        let elicit = |m: &str| -> InputRequest {
+            serde_json::from_value(json!({"method": "elicitation/create", "params": {
+                "message": m, "requestedSchema": {"type": "object", "properties": {}}}}))
+            .unwrap()
+        };
+        let link = TaskLink {
+            store: s.clone(),
+            id: id.clone(),
+            timeout: Duration::from_secs(5),
+        };
+        let waiting = tokio::spawn(async move {
+            link.ask(vec![("a".into(), elicit("A")), ("b".into(), elicit("B"))])
+                .await
+        });
+        while s.get("o", &id).unwrap().task.status != TaskStatus::InputRequired {
+            tokio::task::yield_now().await;
+        }
+        let accept = json!({"action": "accept", "content": {}});
+        // An unknown key and a wrongly shaped answer are ignored.
+        let partial: IndexMap<String, Value> = [
+            ("a".to_owned(), accept.clone()),
+            ("zz".to_owned(), accept.clone()),
+            ("b".to_owned(), json!({"roots": []})),
+        ]
+        .into_iter()
+        .collect();
+        s.update("o", &id, &partial).unwrap();
+        let got = s.get("o", &id).unwrap();
+        assert_eq!(got.task.status, TaskStatus::InputRequired);
+        let keys: Vec<&String> = got.input_requests.as_ref().unwrap().keys().collect();
+        assert_eq!(keys, ["b"]);
+        let rest: IndexMap<String, Value> = [("b".to_owned(), accept)].into_iter().collect();
+        s.update("o", &id, &rest).unwrap();
+        let answers = waiting.await.unwrap().unwrap();
+        assert_eq!(answers.len(), 2);
+        assert_eq!(s.get("o", &id).unwrap().task.status, TaskStatus::Working);
+    }
+}
