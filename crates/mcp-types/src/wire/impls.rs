@@ -115,6 +115,7 @@ requests!(
     GetTaskPayloadRequest,
     ListTasksRequest,
     CancelTaskRequest,
+    UpdateTaskRequest,
     CreateMessageRequest,
     ListRootsRequest,
     ElicitRequest,
@@ -133,6 +134,7 @@ notifications!(
     ElicitationCompleteNotification,
     SubscriptionsAcknowledgedNotification,
     TaskStatusNotification,
+    TasksNotification,
 );
 
 results!(
@@ -153,6 +155,8 @@ results!(
     GetTaskResult,
     GetTaskPayloadResult,
     ListTasksResult,
+    TaskCreatedResult,
+    GetDetailedTaskResult,
     CreateMessageResult,
     ListRootsResult,
     ElicitResult,
@@ -197,7 +201,7 @@ params_meta!(
     required: InitializeRequest, CompleteRequest, SetLevelRequest, GetPromptRequest,
         ReadResourceRequest, SubscribeRequest, UnsubscribeRequest, CallToolRequest,
         DiscoverRequest, SubscriptionsListenRequest, GetTaskRequest, GetTaskPayloadRequest,
-        CancelTaskRequest, CreateMessageRequest;
+        CancelTaskRequest, UpdateTaskRequest, CreateMessageRequest;
     optional: PingRequest, ListPromptsRequest, ListResourcesRequest,
         ListResourceTemplatesRequest, ListToolsRequest, ListTasksRequest, ListRootsRequest;
     // Elicitation params are a union; `elicitation/create` is a server request, which the
@@ -229,10 +233,16 @@ result_type_of!(
     field: EmptyResult, DiscoverResult, CompleteResult, GetPromptResult, ListPromptsResult,
         ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult, CallToolResult,
         ListToolsResult, SubscriptionsListenResult, InputRequiredResult, CreateTaskResult,
-        GetTaskResult, ListTasksResult;
+        GetTaskResult, ListTasksResult, GetDetailedTaskResult;
     // These do not keep `resultType` (the text entry points check it on a `Value` at 2026-07-28).
     unknown: InitializeResult, CreateMessageResult, ListRootsResult, ElicitResult,
 );
+
+impl ResultTypeOf for TaskCreatedResult {
+    fn result_type_facts(&self) -> MandateFacts<'_> {
+        MandateFacts::result(Some(self.result_type.as_str()))
+    }
+}
 
 impl ResultTypeOf for GetTaskPayloadResult {
     fn result_type_facts(&self) -> MandateFacts<'_> {
@@ -299,6 +309,7 @@ impl UnionFacts for ClientRequest {
             ClientRequest::GetTaskPayload(r) => r.mandate_facts(),
             ClientRequest::ListTasks(r) => r.mandate_facts(),
             ClientRequest::CancelTask(r) => r.mandate_facts(),
+            ClientRequest::UpdateTask(r) => r.mandate_facts(),
         }
     }
 }
@@ -351,6 +362,8 @@ impl WireBody for ServerResult {
             ServerResult::GetTask(_) => "GetTaskResult",
             ServerResult::GetTaskPayload(_) => "GetTaskPayloadResult",
             ServerResult::ListTasks(_) => "ListTasksResult",
+            ServerResult::TaskCreated(_) => "TaskCreatedResult",
+            ServerResult::DetailedTask(_) => "GetDetailedTaskResult",
             #[allow(unreachable_patterns)]
             _ => "Result",
         })
