@@ -4,7 +4,7 @@
 //! the suite sees was translated by the bridge (the upstream cannot speak 2025-11-25).
 //! Direction B: the same fixtures served at 2025-11-25 only, behind the bridge, scored at
 //! `--requirements 2026-07-28` with `tests/conformance/expected-failures-b.yaml` (the
-//! tasks-extension scenarios the direct 2026-07-28 server also baselines, each argued there).
+//! tasks-extension scenarios the bridge does not map yet, argued there).
 //! The totals are printed and written to `<target>/conformance/bridge-totals.txt` (A) and
 //! `bridge-b-totals.txt` (B).
 
@@ -16,14 +16,30 @@ use mcp_transport::fixtures::ConformanceFixtures;
 use mcp_transport::server::{Server, ServerConfig};
 use mcp_types::ProtocolVersion;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn direction_a_a_2026_07_28_server_passes_the_2025_11_25_suite_through_the_bridge() {
+/// One judge's setup: the fixtures served at `revision` only on loopback, the bridge in front
+/// of them (its detected upstream era checked), the bridge's own endpoint; both tasks end when
+/// this is dropped.
+struct Judge {
+    bridge: Arc<Bridge>,
+    url: String,
+    tasks: [tokio::task::JoinHandle<()>; 2],
+}
+
+impl Drop for Judge {
+    fn drop(&mut self) {
+        for task in &self.tasks {
+            task.abort();
+        }
+    }
+}
+
+async fn judge(revision: ProtocolVersion, era: Era) -> Judge {
     let upstream = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let upstream_url = format!("http://{}/mcp", upstream.local_addr().unwrap());
     let server = Server::new(
         ConformanceFixtures::new(),
         ServerConfig {
-            revisions: vec![ProtocolVersion::V2026_07_28],
+            revisions: vec![revision],
             ..ServerConfig::default()
         },
     );
@@ -35,13 +51,26 @@ async fn direction_a_a_2026_07_28_server_passes_the_2025_11_25_suite_through_the
             .await
             .expect("the bridge connects"),
     );
-    assert_eq!(bridge.snapshot().era, Era::Modern);
+    assert_eq!(bridge.snapshot().era, era);
     let front = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", front.local_addr().unwrap());
     let serving = {
         let bridge = bridge.clone();
-        tokio::spawn(async move { bridge.serve_http(front, "/mcp").await })
+        tokio::spawn(async move {
+            let _ = bridge.serve_http(front, "/mcp").await;
+        })
     };
+    Judge {
+        bridge,
+        url,
+        tasks: [upstream_task, serving],
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn direction_a_a_2026_07_28_server_passes_the_2025_11_25_suite_through_the_bridge() {
+    let judge = judge(ProtocolVersion::V2026_07_28, Era::Modern).await;
+    let url = judge.url.clone();
     let run = tokio::task::spawn_blocking(move || {
         mcp_wire_tests::peers::peers().run_server_suite(
             "bridge --requirements 2025-11-25",
@@ -52,42 +81,20 @@ async fn direction_a_a_2026_07_28_server_passes_the_2025_11_25_suite_through_the
     .await
     .unwrap();
     mcp_wire_tests::peers::write_totals("bridge-totals.txt", std::slice::from_ref(&run.summary));
-    serving.abort();
-    upstream_task.abort();
+    drop(judge);
     assert!(run.passed, "{}\n{}", run.summary, run.stdout);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn direction_b_a_2025_11_25_server_passes_the_2026_07_28_suite_through_the_bridge() {
-    let upstream = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let upstream_url = format!("http://{}/mcp", upstream.local_addr().unwrap());
-    let server = Server::new(
-        ConformanceFixtures::new(),
-        ServerConfig {
-            revisions: vec![ProtocolVersion::V2025_11_25],
-            ..ServerConfig::default()
-        },
-    );
-    let upstream_task = tokio::spawn(async move {
-        let _ = server.serve(upstream).await;
-    });
-    let bridge = Arc::new(
-        Bridge::connect(&UpstreamTarget::Url(upstream_url), BridgeOptions::default())
-            .await
-            .expect("the bridge connects"),
-    );
-    assert_eq!(bridge.snapshot().era, Era::Legacy);
+    let judge = judge(ProtocolVersion::V2025_11_25, Era::Legacy).await;
     assert!(
-        bridge
+        judge
+            .bridge
             .client_revisions()
             .contains(&ProtocolVersion::V2026_07_28)
     );
-    let front = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/mcp", front.local_addr().unwrap());
-    let serving = {
-        let bridge = bridge.clone();
-        tokio::spawn(async move { bridge.serve_http(front, "/mcp").await })
-    };
+    let url = judge.url.clone();
     let baseline = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/conformance/expected-failures-b.yaml");
     let baseline = baseline.to_str().expect("a UTF-8 path").to_owned();
@@ -111,9 +118,8 @@ async fn direction_b_a_2025_11_25_server_passes_the_2026_07_28_suite_through_the
     .unwrap();
     mcp_wire_tests::peers::write_totals("bridge-b-totals.txt", std::slice::from_ref(&run.summary));
     // Every legacy session is one client identity the suite used; all are bounded.
-    let sessions = bridge.handler().legacy_sessions().await;
-    serving.abort();
-    upstream_task.abort();
+    let sessions = judge.bridge.handler().legacy_sessions().await;
+    drop(judge);
     assert!(
         run.exited_ok,
         "{}\n{}\n{}",

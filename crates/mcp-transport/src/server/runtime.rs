@@ -25,9 +25,17 @@ pub(crate) type Answer = Result<ServerResult, HandlerError>;
 impl<H: Handler> Server<H> {
     /// The `initialize` result at `revision`.
     pub(crate) fn initialize_result(&self, revision: ProtocolVersion) -> InitializeResult {
+        let mut capabilities = self.handler.capabilities();
+        // The tasks extension is served at 2026-07-28 only (legacy revisions have core tasks).
+        if let Some(extensions) = capabilities.extensions.as_mut() {
+            extensions.remove(mcp_types::model::TASKS_EXTENSION_ID);
+            if extensions.is_empty() {
+                capabilities.extensions = None;
+            }
+        }
         let mut result = InitializeResult::new(
             revision.as_str(),
-            self.handler.capabilities(),
+            capabilities,
             self.handler.server_info(),
         );
         result.instructions = self.handler.instructions();
