@@ -448,6 +448,13 @@ mod tests {
             }
         }
         for row in METHODS {
+            // Methods only an extension defines are in no revision's schema tables.
+            let extension = crate::wire::ledger::EXTENSION_METHODS
+                .iter()
+                .any(|(m, _)| *m == row.method);
+            if extension && !used.iter().any(|(m, _)| *m == row.method) {
+                continue;
+            }
             if row.sender.client() {
                 assert!(
                     used.contains(&(row.method, true)),

@@ -256,6 +256,7 @@ pub const SERVER_RESULT_METHODS: &[&str] = &[
     "tasks/cancel",
     "tasks/result",
     "tasks/list",
+    "tasks/update",
 ];
 
 /// The methods whose results [`ClientResult::from_method`] knows.
@@ -285,6 +286,11 @@ impl ServerResult {
         if method == "tools/call" && is_create_task(&value, &["content"]) {
             return from_value(value).map(Self::CreateTask);
         }
+        // The tasks extension's flat task (2026-07-28): `resultType` says so.
+        if method == "tools/call" && value.get("resultType").and_then(Value::as_str) == Some("task")
+        {
+            return from_value(value).map(Self::TaskCreated);
+        }
         match method {
             "initialize" => from_value(value).map(Self::Initialize),
             "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe" => {
@@ -303,6 +309,7 @@ impl ServerResult {
             "tasks/get" | "tasks/cancel" => from_value(value).map(Self::GetTask),
             "tasks/result" => from_value(value).map(Self::GetTaskPayload),
             "tasks/list" => from_value(value).map(Self::ListTasks),
+            "tasks/update" => from_value(value).map(Self::Empty),
             other => Err(unknown_method(other, SERVER_RESULT_METHODS)),
         }
     }

@@ -250,3 +250,79 @@ notification! {
     TasksNotification, TasksNotificationMethod = "notifications/tasks",
     params: TasksNotificationParams
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ProtocolVersion::{V2025_11_25, V2026_07_28};
+    use crate::model::{ClientRequest, ServerResult};
+    use crate::wire::{EmitErrorKind, ParseErrorKind, parse_str_as, serialize_for};
+    use serde_json::json;
+
+    fn task(status: TaskStatus) -> TaskInfo {
+        TaskInfo::new(
+            "t1",
+            status,
+            "2026-12-02T04:05:06.789Z",
+            "2026-12-02T04:05:07.000Z",
+            Some(60_000),
+        )
+        .with_poll_interval_ms(200)
+    }
+
+    #[test]
+    fn a_created_task_is_flat_at_2026_07_28_and_absent_before() {
+        let body = ServerResult::TaskCreated(TaskCreatedResult::new(task(TaskStatus::Working)));
+        assert_eq!(
+            serialize_for(&body, V2026_07_28).unwrap(),
+            json!({"taskId": "t1", "status": "working",
+                "createdAt": "2026-12-02T04:05:06.789Z", "lastUpdatedAt": "2026-12-02T04:05:07.000Z",
+                "ttlMs": 60_000, "pollIntervalMs": 200, "resultType": "task"})
+        );
+        let e = serialize_for(&body, V2025_11_25).unwrap_err();
+        assert_eq!(e.kind, EmitErrorKind::TypeAbsent);
+        assert_eq!(e.code(), -32601);
+    }
+
+    #[test]
+    fn tasks_get_inlines_the_outcome_and_gets_its_result_type() {
+        let result = json!({"content": [{"type": "text", "text": "done"}], "resultType": "complete"});
+        let detailed = DetailedTask::new(task(TaskStatus::Completed))
+            .with_result(result.as_object().unwrap().clone());
+        let body = ServerResult::DetailedTask(GetDetailedTaskResult::new(detailed));
+        let v = serialize_for(&body, V2026_07_28).unwrap();
+        assert_eq!(v["resultType"], "complete");
+        assert_eq!(v["result"], result);
+        assert_eq!(v["status"], "completed");
+        assert!(v.get("error").is_none() && v.get("inputRequests").is_none());
+        let failed = DetailedTask::new(task(TaskStatus::Failed))
+            .with_error(ErrorData::new(-32603, "boom"));
+        let v = serialize_for(
+            &ServerResult::DetailedTask(GetDetailedTaskResult::new(failed)),
+            V2026_07_28,
+        )
+        .unwrap();
+        assert_eq!(v["error"], json!({"code": -32603, "message": "boom"}));
+    }
+
+    #[test]
+    fn tasks_update_parses_at_2026_07_28_only() {
+        let text = r#"{"method": "tasks/update", "params": {"taskId": "t1",
+            "inputResponses": {"k": {"action": "accept"}, "other": {"ignored": true}},
+            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}}"#;
+        match parse_str_as::<ClientRequest>(text, V2026_07_28).unwrap() {
+            ClientRequest::UpdateTask(r) => {
+                assert_eq!(r.params.task_id, "t1");
+                assert_eq!(r.params.input_responses.len(), 2);
+            }
+            other => panic!("parsed as {}", other.method()),
+        }
+        let e = parse_str_as::<ClientRequest>(text, V2025_11_25).unwrap_err();
+        assert_eq!(e.kind, ParseErrorKind::UnknownMethod);
+        let get = r#"{"method": "tasks/get", "params": {"taskId": "t1"}}"#;
+        assert!(parse_str_as::<ClientRequest>(get, V2026_07_28).is_ok());
+        let list = r#"{"method": "tasks/list", "params": {}}"#;
+        let e = parse_str_as::<ClientRequest>(list, V2026_07_28).unwrap_err();
+        assert_eq!(e.kind, ParseErrorKind::UnknownMethod);
+    }
+}
