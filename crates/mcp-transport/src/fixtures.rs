@@ -8,13 +8,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::server::{Change, Handler, HandlerError, HandlerResult, RequestContext};
+use mcp_types::ProtocolVersion;
 use mcp_types::model::{
     CallToolRequestParams, CallToolResult, CompleteRequestParams, CompleteResult, Completion,
     GetPromptRequestParams, GetPromptResult, Implementation, InputRequest, InputResponse,
     LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, ServerCapabilities,
     TASKS_EXTENSION_ID, TaskSupport, Tool, ToolExecution,
 };
-use mcp_types::ProtocolVersion;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
@@ -184,7 +184,11 @@ fn tools() -> Vec<(&'static str, &'static str, Value)> {
             json!({"type": "object", "properties": {
                 "seconds": {"type": "number"}, "label": {"type": "string"}}}),
         ),
-        ("failing_job", "Runs only as a task; ends with a tool error", no_args()),
+        (
+            "failing_job",
+            "Runs only as a task; ends with a tool error",
+            no_args(),
+        ),
         (
             "protocol_error_job",
             "A task that fails with a protocol error",
@@ -259,7 +263,9 @@ async fn task_fixture(
         "protocol_error_job" => {
             ctx.run_as_task(|_| async {
                 tokio::time::sleep(Duration::from_millis(200)).await;
-                Err(HandlerError::internal("protocol_error_job: an internal failure"))
+                Err(HandlerError::internal(
+                    "protocol_error_job: an internal failure",
+                ))
             })
             .await
         }
@@ -268,10 +274,15 @@ async fn task_fixture(
             ctx.run_as_task(move |task| async move {
                 let schema = json!({"confirm": {"type": "boolean"}});
                 let answer = task
-                    .input("confirm", elicit(&format!("Delete {file}?"), schema, &["confirm"]))
+                    .input(
+                        "confirm",
+                        elicit(&format!("Delete {file}?"), schema, &["confirm"]),
+                    )
                     .await?;
                 let confirmed = elicited(&answer, "confirm");
-                Ok(text_result(format!("confirm_delete({file}): confirm = {confirmed}")))
+                Ok(text_result(format!(
+                    "confirm_delete({file}): confirm = {confirmed}"
+                )))
             })
             .await
         }
@@ -384,9 +395,8 @@ impl Handler for ConformanceFixtures {
         let mut list: Vec<Tool> = tools()
             .into_iter()
             .map(|(name, description, schema)| {
-                let mut tool: Tool = typed(
-                    json!({"name": name, "description": description, "inputSchema": schema}),
-                );
+                let mut tool: Tool =
+                    typed(json!({"name": name, "description": description, "inputSchema": schema}));
                 if let Some((_, support)) = TASK_SUPPORT.iter().find(|(n, _)| *n == name)
                     && ctx.revision() == ProtocolVersion::V2026_07_28
                 {

@@ -87,11 +87,7 @@ async fn rpc(
     .await
     .expect("the server answered in time");
     let text = String::from_utf8_lossy(&raw);
-    let status: u16 = text
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap();
+    let status: u16 = text.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap();
     // The JSON-RPC response: the JSON body, or the last data line of an SSE stream.
     let message = text
         .lines()
@@ -99,8 +95,7 @@ async fn rpc(
             let l = l.strip_prefix("data: ").unwrap_or(l);
             serde_json::from_str::<Value>(l).ok()
         })
-        .filter(|v| v.get("id").is_some())
-        .last()
+        .rfind(|v| v.get("id").is_some())
         .unwrap_or_else(|| panic!("no response message in {text}"));
     (status, message)
 }
@@ -138,7 +133,13 @@ async fn wait_for(run: &Running, id: &str, want: &[&str]) -> Value {
 #[tokio::test]
 async fn a_task_runs_to_completion_with_its_result_inlined() {
     let run = start(|_| {}).await;
-    let (status, m) = call(&run, "slow_compute", json!({"seconds": 0.2, "label": "t"}), true).await;
+    let (status, m) = call(
+        &run,
+        "slow_compute",
+        json!({"seconds": 0.2, "label": "t"}),
+        true,
+    )
+    .await;
     assert_eq!(status, 200);
     let created = &m["result"];
     assert_eq!(created["resultType"], "task");
@@ -153,7 +154,10 @@ async fn a_task_runs_to_completion_with_its_result_inlined() {
     assert_eq!(working["resultType"], "complete");
     assert!(working.get("result").is_none());
     let done = wait_for(&run, &id, &["completed"]).await;
-    assert_eq!(done["result"]["content"][0]["text"], "slow_compute(t) done after 0.2s");
+    assert_eq!(
+        done["result"]["content"][0]["text"],
+        "slow_compute(t) done after 0.2s"
+    );
     assert!(
         done["result"]["_meta"]
             .get("io.modelcontextprotocol/related-task")
@@ -174,7 +178,11 @@ async fn without_the_extension_tools_run_inline_and_task_methods_are_refused() {
         ("tasks/cancel", json!({"taskId": "x"})),
     ] {
         let (status, m) = rpc(run.addr, method, params, false, None).await;
-        assert_eq!((status, m["error"]["code"].as_i64()), (400, Some(-32021)), "{method}");
+        assert_eq!(
+            (status, m["error"]["code"].as_i64()),
+            (400, Some(-32021)),
+            "{method}"
+        );
     }
     // A tool that runs only as a task: refused before it runs, naming the extension.
     let (status, m) = call(&run, "failing_job", json!({}), false).await;
@@ -205,7 +213,10 @@ async fn errors_end_tasks_completed_or_failed_and_cancel_is_idempotent() {
     for _ in 0..2 {
         let (status, ack) = rpc(run.addr, "tasks/cancel", json!({"taskId": id}), true, None).await;
         assert_eq!(status, 200);
-        assert_eq!(ack["result"], json!({"resultType": "complete", "_meta": ack["result"]["_meta"]}));
+        assert_eq!(
+            ack["result"],
+            json!({"resultType": "complete", "_meta": ack["result"]["_meta"]})
+        );
     }
     assert_eq!(get(&run, &id).await["status"], "cancelled");
 }
@@ -223,22 +234,44 @@ async fn input_requests_park_the_task_until_tasks_update_answers() {
         .cloned()
         .collect();
     assert_eq!(keys, ["input-a", "input-b"]);
-    assert_eq!(parked["inputRequests"]["input-a"]["method"], "elicitation/create");
-    let answer = |k: &str, v: &str| {
-        json!({"taskId": id, "inputResponses": {k: {"action": "accept", "content": {"value": v}}}})
-    };
-    let (_, ack) = rpc(run.addr, "tasks/update", answer("input-a", "one"), true, None).await;
+    assert_eq!(
+        parked["inputRequests"]["input-a"]["method"],
+        "elicitation/create"
+    );
+    let answer = |k: &str, v: &str| json!({"taskId": id, "inputResponses": {k: {"action": "accept", "content": {"value": v}}}});
+    let (_, ack) = rpc(
+        run.addr,
+        "tasks/update",
+        answer("input-a", "one"),
+        true,
+        None,
+    )
+    .await;
     assert_eq!(ack["result"]["resultType"], "complete");
     assert!(ack["result"].get("taskId").is_none());
     let half = get(&run, &id).await;
     assert_eq!(half["status"], "input_required");
     assert_eq!(
-        half["inputRequests"].as_object().unwrap().keys().collect::<Vec<_>>(),
+        half["inputRequests"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
         ["input-b"]
     );
-    rpc(run.addr, "tasks/update", answer("input-b", "two"), true, None).await;
+    rpc(
+        run.addr,
+        "tasks/update",
+        answer("input-b", "two"),
+        true,
+        None,
+    )
+    .await;
     let done = wait_for(&run, &id, &["completed"]).await;
-    assert_eq!(done["result"]["content"][0]["text"], "multi_input: one, two");
+    assert_eq!(
+        done["result"]["content"][0]["text"],
+        "multi_input: one, two"
+    );
 }
 
 #[tokio::test]
@@ -248,7 +281,11 @@ async fn bad_task_requests_get_their_codes() {
     assert_eq!((status, m["error"]["code"].as_i64()), (200, Some(-32602)));
     for removed in ["tasks/result", "tasks/list"] {
         let (status, m) = rpc(run.addr, removed, json!({"taskId": "nope"}), true, None).await;
-        assert_eq!((status, m["error"]["code"].as_i64()), (404, Some(-32601)), "{removed}");
+        assert_eq!(
+            (status, m["error"]["code"].as_i64()),
+            (404, Some(-32601)),
+            "{removed}"
+        );
     }
     let (status, m) = rpc(
         run.addr,
@@ -259,8 +296,19 @@ async fn bad_task_requests_get_their_codes() {
     )
     .await;
     assert_eq!((status, m["error"]["code"].as_i64()), (400, Some(-32020)));
-    let (status, m) = rpc(run.addr, "tasks/update", json!({"taskId": "nope"}), true, None).await;
-    assert_eq!((status, m["error"]["code"].as_i64()), (400, Some(-32602)), "{m}");
+    let (status, m) = rpc(
+        run.addr,
+        "tasks/update",
+        json!({"taskId": "nope"}),
+        true,
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, m["error"]["code"].as_i64()),
+        (400, Some(-32602)),
+        "{m}"
+    );
 }
 
 #[tokio::test]

@@ -10,7 +10,8 @@ use mcp_types::model::{
     CallToolRequestParams, CallToolResult, ClientCapabilities, ClientRequest,
     CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResult, Implementation,
     InitializeResult, InputRequest, InputResponse, LoggingLevel, Prompt, ReadResourceResult,
-    Resource, ResourceTemplate, ServerCapabilities, ServerResult, SubscriptionFilter, TaskInfo, Tool,
+    Resource, ResourceTemplate, ServerCapabilities, ServerResult, SubscriptionFilter, TaskInfo,
+    Tool,
 };
 use serde_json::{Value, json};
 

@@ -6,9 +6,10 @@ use std::sync::Arc;
 use mcp_types::ProtocolVersion;
 use mcp_types::jsonrpc::{ErrorData, JsonRpcError, JsonRpcResponse, RequestId};
 use mcp_types::model::{
-    ClientRequest, DiscoverResult, EmptyResult, GetDetailedTaskResult, InitializeResult, InputRequiredResult,
-    InputResponse, InputResponses, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, Meta, ServerResult, TaskCreatedResult, TaskSupport,
+    ClientRequest, DiscoverResult, EmptyResult, GetDetailedTaskResult, InitializeResult,
+    InputRequiredResult, InputResponse, InputResponses, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, Meta, ServerResult,
+    TaskCreatedResult, TaskSupport,
 };
 
 use super::context::{ContextInner, InputMode, RequestContext, StatelessInputs};
@@ -33,11 +34,8 @@ impl<H: Handler> Server<H> {
                 capabilities.extensions = None;
             }
         }
-        let mut result = InitializeResult::new(
-            revision.as_str(),
-            capabilities,
-            self.handler.server_info(),
-        );
+        let mut result =
+            InitializeResult::new(revision.as_str(), capabilities, self.handler.server_info());
         result.instructions = self.handler.instructions();
         result
     }
@@ -502,10 +500,9 @@ pub(crate) fn response_frame(
             codes::INTERNAL_ERROR,
             "client input is not available on this request",
         ),
-        Err(HandlerError::TaskCreated(_)) => ErrorData::new(
-            codes::INTERNAL_ERROR,
-            "a task cannot answer this request",
-        ),
+        Err(HandlerError::TaskCreated(_)) => {
+            ErrorData::new(codes::INTERNAL_ERROR, "a task cannot answer this request")
+        }
     };
     let _ = shared;
     error_frame(Some(id), error, revision)

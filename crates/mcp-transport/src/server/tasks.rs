@@ -290,7 +290,9 @@ impl TaskStore {
             .filter(|e| matches!(e.outcome, Outcome::Running))
             .ok_or_else(|| HandlerError::internal("the task is no longer running"))?;
         if requests.iter().any(|(k, _)| e.pending.contains_key(k)) {
-            return Err(HandlerError::internal("an input with this key is already pending"));
+            return Err(HandlerError::internal(
+                "an input with this key is already pending",
+            ));
         }
         let mut receivers = Vec::with_capacity(requests.len());
         for (key, request) in requests {
@@ -329,9 +331,11 @@ impl TaskLink {
     ) -> HandlerResult<IndexMap<String, InputResponse>> {
         let receivers = self.store.park(&self.id, requests)?;
         let keys: Vec<String> = receivers.iter().map(|(k, _)| k.clone()).collect();
-        let waits = futures_util::future::join_all(receivers.into_iter().map(|(k, rx)| async {
-            (k, tokio::time::timeout(self.timeout, rx).await)
-        }));
+        let waits = futures_util::future::join_all(
+            receivers
+                .into_iter()
+                .map(|(k, rx)| async { (k, tokio::time::timeout(self.timeout, rx).await) }),
+        );
         let mut out = IndexMap::new();
         for (key, answer) in waits.await {
             match answer {
@@ -344,7 +348,9 @@ impl TaskLink {
                 }
                 Err(_) => {
                     self.store.unpark(&self.id, &keys);
-                    return Err(HandlerError::internal("no answer to the task's input request"));
+                    return Err(HandlerError::internal(
+                        "no answer to the task's input request",
+                    ));
                 }
             }
         }
@@ -500,10 +506,11 @@ mod tests {
     }
 
     fn store(max: usize, ttl: Duration) -> Arc<TaskStore> {
-        let mut limits = Limits::default();
-        limits.max_tasks = max;
-        limits.task_ttl = ttl;
-        Arc::new(TaskStore::new(limits))
+        Arc::new(TaskStore::new(Limits {
+            max_tasks: max,
+            task_ttl: ttl,
+            ..Limits::default()
+        }))
     }
 
     #[test]
@@ -528,7 +535,10 @@ mod tests {
         let o: Arc<str> = Arc::from("o");
         let a = s.insert(&o).unwrap();
         let _b = s.insert(&o).unwrap();
-        assert!(s.insert(&o).is_err(), "two running tasks fill a store of two");
+        assert!(
+            s.insert(&o).is_err(),
+            "two running tasks fill a store of two"
+        );
         s.cancel("o", &a).unwrap();
         let _c = s.insert(&o).unwrap();
         assert_eq!(s.len(), 2);

@@ -300,11 +300,7 @@ pub const METHODS: &[MethodInfo] = &[
         Sender::Both,
         "TaskStatusNotification",
     ),
-    note(
-        "notifications/tasks",
-        Sender::Server,
-        "TasksNotification",
-    ),
+    note("notifications/tasks", Sender::Server, "TasksNotification"),
     note(
         "notifications/message",
         Sender::Server,

@@ -262,10 +262,22 @@ pub const EXTENSION_NAMES: &[(&str, &str, &str)] = &[
         "Task",
         "Task is 2025-11-25's (`ttl`, `pollInterval`)",
     ),
-    ("TasksNotification", "TaskStatusNotification", "method notifications/tasks"),
-    ("TasksNotificationParams", "TaskStatusNotification.params", "tasks extension"),
+    (
+        "TasksNotification",
+        "TaskStatusNotification",
+        "method notifications/tasks",
+    ),
+    (
+        "TasksNotificationParams",
+        "TaskStatusNotification.params",
+        "tasks extension",
+    ),
     ("UpdateTaskRequest", "UpdateTaskRequest", "tasks extension"),
-    ("UpdateTaskRequestParams", "UpdateTaskRequest.params", "tasks extension"),
+    (
+        "UpdateTaskRequestParams",
+        "UpdateTaskRequest.params",
+        "tasks extension",
+    ),
 ];
 
 #[cfg(test)]

@@ -281,12 +281,14 @@ mod tests {
         );
         let e = serialize_for(&body, V2025_11_25).unwrap_err();
         assert_eq!(e.kind, EmitErrorKind::TypeAbsent);
-        assert_eq!(e.code(), -32601);
+        // A result we cannot express is our own failure to answer.
+        assert_eq!(e.code(), -32603);
     }
 
     #[test]
     fn tasks_get_inlines_the_outcome_and_gets_its_result_type() {
-        let result = json!({"content": [{"type": "text", "text": "done"}], "resultType": "complete"});
+        let result =
+            json!({"content": [{"type": "text", "text": "done"}], "resultType": "complete"});
         let detailed = DetailedTask::new(task(TaskStatus::Completed))
             .with_result(result.as_object().unwrap().clone());
         let body = ServerResult::DetailedTask(GetDetailedTaskResult::new(detailed));
@@ -295,8 +297,8 @@ mod tests {
         assert_eq!(v["result"], result);
         assert_eq!(v["status"], "completed");
         assert!(v.get("error").is_none() && v.get("inputRequests").is_none());
-        let failed = DetailedTask::new(task(TaskStatus::Failed))
-            .with_error(ErrorData::new(-32603, "boom"));
+        let failed =
+            DetailedTask::new(task(TaskStatus::Failed)).with_error(ErrorData::new(-32603, "boom"));
         let v = serialize_for(
             &ServerResult::DetailedTask(GetDetailedTaskResult::new(failed)),
             V2026_07_28,

@@ -8,6 +8,12 @@
 //!   does not decide (members serde writes as maps, members a revision spells differently or
 //!   can carry in an older form).
 //! - [`RESULTS_2026`], [`RESERVED_META`], [`SHAPING_2026`]: the 2026-07-28 shaping rules.
+//! - [`EXTENSION_TYPES`], [`EXTENSION_METHODS`]: what an extension outside the pinned schemas
+//!   adds to a revision (the `io.modelcontextprotocol/tasks` extension, SEP-2663, at
+//!   2026-07-28: `tasks/get`, `tasks/update`, `tasks/cancel`, `notifications/tasks`, the flat
+//!   `CreateTaskResult` with `resultType: "task"`). Their [`TYPES`] rows carry the extension's
+//!   revisions so the emitter writes them; the parser admits their methods there; the
+//!   schema-derived table checks leave them out. The 2025-11-25 core tasks keep their rows.
 //!
 //! Owners are spec definition names (`CallToolRequestParams`, `ClientCapabilities`); a row never
 //! applies to a key of the same name under another owner.
@@ -611,7 +617,8 @@ const EMBEDDED_RESULT: &str = "client result; at 2026-07-28 only embedded in inp
 const TASK_TYPE: &str = "tasks exist only at 2025-11-25";
 const TASK_TYPE_EXT: &str =
     "2025-11-25 core tasks; at 2026-07-28 the tasks extension (SEP-2663) with the same params";
-const TASKS_EXT: &str = "the io.modelcontextprotocol/tasks extension (SEP-2663), not in the pinned schema";
+const TASKS_EXT: &str =
+    "the io.modelcontextprotocol/tasks extension (SEP-2663), not in the pinned schema";
 /// 2025-11-25 (core tasks) and 2026-07-28 (the tasks extension).
 const V4_EXT: Revisions = V4.or(D);
 const STATELESS: &str = "2026-07-28 message";
@@ -662,11 +669,11 @@ pub static TYPES: &[TypeRow] = &[
         "URL elicitation completion exists only at 2025-11-25",
     ),
     ty("EmptyResult", ALL, ALL, CORE),
+    ty("GetDetailedTaskResult", D, D, TASKS_EXT),
     ty("GetPromptRequest", ALL, ALL, CORE),
     ty("GetPromptResult", ALL, ALL, CORE),
     ty("GetTaskPayloadRequest", V4, V4, TASK_TYPE),
     ty("GetTaskPayloadResult", V4, V4, TASK_TYPE),
-    ty("GetDetailedTaskResult", D, D, TASKS_EXT),
     ty("GetTaskRequest", V4_EXT, V4_EXT, TASK_TYPE_EXT),
     ty("GetTaskResult", V4, V4, TASK_TYPE),
     ty("InitializeRequest", HANDSHAKE, HANDSHAKE, HANDSHAKE_ONLY),
@@ -755,7 +762,6 @@ pub static TYPES: &[TypeRow] = &[
         "tool use in sampling arrived in 2025-11-25",
     ),
     ty("UnsubscribeRequest", HANDSHAKE, HANDSHAKE, HANDSHAKE_ONLY),
-    ty("UpdateTaskRequest", D, D, TASKS_EXT),
     ty(
         "UntitledMultiSelectEnumSchema",
         NONE,
@@ -768,6 +774,7 @@ pub static TYPES: &[TypeRow] = &[
         SINCE_V4,
         "elicitation schema shape of 2025-11-25",
     ),
+    ty("UpdateTaskRequest", D, D, TASKS_EXT),
 ];
 
 /// A type a protocol extension defines outside the pinned schemas, at the revisions where the
