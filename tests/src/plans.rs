@@ -117,7 +117,7 @@ pub fn assert_fixtures(outcome: &Outcome, modern: bool) {
     let report = &outcome.report;
     assert_eq!(report["server"], "mcp-wire-conformance-server", "{report}");
     let tools = outcome.step("tools").as_array().map_or(0, Vec::len);
-    assert_eq!(tools, 28, "{report}");
+    assert_eq!(tools, 35, "{report}");
     let text = "This is a simple text response for testing.";
     assert_eq!(outcome.step("text"), text, "{report}");
     assert_eq!(
