@@ -636,7 +636,12 @@ async fn pump(
     loop {
         let out = match pending.take() {
             Some(o) => Some(o),
-            None => input.rx.recv().await,
+            None => tokio::select! {
+                out = input.rx.recv() => out,
+                // A request that writes nothing until its answer (no progress, no logs) still
+                // learns that its client went away: that cancels it too.
+                () = writer.closed() => return,
+            },
         };
         match out {
             Some(Outgoing::Frame(f)) => writer.message(&f).await,
@@ -700,6 +705,15 @@ impl EventWriter {
         self.sink = None;
         if let Some(log) = &self.log {
             log.detach();
+        }
+    }
+
+    /// Resolves once there is no way left to deliver: the connection closed with no log to
+    /// keep the events (never, while a log is kept or no connection was attached).
+    async fn closed(&self) {
+        match (&self.log, &self.sink) {
+            (None, Some(sink)) => sink.closed().await,
+            _ => std::future::pending().await,
         }
     }
 
