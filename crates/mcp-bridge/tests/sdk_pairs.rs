@@ -161,19 +161,49 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// The server over stdio, its stdin and stdout logged to `dir`.
+/// The environment variable that marks a pair's stdio servers with its taps directory, so
+/// they can be found and killed by pid when the run ends ([`kill_marked`]).
+const MARK: &str = "MCP_WIRE_PAIR";
+
+/// The server over stdio, its stdin and stdout logged to `dir`, its stderr dropped (the bridge
+/// kills the `sh`; the pipeline's server, which may keep timers running after its stdin ends,
+/// is killed by [`kill_marked`]).
 fn server_stdio(server: Server, dir: &Path) -> UpstreamTarget {
     let (script, arg) = match server {
         Server::Everything => (everything(), "stdio"),
         Server::V2 => (v2_script(), "stdio"),
     };
     let line = format!(
-        "tee -a '{0}/to-server.jsonl' | '{1}' '{2}' {arg} | tee -a '{0}/from-server.jsonl'",
+        "tee -a '{0}/to-server.jsonl' | {MARK}='{0}' '{1}' '{2}' {arg} 2>/dev/null | tee -a '{0}/from-server.jsonl'",
         dir.display(),
         peers().node().display(),
         script.display()
     );
     UpstreamTarget::Command(["sh", "-c", &line].map(Into::into).to_vec())
+}
+
+/// Kills (by pid) every process whose environment carries [`MARK`] for `dir`.
+fn kill_marked(dir: &Path) {
+    let mark = format!("{MARK}={}", dir.display());
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+        else {
+            continue;
+        };
+        let marked = std::fs::read(entry.path().join("environ"))
+            .is_ok_and(|env| env.split(|b| *b == 0).any(|v| v == mark.as_bytes()));
+        if marked {
+            let _ = std::process::Command::new("kill")
+                .args(["-9", pid])
+                .status();
+        }
+    }
 }
 
 /// The server over Streamable HTTP behind a tap logging to `dir`; the processes and the
@@ -405,6 +435,7 @@ impl Run {
 
 impl Drop for Run {
     fn drop(&mut self) {
+        kill_marked(&self.dir);
         if !std::thread::panicking() {
             std::fs::remove_dir_all(&self.dir).ok();
         }
