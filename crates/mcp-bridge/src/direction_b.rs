@@ -424,7 +424,8 @@ impl DirectionB {
             | ClientRequest::GetTask(_)
             | ClientRequest::GetTaskPayload(_)
             | ClientRequest::ListTasks(_)
-            | ClientRequest::CancelTask(_) => {
+            | ClientRequest::CancelTask(_)
+            | ClientRequest::UpdateTask(_) => {
                 return Err(ErrorData::new(
                     -32601,
                     format!("method not found: {method} does not exist at 2026-07-28"),

@@ -175,8 +175,16 @@ async fn discover_comes_from_the_legacy_handshake_and_removed_methods_are_refuse
     );
     // No legacy session was needed for that.
     assert_eq!(s.bridge.handler().legacy_sessions().await, 0);
-    for method in ["ping", "logging/setLevel", "initialize", "tasks/get"] {
-        let e = c.call(method, json!({})).await;
+    // Well-formed params: tasks/get is the tasks extension's at 2026-07-28 (a malformed one is
+    // -32602 before routing); the bridge does not offer the extension (Q8).
+    for (method, params) in [
+        ("ping", json!({})),
+        ("logging/setLevel", json!({})),
+        ("initialize", json!({})),
+        ("tasks/get", json!({"taskId": "t"})),
+        ("tasks/update", json!({"taskId": "t", "inputResponses": {}})),
+    ] {
+        let e = c.call(method, params).await;
         assert_eq!(e["error"]["code"], -32601, "{method}: {e}");
     }
 }

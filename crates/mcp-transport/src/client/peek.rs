@@ -32,6 +32,9 @@ pub(crate) struct Params<'a> {
     pub name: Option<Cow<'a, str>>,
     #[serde(default, borrow)]
     pub uri: Option<Cow<'a, str>>,
+    /// The tasks extension's `taskId` (`tasks/get`, `tasks/update`, `tasks/cancel`).
+    #[serde(default, rename = "taskId", borrow)]
+    pub task_id: Option<Cow<'a, str>>,
     #[serde(default, rename = "requestId")]
     pub request_id: Option<RequestId>,
     #[serde(default, rename = "_meta", borrow)]

@@ -39,12 +39,17 @@ const NAME_MEMBER: &[(&str, NameMember)] = &[
     ("tools/call", NameMember::Name),
     ("prompts/get", NameMember::Name),
     ("resources/read", NameMember::Uri),
+    // The tasks extension (SEP-2663) routes its methods by task.
+    ("tasks/get", NameMember::TaskId),
+    ("tasks/update", NameMember::TaskId),
+    ("tasks/cancel", NameMember::TaskId),
 ];
 
 #[derive(Debug, Clone, Copy)]
 enum NameMember {
     Name,
     Uri,
+    TaskId,
 }
 
 /// What each wire does, as data.
@@ -604,6 +609,7 @@ fn routing_name(peek: &Peek<'_>) -> Option<String> {
     match member {
         NameMember::Name => params.name.as_deref(),
         NameMember::Uri => params.uri.as_deref(),
+        NameMember::TaskId => params.task_id.as_deref(),
     }
     .map(str::to_owned)
 }
