@@ -446,7 +446,7 @@ impl Bridge {
     }
 
     /// Serves clients over HTTP at `path` on `listener` (Streamable HTTP on both wires, and
-    /// 2024-11-05 HTTP+SSE beside it when offered) until the upstream goes away.
+    /// 2024-11-05 HTTP+SSE beside it when offered; `TCP_NODELAY` on every connection) until the upstream goes away.
     pub async fn serve_http(
         &self,
         listener: tokio::net::TcpListener,
@@ -464,7 +464,8 @@ impl Bridge {
                 server.expire_idle_sessions();
             }
         });
-        let serving = axum::serve(listener, app).into_future();
+        let serving =
+            axum::serve(mcp_transport::server::without_nagle(listener), app).into_future();
         tokio::pin!(serving);
         let result = tokio::select! {
             served = &mut serving => served.map_err(BridgeError::Io),

@@ -163,7 +163,7 @@ impl<H: Handler> Server<H> {
         http::router(self.clone(), path)
     }
 
-    /// Serves `/mcp` on `listener` until the process ends, expiring idle sessions in the
+    /// Serves `/mcp` on `listener` (with [`without_nagle`]) until the process ends, expiring idle sessions in the
     /// background.
     pub async fn serve(self: &Arc<Self>, listener: tokio::net::TcpListener) -> std::io::Result<()> {
         let sweeper = {
@@ -181,7 +181,7 @@ impl<H: Handler> Server<H> {
             })
         };
         let result = axum::serve(
-            listener,
+            without_nagle(listener),
             self.router("/mcp")
                 .into_make_service_with_connect_info::<SocketAddr>(),
         )
@@ -189,4 +189,22 @@ impl<H: Handler> Server<H> {
         sweeper.abort();
         result
     }
+}
+
+/// `listener` with `TCP_NODELAY` set on every connection it accepts: an answer goes out as
+/// soon as it is written, instead of waiting behind Nagle's algorithm for the peer's
+/// acknowledgement of the previous write (headers, SSE events and chunk trailers are small
+/// separate writes). Every HTTP server of the workspace serves through it.
+pub fn without_nagle(listener: tokio::net::TcpListener) -> NoDelayListener {
+    use axum::serve::ListenerExt;
+    listener.tap_io(set_no_delay)
+}
+
+/// The listener [`without_nagle`] returns.
+pub type NoDelayListener =
+    axum::serve::TapIo<tokio::net::TcpListener, fn(&mut tokio::net::TcpStream)>;
+
+fn set_no_delay(tcp: &mut tokio::net::TcpStream) {
+    // A socket that refuses the option still serves, only with Nagle's delays.
+    let _ = tcp.set_nodelay(true);
 }
