@@ -1,11 +1,22 @@
 //! `mcp-frames versions`: the known revisions, their era, and what changed in each, computed
 //! from the generated revision facts (method tables and type/field tables) — nothing here is
 //! written by hand per revision.
+//!
+//! Each change is judged by what a peer can see. Every message of a revision (a request or
+//! notification by method, and each request's result) is walked through its definitions into
+//! the set of *wire places* it can carry: `result of tools/list: tools[].icons`, a union
+//! member by its discriminator (`content[]<type=audio>`), an enum value (`params.level=notice`).
+//! A place that appears or disappears in a message both revisions have is a **wire change**,
+//! reported once at its topmost new place, under the definition field that declares it. A
+//! definition renamed, split or merged, or a field moved between definitions, with the same
+//! places on the wire, is **schema restructuring**. The JSON-RPC envelope (`jsonrpc`, `id` at
+//! a message's root) is no message's own place: a request definition that starts to spell out
+//! the envelope is restructuring. Scalar types and `required` are not compared.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use mcp_types::facts::{self, MethodFact, RevisionFacts};
+use mcp_types::facts::{self, FieldFact, MethodFact, RevisionFacts, TypeKind, TypeRef};
 use mcp_types::{Era, ProtocolVersion};
 
 /// What changed from the previous revision to this one.
@@ -15,25 +26,295 @@ pub struct Changes {
     pub added_methods: Vec<String>,
     /// Methods of the previous revision that this one no longer defines.
     pub removed_methods: Vec<String>,
-    /// Schema definitions new in this revision.
+    /// Wire places new in messages both revisions have, by the definition field (or union
+    /// member, or enum value) that declares them: `Tool.icons` → its topmost new places.
+    pub added_fields: BTreeMap<String, Vec<String>>,
+    /// Wire places gone from messages both revisions have, by their declaration in the
+    /// previous revision.
+    pub removed_fields: BTreeMap<String, Vec<String>>,
+    /// New definitions every place of which is new on the wire (a new method's types, a new
+    /// field's shape).
     pub added_types: Vec<String>,
-    /// Schema definitions of the previous revision that this one no longer has.
+    /// Definitions gone together with every place they declared.
     pub removed_types: Vec<String>,
-    /// Object definitions present in both, with fields added (`+name`) or removed (`-name`).
-    pub changed_fields: Vec<(String, Vec<String>)>,
+    /// Restructuring: new definitions that regroup places already on the wire (or declare
+    /// none, like a union's name); a genuinely new field of one is in `added_fields`.
+    pub regrouped_added_types: Vec<String>,
+    /// Restructuring: definitions gone while places they declared stay on the wire.
+    pub regrouped_removed_types: Vec<String>,
+    /// Restructuring: definitions in both whose field list changed (`+name`, `-name`) with no
+    /// wire place appearing or disappearing for that field.
+    pub regrouped_fields: Vec<(String, Vec<String>)>,
+    /// Places this revision no longer describes under an object it keeps open, so a peer may
+    /// still send them (`Tool.inputSchema.properties` at 2026-07-28): the protocol stops
+    /// defining them, the wire still admits them.
+    pub undescribed: Vec<String>,
+    /// Definitions no message reaches (envelopes, error shapes, bases): added (`+`), removed
+    /// (`-`) or with fields changed (`~`); not judged.
+    pub unreached_types: Vec<String>,
 }
 
 fn methods(f: &RevisionFacts) -> BTreeSet<String> {
-    let tables: [(&str, &[MethodFact]); 4] = [
+    message_tables(f)
+        .iter()
+        .flat_map(|(kind, t)| t.iter().map(move |m| format!("{kind} {}", m.method)))
+        .collect()
+}
+
+fn message_tables(f: &RevisionFacts) -> [(&'static str, &'static [MethodFact]); 4] {
+    [
         ("client request", f.client_requests),
         ("server request", f.server_requests),
         ("client notification", f.client_notifications),
         ("server notification", f.server_notifications),
-    ];
-    tables
-        .iter()
-        .flat_map(|(kind, t)| t.iter().map(move |m| format!("{kind} {}", m.method)))
-        .collect()
+    ]
+}
+
+/// One wire place: who declares it and the place it sits in (`""` at a message's root).
+struct Place {
+    owner: String,
+    parent: String,
+}
+
+/// The wire places of one revision: message → path → its place.
+#[derive(Default)]
+struct Places {
+    by_message: BTreeMap<String, BTreeMap<String, Place>>,
+    /// Every definition some message reaches.
+    reached: BTreeSet<&'static str>,
+    /// Owner → the definition it belongs to (`Tool.icons` → `Tool`).
+    owner_type: BTreeMap<String, &'static str>,
+    /// Per message, the paths of objects open to keys they do not name.
+    open: BTreeMap<String, BTreeSet<String>>,
+}
+
+/// Walks one message's definitions; `stack` stops recursive shapes. Every step carries the
+/// path so far and `parent`, the last place recorded above it.
+struct Walk<'a> {
+    facts: &'a RevisionFacts,
+    places: &'a mut Places,
+    message: String,
+    stack: Vec<&'static str>,
+}
+
+fn join(path: &str, name: &str) -> String {
+    if path.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{path}.{name}")
+    }
+}
+
+impl Walk<'_> {
+    fn record(&mut self, path: &str, parent: &str, owner: String, ty: Option<&'static str>) {
+        if let Some(ty) = ty {
+            self.places.owner_type.insert(owner.clone(), ty);
+        }
+        self.places
+            .by_message
+            .entry(self.message.clone())
+            .or_default()
+            .entry(path.to_owned())
+            .or_insert(Place {
+                owner,
+                parent: parent.to_owned(),
+            });
+    }
+
+    fn named(&mut self, path: &str, parent: &str, name: &'static str) {
+        if self.stack.contains(&name) {
+            return;
+        }
+        let Some(def) = self.facts.type_fact(name) else {
+            return;
+        };
+        self.places.reached.insert(def.name);
+        self.stack.push(def.name);
+        match def.kind {
+            TypeKind::Object => {
+                if def.open {
+                    self.open(path);
+                }
+                self.fields(path, parent, def.fields, def.name)
+            }
+            TypeKind::Union => {
+                for m in def.members {
+                    self.member(path, parent, m, def.name);
+                }
+            }
+            TypeKind::Enum => self.values(path, parent, def.values, def.name),
+            TypeKind::Other => {
+                if let Some(target) = &def.target {
+                    self.shape(path, parent, target, def.name);
+                }
+            }
+        }
+        self.stack.pop();
+    }
+
+    /// The fields of an object; `owner` names the declaration (`Tool`, or `Tool.inputSchema`
+    /// for an inline object).
+    fn fields(&mut self, path: &str, parent: &str, fields: &'static [FieldFact], owner: &str) {
+        let ty = self.stack.last().copied();
+        for f in fields {
+            // The JSON-RPC envelope is every message's, not this one's.
+            if path.is_empty() && matches!(f.name, "jsonrpc" | "id") {
+                continue;
+            }
+            let here = join(path, f.name);
+            let declared = format!("{owner}.{}", f.name);
+            self.record(&here, parent, declared.clone(), ty);
+            self.shape(&here, &here, &f.ty, &declared);
+        }
+    }
+
+    fn values(&mut self, path: &str, parent: &str, values: &[&str], owner: &str) {
+        let ty = self.stack.last().copied();
+        for v in values {
+            self.record(&format!("{path}={v}"), parent, format!("{owner}={v}"), ty);
+        }
+    }
+
+    fn shape(&mut self, path: &str, parent: &str, ty: &'static TypeRef, owner: &str) {
+        match ty {
+            TypeRef::Named(n) => self.named(path, parent, n),
+            // An array is a place of its own: a value that becomes a list is a wire change.
+            TypeRef::Array(item) => {
+                let items = format!("{path}[]");
+                let ty = self.stack.last().copied();
+                self.record(&items, parent, owner.to_owned(), ty);
+                self.shape(&items, &items, item, owner)
+            }
+            TypeRef::Map(value) => {
+                self.open(path);
+                self.shape(&format!("{path}.*"), parent, value, owner)
+            }
+            TypeRef::Union(members) => {
+                for m in *members {
+                    self.member(path, parent, m, owner);
+                }
+            }
+            TypeRef::Object { fields, open } => {
+                if *open {
+                    self.open(path);
+                }
+                self.fields(path, parent, fields, owner)
+            }
+            TypeRef::Enum(values) => self.values(path, parent, values, owner),
+            TypeRef::Any => self.open(path),
+            TypeRef::Scalar(_) => {}
+        }
+    }
+
+    /// Marks `path` as an object that admits keys beyond those it names.
+    fn open(&mut self, path: &str) {
+        self.places
+            .open
+            .entry(self.message.clone())
+            .or_default()
+            .insert(path.to_owned());
+    }
+
+    /// A union member: tagged by its first required constant field (`type`, `mode`, …) when it has
+    /// one, so a new member is a place of its own; an untagged member's fields merge.
+    fn member(&mut self, path: &str, parent: &str, member: &'static TypeRef, owner: &str) {
+        let fields = match member {
+            TypeRef::Named(n) => self.facts.type_fact(n).map_or(&[][..], |d| d.fields),
+            TypeRef::Object { fields, .. } => fields,
+            _ => &[],
+        };
+        // Only a required constant tags: a member whose constant is optional is also sent
+        // without it, so its fields are where the untagged union's are.
+        let Some((tag, value)) = fields
+            .iter()
+            .filter(|f| f.required)
+            .find_map(|f| f.constant.map(|c| (f.name, c)))
+        else {
+            return self.shape(path, parent, member, owner);
+        };
+        let tagged = format!("{path}<{tag}={value}>");
+        let (declared, ty) = match member {
+            TypeRef::Named(n) => ((*n).to_owned(), self.facts.type_fact(n).map(|d| d.name)),
+            _ => (
+                format!("{owner}<{tag}={value}>"),
+                self.stack.last().copied(),
+            ),
+        };
+        self.record(&tagged, parent, declared, ty);
+        self.shape(&tagged, &tagged, member, owner);
+    }
+}
+
+fn places(f: &RevisionFacts) -> Places {
+    let mut places = Places::default();
+    for (kind, table) in message_tables(f) {
+        for m in table {
+            let mut roots = vec![(format!("{kind} {}", m.method), m.type_name)];
+            if let Some(result) = m.result {
+                roots.push((format!("result of {}", m.method), result));
+            }
+            for (message, root) in roots {
+                let mut walk = Walk {
+                    facts: f,
+                    places: &mut places,
+                    message,
+                    stack: Vec::new(),
+                };
+                walk.named("", "", root);
+            }
+        }
+    }
+    places
+}
+
+/// Places by the declaration owning them.
+type ByOwner = BTreeMap<String, Vec<String>>;
+
+/// Places of `now` absent from `before` in messages both have, topmost only, by owner. With
+/// `split_open`, those whose parent is an open object in `before` (which still admits them,
+/// only no longer describes them) come second.
+fn new_places(now: &Places, before: &Places, split_open: bool) -> (ByOwner, ByOwner) {
+    let (mut out, mut admitted) = (ByOwner::new(), ByOwner::new());
+    let none = BTreeSet::new();
+    for (message, paths) in &now.by_message {
+        let Some(old) = before.by_message.get(message) else {
+            continue;
+        };
+        let open = before.open.get(message).unwrap_or(&none);
+        for (path, place) in paths {
+            let topmost = place.parent.is_empty() || old.contains_key(&place.parent);
+            if old.contains_key(path) || !topmost {
+                continue;
+            }
+            let target = if split_open && open.contains(&place.parent) {
+                &mut admitted
+            } else {
+                &mut out
+            };
+            target
+                .entry(place.owner.clone())
+                .or_default()
+                .push(format!("{message}: {path}"));
+        }
+    }
+    (out, admitted)
+}
+
+/// The owners of `now`'s places, split: those owning a place `before` lacks (in any message,
+/// new messages included), and those owning a place `before` has too.
+fn owners_split(now: &Places, before: &Places) -> (BTreeSet<String>, BTreeSet<String>) {
+    let (mut new, mut kept) = (BTreeSet::new(), BTreeSet::new());
+    for (message, paths) in &now.by_message {
+        let old = before.by_message.get(message);
+        for (path, place) in paths {
+            if old.is_some_and(|o| o.contains_key(path)) {
+                kept.insert(place.owner.clone());
+            } else {
+                new.insert(place.owner.clone());
+            }
+        }
+    }
+    (new, kept)
 }
 
 /// The changes between `v`'s predecessor and `v` (everything is "added" for the first one).
@@ -47,42 +328,97 @@ pub fn changes(v: ProtocolVersion) -> Changes {
         };
     };
     let (mn, mp) = (methods(now), methods(prev));
-    let tn: BTreeSet<&str> = now.types.iter().map(|t| t.name).collect();
-    let tp: BTreeSet<&str> = prev.types.iter().map(|t| t.name).collect();
-    let mut changed_fields = Vec::new();
+    let (pn, pp) = (places(now), places(prev));
+    // A new place is a wire change even under an object that was open: peers now send it.
+    let (added_fields, _) = new_places(&pn, &pp, false);
+    let (removed_fields, undescribed) = new_places(&pp, &pn, true);
+    // A new definition is a wire change when every place it declares is new (a new message's
+    // types, a new field's shape); one that also declares places already on the wire regroups
+    // them (its genuinely new fields are listed as wire changes of their own). The same for a
+    // definition that is gone.
+    let types_of = |owners: &BTreeSet<String>, places: &Places| -> BTreeSet<&'static str> {
+        owners
+            .iter()
+            .filter_map(|o| places.owner_type.get(o).copied())
+            .collect()
+    };
+    let (appeared, kept_now) = owners_split(&pn, &pp);
+    let (vanished, kept_before) = owners_split(&pp, &pn);
+    let (wire_new, regroups_now) = (types_of(&appeared, &pn), types_of(&kept_now, &pn));
+    let (wire_gone, regrouped_before) = (types_of(&vanished, &pp), types_of(&kept_before, &pp));
+
+    let mut c = Changes {
+        added_methods: mn.difference(&mp).cloned().collect(),
+        removed_methods: mp.difference(&mn).cloned().collect(),
+        added_fields,
+        removed_fields,
+        undescribed: undescribed.into_keys().collect(),
+        ..Changes::default()
+    };
+    for t in now.types.iter().filter(|t| !prev.has_type(t.name)) {
+        if !pn.reached.contains(t.name) {
+            c.unreached_types.push(format!("+{}", t.name));
+        } else if wire_new.contains(t.name) && !regroups_now.contains(t.name) {
+            c.added_types.push(t.name.to_owned());
+        } else {
+            c.regrouped_added_types.push(t.name.to_owned());
+        }
+    }
+    for t in prev.types.iter().filter(|t| !now.has_type(t.name)) {
+        if !pp.reached.contains(t.name) {
+            c.unreached_types.push(format!("-{}", t.name));
+        } else if wire_gone.contains(t.name) && !regrouped_before.contains(t.name) {
+            c.removed_types.push(t.name.to_owned());
+        } else {
+            c.regrouped_removed_types.push(t.name.to_owned());
+        }
+    }
     for t in now.types {
         let Some(old) = prev.type_fact(t.name) else {
             continue;
         };
+        let declared = |f: &str| format!("{}.{f}", t.name);
         let mut delta: Vec<String> = t
             .fields
             .iter()
-            .filter(|f| old.field(f.name).is_none())
+            .filter(|f| old.field(f.name).is_none() && !appeared.contains(&declared(f.name)))
             .map(|f| format!("+{}", f.name))
             .collect();
         delta.extend(
             old.fields
                 .iter()
-                .filter(|f| t.field(f.name).is_none())
+                .filter(|f| t.field(f.name).is_none() && !vanished.contains(&declared(f.name)))
                 .map(|f| format!("-{}", f.name)),
         );
-        if !delta.is_empty() {
-            changed_fields.push((t.name.to_owned(), delta));
+        if delta.is_empty() {
+            continue;
+        }
+        if pn.reached.contains(t.name) || pp.reached.contains(t.name) {
+            c.regrouped_fields.push((t.name.to_owned(), delta));
+        } else {
+            c.unreached_types.push(format!("~{}", t.name));
         }
     }
-    Changes {
-        added_methods: mn.difference(&mp).cloned().collect(),
-        removed_methods: mp.difference(&mn).cloned().collect(),
-        added_types: tn.difference(&tp).map(|s| s.to_string()).collect(),
-        removed_types: tp.difference(&tn).map(|s| s.to_string()).collect(),
-        changed_fields,
-    }
+    c
 }
 
 fn era_name(e: Era) -> &'static str {
     match e {
         Era::Handshake => "handshake era (initialize negotiates the revision)",
         Era::Stateless => "stateless era (every request names its revision in _meta)",
+    }
+}
+
+/// At most this many places are named per declaration; the rest are counted.
+const PLACES_SHOWN: usize = 2;
+
+fn render_fields(out: &mut String, sign: char, fields: &BTreeMap<String, Vec<String>>) {
+    for (owner, places) in fields {
+        let mut shown = places[..places.len().min(PLACES_SHOWN)].join("; ");
+        if places.len() > PLACES_SHOWN {
+            let _ = write!(shown, "; {} more", places.len() - PLACES_SHOWN);
+        }
+        let _ = writeln!(out, "    {sign} {owner} ({shown})");
     }
 }
 
@@ -108,16 +444,32 @@ pub fn render() -> String {
         let c = changes(v);
         let list = |out: &mut String, label: &str, items: &[String]| {
             if !items.is_empty() {
-                let _ = writeln!(out, "  {label}: {}", items.join(", "));
+                let _ = writeln!(out, "    {label}: {}", items.join(", "));
             }
         };
+        let _ = writeln!(out, "  wire changes (a peer sees these):");
         list(&mut out, "+ methods", &c.added_methods);
         list(&mut out, "- methods", &c.removed_methods);
+        render_fields(&mut out, '+', &c.added_fields);
+        render_fields(&mut out, '-', &c.removed_fields);
+        list(
+            &mut out,
+            "- described (an open object still admits them)",
+            &c.undescribed,
+        );
         list(&mut out, "+ definitions", &c.added_types);
         list(&mut out, "- definitions", &c.removed_types);
-        for (ty, delta) in &c.changed_fields {
-            let _ = writeln!(out, "  ~ {ty}: {}", delta.join(" "));
+        let _ = writeln!(out, "  schema restructuring (same wire shape):");
+        list(&mut out, "+ definitions", &c.regrouped_added_types);
+        list(&mut out, "- definitions", &c.regrouped_removed_types);
+        for (ty, delta) in &c.regrouped_fields {
+            let _ = writeln!(out, "    ~ {ty}: {}", delta.join(" "));
         }
+        list(
+            &mut out,
+            "not on a message (envelopes, errors, bases)",
+            &c.unreached_types,
+        );
     }
     out
 }
@@ -152,6 +504,107 @@ mod tests {
         assert!(
             c.added_methods
                 .contains(&"client request server/discover".to_owned())
+        );
+    }
+
+    fn has(items: &[String], item: &str) -> bool {
+        items.iter().any(|i| i == item)
+    }
+
+    #[test]
+    fn params_moved_into_named_definitions_regroup_but_their_new_fields_are_wire() {
+        let c = changes(V2025_11_25);
+        // `CallToolRequestParams` regroups `name` and `arguments`, already on the wire …
+        assert!(
+            has(&c.regrouped_added_types, "CallToolRequestParams"),
+            "{c:?}"
+        );
+        assert!(!has(&c.added_types, "CallToolRequestParams"));
+        // … while `task` and `_meta` inside it are new to the peer.
+        assert_eq!(
+            c.added_fields["CallToolRequestParams.task"],
+            ["client request tools/call: params.task"]
+        );
+        assert!(c.added_fields.contains_key("CallToolRequestParams._meta"));
+        // Every request definition now spells out the envelope: no wire change.
+        assert!(c.regrouped_fields.contains(&(
+            "CallToolRequest".to_owned(),
+            vec!["+id".into(), "+jsonrpc".into()]
+        )));
+        // Icons: a new shape under a new field.
+        assert!(has(&c.added_types, "Icon"));
+        assert_eq!(
+            c.added_fields["Tool.icons"],
+            ["result of tools/list: tools[].icons"]
+        );
+        // Elicitation params became a union; the form member's `mode` is optional, so its
+        // fields stay where they were and only the URL member (required `mode`) is new.
+        assert_eq!(
+            c.added_fields["ElicitRequestURLParams"],
+            ["server request elicitation/create: params<mode=url>"]
+        );
+        assert!(c.removed_fields.is_empty(), "{:?}", c.removed_fields);
+        // Sampling content may now be a list.
+        assert_eq!(
+            c.added_fields["CreateMessageResult.content"],
+            ["result of sampling/createMessage: content[]"]
+        );
+        // The JSON-RPC error envelope's rename is on no method's message.
+        assert!(has(&c.unreached_types, "-JSONRPCError"));
+        assert!(has(&c.unreached_types, "+JSONRPCErrorResponse"));
+    }
+
+    #[test]
+    fn the_stateless_revision_adds_result_hints_and_stops_describing_tool_schemas() {
+        let c = changes(V2026_07_28);
+        assert_eq!(
+            c.added_fields["CallToolResult.resultType"],
+            ["result of tools/call: resultType"]
+        );
+        assert_eq!(
+            c.added_fields["ListToolsResult.ttlMs"],
+            ["result of tools/list: ttlMs"]
+        );
+        // `_meta` becomes a named object: the definition regroups `progressToken`, its
+        // reserved keys are new on the wire.
+        assert!(has(&c.regrouped_added_types, "RequestMetaObject"), "{c:?}");
+        assert!(
+            c.added_fields
+                .contains_key("RequestMetaObject.io.modelcontextprotocol/protocolVersion")
+        );
+        // `inputSchema` keeps only `type` and `$schema`, but stays open.
+        assert!(has(&c.undescribed, "Tool.inputSchema.properties"));
+        assert!(!c.removed_fields.contains_key("Tool.inputSchema.properties"));
+        // Sampling and elicitation requests no longer spell out the envelope.
+        assert!(c.regrouped_fields.contains(&(
+            "CreateMessageRequest".to_owned(),
+            vec!["-id".into(), "-jsonrpc".into()]
+        )));
+        assert!(has(&c.removed_types, "InitializeResult"));
+    }
+
+    #[test]
+    fn a_renamed_definition_with_the_same_tag_is_restructuring() {
+        let c = changes(V2025_06_18);
+        // `ResourceReference` became `ResourceTemplateReference` (same `ref/resource` tag).
+        assert!(
+            has(&c.regrouped_removed_types, "ResourceReference"),
+            "{c:?}"
+        );
+        assert!(has(&c.regrouped_added_types, "ResourceTemplateReference"));
+        // The content union got a name (restructuring) and a new member (wire).
+        assert!(has(&c.regrouped_added_types, "ContentBlock"));
+        assert!(has(&c.added_types, "ResourceLink"));
+        assert_eq!(
+            c.added_fields["ResourceLink"],
+            [
+                "result of prompts/get: messages[].content<type=resource_link>",
+                "result of tools/call: content[]<type=resource_link>"
+            ]
+        );
+        assert!(
+            c.added_fields
+                .contains_key("CallToolResult.structuredContent")
         );
     }
 

@@ -25,6 +25,30 @@ fn versions_lists_every_revision_with_its_era() {
         r.stdout
             .contains("+ methods: server request elicitation/create")
     );
+    // Each revision's changes come in two groups: what a peer sees, and what only the schema's
+    // definitions regroup (2025-11-25 spells out the envelope in every request definition).
+    let block = r
+        .stdout
+        .split("\n2026-07-28")
+        .next()
+        .and_then(|s| s.split("2025-11-25  ").nth(1))
+        .expect("a 2025-11-25 block");
+    let (wire, restructuring) = block
+        .split_once("  schema restructuring (same wire shape):")
+        .expect("both groups");
+    assert!(
+        wire.contains("  wire changes (a peer sees these):"),
+        "{block}"
+    );
+    assert!(
+        wire.contains("    + Tool.icons (result of tools/list: tools[].icons)"),
+        "{wire}"
+    );
+    assert!(
+        restructuring.contains("    ~ CallToolRequest: +id +jsonrpc"),
+        "{restructuring}"
+    );
+    assert!(!wire.contains("CallToolRequest: +id"), "{wire}");
 }
 
 #[test]

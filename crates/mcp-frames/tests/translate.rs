@@ -288,6 +288,43 @@ fn on_refuse_error_answers_refused_and_invalid_requests() {
     );
 }
 
+/// A request the translator cannot judge because it was not told the source revision (no
+/// `initialize` seen, no `_meta` revision, no `--from`) is a configuration problem of ours, not
+/// the peer's malformed request: answered with -32603, not -32600.
+#[test]
+fn on_refuse_error_answers_a_configuration_problem_as_internal() {
+    let input = br#"{"jsonrpc":"2.0","id":"t","method":"tools/list"}
+"#;
+    let r = run(
+        &["translate", "--to", "2025-06-18", "--on-refuse", "error"],
+        input,
+    );
+    let out = r.json_lines();
+    assert_eq!(out.len(), 1, "{}", r.stderr);
+    assert_eq!(out[0]["id"], "t");
+    assert_eq!(out[0]["error"]["code"], -32603, "{}", out[0]);
+    assert!(
+        r.stderr.contains("cannot tell the source revision"),
+        "{}",
+        r.stderr
+    );
+    // Told the revision, the same request is translated.
+    let told = run(
+        &[
+            "translate",
+            "--to",
+            "2025-06-18",
+            "--from",
+            "2025-06-18",
+            "--on-refuse",
+            "error",
+        ],
+        input,
+    );
+    assert_eq!(told.code, 0, "{}", told.stderr);
+    assert_eq!(told.json_lines()[0]["method"], "tools/list");
+}
+
 #[test]
 fn capture_replies_travel_back_to_the_sender() {
     let input = br#"{"dir":"c2s","frame":{"jsonrpc":"2.0","id":"i","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}}
