@@ -9,7 +9,9 @@
 //!   the client identity, what each response answers.
 //! - `tool` (feature `schemars`): typed tools, their schemas from Rust types.
 //! - `v2024_11_05` … `v2026_07_28`: per-revision models generated from the pinned official
-//!   JSON Schemas (one Cargo feature each).
+//!   JSON Schemas (one Cargo feature each): one revision's exact definitions, for code that
+//!   must hold that form; [`convert`] goes between them and the superset.
+//! - [`design`]: how the emitter and the generated modules work inside (no API).
 //!
 //! # Which API for which job
 //!
@@ -18,13 +20,15 @@
 //! | a server: read a request, answer it | [`wire::parse_frame`] at the session's revision; build results with the [`model`] constructors; emit with [`wire::serialize_for_vec`] of a [`jsonrpc::JsonRpcResponse`]; a bad frame is answered with [`wire::FrameError::reply`] |
 //! | a proxy or bridge: relay between revisions | [`session::Session`] (revision, ids per direction, identity, what each answer answers) over [`wire::RawFrame`]; [`wire::RawFrame::parse`] at the source revision with [`session::Pending::result_for`]; [`wire::serialize_for_report`] at the target for what changed |
 //! | a validator: judge captured traffic | [`session::Session`], [`wire::parse_as`] / [`wire::parse_result_for`] (method and type existence, the 2026-07-28 mandates), errors as [`jsonrpc::ErrorData`] with a JSON Pointer |
-//! | code against one revision's exact schema | the generated `v…` modules (wire names and shapes exactly as that schema has them); [`facts`] for its method and type tables |
+//! | code against one revision's exact schema | the generated `v…` modules (wire names and shapes exactly as that schema has them; variant names differ from the superset's by one rule, see [`design`]); [`convert::to_superset`] / [`convert::from_superset`] to move a value across; [`facts`] for its method and type tables |
 //!
 //! Errors: every error type ([`model::ModelError`], [`wire::ParseError`], [`wire::EmitError`],
-//! [`wire::FrameError`], [`session::SessionError`]) converts into [`jsonrpc::ErrorData`] with a
+//! [`wire::FrameError`], [`session::SessionError`], [`convert::ConvertError`]) converts into [`jsonrpc::ErrorData`] with a
 //! code from the one table [`jsonrpc::codes`] and, where it has one, the JSON Pointer of the
 //! fault in `data.pointer`.
 
+pub mod convert;
+pub mod design;
 pub mod facts;
 pub mod jsonrpc;
 pub mod model;

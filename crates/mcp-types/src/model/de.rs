@@ -498,10 +498,11 @@ impl<'de, E: de::Error> MapAccess<'de> for NoMap<E> {
     }
 }
 
-/// Reads any object key, borrowed when the input allows it.
-struct AnyKey;
+/// Reads a string (an object key, or a value such as `method`), borrowed when the input
+/// allows it. The one such seed of the crate: the frame reader uses it too.
+pub(crate) struct CowStr;
 
-impl<'de> DeserializeSeed<'de> for AnyKey {
+impl<'de> DeserializeSeed<'de> for CowStr {
     type Value = Key<'de>;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
@@ -509,11 +510,11 @@ impl<'de> DeserializeSeed<'de> for AnyKey {
     }
 }
 
-impl<'de> Visitor<'de> for AnyKey {
+impl<'de> Visitor<'de> for CowStr {
     type Value = Key<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an object key")
+        f.write_str("a string")
     }
 
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
@@ -597,7 +598,7 @@ pub(crate) fn deserialize_by_keys<'de, T, D: Deserializer<'de>>(
 
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
             let mut entries = Vec::new();
-            while let Some(key) = map.next_key_seed(AnyKey)? {
+            while let Some(key) = map.next_key_seed(CowStr)? {
                 let value: Value = map.next_value()?;
                 entries.push((key, value));
             }

@@ -8,39 +8,20 @@
 //! [`WireBody`] values — requests, notifications, results and JSON-RPC envelopes — so passing a
 //! fragment is a compile error.
 //!
-//! **How the emitter knows the owner type of each nested object.** Emission runs the value's own
-//! `Serialize` implementation through a version-aware `serde::Serializer` wrapper (`emit::Shaper`)
-//! that forwards to the real `serde_json` serializer. Serde reports every struct's name and every
-//! field's key while writing, so the owner of a field is the name of the struct being written —
-//! the superset follows the spec's names — and the ledger row `(owner, field)` decides: strip
-//! (the field is never written), pass (written verbatim, not walked further), refuse (the
-//! emission fails), or nothing (written, and its value walked the same way). Where the superset
-//! holds an open object (a map, `flatten`, or raw JSON such as a 2026-07-28 client request's
-//! `_meta`), the parent supplies the owner through a typed edge ([`ledger::EDGES`]). The other
-//! design considered, serializing to a `serde_json::Value` tree and walking it with a type graph,
-//! is simpler but allocates the whole tree; the wrapper writes straight to the output, so an
-//! emission that changes nothing costs little more than plain `serde_json` and is byte-identical
-//! to it. The same wrapper, given `serde_json::value::Serializer`, produces the `Value` output.
-//! The byte outputs write through the crate's own compact JSON writer (`json`), which writes the
-//! bytes `serde_json` writes but scans strings for escapes eight bytes at a time.
-//!
-//! **The fast path.** The wrapper still runs every model type's `Serialize` for a second
-//! serializer, which doubles the code a value passes through. So [`serialize_for`] and
-//! [`serialize_for_vec`] first try the planned emitter (`planned`): a writer per model type,
-//! derived from its serde attributes, that asks a plan built once per type and revision from the
-//! same tables what to do with each member. It writes exactly what the wrapper writes, or bails
-//! when a body needs anything it does not decide (every refusal among them); then the wrapper
-//! emits the body. [`serialize_for_report`] always takes the wrapper.
-//!
-//! At 2026-07-28 the body's object gets the shaping of [`ledger::SHAPING_2026`]: `resultType`,
-//! cache hints and `_meta` protocol version are appended when the object ends; checks that need
-//! the whole object (the client capabilities requirement, the input-required rule) run there too.
-//! Injected keys come after the caller's keys, so key order is the declaration order plus
-//! appended injections.
+//! Two emitters stand behind these functions, a fast planned writer and a shaping serializer,
+//! and are held byte-identical by tests; how they work is in [`design`](crate::design).
+//! At 2026-07-28 the body's object also gets the shaping of [`ledger::SHAPING_2026`]
+//! (`resultType`, cache hints and the `_meta` protocol version appended after the caller's
+//! keys).
 //!
 //! On a refusal the output is discarded: [`serialize_for_vec`] truncates the buffer back and
-//! [`serialize_for_writer`] writes nothing. The error's JSON path is computed by a second,
-//! path-tracking pass that only runs when emission fails.
+//! [`serialize_for_writer`] writes nothing; the error has the JSON path of the refused member.
+//!
+//! # Reading
+//!
+//! [`parse_frame`] reads a whole JSON-RPC frame at a revision (its id kept for the reply when
+//! the body is bad); [`parse_as`] / [`parse_str_as`] read a body; [`parse_result_for`] types a
+//! result by the request it answers.
 
 /// `serde::Serializer` methods (without type parameters) that all fail with `$err`: for the
 /// serializers that take only a few shapes (a map key, raw JSON text).

@@ -32,6 +32,7 @@ use crate::jsonrpc::{
     ErrorData, JSONRPC_VERSION, JsonRpcError, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse,
     RequestId,
 };
+use crate::model::de::CowStr;
 use crate::wire::parse::{
     MethodResult, NextValue, ResultFor, ResultTyping, WireParse, checked, parse_result_str_for,
     typed_result_for,
@@ -94,37 +95,6 @@ fn give_up<E: de::Error>() -> E {
     E::custom("left to the two-pass read")
 }
 
-/// A string, borrowed from the input where the input allows it.
-struct Str;
-
-impl<'de> DeserializeSeed<'de> for Str {
-    type Value = Cow<'de, str>;
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Str {
-    type Value = Cow<'de, str>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a string")
-    }
-
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-        Ok(Cow::Borrowed(v))
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        Ok(Cow::Owned(v.to_owned()))
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-        Ok(Cow::Owned(v))
-    }
-}
-
 /// A member of the frame's object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Member {
@@ -172,7 +142,7 @@ impl Seen {
         match member {
             Member::Jsonrpc if !self.jsonrpc => {
                 self.jsonrpc = true;
-                if map.next_value_seed(Str)? != JSONRPC_VERSION {
+                if map.next_value_seed(CowStr)? != JSONRPC_VERSION {
                     return Err(give_up());
                 }
             }
@@ -207,7 +177,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for BodyAccess<'_, 'de, A> {
                 .deserialize(de::value::BorrowedStrDeserializer::new("method"))
                 .map(Some);
         }
-        while let Some(key) = self.map.next_key_seed(Str)? {
+        while let Some(key) = self.map.next_key_seed(CowStr)? {
             match Member::of(&key) {
                 Member::Method | Member::Params | Member::Other => {
                     return seed.deserialize(key.into_deserializer()).map(Some);
@@ -328,10 +298,10 @@ where
     fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut seen = Seen::default();
         let mut body = None;
-        while let Some(key) = map.next_key_seed(Str)? {
+        while let Some(key) = map.next_key_seed(CowStr)? {
             match Member::of(&key) {
                 Member::Method if body.is_none() => {
-                    let method = map.next_value_seed(Str)?;
+                    let method = map.next_value_seed(CowStr)?;
                     body = Some(self.method_body(method, &mut map, &mut seen)?);
                 }
                 Member::Result if body.is_none() => {
