@@ -23,9 +23,9 @@
 //! | code against one revision's exact schema | the generated `v…` modules (wire names and shapes exactly as that schema has them; variant names differ from the superset's by one rule, see [`design`]); [`convert::to_superset`] / [`convert::from_superset`] to move a value across; [`facts`] for its method and type tables |
 //!
 //! Errors: every error type ([`model::ModelError`], [`wire::ParseError`], [`wire::EmitError`],
-//! [`wire::FrameError`], [`session::SessionError`], [`convert::ConvertError`]) converts into [`jsonrpc::ErrorData`] with a
-//! code from the one table [`jsonrpc::codes`] and, where it has one, the JSON Pointer of the
-//! fault in `data.pointer`.
+//! [`wire::FrameError`], [`session::SessionError`], [`convert::ConvertError`]) converts into
+//! [`jsonrpc::ErrorData`] with a code from the one table [`jsonrpc::codes`] and, where it has one,
+//! the JSON Pointer of the fault in `data.pointer`.
 
 pub mod convert;
 pub mod design;
