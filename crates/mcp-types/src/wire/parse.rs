@@ -742,6 +742,9 @@ pub fn parse_result_for<'a>(
     let version = version.into();
     let d = version.known() == Some(ProtocolVersion::V2026_07_28);
     let typing = answering.into().typing(version.clone());
+    if !json.is_object() {
+        return Err(not_an_object(json, &version));
+    }
     macro_rules! p {
         ($side:ident, $union:ident, $variant:ident, $ty:ident) => {
             MethodResult::$side(model::$union::$variant(plain::<model::$ty>(
@@ -841,7 +844,7 @@ pub(crate) fn typed_result_for<'de>(
     let d = version.known() == Some(ProtocolVersion::V2026_07_28);
     macro_rules! p {
         ($side:ident, $union:ident, $variant:ident, $ty:ident) => {{
-            let parsed: model::$ty = source.typed()?;
+            let ObjectOnly(parsed) = source.typed::<ObjectOnly<model::$ty>>()?;
             if d && INPUT_REQUIRED_METHODS.contains(&method)
                 && parsed.mandate_facts().result_type == Some("input_required")
             {
@@ -855,6 +858,49 @@ pub(crate) fn typed_result_for<'de>(
     }
     // An unknown method: the `Value` path reports it (after checking the text is JSON).
     Some(Ok(by_method!(method, p, return None)))
+}
+
+/// The error for a result that is not a JSON object (every result is one; serde's derived
+/// structs would also read an array, field by field).
+fn not_an_object(json: &Value, version: &VersionLike) -> ParseError {
+    let found = match json {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    };
+    ParseError::new(
+        ParseErrorKind::Invalid,
+        JsonPath::root(),
+        version,
+        "Result",
+        format!("a result is a JSON object, not {found}"),
+    )
+}
+
+/// `T` read from a JSON object only: the typed half of a result parse refuses the array form
+/// serde's derived structs also accept (the `Value` path then answers with
+/// [`not_an_object`]).
+struct ObjectOnly<T>(T);
+
+impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for ObjectOnly<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor<T>(std::marker::PhantomData<T>);
+        impl<'de, T: serde::Deserialize<'de>> serde::de::Visitor<'de> for Visitor<T> {
+            type Value = T;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+                T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+            }
+        }
+        deserializer
+            .deserialize_map(Visitor(std::marker::PhantomData))
+            .map(ObjectOnly)
+    }
 }
 
 /// Keys every result may carry, which tell no member apart (`ttlMs`/`cacheScope` included, so a
@@ -1017,6 +1063,38 @@ mod tests {
     use super::*;
     use crate::ProtocolVersion::*;
     use crate::model::{ListRootsRequest, ListToolsRequest};
+
+    /// Found by the `parse_as` fuzz target (10-minute run): serde's derived structs also read a
+    /// JSON array field by field, so `[""]` answering `ping` at 2026-07-28 was an `EmptyResult`
+    /// with `resultType` `""` from a `Value` and a `resultType` error from text. Every result is
+    /// an object: each form, and a frame's `result` member, refuses the rest alike.
+    #[test]
+    fn a_result_that_is_not_an_object_is_invalid_in_every_form() {
+        for text in [
+            r#"[""]"#,
+            r#"["complete"]"#,
+            "[]",
+            "\"complete\"",
+            "7",
+            "null",
+        ] {
+            for v in [V2024_11_05, V2025_11_25, V2026_07_28] {
+                for method in ["ping", "tools/list", "tools/call", "sampling/createMessage"] {
+                    let value: Value = serde_json::from_str(text).unwrap();
+                    let from_value = parse_result_for(method, &value, v).unwrap_err();
+                    assert_eq!(from_value.kind, ParseErrorKind::Invalid, "{method} {text}");
+                    assert!(from_value.message.contains("JSON object"), "{from_value}");
+                    let from_text = parse_result_str_for(method, text, v).unwrap_err();
+                    assert_eq!(from_text, from_value, "{method} {text} at {v}");
+                    let from_slice = parse_result_slice_for(method, text.as_bytes(), v);
+                    assert_eq!(from_slice.unwrap_err(), from_value);
+                }
+            }
+        }
+        // Objects still parse, on both paths.
+        let ok = parse_result_str_for("ping", r#"{"resultType":"complete"}"#, V2026_07_28);
+        assert!(ok.is_ok(), "{ok:?}");
+    }
 
     /// Found by the `parse_as` fuzz target: `serde_json` skips the string of a member the type
     /// ignores (here the frame's `id`) without checking its bytes, so the typed slice path took
