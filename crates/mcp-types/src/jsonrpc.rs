@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use crate::model::error::{ModelError, ModelErrorKind, encode, from_value};
-use crate::path::JsonPath;
+use crate::path::{JsonPath, json_kind};
 use crate::version::{ProtocolVersion, VersionLike};
 
 /// The JSON-RPC error codes of MCP, by meaning: the one table every error of this crate maps
@@ -444,17 +444,6 @@ fn parse_id(value: Value) -> Result<RequestId, ModelError> {
                 json_kind(&other)
             ),
         )),
-    }
-}
-
-fn json_kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

@@ -20,6 +20,7 @@ use super::error::{JsonPath, ParseError, ParseErrorKind};
 use super::ledger::{CLIENT_REQUESTS_2026, RESERVED_META, RESULT_TYPES_2026};
 use crate::facts::{MethodFact, RevisionFacts};
 use crate::model::{self, ModelError, ModelErrorKind};
+use crate::path::json_kind;
 use crate::{ProtocolVersion, VersionLike};
 
 /// What kind of value a parse target is (decides which mandates apply).
@@ -863,20 +864,12 @@ pub(crate) fn typed_result_for<'de>(
 /// The error for a result that is not a JSON object (every result is one; serde's derived
 /// structs would also read an array, field by field).
 fn not_an_object(json: &Value, version: &VersionLike) -> ParseError {
-    let found = match json {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    };
     ParseError::new(
         ParseErrorKind::Invalid,
         JsonPath::root(),
         version,
         "Result",
-        format!("a result is a JSON object, not {found}"),
+        format!("a result is a JSON object, not {}", json_kind(json)),
     )
 }
 
@@ -960,7 +953,7 @@ pub(crate) fn ranked<T>(
             JsonPath::root(),
             version,
             union,
-            format!("expected a result object, found {}", kind_of(value)),
+            format!("expected a result object, found {}", json_kind(value)),
         ));
     };
     let d = version.known() == Some(ProtocolVersion::V2026_07_28);
@@ -1045,17 +1038,6 @@ pub(crate) fn ranked<T>(
             "no member matched",
         )
     }))
-}
-
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 #[cfg(test)]
