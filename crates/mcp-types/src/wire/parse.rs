@@ -744,7 +744,7 @@ pub fn parse_result_for<'a>(
     let d = version.known() == Some(ProtocolVersion::V2026_07_28);
     let typing = answering.into().typing(version.clone());
     if !json.is_object() {
-        return Err(not_an_object(json, &version));
+        return Err(not_an_object(json, &version, "Result"));
     }
     macro_rules! p {
         ($side:ident, $union:ident, $variant:ident, $ty:ident) => {
@@ -863,13 +863,13 @@ pub(crate) fn typed_result_for<'de>(
 
 /// The error for a result that is not a JSON object (every result is one; serde's derived
 /// structs would also read an array, field by field).
-fn not_an_object(json: &Value, version: &VersionLike) -> ParseError {
+fn not_an_object(json: &Value, version: &VersionLike, type_name: &'static str) -> ParseError {
     ParseError::new(
         ParseErrorKind::Invalid,
         JsonPath::root(),
         version,
-        "Result",
-        format!("a result is a JSON object, not {}", json_kind(json)),
+        type_name,
+        format!("expected a result object, found {}", json_kind(json)),
     )
 }
 
@@ -948,13 +948,7 @@ pub(crate) fn ranked<T>(
     arms: &[Arm<T>],
 ) -> Result<T, ParseError> {
     let Some(obj) = value.as_object() else {
-        return Err(ParseError::new(
-            ParseErrorKind::Invalid,
-            JsonPath::root(),
-            version,
-            union,
-            format!("expected a result object, found {}", json_kind(value)),
-        ));
+        return Err(not_an_object(value, version, union));
     };
     let d = version.known() == Some(ProtocolVersion::V2026_07_28);
     if d && obj.get("resultType").and_then(Value::as_str) == Some("input_required")
@@ -1065,7 +1059,7 @@ mod tests {
                     let value: Value = serde_json::from_str(text).unwrap();
                     let from_value = parse_result_for(method, &value, v).unwrap_err();
                     assert_eq!(from_value.kind, ParseErrorKind::Invalid, "{method} {text}");
-                    assert!(from_value.message.contains("JSON object"), "{from_value}");
+                    assert!(from_value.message.contains("result object"), "{from_value}");
                     let from_text = parse_result_str_for(method, text, v).unwrap_err();
                     assert_eq!(from_text, from_value, "{method} {text} at {v}");
                     let from_slice = parse_result_slice_for(method, text.as_bytes(), v);
