@@ -212,8 +212,9 @@ fn tools() -> Vec<(&'static str, &'static str, Value)> {
     ]
 }
 
-/// How the tasks-extension fixtures may run (`execution.taskSupport`, read by the runtime at
-/// 2026-07-28 only; the other tools never run as tasks).
+/// How the tasks-extension fixtures may run (`execution.taskSupport`, listed from 2025-11-25:
+/// the runtime reads it for the extension at 2026-07-28 and for core tasks at 2025-11-25; the
+/// other tools never run as tasks).
 const TASK_SUPPORT: [(&str, TaskSupport); 6] = [
     ("slow_compute", TaskSupport::Optional),
     ("failing_job", TaskSupport::Required),
@@ -227,7 +228,8 @@ const TASK_SUPPORT: [(&str, TaskSupport); 6] = [
 const MAX_COMPUTE: Duration = Duration::from_secs(120);
 
 /// The tasks-extension fixtures (`None` for every other tool): each runs as a task through
-/// [`RequestContext::run_as_task`] when the client has the extension, inline otherwise.
+/// [`RequestContext::run_as_task`] when the client has the extension (2026-07-28) or asked for
+/// a task (`params.task`, 2025-11-25), inline otherwise.
 async fn task_fixture(
     ctx: &RequestContext,
     name: &str,
@@ -398,7 +400,7 @@ impl Handler for ConformanceFixtures {
                 let mut tool: Tool =
                     typed(json!({"name": name, "description": description, "inputSchema": schema}));
                 if let Some((_, support)) = TASK_SUPPORT.iter().find(|(n, _)| *n == name)
-                    && ctx.revision() == ProtocolVersion::V2026_07_28
+                    && ctx.revision() >= ProtocolVersion::V2025_11_25
                 {
                     tool = tool.with_execution(ToolExecution::new().with_task_support(*support));
                 }

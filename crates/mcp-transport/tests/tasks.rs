@@ -322,3 +322,291 @@ async fn the_store_is_bounded() {
     assert_eq!(m["error"]["code"], -32603, "{m}");
     assert_eq!(run.server.task_count(), 2);
 }
+
+/// A scripted 2025-11-25 client on the stateful wire (one session).
+struct Legacy {
+    conn: mcp_transport::Connection,
+    next: i64,
+    /// Frames read while waiting for something else (server requests, notifications).
+    seen: Vec<Value>,
+}
+
+impl Legacy {
+    async fn open(run: &Running) -> Legacy {
+        use mcp_transport::client::{ClientOptions, Wire, connect_streamable};
+        let url = format!("http://{}/mcp", run.addr);
+        let conn = connect_streamable(&url, Wire::Stateful, ClientOptions::default()).unwrap();
+        let mut c = Legacy {
+            conn,
+            next: 1,
+            seen: Vec::new(),
+        };
+        let init = c
+            .call(
+                "initialize",
+                json!({"protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}},
+                       "clientInfo": {"name": "core-tasks-test", "version": "1"}}),
+            )
+            .await;
+        assert_eq!(init["result"]["protocolVersion"], "2025-11-25", "{init}");
+        c.write(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .await;
+        c.seen.push(init);
+        c
+    }
+
+    async fn write(&mut self, frame: Value) {
+        let frame = mcp_transport::Frame::parse(serde_json::to_vec(&frame).unwrap()).unwrap();
+        self.conn.sender.send(frame).await.unwrap();
+    }
+
+    async fn read(&mut self) -> Value {
+        tokio::time::timeout(Duration::from_secs(10), self.conn.receiver.recv())
+            .await
+            .expect("a frame in time")
+            .expect("the connection is open")
+            .to_value()
+            .unwrap()
+    }
+
+    async fn send(&mut self, method: &str, params: Value) -> i64 {
+        let id = self.next;
+        self.next += 1;
+        self.write(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+        id
+    }
+
+    /// The answer to request `id` (other frames are kept in `seen`).
+    async fn answer(&mut self, id: i64) -> Value {
+        if let Some(i) = self
+            .seen
+            .iter()
+            .position(|f| f["id"] == id && f.get("method").is_none())
+        {
+            return self.seen.remove(i);
+        }
+        loop {
+            let frame = self.read().await;
+            if frame["id"] == id && frame.get("method").is_none() {
+                return frame;
+            }
+            self.seen.push(frame);
+        }
+    }
+
+    async fn call(&mut self, method: &str, params: Value) -> Value {
+        let id = self.send(method, params).await;
+        self.answer(id).await
+    }
+
+    /// The next server→client request.
+    async fn server_request(&mut self) -> Value {
+        if let Some(i) = self
+            .seen
+            .iter()
+            .position(|f| f.get("method").is_some() && f.get("id").is_some())
+        {
+            return self.seen.remove(i);
+        }
+        loop {
+            let frame = self.read().await;
+            if frame.get("method").is_some() && frame.get("id").is_some() {
+                return frame;
+            }
+            self.seen.push(frame);
+        }
+    }
+
+    /// `tasks/get` until the status is one of `want` (at most 5 s).
+    async fn wait_for(&mut self, id: &str, want: &[&str]) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            let task = self.call("tasks/get", json!({"taskId": id})).await;
+            if want.contains(&task["result"]["status"].as_str().unwrap_or("")) {
+                return task["result"].clone();
+            }
+            assert!(Instant::now() < deadline, "task stuck at {task}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_2025_11_25_the_same_tools_are_core_tasks() {
+    let run = start(|c| c.revisions = vec![mcp_types::ProtocolVersion::V2025_11_25]).await;
+    let mut c = Legacy::open(&run).await;
+    let init = c.seen.pop().unwrap();
+    let caps = &init["result"]["capabilities"];
+    assert_eq!(
+        caps["tasks"],
+        json!({"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}),
+        "{init}"
+    );
+    assert!(caps.get("extensions").is_none(), "{init}");
+    let tools = c.call("tools/list", json!({})).await;
+    let support = |name: &str| {
+        tools["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == name)
+            .map(|t| t["execution"]["taskSupport"].clone())
+    };
+    assert_eq!(support("failing_job"), Some(json!("required")));
+    assert_eq!(support("slow_compute"), Some(json!("optional")));
+    assert_eq!(support("greet"), Some(Value::Null));
+
+    // The client decides: plain calls run inline, required-task tools need params.task, and
+    // a tool that runs no task refuses one (-32601, as 2025-11-25 says).
+    let plain = c
+        .call(
+            "tools/call",
+            json!({"name": "slow_compute", "arguments": {"seconds": 0}}),
+        )
+        .await;
+    assert!(plain["result"]["content"].is_array(), "{plain}");
+    let refused = c
+        .call(
+            "tools/call",
+            json!({"name": "failing_job", "arguments": {}}),
+        )
+        .await;
+    assert_eq!(refused["error"]["code"], -32601, "{refused}");
+    let refused = c
+        .call(
+            "tools/call",
+            json!({"name": "greet", "arguments": {"name": "x"}, "task": {}}),
+        )
+        .await;
+    assert_eq!(refused["error"]["code"], -32601, "{refused}");
+
+    // A task: CreateTaskResult, tasks/get, tasks/result with related-task, tasks/list.
+    let created = c
+        .call(
+            "tools/call",
+            json!({"name": "slow_compute", "arguments": {"seconds": 0.2, "label": "core"},
+                   "task": {"ttl": 60000}}),
+        )
+        .await;
+    let task = &created["result"]["task"];
+    assert_eq!(task["status"], "working", "{created}");
+    assert!(task["ttl"].as_i64().unwrap() > 0);
+    assert!(task.get("ttlMs").is_none() && created["result"].get("resultType").is_none());
+    let id = task["taskId"].as_str().unwrap().to_owned();
+    let got = c.call("tasks/get", json!({"taskId": id})).await;
+    assert_eq!(got["result"]["taskId"], id.as_str(), "{got}");
+    let payload = c.call("tasks/result", json!({"taskId": id})).await;
+    assert_eq!(
+        payload["result"]["content"][0]["text"], "slow_compute(core) done after 0.2s",
+        "{payload}"
+    );
+    assert_eq!(
+        payload["result"]["_meta"]["io.modelcontextprotocol/related-task"]["taskId"],
+        id.as_str()
+    );
+    let done = c.wait_for(&id, &["completed"]).await;
+    assert_eq!(done["taskId"], id.as_str());
+    let list = c.call("tasks/list", json!({})).await;
+    assert!(
+        list["result"]["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["taskId"] == id.as_str()),
+        "{list}"
+    );
+    // A finished task cannot be cancelled at 2025-11-25.
+    let again = c.call("tasks/cancel", json!({"taskId": id})).await;
+    assert_eq!(again["error"]["code"], -32602, "{again}");
+
+    // A tool error is `failed` at 2025-11-25; tasks/result gives the result as it was.
+    let created = c
+        .call(
+            "tools/call",
+            json!({"name": "failing_job", "arguments": {}, "task": {}}),
+        )
+        .await;
+    let failing = created["result"]["task"]["taskId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let failed = c.wait_for(&failing, &["failed"]).await;
+    assert_eq!(failed["status"], "failed");
+    let payload = c.call("tasks/result", json!({"taskId": failing})).await;
+    assert_eq!(payload["result"]["isError"], true, "{payload}");
+    // A protocol error: tasks/result answers it.
+    let created = c
+        .call(
+            "tools/call",
+            json!({"name": "protocol_error_job", "arguments": {}, "task": {}}),
+        )
+        .await;
+    let broken = created["result"]["task"]["taskId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let payload = c.call("tasks/result", json!({"taskId": broken})).await;
+    assert_eq!(payload["error"]["code"], -32603, "{payload}");
+
+    // Cancel a running task: answered cancelled at once.
+    let created = c
+        .call(
+            "tools/call",
+            json!({"name": "slow_compute", "arguments": {"seconds": 60}, "task": {}}),
+        )
+        .await;
+    let slow = created["result"]["task"]["taskId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let cancelled = c.call("tasks/cancel", json!({"taskId": slow})).await;
+    assert_eq!(cancelled["result"]["status"], "cancelled", "{cancelled}");
+    let unknown = c.call("tasks/get", json!({"taskId": "nope"})).await;
+    assert_eq!(unknown["error"]["code"], -32602);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_2025_11_25_a_tasks_input_requests_come_on_its_tasks_result_stream() {
+    let run = start(|c| c.revisions = vec![mcp_types::ProtocolVersion::V2025_11_25]).await;
+    let mut c = Legacy::open(&run).await;
+    c.seen.clear();
+    let created = c
+        .call(
+            "tools/call",
+            json!({"name": "multi_input", "arguments": {}, "task": {}}),
+        )
+        .await;
+    let id = created["result"]["task"]["taskId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    c.wait_for(&id, &["input_required"]).await;
+    // tasks/result carries both questions, each naming the task, then blocks for the end.
+    let waiting = c.send("tasks/result", json!({"taskId": id})).await;
+    let mut keys = Vec::new();
+    for _ in 0..2 {
+        let ask = c.server_request().await;
+        assert_eq!(ask["method"], "elicitation/create", "{ask}");
+        let meta = &ask["params"]["_meta"];
+        assert_eq!(
+            meta["io.modelcontextprotocol/related-task"]["taskId"],
+            id.as_str()
+        );
+        let key = meta["dev.mcp-wire/inputKey"].as_str().unwrap().to_owned();
+        let value = format!("v-{key}");
+        c.write(json!({"jsonrpc": "2.0", "id": ask["id"],
+                       "result": {"action": "accept", "content": {"value": value}}}))
+            .await;
+        keys.push(key);
+    }
+    keys.sort();
+    assert_eq!(keys, ["input-a", "input-b"]);
+    let payload = c.answer(waiting).await;
+    assert_eq!(
+        payload["result"]["content"][0]["text"], "multi_input: v-input-a, v-input-b",
+        "{payload}"
+    );
+    let done = c.wait_for(&id, &["completed"]).await;
+    assert_eq!(done["status"], "completed");
+}

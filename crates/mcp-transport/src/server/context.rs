@@ -110,6 +110,9 @@ pub(crate) fn answers_request(request: &InputRequest, answer: &InputResponse) ->
 pub(crate) struct SessionLink {
     pub session: Arc<Session>,
     pub timeout: Duration,
+    /// A task-augmented 2025-11-25 `tools/call` of a tool that supports tasks: where its task
+    /// goes.
+    pub tasks: Option<super::tasks::TaskOffer>,
 }
 
 impl SessionLink {

@@ -510,6 +510,7 @@ pub(super) fn session_context<H: Handler>(
             input: InputMode::Session(SessionLink {
                 session: session.clone(),
                 timeout: server.shared.limits.client_answer_timeout,
+                tasks: None,
             }),
             notifier: server.shared.notifier.clone(),
             param_headers: Vec::new(),

@@ -11,6 +11,8 @@
 //! - [`RequestContext::run_as_task`]: a tool runs as a task of the `io.modelcontextprotocol/tasks`
 //!   extension (SEP-2663) when the server offers it (`capabilities.extensions`) and the client
 //!   declared it; the runtime's bounded store answers `tasks/get`, `tasks/update`, `tasks/cancel`.
+//!   At 2025-11-25 the same tools are core tasks (the `tasks` capability, `params.task`,
+//!   `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`).
 //! - [`Server`]: the runtime plus its configuration ([`ServerConfig`]: the revisions offered,
 //!   [`Limits`], the authentication hook); [`Server::router`] is the axum router serving `/mcp`.
 
@@ -43,7 +45,7 @@ pub use limits::Limits;
 pub use notify::{Change, Notifier};
 pub use runtime::check_param_headers;
 pub use session::SessionHandle;
-pub use tasks::tasks_required;
+pub use tasks::{iso8601, new_task_id, tasks_required};
 
 use session::Sessions;
 use state::StateSigner;

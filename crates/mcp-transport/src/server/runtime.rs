@@ -27,12 +27,16 @@ impl<H: Handler> Server<H> {
     /// The `initialize` result at `revision`.
     pub(crate) fn initialize_result(&self, revision: ProtocolVersion) -> InitializeResult {
         let mut capabilities = self.handler.capabilities();
-        // The tasks extension is served at 2026-07-28 only (legacy revisions have core tasks).
+        // The tasks extension is served at 2026-07-28 only; at 2025-11-25 the same tasks are
+        // core tasks (`tasks::core_capability`).
         if let Some(extensions) = capabilities.extensions.as_mut() {
             extensions.remove(mcp_types::model::TASKS_EXTENSION_ID);
             if extensions.is_empty() {
                 capabilities.extensions = None;
             }
+        }
+        if revision == ProtocolVersion::V2025_11_25 && self.tasks_offered() {
+            capabilities.tasks = Some(tasks::core_capability());
         }
         let mut result =
             InitializeResult::new(revision.as_str(), capabilities, self.handler.server_info());
@@ -150,6 +154,16 @@ impl<H: Handler> Server<H> {
             }
             ClientRequest::CallTool(r) => {
                 let name = r.params.name.clone();
+                let mut augmented = false;
+                if revision == ProtocolVersion::V2025_11_25 && self.tasks_offered() {
+                    // Core tasks (2025-11-25): the client decides, the tool's declaration bounds.
+                    let tools = h.list_tools(&ctx).await?;
+                    let support = tools
+                        .iter()
+                        .find(|t| t.name == name)
+                        .and_then(|t| t.execution.as_ref().and_then(|e| e.task_support));
+                    augmented = tasks::core_augmented(&name, support, r.params.task.is_some())?;
+                }
                 if revision == ProtocolVersion::V2026_07_28 {
                     let tools = h.list_tools(&ctx).await?;
                     check_param_headers(&tools, &r.params, &ctx.inner.param_headers)?;
@@ -171,8 +185,13 @@ impl<H: Handler> Server<H> {
                     r.params.request_state.as_deref(),
                     r.params.input_responses.as_ref(),
                 )?;
+                let ctx = match augmented {
+                    true => self.with_core_task(ctx),
+                    false => ctx,
+                };
                 let rounds = ctx.rounds;
-                return self.finish_inputs(
+                let owner = ctx.ctx.principal().subject.clone();
+                let answer = self.finish_inputs(
                     "tools/call",
                     &name,
                     rounds,
@@ -180,6 +199,19 @@ impl<H: Handler> Server<H> {
                         .await
                         .map(ServerResult::CallTool),
                 );
+                // A task-augmented call is answered with a task in the 2025-11-25 form, even
+                // when the handler answered at once (its result is then the task's outcome).
+                return match (augmented, answer) {
+                    (true, Ok(ServerResult::TaskCreated(created))) => {
+                        Ok(ServerResult::CreateTask(tasks::core_created(&created.task)))
+                    }
+                    (true, Ok(ServerResult::CallTool(result))) => Ok(ServerResult::CreateTask(
+                        mcp_types::model::CreateTaskResult::new(
+                            self.shared.tasks.insert_finished(&owner, Ok(result))?,
+                        ),
+                    )),
+                    (_, answer) => answer,
+                };
             }
             ClientRequest::ListResources(_) => {
                 ServerResult::ListResources(ListResourcesResult::new(h.list_resources(&ctx).await?))
@@ -270,8 +302,60 @@ impl<H: Handler> Server<H> {
                     .cancel(&ctx.principal().subject, &r.params.task_id)?;
                 ServerResult::Empty(EmptyResult::new())
             }
+            ClientRequest::GetTask(r)
+                if revision == ProtocolVersion::V2025_11_25 && self.tasks_offered() =>
+            {
+                let task = self
+                    .shared
+                    .tasks
+                    .core_get(&ctx.principal().subject, &r.params.task_id)?;
+                ServerResult::GetTask(mcp_types::model::GetTaskResult::new(task))
+            }
+            ClientRequest::CancelTask(r)
+                if revision == ProtocolVersion::V2025_11_25 && self.tasks_offered() =>
+            {
+                let task = self
+                    .shared
+                    .tasks
+                    .core_cancel(&ctx.principal().subject, &r.params.task_id)?;
+                ServerResult::GetTask(mcp_types::model::GetTaskResult::new(task))
+            }
+            ClientRequest::ListTasks(_)
+                if revision == ProtocolVersion::V2025_11_25 && self.tasks_offered() =>
+            {
+                ServerResult::ListTasks(mcp_types::model::ListTasksResult::new(
+                    self.shared.tasks.core_list(&ctx.principal().subject),
+                ))
+            }
+            ClientRequest::GetTaskPayload(r)
+                if revision == ProtocolVersion::V2025_11_25 && self.tasks_offered() =>
+            {
+                self.shared.tasks.payload(&ctx, &r.params.task_id).await?
+            }
             other => return Err(HandlerError::method_not_found(other.method())),
         })
+    }
+
+    /// A task-augmented 2025-11-25 call's context: its task goes to the server's store.
+    fn with_core_task(&self, with: WithRounds) -> WithRounds {
+        let InputMode::Session(link) = with.ctx.input_mode() else {
+            return with;
+        };
+        let mut link = link.clone();
+        link.tasks = Some(TaskOffer {
+            store: self.shared.tasks.clone(),
+            negotiated: true,
+        });
+        let inner = ContextInner {
+            input: InputMode::Session(link),
+            ..clone_inner(&with.ctx.inner)
+        };
+        WithRounds {
+            ctx: RequestContext {
+                inner: Arc::new(inner),
+            },
+            rounds: with.rounds,
+        }
     }
 
     /// At 2026-07-28: the context with the answers this retry carries (its verified

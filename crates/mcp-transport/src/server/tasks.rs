@@ -1,7 +1,17 @@
 //! The runtime's task store: the `io.modelcontextprotocol/tasks` extension (SEP-2663) at
-//! 2026-07-28. A handler runs a tool as a task with [`RequestContext::run_as_task`]; the store
-//! keeps each task's state, its inlined outcome and the input requests it waits on, and
-//! answers `tasks/get`, `tasks/update` and `tasks/cancel`.
+//! 2026-07-28 and the core tasks of 2025-11-25, one store for both. A handler runs a tool as a
+//! task with [`RequestContext::run_as_task`]; the store keeps each task's state, its outcome
+//! and the input requests it waits on.
+//!
+//! - 2026-07-28 (server-directed): `tasks/get` inlines the outcome, `tasks/update` answers the
+//!   input requests, `tasks/cancel` acks.
+//! - 2025-11-25 (client-directed): a `tools/call` with `params.task` to a tool declaring
+//!   `execution.taskSupport` runs as a task; `tasks/get`, `tasks/list` and `tasks/cancel`
+//!   answer the task's state (`failed` also for a tool result with `isError`, as 2025-11-25
+//!   defines it; cancelling a finished task is `-32602`); `tasks/result` blocks until the task
+//!   ends and meanwhile carries the task's input requests to the client as server→client
+//!   requests on its own stream, each with `_meta.io.modelcontextprotocol/related-task`
+//!   ([`TaskStore::payload`]).
 //!
 //! Bounds: at most [`Limits::max_tasks`] tasks (expired ones are swept first, then the oldest
 //! finished one makes room; a store full of running tasks refuses a new one), each kept
@@ -18,8 +28,8 @@ use indexmap::IndexMap;
 use mcp_types::ProtocolVersion;
 use mcp_types::jsonrpc::ErrorData;
 use mcp_types::model::{
-    CallToolResult, DetailedTask, InputRequest, InputResponse, ServerResult, TASKS_EXTENSION_ID,
-    TaskInfo, TaskStatus,
+    CallToolResult, CreateTaskResult, DetailedTask, InputRequest, InputResponse,
+    RelatedTaskMetadata, ServerResult, TASKS_EXTENSION_ID, Task, TaskInfo, TaskStatus,
 };
 use serde_json::{Map, Value, json};
 use tokio::sync::oneshot;
@@ -31,6 +41,41 @@ use super::limits::Limits;
 /// Whether a server offering these capabilities offers the tasks extension.
 pub(crate) fn offered(extensions: Option<&Map<String, Value>>) -> bool {
     extensions.is_some_and(|e| e.contains_key(TASKS_EXTENSION_ID))
+}
+
+/// The `tasks` server capability at 2025-11-25: `tasks/list`, `tasks/cancel` and
+/// task-augmented `tools/call`.
+pub(crate) fn core_capability() -> mcp_types::model::TasksCapability {
+    let mut requests = Map::new();
+    requests.insert("tools".into(), json!({ "call": {} }));
+    mcp_types::model::TasksCapability::new()
+        .with_list(Map::new())
+        .with_cancel(Map::new())
+        .with_requests(requests)
+}
+
+/// Whether a 2025-11-25 `tools/call` of `name` (declaring `support`) runs as a task: when it
+/// carries `params.task` (`augmented`) for a tool that supports tasks. A tool that requires a
+/// task called without one, and one that forbids them called with one, are `-32601`, as
+/// 2025-11-25 says.
+pub(crate) fn core_augmented(
+    name: &str,
+    support: Option<mcp_types::model::TaskSupport>,
+    augmented: bool,
+) -> HandlerResult<bool> {
+    use mcp_types::model::TaskSupport;
+    match (support, augmented) {
+        (Some(TaskSupport::Required), false) => Err(HandlerError::Rpc(ErrorData::new(
+            codes::METHOD_NOT_FOUND,
+            format!("tool {name} runs only as a task: call it with params.task"),
+        ))),
+        (Some(TaskSupport::Optional | TaskSupport::Required), true) => Ok(true),
+        (_, true) => Err(HandlerError::Rpc(ErrorData::new(
+            codes::METHOD_NOT_FOUND,
+            format!("tool {name} does not run as a task"),
+        ))),
+        (_, false) => Ok(false),
+    }
 }
 
 /// `-32021` naming the tasks extension as the missing client capability.
@@ -49,7 +94,7 @@ fn unknown_task(id: &str) -> HandlerError {
 /// How a task ended, or that it has not.
 enum Outcome {
     Running,
-    Completed(Map<String, Value>),
+    Completed(CallToolResult),
     Failed(ErrorData),
     Cancelled,
 }
@@ -62,6 +107,8 @@ struct Entry {
     outcome: Outcome,
     /// The input requests the task waits on, by key, each with the way to its waiter.
     pending: IndexMap<String, (InputRequest, oneshot::Sender<InputResponse>)>,
+    /// The pending keys a 2025-11-25 `tasks/result` is carrying to the client now.
+    relayed: Vec<String>,
     abort: Option<tokio::task::AbortHandle>,
 }
 
@@ -85,6 +132,15 @@ impl Entry {
             abort.abort();
         }
         self.pending.clear();
+        self.relayed.clear();
+    }
+
+    /// The status a 2025-11-25 client sees: a tool result with `isError` is `failed` there.
+    fn core_status(&self) -> TaskStatus {
+        match &self.outcome {
+            Outcome::Completed(r) if r.is_error == Some(true) => TaskStatus::Failed,
+            _ => self.status(),
+        }
     }
 }
 
@@ -92,6 +148,8 @@ impl Entry {
 pub(crate) struct TaskStore {
     tasks: Mutex<HashMap<String, Entry>>,
     limits: Limits,
+    /// Woken by every change of a task's state (the 2025-11-25 `tasks/result` waits on it).
+    changed: tokio::sync::Notify,
 }
 
 impl TaskStore {
@@ -99,6 +157,7 @@ impl TaskStore {
         Self {
             tasks: Mutex::new(HashMap::new()),
             limits,
+            changed: tokio::sync::Notify::new(),
         }
     }
 
@@ -154,6 +213,7 @@ impl TaskStore {
                 updated_at: now,
                 outcome: Outcome::Running,
                 pending: IndexMap::new(),
+                relayed: Vec::new(),
                 abort: None,
             },
         );
@@ -194,7 +254,13 @@ impl TaskStore {
                         .collect(),
                 );
             }
-            Outcome::Completed(result) => detailed = detailed.with_result(result.clone()),
+            Outcome::Completed(result) => match inline_result(result.clone()) {
+                Ok(map) => detailed = detailed.with_result(map),
+                Err(error) => {
+                    detailed.task.status = TaskStatus::Failed;
+                    detailed = detailed.with_error(error);
+                }
+            },
             Outcome::Failed(error) => detailed = detailed.with_error(error.clone()),
             Outcome::Running | Outcome::Cancelled => {}
         }
@@ -234,6 +300,7 @@ impl TaskStore {
         }
         if delivered {
             e.touch();
+            self.changed.notify_waiters();
         }
         Ok(())
     }
@@ -251,6 +318,7 @@ impl TaskStore {
             e.stop();
             e.outcome = Outcome::Cancelled;
             e.touch();
+            self.changed.notify_waiters();
         }
         Ok(())
     }
@@ -262,10 +330,13 @@ impl TaskStore {
             && matches!(e.outcome, Outcome::Running)
         {
             e.pending.clear();
+            e.relayed.clear();
             e.abort = None;
             e.outcome = outcome;
             e.touch();
         }
+        drop(tasks);
+        self.changed.notify_waiters();
     }
 
     fn set_abort(&self, id: &str, abort: tokio::task::AbortHandle) {
@@ -301,6 +372,8 @@ impl TaskStore {
             receivers.push((key, rx));
         }
         e.touch();
+        drop(tasks);
+        self.changed.notify_waiters();
         Ok(receivers)
     }
 
@@ -309,9 +382,234 @@ impl TaskStore {
         if let Some(e) = tasks.get_mut(id) {
             for k in keys {
                 e.pending.shift_remove(k);
+                e.relayed.retain(|r| r != k);
             }
         }
     }
+
+    /// Keeps an already finished call as a task (a task-augmented 2025-11-25 call whose
+    /// handler answered without starting one): its result is the task's outcome.
+    pub(crate) fn insert_finished(
+        &self,
+        owner: &Arc<str>,
+        result: Result<CallToolResult, ErrorData>,
+    ) -> HandlerResult<Task> {
+        let id = self.insert(owner)?;
+        self.finish(
+            &id,
+            match result {
+                Ok(r) => Outcome::Completed(r),
+                Err(e) => Outcome::Failed(e),
+            },
+        );
+        self.core_get(owner, &id)
+    }
+
+    /// The 2025-11-25 form of a task.
+    fn core_task(&self, id: &str, e: &Entry) -> Task {
+        let info = self.info(id, e);
+        let mut task = Task::new(
+            id,
+            e.core_status(),
+            info.created_at,
+            info.last_updated_at,
+            info.ttl_ms.map(|t| i64::try_from(t).unwrap_or(i64::MAX)),
+        );
+        task.poll_interval = info.poll_interval_ms;
+        task
+    }
+
+    /// `tasks/get` at 2025-11-25.
+    pub(crate) fn core_get(&self, owner: &str, id: &str) -> HandlerResult<Task> {
+        let mut tasks = self.lock();
+        self.sweep(&mut tasks);
+        let e = tasks
+            .get(id)
+            .filter(|e| &*e.owner == owner)
+            .ok_or_else(|| unknown_task(id))?;
+        Ok(self.core_task(id, e))
+    }
+
+    /// `tasks/list` at 2025-11-25: the owner's tasks, oldest first (one page: the store holds
+    /// at most [`Limits::max_tasks`]).
+    pub(crate) fn core_list(&self, owner: &str) -> Vec<Task> {
+        let mut tasks = self.lock();
+        self.sweep(&mut tasks);
+        let mut mine: Vec<(&String, &Entry)> =
+            tasks.iter().filter(|(_, e)| &*e.owner == owner).collect();
+        mine.sort_by_key(|(_, e)| e.created);
+        mine.into_iter()
+            .map(|(id, e)| self.core_task(id, e))
+            .collect()
+    }
+
+    /// `tasks/cancel` at 2025-11-25: a running task is stopped and answered `cancelled`; a
+    /// finished one is `-32602`.
+    pub(crate) fn core_cancel(&self, owner: &str, id: &str) -> HandlerResult<Task> {
+        {
+            let tasks = self.lock();
+            let e = tasks
+                .get(id)
+                .filter(|e| &*e.owner == owner)
+                .ok_or_else(|| unknown_task(id))?;
+            if !matches!(e.outcome, Outcome::Running) {
+                return Err(HandlerError::Rpc(
+                    ErrorData::new(
+                        codes::INVALID_PARAMS,
+                        format!("task {id} has already finished"),
+                    )
+                    .with_data(json!({ "taskId": id })),
+                ));
+            }
+        }
+        self.cancel(owner, id)?;
+        self.core_get(owner, id)
+    }
+
+    /// What a 2025-11-25 `tasks/result` does next.
+    fn core_step(&self, owner: &str, id: &str) -> HandlerResult<CoreStep> {
+        let mut tasks = self.lock();
+        self.sweep(&mut tasks);
+        let e = tasks
+            .get_mut(id)
+            .filter(|e| &*e.owner == owner)
+            .ok_or_else(|| unknown_task(id))?;
+        Ok(match &e.outcome {
+            Outcome::Completed(r) => CoreStep::Done(Ok(r.clone())),
+            Outcome::Failed(error) => CoreStep::Done(Err(error.clone())),
+            Outcome::Cancelled => CoreStep::Done(Err(ErrorData::new(
+                codes::INTERNAL_ERROR,
+                format!("task {id} was cancelled"),
+            ))),
+            Outcome::Running => {
+                let fresh: Vec<(String, InputRequest)> = e
+                    .pending
+                    .iter()
+                    .filter(|(k, _)| !e.relayed.contains(k))
+                    .map(|(k, (r, _))| (k.clone(), r.clone()))
+                    .collect();
+                e.relayed.extend(fresh.iter().map(|(k, _)| k.clone()));
+                if fresh.is_empty() {
+                    CoreStep::Wait
+                } else {
+                    CoreStep::Ask(fresh)
+                }
+            }
+        })
+    }
+
+    /// Delivers answers the 2025-11-25 client gave on a `tasks/result` stream.
+    fn deliver(&self, id: &str, answers: IndexMap<String, InputResponse>) {
+        let mut tasks = self.lock();
+        if let Some(e) = tasks.get_mut(id) {
+            for (key, answer) in answers {
+                e.relayed.retain(|r| r != &key);
+                if let Some((_, waiter)) = e.pending.shift_remove(&key) {
+                    let _ = waiter.send(answer);
+                }
+            }
+            e.touch();
+        }
+        drop(tasks);
+        self.changed.notify_waiters();
+    }
+
+    /// Forgets that `keys` are being carried (the client did not answer them): a later
+    /// `tasks/result` asks again.
+    fn unrelay(&self, id: &str, keys: &[String]) {
+        let mut tasks = self.lock();
+        if let Some(e) = tasks.get_mut(id) {
+            e.relayed.retain(|r| !keys.contains(r));
+        }
+    }
+
+    /// `tasks/result` at 2025-11-25: waits until the task ends (at most its TTL) and answers
+    /// what the call would have (its result with `_meta.related-task`, or its error); while it
+    /// waits, the task's input requests go to the client on `ctx`'s stream.
+    pub(crate) async fn payload(
+        &self,
+        ctx: &RequestContext,
+        id: &str,
+    ) -> HandlerResult<ServerResult> {
+        let owner = ctx.principal().subject.clone();
+        let deadline = tokio::time::Instant::now() + self.limits.task_ttl;
+        loop {
+            let changed = self.changed.notified();
+            tokio::pin!(changed);
+            changed.as_mut().enable();
+            match self.core_step(&owner, id)? {
+                CoreStep::Done(Ok(mut result)) => {
+                    result
+                        .meta
+                        .get_or_insert_with(mcp_types::model::Meta::new)
+                        .set_related_task(RelatedTaskMetadata::new(id));
+                    return Ok(ServerResult::CallTool(result));
+                }
+                CoreStep::Done(Err(error)) => return Err(HandlerError::Rpc(error)),
+                CoreStep::Ask(requests) => {
+                    let keys: Vec<String> = requests.iter().map(|(k, _)| k.clone()).collect();
+                    let related = requests
+                        .into_iter()
+                        .map(|(k, r)| (k, with_related_task(r, id)));
+                    match ctx.inputs(related).await {
+                        Ok(answers) => self.deliver(id, answers),
+                        Err(e) => {
+                            self.unrelay(id, &keys);
+                            return Err(e);
+                        }
+                    }
+                }
+                CoreStep::Wait => {
+                    if tokio::time::timeout_at(deadline, changed).await.is_err() {
+                        return Err(HandlerError::internal(format!(
+                            "task {id} did not finish within its TTL"
+                        )));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// What a 2025-11-25 `tasks/result` does next.
+enum CoreStep {
+    Done(Result<CallToolResult, ErrorData>),
+    Ask(Vec<(String, InputRequest)>),
+    Wait,
+}
+
+/// `request` with `_meta.io.modelcontextprotocol/related-task` naming task `id`.
+fn with_related_task(request: InputRequest, id: &str) -> InputRequest {
+    let mut value = match serde_json::to_value(&request) {
+        Ok(v) => v,
+        Err(_) => return request,
+    };
+    let Some(params) = value.get_mut("params").and_then(Value::as_object_mut) else {
+        return request;
+    };
+    let meta = params
+        .entry("_meta")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Some(meta) = meta.as_object_mut() {
+        meta.insert(
+            mcp_types::model::meta::keys::RELATED_TASK.to_owned(),
+            json!({ "taskId": id }),
+        );
+    }
+    serde_json::from_value(value).unwrap_or(request)
+}
+
+/// The 2025-11-25 `CreateTaskResult` of a task started with [`RequestContext::run_as_task`].
+pub(crate) fn core_created(info: &TaskInfo) -> CreateTaskResult {
+    let mut task = Task::new(
+        info.task_id.clone(),
+        info.status,
+        info.created_at.clone(),
+        info.last_updated_at.clone(),
+        info.ttl_ms.map(|t| i64::try_from(t).unwrap_or(i64::MAX)),
+    );
+    task.poll_interval = info.poll_interval_ms;
+    CreateTaskResult::new(task)
 }
 
 /// A task's own context: its input requests park the task instead of stopping the request.
@@ -358,8 +656,9 @@ impl TaskLink {
     }
 }
 
-/// What a 2026-07-28 `tools/call` may do with tasks: the server's store, and whether the
-/// client declared the extension (for the session or in this request's `_meta`).
+/// What a `tools/call` may do with tasks: the server's store, and whether it may run as one (at
+/// 2026-07-28: the client declared the extension, for the session or in this request's
+/// `_meta`; at 2025-11-25: the call carried `params.task` for a tool that supports tasks).
 #[derive(Clone)]
 pub(crate) struct TaskOffer {
     pub store: Arc<TaskStore>,
@@ -368,15 +667,28 @@ pub(crate) struct TaskOffer {
 
 impl RequestContext {
     /// Whether this request may be answered with a task: a 2026-07-28 `tools/call` to a server
-    /// offering the tasks extension from a client that declared it.
+    /// offering the tasks extension from a client that declared it, or a task-augmented
+    /// 2025-11-25 `tools/call` of a tool that supports tasks.
     pub fn tasks_negotiated(&self) -> bool {
-        matches!(self.input_mode(), InputMode::Stateless(s) if s.tasks.as_ref().is_some_and(|t| t.negotiated))
+        self.task_offer().is_some()
+    }
+
+    /// The store a task of this request goes to, when it may run as one.
+    fn task_offer(&self) -> Option<TaskOffer> {
+        match self.input_mode() {
+            InputMode::Stateless(s) => s.tasks.clone(),
+            InputMode::Session(link) => link.tasks.clone(),
+            InputMode::Task(_) => None,
+        }
+        .filter(|t| t.negotiated)
     }
 
     /// Runs `work` as a task when [`RequestContext::tasks_negotiated`]: the task is stored,
     /// `work` starts in the background with the task's own context (whose
-    /// [`RequestContext::input`] parks the task until `tasks/update` answers), and this returns
-    /// `Err(HandlerError::TaskCreated)`, which the runtime answers with a `CreateTaskResult`.
+    /// [`RequestContext::input`] parks the task until `tasks/update` answers, or at 2025-11-25
+    /// until a `tasks/result` carries the question to the client and its answer back), and
+    /// this returns `Err(HandlerError::TaskCreated)`, which the runtime answers with a
+    /// `CreateTaskResult` (the extension's flat one, or 2025-11-25's).
     /// Otherwise `work` runs here, with this context, and its result is the answer.
     ///
     /// `work`'s tool errors (`isError`) end the task `completed`; its JSON-RPC errors (and a
@@ -386,11 +698,7 @@ impl RequestContext {
         F: FnOnce(RequestContext) -> Fut,
         Fut: Future<Output = HandlerResult<CallToolResult>> + Send + 'static,
     {
-        let offer = match self.input_mode() {
-            InputMode::Stateless(s) => s.tasks.clone().filter(|t| t.negotiated),
-            _ => None,
-        };
-        let Some(offer) = offer else {
+        let Some(offer) = self.task_offer() else {
             return work(self.clone()).await;
         };
         let store = offer.store;
@@ -409,10 +717,7 @@ impl RequestContext {
             let id = id.clone();
             tokio::spawn(async move {
                 let outcome = match inner.await {
-                    Ok(Ok(result)) => match inline_result(result) {
-                        Ok(map) => Outcome::Completed(map),
-                        Err(e) => Outcome::Failed(e),
-                    },
+                    Ok(Ok(result)) => Outcome::Completed(result),
                     Ok(Err(HandlerError::Rpc(e))) => Outcome::Failed(e),
                     Ok(Err(_)) => Outcome::Failed(ErrorData::new(
                         codes::INTERNAL_ERROR,
@@ -457,7 +762,7 @@ fn inline_result(result: CallToolResult) -> Result<Map<String, Value>, ErrorData
 }
 
 /// A fresh task id: 128 random bits, hex.
-fn new_task_id() -> String {
+pub fn new_task_id() -> String {
     let mut bytes = [0u8; 16];
     if getrandom::fill(&mut bytes).is_err() {
         let t = SystemTime::now()
@@ -468,8 +773,8 @@ fn new_task_id() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// `t` as ISO 8601 UTC with milliseconds, e.g. `2026-12-02T04:05:06.789Z`.
-pub(crate) fn iso8601(t: SystemTime) -> String {
+/// `t` as ISO 8601 UTC with milliseconds, e.g. `2026-12-02T04:05:06.789Z` (task timestamps).
+pub fn iso8601(t: SystemTime) -> String {
     let d = t.duration_since(UNIX_EPOCH).unwrap_or_default();
     let secs = d.as_secs();
     let (days, rem) = (secs / 86_400, secs % 86_400);
@@ -562,7 +867,7 @@ mod tests {
         let o: Arc<str> = Arc::from("o");
         let id = s.insert(&o).unwrap();
         s.cancel("o", &id).unwrap();
-        s.finish(&id, Outcome::Completed(Map::new()));
+        s.finish(&id, Outcome::Completed(CallToolResult::new(Vec::new())));
         s.cancel("o", &id).unwrap();
         assert_eq!(s.get("o", &id).unwrap().task.status, TaskStatus::Cancelled);
     }
