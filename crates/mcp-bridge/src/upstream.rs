@@ -92,6 +92,9 @@ pub(crate) enum LegEvent {
 struct Leg {
     tx: mpsc::Sender<LegEvent>,
     method: &'static str,
+    /// The task a `tasks/result` leg waits on: the server's requests naming it
+    /// (`related-task`) go to this leg.
+    task: Option<String>,
 }
 
 #[derive(Default)]
@@ -386,6 +389,10 @@ impl Upstream {
         from: Option<ProtocolVersion>,
     ) -> Result<LegHandle, ErrorData> {
         let method = request.method();
+        let task = match &request {
+            ClientRequest::GetTaskPayload(r) => Some(r.params.task_id.clone()),
+            _ => None,
+        };
         let revision = self.revision();
         let frame = emit_frame(
             &JsonRpcRequest::new(id, request),
@@ -412,7 +419,7 @@ impl Upstream {
                     None,
                 ));
             }
-            st.legs.insert(id, Leg { tx, method });
+            st.legs.insert(id, Leg { tx, method, task });
             st.order.push_back(id);
         }
         let leg = LegHandle {
@@ -676,18 +683,27 @@ impl Upstream {
                         | ServerRequest::ListRoots(_)
                         | ServerRequest::Elicit(_)),
                     ) => {
+                        // A request of a task (2025-11-25 `related-task`) goes to the leg
+                        // waiting on that task's `tasks/result`; any other to the newest call.
+                        let related = related_task(&request);
                         let target = {
                             let st = self.lock();
-                            st.order
-                                .iter()
-                                .rev()
-                                .find(|leg| {
-                                    st.legs.get(leg).is_some_and(|l| {
+                            let newest = |wanted: &dyn Fn(&Leg) -> bool| {
+                                st.order
+                                    .iter()
+                                    .rev()
+                                    .filter_map(|leg| st.legs.get(leg))
+                                    .find(|l| wanted(l))
+                                    .map(|l| l.tx.clone())
+                            };
+                            related
+                                .as_deref()
+                                .and_then(|t| newest(&|l| l.task.as_deref() == Some(t)))
+                                .or_else(|| {
+                                    newest(&|l| {
                                         mcp_types::wire::INPUT_REQUIRED_METHODS.contains(&l.method)
                                     })
                                 })
-                                .and_then(|leg| st.legs.get(leg))
-                                .map(|l| l.tx.clone())
                         };
                         match target {
                             Some(tx) => {
@@ -935,6 +951,18 @@ fn not_routable(when: &str) -> ErrorData {
         -32601,
         format!("the bridge has no client request to carry this {when}"),
     )
+}
+
+/// The task a server→client request names in `_meta.io.modelcontextprotocol/related-task`.
+fn related_task(request: &ServerRequest) -> Option<String> {
+    let value = serde_json::to_value(request).ok()?;
+    value
+        .get("params")?
+        .get("_meta")?
+        .get(mcp_types::model::meta::keys::RELATED_TASK)?
+        .get("taskId")?
+        .as_str()
+        .map(str::to_owned)
 }
 
 /// A superset `ClientRequest` from its JSON form (`method`, `params`).
