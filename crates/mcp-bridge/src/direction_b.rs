@@ -18,6 +18,11 @@
 //!   request at or above its `_meta` level, none without one (B13, the runtime's filter).
 //! - A listen stream is narrowed to what the legacy server offers and its URIs subscribed
 //!   upstream, reference-counted, for as long as it lives (B7, [`DirectionB::listen`]).
+//! - A legacy server with 2025-11-25 core tasks for `tools/call` is offered as the tasks
+//!   extension (Q8): declaring clients' calls of its task tools go upstream task-augmented and
+//!   their tasks live in [`crate::tasks`]; `tasks/get`, `tasks/update`, `tasks/cancel` are
+//!   answered there (-32021 without the extension declared); `tasks/result` and `tasks/list`
+//!   are not the extension's (-32601).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -31,8 +36,9 @@ use mcp_transport::server::{
 use mcp_types::ProtocolVersion;
 use mcp_types::jsonrpc::ErrorData;
 use mcp_types::model::{
-    ClientRequest, ClientResult, DiscoverResult, InputRequest, InputRequiredResult, InputResponse,
-    Meta, ServerCapabilities, ServerRequest, ServerResult, SubscriptionFilter, Tool, meta::keys,
+    ClientCapabilities, ClientRequest, ClientResult, DiscoverResult, GetDetailedTaskResult,
+    InputRequest, InputRequiredResult, InputResponse, Meta, ServerCapabilities, ServerRequest,
+    ServerResult, SubscriptionFilter, TaskSupport, Tool, meta::keys,
 };
 use mcp_types::wire::INPUT_REQUIRED_METHODS;
 use serde_json::{Value, json};
@@ -43,6 +49,7 @@ use crate::legacy_sessions::{Identity, LegacySessions, identity_of};
 use crate::limits::{Limits, Reason};
 use crate::park::{Abandon, Call, Parks, Pending, params_digest};
 use crate::report::{Dir, Report, Status};
+use crate::tasks::{self, Tasks};
 use crate::upstream::{LegEvent, Snapshot, Upstream, client_request};
 
 const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
@@ -65,8 +72,8 @@ const URL_KEY: &str = "url-elicitation-";
 /// The URL elicitations one -32042 may turn into a round.
 const MAX_URL_ELICITATIONS: usize = 8;
 
-/// Capability members a 2026-07-28 client is not offered in front of a legacy server (tasks
-/// are never carried, Q8).
+/// Capability members a 2026-07-28 client is not offered in front of a legacy server: core
+/// tasks (2025-11-25) are offered as the tasks extension instead (Q8, [`crate::tasks`]).
 const DISCOVER_HIDDEN: [&str; 1] = ["/tasks"];
 
 /// Listen streams open at once (reference §4.1, B7).
@@ -89,6 +96,9 @@ pub(crate) struct DirectionB {
     tools_generation: Arc<AtomicU64>,
     /// The upstream resource subscriptions listen streams hold (B7).
     subscriptions: Arc<Subscriptions>,
+    /// The tasks extension's tasks, when the legacy server offers core tasks for `tools/call`
+    /// (Q8).
+    tasks: Option<Arc<Tasks>>,
 }
 
 /// The upstream `resources/subscribe`s of the listen streams, reference-counted per legacy
@@ -222,11 +232,12 @@ impl DirectionB {
             parks: Parks::new(limits.max_parked, limits.park_ttl),
             limits,
             report,
-            snapshot,
             capabilities,
             tools: Mutex::new(HashMap::new()),
             tools_generation,
             subscriptions: Arc::default(),
+            tasks: tasks::core_offered(&snapshot.capabilities).then(|| Tasks::new(limits)),
+            snapshot,
         }
     }
 
@@ -383,8 +394,14 @@ impl DirectionB {
     /// one modern version the bridge serves, the legacy capabilities minus
     /// [`DISCOVER_HIDDEN`], the upstream's `serverInfo` and instructions.
     pub(crate) fn discover(&self) -> DiscoverResult {
-        let mut result =
-            DiscoverResult::new(vec![MODERN.as_str().to_owned()], self.capabilities.clone());
+        let mut capabilities = self.capabilities.clone();
+        if self.tasks.is_some() {
+            capabilities
+                .extensions
+                .get_or_insert_with(Default::default)
+                .insert(mcp_types::model::TASKS_EXTENSION_ID.to_owned(), json!({}));
+        }
+        let mut result = DiscoverResult::new(vec![MODERN.as_str().to_owned()], capabilities);
         result.instructions = self.snapshot.instructions.clone();
         let mut meta = Meta::new();
         meta.set(keys::SERVER_INFO, self.snapshot.server_info.clone());
@@ -415,7 +432,16 @@ impl DirectionB {
                 );
                 return Ok(ServerResult::Discover(self.discover()));
             }
-            // B3: removed at 2026-07-28 (the HTTP wire refuses them before they get here).
+            // Q8: the tasks extension, in front of a server with core tasks.
+            ClientRequest::GetTask(_)
+            | ClientRequest::UpdateTask(_)
+            | ClientRequest::CancelTask(_)
+                if self.tasks.is_some() =>
+            {
+                return self.task_request(ctx, &request).await;
+            }
+            // B3: removed at 2026-07-28 (the HTTP wire refuses them before they get here);
+            // `tasks/result` and `tasks/list` are not the extension's.
             ClientRequest::Initialize(_)
             | ClientRequest::Ping(_)
             | ClientRequest::SetLevel(_)
@@ -496,10 +522,41 @@ impl DirectionB {
                 _ => ErrorData::new(-32603, "header check"),
             })?;
         }
+        // Q8: a tool the legacy server runs as a task goes upstream task-augmented when the
+        // client declared the tasks extension; one that runs only as a task needs it. A
+        // `task` member the client sent (the 2025-11-25 hint) is never carried.
+        let mut augmented = false;
+        if let ClientRequest::CallTool(r) = &request {
+            if self.tasks.is_some() {
+                let tools = self.tools(handler, ctx, &identity, &session).await?;
+                let support = tools
+                    .iter()
+                    .find(|t| t.name == r.params.name)
+                    .and_then(|t| t.execution.as_ref().and_then(|e| e.task_support));
+                let declared = tasks::negotiated(ctx.client_capabilities());
+                match support {
+                    Some(TaskSupport::Required) if !declared => {
+                        return Err(tasks::tasks_required());
+                    }
+                    Some(TaskSupport::Required | TaskSupport::Optional) if declared => {
+                        augmented = true;
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(p) = value.get_mut("params").and_then(Value::as_object_mut) {
+                p.shift_remove("task");
+                if augmented {
+                    let ttl = u64::try_from(self.limits.task_ttl.as_millis()).unwrap_or(u64::MAX);
+                    p.insert("task".into(), json!({ "ttl": ttl }));
+                }
+            }
+        }
         let id = session.reserve_id();
         let outgoing = handler.prepare(ctx, &value, id)?;
         let leg = session.start_leg(id, outgoing, Some(MODERN)).await?;
         let mut call = Call::new(session, leg);
+        call.augmented = augmented;
         // A first call's `inputResponses` answer the server's questions of the same key
         // (unknown keys are ignored).
         if mrtr && let Some(Value::Object(entries)) = responses {
@@ -532,6 +589,32 @@ impl DirectionB {
                     call.leg.finished = true;
                     let revision = call.session.revision();
                     return match answer {
+                        Ok(value) if call.augmented => {
+                            // Q8: the server's core task becomes the extension's.
+                            let created = tasks::read_created(&value, revision)?;
+                            let tasks = self.tasks.as_ref().ok_or_else(|| {
+                                ErrorData::new(-32603, "a task without the tasks extension")
+                            })?;
+                            let created = tasks.adopt(
+                                turn.principal,
+                                call.session.clone(),
+                                created,
+                                ctx.client_capabilities().clone(),
+                            )?;
+                            self.report.event(
+                                Dir::ToClient,
+                                method,
+                                Some(revision),
+                                MODERN,
+                                Status::Synthesized,
+                                "the legacy server's task, as a task of the tasks extension",
+                            );
+                            handler.shape_for_client(
+                                ServerResult::TaskCreated(created),
+                                method,
+                                ctx,
+                            )
+                        }
                         Ok(value) => {
                             let result = read_result(method, &value, revision)?;
                             handler.shape_for_client(result, method, ctx)
@@ -565,38 +648,40 @@ impl DirectionB {
                     ctx.log(m.level, m.logger.as_deref(), m.data).await;
                 }
                 Ok(Some(LegEvent::Ack(_))) => {}
-                Ok(Some(LegEvent::Request(id, request))) => match admit(ctx, *request, mrtr) {
-                    Ok((input, proposed)) => {
-                        let key = match proposed {
-                            Some(k) if !call.pending.contains_key(&k) => k,
-                            _ => call.next_key(&input),
-                        };
-                        // An answer the request already carried (same key) goes at once.
-                        if let Some(answer) = call.prefilled.shift_remove(&key)
-                            && fits(&input, &answer)
-                        {
-                            call.session.respond(id, client_result(answer)).await;
-                            continue;
+                Ok(Some(LegEvent::Request(id, request))) => {
+                    match admit(ctx.client_capabilities(), *request, mrtr) {
+                        Ok((input, proposed)) => {
+                            let key = match proposed {
+                                Some(k) if !call.pending.contains_key(&k) => k,
+                                _ => call.next_key(&input),
+                            };
+                            // An answer the request already carried (same key) goes at once.
+                            if let Some(answer) = call.prefilled.shift_remove(&key)
+                                && fits(&input, &answer)
+                            {
+                                call.session.respond(id, client_result(answer)).await;
+                                continue;
+                            }
+                            call.pending.insert(key, Pending { id, request: input });
+                            gather_until = Some(Instant::now() + self.limits.input_gather);
                         }
-                        call.pending.insert(key, Pending { id, request: input });
-                        gather_until = Some(Instant::now() + self.limits.input_gather);
-                    }
-                    Err(refusal) => {
-                        let (error, refused) = *refusal;
-                        if refused.is_some() {
-                            call.refused = refused;
+                        Err(refusal) => {
+                            let (error, refused) = *refusal;
+                            if refused.is_some() {
+                                call.refused = refused;
+                            }
+                            self.report.event(
+                                Dir::ToServer,
+                                "input request",
+                                Some(MODERN),
+                                call.session.revision(),
+                                Status::Refused,
+                                error.message.clone(),
+                            );
+                            call.session.respond(id, Err(error)).await;
                         }
-                        self.report.event(
-                            Dir::ToServer,
-                            "input request",
-                            Some(MODERN),
-                            call.session.revision(),
-                            Status::Refused,
-                            error.message.clone(),
-                        );
-                        call.session.respond(id, Err(error)).await;
                     }
-                },
+                }
                 Ok(None) => {
                     call.leg.finished = true;
                     return Err(Reason::UpstreamClosed.error("the upstream is gone", None, None));
@@ -617,6 +702,47 @@ impl DirectionB {
                 }
             }
         }
+    }
+
+    /// `tasks/get`, `tasks/update`, `tasks/cancel` of the tasks extension (Q8): `-32021`
+    /// without the extension declared, else answered from the bridge's task store.
+    async fn task_request(
+        &self,
+        ctx: &RequestContext,
+        request: &ClientRequest,
+    ) -> Result<ServerResult, ErrorData> {
+        let Some(store) = &self.tasks else {
+            return Err(ErrorData::new(-32601, "the server offers no tasks"));
+        };
+        if !tasks::negotiated(ctx.client_capabilities()) {
+            return Err(tasks::tasks_required());
+        }
+        let owner = identity_of(ctx).principal;
+        match request {
+            ClientRequest::GetTask(r) => {
+                let task = store.get(&owner, &r.params.task_id)?;
+                Ok(ServerResult::DetailedTask(GetDetailedTaskResult::new(task)))
+            }
+            ClientRequest::UpdateTask(r) => {
+                store
+                    .update(&owner, &r.params.task_id, &r.params.input_responses)
+                    .await?;
+                Ok(ServerResult::Empty(Default::default()))
+            }
+            ClientRequest::CancelTask(r) => {
+                store.cancel(&owner, &r.params.task_id)?;
+                Ok(ServerResult::Empty(Default::default()))
+            }
+            other => Err(ErrorData::new(
+                -32601,
+                format!("method not found: {}", other.method()),
+            )),
+        }
+    }
+
+    /// Tasks kept now (the tasks extension).
+    pub(crate) fn tasks(&self) -> usize {
+        self.tasks.as_ref().map_or(0, |t| t.len())
     }
 
     /// Parks `call` and answers with its waiting requests and a fresh token.
@@ -669,8 +795,8 @@ struct Turn<'a> {
 /// A legacy server→client request as an input request of the current call, checked against
 /// the client's capabilities; else the error for the server and, when a capability was
 /// missing, what the client would have needed.
-fn admit(
-    ctx: &RequestContext,
+pub(crate) fn admit(
+    client: &ClientCapabilities,
     request: ServerRequest,
     mrtr: bool,
 ) -> Result<(InputRequest, Option<String>), Box<Refusal>> {
@@ -703,14 +829,14 @@ fn admit(
     }
     let mut value = serde_json::to_value(&input).unwrap_or(Value::Null);
     let needed = capability_for(&input);
-    let caps = serde_json::to_value(ctx.client_capabilities()).unwrap_or(Value::Null);
+    let caps = serde_json::to_value(client).unwrap_or(Value::Null);
     // Sub-capabilities: URL elicitation and sampling with tools.
     let sub = match needed {
         "elicitation" if value.pointer("/params/mode") == Some(&json!("url")) => Some("url"),
         "sampling" if value.pointer("/params/tools").is_some() => Some("tools"),
         _ => None,
     };
-    let missing = if !declares(ctx.client_capabilities(), needed) {
+    let missing = if !declares(client, needed) {
         Some(match sub {
             Some(s) => json!({ needed: { s: {} } }),
             None => json!({ needed: {} }),
@@ -774,7 +900,7 @@ async fn deliver(
     Ok(())
 }
 
-fn fits(request: &InputRequest, answer: &InputResponse) -> bool {
+pub(crate) fn fits(request: &InputRequest, answer: &InputResponse) -> bool {
     matches!(
         (request, answer),
         (
@@ -785,7 +911,7 @@ fn fits(request: &InputRequest, answer: &InputResponse) -> bool {
     )
 }
 
-fn client_result(answer: InputResponse) -> Result<ClientResult, ErrorData> {
+pub(crate) fn client_result(answer: InputResponse) -> Result<ClientResult, ErrorData> {
     match answer {
         InputResponse::CreateMessage(r) => Ok(ClientResult::CreateMessage(r)),
         InputResponse::ListRoots(r) => Ok(ClientResult::ListRoots(r)),

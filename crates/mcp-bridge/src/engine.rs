@@ -150,6 +150,11 @@ impl BridgeHandler {
         self.direction_b.as_ref().map_or(0, DirectionB::parked)
     }
 
+    /// Direction B's tasks (the tasks extension over the legacy server's core tasks).
+    pub fn tasks(&self) -> usize {
+        self.direction_b.as_ref().map_or(0, DirectionB::tasks)
+    }
+
     fn modern_upstream(&self) -> bool {
         self.snapshot.era == Era::Modern
     }

@@ -47,6 +47,14 @@ pub struct Limits {
     /// before it answers the call with an `InputRequiredResult` (one round for requests sent
     /// together).
     pub input_gather: Duration,
+    /// Direction B: tasks (the tasks extension) kept at once; expired ones go first, then the
+    /// oldest finished one; a store full of running tasks refuses a new one `limit_exceeded`.
+    pub max_tasks: usize,
+    /// Direction B: how long a task is kept after its creation (its `ttlMs`); a task still
+    /// running then is cancelled upstream.
+    pub task_ttl: Duration,
+    /// Direction B: the polling interval a task suggests (`pollIntervalMs`).
+    pub task_poll_interval: Duration,
 }
 
 impl Default for Limits {
@@ -67,6 +75,9 @@ impl Default for Limits {
             max_parked: 32,
             park_ttl: Duration::from_secs(300),
             input_gather: Duration::from_millis(10),
+            max_tasks: 64,
+            task_ttl: Duration::from_secs(300),
+            task_poll_interval: Duration::from_millis(500),
         }
     }
 }
@@ -75,6 +86,18 @@ impl Limits {
     /// Sets [`Limits::max_legacy_sessions`].
     pub fn max_legacy_sessions(mut self, sessions: usize) -> Self {
         self.max_legacy_sessions = sessions;
+        self
+    }
+
+    /// Sets [`Limits::max_tasks`].
+    pub fn max_tasks(mut self, tasks: usize) -> Self {
+        self.max_tasks = tasks;
+        self
+    }
+
+    /// Sets [`Limits::task_ttl`].
+    pub fn task_ttl(mut self, ttl: Duration) -> Self {
+        self.task_ttl = ttl;
         self
     }
 

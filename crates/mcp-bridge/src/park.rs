@@ -63,6 +63,9 @@ pub(crate) struct Call {
     /// Answers the client sent with its first call, by key: a server question of the same
     /// key is answered with one at once.
     pub prefilled: IndexMap<String, mcp_types::model::InputResponse>,
+    /// The call went upstream task-augmented (2025-11-25 core tasks, for the tasks
+    /// extension): its answer is a `CreateTaskResult`.
+    pub augmented: bool,
 }
 
 impl Call {
@@ -76,6 +79,7 @@ impl Call {
             keys: 0,
             last_progress: None,
             prefilled: IndexMap::new(),
+            augmented: false,
         }
     }
 
@@ -121,7 +125,10 @@ impl Abandon for Call {
 }
 
 /// What a never-answered input request gets when its park ends (reference B14).
-fn abandoned_answer(request: &InputRequest, why: &str) -> Result<ClientResult, ErrorData> {
+pub(crate) fn abandoned_answer(
+    request: &InputRequest,
+    why: &str,
+) -> Result<ClientResult, ErrorData> {
     match request {
         InputRequest::Elicit(_) => serde_json::from_value(json!({"action": "cancel"}))
             .map(ClientResult::Elicit)

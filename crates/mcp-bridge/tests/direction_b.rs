@@ -19,6 +19,8 @@ use serde_json::{Value, json};
 
 const LIMIT: Duration = Duration::from_secs(20);
 
+const TASKS: &str = "io.modelcontextprotocol/tasks";
+
 /// The fixtures at 2025-11-25 only, and a bridge in front of them serving HTTP.
 struct Setup {
     bridge: Arc<Bridge>,
@@ -168,24 +170,38 @@ async fn discover_comes_from_the_legacy_handshake_and_removed_methods_are_refuse
     let caps = &r["capabilities"];
     assert_eq!(caps["tools"]["listChanged"], true);
     assert!(caps["logging"].is_object(), "Q7: logging is offered");
+    // Q8: the legacy server's core tasks are offered as the tasks extension.
     assert!(caps.get("tasks").is_none());
+    assert_eq!(caps["extensions"], json!({TASKS: {}}), "{d}");
     assert_eq!(
         caps["resources"]["subscribe"], true,
         "emulated on listen streams (B7)"
     );
     // No legacy session was needed for that.
     assert_eq!(s.bridge.handler().legacy_sessions().await, 0);
-    // Well-formed params: tasks/get is the tasks extension's at 2026-07-28 (a malformed one is
-    // -32602 before routing); the bridge does not offer the extension (Q8).
+    // Removed methods, and the 2025-11-25 task methods the extension does not have.
     for (method, params) in [
         ("ping", json!({})),
         ("logging/setLevel", json!({})),
         ("initialize", json!({})),
-        ("tasks/get", json!({"taskId": "t"})),
-        ("tasks/update", json!({"taskId": "t", "inputResponses": {}})),
+        ("tasks/result", json!({"taskId": "t"})),
+        ("tasks/list", json!({})),
     ] {
         let e = c.call(method, params).await;
         assert_eq!(e["error"]["code"], -32601, "{method}: {e}");
+    }
+    // Well-formed params: the extension's methods, from a client that did not declare it.
+    for (method, params) in [
+        ("tasks/get", json!({"taskId": "t"})),
+        ("tasks/update", json!({"taskId": "t", "inputResponses": {}})),
+        ("tasks/cancel", json!({"taskId": "t"})),
+    ] {
+        let e = c.call(method, params).await;
+        assert_eq!(e["error"]["code"], -32021, "{method}: {e}");
+        assert!(
+            e["error"]["data"]["requiredCapabilities"]["extensions"][TASKS].is_object(),
+            "{e}"
+        );
     }
 }
 
@@ -571,4 +587,301 @@ async fn listen_streams_are_narrowed_to_the_server_and_carry_subscribed_updates(
             );
         }
     }
+}
+
+/// `tasks/get` until the status is one of `want` (at most 10 s).
+async fn wait_for_task(c: &mut Client, id: &str, want: &[&str]) -> Value {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let got = c.call("tasks/get", json!({"taskId": id})).await;
+        let task = &got["result"];
+        assert!(task.is_object(), "{got}");
+        if want.contains(&task["status"].as_str().unwrap_or("")) {
+            return task.clone();
+        }
+        assert!(std::time::Instant::now() < deadline, "task stuck at {got}");
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+}
+
+fn with_tasks() -> Value {
+    json!({"elicitation": {}, "sampling": {}, "extensions": {TASKS: {}}})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tasks_extension_maps_onto_the_legacy_servers_core_tasks() {
+    let s = setup(Limits::default()).await;
+    let mut c = Client::new(&s.url, with_tasks());
+    // A tool that runs no task answers at once, a client's `task` hint is not carried.
+    let sync = c
+        .call(
+            "tools/call",
+            json!({"name": "greet", "arguments": {"name": "B"}, "task": {"ttl": 1000}}),
+        )
+        .await;
+    assert_eq!(sync["result"]["resultType"], "complete", "{sync}");
+    assert_eq!(text_of(&sync["result"]), "Hello, B!");
+
+    // A task: the extension's flat form of the server's core task.
+    let created = c
+        .call(
+            "tools/call",
+            json!({"name": "slow_compute", "arguments": {"seconds": 0.3, "label": "b"}}),
+        )
+        .await;
+    let r = &created["result"];
+    assert_eq!(r["resultType"], "task", "{created}");
+    for absent in [
+        "task",
+        "ttl",
+        "pollInterval",
+        "requestState",
+        "result",
+        "inputRequests",
+    ] {
+        assert!(r.get(absent).is_none(), "{absent}: {created}");
+    }
+    assert_eq!(r["ttlMs"], 300_000);
+    assert_eq!(r["pollIntervalMs"], 500);
+    assert!(r["createdAt"].as_str().unwrap().ends_with('Z'));
+    let id = r["taskId"].as_str().unwrap().to_owned();
+    // Stored before the answer: an immediate tasks/get finds it.
+    let now = c.call("tasks/get", json!({"taskId": id})).await;
+    assert_eq!(now["result"]["taskId"], id.as_str(), "{now}");
+    assert_eq!(now["result"]["resultType"], "complete");
+    let done = wait_for_task(&mut c, &id, &["completed", "failed", "cancelled"]).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(text_of(&done["result"]), "slow_compute(b) done after 0.3s");
+    assert_eq!(done["result"]["resultType"], "complete");
+    assert!(
+        done["result"]["_meta"]
+            .get("io.modelcontextprotocol/related-task")
+            .is_none(),
+        "{done}"
+    );
+
+    // A tool error is `completed` with isError (2025-11-25's `failed`), a protocol error
+    // `failed` with the error and no result.
+    let created = c
+        .call(
+            "tools/call",
+            json!({"name": "failing_job", "arguments": {}}),
+        )
+        .await;
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let done = wait_for_task(&mut c, &id, &["completed", "failed", "cancelled"]).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["result"]["isError"], true);
+    let created = c
+        .call(
+            "tools/call",
+            json!({"name": "protocol_error_job", "arguments": {}}),
+        )
+        .await;
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let done = wait_for_task(&mut c, &id, &["completed", "failed", "cancelled"]).await;
+    assert_eq!(done["status"], "failed", "{done}");
+    assert_eq!(done["error"]["code"], -32603);
+    assert!(done.get("result").is_none());
+
+    // Cancel: an empty ack, `cancelled` at once, the same ack again.
+    let created = c
+        .call(
+            "tools/call",
+            json!({"name": "slow_compute", "arguments": {"seconds": 60}}),
+        )
+        .await;
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    for _ in 0..2 {
+        let ack = c.call("tasks/cancel", json!({"taskId": id})).await;
+        assert_eq!(ack["result"]["resultType"], "complete", "{ack}");
+        assert!(ack["result"].get("status").is_none(), "{ack}");
+        let got = c.call("tasks/get", json!({"taskId": id})).await;
+        assert_eq!(got["result"]["status"], "cancelled", "{got}");
+    }
+    let unknown = c.call("tasks/get", json!({"taskId": "nope"})).await;
+    assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
+    assert_eq!(s.bridge.handler().tasks(), 4);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tasks_questions_are_its_input_requests_and_tasks_update_answers_them() {
+    let s = setup(Limits::default()).await;
+    let mut c = Client::new(&s.url, with_tasks());
+    let created = c
+        .call(
+            "tools/call",
+            json!({"name": "multi_input", "arguments": {}}),
+        )
+        .await;
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    // Both questions, under the server's own keys (the bridge holds tasks/result upstream).
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let parked = loop {
+        let t = wait_for_task(&mut c, &id, &["input_required"]).await;
+        if t["inputRequests"].as_object().map_or(0, |m| m.len()) == 2 {
+            break t;
+        }
+        assert!(std::time::Instant::now() < deadline, "{t}");
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    };
+    let mut keys: Vec<&String> = parked["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    keys.sort();
+    assert_eq!(keys, ["input-a", "input-b"], "{parked}");
+    assert_eq!(
+        parked["inputRequests"]["input-a"]["method"],
+        "elicitation/create"
+    );
+    assert!(
+        parked["inputRequests"]["input-a"]["params"]
+            .get("_meta")
+            .is_none(),
+        "the legacy request's own _meta is not shown: {parked}"
+    );
+    // Unknown keys and answers of another shape are ignored; the ack is empty.
+    let ack = c
+        .call(
+            "tasks/update",
+            json!({"taskId": id, "inputResponses": {
+                "input-a": {"action": "accept", "content": {"value": "one"}},
+                "zz": {"action": "accept"}, "input-b": {"roots": []}}}),
+        )
+        .await;
+    assert_eq!(ack["result"]["resultType"], "complete", "{ack}");
+    assert!(ack["result"].get("taskId").is_none());
+    let half = c.call("tasks/get", json!({"taskId": id})).await;
+    assert_eq!(half["result"]["status"], "input_required", "{half}");
+    let keys: Vec<&String> = half["result"]["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    assert_eq!(keys, ["input-b"]);
+    c.call(
+        "tasks/update",
+        json!({"taskId": id, "inputResponses": {
+            "input-b": {"action": "accept", "content": {"value": "two"}}}}),
+    )
+    .await;
+    let done = wait_for_task(&mut c, &id, &["completed", "failed", "cancelled"]).await;
+    assert_eq!(text_of(&done["result"]), "multi_input: one, two", "{done}");
+
+    // Cancelling a task that waits for input answers the server's question for it.
+    let created = c
+        .call(
+            "tools/call",
+            json!({"name": "confirm_delete", "arguments": {"filename": "f"}}),
+        )
+        .await;
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let parked = wait_for_task(&mut c, &id, &["input_required"]).await;
+    assert!(parked["inputRequests"]["confirm"].is_object(), "{parked}");
+    c.call("tasks/cancel", json!({"taskId": id})).await;
+    let got = c.call("tasks/get", json!({"taskId": id})).await;
+    assert_eq!(got["result"]["status"], "cancelled");
+    assert!(got["result"].get("inputRequests").is_none(), "{got}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn required_task_tools_need_the_extension_and_a_request_may_opt_in() {
+    let s = setup(Limits::default()).await;
+    let mut c = Client::new(&s.url, json!({"elicitation": {}}));
+    let e = c
+        .call(
+            "tools/call",
+            json!({"name": "failing_job", "arguments": {}}),
+        )
+        .await;
+    assert_eq!(e["error"]["code"], -32021, "{e}");
+    assert!(
+        e["error"]["data"]["requiredCapabilities"]["extensions"][TASKS].is_object(),
+        "{e}"
+    );
+    // An optional one runs synchronously.
+    let sync = c
+        .call(
+            "tools/call",
+            json!({"name": "slow_compute", "arguments": {"seconds": 0}}),
+        )
+        .await;
+    assert_eq!(sync["result"]["resultType"], "complete", "{sync}");
+    assert!(sync["result"].get("taskId").is_none());
+    // One request declaring the extension in its own _meta gets a task.
+    let id = c
+        .send(
+            "tools/call",
+            json!({"name": "slow_compute", "arguments": {"seconds": 0.1}}),
+            json!({"io.modelcontextprotocol/clientCapabilities": with_tasks()}),
+        )
+        .await;
+    let created = c.answer(id).await;
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_input_round_before_the_task_composes_with_it() {
+    let s = setup(Limits::default()).await;
+    let mut c = Client::new(&s.url, with_tasks());
+    let first = c
+        .call(
+            "tools/call",
+            json!({"name": "test_tool_with_task", "arguments": {}}),
+        )
+        .await;
+    let r = &first["result"];
+    assert_eq!(r["resultType"], "input_required", "{first}");
+    assert!(r.get("taskId").is_none());
+    assert!(r["inputRequests"]["user_name"].is_object(), "{first}");
+    let token = r["requestState"].as_str().unwrap().to_owned();
+    let second = c
+        .call(
+            "tools/call",
+            json!({"name": "test_tool_with_task", "arguments": {},
+                   "inputResponses": {"user_name": {"action": "accept", "content": {"name": "Alice"}}},
+                   "requestState": token}),
+        )
+        .await;
+    let r = &second["result"];
+    assert_eq!(r["resultType"], "task", "{second}");
+    assert!(r.get("requestState").is_none() && r.get("inputRequests").is_none());
+    let id = r["taskId"].as_str().unwrap().to_owned();
+    let done = wait_for_task(&mut c, &id, &["completed", "failed", "cancelled"]).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    assert!(text_of(&done["result"]).contains("Alice"), "{done}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tasks_are_bounded_owned_and_expire() {
+    let s = setup(
+        Limits::default()
+            .max_tasks(2)
+            .task_ttl(Duration::from_millis(1500)),
+    )
+    .await;
+    let mut c = Client::new(&s.url, with_tasks());
+    let slow = || json!({"name": "slow_compute", "arguments": {"seconds": 60}});
+    let a = c.call("tools/call", slow()).await;
+    let b = c.call("tools/call", slow()).await;
+    assert_eq!(a["result"]["ttlMs"], 1500, "{a}");
+    assert_eq!(b["result"]["resultType"], "task", "{b}");
+    // Two running tasks fill a store of two.
+    let full = c.call("tools/call", slow()).await;
+    assert_eq!(full["error"]["data"]["reason"], "limit_exceeded", "{full}");
+    // A finished task makes room.
+    let a_id = a["result"]["taskId"].as_str().unwrap().to_owned();
+    c.call("tasks/cancel", json!({"taskId": a_id})).await;
+    let third = c.call("tools/call", slow()).await;
+    assert_eq!(third["result"]["resultType"], "task", "{third}");
+    assert_eq!(s.bridge.handler().tasks(), 2);
+    // Each ends with its TTL.
+    tokio::time::sleep(Duration::from_millis(1700)).await;
+    let gone = c
+        .call("tasks/get", json!({"taskId": b["result"]["taskId"]}))
+        .await;
+    assert_eq!(gone["error"]["code"], -32602, "{gone}");
+    assert_eq!(s.bridge.handler().tasks(), 0);
 }
