@@ -4,6 +4,7 @@
 //! mcp-frames bridge [--listen stdio | --listen http://127.0.0.1:PORT/mcp]
 //!     (--server-url URL | -- CMD [ARGS…])
 //!     [--client-revisions LIST] [--server-revisions LIST] [--report FILE] [--strict]
+//!     [--request-timeout SECONDS] [--host-tasks-after MS]
 //! ```
 //!
 //! With `--listen http://…`, the first line on stdout is the endpoint URL (port 0 picks a free
@@ -46,6 +47,11 @@ pub struct BridgeArgs {
     /// Seconds an upstream request may take before it is cancelled and answered `timeout`.
     #[arg(long, default_value_t = 60, value_name = "SECONDS")]
     pub request_timeout: u64,
+    /// Direction B: a 2026-07-28 client's call (with the tasks extension) that the legacy
+    /// server has not answered after this many milliseconds becomes a task the bridge hosts
+    /// (default: only the server's own core tasks become tasks).
+    #[arg(long, value_name = "MS")]
+    pub host_tasks_after: Option<u64>,
     /// The upstream server command and its arguments, after `--`.
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<OsString>,
@@ -107,9 +113,12 @@ pub async fn run(args: BridgeArgs) -> Result<(), BridgeError> {
         Some(path) => Report::to_file(path)?,
         None => Report::none(),
     };
-    let mut options = BridgeOptions::default()
-        .limits(Limits::default().request_timeout(Duration::from_secs(args.request_timeout.max(1))))
-        .report(report);
+    let mut limits =
+        Limits::default().request_timeout(Duration::from_secs(args.request_timeout.max(1)));
+    if let Some(ms) = args.host_tasks_after {
+        limits = limits.host_tasks_after(Duration::from_millis(ms));
+    }
+    let mut options = BridgeOptions::default().limits(limits).report(report);
     options.emitter = Emitter {
         strict: args.strict,
     };

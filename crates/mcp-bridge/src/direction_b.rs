@@ -97,8 +97,10 @@ pub(crate) struct DirectionB {
     /// The upstream resource subscriptions listen streams hold (B7).
     subscriptions: Arc<Subscriptions>,
     /// The tasks extension's tasks, when the legacy server offers core tasks for `tools/call`
-    /// (Q8).
+    /// or the bridge hosts tasks ([`Limits::host_tasks_after`]) (Q8).
     tasks: Option<Arc<Tasks>>,
+    /// Whether the legacy server offers core tasks for `tools/call`.
+    core_tasks: bool,
 }
 
 /// The upstream `resources/subscribe`s of the listen streams, reference-counted per legacy
@@ -236,7 +238,10 @@ impl DirectionB {
             tools: Mutex::new(HashMap::new()),
             tools_generation,
             subscriptions: Arc::default(),
-            tasks: tasks::core_offered(&snapshot.capabilities).then(|| Tasks::new(limits)),
+            tasks: (tasks::core_offered(&snapshot.capabilities)
+                || limits.host_tasks_after.is_some())
+            .then(|| Tasks::new(limits)),
+            core_tasks: tasks::core_offered(&snapshot.capabilities),
             snapshot,
         }
     }
@@ -526,8 +531,9 @@ impl DirectionB {
         // client declared the tasks extension; one that runs only as a task needs it. A
         // `task` member the client sent (the 2025-11-25 hint) is never carried.
         let mut augmented = false;
+        let mut promote_at = None;
         if let ClientRequest::CallTool(r) = &request {
-            if self.tasks.is_some() {
+            if self.core_tasks {
                 let tools = self.tools(handler, ctx, &identity, &session).await?;
                 let support = tools
                     .iter()
@@ -544,6 +550,13 @@ impl DirectionB {
                     _ => {}
                 }
             }
+            // Hosted tasks (opt-in): a declaring client's call not answered in time.
+            if !augmented
+                && tasks::negotiated(ctx.client_capabilities())
+                && let Some(after) = self.limits.host_tasks_after
+            {
+                promote_at = Some(Instant::now() + after);
+            }
             if let Some(p) = value.get_mut("params").and_then(Value::as_object_mut) {
                 p.shift_remove("task");
                 if augmented {
@@ -557,6 +570,7 @@ impl DirectionB {
         let leg = session.start_leg(id, outgoing, Some(MODERN)).await?;
         let mut call = Call::new(session, leg);
         call.augmented = augmented;
+        call.promote_at = promote_at;
         // A first call's `inputResponses` answer the server's questions of the same key
         // (unknown keys are ignored).
         if mrtr && let Some(Value::Object(entries)) = responses {
@@ -583,7 +597,11 @@ impl DirectionB {
         let mut deadline = started + self.limits.request_timeout;
         let mut gather_until: Option<Instant> = None;
         loop {
-            let wake = gather_until.map_or(deadline, |g| g.min(deadline));
+            let promote = call.promote_at.filter(|_| call.pending.is_empty());
+            let wake = [gather_until, promote]
+                .into_iter()
+                .flatten()
+                .fold(deadline, Instant::min);
             match tokio::time::timeout_at(wake, call.leg.rx.recv()).await {
                 Ok(Some(LegEvent::Done(answer))) => {
                     call.leg.finished = true;
@@ -691,6 +709,14 @@ impl DirectionB {
                     if !call.pending.is_empty() && gather_until.is_some_and(|g| now >= g) {
                         return self.ask(call, turn);
                     }
+                    if call.pending.is_empty() && call.promote_at.is_some_and(|p| now >= p) {
+                        call = match self.host(handler, ctx, call, turn) {
+                            Ok(created) => return created,
+                            // A full store: the call goes on as it is.
+                            Err(call) => *call,
+                        };
+                        call.promote_at = None;
+                    }
                     if now >= deadline {
                         call.leg.cancel("timeout");
                         return Err(Reason::Timeout.error(
@@ -737,6 +763,45 @@ impl DirectionB {
                 -32601,
                 format!("method not found: {}", other.method()),
             )),
+        }
+    }
+
+    /// Makes `call`, not answered in time, a task the bridge hosts (Q8, opt-in): the answer
+    /// is its `CreateTaskResult`. A full store gives the call back.
+    fn host(
+        &self,
+        handler: &BridgeHandler,
+        ctx: &RequestContext,
+        call: Call,
+        turn: &Turn<'_>,
+    ) -> Result<Result<ServerResult, ErrorData>, Box<Call>> {
+        let Some(store) = &self.tasks else {
+            return Err(Box::new(call));
+        };
+        let revision = call.session.revision();
+        match store.host(turn.principal, call, ctx.client_capabilities().clone()) {
+            Ok(created) => {
+                self.report.event(
+                    Dir::ToClient,
+                    turn.method,
+                    Some(revision),
+                    MODERN,
+                    Status::Synthesized,
+                    "a call the legacy server had not answered yet, as a task the bridge hosts",
+                );
+                Ok(handler.shape_for_client(ServerResult::TaskCreated(created), turn.method, ctx))
+            }
+            Err((e, call)) => {
+                self.report.event(
+                    Dir::ToClient,
+                    turn.method,
+                    Some(revision),
+                    MODERN,
+                    Status::Refused,
+                    format!("not made a task: {}", e.message),
+                );
+                Err(call)
+            }
         }
     }
 

@@ -146,12 +146,16 @@
 //!   `tasks/get` answers from the store, `tasks/cancel` is an idempotent ack that cancels
 //!   upstream. A `required` tool called by a client without the extension is -32021 naming
 //!   it; input asked before the server answers the augmented call is an input-required round
-//!   as for any call (the MRTR → task composition). Chosen over hosting tasks for servers
-//!   without core tasks: only the server's `taskSupport` says which tools may or must run as
-//!   tasks, so a bridge that promoted plain calls on a timer would guess (and could not honour
-//!   `required`); such servers get no tasks. Open: hosting anyway behind an opt-in,
-//!   `notifications/tasks` on listen streams, a task's progress and logs (dropped: no request
-//!   carries them).
+//!   as for any call (the MRTR → task composition). Servers without core tasks: by default
+//!   no tasks, since only the server's `taskSupport` says which tools may or must run as tasks
+//!   (a bridge that promoted plain calls on a timer would be guessing, and could not honour
+//!   `required`). Opt-in ([`Limits::host_tasks_after`], `--host-tasks-after MS`): a declaring
+//!   client's call the server has not answered by then becomes a task the bridge hosts (the
+//!   extension lets a server answer a fast call synchronously): the plain legacy call goes on
+//!   in the background, its later questions are the task's input requests, its answer the
+//!   outcome, and `tasks/cancel` cancels it upstream (`notifications/cancelled`); a full store
+//!   leaves the call synchronous. Open: `notifications/tasks` on listen streams, a task's
+//!   progress and logs (dropped: no request carries them).
 //! - **Q11.** Client identity: `clientInfo` as the client sent it; the bridge names itself
 //!   (`upstream::bridge_info`) only upstream when it has no client identity (its own
 //!   handshake and probe).

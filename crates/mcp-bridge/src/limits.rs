@@ -55,6 +55,11 @@ pub struct Limits {
     pub task_ttl: Duration,
     /// Direction B: the polling interval a task suggests (`pollIntervalMs`).
     pub task_poll_interval: Duration,
+    /// Direction B, opt-in: a declaring client's `tools/call` that the legacy server has not
+    /// answered after this long becomes a task the bridge hosts (the call goes on upstream
+    /// as it is; its later questions are the task's input requests). `None` (the default):
+    /// only calls the server runs as core tasks become tasks.
+    pub host_tasks_after: Option<Duration>,
 }
 
 impl Default for Limits {
@@ -78,6 +83,7 @@ impl Default for Limits {
             max_tasks: 64,
             task_ttl: Duration::from_secs(300),
             task_poll_interval: Duration::from_millis(500),
+            host_tasks_after: None,
         }
     }
 }
@@ -98,6 +104,12 @@ impl Limits {
     /// Sets [`Limits::task_ttl`].
     pub fn task_ttl(mut self, ttl: Duration) -> Self {
         self.task_ttl = ttl;
+        self
+    }
+
+    /// Sets [`Limits::host_tasks_after`] (enables hosted tasks).
+    pub fn host_tasks_after(mut self, after: Duration) -> Self {
+        self.host_tasks_after = Some(after);
         self
     }
 

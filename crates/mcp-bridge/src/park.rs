@@ -66,6 +66,9 @@ pub(crate) struct Call {
     /// The call went upstream task-augmented (2025-11-25 core tasks, for the tasks
     /// extension): its answer is a `CreateTaskResult`.
     pub augmented: bool,
+    /// When a call not answered by then becomes a task the bridge hosts (the tasks
+    /// extension, [`crate::Limits::host_tasks_after`]).
+    pub promote_at: Option<tokio::time::Instant>,
 }
 
 impl Call {
@@ -80,6 +83,7 @@ impl Call {
             last_progress: None,
             prefilled: IndexMap::new(),
             augmented: false,
+            promote_at: None,
         }
     }
 

@@ -45,8 +45,9 @@ use serde_json::{Map, Value, json};
 use tokio::time::Instant;
 
 use crate::direction_b::{admit, client_result, fits, legacy_error};
+use crate::engine::read_result;
 use crate::limits::{Limits, Reason};
-use crate::park::Pending;
+use crate::park::{Call, Pending};
 use crate::upstream::{LegEvent, Upstream, client_request};
 
 const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
@@ -101,9 +102,10 @@ struct Entry {
     pending: IndexMap<String, Pending>,
     /// Keys handed out so far.
     keys: usize,
-    /// The legacy session the task runs on, and the server's id for it.
+    /// The legacy session the task runs on, and the server's id for it (none for a task the
+    /// bridge hosts).
     session: Arc<Upstream>,
-    upstream_id: String,
+    upstream_id: Option<String>,
     driver: Option<tokio::task::AbortHandle>,
 }
 
@@ -140,7 +142,10 @@ impl Entry {
                         crate::park::abandoned_answer(&p.request, "the task was cancelled");
                     session.respond(p.id, answer).await;
                 }
-                let _ = upstream_cancel(&session, &upstream_id).await;
+                // A hosted task's call is cancelled by its driver's end (its leg is dropped).
+                if let Some(upstream_id) = upstream_id {
+                    let _ = upstream_cancel(&session, &upstream_id).await;
+                }
             });
         }
     }
@@ -215,20 +220,18 @@ impl Tasks {
         .with_poll_interval_ms(ms(self.limits.task_poll_interval))
     }
 
-    /// Takes over the legacy server's task `created` (the answer to a task-augmented call on
-    /// `session` by `owner`, whose client declared `caps`): stored before its id is returned,
-    /// so a `tasks/get` right after finds it, and driven in the background.
-    pub(crate) fn adopt(
-        self: &Arc<Self>,
+    /// Stores a new running task of `owner` on `session` (kept before its id is returned, so
+    /// a `tasks/get` right after finds it): its id and wire fields, or `limit_exceeded` when
+    /// the store is full of running tasks.
+    fn insert(
+        &self,
         owner: &str,
-        session: Arc<Upstream>,
-        created: CreateTaskResult,
-        caps: ClientCapabilities,
-    ) -> Result<TaskCreatedResult, ErrorData> {
-        let upstream_id = created.task.task_id.clone();
+        session: &Arc<Upstream>,
+        upstream_id: Option<String>,
+    ) -> Result<(String, TaskInfo), ErrorData> {
         let id = new_task_id();
         let now = iso8601(SystemTime::now());
-        let mut entry = Entry {
+        let entry = Entry {
             owner: owner.to_owned(),
             created: Instant::now(),
             created_at: now.clone(),
@@ -237,53 +240,106 @@ impl Tasks {
             pending: IndexMap::new(),
             keys: 0,
             session: session.clone(),
-            upstream_id: upstream_id.clone(),
+            upstream_id,
             driver: None,
         };
-        let info = {
-            let mut entries = self.lock();
-            self.sweep(&mut entries);
-            if entries.len() >= self.limits.max_tasks {
-                let oldest_finished = entries
-                    .iter()
-                    .filter(|(_, e)| !matches!(e.outcome, Outcome::Running))
-                    .min_by_key(|(_, e)| e.created)
-                    .map(|(id, _)| id.clone());
-                match oldest_finished {
-                    Some(old) => {
-                        entries.remove(&old);
-                    }
-                    None => {
-                        entry.stop(Outcome::Cancelled);
-                        return Err(Reason::LimitExceeded.error(
-                            format!(
-                                "the bridge keeps at most {} running tasks",
-                                self.limits.max_tasks
-                            ),
-                            None,
-                            None,
-                        ));
-                    }
+        let mut entries = self.lock();
+        self.sweep(&mut entries);
+        if entries.len() >= self.limits.max_tasks {
+            let oldest_finished = entries
+                .iter()
+                .filter(|(_, e)| !matches!(e.outcome, Outcome::Running))
+                .min_by_key(|(_, e)| e.created)
+                .map(|(id, _)| id.clone());
+            match oldest_finished {
+                Some(old) => {
+                    entries.remove(&old);
+                }
+                None => {
+                    return Err(Reason::LimitExceeded.error(
+                        format!(
+                            "the bridge keeps at most {} running tasks",
+                            self.limits.max_tasks
+                        ),
+                        None,
+                        None,
+                    ));
                 }
             }
-            let info = self.info(&id, &entry);
-            entries.insert(id.clone(), entry);
-            info
-        };
-        let driver = tokio::spawn(drive(
-            Arc::downgrade(self),
-            id.clone(),
-            session,
-            upstream_id,
-            caps,
-            Instant::now() + self.limits.task_ttl,
-        ));
-        match self.lock().get_mut(&id) {
+        }
+        let info = self.info(&id, &entry);
+        entries.insert(id.clone(), entry);
+        Ok((id, info))
+    }
+
+    /// Runs `driver` for task `id` (aborted when the task is cancelled or expires).
+    fn start<F>(&self, id: &str, driver: F)
+    where
+        F: std::future::Future<Output = ()> + Send + 'static,
+    {
+        let driver = tokio::spawn(driver);
+        match self.lock().get_mut(id) {
             Some(e) if matches!(e.outcome, Outcome::Running) => {
                 e.driver = Some(driver.abort_handle());
             }
             _ => driver.abort(),
         }
+    }
+
+    /// Takes over the legacy server's task `created` (the answer to a task-augmented call on
+    /// `session` by `owner`, whose client declared `caps`), driven in the background through
+    /// its `tasks/result`. A full store cancels the server's task.
+    pub(crate) fn adopt(
+        self: &Arc<Self>,
+        owner: &str,
+        session: Arc<Upstream>,
+        created: CreateTaskResult,
+        caps: ClientCapabilities,
+    ) -> Result<TaskCreatedResult, ErrorData> {
+        let upstream_id = created.task.task_id.clone();
+        let (id, info) = match self.insert(owner, &session, Some(upstream_id.clone())) {
+            Ok(stored) => stored,
+            Err(e) => {
+                let session = session.clone();
+                tokio::spawn(async move {
+                    let _ = upstream_cancel(&session, &upstream_id).await;
+                });
+                return Err(e);
+            }
+        };
+        let deadline = Instant::now() + self.limits.task_ttl;
+        self.start(
+            &id,
+            drive(
+                Arc::downgrade(self),
+                id.clone(),
+                session,
+                upstream_id,
+                caps,
+                deadline,
+            ),
+        );
+        Ok(TaskCreatedResult::new(info))
+    }
+
+    /// Makes the call `call` of `owner` (a plain `tools/call` the legacy server has not
+    /// answered yet, whose client declared `caps`) a task the bridge hosts: the call goes on
+    /// upstream in the background. A full store gives the call back.
+    pub(crate) fn host(
+        self: &Arc<Self>,
+        owner: &str,
+        call: Call,
+        caps: ClientCapabilities,
+    ) -> Result<TaskCreatedResult, (ErrorData, Box<Call>)> {
+        let (id, info) = match self.insert(owner, &call.session, None) {
+            Ok(stored) => stored,
+            Err(e) => return Err((e, Box::new(call))),
+        };
+        let deadline = Instant::now() + self.limits.task_ttl;
+        self.start(
+            &id,
+            drive_hosted(Arc::downgrade(self), id.clone(), call, caps, deadline),
+        );
         Ok(TaskCreatedResult::new(info))
     }
 
@@ -408,6 +464,100 @@ impl Tasks {
     }
 }
 
+/// A server→client request during task `id`: one of the task's input requests if the client
+/// declared what it needs (`caps`), else answered -32601 upstream (the capability it lacked
+/// is returned, for the call's error).
+async fn on_request(
+    tasks: &std::sync::Weak<Tasks>,
+    id: &str,
+    session: &Arc<Upstream>,
+    caps: &ClientCapabilities,
+    rid: mcp_types::jsonrpc::RequestId,
+    request: mcp_types::model::ServerRequest,
+) -> Option<Value> {
+    match admit(caps, request, true) {
+        Ok((input, key)) => {
+            let asked = tasks.upgrade().is_some_and(|tasks| {
+                tasks.ask(
+                    id,
+                    key,
+                    Pending {
+                        id: rid.clone(),
+                        request: input,
+                    },
+                )
+            });
+            if !asked {
+                session
+                    .respond(rid, Err(ErrorData::new(-32603, "the task has ended")))
+                    .await;
+            }
+            None
+        }
+        Err(refusal) => {
+            let (error, refused) = *refusal;
+            session.respond(rid, Err(error)).await;
+            refused
+        }
+    }
+}
+
+/// Drives the hosted task `id`: the legacy call `call` to its answer (or the task's TTL), its
+/// server's requests becoming the task's input requests.
+async fn drive_hosted(
+    tasks: std::sync::Weak<Tasks>,
+    id: String,
+    mut call: Call,
+    caps: ClientCapabilities,
+    deadline: Instant,
+) {
+    let outcome = loop {
+        match tokio::time::timeout_at(deadline, call.leg.rx.recv()).await {
+            Ok(Some(LegEvent::Done(answer))) => {
+                call.leg.finished = true;
+                break match answer {
+                    Ok(value) => match read_result("tools/call", &value, call.session.revision()) {
+                        Ok(ServerResult::CallTool(result)) => completed(result),
+                        Ok(_) => Outcome::Failed(Reason::InvalidUpstreamAnswer.error(
+                            "tools/call did not answer a tool result",
+                            None,
+                            None,
+                        )),
+                        Err(e) => Outcome::Failed(e),
+                    },
+                    Err(e) => Outcome::Failed(legacy_error(e, call.refused.take(), None)),
+                };
+            }
+            Ok(Some(LegEvent::Request(rid, request))) => {
+                let refused = on_request(&tasks, &id, &call.session, &caps, rid, *request).await;
+                if refused.is_some() {
+                    call.refused = refused;
+                }
+            }
+            Ok(Some(_)) => {}
+            Ok(None) => {
+                call.leg.finished = true;
+                break Outcome::Failed(Reason::UpstreamClosed.error(
+                    "the upstream is gone",
+                    None,
+                    None,
+                ));
+            }
+            Err(_) => {
+                call.leg.cancel("the task's TTL passed");
+                break Outcome::Failed(Reason::Timeout.error(
+                    "the task did not finish within its TTL",
+                    None,
+                    None,
+                ));
+            }
+        }
+    };
+    if let Some(tasks) = tasks.upgrade() {
+        tasks.finish(&id, outcome);
+    }
+}
+
 /// Drives task `id`: holds the server's `tasks/result` for it until the task ends (or its
 /// TTL), turning the server's requests on it into the task's input requests.
 async fn drive(
@@ -483,23 +633,9 @@ async fn drive_leg(
                 leg.finished = true;
                 return answer.map(|value| payload(&value, session.revision()));
             }
-            Ok(Some(LegEvent::Request(rid, request))) => match admit(caps, *request, true) {
-                Ok((input, key)) => {
-                    let Some(tasks) = tasks.upgrade() else {
-                        return Ok(Outcome::Cancelled);
-                    };
-                    let pending = Pending {
-                        id: rid.clone(),
-                        request: input,
-                    };
-                    if !tasks.ask(id, key, pending) {
-                        session
-                            .respond(rid, Err(ErrorData::new(-32603, "the task has ended")))
-                            .await;
-                    }
-                }
-                Err(refusal) => session.respond(rid, Err(refusal.0)).await,
-            },
+            Ok(Some(LegEvent::Request(rid, request))) => {
+                on_request(tasks, id, session, caps, rid, *request).await;
+            }
             // Progress and logs of a task have no request to ride on (`notifications/tasks`
             // is not sent yet).
             Ok(Some(_)) => {}
@@ -527,31 +663,30 @@ async fn drive_leg(
 /// revision and written at 2026-07-28, without the `related-task` `_meta` (the task id is at
 /// the top level of `tasks/get`).
 fn payload(value: &Value, revision: ProtocolVersion) -> Outcome {
-    let result = match parse_result_for(ResultFor::task_payload("tools/call"), value, revision) {
-        Ok(MethodResult::Server(ServerResult::CallTool(mut r))) => {
-            if let Some(meta) = r.meta.as_mut() {
-                meta.shift_remove(keys::RELATED_TASK);
-                if meta.is_empty() {
-                    r.meta = None;
-                }
-            }
-            r
+    match parse_result_for(ResultFor::task_payload("tools/call"), value, revision) {
+        Ok(MethodResult::Server(ServerResult::CallTool(r))) => completed(r),
+        Ok(_) => Outcome::Failed(Reason::InvalidUpstreamAnswer.error(
+            "tasks/result did not answer a tool result",
+            None,
+            None,
+        )),
+        Err(e) => Outcome::Failed(Reason::InvalidUpstreamAnswer.error(
+            format!("the upstream's tasks/result is not valid at {revision}: {e}"),
+            None,
+            None,
+        )),
+    }
+}
+
+/// A finished call's result as the task's outcome: written at 2026-07-28, without the
+/// `related-task` `_meta`.
+fn completed(mut result: mcp_types::model::CallToolResult) -> Outcome {
+    if let Some(meta) = result.meta.as_mut() {
+        meta.shift_remove(keys::RELATED_TASK);
+        if meta.is_empty() {
+            result.meta = None;
         }
-        Ok(_) => {
-            return Outcome::Failed(Reason::InvalidUpstreamAnswer.error(
-                "tasks/result did not answer a tool result",
-                None,
-                None,
-            ));
-        }
-        Err(e) => {
-            return Outcome::Failed(Reason::InvalidUpstreamAnswer.error(
-                format!("the upstream's tasks/result is not valid at {revision}: {e}"),
-                None,
-                None,
-            ));
-        }
-    };
+    }
     match serialize_for(&ServerResult::CallTool(result), MODERN) {
         Ok(Value::Object(map)) => Outcome::Completed(map),
         Ok(_) => Outcome::Failed(ErrorData::new(-32603, "the result is not an object")),

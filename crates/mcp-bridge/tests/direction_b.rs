@@ -885,3 +885,149 @@ async fn tasks_are_bounded_owned_and_expire() {
     assert_eq!(gone["error"]["code"], -32602, "{gone}");
     assert_eq!(s.bridge.handler().tasks(), 0);
 }
+
+/// A legacy server without core tasks: `quick` answers at once, `slow` after 500 ms,
+/// `ask_later` asks a question after 300 ms, `fail_later` fails after 300 ms, `sleepy` sleeps
+/// 30 s (`ended` counts the calls that ended, cancelled ones included).
+#[derive(Default)]
+struct Later {
+    ended: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+struct Ended(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Drop for Ended {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+impl Handler for Later {
+    fn server_info(&self) -> Implementation {
+        Implementation::new("later", "1")
+    }
+
+    fn capabilities(&self) -> ServerCapabilities {
+        serde_json::from_value(json!({"tools": {}})).unwrap()
+    }
+
+    async fn call_tool(
+        &self,
+        ctx: RequestContext,
+        params: CallToolRequestParams,
+    ) -> HandlerResult<CallToolResult> {
+        let _ended = Ended(self.ended.clone());
+        let text = |t: String| -> CallToolResult {
+            serde_json::from_value(json!({"content": [{"type": "text", "text": t}]})).unwrap()
+        };
+        match params.name.as_str() {
+            "quick" => Ok(text("quick".into())),
+            "slow" => {
+                tokio::time::sleep(Duration::from_millis(500)).await;
+                Ok(text("slow".into()))
+            }
+            "sleepy" => {
+                tokio::time::sleep(Duration::from_secs(30)).await;
+                Ok(text("sleepy".into()))
+            }
+            "fail_later" => {
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                Err(mcp_transport::server::HandlerError::internal(
+                    "fail_later failed",
+                ))
+            }
+            _ => {
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                let ask =
+                    serde_json::from_value(json!({"method": "elicitation/create", "params": {
+                    "message": "Name?", "requestedSchema": {"type": "object",
+                    "properties": {"name": {"type": "string"}}}}}))
+                    .unwrap();
+                let answer = ctx.input("who", ask).await?;
+                Ok(text(format!(
+                    "asked: {}",
+                    serde_json::to_string(&answer).unwrap()
+                )))
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bridge_hosts_tasks_for_a_server_without_core_tasks_when_asked_to() {
+    let later = Later::default();
+    let ended = later.ended.clone();
+    let s = setup_with(
+        later,
+        Limits::default().host_tasks_after(Duration::from_millis(150)),
+    )
+    .await;
+    let mut c = Client::new(&s.url, with_tasks());
+    let d = c.call("server/discover", json!({})).await;
+    assert_eq!(
+        d["result"]["capabilities"]["extensions"],
+        json!({TASKS: {}}),
+        "{d}"
+    );
+    // Answered in time: no task.
+    let quick = c
+        .call("tools/call", json!({"name": "quick", "arguments": {}}))
+        .await;
+    assert_eq!(quick["result"]["resultType"], "complete", "{quick}");
+    // Not answered in time: a task, the call going on upstream.
+    let created = c
+        .call("tools/call", json!({"name": "slow", "arguments": {}}))
+        .await;
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let done = wait_for_task(&mut c, &id, &["completed", "failed", "cancelled"]).await;
+    assert_eq!(text_of(&done["result"]), "slow", "{done}");
+    // A question after the task began is its input request, under the server's key.
+    let created = c
+        .call("tools/call", json!({"name": "ask_later", "arguments": {}}))
+        .await;
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let parked = wait_for_task(&mut c, &id, &["input_required"]).await;
+    assert_eq!(
+        parked["inputRequests"]["who"]["method"], "elicitation/create",
+        "{parked}"
+    );
+    c.call(
+        "tasks/update",
+        json!({"taskId": id, "inputResponses": {"who": {"action": "accept", "content": {"name": "Bo"}}}}),
+    )
+    .await;
+    let done = wait_for_task(&mut c, &id, &["completed", "failed", "cancelled"]).await;
+    assert!(text_of(&done["result"]).contains("Bo"), "{done}");
+    // A protocol error: failed.
+    let created = c
+        .call("tools/call", json!({"name": "fail_later", "arguments": {}}))
+        .await;
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let done = wait_for_task(&mut c, &id, &["completed", "failed", "cancelled"]).await;
+    assert_eq!(done["status"], "failed", "{done}");
+    assert_eq!(done["error"]["code"], -32603);
+    // Cancelling a hosted task cancels its call upstream.
+    let before = ended.load(std::sync::atomic::Ordering::SeqCst);
+    let created = c
+        .call("tools/call", json!({"name": "sleepy", "arguments": {}}))
+        .await;
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    c.call("tasks/cancel", json!({"taskId": id})).await;
+    let got = c.call("tasks/get", json!({"taskId": id})).await;
+    assert_eq!(got["result"]["status"], "cancelled", "{got}");
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while ended.load(std::sync::atomic::Ordering::SeqCst) == before {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the upstream call was not cancelled"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Without the extension the same call is answered synchronously.
+    let mut plain = Client::new(&s.url, json!({}));
+    let sync = plain
+        .call("tools/call", json!({"name": "slow", "arguments": {}}))
+        .await;
+    assert_eq!(text_of(&sync["result"]), "slow", "{sync}");
+}
