@@ -308,6 +308,50 @@ mod tests {
     }
 
     #[test]
+    fn tasks_get_and_cancel_results_are_typed_per_revision() {
+        use crate::wire::{MethodResult, parse_result_for, parse_result_str_for};
+        let detailed = json!({"taskId": "t1", "status": "completed",
+            "createdAt": "2026-12-02T04:05:06.789Z", "lastUpdatedAt": "2026-12-02T04:05:07.000Z",
+            "ttlMs": 60_000, "resultType": "complete",
+            "result": {"content": [], "resultType": "complete"}});
+        let text = detailed.to_string();
+        for got in [
+            parse_result_for("tasks/get", &detailed, V2026_07_28),
+            parse_result_str_for("tasks/get", &text, V2026_07_28),
+        ] {
+            match got.unwrap() {
+                MethodResult::Server(ServerResult::DetailedTask(r)) => {
+                    assert_eq!(r.task.task.ttl_ms, Some(60_000));
+                    assert!(r.task.result.is_some());
+                }
+                other => panic!("typed as {other:?}"),
+            }
+        }
+        let ack = json!({"resultType": "complete"});
+        assert!(matches!(
+            parse_result_for("tasks/cancel", &ack, V2026_07_28).unwrap(),
+            MethodResult::Server(ServerResult::Empty(_))
+        ));
+        assert!(matches!(
+            parse_result_str_for("tasks/cancel", &ack.to_string(), V2026_07_28).unwrap(),
+            MethodResult::Server(ServerResult::Empty(_))
+        ));
+        // 2025-11-25's core task: `ttl`, a `Task` for both.
+        let core = json!({"taskId": "t1", "status": "cancelled",
+            "createdAt": "2025-11-25T10:30:00Z", "lastUpdatedAt": "2025-11-25T10:40:00Z",
+            "ttl": 30_000});
+        for method in ["tasks/get", "tasks/cancel"] {
+            assert!(matches!(
+                parse_result_for(method, &core, V2025_11_25).unwrap(),
+                MethodResult::Server(ServerResult::GetTask(_))
+            ));
+        }
+        // A task that is not an object is refused on both paths.
+        assert!(parse_result_for("tasks/get", &json!(["t1"]), V2026_07_28).is_err());
+        assert!(parse_result_str_for("tasks/get", "[\"t1\"]", V2026_07_28).is_err());
+    }
+
+    #[test]
     fn tasks_update_parses_at_2026_07_28_only() {
         let text = r#"{"method": "tasks/update", "params": {"taskId": "t1",
             "inputResponses": {"k": {"action": "accept"}, "other": {"ignored": true}},

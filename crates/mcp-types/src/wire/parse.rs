@@ -776,6 +776,12 @@ pub fn parse_result_for<'a>(
         {
             p!(Server, ServerResult, InputRequired, InputRequiredResult)
         }
+        // The tasks extension's forms at 2026-07-28: `tasks/get` inlines the outcome, the
+        // acks are empty (2025-11-25's core tasks answer a `Task` to both).
+        ResultTyping::Method("tasks/get") if d => {
+            p!(Server, ServerResult, DetailedTask, GetDetailedTaskResult)
+        }
+        ResultTyping::Method("tasks/cancel") if d => p!(Server, ServerResult, Empty, EmptyResult),
         ResultTyping::Method(method) => by_method!(method, p, return Err(unknown(method))),
     };
     mandates(json, &version, "Result", ParseKind::Result)?;
@@ -843,6 +849,10 @@ pub(crate) fn typed_result_for<'de>(
     version: &VersionLike,
 ) -> Option<Result<MethodResult, ParseError>> {
     let d = version.known() == Some(ProtocolVersion::V2026_07_28);
+    if d && matches!(method, "tasks/get" | "tasks/cancel") {
+        // The tasks extension's forms: the `Value` path types them.
+        return None;
+    }
     macro_rules! p {
         ($side:ident, $union:ident, $variant:ident, $ty:ident) => {{
             let ObjectOnly(parsed) = source.typed::<ObjectOnly<model::$ty>>()?;
