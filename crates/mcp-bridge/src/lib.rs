@@ -154,8 +154,13 @@
 //!   extension lets a server answer a fast call synchronously): the plain legacy call goes on
 //!   in the background, its later questions are the task's input requests, its answer the
 //!   outcome, and `tasks/cancel` cancels it upstream (`notifications/cancelled`); a full store
-//!   leaves the call synchronous. Open: `notifications/tasks` on listen streams, a task's
-//!   progress and logs (dropped: no request carries them).
+//!   leaves the call synchronous. The reference's B16 absorption of `required` tools (call
+//!   with `params.task`, block on `tasks/result`, answer the payload as the call's result) is
+//!   replaced for 2026-07-28 clients by the extension's rule (-32021: the bridge lists the
+//!   server's `taskSupport` as it is); for legacy clients of a 2025-11-25 server with such
+//!   tools (direction C) it is open, they get the server's -32601. Open too:
+//!   `notifications/tasks` on listen streams, a task's progress and logs (dropped: no request
+//!   carries them).
 //! - **Q11.** Client identity: `clientInfo` as the client sent it; the bridge names itself
 //!   (`upstream::bridge_info`) only upstream when it has no client identity (its own
 //!   handshake and probe).
