@@ -3,7 +3,9 @@
 //! only (in-process). Discover from the legacy handshake (B2), removed methods (B3), results
 //! decorated (B4–B6), legacy errors mapped (B17), one legacy session per identity (bounded),
 //! parked calls (B9: rounds, keys, tokens single use and bound, capability refusals as -32021,
-//! expiry), progress (B12), logs only with a level (B13), list changes on a listen stream.
+//! expiry), progress (B12), logs only with a level (B13), list changes on a listen stream; the
+//! tasks extension mapped onto the fixtures' 2025-11-25 core tasks and onto a real SDK server's
+//! (server-everything's `simulate-research-query`), and hosted for a server without them (Q8).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -1030,4 +1032,105 @@ async fn the_bridge_hosts_tasks_for_a_server_without_core_tasks_when_asked_to() 
         .call("tools/call", json!({"name": "slow", "arguments": {}}))
         .await;
     assert_eq!(text_of(&sync["result"]), "slow", "{sync}");
+}
+
+/// A real legacy server's core task through the bridge: `@modelcontextprotocol/server-everything`
+/// (TS SDK v1, stdio, pinned in `tests/peers/`) and its `simulate-research-query`, a
+/// `required`-task tool that asks for a clarification in the middle of its task (delivered on
+/// `tasks/result` with `related-task`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn server_everythings_core_task_is_an_extension_task_through_the_bridge() {
+    let peers = mcp_wire_tests::peers::peers();
+    let everything = peers
+        .package("@modelcontextprotocol/server-everything")
+        .join("dist/index.js");
+    let target =
+        UpstreamTarget::Command(vec![peers.node().into(), everything.into(), "stdio".into()]);
+    let bridge = Arc::new(
+        Bridge::connect(&target, BridgeOptions::default())
+            .await
+            .expect("the bridge starts server-everything"),
+    );
+    assert_eq!(bridge.snapshot().era, Era::Legacy);
+    let front = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", front.local_addr().unwrap());
+    let serving = {
+        let bridge = bridge.clone();
+        tokio::spawn(async move {
+            let _ = bridge.serve_http(front, "/mcp").await;
+        })
+    };
+    let mut c = Client::new(&url, with_tasks());
+    let d = c.call("server/discover", json!({})).await;
+    assert_eq!(
+        d["result"]["capabilities"]["extensions"],
+        json!({TASKS: {}}),
+        "{d}"
+    );
+    let created = c
+        .call(
+            "tools/call",
+            json!({"name": "simulate-research-query",
+                   "arguments": {"topic": "rust", "ambiguous": true}}),
+        )
+        .await;
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    // Stage three asks which "rust" is meant: the task's input request.
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let parked = loop {
+        let got = c.call("tasks/get", json!({"taskId": id})).await;
+        let task = got["result"].clone();
+        assert!(
+            !["completed", "failed", "cancelled"].contains(&task["status"].as_str().unwrap_or("")),
+            "ended without asking: {got}"
+        );
+        if task["status"] == "input_required" {
+            break task;
+        }
+        assert!(std::time::Instant::now() < deadline, "{got}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let requests = parked["inputRequests"].as_object().unwrap();
+    assert_eq!(requests.len(), 1, "{parked}");
+    let (key, ask) = requests.iter().next().unwrap();
+    assert_eq!(ask["method"], "elicitation/create", "{parked}");
+    c.call(
+        "tasks/update",
+        json!({"taskId": id, "inputResponses": {key: {"action": "accept",
+               "content": {"interpretation": "the language"}}}}),
+    )
+    .await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let done = loop {
+        let got = c.call("tasks/get", json!({"taskId": id})).await;
+        if got["result"]["status"] == "completed" {
+            break got["result"].clone();
+        }
+        assert!(
+            got["result"]["status"] != "failed" && std::time::Instant::now() < deadline,
+            "{got}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(
+        text_of(&done["result"]).contains("rust (the language)"),
+        "{done}"
+    );
+    assert!(
+        done["result"]["_meta"]
+            .get("io.modelcontextprotocol/related-task")
+            .is_none()
+    );
+    // Without the extension the required-task tool is refused, naming it.
+    let mut plain = Client::new(&url, json!({"elicitation": {}}));
+    let e = plain
+        .call(
+            "tools/call",
+            json!({"name": "simulate-research-query", "arguments": {"topic": "rust"}}),
+        )
+        .await;
+    assert_eq!(e["error"]["code"], -32021, "{e}");
+    serving.abort();
+    bridge.shutdown(Duration::from_secs(2)).await;
 }
