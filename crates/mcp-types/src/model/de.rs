@@ -36,6 +36,7 @@ use serde::de::{
 use serde_json::Value;
 
 use super::error::{encode, from_path_error, missing_tag, unknown_tag};
+use super::strict::Strict;
 
 thread_local! {
     /// Whether the current parse wants precise paths for errors inside replayed entries (set by
@@ -331,10 +332,13 @@ fn replay_value<'de, V: DeserializeSeed<'de>, E: de::Error>(
     value: Value,
 ) -> Result<V::Value, E> {
     if !precise() {
-        return seed.deserialize(value).map_err(E::custom);
+        return seed.deserialize(Strict(value)).map_err(E::custom);
     }
     let mut track = serde_path_to_error::Track::new();
-    match seed.deserialize(serde_path_to_error::Deserializer::new(value, &mut track)) {
+    match seed.deserialize(serde_path_to_error::Deserializer::new(
+        Strict(value),
+        &mut track,
+    )) {
         Ok(v) => Ok(v),
         Err(e) => {
             let located =
@@ -402,7 +406,7 @@ macro_rules! scalars_as_value {
 impl<T: Tagged> TaggedVisitor<T> {
     fn value<E: de::Error>(self, value: Value) -> Result<T, E> {
         match T::DEFAULT_MEMBER {
-            Some(i) => T::member(i, value).map_err(E::custom),
+            Some(i) => T::member(i, Strict(value)).map_err(E::custom),
             None => Err(missing_tag(T::TAG_FIELD)),
         }
     }
@@ -631,7 +635,9 @@ where
     }
     impl<'de, W, O: de::Deserialize<'de>, T> V<W, O, T> {
         fn value<E: de::Error>(self, value: Value) -> Result<T, E> {
-            O::deserialize(value).map(self.without).map_err(E::custom)
+            O::deserialize(Strict(value))
+                .map(self.without)
+                .map_err(E::custom)
         }
     }
     impl<'de, W, O, T> Visitor<'de> for V<W, O, T>
@@ -685,7 +691,9 @@ where
     }
     impl<'de, One: de::Deserialize<'de>, Many, T> V<One, Many, T> {
         fn scalar<E: de::Error>(self, value: Value) -> Result<T, E> {
-            One::deserialize(value).map(self.one).map_err(E::custom)
+            One::deserialize(Strict(value))
+                .map(self.one)
+                .map_err(E::custom)
         }
     }
     impl<'de, One, Many, T> Visitor<'de> for V<One, Many, T>

@@ -81,7 +81,7 @@ impl<'de> Deserialize<'de> for InputResponse {
                 }
             },
             |value| {
-                CreateMessageResult::deserialize(value)
+                CreateMessageResult::deserialize(super::strict::Strict(value))
                     .map(Self::CreateMessage)
                     .map_err(|e| e.to_string())
             },

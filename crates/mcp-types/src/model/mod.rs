@@ -79,6 +79,7 @@ mod macros;
 
 pub(crate) mod de;
 pub(crate) mod error;
+pub(crate) mod strict;
 
 mod capabilities;
 mod common;

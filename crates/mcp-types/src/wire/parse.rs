@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 use super::error::{JsonPath, ParseError, ParseErrorKind};
 use super::ledger::{CLIENT_REQUESTS_2026, RESERVED_META, RESULT_TYPES_2026};
 use crate::facts::{MethodFact, RevisionFacts};
-use crate::model::{self, ModelError, ModelErrorKind};
+use crate::model::{self, ModelError, ModelErrorKind, strict};
 use crate::path::json_kind;
 use crate::{ProtocolVersion, VersionLike};
 
@@ -265,7 +265,7 @@ pub(crate) fn plain<T: DeserializeOwned>(
     type_name: &'static str,
     kind: ParseKind,
 ) -> Result<T, ParseError> {
-    match T::deserialize(value) {
+    match strict::from_value::<T, _>(value) {
         Ok(v) => Ok(v),
         Err(_) => match model::from_value::<T>(value.clone()) {
             Ok(v) => Ok(v),
@@ -410,7 +410,7 @@ impl<'a> TypedSource<'a> for Text<'a> {
     #[inline]
     fn typed<T: serde::Deserialize<'a>>(self) -> Option<T> {
         match self {
-            Text::Str(s) => serde_json::from_str(s).ok(),
+            Text::Str(s) => strict::from_str(s).ok(),
             Text::Bytes(_) => None,
         }
     }
@@ -422,7 +422,9 @@ pub(crate) struct NextValue<'m, A>(pub(crate) &'m mut A);
 impl<'de, A: serde::de::MapAccess<'de>> TypedSource<'de> for NextValue<'_, A> {
     #[inline]
     fn typed<T: serde::Deserialize<'de>>(self) -> Option<T> {
-        self.0.next_value().ok()
+        self.0
+            .next_value_seed(strict::StrictSeed(std::marker::PhantomData::<T>))
+            .ok()
     }
 }
 
@@ -445,7 +447,7 @@ pub(crate) fn checked<T: WireParse>(
 fn parse_text_as<T: WireParse>(text: Text<'_>, version: VersionLike) -> Result<T, ParseError> {
     if T::DIRECT
         && let Text::Str(s) = text
-        && let Ok(parsed) = serde_json::from_str::<T>(s)
+        && let Ok(parsed) = strict::from_str::<T>(s)
         && let Some(checked) = checked(parsed, &version)
     {
         return checked;
@@ -1080,6 +1082,144 @@ mod tests {
         // Objects still parse, on both paths.
         let ok = parse_result_str_for("ping", r#"{"resultType":"complete"}"#, V2026_07_28);
         assert!(ok.is_ok(), "{ok:?}");
+    }
+
+    /// Found by the `parse_as` fuzz target (issue 14): `serde_json` skips the value of a member
+    /// the type ignores without reading it as a value, so an out-of-range number there
+    /// (`"ttnMs":6E9373`, a misspelt `ttlMs`) parsed from text while the same text is no
+    /// `Value`. The text paths refuse every text a `Value` cannot hold, in ignored members too.
+    #[test]
+    fn text_a_value_cannot_hold_is_refused_in_ignored_members_too() {
+        let crash = r#"{"resultType":"complete","contents":[{"uri":"file:///proect/src/main.rs","mimeType":"txx-e/trust","text":"fn main() {}"}],"ttnMs":6E9373,"cac*heScope              ":"p)ivate"}"#;
+        assert!(serde_json::from_str::<Value>(crash).is_err());
+        let e = parse_result_str_for("resources/read", crash, V2026_07_28).unwrap_err();
+        assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
+        assert!(e.message.contains("number out of range"), "{e}");
+        let from_slice = parse_result_slice_for("resources/read", crash.as_bytes(), V2026_07_28);
+        assert_eq!(from_slice.unwrap_err(), e);
+        // Deeper, in other bodies and revisions: an ignored number, a lone surrogate.
+        for (text, v) in [
+            (
+                r#"{"method":"tools/list","params":{"x":[1,{"y":-1e999}]}}"#,
+                V2025_06_18,
+            ),
+            (
+                r#"{"method":"tools/list","params":{"cursor":"c","x":"\udc00"}}"#,
+                V2024_11_05,
+            ),
+        ] {
+            assert!(serde_json::from_str::<Value>(text).is_err(), "{text}");
+            let e = parse_str_as::<ListToolsRequest>(text, v).unwrap_err();
+            assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
+            let e = parse_str_as::<model::ClientRequest>(text, v).unwrap_err();
+            assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
+        }
+        // In range, the same shapes parse.
+        let fine = crash.replace("6E9373", "6E3");
+        assert!(parse_result_str_for("resources/read", &fine, V2026_07_28).is_ok());
+    }
+
+    /// Issue 14: serde's derived structs read a JSON array field by field, so `["…"]` stood
+    /// for an object anywhere below the result (params, content blocks, tools, schemas). Every
+    /// type the model reads as a struct is an object: the array form is `Invalid` at its JSON
+    /// Pointer, the same from text, bytes and a `Value`.
+    #[test]
+    fn arrays_are_not_objects_at_any_depth() {
+        use model::{ClientRequest, ServerRequest};
+        let tool = r#"{"name":"t","inputSchema":{"type":"object"}}"#;
+        let results = [
+            // A tagged union (content block) finds no tag in an array.
+            (
+                "tools/call",
+                r#"{"content":[["text","hi"]]}"#.to_owned(),
+                "/content/0/type",
+            ),
+            (
+                "tools/list",
+                r#"{"tools":[["t",{"type":"object"}]]}"#.to_owned(),
+                "/tools/0",
+            ),
+            (
+                "tools/list",
+                r#"{"tools":[{"name":"t","inputSchema":["object"]}]}"#.to_owned(),
+                "/tools/0/inputSchema",
+            ),
+            (
+                "tools/list",
+                format!(
+                    r#"{{"tools":[{tool},{{"name":"u","inputSchema":{{"type":"object"}},"annotations":["x"]}}]}}"#
+                ),
+                "/tools/1/annotations",
+            ),
+            (
+                "prompts/get",
+                r#"{"messages":[{"role":"user","content":["text","hi"]}]}"#.to_owned(),
+                "/messages/0/content/type",
+            ),
+            (
+                "resources/read",
+                r#"{"contents":[["file:///a","text/plain","x"]]}"#.to_owned(),
+                "/contents/0",
+            ),
+        ];
+        for (method, text, pointer) in &results {
+            for v in [V2024_11_05, V2025_06_18, V2026_07_28] {
+                let text = if v == V2026_07_28 {
+                    text.replacen('{', r#"{"resultType":"complete","#, 1)
+                } else {
+                    text.clone()
+                };
+                let value: Value = serde_json::from_str(&text).unwrap();
+                let e = parse_result_for(*method, &value, v).unwrap_err();
+                assert_eq!(e.path.pointer(), *pointer, "{method} at {v}: {e}");
+                let tagged = pointer.ends_with("/type");
+                assert!(tagged || e.message.contains("sequence"), "{e}");
+                assert_eq!(parse_result_str_for(*method, &text, v).unwrap_err(), e);
+                assert_eq!(
+                    parse_result_slice_for(*method, text.as_bytes(), v).unwrap_err(),
+                    e
+                );
+            }
+        }
+        let requests = [
+            (r#"{"method":"tools/call","params":["t",{}]}"#, "/params"),
+            (
+                r#"{"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":["roots"],"clientInfo":{"name":"c","version":"1"}}}"#,
+                "/params/capabilities",
+            ),
+            (
+                r#"{"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":["c","1"]}}"#,
+                "/params/clientInfo",
+            ),
+            (
+                r#"{"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"p"},"argument":["a","b"]}}"#,
+                "/params/argument",
+            ),
+        ];
+        for (text, pointer) in requests {
+            let v = V2025_06_18;
+            let value: Value = serde_json::from_str(text).unwrap();
+            let e = parse_as::<ClientRequest>(&value, v).unwrap_err();
+            assert_eq!(e.path.pointer(), pointer, "{text}: {e}");
+            assert_eq!(parse_str_as::<ClientRequest>(text, v).unwrap_err(), e);
+            assert_eq!(
+                parse_slice_as::<ClientRequest>(text.as_bytes(), v).unwrap_err(),
+                e
+            );
+        }
+        let sampling = r#"{"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":5,"modelPreferences":["fast"]}}"#;
+        let value: Value = serde_json::from_str(sampling).unwrap();
+        let e = parse_as::<ServerRequest>(&value, V2025_03_26).unwrap_err();
+        assert_eq!(e.path.pointer(), "/params/modelPreferences", "{e}");
+        assert_eq!(
+            parse_str_as::<ServerRequest>(sampling, V2025_03_26).unwrap_err(),
+            e
+        );
+        // The object forms parse.
+        let fine = sampling.replace(r#"["fast"]"#, r#"{"speedPriority":1}"#);
+        assert!(parse_str_as::<ServerRequest>(&fine, V2025_03_26).is_ok());
+        let fine = format!(r#"{{"tools":[{tool}]}}"#);
+        assert!(parse_result_str_for("tools/list", &fine, V2025_06_18).is_ok());
     }
 
     /// Found by the `parse_as` fuzz target: `serde_json` skips the string of a member the type

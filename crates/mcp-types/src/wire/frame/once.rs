@@ -33,6 +33,7 @@ use crate::jsonrpc::{
     RequestId,
 };
 use crate::model::de::CowStr;
+use crate::model::strict::Strict;
 use crate::wire::parse::{
     MethodResult, NextValue, ResultFor, ResultTyping, WireParse, checked, parse_result_str_for,
     typed_result_for,
@@ -243,14 +244,14 @@ where
             seen,
         });
         let body = if request {
-            let parsed = R::deserialize(access)?;
+            let parsed = R::deserialize(Strict(access))?;
             Body::Request(
                 checked(parsed, self.version)
                     .and_then(Result::ok)
                     .ok_or_else(give_up)?,
             )
         } else {
-            let parsed = N::deserialize(access)?;
+            let parsed = N::deserialize(Strict(access))?;
             Body::Notification(
                 checked(parsed, self.version)
                     .and_then(Result::ok)
