@@ -332,11 +332,13 @@ fn replay_value<'de, V: DeserializeSeed<'de>, E: de::Error>(
     value: Value,
 ) -> Result<V::Value, E> {
     if !precise() {
-        return seed.deserialize(Strict(value)).map_err(E::custom);
+        return seed
+            .deserialize(Strict::<_, false>(value))
+            .map_err(E::custom);
     }
     let mut track = serde_path_to_error::Track::new();
     match seed.deserialize(serde_path_to_error::Deserializer::new(
-        Strict(value),
+        Strict::<_, false>(value),
         &mut track,
     )) {
         Ok(v) => Ok(v),
@@ -406,7 +408,7 @@ macro_rules! scalars_as_value {
 impl<T: Tagged> TaggedVisitor<T> {
     fn value<E: de::Error>(self, value: Value) -> Result<T, E> {
         match T::DEFAULT_MEMBER {
-            Some(i) => T::member(i, Strict(value)).map_err(E::custom),
+            Some(i) => T::member(i, Strict::<_, false>(value)).map_err(E::custom),
             None => Err(missing_tag(T::TAG_FIELD)),
         }
     }
@@ -635,7 +637,7 @@ where
     }
     impl<'de, W, O: de::Deserialize<'de>, T> V<W, O, T> {
         fn value<E: de::Error>(self, value: Value) -> Result<T, E> {
-            O::deserialize(Strict(value))
+            O::deserialize(Strict::<_, false>(value))
                 .map(self.without)
                 .map_err(E::custom)
         }
@@ -691,7 +693,7 @@ where
     }
     impl<'de, One: de::Deserialize<'de>, Many, T> V<One, Many, T> {
         fn scalar<E: de::Error>(self, value: Value) -> Result<T, E> {
-            One::deserialize(Strict(value))
+            One::deserialize(Strict::<_, false>(value))
                 .map(self.one)
                 .map_err(E::custom)
         }

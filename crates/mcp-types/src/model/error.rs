@@ -180,7 +180,8 @@ pub(crate) fn from_path_error(err: serde_path_to_error::Error<serde_json::Error>
 /// Parses `value` as `T`, reporting failures as a located, typed [`ModelError`].
 pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, ModelError> {
     let _precise = super::de::PreciseGuard::enter();
-    serde_path_to_error::deserialize(super::strict::Strict(value)).map_err(from_path_error)
+    serde_path_to_error::deserialize(super::strict::Strict::<_, false>(value))
+        .map_err(from_path_error)
 }
 
 /// Parses `value` as `T` inside a `Deserialize` impl (union dispatch), keeping the member's

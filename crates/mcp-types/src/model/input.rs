@@ -81,7 +81,7 @@ impl<'de> Deserialize<'de> for InputResponse {
                 }
             },
             |value| {
-                CreateMessageResult::deserialize(super::strict::Strict(value))
+                CreateMessageResult::deserialize(super::strict::Strict::<_, false>(value))
                     .map(Self::CreateMessage)
                     .map_err(|e| e.to_string())
             },

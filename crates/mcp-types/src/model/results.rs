@@ -388,7 +388,7 @@ impl<'de> Deserialize<'de> for ServerResult {
             d,
             |e| SERVER_RANKING.choose(e),
             |value| {
-                EmptyResult::deserialize(super::strict::Strict(value))
+                EmptyResult::deserialize(super::strict::Strict::<_, false>(value))
                     .map(Self::Empty)
                     .map_err(|e| e.to_string())
             },
@@ -403,7 +403,7 @@ impl<'de> Deserialize<'de> for ClientResult {
             d,
             |e| CLIENT_RANKING.choose(e),
             |value| {
-                EmptyResult::deserialize(super::strict::Strict(value))
+                EmptyResult::deserialize(super::strict::Strict::<_, false>(value))
                     .map(Self::Empty)
                     .map_err(|e| e.to_string())
             },

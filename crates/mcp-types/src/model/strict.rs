@@ -18,16 +18,17 @@ use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, Unexpected, Visitor};
 
-/// A deserializer whose structs are objects and whose ignored values are read as values (see
-/// the module docs).
-pub(crate) struct Strict<D>(pub(crate) D);
+/// A deserializer whose structs are objects and, when `TEXT` (it reads JSON text), whose
+/// ignored values are read as values (see the module docs). Over a `Value` (`TEXT` false) an
+/// ignored value is skipped as usual: a `Value` holds only what a `Value` can hold.
+pub(crate) struct Strict<D, const TEXT: bool>(pub(crate) D);
 
 /// Reads a `T` from JSON text through [`Strict`] (trailing text refused, as
 /// `serde_json::from_str`).
 #[inline]
 pub(crate) fn from_str<'a, T: de::Deserialize<'a>>(text: &'a str) -> serde_json::Result<T> {
     let mut d = serde_json::Deserializer::from_str(text);
-    let value = T::deserialize(Strict(&mut d))?;
+    let value = T::deserialize(Strict::<_, true>(&mut d))?;
     d.end()?;
     Ok(value)
 }
@@ -37,39 +38,39 @@ pub(crate) fn from_str<'a, T: de::Deserialize<'a>>(text: &'a str) -> serde_json:
 pub(crate) fn from_value<'de, T: de::Deserialize<'de>, D: Deserializer<'de>>(
     d: D,
 ) -> Result<T, D::Error> {
-    T::deserialize(Strict(d))
+    T::deserialize(Strict::<D, false>(d))
 }
 
 /// A seed whose deserializer is wrapped in [`Strict`].
-pub(crate) struct StrictSeed<S>(pub(crate) S);
+pub(crate) struct StrictSeed<S, const TEXT: bool>(pub(crate) S);
 
-impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for StrictSeed<S> {
+impl<'de, S: DeserializeSeed<'de>, const TEXT: bool> DeserializeSeed<'de> for StrictSeed<S, TEXT> {
     type Value = S::Value;
 
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
-        self.0.deserialize(Strict(d))
+        self.0.deserialize(Strict::<D, TEXT>(d))
     }
 }
 
 /// A visitor whose deserializers, maps, sequences and enums are wrapped in [`Strict`].
-struct Wrap<V>(V);
+struct Wrap<V, const TEXT: bool>(V);
 
 /// A struct's visitor: refuses the array form, else [`Wrap`].
-struct ObjectOnly<V>(V);
+struct ObjectOnly<V, const TEXT: bool>(V);
 
 macro_rules! forward_deserialize {
     ($($method:ident),*) => {
         $(
             #[inline]
             fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-                self.0.$method(Wrap(visitor))
+                self.0.$method(Wrap::<V, TEXT>(visitor))
             }
         )*
     };
 }
 
-impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
+impl<'de, D: Deserializer<'de>, const TEXT: bool> Deserializer<'de> for Strict<D, TEXT> {
     type Error = D::Error;
 
     forward_deserialize!(
@@ -99,10 +100,14 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         deserialize_identifier
     );
 
-    /// Read as a value (see the module docs), then dropped.
+    /// From text: read as a value (see the module docs), then dropped.
     #[inline]
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        self.0.deserialize_any(Wrap(visitor))
+        if TEXT {
+            self.0.deserialize_any(Wrap::<V, TEXT>(visitor))
+        } else {
+            self.0.deserialize_ignored_any(Wrap::<V, TEXT>(visitor))
+        }
     }
 
     #[inline]
@@ -111,7 +116,8 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_unit_struct(name, Wrap(visitor))
+        self.0
+            .deserialize_unit_struct(name, Wrap::<V, TEXT>(visitor))
     }
 
     #[inline]
@@ -120,7 +126,8 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_newtype_struct(name, Wrap(visitor))
+        self.0
+            .deserialize_newtype_struct(name, Wrap::<V, TEXT>(visitor))
     }
 
     #[inline]
@@ -129,7 +136,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_tuple(len, Wrap(visitor))
+        self.0.deserialize_tuple(len, Wrap::<V, TEXT>(visitor))
     }
 
     #[inline]
@@ -139,7 +146,8 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_tuple_struct(name, len, Wrap(visitor))
+        self.0
+            .deserialize_tuple_struct(name, len, Wrap::<V, TEXT>(visitor))
     }
 
     #[inline]
@@ -149,7 +157,8 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_struct(name, fields, ObjectOnly(visitor))
+        self.0
+            .deserialize_struct(name, fields, ObjectOnly::<V, TEXT>(visitor))
     }
 
     #[inline]
@@ -159,7 +168,8 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_enum(name, variants, Wrap(visitor))
+        self.0
+            .deserialize_enum(name, variants, Wrap::<V, TEXT>(visitor))
     }
 
     fn is_human_readable(&self) -> bool {
@@ -222,36 +232,36 @@ macro_rules! visitor_body {
 
         #[inline]
         fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-            self.0.visit_some(Strict(d))
+            self.0.visit_some(Strict::<D, TEXT>(d))
         }
 
         #[inline]
         fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-            self.0.visit_newtype_struct(Strict(d))
+            self.0.visit_newtype_struct(Strict::<D, TEXT>(d))
         }
 
         #[inline]
         fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-            self.0.visit_map(Strict(map))
+            self.0.visit_map(Strict::<A, TEXT>(map))
         }
 
         #[inline]
         fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<Self::Value, A::Error> {
-            self.0.visit_enum(Strict(data))
+            self.0.visit_enum(Strict::<A, TEXT>(data))
         }
     };
 }
 
-impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
+impl<'de, V: Visitor<'de>, const TEXT: bool> Visitor<'de> for Wrap<V, TEXT> {
     visitor_body!();
 
     #[inline]
     fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-        self.0.visit_seq(Strict(seq))
+        self.0.visit_seq(Strict::<A, TEXT>(seq))
     }
 }
 
-impl<'de, V: Visitor<'de>> Visitor<'de> for ObjectOnly<V> {
+impl<'de, V: Visitor<'de>, const TEXT: bool> Visitor<'de> for ObjectOnly<V, TEXT> {
     visitor_body!();
 
     /// A struct read from an array: refused.
@@ -261,7 +271,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for ObjectOnly<V> {
     }
 }
 
-impl<'de, A: de::SeqAccess<'de>> de::SeqAccess<'de> for Strict<A> {
+impl<'de, A: de::SeqAccess<'de>, const TEXT: bool> de::SeqAccess<'de> for Strict<A, TEXT> {
     type Error = A::Error;
 
     #[inline]
@@ -269,7 +279,7 @@ impl<'de, A: de::SeqAccess<'de>> de::SeqAccess<'de> for Strict<A> {
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>, A::Error> {
-        self.0.next_element_seed(StrictSeed(seed))
+        self.0.next_element_seed(StrictSeed::<_, TEXT>(seed))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -277,7 +287,7 @@ impl<'de, A: de::SeqAccess<'de>> de::SeqAccess<'de> for Strict<A> {
     }
 }
 
-impl<'de, A: de::MapAccess<'de>> de::MapAccess<'de> for Strict<A> {
+impl<'de, A: de::MapAccess<'de>, const TEXT: bool> de::MapAccess<'de> for Strict<A, TEXT> {
     type Error = A::Error;
 
     #[inline]
@@ -285,12 +295,12 @@ impl<'de, A: de::MapAccess<'de>> de::MapAccess<'de> for Strict<A> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, A::Error> {
-        self.0.next_key_seed(StrictSeed(seed))
+        self.0.next_key_seed(StrictSeed::<_, TEXT>(seed))
     }
 
     #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
-        self.0.next_value_seed(StrictSeed(seed))
+        self.0.next_value_seed(StrictSeed::<_, TEXT>(seed))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -298,9 +308,9 @@ impl<'de, A: de::MapAccess<'de>> de::MapAccess<'de> for Strict<A> {
     }
 }
 
-impl<'de, A: de::EnumAccess<'de>> de::EnumAccess<'de> for Strict<A> {
+impl<'de, A: de::EnumAccess<'de>, const TEXT: bool> de::EnumAccess<'de> for Strict<A, TEXT> {
     type Error = A::Error;
-    type Variant = Strict<A::Variant>;
+    type Variant = Strict<A::Variant, TEXT>;
 
     #[inline]
     fn variant_seed<V: DeserializeSeed<'de>>(
@@ -308,12 +318,12 @@ impl<'de, A: de::EnumAccess<'de>> de::EnumAccess<'de> for Strict<A> {
         seed: V,
     ) -> Result<(V::Value, Self::Variant), A::Error> {
         self.0
-            .variant_seed(StrictSeed(seed))
-            .map(|(v, variant)| (v, Strict(variant)))
+            .variant_seed(StrictSeed::<_, TEXT>(seed))
+            .map(|(v, variant)| (v, Strict::<_, TEXT>(variant)))
     }
 }
 
-impl<'de, A: de::VariantAccess<'de>> de::VariantAccess<'de> for Strict<A> {
+impl<'de, A: de::VariantAccess<'de>, const TEXT: bool> de::VariantAccess<'de> for Strict<A, TEXT> {
     type Error = A::Error;
 
     fn unit_variant(self) -> Result<(), A::Error> {
@@ -321,11 +331,11 @@ impl<'de, A: de::VariantAccess<'de>> de::VariantAccess<'de> for Strict<A> {
     }
 
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, A::Error> {
-        self.0.newtype_variant_seed(StrictSeed(seed))
+        self.0.newtype_variant_seed(StrictSeed::<_, TEXT>(seed))
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, A::Error> {
-        self.0.tuple_variant(len, Wrap(visitor))
+        self.0.tuple_variant(len, Wrap::<V, TEXT>(visitor))
     }
 
     fn struct_variant<V: Visitor<'de>>(
@@ -333,7 +343,8 @@ impl<'de, A: de::VariantAccess<'de>> de::VariantAccess<'de> for Strict<A> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, A::Error> {
-        self.0.struct_variant(fields, ObjectOnly(visitor))
+        self.0
+            .struct_variant(fields, ObjectOnly::<V, TEXT>(visitor))
     }
 }
 

@@ -423,7 +423,7 @@ impl<'de, A: serde::de::MapAccess<'de>> TypedSource<'de> for NextValue<'_, A> {
     #[inline]
     fn typed<T: serde::Deserialize<'de>>(self) -> Option<T> {
         self.0
-            .next_value_seed(strict::StrictSeed(std::marker::PhantomData::<T>))
+            .next_value_seed(strict::StrictSeed::<_, true>(std::marker::PhantomData::<T>))
             .ok()
     }
 }

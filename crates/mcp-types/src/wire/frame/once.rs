@@ -244,14 +244,14 @@ where
             seen,
         });
         let body = if request {
-            let parsed = R::deserialize(Strict(access))?;
+            let parsed = R::deserialize(Strict::<_, true>(access))?;
             Body::Request(
                 checked(parsed, self.version)
                     .and_then(Result::ok)
                     .ok_or_else(give_up)?,
             )
         } else {
-            let parsed = N::deserialize(Strict(access))?;
+            let parsed = N::deserialize(Strict::<_, true>(access))?;
             Body::Notification(
                 checked(parsed, self.version)
                     .and_then(Result::ok)
