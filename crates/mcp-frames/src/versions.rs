@@ -11,7 +11,10 @@
 //! definition renamed, split or merged, or a field moved between definitions, with the same
 //! places on the wire, is **schema restructuring**. The JSON-RPC envelope (`jsonrpc`, `id` at
 //! a message's root) is no message's own place: a request definition that starts to spell out
-//! the envelope is restructuring. Scalar types and `required` are not compared.
+//! the envelope is restructuring. A place both revisions have whose JSON type changes
+//! (`string` → `string|integer`, `object` → `any`) or that becomes required or optional (as a
+//! field of its object) is a wire change too: a peer sending the old shape, or omitting the
+//! member, is now refused or now accepted.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -32,6 +35,10 @@ pub struct Changes {
     /// Wire places gone from messages both revisions have, by their declaration in the
     /// previous revision.
     pub removed_fields: BTreeMap<String, Vec<String>>,
+    /// Places in both revisions (in messages both have) whose JSON type or requiredness
+    /// changed, by their declaration in this revision: `CallToolRequestParams._meta` →
+    /// `client request tools/call: params._meta optional -> required`.
+    pub changed_fields: BTreeMap<String, Vec<String>>,
     /// New definitions every place of which is new on the wire (a new method's types, a new
     /// field's shape).
     pub added_types: Vec<String>,
@@ -74,6 +81,11 @@ fn message_tables(f: &RevisionFacts) -> [(&'static str, &'static [MethodFact]); 
 struct Place {
     owner: String,
     parent: String,
+    /// For an object's field: whether every declaration reaching it requires it.
+    required: Option<bool>,
+    /// The JSON types the place admits (`string`, `integer`, `object`, `array`, `any`, …),
+    /// over every shape reaching it.
+    kinds: BTreeSet<&'static str>,
 }
 
 /// The wire places of one revision: message → path → its place.
@@ -107,10 +119,23 @@ fn join(path: &str, name: &str) -> String {
 
 impl Walk<'_> {
     fn record(&mut self, path: &str, parent: &str, owner: String, ty: Option<&'static str>) {
+        self.record_field(path, parent, owner, ty, None);
+    }
+
+    /// [`Walk::record`], for an object's field with its `required`.
+    fn record_field(
+        &mut self,
+        path: &str,
+        parent: &str,
+        owner: String,
+        ty: Option<&'static str>,
+        required: Option<bool>,
+    ) {
         if let Some(ty) = ty {
             self.places.owner_type.insert(owner.clone(), ty);
         }
-        self.places
+        let place = self
+            .places
             .by_message
             .entry(self.message.clone())
             .or_default()
@@ -118,7 +143,25 @@ impl Walk<'_> {
             .or_insert(Place {
                 owner,
                 parent: parent.to_owned(),
+                required,
+                kinds: BTreeSet::new(),
             });
+        // Merged declarations (an untagged union's members): required only if all require it.
+        if let (Some(was), Some(now)) = (place.required, required) {
+            place.required = Some(was && now);
+        }
+    }
+
+    /// Notes that the place at `path` (if one is recorded) admits JSON values of `kind`.
+    fn kind(&mut self, path: &str, kind: &'static str) {
+        if let Some(place) = self
+            .places
+            .by_message
+            .get_mut(&self.message)
+            .and_then(|m| m.get_mut(path))
+        {
+            place.kinds.insert(kind);
+        }
     }
 
     fn named(&mut self, path: &str, parent: &str, name: &'static str) {
@@ -132,6 +175,7 @@ impl Walk<'_> {
         self.stack.push(def.name);
         match def.kind {
             TypeKind::Object => {
+                self.kind(path, "object");
                 if def.open {
                     self.open(path);
                 }
@@ -142,7 +186,10 @@ impl Walk<'_> {
                     self.member(path, parent, m, def.name);
                 }
             }
-            TypeKind::Enum => self.values(path, parent, def.values, def.name),
+            TypeKind::Enum => {
+                self.kind(path, "string");
+                self.values(path, parent, def.values, def.name)
+            }
             TypeKind::Other => {
                 if let Some(target) = &def.target {
                     self.shape(path, parent, target, def.name);
@@ -163,7 +210,7 @@ impl Walk<'_> {
             }
             let here = join(path, f.name);
             let declared = format!("{owner}.{}", f.name);
-            self.record(&here, parent, declared.clone(), ty);
+            self.record_field(&here, parent, declared.clone(), ty, Some(f.required));
             self.shape(&here, &here, &f.ty, &declared);
         }
     }
@@ -180,12 +227,14 @@ impl Walk<'_> {
             TypeRef::Named(n) => self.named(path, parent, n),
             // An array is a place of its own: a value that becomes a list is a wire change.
             TypeRef::Array(item) => {
+                self.kind(path, "array");
                 let items = format!("{path}[]");
                 let ty = self.stack.last().copied();
                 self.record(&items, parent, owner.to_owned(), ty);
                 self.shape(&items, &items, item, owner)
             }
             TypeRef::Map(value) => {
+                self.kind(path, "object");
                 self.open(path);
                 self.shape(&format!("{path}.*"), parent, value, owner)
             }
@@ -195,14 +244,21 @@ impl Walk<'_> {
                 }
             }
             TypeRef::Object { fields, open } => {
+                self.kind(path, "object");
                 if *open {
                     self.open(path);
                 }
                 self.fields(path, parent, fields, owner)
             }
-            TypeRef::Enum(values) => self.values(path, parent, values, owner),
-            TypeRef::Any => self.open(path),
-            TypeRef::Scalar(_) => {}
+            TypeRef::Enum(values) => {
+                self.kind(path, "string");
+                self.values(path, parent, values, owner)
+            }
+            TypeRef::Any => {
+                self.kind(path, "any");
+                self.open(path)
+            }
+            TypeRef::Scalar(s) => self.kind(path, s),
         }
     }
 
@@ -300,6 +356,44 @@ fn new_places(now: &Places, before: &Places, split_open: bool) -> (ByOwner, ByOw
     (out, admitted)
 }
 
+/// Places in both revisions (in messages both have) whose JSON types or requiredness differ,
+/// by their owner in `now`: `message: path required -> optional`, `… type string -> any`.
+fn changed_places(now: &Places, before: &Places) -> ByOwner {
+    let mut out = ByOwner::new();
+    let kinds = |k: &BTreeSet<&str>| k.iter().copied().collect::<Vec<_>>().join("|");
+    let requiredness = |r: bool| if r { "required" } else { "optional" };
+    for (message, paths) in &now.by_message {
+        let Some(old) = before.by_message.get(message) else {
+            continue;
+        };
+        for (path, place) in paths {
+            let Some(was) = old.get(path) else {
+                continue;
+            };
+            let mut what = Vec::new();
+            if let (Some(a), Some(b)) = (was.required, place.required)
+                && a != b
+            {
+                what.push(format!("{} -> {}", requiredness(a), requiredness(b)));
+            }
+            // A shape cut short (a recursive definition) admits nothing known: not compared.
+            if !was.kinds.is_empty() && !place.kinds.is_empty() && was.kinds != place.kinds {
+                what.push(format!(
+                    "type {} -> {}",
+                    kinds(&was.kinds),
+                    kinds(&place.kinds)
+                ));
+            }
+            if !what.is_empty() {
+                out.entry(place.owner.clone())
+                    .or_default()
+                    .push(format!("{message}: {path} {}", what.join(", ")));
+            }
+        }
+    }
+    out
+}
+
 /// The owners of `now`'s places, split: those owning a place `before` lacks (in any message,
 /// new messages included), and those owning a place `before` has too.
 fn owners_split(now: &Places, before: &Places) -> (BTreeSet<String>, BTreeSet<String>) {
@@ -352,6 +446,7 @@ pub fn changes(v: ProtocolVersion) -> Changes {
         removed_methods: mp.difference(&mn).cloned().collect(),
         added_fields,
         removed_fields,
+        changed_fields: changed_places(&pn, &pp),
         undescribed: undescribed.into_keys().collect(),
         ..Changes::default()
     };
@@ -452,6 +547,7 @@ pub fn render() -> String {
         list(&mut out, "- methods", &c.removed_methods);
         render_fields(&mut out, '+', &c.added_fields);
         render_fields(&mut out, '-', &c.removed_fields);
+        render_fields(&mut out, '~', &c.changed_fields);
         list(
             &mut out,
             "- described (an open object still admits them)",
@@ -605,6 +701,53 @@ mod tests {
         assert!(
             c.added_fields
                 .contains_key("CallToolResult.structuredContent")
+        );
+    }
+
+    /// Issue 17 item 8: requiredness and JSON type changes of a field are wire changes, as the
+    /// schema diff (`/work/shared/docs/schema-diff.md`) lists them.
+    #[test]
+    fn requiredness_and_type_changes_are_wire_changes() {
+        let c = changes(V2026_07_28);
+        // `_meta` becomes required on requests (schema diff: `CallToolRequestParams` ~ `_meta`
+        // requiredness: optional -> required).
+        assert_eq!(
+            c.changed_fields["CallToolRequestParams._meta"],
+            ["client request tools/call: params._meta optional -> required"]
+        );
+        // `params` becomes required (`ListPromptsRequest` ~ `params` optional -> required).
+        assert_eq!(
+            c.changed_fields["ListPromptsRequest.params"],
+            ["client request prompts/list: params optional -> required"]
+        );
+        // `CancelledNotificationParams` ~ `requestId` optional -> required.
+        assert!(
+            c.changed_fields["CancelledNotificationParams.requestId"]
+                .iter()
+                .all(|p| p.ends_with("params.requestId optional -> required")),
+            "{:?}",
+            c.changed_fields
+        );
+        // `CallToolResult` ~ `structuredContent` type: object(any) -> any.
+        assert_eq!(
+            c.changed_fields["CallToolResult.structuredContent"],
+            ["result of tools/call: structuredContent type object -> any"]
+        );
+        // A field that stays as it was is not listed (`Tool.name`, required string in both).
+        assert!(!c.changed_fields.contains_key("Tool.name"));
+        // 2025-11-25: `requestId` became optional (`params.requestId` required -> optional).
+        let c = changes(V2025_11_25);
+        assert!(
+            c.changed_fields["CancelledNotificationParams.requestId"]
+                .iter()
+                .all(|p| p.ends_with("params.requestId required -> optional")),
+            "{:?}",
+            c.changed_fields
+        );
+        let text = render();
+        assert!(
+            text.contains("~ CallToolRequestParams._meta (client request tools/call: params._meta optional -> required)"),
+            "{text}"
         );
     }
 
