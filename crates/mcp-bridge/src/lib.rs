@@ -58,7 +58,12 @@
 //! # Decisions on the reference's open questions (bridge-reference.md §6)
 //!
 //! - **Q1.** A legacy server request with nothing to ride on gets -32601 (`Upstream::route`, "no
-//!   client request in flight"); no static roots yet.
+//!   client request in flight"). Static roots (`--roots`) decided against for now: the
+//!   bridge would answer for a client that never stated those roots (a 2026-07-28 client's
+//!   roots are per request, a legacy one's per session and changing with
+//!   `roots/list_changed`), so a configured list can contradict the client's own; and the
+//!   one case seen (server-everything's roots sync after `initialized`) is harmless with
+//!   -32601, which servers treat as "no roots". Revisit with a per-identity config.
 //! - **Q2.** Attribution on a shared upstream: a server→client request goes to the newest
 //!   `tools/call`/`prompts/get`/`resources/read` in flight, a log message to the newest leg
 //!   (else to every session's standalone stream); progress by token, exactly (the leg id is
@@ -72,8 +77,10 @@
 //! - **Q5.** -32602 → -32002 for legacy clients: not rewritten (errors pass, §2.4).
 //! - **Q6.** No log level before a legacy `setLevel`: nothing stamped (`BridgeHandler::prepare`).
 //! - **Q13.** A changed filter opens the new listen stream, waits for its acknowledgement,
-//!   then cancels the old one (`listen::Listener::reopen`); duplicates of the overlap are not
-//!   removed yet.
+//!   then cancels the old one (`listen::Listener::reopen`). The overlap's duplicates are
+//!   removed where every upstream change meets: the relay task of `Bridge::connect` announces a
+//!   change only if no identical one went out within `DUPLICATE_WINDOW` (200 ms; `Recent`,
+//!   at most 16 remembered, so interleaved copies are caught too; unit test in this file).
 //! - **A8, a session that ends subscribed.** Each legacy session holds one reference per URI
 //!   on the upstream listen stream (a repeated subscribe adds none); when the session ends
 //!   without unsubscribing, its URIs are released and the stream reopened without them
@@ -202,8 +209,36 @@ pub use report::Report;
 pub use upstream::{Era, Snapshot, UpstreamTarget};
 
 /// Identical upstream changes closer together than this are announced once (direction B's
-/// sessions each report a server-wide change).
+/// sessions each report a server-wide change; direction A's old and new listen streams both
+/// carry what happens while a changed filter overlaps them, Q13).
 const DUPLICATE_WINDOW: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// How many distinct recent changes [`Recent`] remembers (a bound, not a window).
+const RECENT_CHANGES: usize = 16;
+
+/// The changes announced within the last [`DUPLICATE_WINDOW`], at most [`RECENT_CHANGES`]:
+/// a change is fresh unless an identical one is among them, so interleaved duplicates
+/// (X, Y from the old stream, X, Y from the new) are dropped as well as consecutive ones.
+#[derive(Debug, Default)]
+struct Recent {
+    seen: std::collections::VecDeque<(mcp_transport::server::Change, tokio::time::Instant)>,
+}
+
+impl Recent {
+    /// Whether `change` at `now` should be announced; remembers it if so.
+    fn fresh(&mut self, change: &mcp_transport::server::Change, now: tokio::time::Instant) -> bool {
+        self.seen
+            .retain(|(_, at)| now.saturating_duration_since(*at) < DUPLICATE_WINDOW);
+        if self.seen.iter().any(|(c, _)| c == change) {
+            return false;
+        }
+        if self.seen.len() == RECENT_CHANGES {
+            self.seen.pop_front();
+        }
+        self.seen.push_back((change.clone(), now));
+        true
+    }
+}
 
 /// Why the bridge could not start or had to stop.
 #[derive(Debug, thiserror::Error)]
@@ -369,17 +404,12 @@ impl Bridge {
         tokio::spawn(async move {
             // Several upstream sessions (direction B's) report the same change: one copy
             // goes on per `DUPLICATE_WINDOW`.
-            let mut last: Option<(mcp_transport::server::Change, tokio::time::Instant)> = None;
+            let mut recent = Recent::default();
             loop {
                 match rx.recv().await {
                     Ok(change) => match relay.upgrade() {
                         Some(server) => {
-                            let now = tokio::time::Instant::now();
-                            let repeated = last.as_ref().is_some_and(|(c, at)| {
-                                *c == change && now.duration_since(*at) < DUPLICATE_WINDOW
-                            });
-                            if !repeated {
-                                last = Some((change.clone(), now));
+                            if recent.fresh(&change, tokio::time::Instant::now()) {
                                 server.notifier().announce(change);
                             }
                         }
@@ -512,5 +542,36 @@ impl Bridge {
     pub async fn shutdown(&self, grace: std::time::Duration) {
         self.upstream.shutdown();
         let _ = tokio::time::timeout(grace, self.upstream.gone()).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcp_transport::server::Change;
+
+    #[test]
+    fn interleaved_duplicates_of_an_overlap_are_announced_once_and_expire() {
+        let mut r = Recent::default();
+        let t = tokio::time::Instant::now();
+        let x = Change::ToolsListChanged;
+        let y = Change::ResourceUpdated("test://a".into());
+        // The old stream's X, Y, then the new stream's X, Y during the overlap.
+        assert!(r.fresh(&x, t));
+        assert!(r.fresh(&y, t));
+        assert!(!r.fresh(&x, t + std::time::Duration::from_millis(5)));
+        assert!(!r.fresh(&y, t + std::time::Duration::from_millis(6)));
+        // Another URI is another change.
+        assert!(r.fresh(&Change::ResourceUpdated("test://b".into()), t));
+        // After the window the same change is news again.
+        assert!(r.fresh(&x, t + DUPLICATE_WINDOW));
+        // Bounded: many distinct changes keep at most RECENT_CHANGES.
+        for i in 0..100 {
+            r.fresh(
+                &Change::ResourceUpdated(format!("test://{i}")),
+                t + DUPLICATE_WINDOW,
+            );
+        }
+        assert!(r.seen.len() <= RECENT_CHANGES);
     }
 }
