@@ -75,7 +75,10 @@
 //! # }
 //! ```
 //!
-//! Generated unions are untagged (`#[serde(untagged)]`), so serde's own error for a value no
-//! member accepts names neither the place nor the member; read them with
+//! Generated unions are untagged: the first member that parses is taken. When none does, the
+//! error names the closest member (the one whose discriminators the value carries, then the one
+//! naming most of its keys, then the one that failed deepest) and where it fails; read them with
 //! [`convert::from_generated_json`](crate::convert::from_generated_json) (or
-//! [`model::from_value`](crate::model::from_value)), whose error carries the JSON path.
+//! [`model::from_value`](crate::model::from_value)) for the whole JSON path
+//! (`/content/1/mimeType`: no member of ContentBlock matches; the closest, ImageContent, fails:
+//! …); plain serde gives the same words with the member-relative path.

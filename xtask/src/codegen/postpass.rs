@@ -53,6 +53,8 @@ pub fn run_all(
     reject_artefacts(&file)?;
     let spec: BTreeSet<&str> = spec_defs.iter().map(String::as_str).collect();
     document(version, &mut file, &spec);
+    let n = untagged_unions_name_the_closest_member(&mut file);
+    expect(version, "untagged_unions_name_the_closest_member", n)?;
     let n = discriminators_to_zero_sized(&mut file)?;
     expect(version, "discriminators_to_zero_sized", n)?;
     Ok(quote!(#file))
@@ -608,4 +610,129 @@ fn int_literals(tokens: &TokenStream) -> Vec<i64> {
         negative = false;
     }
     out
+}
+
+/// The wire name of a struct field: its serde rename, else its identifier.
+fn field_wire_name(f: &syn::Field) -> Option<String> {
+    serde_wire_name(&f.attrs).or_else(|| {
+        f.ident
+            .as_ref()
+            .map(|i| i.to_string().trim_start_matches("r#").to_owned())
+    })
+}
+
+/// An untagged union's derived `Deserialize` says only "data did not match any variant of
+/// untagged enum X". Each one (every variant a newtype) gets a `Deserialize` through
+/// `crate::model::de::untagged` instead: the first member that parses, else the error of the
+/// closest member, named, at its JSON path. A member's discriminators (required fields whose
+/// type is a one-value enum, i.e. a `const`) and its wire keys are passed along to rank
+/// closeness. Runs before [`discriminators_to_zero_sized`], while the constants are enums.
+fn untagged_unions_name_the_closest_member(file: &mut syn::File) -> usize {
+    // One-value unit enums: const type → its string.
+    let mut consts: BTreeMap<String, String> = BTreeMap::new();
+    for item in &file.items {
+        if let Item::Enum(e) = item
+            && let [v] = e.variants.iter().collect::<Vec<_>>()[..]
+            && matches!(v.fields, Fields::Unit)
+        {
+            let lit = serde_wire_name(&v.attrs).unwrap_or_else(|| v.ident.to_string());
+            consts.insert(e.ident.to_string(), lit);
+        }
+    }
+    // Structs: name → (their required string constants, their wire keys).
+    type Shape = (Vec<(String, String)>, Vec<String>);
+    let mut structs: BTreeMap<String, Shape> = BTreeMap::new();
+    for item in &file.items {
+        let Item::Struct(st) = item else { continue };
+        let Fields::Named(fields) = &st.fields else {
+            continue;
+        };
+        let (mut tags, mut keys) = (Vec::new(), Vec::new());
+        for f in &fields.named {
+            let Some(wire) = field_wire_name(f) else {
+                continue;
+            };
+            if let Type::Path(p) = &f.ty
+                && let Some(last) = p.path.segments.last()
+                && let Some(c) = consts.get(&last.ident.to_string())
+            {
+                tags.push((wire.clone(), c.clone()));
+            }
+            keys.push(wire);
+        }
+        structs.insert(st.ident.to_string(), (tags, keys));
+    }
+    let mut impls: Vec<Item> = Vec::new();
+    for item in &mut file.items {
+        let Item::Enum(e) = item else { continue };
+        if !has_serde_flag(&e.attrs, "untagged") {
+            continue;
+        }
+        let mut members = Vec::new();
+        for v in &e.variants {
+            let Fields::Unnamed(f) = &v.fields else {
+                break;
+            };
+            let [field] = f.unnamed.iter().collect::<Vec<_>>()[..] else {
+                break;
+            };
+            let ty_name = match &field.ty {
+                Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+                _ => None,
+            };
+            let shape = ty_name.as_ref().and_then(|n| structs.get(n));
+            let name = match (&ty_name, shape) {
+                (Some(n), Some(_)) => n.clone(),
+                _ => v.ident.to_string(),
+            };
+            let (tags, keys) = shape.cloned().unwrap_or_default();
+            let (tag_keys, tag_values): (Vec<_>, Vec<_>) = tags.into_iter().unzip();
+            let variant = &v.ident;
+            members.push(quote! {
+                crate::model::de::Member {
+                    name: #name,
+                    tags: &[#((#tag_keys, #tag_values)),*],
+                    keys: &[#(#keys),*],
+                    parse: |v| crate::model::de::member(v).map(Self::#variant),
+                }
+            });
+        }
+        if members.len() != e.variants.len() {
+            continue;
+        }
+        // Drop `Deserialize` from the derives.
+        let mut dropped = false;
+        for attr in e.attrs.iter_mut().filter(|a| a.path().is_ident("derive")) {
+            let Ok(paths) = attr.parse_args_with(
+                syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
+            ) else {
+                continue;
+            };
+            let kept: Vec<&syn::Path> = paths
+                .iter()
+                .filter(|p| p.segments.last().is_none_or(|s| s.ident != "Deserialize"))
+                .collect();
+            if kept.len() != paths.len() {
+                dropped = true;
+                *attr = syn::parse_quote!(#[derive(#(#kept),*)]);
+            }
+        }
+        if !dropped {
+            continue;
+        }
+        let name = &e.ident;
+        let union = name.to_string();
+        impls.push(syn::parse_quote! {
+            impl<'de> ::serde::Deserialize<'de> for #name {
+                fn deserialize<D: ::serde::Deserializer<'de>>(
+                    d: D,
+                ) -> ::std::result::Result<Self, D::Error> {
+                    crate::model::de::untagged(d, #union, &[#(#members),*])
+                }
+            }
+        });
+    }
+    let n = impls.len();
+    file.items.extend(impls);
+    n
 }

@@ -86,7 +86,7 @@ pub struct CallToolResult {
     pub meta: ::std::option::Option<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
 }
 /// Part of `CallToolResult` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#calltoolresult>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum CallToolResultContentItem {
     /// `ImageContent`
@@ -171,7 +171,7 @@ pub struct ClientCapabilitiesRoots {
     pub list_changed: ::std::option::Option<bool>,
 }
 /// `ClientNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#clientnotification>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ClientNotification {
     /// `CancelledNotification`
@@ -204,7 +204,7 @@ impl ::std::convert::From<RootsListChangedNotification> for ClientNotification {
     }
 }
 /// `ClientRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#clientrequest>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ClientRequest {
     /// `InitializeRequest`
@@ -300,7 +300,7 @@ impl ::std::convert::From<ListToolsRequest> for ClientRequest {
     }
 }
 /// `ClientResult` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#clientresult>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ClientResult {
     /// `CreateMessageResult`
@@ -356,7 +356,7 @@ pub struct CompleteRequestParamsArgument {
     pub value: ::std::string::String,
 }
 /// Part of `CompleteRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#completerequest>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum CompleteRequestParamsRef {
     /// `PromptReference`
@@ -504,7 +504,7 @@ pub struct CreateMessageResult {
     pub stop_reason: ::std::option::Option<::std::string::String>,
 }
 /// Part of `CreateMessageResult` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#createmessageresult>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum CreateMessageResultContent {
     /// `ImageContent`
@@ -575,7 +575,7 @@ pub struct EmbeddedResource {
     pub type_: EmbeddedResourceType,
 }
 /// Part of `EmbeddedResource` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#embeddedresource>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum EmbeddedResourceResource {
     /// `TextResourceContents`
@@ -782,7 +782,7 @@ impl ::std::convert::From<::std::vec::Vec<JSONRPCBatchRequestItem>> for JSONRPCB
     }
 }
 /// Part of `JSONRPCBatchRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#jsonrpcbatchrequest>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum JSONRPCBatchRequestItem {
     /// `JSONRPCRequest`
@@ -821,7 +821,7 @@ impl ::std::convert::From<::std::vec::Vec<JSONRPCBatchResponseItem>> for JSONRPC
     }
 }
 /// Part of `JSONRPCBatchResponse` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#jsonrpcbatchresponse>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum JSONRPCBatchResponseItem {
     /// `JSONRPCResponse`
@@ -861,7 +861,7 @@ pub struct JSONRPCErrorError {
     pub message: ::std::string::String,
 }
 /// `JSONRPCMessage` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#jsonrpcmessage>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum JSONRPCMessage {
     /// `JSONRPCRequest`
@@ -1411,7 +1411,7 @@ pub struct ProgressNotificationParams {
     pub total: ::std::option::Option<::serde_json::Number>,
 }
 /// `ProgressToken` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#progresstoken>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ProgressToken {
     /// `Integer`
@@ -1485,7 +1485,7 @@ pub struct PromptMessage {
     pub role: Role,
 }
 /// Part of `PromptMessage` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#promptmessage>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum PromptMessageContent {
     /// `ImageContent`
@@ -1564,7 +1564,7 @@ pub struct ReadResourceResult {
     pub meta: ::std::option::Option<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
 }
 /// Part of `ReadResourceResult` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#readresourceresult>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ReadResourceResultContentsItem {
     /// `TextResourceContents`
@@ -1592,7 +1592,7 @@ pub struct Request {
     pub params: ::std::option::Option<RequestParams>,
 }
 /// `RequestId` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#requestid>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum RequestId {
     /// `Integer`
@@ -1826,7 +1826,7 @@ pub struct SamplingMessage {
     pub role: Role,
 }
 /// Part of `SamplingMessage` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#samplingmessage>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum SamplingMessageContent {
     /// `ImageContent`
@@ -1914,7 +1914,7 @@ pub struct ServerCapabilitiesTools {
     pub list_changed: ::std::option::Option<bool>,
 }
 /// `ServerNotification` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#servernotification>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ServerNotification {
     /// `CancelledNotification`
@@ -1968,7 +1968,7 @@ impl ::std::convert::From<ToolListChangedNotification> for ServerNotification {
     }
 }
 /// `ServerRequest` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#serverrequest>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ServerRequest {
     /// `CreateMessageRequest`
@@ -1994,7 +1994,7 @@ impl ::std::convert::From<ListRootsRequest> for ServerRequest {
     }
 }
 /// `ServerResult` (MCP 2025-03-26): <https://modelcontextprotocol.io/specification/2025-03-26/schema#serverresult>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ServerResult {
     /// `InitializeResult`
@@ -2280,5 +2280,637 @@ pub mod error {
         fn from(value: String) -> Self {
             Self(value.into())
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CallToolResultContentItem {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "CallToolResultContentItem",
+            &[
+                crate::model::de::Member {
+                    name: "ImageContent",
+                    tags: &[("type", "image")],
+                    keys: &["annotations", "data", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::ImageContent),
+                },
+                crate::model::de::Member {
+                    name: "AudioContent",
+                    tags: &[("type", "audio")],
+                    keys: &["annotations", "data", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::AudioContent),
+                },
+                crate::model::de::Member {
+                    name: "TextContent",
+                    tags: &[("type", "text")],
+                    keys: &["annotations", "text", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::TextContent),
+                },
+                crate::model::de::Member {
+                    name: "EmbeddedResource",
+                    tags: &[("type", "resource")],
+                    keys: &["annotations", "resource", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::EmbeddedResource),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ClientNotification {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ClientNotification",
+            &[
+                crate::model::de::Member {
+                    name: "CancelledNotification",
+                    tags: &[("method", "notifications/cancelled")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::CancelledNotification),
+                },
+                crate::model::de::Member {
+                    name: "ProgressNotification",
+                    tags: &[("method", "notifications/progress")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ProgressNotification),
+                },
+                crate::model::de::Member {
+                    name: "InitializedNotification",
+                    tags: &[("method", "notifications/initialized")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::InitializedNotification),
+                },
+                crate::model::de::Member {
+                    name: "RootsListChangedNotification",
+                    tags: &[("method", "notifications/roots/list_changed")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::RootsListChangedNotification),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ClientRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ClientRequest",
+            &[
+                crate::model::de::Member {
+                    name: "InitializeRequest",
+                    tags: &[("method", "initialize")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::InitializeRequest),
+                },
+                crate::model::de::Member {
+                    name: "ReadResourceRequest",
+                    tags: &[("method", "resources/read")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ReadResourceRequest),
+                },
+                crate::model::de::Member {
+                    name: "SubscribeRequest",
+                    tags: &[("method", "resources/subscribe")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::SubscribeRequest),
+                },
+                crate::model::de::Member {
+                    name: "UnsubscribeRequest",
+                    tags: &[("method", "resources/unsubscribe")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::UnsubscribeRequest),
+                },
+                crate::model::de::Member {
+                    name: "GetPromptRequest",
+                    tags: &[("method", "prompts/get")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::GetPromptRequest),
+                },
+                crate::model::de::Member {
+                    name: "CallToolRequest",
+                    tags: &[("method", "tools/call")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::CallToolRequest),
+                },
+                crate::model::de::Member {
+                    name: "SetLevelRequest",
+                    tags: &[("method", "logging/setLevel")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::SetLevelRequest),
+                },
+                crate::model::de::Member {
+                    name: "CompleteRequest",
+                    tags: &[("method", "completion/complete")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::CompleteRequest),
+                },
+                crate::model::de::Member {
+                    name: "PingRequest",
+                    tags: &[("method", "ping")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::PingRequest),
+                },
+                crate::model::de::Member {
+                    name: "ListResourcesRequest",
+                    tags: &[("method", "resources/list")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListResourcesRequest),
+                },
+                crate::model::de::Member {
+                    name: "ListResourceTemplatesRequest",
+                    tags: &[("method", "resources/templates/list")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListResourceTemplatesRequest),
+                },
+                crate::model::de::Member {
+                    name: "ListPromptsRequest",
+                    tags: &[("method", "prompts/list")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListPromptsRequest),
+                },
+                crate::model::de::Member {
+                    name: "ListToolsRequest",
+                    tags: &[("method", "tools/list")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListToolsRequest),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ClientResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ClientResult",
+            &[
+                crate::model::de::Member {
+                    name: "CreateMessageResult",
+                    tags: &[],
+                    keys: &["content", "_meta", "model", "role", "stopReason"],
+                    parse: |v| crate::model::de::member(v).map(Self::CreateMessageResult),
+                },
+                crate::model::de::Member {
+                    name: "ListRootsResult",
+                    tags: &[],
+                    keys: &["_meta", "roots"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListRootsResult),
+                },
+                crate::model::de::Member {
+                    name: "Result",
+                    tags: &[],
+                    keys: &["_meta", "extra"],
+                    parse: |v| crate::model::de::member(v).map(Self::Result),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "CompleteRequestParamsRef",
+            &[
+                crate::model::de::Member {
+                    name: "PromptReference",
+                    tags: &[("type", "ref/prompt")],
+                    keys: &["name", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::PromptReference),
+                },
+                crate::model::de::Member {
+                    name: "ResourceReference",
+                    tags: &[("type", "ref/resource")],
+                    keys: &["type", "uri"],
+                    parse: |v| crate::model::de::member(v).map(Self::ResourceReference),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "CreateMessageResultContent",
+            &[
+                crate::model::de::Member {
+                    name: "ImageContent",
+                    tags: &[("type", "image")],
+                    keys: &["annotations", "data", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::ImageContent),
+                },
+                crate::model::de::Member {
+                    name: "AudioContent",
+                    tags: &[("type", "audio")],
+                    keys: &["annotations", "data", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::AudioContent),
+                },
+                crate::model::de::Member {
+                    name: "TextContent",
+                    tags: &[("type", "text")],
+                    keys: &["annotations", "text", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::TextContent),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "EmbeddedResourceResource",
+            &[
+                crate::model::de::Member {
+                    name: "TextResourceContents",
+                    tags: &[],
+                    keys: &["mimeType", "text", "uri"],
+                    parse: |v| crate::model::de::member(v).map(Self::TextResourceContents),
+                },
+                crate::model::de::Member {
+                    name: "BlobResourceContents",
+                    tags: &[],
+                    keys: &["blob", "mimeType", "uri"],
+                    parse: |v| crate::model::de::member(v).map(Self::BlobResourceContents),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for JSONRPCBatchRequestItem {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "JSONRPCBatchRequestItem",
+            &[
+                crate::model::de::Member {
+                    name: "JSONRPCRequest",
+                    tags: &[("jsonrpc", "2.0")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCRequest),
+                },
+                crate::model::de::Member {
+                    name: "JSONRPCNotification",
+                    tags: &[("jsonrpc", "2.0")],
+                    keys: &["jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCNotification),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for JSONRPCBatchResponseItem {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "JSONRPCBatchResponseItem",
+            &[
+                crate::model::de::Member {
+                    name: "JSONRPCResponse",
+                    tags: &[("jsonrpc", "2.0")],
+                    keys: &["id", "jsonrpc", "result"],
+                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCResponse),
+                },
+                crate::model::de::Member {
+                    name: "JSONRPCError",
+                    tags: &[("jsonrpc", "2.0")],
+                    keys: &["error", "id", "jsonrpc"],
+                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCError),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "JSONRPCMessage",
+            &[
+                crate::model::de::Member {
+                    name: "JSONRPCRequest",
+                    tags: &[("jsonrpc", "2.0")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCRequest),
+                },
+                crate::model::de::Member {
+                    name: "JSONRPCResponse",
+                    tags: &[("jsonrpc", "2.0")],
+                    keys: &["id", "jsonrpc", "result"],
+                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCResponse),
+                },
+                crate::model::de::Member {
+                    name: "JSONRPCError",
+                    tags: &[("jsonrpc", "2.0")],
+                    keys: &["error", "id", "jsonrpc"],
+                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCError),
+                },
+                crate::model::de::Member {
+                    name: "JSONRPCNotification",
+                    tags: &[("jsonrpc", "2.0")],
+                    keys: &["jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCNotification),
+                },
+                crate::model::de::Member {
+                    name: "JSONRPCBatchRequest",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCBatchRequest),
+                },
+                crate::model::de::Member {
+                    name: "JSONRPCBatchResponse",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCBatchResponse),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ProgressToken {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ProgressToken",
+            &[
+                crate::model::de::Member {
+                    name: "Integer",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::Integer),
+                },
+                crate::model::de::Member {
+                    name: "String",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::String),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for PromptMessageContent {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "PromptMessageContent",
+            &[
+                crate::model::de::Member {
+                    name: "ImageContent",
+                    tags: &[("type", "image")],
+                    keys: &["annotations", "data", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::ImageContent),
+                },
+                crate::model::de::Member {
+                    name: "AudioContent",
+                    tags: &[("type", "audio")],
+                    keys: &["annotations", "data", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::AudioContent),
+                },
+                crate::model::de::Member {
+                    name: "TextContent",
+                    tags: &[("type", "text")],
+                    keys: &["annotations", "text", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::TextContent),
+                },
+                crate::model::de::Member {
+                    name: "EmbeddedResource",
+                    tags: &[("type", "resource")],
+                    keys: &["annotations", "resource", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::EmbeddedResource),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ReadResourceResultContentsItem",
+            &[
+                crate::model::de::Member {
+                    name: "TextResourceContents",
+                    tags: &[],
+                    keys: &["mimeType", "text", "uri"],
+                    parse: |v| crate::model::de::member(v).map(Self::TextResourceContents),
+                },
+                crate::model::de::Member {
+                    name: "BlobResourceContents",
+                    tags: &[],
+                    keys: &["blob", "mimeType", "uri"],
+                    parse: |v| crate::model::de::member(v).map(Self::BlobResourceContents),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for RequestId {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "RequestId",
+            &[
+                crate::model::de::Member {
+                    name: "Integer",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::Integer),
+                },
+                crate::model::de::Member {
+                    name: "String",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::String),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "SamplingMessageContent",
+            &[
+                crate::model::de::Member {
+                    name: "ImageContent",
+                    tags: &[("type", "image")],
+                    keys: &["annotations", "data", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::ImageContent),
+                },
+                crate::model::de::Member {
+                    name: "AudioContent",
+                    tags: &[("type", "audio")],
+                    keys: &["annotations", "data", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::AudioContent),
+                },
+                crate::model::de::Member {
+                    name: "TextContent",
+                    tags: &[("type", "text")],
+                    keys: &["annotations", "text", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::TextContent),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ServerNotification {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ServerNotification",
+            &[
+                crate::model::de::Member {
+                    name: "CancelledNotification",
+                    tags: &[("method", "notifications/cancelled")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::CancelledNotification),
+                },
+                crate::model::de::Member {
+                    name: "ProgressNotification",
+                    tags: &[("method", "notifications/progress")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ProgressNotification),
+                },
+                crate::model::de::Member {
+                    name: "ResourceUpdatedNotification",
+                    tags: &[("method", "notifications/resources/updated")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ResourceUpdatedNotification),
+                },
+                crate::model::de::Member {
+                    name: "LoggingMessageNotification",
+                    tags: &[("method", "notifications/message")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::LoggingMessageNotification),
+                },
+                crate::model::de::Member {
+                    name: "ResourceListChangedNotification",
+                    tags: &[("method", "notifications/resources/list_changed")],
+                    keys: &["method", "params"],
+                    parse: |v| {
+                        crate::model::de::member(v).map(Self::ResourceListChangedNotification)
+                    },
+                },
+                crate::model::de::Member {
+                    name: "PromptListChangedNotification",
+                    tags: &[("method", "notifications/prompts/list_changed")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::PromptListChangedNotification),
+                },
+                crate::model::de::Member {
+                    name: "ToolListChangedNotification",
+                    tags: &[("method", "notifications/tools/list_changed")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ToolListChangedNotification),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ServerRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ServerRequest",
+            &[
+                crate::model::de::Member {
+                    name: "CreateMessageRequest",
+                    tags: &[("method", "sampling/createMessage")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::CreateMessageRequest),
+                },
+                crate::model::de::Member {
+                    name: "PingRequest",
+                    tags: &[("method", "ping")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::PingRequest),
+                },
+                crate::model::de::Member {
+                    name: "ListRootsRequest",
+                    tags: &[("method", "roots/list")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListRootsRequest),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ServerResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ServerResult",
+            &[
+                crate::model::de::Member {
+                    name: "InitializeResult",
+                    tags: &[],
+                    keys: &[
+                        "capabilities",
+                        "instructions",
+                        "_meta",
+                        "protocolVersion",
+                        "serverInfo",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::InitializeResult),
+                },
+                crate::model::de::Member {
+                    name: "ListResourcesResult",
+                    tags: &[],
+                    keys: &["_meta", "nextCursor", "resources"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListResourcesResult),
+                },
+                crate::model::de::Member {
+                    name: "ListResourceTemplatesResult",
+                    tags: &[],
+                    keys: &["_meta", "nextCursor", "resourceTemplates"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListResourceTemplatesResult),
+                },
+                crate::model::de::Member {
+                    name: "ReadResourceResult",
+                    tags: &[],
+                    keys: &["contents", "_meta"],
+                    parse: |v| crate::model::de::member(v).map(Self::ReadResourceResult),
+                },
+                crate::model::de::Member {
+                    name: "ListPromptsResult",
+                    tags: &[],
+                    keys: &["_meta", "nextCursor", "prompts"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListPromptsResult),
+                },
+                crate::model::de::Member {
+                    name: "GetPromptResult",
+                    tags: &[],
+                    keys: &["description", "messages", "_meta"],
+                    parse: |v| crate::model::de::member(v).map(Self::GetPromptResult),
+                },
+                crate::model::de::Member {
+                    name: "ListToolsResult",
+                    tags: &[],
+                    keys: &["_meta", "nextCursor", "tools"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListToolsResult),
+                },
+                crate::model::de::Member {
+                    name: "CallToolResult",
+                    tags: &[],
+                    keys: &["content", "isError", "_meta"],
+                    parse: |v| crate::model::de::member(v).map(Self::CallToolResult),
+                },
+                crate::model::de::Member {
+                    name: "CompleteResult",
+                    tags: &[],
+                    keys: &["completion", "_meta"],
+                    parse: |v| crate::model::de::member(v).map(Self::CompleteResult),
+                },
+                crate::model::de::Member {
+                    name: "Result",
+                    tags: &[],
+                    keys: &["_meta", "extra"],
+                    parse: |v| crate::model::de::member(v).map(Self::Result),
+                },
+            ],
+        )
     }
 }

@@ -200,7 +200,7 @@ pub struct ClientCapabilitiesRoots {
     pub list_changed: ::std::option::Option<bool>,
 }
 /// `ClientNotification` (MCP 2025-06-18): <https://modelcontextprotocol.io/specification/2025-06-18/schema#clientnotification>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ClientNotification {
     /// `CancelledNotification`
@@ -233,7 +233,7 @@ impl ::std::convert::From<RootsListChangedNotification> for ClientNotification {
     }
 }
 /// `ClientRequest` (MCP 2025-06-18): <https://modelcontextprotocol.io/specification/2025-06-18/schema#clientrequest>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ClientRequest {
     /// `InitializeRequest`
@@ -329,7 +329,7 @@ impl ::std::convert::From<ListToolsRequest> for ClientRequest {
     }
 }
 /// `ClientResult` (MCP 2025-06-18): <https://modelcontextprotocol.io/specification/2025-06-18/schema#clientresult>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ClientResult {
     /// `CreateMessageResult`
@@ -404,7 +404,7 @@ pub struct CompleteRequestParamsContext {
     >,
 }
 /// Part of `CompleteRequest` (MCP 2025-06-18): <https://modelcontextprotocol.io/specification/2025-06-18/schema#completerequest>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum CompleteRequestParamsRef {
     /// `PromptReference`
@@ -451,7 +451,7 @@ pub struct CompleteResultCompletion {
     pub values: ::std::vec::Vec<::std::string::String>,
 }
 /// `ContentBlock` (MCP 2025-06-18): <https://modelcontextprotocol.io/specification/2025-06-18/schema#contentblock>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ContentBlock {
     /// `ImageContent`
@@ -592,7 +592,7 @@ pub struct CreateMessageResult {
     pub stop_reason: ::std::option::Option<::std::string::String>,
 }
 /// Part of `CreateMessageResult` (MCP 2025-06-18): <https://modelcontextprotocol.io/specification/2025-06-18/schema#createmessageresult>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum CreateMessageResultContent {
     /// `ImageContent`
@@ -732,7 +732,7 @@ pub enum ElicitResultAction {
     Decline,
 }
 /// Part of `ElicitResult` (MCP 2025-06-18): <https://modelcontextprotocol.io/specification/2025-06-18/schema#elicitresult>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ElicitResultContentValue {
     /// `Boolean`
@@ -772,7 +772,7 @@ pub struct EmbeddedResource {
     pub type_: EmbeddedResourceType,
 }
 /// Part of `EmbeddedResource` (MCP 2025-06-18): <https://modelcontextprotocol.io/specification/2025-06-18/schema#embeddedresource>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum EmbeddedResourceResource {
     /// `TextResourceContents`
@@ -1018,7 +1018,7 @@ pub struct JSONRPCErrorError {
     pub message: ::std::string::String,
 }
 /// `JSONRPCMessage` (MCP 2025-06-18): <https://modelcontextprotocol.io/specification/2025-06-18/schema#jsonrpcmessage>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum JSONRPCMessage {
     /// `JSONRPCRequest`
@@ -1575,7 +1575,7 @@ pub struct PingRequestParamsMeta {
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /// `PrimitiveSchemaDefinition` (MCP 2025-06-18): <https://modelcontextprotocol.io/specification/2025-06-18/schema#primitiveschemadefinition>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum PrimitiveSchemaDefinition {
     /// `EnumSchema`
@@ -1636,7 +1636,7 @@ pub struct ProgressNotificationParams {
     pub total: ::std::option::Option<::serde_json::Number>,
 }
 /// `ProgressToken` (MCP 2025-06-18): <https://modelcontextprotocol.io/specification/2025-06-18/schema#progresstoken>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ProgressToken {
     /// `Integer`
@@ -1772,7 +1772,7 @@ pub struct ReadResourceResult {
     pub meta: ::std::option::Option<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
 }
 /// Part of `ReadResourceResult` (MCP 2025-06-18): <https://modelcontextprotocol.io/specification/2025-06-18/schema#readresourceresult>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ReadResourceResultContentsItem {
     /// `TextResourceContents`
@@ -1800,7 +1800,7 @@ pub struct Request {
     pub params: ::std::option::Option<RequestParams>,
 }
 /// `RequestId` (MCP 2025-06-18): <https://modelcontextprotocol.io/specification/2025-06-18/schema#requestid>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum RequestId {
     /// `Integer`
@@ -2112,7 +2112,7 @@ pub struct SamplingMessage {
     pub role: Role,
 }
 /// Part of `SamplingMessage` (MCP 2025-06-18): <https://modelcontextprotocol.io/specification/2025-06-18/schema#samplingmessage>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum SamplingMessageContent {
     /// `ImageContent`
@@ -2200,7 +2200,7 @@ pub struct ServerCapabilitiesTools {
     pub list_changed: ::std::option::Option<bool>,
 }
 /// `ServerNotification` (MCP 2025-06-18): <https://modelcontextprotocol.io/specification/2025-06-18/schema#servernotification>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ServerNotification {
     /// `CancelledNotification`
@@ -2254,7 +2254,7 @@ impl ::std::convert::From<ToolListChangedNotification> for ServerNotification {
     }
 }
 /// `ServerRequest` (MCP 2025-06-18): <https://modelcontextprotocol.io/specification/2025-06-18/schema#serverrequest>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ServerRequest {
     /// `CreateMessageRequest`
@@ -2287,7 +2287,7 @@ impl ::std::convert::From<ListRootsRequest> for ServerRequest {
     }
 }
 /// `ServerResult` (MCP 2025-06-18): <https://modelcontextprotocol.io/specification/2025-06-18/schema#serverresult>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ServerResult {
     /// `InitializeResult`
@@ -2689,5 +2689,644 @@ pub mod error {
         fn from(value: String) -> Self {
             Self(value.into())
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ClientNotification {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ClientNotification",
+            &[
+                crate::model::de::Member {
+                    name: "CancelledNotification",
+                    tags: &[("method", "notifications/cancelled")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::CancelledNotification),
+                },
+                crate::model::de::Member {
+                    name: "ProgressNotification",
+                    tags: &[("method", "notifications/progress")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ProgressNotification),
+                },
+                crate::model::de::Member {
+                    name: "InitializedNotification",
+                    tags: &[("method", "notifications/initialized")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::InitializedNotification),
+                },
+                crate::model::de::Member {
+                    name: "RootsListChangedNotification",
+                    tags: &[("method", "notifications/roots/list_changed")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::RootsListChangedNotification),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ClientRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ClientRequest",
+            &[
+                crate::model::de::Member {
+                    name: "InitializeRequest",
+                    tags: &[("method", "initialize")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::InitializeRequest),
+                },
+                crate::model::de::Member {
+                    name: "ReadResourceRequest",
+                    tags: &[("method", "resources/read")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ReadResourceRequest),
+                },
+                crate::model::de::Member {
+                    name: "SubscribeRequest",
+                    tags: &[("method", "resources/subscribe")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::SubscribeRequest),
+                },
+                crate::model::de::Member {
+                    name: "UnsubscribeRequest",
+                    tags: &[("method", "resources/unsubscribe")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::UnsubscribeRequest),
+                },
+                crate::model::de::Member {
+                    name: "GetPromptRequest",
+                    tags: &[("method", "prompts/get")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::GetPromptRequest),
+                },
+                crate::model::de::Member {
+                    name: "CallToolRequest",
+                    tags: &[("method", "tools/call")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::CallToolRequest),
+                },
+                crate::model::de::Member {
+                    name: "SetLevelRequest",
+                    tags: &[("method", "logging/setLevel")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::SetLevelRequest),
+                },
+                crate::model::de::Member {
+                    name: "CompleteRequest",
+                    tags: &[("method", "completion/complete")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::CompleteRequest),
+                },
+                crate::model::de::Member {
+                    name: "PingRequest",
+                    tags: &[("method", "ping")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::PingRequest),
+                },
+                crate::model::de::Member {
+                    name: "ListResourcesRequest",
+                    tags: &[("method", "resources/list")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListResourcesRequest),
+                },
+                crate::model::de::Member {
+                    name: "ListResourceTemplatesRequest",
+                    tags: &[("method", "resources/templates/list")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListResourceTemplatesRequest),
+                },
+                crate::model::de::Member {
+                    name: "ListPromptsRequest",
+                    tags: &[("method", "prompts/list")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListPromptsRequest),
+                },
+                crate::model::de::Member {
+                    name: "ListToolsRequest",
+                    tags: &[("method", "tools/list")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListToolsRequest),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ClientResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ClientResult",
+            &[
+                crate::model::de::Member {
+                    name: "CreateMessageResult",
+                    tags: &[],
+                    keys: &["content", "_meta", "model", "role", "stopReason"],
+                    parse: |v| crate::model::de::member(v).map(Self::CreateMessageResult),
+                },
+                crate::model::de::Member {
+                    name: "ListRootsResult",
+                    tags: &[],
+                    keys: &["_meta", "roots"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListRootsResult),
+                },
+                crate::model::de::Member {
+                    name: "ElicitResult",
+                    tags: &[],
+                    keys: &["action", "content", "_meta"],
+                    parse: |v| crate::model::de::member(v).map(Self::ElicitResult),
+                },
+                crate::model::de::Member {
+                    name: "Result",
+                    tags: &[],
+                    keys: &["_meta", "extra"],
+                    parse: |v| crate::model::de::member(v).map(Self::Result),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "CompleteRequestParamsRef",
+            &[
+                crate::model::de::Member {
+                    name: "PromptReference",
+                    tags: &[("type", "ref/prompt")],
+                    keys: &["name", "title", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::PromptReference),
+                },
+                crate::model::de::Member {
+                    name: "ResourceTemplateReference",
+                    tags: &[("type", "ref/resource")],
+                    keys: &["type", "uri"],
+                    parse: |v| crate::model::de::member(v).map(Self::ResourceTemplateReference),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ContentBlock {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ContentBlock",
+            &[
+                crate::model::de::Member {
+                    name: "ImageContent",
+                    tags: &[("type", "image")],
+                    keys: &["annotations", "data", "_meta", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::ImageContent),
+                },
+                crate::model::de::Member {
+                    name: "AudioContent",
+                    tags: &[("type", "audio")],
+                    keys: &["annotations", "data", "_meta", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::AudioContent),
+                },
+                crate::model::de::Member {
+                    name: "ResourceLink",
+                    tags: &[("type", "resource_link")],
+                    keys: &[
+                        "annotations",
+                        "description",
+                        "_meta",
+                        "mimeType",
+                        "name",
+                        "size",
+                        "title",
+                        "type",
+                        "uri",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::ResourceLink),
+                },
+                crate::model::de::Member {
+                    name: "TextContent",
+                    tags: &[("type", "text")],
+                    keys: &["annotations", "_meta", "text", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::TextContent),
+                },
+                crate::model::de::Member {
+                    name: "EmbeddedResource",
+                    tags: &[("type", "resource")],
+                    keys: &["annotations", "_meta", "resource", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::EmbeddedResource),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "CreateMessageResultContent",
+            &[
+                crate::model::de::Member {
+                    name: "ImageContent",
+                    tags: &[("type", "image")],
+                    keys: &["annotations", "data", "_meta", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::ImageContent),
+                },
+                crate::model::de::Member {
+                    name: "AudioContent",
+                    tags: &[("type", "audio")],
+                    keys: &["annotations", "data", "_meta", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::AudioContent),
+                },
+                crate::model::de::Member {
+                    name: "TextContent",
+                    tags: &[("type", "text")],
+                    keys: &["annotations", "_meta", "text", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::TextContent),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ElicitResultContentValue",
+            &[
+                crate::model::de::Member {
+                    name: "Boolean",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::Boolean),
+                },
+                crate::model::de::Member {
+                    name: "Number",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::Number),
+                },
+                crate::model::de::Member {
+                    name: "String",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::String),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "EmbeddedResourceResource",
+            &[
+                crate::model::de::Member {
+                    name: "TextResourceContents",
+                    tags: &[],
+                    keys: &["_meta", "mimeType", "text", "uri"],
+                    parse: |v| crate::model::de::member(v).map(Self::TextResourceContents),
+                },
+                crate::model::de::Member {
+                    name: "BlobResourceContents",
+                    tags: &[],
+                    keys: &["blob", "_meta", "mimeType", "uri"],
+                    parse: |v| crate::model::de::member(v).map(Self::BlobResourceContents),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "JSONRPCMessage",
+            &[
+                crate::model::de::Member {
+                    name: "JSONRPCRequest",
+                    tags: &[("jsonrpc", "2.0")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCRequest),
+                },
+                crate::model::de::Member {
+                    name: "JSONRPCResponse",
+                    tags: &[("jsonrpc", "2.0")],
+                    keys: &["id", "jsonrpc", "result"],
+                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCResponse),
+                },
+                crate::model::de::Member {
+                    name: "JSONRPCError",
+                    tags: &[("jsonrpc", "2.0")],
+                    keys: &["error", "id", "jsonrpc"],
+                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCError),
+                },
+                crate::model::de::Member {
+                    name: "JSONRPCNotification",
+                    tags: &[("jsonrpc", "2.0")],
+                    keys: &["jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCNotification),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "PrimitiveSchemaDefinition",
+            &[
+                crate::model::de::Member {
+                    name: "EnumSchema",
+                    tags: &[("type", "string")],
+                    keys: &["description", "enum", "enumNames", "title", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::EnumSchema),
+                },
+                crate::model::de::Member {
+                    name: "StringSchema",
+                    tags: &[("type", "string")],
+                    keys: &[
+                        "description",
+                        "format",
+                        "maxLength",
+                        "minLength",
+                        "title",
+                        "type",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::StringSchema),
+                },
+                crate::model::de::Member {
+                    name: "NumberSchema",
+                    tags: &[],
+                    keys: &["description", "maximum", "minimum", "title", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::NumberSchema),
+                },
+                crate::model::de::Member {
+                    name: "BooleanSchema",
+                    tags: &[("type", "boolean")],
+                    keys: &["default", "description", "title", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::BooleanSchema),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ProgressToken {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ProgressToken",
+            &[
+                crate::model::de::Member {
+                    name: "Integer",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::Integer),
+                },
+                crate::model::de::Member {
+                    name: "String",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::String),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ReadResourceResultContentsItem",
+            &[
+                crate::model::de::Member {
+                    name: "TextResourceContents",
+                    tags: &[],
+                    keys: &["_meta", "mimeType", "text", "uri"],
+                    parse: |v| crate::model::de::member(v).map(Self::TextResourceContents),
+                },
+                crate::model::de::Member {
+                    name: "BlobResourceContents",
+                    tags: &[],
+                    keys: &["blob", "_meta", "mimeType", "uri"],
+                    parse: |v| crate::model::de::member(v).map(Self::BlobResourceContents),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for RequestId {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "RequestId",
+            &[
+                crate::model::de::Member {
+                    name: "Integer",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::Integer),
+                },
+                crate::model::de::Member {
+                    name: "String",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::String),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "SamplingMessageContent",
+            &[
+                crate::model::de::Member {
+                    name: "ImageContent",
+                    tags: &[("type", "image")],
+                    keys: &["annotations", "data", "_meta", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::ImageContent),
+                },
+                crate::model::de::Member {
+                    name: "AudioContent",
+                    tags: &[("type", "audio")],
+                    keys: &["annotations", "data", "_meta", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::AudioContent),
+                },
+                crate::model::de::Member {
+                    name: "TextContent",
+                    tags: &[("type", "text")],
+                    keys: &["annotations", "_meta", "text", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::TextContent),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ServerNotification {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ServerNotification",
+            &[
+                crate::model::de::Member {
+                    name: "CancelledNotification",
+                    tags: &[("method", "notifications/cancelled")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::CancelledNotification),
+                },
+                crate::model::de::Member {
+                    name: "ProgressNotification",
+                    tags: &[("method", "notifications/progress")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ProgressNotification),
+                },
+                crate::model::de::Member {
+                    name: "ResourceUpdatedNotification",
+                    tags: &[("method", "notifications/resources/updated")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ResourceUpdatedNotification),
+                },
+                crate::model::de::Member {
+                    name: "LoggingMessageNotification",
+                    tags: &[("method", "notifications/message")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::LoggingMessageNotification),
+                },
+                crate::model::de::Member {
+                    name: "ResourceListChangedNotification",
+                    tags: &[("method", "notifications/resources/list_changed")],
+                    keys: &["method", "params"],
+                    parse: |v| {
+                        crate::model::de::member(v).map(Self::ResourceListChangedNotification)
+                    },
+                },
+                crate::model::de::Member {
+                    name: "PromptListChangedNotification",
+                    tags: &[("method", "notifications/prompts/list_changed")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::PromptListChangedNotification),
+                },
+                crate::model::de::Member {
+                    name: "ToolListChangedNotification",
+                    tags: &[("method", "notifications/tools/list_changed")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ToolListChangedNotification),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ServerRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ServerRequest",
+            &[
+                crate::model::de::Member {
+                    name: "CreateMessageRequest",
+                    tags: &[("method", "sampling/createMessage")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::CreateMessageRequest),
+                },
+                crate::model::de::Member {
+                    name: "ElicitRequest",
+                    tags: &[("method", "elicitation/create")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ElicitRequest),
+                },
+                crate::model::de::Member {
+                    name: "PingRequest",
+                    tags: &[("method", "ping")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::PingRequest),
+                },
+                crate::model::de::Member {
+                    name: "ListRootsRequest",
+                    tags: &[("method", "roots/list")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListRootsRequest),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ServerResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ServerResult",
+            &[
+                crate::model::de::Member {
+                    name: "InitializeResult",
+                    tags: &[],
+                    keys: &[
+                        "capabilities",
+                        "instructions",
+                        "_meta",
+                        "protocolVersion",
+                        "serverInfo",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::InitializeResult),
+                },
+                crate::model::de::Member {
+                    name: "ListResourcesResult",
+                    tags: &[],
+                    keys: &["_meta", "nextCursor", "resources"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListResourcesResult),
+                },
+                crate::model::de::Member {
+                    name: "ListResourceTemplatesResult",
+                    tags: &[],
+                    keys: &["_meta", "nextCursor", "resourceTemplates"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListResourceTemplatesResult),
+                },
+                crate::model::de::Member {
+                    name: "ReadResourceResult",
+                    tags: &[],
+                    keys: &["contents", "_meta"],
+                    parse: |v| crate::model::de::member(v).map(Self::ReadResourceResult),
+                },
+                crate::model::de::Member {
+                    name: "ListPromptsResult",
+                    tags: &[],
+                    keys: &["_meta", "nextCursor", "prompts"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListPromptsResult),
+                },
+                crate::model::de::Member {
+                    name: "GetPromptResult",
+                    tags: &[],
+                    keys: &["description", "messages", "_meta"],
+                    parse: |v| crate::model::de::member(v).map(Self::GetPromptResult),
+                },
+                crate::model::de::Member {
+                    name: "ListToolsResult",
+                    tags: &[],
+                    keys: &["_meta", "nextCursor", "tools"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListToolsResult),
+                },
+                crate::model::de::Member {
+                    name: "CallToolResult",
+                    tags: &[],
+                    keys: &["content", "isError", "_meta", "structuredContent"],
+                    parse: |v| crate::model::de::member(v).map(Self::CallToolResult),
+                },
+                crate::model::de::Member {
+                    name: "CompleteResult",
+                    tags: &[],
+                    keys: &["completion", "_meta"],
+                    parse: |v| crate::model::de::member(v).map(Self::CompleteResult),
+                },
+                crate::model::de::Member {
+                    name: "Result",
+                    tags: &[],
+                    keys: &["_meta", "extra"],
+                    parse: |v| crate::model::de::member(v).map(Self::Result),
+                },
+            ],
+        )
     }
 }

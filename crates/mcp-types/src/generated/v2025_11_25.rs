@@ -368,7 +368,7 @@ pub struct ClientCapabilitiesTasksRequestsSampling {
         ::std::option::Option<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
 }
 /// `ClientNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#clientnotification>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ClientNotification {
     /// `CancelledNotification`
@@ -408,7 +408,7 @@ impl ::std::convert::From<RootsListChangedNotification> for ClientNotification {
     }
 }
 /// `ClientRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#clientrequest>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ClientRequest {
     /// `InitializeRequest`
@@ -532,7 +532,7 @@ impl ::std::convert::From<ListTasksRequest> for ClientRequest {
     }
 }
 /// `ClientResult` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#clientresult>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ClientResult {
     /// `GetTaskResult`
@@ -658,7 +658,7 @@ pub struct CompleteRequestParamsMeta {
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /// Part of `CompleteRequestParams` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#completerequestparams>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum CompleteRequestParamsRef {
     /// `PromptReference`
@@ -705,7 +705,7 @@ pub struct CompleteResultCompletion {
     pub values: ::std::vec::Vec<::std::string::String>,
 }
 /// `ContentBlock` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#contentblock>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ContentBlock {
     /// `ImageContent`
@@ -881,7 +881,7 @@ pub struct CreateMessageResult {
     pub stop_reason: ::std::option::Option<::std::string::String>,
 }
 /// Part of `CreateMessageResult` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#createmessageresult>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum CreateMessageResultContent {
     /// `ToolUseContent`
@@ -1055,7 +1055,7 @@ crate::wire_const::wire_const_str! {
     ElicitRequestMethod = "elicitation/create"
 }
 /// `ElicitRequestParams` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#elicitrequestparams>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ElicitRequestParams {
     /// `ElicitRequestURLParams`
@@ -1156,7 +1156,7 @@ pub enum ElicitResultAction {
     Decline,
 }
 /// Part of `ElicitResult` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#elicitresult>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ElicitResultContentValue {
     /// `StringArray`
@@ -1175,7 +1175,7 @@ impl ::std::convert::From<ElicitResultContentScalar> for ElicitResultContentValu
     }
 }
 /// Part of `ElicitResult` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#elicitresult>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ElicitResultContentScalar {
     /// `Boolean`
@@ -1237,7 +1237,7 @@ pub struct EmbeddedResource {
     pub type_: EmbeddedResourceType,
 }
 /// Part of `EmbeddedResource` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#embeddedresource>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum EmbeddedResourceResource {
     /// `TextResourceContents`
@@ -1281,7 +1281,7 @@ impl ::std::convert::From<Result> for EmptyResult {
     }
 }
 /// `EnumSchema` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#enumschema>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum EnumSchema {
     /// `UntitledSingleSelectEnumSchema`
@@ -1690,7 +1690,7 @@ pub struct JSONRPCErrorResponse {
     pub jsonrpc: JSONRPCVersion,
 }
 /// `JSONRPCMessage` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#jsonrpcmessage>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum JSONRPCMessage {
     /// `JSONRPCRequest`
@@ -1749,7 +1749,7 @@ pub struct JSONRPCRequest {
         ::std::option::Option<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
 }
 /// `JSONRPCResponse` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#jsonrpcresponse>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum JSONRPCResponse {
     /// `JSONRPCResultResponse`
@@ -2135,7 +2135,7 @@ pub struct ModelPreferences {
     pub speed_priority: ::std::option::Option<::serde_json::Number>,
 }
 /// `MultiSelectEnumSchema` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#multiselectenumschema>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum MultiSelectEnumSchema {
     /// `UntitledMultiSelectEnumSchema`
@@ -2292,7 +2292,7 @@ crate::wire_const::wire_const_str! {
     PingRequestMethod = "ping"
 }
 /// `PrimitiveSchemaDefinition` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#primitiveschemadefinition>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum PrimitiveSchemaDefinition {
     /// `UntitledSingleSelectEnumSchema`
@@ -2390,7 +2390,7 @@ pub struct ProgressNotificationParams {
     pub total: ::std::option::Option<::serde_json::Number>,
 }
 /// `ProgressToken` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#progresstoken>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ProgressToken {
     /// `Integer`
@@ -2540,7 +2540,7 @@ pub struct ReadResourceResult {
     pub meta: ::std::option::Option<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
 }
 /// Part of `ReadResourceResult` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#readresourceresult>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ReadResourceResultContentsItem {
     /// `TextResourceContents`
@@ -2576,7 +2576,7 @@ pub struct Request {
         ::std::option::Option<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
 }
 /// `RequestId` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#requestid>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum RequestId {
     /// `Integer`
@@ -2911,7 +2911,7 @@ pub struct SamplingMessage {
     pub role: Role,
 }
 /// Part of `SamplingMessage` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#samplingmessage>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum SamplingMessageContent {
     /// `ToolUseContent`
@@ -2958,7 +2958,7 @@ impl ::std::convert::From<::std::vec::Vec<SamplingMessageContentBlock>> for Samp
     }
 }
 /// `SamplingMessageContentBlock` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#samplingmessagecontentblock>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum SamplingMessageContentBlock {
     /// `ToolUseContent`
@@ -3091,7 +3091,7 @@ pub struct ServerCapabilitiesTools {
     pub list_changed: ::std::option::Option<bool>,
 }
 /// `ServerNotification` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#servernotification>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ServerNotification {
     /// `CancelledNotification`
@@ -3159,7 +3159,7 @@ impl ::std::convert::From<ToolListChangedNotification> for ServerNotification {
     }
 }
 /// `ServerRequest` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#serverrequest>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ServerRequest {
     /// `GetTaskRequest`
@@ -3220,7 +3220,7 @@ impl ::std::convert::From<ListRootsRequest> for ServerRequest {
     }
 }
 /// `ServerResult` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#serverresult>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ServerResult {
     /// `GetTaskResult`
@@ -3365,7 +3365,7 @@ pub struct SetLevelRequestParamsMeta {
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /// `SingleSelectEnumSchema` (MCP 2025-11-25): <https://modelcontextprotocol.io/specification/2025-11-25/schema#singleselectenumschema>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum SingleSelectEnumSchema {
     /// `UntitledSingleSelectEnumSchema`
@@ -4213,5 +4213,1166 @@ pub mod error {
         fn from(value: String) -> Self {
             Self(value.into())
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ClientNotification {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ClientNotification",
+            &[
+                crate::model::de::Member {
+                    name: "CancelledNotification",
+                    tags: &[("jsonrpc", "2.0"), ("method", "notifications/cancelled")],
+                    keys: &["jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::CancelledNotification),
+                },
+                crate::model::de::Member {
+                    name: "ProgressNotification",
+                    tags: &[("jsonrpc", "2.0"), ("method", "notifications/progress")],
+                    keys: &["jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ProgressNotification),
+                },
+                crate::model::de::Member {
+                    name: "TaskStatusNotification",
+                    tags: &[("jsonrpc", "2.0"), ("method", "notifications/tasks/status")],
+                    keys: &["jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::TaskStatusNotification),
+                },
+                crate::model::de::Member {
+                    name: "InitializedNotification",
+                    tags: &[("jsonrpc", "2.0"), ("method", "notifications/initialized")],
+                    keys: &["jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::InitializedNotification),
+                },
+                crate::model::de::Member {
+                    name: "RootsListChangedNotification",
+                    tags: &[
+                        ("jsonrpc", "2.0"),
+                        ("method", "notifications/roots/list_changed"),
+                    ],
+                    keys: &["jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::RootsListChangedNotification),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ClientRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ClientRequest",
+            &[
+                crate::model::de::Member {
+                    name: "InitializeRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "initialize")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::InitializeRequest),
+                },
+                crate::model::de::Member {
+                    name: "ReadResourceRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "resources/read")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ReadResourceRequest),
+                },
+                crate::model::de::Member {
+                    name: "SubscribeRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "resources/subscribe")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::SubscribeRequest),
+                },
+                crate::model::de::Member {
+                    name: "UnsubscribeRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "resources/unsubscribe")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::UnsubscribeRequest),
+                },
+                crate::model::de::Member {
+                    name: "GetPromptRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "prompts/get")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::GetPromptRequest),
+                },
+                crate::model::de::Member {
+                    name: "CallToolRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "tools/call")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::CallToolRequest),
+                },
+                crate::model::de::Member {
+                    name: "GetTaskRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "tasks/get")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::GetTaskRequest),
+                },
+                crate::model::de::Member {
+                    name: "GetTaskPayloadRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "tasks/result")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::GetTaskPayloadRequest),
+                },
+                crate::model::de::Member {
+                    name: "CancelTaskRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "tasks/cancel")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::CancelTaskRequest),
+                },
+                crate::model::de::Member {
+                    name: "SetLevelRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "logging/setLevel")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::SetLevelRequest),
+                },
+                crate::model::de::Member {
+                    name: "CompleteRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "completion/complete")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::CompleteRequest),
+                },
+                crate::model::de::Member {
+                    name: "PingRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "ping")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::PingRequest),
+                },
+                crate::model::de::Member {
+                    name: "ListResourcesRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "resources/list")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListResourcesRequest),
+                },
+                crate::model::de::Member {
+                    name: "ListResourceTemplatesRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "resources/templates/list")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListResourceTemplatesRequest),
+                },
+                crate::model::de::Member {
+                    name: "ListPromptsRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "prompts/list")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListPromptsRequest),
+                },
+                crate::model::de::Member {
+                    name: "ListToolsRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "tools/list")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListToolsRequest),
+                },
+                crate::model::de::Member {
+                    name: "ListTasksRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "tasks/list")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListTasksRequest),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ClientResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ClientResult",
+            &[
+                crate::model::de::Member {
+                    name: "GetTaskResult",
+                    tags: &[],
+                    keys: &[
+                        "createdAt",
+                        "lastUpdatedAt",
+                        "_meta",
+                        "pollInterval",
+                        "status",
+                        "statusMessage",
+                        "taskId",
+                        "ttl",
+                        "extra",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::GetTaskResult),
+                },
+                crate::model::de::Member {
+                    name: "CancelTaskResult",
+                    tags: &[],
+                    keys: &[
+                        "createdAt",
+                        "lastUpdatedAt",
+                        "_meta",
+                        "pollInterval",
+                        "status",
+                        "statusMessage",
+                        "taskId",
+                        "ttl",
+                        "extra",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::CancelTaskResult),
+                },
+                crate::model::de::Member {
+                    name: "CreateMessageResult",
+                    tags: &[],
+                    keys: &["content", "_meta", "model", "role", "stopReason"],
+                    parse: |v| crate::model::de::member(v).map(Self::CreateMessageResult),
+                },
+                crate::model::de::Member {
+                    name: "ListTasksResult",
+                    tags: &[],
+                    keys: &["_meta", "nextCursor", "tasks"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListTasksResult),
+                },
+                crate::model::de::Member {
+                    name: "ListRootsResult",
+                    tags: &[],
+                    keys: &["_meta", "roots"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListRootsResult),
+                },
+                crate::model::de::Member {
+                    name: "ElicitResult",
+                    tags: &[],
+                    keys: &["action", "content", "_meta"],
+                    parse: |v| crate::model::de::member(v).map(Self::ElicitResult),
+                },
+                crate::model::de::Member {
+                    name: "GetTaskPayloadResult",
+                    tags: &[],
+                    keys: &["_meta", "extra"],
+                    parse: |v| crate::model::de::member(v).map(Self::GetTaskPayloadResult),
+                },
+                crate::model::de::Member {
+                    name: "Result",
+                    tags: &[],
+                    keys: &["_meta", "extra"],
+                    parse: |v| crate::model::de::member(v).map(Self::Result),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "CompleteRequestParamsRef",
+            &[
+                crate::model::de::Member {
+                    name: "PromptReference",
+                    tags: &[("type", "ref/prompt")],
+                    keys: &["name", "title", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::PromptReference),
+                },
+                crate::model::de::Member {
+                    name: "ResourceTemplateReference",
+                    tags: &[("type", "ref/resource")],
+                    keys: &["type", "uri"],
+                    parse: |v| crate::model::de::member(v).map(Self::ResourceTemplateReference),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ContentBlock {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ContentBlock",
+            &[
+                crate::model::de::Member {
+                    name: "ImageContent",
+                    tags: &[("type", "image")],
+                    keys: &["annotations", "data", "_meta", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::ImageContent),
+                },
+                crate::model::de::Member {
+                    name: "AudioContent",
+                    tags: &[("type", "audio")],
+                    keys: &["annotations", "data", "_meta", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::AudioContent),
+                },
+                crate::model::de::Member {
+                    name: "ResourceLink",
+                    tags: &[("type", "resource_link")],
+                    keys: &[
+                        "annotations",
+                        "description",
+                        "icons",
+                        "_meta",
+                        "mimeType",
+                        "name",
+                        "size",
+                        "title",
+                        "type",
+                        "uri",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::ResourceLink),
+                },
+                crate::model::de::Member {
+                    name: "TextContent",
+                    tags: &[("type", "text")],
+                    keys: &["annotations", "_meta", "text", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::TextContent),
+                },
+                crate::model::de::Member {
+                    name: "EmbeddedResource",
+                    tags: &[("type", "resource")],
+                    keys: &["annotations", "_meta", "resource", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::EmbeddedResource),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "CreateMessageResultContent",
+            &[
+                crate::model::de::Member {
+                    name: "ToolUseContent",
+                    tags: &[("type", "tool_use")],
+                    keys: &["id", "input", "_meta", "name", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::ToolUseContent),
+                },
+                crate::model::de::Member {
+                    name: "ImageContent",
+                    tags: &[("type", "image")],
+                    keys: &["annotations", "data", "_meta", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::ImageContent),
+                },
+                crate::model::de::Member {
+                    name: "AudioContent",
+                    tags: &[("type", "audio")],
+                    keys: &["annotations", "data", "_meta", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::AudioContent),
+                },
+                crate::model::de::Member {
+                    name: "ToolResultContent",
+                    tags: &[("type", "tool_result")],
+                    keys: &[
+                        "content",
+                        "isError",
+                        "_meta",
+                        "structuredContent",
+                        "toolUseId",
+                        "type",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::ToolResultContent),
+                },
+                crate::model::de::Member {
+                    name: "TextContent",
+                    tags: &[("type", "text")],
+                    keys: &["annotations", "_meta", "text", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::TextContent),
+                },
+                crate::model::de::Member {
+                    name: "Array",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::Array),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ElicitRequestParams",
+            &[
+                crate::model::de::Member {
+                    name: "ElicitRequestURLParams",
+                    tags: &[("mode", "url")],
+                    keys: &["elicitationId", "message", "_meta", "mode", "task", "url"],
+                    parse: |v| crate::model::de::member(v).map(Self::ElicitRequestURLParams),
+                },
+                crate::model::de::Member {
+                    name: "ElicitRequestFormParams",
+                    tags: &[],
+                    keys: &["message", "_meta", "mode", "requestedSchema", "task"],
+                    parse: |v| crate::model::de::member(v).map(Self::ElicitRequestFormParams),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ElicitResultContentValue",
+            &[
+                crate::model::de::Member {
+                    name: "StringArray",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::StringArray),
+                },
+                crate::model::de::Member {
+                    name: "ElicitResultContentScalar",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::ElicitResultContentScalar),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ElicitResultContentScalar {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ElicitResultContentScalar",
+            &[
+                crate::model::de::Member {
+                    name: "Boolean",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::Boolean),
+                },
+                crate::model::de::Member {
+                    name: "Number",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::Number),
+                },
+                crate::model::de::Member {
+                    name: "String",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::String),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "EmbeddedResourceResource",
+            &[
+                crate::model::de::Member {
+                    name: "TextResourceContents",
+                    tags: &[],
+                    keys: &["_meta", "mimeType", "text", "uri"],
+                    parse: |v| crate::model::de::member(v).map(Self::TextResourceContents),
+                },
+                crate::model::de::Member {
+                    name: "BlobResourceContents",
+                    tags: &[],
+                    keys: &["blob", "_meta", "mimeType", "uri"],
+                    parse: |v| crate::model::de::member(v).map(Self::BlobResourceContents),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for EnumSchema {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "EnumSchema",
+            &[
+                crate::model::de::Member {
+                    name: "UntitledSingleSelectEnumSchema",
+                    tags: &[("type", "string")],
+                    keys: &["default", "description", "enum", "title", "type"],
+                    parse: |v| {
+                        crate::model::de::member(v).map(Self::UntitledSingleSelectEnumSchema)
+                    },
+                },
+                crate::model::de::Member {
+                    name: "TitledSingleSelectEnumSchema",
+                    tags: &[("type", "string")],
+                    keys: &["default", "description", "oneOf", "title", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::TitledSingleSelectEnumSchema),
+                },
+                crate::model::de::Member {
+                    name: "UntitledMultiSelectEnumSchema",
+                    tags: &[("type", "array")],
+                    keys: &[
+                        "default",
+                        "description",
+                        "items",
+                        "maxItems",
+                        "minItems",
+                        "title",
+                        "type",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::UntitledMultiSelectEnumSchema),
+                },
+                crate::model::de::Member {
+                    name: "TitledMultiSelectEnumSchema",
+                    tags: &[("type", "array")],
+                    keys: &[
+                        "default",
+                        "description",
+                        "items",
+                        "maxItems",
+                        "minItems",
+                        "title",
+                        "type",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::TitledMultiSelectEnumSchema),
+                },
+                crate::model::de::Member {
+                    name: "LegacyTitledEnumSchema",
+                    tags: &[("type", "string")],
+                    keys: &[
+                        "default",
+                        "description",
+                        "enum",
+                        "enumNames",
+                        "title",
+                        "type",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::LegacyTitledEnumSchema),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "JSONRPCMessage",
+            &[
+                crate::model::de::Member {
+                    name: "JSONRPCRequest",
+                    tags: &[("jsonrpc", "2.0")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCRequest),
+                },
+                crate::model::de::Member {
+                    name: "JSONRPCResultResponse",
+                    tags: &[("jsonrpc", "2.0")],
+                    keys: &["id", "jsonrpc", "result"],
+                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCResultResponse),
+                },
+                crate::model::de::Member {
+                    name: "JSONRPCNotification",
+                    tags: &[("jsonrpc", "2.0")],
+                    keys: &["jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCNotification),
+                },
+                crate::model::de::Member {
+                    name: "JSONRPCErrorResponse",
+                    tags: &[("jsonrpc", "2.0")],
+                    keys: &["error", "id", "jsonrpc"],
+                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCErrorResponse),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "JSONRPCResponse",
+            &[
+                crate::model::de::Member {
+                    name: "JSONRPCResultResponse",
+                    tags: &[("jsonrpc", "2.0")],
+                    keys: &["id", "jsonrpc", "result"],
+                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCResultResponse),
+                },
+                crate::model::de::Member {
+                    name: "JSONRPCErrorResponse",
+                    tags: &[("jsonrpc", "2.0")],
+                    keys: &["error", "id", "jsonrpc"],
+                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCErrorResponse),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "MultiSelectEnumSchema",
+            &[
+                crate::model::de::Member {
+                    name: "UntitledMultiSelectEnumSchema",
+                    tags: &[("type", "array")],
+                    keys: &[
+                        "default",
+                        "description",
+                        "items",
+                        "maxItems",
+                        "minItems",
+                        "title",
+                        "type",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::UntitledMultiSelectEnumSchema),
+                },
+                crate::model::de::Member {
+                    name: "TitledMultiSelectEnumSchema",
+                    tags: &[("type", "array")],
+                    keys: &[
+                        "default",
+                        "description",
+                        "items",
+                        "maxItems",
+                        "minItems",
+                        "title",
+                        "type",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::TitledMultiSelectEnumSchema),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "PrimitiveSchemaDefinition",
+            &[
+                crate::model::de::Member {
+                    name: "UntitledSingleSelectEnumSchema",
+                    tags: &[("type", "string")],
+                    keys: &["default", "description", "enum", "title", "type"],
+                    parse: |v| {
+                        crate::model::de::member(v).map(Self::UntitledSingleSelectEnumSchema)
+                    },
+                },
+                crate::model::de::Member {
+                    name: "TitledSingleSelectEnumSchema",
+                    tags: &[("type", "string")],
+                    keys: &["default", "description", "oneOf", "title", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::TitledSingleSelectEnumSchema),
+                },
+                crate::model::de::Member {
+                    name: "UntitledMultiSelectEnumSchema",
+                    tags: &[("type", "array")],
+                    keys: &[
+                        "default",
+                        "description",
+                        "items",
+                        "maxItems",
+                        "minItems",
+                        "title",
+                        "type",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::UntitledMultiSelectEnumSchema),
+                },
+                crate::model::de::Member {
+                    name: "TitledMultiSelectEnumSchema",
+                    tags: &[("type", "array")],
+                    keys: &[
+                        "default",
+                        "description",
+                        "items",
+                        "maxItems",
+                        "minItems",
+                        "title",
+                        "type",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::TitledMultiSelectEnumSchema),
+                },
+                crate::model::de::Member {
+                    name: "LegacyTitledEnumSchema",
+                    tags: &[("type", "string")],
+                    keys: &[
+                        "default",
+                        "description",
+                        "enum",
+                        "enumNames",
+                        "title",
+                        "type",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::LegacyTitledEnumSchema),
+                },
+                crate::model::de::Member {
+                    name: "StringSchema",
+                    tags: &[("type", "string")],
+                    keys: &[
+                        "default",
+                        "description",
+                        "format",
+                        "maxLength",
+                        "minLength",
+                        "title",
+                        "type",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::StringSchema),
+                },
+                crate::model::de::Member {
+                    name: "NumberSchema",
+                    tags: &[],
+                    keys: &[
+                        "default",
+                        "description",
+                        "maximum",
+                        "minimum",
+                        "title",
+                        "type",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::NumberSchema),
+                },
+                crate::model::de::Member {
+                    name: "BooleanSchema",
+                    tags: &[("type", "boolean")],
+                    keys: &["default", "description", "title", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::BooleanSchema),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ProgressToken {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ProgressToken",
+            &[
+                crate::model::de::Member {
+                    name: "Integer",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::Integer),
+                },
+                crate::model::de::Member {
+                    name: "String",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::String),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ReadResourceResultContentsItem",
+            &[
+                crate::model::de::Member {
+                    name: "TextResourceContents",
+                    tags: &[],
+                    keys: &["_meta", "mimeType", "text", "uri"],
+                    parse: |v| crate::model::de::member(v).map(Self::TextResourceContents),
+                },
+                crate::model::de::Member {
+                    name: "BlobResourceContents",
+                    tags: &[],
+                    keys: &["blob", "_meta", "mimeType", "uri"],
+                    parse: |v| crate::model::de::member(v).map(Self::BlobResourceContents),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for RequestId {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "RequestId",
+            &[
+                crate::model::de::Member {
+                    name: "Integer",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::Integer),
+                },
+                crate::model::de::Member {
+                    name: "String",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::String),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "SamplingMessageContent",
+            &[
+                crate::model::de::Member {
+                    name: "ToolUseContent",
+                    tags: &[("type", "tool_use")],
+                    keys: &["id", "input", "_meta", "name", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::ToolUseContent),
+                },
+                crate::model::de::Member {
+                    name: "ImageContent",
+                    tags: &[("type", "image")],
+                    keys: &["annotations", "data", "_meta", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::ImageContent),
+                },
+                crate::model::de::Member {
+                    name: "AudioContent",
+                    tags: &[("type", "audio")],
+                    keys: &["annotations", "data", "_meta", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::AudioContent),
+                },
+                crate::model::de::Member {
+                    name: "ToolResultContent",
+                    tags: &[("type", "tool_result")],
+                    keys: &[
+                        "content",
+                        "isError",
+                        "_meta",
+                        "structuredContent",
+                        "toolUseId",
+                        "type",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::ToolResultContent),
+                },
+                crate::model::de::Member {
+                    name: "TextContent",
+                    tags: &[("type", "text")],
+                    keys: &["annotations", "_meta", "text", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::TextContent),
+                },
+                crate::model::de::Member {
+                    name: "Array",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::Array),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "SamplingMessageContentBlock",
+            &[
+                crate::model::de::Member {
+                    name: "ToolUseContent",
+                    tags: &[("type", "tool_use")],
+                    keys: &["id", "input", "_meta", "name", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::ToolUseContent),
+                },
+                crate::model::de::Member {
+                    name: "ImageContent",
+                    tags: &[("type", "image")],
+                    keys: &["annotations", "data", "_meta", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::ImageContent),
+                },
+                crate::model::de::Member {
+                    name: "AudioContent",
+                    tags: &[("type", "audio")],
+                    keys: &["annotations", "data", "_meta", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::AudioContent),
+                },
+                crate::model::de::Member {
+                    name: "ToolResultContent",
+                    tags: &[("type", "tool_result")],
+                    keys: &[
+                        "content",
+                        "isError",
+                        "_meta",
+                        "structuredContent",
+                        "toolUseId",
+                        "type",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::ToolResultContent),
+                },
+                crate::model::de::Member {
+                    name: "TextContent",
+                    tags: &[("type", "text")],
+                    keys: &["annotations", "_meta", "text", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::TextContent),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ServerNotification {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ServerNotification",
+            &[
+                crate::model::de::Member {
+                    name: "CancelledNotification",
+                    tags: &[("jsonrpc", "2.0"), ("method", "notifications/cancelled")],
+                    keys: &["jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::CancelledNotification),
+                },
+                crate::model::de::Member {
+                    name: "ProgressNotification",
+                    tags: &[("jsonrpc", "2.0"), ("method", "notifications/progress")],
+                    keys: &["jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ProgressNotification),
+                },
+                crate::model::de::Member {
+                    name: "ResourceUpdatedNotification",
+                    tags: &[
+                        ("jsonrpc", "2.0"),
+                        ("method", "notifications/resources/updated"),
+                    ],
+                    keys: &["jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ResourceUpdatedNotification),
+                },
+                crate::model::de::Member {
+                    name: "TaskStatusNotification",
+                    tags: &[("jsonrpc", "2.0"), ("method", "notifications/tasks/status")],
+                    keys: &["jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::TaskStatusNotification),
+                },
+                crate::model::de::Member {
+                    name: "LoggingMessageNotification",
+                    tags: &[("jsonrpc", "2.0"), ("method", "notifications/message")],
+                    keys: &["jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::LoggingMessageNotification),
+                },
+                crate::model::de::Member {
+                    name: "ElicitationCompleteNotification",
+                    tags: &[
+                        ("jsonrpc", "2.0"),
+                        ("method", "notifications/elicitation/complete"),
+                    ],
+                    keys: &["jsonrpc", "method", "params"],
+                    parse: |v| {
+                        crate::model::de::member(v).map(Self::ElicitationCompleteNotification)
+                    },
+                },
+                crate::model::de::Member {
+                    name: "ResourceListChangedNotification",
+                    tags: &[
+                        ("jsonrpc", "2.0"),
+                        ("method", "notifications/resources/list_changed"),
+                    ],
+                    keys: &["jsonrpc", "method", "params"],
+                    parse: |v| {
+                        crate::model::de::member(v).map(Self::ResourceListChangedNotification)
+                    },
+                },
+                crate::model::de::Member {
+                    name: "PromptListChangedNotification",
+                    tags: &[
+                        ("jsonrpc", "2.0"),
+                        ("method", "notifications/prompts/list_changed"),
+                    ],
+                    keys: &["jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::PromptListChangedNotification),
+                },
+                crate::model::de::Member {
+                    name: "ToolListChangedNotification",
+                    tags: &[
+                        ("jsonrpc", "2.0"),
+                        ("method", "notifications/tools/list_changed"),
+                    ],
+                    keys: &["jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ToolListChangedNotification),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ServerRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ServerRequest",
+            &[
+                crate::model::de::Member {
+                    name: "GetTaskRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "tasks/get")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::GetTaskRequest),
+                },
+                crate::model::de::Member {
+                    name: "GetTaskPayloadRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "tasks/result")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::GetTaskPayloadRequest),
+                },
+                crate::model::de::Member {
+                    name: "CancelTaskRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "tasks/cancel")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::CancelTaskRequest),
+                },
+                crate::model::de::Member {
+                    name: "CreateMessageRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "sampling/createMessage")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::CreateMessageRequest),
+                },
+                crate::model::de::Member {
+                    name: "ElicitRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "elicitation/create")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ElicitRequest),
+                },
+                crate::model::de::Member {
+                    name: "PingRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "ping")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::PingRequest),
+                },
+                crate::model::de::Member {
+                    name: "ListTasksRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "tasks/list")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListTasksRequest),
+                },
+                crate::model::de::Member {
+                    name: "ListRootsRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "roots/list")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListRootsRequest),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ServerResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ServerResult",
+            &[
+                crate::model::de::Member {
+                    name: "GetTaskResult",
+                    tags: &[],
+                    keys: &[
+                        "createdAt",
+                        "lastUpdatedAt",
+                        "_meta",
+                        "pollInterval",
+                        "status",
+                        "statusMessage",
+                        "taskId",
+                        "ttl",
+                        "extra",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::GetTaskResult),
+                },
+                crate::model::de::Member {
+                    name: "CancelTaskResult",
+                    tags: &[],
+                    keys: &[
+                        "createdAt",
+                        "lastUpdatedAt",
+                        "_meta",
+                        "pollInterval",
+                        "status",
+                        "statusMessage",
+                        "taskId",
+                        "ttl",
+                        "extra",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::CancelTaskResult),
+                },
+                crate::model::de::Member {
+                    name: "InitializeResult",
+                    tags: &[],
+                    keys: &[
+                        "capabilities",
+                        "instructions",
+                        "_meta",
+                        "protocolVersion",
+                        "serverInfo",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::InitializeResult),
+                },
+                crate::model::de::Member {
+                    name: "ListResourcesResult",
+                    tags: &[],
+                    keys: &["_meta", "nextCursor", "resources"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListResourcesResult),
+                },
+                crate::model::de::Member {
+                    name: "ListResourceTemplatesResult",
+                    tags: &[],
+                    keys: &["_meta", "nextCursor", "resourceTemplates"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListResourceTemplatesResult),
+                },
+                crate::model::de::Member {
+                    name: "ReadResourceResult",
+                    tags: &[],
+                    keys: &["contents", "_meta"],
+                    parse: |v| crate::model::de::member(v).map(Self::ReadResourceResult),
+                },
+                crate::model::de::Member {
+                    name: "ListPromptsResult",
+                    tags: &[],
+                    keys: &["_meta", "nextCursor", "prompts"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListPromptsResult),
+                },
+                crate::model::de::Member {
+                    name: "GetPromptResult",
+                    tags: &[],
+                    keys: &["description", "messages", "_meta"],
+                    parse: |v| crate::model::de::member(v).map(Self::GetPromptResult),
+                },
+                crate::model::de::Member {
+                    name: "ListToolsResult",
+                    tags: &[],
+                    keys: &["_meta", "nextCursor", "tools"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListToolsResult),
+                },
+                crate::model::de::Member {
+                    name: "CallToolResult",
+                    tags: &[],
+                    keys: &["content", "isError", "_meta", "structuredContent"],
+                    parse: |v| crate::model::de::member(v).map(Self::CallToolResult),
+                },
+                crate::model::de::Member {
+                    name: "ListTasksResult",
+                    tags: &[],
+                    keys: &["_meta", "nextCursor", "tasks"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListTasksResult),
+                },
+                crate::model::de::Member {
+                    name: "CompleteResult",
+                    tags: &[],
+                    keys: &["completion", "_meta"],
+                    parse: |v| crate::model::de::member(v).map(Self::CompleteResult),
+                },
+                crate::model::de::Member {
+                    name: "GetTaskPayloadResult",
+                    tags: &[],
+                    keys: &["_meta", "extra"],
+                    parse: |v| crate::model::de::member(v).map(Self::GetTaskPayloadResult),
+                },
+                crate::model::de::Member {
+                    name: "Result",
+                    tags: &[],
+                    keys: &["_meta", "extra"],
+                    parse: |v| crate::model::de::member(v).map(Self::Result),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SingleSelectEnumSchema {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "SingleSelectEnumSchema",
+            &[
+                crate::model::de::Member {
+                    name: "UntitledSingleSelectEnumSchema",
+                    tags: &[("type", "string")],
+                    keys: &["default", "description", "enum", "title", "type"],
+                    parse: |v| {
+                        crate::model::de::member(v).map(Self::UntitledSingleSelectEnumSchema)
+                    },
+                },
+                crate::model::de::Member {
+                    name: "TitledSingleSelectEnumSchema",
+                    tags: &[("type", "string")],
+                    keys: &["default", "description", "oneOf", "title", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::TitledSingleSelectEnumSchema),
+                },
+            ],
+        )
     }
 }

@@ -211,7 +211,7 @@ pub struct CallToolResultResponse {
     pub result: CallToolResultResponseResult,
 }
 /// Part of `CallToolResultResponse` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#calltoolresultresponse>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum CallToolResultResponseResult {
     /// `CallToolResult`
@@ -322,7 +322,7 @@ impl ::std::convert::From<CancelledNotification> for ClientNotification {
     }
 }
 /// `ClientRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#clientrequest>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ClientRequest {
     /// `DiscoverRequest`
@@ -466,7 +466,7 @@ pub struct CompleteRequestParamsContext {
     >,
 }
 /// Part of `CompleteRequestParams` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#completerequestparams>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum CompleteRequestParamsRef {
     /// `PromptReference`
@@ -525,7 +525,7 @@ pub struct CompleteResultResponse {
     pub result: CompleteResult,
 }
 /// `ContentBlock` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#contentblock>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ContentBlock {
     /// `ImageContent`
@@ -673,7 +673,7 @@ pub struct CreateMessageResult {
     pub stop_reason: ::std::option::Option<::std::string::String>,
 }
 /// Part of `CreateMessageResult` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#createmessageresult>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum CreateMessageResultContent {
     /// `ToolUseContent`
@@ -883,7 +883,7 @@ crate::wire_const::wire_const_str! {
     ElicitRequestMethod = "elicitation/create"
 }
 /// `ElicitRequestParams` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#elicitrequestparams>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ElicitRequestParams {
     /// `ElicitRequestURLParams`
@@ -952,7 +952,7 @@ pub enum ElicitResultAction {
     Decline,
 }
 /// Part of `ElicitResult` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#elicitresult>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ElicitResultContentValue {
     /// `StringArray`
@@ -971,7 +971,7 @@ impl ::std::convert::From<ElicitResultContentScalar> for ElicitResultContentValu
     }
 }
 /// Part of `ElicitResult` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#elicitresult>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ElicitResultContentScalar {
     /// `Boolean`
@@ -1010,7 +1010,7 @@ pub struct EmbeddedResource {
     pub type_: EmbeddedResourceType,
 }
 /// Part of `EmbeddedResource` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#embeddedresource>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum EmbeddedResourceResource {
     /// `TextResourceContents`
@@ -1054,7 +1054,7 @@ impl ::std::convert::From<Result> for EmptyResult {
     }
 }
 /// `EnumSchema` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#enumschema>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum EnumSchema {
     /// `UntitledSingleSelectEnumSchema`
@@ -1176,7 +1176,7 @@ pub struct GetPromptResultResponse {
     pub result: GetPromptResultResponseResult,
 }
 /// Part of `GetPromptResultResponse` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#getpromptresultresponse>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum GetPromptResultResponseResult {
     /// `GetPromptResult`
@@ -1317,7 +1317,7 @@ pub struct Implementation {
     pub website_url: ::std::option::Option<::std::string::String>,
 }
 /// `InputRequest` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#inputrequest>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum InputRequest {
     /// `CreateMessageRequest`
@@ -1392,7 +1392,7 @@ pub struct InputRequiredResult {
     pub result_type: ::std::string::String,
 }
 /// `InputResponse` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#inputresponse>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum InputResponse {
     /// `CreateMessageResult`
@@ -1584,7 +1584,7 @@ pub struct JSONRPCErrorResponse {
     pub jsonrpc: JSONRPCVersion,
 }
 /// `JSONRPCMessage` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#jsonrpcmessage>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum JSONRPCMessage {
     /// `JSONRPCRequest`
@@ -1643,7 +1643,7 @@ pub struct JSONRPCRequest {
         ::std::option::Option<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
 }
 /// `JSONRPCResponse` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#jsonrpcresponse>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum JSONRPCResponse {
     /// `JSONRPCResultResponse`
@@ -2215,7 +2215,7 @@ pub struct ModelPreferences {
     pub speed_priority: ::std::option::Option<::serde_json::Number>,
 }
 /// `MultiSelectEnumSchema` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#multiselectenumschema>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum MultiSelectEnumSchema {
     /// `UntitledMultiSelectEnumSchema`
@@ -2364,7 +2364,7 @@ crate::wire_const::wire_const_int! {
     ParseErrorCode = - 32700
 }
 /// `PrimitiveSchemaDefinition` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#primitiveschemadefinition>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum PrimitiveSchemaDefinition {
     /// `UntitledSingleSelectEnumSchema`
@@ -2461,7 +2461,7 @@ pub struct ProgressNotificationParams {
     pub total: ::std::option::Option<::serde_json::Number>,
 }
 /// `ProgressToken` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#progresstoken>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ProgressToken {
     /// `Integer`
@@ -2635,7 +2635,7 @@ pub enum ReadResourceResultCacheScope {
     Public,
 }
 /// Part of `ReadResourceResult` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#readresourceresult>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ReadResourceResultContentsItem {
     /// `TextResourceContents`
@@ -2664,7 +2664,7 @@ pub struct ReadResourceResultResponse {
     pub result: ReadResourceResultResponseResult,
 }
 /// Part of `ReadResourceResultResponse` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#readresourceresultresponse>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ReadResourceResultResponseResult {
     /// `ReadResourceResult`
@@ -2693,7 +2693,7 @@ pub struct Request {
         ::std::option::Option<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
 }
 /// `RequestId` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#requestid>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum RequestId {
     /// `Integer`
@@ -3046,7 +3046,7 @@ pub struct SamplingMessage {
     pub role: Role,
 }
 /// Part of `SamplingMessage` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#samplingmessage>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum SamplingMessageContent {
     /// `ToolUseContent`
@@ -3093,7 +3093,7 @@ impl ::std::convert::From<::std::vec::Vec<SamplingMessageContentBlock>> for Samp
     }
 }
 /// `SamplingMessageContentBlock` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#samplingmessagecontentblock>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum SamplingMessageContentBlock {
     /// `ToolUseContent`
@@ -3193,7 +3193,7 @@ pub struct ServerCapabilitiesTools {
     pub list_changed: ::std::option::Option<bool>,
 }
 /// `ServerNotification` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#servernotification>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ServerNotification {
     /// `CancelledNotification`
@@ -3254,7 +3254,7 @@ impl ::std::convert::From<ToolListChangedNotification> for ServerNotification {
     }
 }
 /// `ServerResult` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#serverresult>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ServerResult {
     /// `DiscoverResult`
@@ -3343,7 +3343,7 @@ impl ::std::convert::From<Result> for ServerResult {
     }
 }
 /// `SingleSelectEnumSchema` (MCP 2026-07-28): <https://modelcontextprotocol.io/specification/2026-07-28/schema#singleselectenumschema>
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum SingleSelectEnumSchema {
     /// `UntitledSingleSelectEnumSchema`
@@ -4003,5 +4003,1071 @@ pub mod error {
         fn from(value: String) -> Self {
             Self(value.into())
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CallToolResultResponseResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "CallToolResultResponseResult",
+            &[
+                crate::model::de::Member {
+                    name: "CallToolResult",
+                    tags: &[],
+                    keys: &[
+                        "content",
+                        "isError",
+                        "_meta",
+                        "resultType",
+                        "structuredContent",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::CallToolResult),
+                },
+                crate::model::de::Member {
+                    name: "InputRequiredResult",
+                    tags: &[],
+                    keys: &["inputRequests", "_meta", "requestState", "resultType"],
+                    parse: |v| crate::model::de::member(v).map(Self::InputRequiredResult),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ClientRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ClientRequest",
+            &[
+                crate::model::de::Member {
+                    name: "DiscoverRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "server/discover")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::DiscoverRequest),
+                },
+                crate::model::de::Member {
+                    name: "ListResourcesRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "resources/list")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListResourcesRequest),
+                },
+                crate::model::de::Member {
+                    name: "ListResourceTemplatesRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "resources/templates/list")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListResourceTemplatesRequest),
+                },
+                crate::model::de::Member {
+                    name: "ReadResourceRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "resources/read")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ReadResourceRequest),
+                },
+                crate::model::de::Member {
+                    name: "SubscriptionsListenRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "subscriptions/listen")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::SubscriptionsListenRequest),
+                },
+                crate::model::de::Member {
+                    name: "ListPromptsRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "prompts/list")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListPromptsRequest),
+                },
+                crate::model::de::Member {
+                    name: "GetPromptRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "prompts/get")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::GetPromptRequest),
+                },
+                crate::model::de::Member {
+                    name: "ListToolsRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "tools/list")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListToolsRequest),
+                },
+                crate::model::de::Member {
+                    name: "CallToolRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "tools/call")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::CallToolRequest),
+                },
+                crate::model::de::Member {
+                    name: "CompleteRequest",
+                    tags: &[("jsonrpc", "2.0"), ("method", "completion/complete")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::CompleteRequest),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "CompleteRequestParamsRef",
+            &[
+                crate::model::de::Member {
+                    name: "PromptReference",
+                    tags: &[("type", "ref/prompt")],
+                    keys: &["name", "title", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::PromptReference),
+                },
+                crate::model::de::Member {
+                    name: "ResourceTemplateReference",
+                    tags: &[("type", "ref/resource")],
+                    keys: &["type", "uri"],
+                    parse: |v| crate::model::de::member(v).map(Self::ResourceTemplateReference),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ContentBlock {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ContentBlock",
+            &[
+                crate::model::de::Member {
+                    name: "ImageContent",
+                    tags: &[("type", "image")],
+                    keys: &["annotations", "data", "_meta", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::ImageContent),
+                },
+                crate::model::de::Member {
+                    name: "AudioContent",
+                    tags: &[("type", "audio")],
+                    keys: &["annotations", "data", "_meta", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::AudioContent),
+                },
+                crate::model::de::Member {
+                    name: "ResourceLink",
+                    tags: &[("type", "resource_link")],
+                    keys: &[
+                        "annotations",
+                        "description",
+                        "icons",
+                        "_meta",
+                        "mimeType",
+                        "name",
+                        "size",
+                        "title",
+                        "type",
+                        "uri",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::ResourceLink),
+                },
+                crate::model::de::Member {
+                    name: "TextContent",
+                    tags: &[("type", "text")],
+                    keys: &["annotations", "_meta", "text", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::TextContent),
+                },
+                crate::model::de::Member {
+                    name: "EmbeddedResource",
+                    tags: &[("type", "resource")],
+                    keys: &["annotations", "_meta", "resource", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::EmbeddedResource),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "CreateMessageResultContent",
+            &[
+                crate::model::de::Member {
+                    name: "ToolUseContent",
+                    tags: &[("type", "tool_use")],
+                    keys: &["id", "input", "_meta", "name", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::ToolUseContent),
+                },
+                crate::model::de::Member {
+                    name: "ImageContent",
+                    tags: &[("type", "image")],
+                    keys: &["annotations", "data", "_meta", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::ImageContent),
+                },
+                crate::model::de::Member {
+                    name: "AudioContent",
+                    tags: &[("type", "audio")],
+                    keys: &["annotations", "data", "_meta", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::AudioContent),
+                },
+                crate::model::de::Member {
+                    name: "ToolResultContent",
+                    tags: &[("type", "tool_result")],
+                    keys: &[
+                        "content",
+                        "isError",
+                        "_meta",
+                        "structuredContent",
+                        "toolUseId",
+                        "type",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::ToolResultContent),
+                },
+                crate::model::de::Member {
+                    name: "TextContent",
+                    tags: &[("type", "text")],
+                    keys: &["annotations", "_meta", "text", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::TextContent),
+                },
+                crate::model::de::Member {
+                    name: "Array",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::Array),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ElicitRequestParams",
+            &[
+                crate::model::de::Member {
+                    name: "ElicitRequestURLParams",
+                    tags: &[("mode", "url")],
+                    keys: &["message", "mode", "url"],
+                    parse: |v| crate::model::de::member(v).map(Self::ElicitRequestURLParams),
+                },
+                crate::model::de::Member {
+                    name: "ElicitRequestFormParams",
+                    tags: &[],
+                    keys: &["message", "mode", "requestedSchema"],
+                    parse: |v| crate::model::de::member(v).map(Self::ElicitRequestFormParams),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ElicitResultContentValue",
+            &[
+                crate::model::de::Member {
+                    name: "StringArray",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::StringArray),
+                },
+                crate::model::de::Member {
+                    name: "ElicitResultContentScalar",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::ElicitResultContentScalar),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ElicitResultContentScalar {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ElicitResultContentScalar",
+            &[
+                crate::model::de::Member {
+                    name: "Boolean",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::Boolean),
+                },
+                crate::model::de::Member {
+                    name: "Number",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::Number),
+                },
+                crate::model::de::Member {
+                    name: "String",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::String),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "EmbeddedResourceResource",
+            &[
+                crate::model::de::Member {
+                    name: "TextResourceContents",
+                    tags: &[],
+                    keys: &["_meta", "mimeType", "text", "uri"],
+                    parse: |v| crate::model::de::member(v).map(Self::TextResourceContents),
+                },
+                crate::model::de::Member {
+                    name: "BlobResourceContents",
+                    tags: &[],
+                    keys: &["blob", "_meta", "mimeType", "uri"],
+                    parse: |v| crate::model::de::member(v).map(Self::BlobResourceContents),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for EnumSchema {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "EnumSchema",
+            &[
+                crate::model::de::Member {
+                    name: "UntitledSingleSelectEnumSchema",
+                    tags: &[("type", "string")],
+                    keys: &["default", "description", "enum", "title", "type"],
+                    parse: |v| {
+                        crate::model::de::member(v).map(Self::UntitledSingleSelectEnumSchema)
+                    },
+                },
+                crate::model::de::Member {
+                    name: "TitledSingleSelectEnumSchema",
+                    tags: &[("type", "string")],
+                    keys: &["default", "description", "oneOf", "title", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::TitledSingleSelectEnumSchema),
+                },
+                crate::model::de::Member {
+                    name: "UntitledMultiSelectEnumSchema",
+                    tags: &[("type", "array")],
+                    keys: &[
+                        "default",
+                        "description",
+                        "items",
+                        "maxItems",
+                        "minItems",
+                        "title",
+                        "type",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::UntitledMultiSelectEnumSchema),
+                },
+                crate::model::de::Member {
+                    name: "TitledMultiSelectEnumSchema",
+                    tags: &[("type", "array")],
+                    keys: &[
+                        "default",
+                        "description",
+                        "items",
+                        "maxItems",
+                        "minItems",
+                        "title",
+                        "type",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::TitledMultiSelectEnumSchema),
+                },
+                crate::model::de::Member {
+                    name: "LegacyTitledEnumSchema",
+                    tags: &[("type", "string")],
+                    keys: &[
+                        "default",
+                        "description",
+                        "enum",
+                        "enumNames",
+                        "title",
+                        "type",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::LegacyTitledEnumSchema),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for GetPromptResultResponseResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "GetPromptResultResponseResult",
+            &[
+                crate::model::de::Member {
+                    name: "GetPromptResult",
+                    tags: &[],
+                    keys: &["description", "messages", "_meta", "resultType"],
+                    parse: |v| crate::model::de::member(v).map(Self::GetPromptResult),
+                },
+                crate::model::de::Member {
+                    name: "InputRequiredResult",
+                    tags: &[],
+                    keys: &["inputRequests", "_meta", "requestState", "resultType"],
+                    parse: |v| crate::model::de::member(v).map(Self::InputRequiredResult),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for InputRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "InputRequest",
+            &[
+                crate::model::de::Member {
+                    name: "CreateMessageRequest",
+                    tags: &[("method", "sampling/createMessage")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::CreateMessageRequest),
+                },
+                crate::model::de::Member {
+                    name: "ElicitRequest",
+                    tags: &[("method", "elicitation/create")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ElicitRequest),
+                },
+                crate::model::de::Member {
+                    name: "ListRootsRequest",
+                    tags: &[("method", "roots/list")],
+                    keys: &["method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListRootsRequest),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for InputResponse {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "InputResponse",
+            &[
+                crate::model::de::Member {
+                    name: "CreateMessageResult",
+                    tags: &[],
+                    keys: &["content", "_meta", "model", "role", "stopReason"],
+                    parse: |v| crate::model::de::member(v).map(Self::CreateMessageResult),
+                },
+                crate::model::de::Member {
+                    name: "ListRootsResult",
+                    tags: &[],
+                    keys: &["roots"],
+                    parse: |v| crate::model::de::member(v).map(Self::ListRootsResult),
+                },
+                crate::model::de::Member {
+                    name: "ElicitResult",
+                    tags: &[],
+                    keys: &["action", "content"],
+                    parse: |v| crate::model::de::member(v).map(Self::ElicitResult),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "JSONRPCMessage",
+            &[
+                crate::model::de::Member {
+                    name: "JSONRPCRequest",
+                    tags: &[("jsonrpc", "2.0")],
+                    keys: &["id", "jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCRequest),
+                },
+                crate::model::de::Member {
+                    name: "JSONRPCResultResponse",
+                    tags: &[("jsonrpc", "2.0")],
+                    keys: &["id", "jsonrpc", "result"],
+                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCResultResponse),
+                },
+                crate::model::de::Member {
+                    name: "JSONRPCNotification",
+                    tags: &[("jsonrpc", "2.0")],
+                    keys: &["jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCNotification),
+                },
+                crate::model::de::Member {
+                    name: "JSONRPCErrorResponse",
+                    tags: &[("jsonrpc", "2.0")],
+                    keys: &["error", "id", "jsonrpc"],
+                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCErrorResponse),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "JSONRPCResponse",
+            &[
+                crate::model::de::Member {
+                    name: "JSONRPCResultResponse",
+                    tags: &[("jsonrpc", "2.0")],
+                    keys: &["id", "jsonrpc", "result"],
+                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCResultResponse),
+                },
+                crate::model::de::Member {
+                    name: "JSONRPCErrorResponse",
+                    tags: &[("jsonrpc", "2.0")],
+                    keys: &["error", "id", "jsonrpc"],
+                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCErrorResponse),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "MultiSelectEnumSchema",
+            &[
+                crate::model::de::Member {
+                    name: "UntitledMultiSelectEnumSchema",
+                    tags: &[("type", "array")],
+                    keys: &[
+                        "default",
+                        "description",
+                        "items",
+                        "maxItems",
+                        "minItems",
+                        "title",
+                        "type",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::UntitledMultiSelectEnumSchema),
+                },
+                crate::model::de::Member {
+                    name: "TitledMultiSelectEnumSchema",
+                    tags: &[("type", "array")],
+                    keys: &[
+                        "default",
+                        "description",
+                        "items",
+                        "maxItems",
+                        "minItems",
+                        "title",
+                        "type",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::TitledMultiSelectEnumSchema),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "PrimitiveSchemaDefinition",
+            &[
+                crate::model::de::Member {
+                    name: "UntitledSingleSelectEnumSchema",
+                    tags: &[("type", "string")],
+                    keys: &["default", "description", "enum", "title", "type"],
+                    parse: |v| {
+                        crate::model::de::member(v).map(Self::UntitledSingleSelectEnumSchema)
+                    },
+                },
+                crate::model::de::Member {
+                    name: "TitledSingleSelectEnumSchema",
+                    tags: &[("type", "string")],
+                    keys: &["default", "description", "oneOf", "title", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::TitledSingleSelectEnumSchema),
+                },
+                crate::model::de::Member {
+                    name: "UntitledMultiSelectEnumSchema",
+                    tags: &[("type", "array")],
+                    keys: &[
+                        "default",
+                        "description",
+                        "items",
+                        "maxItems",
+                        "minItems",
+                        "title",
+                        "type",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::UntitledMultiSelectEnumSchema),
+                },
+                crate::model::de::Member {
+                    name: "TitledMultiSelectEnumSchema",
+                    tags: &[("type", "array")],
+                    keys: &[
+                        "default",
+                        "description",
+                        "items",
+                        "maxItems",
+                        "minItems",
+                        "title",
+                        "type",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::TitledMultiSelectEnumSchema),
+                },
+                crate::model::de::Member {
+                    name: "LegacyTitledEnumSchema",
+                    tags: &[("type", "string")],
+                    keys: &[
+                        "default",
+                        "description",
+                        "enum",
+                        "enumNames",
+                        "title",
+                        "type",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::LegacyTitledEnumSchema),
+                },
+                crate::model::de::Member {
+                    name: "StringSchema",
+                    tags: &[("type", "string")],
+                    keys: &[
+                        "default",
+                        "description",
+                        "format",
+                        "maxLength",
+                        "minLength",
+                        "title",
+                        "type",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::StringSchema),
+                },
+                crate::model::de::Member {
+                    name: "NumberSchema",
+                    tags: &[],
+                    keys: &[
+                        "default",
+                        "description",
+                        "maximum",
+                        "minimum",
+                        "title",
+                        "type",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::NumberSchema),
+                },
+                crate::model::de::Member {
+                    name: "BooleanSchema",
+                    tags: &[("type", "boolean")],
+                    keys: &["default", "description", "title", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::BooleanSchema),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ProgressToken {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ProgressToken",
+            &[
+                crate::model::de::Member {
+                    name: "Integer",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::Integer),
+                },
+                crate::model::de::Member {
+                    name: "String",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::String),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ReadResourceResultContentsItem",
+            &[
+                crate::model::de::Member {
+                    name: "TextResourceContents",
+                    tags: &[],
+                    keys: &["_meta", "mimeType", "text", "uri"],
+                    parse: |v| crate::model::de::member(v).map(Self::TextResourceContents),
+                },
+                crate::model::de::Member {
+                    name: "BlobResourceContents",
+                    tags: &[],
+                    keys: &["blob", "_meta", "mimeType", "uri"],
+                    parse: |v| crate::model::de::member(v).map(Self::BlobResourceContents),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ReadResourceResultResponseResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ReadResourceResultResponseResult",
+            &[
+                crate::model::de::Member {
+                    name: "ReadResourceResult",
+                    tags: &[],
+                    keys: &["cacheScope", "contents", "_meta", "resultType", "ttlMs"],
+                    parse: |v| crate::model::de::member(v).map(Self::ReadResourceResult),
+                },
+                crate::model::de::Member {
+                    name: "InputRequiredResult",
+                    tags: &[],
+                    keys: &["inputRequests", "_meta", "requestState", "resultType"],
+                    parse: |v| crate::model::de::member(v).map(Self::InputRequiredResult),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for RequestId {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "RequestId",
+            &[
+                crate::model::de::Member {
+                    name: "Integer",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::Integer),
+                },
+                crate::model::de::Member {
+                    name: "String",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::String),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "SamplingMessageContent",
+            &[
+                crate::model::de::Member {
+                    name: "ToolUseContent",
+                    tags: &[("type", "tool_use")],
+                    keys: &["id", "input", "_meta", "name", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::ToolUseContent),
+                },
+                crate::model::de::Member {
+                    name: "ImageContent",
+                    tags: &[("type", "image")],
+                    keys: &["annotations", "data", "_meta", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::ImageContent),
+                },
+                crate::model::de::Member {
+                    name: "AudioContent",
+                    tags: &[("type", "audio")],
+                    keys: &["annotations", "data", "_meta", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::AudioContent),
+                },
+                crate::model::de::Member {
+                    name: "ToolResultContent",
+                    tags: &[("type", "tool_result")],
+                    keys: &[
+                        "content",
+                        "isError",
+                        "_meta",
+                        "structuredContent",
+                        "toolUseId",
+                        "type",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::ToolResultContent),
+                },
+                crate::model::de::Member {
+                    name: "TextContent",
+                    tags: &[("type", "text")],
+                    keys: &["annotations", "_meta", "text", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::TextContent),
+                },
+                crate::model::de::Member {
+                    name: "Array",
+                    tags: &[],
+                    keys: &[],
+                    parse: |v| crate::model::de::member(v).map(Self::Array),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "SamplingMessageContentBlock",
+            &[
+                crate::model::de::Member {
+                    name: "ToolUseContent",
+                    tags: &[("type", "tool_use")],
+                    keys: &["id", "input", "_meta", "name", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::ToolUseContent),
+                },
+                crate::model::de::Member {
+                    name: "ImageContent",
+                    tags: &[("type", "image")],
+                    keys: &["annotations", "data", "_meta", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::ImageContent),
+                },
+                crate::model::de::Member {
+                    name: "AudioContent",
+                    tags: &[("type", "audio")],
+                    keys: &["annotations", "data", "_meta", "mimeType", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::AudioContent),
+                },
+                crate::model::de::Member {
+                    name: "ToolResultContent",
+                    tags: &[("type", "tool_result")],
+                    keys: &[
+                        "content",
+                        "isError",
+                        "_meta",
+                        "structuredContent",
+                        "toolUseId",
+                        "type",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::ToolResultContent),
+                },
+                crate::model::de::Member {
+                    name: "TextContent",
+                    tags: &[("type", "text")],
+                    keys: &["annotations", "_meta", "text", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::TextContent),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ServerNotification {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ServerNotification",
+            &[
+                crate::model::de::Member {
+                    name: "CancelledNotification",
+                    tags: &[("jsonrpc", "2.0"), ("method", "notifications/cancelled")],
+                    keys: &["jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::CancelledNotification),
+                },
+                crate::model::de::Member {
+                    name: "ProgressNotification",
+                    tags: &[("jsonrpc", "2.0"), ("method", "notifications/progress")],
+                    keys: &["jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ProgressNotification),
+                },
+                crate::model::de::Member {
+                    name: "SubscriptionsAcknowledgedNotification",
+                    tags: &[
+                        ("jsonrpc", "2.0"),
+                        ("method", "notifications/subscriptions/acknowledged"),
+                    ],
+                    keys: &["jsonrpc", "method", "params"],
+                    parse: |v| {
+                        crate::model::de::member(v).map(Self::SubscriptionsAcknowledgedNotification)
+                    },
+                },
+                crate::model::de::Member {
+                    name: "ResourceUpdatedNotification",
+                    tags: &[
+                        ("jsonrpc", "2.0"),
+                        ("method", "notifications/resources/updated"),
+                    ],
+                    keys: &["jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ResourceUpdatedNotification),
+                },
+                crate::model::de::Member {
+                    name: "LoggingMessageNotification",
+                    tags: &[("jsonrpc", "2.0"), ("method", "notifications/message")],
+                    keys: &["jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::LoggingMessageNotification),
+                },
+                crate::model::de::Member {
+                    name: "ResourceListChangedNotification",
+                    tags: &[
+                        ("jsonrpc", "2.0"),
+                        ("method", "notifications/resources/list_changed"),
+                    ],
+                    keys: &["jsonrpc", "method", "params"],
+                    parse: |v| {
+                        crate::model::de::member(v).map(Self::ResourceListChangedNotification)
+                    },
+                },
+                crate::model::de::Member {
+                    name: "PromptListChangedNotification",
+                    tags: &[
+                        ("jsonrpc", "2.0"),
+                        ("method", "notifications/prompts/list_changed"),
+                    ],
+                    keys: &["jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::PromptListChangedNotification),
+                },
+                crate::model::de::Member {
+                    name: "ToolListChangedNotification",
+                    tags: &[
+                        ("jsonrpc", "2.0"),
+                        ("method", "notifications/tools/list_changed"),
+                    ],
+                    keys: &["jsonrpc", "method", "params"],
+                    parse: |v| crate::model::de::member(v).map(Self::ToolListChangedNotification),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ServerResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "ServerResult",
+            &[
+                crate::model::de::Member {
+                    name: "DiscoverResult",
+                    tags: &[],
+                    keys: &[
+                        "cacheScope",
+                        "capabilities",
+                        "instructions",
+                        "_meta",
+                        "resultType",
+                        "supportedVersions",
+                        "ttlMs",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::DiscoverResult),
+                },
+                crate::model::de::Member {
+                    name: "ListResourcesResult",
+                    tags: &[],
+                    keys: &[
+                        "cacheScope",
+                        "_meta",
+                        "nextCursor",
+                        "resources",
+                        "resultType",
+                        "ttlMs",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::ListResourcesResult),
+                },
+                crate::model::de::Member {
+                    name: "ListResourceTemplatesResult",
+                    tags: &[],
+                    keys: &[
+                        "cacheScope",
+                        "_meta",
+                        "nextCursor",
+                        "resourceTemplates",
+                        "resultType",
+                        "ttlMs",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::ListResourceTemplatesResult),
+                },
+                crate::model::de::Member {
+                    name: "ReadResourceResult",
+                    tags: &[],
+                    keys: &["cacheScope", "contents", "_meta", "resultType", "ttlMs"],
+                    parse: |v| crate::model::de::member(v).map(Self::ReadResourceResult),
+                },
+                crate::model::de::Member {
+                    name: "ListPromptsResult",
+                    tags: &[],
+                    keys: &[
+                        "cacheScope",
+                        "_meta",
+                        "nextCursor",
+                        "prompts",
+                        "resultType",
+                        "ttlMs",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::ListPromptsResult),
+                },
+                crate::model::de::Member {
+                    name: "ListToolsResult",
+                    tags: &[],
+                    keys: &[
+                        "cacheScope",
+                        "_meta",
+                        "nextCursor",
+                        "resultType",
+                        "tools",
+                        "ttlMs",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::ListToolsResult),
+                },
+                crate::model::de::Member {
+                    name: "SubscriptionsListenResult",
+                    tags: &[],
+                    keys: &["_meta", "resultType"],
+                    parse: |v| crate::model::de::member(v).map(Self::SubscriptionsListenResult),
+                },
+                crate::model::de::Member {
+                    name: "GetPromptResult",
+                    tags: &[],
+                    keys: &["description", "messages", "_meta", "resultType"],
+                    parse: |v| crate::model::de::member(v).map(Self::GetPromptResult),
+                },
+                crate::model::de::Member {
+                    name: "CallToolResult",
+                    tags: &[],
+                    keys: &[
+                        "content",
+                        "isError",
+                        "_meta",
+                        "resultType",
+                        "structuredContent",
+                    ],
+                    parse: |v| crate::model::de::member(v).map(Self::CallToolResult),
+                },
+                crate::model::de::Member {
+                    name: "CompleteResult",
+                    tags: &[],
+                    keys: &["completion", "_meta", "resultType"],
+                    parse: |v| crate::model::de::member(v).map(Self::CompleteResult),
+                },
+                crate::model::de::Member {
+                    name: "InputRequiredResult",
+                    tags: &[],
+                    keys: &["inputRequests", "_meta", "requestState", "resultType"],
+                    parse: |v| crate::model::de::member(v).map(Self::InputRequiredResult),
+                },
+                crate::model::de::Member {
+                    name: "Result",
+                    tags: &[],
+                    keys: &["_meta", "resultType", "extra"],
+                    parse: |v| crate::model::de::member(v).map(Self::Result),
+                },
+            ],
+        )
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SingleSelectEnumSchema {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
+        crate::model::de::untagged(
+            d,
+            "SingleSelectEnumSchema",
+            &[
+                crate::model::de::Member {
+                    name: "UntitledSingleSelectEnumSchema",
+                    tags: &[("type", "string")],
+                    keys: &["default", "description", "enum", "title", "type"],
+                    parse: |v| {
+                        crate::model::de::member(v).map(Self::UntitledSingleSelectEnumSchema)
+                    },
+                },
+                crate::model::de::Member {
+                    name: "TitledSingleSelectEnumSchema",
+                    tags: &[("type", "string")],
+                    keys: &["default", "description", "oneOf", "title", "type"],
+                    parse: |v| crate::model::de::member(v).map(Self::TitledSingleSelectEnumSchema),
+                },
+            ],
+        )
     }
 }

@@ -467,3 +467,56 @@ fn message_unions_stay_small_to_move() {
         assert!(size <= 512, "{name} is {size} bytes");
     }
 }
+
+/// Issue 17 item 6: an untagged union of a generated module names its closest member and the
+/// JSON path where that member fails (serde's derived untagged enums said only "data did not
+/// match any variant").
+#[test]
+fn generated_untagged_unions_name_the_closest_member_with_its_path() {
+    use crate::convert::from_generated_json;
+    use crate::{v2025_06_18, v2026_07_28};
+    // The `text` member lacks `text`: it is the closest (its `type` matches).
+    let e = from_generated_json::<v2025_06_18::CallToolResult>(
+        serde_json::json!({"content": [{"type": "text"}]}),
+    )
+    .unwrap_err();
+    assert_eq!(e.path.pointer(), "/content/0", "{e}");
+    let text = e.to_string();
+    assert!(
+        text.contains("no member of ContentBlock matches; the closest, TextContent, fails: missing field `text`"),
+        "{text}"
+    );
+    // Deeper inside the member: the path goes on to the failing field.
+    let e = from_generated_json::<v2026_07_28::CallToolResult>(serde_json::json!({
+        "resultType": "complete",
+        "content": [{"type": "text", "text": "a"}, {"type": "image", "data": "x", "mimeType": 5}],
+    }))
+    .unwrap_err();
+    assert_eq!(e.path.pointer(), "/content/1/mimeType", "{e}");
+    assert!(e.to_string().contains("the closest, ImageContent"), "{e}");
+    // Without a tag to go by, the member naming most of the value's keys.
+    let e = from_generated_json::<v2025_06_18::ReadResourceResult>(serde_json::json!({
+        "contents": [{"uri": "file:///a", "blob": 7}],
+    }))
+    .unwrap_err();
+    assert_eq!(e.path.pointer(), "/contents/0/blob", "{e}");
+    assert!(
+        e.to_string().contains("the closest, BlobResourceContents"),
+        "{e}"
+    );
+    // Plain serde: the same words, the member-relative path in the message, no packing.
+    let e = serde_json::from_value::<v2026_07_28::ContentBlock>(
+        serde_json::json!({"type": "image", "data": "x", "mimeType": 5}),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("the closest, ImageContent") && e.contains("(at /mimeType)"),
+        "{e}"
+    );
+    assert!(!e.contains('\u{1}'), "{e:?}");
+    // Values that fit still parse, each as its member.
+    let ok: v2026_07_28::ContentBlock =
+        serde_json::from_value(serde_json::json!({"type": "text", "text": "a"})).unwrap();
+    assert!(matches!(ok, v2026_07_28::ContentBlock::TextContent(_)));
+}
