@@ -1,23 +1,23 @@
-//! `#[derive(Emit)]`: the per-type writers of mcp-types' planned emitter.
+//! `#[derive(Describe)]`: how a model type of mcp-types describes itself to a walker.
 //!
-//! Internal to `mcp-types` (the generated code names `crate::wire::planned`). It reads the same
-//! `#[serde(...)]` attributes `serde_derive` reads, so the writer puts the same members in the
-//! same order as the type's `Serialize`; an attribute it does not know is a compile error, never
-//! a silent difference.
+//! Internal to `mcp-types` (the generated code names `crate::model::describe`). It reads the same
+//! `#[serde(...)]` attributes `serde_derive` reads, so the description names the same members in
+//! the same order as the type's `Serialize`; an attribute it does not know is a compile error,
+//! never a silent difference. It describes; it decides nothing (see `mcp_types::model::describe`).
 //!
-//! - A struct with named fields gets a writer that asks its plan, once per field, what to do with
-//!   the member at the emission's revision (see `mcp_types::wire::planned`).
+//! - A struct with named fields lists its members (wire name, shape) and hands each member
+//!   serde would write to the walker, in order.
 //! - An enum of unit variants is a scalar: written as its `Serialize` writes it.
-//! - An enum of newtype variants is a union: each member is written by its own writer.
+//! - An enum of newtype variants is a union: it names itself and the member it holds.
 
 use proc_macro::TokenStream;
 use proc_macro2::{Span, TokenStream as Tokens};
 use quote::quote;
 use syn::{Data, DeriveInput, Fields, LitByteStr, LitStr, parse_macro_input};
 
-/// Derives `crate::wire::planned::Emit` from the type's serde attributes.
-#[proc_macro_derive(Emit, attributes(serde))]
-pub fn derive_emit(input: TokenStream) -> TokenStream {
+/// Derives `crate::model::describe::Describe` from the type's serde attributes.
+#[proc_macro_derive(Describe, attributes(serde))]
+pub fn derive_describe(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     expand(&input)
         .unwrap_or_else(syn::Error::into_compile_error)
@@ -28,7 +28,7 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
     if !input.generics.params.is_empty() {
         return Err(syn::Error::new_spanned(
             &input.generics,
-            "#[derive(Emit)] takes no generic types",
+            "#[derive(Describe)] takes no generic types",
         ));
     }
     let container = Container::read(&input.attrs)?;
@@ -37,13 +37,13 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
             Fields::Named(fields) => expand_struct(input, &container, fields),
             _ => Err(syn::Error::new_spanned(
                 &input.ident,
-                "#[derive(Emit)] needs named fields",
+                "#[derive(Describe)] needs named fields",
             )),
         },
         Data::Enum(data) => expand_enum(input, data),
         Data::Union(_) => Err(syn::Error::new_spanned(
             &input.ident,
-            "#[derive(Emit)] does not take unions",
+            "#[derive(Describe)] does not take unions",
         )),
     }
 }
@@ -67,7 +67,9 @@ impl Container {
                 } else if meta.path.is_ident("rename_all") {
                     out.rename_all = Some(meta.value()?.parse::<LitStr>()?.value());
                 } else {
-                    return Err(meta.error("#[derive(Emit)] does not know this serde attribute"));
+                    return Err(
+                        meta.error("#[derive(Describe)] does not know this serde attribute")
+                    );
                 }
                 Ok(())
             })?;
@@ -104,7 +106,9 @@ impl FieldAttrs {
                         meta.value()?.parse::<LitStr>()?;
                     }
                 } else {
-                    return Err(meta.error("#[derive(Emit)] does not know this serde attribute"));
+                    return Err(
+                        meta.error("#[derive(Describe)] does not know this serde attribute")
+                    );
                 }
                 Ok(())
             })?;
@@ -134,7 +138,7 @@ fn wire_name(field: &str, rename_all: Option<&str>, span: Span) -> syn::Result<S
         }
         Some(other) => Err(syn::Error::new(
             span,
-            format!("#[derive(Emit)] does not know rename_all = {other:?}"),
+            format!("#[derive(Describe)] does not know rename_all = {other:?}"),
         )),
     }
 }
@@ -150,7 +154,7 @@ fn expand_struct(
         .clone()
         .unwrap_or_else(|| ident.to_string());
     let mut infos = Vec::new();
-    let mut writes = Vec::new();
+    let mut calls = Vec::new();
     let mut flat = false;
     let mut flattens_struct = false;
     for field in &fields.named {
@@ -159,14 +163,12 @@ fn expand_struct(
         let ty = &field.ty;
         if attrs.flatten {
             flat = true;
-            if is_json_map(ty) {
-                writes.push(quote! { o.extra(e, plan, &self.#member)?; });
+            calls.push(if is_json_map(ty) {
+                quote! { m.extra(&self.#member)?; }
             } else {
-                // A flattened struct's members are keys of this object, decided by its owner's
-                // rows while its own type's writer knows nothing of them: the shaping
-                // serializer writes such objects.
                 flattens_struct = true;
-            }
+                quote! { m.flatten(&self.#member)?; }
+            });
             continue;
         }
         let raw = member.to_string();
@@ -178,52 +180,53 @@ fn expand_struct(
         if key.chars().any(|c| c == '"' || c == '\\' || c.is_control()) {
             return Err(syn::Error::new_spanned(
                 member,
-                "#[derive(Emit)] writes keys without escaping; this one would need it",
+                "#[derive(Describe)] gives keys without escaping; this one would need it",
             ));
         }
         let index = infos.len();
         let quoted = LitByteStr::new(format!("\"{key}\":").as_bytes(), member.span());
         infos.push(quote! {
-            crate::wire::planned::FieldInfo {
+            crate::model::describe::Field {
                 key: #key,
-                shape: <#ty as crate::wire::planned::Emit>::SHAPE,
+                shape: <#ty as crate::model::describe::Describe>::SHAPE,
             }
         });
-        let write = quote! { o.field(e, plan, #index, #key, #quoted, &self.#member)?; };
-        writes.push(match attrs.skip_if {
-            Some(path) => quote! { if !#path(&self.#member) { #write } },
-            None => write,
+        let call = quote! { m.field(#index, #key, #quoted, &self.#member)?; };
+        calls.push(match attrs.skip_if {
+            Some(path) => quote! { if !#path(&self.#member) { #call } },
+            None => call,
         });
     }
-    let body = if flattens_struct {
-        quote! {
-            let _ = (e, how);
-            ::core::result::Result::Err(crate::wire::planned::Bail)
-        }
-    } else {
-        quote! {
-            const FIELDS: &[crate::wire::planned::FieldInfo] = &[#(#infos),*];
-            static PLANS: crate::wire::planned::Plans = crate::wire::planned::Plans::new();
-            let plan = PLANS.get(e, #name, #flat, FIELDS, how)?;
-            if plan.through {
-                return e.plain(self);
-            }
-            let mut o = e.open(plan.members);
-            #(#writes)*
-            o.close(e, plan)
-        }
-    };
     Ok(quote! {
-        impl crate::wire::planned::Emit for #ident {
-            const SHAPE: crate::wire::planned::Shape =
-                crate::wire::planned::Shape::Struct { name: #name, flat: #flat };
+        impl crate::model::describe::Describe for #ident {
+            const SHAPE: crate::model::describe::Shape =
+                crate::model::describe::Shape::Struct { name: #name, flat: #flat };
 
-            fn emit<S: crate::wire::planned::Sink>(
+            fn describe<W: crate::model::describe::Walker>(
                 &self,
-                e: &mut crate::wire::planned::Planned<S>,
-                how: crate::wire::planned::How,
-            ) -> ::core::result::Result<(), crate::wire::planned::Bail> {
-                #body
+                w: &mut W,
+            ) -> ::core::result::Result<(), W::Error> {
+                w.structure(self)
+            }
+        }
+
+        impl crate::model::describe::Struct for #ident {
+            const NAME: &'static str = #name;
+            const FLAT: bool = #flat;
+            const FIELDS: &'static [crate::model::describe::Field] = &[#(#infos),*];
+            const FLATTENS_STRUCT: bool = #flattens_struct;
+
+            fn memo() -> &'static crate::model::describe::Memo {
+                static MEMO: crate::model::describe::Memo = crate::model::describe::Memo::new();
+                &MEMO
+            }
+
+            fn members<M: crate::model::describe::Members>(
+                &self,
+                m: &mut M,
+            ) -> ::core::result::Result<(), M::Error> {
+                #(#calls)*
+                ::core::result::Result::Ok(())
             }
         }
     })
@@ -253,65 +256,57 @@ fn expand_enum(input: &DeriveInput, data: &syn::DataEnum) -> syn::Result<Tokens>
         .all(|v| matches!(v.fields, Fields::Unit));
     if units {
         return Ok(quote! {
-            impl crate::wire::planned::Emit for #ident {
-                const SHAPE: crate::wire::planned::Shape = crate::wire::planned::Shape::Scalar;
+            impl crate::model::describe::Describe for #ident {
+                const SHAPE: crate::model::describe::Shape = crate::model::describe::Shape::Scalar;
 
-                fn emit<S: crate::wire::planned::Sink>(
+                fn describe<W: crate::model::describe::Walker>(
                     &self,
-                    e: &mut crate::wire::planned::Planned<S>,
-                    _how: crate::wire::planned::How,
-                ) -> ::core::result::Result<(), crate::wire::planned::Bail> {
-                    e.plain(self)
+                    w: &mut W,
+                ) -> ::core::result::Result<(), W::Error> {
+                    w.scalar(self)
                 }
             }
         });
     }
     let mut arms = Vec::new();
     let mut seq_arms = Vec::new();
-    for v in &data.variants {
+    let mut members = Vec::new();
+    for (index, v) in data.variants.iter().enumerate() {
         let Fields::Unnamed(f) = &v.fields else {
             return Err(syn::Error::new_spanned(
                 v,
-                "#[derive(Emit)] takes enums of unit variants or of newtype variants",
+                "#[derive(Describe)] takes enums of unit variants or of newtype variants",
             ));
         };
         if f.unnamed.len() != 1 {
             return Err(syn::Error::new_spanned(v, "a union member holds one value"));
         }
         let variant = &v.ident;
-        let union_name = ident.to_string();
-        // Members with a member row at some revision are decided there by the shaping
-        // serializer (refused or rewritten); the set is a constant of the ledger, so a member
-        // without rows costs nothing.
-        let arm = match type_name(&f.unnamed[0].ty) {
-            Some(member_name) => quote! {
-                Self::#variant(member) => {
-                    const DECIDED: crate::wire::Revisions =
-                        crate::wire::ledger::member_rows_at(#union_name, #member_name);
-                    if DECIDED.contains(e.version()) {
-                        return ::core::result::Result::Err(crate::wire::planned::Bail);
-                    }
-                    crate::wire::planned::Emit::emit(member, e, how)
-                }
-            },
-            None => quote! {
-                Self::#variant(member) => crate::wire::planned::Emit::emit(member, e, how),
-            },
-        };
-        arms.push(arm);
+        members.push(match type_name(&f.unnamed[0].ty) {
+            Some(member_name) => quote! { ::core::option::Option::Some(#member_name) },
+            None => quote! { ::core::option::Option::None },
+        });
+        arms.push(quote! {
+            Self::#variant(member) => w.union_member(&UNION, #index, member),
+        });
         seq_arms.push(quote! {
-            Self::#variant(member) => crate::wire::planned::Emit::is_seq(member),
+            Self::#variant(member) => crate::model::describe::Describe::is_seq(member),
         });
     }
+    let union_name = ident.to_string();
     Ok(quote! {
-        impl crate::wire::planned::Emit for #ident {
-            const SHAPE: crate::wire::planned::Shape = crate::wire::planned::Shape::Union;
+        impl crate::model::describe::Describe for #ident {
+            const SHAPE: crate::model::describe::Shape = crate::model::describe::Shape::Union;
 
-            fn emit<S: crate::wire::planned::Sink>(
+            fn describe<W: crate::model::describe::Walker>(
                 &self,
-                e: &mut crate::wire::planned::Planned<S>,
-                how: crate::wire::planned::How,
-            ) -> ::core::result::Result<(), crate::wire::planned::Bail> {
+                w: &mut W,
+            ) -> ::core::result::Result<(), W::Error> {
+                static UNION: crate::model::describe::Union = crate::model::describe::Union {
+                    name: #union_name,
+                    members: &[#(#members),*],
+                    memo: crate::model::describe::Memo::new(),
+                };
                 match self {
                     #(#arms)*
                 }
@@ -369,7 +364,7 @@ mod tests {
     }
 
     #[test]
-    fn a_flattened_struct_makes_the_writer_hand_over() {
+    fn a_flattened_struct_is_described_as_flattened() {
         let input: DeriveInput = syn::parse_quote! {
             #[serde(rename_all = "camelCase")]
             struct R {
@@ -378,7 +373,11 @@ mod tests {
             }
         };
         let code = expand(&input).unwrap().to_string();
-        assert!(code.contains("Bail"), "{code}");
+        assert!(code.contains("m . flatten (& self . task)"), "{code}");
         assert!(code.contains("flat : true"), "{code}");
+        assert!(
+            !code.contains("wire"),
+            "the description names no boundary: {code}"
+        );
     }
 }

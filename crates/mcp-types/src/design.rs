@@ -25,9 +25,11 @@
 //!
 //! **The planned emitter** (`wire/planned.rs`), the fast path. The wrapper still runs every
 //! model type's `Serialize` for a second serializer, which doubles the code a value passes
-//! through. So `serialize_for` and `serialize_for_vec` first try a writer per model type,
-//! derived from its serde attributes (`#[derive(Emit)]` from `mcp-types-derive`), that asks a
-//! plan built once per type and revision from the same tables what to do with each member. It
+//! through. So `serialize_for` and `serialize_for_vec` first walk the value's description
+//! ([`model::describe`](crate::model::describe), derived from each type's serde attributes by
+//! `#[derive(Describe)]` from `mcp-types-derive`; it says what the members are and decides
+//! nothing), asking a plan built once per type and revision from the same tables what to do
+//! with each member (the plans are kept in each type's `Memo`). It
 //! writes exactly what the wrapper writes, or bails when a body needs anything it does not
 //! decide (every refusal among them); then the wrapper emits the body.
 //! `serialize_for_report` always takes the wrapper. Tests hold the two together byte for byte

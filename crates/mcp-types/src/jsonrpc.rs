@@ -25,7 +25,8 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::model::error::{ModelError, ModelErrorKind, encode, from_value};
+use crate::model::de::from_value;
+use crate::model::error::{ModelError, ModelErrorKind, encode};
 use crate::path::{JsonPath, json_kind};
 use crate::version::{ProtocolVersion, VersionLike};
 
@@ -63,7 +64,7 @@ pub const JSONRPC_VERSION: &str = "2.0";
 /// rules: strings stay strings, integers stay integers, anything else is refused.
 macro_rules! string_or_integer {
     ($name:ident, $what:literal) => {
-        $crate::wire::planned::emit_scalar!($name);
+        $crate::model::describe::describe_scalar!($name);
 
         impl serde::Serialize for $name {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -228,7 +229,7 @@ pub struct JsonRpcError {
 
 // Written as serde writes it (nothing in an error is shaped): the tasks extension inlines one in
 // a failed task.
-crate::wire::planned::emit_scalar!(ErrorData);
+crate::model::describe::describe_scalar!(ErrorData);
 
 /// The `error` member of an error response (the schemas' `Error`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -241,7 +242,7 @@ pub struct ErrorData {
     /// Extra information, any JSON value (a present `null` is kept as `Some(Null)`).
     #[serde(
         default,
-        deserialize_with = "crate::model::error::keep_null",
+        deserialize_with = "crate::model::de::keep_null",
         skip_serializing_if = "Option::is_none"
     )]
     pub data: Option<Value>,

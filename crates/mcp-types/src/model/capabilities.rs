@@ -1,11 +1,11 @@
 //! Client and server capabilities. Every capability object is open: unknown keys (and `experimental`/`extensions`) are kept as sent.
 
-use crate::wire::planned::Emit;
+use crate::model::describe::Describe;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// What a client supports. Open: unknown keys are kept.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ClientCapabilities {
@@ -84,7 +84,7 @@ impl ClientCapabilities {
 }
 
 /// What a server supports. Open: unknown keys are kept.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ServerCapabilities {
@@ -183,7 +183,7 @@ impl ServerCapabilities {
 }
 
 /// The client's roots capability. Open: unknown keys are kept.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct RootsCapability {
@@ -212,7 +212,7 @@ impl RootsCapability {
 }
 
 /// The client's sampling capability. Open: unknown keys are kept.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SamplingCapability {
@@ -251,7 +251,7 @@ impl SamplingCapability {
 }
 
 /// The client's elicitation capability (empty means form mode). Open: unknown keys are kept.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ElicitationCapability {
@@ -290,7 +290,7 @@ impl ElicitationCapability {
 }
 
 /// Task support (2025-11-25): which task operations and which requests may be tasks. Open: unknown keys are kept.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct TasksCapability {
@@ -339,7 +339,7 @@ impl TasksCapability {
 }
 
 /// The server's prompts capability. Open: unknown keys are kept.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct PromptsCapability {
@@ -368,7 +368,7 @@ impl PromptsCapability {
 }
 
 /// The server's resources capability. Open: unknown keys are kept.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ResourcesCapability {
@@ -407,7 +407,7 @@ impl ResourcesCapability {
 }
 
 /// The server's tools capability. Open: unknown keys are kept.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ToolsCapability {

@@ -1,13 +1,13 @@
 //! Small shared constructs: roles, annotations, icons, implementation info, progress tokens, paginated and plain params.
 
-use crate::wire::planned::Emit;
+use crate::model::describe::Describe;
 use serde::{Deserialize, Serialize};
 use serde_json::Number;
 
 use super::Meta;
 
 /// Who a message or content is for or from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 pub enum Role {
     /// The user.
@@ -17,7 +17,7 @@ pub enum Role {
 }
 
 /// Which colour scheme an icon is made for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 pub enum IconTheme {
     /// For light backgrounds.
@@ -38,7 +38,7 @@ pub enum ProgressToken {
 crate::jsonrpc::string_or_integer!(ProgressToken, "a progress token");
 
 /// Hints attached to content and resources.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Annotations {
@@ -83,7 +83,7 @@ impl Annotations {
 }
 
 /// An icon a client may show for a server, tool, prompt or resource (2025-11-25+).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Icon {
@@ -131,7 +131,7 @@ impl Icon {
 }
 
 /// Name and version of an MCP client or server implementation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Implementation {
@@ -192,7 +192,7 @@ impl Implementation {
 }
 
 /// Parameters of a request that carries nothing but `_meta` (`ping`, `server/discover`, `roots/list`).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct RequestParams {
@@ -215,7 +215,7 @@ impl RequestParams {
 }
 
 /// Parameters of a notification that carries nothing but `_meta`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct NotificationParams {
@@ -238,7 +238,7 @@ impl NotificationParams {
 }
 
 /// Parameters of a paginated list request.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct PaginatedRequestParams {

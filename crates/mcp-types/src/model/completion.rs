@@ -1,6 +1,6 @@
 //! Completion: argument completion for prompts and resource templates.
 
-use crate::wire::planned::Emit;
+use crate::model::describe::Describe;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
@@ -16,7 +16,7 @@ tag!(
 );
 
 /// Refers to a prompt by name.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct PromptReference {
@@ -47,7 +47,7 @@ impl PromptReference {
 }
 
 /// Refers to a resource template by URI (named `ResourceReference` before 2025-06-18).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ResourceTemplateReference {
@@ -78,7 +78,7 @@ tagged_union! {
 }
 
 /// The argument being completed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CompletionArgument {
@@ -99,7 +99,7 @@ impl CompletionArgument {
 }
 
 /// Already-resolved arguments that help completion (2025-06-18+).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CompletionContext {
@@ -122,7 +122,7 @@ impl CompletionContext {
 }
 
 /// Parameters of `completion/complete`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CompleteRequestParams {
@@ -163,7 +163,7 @@ impl CompleteRequestParams {
 }
 
 /// Completion values.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Completion {
@@ -201,7 +201,7 @@ impl Completion {
 }
 
 /// Result of `completion/complete`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CompleteResult {

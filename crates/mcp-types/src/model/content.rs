@@ -1,6 +1,6 @@
 //! Content blocks: text, image, audio, resource links, embedded resources, and the sampling-only tool use/result blocks.
 
-use crate::wire::planned::Emit;
+use crate::model::describe::Describe;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -36,7 +36,7 @@ tag!(
 );
 
 /// Text content.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct TextContent {
@@ -77,7 +77,7 @@ impl TextContent {
 }
 
 /// Image content, base64-encoded.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ImageContent {
@@ -121,7 +121,7 @@ impl ImageContent {
 }
 
 /// Audio content, base64-encoded (2025-03-26+).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct AudioContent {
@@ -165,7 +165,7 @@ impl AudioContent {
 }
 
 /// A link to a resource the client may read (2025-06-18+).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ResourceLink {
@@ -259,7 +259,7 @@ impl ResourceLink {
 }
 
 /// The contents of a resource, embedded in a message.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct EmbeddedResource {
@@ -300,7 +300,7 @@ impl EmbeddedResource {
 }
 
 /// A tool call requested by the model during sampling (2025-11-25+).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ToolUseContent {
@@ -337,7 +337,7 @@ impl ToolUseContent {
 }
 
 /// The result of a tool call, fed back to the model during sampling (2025-11-25+).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ToolResultContent {
@@ -350,7 +350,7 @@ pub struct ToolResultContent {
     /// Structured result (any JSON value from 2026-07-28, an object before).
     #[serde(
         default,
-        deserialize_with = "crate::model::error::keep_null",
+        deserialize_with = "crate::model::de::keep_null",
         skip_serializing_if = "Option::is_none"
     )]
     pub structured_content: Option<Value>,

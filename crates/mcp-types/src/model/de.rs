@@ -875,3 +875,26 @@ pub(crate) fn untagged<'de, D: Deserializer<'de>, T>(
         format!("{message} (at {})", e.path.pointer())
     }))
 }
+
+/// Parses `value` as `T`, reporting failures as a located, typed [`ModelError`](super::ModelError).
+pub fn from_value<T: de::DeserializeOwned>(value: Value) -> Result<T, super::ModelError> {
+    let _precise = PreciseGuard::enter();
+    serde_path_to_error::deserialize(Strict::<_, false>(value)).map_err(from_path_error)
+}
+
+/// Parses `value` as `T` inside a `Deserialize` impl (union dispatch), keeping the member's
+/// inner path and error kind in the returned serde error.
+pub(crate) fn dispatch<T: de::DeserializeOwned, E: de::Error>(value: Value) -> Result<T, E> {
+    from_value(value).map_err(|e| E::custom(encode(&e.path, &e.kind)))
+}
+
+/// `deserialize_with` for optional any-JSON fields: a present `null` is kept as `Some(Null)`
+/// (serde's `Option` would read it as absent), so `"structuredContent": null` round-trips.
+pub(crate) fn keep_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    <Value as serde::Deserialize>::deserialize(d).map(Some)
+}
+
+/// Reads the string discriminator `field` of an object value (`None` if absent or not a string).
+pub(crate) fn tag_of<'v>(value: &'v Value, field: &str) -> Option<&'v str> {
+    value.get(field).and_then(Value::as_str)
+}

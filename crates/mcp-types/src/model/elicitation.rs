@@ -1,6 +1,6 @@
 //! Elicitation: form mode with its primitive schema shapes, URL mode, results and completion.
 
-use crate::wire::planned::Emit;
+use crate::model::describe::Describe;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Number, Value};
@@ -33,7 +33,7 @@ tag!(
 );
 
 /// What the user did with an elicitation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 pub enum ElicitAction {
     /// Submitted the form / completed the flow.
@@ -45,7 +45,7 @@ pub enum ElicitAction {
 }
 
 /// The `type` of a number schema.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 pub enum NumberType {
     /// Any number.
@@ -55,7 +55,7 @@ pub enum NumberType {
 }
 
 /// The `format` of a string schema.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Describe)]
 pub enum StringFormat {
     /// An email address.
     #[serde(rename = "email")]
@@ -72,7 +72,7 @@ pub enum StringFormat {
 }
 
 /// Parameters of a form-mode `elicitation/create` (the only mode before 2025-11-25).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ElicitRequestFormParams {
@@ -123,7 +123,7 @@ impl ElicitRequestFormParams {
 }
 
 /// Parameters of a URL-mode `elicitation/create` (2025-11-25+).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ElicitRequestURLParams {
@@ -177,7 +177,7 @@ impl ElicitRequestURLParams {
 }
 
 /// The restricted JSON Schema of an elicitation form: a flat object of primitive properties. Open, like every JSON Schema object here: other keywords (real peers send `title`) are kept.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ElicitRequestedSchema {
@@ -222,7 +222,7 @@ impl ElicitRequestedSchema {
 }
 
 /// A string field of an elicitation form.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct StringSchema {
@@ -304,7 +304,7 @@ impl StringSchema {
 }
 
 /// A number field of an elicitation form.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct NumberSchema {
@@ -376,7 +376,7 @@ impl NumberSchema {
 }
 
 /// A boolean field of an elicitation form.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct BooleanSchema {
@@ -428,7 +428,7 @@ impl BooleanSchema {
 }
 
 /// A single choice among plain values (2025-11-25+).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct UntitledSingleSelectEnumSchema {
@@ -483,7 +483,7 @@ impl UntitledSingleSelectEnumSchema {
 }
 
 /// One titled choice: a value and its display title.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct EnumOption {
@@ -504,7 +504,7 @@ impl EnumOption {
 }
 
 /// A single choice among titled values (2025-11-25+).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct TitledSingleSelectEnumSchema {
@@ -559,7 +559,7 @@ impl TitledSingleSelectEnumSchema {
 }
 
 /// The item schema of an untitled multi-select.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct UntitledEnumItems {
@@ -580,7 +580,7 @@ impl UntitledEnumItems {
 }
 
 /// The item schema of a titled multi-select.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct TitledEnumItems {
@@ -596,7 +596,7 @@ impl TitledEnumItems {
 }
 
 /// A multiple choice among plain values (2025-11-25+).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct UntitledMultiSelectEnumSchema {
@@ -671,7 +671,7 @@ impl UntitledMultiSelectEnumSchema {
 }
 
 /// A multiple choice among titled values (2025-11-25+).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct TitledMultiSelectEnumSchema {
@@ -746,7 +746,7 @@ impl TitledMultiSelectEnumSchema {
 }
 
 /// A choice with parallel `enumNames` (the 2025-06-18 `EnumSchema`; deprecated later).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct LegacyTitledEnumSchema {
@@ -812,7 +812,7 @@ impl LegacyTitledEnumSchema {
 
 /// One field of an elicitation form. The schemas carry no single tag, so the member is chosen
 /// from `type` and then the distinguishing keys (`oneOf`, `enum`/`enumNames`, `items.anyOf`).
-#[derive(Debug, Clone, PartialEq, Emit)]
+#[derive(Debug, Clone, PartialEq, Describe)]
 #[non_exhaustive]
 pub enum PrimitiveSchemaDefinition {
     /// A free string.
@@ -861,9 +861,10 @@ impl Serialize for PrimitiveSchemaDefinition {
 
 impl<'de> Deserialize<'de> for PrimitiveSchemaDefinition {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        use super::error::{dispatch, missing_tag, unknown_tag};
+        use super::de::dispatch;
+        use super::error::{missing_tag, unknown_tag};
         let value = Value::deserialize(d)?;
-        let Some(ty) = super::error::tag_of(&value, "type").map(str::to_owned) else {
+        let Some(ty) = super::de::tag_of(&value, "type").map(str::to_owned) else {
             return Err(missing_tag("type"));
         };
         let one_of = value.get("oneOf").is_some();
@@ -889,7 +890,7 @@ impl<'de> Deserialize<'de> for PrimitiveSchemaDefinition {
 }
 
 /// Parameters of `elicitation/create`: form mode (`mode` `"form"` or absent) or URL mode.
-#[derive(Debug, Clone, PartialEq, Emit)]
+#[derive(Debug, Clone, PartialEq, Describe)]
 #[non_exhaustive]
 pub enum ElicitRequestParams {
     /// Form mode.
@@ -940,7 +941,7 @@ impl From<ElicitRequestURLParams> for ElicitRequestParams {
 }
 
 /// Result of `elicitation/create`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ElicitResult {
@@ -978,7 +979,7 @@ impl ElicitResult {
 }
 
 /// Parameters of `notifications/elicitation/complete` (2025-11-25).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ElicitationCompleteNotificationParams {

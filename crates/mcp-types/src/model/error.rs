@@ -6,8 +6,7 @@
 //! message string, so the dispatch code packs the member's own path and a typed kind into that
 //! string ([`encode`]) and [`from_value`] unpacks it again. The packing never leaves this module.
 
-use serde::de::{self, DeserializeOwned};
-use serde_json::Value;
+use serde::de;
 
 use crate::path::{JsonPath, PathSegment};
 
@@ -177,19 +176,6 @@ pub(crate) fn from_path_error(err: serde_path_to_error::Error<serde_json::Error>
     }
 }
 
-/// Parses `value` as `T`, reporting failures as a located, typed [`ModelError`].
-pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, ModelError> {
-    let _precise = super::de::PreciseGuard::enter();
-    serde_path_to_error::deserialize(super::strict::Strict::<_, false>(value))
-        .map_err(from_path_error)
-}
-
-/// Parses `value` as `T` inside a `Deserialize` impl (union dispatch), keeping the member's
-/// inner path and error kind in the returned serde error.
-pub(crate) fn dispatch<T: DeserializeOwned, E: de::Error>(value: Value) -> Result<T, E> {
-    from_value(value).map_err(|e| E::custom(encode(&e.path, &e.kind)))
-}
-
 /// The serde error for an unknown tag, in a form [`from_value`] turns into
 /// [`ModelErrorKind::UnknownTag`].
 pub(crate) fn unknown_tag<E: de::Error>(field: &str, tag: &str, expected: &[&str]) -> E {
@@ -213,20 +199,10 @@ pub(crate) fn missing_tag<E: de::Error>(field: &str) -> E {
     ))
 }
 
-/// `deserialize_with` for optional any-JSON fields: a present `null` is kept as `Some(Null)`
-/// (serde's `Option` would read it as absent), so `"structuredContent": null` round-trips.
-pub(crate) fn keep_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
-    <Value as serde::Deserialize>::deserialize(d).map(Some)
-}
-
-/// Reads the string discriminator `field` of an object value (`None` if absent or not a string).
-pub(crate) fn tag_of<'v>(value: &'v Value, field: &str) -> Option<&'v str> {
-    value.get(field).and_then(Value::as_str)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::de::from_value;
 
     #[test]
     fn encoded_kinds_survive_the_round_trip() {

@@ -1,6 +1,6 @@
 //! Multi round-trip requests (2026-07-28): `InputRequiredResult`, embedded input requests and their responses, `resultType` and cache hints.
 
-use crate::wire::planned::Emit;
+use crate::model::describe::Describe;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
@@ -23,7 +23,7 @@ open_enum! {
 }
 
 /// Who may reuse a cacheable result (2026-07-28).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 pub enum CacheScope {
     /// Any client.
@@ -46,7 +46,7 @@ tagged_union! {
 
 /// The client's answer to one [`InputRequest`]. It carries no tag, so the member is chosen by
 /// its keys: `roots` → roots, `action` → elicitation, otherwise a sampling result.
-#[derive(Debug, Clone, PartialEq, Emit)]
+#[derive(Debug, Clone, PartialEq, Describe)]
 #[non_exhaustive]
 pub enum InputResponse {
     /// Answer to `sampling/createMessage`.
@@ -114,7 +114,7 @@ pub type InputRequests = IndexMap<String, InputRequest>;
 pub type InputResponses = IndexMap<String, InputResponse>;
 
 /// A 2026-07-28 result asking the client for input before the request can finish.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct InputRequiredResult {

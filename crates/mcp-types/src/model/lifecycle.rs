@@ -1,6 +1,6 @@
 //! Session lifecycle: `initialize`/`initialized`/`ping` (handshake era), `server/discover` (2026-07-28), progress and cancellation.
 
-use crate::wire::planned::Emit;
+use crate::model::describe::Describe;
 use serde::{Deserialize, Serialize};
 use serde_json::Number;
 
@@ -11,7 +11,7 @@ use super::{
 use crate::jsonrpc::RequestId;
 
 /// Parameters of `initialize` (handshake era).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct InitializeRequestParams {
@@ -50,7 +50,7 @@ impl InitializeRequestParams {
 }
 
 /// Result of `initialize` (handshake era).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct InitializeResult {
@@ -99,7 +99,7 @@ impl InitializeResult {
 }
 
 /// Result of `server/discover` (2026-07-28).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct DiscoverResult {
@@ -171,7 +171,7 @@ impl DiscoverResult {
 }
 
 /// Parameters of `notifications/progress`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ProgressNotificationParams {
@@ -222,7 +222,7 @@ impl ProgressNotificationParams {
 }
 
 /// Parameters of `notifications/cancelled`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CancelledNotificationParams {

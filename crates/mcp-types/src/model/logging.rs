@@ -1,6 +1,6 @@
 //! Logging: levels, `logging/setLevel` and log message notifications.
 
-use crate::wire::planned::Emit;
+use crate::model::describe::Describe;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -8,7 +8,7 @@ use super::{EmptyResult, Meta};
 
 /// Severity of a log message (syslog levels).
 #[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Emit,
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Describe,
 )]
 #[serde(rename_all = "camelCase")]
 pub enum LoggingLevel {
@@ -31,7 +31,7 @@ pub enum LoggingLevel {
 }
 
 /// Parameters of `logging/setLevel` (handshake era).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SetLevelRequestParams {
@@ -56,7 +56,7 @@ impl SetLevelRequestParams {
 }
 
 /// Parameters of `notifications/message`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct LoggingMessageNotificationParams {

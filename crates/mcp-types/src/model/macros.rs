@@ -19,7 +19,7 @@ macro_rules! tag {
             }
         }
 
-        $crate::wire::planned::emit_scalar!($name);
+        $crate::model::describe::describe_scalar!($name);
 
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -71,7 +71,7 @@ macro_rules! tagged_union {
         }
     ) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, PartialEq, $crate::wire::planned::Emit)]
+        #[derive(Debug, Clone, PartialEq, $crate::model::describe::Describe)]
         #[non_exhaustive]
         // Members are plain structs so they can be matched and built directly; boxing the large
         // ones would cost every user an indirection for a few hundred bytes.
@@ -159,7 +159,7 @@ macro_rules! request {
         );
 
         $(#[$meta])*
-        #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, $crate::wire::planned::Emit)]
+        #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, $crate::model::describe::Describe)]
         #[non_exhaustive]
         pub struct $name {
             /// The method literal (written on emit, checked on read).
@@ -204,7 +204,7 @@ macro_rules! request {
         );
 
         $(#[$meta])*
-        #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize, $crate::wire::planned::Emit)]
+        #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize, $crate::model::describe::Describe)]
         #[non_exhaustive]
         pub struct $name {
             /// The method literal (written on emit, checked on read).
@@ -262,7 +262,7 @@ macro_rules! notification {
         );
 
         $(#[$meta])*
-        #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, $crate::wire::planned::Emit)]
+        #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, $crate::model::describe::Describe)]
         #[non_exhaustive]
         pub struct $name {
             /// The method literal (written on emit, checked on read).
@@ -296,7 +296,7 @@ macro_rules! notification {
         );
 
         $(#[$meta])*
-        #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize, $crate::wire::planned::Emit)]
+        #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize, $crate::model::describe::Describe)]
         #[non_exhaustive]
         pub struct $name {
             /// The method literal (written on emit, checked on read).
@@ -371,7 +371,7 @@ macro_rules! open_enum {
             }
         }
 
-        $crate::wire::planned::emit_scalar!($name);
+        $crate::model::describe::describe_scalar!($name);
 
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

@@ -7,7 +7,8 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::error::{ModelError, from_value};
+use super::de::from_value;
+use super::error::ModelError;
 use super::{ClientCapabilities, Implementation, LoggingLevel, ProgressToken, RelatedTaskMetadata};
 use crate::jsonrpc::RequestId;
 

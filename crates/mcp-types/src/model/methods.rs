@@ -409,65 +409,6 @@ mod tests {
         );
     }
 
-    /// The map agrees with the generated facts both ways: every method of every revision's
-    /// four tables has a row with that kind, direction and schema type name, and every row's
-    /// directions are each used by at least one revision.
-    #[test]
-    fn map_agrees_with_the_facts() {
-        let mut used = std::collections::HashSet::new();
-        for v in ProtocolVersion::ALL {
-            let f = crate::facts::revision(v);
-            let tables = [
-                (f.client_requests, MethodKind::Request, true),
-                (f.server_requests, MethodKind::Request, false),
-                (f.client_notifications, MethodKind::Notification, true),
-                (f.server_notifications, MethodKind::Notification, false),
-            ];
-            for (table, kind, client) in tables {
-                for fact in table {
-                    let row = method_info(fact.method)
-                        .unwrap_or_else(|| panic!("{v}: {} has no row", fact.method));
-                    assert_eq!(row.kind, kind, "{v}: {}", fact.method);
-                    let side = if client {
-                        row.sender.client()
-                    } else {
-                        row.sender.server()
-                    };
-                    assert!(side, "{v}: {} sent by the wrong side", fact.method);
-                    assert_eq!(row.type_name, fact.type_name, "{v}: {}", fact.method);
-                    if let (Some(ours), Some(theirs)) = (row.result, fact.result) {
-                        assert_eq!(ours, theirs, "{v}: result of {}", fact.method);
-                    }
-                    assert!(is_defined_at(v, fact.method, kind, row.sender));
-                    used.insert((fact.method, client));
-                }
-            }
-        }
-        for row in METHODS {
-            // Methods only an extension defines are in no revision's schema tables.
-            let extension = crate::wire::ledger::EXTENSION_METHODS
-                .iter()
-                .any(|(m, _)| *m == row.method);
-            if extension && !used.iter().any(|(m, _)| *m == row.method) {
-                continue;
-            }
-            if row.sender.client() {
-                assert!(
-                    used.contains(&(row.method, true)),
-                    "{} never sent by clients",
-                    row.method
-                );
-            }
-            if row.sender.server() {
-                assert!(
-                    used.contains(&(row.method, false)),
-                    "{} never sent by servers",
-                    row.method
-                );
-            }
-        }
-    }
-
     #[test]
     fn revisions_come_from_the_facts() {
         use ProtocolVersion::*;

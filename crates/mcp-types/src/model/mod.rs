@@ -78,6 +78,7 @@
 mod macros;
 
 pub(crate) mod de;
+pub mod describe;
 pub(crate) mod error;
 pub(crate) mod strict;
 
@@ -107,8 +108,9 @@ pub use capabilities::*;
 pub use common::*;
 pub use completion::*;
 pub use content::*;
+pub use de::from_value;
 pub use elicitation::*;
-pub use error::{ModelError, ModelErrorKind, codes, from_value};
+pub use error::{ModelError, ModelErrorKind, codes};
 pub use input::*;
 pub use lifecycle::*;
 pub use logging::*;

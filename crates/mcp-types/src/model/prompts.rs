@@ -1,6 +1,6 @@
 //! Prompts: templates, arguments, messages; list/get requests and results.
 
-use crate::wire::planned::Emit;
+use crate::model::describe::Describe;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
@@ -10,7 +10,7 @@ use super::{
 };
 
 /// A prompt template the server offers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Prompt {
@@ -78,7 +78,7 @@ impl Prompt {
 }
 
 /// An argument of a prompt template.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct PromptArgument {
@@ -126,7 +126,7 @@ impl PromptArgument {
 }
 
 /// One message of a rendered prompt.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct PromptMessage {
@@ -144,7 +144,7 @@ impl PromptMessage {
 }
 
 /// Parameters of `prompts/get`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct GetPromptRequestParams {
@@ -202,7 +202,7 @@ impl GetPromptRequestParams {
 }
 
 /// Result of `prompts/get`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct GetPromptResult {
@@ -250,7 +250,7 @@ impl GetPromptResult {
 }
 
 /// Result of `prompts/list`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ListPromptsResult {

@@ -1,6 +1,6 @@
 //! Resources, resource templates and their contents; list/read/subscribe requests and results.
 
-use crate::wire::planned::Emit;
+use crate::model::describe::Describe;
 use serde::{Deserialize, Serialize};
 
 use super::{
@@ -9,7 +9,7 @@ use super::{
 };
 
 /// A resource the server can read.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Resource {
@@ -100,7 +100,7 @@ impl Resource {
 }
 
 /// A URI template for resources the server can read.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ResourceTemplate {
@@ -181,7 +181,7 @@ impl ResourceTemplate {
 }
 
 /// The text contents of a resource.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct TextResourceContents {
@@ -222,7 +222,7 @@ impl TextResourceContents {
 }
 
 /// The binary contents of a resource, base64-encoded.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct BlobResourceContents {
@@ -263,7 +263,7 @@ impl BlobResourceContents {
 }
 
 /// The contents of a resource: text or blob (chosen by which of `text`/`blob` is present).
-#[derive(Debug, Clone, PartialEq, Emit)]
+#[derive(Debug, Clone, PartialEq, Describe)]
 #[non_exhaustive]
 pub enum ResourceContents {
     /// Text contents.
@@ -301,7 +301,7 @@ impl From<BlobResourceContents> for ResourceContents {
 }
 
 /// Parameters of `resources/read`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ReadResourceRequestParams {
@@ -349,7 +349,7 @@ impl ReadResourceRequestParams {
 }
 
 /// Parameters of `resources/subscribe` (handshake era).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SubscribeRequestParams {
@@ -377,7 +377,7 @@ impl SubscribeRequestParams {
 }
 
 /// Parameters of `resources/unsubscribe` (handshake era).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct UnsubscribeRequestParams {
@@ -405,7 +405,7 @@ impl UnsubscribeRequestParams {
 }
 
 /// Parameters of `notifications/resources/updated`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ResourceUpdatedNotificationParams {
@@ -433,7 +433,7 @@ impl ResourceUpdatedNotificationParams {
 }
 
 /// Result of `resources/list`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ListResourcesResult {
@@ -501,7 +501,7 @@ impl ListResourcesResult {
 }
 
 /// Result of `resources/templates/list`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ListResourceTemplatesResult {
@@ -569,7 +569,7 @@ impl ListResourceTemplatesResult {
 }
 
 /// Result of `resources/read`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ReadResourceResult {

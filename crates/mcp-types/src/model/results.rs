@@ -7,17 +7,18 @@
 //! a member by its distinctive keys; they are lenient and know nothing of revisions (the wire
 //! boundary adds revision rules and the ranked structural selection on top).
 
-use crate::wire::planned::Emit;
+use crate::model::describe::Describe;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::de::from_value;
 use super::de::{KeyRank, Keys};
-use super::error::{ModelError, ModelErrorKind, from_value};
+use super::error::{ModelError, ModelErrorKind};
 use super::*;
 
 /// A result with no payload (`ping`, `logging/setLevel`, subscribe/unsubscribe). Unknown keys
 /// are ignored on read.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct EmptyResult {
@@ -42,7 +43,7 @@ macro_rules! result_union {
         pub enum $name:ident { $( $(#[$vmeta:meta])* $variant:ident($ty:ty), )+ }
     ) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, PartialEq, $crate::wire::planned::Emit)]
+        #[derive(Debug, Clone, PartialEq, $crate::model::describe::Describe)]
         #[non_exhaustive]
         // Members are plain structs so they can be matched and built directly; boxing the large
         // ones would cost every user an indirection for a few hundred bytes.

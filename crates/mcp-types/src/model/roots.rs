@@ -1,12 +1,12 @@
 //! Roots: the directories a client exposes; `roots/list` and its change notification.
 
-use crate::wire::planned::Emit;
+use crate::model::describe::Describe;
 use serde::{Deserialize, Serialize};
 
 use super::{Meta, NotificationParams, RequestParams};
 
 /// A root directory or file the client exposes.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Root {
@@ -44,7 +44,7 @@ impl Root {
 }
 
 /// Result of `roots/list`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ListRootsResult {

@@ -1,13 +1,13 @@
 //! Sampling: messages, model preferences, tool use in sampling; `sampling/createMessage`.
 
-use crate::wire::planned::Emit;
+use crate::model::describe::Describe;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Number, Value};
 
 use super::{Meta, Role, SamplingMessageContentBlock, TaskMetadata, Tool};
 
 /// The content of a sampling message or result: one block, or (2025-11-25+) a list of blocks.
-#[derive(Debug, Clone, PartialEq, Emit)]
+#[derive(Debug, Clone, PartialEq, Describe)]
 #[non_exhaustive]
 pub enum SamplingContent {
     /// A single block (every revision).
@@ -48,7 +48,7 @@ impl SamplingContent {
 }
 
 /// Which servers' context a sampling request asks the client to include.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 pub enum IncludeContext {
     /// No context.
@@ -60,7 +60,7 @@ pub enum IncludeContext {
 }
 
 /// How the model should choose tools during sampling (2025-11-25+).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 pub enum ToolChoiceMode {
     /// The model decides.
@@ -72,7 +72,7 @@ pub enum ToolChoiceMode {
 }
 
 /// A message sent to or received from a language model.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SamplingMessage {
@@ -103,7 +103,7 @@ impl SamplingMessage {
 }
 
 /// The server's preferences for model selection.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ModelPreferences {
@@ -158,7 +158,7 @@ impl ModelPreferences {
 }
 
 /// A hint for model selection.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ModelHint {
@@ -181,7 +181,7 @@ impl ModelHint {
 }
 
 /// How the model should use the offered tools (2025-11-25+).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ToolChoice {
@@ -204,7 +204,7 @@ impl ToolChoice {
 }
 
 /// Parameters of `sampling/createMessage`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CreateMessageRequestParams {
@@ -325,7 +325,7 @@ impl CreateMessageRequestParams {
 }
 
 /// Result of `sampling/createMessage` (single block, or several blocks with tools 2025-11-25+).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CreateMessageResult {

@@ -1,13 +1,13 @@
 //! `subscriptions/listen` and its acknowledgement (2026-07-28).
 
-use crate::wire::planned::Emit;
+use crate::model::describe::Describe;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::{Meta, ResultType};
 
 /// Which notifications a `subscriptions/listen` stream should carry. Open: extension keys are kept.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SubscriptionFilter {
@@ -66,7 +66,7 @@ impl SubscriptionFilter {
 }
 
 /// Parameters of `subscriptions/listen`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SubscriptionsListenRequestParams {
@@ -94,7 +94,7 @@ impl SubscriptionsListenRequestParams {
 }
 
 /// Parameters of `notifications/subscriptions/acknowledged`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SubscriptionsAcknowledgedNotificationParams {
@@ -122,7 +122,7 @@ impl SubscriptionsAcknowledgedNotificationParams {
 }
 
 /// Final result of `subscriptions/listen`, sent when the stream closes gracefully.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SubscriptionsListenResult {

@@ -1,13 +1,13 @@
 //! Tasks (2025-11-25): task-augmented requests, task status, and the `tasks/*` methods.
 
-use crate::wire::planned::Emit;
+use crate::model::describe::Describe;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::{Meta, PaginatedRequestParams, ResultType};
 
 /// The state of a task.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "snake_case")]
 pub enum TaskStatus {
     /// Running.
@@ -23,7 +23,7 @@ pub enum TaskStatus {
 }
 
 /// Whether a tool may run as a task.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 pub enum TaskSupport {
     /// Never as a task.
@@ -35,7 +35,7 @@ pub enum TaskSupport {
 }
 
 /// The state of a task.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Task {
@@ -91,7 +91,7 @@ impl Task {
 }
 
 /// Asks for task-augmented execution.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct TaskMetadata {
@@ -114,7 +114,7 @@ impl TaskMetadata {
 }
 
 /// The task a message relates to (the `io.modelcontextprotocol/related-task` `_meta` value).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct RelatedTaskMetadata {
@@ -132,7 +132,7 @@ impl RelatedTaskMetadata {
 }
 
 /// Parameters of `tasks/get`, `tasks/result` and `tasks/cancel`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct TaskIdParams {
@@ -160,7 +160,7 @@ impl TaskIdParams {
 }
 
 /// Result of a task-augmented request: the task that was created.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CreateTaskResult {
@@ -198,7 +198,7 @@ impl CreateTaskResult {
 }
 
 /// Result of `tasks/get` and `tasks/cancel`: the task's state (fields flattened, as on the wire).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[non_exhaustive]
 pub struct GetTaskResult {
     /// The task's state.
@@ -231,7 +231,7 @@ impl GetTaskResult {
 pub type CancelTaskResult = GetTaskResult;
 
 /// Parameters of `notifications/tasks/status`: the task's state (fields flattened).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[non_exhaustive]
 pub struct TaskStatusNotificationParams {
     /// The task's state.
@@ -250,7 +250,7 @@ impl TaskStatusNotificationParams {
 }
 
 /// Result of `tasks/result`: the underlying request's result, whatever its shape (open).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Describe)]
 #[non_exhaustive]
 pub struct GetTaskPayloadResult {
     /// Metadata (`_meta`).
@@ -262,7 +262,7 @@ pub struct GetTaskPayloadResult {
 }
 
 /// Result of `tasks/list`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ListTasksResult {

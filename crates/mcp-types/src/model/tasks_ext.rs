@@ -16,7 +16,7 @@
 //! [`EXTENSION_NAMES`](super::names::EXTENSION_NAMES).
 
 use crate::jsonrpc::ErrorData;
-use crate::wire::planned::Emit;
+use crate::model::describe::Describe;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -29,7 +29,7 @@ pub const TASKS_EXTENSION_ID: &str = "io.modelcontextprotocol/tasks";
 
 /// The extension's base task fields (its `Task`): what `CreateTaskResult`, `tasks/get` and
 /// `notifications/tasks` all carry at their top level.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct TaskInfo {
@@ -87,7 +87,7 @@ impl TaskInfo {
 
 /// A request answered with a task (the extension's `CreateTaskResult`): flat, no `result`,
 /// `error`, `inputRequests` or `requestState`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[non_exhaustive]
 pub struct TaskCreatedResult {
     /// The task's fields, at the top level.
@@ -115,7 +115,7 @@ impl TaskCreatedResult {
 /// A task with its outcome (the extension's `DetailedTask`): `inputRequests` while
 /// `input_required`, the original request's `result` once `completed`, the JSON-RPC `error`
 /// once `failed`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct DetailedTask {
@@ -164,7 +164,7 @@ impl DetailedTask {
 }
 
 /// Result of `tasks/get` with the extension (its `GetTaskResult`): the detailed task, flat.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[non_exhaustive]
 pub struct GetDetailedTaskResult {
     /// The task and its outcome, at the top level.
@@ -194,7 +194,7 @@ impl GetDetailedTaskResult {
 }
 
 /// Parameters of `tasks/update`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct UpdateTaskRequestParams {
@@ -221,7 +221,7 @@ impl UpdateTaskRequestParams {
 }
 
 /// Parameters of `notifications/tasks`: the task's new state, with its outcome.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[non_exhaustive]
 pub struct TasksNotificationParams {
     /// The task and its outcome, at the top level.
@@ -249,126 +249,4 @@ notification! {
     /// `notifications/tasks` (tasks extension, 2026-07-28): a task changed state.
     TasksNotification, TasksNotificationMethod = "notifications/tasks",
     params: TasksNotificationParams
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::ProtocolVersion::{V2025_11_25, V2026_07_28};
-    use crate::model::{ClientRequest, ServerResult};
-    use crate::wire::{EmitErrorKind, ParseErrorKind, parse_str_as, serialize_for};
-    use serde_json::json;
-
-    fn task(status: TaskStatus) -> TaskInfo {
-        TaskInfo::new(
-            "t1",
-            status,
-            "2026-12-02T04:05:06.789Z",
-            "2026-12-02T04:05:07.000Z",
-            Some(60_000),
-        )
-        .with_poll_interval_ms(200)
-    }
-
-    #[test]
-    fn a_created_task_is_flat_at_2026_07_28_and_absent_before() {
-        let body = ServerResult::TaskCreated(TaskCreatedResult::new(task(TaskStatus::Working)));
-        assert_eq!(
-            serialize_for(&body, V2026_07_28).unwrap(),
-            json!({"taskId": "t1", "status": "working",
-                "createdAt": "2026-12-02T04:05:06.789Z", "lastUpdatedAt": "2026-12-02T04:05:07.000Z",
-                "ttlMs": 60_000, "pollIntervalMs": 200, "resultType": "task"})
-        );
-        let e = serialize_for(&body, V2025_11_25).unwrap_err();
-        assert_eq!(e.kind, EmitErrorKind::TypeAbsent);
-        // A result we cannot express is our own failure to answer.
-        assert_eq!(e.code(), -32603);
-    }
-
-    #[test]
-    fn tasks_get_inlines_the_outcome_and_gets_its_result_type() {
-        let result =
-            json!({"content": [{"type": "text", "text": "done"}], "resultType": "complete"});
-        let detailed = DetailedTask::new(task(TaskStatus::Completed))
-            .with_result(result.as_object().unwrap().clone());
-        let body = ServerResult::DetailedTask(GetDetailedTaskResult::new(detailed));
-        let v = serialize_for(&body, V2026_07_28).unwrap();
-        assert_eq!(v["resultType"], "complete");
-        assert_eq!(v["result"], result);
-        assert_eq!(v["status"], "completed");
-        assert!(v.get("error").is_none() && v.get("inputRequests").is_none());
-        let failed =
-            DetailedTask::new(task(TaskStatus::Failed)).with_error(ErrorData::new(-32603, "boom"));
-        let v = serialize_for(
-            &ServerResult::DetailedTask(GetDetailedTaskResult::new(failed)),
-            V2026_07_28,
-        )
-        .unwrap();
-        assert_eq!(v["error"], json!({"code": -32603, "message": "boom"}));
-    }
-
-    #[test]
-    fn tasks_get_and_cancel_results_are_typed_per_revision() {
-        use crate::wire::{MethodResult, parse_result_for, parse_result_str_for};
-        let detailed = json!({"taskId": "t1", "status": "completed",
-            "createdAt": "2026-12-02T04:05:06.789Z", "lastUpdatedAt": "2026-12-02T04:05:07.000Z",
-            "ttlMs": 60_000, "resultType": "complete",
-            "result": {"content": [], "resultType": "complete"}});
-        let text = detailed.to_string();
-        for got in [
-            parse_result_for("tasks/get", &detailed, V2026_07_28),
-            parse_result_str_for("tasks/get", &text, V2026_07_28),
-        ] {
-            match got.unwrap() {
-                MethodResult::Server(ServerResult::DetailedTask(r)) => {
-                    assert_eq!(r.task.task.ttl_ms, Some(60_000));
-                    assert!(r.task.result.is_some());
-                }
-                other => panic!("typed as {other:?}"),
-            }
-        }
-        let ack = json!({"resultType": "complete"});
-        assert!(matches!(
-            parse_result_for("tasks/cancel", &ack, V2026_07_28).unwrap(),
-            MethodResult::Server(ServerResult::Empty(_))
-        ));
-        assert!(matches!(
-            parse_result_str_for("tasks/cancel", &ack.to_string(), V2026_07_28).unwrap(),
-            MethodResult::Server(ServerResult::Empty(_))
-        ));
-        // 2025-11-25's core task: `ttl`, a `Task` for both.
-        let core = json!({"taskId": "t1", "status": "cancelled",
-            "createdAt": "2025-11-25T10:30:00Z", "lastUpdatedAt": "2025-11-25T10:40:00Z",
-            "ttl": 30_000});
-        for method in ["tasks/get", "tasks/cancel"] {
-            assert!(matches!(
-                parse_result_for(method, &core, V2025_11_25).unwrap(),
-                MethodResult::Server(ServerResult::GetTask(_))
-            ));
-        }
-        // A task that is not an object is refused on both paths.
-        assert!(parse_result_for("tasks/get", &json!(["t1"]), V2026_07_28).is_err());
-        assert!(parse_result_str_for("tasks/get", "[\"t1\"]", V2026_07_28).is_err());
-    }
-
-    #[test]
-    fn tasks_update_parses_at_2026_07_28_only() {
-        let text = r#"{"method": "tasks/update", "params": {"taskId": "t1",
-            "inputResponses": {"k": {"action": "accept"}, "other": {"ignored": true}},
-            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}}"#;
-        match parse_str_as::<ClientRequest>(text, V2026_07_28).unwrap() {
-            ClientRequest::UpdateTask(r) => {
-                assert_eq!(r.params.task_id, "t1");
-                assert_eq!(r.params.input_responses.len(), 2);
-            }
-            other => panic!("parsed as {}", other.method()),
-        }
-        let e = parse_str_as::<ClientRequest>(text, V2025_11_25).unwrap_err();
-        assert_eq!(e.kind, ParseErrorKind::UnknownMethod);
-        let get = r#"{"method": "tasks/get", "params": {"taskId": "t1"}}"#;
-        assert!(parse_str_as::<ClientRequest>(get, V2026_07_28).is_ok());
-        let list = r#"{"method": "tasks/list", "params": {}}"#;
-        let e = parse_str_as::<ClientRequest>(list, V2026_07_28).unwrap_err();
-        assert_eq!(e.kind, ParseErrorKind::UnknownMethod);
-    }
 }

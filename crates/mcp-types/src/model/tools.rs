@@ -1,6 +1,6 @@
 //! Tools: definitions with open input/output schemas, annotations; list/call requests and results.
 
-use crate::wire::planned::Emit;
+use crate::model::describe::Describe;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -10,7 +10,7 @@ use super::{
 };
 
 /// A tool the server offers. `inputSchema`/`outputSchema` are open JSON Schema objects, kept as sent.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Tool {
@@ -101,7 +101,7 @@ impl Tool {
 }
 
 /// Hints about how a tool behaves; clients must not rely on them for safety (2025-03-26+).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ToolAnnotations {
@@ -166,7 +166,7 @@ impl ToolAnnotations {
 }
 
 /// How a tool may be executed (2025-11-25).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ToolExecution {
@@ -189,7 +189,7 @@ impl ToolExecution {
 }
 
 /// Parameters of `tools/call`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CallToolRequestParams {
@@ -257,7 +257,7 @@ impl CallToolRequestParams {
 }
 
 /// Result of `tools/call`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CallToolResult {
@@ -266,7 +266,7 @@ pub struct CallToolResult {
     /// Structured result (2025-06-18+; any JSON value from 2026-07-28).
     #[serde(
         default,
-        deserialize_with = "crate::model::error::keep_null",
+        deserialize_with = "crate::model::de::keep_null",
         skip_serializing_if = "Option::is_none"
     )]
     pub structured_content: Option<Value>,
@@ -319,7 +319,7 @@ impl CallToolResult {
 }
 
 /// Result of `tools/list`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Emit)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ListToolsResult {

@@ -389,6 +389,8 @@ pub fn serialize_for_string<B: WireBody + ?Sized>(
 }
 
 #[cfg(test)]
+mod model_tests;
+#[cfg(test)]
 mod route_tests;
 #[cfg(test)]
 mod tests;

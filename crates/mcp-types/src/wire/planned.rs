@@ -1,8 +1,9 @@
 //! The planned emitter: the fast path of the outputs without a report ([`super::serialize_for`]
 //! and [`super::serialize_for_vec`], and what is built on them).
 //!
-//! Every model type has a writer derived from its serde attributes (`#[derive(Emit)]`, see the
-//! `mcp-types-derive` crate). A struct's writer asks its [`Plan`] what to do with each member.
+//! Every model type describes itself ([`crate::model::describe`]: a struct its members in serde's
+//! order, a union the member it holds); the emitter walks that description ([`At`] is its
+//! [`Walker`]) and asks each struct's [`Plan`] what to do with each member.
 //! There is one plan per type, revision and [`How`] the value is reached, built once from the
 //! same tables the shaping serializer ([`super::emit`]) reads, and resolved down to one [`Act`]
 //! per field:
@@ -27,20 +28,19 @@ use std::sync::OnceLock;
 
 use indexmap::IndexMap;
 use serde::Serialize;
-use serde_json::{Map, Number, Value};
-
-pub(crate) use mcp_types_derive::Emit;
+use serde_json::{Map, Value};
 
 use super::body::{BodyInfo, BodyKind, WireBody};
 use super::clean::{self, FieldTable};
 use super::emit::canonical;
 use super::ledger::{
     Action, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, CLIENT_REQUESTS_2026, LOG_LEVEL_KEY,
-    LOGGING_LEVELS, OwnerInfo, PROTOCOL_VERSION_KEY, RefuseWhen, ResultShape,
+    LOGGING_LEVELS, OwnerInfo, PROTOCOL_VERSION_KEY, RefuseWhen, ResultShape, member_rows_at,
 };
 use super::names;
+use super::revs::Revisions;
 use crate::ProtocolVersion;
-use crate::model::Meta;
+use crate::model::describe::{Describe, Field, Json, Members, Shape, Struct, Union, Walker};
 
 mod sink;
 pub use sink::{Bytes, Sink, Values};
@@ -48,30 +48,6 @@ pub use sink::{Bytes, Sink, Values};
 /// The planned emitter cannot write this body alone; the shaping serializer will.
 #[derive(Debug)]
 pub struct Bail;
-
-/// What a field's value type looks like to a plan.
-#[derive(Debug, Clone, Copy)]
-pub enum Shape {
-    /// A struct with a derived writer: its serde name, and whether serde writes it as a map
-    /// (it has a `flatten`ed member, so serde gives no name and its owner comes from the parent).
-    Struct {
-        /// The serde (struct) name.
-        name: &'static str,
-        /// Whether it is written as a map.
-        flat: bool,
-    },
-    /// Any JSON (`Value`, a JSON object map, `Meta`): walked by [`json_as`] when typed by an
-    /// edge.
-    Json,
-    /// A map of typed values.
-    Map,
-    /// An array: an edge does not reach its items.
-    Seq,
-    /// A string, number, boolean or enum literal: never shaped.
-    Scalar,
-    /// A union of structs: each member is written by its own writer.
-    Union,
-}
 
 /// How a value is reached, which decides whose ledger rows apply to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,44 +65,6 @@ pub enum How {
     ClientMeta,
 }
 
-/// One member of a derived struct, in serde's order (flattened maps are not members).
-#[derive(Debug)]
-pub struct FieldInfo {
-    /// The key on the wire.
-    pub key: &'static str,
-    /// The shape of its value type.
-    pub shape: Shape,
-}
-
-/// A value the planned emitter can write.
-pub trait Emit: Serialize {
-    /// What the value looks like to its parent's plan.
-    const SHAPE: Shape;
-
-    /// Writes the value, reached as `how`.
-    fn emit<S: Sink>(&self, e: &mut Planned<S>, how: How) -> Result<(), Bail>;
-
-    /// Writes the value as JSON typed by the edge to `expected` (only JSON values can).
-    fn emit_as<S: Sink>(&self, _e: &mut Planned<S>, _expected: &'static str) -> Result<(), Bail> {
-        Err(Bail)
-    }
-
-    /// The JSON object this value holds, if it is JSON (for the ledger's checks of shape).
-    fn json_object(&self) -> Option<&Map<String, Value>> {
-        None
-    }
-
-    /// Whether serde writes this value as an array.
-    fn is_seq(&self) -> bool {
-        matches!(Self::SHAPE, Shape::Seq)
-    }
-
-    /// The number of entries of a map value.
-    fn entries(&self) -> Option<usize> {
-        None
-    }
-}
-
 /// One emission: the output and the revision.
 pub struct Planned<S> {
     sink: S,
@@ -138,7 +76,7 @@ pub struct Planned<S> {
 
 /// Writes message body `body` at `version` into `sink`: the revision's body check, then the
 /// body's own writer. `None` when it bails.
-fn run<B: Emit + WireBody + ?Sized, S: Sink>(
+fn run<B: Describe + WireBody + ?Sized, S: Sink>(
     body: &B,
     version: ProtocolVersion,
     sink: S,
@@ -153,12 +91,14 @@ fn run<B: Emit + WireBody + ?Sized, S: Sink>(
         bit: clean::clean_bit(version, false),
         body: info,
     };
-    body.emit(&mut e, How::Body).ok().map(|()| e.sink)
+    body.describe(&mut At::new(&mut e, How::Body))
+        .ok()
+        .map(|()| e.sink)
 }
 
 /// Appends the compact JSON text of message body `body` at `version` to `out`; false when it
 /// bails (then `out` holds a partial write the caller truncates).
-pub(crate) fn body_text<B: Emit + WireBody + ?Sized>(
+pub(crate) fn body_text<B: Describe + WireBody + ?Sized>(
     body: &B,
     version: ProtocolVersion,
     out: &mut Vec<u8>,
@@ -167,7 +107,7 @@ pub(crate) fn body_text<B: Emit + WireBody + ?Sized>(
 }
 
 /// The JSON value of message body `body` at `version`; `None` when it bails.
-pub(crate) fn body_value<B: Emit + WireBody + ?Sized>(
+pub(crate) fn body_value<B: Describe + WireBody + ?Sized>(
     body: &B,
     version: ProtocolVersion,
 ) -> Option<Value> {
@@ -175,12 +115,6 @@ pub(crate) fn body_value<B: Emit + WireBody + ?Sized>(
 }
 
 impl<S: Sink> Planned<S> {
-    /// The revision written for.
-    #[inline]
-    pub fn version(&self) -> ProtocolVersion {
-        self.version
-    }
-
     /// Writes `value` as plain serde writes it.
     #[inline]
     pub fn plain<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Bail> {
@@ -340,7 +274,7 @@ impl Plans {
         e: &Planned<S>,
         name: &'static str,
         flat: bool,
-        fields: &[FieldInfo],
+        fields: &[Field],
         how: How,
     ) -> Result<&Plan, Bail> {
         let way = match how {
@@ -382,7 +316,7 @@ impl Plan {
     fn build(
         name: &'static str,
         flat: bool,
-        fields: &[FieldInfo],
+        fields: &[Field],
         how: How,
         v: ProtocolVersion,
         body: BodyInfo,
@@ -651,7 +585,7 @@ impl Open {
     /// Member number `index` of the plan's struct: its key, and the key in quotes with its
     /// colon.
     #[inline]
-    pub fn field<S: Sink, T: Emit + ?Sized>(
+    pub fn field<S: Sink, T: Describe + ?Sized>(
         &mut self,
         e: &mut Planned<S>,
         plan: &Plan,
@@ -672,7 +606,7 @@ impl Open {
 
     /// Writes a member's value as `act` says (its key is written).
     #[inline]
-    fn value<S: Sink, T: Emit + ?Sized>(
+    fn value<S: Sink, T: Describe + ?Sized>(
         &mut self,
         e: &mut Planned<S>,
         act: Act,
@@ -690,7 +624,7 @@ impl Open {
     /// common path, which every member type instantiates).
     #[cold]
     #[inline(never)]
-    fn checked<S: Sink, T: Emit + ?Sized>(
+    fn checked<S: Sink, T: Describe + ?Sized>(
         &mut self,
         e: &mut Planned<S>,
         act: Act,
@@ -774,22 +708,22 @@ impl Open {
 
 /// Writes a member's value by `step` (its key is written).
 #[inline]
-fn write<S: Sink, T: Emit + ?Sized>(
+fn write<S: Sink, T: Describe + ?Sized>(
     e: &mut Planned<S>,
     step: Write,
     value: &T,
 ) -> Result<(), Bail> {
     match step {
         Write::Plain => e.plain(value),
-        Write::Walk(how) => value.emit(e, how),
-        Write::Json(expected) => value.emit_as(e, expected),
+        Write::Walk(how) => value.describe(&mut At::new(e, how)),
+        Write::Json(expected) => value.describe(&mut At::typed_json(e, expected)),
         Write::Skip | Write::Bail => Err(Bail),
     }
 }
 
 /// Whether a member's value passes `check` (checks of written text pass here).
 #[inline]
-fn passes<T: Emit + ?Sized>(check: Check, value: &T) -> bool {
+fn passes<T: Describe + ?Sized>(check: Check, value: &T) -> bool {
     match check {
         Check::None | Check::Scalar(_) | Check::Entries => true,
         Check::NotArray => !value.is_seq(),
@@ -930,179 +864,183 @@ fn client_meta<S: Sink>(e: &mut Planned<S>, map: &Map<String, Value>) -> Result<
     Ok(())
 }
 
-/// Scalars: written as serde writes them, whatever the edge.
-macro_rules! emit_scalar {
-    ($($ty:ty),* $(,)?) => {$(
-        impl $crate::wire::planned::Emit for $ty {
-            const SHAPE: $crate::wire::planned::Shape = $crate::wire::planned::Shape::Scalar;
-
-            #[inline]
-            fn emit<S: $crate::wire::planned::Sink>(
-                &self,
-                e: &mut $crate::wire::planned::Planned<S>,
-                _how: $crate::wire::planned::How,
-            ) -> Result<(), $crate::wire::planned::Bail> {
-                e.plain(self)
-            }
-        }
-    )*};
-}
-pub(crate) use emit_scalar;
-
-emit_scalar!(String, &'static str, bool, u64, i64, Number);
-
-/// Untyped JSON, written as it is (only the client `_meta` role reads JSON, and only `Meta`
-/// takes it).
-fn untyped<S: Sink, T: Serialize>(e: &mut Planned<S>, how: How, value: &T) -> Result<(), Bail> {
-    match how {
-        How::ClientMeta => Err(Bail),
-        _ => e.plain(value),
-    }
+/// The planned emitter as the walker of a model value's description: the value is reached as
+/// `how`, or (`expected`) is JSON typed by the edge to that type, which only JSON can be.
+pub struct At<'p, S> {
+    e: &'p mut Planned<S>,
+    how: How,
+    expected: Option<&'static str>,
 }
 
-impl Emit for Value {
-    const SHAPE: Shape = Shape::Json;
-
-    fn emit<S: Sink>(&self, e: &mut Planned<S>, how: How) -> Result<(), Bail> {
-        untyped(e, how, self)
-    }
-
-    fn emit_as<S: Sink>(&self, e: &mut Planned<S>, expected: &'static str) -> Result<(), Bail> {
-        json_as(e, Some(expected), self, false)
-    }
-
-    fn json_object(&self) -> Option<&Map<String, Value>> {
-        self.as_object()
-    }
-
-    fn is_seq(&self) -> bool {
-        self.is_array()
-    }
-}
-
-impl Emit for Map<String, Value> {
-    const SHAPE: Shape = Shape::Json;
-
-    fn emit<S: Sink>(&self, e: &mut Planned<S>, how: How) -> Result<(), Bail> {
-        untyped(e, how, self)
-    }
-
-    fn emit_as<S: Sink>(&self, e: &mut Planned<S>, expected: &'static str) -> Result<(), Bail> {
-        map_as(e, Some(expected), self)
-    }
-
-    fn json_object(&self) -> Option<&Map<String, Value>> {
-        Some(self)
-    }
-}
-
-impl Emit for Meta {
-    const SHAPE: Shape = Shape::Json;
-
-    fn emit<S: Sink>(&self, e: &mut Planned<S>, how: How) -> Result<(), Bail> {
-        match how {
-            How::ClientMeta => client_meta(e, &self.0),
-            _ => e.plain(self),
+impl<'p, S: Sink> At<'p, S> {
+    /// A value reached as `how`.
+    #[inline]
+    fn new(e: &'p mut Planned<S>, how: How) -> Self {
+        At {
+            e,
+            how,
+            expected: None,
         }
     }
 
-    fn emit_as<S: Sink>(&self, e: &mut Planned<S>, expected: &'static str) -> Result<(), Bail> {
-        self.0.emit_as(e, expected)
+    /// JSON typed by the edge to `expected`.
+    #[inline]
+    fn typed_json(e: &'p mut Planned<S>, expected: &'static str) -> Self {
+        At {
+            e,
+            how: How::Nested,
+            expected: Some(expected),
+        }
     }
 
-    fn json_object(&self) -> Option<&Map<String, Value>> {
-        Some(&self.0)
+    /// Untyped JSON, written as it is (only the client `_meta` role reads JSON, and only `_meta`
+    /// takes it).
+    fn untyped<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Bail> {
+        match self.how {
+            How::ClientMeta => Err(Bail),
+            _ => self.e.plain(value),
+        }
     }
 }
 
-impl<T: Emit> Emit for Option<T> {
-    const SHAPE: Shape = T::SHAPE;
+impl<S: Sink> Walker for At<'_, S> {
+    type Error = Bail;
 
     #[inline]
-    fn emit<S: Sink>(&self, e: &mut Planned<S>, how: How) -> Result<(), Bail> {
-        match self {
-            Some(v) => v.emit(e, how),
-            None => e.plain(&()),
+    fn scalar<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Bail> {
+        match self.expected {
+            Some(_) => Err(Bail),
+            None => self.e.plain(value),
         }
     }
 
-    fn emit_as<S: Sink>(&self, e: &mut Planned<S>, expected: &'static str) -> Result<(), Bail> {
-        match self {
-            Some(v) => v.emit_as(e, expected),
-            None => e.plain(&()),
+    fn json(&mut self, value: Json<'_>) -> Result<(), Bail> {
+        match (self.expected, value) {
+            (Some(expected), Json::Value(v)) => json_as(self.e, Some(expected), v, false),
+            (Some(expected), Json::Object(map)) => map_as(self.e, Some(expected), map),
+            (Some(expected), Json::Meta(meta)) => map_as(self.e, Some(expected), &meta.0),
+            (None, Json::Meta(meta)) => match self.how {
+                How::ClientMeta => client_meta(self.e, &meta.0),
+                _ => self.e.plain(meta),
+            },
+            (None, Json::Value(v)) => self.untyped(v),
+            (None, Json::Object(map)) => self.untyped(map),
         }
     }
-
-    fn json_object(&self) -> Option<&Map<String, Value>> {
-        self.as_ref().and_then(T::json_object)
-    }
-
-    fn is_seq(&self) -> bool {
-        self.as_ref().is_some_and(T::is_seq)
-    }
-
-    fn entries(&self) -> Option<usize> {
-        self.as_ref().and_then(T::entries)
-    }
-}
-
-impl<T: Emit> Emit for Box<T> {
-    const SHAPE: Shape = T::SHAPE;
 
     #[inline]
-    fn emit<S: Sink>(&self, e: &mut Planned<S>, how: How) -> Result<(), Bail> {
-        (**self).emit(e, how)
+    fn none(&mut self) -> Result<(), Bail> {
+        self.e.plain(&())
     }
 
-    fn emit_as<S: Sink>(&self, e: &mut Planned<S>, expected: &'static str) -> Result<(), Bail> {
-        (**self).emit_as(e, expected)
-    }
-
-    fn json_object(&self) -> Option<&Map<String, Value>> {
-        (**self).json_object()
-    }
-
-    fn is_seq(&self) -> bool {
-        (**self).is_seq()
-    }
-
-    fn entries(&self) -> Option<usize> {
-        (**self).entries()
-    }
-}
-
-impl<T: Emit> Emit for Vec<T> {
-    const SHAPE: Shape = Shape::Seq;
-
-    fn emit<S: Sink>(&self, e: &mut Planned<S>, _how: How) -> Result<(), Bail> {
-        e.sink.open_array(self.len());
-        for (i, item) in self.iter().enumerate() {
+    fn seq<T: Describe>(&mut self, items: &[T]) -> Result<(), Bail> {
+        if self.expected.is_some() {
+            return Err(Bail);
+        }
+        let e = &mut *self.e;
+        e.sink.open_array(items.len());
+        for (i, item) in items.iter().enumerate() {
             e.sink.item(i == 0);
-            item.emit(e, How::Nested)?;
+            item.describe(&mut At::new(e, How::Nested))?;
         }
         e.sink.close_array();
         Ok(())
     }
-}
 
-impl<T: Emit> Emit for IndexMap<String, T> {
-    const SHAPE: Shape = Shape::Map;
-
-    fn emit<S: Sink>(&self, e: &mut Planned<S>, how: How) -> Result<(), Bail> {
-        if how == How::ClientMeta {
+    fn map<T: Describe>(&mut self, map: &IndexMap<String, T>) -> Result<(), Bail> {
+        if self.expected.is_some() || self.how == How::ClientMeta {
             return Err(Bail);
         }
-        let mut o = e.open(self.len());
-        for (k, x) in self {
+        let e = &mut *self.e;
+        let mut o = e.open(map.len());
+        for (k, x) in map {
             o.key(e, k, None);
-            x.emit(e, How::Nested)?;
+            x.describe(&mut At::new(e, How::Nested))?;
         }
         e.sink.close_object();
         Ok(())
     }
 
-    fn entries(&self) -> Option<usize> {
-        Some(self.len())
+    fn structure<T: Struct>(&mut self, value: &T) -> Result<(), Bail> {
+        // A flattened struct's members are keys of this object, decided by its owner's rows
+        // while its own type's plan knows nothing of them: the shaping serializer writes such
+        // objects.
+        if self.expected.is_some() || T::FLATTENS_STRUCT {
+            return Err(Bail);
+        }
+        let e = &mut *self.e;
+        let plans: &'static Plans = T::memo().get_or_init(Plans::new).ok_or(Bail)?;
+        let plan = plans.get(e, T::NAME, T::FLAT, T::FIELDS, self.how)?;
+        if plan.through {
+            return e.plain(value);
+        }
+        let mut o = e.open(plan.members);
+        value.members(&mut Fields {
+            o: &mut o,
+            e: &mut *e,
+            plan,
+        })?;
+        o.close(e, plan)
+    }
+
+    fn union_member<T: Describe>(
+        &mut self,
+        union: &'static Union,
+        index: usize,
+        member: &T,
+    ) -> Result<(), Bail> {
+        if self.expected.is_some() {
+            return Err(Bail);
+        }
+        // Members with a member row at some revision are decided there by the shaping
+        // serializer (refused or rewritten).
+        let decided: &Box<[Revisions]> = union
+            .memo
+            .get_or_init(|| {
+                union
+                    .members
+                    .iter()
+                    .map(|m| m.map_or(Revisions::NONE, |m| member_rows_at(union.name, m)))
+                    .collect::<Box<[Revisions]>>()
+            })
+            .ok_or(Bail)?;
+        if decided
+            .get(index)
+            .is_some_and(|d| d.contains(self.e.version))
+        {
+            return Err(Bail);
+        }
+        member.describe(self)
+    }
+}
+
+/// The members of a struct being written by its plan.
+struct Fields<'o, 'p, S> {
+    o: &'o mut Open,
+    e: &'p mut Planned<S>,
+    plan: &'static Plan,
+}
+
+impl<S: Sink> Members for Fields<'_, '_, S> {
+    type Error = Bail;
+
+    #[inline]
+    fn field<T: Describe + ?Sized>(
+        &mut self,
+        index: usize,
+        key: &'static str,
+        quoted: &'static [u8],
+        value: &T,
+    ) -> Result<(), Bail> {
+        self.o.field(self.e, self.plan, index, key, quoted, value)
+    }
+
+    fn extra(&mut self, map: &Map<String, Value>) -> Result<(), Bail> {
+        self.o.extra(self.e, self.plan, map)
+    }
+
+    fn flatten<T: Struct>(&mut self, _value: &T) -> Result<(), Bail> {
+        Err(Bail)
     }
 }
 
