@@ -25,12 +25,15 @@ use super::body::{BodyInfo, BodyKind};
 use super::clean;
 use super::error::{EmitError, EmitErrorKind, JsonPath, PathSegment};
 use super::ledger::{
-    self, Action, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, CLIENT_REQUESTS_2026, Cause,
-    LOG_LEVEL_KEY, LOGGING_LEVELS, LedgerRow, MemberAction, MemberRow, OlderForm, OwnerInfo,
-    PROTOCOL_VERSION_KEY, RESULT_TYPES_2026, RefuseWhen, ResultShape,
+    self, Action, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, CLIENT_REQUESTS_2026, Cause, LedgerRow,
+    MemberAction, MemberRow, OlderForm, OwnerInfo, RefuseWhen,
 };
 use super::names;
 use super::report::{Change, EmissionReport};
+use super::shaping::{
+    F_CAPABILITIES, F_INPUT_REQUESTS, F_META, F_PARAMS, F_REQUEST_STATE, F_SCHEMA_TYPE, Role,
+    Scalar, shaped_flag,
+};
 use super::text::{Text, key_text, with_key};
 use crate::ProtocolVersion;
 
@@ -246,25 +249,6 @@ enum NoteKind {
     Injected,
     Passed,
     Rewritten,
-}
-
-/// What the emitter does with an object, beyond its owner's ledger rows.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Role {
-    Plain,
-    /// The body of a 2026-07-28 result.
-    Result2026(&'static ResultShape),
-    /// The body of a 2026-07-28 client request.
-    ClientRequest2026,
-    /// Its `params`.
-    ClientParams,
-    /// Its `params._meta`.
-    ClientMeta,
-    /// A map whose entry count the parent needs (`inputRequests`).
-    Counted,
-    /// An open JSON object a ledger row wants to be an object (with root `type: "object"` for
-    /// [`RefuseWhen::NotObjectSchema`]); its members are written verbatim.
-    Checked(&'static LedgerRow, RefuseWhen),
 }
 
 /// What the value being serialized is, as far as its parent knows.
@@ -946,17 +930,6 @@ impl<C: SerializeStructVariant> SerializeStructVariant for Variant<'_, C> {
     }
 }
 
-const F_RESULT_TYPE: u32 = 1;
-const F_TTL: u32 = 1 << 1;
-const F_SCOPE: u32 = 1 << 2;
-const F_PARAMS: u32 = 1 << 3;
-const F_META: u32 = 1 << 4;
-const F_PROTOCOL_VERSION: u32 = 1 << 5;
-const F_CAPABILITIES: u32 = 1 << 6;
-const F_INPUT_REQUESTS: u32 = 1 << 7;
-const F_REQUEST_STATE: u32 = 1 << 8;
-const F_SCHEMA_TYPE: u32 = 1 << 9;
-
 /// Objects: structs and maps.
 ///
 /// The generic part (per inner serializer and per member value type) only writes; what to do
@@ -1072,6 +1045,7 @@ impl ObjState<'_> {
                 }
             }
         }
+        let shaped = self.role.shaped(key);
         match self.role {
             Role::Plain | Role::Counted => {}
             Role::Checked(_, when) => {
@@ -1082,19 +1056,12 @@ impl ObjState<'_> {
                     opaque = true;
                 }
             }
-            Role::Result2026(shape) => match key {
-                "resultType" => {
-                    self.flags |= F_RESULT_TYPE;
-                    slot = Slot::Capture;
-                }
-                "ttlMs" if shape.cacheable => {
-                    self.flags |= F_TTL;
-                    slot = Slot::Capture;
-                }
-                "cacheScope" if shape.cacheable => {
-                    self.flags |= F_SCOPE;
-                    slot = Slot::Capture;
-                }
+            // A member the role checks (and injects when absent): captured and judged by its row.
+            _ if let Some((i, _)) = shaped => {
+                self.flags |= shaped_flag(i);
+                slot = Slot::Capture;
+            }
+            Role::Result2026(_) => match key {
                 "inputRequests" => slot = Slot::Role(Role::Counted),
                 "requestState" => self.flags |= F_REQUEST_STATE,
                 _ => {}
@@ -1115,16 +1082,11 @@ impl ObjState<'_> {
                 let s6 = Cause::Shaping(ledger::shaping("S6"));
                 let expect = self.owner.and_then(|o| o.edge(key));
                 match key {
-                    PROTOCOL_VERSION_KEY => {
-                        self.flags |= F_PROTOCOL_VERSION;
-                        slot = Slot::Capture;
-                    }
                     CLIENT_CAPABILITIES_KEY => {
                         self.flags |= F_CAPABILITIES;
                         slot = Slot::Object(expect, s6);
                     }
                     CLIENT_INFO_KEY => slot = Slot::Object(expect, s6),
-                    LOG_LEVEL_KEY => slot = Slot::Capture,
                     _ => opaque = true,
                 }
             }
@@ -1213,92 +1175,25 @@ impl ObjState<'_> {
                 _ => Err(self.ctx.refused_row(row, None)),
             };
         }
-        let (ok, rule, expected): (bool, &str, String) = match (self.role, key) {
-            (Role::Result2026(shape), "resultType") => match &captured {
-                Captured::Str(s) if s.as_str() == shape.result_type => (true, "S1", String::new()),
-                Captured::Str(s) if RESULT_TYPES_2026.contains(&s.as_str()) => (
-                    false,
-                    "S1",
-                    format!(
-                        "resultType \"{s}\" contradicts {}, whose resultType is \"{}\"",
-                        shape.name, shape.result_type
-                    ),
-                ),
-                _ => (
-                    false,
-                    "S1",
-                    format!(
-                        "resultType must be \"complete\" or \"input_required\", found {}",
-                        describe(&captured)
-                    ),
-                ),
-            },
-            (Role::Result2026(_), "ttlMs") => match captured {
-                Captured::Int(n) if n >= 0 => (true, "S2", String::new()),
-                Captured::Float(f) if f >= 0.0 && f.fract() == 0.0 => (true, "S2", String::new()),
-                _ => (
-                    false,
-                    "S2",
-                    format!(
-                        "ttlMs must be an integer >= 0, found {}",
-                        describe(&captured)
-                    ),
-                ),
-            },
-            (Role::Result2026(_), "cacheScope") => match &captured {
-                Captured::Str(s) if matches!(s.as_str(), "public" | "private") => {
-                    (true, "S2", String::new())
-                }
-                _ => (
-                    false,
-                    "S2",
-                    format!(
-                        "cacheScope must be \"public\" or \"private\", found {}",
-                        describe(&captured)
-                    ),
-                ),
-            },
-            (Role::Result2026(_), "inputRequests") => {
-                if matches!(captured, Captured::Entries(n) if n > 0) {
-                    self.flags |= F_INPUT_REQUESTS;
-                }
-                (true, "S5", String::new())
+        if let Some((_, member)) = self.role.shaped(key) {
+            let value = captured.as_scalar();
+            if member.accepts.admits(value, self.role.own_result_type()) {
+                return Ok(());
             }
-            (Role::ClientMeta, PROTOCOL_VERSION_KEY) => match captured {
-                Captured::Str(_) => (true, "S6", String::new()),
-                _ => (
-                    false,
-                    "S6",
-                    format!(
-                        "{PROTOCOL_VERSION_KEY} must be a string, found {}",
-                        describe(&captured)
-                    ),
-                ),
-            },
-            (Role::ClientMeta, LOG_LEVEL_KEY) => match &captured {
-                Captured::Str(s) if LOGGING_LEVELS.contains(&s.as_str()) => {
-                    (true, "S6", String::new())
-                }
-                _ => (
-                    false,
-                    "S6",
-                    format!(
-                        "{LOG_LEVEL_KEY} must be a logging level, found {}",
-                        describe(&captured)
-                    ),
-                ),
-            },
-            _ => (true, "", String::new()),
-        };
-        if ok {
-            return Ok(());
+            return Err(self.refused(
+                EmitErrorKind::InvalidValue,
+                member.refusal(value, self.role),
+                Cause::Shaping(ledger::shaping(member.rule)),
+                Some(key),
+            ));
         }
-        Err(self.refused(
-            EmitErrorKind::InvalidValue,
-            expected,
-            Cause::Shaping(ledger::shaping(rule)),
-            Some(key),
-        ))
+        if let (Role::Result2026(_), "inputRequests", Captured::Entries(n)) =
+            (self.role, key, &captured)
+            && *n > 0
+        {
+            self.flags |= F_INPUT_REQUESTS;
+        }
+        Ok(())
     }
 
     fn missing(&self, message: String, rule: &str, key: &str) -> Refused {
@@ -1383,21 +1278,26 @@ impl<C: SerializeMap> Obj<'_, C> {
         )
     }
 
-    /// Writes an injected key and reports it (when the emission keeps a report).
-    fn inject<T: Serialize + Into<Value>>(
-        &mut self,
-        key: &'static str,
-        value: T,
-        rule: &str,
-    ) -> Result<(), C::Error> {
-        self.inner.serialize_entry(key, &value)?;
-        if self.state.ctx.track() {
-            self.state.ctx.note(
-                NoteKind::Injected,
-                Some(key),
-                Cause::Shaping(ledger::shaping(rule)),
-                Some(value.into()),
-            );
+    /// Writes the members the object's role injects that were not written, and reports them
+    /// (when the emission keeps a report).
+    fn inject_absent(&mut self) -> Result<(), C::Error> {
+        let (role, v) = (self.state.role, self.state.ctx.version);
+        for (i, member) in role.injections() {
+            if self.state.flags & shaped_flag(i) != 0 {
+                continue;
+            }
+            let Some(value) = member.injected_scalar(v, role) else {
+                continue;
+            };
+            self.inner.serialize_entry(member.key, &value)?;
+            if self.state.ctx.track() {
+                self.state.ctx.note(
+                    NoteKind::Injected,
+                    Some(member.key),
+                    Cause::Shaping(ledger::shaping(member.rule)),
+                    Some(value.into()),
+                );
+            }
         }
         Ok(())
     }
@@ -1425,17 +1325,7 @@ impl<C: SerializeMap> Obj<'_, C> {
         }
         match self.state.role {
             Role::Result2026(shape) => {
-                if self.state.flags & F_RESULT_TYPE == 0 {
-                    self.inject("resultType", shape.result_type, "S1")?;
-                }
-                if shape.cacheable && shape.result_type == "complete" {
-                    if self.state.flags & F_TTL == 0 {
-                        self.inject("ttlMs", 0u64, "S2")?;
-                    }
-                    if self.state.flags & F_SCOPE == 0 {
-                        self.inject("cacheScope", "private", "S2")?;
-                    }
-                }
+                self.inject_absent()?;
                 if shape.result_type == "input_required"
                     && self.state.flags & (F_INPUT_REQUESTS | F_REQUEST_STATE) == 0
                 {
@@ -1479,9 +1369,7 @@ impl<C: SerializeMap> Obj<'_, C> {
                     )
                     .into_error());
                 }
-                if self.state.flags & F_PROTOCOL_VERSION == 0 {
-                    self.inject(PROTOCOL_VERSION_KEY, v.as_str(), "S3")?;
-                }
+                self.inject_absent()?;
             }
             Role::Counted => self.state.ctx.capture(Captured::Entries(self.state.count)),
             Role::Checked(row, RefuseWhen::NotObjectSchema)
@@ -1495,14 +1383,17 @@ impl<C: SerializeMap> Obj<'_, C> {
     }
 }
 
-fn describe(c: &Captured) -> String {
-    match c {
-        Captured::Nothing => "nothing".to_owned(),
-        Captured::Str(s) => format!("\"{s}\""),
-        Captured::Int(n) => n.to_string(),
-        Captured::Float(f) => f.to_string(),
-        Captured::Entries(n) => format!("an object of {n} entries"),
-        Captured::Other(what) => (*what).to_owned(),
+impl Captured {
+    /// The captured scalar as a check sees it.
+    fn as_scalar(&self) -> Scalar<'_> {
+        match self {
+            Captured::Nothing => Scalar::Other("nothing"),
+            Captured::Str(s) => Scalar::Str(s.as_str()),
+            Captured::Int(n) => Scalar::Int(*n),
+            Captured::Float(f) => Scalar::Float(*f),
+            Captured::Entries(_) => Scalar::Other("an object"),
+            Captured::Other(what) => Scalar::Other(what),
+        }
     }
 }
 

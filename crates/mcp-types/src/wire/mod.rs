@@ -82,6 +82,7 @@ pub mod parse;
 pub(crate) mod planned;
 pub mod report;
 pub mod revs;
+pub mod shaping;
 mod text;
 
 use std::io;

@@ -34,11 +34,15 @@ use super::body::{BodyInfo, BodyKind, WireBody};
 use super::clean::{self, FieldTable};
 use super::emit::canonical;
 use super::ledger::{
-    Action, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, CLIENT_REQUESTS_2026, LOG_LEVEL_KEY,
-    LOGGING_LEVELS, OwnerInfo, PROTOCOL_VERSION_KEY, RefuseWhen, ResultShape, member_rows_at,
+    Action, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, CLIENT_REQUESTS_2026, OwnerInfo, RefuseWhen,
+    member_rows_at,
 };
 use super::names;
 use super::revs::Revisions;
+use super::shaping::{
+    F_CAPABILITIES, F_FIRST_REQUIRED, F_INPUT_REQUESTS, F_META, F_PARAMS, F_REQUEST_STATE, Role,
+    Scalar, ShapedMember, shaped_flag,
+};
 use crate::ProtocolVersion;
 use crate::model::describe::{Describe, Field, Json, Members, Shape, Struct, Union, Walker};
 
@@ -132,34 +136,6 @@ impl<S: Sink> Planned<S> {
     }
 }
 
-/// Flags of an open object: members a role checks for when the object ends.
-const F_RESULT_TYPE: u32 = 1;
-const F_TTL: u32 = 1 << 1;
-const F_SCOPE: u32 = 1 << 2;
-const F_PARAMS: u32 = 1 << 3;
-const F_META: u32 = 1 << 4;
-const F_CAPABILITIES: u32 = 1 << 5;
-const F_PROTOCOL_VERSION: u32 = 1 << 6;
-const F_INPUT_REQUESTS: u32 = 1 << 7;
-const F_REQUEST_STATE: u32 = 1 << 8;
-/// The first flag of a member a ledger row requires (one flag per such member).
-const F_FIRST_REQUIRED: u32 = 10;
-
-/// What an object does beyond its owner's rows (the shaping serializer's roles that the planned
-/// emitter takes on).
-#[derive(Debug, Clone, Copy)]
-enum Role {
-    /// Nothing beyond the rows.
-    Plain,
-    /// A 2026-07-28 result: `resultType` (and a complete result's cache hints) are checked or
-    /// injected; an input-required result needs `inputRequests` or `requestState`.
-    Result2026(&'static ResultShape),
-    /// A 2026-07-28 client request: it needs `params`.
-    ClientRequest2026,
-    /// Its `params`: they need `_meta`.
-    ClientParams,
-}
-
 /// How a member is written.
 #[derive(Debug, Clone, Copy)]
 enum Write {
@@ -196,15 +172,19 @@ pub enum Check {
     Answers(bool),
 }
 
-/// What is checked of a scalar member as it is written (its text, or its value).
+/// A scalar member a 2026-07-28 role checks as it is written: its row of
+/// [`SHAPED_MEMBERS`](super::shaping::SHAPED_MEMBERS), and the result's own `resultType`.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum ScalarCheck {
-    /// The result's own `resultType` literal.
-    ResultType(&'static str),
-    /// An integer `>= 0`.
-    Ttl,
-    /// `"public"` or `"private"`.
-    Scope,
+pub struct ScalarCheck {
+    member: &'static ShapedMember,
+    own: &'static str,
+}
+
+impl ScalarCheck {
+    /// Whether `value` passes.
+    pub fn passes(self, value: Scalar<'_>) -> bool {
+        self.member.accepts.admits(value, self.own)
+    }
 }
 
 /// What to do with one member.
@@ -456,23 +436,21 @@ fn decide(
             }
         }
     }
-    let (flag, check, role_how) = match (role, key) {
-        (Role::Result2026(shape), "resultType") => (
-            F_RESULT_TYPE,
-            Check::Scalar(ScalarCheck::ResultType(shape.result_type)),
-            None,
-        ),
-        (Role::Result2026(shape), "ttlMs") if shape.cacheable => {
-            (F_TTL, Check::Scalar(ScalarCheck::Ttl), None)
+    let (flag, check, role_how) = match role.shaped(key) {
+        Some((i, member)) => {
+            let check = ScalarCheck {
+                member,
+                own: role.own_result_type(),
+            };
+            (shaped_flag(i), Check::Scalar(check), None)
         }
-        (Role::Result2026(shape), "cacheScope") if shape.cacheable => {
-            (F_SCOPE, Check::Scalar(ScalarCheck::Scope), None)
-        }
-        (Role::Result2026(_), "inputRequests") => (F_INPUT_REQUESTS, Check::Entries, None),
-        (Role::Result2026(_), "requestState") => (F_REQUEST_STATE, Check::None, None),
-        (Role::ClientRequest2026, "params") => (F_PARAMS, Check::None, Some(How::ClientParams)),
-        (Role::ClientParams, "_meta") => (F_META, Check::None, Some(How::ClientMeta)),
-        _ => (0, Check::None, None),
+        None => match (role, key) {
+            (Role::Result2026(_), "inputRequests") => (F_INPUT_REQUESTS, Check::Entries, None),
+            (Role::Result2026(_), "requestState") => (F_REQUEST_STATE, Check::None, None),
+            (Role::ClientRequest2026, "params") => (F_PARAMS, Check::None, Some(How::ClientParams)),
+            (Role::ClientParams, "_meta") => (F_META, Check::None, Some(How::ClientMeta)),
+            _ => (0, Check::None, None),
+        },
     };
     if check != Check::None || role_how.is_some() {
         // A role's member: the rows' checks give way to the role (the shaping serializer's
@@ -669,37 +647,36 @@ impl Open {
         Ok(())
     }
 
+    /// Appends the members `role` injects that were not written.
+    fn inject<S: Sink>(&mut self, e: &mut Planned<S>, role: Role) -> Result<(), Bail> {
+        for (i, member) in role.injections() {
+            if self.flags & shaped_flag(i) == 0
+                && let Some(value) = member.injected_scalar(e.version, role)
+            {
+                self.key(e, member.key, None);
+                e.plain(&value)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Ends the object: what its role checks for, and the 2026-07-28 injections.
     pub fn close<S: Sink>(mut self, e: &mut Planned<S>, plan: &Plan) -> Result<(), Bail> {
         if self.flags & plan.required != plan.required {
             return Err(Bail);
         }
         match plan.role {
-            Role::Plain => {}
             Role::Result2026(shape) => {
-                if self.flags & F_RESULT_TYPE == 0 {
-                    self.key(e, "resultType", Some(b"\"resultType\":"));
-                    e.plain(shape.result_type)?;
-                }
                 if shape.result_type == "input_required"
                     && self.flags & (F_INPUT_REQUESTS | F_REQUEST_STATE) == 0
                 {
                     return Err(Bail);
                 }
-                if shape.cacheable && shape.result_type == "complete" {
-                    if self.flags & F_TTL == 0 {
-                        self.key(e, "ttlMs", Some(b"\"ttlMs\":"));
-                        e.plain(&0u64)?;
-                    }
-                    if self.flags & F_SCOPE == 0 {
-                        self.key(e, "cacheScope", Some(b"\"cacheScope\":"));
-                        e.plain("private")?;
-                    }
-                }
+                self.inject(e, plan.role)?;
             }
             Role::ClientRequest2026 if self.flags & F_PARAMS == 0 => return Err(Bail),
             Role::ClientParams if self.flags & F_META == 0 => return Err(Bail),
-            Role::ClientRequest2026 | Role::ClientParams => {}
+            _ => {}
         }
         e.sink.close_object();
         Ok(())
@@ -744,13 +721,7 @@ fn passes<T: Describe + ?Sized>(check: Check, value: &T) -> bool {
 
 /// Whether the written text of a scalar passes `check`.
 fn text_passes(check: ScalarCheck, text: &[u8]) -> bool {
-    match check {
-        ScalarCheck::ResultType(literal) => {
-            text.len() == literal.len() + 2 && &text[1..text.len() - 1] == literal.as_bytes()
-        }
-        ScalarCheck::Ttl => !text.is_empty() && text.iter().all(u8::is_ascii_digit),
-        ScalarCheck::Scope => text == b"\"public\"" || text == b"\"private\"",
-    }
+    check.passes(Scalar::of_text(text))
 }
 
 /// JSON typed by the edge to `expected`: the shaping serializer's walk of a map whose owner
@@ -825,21 +796,15 @@ fn client_meta<S: Sink>(e: &mut Planned<S>, map: &Map<String, Value>) -> Result<
             }
         }
         o.key(e, k, None);
+        if let Some((i, member)) = Role::ClientMeta.shaped(k) {
+            if opaque || !member.accepts.admits(Scalar::of_value(x), "") {
+                return Err(Bail);
+            }
+            o.flags |= shaped_flag(i);
+            e.plain(x)?;
+            continue;
+        }
         match k.as_str() {
-            PROTOCOL_VERSION_KEY | LOG_LEVEL_KEY if opaque => return Err(Bail),
-            PROTOCOL_VERSION_KEY => {
-                if !x.is_string() {
-                    return Err(Bail);
-                }
-                o.flags |= F_PROTOCOL_VERSION;
-                e.plain(x)?;
-            }
-            LOG_LEVEL_KEY => {
-                if !x.as_str().is_some_and(|l| LOGGING_LEVELS.contains(&l)) {
-                    return Err(Bail);
-                }
-                e.plain(x)?;
-            }
             CLIENT_CAPABILITIES_KEY | CLIENT_INFO_KEY => {
                 if k == CLIENT_CAPABILITIES_KEY {
                     o.flags |= F_CAPABILITIES;
@@ -856,10 +821,7 @@ fn client_meta<S: Sink>(e: &mut Planned<S>, map: &Map<String, Value>) -> Result<
     if o.flags & F_CAPABILITIES == 0 {
         return Err(Bail);
     }
-    if o.flags & F_PROTOCOL_VERSION == 0 {
-        o.key(e, PROTOCOL_VERSION_KEY, None);
-        e.plain(v.as_str())?;
-    }
+    o.inject(e, Role::ClientMeta)?;
     e.sink.close_object();
     Ok(())
 }

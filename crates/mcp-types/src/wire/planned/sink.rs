@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 
 use super::{Bail, ScalarCheck, text_passes};
 use crate::wire::json::{JsonWriter, write_str};
+use crate::wire::shaping::Scalar;
 
 /// An output of the planned emitter.
 pub trait Sink {
@@ -152,15 +153,6 @@ impl Values {
     }
 }
 
-/// Whether a scalar value passes `check` (the checks of [`text_passes`], on a value).
-fn value_passes(check: ScalarCheck, value: &Value) -> bool {
-    match check {
-        ScalarCheck::ResultType(literal) => value.as_str() == Some(literal),
-        ScalarCheck::Ttl => value.is_u64(),
-        ScalarCheck::Scope => matches!(value.as_str(), Some("public" | "private")),
-    }
-}
-
 impl Sink for Values {
     #[inline]
     fn plain<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Bail> {
@@ -179,7 +171,7 @@ impl Sink for Values {
         let value = value
             .serialize(serde_json::value::Serializer)
             .map_err(|_| Bail)?;
-        if !value_passes(check, &value) {
+        if !check.passes(Scalar::of_value(&value)) {
             return Err(Bail);
         }
         self.put(value);

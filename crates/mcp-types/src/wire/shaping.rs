@@ -1,0 +1,430 @@
+//! The 2026-07-28 shaping of a body as data: which members a role checks, what values it
+//! accepts, what it injects when they are absent ([`SHAPED_MEMBERS`]), and the object roles and
+//! member flags both emitters use. "What happens to `ttlMs` at 2026-07-28" is one row.
+//!
+//! The rules these rows implement are [`SHAPING_2026`](super::ledger::SHAPING_2026) (`S1`…`S6`,
+//! which reports and errors cite); which results are shaped how is
+//! [`RESULTS_2026`](super::ledger::RESULTS_2026).
+
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+
+use super::ledger::{
+    LOG_LEVEL_KEY, LOGGING_LEVELS, LedgerRow, PROTOCOL_VERSION_KEY, RESULT_TYPES_2026, RefuseWhen,
+    ResultShape,
+};
+use crate::ProtocolVersion;
+
+/// Which objects a row of [`SHAPED_MEMBERS`] applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShapedObject {
+    /// Every 2026-07-28 result body.
+    Result,
+    /// A cacheable result body (every cacheable result is a complete one).
+    CacheableResult,
+    /// The `_meta` of a 2026-07-28 client request's `params`.
+    ClientMeta,
+}
+
+/// The values a role accepts for a member.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Accepts {
+    /// The result's own `resultType` literal (a known other one contradicts it).
+    ResultType,
+    /// An integer `>= 0` (an integral float counts).
+    NonNegativeInteger,
+    /// Any string.
+    String,
+    /// One of these strings; the second part says so in words.
+    OneOf(&'static [&'static str], &'static str),
+}
+
+/// What a role writes for a member that is absent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Injected {
+    /// The result's own `resultType` literal.
+    ResultType,
+    /// This integer.
+    Integer(u64),
+    /// This string.
+    Str(&'static str),
+    /// The emission's protocol version.
+    ProtocolVersion,
+}
+
+/// One member a 2026-07-28 role checks, and injects when it is absent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShapedMember {
+    /// The objects it applies to.
+    pub on: ShapedObject,
+    /// The member's key.
+    pub key: &'static str,
+    /// The values accepted (anything else is refused with the rule).
+    pub accepts: Accepts,
+    /// What is written when the member is absent (`None`: nothing).
+    pub injected: Option<Injected>,
+    /// The rule of [`SHAPING_2026`](super::ledger::SHAPING_2026) it implements.
+    pub rule: &'static str,
+}
+
+/// The members 2026-07-28 shaping checks and injects, in the order injections are appended.
+pub static SHAPED_MEMBERS: &[ShapedMember] = &[
+    ShapedMember {
+        on: ShapedObject::Result,
+        key: "resultType",
+        accepts: Accepts::ResultType,
+        injected: Some(Injected::ResultType),
+        rule: "S1",
+    },
+    ShapedMember {
+        on: ShapedObject::CacheableResult,
+        key: "ttlMs",
+        accepts: Accepts::NonNegativeInteger,
+        injected: Some(Injected::Integer(0)),
+        rule: "S2",
+    },
+    ShapedMember {
+        on: ShapedObject::CacheableResult,
+        key: "cacheScope",
+        accepts: Accepts::OneOf(&["public", "private"], "\"public\" or \"private\""),
+        injected: Some(Injected::Str("private")),
+        rule: "S2",
+    },
+    ShapedMember {
+        on: ShapedObject::ClientMeta,
+        key: PROTOCOL_VERSION_KEY,
+        accepts: Accepts::String,
+        injected: Some(Injected::ProtocolVersion),
+        rule: "S3",
+    },
+    ShapedMember {
+        on: ShapedObject::ClientMeta,
+        key: LOG_LEVEL_KEY,
+        accepts: Accepts::OneOf(&LOGGING_LEVELS, "a logging level"),
+        injected: None,
+        rule: "S6",
+    },
+];
+
+/// The flag an object sets when it writes the member of row `index` of [`SHAPED_MEMBERS`].
+pub const fn shaped_flag(index: usize) -> u32 {
+    1 << index
+}
+
+/// Flags of an open object beyond [`SHAPED_MEMBERS`]' (`shaped_flag(0..5)`): members a role
+/// checks for when the object ends.
+pub const F_PARAMS: u32 = 1 << 8;
+/// A client request's `params._meta` was written.
+pub const F_META: u32 = 1 << 9;
+/// The client `_meta` carries the client capabilities.
+pub const F_CAPABILITIES: u32 = 1 << 10;
+/// An input-required result has a non-empty `inputRequests`.
+pub const F_INPUT_REQUESTS: u32 = 1 << 11;
+/// An input-required result has a `requestState`.
+pub const F_REQUEST_STATE: u32 = 1 << 12;
+/// A checked schema object has its root `type`.
+pub const F_SCHEMA_TYPE: u32 = 1 << 13;
+/// The first flag of a member a ledger row requires (one flag per such member, up to bit 31).
+pub const F_FIRST_REQUIRED: u32 = 16;
+
+/// What an object does beyond its owner's ledger rows.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Role {
+    /// Nothing beyond the rows.
+    Plain,
+    /// The body of a 2026-07-28 result: [`ShapedObject::Result`] rows (and
+    /// [`ShapedObject::CacheableResult`] rows when it is cacheable); an input-required result
+    /// needs `inputRequests` or `requestState`.
+    Result2026(&'static ResultShape),
+    /// The body of a 2026-07-28 client request: it needs `params`.
+    ClientRequest2026,
+    /// Its `params`: they need `_meta`.
+    ClientParams,
+    /// Its `params._meta`: [`ShapedObject::ClientMeta`] rows; it needs the client capabilities.
+    ClientMeta,
+    /// A map whose entry count the parent needs (`inputRequests`).
+    Counted,
+    /// An open JSON object a ledger row wants to be an object (with root `type: "object"` for
+    /// [`RefuseWhen::NotObjectSchema`]); its members are written verbatim.
+    Checked(&'static LedgerRow, RefuseWhen),
+}
+
+impl Role {
+    /// Whether row `m` applies to objects in this role.
+    fn applies(self, m: &ShapedMember) -> bool {
+        match (self, m.on) {
+            (Role::Result2026(_), ShapedObject::Result) => true,
+            (Role::Result2026(shape), ShapedObject::CacheableResult) => shape.cacheable,
+            (Role::ClientMeta, ShapedObject::ClientMeta) => true,
+            _ => false,
+        }
+    }
+
+    /// The row of [`SHAPED_MEMBERS`] for member `key` of an object in this role, with its index.
+    #[inline]
+    pub fn shaped(self, key: &str) -> Option<(usize, &'static ShapedMember)> {
+        if !matches!(self, Role::Result2026(_) | Role::ClientMeta) {
+            return None;
+        }
+        SHAPED_MEMBERS
+            .iter()
+            .enumerate()
+            .find(|(_, m)| m.key == key && self.applies(m))
+    }
+
+    /// The rows that inject a member when absent, with their indexes.
+    pub fn injections(self) -> impl Iterator<Item = (usize, &'static ShapedMember)> {
+        SHAPED_MEMBERS
+            .iter()
+            .enumerate()
+            .filter(move |(_, m)| m.injected.is_some() && self.applies(m))
+    }
+
+    /// The `resultType` literal of a result role (`""` otherwise).
+    pub fn own_result_type(self) -> &'static str {
+        match self {
+            Role::Result2026(shape) => shape.result_type,
+            _ => "",
+        }
+    }
+}
+
+/// A scalar as a check sees it, whichever form it was read from (the value, its text, or what
+/// a serializer was given).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Scalar<'a> {
+    /// A string (its contents).
+    Str(&'a str),
+    /// An integer.
+    Int(i128),
+    /// A number with a fraction or an exponent.
+    Float(f64),
+    /// Anything else, described in words (`"null"`, `"a boolean"`, `"an object"`, …).
+    Other(&'static str),
+}
+
+impl<'a> Scalar<'a> {
+    /// A JSON value.
+    pub fn of_value(value: &'a Value) -> Self {
+        match value {
+            Value::String(s) => Scalar::Str(s),
+            Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+                (Some(i), _, _) => Scalar::Int(i.into()),
+                (_, Some(u), _) => Scalar::Int(u.into()),
+                (_, _, Some(f)) => Scalar::Float(f),
+                _ => Scalar::Other("a number"),
+            },
+            Value::Bool(_) => Scalar::Other("a boolean"),
+            Value::Null => Scalar::Other("null"),
+            Value::Array(_) => Scalar::Other("an array"),
+            Value::Object(_) => Scalar::Other("an object"),
+        }
+    }
+
+    /// Compact JSON text as `serde_json` writes it (a string with escapes is read as
+    /// [`Scalar::Other`]: a check then fails, and the caller takes the path that reads values).
+    pub fn of_text(text: &'a [u8]) -> Self {
+        match text {
+            [b'"', inner @ .., b'"'] if !inner.contains(&b'\\') => {
+                std::str::from_utf8(inner).map_or(Scalar::Other("a string"), Scalar::Str)
+            }
+            [b'"', ..] => Scalar::Other("a string"),
+            b"true" | b"false" => Scalar::Other("a boolean"),
+            b"null" => Scalar::Other("null"),
+            [b'-' | b'0'..=b'9', ..] => {
+                let s = std::str::from_utf8(text).unwrap_or("");
+                match s.parse::<i128>() {
+                    Ok(i) => Scalar::Int(i),
+                    Err(_) => s
+                        .parse::<f64>()
+                        .map_or(Scalar::Other("a number"), Scalar::Float),
+                }
+            }
+            [b'[', ..] => Scalar::Other("an array"),
+            _ => Scalar::Other("an object"),
+        }
+    }
+
+    /// Words for error messages: the value quoted, or what it is.
+    pub fn describe(self) -> String {
+        match self {
+            Scalar::Str(s) => format!("\"{s}\""),
+            Scalar::Int(n) => n.to_string(),
+            Scalar::Float(f) => f.to_string(),
+            Scalar::Other(what) => what.to_owned(),
+        }
+    }
+}
+
+impl Accepts {
+    /// Whether `value` is accepted; `own` is the result's own `resultType` literal.
+    pub fn admits(self, value: Scalar<'_>, own: &str) -> bool {
+        match (self, value) {
+            (Accepts::ResultType, Scalar::Str(s)) => s == own,
+            (Accepts::NonNegativeInteger, Scalar::Int(n)) => n >= 0,
+            (Accepts::NonNegativeInteger, Scalar::Float(f)) => f >= 0.0 && f.fract() == 0.0,
+            (Accepts::String, Scalar::Str(_)) => true,
+            (Accepts::OneOf(values, _), Scalar::Str(s)) => values.contains(&s),
+            _ => false,
+        }
+    }
+}
+
+impl ShapedMember {
+    /// Why `value` is refused for this member (`shape`'s name and literal for `resultType`).
+    pub fn refusal(&self, value: Scalar<'_>, role: Role) -> String {
+        let found = value.describe();
+        match (self.accepts, role, value) {
+            (Accepts::ResultType, Role::Result2026(shape), Scalar::Str(s))
+                if RESULT_TYPES_2026.contains(&s) =>
+            {
+                format!(
+                    "resultType \"{s}\" contradicts {}, whose resultType is \"{}\"",
+                    shape.name, shape.result_type
+                )
+            }
+            (Accepts::ResultType, ..) => {
+                format!("resultType must be \"complete\" or \"input_required\", found {found}")
+            }
+            (Accepts::NonNegativeInteger, ..) => {
+                format!("{} must be an integer >= 0, found {found}", self.key)
+            }
+            (Accepts::String, ..) => format!("{} must be a string, found {found}", self.key),
+            (Accepts::OneOf(_, what), ..) => format!("{} must be {what}, found {found}", self.key),
+        }
+    }
+
+    /// What is injected for an absent member, at `version` in `role`.
+    pub fn injected_scalar(&self, version: ProtocolVersion, role: Role) -> Option<InjectedScalar> {
+        self.injected.map(|i| match i {
+            Injected::ResultType => InjectedScalar::Str(role.own_result_type()),
+            Injected::Integer(n) => InjectedScalar::Integer(n),
+            Injected::Str(s) => InjectedScalar::Str(s),
+            Injected::ProtocolVersion => InjectedScalar::Str(version.as_str()),
+        })
+    }
+}
+
+/// An injected value, written as serde writes a `&str` or a `u64`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InjectedScalar {
+    /// A string.
+    Str(&'static str),
+    /// An integer.
+    Integer(u64),
+}
+
+impl Serialize for InjectedScalar {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            InjectedScalar::Str(v) => s.serialize_str(v),
+            InjectedScalar::Integer(n) => s.serialize_u64(*n),
+        }
+    }
+}
+
+impl From<InjectedScalar> for Value {
+    fn from(v: InjectedScalar) -> Value {
+        match v {
+            InjectedScalar::Str(s) => Value::from(s),
+            InjectedScalar::Integer(n) => Value::from(n),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::ledger::RESULTS_2026;
+
+    #[test]
+    fn every_cacheable_result_is_complete() {
+        // The cache hints are injected into cacheable results only; the rule says "complete".
+        for shape in RESULTS_2026.iter().filter(|s| s.cacheable) {
+            assert_eq!(shape.result_type, "complete", "{}", shape.name);
+        }
+    }
+
+    #[test]
+    fn the_flags_do_not_overlap() {
+        assert!(SHAPED_MEMBERS.len() <= 8, "shaped flags run into F_PARAMS");
+        let all = [
+            F_PARAMS,
+            F_META,
+            F_CAPABILITIES,
+            F_INPUT_REQUESTS,
+            F_REQUEST_STATE,
+            F_SCHEMA_TYPE,
+        ];
+        let mut seen = (0..SHAPED_MEMBERS.len()).fold(0, |acc, i| acc | shaped_flag(i));
+        for f in all {
+            assert_eq!(seen & f, 0);
+            seen |= f;
+        }
+        assert!(seen < 1 << F_FIRST_REQUIRED);
+    }
+
+    #[test]
+    fn one_judgement_whatever_form_the_scalar_was_read_from() {
+        let ttl = SHAPED_MEMBERS[1];
+        assert_eq!(ttl.key, "ttlMs");
+        for (text, ok) in [
+            ("0", true),
+            ("60000", true),
+            ("1.0", true),
+            ("1e3", true),
+            ("-1", false),
+            ("0.5", false),
+            ("\"5\"", false),
+            ("null", false),
+        ] {
+            let value: Value = serde_json::from_str(text).unwrap();
+            let from_text = Scalar::of_text(text.as_bytes());
+            let from_value = Scalar::of_value(&value);
+            assert_eq!(ttl.accepts.admits(from_text, ""), ok, "text {text}");
+            assert_eq!(ttl.accepts.admits(from_value, ""), ok, "value {text}");
+        }
+        let scope = SHAPED_MEMBERS[2];
+        assert!(scope.accepts.admits(Scalar::of_text(b"\"public\""), ""));
+        assert!(!scope.accepts.admits(Scalar::of_text(b"\"shared\""), ""));
+        assert_eq!(
+            scope.refusal(Scalar::Str("shared"), Role::Plain),
+            "cacheScope must be \"public\" or \"private\", found \"shared\""
+        );
+        let rt = SHAPED_MEMBERS[0];
+        assert!(
+            rt.accepts
+                .admits(Scalar::Str("input_required"), "input_required")
+        );
+        assert!(!rt.accepts.admits(Scalar::Str("complete"), "input_required"));
+        // An escaped string is not judged from text: the check fails there and the value path
+        // decides.
+        assert_eq!(Scalar::of_text(br#""a\"b""#), Scalar::Other("a string"));
+    }
+
+    #[test]
+    fn injections_follow_the_role() {
+        let tools = RESULTS_2026
+            .iter()
+            .find(|s| s.name == "ListToolsResult")
+            .unwrap();
+        let keys: Vec<_> = Role::Result2026(tools)
+            .injections()
+            .map(|(_, m)| m.key)
+            .collect();
+        assert_eq!(keys, ["resultType", "ttlMs", "cacheScope"]);
+        let call = RESULTS_2026
+            .iter()
+            .find(|s| s.name == "CallToolResult")
+            .unwrap();
+        assert_eq!(Role::Result2026(call).injections().count(), 1);
+        let meta: Vec<_> = Role::ClientMeta.injections().map(|(_, m)| m.key).collect();
+        assert_eq!(meta, [PROTOCOL_VERSION_KEY]);
+        assert_eq!(
+            SHAPED_MEMBERS[3]
+                .injected_scalar(ProtocolVersion::V2026_07_28, Role::ClientMeta)
+                .map(Value::from),
+            Some(Value::from("2026-07-28"))
+        );
+    }
+}
