@@ -16,10 +16,14 @@
 //! the object looks for (required members, the role's injections).
 //!
 //! The planned emitter never refuses and never reports. Whenever a body needs something it does
-//! not do (a refusal, a value to check that it cannot check, a flattened struct, a type that
-//! has no writer), it bails, the caller drops what was written, and the shaping serializer
+//! not do (a refusal, a value to check that it cannot check, a union member with a member
+//! row), it bails, the caller drops what was written, and the shaping serializer
 //! emits the body again and decides. A body it writes is byte for byte what the shaping
 //! serializer writes (tests compare the two on the corpus and on generated bodies).
+//!
+//! A flattened struct's members are keys of its parent's object: they are decided as they come
+//! by the parent's owner rows and role ([`Flat`]), as the shaping serializer decides the keys of
+//! the map serde writes for such a struct.
 //!
 //! The writers are generic over a [`Sink`]: compact JSON text ([`Bytes`]) or a
 //! `serde_json::Value` ([`Values`]).
@@ -44,7 +48,7 @@ use super::shaping::{
     Scalar, ShapedMember, shaped_flag,
 };
 use crate::ProtocolVersion;
-use crate::model::describe::{Describe, Field, Json, Members, Shape, Struct, Union, Walker};
+use crate::model::describe::{Describe, Json, Members, Shape, Struct, Union, Walker};
 
 mod sink;
 pub use sink::{Bytes, Sink, Values};
@@ -219,6 +223,8 @@ pub struct Plan {
     acts: Box<[Act]>,
     /// The flags of the members that ledger rows require at this revision.
     required: u32,
+    /// Of those, the members of a flattened struct, by key.
+    flat_required: Box<[(&'static str, u32)]>,
     /// The body it was built for, when it is a body's plan.
     body: Option<BodyInfo>,
     /// For keys of a flattened map.
@@ -246,17 +252,9 @@ impl Plans {
         }
     }
 
-    /// The plan of the struct `name` (`flat` when serde writes it as a map) with members
-    /// `fields`, reached as `how` in emission `e`.
+    /// The plan of struct type `T`, reached as `how` in emission `e`.
     #[inline]
-    pub fn get<S>(
-        &self,
-        e: &Planned<S>,
-        name: &'static str,
-        flat: bool,
-        fields: &[Field],
-        how: How,
-    ) -> Result<&Plan, Bail> {
+    pub fn get<S, T: Struct + ?Sized>(&self, e: &Planned<S>, how: How) -> Result<&Plan, Bail> {
         let way = match how {
             How::Nested => 0,
             How::Expected => 1,
@@ -265,7 +263,7 @@ impl Plans {
             How::ClientMeta => return Err(Bail),
         };
         let plan = self.slots[way * 5 + e.version.index()]
-            .get_or_init(|| Plan::build(name, flat, fields, how, e.version, e.body));
+            .get_or_init(|| Plan::build::<T>(how, e.version, e.body));
         // A body plan is built for one body (its kind and method decide the role); a type is
         // always the same body, but a plan never serves another.
         if plan.bail || (how == How::Body && plan.body != Some(e.body)) {
@@ -284,6 +282,7 @@ impl Plan {
             members: 0,
             acts: Box::new([]),
             required: 0,
+            flat_required: Box::new([]),
             body: None,
             owner: None,
             table: None,
@@ -293,14 +292,8 @@ impl Plan {
 
     /// Mirrors the shaping serializer's `object` (owner, role, the type's absence, whether the
     /// subtree is clean) for a struct, then resolves each field with [`decide`].
-    fn build(
-        name: &'static str,
-        flat: bool,
-        fields: &[Field],
-        how: How,
-        v: ProtocolVersion,
-        body: BodyInfo,
-    ) -> Plan {
+    fn build<T: Struct + ?Sized>(how: How, v: ProtocolVersion, body: BodyInfo) -> Plan {
+        let (name, flat, fields) = (T::NAME, T::FLAT, T::FIELDS);
         let bit = clean::clean_bit(v, false);
         let own = names::known(canonical(name));
         // serde names a struct unless it writes it as a map; only a named struct's type row and
@@ -347,21 +340,24 @@ impl Plan {
             .iter()
             .map(|f| decide(owner, table, role, f.key, f.shape, v, bit))
             .collect();
-        // Members that must be present: each gets a flag the object's end looks for.
+        // Members that must be present: each gets a flag the object's end looks for (a member
+        // of a flattened struct, when it is written: see `Flat`).
         let mut required = 0;
+        let mut flat_required = Vec::new();
         if let Some(o) = owner {
             let mut absent = o.absent[v.index()];
             let mut next = F_FIRST_REQUIRED;
             while absent != 0 {
                 let row = o.rows[absent.trailing_zeros() as usize];
                 absent &= absent - 1;
-                let Some(i) = fields.iter().position(|f| f.key == row.field) else {
-                    return Plan::bail();
-                };
                 if next == u32::BITS {
                     return Plan::bail();
                 }
-                acts[i].flag |= 1 << next;
+                match fields.iter().position(|f| f.key == row.field) {
+                    Some(i) => acts[i].flag |= 1 << next,
+                    None if T::FLATTENS_STRUCT => flat_required.push((row.field, 1 << next)),
+                    None => return Plan::bail(),
+                }
                 required |= 1 << next;
                 next += 1;
             }
@@ -380,6 +376,7 @@ impl Plan {
                 + injected,
             acts,
             required,
+            flat_required: flat_required.into_boxed_slice(),
             body: (how == How::Body).then_some(body),
             owner,
             table,
@@ -763,6 +760,7 @@ fn map_as<S: Sink>(
         members: 0,
         acts: Box::new([]),
         required: 0,
+        flat_required: Box::new([]),
         body: None,
         owner,
         table: None,
@@ -924,15 +922,12 @@ impl<S: Sink> Walker for At<'_, S> {
     }
 
     fn structure<T: Struct>(&mut self, value: &T) -> Result<(), Bail> {
-        // A flattened struct's members are keys of this object, decided by its owner's rows
-        // while its own type's plan knows nothing of them: the shaping serializer writes such
-        // objects.
-        if self.expected.is_some() || T::FLATTENS_STRUCT {
+        if self.expected.is_some() {
             return Err(Bail);
         }
         let e = &mut *self.e;
         let plans: &'static Plans = T::memo().get_or_init(Plans::new).ok_or(Bail)?;
-        let plan = plans.get(e, T::NAME, T::FLAT, T::FIELDS, self.how)?;
+        let plan = plans.get::<S, T>(e, self.how)?;
         if plan.through {
             return e.plain(value);
         }
@@ -1001,8 +996,62 @@ impl<S: Sink> Members for Fields<'_, '_, S> {
         self.o.extra(self.e, self.plan, map)
     }
 
-    fn flatten<T: Struct>(&mut self, _value: &T) -> Result<(), Bail> {
-        Err(Bail)
+    fn flatten<T: Struct>(&mut self, value: &T) -> Result<(), Bail> {
+        value.members(&mut Flat {
+            o: &mut *self.o,
+            e: &mut *self.e,
+            plan: self.plan,
+        })
+    }
+}
+
+/// The members of a struct flattened into the object being written: keys of that object,
+/// decided by its owner's rows and role as they come (the flattened type's own plan knows
+/// nothing of them).
+struct Flat<'o, 'p, S> {
+    o: &'o mut Open,
+    e: &'p mut Planned<S>,
+    plan: &'static Plan,
+}
+
+impl<S: Sink> Members for Flat<'_, '_, S> {
+    type Error = Bail;
+
+    fn field<T: Describe + ?Sized>(
+        &mut self,
+        _index: usize,
+        key: &'static str,
+        quoted: &'static [u8],
+        value: &T,
+    ) -> Result<(), Bail> {
+        let plan = self.plan;
+        let mut act = decide(
+            plan.owner,
+            plan.table,
+            plan.role,
+            key,
+            T::SHAPE,
+            self.e.version,
+            self.e.bit,
+        );
+        match act.write {
+            Write::Skip => return Ok(()),
+            Write::Bail => return Err(Bail),
+            _ => {}
+        }
+        if let Some((_, flag)) = plan.flat_required.iter().find(|(k, _)| *k == key) {
+            act.flag |= flag;
+        }
+        self.o.key(self.e, key, Some(quoted));
+        self.o.value(self.e, act, value)
+    }
+
+    fn extra(&mut self, map: &Map<String, Value>) -> Result<(), Bail> {
+        self.o.extra(self.e, self.plan, map)
+    }
+
+    fn flatten<T: Struct>(&mut self, value: &T) -> Result<(), Bail> {
+        value.members(self)
     }
 }
 

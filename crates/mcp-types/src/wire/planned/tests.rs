@@ -286,3 +286,38 @@ fn types_a_revision_lacks_are_handed_over() {
     );
     assert!(init.planned.is_none() && init.shaped.is_err());
 }
+
+#[test]
+fn flattened_structs_are_planned_with_their_members_decided_by_the_owner() {
+    // 2025-11-25's core tasks: `tasks/get` answers with the task's fields at the top level.
+    let task = json!({"taskId": "t1", "status": "working",
+        "createdAt": "2025-11-25T10:30:00Z", "lastUpdatedAt": "2025-11-25T10:40:00Z",
+        "ttl": 30_000, "pollInterval": 500});
+    let core = result("tasks/get", task.clone(), V2025_11_25, V2025_11_25);
+    assert_eq!(
+        core.planned
+            .as_deref()
+            .map(|t| serde_json::from_str::<Value>(t).unwrap()),
+        Some(task),
+        "written by the planned emitter, member for member"
+    );
+    // The tasks extension at 2026-07-28: the flattened task plus the role's `resultType`.
+    let detailed = json!({"taskId": "t1", "status": "completed",
+        "createdAt": "2026-12-02T04:05:06.789Z", "lastUpdatedAt": "2026-12-02T04:05:07.000Z",
+        "ttlMs": 60_000, "result": {"content": [], "resultType": "complete"}});
+    let got = result("tasks/get", detailed, V2026_07_28, V2026_07_28);
+    let text = got.planned.expect("planned");
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["resultType"], "complete", "{text}");
+    assert_eq!(v["taskId"], "t1");
+    // A task result a revision cannot carry is still handed over, and refused there.
+    let absent = result(
+        "tasks/get",
+        json!({"taskId": "t1", "status": "working",
+        "createdAt": "2025-11-25T10:30:00Z", "lastUpdatedAt": "2025-11-25T10:40:00Z",
+        "ttl": 30_000}),
+        V2025_11_25,
+        V2025_06_18,
+    );
+    assert!(absent.planned.is_none() && absent.shaped.is_err());
+}
