@@ -675,9 +675,11 @@ enum Side {
 
 /// The result type of each method (before the input-required and task-handle cases), as one
 /// table for the `Value` and text paths: `$p!(side, variant, type)` parses one; an unknown method
-/// evaluates `$unknown`.
+/// evaluates `$unknown`. `$tasks_ext` says whether the revision has the tasks extension's forms
+/// (2026-07-28: `tasks/get` inlines the outcome, the acks are empty; 2025-11-25's core tasks
+/// answer a `Task` to both).
 macro_rules! by_method {
-    ($method:expr, $p:ident, $unknown:expr) => {
+    ($method:expr, tasks_ext: $tasks_ext:expr, $p:ident, $unknown:expr) => {
         match $method {
             "initialize" => $p!(Server, ServerResult, Initialize, InitializeResult),
             "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe" => {
@@ -705,6 +707,10 @@ macro_rules! by_method {
                 SubscriptionsListen,
                 SubscriptionsListenResult
             ),
+            "tasks/get" if $tasks_ext => {
+                $p!(Server, ServerResult, DetailedTask, GetDetailedTaskResult)
+            }
+            "tasks/cancel" if $tasks_ext => $p!(Server, ServerResult, Empty, EmptyResult),
             "tasks/get" | "tasks/cancel" => $p!(Server, ServerResult, GetTask, GetTaskResult),
             "tasks/update" => $p!(Server, ServerResult, Empty, EmptyResult),
             "tasks/result" => $p!(Server, ServerResult, GetTaskPayload, GetTaskPayloadResult),
@@ -768,23 +774,21 @@ pub fn parse_result_for<'a>(
         )
     };
     let result = match typing {
-        ResultTyping::CreatedTask(method) => match by_method!(method, side, Side::Server) {
-            Side::Server => p!(Server, ServerResult, CreateTask, CreateTaskResult),
-            Side::Client => p!(Client, ClientResult, CreateTask, CreateTaskResult),
-        },
+        ResultTyping::CreatedTask(method) => {
+            match by_method!(method, tasks_ext: d, side, Side::Server) {
+                Side::Server => p!(Server, ServerResult, CreateTask, CreateTaskResult),
+                Side::Client => p!(Client, ClientResult, CreateTask, CreateTaskResult),
+            }
+        }
         ResultTyping::Method(method)
             if d && INPUT_REQUIRED_METHODS.contains(&method)
                 && json.get("resultType").and_then(Value::as_str) == Some("input_required") =>
         {
             p!(Server, ServerResult, InputRequired, InputRequiredResult)
         }
-        // The tasks extension's forms at 2026-07-28: `tasks/get` inlines the outcome, the
-        // acks are empty (2025-11-25's core tasks answer a `Task` to both).
-        ResultTyping::Method("tasks/get") if d => {
-            p!(Server, ServerResult, DetailedTask, GetDetailedTaskResult)
+        ResultTyping::Method(method) => {
+            by_method!(method, tasks_ext: d, p, return Err(unknown(method)))
         }
-        ResultTyping::Method("tasks/cancel") if d => p!(Server, ServerResult, Empty, EmptyResult),
-        ResultTyping::Method(method) => by_method!(method, p, return Err(unknown(method))),
     };
     mandates(json, &version, "Result", ParseKind::Result)?;
     Ok(result)
@@ -851,13 +855,11 @@ pub(crate) fn typed_result_for<'de>(
     version: &VersionLike,
 ) -> Option<Result<MethodResult, ParseError>> {
     let d = version.known() == Some(ProtocolVersion::V2026_07_28);
-    if d && matches!(method, "tasks/get" | "tasks/cancel") {
-        // The tasks extension's forms: the `Value` path types them.
-        return None;
-    }
     macro_rules! p {
         ($side:ident, $union:ident, $variant:ident, $ty:ident) => {{
-            let ObjectOnly(parsed) = source.typed::<ObjectOnly<model::$ty>>()?;
+            // `Strict` (every typed entry) refuses an array for a struct: the `Value` path then
+            // answers with `not_an_object`.
+            let parsed = source.typed::<model::$ty>()?;
             if d && INPUT_REQUIRED_METHODS.contains(&method)
                 && parsed.mandate_facts().result_type == Some("input_required")
             {
@@ -870,7 +872,7 @@ pub(crate) fn typed_result_for<'de>(
         }};
     }
     // An unknown method: the `Value` path reports it (after checking the text is JSON).
-    Some(Ok(by_method!(method, p, return None)))
+    Some(Ok(by_method!(method, tasks_ext: d, p, return None)))
 }
 
 /// The error for a result that is not a JSON object (every result is one; serde's derived
@@ -883,29 +885,6 @@ fn not_an_object(json: &Value, version: &VersionLike, type_name: &'static str) -
         type_name,
         format!("expected a result object, found {}", json_kind(json)),
     )
-}
-
-/// `T` read from a JSON object only: the typed half of a result parse refuses the array form
-/// serde's derived structs also accept (the `Value` path then answers with
-/// [`not_an_object`]).
-struct ObjectOnly<T>(T);
-
-impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for ObjectOnly<T> {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visitor<T>(std::marker::PhantomData<T>);
-        impl<'de, T: serde::Deserialize<'de>> serde::de::Visitor<'de> for Visitor<T> {
-            type Value = T;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
-                T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
-            }
-        }
-        deserializer
-            .deserialize_map(Visitor(std::marker::PhantomData))
-            .map(ObjectOnly)
-    }
 }
 
 /// Keys every result may carry, which tell no member apart (`ttlMs`/`cacheScope` included, so a
