@@ -951,7 +951,7 @@ impl<S: Sink> Walker for At<'_, S> {
         }
         // Members with a member row at some revision are decided there by the shaping
         // serializer (refused or rewritten).
-        let decided: &Box<[Revisions]> = union
+        let decided: &[Revisions] = union
             .memo
             .get_or_init(|| {
                 union
@@ -960,7 +960,8 @@ impl<S: Sink> Walker for At<'_, S> {
                     .map(|m| m.map_or(Revisions::NONE, |m| member_rows_at(union.name, m)))
                     .collect::<Box<[Revisions]>>()
             })
-            .ok_or(Bail)?;
+            .ok_or(Bail)?
+            .as_ref();
         if decided
             .get(index)
             .is_some_and(|d| d.contains(self.e.version))
