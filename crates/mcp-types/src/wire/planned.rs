@@ -22,7 +22,7 @@
 //! serializer writes (tests compare the two on the corpus and on generated bodies).
 //!
 //! A flattened struct's members are keys of its parent's object: they are decided as they come
-//! by the parent's owner rows and role ([`Flat`]), as the shaping serializer decides the keys of
+//! by the parent's owner rows and role (`Fields` with `flattened`), as the shaping serializer decides the keys of
 //! the map serde writes for such a struct.
 //!
 //! The writers are generic over a [`Sink`]: compact JSON text ([`Bytes`]) or a
@@ -341,7 +341,7 @@ impl Plan {
             .map(|f| decide(owner, table, role, f.key, f.shape, v, bit))
             .collect();
         // Members that must be present: each gets a flag the object's end looks for (a member
-        // of a flattened struct, when it is written: see `Flat`).
+        // of a flattened struct, when it is written: see `Fields`).
         let mut required = 0;
         let mut flat_required = Vec::new();
         if let Some(o) = owner {
@@ -936,6 +936,7 @@ impl<S: Sink> Walker for At<'_, S> {
             o: &mut o,
             e: &mut *e,
             plan,
+            flattened: false,
         })?;
         o.close(e, plan)
     }
@@ -972,11 +973,14 @@ impl<S: Sink> Walker for At<'_, S> {
     }
 }
 
-/// The members of a struct being written by its plan.
+/// The members of a struct being written by its plan; `flattened`: the members of a struct
+/// flattened into it, which are keys of the same object, decided by its owner's rows and role
+/// as they come (the flattened type's own plan knows nothing of them).
 struct Fields<'o, 'p, S> {
     o: &'o mut Open,
     e: &'p mut Planned<S>,
     plan: &'static Plan,
+    flattened: bool,
 }
 
 impl<S: Sink> Members for Fields<'_, '_, S> {
@@ -990,41 +994,9 @@ impl<S: Sink> Members for Fields<'_, '_, S> {
         quoted: &'static [u8],
         value: &T,
     ) -> Result<(), Bail> {
-        self.o.field(self.e, self.plan, index, key, quoted, value)
-    }
-
-    fn extra(&mut self, map: &Map<String, Value>) -> Result<(), Bail> {
-        self.o.extra(self.e, self.plan, map)
-    }
-
-    fn flatten<T: Struct>(&mut self, value: &T) -> Result<(), Bail> {
-        value.members(&mut Flat {
-            o: &mut *self.o,
-            e: &mut *self.e,
-            plan: self.plan,
-        })
-    }
-}
-
-/// The members of a struct flattened into the object being written: keys of that object,
-/// decided by its owner's rows and role as they come (the flattened type's own plan knows
-/// nothing of them).
-struct Flat<'o, 'p, S> {
-    o: &'o mut Open,
-    e: &'p mut Planned<S>,
-    plan: &'static Plan,
-}
-
-impl<S: Sink> Members for Flat<'_, '_, S> {
-    type Error = Bail;
-
-    fn field<T: Describe + ?Sized>(
-        &mut self,
-        _index: usize,
-        key: &'static str,
-        quoted: &'static [u8],
-        value: &T,
-    ) -> Result<(), Bail> {
+        if !self.flattened {
+            return self.o.field(self.e, self.plan, index, key, quoted, value);
+        }
         let plan = self.plan;
         let mut act = decide(
             plan.owner,
@@ -1052,7 +1024,12 @@ impl<S: Sink> Members for Flat<'_, '_, S> {
     }
 
     fn flatten<T: Struct>(&mut self, value: &T) -> Result<(), Bail> {
-        value.members(self)
+        value.members(&mut Fields {
+            o: &mut *self.o,
+            e: &mut *self.e,
+            plan: self.plan,
+            flattened: true,
+        })
     }
 }
 
