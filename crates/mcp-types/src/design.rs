@@ -37,7 +37,10 @@
 //!
 //! **2026-07-28 shaping.** The body's object gets the shaping of `wire::ledger::SHAPING_2026`:
 //! `resultType`, cache hints and the `_meta` protocol version are appended when the object
-//! ends; checks that need the whole object (the client capabilities requirement, the
+//! ends. Both emitters read the same rows for it (`wire::shaping::SHAPED_MEMBERS`: per member,
+//! the objects it applies to, the values accepted, the default injected, the rule), the same
+//! `Role` of an object and the same member flags, and judge a scalar once
+//! (`Accepts::admits`) whether they read it as text, as a value, or as what serde handed them; checks that need the whole object (the client capabilities requirement, the
 //! input-required rule) run there too. Injected keys come after the caller's keys, so key order
 //! is the declaration order plus appended injections.
 //!

@@ -7,7 +7,7 @@
 //! `#[derive(Describe)]` (from `mcp-types-derive`), which reads the same `#[serde(...)]`
 //! attributes `serde_derive` reads, so the description names the members serde writes, in the
 //! order it writes them; an attribute it does not know is a compile error. Scalars get it from
-//! [`describe_scalar!`].
+//! `describe_scalar!` (internal).
 //!
 //! A walker implements [`Walker`] (what to do with each kind of value) and, for the members of
 //! a struct, [`Members`]. [`Memo`] is a slot per type where a walker may keep what it derives

@@ -12,7 +12,8 @@
 //! and are held byte-identical by tests; how they work is in [`design`](crate::design).
 //! At 2026-07-28 the body's object also gets the shaping of [`ledger::SHAPING_2026`]
 //! (`resultType`, cache hints and the `_meta` protocol version appended after the caller's
-//! keys).
+//! keys), one row per member in [`shaping::SHAPED_MEMBERS`]: the values accepted, the default
+//! injected, the rule.
 //!
 //! On a refusal the output is discarded: [`serialize_for_vec`] truncates the buffer back and
 //! [`serialize_for_writer`] writes nothing; the error has the JSON path of the refused member.
