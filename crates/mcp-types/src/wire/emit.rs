@@ -270,15 +270,6 @@ enum Slot {
     Shape(&'static LedgerRow, RefuseWhen),
 }
 
-/// Canonical spec name of a superset type name.
-pub(crate) fn canonical(name: &'static str) -> &'static str {
-    match name {
-        "CreateMessageResultWithTools" => "CreateMessageResult",
-        "ElicitCompleteNotification" => "ElicitationCompleteNotification",
-        other => other,
-    }
-}
-
 /// What [`Shaper::object`] decides about an object about to be written.
 struct Opened {
     owner: Option<&'static OwnerInfo>,
@@ -377,7 +368,7 @@ impl<'c, S: Serializer> Shaper<'c, S> {
         };
         let named = name.map(|n| match body_struct {
             true => self.ctx.body,
-            false => names::known(canonical(n)),
+            false => names::known(n),
         });
         let by_name = named.and_then(|k| k.owner);
         if let Some(info) = by_name
@@ -446,8 +437,7 @@ impl<'c, S: Serializer> Shaper<'c, S> {
                 };
                 // The body type's rows first, then the struct's: both must be clean.
                 let clean = body.is_clean(bit) && named_clean != Some(false);
-                let same =
-                    name.is_none_or(|n| body_struct || canonical(n) == canonical(info.type_name));
+                let same = name.is_none_or(|n| body_struct || n == info.type_name);
                 (owner, role, clean, body.fields.filter(|_| same))
             }
             Slot::Role(Role::ClientMeta) => (
@@ -609,9 +599,7 @@ impl<'c, S: Serializer> Serializer for Shaper<'c, S> {
             ));
         }
         let slot = match self.slot {
-            Slot::Typed(None) if names::known(canonical(name)).owner.is_some() => {
-                Slot::Typed(Some(canonical(name)))
-            }
+            Slot::Typed(None) if names::known(name).owner.is_some() => Slot::Typed(Some(name)),
             other => other,
         };
         self.inner.serialize_newtype_struct(

@@ -209,7 +209,7 @@ fn shape_body<B: WireBody + ?Sized, S: Serializer>(
     track: bool,
     ser: S,
 ) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
-    let known = names::known(emit::canonical(info.type_name));
+    let known = names::known(info.type_name);
     check_body(known, version)?;
     let ctx = Ctx::new(version, options, track, known);
     let result = body.serialize(Shaper::body(ser, &ctx, info));

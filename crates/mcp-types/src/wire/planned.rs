@@ -36,7 +36,6 @@ use serde_json::{Map, Value};
 
 use super::body::{BodyInfo, BodyKind, WireBody};
 use super::clean::{self, FieldTable};
-use super::emit::canonical;
 use super::ledger::{
     Action, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, CLIENT_REQUESTS_2026, OwnerInfo, RefuseWhen,
     member_rows_at,
@@ -90,7 +89,7 @@ fn run<B: Describe + WireBody + ?Sized, S: Sink>(
     sink: S,
 ) -> Option<S> {
     let info = body.body_info();
-    if super::check_body(names::known(canonical(info.type_name)), version).is_err() {
+    if super::check_body(names::known(info.type_name), version).is_err() {
         return None;
     }
     let mut e = Planned {
@@ -295,7 +294,7 @@ impl Plan {
     fn build<T: Struct + ?Sized>(how: How, v: ProtocolVersion, body: BodyInfo) -> Plan {
         let (name, flat, fields) = (T::NAME, T::FLAT, T::FIELDS);
         let bit = clean::clean_bit(v, false);
-        let own = names::known(canonical(name));
+        let own = names::known(name);
         // serde names a struct unless it writes it as a map; only a named struct's type row and
         // rows apply by name.
         let (owner, absence_checked, through) = match how {
@@ -304,7 +303,7 @@ impl Plan {
             How::Expected => (own.owner, !flat, own.is_clean(bit)),
             How::ClientParams => (own.owner, true, false),
             How::Body => {
-                if canonical(body.type_name) != canonical(name) {
+                if body.type_name != name {
                     return Plan::bail();
                 }
                 (own.owner, false, own.is_clean(bit))
@@ -335,7 +334,7 @@ impl Plan {
             How::ClientParams => Role::ClientParams,
             _ => Role::Plain,
         };
-        let table = clean::field_table(canonical(name));
+        let table = clean::field_table(name);
         let mut acts: Box<[Act]> = fields
             .iter()
             .map(|f| decide(owner, table, role, f.key, f.shape, v, bit))
@@ -523,9 +522,9 @@ fn walk(shape: Shape, edge: Option<&'static str>, bit: u16) -> Write {
             Write::Walk(How::Nested)
         }
         (Shape::Struct { name, flat }, Some(c)) => {
-            if canonical(c) == canonical(name) {
+            if c == name {
                 Write::Walk(How::Expected)
-            } else if !flat && names::known(canonical(name)).owner.is_some() {
+            } else if !flat && names::known(name).owner.is_some() {
                 // A named struct with rows of its own: the edge does not change them.
                 Write::Walk(How::Nested)
             } else {
