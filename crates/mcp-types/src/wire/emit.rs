@@ -25,8 +25,8 @@ use super::body::{BodyInfo, BodyKind};
 use super::clean;
 use super::error::{EmitError, EmitErrorKind, JsonPath, PathSegment};
 use super::ledger::{
-    self, Action, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, CLIENT_REQUESTS_2026, Cause, LedgerRow,
-    MemberAction, MemberRow, OlderForm, OwnerInfo, RefuseWhen,
+    self, Action, AnswerVerdict, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, CLIENT_REQUESTS_2026,
+    Cause, LedgerRow, MemberAction, MemberRow, OlderForm, OwnerInfo, RefuseWhen,
 };
 use super::names;
 use super::report::{Change, EmissionReport};
@@ -1123,20 +1123,17 @@ impl ObjState<'_> {
                 Some(key),
             ));
         };
-        let strings_ok = when == RefuseWhen::NotPrimitiveOrStringsValue;
         let mut kept = serde_json::Map::new();
         self.ctx.push_key(key);
         for (k, x) in map {
-            let ok = match &x {
-                Value::Null => {
+            let ok = match when.answer(&x) {
+                AnswerVerdict::Strip => {
                     self.ctx
                         .note(NoteKind::Stripped, Some(&k), Cause::Ledger(row), None);
                     continue;
                 }
-                Value::String(_) | Value::Bool(_) => true,
-                Value::Number(n) => n.is_i64() || n.is_u64(),
-                Value::Array(items) => strings_ok && items.iter().all(Value::is_string),
-                Value::Object(_) => false,
+                AnswerVerdict::Keep => true,
+                AnswerVerdict::Refuse => false,
             };
             if !ok {
                 return Err(self.refused(

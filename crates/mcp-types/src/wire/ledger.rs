@@ -58,6 +58,42 @@ pub enum RefuseWhen {
     NotObjectSchema,
 }
 
+/// What a [`RefuseWhen::NotPrimitiveValue`] / [`RefuseWhen::NotPrimitiveOrStringsValue`] row
+/// makes of one elicitation answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnswerVerdict {
+    /// Written as it is.
+    Keep,
+    /// Left out (`null`: an absent answer means the same).
+    Strip,
+    /// Refused.
+    Refuse,
+}
+
+impl RefuseWhen {
+    /// The verdict of an answers row (`self`) on one answer `value` (any other row keeps it).
+    pub fn answer(self, value: &serde_json::Value) -> AnswerVerdict {
+        use serde_json::Value;
+        let strings_ok = match self {
+            RefuseWhen::NotPrimitiveValue => false,
+            RefuseWhen::NotPrimitiveOrStringsValue => true,
+            _ => return AnswerVerdict::Keep,
+        };
+        let ok = match value {
+            Value::Null => return AnswerVerdict::Strip,
+            Value::String(_) | Value::Bool(_) => true,
+            Value::Number(n) => n.is_i64() || n.is_u64(),
+            Value::Array(items) => strings_ok && items.iter().all(Value::is_string),
+            Value::Object(_) => false,
+        };
+        if ok {
+            AnswerVerdict::Keep
+        } else {
+            AnswerVerdict::Refuse
+        }
+    }
+}
+
 /// One ledger row: what happens to `owner.field` at `revisions`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct LedgerRow {

@@ -37,8 +37,8 @@ use serde_json::{Map, Value};
 use super::body::{BodyInfo, BodyKind, WireBody};
 use super::clean::{self, FieldTable};
 use super::ledger::{
-    Action, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, CLIENT_REQUESTS_2026, OwnerInfo, RefuseWhen,
-    member_rows_at,
+    Action, AnswerVerdict, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, CLIENT_REQUESTS_2026,
+    OwnerInfo, RefuseWhen, member_rows_at,
 };
 use super::names;
 use super::revs::Revisions;
@@ -170,9 +170,9 @@ pub enum Check {
     /// Value: an object whose entries are counted; the member's flag is set only when it has
     /// some (an input-required result's `inputRequests`).
     Entries,
-    /// Value: elicitation answers, none of them `null` (those are stripped, which the shaping
-    /// serializer does), each a string, integer or boolean, or (`true`) an array of strings.
-    Answers(bool),
+    /// Value: elicitation answers, each kept by the row's [`RefuseWhen::answer`] (a `null`
+    /// answer, which is stripped and reported, is left to the shaping serializer).
+    Answers(RefuseWhen),
 }
 
 /// A scalar member a 2026-07-28 role checks as it is written: its row of
@@ -412,11 +412,10 @@ fn decide(
                 Action::Refuse(RefuseWhen::NotObject) => row_check = Check::Object,
                 Action::Refuse(RefuseWhen::NotObjectSchema) => row_check = Check::ObjectSchema,
                 Action::Refuse(when) => {
-                    let strings = when == RefuseWhen::NotPrimitiveOrStringsValue;
                     return Act {
                         write: Write::Plain,
                         flag: 0,
-                        check: Check::Answers(strings),
+                        check: Check::Answers(when),
                     };
                 }
             }
@@ -704,14 +703,9 @@ fn passes<T: Describe + ?Sized>(check: Check, value: &T) -> bool {
         Check::ObjectSchema => value
             .json_object()
             .is_some_and(|m| m.get("type").and_then(Value::as_str) == Some("object")),
-        Check::Answers(strings) => value.json_object().is_some_and(|m| {
-            m.values().all(|x| match x {
-                Value::String(_) | Value::Bool(_) => true,
-                Value::Number(n) => n.is_i64() || n.is_u64(),
-                Value::Array(items) => strings && items.iter().all(Value::is_string),
-                Value::Null | Value::Object(_) => false,
-            })
-        }),
+        Check::Answers(when) => value
+            .json_object()
+            .is_some_and(|m| m.values().all(|x| when.answer(x) == AnswerVerdict::Keep)),
     }
 }
 

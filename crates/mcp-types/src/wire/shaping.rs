@@ -334,6 +334,8 @@ impl From<InjectedScalar> for Value {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
     use crate::wire::ledger::RESULTS_2026;
 
@@ -426,5 +428,33 @@ mod tests {
                 .map(Value::from),
             Some(Value::from("2026-07-28"))
         );
+    }
+
+    #[test]
+    fn one_verdict_per_elicitation_answer() {
+        use crate::wire::ledger::{AnswerVerdict::*, RefuseWhen};
+        let cases = [
+            (json!("a"), Keep, Keep),
+            (json!(3), Keep, Keep),
+            (json!(true), Keep, Keep),
+            (json!(1.5), Refuse, Refuse),
+            (json!(null), Strip, Strip),
+            (json!(["a", "b"]), Refuse, Keep),
+            (json!(["a", 1]), Refuse, Refuse),
+            (json!({"a": 1}), Refuse, Refuse),
+        ];
+        for (value, primitive, strings) in cases {
+            assert_eq!(
+                RefuseWhen::NotPrimitiveValue.answer(&value),
+                primitive,
+                "{value}"
+            );
+            assert_eq!(
+                RefuseWhen::NotPrimitiveOrStringsValue.answer(&value),
+                strings,
+                "{value}"
+            );
+            assert_eq!(RefuseWhen::Present.answer(&value), Keep);
+        }
     }
 }
