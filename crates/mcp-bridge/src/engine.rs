@@ -82,6 +82,14 @@ const IDENTITY_KEYS: [&str; 4] = [
     keys::LOG_LEVEL,
 ];
 
+/// A legacy client's identity as stamped on its 2026-07-28 requests (reference §3.1).
+struct Identity {
+    /// `clientCapabilities`, by [`CLIENT_CAPABILITY_MAP`].
+    capabilities: Value,
+    /// `clientInfo` (the bridge's own when the client gave none).
+    info: Value,
+}
+
 /// The bridge's [`Handler`]: the client-facing side of one upstream.
 pub struct BridgeHandler {
     upstream: Arc<Upstream>,
@@ -95,6 +103,9 @@ pub struct BridgeHandler {
     /// Direction A: each legacy session's `logging/setLevel`, stamped as `logLevel` (no entry:
     /// no level, the server stays quiet, reference Q6). Entries leave with their session.
     levels: Mutex<HashMap<String, LoggingLevel>>,
+    /// Direction A: each legacy session's stamped identity ([`BridgeHandler::identity_of`]);
+    /// entries leave with their session.
+    identities: Mutex<HashMap<String, Arc<Identity>>>,
     /// Direction A: the URIs each legacy session holds on the upstream listen stream (one
     /// reference per session and URI), released when the session ends without unsubscribing.
     subscribed: Mutex<HashMap<String, BTreeSet<String>>>,
@@ -132,6 +143,7 @@ impl BridgeHandler {
             report,
             emitter,
             levels: Mutex::new(HashMap::new()),
+            identities: Mutex::new(HashMap::new()),
             subscribed: Mutex::new(HashMap::new()),
             direction_b,
         }
@@ -265,6 +277,29 @@ impl BridgeHandler {
         client_request(request)
     }
 
+    /// The identity stamped for `ctx`'s client: made once per legacy session (its
+    /// `initialize` fixed it) and kept until the session ends; made per request otherwise.
+    fn identity_of(&self, ctx: &RequestContext) -> Arc<Identity> {
+        let made = || {
+            Arc::new(Identity {
+                capabilities: modern_client_capabilities(ctx.client_capabilities()),
+                info: serde_json::to_value(ctx.client_info().cloned().unwrap_or_else(bridge_info))
+                    .unwrap_or(Value::Null),
+            })
+        };
+        let Some(session) = ctx.session_id().filter(|_| ctx.revision() != MODERN) else {
+            return made();
+        };
+        let mut identities = self
+            .identities
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        identities
+            .entry(session.to_owned())
+            .or_insert_with(made)
+            .clone()
+    }
+
     /// Stamps the session's identity, capabilities and log level on a 2026-07-28 request's
     /// `_meta` (reference §3.1).
     fn stamp(
@@ -275,15 +310,12 @@ impl BridgeHandler {
     ) {
         {
             meta.insert(keys::PROTOCOL_VERSION.into(), json!(MODERN.as_str()));
+            let identity = self.identity_of(ctx);
             meta.insert(
                 keys::CLIENT_CAPABILITIES.into(),
-                modern_client_capabilities(ctx.client_capabilities()),
+                identity.capabilities.clone(),
             );
-            let info = ctx.client_info().cloned().unwrap_or_else(bridge_info);
-            meta.insert(
-                keys::CLIENT_INFO.into(),
-                serde_json::to_value(info).unwrap_or(Value::Null),
-            );
+            meta.insert(keys::CLIENT_INFO.into(), identity.info.clone());
             let level = if ctx.revision() == MODERN {
                 sent_level
             } else {
@@ -541,7 +573,9 @@ impl BridgeHandler {
 
     /// The upstream's result as the client's revision has it: 2026-07-28-only `_meta` keys
     /// go for a legacy client; the emission at the client's revision is checked (and reported)
-    /// here, so a refusal reaches the client with its reason.
+    /// here, so a refusal reaches the client with its reason. Not when [`same_wire`] holds: a
+    /// result read at the client's own revision meets that revision's emission contract, so
+    /// there is nothing to refuse and, with the report off, nothing to record.
     pub(crate) fn shape_for_client(
         &self,
         mut result: ServerResult,
@@ -550,35 +584,20 @@ impl BridgeHandler {
     ) -> Result<ServerResult, ErrorData> {
         let to = ctx.revision();
         let from = self.upstream.revision();
-        if to != MODERN
-            && result
-                .meta()
-                .is_some_and(|m| MODERN_RESULT_META.iter().any(|k| m.contains_key(*k)))
-        {
-            let mut value =
-                serde_json::to_value(&result).map_err(|e| ErrorData::new(-32603, e.to_string()))?;
-            if let Some(meta) = value.get_mut("_meta").and_then(Value::as_object_mut) {
-                for key in MODERN_RESULT_META {
-                    meta.shift_remove(key);
-                }
-                if meta.is_empty() {
-                    value.as_object_mut().map(|o| o.shift_remove("_meta"));
-                }
-            }
-            result = match parse_result_for(method, &value, from) {
-                Ok(MethodResult::Server(r)) => r,
-                _ => result,
-            };
+        if to != MODERN {
+            strip_modern_meta(&mut result);
         }
-        emit_frame(
-            &JsonRpcResponse::new(ctx.request_id().clone(), result.clone()),
-            Dir::ToClient,
-            method,
-            Some(from),
-            to,
-            &self.report,
-            self.emitter,
-        )?;
+        if !same_wire(from, to, &self.report, self.emitter) {
+            emit_frame(
+                &JsonRpcResponse::new(ctx.request_id().clone(), result.clone()),
+                Dir::ToClient,
+                method,
+                Some(from),
+                to,
+                &self.report,
+                self.emitter,
+            )?;
+        }
         Ok(result)
     }
 
@@ -735,6 +754,10 @@ impl Handler for BridgeHandler {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .remove(session_id);
+        self.identities
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(session_id);
         let held = self
             .subscribed
             .lock()
@@ -754,6 +777,61 @@ impl Handler for BridgeHandler {
             });
         }
     }
+}
+
+/// Removes [`MODERN_RESULT_META`] from a result's `_meta` (and `_meta` itself when nothing
+/// else is left), in place.
+fn strip_modern_meta(result: &mut ServerResult) {
+    if let Some(slot) = result_meta_slot(result)
+        && let Some(meta) = slot.as_mut()
+    {
+        for key in MODERN_RESULT_META {
+            meta.shift_remove(key);
+        }
+        if meta.is_empty() {
+            *slot = None;
+        }
+    }
+}
+
+/// A result's `_meta` slot, for removing keys (`None` for a member without one).
+fn result_meta_slot(result: &mut ServerResult) -> Option<&mut Option<mcp_types::model::Meta>> {
+    Some(match result {
+        ServerResult::Empty(r) => &mut r.meta,
+        ServerResult::Initialize(r) => &mut r.meta,
+        ServerResult::Discover(r) => &mut r.meta,
+        ServerResult::Complete(r) => &mut r.meta,
+        ServerResult::GetPrompt(r) => &mut r.meta,
+        ServerResult::ListPrompts(r) => &mut r.meta,
+        ServerResult::ListResources(r) => &mut r.meta,
+        ServerResult::ListResourceTemplates(r) => &mut r.meta,
+        ServerResult::ReadResource(r) => &mut r.meta,
+        ServerResult::CallTool(r) => &mut r.meta,
+        ServerResult::ListTools(r) => &mut r.meta,
+        ServerResult::SubscriptionsListen(r) => &mut r.meta,
+        ServerResult::InputRequired(r) => &mut r.meta,
+        ServerResult::CreateTask(r) => &mut r.meta,
+        ServerResult::GetTask(r) => &mut r.meta,
+        ServerResult::GetTaskPayload(r) => &mut r.meta,
+        ServerResult::ListTasks(r) => &mut r.meta,
+        ServerResult::TaskCreated(r) => &mut r.meta,
+        ServerResult::DetailedTask(r) => &mut r.meta,
+        #[allow(unreachable_patterns)]
+        _ => return None,
+    })
+}
+
+/// Whether a frame read at `from` goes out at `to` with nothing for the boundary to do: the
+/// same revision both sides, the default (not strict) emission, and no report to write. The
+/// bridge's shortcuts (no re-check of a result's emission, the request emitted straight from
+/// its typed form) are taken only then; anything else takes the translating path.
+pub(crate) fn same_wire(
+    from: ProtocolVersion,
+    to: ProtocolVersion,
+    report: &Report,
+    emitter: Emitter,
+) -> bool {
+    from == to && !emitter.strict && !report.enabled()
 }
 
 /// The capabilities the client is offered: the upstream's, minus what the bridge does not
@@ -892,6 +970,58 @@ mod tests {
         assert_eq!(
             modern_client_capabilities(&caps),
             json!({"experimental": {"x": {}}, "roots": {}, "sampling": {}, "elicitation": {"form": {}}})
+        );
+    }
+
+    #[test]
+    fn shortcuts_are_taken_only_where_the_boundary_has_nothing_to_do() {
+        use ProtocolVersion::{V2025_06_18, V2025_11_25};
+        let none = Report::none();
+        let plain = Emitter::default();
+        assert!(same_wire(V2025_11_25, V2025_11_25, &none, plain));
+        assert!(same_wire(MODERN, MODERN, &none, plain));
+        // Another revision: the ledger may strip, inject or refuse.
+        assert!(!same_wire(V2025_06_18, V2025_11_25, &none, plain));
+        assert!(!same_wire(MODERN, V2025_11_25, &none, plain));
+        // Strict emission strips what the default passes.
+        assert!(!same_wire(
+            V2025_11_25,
+            V2025_11_25,
+            &none,
+            Emitter { strict: true }
+        ));
+        // A report records every emission.
+        let path = std::env::temp_dir().join(format!("same-wire-{}.jsonl", std::process::id()));
+        let report = Report::to_file(&path).unwrap();
+        assert!(!same_wire(V2025_11_25, V2025_11_25, &report, plain));
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn modern_meta_keys_leave_a_result_for_a_legacy_client() {
+        let mut result = read_result(
+            "tools/call",
+            &json!({"content": [], "resultType": "complete", "_meta": {
+                "io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"},
+                "io.modelcontextprotocol/subscriptionId": 3}}),
+            MODERN,
+        )
+        .unwrap();
+        strip_modern_meta(&mut result);
+        assert!(result.meta().is_none(), "{result:?}");
+        // Other keys stay.
+        let mut result = read_result(
+            "tools/list",
+            &json!({"tools": [], "_meta": {
+                "io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"},
+                "x/y": 1}}),
+            MODERN,
+        )
+        .unwrap();
+        strip_modern_meta(&mut result);
+        assert_eq!(
+            serde_json::to_value(result.meta()).unwrap(),
+            json!({"x/y": 1})
         );
     }
 

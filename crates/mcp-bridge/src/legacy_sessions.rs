@@ -23,7 +23,7 @@ use tokio::time::Instant;
 use crate::emit::Emitter;
 use crate::limits::{Limits, Reason};
 use crate::report::{Dir, Report, Status};
-use crate::upstream::{Snapshot, Upstream, UpstreamTarget, bridge_info};
+use crate::upstream::{Snapshot, TapSlot, Upstream, UpstreamTarget, bridge_info};
 
 /// How a 2026-07-28 client's `clientCapabilities` become the capabilities of its legacy
 /// session's `initialize`, one row per member; members not listed are not sent (a legacy
@@ -219,37 +219,41 @@ impl LegacySessions {
                 None,
             )
         };
-        let connection = match &self.target {
+        let (connection, tap) = match &self.target {
             UpstreamTarget::Command(argv) => {
                 let (program, args) = argv
                     .split_first()
                     .ok_or_else(|| unavailable("empty upstream command".into()))?;
                 let mut command = tokio::process::Command::new(program);
                 command.args(args);
-                spawn_child(
+                let child = spawn_child(
                     command,
                     StdioOptions::default().max_line_bytes(self.limits.max_frame_bytes),
                 )
-                .map_err(|e| unavailable(format!("cannot start {program:?}: {e}")))?
-                .connection
+                .map_err(|e| unavailable(format!("cannot start {program:?}: {e}")))?;
+                (child.connection, None)
             }
             UpstreamTarget::Url(url) => {
+                let tap = TapSlot::default();
                 let options = ClientOptions::default()
                     .max_frame_bytes(self.limits.max_frame_bytes)
                     .request_timeout(self.limits.request_timeout);
-                if revision == ProtocolVersion::V2024_11_05 && self.snapshot.transport == "http+sse"
+                let connection = if revision == ProtocolVersion::V2024_11_05
+                    && self.snapshot.transport == "http+sse"
                 {
-                    connect_legacy_sse(url, options)
+                    connect_legacy_sse(url, tap.options(&options))
                         .await
                         .map_err(|e| unavailable(format!("{url}: {e}")))?
                 } else {
-                    connect_streamable(url, Wire::Stateful, options)
+                    connect_streamable(url, Wire::Stateful, tap.options(&options))
                         .map_err(|e| unavailable(format!("{url}: {e}")))?
-                }
+                };
+                (connection, Some(tap))
             }
         };
         let upstream = Upstream::start(
             connection,
+            tap,
             self.limits,
             self.report.clone(),
             self.emitter,

@@ -11,10 +11,12 @@
 use std::collections::{HashMap, VecDeque};
 use std::ffi::OsString;
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
 use std::time::Duration;
 
-use mcp_transport::client::{ClientOptions, Wire, connect_legacy_sse, connect_streamable};
+use mcp_transport::client::{
+    ClientOptions, FrameTap, Wire, connect_legacy_sse, connect_streamable,
+};
 use mcp_transport::server::{Change, Notifier, SessionHandle};
 use mcp_transport::stdio::{StdioOptions, spawn_child};
 use mcp_transport::{Connection, ConnectionEnd, Frame, FrameSender};
@@ -161,7 +163,7 @@ impl Upstream {
                     StdioOptions::default().max_line_bytes(limits.max_frame_bytes),
                 )
                 .map_err(|e| unavailable(format!("cannot start {program:?}: {e}")))?;
-                let up = Self::start(child.connection, limits, report, emitter, notifier);
+                let up = Self::start(child.connection, None, limits, report, emitter, notifier);
                 up.end_on_oversized(&child.stats);
                 let handshake = async {
                     if wants_modern && let Some(snapshot) = up.probe_modern().await? {
@@ -189,9 +191,17 @@ impl Upstream {
                     .request_timeout(limits.request_timeout);
                 let mut last = String::from("no revision allowed");
                 if wants_modern {
-                    let conn = connect_streamable(url, Wire::Stateless, options.clone())
+                    let tap = TapSlot::default();
+                    let conn = connect_streamable(url, Wire::Stateless, tap.options(&options))
                         .map_err(|e| unavailable(format!("{url}: {e}")))?;
-                    let up = Self::start(conn, limits, report.clone(), emitter, notifier.clone());
+                    let up = Self::start(
+                        conn,
+                        Some(tap),
+                        limits,
+                        report.clone(),
+                        emitter,
+                        notifier.clone(),
+                    );
                     match up.probe_modern().await {
                         Ok(Some(snapshot)) => {
                             return Ok((
@@ -206,10 +216,17 @@ impl Upstream {
                 }
                 if let Some(version) = newest_legacy {
                     if version >= ProtocolVersion::V2025_03_26 {
-                        let conn = connect_streamable(url, Wire::Stateful, options.clone())
+                        let tap = TapSlot::default();
+                        let conn = connect_streamable(url, Wire::Stateful, tap.options(&options))
                             .map_err(|e| unavailable(format!("{url}: {e}")))?;
-                        let up =
-                            Self::start(conn, limits, report.clone(), emitter, notifier.clone());
+                        let up = Self::start(
+                            conn,
+                            Some(tap),
+                            limits,
+                            report.clone(),
+                            emitter,
+                            notifier.clone(),
+                        );
                         match up.initialize(version, revisions).await {
                             Ok(snapshot) => {
                                 return Ok((up, snapshot.with_transport("streamable-http")));
@@ -219,9 +236,11 @@ impl Upstream {
                         up.shutdown();
                     }
                     if revisions.contains(&ProtocolVersion::V2024_11_05) {
-                        match connect_legacy_sse(url, options).await {
+                        let tap = TapSlot::default();
+                        match connect_legacy_sse(url, tap.options(&options)).await {
                             Ok(conn) => {
-                                let up = Self::start(conn, limits, report, emitter, notifier);
+                                let up =
+                                    Self::start(conn, Some(tap), limits, report, emitter, notifier);
                                 match up.initialize(ProtocolVersion::V2024_11_05, revisions).await {
                                     Ok(snapshot) => {
                                         return Ok((up, snapshot.with_transport("http+sse")));
@@ -241,8 +260,12 @@ impl Upstream {
         }
     }
 
+    /// Starts routing `connection`'s frames: through `tap` as they are read when the
+    /// connection was made with one ([`TapSlot::options`]), else by a router task; that task
+    /// also notices the connection's end and fails every leg.
     pub(crate) fn start(
         connection: Connection,
+        tap: Option<TapSlot>,
         limits: Limits,
         report: Arc<Report>,
         emitter: Emitter,
@@ -266,6 +289,9 @@ impl Upstream {
             gone: watch::channel(None).0,
             close: handle.clone(),
         });
+        if let Some(tap) = tap {
+            let _ = tap.0.set(Arc::downgrade(&up));
+        }
         let router = up.clone();
         tokio::spawn(async move {
             let mut receiver = receiver;
@@ -604,6 +630,35 @@ impl Upstream {
 
     /// Answers a server→client request of the upstream.
     pub(crate) async fn respond(&self, id: RequestId, answer: Result<ClientResult, ErrorData>) {
+        if let Some(frame) = self.answer_frame(id, answer) {
+            let _ = self.sender.send(frame).await;
+        }
+    }
+
+    /// [`Upstream::respond`] from synchronous code (the tap): queued now, or — when the queue
+    /// is full — by a task of its own, as [`deliver`] does for legs.
+    fn respond_soon(&self, id: RequestId, answer: Result<ClientResult, ErrorData>) {
+        let Some(frame) = self.answer_frame(id, answer) else {
+            return;
+        };
+        if let Err(e) = self.sender.try_send(frame.clone())
+            && !matches!(e, mcp_transport::TransportError::PeerClosed)
+            && let Ok(rt) = tokio::runtime::Handle::try_current()
+        {
+            let sender = self.sender.clone();
+            rt.spawn(async move {
+                let _ = sender.send(frame).await;
+            });
+        }
+    }
+
+    /// The frame answering a server→client request at the upstream's revision (an answer that
+    /// cannot be emitted becomes its error; `None` when neither can).
+    fn answer_frame(
+        &self,
+        id: RequestId,
+        answer: Result<ClientResult, ErrorData>,
+    ) -> Option<Frame> {
         let revision = self.revision();
         let frame = match answer {
             Ok(result) => emit_frame(
@@ -617,9 +672,9 @@ impl Upstream {
             ),
             Err(e) => Err(e),
         };
-        let frame = match frame {
-            Ok(f) => f,
-            Err(error) => match emit_frame(
+        match frame {
+            Ok(f) => Some(f),
+            Err(error) => emit_frame(
                 &JsonRpcError::new(Some(id), error),
                 Dir::ToServer,
                 "error",
@@ -627,22 +682,25 @@ impl Upstream {
                 revision,
                 &self.report,
                 self.emitter,
-            ) {
-                Ok(f) => f,
-                Err(_) => return,
-            },
-        };
-        let _ = self.sender.send(frame).await;
+            )
+            .ok(),
+        }
     }
 
-    /// Routes one upstream frame.
+    /// Routes one upstream frame read by the router task.
     async fn route(&self, frame: Frame) {
+        if let Some((id, answer)) = self.route_now(&frame) {
+            self.respond(id, answer).await;
+        }
+    }
+
+    /// Routes one upstream frame without waiting: answers, progress, logs and server requests
+    /// to their legs, changes to the notifier. A server request the bridge answers itself
+    /// (`ping`, one it cannot carry) comes back with that answer, for the caller to send.
+    fn route_now(&self, frame: &Frame) -> Option<(RequestId, Result<ClientResult, ErrorData>)> {
         let revision = self.revision();
-        let Ok(value) = frame.to_value() else { return };
-        let message = match RawMessage::from_value(value) {
-            Ok(m) => m,
-            Err(_) => return,
-        };
+        let value = frame.to_value().ok()?;
+        let message = RawMessage::from_value(value).ok()?;
         match message {
             JsonRpcMessage::Response(r) => self.finish_leg(&r.id, Ok(Value::Object(r.result))),
             JsonRpcMessage::Error(e) => {
@@ -665,7 +723,7 @@ impl Upstream {
             }
             JsonRpcMessage::Request(r) => {
                 let id = r.id.clone();
-                match parse_str_as::<ServerRequest>(frame.as_str(), revision) {
+                return match parse_str_as::<ServerRequest>(frame.as_str(), revision) {
                     Ok(ServerRequest::Ping(_)) => {
                         self.report.event(
                             Dir::ToServer,
@@ -675,90 +733,85 @@ impl Upstream {
                             Status::Synthesized,
                             "answered by the bridge",
                         );
-                        self.respond(id, Ok(ClientResult::Empty(Default::default())))
-                            .await;
+                        Some((id, Ok(ClientResult::Empty(Default::default()))))
                     }
                     Ok(
                         request @ (ServerRequest::CreateMessage(_)
                         | ServerRequest::ListRoots(_)
                         | ServerRequest::Elicit(_)),
-                    ) => {
-                        // A request of a task (2025-11-25 `related-task`) goes to the leg
-                        // waiting on that task's `tasks/result`; any other to the newest call.
-                        let related = related_task(&request);
-                        let target = {
-                            let st = self.lock();
-                            let newest = |wanted: &dyn Fn(&Leg) -> bool| {
-                                st.order
-                                    .iter()
-                                    .rev()
-                                    .filter_map(|leg| st.legs.get(leg))
-                                    .find(|l| wanted(l))
-                                    .map(|l| l.tx.clone())
-                            };
-                            related
-                                .as_deref()
-                                .and_then(|t| newest(&|l| l.task.as_deref() == Some(t)))
-                                .or_else(|| {
-                                    newest(&|l| {
-                                        mcp_types::wire::INPUT_REQUIRED_METHODS.contains(&l.method)
-                                    })
-                                })
-                        };
-                        match target {
-                            Some(tx) => {
-                                if tx
-                                    .try_send(LegEvent::Request(id.clone(), Box::new(request)))
-                                    .is_err()
-                                {
-                                    self.respond(
-                                        id,
-                                        Err(Reason::LimitExceeded.error(
-                                            "the request's queue is full",
-                                            None,
-                                            None,
-                                        )),
-                                    )
-                                    .await;
-                                }
-                            }
-                            None => {
-                                self.report.event(
-                                    Dir::ToServer,
-                                    request.method(),
-                                    Some(revision),
-                                    revision,
-                                    Status::Refused,
-                                    "no client request in flight to carry it (reference Q1)",
-                                );
-                                self.respond(
-                                    id,
-                                    Err(not_routable(
-                                        "outside any tools/call, prompts/get or resources/read",
-                                    )),
-                                )
-                                .await;
-                            }
-                        }
-                    }
-                    Ok(other) => {
-                        self.respond(
-                            id,
-                            Err(ErrorData::new(
-                                -32601,
-                                format!("the bridge does not carry {} to clients", other.method()),
-                            )),
-                        )
-                        .await;
-                    }
-                    Err(e) => {
-                        self.respond(id, Err(ErrorData::new(e.code(), e.to_string())))
-                            .await
-                    }
-                }
+                    ) => self.route_request(id, request),
+                    Ok(other) => Some((
+                        id,
+                        Err(ErrorData::new(
+                            -32601,
+                            format!("the bridge does not carry {} to clients", other.method()),
+                        )),
+                    )),
+                    Err(e) => Some((id, Err(ErrorData::new(e.code(), e.to_string())))),
+                };
             }
             #[allow(unreachable_patterns)]
             _ => {}
+        }
+        None
+    }
+
+    /// A server→client request to the leg it rides on: a request of a task (2025-11-25
+    /// `related-task`) to the leg waiting on that task's `tasks/result`, any other to the
+    /// newest call. Without one, or with its queue full, the answer the server gets.
+    fn route_request(
+        &self,
+        id: RequestId,
+        request: ServerRequest,
+    ) -> Option<(RequestId, Result<ClientResult, ErrorData>)> {
+        let revision = self.revision();
+        let related = related_task(&request);
+        let target = {
+            let st = self.lock();
+            let newest = |wanted: &dyn Fn(&Leg) -> bool| {
+                st.order
+                    .iter()
+                    .rev()
+                    .filter_map(|leg| st.legs.get(leg))
+                    .find(|l| wanted(l))
+                    .map(|l| l.tx.clone())
+            };
+            related
+                .as_deref()
+                .and_then(|t| newest(&|l| l.task.as_deref() == Some(t)))
+                .or_else(|| {
+                    newest(&|l| mcp_types::wire::INPUT_REQUIRED_METHODS.contains(&l.method))
+                })
+        };
+        match target {
+            Some(tx) => {
+                if tx
+                    .try_send(LegEvent::Request(id.clone(), Box::new(request)))
+                    .is_err()
+                {
+                    return Some((
+                        id,
+                        Err(Reason::LimitExceeded.error("the request's queue is full", None, None)),
+                    ));
+                }
+                None
+            }
+            None => {
+                self.report.event(
+                    Dir::ToServer,
+                    request.method(),
+                    Some(revision),
+                    revision,
+                    Status::Refused,
+                    "no client request in flight to carry it (reference Q1)",
+                );
+                Some((
+                    id,
+                    Err(not_routable(
+                        "outside any tools/call, prompts/get or resources/read",
+                    )),
+                ))
+            }
         }
     }
 
@@ -881,6 +934,31 @@ impl Snapshot {
     fn with_transport(mut self, transport: &'static str) -> Self {
         self.transport = transport;
         self
+    }
+}
+
+/// Where the tap of an HTTP upstream finds its [`Upstream`] (set by [`Upstream::start`]).
+#[derive(Clone, Default)]
+pub(crate) struct TapSlot(Arc<OnceLock<Weak<Upstream>>>);
+
+impl TapSlot {
+    /// `options` with a tap that routes each upstream frame as the transport reads it
+    /// ([`Upstream::route_now`]): an answer reaches its leg without a hop through the
+    /// connection's receiver and the router task. Until the slot is set (and after the
+    /// upstream is gone) frames go on to the receiver.
+    pub(crate) fn options(&self, options: &ClientOptions) -> ClientOptions {
+        let slot = self.0.clone();
+        options.clone().tap(FrameTap::new(move |frame| {
+            match slot.get().and_then(Weak::upgrade) {
+                Some(up) => {
+                    if let Some((id, answer)) = up.route_now(&frame) {
+                        up.respond_soon(id, answer);
+                    }
+                    None
+                }
+                None => Some(frame),
+            }
+        }))
     }
 }
 

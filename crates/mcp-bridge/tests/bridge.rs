@@ -618,3 +618,109 @@ async fn a_batch_at_another_revision_is_one_invalid_request() {
     client.conn.close();
     let _ = tokio::time::timeout(LIMIT, serving).await;
 }
+
+/// A bridge in front of `url`, served over HTTP; its URL and serving task.
+async fn bridge_http(url: &str, options: BridgeOptions) -> (String, tokio::task::JoinHandle<()>) {
+    let bridge = Bridge::connect(&UpstreamTarget::Url(url.to_owned()), options)
+        .await
+        .expect("the bridge connects");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let front = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let task = tokio::spawn(async move {
+        let _ = bridge.serve_http(listener, "/mcp").await;
+    });
+    (front, task)
+}
+
+/// What a client at `revision` gets for a list, a call and a call with progress, ids aside.
+async fn session_answers(front: &str, revision: &str) -> Vec<Value> {
+    let conn = connect_streamable(front, Wire::Stateful, ClientOptions::default()).unwrap();
+    let mut client = Client::new(conn);
+    let init = client.initialize(revision, json!({})).await;
+    assert_eq!(init["result"]["protocolVersion"], revision, "{init}");
+    let mut answers = Vec::new();
+    for (method, params) in [
+        ("tools/list", json!({})),
+        (
+            "tools/call",
+            json!({"name": "test_simple_text", "arguments": {}}),
+        ),
+        (
+            "tools/call",
+            json!({"name": "test_tool_with_progress", "arguments": {}, "_meta": {"progressToken": 7}}),
+        ),
+        (
+            "tools/call",
+            json!({"name": "test_error_handling", "arguments": {}}),
+        ),
+        ("resources/read", json!({"uri": "test://nope"})),
+    ] {
+        let mut answer = client.call(method, params).await;
+        answer.as_object_mut().unwrap().remove("id");
+        answers.push(answer);
+    }
+    let progress: Vec<&Value> = client
+        .seen
+        .iter()
+        .filter(|f| f["method"] == "notifications/progress")
+        .map(|f| &f["params"]["progressToken"])
+        .collect();
+    assert!(!progress.is_empty(), "{:?}", client.seen);
+    assert!(progress.iter().all(|t| **t == json!(7)), "{progress:?}");
+    client.conn.close();
+    answers
+}
+
+/// The shortcuts a same-revision frame takes (`engine::same_wire`: the upstream's frames
+/// routed by the transport's tap, no second emission check of a result read at the client's
+/// own revision) answer exactly as the translating path does, and a client at another
+/// revision through the same bridge still gets its frames translated by the boundary.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn same_revision_shortcuts_answer_as_the_translating_path_does() {
+    let (url, upstream, _) = upstream_http(&[ProtocolVersion::V2025_11_25]).await;
+    // No report: the shortcuts.
+    let (fast, fast_task) = bridge_http(&url, BridgeOptions::default()).await;
+    // A report: every frame takes the translating path (and nothing is reported changed).
+    let path = report_path("same-revision");
+    let (checked, checked_task) = bridge_http(
+        &url,
+        BridgeOptions::default().report(Report::to_file(&path).unwrap()),
+    )
+    .await;
+    let shortcut = session_answers(&fast, "2025-11-25").await;
+    let translated = session_answers(&checked, "2025-11-25").await;
+    assert_eq!(shortcut, translated);
+    assert!(
+        shortcut[1]["result"]["content"][0]["text"].is_string(),
+        "{shortcut:?}"
+    );
+    assert_eq!(shortcut[4]["error"]["code"], -32002, "{shortcut:?}");
+    let changed: Vec<Value> = report_lines(&path)
+        .into_iter()
+        .filter(|l| l["method"] == "tools/call" || l["method"] == "tools/list")
+        .collect();
+    assert!(changed.is_empty(), "{changed:?}");
+
+    // A 2025-06-18 client of the shortcut bridge: the 2025-11-25 result is emitted at
+    // 2025-06-18 by the boundary, exactly as `serialize_for` writes it.
+    let older = session_answers(&fast, "2025-06-18").await;
+    let upstream_list = mcp_types::wire::parse_result_for(
+        "tools/list",
+        &translated[0]["result"],
+        ProtocolVersion::V2025_11_25,
+    )
+    .unwrap();
+    let mcp_types::wire::MethodResult::Server(list) = upstream_list else {
+        panic!("a server result");
+    };
+    let expected = mcp_types::wire::serialize_for(&list, ProtocolVersion::V2025_06_18).unwrap();
+    assert_eq!(older[0]["result"], expected);
+    assert_ne!(
+        older[0]["result"], translated[0]["result"],
+        "the 2025-11-25 tool list has members 2025-06-18 lacks"
+    );
+    let _ = std::fs::remove_file(&path);
+    fast_task.abort();
+    checked_task.abort();
+    upstream.abort();
+}

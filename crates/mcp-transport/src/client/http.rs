@@ -86,6 +86,23 @@ pub(crate) async fn read_body(mut body: Incoming, max: usize) -> Result<Bytes, T
     Ok(Bytes::from(out))
 }
 
+/// Hands a frame from the server to the user: to `tap` first when there is one, then what it
+/// passes on to `incoming`. `false` once the receiver is gone.
+pub(crate) async fn hand(
+    incoming: &tokio::sync::mpsc::Sender<Frame>,
+    tap: Option<&super::FrameTap>,
+    frame: Frame,
+) -> bool {
+    let frame = match tap {
+        Some(tap) => match tap.offer(frame) {
+            Some(frame) => frame,
+            None => return true,
+        },
+        None => frame,
+    };
+    incoming.send(frame).await.is_ok()
+}
+
 /// An SSE response body, read event by event.
 pub(crate) struct SseBody {
     body: Incoming,

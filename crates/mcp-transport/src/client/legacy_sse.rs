@@ -15,8 +15,8 @@ use tokio::task::JoinSet;
 
 use super::ClientOptions;
 use super::http::{
-    HttpClient, Reason, SseBody, client, error_answer, media_type, parse_url, read_body, send,
-    status_message,
+    HttpClient, Reason, SseBody, client, error_answer, hand, media_type, parse_url, read_body,
+    send, status_message,
 };
 use super::peek::messages;
 use crate::stdio::close_requested;
@@ -148,7 +148,7 @@ impl Shared {
                             }
                         }
                     }
-                    if self.incoming.send(frame).await.is_err() {
+                    if !hand(&self.incoming, self.options.tap.as_ref(), frame).await {
                         return ConnectionEnd::Closed;
                     }
                 }
@@ -216,7 +216,7 @@ impl Shared {
     async fn answer(&self, ids: Vec<RequestId>, reason: Reason, message: &str) {
         for id in ids {
             let frame = error_answer(id, reason, message, None, ProtocolVersion::V2024_11_05);
-            let _ = self.incoming.send(frame).await;
+            hand(&self.incoming, self.options.tap.as_ref(), frame).await;
         }
     }
 }

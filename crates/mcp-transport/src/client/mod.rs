@@ -20,6 +20,7 @@ mod peek;
 mod sse;
 mod streamable;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 pub use legacy_sse::connect_legacy_sse;
@@ -27,6 +28,33 @@ pub use streamable::connect_streamable;
 
 #[cfg(doc)]
 use crate::Connection;
+use crate::Frame;
+
+/// Sees every frame from the server before the [`Connection`]'s receiver does: a frame it
+/// returns goes on to the receiver, a frame it keeps is the tap's (delivered already). For a
+/// user that routes frames synchronously — the bridge hands an answer to the request waiting
+/// for it — this saves the hop through the receiver's queue and the task reading it. Frames
+/// reach the tap in the order the receiver would get them.
+#[derive(Clone)]
+pub struct FrameTap(Arc<dyn Fn(Frame) -> Option<Frame> + Send + Sync>);
+
+impl FrameTap {
+    /// A tap calling `take` with each frame; `Some(frame)` passes it on to the receiver.
+    pub fn new(take: impl Fn(Frame) -> Option<Frame> + Send + Sync + 'static) -> Self {
+        Self(Arc::new(take))
+    }
+
+    /// Offers `frame` to the tap; what it passes on.
+    pub(crate) fn offer(&self, frame: Frame) -> Option<Frame> {
+        (self.0)(frame)
+    }
+}
+
+impl std::fmt::Debug for FrameTap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FrameTap")
+    }
+}
 
 /// Which Streamable HTTP wire a client speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,6 +85,8 @@ pub struct ClientOptions {
     pub open_get_stream: bool,
     /// Stateless wire: the `MCP-Protocol-Version` header when a request's `_meta` names none.
     pub stateless_version: String,
+    /// Takes the server's frames ahead of the receiver (none: all go to the receiver).
+    pub tap: Option<FrameTap>,
 }
 
 impl Default for ClientOptions {
@@ -69,6 +99,7 @@ impl Default for ClientOptions {
             resume_attempts: 3,
             open_get_stream: true,
             stateless_version: "2026-07-28".to_owned(),
+            tap: None,
         }
     }
 }
@@ -89,6 +120,12 @@ impl ClientOptions {
     /// Sets [`ClientOptions::open_get_stream`].
     pub fn open_get_stream(mut self, open: bool) -> Self {
         self.open_get_stream = open;
+        self
+    }
+
+    /// Sets [`ClientOptions::tap`].
+    pub fn tap(mut self, tap: FrameTap) -> Self {
+        self.tap = Some(tap);
         self
     }
 

@@ -19,8 +19,8 @@ use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, mpsc, watch};
 use tokio::task::{AbortHandle, JoinSet};
 
 use super::http::{
-    HttpClient, Reason, SseBody, client, error_answer, media_type, parse_url, read_body, send,
-    status_message,
+    HttpClient, Reason, SseBody, client, error_answer, hand, media_type, parse_url, read_body,
+    send, status_message,
 };
 use super::peek::{Peek, messages};
 use super::{ClientOptions, Wire};
@@ -528,7 +528,7 @@ impl Shared {
                 self.note_initialize_answer(id, &peek);
             }
         }
-        let _ = self.incoming.send(frame).await;
+        hand(&self.incoming, self.options.tap.as_ref(), frame).await;
     }
 
     fn note_initialize_answer(&self, id: &RequestId, peek: &Peek<'_>) {
@@ -556,10 +556,8 @@ impl Shared {
     ) {
         let revision = self.revision();
         for id in pending.drain() {
-            let _ = self
-                .incoming
-                .send(error_answer(id, reason, message, status, revision))
-                .await;
+            let frame = error_answer(id, reason, message, status, revision);
+            hand(&self.incoming, self.options.tap.as_ref(), frame).await;
         }
     }
 
