@@ -8,6 +8,10 @@
 //!   stateless wire, stamped requests, shaped results), the relay lets the same dual-era
 //!   server answer the client natively.
 //!
+//! Across eras, a third path is measured for reference: a 2026-07-28 client through the relay
+//! (the stateless wire, stamped requests), i.e. the server's own cost at the revision the
+//! bridge speaks upstream; its ratio is not a goal.
+//!
 //! The server is the project's conformance fixtures (all five revisions), the request
 //! `tools/call test_simple_text`. The server, the middle hop and the client each run on a
 //! one-thread runtime of their own. Latency: one request at a time; throughput: `--clients`
@@ -149,6 +153,12 @@ struct Session {
 
 impl Session {
     async fn open(url: &str, revision: &str) -> Session {
+        if revision == ProtocolVersion::V2026_07_28.as_str() {
+            // The stateless wire: no handshake, the identity rides on every request.
+            let conn = connect_streamable(url, Wire::Stateless, ClientOptions::default())
+                .expect("a client");
+            return Session { conn, next: 1 };
+        }
         let conn = connect_streamable(
             url,
             Wire::Stateful,
@@ -196,21 +206,29 @@ impl Session {
         }
     }
 
-    /// One round trip of the measured request; checks the answer.
-    async fn call(&mut self) -> Duration {
+    /// One round trip of the measured request (stamped on the stateless wire); checks the
+    /// answer.
+    async fn call(&mut self, modern: bool) -> Duration {
+        let mut params = json!({"name": "test_simple_text", "arguments": {}});
+        if modern {
+            params["_meta"] = json!({
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+                "io.modelcontextprotocol/clientInfo": {"name": "overhead-bench", "version": "1"}
+            });
+        }
         let started = Instant::now();
-        let answer = self
-            .request(
-                "tools/call",
-                json!({"name": "test_simple_text", "arguments": {}}),
-            )
-            .await;
+        let answer = self.request("tools/call", params).await;
         let took = started.elapsed();
         assert_eq!(
             answer["result"]["content"][0]["text"], "This is a simple text response for testing.",
             "{answer}"
         );
-        assert!(answer["result"].get("resultType").is_none(), "{answer}");
+        assert_eq!(
+            answer["result"].get("resultType").is_some(),
+            modern,
+            "{answer}"
+        );
         took
     }
 }
@@ -238,12 +256,13 @@ impl Measured {
 /// One round on one path: `requests` sequential round trips, then `requests` spread over
 /// `clients` sessions.
 async fn round(url: &str, revision: &str, args: Args, into: &mut Measured) {
+    let modern = revision == ProtocolVersion::V2026_07_28.as_str();
     let mut session = Session::open(url, revision).await;
     for _ in 0..args.warmup {
-        session.call().await;
+        session.call(modern).await;
     }
     for _ in 0..args.requests {
-        into.latencies.push(session.call().await);
+        into.latencies.push(session.call(modern).await);
     }
     let mut sessions = Vec::new();
     for _ in 0..args.clients {
@@ -255,7 +274,7 @@ async fn round(url: &str, revision: &str, args: Args, into: &mut Measured) {
     for mut s in sessions {
         tasks.spawn(async move {
             for _ in 0..each {
-                s.call().await;
+                s.call(modern).await;
             }
         });
     }
@@ -305,7 +324,10 @@ fn main() {
     println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
     for (label, client_revision, upstream) in pairs {
         let bridge = start_bridge(&middle_rt, &server, upstream);
+        // Across eras: the upstream's revision through the relay too (for reference).
+        let reference = (upstream.as_str() != client_revision).then_some(upstream.as_str());
         let (mut relayed, mut bridged) = (Measured::default(), Measured::default());
+        let mut referenced = Measured::default();
         client_rt.block_on(async {
             for r in 0..args.rounds {
                 // Interleaved, and the order alternates so neither path always goes first.
@@ -315,6 +337,9 @@ fn main() {
                 } else {
                     round(&bridge, client_revision, args, &mut bridged).await;
                     round(&relay, client_revision, args, &mut relayed).await;
+                }
+                if let Some(revision) = reference {
+                    round(&relay, revision, args, &mut referenced).await;
                 }
             }
         });
@@ -348,6 +373,22 @@ fn main() {
             micros(b50.saturating_sub(r50)),
             micros(b99.saturating_sub(r99))
         );
+        if let Some(revision) = reference {
+            let (m50, m99, mt) = (
+                referenced.quantile(0.5),
+                referenced.quantile(0.99),
+                referenced.throughput(),
+            );
+            println!(
+                "| {label} | relay, a {revision} client (reference) | {:.0} | {:.0} | {:.0} | {:.2} | {:.2} | {:.2} |",
+                micros(m50),
+                micros(m99),
+                mt,
+                m50.as_secs_f64() / r50.as_secs_f64(),
+                m99.as_secs_f64() / r99.as_secs_f64(),
+                mt / rt
+            );
+        }
     }
     println!();
     println!("load after: {}", load());

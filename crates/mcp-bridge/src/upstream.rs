@@ -190,18 +190,23 @@ impl Upstream {
                     .max_frame_bytes(limits.max_frame_bytes)
                     .request_timeout(limits.request_timeout);
                 let mut last = String::from("no revision allowed");
-                if wants_modern {
+                // A Streamable HTTP upstream on `wire`, its frames routed by the tap.
+                let streamable = |wire: Wire| {
                     let tap = TapSlot::default();
-                    let conn = connect_streamable(url, Wire::Stateless, tap.options(&options))
+                    let conn = connect_streamable(url, wire, tap.options(&options))
                         .map_err(|e| unavailable(format!("{url}: {e}")))?;
-                    let up = Self::start(
+                    let (report, notifier) = (report.clone(), notifier.clone());
+                    Ok::<_, crate::BridgeError>(Self::start(
                         conn,
                         Some(tap),
                         limits,
-                        report.clone(),
+                        report,
                         emitter,
-                        notifier.clone(),
-                    );
+                        notifier,
+                    ))
+                };
+                if wants_modern {
+                    let up = streamable(Wire::Stateless)?;
                     match up.probe_modern().await {
                         Ok(Some(snapshot)) => {
                             return Ok((
@@ -216,17 +221,7 @@ impl Upstream {
                 }
                 if let Some(version) = newest_legacy {
                     if version >= ProtocolVersion::V2025_03_26 {
-                        let tap = TapSlot::default();
-                        let conn = connect_streamable(url, Wire::Stateful, tap.options(&options))
-                            .map_err(|e| unavailable(format!("{url}: {e}")))?;
-                        let up = Self::start(
-                            conn,
-                            Some(tap),
-                            limits,
-                            report.clone(),
-                            emitter,
-                            notifier.clone(),
-                        );
+                        let up = streamable(Wire::Stateful)?;
                         match up.initialize(version, revisions).await {
                             Ok(snapshot) => {
                                 return Ok((up, snapshot.with_transport("streamable-http")));
