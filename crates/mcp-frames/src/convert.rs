@@ -7,9 +7,9 @@
 //! must state the client's identity in `_meta`; a handshake-era request does not carry it, but
 //! the session's `initialize` did, so it is copied from there (and listed as injected).
 
-use mcp_types::ProtocolVersion;
 use mcp_types::wire::EmitOptions;
 use mcp_types::wire::ResultFor;
+use mcp_types::{Era, ProtocolVersion};
 use serde_json::{Map, Value};
 
 use crate::envelope::Envelope;
@@ -212,7 +212,7 @@ pub fn convert(
     };
     let mut body = take_body(frame, &placed.envelope);
     let mut ours = Vec::new();
-    if to == ProtocolVersion::V2026_07_28
+    if to.era() == Era::Stateless
         && kind == BodyKind::Request(Direction::ClientToServer)
         && let Some(identity) = identity
     {

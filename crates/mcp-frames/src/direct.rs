@@ -21,13 +21,13 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use mcp_types::ProtocolVersion;
 use mcp_types::model::{
     ClientNotification, ClientRequest, RequestMeta, ServerNotification, ServerRequest,
 };
 use mcp_types::wire::{
     self, EmitError, EmitErrorKind, MethodResult, ParseError, ParseErrorKind, WireBody, WireParse,
 };
+use mcp_types::{Era, ProtocolVersion};
 use serde::Deserializer as _;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
@@ -1432,7 +1432,7 @@ fn translate_into(
     verdict: &mut Verdict,
 ) -> Result<(), GiveUp> {
     let identity = identity.filter(|_| {
-        to == ProtocolVersion::V2026_07_28 && kind == BodyKind::Request(Direction::ClientToServer)
+        to.era() == Era::Stateless && kind == BodyKind::Request(Direction::ClientToServer)
     });
     // The general path adds the identity to the body before parsing it (`convert::add_identity`),
     // and so does the direct path wherever that can change the verdict: the identity goes into
@@ -1442,7 +1442,7 @@ fn translate_into(
     // `params` gets them materialized, which can (`tools/call` then lacks `params.name`, not
     // `params`); a 2026-07-28 source is checked for its `_meta` mandates while it is parsed.
     let (spliced, restated) = match identity {
-        Some(id) if from != ProtocolVersion::V2026_07_28 && line.body.is_some() => (None, Some(id)),
+        Some(id) if from.era() != Era::Stateless && line.body.is_some() => (None, Some(id)),
         other => (other, None),
     };
     let Buffers {

@@ -35,8 +35,12 @@ pub enum Era {
 }
 
 impl ProtocolVersion {
+    /// How many revisions are known (the length of [`ProtocolVersion::ALL`]); per-revision
+    /// arrays are sized by it.
+    pub const COUNT: usize = 5;
+
     /// Every known revision, oldest first.
-    pub const ALL: [ProtocolVersion; 5] = [
+    pub const ALL: [ProtocolVersion; Self::COUNT] = [
         ProtocolVersion::V2024_11_05,
         ProtocolVersion::V2025_03_26,
         ProtocolVersion::V2025_06_18,
@@ -44,8 +48,8 @@ impl ProtocolVersion {
         ProtocolVersion::V2026_07_28,
     ];
 
-    /// The newest known revision.
-    pub const LATEST: ProtocolVersion = ProtocolVersion::V2026_07_28;
+    /// The newest known revision (the last of [`ProtocolVersion::ALL`]).
+    pub const LATEST: ProtocolVersion = Self::ALL[Self::COUNT - 1];
 
     /// The newest revision that is negotiated with an `initialize` handshake.
     pub const LATEST_HANDSHAKE: ProtocolVersion = ProtocolVersion::V2025_11_25;
@@ -77,11 +81,13 @@ impl ProtocolVersion {
         self as usize
     }
 
-    /// The era this revision belongs to.
+    /// The era this revision belongs to: the handshake era up to [`Self::LATEST_HANDSHAKE`],
+    /// the stateless era after it.
     pub const fn era(self) -> Era {
-        match self {
-            ProtocolVersion::V2026_07_28 => Era::Stateless,
-            _ => Era::Handshake,
+        if self.index() <= Self::LATEST_HANDSHAKE.index() {
+            Era::Handshake
+        } else {
+            Era::Stateless
         }
     }
 
@@ -118,11 +124,27 @@ impl fmt::Display for ProtocolVersion {
 /// A version string that names no known revision.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown protocol version '{found}'; known versions: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28"
+    "unknown protocol version '{found}'; known versions: {}",
+    KnownVersions
 )]
 pub struct UnknownVersionError {
     /// The string that was given.
     pub found: String,
+}
+
+/// Displays every known revision, oldest first, separated by `, `.
+struct KnownVersions;
+
+impl fmt::Display for KnownVersions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, v) in ProtocolVersion::ALL.into_iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(v.as_str())?;
+        }
+        Ok(())
+    }
 }
 
 impl FromStr for ProtocolVersion {
@@ -170,6 +192,11 @@ impl VersionLike {
             VersionLike::Known(v) => Some(*v),
             VersionLike::Unknown(_) => None,
         }
+    }
+
+    /// The era of the known revision; `None` for unknown strings.
+    pub fn era(&self) -> Option<Era> {
+        self.known().map(ProtocolVersion::era)
     }
 
     /// Whether this is a known revision that is `other` or newer; `false` for unknown strings.
@@ -252,7 +279,11 @@ mod tests {
     fn unknown_strings_are_typed_errors() {
         let err = "2030-01-01".parse::<ProtocolVersion>().unwrap_err();
         assert_eq!(err.found, "2030-01-01");
-        assert!(err.to_string().contains("known versions: 2024-11-05"));
+        assert_eq!(
+            err.to_string(),
+            "unknown protocol version '2030-01-01'; known versions: \
+             2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28"
+        );
         assert!(serde_json::from_str::<ProtocolVersion>("\"zzz\"").is_err());
     }
 
@@ -268,9 +299,46 @@ mod tests {
         assert!(!known.is_at_least(ProtocolVersion::V2026_07_28));
     }
 
+    /// Every revision has its feature (`.ci/run` builds each one alone from these lines) and
+    /// the default set enables them all.
+    #[test]
+    fn every_revision_has_a_feature() {
+        let manifest = include_str!("../Cargo.toml");
+        let features: Vec<&str> = manifest
+            .lines()
+            .filter_map(|l| l.split_once(" = []"))
+            .map(|(name, _)| name)
+            .filter(|name| name.starts_with('v'))
+            .collect();
+        let modules: Vec<&str> = ProtocolVersion::ALL
+            .map(ProtocolVersion::module_name)
+            .into();
+        assert_eq!(features, modules);
+        let default = manifest
+            .lines()
+            .find(|l| l.starts_with("default = "))
+            .unwrap();
+        for m in modules {
+            assert!(
+                default.contains(&format!("\"{m}\"")),
+                "{m} not in {default}"
+            );
+        }
+    }
+
     #[test]
     fn eras() {
         assert_eq!(ProtocolVersion::V2025_11_25.era(), Era::Handshake);
         assert_eq!(ProtocolVersion::V2026_07_28.era(), Era::Stateless);
+        assert_eq!(VersionLike::from("2026-07-28").era(), Some(Era::Stateless));
+        assert_eq!(VersionLike::from("2024-11-05").era(), Some(Era::Handshake));
+        assert_eq!(VersionLike::from("zzz").era(), None);
+        assert_eq!(
+            ProtocolVersion::ALL
+                .into_iter()
+                .filter(|v| v.era() == Era::Handshake)
+                .last(),
+            Some(ProtocolVersion::LATEST_HANDSHAKE)
+        );
     }
 }

@@ -4,7 +4,6 @@
 use std::future::Future;
 
 use indexmap::IndexMap;
-use mcp_types::ProtocolVersion;
 use mcp_types::jsonrpc::ErrorData;
 use mcp_types::model::{
     CallToolRequestParams, CallToolResult, ClientCapabilities, ClientRequest,
@@ -13,6 +12,7 @@ use mcp_types::model::{
     Resource, ResourceTemplate, ServerCapabilities, ServerResult, SubscriptionFilter, TaskInfo,
     Tool,
 };
+use mcp_types::{Era, ProtocolVersion};
 use serde_json::{Value, json};
 
 use super::auth::Principal;
@@ -74,9 +74,10 @@ impl HandlerError {
         )
     }
 
-    /// An unknown resource: `-32602` with `data.uri` at 2026-07-28, `-32002` before.
+    /// An unknown resource: `-32602` with `data.uri` in the stateless era (2026-07-28), `-32002`
+    /// in the handshake era.
     pub fn resource_not_found(revision: ProtocolVersion, uri: &str) -> Self {
-        let code = if revision == ProtocolVersion::V2026_07_28 {
+        let code = if revision.era() == Era::Stateless {
             codes::INVALID_PARAMS
         } else {
             codes::RESOURCE_NOT_FOUND

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use mcp_types::ProtocolVersion;
+use mcp_types::facts;
 use mcp_types::jsonrpc::{ErrorData, JsonRpcError, JsonRpcResponse, RequestId};
 use mcp_types::model::{
     ClientRequest, DiscoverResult, EmptyResult, GetDetailedTaskResult, InitializeResult,
@@ -11,6 +11,8 @@ use mcp_types::model::{
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, Meta, ServerResult,
     TaskCreatedResult, TaskSupport,
 };
+use mcp_types::wire::ledger;
+use mcp_types::{Era, ProtocolVersion};
 
 use super::context::{ContextInner, InputMode, RequestContext, StatelessInputs};
 use super::handler::{Handler, HandlerError, Intercepted, codes, keys};
@@ -22,6 +24,22 @@ use crate::Frame;
 
 /// The answer to one request, before framing.
 pub(crate) type Answer = Result<ServerResult, HandlerError>;
+
+/// Whether `revision`'s schema defines the request `method` (its method table).
+fn defines(revision: ProtocolVersion, method: &str) -> bool {
+    facts::revision(revision).request(method).is_some()
+}
+
+/// Whether `revision` has the core tasks of its schema (`tasks/get` and the rest, 2025-11-25).
+fn core_tasks(revision: ProtocolVersion) -> bool {
+    defines(revision, "tasks/get")
+}
+
+/// Whether the tasks extension (SEP-2663) adds the tasks methods at `revision` (the ledger's
+/// `EXTENSION_METHODS`).
+fn extension_tasks(revision: ProtocolVersion) -> bool {
+    ledger::extension_method("tasks/get", revision)
+}
 
 impl<H: Handler> Server<H> {
     /// The `initialize` result at `revision`.
@@ -35,7 +53,7 @@ impl<H: Handler> Server<H> {
                 capabilities.extensions = None;
             }
         }
-        if revision == ProtocolVersion::V2025_11_25 && self.tasks_offered() {
+        if core_tasks(revision) && self.tasks_offered() {
             capabilities.tasks = Some(tasks::core_capability());
         }
         let mut result =
@@ -50,7 +68,7 @@ impl<H: Handler> Server<H> {
             .shared
             .revisions
             .iter()
-            .filter(|v| **v == ProtocolVersion::V2026_07_28)
+            .filter(|v| defines(**v, "server/discover"))
             .map(|v| v.as_str().to_owned())
             .collect();
         let mut result = DiscoverResult::new(versions, self.handler.capabilities());
@@ -152,7 +170,7 @@ impl<H: Handler> Server<H> {
             ClientRequest::CallTool(r) => {
                 let name = r.params.name.clone();
                 let mut augmented = false;
-                if revision == ProtocolVersion::V2025_11_25 && self.tasks_offered() {
+                if core_tasks(revision) && self.tasks_offered() {
                     // Core tasks (2025-11-25): the client decides, the tool's declaration bounds.
                     let tools = h.list_tools(&ctx).await?;
                     let support = tools
@@ -161,7 +179,7 @@ impl<H: Handler> Server<H> {
                         .and_then(|t| t.execution.as_ref().and_then(|e| e.task_support));
                     augmented = tasks::core_augmented(&name, support, r.params.task.is_some())?;
                 }
-                if revision == ProtocolVersion::V2026_07_28 {
+                if revision.era() == Era::Stateless {
                     let tools = h.list_tools(&ctx).await?;
                     check_param_headers(&tools, &r.params, &ctx.inner.param_headers)?;
                     // A tool that runs only as a task needs a client that declared the
@@ -272,10 +290,10 @@ impl<H: Handler> Server<H> {
                 );
             }
             ClientRequest::Complete(r) => ServerResult::Complete(h.complete(&ctx, r.params).await?),
-            ClientRequest::Discover(_) if revision == ProtocolVersion::V2026_07_28 => {
+            ClientRequest::Discover(_) if defines(revision, "server/discover") => {
                 ServerResult::Discover(self.discover_result())
             }
-            ClientRequest::GetTask(r) if revision == ProtocolVersion::V2026_07_28 => {
+            ClientRequest::GetTask(r) if extension_tasks(revision) => {
                 self.task_gate(&ctx, "tasks/get")?;
                 let task = self
                     .shared
@@ -283,7 +301,7 @@ impl<H: Handler> Server<H> {
                     .get(&ctx.principal().subject, &r.params.task_id)?;
                 ServerResult::DetailedTask(GetDetailedTaskResult::new(task))
             }
-            ClientRequest::UpdateTask(r) if revision == ProtocolVersion::V2026_07_28 => {
+            ClientRequest::UpdateTask(r) if extension_tasks(revision) => {
                 self.task_gate(&ctx, "tasks/update")?;
                 self.shared.tasks.update(
                     &ctx.principal().subject,
@@ -292,41 +310,33 @@ impl<H: Handler> Server<H> {
                 )?;
                 ServerResult::Empty(EmptyResult::new())
             }
-            ClientRequest::CancelTask(r) if revision == ProtocolVersion::V2026_07_28 => {
+            ClientRequest::CancelTask(r) if extension_tasks(revision) => {
                 self.task_gate(&ctx, "tasks/cancel")?;
                 self.shared
                     .tasks
                     .cancel(&ctx.principal().subject, &r.params.task_id)?;
                 ServerResult::Empty(EmptyResult::new())
             }
-            ClientRequest::GetTask(r)
-                if revision == ProtocolVersion::V2025_11_25 && self.tasks_offered() =>
-            {
+            ClientRequest::GetTask(r) if core_tasks(revision) && self.tasks_offered() => {
                 let task = self
                     .shared
                     .tasks
                     .core_get(&ctx.principal().subject, &r.params.task_id)?;
                 ServerResult::GetTask(mcp_types::model::GetTaskResult::new(task))
             }
-            ClientRequest::CancelTask(r)
-                if revision == ProtocolVersion::V2025_11_25 && self.tasks_offered() =>
-            {
+            ClientRequest::CancelTask(r) if core_tasks(revision) && self.tasks_offered() => {
                 let task = self
                     .shared
                     .tasks
                     .core_cancel(&ctx.principal().subject, &r.params.task_id)?;
                 ServerResult::GetTask(mcp_types::model::GetTaskResult::new(task))
             }
-            ClientRequest::ListTasks(_)
-                if revision == ProtocolVersion::V2025_11_25 && self.tasks_offered() =>
-            {
+            ClientRequest::ListTasks(_) if core_tasks(revision) && self.tasks_offered() => {
                 ServerResult::ListTasks(mcp_types::model::ListTasksResult::new(
                     self.shared.tasks.core_list(&ctx.principal().subject),
                 ))
             }
-            ClientRequest::GetTaskPayload(r)
-                if revision == ProtocolVersion::V2025_11_25 && self.tasks_offered() =>
-            {
+            ClientRequest::GetTaskPayload(r) if core_tasks(revision) && self.tasks_offered() => {
                 self.shared.tasks.payload(&ctx, &r.params.task_id).await?
             }
             other => return Err(HandlerError::method_not_found(other.method())),

@@ -145,198 +145,111 @@ const fn note(method: &'static str, sender: Sender, type_name: &'static str) -> 
     }
 }
 
-/// Every method of every revision, with its sender and superset types.
-pub const METHODS: &[MethodInfo] = &[
-    req(
-        "initialize",
-        Sender::Client,
-        "InitializeRequest",
-        "InitializeResult",
-    ),
-    req("ping", Sender::Both, "PingRequest", "EmptyResult"),
-    req(
-        "completion/complete",
-        Sender::Client,
-        "CompleteRequest",
-        "CompleteResult",
-    ),
-    req(
-        "logging/setLevel",
-        Sender::Client,
-        "SetLevelRequest",
-        "EmptyResult",
-    ),
-    req(
-        "prompts/get",
-        Sender::Client,
-        "GetPromptRequest",
-        "GetPromptResult",
-    ),
-    req(
-        "prompts/list",
-        Sender::Client,
-        "ListPromptsRequest",
-        "ListPromptsResult",
-    ),
-    req(
-        "resources/list",
-        Sender::Client,
-        "ListResourcesRequest",
-        "ListResourcesResult",
-    ),
-    req(
-        "resources/templates/list",
-        Sender::Client,
-        "ListResourceTemplatesRequest",
-        "ListResourceTemplatesResult",
-    ),
-    req(
-        "resources/read",
-        Sender::Client,
-        "ReadResourceRequest",
-        "ReadResourceResult",
-    ),
-    req(
-        "resources/subscribe",
-        Sender::Client,
-        "SubscribeRequest",
-        "EmptyResult",
-    ),
-    req(
-        "resources/unsubscribe",
-        Sender::Client,
-        "UnsubscribeRequest",
-        "EmptyResult",
-    ),
-    req(
-        "tools/call",
-        Sender::Client,
-        "CallToolRequest",
-        "CallToolResult",
-    ),
-    req(
-        "tools/list",
-        Sender::Client,
-        "ListToolsRequest",
-        "ListToolsResult",
-    ),
-    req(
-        "server/discover",
-        Sender::Client,
-        "DiscoverRequest",
-        "DiscoverResult",
-    ),
-    req(
-        "subscriptions/listen",
-        Sender::Client,
-        "SubscriptionsListenRequest",
-        "SubscriptionsListenResult",
-    ),
-    req(
-        "sampling/createMessage",
-        Sender::Server,
-        "CreateMessageRequest",
-        "CreateMessageResult",
-    ),
-    req(
-        "roots/list",
-        Sender::Server,
-        "ListRootsRequest",
-        "ListRootsResult",
-    ),
-    req(
-        "elicitation/create",
-        Sender::Server,
-        "ElicitRequest",
-        "ElicitResult",
-    ),
-    req("tasks/get", Sender::Both, "GetTaskRequest", "GetTaskResult"),
-    req(
-        "tasks/result",
-        Sender::Both,
-        "GetTaskPayloadRequest",
-        "GetTaskPayloadResult",
-    ),
-    req(
-        "tasks/list",
-        Sender::Both,
-        "ListTasksRequest",
-        "ListTasksResult",
-    ),
-    req(
-        "tasks/cancel",
-        Sender::Both,
-        "CancelTaskRequest",
-        "CancelTaskResult",
-    ),
-    req(
-        "tasks/update",
-        Sender::Client,
-        "UpdateTaskRequest",
-        "EmptyResult",
-    ),
-    note(
-        "notifications/cancelled",
-        Sender::Both,
-        "CancelledNotification",
-    ),
-    note(
-        "notifications/progress",
-        Sender::Both,
-        "ProgressNotification",
-    ),
-    note(
-        "notifications/initialized",
-        Sender::Client,
-        "InitializedNotification",
-    ),
-    note(
-        "notifications/roots/list_changed",
-        Sender::Client,
-        "RootsListChangedNotification",
-    ),
-    note(
-        "notifications/tasks/status",
-        Sender::Both,
-        "TaskStatusNotification",
-    ),
-    note("notifications/tasks", Sender::Server, "TasksNotification"),
-    note(
-        "notifications/message",
-        Sender::Server,
-        "LoggingMessageNotification",
-    ),
-    note(
-        "notifications/resources/updated",
-        Sender::Server,
-        "ResourceUpdatedNotification",
-    ),
-    note(
-        "notifications/resources/list_changed",
-        Sender::Server,
-        "ResourceListChangedNotification",
-    ),
-    note(
-        "notifications/tools/list_changed",
-        Sender::Server,
-        "ToolListChangedNotification",
-    ),
-    note(
-        "notifications/prompts/list_changed",
-        Sender::Server,
-        "PromptListChangedNotification",
-    ),
-    note(
-        "notifications/elicitation/complete",
-        Sender::Server,
-        "ElicitationCompleteNotification",
-    ),
-    note(
-        "notifications/subscriptions/acknowledged",
-        Sender::Server,
-        "SubscriptionsAcknowledgedNotification",
-    ),
-];
+/// The one list of message body types: every request and notification of every revision and
+/// of the extensions, and every result body. A request row is `Type: sender => Result`, a
+/// notification row `Type: sender`, a result row `Type: resultType`, where `resultType` says
+/// how a typed result keeps its 2026-07-28 `resultType` (`field`: a `result_type` field;
+/// `none`: it does not keep it; `own`: the type answers itself). The method literals are the
+/// types' own (`Type::METHOD`).
+///
+/// Every list of body types expands this table with its own callback macro: [`METHODS`] here,
+/// the boundary's `WireBody`/`WireParse` impls (`wire/impls.rs`). A new request type is one
+/// row here plus its model struct (and, where it is new, its result's row); where each
+/// revision has it is data in the generated facts and the ledger.
+macro_rules! for_each_body {
+    ($callback:ident) => {
+        $callback! {
+            requests {
+                InitializeRequest: Client => InitializeResult,
+                PingRequest: Both => EmptyResult,
+                CompleteRequest: Client => CompleteResult,
+                SetLevelRequest: Client => EmptyResult,
+                GetPromptRequest: Client => GetPromptResult,
+                ListPromptsRequest: Client => ListPromptsResult,
+                ListResourcesRequest: Client => ListResourcesResult,
+                ListResourceTemplatesRequest: Client => ListResourceTemplatesResult,
+                ReadResourceRequest: Client => ReadResourceResult,
+                SubscribeRequest: Client => EmptyResult,
+                UnsubscribeRequest: Client => EmptyResult,
+                CallToolRequest: Client => CallToolResult,
+                ListToolsRequest: Client => ListToolsResult,
+                DiscoverRequest: Client => DiscoverResult,
+                SubscriptionsListenRequest: Client => SubscriptionsListenResult,
+                CreateMessageRequest: Server => CreateMessageResult,
+                ListRootsRequest: Server => ListRootsResult,
+                ElicitRequest: Server => ElicitResult,
+                GetTaskRequest: Both => GetTaskResult,
+                GetTaskPayloadRequest: Both => GetTaskPayloadResult,
+                ListTasksRequest: Both => ListTasksResult,
+                CancelTaskRequest: Both => CancelTaskResult,
+                UpdateTaskRequest: Client => EmptyResult,
+            }
+            notifications {
+                CancelledNotification: Both,
+                ProgressNotification: Both,
+                InitializedNotification: Client,
+                RootsListChangedNotification: Client,
+                TaskStatusNotification: Both,
+                TasksNotification: Server,
+                LoggingMessageNotification: Server,
+                ResourceUpdatedNotification: Server,
+                ResourceListChangedNotification: Server,
+                ToolListChangedNotification: Server,
+                PromptListChangedNotification: Server,
+                ElicitationCompleteNotification: Server,
+                SubscriptionsAcknowledgedNotification: Server,
+            }
+            results {
+                EmptyResult: field,
+                InitializeResult: none,
+                DiscoverResult: field,
+                CompleteResult: field,
+                GetPromptResult: field,
+                ListPromptsResult: field,
+                ListResourcesResult: field,
+                ListResourceTemplatesResult: field,
+                ReadResourceResult: field,
+                CallToolResult: field,
+                ListToolsResult: field,
+                SubscriptionsListenResult: field,
+                InputRequiredResult: field,
+                CreateTaskResult: field,
+                GetTaskResult: field,
+                GetTaskPayloadResult: own,
+                ListTasksResult: field,
+                TaskCreatedResult: own,
+                GetDetailedTaskResult: field,
+                CreateMessageResult: none,
+                ListRootsResult: none,
+                ElicitResult: none,
+            }
+        }
+    };
+}
+pub(crate) use for_each_body;
+
+/// Builds [`METHODS`] from the body table.
+macro_rules! method_table {
+    (
+        requests { $($req:ident: $rsender:ident => $result:ident,)* }
+        notifications { $($note:ident: $nsender:ident,)* }
+        results { $($_res:ident: $_rt:ident,)* }
+    ) => {
+        /// Every method of every revision, with its sender and superset types (in the order of
+        /// the body table).
+        pub const METHODS: &[MethodInfo] = &[
+            $(req(
+                super::$req::METHOD,
+                Sender::$rsender,
+                stringify!($req),
+                stringify!($result),
+            ),)*
+            $(note(super::$note::METHOD, Sender::$nsender, stringify!($note)),)*
+        ];
+    };
+}
+
+for_each_body!(method_table);
 
 impl MethodInfo {
     /// The revisions that define this method, oldest first (from [`crate::facts`]).

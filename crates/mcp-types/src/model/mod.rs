@@ -93,7 +93,7 @@ mod logging;
 mod messages;
 pub mod meta;
 pub mod methods;
-pub mod names;
+pub mod naming;
 mod prompts;
 mod resources;
 mod results;

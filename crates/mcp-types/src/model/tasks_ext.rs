@@ -13,7 +13,7 @@
 //! - `notifications/tasks` ([`TasksNotification`]) reports a task's new state.
 //!
 //! Our names differ from the extension's where the 2025-11-25 core already uses the name: see
-//! [`EXTENSION_NAMES`](super::names::EXTENSION_NAMES).
+//! [`EXTENSION_NAMES`](super::naming::EXTENSION_NAMES).
 
 use crate::jsonrpc::ErrorData;
 use crate::model::describe::Describe;

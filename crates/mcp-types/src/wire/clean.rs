@@ -18,10 +18,14 @@ use super::ledger::{self, Action, EDGES, LEDGER, MEMBERS, MemberAction, TYPES};
 use crate::ProtocolVersion;
 use crate::facts::{self, TypeKind, TypeRef};
 
-/// The bit of [`clean_bits`] for `version`, with or without a report.
+/// The bit of [`clean_bits`] for `version`, with or without a report: the low
+/// [`ProtocolVersion::COUNT`] bits without, the next as many with.
 pub(crate) fn clean_bit(version: ProtocolVersion, report: bool) -> u16 {
-    1 << (version.index() + if report { 5 } else { 0 })
+    1 << (version.index() + if report { ProtocolVersion::COUNT } else { 0 })
 }
+
+// Two bits per revision.
+const _: () = assert!(2 * ProtocolVersion::COUNT <= u16::BITS as usize);
 
 /// The revisions (by [`clean_bit`]) at which `name`'s subtree needs no shaping; 0 when unknown.
 pub(crate) fn clean_bits(name: &str) -> u16 {

@@ -44,7 +44,10 @@ macro_rules! requests {
                 Some(&[<$ty as Request>::METHOD]);
 
             fn mandate_facts(&self) -> MandateFacts<'_> {
-                MandateFacts::request(<$ty as Request>::METHOD, ParamsMeta::params_meta(self))
+                MandateFacts::request(
+                    <$ty as Request>::METHOD,
+                    RequestMeta::meta(self).map(|m| &m.0),
+                )
             }
         }
     )*};
@@ -95,72 +98,20 @@ macro_rules! fragments {
     )*};
 }
 
-requests!(
-    PingRequest,
-    InitializeRequest,
-    CompleteRequest,
-    SetLevelRequest,
-    GetPromptRequest,
-    ListPromptsRequest,
-    ListResourcesRequest,
-    ListResourceTemplatesRequest,
-    ReadResourceRequest,
-    SubscribeRequest,
-    UnsubscribeRequest,
-    CallToolRequest,
-    ListToolsRequest,
-    DiscoverRequest,
-    SubscriptionsListenRequest,
-    GetTaskRequest,
-    GetTaskPayloadRequest,
-    ListTasksRequest,
-    CancelTaskRequest,
-    UpdateTaskRequest,
-    CreateMessageRequest,
-    ListRootsRequest,
-    ElicitRequest,
-);
-
-notifications!(
-    CancelledNotification,
-    ProgressNotification,
-    InitializedNotification,
-    RootsListChangedNotification,
-    LoggingMessageNotification,
-    ResourceUpdatedNotification,
-    ResourceListChangedNotification,
-    ToolListChangedNotification,
-    PromptListChangedNotification,
-    ElicitationCompleteNotification,
-    SubscriptionsAcknowledgedNotification,
-    TaskStatusNotification,
-    TasksNotification,
-);
-
-results!(
-    EmptyResult,
-    InitializeResult,
-    DiscoverResult,
-    CompleteResult,
-    GetPromptResult,
-    ListPromptsResult,
-    ListResourcesResult,
-    ListResourceTemplatesResult,
-    ReadResourceResult,
-    CallToolResult,
-    ListToolsResult,
-    SubscriptionsListenResult,
-    InputRequiredResult,
-    CreateTaskResult,
-    GetTaskResult,
-    GetTaskPayloadResult,
-    ListTasksResult,
-    TaskCreatedResult,
-    GetDetailedTaskResult,
-    CreateMessageResult,
-    ListRootsResult,
-    ElicitResult,
-);
+/// The body table's rows, each through its list macro: `requests!`, `notifications!`,
+/// `results!` and the `resultType` accessor of each result.
+macro_rules! wire_bodies {
+    (
+        requests { $($req:ident: $_rsender:ident => $_result:ident,)* }
+        notifications { $($note:ident: $_nsender:ident,)* }
+        results { $($res:ident: $rt:ident,)* }
+    ) => {
+        requests!($($req),*);
+        notifications!($($note),*);
+        results!($($res),*);
+        $(result_type_of!($rt $res);)*
+    };
+}
 
 fragments!(
     ContentBlock,
@@ -172,71 +123,33 @@ fragments!(
     InputResponse,
 );
 
-/// `params._meta` of a typed request, for the 2026-07-28 mandates on typed values.
-trait ParamsMeta {
-    fn params_meta(&self) -> Option<&Map<String, Value>>;
-}
-
-macro_rules! params_meta {
-    (required: $($r:ident),*; optional: $($o:ident),*; none: $($n:ident),* $(,)?) => {
-        $(impl ParamsMeta for $r {
-            fn params_meta(&self) -> Option<&Map<String, Value>> {
-                self.params.meta.as_deref()
-            }
-        })*
-        $(impl ParamsMeta for $o {
-            fn params_meta(&self) -> Option<&Map<String, Value>> {
-                self.params.as_ref().and_then(|p| p.meta.as_deref())
-            }
-        })*
-        $(impl ParamsMeta for $n {
-            fn params_meta(&self) -> Option<&Map<String, Value>> {
-                None
-            }
-        })*
-    };
-}
-
-params_meta!(
-    required: InitializeRequest, CompleteRequest, SetLevelRequest, GetPromptRequest,
-        ReadResourceRequest, SubscribeRequest, UnsubscribeRequest, CallToolRequest,
-        DiscoverRequest, SubscriptionsListenRequest, GetTaskRequest, GetTaskPayloadRequest,
-        CancelTaskRequest, UpdateTaskRequest, CreateMessageRequest;
-    optional: PingRequest, ListPromptsRequest, ListResourcesRequest,
-        ListResourceTemplatesRequest, ListToolsRequest, ListTasksRequest, ListRootsRequest;
-    // Elicitation params are a union; `elicitation/create` is a server request, which the
-    // client-request mandate never reads.
-    none: ElicitRequest,
-);
-
 /// `resultType` of a typed result, for the 2026-07-28 mandates on typed values.
 trait ResultTypeOf {
     fn result_type_facts(&self) -> MandateFacts<'_>;
 }
 
+/// The [`ResultTypeOf`] impl of a result row: `field` reads its `result_type` field, `none`
+/// does not keep `resultType` (the text entry points check it on a `Value` at 2026-07-28),
+/// `own` is written by hand below.
 macro_rules! result_type_of {
-    (field: $($f:ident),*; unknown: $($u:ident),* $(,)?) => {
-        $(impl ResultTypeOf for $f {
+    (field $ty:ident) => {
+        impl ResultTypeOf for $ty {
             fn result_type_facts(&self) -> MandateFacts<'_> {
                 MandateFacts::result(self.result_type.as_ref().map(ResultType::as_str))
             }
-        })*
-        $(impl ResultTypeOf for $u {
+        }
+    };
+    (none $ty:ident) => {
+        impl ResultTypeOf for $ty {
             fn result_type_facts(&self) -> MandateFacts<'_> {
                 MandateFacts::UNKNOWN
             }
-        })*
+        }
     };
+    (own $ty:ident) => {};
 }
 
-result_type_of!(
-    field: EmptyResult, DiscoverResult, CompleteResult, GetPromptResult, ListPromptsResult,
-        ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult, CallToolResult,
-        ListToolsResult, SubscriptionsListenResult, InputRequiredResult, CreateTaskResult,
-        GetTaskResult, ListTasksResult, GetDetailedTaskResult;
-    // These do not keep `resultType` (the text entry points check it on a `Value` at 2026-07-28).
-    unknown: InitializeResult, CreateMessageResult, ListRootsResult, ElicitResult,
-);
+crate::model::methods::for_each_body!(wire_bodies);
 
 impl ResultTypeOf for TaskCreatedResult {
     fn result_type_facts(&self) -> MandateFacts<'_> {

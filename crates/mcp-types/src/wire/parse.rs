@@ -21,7 +21,7 @@ use super::ledger::{CLIENT_REQUESTS_2026, RESERVED_META, RESULT_TYPES_2026};
 use crate::facts::{MethodFact, RevisionFacts};
 use crate::model::{self, ModelError, ModelErrorKind, strict};
 use crate::path::json_kind;
-use crate::{ProtocolVersion, VersionLike};
+use crate::{Era, ProtocolVersion, VersionLike};
 
 /// What kind of value a parse target is (decides which mandates apply).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -281,7 +281,7 @@ fn mandates(
     type_name: &'static str,
     kind: ParseKind,
 ) -> Result<(), ParseError> {
-    if version.known() != Some(ProtocolVersion::V2026_07_28) {
+    if version.era() != Some(Era::Stateless) {
         return Ok(());
     }
     check_mandates(MandateFacts::of_value(value), version, type_name, kind)
@@ -349,7 +349,7 @@ fn typed_mandates<T: WireParse>(
     version: &VersionLike,
     type_name: &'static str,
 ) -> Option<Result<(), ParseError>> {
-    if version.known() != Some(ProtocolVersion::V2026_07_28)
+    if version.era() != Some(Era::Stateless)
         || !matches!(T::KIND, ParseKind::Request | ParseKind::Result)
     {
         return Some(Ok(()));
@@ -749,7 +749,8 @@ pub fn parse_result_for<'a>(
     version: impl Into<VersionLike>,
 ) -> Result<MethodResult, ParseError> {
     let version = version.into();
-    let d = version.known() == Some(ProtocolVersion::V2026_07_28);
+    let stateless = version.era() == Some(Era::Stateless);
+    let tasks_ext = tasks_extension_at(&version);
     let typing = answering.into().typing(version.clone());
     if !json.is_object() {
         return Err(not_an_object(json, &version, "Result"));
@@ -775,19 +776,20 @@ pub fn parse_result_for<'a>(
     };
     let result = match typing {
         ResultTyping::CreatedTask(method) => {
-            match by_method!(method, tasks_ext: d, side, Side::Server) {
+            match by_method!(method, tasks_ext: tasks_ext, side, Side::Server) {
                 Side::Server => p!(Server, ServerResult, CreateTask, CreateTaskResult),
                 Side::Client => p!(Client, ClientResult, CreateTask, CreateTaskResult),
             }
         }
         ResultTyping::Method(method)
-            if d && INPUT_REQUIRED_METHODS.contains(&method)
+            if stateless
+                && INPUT_REQUIRED_METHODS.contains(&method)
                 && json.get("resultType").and_then(Value::as_str) == Some("input_required") =>
         {
             p!(Server, ServerResult, InputRequired, InputRequiredResult)
         }
         ResultTyping::Method(method) => {
-            by_method!(method, tasks_ext: d, p, return Err(unknown(method)))
+            by_method!(method, tasks_ext: tasks_ext, p, return Err(unknown(method)))
         }
     };
     mandates(json, &version, "Result", ParseKind::Result)?;
@@ -854,13 +856,15 @@ pub(crate) fn typed_result_for<'de>(
     source: impl TypedSource<'de>,
     version: &VersionLike,
 ) -> Option<Result<MethodResult, ParseError>> {
-    let d = version.known() == Some(ProtocolVersion::V2026_07_28);
+    let stateless = version.era() == Some(Era::Stateless);
+    let tasks_ext = tasks_extension_at(version);
     macro_rules! p {
         ($side:ident, $union:ident, $variant:ident, $ty:ident) => {{
             // `Strict` (every typed entry) refuses an array for a struct: the `Value` path then
             // answers with `not_an_object`.
             let parsed = source.typed::<model::$ty>()?;
-            if d && INPUT_REQUIRED_METHODS.contains(&method)
+            if stateless
+                && INPUT_REQUIRED_METHODS.contains(&method)
                 && parsed.mandate_facts().result_type == Some("input_required")
             {
                 return None;
@@ -872,7 +876,15 @@ pub(crate) fn typed_result_for<'de>(
         }};
     }
     // An unknown method: the `Value` path reports it (after checking the text is JSON).
-    Some(Ok(by_method!(method, tasks_ext: d, p, return None)))
+    Some(Ok(by_method!(method, tasks_ext: tasks_ext, p, return None)))
+}
+
+/// Whether `version` has the tasks extension's forms of `tasks/get` and `tasks/cancel` (the
+/// ledger's `EXTENSION_METHODS`).
+fn tasks_extension_at(version: &VersionLike) -> bool {
+    version
+        .known()
+        .is_some_and(|v| super::ledger::extension_method("tasks/get", v))
 }
 
 /// The error for a result that is not a JSON object (every result is one; serde's derived
@@ -941,8 +953,8 @@ pub(crate) fn ranked<T>(
     let Some(obj) = value.as_object() else {
         return Err(not_an_object(value, version, union));
     };
-    let d = version.known() == Some(ProtocolVersion::V2026_07_28);
-    if d && obj.get("resultType").and_then(Value::as_str) == Some("input_required")
+    if version.era() == Some(Era::Stateless)
+        && obj.get("resultType").and_then(Value::as_str) == Some("input_required")
         && let Some(arm) = arms.iter().find(|a| a.name == "InputRequiredResult")
     {
         return (arm.parse)(value, version);
@@ -1143,7 +1155,7 @@ mod tests {
         ];
         for (method, text, pointer) in &results {
             for v in [V2024_11_05, V2025_06_18, V2026_07_28] {
-                let text = if v == V2026_07_28 {
+                let text = if v.era() == Era::Stateless {
                     text.replacen('{', r#"{"resultType":"complete","#, 1)
                 } else {
                     text.clone()

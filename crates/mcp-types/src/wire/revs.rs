@@ -2,21 +2,37 @@
 
 use std::fmt;
 
-use crate::ProtocolVersion;
+use crate::{Era, ProtocolVersion};
 
 /// A set of protocol revisions (the revisions a ledger row or a type table entry applies to).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Revisions(u8);
 
+// One bit per revision of `ProtocolVersion::ALL`.
+const _: () = assert!(ProtocolVersion::COUNT <= u8::BITS as usize);
+
 impl Revisions {
     /// No revision.
     pub const NONE: Revisions = Revisions(0);
     /// Every known revision.
-    pub const ALL: Revisions = Revisions(0b1_1111);
-    /// The handshake era, 2024-11-05 … 2025-11-25.
-    pub const HANDSHAKE: Revisions = Revisions(0b0_1111);
-    /// 2026-07-28 only.
-    pub const STATELESS: Revisions = Revisions(0b1_0000);
+    pub const ALL: Revisions = Revisions(((1u16 << ProtocolVersion::COUNT) - 1) as u8);
+    /// The revisions of the handshake era ([`Era::Handshake`]).
+    pub const HANDSHAKE: Revisions = Revisions::of_era(Era::Handshake);
+    /// The revisions of the stateless era ([`Era::Stateless`]).
+    pub const STATELESS: Revisions = Revisions::of_era(Era::Stateless);
+
+    /// The revisions whose [`ProtocolVersion::era`] is `era`.
+    pub const fn of_era(era: Era) -> Revisions {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < ProtocolVersion::COUNT {
+            if ProtocolVersion::ALL[i].era() as u8 == era as u8 {
+                bits |= 1 << i;
+            }
+            i += 1;
+        }
+        Revisions(bits)
+    }
 
     /// The set holding exactly `v`.
     pub const fn only(v: ProtocolVersion) -> Revisions {
@@ -129,6 +145,12 @@ mod tests {
         assert_eq!(Revisions::except(V2025_11_25).iter().count(), 4);
         assert!(!Revisions::except(V2025_11_25).contains(V2025_11_25));
         assert_eq!(Revisions::HANDSHAKE.complement(), Revisions::STATELESS);
+        assert_eq!(
+            Revisions::HANDSHAKE,
+            Revisions::range(V2024_11_05, ProtocolVersion::LATEST_HANDSHAKE)
+        );
+        assert_eq!(Revisions::STATELESS, Revisions::only(V2026_07_28));
+        assert_eq!(Revisions::ALL.iter().count(), ProtocolVersion::COUNT);
         assert_eq!(
             Revisions::only(V2026_07_28).to_string(),
             "2026-07-28".to_owned()
