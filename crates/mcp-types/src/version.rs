@@ -336,8 +336,7 @@ mod tests {
         assert_eq!(
             ProtocolVersion::ALL
                 .into_iter()
-                .filter(|v| v.era() == Era::Handshake)
-                .last(),
+                .rfind(|v| v.era() == Era::Handshake),
             Some(ProtocolVersion::LATEST_HANDSHAKE)
         );
     }
