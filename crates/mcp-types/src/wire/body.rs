@@ -74,23 +74,20 @@ impl BodyInfo {
 }
 
 pub(crate) mod sealed {
-    /// Only this crate decides what is a message body.
-    pub trait Sealed {
-        /// Writes the body at `version` to the end of `out` through the planned emitter
-        /// ([`crate::wire::planned`]); false when it bails or the body has no planned writer
-        /// (then `out` may hold a partial write the caller truncates).
-        fn emit_planned(&self, _version: crate::ProtocolVersion, _out: &mut Vec<u8>) -> bool {
-            false
-        }
+    use crate::ProtocolVersion;
+    use crate::wire::EmitError;
+    use crate::wire::planned::Sink;
 
-        /// The body's JSON value at `version` from the planned emitter; `None` when it bails or
-        /// the body has no planned writer.
-        fn emit_planned_value(
+    /// Only this crate decides what is a message body, and how it is emitted.
+    pub trait Sealed {
+        /// Writes the body at `version` into `sink` through the emitter
+        /// ([`crate::wire::planned`]); `strict` strips what the revision does not declare.
+        fn emit_into<S: Sink>(
             &self,
-            _version: crate::ProtocolVersion,
-        ) -> Option<serde_json::Value> {
-            None
-        }
+            version: ProtocolVersion,
+            strict: bool,
+            sink: &mut S,
+        ) -> Result<(), EmitError>;
     }
 }
 
@@ -98,42 +95,21 @@ pub(crate) mod sealed {
 pub trait WireBody: serde::Serialize + sealed::Sealed {
     /// Which body this value is (for enums: the variant's).
     fn body_info(&self) -> BodyInfo;
-
-    /// Emits the value through `ser` (envelopes override this to shape their interior).
-    #[doc(hidden)]
-    fn emit_with<S: serde::Serializer>(
-        &self,
-        version: crate::ProtocolVersion,
-        options: super::EmitOptions,
-        track: bool,
-        ser: S,
-    ) -> Result<(S::Ok, Option<super::EmissionReport>), super::EmitError> {
-        super::run_body(self, version, options, track, ser)
-    }
 }
 
 impl<T: WireBody + ?Sized> sealed::Sealed for &T {
-    fn emit_planned(&self, version: crate::ProtocolVersion, out: &mut Vec<u8>) -> bool {
-        (**self).emit_planned(version, out)
-    }
-
-    fn emit_planned_value(&self, version: crate::ProtocolVersion) -> Option<serde_json::Value> {
-        (**self).emit_planned_value(version)
+    fn emit_into<S: crate::wire::planned::Sink>(
+        &self,
+        version: crate::ProtocolVersion,
+        strict: bool,
+        sink: &mut S,
+    ) -> Result<(), crate::wire::EmitError> {
+        (**self).emit_into(version, strict, sink)
     }
 }
 
 impl<T: WireBody + ?Sized> WireBody for &T {
     fn body_info(&self) -> BodyInfo {
         (**self).body_info()
-    }
-
-    fn emit_with<S: serde::Serializer>(
-        &self,
-        version: crate::ProtocolVersion,
-        options: super::EmitOptions,
-        track: bool,
-        ser: S,
-    ) -> Result<(S::Ok, Option<super::EmissionReport>), super::EmitError> {
-        (**self).emit_with(version, options, track, ser)
     }
 }

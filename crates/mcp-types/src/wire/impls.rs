@@ -1,29 +1,46 @@
 //! [`WireBody`] and [`WireParse`] for the superset model's bodies, unions and envelopes.
 
-use serde::Serializer;
 use serde_json::{Map, Value};
 
 use super::body::sealed::Sealed;
 use super::body::{BodyInfo, BodyKind, WireBody};
 use super::parse::MethodResult;
 use super::parse::{Arm, MandateFacts, MethodTable, ParseKind, WireParse, plain, ranked};
-use super::{EmissionReport, EmitError, EmitErrorKind, JsonPath, ParseError, PathSegment};
+use super::planned::{Refused, Sink};
+use super::{EmitError, ParseError};
 use crate::jsonrpc::{
     JsonRpcError, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RawRequest,
 };
 use crate::model::*;
 use crate::{ProtocolVersion, VersionLike};
 
-/// A message body with a planned writer: [`Sealed`]'s planned outputs are the planned emitter's.
+/// A message body of the model: emitted by walking its description.
 macro_rules! planned_body {
     ($ty:ty) => {
         impl Sealed for $ty {
-            fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
-                super::planned::body_text(self, version, out)
+            fn emit_into<S: Sink>(
+                &self,
+                version: ProtocolVersion,
+                strict: bool,
+                sink: &mut S,
+            ) -> Result<(), EmitError> {
+                super::planned::emit_body(self, version, strict, sink)
             }
+        }
+    };
+}
 
-            fn emit_planned_value(&self, version: ProtocolVersion) -> Option<Value> {
-                super::planned::body_value(self, version)
+/// A body that names no type to shape: emitted as plain serde writes it.
+macro_rules! plain_body {
+    ($ty:ty) => {
+        impl Sealed for $ty {
+            fn emit_into<S: Sink>(
+                &self,
+                version: ProtocolVersion,
+                _strict: bool,
+                sink: &mut S,
+            ) -> Result<(), EmitError> {
+                super::planned::emit_plain(self, version, sink)
             }
         }
     };
@@ -363,241 +380,75 @@ impl WireParse for ClientResult {
     }
 }
 
-/// An untyped request or notification interior: emitted verbatim (it names no type to shape).
-impl Sealed for RawRequest {}
+// An untyped request or notification interior: emitted verbatim (it names no type to shape).
+plain_body!(RawRequest);
 impl WireBody for RawRequest {
     fn body_info(&self) -> BodyInfo {
         BodyInfo::envelope("RawRequest")
     }
 }
 
-/// Emits a shaped interior as a JSON object, then writes the frame around it.
-fn frame<S: Serializer>(
+/// A JSON-RPC frame around `body` (see [`Sink::envelope`]).
+fn envelope<B: WireBody + ?Sized, S: Sink>(
+    sink: &mut S,
     version: ProtocolVersion,
-    track: bool,
-    ser: S,
-    head: Map<String, Value>,
+    strict: bool,
+    id: Option<&crate::jsonrpc::RequestId>,
     member: Option<&'static str>,
-    interior: Value,
-    report: Option<EmissionReport>,
-) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
-    let mut out = head;
-    let report = report.map(|mut r| {
-        if let Some(m) = member {
-            for c in r
-                .stripped
-                .iter_mut()
-                .chain(r.injected.iter_mut())
-                .chain(r.passed.iter_mut())
-            {
-                let mut segs = vec![PathSegment::Key(m.to_owned())];
-                segs.extend(c.path.segments().iter().cloned());
-                c.path = JsonPath::from_segments(segs);
-            }
-        }
-        r
-    });
-    match (member, interior) {
-        (Some(m), v) => {
-            out.insert(m.to_owned(), v);
-        }
-        (None, Value::Object(fields)) => {
-            for (k, v) in fields {
-                if k != "jsonrpc" && k != "id" {
-                    out.insert(k, v);
-                }
-            }
-        }
-        (None, other) => {
-            return Err(EmitError::new(
-                EmitErrorKind::Serialization,
-                version,
-                format!("a message body must serialize to an object, not {other}"),
-                None,
-            ));
-        }
-    }
-    let _ = track;
-    serde::Serialize::serialize(&out, ser)
-        .map(|ok| (ok, report))
-        .map_err(|e| EmitError::new(EmitErrorKind::Serialization, version, e.to_string(), None))
+    body: &B,
+) -> Result<(), EmitError> {
+    sink.envelope(id, member, &mut |s| {
+        body.emit_into(version, strict, s).map_err(Refused::from)
+    })
+    .map_err(|r| r.into_error(version, BodyKind::Envelope))
 }
-
-fn head(id: Option<Option<&crate::jsonrpc::RequestId>>) -> Map<String, Value> {
-    let mut m = Map::new();
-    m.insert("jsonrpc".into(), Value::from("2.0"));
-    if let Some(id) = id {
-        m.insert("id".into(), serde_json::to_value(id).unwrap_or(Value::Null));
-    }
-    m
-}
-
-/// The planned output of an envelope: `head` (the envelope's members before the body, without
-/// the closing brace), then the body's planned text. A request or notification body's own
-/// members follow the head (the body's opening brace becomes the comma); a result is the value
-/// of `"result"`. Byte for byte what the envelope's shaping path writes.
-fn envelope_text(
-    head: &[u8],
-    id: Option<&crate::jsonrpc::RequestId>,
-    body: &dyn Fn(&mut Vec<u8>) -> bool,
-    member: Option<&[u8]>,
-    out: &mut Vec<u8>,
-) -> bool {
-    out.extend_from_slice(head);
-    if let Some(id) = id {
-        out.extend_from_slice(b",\"id\":");
-        if serde_json::to_writer(&mut *out, id).is_err() {
-            return false;
-        }
-    }
-    match member {
-        Some(member) => {
-            out.extend_from_slice(member);
-            if !body(out) {
-                return false;
-            }
-            out.push(b'}');
-        }
-        None => {
-            let brace = out.len();
-            if !body(out) || out.get(brace) != Some(&b'{') {
-                return false;
-            }
-            if out.get(brace + 1) == Some(&b'}') {
-                // An empty body: the head closes.
-                out.truncate(brace);
-                out.push(b'}');
-            } else {
-                out[brace] = b',';
-            }
-        }
-    }
-    true
-}
-
-/// The planned value of an envelope: the head's members, then the body's (or `"result"`).
-fn envelope_value(
-    id: Option<&crate::jsonrpc::RequestId>,
-    body: Option<Value>,
-    member: Option<&str>,
-) -> Option<Value> {
-    let mut out = head(id.map(Some));
-    match (member, body?) {
-        (Some(m), v) => {
-            out.insert(m.to_owned(), v);
-        }
-        (None, Value::Object(fields)) => {
-            for (k, v) in fields {
-                if k != "jsonrpc" && k != "id" {
-                    out.insert(k, v);
-                }
-            }
-        }
-        (None, _) => return None,
-    }
-    Some(Value::Object(out))
-}
-
-const JSONRPC_HEAD: &[u8] = b"{\"jsonrpc\":\"2.0\"";
 
 impl<R: WireBody> Sealed for JsonRpcRequest<R> {
-    fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
-        let body = |out: &mut Vec<u8>| self.request.emit_planned(version, out);
-        envelope_text(JSONRPC_HEAD, Some(&self.id), &body, None, out)
-    }
-
-    fn emit_planned_value(&self, version: ProtocolVersion) -> Option<Value> {
-        envelope_value(
-            Some(&self.id),
-            self.request.emit_planned_value(version),
-            None,
-        )
+    fn emit_into<S: Sink>(
+        &self,
+        version: ProtocolVersion,
+        strict: bool,
+        sink: &mut S,
+    ) -> Result<(), EmitError> {
+        envelope(sink, version, strict, Some(&self.id), None, &self.request)
     }
 }
 impl<R: WireBody> WireBody for JsonRpcRequest<R> {
     fn body_info(&self) -> BodyInfo {
         BodyInfo::envelope("JSONRPCRequest")
     }
-
-    fn emit_with<S: Serializer>(
-        &self,
-        version: ProtocolVersion,
-        options: super::EmitOptions,
-        track: bool,
-        ser: S,
-    ) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
-        let (v, report) =
-            self.request
-                .emit_with(version, options, track, serde_json::value::Serializer)?;
-        frame(
-            version,
-            track,
-            ser,
-            head(Some(Some(&self.id))),
-            None,
-            v,
-            report,
-        )
-    }
 }
 
 impl<N: WireBody> Sealed for JsonRpcNotification<N> {
-    fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
-        let body = |out: &mut Vec<u8>| self.notification.emit_planned(version, out);
-        envelope_text(JSONRPC_HEAD, None, &body, None, out)
-    }
-
-    fn emit_planned_value(&self, version: ProtocolVersion) -> Option<Value> {
-        let mut out = head(None);
-        match self.notification.emit_planned_value(version)? {
-            Value::Object(fields) => {
-                for (k, v) in fields {
-                    if k != "jsonrpc" && k != "id" {
-                        out.insert(k, v);
-                    }
-                }
-                Some(Value::Object(out))
-            }
-            _ => None,
-        }
+    fn emit_into<S: Sink>(
+        &self,
+        version: ProtocolVersion,
+        strict: bool,
+        sink: &mut S,
+    ) -> Result<(), EmitError> {
+        envelope(sink, version, strict, None, None, &self.notification)
     }
 }
 impl<N: WireBody> WireBody for JsonRpcNotification<N> {
     fn body_info(&self) -> BodyInfo {
         BodyInfo::envelope("JSONRPCNotification")
     }
-
-    fn emit_with<S: Serializer>(
-        &self,
-        version: ProtocolVersion,
-        options: super::EmitOptions,
-        track: bool,
-        ser: S,
-    ) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
-        let (v, report) =
-            self.notification
-                .emit_with(version, options, track, serde_json::value::Serializer)?;
-        frame(version, track, ser, head(None), None, v, report)
-    }
 }
 
 impl<T: WireBody> Sealed for JsonRpcResponse<T> {
-    fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
-        let body = |out: &mut Vec<u8>| self.result.emit_planned(version, out);
-        envelope_text(
-            JSONRPC_HEAD,
+    fn emit_into<S: Sink>(
+        &self,
+        version: ProtocolVersion,
+        strict: bool,
+        sink: &mut S,
+    ) -> Result<(), EmitError> {
+        envelope(
+            sink,
+            version,
+            strict,
             Some(&self.id),
-            &body,
-            Some(b",\"result\":"),
-            out,
-        )
-    }
-
-    fn emit_planned_value(&self, version: ProtocolVersion) -> Option<Value> {
-        envelope_value(
-            Some(&self.id),
-            self.result.emit_planned_value(version),
             Some("result"),
+            &self.result,
         )
     }
 }
@@ -605,38 +456,17 @@ impl<T: WireBody> WireBody for JsonRpcResponse<T> {
     fn body_info(&self) -> BodyInfo {
         BodyInfo::envelope("JSONRPCResponse")
     }
-
-    fn emit_with<S: Serializer>(
-        &self,
-        version: ProtocolVersion,
-        options: super::EmitOptions,
-        track: bool,
-        ser: S,
-    ) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
-        let (v, report) =
-            self.result
-                .emit_with(version, options, track, serde_json::value::Serializer)?;
-        frame(
-            version,
-            track,
-            ser,
-            head(Some(Some(&self.id))),
-            Some("result"),
-            v,
-            report,
-        )
-    }
 }
 
-/// An untyped result interior (`JsonRpcResponse<JsonObject>`): emitted verbatim.
-impl Sealed for JsonRpcResponse<Map<String, Value>> {}
+// An untyped result interior (`JsonRpcResponse<JsonObject>`): emitted verbatim.
+plain_body!(JsonRpcResponse<Map<String, Value>>);
 impl WireBody for JsonRpcResponse<Map<String, Value>> {
     fn body_info(&self) -> BodyInfo {
         BodyInfo::envelope("JSONRPCResponse")
     }
 }
 
-impl Sealed for JsonRpcError {}
+plain_body!(JsonRpcError);
 impl WireBody for JsonRpcError {
     fn body_info(&self) -> BodyInfo {
         BodyInfo::envelope("JSONRPCError")
@@ -650,21 +480,17 @@ where
     JsonRpcNotification<N>: WireBody,
     JsonRpcResponse<T>: WireBody,
 {
-    fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
+    fn emit_into<S: Sink>(
+        &self,
+        version: ProtocolVersion,
+        strict: bool,
+        sink: &mut S,
+    ) -> Result<(), EmitError> {
         match self {
-            JsonRpcMessage::Request(m) => m.emit_planned(version, out),
-            JsonRpcMessage::Notification(m) => m.emit_planned(version, out),
-            JsonRpcMessage::Response(m) => m.emit_planned(version, out),
-            JsonRpcMessage::Error(m) => m.emit_planned(version, out),
-        }
-    }
-
-    fn emit_planned_value(&self, version: ProtocolVersion) -> Option<Value> {
-        match self {
-            JsonRpcMessage::Request(m) => m.emit_planned_value(version),
-            JsonRpcMessage::Notification(m) => m.emit_planned_value(version),
-            JsonRpcMessage::Response(m) => m.emit_planned_value(version),
-            JsonRpcMessage::Error(m) => m.emit_planned_value(version),
+            JsonRpcMessage::Request(m) => m.emit_into(version, strict, sink),
+            JsonRpcMessage::Notification(m) => m.emit_into(version, strict, sink),
+            JsonRpcMessage::Response(m) => m.emit_into(version, strict, sink),
+            JsonRpcMessage::Error(m) => m.emit_into(version, strict, sink),
         }
     }
 }
@@ -684,36 +510,19 @@ where
             JsonRpcMessage::Error(m) => m.body_info(),
         }
     }
-
-    fn emit_with<S: Serializer>(
-        &self,
-        version: ProtocolVersion,
-        options: super::EmitOptions,
-        track: bool,
-        ser: S,
-    ) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
-        match self {
-            JsonRpcMessage::Request(m) => m.emit_with(version, options, track, ser),
-            JsonRpcMessage::Notification(m) => m.emit_with(version, options, track, ser),
-            JsonRpcMessage::Response(m) => m.emit_with(version, options, track, ser),
-            JsonRpcMessage::Error(m) => m.emit_with(version, options, track, ser),
-        }
-    }
 }
 
 /// A result typed by its method: emitted as the union member it holds.
 impl Sealed for MethodResult {
-    fn emit_planned(&self, version: ProtocolVersion, out: &mut Vec<u8>) -> bool {
+    fn emit_into<S: Sink>(
+        &self,
+        version: ProtocolVersion,
+        strict: bool,
+        sink: &mut S,
+    ) -> Result<(), EmitError> {
         match self {
-            MethodResult::Server(r) => r.emit_planned(version, out),
-            MethodResult::Client(r) => r.emit_planned(version, out),
-        }
-    }
-
-    fn emit_planned_value(&self, version: ProtocolVersion) -> Option<Value> {
-        match self {
-            MethodResult::Server(r) => r.emit_planned_value(version),
-            MethodResult::Client(r) => r.emit_planned_value(version),
+            MethodResult::Server(r) => r.emit_into(version, strict, sink),
+            MethodResult::Client(r) => r.emit_into(version, strict, sink),
         }
     }
 }
@@ -723,19 +532,6 @@ impl WireBody for MethodResult {
         match self {
             MethodResult::Server(r) => r.body_info(),
             MethodResult::Client(r) => r.body_info(),
-        }
-    }
-
-    fn emit_with<S: Serializer>(
-        &self,
-        version: ProtocolVersion,
-        options: super::EmitOptions,
-        track: bool,
-        ser: S,
-    ) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
-        match self {
-            MethodResult::Server(r) => r.emit_with(version, options, track, ser),
-            MethodResult::Client(r) => r.emit_with(version, options, track, ser),
         }
     }
 }

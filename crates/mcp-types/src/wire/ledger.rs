@@ -1201,6 +1201,52 @@ impl OlderForm {
             OlderForm::EnumNames => "LegacyTitledEnumSchema",
         }
     }
+
+    /// `value` (a member's JSON) in this older form, or why it has none.
+    pub fn rewrite(self, value: serde_json::Value) -> Result<serde_json::Value, String> {
+        use serde_json::Value;
+        match self {
+            OlderForm::EnumNames => {
+                let Value::Object(map) = value else {
+                    return Err("it is not an object".to_owned());
+                };
+                if map.contains_key("enum") || map.contains_key("enumNames") {
+                    return Err("it already has enum or enumNames keys".to_owned());
+                }
+                if !map.contains_key("oneOf") {
+                    return Err("it has no oneOf choices".to_owned());
+                }
+                let mut out = serde_json::Map::with_capacity(map.len() + 1);
+                for (k, x) in map {
+                    if k != "oneOf" {
+                        out.insert(k, x);
+                        continue;
+                    }
+                    let Value::Array(options) = x else {
+                        return Err("oneOf is not an array".to_owned());
+                    };
+                    let mut values = Vec::with_capacity(options.len());
+                    let mut titles = Vec::with_capacity(options.len());
+                    for o in options {
+                        match (
+                            o.get("const"),
+                            o.get("title"),
+                            o.as_object().map(|m| m.len()),
+                        ) {
+                            (Some(Value::String(c)), Some(Value::String(t)), Some(2)) => {
+                                values.push(Value::String(c.clone()));
+                                titles.push(Value::String(t.clone()));
+                            }
+                            _ => return Err(format!("choice {o} is not a const with a title")),
+                        }
+                    }
+                    out.insert("enum".to_owned(), Value::Array(values));
+                    out.insert("enumNames".to_owned(), Value::Array(titles));
+                }
+                Ok(Value::Object(out))
+            }
+        }
+    }
 }
 
 /// One member row: what happens to `member`, written as a member of `union`, at `revisions`.

@@ -8,8 +8,8 @@
 //! [`WireBody`] values — requests, notifications, results and JSON-RPC envelopes — so passing a
 //! fragment is a compile error.
 //!
-//! Two emitters stand behind these functions, a fast planned writer and a shaping serializer,
-//! and are held byte-identical by tests; how they work is in [`design`](crate::design).
+//! One emitter stands behind these functions ([`planned`]): it walks the value's description
+//! with plans built from the ledger; how it works is in [`design`](crate::design).
 //! At 2026-07-28 the body's object also gets the shaping of [`ledger::SHAPING_2026`]
 //! (`resultType`, cache hints and the `_meta` protocol version appended after the caller's
 //! keys), one row per member in [`shaping::SHAPED_MEMBERS`]: the values accepted, the default
@@ -72,6 +72,7 @@ macro_rules! transparent {
 
 mod body;
 mod clean;
+#[cfg(test)]
 mod emit;
 pub mod error;
 mod frame;
@@ -84,11 +85,11 @@ pub(crate) mod planned;
 pub mod report;
 pub mod revs;
 pub mod shaping;
+#[cfg(test)]
 mod text;
 
 use std::io;
 
-use serde::Serializer;
 use serde_json::Value;
 
 pub use body::{BodyInfo, BodyKind, WireBody};
@@ -106,7 +107,7 @@ pub use report::{Change, EmissionReport};
 pub use revs::Revisions;
 
 use crate::ProtocolVersion;
-use emit::{Ctx, Shaper};
+use planned::{Bytes, Reporting, Sink, Values};
 
 /// Refuses a body type the revision does not define as a message (`body` is what is known
 /// about the body's type name).
@@ -174,67 +175,26 @@ impl EmitOptions {
     }
 }
 
-/// One emission through `ser`; `track` keeps paths (for the report).
-fn run<B: WireBody + ?Sized, S: Serializer>(
+/// `body` at `version` into a `serde_json::Value`, with its report when `S` keeps one.
+fn emit_value<B: WireBody + ?Sized, S: Sink>(
     body: &B,
     version: ProtocolVersion,
     options: EmitOptions,
-    track: bool,
-    ser: S,
-) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
-    body.emit_with(version, options, track, ser)
+    mut sink: S,
+) -> Result<S, EmitError> {
+    body.emit_into(version, options.is_strict(), &mut sink)?;
+    Ok(sink)
 }
 
-/// The emission of a body (not an envelope) through the shaping serializer.
-pub(crate) fn run_body<B: WireBody + ?Sized, S: Serializer>(
-    body: &B,
-    version: ProtocolVersion,
-    options: EmitOptions,
-    track: bool,
-    ser: S,
-) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
-    let info = body.body_info();
-    shape_body(body, info, version, options, track, ser).map_err(|mut e| {
-        e.body.get_or_insert(info.kind);
-        e
-    })
-}
-
-/// [`run_body`] before its error learns the body's kind.
-fn shape_body<B: WireBody + ?Sized, S: Serializer>(
-    body: &B,
-    info: BodyInfo,
-    version: ProtocolVersion,
-    options: EmitOptions,
-    track: bool,
-    ser: S,
-) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
-    let known = names::known(info.type_name);
-    check_body(known, version)?;
-    let ctx = Ctx::new(version, options, track, known);
-    let result = body.serialize(Shaper::body(ser, &ctx, info));
-    match result {
-        Ok(ok) => Ok((ok, ctx.into_report())),
-        Err(e) => {
-            if let Some(err) = ctx.take_error() {
-                if track || !err.path.segments().is_empty() {
-                    return Err(err);
-                }
-                // Second pass, into a sink, to learn where the refusal happened.
-                let ctx2 = Ctx::new(version, options, true, known);
-                let mut sink = serde_json::Serializer::new(io::sink());
-                let _ = body.serialize(Shaper::body(&mut sink, &ctx2, info));
-                Err(ctx2.take_error().unwrap_or(err))
-            } else {
-                Err(EmitError::new(
-                    EmitErrorKind::Serialization,
-                    version,
-                    e.to_string(),
-                    None,
-                ))
-            }
-        }
-    }
+/// The error of an emission that wrote no whole value (a body whose own `Serialize` wrote
+/// nothing).
+fn no_value(version: ProtocolVersion) -> EmitError {
+    EmitError::new(
+        EmitErrorKind::Serialization,
+        version,
+        "the emission wrote no value",
+        None,
+    )
 }
 
 /// Emits `body` for `version` as a JSON value (always an object).
@@ -245,38 +205,18 @@ pub fn serialize_for<B: WireBody + ?Sized>(
     body: &B,
     version: ProtocolVersion,
 ) -> Result<Value, EmitError> {
-    match body.emit_planned_value(version) {
-        Some(value) => Ok(value),
-        None => shaped_value(body, version),
-    }
+    serialize_for_with(body, version, EmitOptions::new())
 }
 
-/// [`serialize_for`] with [`EmitOptions`] (a strict emission takes the shaping serializer).
+/// [`serialize_for`] with [`EmitOptions`].
 pub fn serialize_for_with<B: WireBody + ?Sized>(
     body: &B,
     version: ProtocolVersion,
     options: EmitOptions,
 ) -> Result<Value, EmitError> {
-    if options == EmitOptions::new() {
-        return serialize_for(body, version);
-    }
-    run(body, version, options, false, serde_json::value::Serializer).map(|(v, _)| v)
-}
-
-/// [`serialize_for`] through the shaping serializer alone (the path the planned emitter hands
-/// a body to when it bails).
-pub(crate) fn shaped_value<B: WireBody + ?Sized>(
-    body: &B,
-    version: ProtocolVersion,
-) -> Result<Value, EmitError> {
-    run(
-        body,
-        version,
-        EmitOptions::new(),
-        false,
-        serde_json::value::Serializer,
-    )
-    .map(|(v, _)| v)
+    emit_value(body, version, options, Values::default())?
+        .into_value()
+        .ok_or_else(|| no_value(version))
 }
 
 /// Emits `body` for `version` as a JSON object map.
@@ -309,8 +249,8 @@ pub fn serialize_for_report_with<B: WireBody + ?Sized>(
     version: ProtocolVersion,
     options: EmitOptions,
 ) -> Result<(Value, EmissionReport), EmitError> {
-    run(body, version, options, true, serde_json::value::Serializer)
-        .map(|(v, report)| (v, report.unwrap_or_else(|| EmissionReport::new(version))))
+    let (value, report) = emit_value(body, version, options, Reporting::new(version))?.finish();
+    Ok((value.ok_or_else(|| no_value(version))?, report))
 }
 
 /// Appends the compact JSON text of `body` at `version` to `out`; on error `out` is unchanged.
@@ -319,29 +259,88 @@ pub fn serialize_for_vec<B: WireBody + ?Sized>(
     version: ProtocolVersion,
     out: &mut Vec<u8>,
 ) -> Result<(), EmitError> {
-    let start = out.len();
-    if body.emit_planned(version, out) {
-        return Ok(());
-    }
-    out.truncate(start);
-    shaped_vec(body, version, EmitOptions::new(), out)
+    serialize_for_vec_with(body, version, EmitOptions::new(), out)
 }
 
-/// [`serialize_for_vec`] with [`EmitOptions`] (a strict emission takes the shaping serializer).
+/// [`serialize_for_vec`] with [`EmitOptions`].
 pub fn serialize_for_vec_with<B: WireBody + ?Sized>(
     body: &B,
     version: ProtocolVersion,
     options: EmitOptions,
     out: &mut Vec<u8>,
 ) -> Result<(), EmitError> {
-    if options == EmitOptions::new() {
-        return serialize_for_vec(body, version, out);
+    let start = out.len();
+    let written = body.emit_into(version, options.is_strict(), &mut Bytes::new(out));
+    if written.is_err() {
+        out.truncate(start);
     }
-    shaped_vec(body, version, options, out)
+    written
 }
 
-/// [`serialize_for_vec`] through the shaping serializer alone (the path the planned emitter
-/// hands a body to when it bails).
+/// The emission of a body through the shaping serializer the emitter replaced: the tests'
+/// second opinion until it goes.
+#[cfg(test)]
+pub(crate) fn shaped<B: WireBody + ?Sized, S: serde::Serializer>(
+    body: &B,
+    version: ProtocolVersion,
+    options: EmitOptions,
+    track: bool,
+    ser: S,
+) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
+    use emit::{Ctx, Shaper};
+    let info = body.body_info();
+    let known = names::known(info.type_name);
+    check_body(known, version).map_err(|mut e| {
+        e.body.get_or_insert(info.kind);
+        e
+    })?;
+    let ctx = Ctx::new(version, options, track, known);
+    let result = body.serialize(Shaper::body(ser, &ctx, info));
+    let kind = |mut e: EmitError| {
+        e.body.get_or_insert(info.kind);
+        e
+    };
+    match result {
+        Ok(ok) => Ok((ok, ctx.into_report())),
+        Err(e) => {
+            if let Some(err) = ctx.take_error() {
+                if track || !err.path.segments().is_empty() {
+                    return Err(kind(err));
+                }
+                let ctx2 = Ctx::new(version, options, true, known);
+                let mut sink = serde_json::Serializer::new(io::sink());
+                let _ = body.serialize(Shaper::body(&mut sink, &ctx2, info));
+                Err(kind(ctx2.take_error().unwrap_or(err)))
+            } else {
+                Err(kind(EmitError::new(
+                    EmitErrorKind::Serialization,
+                    version,
+                    e.to_string(),
+                    None,
+                )))
+            }
+        }
+    }
+}
+
+/// [`shaped`] to a value.
+#[cfg(test)]
+pub(crate) fn shaped_value<B: WireBody + ?Sized>(
+    body: &B,
+    version: ProtocolVersion,
+) -> Result<Value, EmitError> {
+    shaped(
+        body,
+        version,
+        EmitOptions::new(),
+        false,
+        serde_json::value::Serializer,
+    )
+    .map(|(v, _)| v)
+}
+
+/// [`shaped`] to text.
+#[cfg(test)]
 pub(crate) fn shaped_vec<B: WireBody + ?Sized>(
     body: &B,
     version: ProtocolVersion,
@@ -351,7 +350,7 @@ pub(crate) fn shaped_vec<B: WireBody + ?Sized>(
     let start = out.len();
     let result = {
         let mut writer = json::JsonWriter::new(out);
-        run(body, version, options, false, &mut writer).map(|_| ())
+        shaped(body, version, options, false, &mut writer).map(|_| ())
     };
     if result.is_err() {
         out.truncate(start);

@@ -1,32 +1,29 @@
-//! The planned emitter: the fast path of the outputs without a report ([`super::serialize_for`]
-//! and [`super::serialize_for_vec`], and what is built on them).
+//! The emitter: the one code path behind every output of the boundary ([`super::serialize_for`],
+//! [`super::serialize_for_vec`], [`super::serialize_for_report`] and their `_with` forms).
 //!
 //! Every model type describes itself ([`crate::model::describe`]: a struct its members in serde's
 //! order, a union the member it holds); the emitter walks that description ([`At`] is its
 //! [`Walker`]) and asks each struct's [`Plan`] what to do with each member.
-//! There is one plan per type, revision and [`How`] the value is reached, built once from the
-//! same tables the shaping serializer ([`super::emit`]) reads, and resolved down to one [`Act`]
-//! per field:
-//! - leave it out (a strip row);
+//! There is one plan per type, revision, [`Mode`] and [`How`] the value is reached, built once
+//! from the ledger's tables and resolved down to one [`Act`] per field:
+//! - leave it out (a strip row, or a pass row in a strict emission);
+//! - refuse it (a row that refuses its presence);
 //! - write it as plain serde writes it;
-//! - hand it to its own type's writer (or, for JSON an edge types, to [`json_as`]);
-//! - or give up ([`Bail`]);
+//! - or hand it to its own type's writer (reached as [`How`] says);
 //!
 //! and, where a row or a 2026-07-28 role asks, a [`Check`] of the value and a flag the end of
-//! the object looks for (required members, the role's injections).
+//! the object looks for (required members, the role's injections). JSON the model holds as
+//! `serde_json` values is walked by the same decisions, typed by the edge that leads to it.
 //!
-//! The planned emitter never refuses and never reports. Whenever a body needs something it does
-//! not do (a refusal, a value to check that it cannot check, a union member with a member
-//! row), it bails, the caller drops what was written, and the shaping serializer
-//! emits the body again and decides. A body it writes is byte for byte what the shaping
-//! serializer writes (tests compare the two on the corpus and on generated bodies).
+//! A refusal travels out of the walk as a [`Refused`], gathering its JSON path on the way (the
+//! success path pays nothing for it). The report is kept by the [`Reporting`] sink, which alone
+//! tracks the current path; the other sinks compile the report away.
 //!
 //! A flattened struct's members are keys of its parent's object: they are decided as they come
-//! by the parent's owner rows and role (`Fields` with `flattened`), as the shaping serializer decides the keys of
-//! the map serde writes for such a struct.
+//! by the parent's owner rows and role (`Fields` with `flattened`).
 //!
-//! The writers are generic over a [`Sink`]: compact JSON text ([`Bytes`]) or a
-//! `serde_json::Value` ([`Values`]).
+//! The writers are generic over a [`Sink`]: compact JSON text ([`Bytes`]), a `serde_json::Value`
+//! ([`Values`]) or a value with its report ([`Reporting`]).
 
 use std::sync::OnceLock;
 
@@ -36,25 +33,126 @@ use serde_json::{Map, Value};
 
 use super::body::{BodyInfo, BodyKind, WireBody};
 use super::clean::{self, FieldTable};
+use super::error::{EmitError, EmitErrorKind, JsonPath, PathSegment};
 use super::ledger::{
-    Action, AnswerVerdict, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, CLIENT_REQUESTS_2026,
-    OwnerInfo, RefuseWhen, member_rows_at,
+    self, Action, AnswerVerdict, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, Cause, LedgerRow,
+    MemberAction, MemberRow, OlderForm, OwnerInfo, RefuseWhen, TypeRow, member_rows_at,
 };
 use super::names;
+use super::report::NoteKind;
 use super::revs::Revisions;
 use super::shaping::{
-    F_CAPABILITIES, F_FIRST_REQUIRED, F_INPUT_REQUESTS, F_META, F_PARAMS, F_REQUEST_STATE, Role,
-    Scalar, ShapedMember, shaped_flag,
+    F_CAPABILITIES, F_INPUT_REQUESTS, F_META, F_PARAMS, F_REQUEST_STATE, Role, Scalar,
+    ShapedMember, shaped_flag,
 };
 use crate::ProtocolVersion;
 use crate::model::describe::{Describe, Json, Members, Shape, Struct, Union, Walker};
 
 mod sink;
-pub use sink::{Bytes, Sink, Values};
+pub use sink::{Bytes, Reporting, Sink, Values};
 
-/// The planned emitter cannot write this body alone; the shaping serializer will.
+/// A refusal on its way out of the walk: the error, and the path from the refused value out to
+/// the body (innermost segment first), which becomes the error's JSON path at the top.
 #[derive(Debug)]
-pub struct Bail;
+pub struct Refused(Box<(EmitError, Vec<PathSegment>)>);
+
+impl Refused {
+    /// A refusal of the value being written (its revision is filled in at the top).
+    #[cold]
+    #[inline(never)]
+    pub fn new(kind: EmitErrorKind, message: impl Into<String>, cause: Option<Cause>) -> Refused {
+        let error = EmitError::new(kind, ProtocolVersion::LATEST, message, cause);
+        Refused(Box::new((error, Vec::new())))
+    }
+
+    /// The refusal of a [`Action::Refuse`] row whose condition holds.
+    #[cold]
+    #[inline(never)]
+    fn row(row: &'static LedgerRow, version: ProtocolVersion) -> Refused {
+        Refused::new(
+            EmitErrorKind::NotExpressible,
+            format!(
+                "{}.{} cannot be sent at {version}: {}",
+                row.owner, row.field, row.reason
+            ),
+            Some(Cause::Ledger(row)),
+        )
+    }
+
+    /// A missing member a 2026-07-28 shaping rule requires.
+    #[cold]
+    #[inline(never)]
+    fn missing(message: String, rule: &str, key: &str) -> Refused {
+        Refused::new(
+            EmitErrorKind::MissingRequired,
+            message,
+            Some(Cause::Shaping(ledger::shaping(rule))),
+        )
+        .at_key(key)
+    }
+
+    /// The same refusal, one member further out.
+    #[cold]
+    #[inline(never)]
+    pub fn at_key(mut self, key: &str) -> Refused {
+        self.0.1.push(PathSegment::Key(key.to_owned()));
+        self
+    }
+
+    /// The same refusal, one array item further out.
+    #[cold]
+    #[inline(never)]
+    fn at_index(mut self, index: usize) -> Refused {
+        self.0.1.push(PathSegment::Index(index));
+        self
+    }
+
+    /// The error, located, for a body of kind `body` emitted at `version`.
+    #[cold]
+    pub fn into_error(self, version: ProtocolVersion, body: BodyKind) -> EmitError {
+        let (mut error, mut outward) = *self.0;
+        outward.reverse();
+        error.path = JsonPath::from_segments(outward);
+        error.version = version;
+        error.body.get_or_insert(body);
+        error
+    }
+}
+
+impl From<EmitError> for Refused {
+    /// A located error of a body inside an envelope, on its way out of the envelope.
+    fn from(error: EmitError) -> Refused {
+        let outward = error.path.segments().iter().rev().cloned().collect();
+        Refused(Box::new((error, outward)))
+    }
+}
+
+/// What an emission does beyond its revision: it selects the plans.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// No report, not strict: subtrees that need nothing are written unlooked.
+    Fast,
+    /// With a report: subtrees with members to report are walked.
+    Report,
+    /// Strict (with or without a report): `pass` rows strip.
+    Strict,
+}
+
+impl Mode {
+    /// The mode of an emission.
+    pub fn of(strict: bool, report: bool) -> Mode {
+        match (strict, report) {
+            (true, _) => Mode::Strict,
+            (false, true) => Mode::Report,
+            (false, false) => Mode::Fast,
+        }
+    }
+
+    /// The [`clean::clean_bit`] the mode's plans read.
+    fn clean_bit(self, version: ProtocolVersion) -> u16 {
+        clean::clean_bit(version, self != Mode::Fast)
+    }
+}
 
 /// How a value is reached, which decides whose ledger rows apply to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,8 +160,9 @@ pub enum How {
     /// With no expected type (an array item, a member without an edge): a struct's own rows
     /// apply, or none for a struct serde writes as a map (it has no name then).
     Nested,
-    /// Where the parent's edge names this very type: its rows apply either way.
-    Expected,
+    /// Where the parent's edge names type `.0`: a struct of that very type gets its rows either
+    /// way; JSON, a map or a struct with no rows of its own gets that type's.
+    Edge(&'static str),
     /// As the whole message body.
     Body,
     /// As the `params` of a 2026-07-28 client request.
@@ -72,69 +171,102 @@ pub enum How {
     ClientMeta,
 }
 
-/// One emission: the output and the revision.
-pub struct Planned<S> {
-    sink: S,
+/// One emission: the output, the revision and the mode.
+pub struct Emitter<'s, S> {
+    sink: &'s mut S,
     version: ProtocolVersion,
-    /// The [`clean::clean_bit`] of the revision (an emission without a report).
+    mode: Mode,
+    /// The [`clean::clean_bit`] of the revision and mode.
     bit: u16,
     body: BodyInfo,
 }
 
 /// Writes message body `body` at `version` into `sink`: the revision's body check, then the
-/// body's own writer. `None` when it bails.
-fn run<B: Describe + WireBody + ?Sized, S: Sink>(
+/// body's own writer.
+pub(crate) fn emit_body<B: Describe + WireBody + ?Sized, S: Sink>(
     body: &B,
     version: ProtocolVersion,
-    sink: S,
-) -> Option<S> {
+    strict: bool,
+    sink: &mut S,
+) -> Result<(), EmitError> {
     let info = body.body_info();
-    if super::check_body(names::known(info.type_name), version).is_err() {
-        return None;
-    }
-    let mut e = Planned {
+    super::check_body(names::known(info.type_name), version).map_err(|mut e| {
+        e.body.get_or_insert(info.kind);
+        e
+    })?;
+    let mode = Mode::of(strict, S::REPORTS);
+    let mut e = Emitter {
         sink,
         version,
-        bit: clean::clean_bit(version, false),
+        mode,
+        bit: if walk_everything() {
+            0
+        } else {
+            mode.clean_bit(version)
+        },
         body: info,
     };
     body.describe(&mut At::new(&mut e, How::Body))
-        .ok()
-        .map(|()| e.sink)
+        .map_err(|r| r.into_error(version, info.kind))
 }
 
-/// Appends the compact JSON text of message body `body` at `version` to `out`; false when it
-/// bails (then `out` holds a partial write the caller truncates).
-pub(crate) fn body_text<B: Describe + WireBody + ?Sized>(
+#[cfg(test)]
+thread_local! {
+    /// Set by tests on their thread: walk every object, even those [`clean`] says need nothing,
+    /// to compare both emissions.
+    pub(crate) static WALK_EVERYTHING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+#[cfg(test)]
+fn walk_everything() -> bool {
+    WALK_EVERYTHING.get()
+}
+
+#[cfg(not(test))]
+#[inline]
+fn walk_everything() -> bool {
+    false
+}
+
+/// Writes a body that needs no shaping (an untyped interior, a JSON-RPC error) as plain serde
+/// writes it, after the revision's body check.
+pub(crate) fn emit_plain<B: WireBody + ?Sized, S: Sink>(
     body: &B,
     version: ProtocolVersion,
-    out: &mut Vec<u8>,
-) -> bool {
-    run(body, version, Bytes::new(out)).is_some()
+    sink: &mut S,
+) -> Result<(), EmitError> {
+    let info = body.body_info();
+    let fail = |r: Refused| r.into_error(version, info.kind);
+    super::check_body(names::known(info.type_name), version).map_err(|mut e| {
+        e.body.get_or_insert(info.kind);
+        e
+    })?;
+    sink.plain(body).map_err(fail)
 }
 
-/// The JSON value of message body `body` at `version`; `None` when it bails.
-pub(crate) fn body_value<B: Describe + WireBody + ?Sized>(
-    body: &B,
-    version: ProtocolVersion,
-) -> Option<Value> {
-    run(body, version, Values::default()).and_then(Values::into_value)
-}
-
-impl<S: Sink> Planned<S> {
+impl<S: Sink> Emitter<'_, S> {
     /// Writes `value` as plain serde writes it.
     #[inline]
-    pub fn plain<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Bail> {
+    pub fn plain<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Refused> {
         self.sink.plain(value)
     }
 
     /// Opens an object of about `members` members.
     #[inline]
-    pub fn open(&mut self, members: usize) -> Open {
+    fn open(&mut self, members: usize) -> Open {
         self.sink.open_object(members);
         Open {
             first: true,
             flags: 0,
+            seen: 0,
+        }
+    }
+
+    /// Records a change at member `key` of the current object (a reporting sink only).
+    #[inline]
+    fn note(&mut self, list: NoteKind, key: Option<&str>, cause: Cause, value: Option<Value>) {
+        if S::REPORTS {
+            self.sink.note(list, key, cause, value);
         }
     }
 }
@@ -144,14 +276,12 @@ impl<S: Sink> Planned<S> {
 enum Write {
     /// Left out.
     Skip,
-    /// Not decided here.
-    Bail,
+    /// Refused by this row: the member may not be present.
+    Refuse(&'static LedgerRow),
     /// As plain serde writes it.
     Plain,
-    /// By its own type's writer.
+    /// By its own type's writer, reached as [`How`] says.
     Walk(How),
-    /// JSON typed by an edge to this type ([`json_as`]).
-    Json(&'static str),
 }
 
 /// What is checked of a member: its value before it is written, or a scalar as it is written.
@@ -159,44 +289,69 @@ enum Write {
 pub enum Check {
     /// Nothing.
     None,
-    /// A scalar, as written.
+    /// A scalar of a 2026-07-28 role, as written.
     Scalar(ScalarCheck),
-    /// Value: not an array (a [`RefuseWhen::Array`] row).
-    NotArray,
-    /// Value: a JSON object (a [`RefuseWhen::NotObject`] row).
-    Object,
-    /// Value: a JSON object whose root `type` is `"object"` ([`RefuseWhen::NotObjectSchema`]).
-    ObjectSchema,
-    /// Value: an object whose entries are counted; the member's flag is set only when it has
-    /// some (an input-required result's `inputRequests`).
+    /// Not an array (a [`RefuseWhen::Array`] row).
+    NotArray(&'static LedgerRow),
+    /// A JSON object (a [`RefuseWhen::NotObject`] row), whose root `type` is `"object"` for a
+    /// [`RefuseWhen::NotObjectSchema`] row.
+    Shape(&'static LedgerRow, RefuseWhen),
+    /// A JSON object (the client identity in a 2026-07-28 request's `_meta`).
+    MetaObject,
+    /// An object whose entries are counted; the member's flag is set only when it has some (an
+    /// input-required result's `inputRequests`).
     Entries,
-    /// Value: elicitation answers, each kept by the row's [`RefuseWhen::answer`] (a `null`
-    /// answer, which is stripped and reported, is left to the shaping serializer).
-    Answers(RefuseWhen),
+    /// Elicitation answers, each judged by the row's [`RefuseWhen::answer`].
+    Answers(&'static LedgerRow, RefuseWhen),
 }
 
 /// A scalar member a 2026-07-28 role checks as it is written: its row of
-/// [`SHAPED_MEMBERS`](super::shaping::SHAPED_MEMBERS), and the result's own `resultType`.
+/// [`SHAPED_MEMBERS`](super::shaping::SHAPED_MEMBERS) and the role.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ScalarCheck {
     member: &'static ShapedMember,
-    own: &'static str,
+    role: Role,
 }
 
 impl ScalarCheck {
     /// Whether `value` passes.
     pub fn passes(self, value: Scalar<'_>) -> bool {
-        self.member.accepts.admits(value, self.own)
+        self.member
+            .accepts
+            .admits(value, self.role.own_result_type())
     }
+
+    /// The refusal of `value`, which did not pass.
+    #[cold]
+    pub fn refusal(self, value: Scalar<'_>) -> Refused {
+        Refused::new(
+            EmitErrorKind::InvalidValue,
+            self.member.refusal(value, self.role),
+            Some(Cause::Shaping(ledger::shaping(self.member.rule))),
+        )
+    }
+}
+
+/// What the report says of a member.
+#[derive(Debug, Clone, Copy)]
+enum Note {
+    None,
+    /// Written although the revision does not declare it (a `pass` row).
+    Passed(&'static LedgerRow),
+    /// Left out by this row.
+    Stripped(&'static LedgerRow),
 }
 
 /// What to do with one member.
 #[derive(Debug, Clone, Copy)]
 struct Act {
     write: Write,
-    /// Set on the object when the member is written.
+    /// Set on the object when the member is written (a role's flags).
     flag: u32,
+    /// The bit of the owner row that requires the member, set on the object when it is written.
+    seen: u64,
     check: Check,
+    note: Note,
 }
 
 impl Act {
@@ -204,37 +359,52 @@ impl Act {
         Act {
             write,
             flag: 0,
+            seen: 0,
             check: Check::None,
+            note: Note::None,
         }
     }
 }
 
-/// Everything a struct's writer needs at one revision, reached one way.
-#[derive(Debug)]
-pub struct Plan {
-    /// The type cannot be written this way at this revision: its writer bails.
-    bail: bool,
-    /// The whole value needs no shaping: written as plain serde writes it.
-    pub through: bool,
-    /// How many members the object may have (written members and injections; a flattened
-    /// map's entries aside).
-    pub members: usize,
-    acts: Box<[Act]>,
-    /// The flags of the members that ledger rows require at this revision.
-    required: u32,
-    /// Of those, the members of a flattened struct, by key.
-    flat_required: Box<[(&'static str, u32)]>,
-    /// The body it was built for, when it is a body's plan.
-    body: Option<BodyInfo>,
-    /// For keys of a flattened map.
+/// Whose rows and which role decide the members of an object.
+#[derive(Debug, Clone, Copy)]
+struct Rules {
     owner: Option<&'static OwnerInfo>,
+    /// Members whose values need no shaping at some revisions (objects without a role).
     table: Option<&'static FieldTable>,
     role: Role,
 }
 
+/// Everything a struct's writer needs at one revision, in one mode, reached one way.
+#[derive(Debug)]
+pub struct Plan {
+    /// The type does not exist at this revision: its writer refuses.
+    absent: Option<&'static TypeRow>,
+    /// The whole value needs no shaping: written as plain serde writes it.
+    through: bool,
+    /// How many members the object may have (written members and injections; a flattened
+    /// map's entries aside).
+    members: usize,
+    acts: Box<[Act]>,
+    /// The owner rows (bits of [`OwnerInfo::rows`]) that require their member at this revision.
+    required: u64,
+    /// The body it was built for, when it is a body's plan.
+    body: Option<BodyInfo>,
+    rules: Rules,
+}
+
+/// The ways a struct's plans are cached by: [`How::Nested`], its own [`How::Edge`], [`How::Body`]
+/// and [`How::ClientParams`].
+const WAYS: usize = 4;
+
+/// The plans of every way and revision, for one mode.
+type Slots = [OnceLock<Plan>; WAYS * ProtocolVersion::COUNT];
+
 /// A struct type's plans, built on first use.
 pub struct Plans {
-    slots: [OnceLock<Plan>; 4 * 5],
+    fast: Slots,
+    /// The report and strict modes' plans (rarer: made when first needed).
+    other: OnceLock<Box<[Slots; 2]>>,
 }
 
 impl Default for Plans {
@@ -243,131 +413,150 @@ impl Default for Plans {
     }
 }
 
+/// A plan, cached or made for one value.
+enum PlanRef<'a> {
+    Cached(&'a Plan),
+    Made(Box<Plan>),
+}
+
+impl std::ops::Deref for PlanRef<'_> {
+    type Target = Plan;
+
+    #[inline]
+    fn deref(&self) -> &Plan {
+        match self {
+            PlanRef::Cached(p) => p,
+            PlanRef::Made(p) => p,
+        }
+    }
+}
+
 impl Plans {
     /// No plan built yet.
     pub const fn new() -> Self {
         Plans {
-            slots: [const { OnceLock::new() }; 4 * 5],
+            fast: [const { OnceLock::new() }; WAYS * ProtocolVersion::COUNT],
+            other: OnceLock::new(),
         }
     }
 
     /// The plan of struct type `T`, reached as `how` in emission `e`.
     #[inline]
-    pub fn get<S, T: Struct + ?Sized>(&self, e: &Planned<S>, how: How) -> Result<&Plan, Bail> {
+    fn get<S, T: Struct + ?Sized>(&self, e: &Emitter<'_, S>, how: How) -> PlanRef<'_> {
+        if walk_everything() {
+            return PlanRef::Made(Box::new(Plan::build::<T, S>(how, e)));
+        }
         let way = match how {
             How::Nested => 0,
-            How::Expected => 1,
+            How::Edge(c) if c == T::NAME => 1,
             How::Body => 2,
             How::ClientParams => 3,
-            How::ClientMeta => return Err(Bail),
+            How::Edge(_) | How::ClientMeta => {
+                return PlanRef::Made(Box::new(Plan::build::<T, S>(how, e)));
+            }
         };
-        let plan = self.slots[way * 5 + e.version.index()]
-            .get_or_init(|| Plan::build::<T>(how, e.version, e.body));
+        let slots = match e.mode {
+            Mode::Fast => &self.fast,
+            Mode::Report => &self.others()[0],
+            Mode::Strict => &self.others()[1],
+        };
+        let plan = slots[way * ProtocolVersion::COUNT + e.version.index()]
+            .get_or_init(|| Plan::build::<T, S>(how, e));
         // A body plan is built for one body (its kind and method decide the role); a type is
         // always the same body, but a plan never serves another.
-        if plan.bail || (how == How::Body && plan.body != Some(e.body)) {
-            Err(Bail)
-        } else {
-            Ok(plan)
+        if how == How::Body && plan.body != Some(e.body) {
+            return PlanRef::Made(Box::new(Plan::build::<T, S>(how, e)));
         }
+        PlanRef::Cached(plan)
+    }
+
+    fn others(&self) -> &[Slots; 2] {
+        self.other.get_or_init(|| {
+            Box::new([
+                [const { OnceLock::new() }; WAYS * ProtocolVersion::COUNT],
+                [const { OnceLock::new() }; WAYS * ProtocolVersion::COUNT],
+            ])
+        })
     }
 }
 
 impl Plan {
-    fn bail() -> Plan {
+    /// The plan of a JSON object whose members `rules` decide (built for each object).
+    fn of_map(rules: Rules, v: ProtocolVersion) -> Plan {
         Plan {
-            bail: true,
+            absent: None,
             through: false,
             members: 0,
             acts: Box::new([]),
-            required: 0,
-            flat_required: Box::new([]),
+            required: rules.owner.map_or(0, |o| o.absent[v.index()]),
             body: None,
-            owner: None,
-            table: None,
-            role: Role::Plain,
+            rules,
         }
     }
 
-    /// Mirrors the shaping serializer's `object` (owner, role, the type's absence, whether the
-    /// subtree is clean) for a struct, then resolves each field with [`decide`].
-    fn build<T: Struct + ?Sized>(how: How, v: ProtocolVersion, body: BodyInfo) -> Plan {
+    /// Owner, role, the type's absence and whether the subtree is clean, for a struct reached
+    /// as `how`; then each field resolved with [`decide`].
+    fn build<T: Struct + ?Sized, S>(how: How, e: &Emitter<'_, S>) -> Plan {
+        let (v, mode, bit, body) = (e.version, e.mode, e.bit, e.body);
         let (name, flat, fields) = (T::NAME, T::FLAT, T::FIELDS);
-        let bit = clean::clean_bit(v, false);
         let own = names::known(name);
         // serde names a struct unless it writes it as a map; only a named struct's type row and
         // rows apply by name.
-        let (owner, absence_checked, through) = match how {
-            How::Nested | How::ClientParams if flat => (None, false, false),
-            How::Nested => (own.owner, true, own.is_clean(bit)),
-            How::Expected => (own.owner, !flat, own.is_clean(bit)),
-            How::ClientParams => (own.owner, true, false),
-            How::Body => {
-                if body.type_name != name {
-                    return Plan::bail();
+        let named = (!flat).then_some(own);
+        let (owner, absence_checked, through, table) = match how {
+            How::Nested if flat => (None, false, false, None),
+            How::Nested => (own.owner, true, own.is_clean(bit), own.fields),
+            How::Edge(c) => {
+                let expected = names::known(c);
+                match named.filter(|n| n.owner.is_some() || c == name) {
+                    // Its own rows (the expected type's, when it is that type).
+                    Some(n) => (n.owner, true, n.is_clean(bit), n.fields),
+                    None if c == name => (own.owner, false, own.is_clean(bit), own.fields),
+                    // The expected type's rows.
+                    None => (
+                        expected.owner,
+                        false,
+                        expected.is_clean(bit) && named.is_none_or(|n| n.is_clean(bit)),
+                        if flat { expected.fields } else { None },
+                    ),
                 }
-                (own.owner, false, own.is_clean(bit))
             }
-            How::ClientMeta => return Plan::bail(),
+            How::ClientParams => (if flat { None } else { own.owner }, !flat, false, None),
+            How::ClientMeta => (names::known("RequestMetaObject").owner, false, false, None),
+            How::Body => {
+                let known = names::known(body.type_name);
+                let same = body.type_name == name;
+                (
+                    known.owner.or(named.and_then(|n| n.owner)),
+                    false,
+                    known.is_clean(bit) && named.is_none_or(|n| n.is_clean(bit)),
+                    if same { known.fields } else { None },
+                )
+            }
         };
-        if absence_checked
-            && let Some(t) = owner.and_then(|o| o.ty)
-            && !t.nested.contains(v)
-        {
-            return Plan::bail();
-        }
+        let absent = owner
+            .and_then(|o| o.ty)
+            .filter(|t| absence_checked && !t.nested.contains(v));
         let role = match how {
-            How::Body if v == ProtocolVersion::V2026_07_28 => match body.kind {
-                BodyKind::Result => match owner.and_then(|o| o.result) {
-                    Some(shape) => Role::Result2026(shape),
-                    None => Role::Plain,
-                },
-                BodyKind::Request
-                    if body
-                        .method
-                        .is_some_and(|m| CLIENT_REQUESTS_2026.contains(&m)) =>
-                {
-                    Role::ClientRequest2026
-                }
-                _ => Role::Plain,
-            },
+            How::Body => Role::of_body(body, owner, v),
             How::ClientParams => Role::ClientParams,
+            How::ClientMeta => Role::ClientMeta,
             _ => Role::Plain,
         };
-        let table = clean::field_table(name);
-        let mut acts: Box<[Act]> = fields
-            .iter()
-            .map(|f| decide(owner, table, role, f.key, f.shape, v, bit))
-            .collect();
-        // Members that must be present: each gets a flag the object's end looks for (a member
-        // of a flattened struct, when it is written: see `Fields`).
-        let mut required = 0;
-        let mut flat_required = Vec::new();
-        if let Some(o) = owner {
-            let mut absent = o.absent[v.index()];
-            let mut next = F_FIRST_REQUIRED;
-            while absent != 0 {
-                let row = o.rows[absent.trailing_zeros() as usize];
-                absent &= absent - 1;
-                if next == u32::BITS {
-                    return Plan::bail();
-                }
-                match fields.iter().position(|f| f.key == row.field) {
-                    Some(i) => acts[i].flag |= 1 << next,
-                    None if T::FLATTENS_STRUCT => flat_required.push((row.field, 1 << next)),
-                    None => return Plan::bail(),
-                }
-                required |= 1 << next;
-                next += 1;
-            }
-        }
-        let injected = match role {
-            Role::Result2026(_) => 3,
-            _ => 0,
+        let rules = Rules {
+            owner,
+            table: table.filter(|_| role == Role::Plain),
+            role,
         };
+        let acts: Box<[Act]> = fields
+            .iter()
+            .map(|f| decide(rules, f.key, f.shape, v, bit, mode))
+            .collect();
+        let required = owner.map_or(0, |o| o.absent[v.index()]);
+        let injected = role.injections().count();
         Plan {
-            bail: false,
-            through: through && matches!(role, Role::Plain) && required == 0,
+            absent,
+            through: through && role == Role::Plain && required == 0,
             members: acts
                 .iter()
                 .filter(|a| !matches!(a.write, Write::Skip))
@@ -375,134 +564,144 @@ impl Plan {
                 + injected,
             acts,
             required,
-            flat_required: flat_required.into_boxed_slice(),
             body: (how == How::Body).then_some(body),
-            owner,
-            table,
-            role,
+            rules,
         }
     }
 }
 
-/// What to do with member `key` (of shape `shape`) of an object owned by `owner` in `role`:
-/// the shaping serializer's `decide` for an emission without a report.
-fn decide(
-    owner: Option<&'static OwnerInfo>,
-    table: Option<&'static FieldTable>,
-    role: Role,
-    key: &str,
-    shape: Shape,
-    v: ProtocolVersion,
-    bit: u16,
-) -> Act {
+/// What to do with member `key` (of shape `shape`) of an object whose members `rules` decide,
+/// at revision `v` in `mode` (`bit`: its clean bit).
+fn decide(rules: Rules, key: &str, shape: Shape, v: ProtocolVersion, bit: u16, mode: Mode) -> Act {
+    let Rules { owner, table, role } = rules;
     let mut opaque = false;
     let mut edge = None;
-    // What the row asks of the value: a check, and for `RefuseWhen::Array`, a walk by the
-    // value's own name (the edge is not taken).
+    let mut seen = 0;
+    let mut note = Note::None;
+    // What the row asks of the value.
     let mut row_check = Check::None;
     if let Some(plan) = owner.and_then(|o| o.plan(key)) {
-        if let Some((_, row)) = plan.rows[v.index()] {
+        if let Some((i, row)) = plan.rows[v.index()] {
             match row.action {
-                Action::Strip => return Act::just(Write::Skip),
-                Action::Pass => opaque = true,
-                // The object's plan flags the member; its end checks that it was written.
-                Action::Refuse(RefuseWhen::Absent) => {}
-                Action::Refuse(RefuseWhen::Present) => return Act::just(Write::Bail),
-                Action::Refuse(RefuseWhen::Array) => row_check = Check::NotArray,
-                Action::Refuse(RefuseWhen::NotObject) => row_check = Check::Object,
-                Action::Refuse(RefuseWhen::NotObjectSchema) => row_check = Check::ObjectSchema,
-                Action::Refuse(when) => {
+                Action::Strip => {
                     return Act {
-                        write: Write::Plain,
-                        flag: 0,
-                        check: Check::Answers(when),
+                        note: Note::Stripped(row),
+                        ..Act::just(Write::Skip)
+                    };
+                }
+                // A strict emission writes only what the revision declares.
+                Action::Pass if mode == Mode::Strict => {
+                    return Act {
+                        note: Note::Stripped(row),
+                        ..Act::just(Write::Skip)
+                    };
+                }
+                Action::Pass => {
+                    opaque = true;
+                    note = Note::Passed(row);
+                }
+                // The object's end checks that it was written.
+                Action::Refuse(RefuseWhen::Absent) => seen = 1 << i,
+                Action::Refuse(RefuseWhen::Present) => return Act::just(Write::Refuse(row)),
+                Action::Refuse(RefuseWhen::Array) => row_check = Check::NotArray(row),
+                Action::Refuse(when @ (RefuseWhen::NotObject | RefuseWhen::NotObjectSchema)) => {
+                    row_check = Check::Shape(row, when);
+                }
+                Action::Refuse(
+                    when @ (RefuseWhen::NotPrimitiveValue | RefuseWhen::NotPrimitiveOrStringsValue),
+                ) => {
+                    return Act {
+                        check: Check::Answers(row, when),
+                        ..Act::just(Write::Plain)
                     };
                 }
             }
         }
-        let shaped = matches!(row_check, Check::Object | Check::ObjectSchema);
-        if !opaque && !shaped {
+        if !opaque && !matches!(row_check, Check::Shape(..)) {
             if plan.opaque {
                 opaque = true;
             } else if plan.edge.is_some() {
-                // An edge replaces the array check (the shaping serializer's slot order).
+                // An edge replaces the array check.
                 edge = plan.edge;
                 row_check = Check::None;
             }
         }
     }
+    // What the object's role asks of the member: a check, a flag, how it is reached.
     let (flag, check, role_how) = match role.shaped(key) {
-        Some((i, member)) => {
-            let check = ScalarCheck {
-                member,
-                own: role.own_result_type(),
-            };
-            (shaped_flag(i), Check::Scalar(check), None)
-        }
+        Some((i, member)) => (
+            shaped_flag(i),
+            Check::Scalar(ScalarCheck { member, role }),
+            None,
+        ),
         None => match (role, key) {
             (Role::Result2026(_), "inputRequests") => (F_INPUT_REQUESTS, Check::Entries, None),
             (Role::Result2026(_), "requestState") => (F_REQUEST_STATE, Check::None, None),
             (Role::ClientRequest2026, "params") => (F_PARAMS, Check::None, Some(How::ClientParams)),
             (Role::ClientParams, "_meta") => (F_META, Check::None, Some(How::ClientMeta)),
+            (Role::ClientMeta, CLIENT_CAPABILITIES_KEY) => (
+                F_CAPABILITIES,
+                Check::MetaObject,
+                Some(
+                    owner
+                        .and_then(|o| o.edge(key))
+                        .map_or(How::Nested, How::Edge),
+                ),
+            ),
+            (Role::ClientMeta, CLIENT_INFO_KEY) => (
+                0,
+                Check::MetaObject,
+                Some(
+                    owner
+                        .and_then(|o| o.edge(key))
+                        .map_or(How::Nested, How::Edge),
+                ),
+            ),
+            // The rest of a client `_meta` is open metadata.
+            (Role::ClientMeta, _) => {
+                opaque = true;
+                (0, Check::None, None)
+            }
             _ => (0, Check::None, None),
         },
     };
-    if check != Check::None || role_how.is_some() {
-        // A role's member: the rows' checks give way to the role (the shaping serializer's
-        // slot order).
-        row_check = Check::None;
+    let act = |write, check| Act {
+        write,
+        flag,
+        seen,
+        check,
+        note,
+    };
+    if let Check::Scalar(_) = check {
+        // Judged as it is written, whatever it is.
+        return act(Write::Plain, check);
     }
-    let write = if check == Check::Entries {
-        // Counted while it is walked; written through, it is not counted (and not flagged).
-        match (opaque, shape) {
-            (true, _) => {
-                return Act {
-                    write: Write::Plain,
-                    flag: 0,
-                    check: Check::None,
-                };
-            }
-            (false, Shape::Map) => Write::Walk(How::Nested),
-            _ => Write::Bail,
-        }
-    } else if check != Check::None {
-        // A checked member is captured: a written-through member is never seen, which the
-        // shaping serializer refuses; only scalars are checked here.
-        if opaque || !matches!(shape, Shape::Scalar) {
-            Write::Bail
-        } else {
-            Write::Plain
-        }
-    } else if let Some(how) = role_how {
-        match (opaque, shape) {
-            (true, _) => Write::Plain,
-            (false, Shape::Struct { .. } | Shape::Union) if how == How::ClientParams => {
-                Write::Walk(how)
-            }
-            (false, Shape::Json) if how == How::ClientMeta => Write::Walk(how),
-            _ => Write::Bail,
-        }
-    } else if opaque || key == "_meta" {
-        // Written through: the rows' checks are not made (the shaping serializer's too).
-        return Act {
-            write: Write::Plain,
-            flag,
-            check: Check::None,
+    if check == Check::Entries {
+        // Counted while it is written; written through, it is not counted (and not flagged).
+        return match opaque {
+            true => act(Write::Plain, Check::None),
+            false => act(Write::Walk(How::Nested), Check::Entries),
         };
-    } else {
-        match row_check {
-            Check::Object | Check::ObjectSchema => Write::Plain,
-            Check::NotArray => walk(shape, None, bit),
-            _ if table.is_some_and(|t| t.clean_bits(key) & bit != 0) => Write::Plain,
-            _ => walk(shape, edge, bit),
-        }
+    }
+    if let Some(how) = role_how {
+        // A role's member: the rows' checks give way to the role's.
+        return match opaque {
+            true => act(Write::Plain, Check::None),
+            false => act(Write::Walk(how), check),
+        };
+    }
+    if opaque || key == "_meta" {
+        // Written through (`_meta` is open metadata wherever no role types it): the rows'
+        // checks are not made.
+        return act(Write::Plain, Check::None);
+    }
+    let write = match row_check {
+        Check::Shape(..) => Write::Plain,
+        Check::NotArray(_) => walk(shape, None, bit),
+        _ if table.is_some_and(|t| t.clean_bits(key) & bit != 0) => Write::Plain,
+        _ => walk(shape, edge, bit),
     };
-    let check = if check == Check::None {
-        row_check
-    } else {
-        check
-    };
-    Act { write, flag, check }
+    act(write, row_check)
 }
 
 /// How a member that is walked is written, given the type its parent's edge expects there.
@@ -510,86 +709,93 @@ fn walk(shape: Shape, edge: Option<&'static str>, bit: u16) -> Write {
     let clean = |c: &'static str| names::known(c).is_clean(bit);
     match (shape, edge) {
         (Shape::Scalar, _) | (Shape::Json, None) => Write::Plain,
-        (Shape::Json, Some(c)) => {
-            if clean(c) {
-                Write::Plain
-            } else {
-                Write::Json(c)
-            }
-        }
         (Shape::Seq, _) | (Shape::Map | Shape::Union | Shape::Struct { .. }, None) => {
             Write::Walk(How::Nested)
         }
         (Shape::Struct { name, flat }, Some(c)) => {
-            if c == name {
-                Write::Walk(How::Expected)
-            } else if !flat && names::known(name).owner.is_some() {
+            if c != name && !flat && names::known(name).owner.is_some() {
                 // A named struct with rows of its own: the edge does not change them.
                 Write::Walk(How::Nested)
             } else {
-                Write::Bail
+                Write::Walk(How::Edge(c))
             }
         }
-        (Shape::Map | Shape::Union, Some(c)) => {
+        (Shape::Json | Shape::Map | Shape::Union, Some(c)) => {
             if clean(c) {
                 Write::Plain
             } else {
-                Write::Bail
+                Write::Walk(How::Edge(c))
             }
         }
     }
 }
 
 /// An object being written.
-pub struct Open {
+struct Open {
     first: bool,
+    /// The role's flags of the members written.
     flags: u32,
+    /// The owner rows of the members written that require them.
+    seen: u64,
 }
 
 impl Open {
     /// Writes a member's key (`quoted`: the key in quotes with its colon, when it needs no
     /// escaping).
     #[inline]
-    fn key<S: Sink>(&mut self, e: &mut Planned<S>, key: &str, quoted: Option<&[u8]>) {
+    fn key<S: Sink>(&mut self, e: &mut Emitter<'_, S>, key: &str, quoted: Option<&[u8]>) {
         e.sink.key(self.first, key, quoted);
         self.first = false;
     }
 
-    /// Member number `index` of the plan's struct: its key, and the key in quotes with its
-    /// colon.
+    /// Member `key` as `act` says.
     #[inline]
-    pub fn field<S: Sink, T: Describe + ?Sized>(
+    fn member<S: Sink, T: Describe + ?Sized>(
         &mut self,
-        e: &mut Planned<S>,
-        plan: &Plan,
-        index: usize,
+        e: &mut Emitter<'_, S>,
+        act: Act,
         key: &str,
-        quoted: &[u8],
+        quoted: Option<&[u8]>,
         value: &T,
-    ) -> Result<(), Bail> {
-        let act = plan.acts[index];
+    ) -> Result<(), Refused> {
         match act.write {
-            Write::Skip => return Ok(()),
-            Write::Bail => return Err(Bail),
+            Write::Skip => {
+                if let Note::Stripped(row) = act.note {
+                    e.note(NoteKind::Stripped, Some(key), Cause::Ledger(row), None);
+                }
+                return Ok(());
+            }
+            Write::Refuse(row) => return Err(Refused::row(row, e.version).at_key(key)),
             _ => {}
         }
-        self.key(e, key, Some(quoted));
-        self.value(e, act, value)
+        if let Note::Passed(row) = act.note {
+            e.note(NoteKind::Passed, Some(key), Cause::Ledger(row), None);
+        }
+        self.key(e, key, quoted);
+        if S::REPORTS {
+            e.sink.enter(PathSegment::Key(key.to_owned()));
+        }
+        let written = self.value(e, act, value);
+        if S::REPORTS {
+            e.sink.leave();
+        }
+        written.map_err(|r| r.at_key(key))
     }
 
     /// Writes a member's value as `act` says (its key is written).
     #[inline]
     fn value<S: Sink, T: Describe + ?Sized>(
         &mut self,
-        e: &mut Planned<S>,
+        e: &mut Emitter<'_, S>,
         act: Act,
         value: &T,
-    ) -> Result<(), Bail> {
+    ) -> Result<(), Refused> {
         if act.check != Check::None {
             return self.checked(e, act, value);
         }
         write(e, act.write, value)?;
         self.flags |= act.flag;
+        self.seen |= act.seen;
         Ok(())
     }
 
@@ -599,78 +805,159 @@ impl Open {
     #[inline(never)]
     fn checked<S: Sink, T: Describe + ?Sized>(
         &mut self,
-        e: &mut Planned<S>,
+        e: &mut Emitter<'_, S>,
         act: Act,
         value: &T,
-    ) -> Result<(), Bail> {
-        if !passes(act.check, value) {
-            return Err(Bail);
-        }
-        match (act.write, act.check) {
-            (Write::Plain, Check::Scalar(check)) => e.sink.plain_checked(value, check)?,
-            (step, _) => write(e, step, value)?,
-        }
-        if act.check != Check::Entries || value.entries().is_some_and(|n| n > 0) {
-            self.flags |= act.flag;
-        }
-        Ok(())
-    }
-
-    /// The entries of a flattened map: each key is decided as it comes.
-    pub fn extra<S: Sink>(
-        &mut self,
-        e: &mut Planned<S>,
-        plan: &Plan,
-        map: &Map<String, Value>,
-    ) -> Result<(), Bail> {
-        for (k, x) in map {
-            let act = decide(
-                plan.owner,
-                plan.table,
-                plan.role,
-                k,
-                Shape::Json,
-                e.version,
-                e.bit,
-            );
-            if let Write::Skip = act.write {
-                continue;
+    ) -> Result<(), Refused> {
+        let v = e.version;
+        match act.check {
+            Check::Scalar(check) => e.sink.plain_checked(value, check)?,
+            Check::Answers(row, when) => answers(e, value, row, when)?,
+            Check::NotArray(row) => {
+                if value.is_seq() {
+                    return Err(Refused::new(
+                        EmitErrorKind::NotExpressible,
+                        format!(
+                            "{}.{} is an array, which {v} cannot carry: {}",
+                            row.owner, row.field, row.reason
+                        ),
+                        Some(Cause::Ledger(row)),
+                    ));
+                }
+                write(e, act.write, value)?;
             }
-            self.key(e, k, None);
-            self.value(e, act, x)?;
+            Check::Shape(row, when) => {
+                let fits = with_object(value, |m| {
+                    m.is_some_and(|m| {
+                        when != RefuseWhen::NotObjectSchema
+                            || m.get("type").and_then(Value::as_str) == Some("object")
+                    })
+                });
+                if !fits {
+                    return Err(Refused::row(row, v));
+                }
+                write(e, act.write, value)?;
+            }
+            Check::MetaObject => {
+                if !with_object(value, |m| m.is_some()) {
+                    return Err(Refused::new(
+                        EmitErrorKind::InvalidValue,
+                        "expected a JSON object",
+                        Some(Cause::Shaping(ledger::shaping("S6"))),
+                    ));
+                }
+                write(e, act.write, value)?;
+            }
+            Check::Entries => {
+                write(e, act.write, value)?;
+                let entries = value
+                    .entries()
+                    .or_else(|| value.json_object().map(Map::len));
+                if entries.is_none_or(|n| n == 0) {
+                    // Written, but not counted as input requests.
+                    self.seen |= act.seen;
+                    return Ok(());
+                }
+            }
+            Check::None => write(e, act.write, value)?,
+        }
+        self.flags |= act.flag;
+        self.seen |= act.seen;
+        Ok(())
+    }
+
+    /// The entries of a JSON object or map under `plan`'s rules: each key is decided as it
+    /// comes.
+    fn entries<'m, S: Sink, T: Describe + 'm>(
+        &mut self,
+        e: &mut Emitter<'_, S>,
+        plan: &Plan,
+        entries: impl Iterator<Item = (&'m String, &'m T)>,
+    ) -> Result<(), Refused> {
+        for (k, x) in entries {
+            let act = decide(plan.rules, k, T::SHAPE, e.version, e.bit, e.mode);
+            self.member(e, act, k, None, x)?;
         }
         Ok(())
     }
 
-    /// Appends the members `role` injects that were not written.
-    fn inject<S: Sink>(&mut self, e: &mut Planned<S>, role: Role) -> Result<(), Bail> {
+    /// Appends the members `role` injects that were not written, and reports them.
+    fn inject<S: Sink>(&mut self, e: &mut Emitter<'_, S>, role: Role) -> Result<(), Refused> {
         for (i, member) in role.injections() {
             if self.flags & shaped_flag(i) == 0
                 && let Some(value) = member.injected_scalar(e.version, role)
             {
                 self.key(e, member.key, None);
                 e.plain(&value)?;
+                e.note(
+                    NoteKind::Injected,
+                    Some(member.key),
+                    Cause::Shaping(ledger::shaping(member.rule)),
+                    Some(value.into()),
+                );
             }
         }
         Ok(())
     }
 
-    /// Ends the object: what its role checks for, and the 2026-07-28 injections.
-    pub fn close<S: Sink>(mut self, e: &mut Planned<S>, plan: &Plan) -> Result<(), Bail> {
-        if self.flags & plan.required != plan.required {
-            return Err(Bail);
+    /// Ends the object: the members its rows require, what its role checks for, and the
+    /// 2026-07-28 injections.
+    fn close<S: Sink>(mut self, e: &mut Emitter<'_, S>, plan: &Plan) -> Result<(), Refused> {
+        let missing = plan.required & !self.seen;
+        if missing != 0
+            && let Some(owner) = plan.rules.owner
+        {
+            let row = owner.rows[missing.trailing_zeros() as usize];
+            return Err(Refused::new(
+                EmitErrorKind::MissingRequired,
+                format!("{}.{} is missing: {}", row.owner, row.field, row.reason),
+                Some(Cause::Ledger(row)),
+            )
+            .at_key(row.field));
         }
-        match plan.role {
+        let v = e.version;
+        match plan.rules.role {
             Role::Result2026(shape) => {
+                self.inject(e, plan.rules.role)?;
                 if shape.result_type == "input_required"
                     && self.flags & (F_INPUT_REQUESTS | F_REQUEST_STATE) == 0
                 {
-                    return Err(Bail);
+                    return Err(Refused::missing(
+                        "an InputRequiredResult needs a non-empty inputRequests or a requestState"
+                            .to_owned(),
+                        "S5",
+                        "inputRequests",
+                    ));
                 }
-                self.inject(e, plan.role)?;
             }
-            Role::ClientRequest2026 if self.flags & F_PARAMS == 0 => return Err(Bail),
-            Role::ClientParams if self.flags & F_META == 0 => return Err(Bail),
+            Role::ClientRequest2026 if self.flags & F_PARAMS == 0 => {
+                return Err(Refused::missing(
+                    format!(
+                        "a client request at {v} needs params._meta with {CLIENT_CAPABILITIES_KEY}"
+                    ),
+                    "S4",
+                    "params",
+                ));
+            }
+            Role::ClientParams if self.flags & F_META == 0 => {
+                return Err(Refused::missing(
+                    format!("a client request at {v} needs _meta with {CLIENT_CAPABILITIES_KEY}"),
+                    "S4",
+                    "_meta",
+                ));
+            }
+            Role::ClientMeta => {
+                if self.flags & F_CAPABILITIES == 0 {
+                    return Err(Refused::missing(
+                        format!(
+                            "a client request at {v} needs _meta {CLIENT_CAPABILITIES_KEY} (never synthesized)"
+                        ),
+                        "S4",
+                        CLIENT_CAPABILITIES_KEY,
+                    ));
+                }
+                self.inject(e, plan.rules.role)?;
+            }
             _ => {}
         }
         e.sink.close_object();
@@ -678,249 +965,311 @@ impl Open {
     }
 }
 
+/// Calls `f` with the JSON object `value` is written as (`None` when it is not one); a value
+/// the model does not hold as JSON is converted first.
+fn with_object<T: Describe + ?Sized, R>(
+    value: &T,
+    f: impl FnOnce(Option<&Map<String, Value>>) -> R,
+) -> R {
+    if let Some(map) = value.json_object() {
+        return f(Some(map));
+    }
+    match T::SHAPE {
+        Shape::Scalar | Shape::Seq => f(None),
+        _ => {
+            let copy = serde_json::to_value(value).ok();
+            f(copy.as_ref().and_then(Value::as_object))
+        }
+    }
+}
+
+/// Elicitation answers: each kept, stripped (a `null`, reported) or refused by the row's
+/// verdict.
+fn answers<S: Sink, T: Describe + ?Sized>(
+    e: &mut Emitter<'_, S>,
+    value: &T,
+    row: &'static LedgerRow,
+    when: RefuseWhen,
+) -> Result<(), Refused> {
+    let v = e.version;
+    let owned;
+    let map = match value.json_object() {
+        Some(map) => map,
+        None => {
+            owned = serde_json::to_value(value).ok();
+            match owned.as_ref().and_then(Value::as_object) {
+                Some(map) => map,
+                None => {
+                    return Err(Refused::new(
+                        EmitErrorKind::NotExpressible,
+                        format!("{}.{} must be an object", row.owner, row.field),
+                        Some(Cause::Ledger(row)),
+                    ));
+                }
+            }
+        }
+    };
+    let mut verdicts = map.iter().map(|(k, x)| (k, x, when.answer(x)));
+    if let Some((k, x, _)) = verdicts
+        .clone()
+        .find(|(_, _, a)| *a == AnswerVerdict::Refuse)
+    {
+        return Err(Refused::new(
+            EmitErrorKind::NotExpressible,
+            format!(
+                "answer {x} cannot be sent at {v}: {}.{} {}",
+                row.owner, row.field, row.reason
+            ),
+            Some(Cause::Ledger(row)),
+        )
+        .at_key(k));
+    }
+    if verdicts.all(|(_, _, a)| a == AnswerVerdict::Keep) {
+        return e.plain(map);
+    }
+    let mut kept = Map::with_capacity(map.len());
+    for (k, x) in map {
+        match when.answer(x) {
+            AnswerVerdict::Keep => {
+                kept.insert(k.clone(), x.clone());
+            }
+            _ => e.note(NoteKind::Stripped, Some(k), Cause::Ledger(row), None),
+        }
+    }
+    e.plain(&kept)
+}
+
 /// Writes a member's value by `step` (its key is written).
 #[inline]
 fn write<S: Sink, T: Describe + ?Sized>(
-    e: &mut Planned<S>,
+    e: &mut Emitter<'_, S>,
     step: Write,
     value: &T,
-) -> Result<(), Bail> {
+) -> Result<(), Refused> {
     match step {
         Write::Plain => e.plain(value),
         Write::Walk(how) => value.describe(&mut At::new(e, how)),
-        Write::Json(expected) => value.describe(&mut At::typed_json(e, expected)),
-        Write::Skip | Write::Bail => Err(Bail),
+        Write::Skip | Write::Refuse(_) => Ok(()),
     }
 }
 
-/// Whether a member's value passes `check` (checks of written text pass here).
-#[inline]
-fn passes<T: Describe + ?Sized>(check: Check, value: &T) -> bool {
-    match check {
-        Check::None | Check::Scalar(_) | Check::Entries => true,
-        Check::NotArray => !value.is_seq(),
-        Check::Object => value.json_object().is_some(),
-        Check::ObjectSchema => value
-            .json_object()
-            .is_some_and(|m| m.get("type").and_then(Value::as_str) == Some("object")),
-        Check::Answers(when) => value
-            .json_object()
-            .is_some_and(|m| m.values().all(|x| when.answer(x) == AnswerVerdict::Keep)),
-    }
-}
-
-/// Whether the written text of a scalar passes `check`.
-fn text_passes(check: ScalarCheck, text: &[u8]) -> bool {
-    check.passes(Scalar::of_text(text))
-}
-
-/// JSON typed by the edge to `expected`: the shaping serializer's walk of a map whose owner
-/// its parent names (a scalar or an array is written as it is, unless `object` demands an
-/// object).
-fn json_as<S: Sink>(
-    e: &mut Planned<S>,
-    expected: Option<&'static str>,
-    value: &Value,
-    object: bool,
-) -> Result<(), Bail> {
-    match value {
-        Value::Object(map) => map_as(e, expected, map),
-        _ if object => Err(Bail),
-        _ => e.plain(value),
-    }
-}
-
-/// A JSON object typed by the edge to `expected` ([`json_as`] of an object, without a copy).
+/// A JSON object typed by the edge to `expected`.
 fn map_as<S: Sink>(
-    e: &mut Planned<S>,
-    expected: Option<&'static str>,
+    e: &mut Emitter<'_, S>,
+    expected: &'static str,
     map: &Map<String, Value>,
-) -> Result<(), Bail> {
-    let Some(expected) = expected else {
-        return e.plain(map);
-    };
+) -> Result<(), Refused> {
     let known = names::known(expected);
     if known.is_clean(e.bit) {
         return e.plain(map);
     }
-    let owner = known.owner;
-    if owner.is_some_and(|o| o.absent[e.version.index()] != 0) {
-        return Err(Bail);
-    }
-    let plan = Plan {
-        bail: false,
-        through: false,
-        members: 0,
-        acts: Box::new([]),
-        required: 0,
-        flat_required: Box::new([]),
-        body: None,
-        owner,
+    let rules = Rules {
+        owner: known.owner,
         table: None,
         role: Role::Plain,
     };
-    let mut o = e.open(map.len());
-    o.extra(e, &plan, map)?;
+    object(e, rules, map.iter())
+}
+
+/// A JSON object or map whose members `rules` decide.
+fn object<'m, S: Sink, T: Describe + 'm>(
+    e: &mut Emitter<'_, S>,
+    rules: Rules,
+    entries: impl ExactSizeIterator<Item = (&'m String, &'m T)>,
+) -> Result<(), Refused> {
+    let plan = Plan::of_map(rules, e.version);
+    let mut o = e.open(entries.len() + rules.role.injections().count());
+    o.entries(e, &plan, entries)?;
     o.close(e, &plan)
 }
 
-/// The `_meta` of a 2026-07-28 client request's params: the reserved keys are checked, the
-/// client's capabilities and identity are walked as their types, and the protocol version is
-/// injected when missing.
-fn client_meta<S: Sink>(e: &mut Planned<S>, map: &Map<String, Value>) -> Result<(), Bail> {
-    let v = e.version;
-    let owner = names::known("RequestMetaObject").owner;
-    if owner.is_some_and(|o| o.absent[v.index()] != 0) {
-        return Err(Bail);
-    }
-    let mut o = e.open(map.len() + 1);
-    for (k, x) in map {
-        let mut opaque = false;
-        if let Some(plan) = owner.and_then(|o| o.plan(k))
-            && let Some((_, row)) = plan.rows[v.index()]
-        {
-            match row.action {
-                Action::Strip => continue,
-                Action::Pass => opaque = true,
-                Action::Refuse(RefuseWhen::Absent) => {}
-                Action::Refuse(_) => return Err(Bail),
-            }
-        }
-        o.key(e, k, None);
-        if let Some((i, member)) = Role::ClientMeta.shaped(k) {
-            if opaque || !member.accepts.admits(Scalar::of_value(x), "") {
-                return Err(Bail);
-            }
-            o.flags |= shaped_flag(i);
-            e.plain(x)?;
-            continue;
-        }
-        match k.as_str() {
-            CLIENT_CAPABILITIES_KEY | CLIENT_INFO_KEY => {
-                if k == CLIENT_CAPABILITIES_KEY {
-                    o.flags |= F_CAPABILITIES;
-                }
-                if opaque {
-                    e.plain(x)?;
-                } else {
-                    json_as(e, owner.and_then(|o| o.edge(k)), x, true)?;
-                }
-            }
-            _ => e.plain(x)?,
-        }
-    }
-    if o.flags & F_CAPABILITIES == 0 {
-        return Err(Bail);
-    }
-    o.inject(e, Role::ClientMeta)?;
-    e.sink.close_object();
-    Ok(())
+/// The rules of an open object reached as `how`, when it has any.
+fn rules_of(how: How) -> Option<Rules> {
+    let (owner, role) = match how {
+        How::Nested | How::Body => return None,
+        How::Edge(c) => (names::known(c).owner, Role::Plain),
+        How::ClientParams => (None, Role::ClientParams),
+        How::ClientMeta => (names::known("RequestMetaObject").owner, Role::ClientMeta),
+    };
+    Some(Rules {
+        owner,
+        table: None,
+        role,
+    })
 }
 
-/// The planned emitter as the walker of a model value's description: the value is reached as
-/// `how`, or (`expected`) is JSON typed by the edge to that type, which only JSON can be.
-pub struct At<'p, S> {
-    e: &'p mut Planned<S>,
+/// The emitter as the walker of a model value's description: the value is reached as `how`.
+pub struct At<'p, 's, S> {
+    e: &'p mut Emitter<'s, S>,
     how: How,
-    expected: Option<&'static str>,
 }
 
-impl<'p, S: Sink> At<'p, S> {
+impl<'p, 's, S: Sink> At<'p, 's, S> {
     /// A value reached as `how`.
     #[inline]
-    fn new(e: &'p mut Planned<S>, how: How) -> Self {
-        At {
-            e,
-            how,
-            expected: None,
-        }
+    fn new(e: &'p mut Emitter<'s, S>, how: How) -> Self {
+        At { e, how }
     }
 
-    /// JSON typed by the edge to `expected`.
-    #[inline]
-    fn typed_json(e: &'p mut Planned<S>, expected: &'static str) -> Self {
-        At {
-            e,
-            how: How::Nested,
-            expected: Some(expected),
+    /// A member row of union member `name` at this revision, or its type's absence.
+    #[cold]
+    #[inline(never)]
+    fn decided_member<T: Describe>(
+        &mut self,
+        name: &'static str,
+        member: &T,
+    ) -> Result<(), Refused> {
+        let v = self.e.version;
+        if let Some(row) = ledger::member_row_at(name, v) {
+            match row.action {
+                MemberAction::Refuse => return Err(refused_member(row, v)),
+                MemberAction::Older(form) => return self.older(row, form, member),
+                MemberAction::Same(_) => {}
+            }
+        } else if let Some(t) = ledger::type_row(name)
+            && !t.nested.contains(v)
+        {
+            return Err(Refused::new(
+                EmitErrorKind::TypeAbsent,
+                format!("{} does not exist at {v}: {}", t.name, t.reason),
+                Some(Cause::Type(t)),
+            ));
         }
+        member.describe(self)
     }
 
-    /// Untyped JSON, written as it is (only the client `_meta` role reads JSON, and only `_meta`
-    /// takes it).
-    fn untyped<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Bail> {
-        match self.how {
-            How::ClientMeta => Err(Bail),
-            _ => self.e.plain(value),
+    /// Writes a union member in the older form of its member row, and reports it.
+    fn older<T: Describe>(
+        &mut self,
+        row: &'static MemberRow,
+        form: OlderForm,
+        member: &T,
+    ) -> Result<(), Refused> {
+        let v = self.e.version;
+        let copy = serde_json::to_value(member).map_err(serialization)?;
+        let older = form.rewrite(copy).map_err(|why| {
+            Refused::new(
+                EmitErrorKind::NotExpressible,
+                format!(
+                    "{} cannot be sent at {v} as its {}: {why}",
+                    row.member,
+                    form.definition()
+                ),
+                Some(Cause::Member(row)),
+            )
+        })?;
+        if S::REPORTS {
+            self.e.sink.note(
+                NoteKind::Rewritten,
+                None,
+                Cause::Member(row),
+                Some(older.clone()),
+            );
+        }
+        // The older form's own rows apply to what is written.
+        match &older {
+            Value::Object(map) => map_as(self.e, form.superset_type(), map),
+            other => self.e.plain(other),
         }
     }
 }
 
-impl<S: Sink> Walker for At<'_, S> {
-    type Error = Bail;
+/// The refusal of a member a revision has no form for: the member, its union, and the revision
+/// it arrived in.
+fn refused_member(row: &'static MemberRow, v: ProtocolVersion) -> Refused {
+    let arrived = row
+        .arrived()
+        .map_or_else(|| "a later revision".to_owned(), |a| a.to_string());
+    Refused::new(
+        EmitErrorKind::NotExpressible,
+        format!(
+            "{} (a {} member) cannot be sent at {v}: it arrived in {arrived}; {}",
+            row.member, row.union, row.reason
+        ),
+        Some(Cause::Member(row)),
+    )
+}
+
+/// A value's own `Serialize` failed.
+#[cold]
+pub(crate) fn serialization(e: impl std::fmt::Display) -> Refused {
+    Refused::new(EmitErrorKind::Serialization, e.to_string(), None)
+}
+
+impl<S: Sink> Walker for At<'_, '_, S> {
+    type Error = Refused;
 
     #[inline]
-    fn scalar<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Bail> {
-        match self.expected {
-            Some(_) => Err(Bail),
-            None => self.e.plain(value),
-        }
+    fn scalar<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Refused> {
+        self.e.plain(value)
     }
 
-    fn json(&mut self, value: Json<'_>) -> Result<(), Bail> {
-        match (self.expected, value) {
-            (Some(expected), Json::Value(v)) => json_as(self.e, Some(expected), v, false),
-            (Some(expected), Json::Object(map)) => map_as(self.e, Some(expected), map),
-            (Some(expected), Json::Meta(meta)) => map_as(self.e, Some(expected), &meta.0),
-            (None, Json::Meta(meta)) => match self.how {
-                How::ClientMeta => client_meta(self.e, &meta.0),
-                _ => self.e.plain(meta),
+    fn json(&mut self, value: Json<'_>) -> Result<(), Refused> {
+        let map = match value {
+            Json::Value(Value::Object(map)) | Json::Object(map) => map,
+            Json::Meta(meta) => &meta.0,
+            Json::Value(other) => return self.e.plain(other),
+        };
+        match self.how {
+            How::Edge(c) => map_as(self.e, c, map),
+            how => match rules_of(how) {
+                Some(rules) => object(self.e, rules, map.iter()),
+                None => self.e.plain(map),
             },
-            (None, Json::Value(v)) => self.untyped(v),
-            (None, Json::Object(map)) => self.untyped(map),
         }
     }
 
     #[inline]
-    fn none(&mut self) -> Result<(), Bail> {
+    fn none(&mut self) -> Result<(), Refused> {
         self.e.plain(&())
     }
 
-    fn seq<T: Describe>(&mut self, items: &[T]) -> Result<(), Bail> {
-        if self.expected.is_some() {
-            return Err(Bail);
-        }
+    fn seq<T: Describe>(&mut self, items: &[T]) -> Result<(), Refused> {
         let e = &mut *self.e;
         e.sink.open_array(items.len());
         for (i, item) in items.iter().enumerate() {
             e.sink.item(i == 0);
-            item.describe(&mut At::new(e, How::Nested))?;
+            if S::REPORTS {
+                e.sink.enter(PathSegment::Index(i));
+            }
+            let written = item.describe(&mut At::new(e, How::Nested));
+            if S::REPORTS {
+                e.sink.leave();
+            }
+            written.map_err(|r| r.at_index(i))?;
         }
         e.sink.close_array();
         Ok(())
     }
 
-    fn map<T: Describe>(&mut self, map: &IndexMap<String, T>) -> Result<(), Bail> {
-        if self.expected.is_some() || self.how == How::ClientMeta {
-            return Err(Bail);
-        }
+    fn map<T: Describe>(&mut self, map: &IndexMap<String, T>) -> Result<(), Refused> {
         let e = &mut *self.e;
-        let mut o = e.open(map.len());
-        for (k, x) in map {
-            o.key(e, k, None);
-            x.describe(&mut At::new(e, How::Nested))?;
+        if let How::Edge(c) = self.how
+            && names::known(c).is_clean(e.bit)
+        {
+            return e.plain(map);
         }
-        e.sink.close_object();
-        Ok(())
+        let rules = rules_of(self.how).unwrap_or(Rules {
+            owner: None,
+            table: None,
+            role: Role::Plain,
+        });
+        object(e, rules, map.iter())
     }
 
-    fn structure<T: Struct>(&mut self, value: &T) -> Result<(), Bail> {
-        if self.expected.is_some() {
-            return Err(Bail);
-        }
+    fn structure<T: Struct>(&mut self, value: &T) -> Result<(), Refused> {
         let e = &mut *self.e;
-        let plans: &'static Plans = T::memo().get_or_init(Plans::new).ok_or(Bail)?;
-        let plan = plans.get::<S, T>(e, self.how)?;
+        let plans: &'static Plans = T::memo()
+            .get_or_init(Plans::new)
+            .ok_or_else(|| serialization(format!("{} keeps another walker's memo", T::NAME)))?;
+        let plan = plans.get::<S, T>(e, self.how);
+        if let Some(t) = plan.absent {
+            return Err(Refused::new(
+                EmitErrorKind::TypeAbsent,
+                format!("{} does not exist at {}: {}", t.name, e.version, t.reason),
+                Some(Cause::Type(t)),
+            ));
+        }
         if plan.through {
             return e.plain(value);
         }
@@ -928,10 +1277,10 @@ impl<S: Sink> Walker for At<'_, S> {
         value.members(&mut Fields {
             o: &mut o,
             e: &mut *e,
-            plan,
+            plan: &plan,
             flattened: false,
         })?;
-        o.close(e, plan)
+        o.close(e, &plan)
     }
 
     fn union_member<T: Describe>(
@@ -939,45 +1288,58 @@ impl<S: Sink> Walker for At<'_, S> {
         union: &'static Union,
         index: usize,
         member: &T,
-    ) -> Result<(), Bail> {
-        if self.expected.is_some() {
-            return Err(Bail);
-        }
-        // Members with a member row at some revision are decided there by the shaping
-        // serializer (refused or rewritten).
+    ) -> Result<(), Refused> {
+        // The revisions at which each member has a deciding row or does not exist.
         let decided: &[Revisions] = union
             .memo
             .get_or_init(|| {
                 union
                     .members
                     .iter()
-                    .map(|m| m.map_or(Revisions::NONE, |m| member_rows_at(union.name, m)))
+                    .map(|m| {
+                        m.map_or(Revisions::NONE, |m| {
+                            let absent = ledger::type_row(m)
+                                .map_or(Revisions::NONE, |t| t.nested.complement());
+                            member_rows_at(union.name, m).or(absent)
+                        })
+                    })
                     .collect::<Box<[Revisions]>>()
             })
-            .ok_or(Bail)?
+            .ok_or_else(|| serialization(format!("{} keeps another walker's memo", union.name)))?
             .as_ref();
-        if decided
-            .get(index)
-            .is_some_and(|d| d.contains(self.e.version))
+        let name = union.members.get(index).copied().flatten();
+        if let (How::Nested, Some(name)) = (self.how, name)
+            && names::known(name).owner.is_some()
         {
-            return Err(Bail);
+            // A member reached with no expected type is its own type's (a member written as a
+            // map has no name of its own).
+            self.how = How::Edge(name);
         }
-        member.describe(self)
+        match name {
+            Some(name)
+                if decided
+                    .get(index)
+                    .is_some_and(|d| d.contains(self.e.version)) =>
+            {
+                self.decided_member(name, member)
+            }
+            _ => member.describe(self),
+        }
     }
 }
 
 /// The members of a struct being written by its plan; `flattened`: the members of a struct
-/// flattened into it, which are keys of the same object, decided by its owner's rows and role
-/// as they come (the flattened type's own plan knows nothing of them).
-struct Fields<'o, 'p, S> {
+/// flattened into it, which are keys of the same object, decided by its rules as they come
+/// (the flattened type's own plan knows nothing of them).
+struct Fields<'o, 'p, 's, 'a, S> {
     o: &'o mut Open,
-    e: &'p mut Planned<S>,
-    plan: &'static Plan,
+    e: &'p mut Emitter<'s, S>,
+    plan: &'a Plan,
     flattened: bool,
 }
 
-impl<S: Sink> Members for Fields<'_, '_, S> {
-    type Error = Bail;
+impl<S: Sink> Members for Fields<'_, '_, '_, '_, S> {
+    type Error = Refused;
 
     #[inline]
     fn field<T: Describe + ?Sized>(
@@ -986,37 +1348,22 @@ impl<S: Sink> Members for Fields<'_, '_, S> {
         key: &'static str,
         quoted: &'static [u8],
         value: &T,
-    ) -> Result<(), Bail> {
-        if !self.flattened {
-            return self.o.field(self.e, self.plan, index, key, quoted, value);
-        }
-        let plan = self.plan;
-        let mut act = decide(
-            plan.owner,
-            plan.table,
-            plan.role,
-            key,
-            T::SHAPE,
-            self.e.version,
-            self.e.bit,
-        );
-        match act.write {
-            Write::Skip => return Ok(()),
-            Write::Bail => return Err(Bail),
-            _ => {}
-        }
-        if let Some((_, flag)) = plan.flat_required.iter().find(|(k, _)| *k == key) {
-            act.flag |= flag;
-        }
-        self.o.key(self.e, key, Some(quoted));
-        self.o.value(self.e, act, value)
+    ) -> Result<(), Refused> {
+        let act = match self.flattened {
+            false => self.plan.acts[index],
+            true => {
+                let e = &*self.e;
+                decide(self.plan.rules, key, T::SHAPE, e.version, e.bit, e.mode)
+            }
+        };
+        self.o.member(self.e, act, key, Some(quoted), value)
     }
 
-    fn extra(&mut self, map: &Map<String, Value>) -> Result<(), Bail> {
-        self.o.extra(self.e, self.plan, map)
+    fn extra(&mut self, map: &Map<String, Value>) -> Result<(), Refused> {
+        self.o.entries(self.e, self.plan, map.iter())
     }
 
-    fn flatten<T: Struct>(&mut self, value: &T) -> Result<(), Bail> {
+    fn flatten<T: Struct>(&mut self, value: &T) -> Result<(), Refused> {
         value.members(&mut Fields {
             o: &mut *self.o,
             e: &mut *self.e,

@@ -42,7 +42,30 @@ pub struct EmissionReport {
     pub rewritten: Vec<Change>,
 }
 
+/// Which list of the report a change goes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoteKind {
+    /// [`EmissionReport::stripped`].
+    Stripped,
+    /// [`EmissionReport::injected`].
+    Injected,
+    /// [`EmissionReport::passed`].
+    Passed,
+    /// [`EmissionReport::rewritten`].
+    Rewritten,
+}
+
 impl EmissionReport {
+    /// Adds `change` to list `list`.
+    pub(crate) fn record(&mut self, list: NoteKind, change: Change) {
+        match list {
+            NoteKind::Stripped => self.stripped.push(change),
+            NoteKind::Injected => self.injected.push(change),
+            NoteKind::Passed => self.passed.push(change),
+            NoteKind::Rewritten => self.rewritten.push(change),
+        }
+    }
+
     pub(crate) fn new(version: ProtocolVersion) -> Self {
         EmissionReport {
             version,

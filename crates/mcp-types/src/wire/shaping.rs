@@ -9,11 +9,12 @@
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
+use super::body::{BodyInfo, BodyKind};
 use super::ledger::{
-    LOG_LEVEL_KEY, LOGGING_LEVELS, LedgerRow, PROTOCOL_VERSION_KEY, RESULT_TYPES_2026, RefuseWhen,
-    ResultShape,
+    CLIENT_REQUESTS_2026, LOG_LEVEL_KEY, LOGGING_LEVELS, LedgerRow, OwnerInfo,
+    PROTOCOL_VERSION_KEY, RESULT_TYPES_2026, RefuseWhen, ResultShape,
 };
-use crate::ProtocolVersion;
+use crate::{Era, ProtocolVersion};
 
 /// Which objects a row of [`SHAPED_MEMBERS`] applies to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -178,6 +179,31 @@ impl Role {
             .iter()
             .enumerate()
             .filter(move |(_, m)| m.injected.is_some() && self.applies(m))
+    }
+
+    /// The role of a message body's object at `version` (`owner`: the body type's rows): a
+    /// stateless-era result or client request, or none.
+    pub(crate) fn of_body(
+        body: BodyInfo,
+        owner: Option<&'static OwnerInfo>,
+        version: ProtocolVersion,
+    ) -> Role {
+        if version.era() != Era::Stateless {
+            return Role::Plain;
+        }
+        match body.kind {
+            BodyKind::Result => owner
+                .and_then(|o| o.result)
+                .map_or(Role::Plain, Role::Result2026),
+            BodyKind::Request
+                if body
+                    .method
+                    .is_some_and(|m| CLIENT_REQUESTS_2026.contains(&m)) =>
+            {
+                Role::ClientRequest2026
+            }
+            _ => Role::Plain,
+        }
     }
 
     /// The `resultType` literal of a result role (`""` otherwise).

@@ -7,31 +7,13 @@ use serde_json::{Map, Value, json};
 use super::body::sealed::Sealed;
 use super::*;
 use crate::ProtocolVersion::{self, *};
+use crate::model::describe::Describe;
 
 type Meta = Map<String, Value>;
 
-#[derive(Serialize, Clone)]
-#[serde(tag = "type")]
-enum ContentBlock {
-    #[serde(rename = "text")]
-    Text(TextContent),
-    #[serde(rename = "audio")]
-    Audio(AudioContent),
-}
+use crate::model::ContentBlock;
 
-#[derive(Serialize, Clone)]
-struct TextContent {
-    text: String,
-}
-
-#[derive(Serialize, Clone)]
-struct AudioContent {
-    data: String,
-    #[serde(rename = "mimeType")]
-    mime_type: String,
-}
-
-#[derive(Serialize, Default)]
+#[derive(Serialize, Default, Describe)]
 #[serde(rename_all = "camelCase")]
 struct CallToolResult {
     #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
@@ -44,7 +26,7 @@ struct CallToolResult {
     is_error: bool,
 }
 
-#[derive(Serialize, Default)]
+#[derive(Serialize, Default, Describe)]
 #[serde(rename_all = "camelCase")]
 struct ListToolsResult {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -56,7 +38,7 @@ struct ListToolsResult {
     result_type: Option<String>,
 }
 
-#[derive(Serialize, Default)]
+#[derive(Serialize, Default, Describe)]
 #[serde(rename_all = "camelCase")]
 struct EmptyResult {
     #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
@@ -65,7 +47,7 @@ struct EmptyResult {
     result_type: Option<String>,
 }
 
-#[derive(Serialize, Default)]
+#[derive(Serialize, Default, Describe)]
 #[serde(rename_all = "camelCase")]
 struct InputRequiredResult {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -76,7 +58,7 @@ struct InputRequiredResult {
     result_type: Option<String>,
 }
 
-#[derive(Serialize, Default)]
+#[derive(Serialize, Default, Describe)]
 #[serde(rename_all = "camelCase")]
 struct CallToolRequestParams {
     #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
@@ -88,13 +70,13 @@ struct CallToolRequestParams {
     input_responses: Option<Map<String, Value>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Describe)]
 struct CallToolRequest {
     method: &'static str,
     params: CallToolRequestParams,
 }
 
-#[derive(Serialize, Default)]
+#[derive(Serialize, Default, Describe)]
 struct PaginatedRequestParams {
     #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     meta: Option<Meta>,
@@ -102,14 +84,14 @@ struct PaginatedRequestParams {
     cursor: Option<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Describe)]
 struct ListToolsRequest {
     method: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     params: Option<PaginatedRequestParams>,
 }
 
-#[derive(Serialize, Default)]
+#[derive(Serialize, Default, Describe)]
 #[serde(rename_all = "camelCase")]
 struct CancelledNotificationParams {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -118,13 +100,13 @@ struct CancelledNotificationParams {
     reason: Option<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Describe)]
 struct CancelledNotification {
     method: &'static str,
     params: CancelledNotificationParams,
 }
 
-#[derive(Serialize, Default)]
+#[derive(Serialize, Default, Describe)]
 #[serde(rename_all = "camelCase")]
 struct ServerCapabilities {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -135,7 +117,7 @@ struct ServerCapabilities {
     extensions: Option<Value>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Describe)]
 #[serde(rename_all = "camelCase")]
 struct InitializeResult {
     protocol_version: String,
@@ -143,7 +125,7 @@ struct InitializeResult {
     server_info: Value,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Describe)]
 #[serde(rename_all = "camelCase")]
 struct ElicitResult {
     action: String,
@@ -153,20 +135,20 @@ struct ElicitResult {
     result_type: Option<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Describe)]
 struct SamplingMessage {
     role: String,
     content: Value,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Describe)]
 #[serde(rename_all = "camelCase")]
 struct CreateMessageRequestParams {
     messages: Vec<SamplingMessage>,
-    max_tokens: u32,
+    max_tokens: u64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Describe)]
 struct CreateMessageRequest {
     method: &'static str,
     params: CreateMessageRequestParams,
@@ -189,7 +171,16 @@ enum SamplingBlock {
 
 macro_rules! body {
     ($t:ident, $info:expr) => {
-        impl Sealed for $t {}
+        impl Sealed for $t {
+            fn emit_into<S: super::planned::Sink>(
+                &self,
+                version: ProtocolVersion,
+                strict: bool,
+                sink: &mut S,
+            ) -> Result<(), EmitError> {
+                super::planned::emit_body(self, version, strict, sink)
+            }
+        }
         impl WireBody for $t {
             fn body_info(&self) -> BodyInfo {
                 $info
@@ -222,7 +213,7 @@ body!(
 );
 
 fn text(t: &str) -> ContentBlock {
-    ContentBlock::Text(TextContent { text: t.into() })
+    ContentBlock::text(t)
 }
 
 fn emit<B: WireBody>(b: &B, v: ProtocolVersion) -> String {
@@ -666,13 +657,7 @@ fn e13_e17_elicit_result() {
 #[test]
 fn absent_union_members_are_refused() {
     let r = CallToolResult {
-        content: vec![
-            text("a"),
-            ContentBlock::Audio(AudioContent {
-                data: "AAAA".into(),
-                mime_type: "audio/wav".into(),
-            }),
-        ],
+        content: vec![text("a"), ContentBlock::audio("AAAA", "audio/wav")],
         ..Default::default()
     };
     let e = serialize_for(&r, V2024_11_05).unwrap_err();

@@ -1,5 +1,5 @@
 //! The frame entry point: envelopes, typed bodies, faults that keep the id, and the envelope
-//! emission (planned text and value equal to the shaping path's).
+//! emission (the body's own emission inside the frame, as text, value and report).
 
 use serde_json::{Value, json};
 
@@ -11,8 +11,8 @@ use crate::model::{
     ServerRequest, ServerResult,
 };
 use crate::wire::{
-    EmitOptions, ParseErrorKind, ResultFor, serialize_for, serialize_for_vec, shaped_value,
-    shaped_vec,
+    EmitError, ParseErrorKind, ResultFor, WireBody, serialize_for, serialize_for_report,
+    serialize_for_vec,
 };
 
 type Client<'a> = Frame<'a, ClientRequest, ClientNotification>;
@@ -219,9 +219,33 @@ fn a_raw_frame_is_the_sessions_evidence() {
     ));
 }
 
-/// The envelope's planned output is the shaping path's, as text and as a value.
+/// The frame around a body emitted on its own: `jsonrpc`, the id, then the body's members or
+/// the body as `result`.
+fn framed<B: WireBody>(
+    id: Option<Value>,
+    body: &B,
+    member: Option<&str>,
+    v: ProtocolVersion,
+) -> Result<Value, EmitError> {
+    let mut out = serde_json::Map::new();
+    out.insert("jsonrpc".into(), json!("2.0"));
+    if let Some(id) = id {
+        out.insert("id".into(), id);
+    }
+    match (member, serialize_for(body, v)?) {
+        (Some(m), body) => {
+            out.insert(m.into(), body);
+        }
+        (None, Value::Object(members)) => out.extend(members),
+        (None, other) => panic!("a body is an object: {other}"),
+    }
+    Ok(Value::Object(out))
+}
+
+/// An envelope emits as its body does, framed: the same text and value, the same refusal, and
+/// the body's report with the pointers of the frame.
 #[test]
-fn envelopes_emit_as_the_shaping_path_writes_them() {
+fn envelopes_emit_their_bodies_framed() {
     let result = CallToolResult::new(vec![ContentBlock::text("hi")]);
     let texts = [
         r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#,
@@ -248,17 +272,47 @@ fn envelopes_emit_as_the_shaping_path_writes_them() {
             }
         }
         for f in &frames {
-            let (mut planned, mut shaped) = (Vec::new(), Vec::new());
-            let a = serialize_for_vec(f, v, &mut planned);
-            let b = shaped_vec(f, v, EmitOptions::new(), &mut shaped);
-            assert_eq!(a.is_ok(), b.is_ok(), "{v}");
-            assert_eq!(
-                String::from_utf8_lossy(&planned),
-                String::from_utf8_lossy(&shaped),
-                "{v}"
-            );
-            if a.is_ok() {
-                assert_eq!(serialize_for(f, v).unwrap(), shaped_value(f, v).unwrap());
+            let expected = match f {
+                JsonRpcMessage::Request(r) => framed(Some(json!(r.id)), &r.request, None, v),
+                JsonRpcMessage::Notification(n) => framed(None, &n.notification, None, v),
+                JsonRpcMessage::Response(r) => {
+                    framed(Some(json!(r.id)), &r.result, Some("result"), v)
+                }
+                JsonRpcMessage::Error(_) => unreachable!(),
+            };
+            let mut text = b"prefix".to_vec();
+            let written = serialize_for_vec(f, v, &mut text);
+            match (&expected, serialize_for(f, v)) {
+                (Ok(expected), Ok(value)) => {
+                    assert_eq!(&value, expected, "{v}");
+                    assert!(written.is_ok(), "{v}");
+                    assert_eq!(
+                        String::from_utf8_lossy(&text[6..]),
+                        serde_json::to_string(expected).unwrap(),
+                        "{v}"
+                    );
+                }
+                (Err(expected), Err(e)) => {
+                    assert_eq!(&e, expected, "{v}");
+                    assert_eq!(written, Err(e), "{v}");
+                    assert_eq!(text, b"prefix", "{v}: nothing written on a refusal");
+                }
+                (expected, got) => panic!("{v}: {expected:?} / {got:?}"),
+            }
+            if let (JsonRpcMessage::Response(r), Ok(_)) = (f, &expected) {
+                let (_, inner) = serialize_for_report(&r.result, v).unwrap();
+                let (_, outer) = serialize_for_report(f, v).unwrap();
+                let prefixed = |p: Vec<String>| -> Vec<String> {
+                    p.into_iter().map(|p| format!("/result{p}")).collect()
+                };
+                assert_eq!(
+                    outer.injected_pointers(),
+                    prefixed(inner.injected_pointers())
+                );
+                assert_eq!(
+                    outer.stripped_pointers(),
+                    prefixed(inner.stripped_pointers())
+                );
             }
         }
     }

@@ -1,30 +1,39 @@
-//! Where the planned emitter writes: compact JSON text ([`Bytes`]) or a JSON value
-//! ([`Values`]). Both write a value exactly as `serde_json` would (to text, and to a `Value`).
+//! Where the emitter writes: compact JSON text ([`Bytes`]), a JSON value ([`Values`]), or a JSON
+//! value and the emission's report ([`Reporting`]). Each writes a value exactly as `serde_json`
+//! would (to text, and to a `Value`); only [`Reporting`] keeps paths.
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::{Bail, ScalarCheck, text_passes};
+use super::{Refused, ScalarCheck, serialization};
+use crate::ProtocolVersion;
+use crate::jsonrpc::RequestId;
+use crate::wire::error::{EmitErrorKind, JsonPath, PathSegment};
 use crate::wire::json::{JsonWriter, write_str};
+use crate::wire::ledger::Cause;
+use crate::wire::report::{Change, EmissionReport, NoteKind};
 use crate::wire::shaping::Scalar;
 
-/// An output of the planned emitter.
+/// An output of the emitter.
 pub trait Sink {
-    /// Writes `value` as plain serde writes it.
-    fn plain<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Bail>;
+    /// Whether the emission keeps a report (then the current path is tracked).
+    const REPORTS: bool = false;
 
-    /// Writes the scalar `value` as plain serde writes it, when what it writes passes `check`.
+    /// Writes `value` as plain serde writes it.
+    fn plain<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Refused>;
+
+    /// Writes the scalar `value` as plain serde writes it, when it passes `check`.
     fn plain_checked<T: Serialize + ?Sized>(
         &mut self,
         value: &T,
         check: ScalarCheck,
-    ) -> Result<(), Bail>;
+    ) -> Result<(), Refused>;
 
     /// Opens an object of about `members` members.
     fn open_object(&mut self, members: usize);
 
-    /// Starts a member: `first` of its object, named `key`; `quoted` is the key in quotes with
-    /// its colon when it needs no escaping.
+    /// A member's key (`quoted`: the key in quotes with its colon, when it needs no escaping);
+    /// `first` for the object's first member.
     fn key(&mut self, first: bool, key: &str, quoted: Option<&[u8]>);
 
     /// Closes the innermost object.
@@ -33,20 +42,49 @@ pub trait Sink {
     /// Opens an array of `items` items.
     fn open_array(&mut self, items: usize);
 
-    /// Starts an item, `first` of its array.
+    /// Before each item; `first` for the array's first.
     fn item(&mut self, first: bool);
 
     /// Closes the innermost array.
     fn close_array(&mut self);
+
+    /// A JSON-RPC frame around a body: `jsonrpc`, the `id` when there is one, then the body's
+    /// members (`member: None`, a request or notification) or the body as the value of `member`
+    /// (a response's `"result"`). `body` writes the body into this sink.
+    fn envelope(
+        &mut self,
+        id: Option<&RequestId>,
+        member: Option<&'static str>,
+        body: &mut dyn FnMut(&mut Self) -> Result<(), Refused>,
+    ) -> Result<(), Refused>;
+
+    /// Enters a member or an item (only called when [`Sink::REPORTS`]).
+    fn enter(&mut self, _segment: PathSegment) {}
+
+    /// Leaves it (only called when [`Sink::REPORTS`]).
+    fn leave(&mut self) {}
+
+    /// Records a change at `key` of the current object, or at the current value (only called
+    /// when [`Sink::REPORTS`]).
+    fn note(&mut self, _list: NoteKind, _key: Option<&str>, _cause: Cause, _value: Option<Value>) {}
 }
 
-/// Compact JSON text appended to a byte vector (the bytes `serde_json::to_writer` writes).
+/// A body that is not a JSON object where an envelope needs one.
+fn not_an_object(found: &str) -> Refused {
+    Refused::new(
+        EmitErrorKind::Serialization,
+        format!("a message body must serialize to an object, not {found}"),
+        None,
+    )
+}
+
+/// Appends compact JSON text to a buffer.
 pub struct Bytes<'a> {
     out: &'a mut Vec<u8>,
 }
 
 impl<'a> Bytes<'a> {
-    /// Text appended to `out`.
+    /// Writes to the end of `out`.
     pub fn new(out: &'a mut Vec<u8>) -> Self {
         Bytes { out }
     }
@@ -54,24 +92,31 @@ impl<'a> Bytes<'a> {
 
 impl Sink for Bytes<'_> {
     #[inline]
-    fn plain<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Bail> {
+    fn plain<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Refused> {
         value
             .serialize(&mut JsonWriter::new(self.out))
-            .map_err(|_| Bail)
+            .map_err(serialization)
     }
 
     fn plain_checked<T: Serialize + ?Sized>(
         &mut self,
         value: &T,
         check: ScalarCheck,
-    ) -> Result<(), Bail> {
+    ) -> Result<(), Refused> {
         let at = self.out.len();
         self.plain(value)?;
-        if text_passes(check, &self.out[at..]) {
-            Ok(())
-        } else {
-            Err(Bail)
+        if check.passes(Scalar::of_text(&self.out[at..])) {
+            return Ok(());
         }
+        // The text is not enough to judge (a string with escapes) or the value fails: judge
+        // the value itself.
+        self.out.truncate(at);
+        let copy = serde_json::to_value(value).map_err(serialization)?;
+        let scalar = Scalar::of_value(&copy);
+        if !check.passes(scalar) {
+            return Err(check.refusal(scalar));
+        }
+        self.plain(&copy)
     }
 
     #[inline]
@@ -114,14 +159,48 @@ impl Sink for Bytes<'_> {
     fn close_array(&mut self) {
         self.out.push(b']');
     }
+
+    fn envelope(
+        &mut self,
+        id: Option<&RequestId>,
+        member: Option<&'static str>,
+        body: &mut dyn FnMut(&mut Self) -> Result<(), Refused>,
+    ) -> Result<(), Refused> {
+        self.out.extend_from_slice(b"{\"jsonrpc\":\"2.0\"");
+        if let Some(id) = id {
+            self.out.extend_from_slice(b",\"id\":");
+            self.plain(id)?;
+        }
+        match member {
+            Some(member) => {
+                self.out.push(b',');
+                write_str(self.out, member);
+                self.out.push(b':');
+                body(self)?;
+                self.out.push(b'}');
+            }
+            None => {
+                // The body's members follow the head: its opening brace becomes the comma.
+                let brace = self.out.len();
+                body(self)?;
+                match self.out.get(brace..) {
+                    Some([b'{', b'}']) => {
+                        self.out.truncate(brace);
+                        self.out.push(b'}');
+                    }
+                    Some([b'{', ..]) => self.out[brace] = b',',
+                    _ => return Err(not_an_object("a non-object")),
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
-/// A `serde_json::Value` built bottom-up (the value `serde_json::to_value` builds).
+/// Builds a `serde_json::Value`.
 #[derive(Debug, Default)]
 pub struct Values {
-    /// The open containers, innermost last; an object with the key of its member being written.
     open: Vec<Container>,
-    /// The finished outermost value.
     done: Option<Value>,
 }
 
@@ -132,7 +211,7 @@ enum Container {
 }
 
 impl Values {
-    /// The value written, once every container is closed.
+    /// The value written.
     pub fn into_value(self) -> Option<Value> {
         if self.open.is_empty() {
             self.done
@@ -141,7 +220,6 @@ impl Values {
         }
     }
 
-    /// Places a finished value in the innermost container (or as the whole value).
     fn put(&mut self, value: Value) {
         match self.open.last_mut() {
             Some(Container::Object(map, key)) => {
@@ -151,14 +229,48 @@ impl Values {
             None => self.done = Some(value),
         }
     }
+
+    /// The frame of [`Sink::envelope`] around `interior`, the body written.
+    fn frame(
+        id: Option<&RequestId>,
+        member: Option<&'static str>,
+        interior: Option<Value>,
+    ) -> Result<Value, Refused> {
+        let mut out = Map::new();
+        out.insert("jsonrpc".into(), Value::from("2.0"));
+        if let Some(id) = id {
+            out.insert(
+                "id".into(),
+                serde_json::to_value(id).map_err(serialization)?,
+            );
+        }
+        match (member, interior) {
+            (Some(m), Some(v)) => {
+                out.insert(m.to_owned(), v);
+            }
+            (None, Some(Value::Object(fields))) => {
+                for (k, v) in fields {
+                    if k != "jsonrpc" && k != "id" {
+                        out.insert(k, v);
+                    }
+                }
+            }
+            (_, other) => {
+                return Err(not_an_object(
+                    &other.map_or_else(|| "nothing".to_owned(), |v| v.to_string()),
+                ));
+            }
+        }
+        Ok(Value::Object(out))
+    }
 }
 
 impl Sink for Values {
     #[inline]
-    fn plain<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Bail> {
+    fn plain<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Refused> {
         let value = value
             .serialize(serde_json::value::Serializer)
-            .map_err(|_| Bail)?;
+            .map_err(serialization)?;
         self.put(value);
         Ok(())
     }
@@ -167,12 +279,13 @@ impl Sink for Values {
         &mut self,
         value: &T,
         check: ScalarCheck,
-    ) -> Result<(), Bail> {
+    ) -> Result<(), Refused> {
         let value = value
             .serialize(serde_json::value::Serializer)
-            .map_err(|_| Bail)?;
-        if !check.passes(Scalar::of_value(&value)) {
-            return Err(Bail);
+            .map_err(serialization)?;
+        let scalar = Scalar::of_value(&value);
+        if !check.passes(scalar) {
+            return Err(check.refusal(scalar));
         }
         self.put(value);
         Ok(())
@@ -214,5 +327,122 @@ impl Sink for Values {
         if let Some(Container::Array(items)) = self.open.pop() {
             self.put(Value::Array(items));
         }
+    }
+
+    fn envelope(
+        &mut self,
+        id: Option<&RequestId>,
+        member: Option<&'static str>,
+        body: &mut dyn FnMut(&mut Self) -> Result<(), Refused>,
+    ) -> Result<(), Refused> {
+        let mut interior = Values::default();
+        body(&mut interior)?;
+        let frame = Values::frame(id, member, interior.into_value())?;
+        self.put(frame);
+        Ok(())
+    }
+}
+
+/// Builds a `serde_json::Value` and the report of what the emission changed.
+#[derive(Debug)]
+pub struct Reporting {
+    values: Values,
+    path: JsonPath,
+    report: EmissionReport,
+}
+
+impl Reporting {
+    /// An empty output for an emission at `version`.
+    pub fn new(version: ProtocolVersion) -> Self {
+        Reporting {
+            values: Values::default(),
+            path: JsonPath::root(),
+            report: EmissionReport::new(version),
+        }
+    }
+
+    /// The value written and the report.
+    pub fn finish(self) -> (Option<Value>, EmissionReport) {
+        (self.values.into_value(), self.report)
+    }
+}
+
+impl Sink for Reporting {
+    const REPORTS: bool = true;
+
+    #[inline]
+    fn plain<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Refused> {
+        self.values.plain(value)
+    }
+
+    fn plain_checked<T: Serialize + ?Sized>(
+        &mut self,
+        value: &T,
+        check: ScalarCheck,
+    ) -> Result<(), Refused> {
+        self.values.plain_checked(value, check)
+    }
+
+    fn open_object(&mut self, members: usize) {
+        self.values.open_object(members);
+    }
+
+    fn key(&mut self, first: bool, key: &str, quoted: Option<&[u8]>) {
+        self.values.key(first, key, quoted);
+    }
+
+    fn close_object(&mut self) {
+        self.values.close_object();
+    }
+
+    fn open_array(&mut self, items: usize) {
+        self.values.open_array(items);
+    }
+
+    fn item(&mut self, first: bool) {
+        self.values.item(first);
+    }
+
+    fn close_array(&mut self) {
+        self.values.close_array();
+    }
+
+    fn envelope(
+        &mut self,
+        id: Option<&RequestId>,
+        member: Option<&'static str>,
+        body: &mut dyn FnMut(&mut Self) -> Result<(), Refused>,
+    ) -> Result<(), Refused> {
+        // The body is written on its own and framed; its changes are reported at their place
+        // in the frame.
+        let outer = std::mem::take(&mut self.values);
+        if let Some(m) = member {
+            self.path.push(PathSegment::Key(m.to_owned()));
+        }
+        let written = body(self);
+        if member.is_some() {
+            self.path.pop();
+        }
+        let interior = std::mem::replace(&mut self.values, outer);
+        written?;
+        let frame = Values::frame(id, member, interior.into_value())?;
+        self.values.put(frame);
+        Ok(())
+    }
+
+    fn enter(&mut self, segment: PathSegment) {
+        self.path.push(segment);
+    }
+
+    fn leave(&mut self) {
+        self.path.pop();
+    }
+
+    fn note(&mut self, list: NoteKind, key: Option<&str>, cause: Cause, value: Option<Value>) {
+        let mut path = self.path.clone();
+        if let Some(k) = key {
+            path.push(PathSegment::Key(k.to_owned()));
+        }
+        self.report.record(list, Change { path, cause, value });
     }
 }

@@ -1,47 +1,41 @@
-//! The planned emitter on the cases it decides and the cases it hands over: for each, whether
-//! it writes the body, and that what it writes (text and value) is what the shaping serializer
-//! writes. (The
-//! corpus-wide comparison is in `walk_tests`.)
+//! The emitter on the decisions it makes (injections, checks, refusals, answers, flattened
+//! structs): what it writes, and that it is what the shaping serializer it replaced wrote, text
+//! and value, or the same refusal. (The corpus-wide comparison is in `walk_tests`.)
 
 use serde_json::{Value, json};
 
-use super::super::{MethodResult, WireBody, parse_as, parse_result_for, shaped_value, shaped_vec};
+use super::super::{
+    EmitOptions, MethodResult, WireBody, parse_as, parse_result_for, serialize_for,
+    serialize_for_vec, shaped_value, shaped_vec,
+};
 use crate::ProtocolVersion::{self, *};
 use crate::model::{ClientNotification, ClientRequest};
 
-/// What became of one body: the planned emitter's text (`None`: it bailed) and the shaping
-/// serializer's (or its refusal).
+/// What became of one body: the emitter's text or refusal, and the shaping serializer's.
 struct Outcome {
-    planned: Option<String>,
+    emitted: Result<String, String>,
     shaped: Result<String, String>,
 }
 
 fn run<B: WireBody>(body: &B, v: ProtocolVersion) -> Outcome {
-    let mut planned = Vec::new();
-    let wrote = body.emit_planned(v, &mut planned);
-    let mut shaped = Vec::new();
-    let result = shaped_vec(body, v, super::super::EmitOptions::new(), &mut shaped);
     let text = |b: Vec<u8>| String::from_utf8(b).expect("JSON text is UTF-8");
+    let mut out = Vec::new();
+    let emitted = serialize_for_vec(body, v, &mut out);
+    let mut shaped = Vec::new();
+    let result = shaped_vec(body, v, EmitOptions::new(), &mut shaped);
     let out = Outcome {
-        planned: wrote.then(|| text(planned)),
+        emitted: emitted.map(|()| text(out)).map_err(|e| e.message),
         shaped: result.map(|()| text(shaped)).map_err(|e| e.message),
     };
-    if let Some(p) = &out.planned {
-        assert_eq!(
-            Ok(p),
-            out.shaped.as_ref(),
-            "the planned text differs from the shaping serializer's"
-        );
-    }
-    let value = body.emit_planned_value(v);
-    assert_eq!(value.is_some(), wrote, "the two planned outputs bail alike");
-    if let Some(value) = value {
-        assert_eq!(
-            Ok(value),
-            shaped_value(body, v).map_err(|e| e.message),
-            "the planned value differs from the shaping serializer's"
-        );
-    }
+    assert_eq!(
+        out.emitted, out.shaped,
+        "the emitter's text differs from the shaping serializer's"
+    );
+    assert_eq!(
+        serialize_for(body, v).map_err(|e| e.message),
+        shaped_value(body, v).map_err(|e| e.message),
+        "the emitter's value differs from the shaping serializer's"
+    );
     out
 }
 
@@ -78,14 +72,14 @@ fn client_requests_at_2026_are_planned_with_the_version_injected() {
         V2025_11_25,
         V2026_07_28,
     );
-    assert!(with_all.planned.is_some());
+    assert!(with_all.emitted.is_ok());
     let injected = request(
         call_tool_2026(json!({"io.modelcontextprotocol/clientCapabilities": {}})),
         V2025_11_25,
         V2026_07_28,
     );
     assert_eq!(
-        injected.planned.as_deref(),
+        injected.emitted.as_deref().ok(),
         Some(
             r#"{"method":"tools/call","params":{"name":"get_weather","arguments":{"location":"NYC"},"_meta":{"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#
         )
@@ -102,7 +96,7 @@ fn client_capabilities_in_meta_are_shaped_as_their_type() {
         V2025_11_25,
         V2026_07_28,
     );
-    let text = out.planned.expect("planned");
+    let text = out.emitted.expect("emitted");
     assert!(!text.contains("listChanged"), "{text}");
     assert!(text.contains(r#""x":1"#), "{text}");
 }
@@ -117,18 +111,18 @@ fn client_requests_the_shaping_serializer_refuses_are_handed_over() {
         json!({"io.modelcontextprotocol/clientCapabilities": []}),
     ] {
         let out = request(call_tool_2026(meta.clone()), V2025_11_25, V2026_07_28);
-        assert!(out.planned.is_none(), "{meta}");
+        assert!(out.emitted.is_err(), "{meta}");
         assert!(out.shaped.is_err(), "{meta}: {:?}", out.shaped);
     }
     let no_params = request(json!({"method": "tools/list"}), V2025_11_25, V2026_07_28);
-    assert!(no_params.planned.is_none() && no_params.shaped.is_err());
+    assert!(no_params.emitted.is_err() && no_params.shaped.is_err());
 }
 
 #[test]
 fn results_at_2026_get_their_defaults_and_keep_valid_caller_values() {
     let defaults = result("tools/list", json!({"tools": []}), V2025_11_25, V2026_07_28);
     assert_eq!(
-        defaults.planned.as_deref(),
+        defaults.emitted.as_deref().ok(),
         Some(r#"{"tools":[],"resultType":"complete","ttlMs":0,"cacheScope":"private"}"#)
     );
     let kept = result(
@@ -137,7 +131,7 @@ fn results_at_2026_get_their_defaults_and_keep_valid_caller_values() {
         V2026_07_28,
         V2026_07_28,
     );
-    let text = kept.planned.expect("planned");
+    let text = kept.emitted.expect("emitted");
     assert!(text.contains(r#""ttlMs":30"#) && text.contains(r#""cacheScope":"public""#));
     // Below 2026-07-28 the same fields are stripped.
     let older = result(
@@ -146,7 +140,7 @@ fn results_at_2026_get_their_defaults_and_keep_valid_caller_values() {
         V2026_07_28,
         V2025_11_25,
     );
-    assert_eq!(older.planned.as_deref(), Some(r#"{"tools":[]}"#));
+    assert_eq!(older.emitted.as_deref().ok(), Some(r#"{"tools":[]}"#));
 }
 
 #[test]
@@ -157,7 +151,7 @@ fn results_the_planned_emitter_does_not_decide_are_handed_over() {
         V2026_07_28,
         V2026_07_28,
     );
-    assert!(contradicting.planned.is_none() && contradicting.shaped.is_err());
+    assert!(contradicting.emitted.is_err() && contradicting.shaped.is_err());
 }
 
 #[test]
@@ -165,21 +159,21 @@ fn input_required_results_need_requests_or_state() {
     let input = |json: Value| result("tools/call", json, V2026_07_28, V2026_07_28);
     let state = input(json!({"resultType": "input_required", "requestState": "s"}));
     assert_eq!(
-        state.planned.as_deref(),
+        state.emitted.as_deref().ok(),
         Some(r#"{"requestState":"s","resultType":"input_required"}"#)
     );
     let requests = input(json!({
         "resultType": "input_required",
         "inputRequests": {"r1": {"method": "roots/list"}}
     }));
-    assert!(requests.planned.is_some());
+    assert!(requests.emitted.is_ok());
     // Neither (an empty `inputRequests` does not count): refused, by the shaping serializer.
     for json in [
         json!({"resultType": "input_required"}),
         json!({"resultType": "input_required", "inputRequests": {}}),
     ] {
         let out = input(json.clone());
-        assert!(out.planned.is_none() && out.shaped.is_err(), "{json}");
+        assert!(out.emitted.is_err() && out.shaped.is_err(), "{json}");
     }
 }
 
@@ -193,9 +187,9 @@ fn the_ledgers_checks_of_shape_are_made_before_writing() {
             V2025_06_18,
         )
     };
-    assert!(call(json!({"a": 1})).planned.is_some());
+    assert!(call(json!({"a": 1})).emitted.is_ok());
     let array = call(json!([1, 2]));
-    assert!(array.planned.is_none() && array.shaped.is_err());
+    assert!(array.emitted.is_err() && array.shaped.is_err());
 
     let tools = |schema: Value| {
         result(
@@ -205,9 +199,9 @@ fn the_ledgers_checks_of_shape_are_made_before_writing() {
             V2025_06_18,
         )
     };
-    assert!(tools(json!({"type": "object"})).planned.is_some());
+    assert!(tools(json!({"type": "object"})).emitted.is_ok());
     let not_object = tools(json!({"type": "string"}));
-    assert!(not_object.planned.is_none() && not_object.shaped.is_err());
+    assert!(not_object.emitted.is_err() && not_object.shaped.is_err());
 
     let sampled = |content: Value| {
         result(
@@ -219,11 +213,11 @@ fn the_ledgers_checks_of_shape_are_made_before_writing() {
     };
     assert!(
         sampled(json!({"type": "text", "text": "hi"}))
-            .planned
-            .is_some()
+            .emitted
+            .is_ok()
     );
     let many = sampled(json!([{"type": "text", "text": "hi"}]));
-    assert!(many.planned.is_none() && many.shaped.is_err());
+    assert!(many.emitted.is_err() && many.shaped.is_err());
 }
 
 #[test]
@@ -238,17 +232,16 @@ fn elicitation_answers_are_planned_only_when_nothing_is_stripped_or_refused() {
     };
     assert!(
         answers(json!({"a": "x", "b": 2, "c": true}))
-            .planned
-            .is_some()
+            .emitted
+            .is_ok()
     );
     let null = answers(json!({"a": "x", "b": null}));
-    assert_eq!(null.planned, None);
     assert_eq!(
         null.shaped.as_deref(),
         Ok(r#"{"action":"accept","content":{"a":"x"}}"#)
     );
     let nested = answers(json!({"a": {"b": 1}}));
-    assert!(nested.planned.is_none() && nested.shaped.is_err());
+    assert!(nested.emitted.is_err() && nested.shaped.is_err());
 }
 
 #[test]
@@ -261,9 +254,9 @@ fn required_members_are_checked_when_the_object_ends() {
         .expect("a notification");
         run(&body, V2025_06_18)
     };
-    assert!(cancelled(json!({"requestId": 3})).planned.is_some());
+    assert!(cancelled(json!({"requestId": 3})).emitted.is_ok());
     let missing = cancelled(json!({"reason": "x"}));
-    assert!(missing.planned.is_none() && missing.shaped.is_err());
+    assert!(missing.emitted.is_err() && missing.shaped.is_err());
 }
 
 #[test]
@@ -275,7 +268,7 @@ fn types_a_revision_lacks_are_handed_over() {
         V2025_11_25,
         V2024_11_05,
     );
-    assert!(audio.planned.is_none() && audio.shaped.is_err());
+    assert!(audio.emitted.is_err() && audio.shaped.is_err());
     // `initialize` does not exist at 2026-07-28.
     let init = request(
         json!({"method": "initialize", "params": {
@@ -284,7 +277,7 @@ fn types_a_revision_lacks_are_handed_over() {
         V2025_11_25,
         V2026_07_28,
     );
-    assert!(init.planned.is_none() && init.shaped.is_err());
+    assert!(init.emitted.is_err() && init.shaped.is_err());
 }
 
 #[test]
@@ -295,8 +288,9 @@ fn flattened_structs_are_planned_with_their_members_decided_by_the_owner() {
         "ttl": 30_000, "pollInterval": 500});
     let core = result("tasks/get", task.clone(), V2025_11_25, V2025_11_25);
     assert_eq!(
-        core.planned
+        core.emitted
             .as_deref()
+            .ok()
             .map(|t| serde_json::from_str::<Value>(t).unwrap()),
         Some(task),
         "written by the planned emitter, member for member"
@@ -306,7 +300,7 @@ fn flattened_structs_are_planned_with_their_members_decided_by_the_owner() {
         "createdAt": "2026-12-02T04:05:06.789Z", "lastUpdatedAt": "2026-12-02T04:05:07.000Z",
         "ttlMs": 60_000, "result": {"content": [], "resultType": "complete"}});
     let got = result("tasks/get", detailed, V2026_07_28, V2026_07_28);
-    let text = got.planned.expect("planned");
+    let text = got.emitted.expect("emitted");
     let v: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["resultType"], "complete", "{text}");
     assert_eq!(v["taskId"], "t1");
@@ -319,5 +313,5 @@ fn flattened_structs_are_planned_with_their_members_decided_by_the_owner() {
         V2025_11_25,
         V2025_06_18,
     );
-    assert!(absent.planned.is_none() && absent.shaped.is_err());
+    assert!(absent.emitted.is_err() && absent.shaped.is_err());
 }
