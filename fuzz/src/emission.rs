@@ -1,6 +1,6 @@
 //! The boundary's emission contract, checked on one superset body at every revision:
-//! - the planned emitter ([`serialize_for`]) and the shaping serializer
-//!   ([`serialize_for_report`], which always takes it) emit the same value or the same error;
+//! - the emitter's value sink ([`serialize_for`]) and its reporting sink
+//!   ([`serialize_for_report`]) emit the same value or the same error;
 //! - the byte output ([`serialize_for_vec`]) is exactly `serde_json`'s text of that value, and
 //!   leaves the buffer as it was on error;
 //! - what is emitted at a revision parses back at that revision, and emitting that again gives
@@ -23,15 +23,15 @@ pub fn check<B: WireBody + WireParse + Debug>(body: &B) {
 }
 
 fn check_at<B: WireBody + WireParse + Debug>(body: &B, version: ProtocolVersion) {
-    let planned = serialize_for(body, version);
-    let shaped = serialize_for_report(body, version).map(|(value, _)| value);
+    let value = serialize_for(body, version);
+    let reported = serialize_for_report(body, version).map(|(value, _)| value);
     assert_eq!(
-        planned, shaped,
+        value, reported,
         "serialize_for and serialize_for_report disagree at {version} on {body:?}"
     );
     let mut bytes = b"prefix".to_vec();
     let written = serialize_for_vec(body, version, &mut bytes);
-    let Ok(value) = planned else {
+    let Ok(value) = value else {
         assert!(
             written.is_err(),
             "serialize_for_vec wrote what serialize_for refused at {version}: {body:?}"

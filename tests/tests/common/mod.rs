@@ -82,14 +82,12 @@ impl Body {
         self.info().type_name
     }
 
-    /// The compact text output (`serialize_for_string`: the planned emitter, or the shaping
-    /// serializer where it bails).
+    /// The compact text output (`serialize_for_string`).
     pub fn emit_text(&self, v: ProtocolVersion) -> Result<String, EmitError> {
         on_body!(self, b => serialize_for_string(b, v))
     }
 
-    /// The value output (`serialize_for`: the planned emitter, or the shaping serializer where
-    /// it bails).
+    /// The value output (`serialize_for`).
     pub fn emit_value(&self, v: ProtocolVersion) -> Result<Value, EmitError> {
         on_body!(self, b => serialize_for(b, v))
     }
@@ -187,7 +185,7 @@ pub enum Outcome {
 /// Panics (with `label`) when the emitted body violates the target's schema.
 pub fn translate(body: &Body, v: ProtocolVersion, label: &str) -> Outcome {
     let emitted = body.emit(v);
-    // The byte outputs (mostly the planned emitter) write exactly the value output's text, and
+    // The byte outputs write exactly the value output's text, and
     // refuse exactly what it refuses.
     match (&emitted, body.emit_text(v)) {
         (Ok((value, _)), Ok(text)) => {

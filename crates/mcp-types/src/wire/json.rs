@@ -13,8 +13,7 @@ use std::fmt::{self, Display};
 use serde::ser::{self, Impossible, Serialize};
 use serde_json::ser::{CharEscape, CompactFormatter, Formatter};
 
-/// The error type of the writer (the same as `serde_json`'s, so the shaping serializer above it
-/// reports errors as before).
+/// The error type of the writer (the same as `serde_json`'s: a sink passes it on unchanged).
 type Error = serde_json::Error;
 type Result<T> = std::result::Result<T, Error>;
 

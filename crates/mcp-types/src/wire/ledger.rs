@@ -1379,7 +1379,7 @@ pub const MEMBER_ROWS: &[MemberRow] = &[
 pub static MEMBERS: &[MemberRow] = MEMBER_ROWS;
 
 /// The revisions at which `member` of `union` has a member row that refuses or rewrites it (the
-/// planned emitter hands those members to the shaping serializer); evaluated at compile time.
+/// emitter walks those members through their row); evaluated at compile time.
 pub const fn member_rows_at(union: &str, member: &str) -> Revisions {
     let mut out = Revisions::NONE;
     let mut i = 0;
@@ -1851,7 +1851,7 @@ mod tests {
                 w[1]
             );
         }
-        // A member row is found by its member alone (the shaping serializer sees member names).
+        // A member row is found by its member alone (the emitter sees member names).
         for r in MEMBERS {
             assert_eq!(
                 MEMBERS.iter().filter(|o| o.member == r.member).count(),

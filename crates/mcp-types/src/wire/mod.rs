@@ -72,8 +72,6 @@ macro_rules! transparent {
 
 mod body;
 mod clean;
-#[cfg(test)]
-mod emit;
 pub mod error;
 mod frame;
 mod impls;
@@ -85,8 +83,6 @@ pub(crate) mod planned;
 pub mod report;
 pub mod revs;
 pub mod shaping;
-#[cfg(test)]
-mod text;
 
 use std::io;
 
@@ -275,87 +271,6 @@ pub fn serialize_for_vec_with<B: WireBody + ?Sized>(
         out.truncate(start);
     }
     written
-}
-
-/// The emission of a body through the shaping serializer the emitter replaced: the tests'
-/// second opinion until it goes.
-#[cfg(test)]
-pub(crate) fn shaped<B: WireBody + ?Sized, S: serde::Serializer>(
-    body: &B,
-    version: ProtocolVersion,
-    options: EmitOptions,
-    track: bool,
-    ser: S,
-) -> Result<(S::Ok, Option<EmissionReport>), EmitError> {
-    use emit::{Ctx, Shaper};
-    let info = body.body_info();
-    let known = names::known(info.type_name);
-    check_body(known, version).map_err(|mut e| {
-        e.body.get_or_insert(info.kind);
-        e
-    })?;
-    let ctx = Ctx::new(version, options, track, known);
-    let result = body.serialize(Shaper::body(ser, &ctx, info));
-    let kind = |mut e: EmitError| {
-        e.body.get_or_insert(info.kind);
-        e
-    };
-    match result {
-        Ok(ok) => Ok((ok, ctx.into_report())),
-        Err(e) => {
-            if let Some(err) = ctx.take_error() {
-                if track || !err.path.segments().is_empty() {
-                    return Err(kind(err));
-                }
-                let ctx2 = Ctx::new(version, options, true, known);
-                let mut sink = serde_json::Serializer::new(io::sink());
-                let _ = body.serialize(Shaper::body(&mut sink, &ctx2, info));
-                Err(kind(ctx2.take_error().unwrap_or(err)))
-            } else {
-                Err(kind(EmitError::new(
-                    EmitErrorKind::Serialization,
-                    version,
-                    e.to_string(),
-                    None,
-                )))
-            }
-        }
-    }
-}
-
-/// [`shaped`] to a value.
-#[cfg(test)]
-pub(crate) fn shaped_value<B: WireBody + ?Sized>(
-    body: &B,
-    version: ProtocolVersion,
-) -> Result<Value, EmitError> {
-    shaped(
-        body,
-        version,
-        EmitOptions::new(),
-        false,
-        serde_json::value::Serializer,
-    )
-    .map(|(v, _)| v)
-}
-
-/// [`shaped`] to text.
-#[cfg(test)]
-pub(crate) fn shaped_vec<B: WireBody + ?Sized>(
-    body: &B,
-    version: ProtocolVersion,
-    options: EmitOptions,
-    out: &mut Vec<u8>,
-) -> Result<(), EmitError> {
-    let start = out.len();
-    let result = {
-        let mut writer = json::JsonWriter::new(out);
-        shaped(body, version, options, false, &mut writer).map(|_| ())
-    };
-    if result.is_err() {
-        out.truncate(start);
-    }
-    result
 }
 
 /// Writes the compact JSON text of `body` at `version` to `writer`; on error nothing is written

@@ -11,8 +11,8 @@ use serde_json::Value;
 
 use super::body::{BodyInfo, BodyKind};
 use super::ledger::{
-    CLIENT_REQUESTS_2026, LOG_LEVEL_KEY, LOGGING_LEVELS, LedgerRow, OwnerInfo,
-    PROTOCOL_VERSION_KEY, RESULT_TYPES_2026, RefuseWhen, ResultShape,
+    CLIENT_REQUESTS_2026, LOG_LEVEL_KEY, LOGGING_LEVELS, OwnerInfo, PROTOCOL_VERSION_KEY,
+    RESULT_TYPES_2026, ResultShape,
 };
 use crate::{Era, ProtocolVersion};
 
@@ -123,8 +123,6 @@ pub const F_CAPABILITIES: u32 = 1 << 10;
 pub const F_INPUT_REQUESTS: u32 = 1 << 11;
 /// An input-required result has a `requestState`.
 pub const F_REQUEST_STATE: u32 = 1 << 12;
-/// A checked schema object has its root `type`.
-pub const F_SCHEMA_TYPE: u32 = 1 << 13;
 /// The first flag of a member a ledger row requires (one flag per such member, up to bit 31).
 pub const F_FIRST_REQUIRED: u32 = 16;
 
@@ -143,11 +141,6 @@ pub enum Role {
     ClientParams,
     /// Its `params._meta`: [`ShapedObject::ClientMeta`] rows; it needs the client capabilities.
     ClientMeta,
-    /// A map whose entry count the parent needs (`inputRequests`).
-    Counted,
-    /// An open JSON object a ledger row wants to be an object (with root `type: "object"` for
-    /// [`RefuseWhen::NotObjectSchema`]); its members are written verbatim.
-    Checked(&'static LedgerRow, RefuseWhen),
 }
 
 impl Role {
@@ -382,7 +375,6 @@ mod tests {
             F_CAPABILITIES,
             F_INPUT_REQUESTS,
             F_REQUEST_STATE,
-            F_SCHEMA_TYPE,
         ];
         let mut seen = (0..SHAPED_MEMBERS.len()).fold(0, |acc, i| acc | shaped_flag(i));
         for f in all {
