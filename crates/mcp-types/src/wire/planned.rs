@@ -889,12 +889,15 @@ impl Open {
             {
                 self.key(e, member.key, None);
                 e.plain(&value)?;
-                e.note(
-                    NoteKind::Injected,
-                    Some(member.key),
-                    Cause::Shaping(ledger::shaping(member.rule)),
-                    Some(value.into()),
-                );
+                // The value is built for a report only (an allocation the other sinks skip).
+                if S::REPORTS {
+                    e.note(
+                        NoteKind::Injected,
+                        Some(member.key),
+                        Cause::Shaping(ledger::shaping(member.rule)),
+                        Some(value.into()),
+                    );
+                }
             }
         }
         Ok(())
