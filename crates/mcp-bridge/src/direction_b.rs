@@ -24,6 +24,7 @@
 //!   answered there (-32021 without the extension declared); `tasks/result` and `tasks/list`
 //!   are not the extension's (-32601).
 
+use mcp_types::jsonrpc::codes;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -268,7 +269,7 @@ impl DirectionB {
         let uris = filter.resource_subscriptions.clone().unwrap_or_default();
         if uris.len() > MAX_LISTEN_URIS {
             return Err(ErrorData::new(
-                -32602,
+                codes::INVALID_PARAMS,
                 format!("a listen stream names at most {MAX_LISTEN_URIS} resources"),
             ));
         }
@@ -458,14 +459,14 @@ impl DirectionB {
             | ClientRequest::CancelTask(_)
             | ClientRequest::UpdateTask(_) => {
                 return Err(ErrorData::new(
-                    -32601,
+                    codes::METHOD_NOT_FOUND,
                     format!("method not found: {method} does not exist at 2026-07-28"),
                 ));
             }
             _ => {}
         }
-        let mut value =
-            serde_json::to_value(&request).map_err(|e| ErrorData::new(-32603, e.to_string()))?;
+        let mut value = serde_json::to_value(&request)
+            .map_err(|e| ErrorData::new(codes::INTERNAL_ERROR, e.to_string()))?;
         let identity = identity_of(ctx);
         let digest = params_digest(value.get("params"));
         let uri = value
@@ -493,8 +494,9 @@ impl DirectionB {
                 .parks
                 .redeem(&token, turn.principal, method, &turn.digest)?;
             let responses: IndexMap<String, InputResponse> = match responses {
-                Some(r) => serde_json::from_value(r)
-                    .map_err(|e| ErrorData::new(-32602, format!("inputResponses: {e}")))?,
+                Some(r) => serde_json::from_value(r).map_err(|e| {
+                    ErrorData::new(codes::INVALID_PARAMS, format!("inputResponses: {e}"))
+                })?,
                 None => IndexMap::new(),
             };
             if let Err(e) = deliver(&mut call, responses).await {
@@ -524,7 +526,7 @@ impl DirectionB {
             let tools = self.tools(handler, ctx, &identity, &session).await?;
             check_param_headers(&tools, &r.params, ctx.param_headers()).map_err(|e| match e {
                 HandlerError::Rpc(e) => e,
-                _ => ErrorData::new(-32603, "header check"),
+                _ => ErrorData::new(codes::INTERNAL_ERROR, "header check"),
             })?;
         }
         // Q8: a tool the legacy server runs as a task goes upstream task-augmented when the
@@ -611,7 +613,10 @@ impl DirectionB {
                             // Q8: the server's core task becomes the extension's.
                             let created = tasks::read_created(&value, revision)?;
                             let tasks = self.tasks.as_ref().ok_or_else(|| {
-                                ErrorData::new(-32603, "a task without the tasks extension")
+                                ErrorData::new(
+                                    codes::INTERNAL_ERROR,
+                                    "a task without the tasks extension",
+                                )
                             })?;
                             let created = tasks.adopt(
                                 turn.principal,
@@ -738,7 +743,10 @@ impl DirectionB {
         request: &ClientRequest,
     ) -> Result<ServerResult, ErrorData> {
         let Some(store) = &self.tasks else {
-            return Err(ErrorData::new(-32601, "the server offers no tasks"));
+            return Err(ErrorData::new(
+                codes::METHOD_NOT_FOUND,
+                "the server offers no tasks",
+            ));
         };
         if !tasks::negotiated(ctx.client_capabilities()) {
             return Err(tasks::tasks_required());
@@ -760,7 +768,7 @@ impl DirectionB {
                 Ok(ServerResult::Empty(Default::default()))
             }
             other => Err(ErrorData::new(
-                -32601,
+                codes::METHOD_NOT_FOUND,
                 format!("method not found: {}", other.method()),
             )),
         }
@@ -872,7 +880,7 @@ pub(crate) fn admit(
         other => {
             return Err(Box::new((
                 ErrorData::new(
-                    -32601,
+                    codes::METHOD_NOT_FOUND,
                     format!("the bridge does not carry {}", other.method()),
                 ),
                 None,
@@ -883,7 +891,7 @@ pub(crate) fn admit(
         // B10: never attached to a request that cannot answer input-required.
         return Err(Box::new((
             ErrorData::new(
-                -32601,
+                codes::METHOD_NOT_FOUND,
                 format!(
                     "{}: the client's request cannot carry input requests",
                     input.tag()
@@ -913,7 +921,7 @@ pub(crate) fn admit(
     if let Some(missing) = missing {
         return Err(Box::new((
             ErrorData::new(
-                -32601,
+                codes::METHOD_NOT_FOUND,
                 format!("the client did not declare the capability {missing}"),
             ),
             Some(missing),
@@ -934,7 +942,7 @@ pub(crate) fn admit(
     }
     serde_json::from_value(value)
         .map(|input| (input, key))
-        .map_err(|e| Box::new((ErrorData::new(-32603, e.to_string()), None)))
+        .map_err(|e| Box::new((ErrorData::new(codes::INTERNAL_ERROR, e.to_string()), None)))
 }
 
 /// Answers the parked call's waiting requests that `responses` answers (unknown keys are
@@ -948,7 +956,7 @@ async fn deliver(
             && !fits(&p.request, answer)
         {
             return Err(ErrorData::new(
-                -32602,
+                codes::INVALID_PARAMS,
                 format!(
                     "inputResponses[{key:?}] does not answer a {} request",
                     p.request.tag()
@@ -983,7 +991,7 @@ pub(crate) fn client_result(answer: InputResponse) -> Result<ClientResult, Error
         InputResponse::Elicit(r) => Ok(ClientResult::Elicit(r)),
         #[allow(unreachable_patterns)]
         _ => Err(ErrorData::new(
-            -32603,
+            codes::INTERNAL_ERROR,
             "an answer the bridge does not carry",
         )),
     }
@@ -1000,7 +1008,7 @@ fn url_elicitation_round(
     error: &ErrorData,
     mrtr: bool,
 ) -> Option<Result<ServerResult, ErrorData>> {
-    if error.code != -32042 || !mrtr {
+    if error.code != codes::URL_ELICITATION_REQUIRED || !mrtr {
         return None;
     }
     let elicitations = error.data.as_ref()?.get("elicitations")?.as_array()?;
@@ -1011,7 +1019,7 @@ fn url_elicitation_round(
     if caps.pointer("/elicitation/url").is_none() {
         let required = json!({"elicitation": {"url": {}}});
         return Some(Err(ErrorData::new(
-            -32021,
+            codes::MISSING_CLIENT_CAPABILITY,
             "Missing required client capability",
         )
         .with_data(json!({
@@ -1058,13 +1066,17 @@ fn url_elicitations_accepted(responses: &serde_json::Map<String, Value>) -> Resu
 /// 2026-07-28 reserves, becomes -32603 with `data.originalCode`.
 pub(crate) fn legacy_error(e: ErrorData, refused: Option<Value>, uri: Option<&str>) -> ErrorData {
     if let Some(required) = refused {
-        return ErrorData::new(-32021, "Missing required client capability").with_data(json!({
+        return ErrorData::new(
+            codes::MISSING_CLIENT_CAPABILITY,
+            "Missing required client capability",
+        )
+        .with_data(json!({
             "requiredCapabilities": required,
             "upstreamError": {"code": e.code, "message": e.message},
         }));
     }
     match e.code {
-        -32002 => {
+        codes::RESOURCE_NOT_FOUND => {
             let mut data = match e.data {
                 Some(Value::Object(m)) => m,
                 _ => serde_json::Map::new(),
@@ -1074,9 +1086,9 @@ pub(crate) fn legacy_error(e: ErrorData, refused: Option<Value>, uri: Option<&st
             {
                 data.insert("uri".into(), Value::String(uri.to_owned()));
             }
-            ErrorData::new(-32602, e.message).with_data(Value::Object(data))
+            ErrorData::new(codes::INVALID_PARAMS, e.message).with_data(Value::Object(data))
         }
-        -32021
+        codes::MISSING_CLIENT_CAPABILITY
             if e.data
                 .as_ref()
                 .and_then(|d| d.get("requiredCapabilities"))
@@ -1084,7 +1096,7 @@ pub(crate) fn legacy_error(e: ErrorData, refused: Option<Value>, uri: Option<&st
         {
             e
         }
-        code if (-32099..=-32020).contains(&code) => {
+        code if codes::RESERVED_2026.contains(&code) => {
             let mut data = match e.data {
                 Some(Value::Object(m)) => m,
                 Some(other) => {
@@ -1095,7 +1107,7 @@ pub(crate) fn legacy_error(e: ErrorData, refused: Option<Value>, uri: Option<&st
                 None => serde_json::Map::new(),
             };
             data.insert("originalCode".into(), json!(code));
-            ErrorData::new(-32603, e.message).with_data(Value::Object(data))
+            ErrorData::new(codes::INTERNAL_ERROR, e.message).with_data(Value::Object(data))
         }
         _ => e,
     }

@@ -6,6 +6,7 @@
 use mcp_transport::Frame;
 use mcp_types::ProtocolVersion;
 use mcp_types::jsonrpc::ErrorData;
+use mcp_types::jsonrpc::codes;
 use mcp_types::wire::{
     EmitError, EmitErrorKind, EmitOptions, WireBody, serialize_for_report_with,
     serialize_for_vec_with,
@@ -69,7 +70,7 @@ pub(crate) fn refusal(
 ) -> ErrorData {
     if matches!(e.kind, EmitErrorKind::TypeAbsent) {
         return ErrorData::new(
-            -32601,
+            codes::METHOD_NOT_FOUND,
             format!("{method} does not exist at the server's revision {to}: {e}"),
         );
     }

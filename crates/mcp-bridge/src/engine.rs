@@ -8,6 +8,7 @@
 //! stripped of the reserved identity keys for a legacy one), its answer read with
 //! `parse_result_for` at the upstream's revision and handed back as the superset value.
 
+use mcp_types::jsonrpc::codes;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -23,6 +24,7 @@ use mcp_types::model::{
     InputRequest, InputResponse, InputResponses, LoggingLevel, ServerCapabilities, ServerRequest,
     ServerResult, SubscriptionFilter,
 };
+use mcp_types::wire::ledger::RESERVED_META;
 use mcp_types::wire::{MethodResult, parse_result_for};
 use serde_json::{Map, Value, json};
 use tokio::time::Instant;
@@ -72,15 +74,6 @@ const MODERN_RESULT_META: [&str; 2] = [keys::SERVER_INFO, keys::SUBSCRIPTION_ID]
 /// alone runs the input rounds, so a client's own `requestState` or `inputResponses` (members
 /// its revision does not have) would forge a round the server never started (reference A12).
 const BRIDGE_OWNED_PARAMS: [&str; 2] = ["requestState", "inputResponses"];
-
-/// The reserved identity keys: stamped for a 2026-07-28 server, and kept from a legacy one
-/// (dual-era servers pick modern semantics from their mere presence, reference §1.3).
-const IDENTITY_KEYS: [&str; 4] = [
-    keys::PROTOCOL_VERSION,
-    keys::CLIENT_INFO,
-    keys::CLIENT_CAPABILITIES,
-    keys::LOG_LEVEL,
-];
 
 /// A legacy client's identity as stamped on its 2026-07-28 requests (reference §3.1).
 struct Identity {
@@ -239,20 +232,26 @@ impl BridgeHandler {
             .unwrap_or("")
             .to_owned();
         let Some(body) = request.as_object_mut() else {
-            return Err(ErrorData::new(-32600, "a request is an object"));
+            return Err(ErrorData::new(
+                codes::INVALID_REQUEST,
+                "a request is an object",
+            ));
         };
         let params = body
             .entry("params")
             .or_insert_with(|| Value::Object(Map::new()));
         let Some(params) = params.as_object_mut() else {
-            return Err(ErrorData::new(-32602, "params must be an object"));
+            return Err(ErrorData::new(
+                codes::INVALID_PARAMS,
+                "params must be an object",
+            ));
         };
         let mut meta = match params.shift_remove("_meta") {
             Some(Value::Object(m)) => m,
             _ => Map::new(),
         };
         let sent_level = meta.get(keys::LOG_LEVEL).cloned();
-        for key in IDENTITY_KEYS {
+        for key in RESERVED_META.iter().map(|reserved| reserved.key) {
             meta.shift_remove(key);
         }
         if meta.contains_key(keys::PROGRESS_TOKEN) {
@@ -338,8 +337,8 @@ impl BridgeHandler {
         let method = request.method();
         let from = ctx.revision();
         let to = self.upstream.revision();
-        let mut original =
-            serde_json::to_value(&request).map_err(|e| ErrorData::new(-32603, e.to_string()))?;
+        let mut original = serde_json::to_value(&request)
+            .map_err(|e| ErrorData::new(codes::INTERNAL_ERROR, e.to_string()))?;
         if from != MODERN
             && let Some(params) = original.get_mut("params").and_then(Value::as_object_mut)
         {
@@ -546,7 +545,7 @@ impl BridgeHandler {
             ServerRequest::Elicit(r) => InputRequest::Elicit(r),
             other => {
                 return Err(ErrorData::new(
-                    -32601,
+                    codes::METHOD_NOT_FOUND,
                     format!("{} is not carried", other.method()),
                 ));
             }
@@ -554,7 +553,7 @@ impl BridgeHandler {
         let needed = capability_for(&input);
         if !declares(ctx.client_capabilities(), needed) {
             return Err(ErrorData::new(
-                -32601,
+                codes::METHOD_NOT_FOUND,
                 format!("the client did not declare the {needed} capability"),
             ));
         }
@@ -562,10 +561,13 @@ impl BridgeHandler {
             Ok(InputResponse::CreateMessage(r)) => Ok(ClientResult::CreateMessage(r)),
             Ok(InputResponse::ListRoots(r)) => Ok(ClientResult::ListRoots(r)),
             Ok(InputResponse::Elicit(r)) => Ok(ClientResult::Elicit(r)),
-            Ok(_) => Err(ErrorData::new(-32603, "unexpected answer type")),
+            Ok(_) => Err(ErrorData::new(
+                codes::INTERNAL_ERROR,
+                "unexpected answer type",
+            )),
             Err(HandlerError::Rpc(e)) => Err(e),
             Err(_) => Err(ErrorData::new(
-                -32603,
+                codes::INTERNAL_ERROR,
                 "the client's request cannot carry input requests",
             )),
         }
@@ -608,7 +610,10 @@ impl BridgeHandler {
             return None;
         };
         if self.advertised.logging.is_none() {
-            return Some(ErrorData::new(-32601, "the server does not offer logging"));
+            return Some(ErrorData::new(
+                codes::METHOD_NOT_FOUND,
+                "the server does not offer logging",
+            ));
         }
         if self.modern_upstream() {
             if let Some(id) = ctx.session_id() {
@@ -682,7 +687,7 @@ impl Handler for BridgeHandler {
                             self.hold(l, &ctx, &r.params.uri, false).await
                         }
                         _ => Err(ErrorData::new(
-                            -32601,
+                            codes::METHOD_NOT_FOUND,
                             "the server does not offer resource subscriptions",
                         )),
                     }
@@ -701,11 +706,11 @@ impl Handler for BridgeHandler {
             | ClientRequest::GetTaskPayload(_)
             | ClientRequest::ListTasks(_)
             | ClientRequest::CancelTask(_) => refuse(ErrorData::new(
-                -32601,
+                codes::METHOD_NOT_FOUND,
                 format!("{}: the bridge does not offer tasks", request.method()),
             )),
             ClientRequest::CallTool(r) if r.params.task.is_some() => refuse(ErrorData::new(
-                -32601,
+                codes::METHOD_NOT_FOUND,
                 "task-augmented tools/call: the bridge does not offer tasks",
             )),
             _ => {
@@ -893,13 +898,14 @@ fn with_inputs(
         .as_object_mut()
         .map(|o| o.entry("params").or_insert_with(|| json!({})))
         .and_then(Value::as_object_mut)
-        .ok_or_else(|| ErrorData::new(-32602, "params must be an object"))?;
+        .ok_or_else(|| ErrorData::new(codes::INVALID_PARAMS, "params must be an object"))?;
     if answers.is_empty() {
         params.shift_remove("inputResponses");
     } else {
         params.insert(
             "inputResponses".into(),
-            serde_json::to_value(answers).map_err(|e| ErrorData::new(-32603, e.to_string()))?,
+            serde_json::to_value(answers)
+                .map_err(|e| ErrorData::new(codes::INTERNAL_ERROR, e.to_string()))?,
         );
     }
     match state {

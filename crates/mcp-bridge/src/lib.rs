@@ -19,7 +19,7 @@
 //!   request they answer) and delivers it to the *leg* it belongs to.
 //! - The mapping tables are data: [`engine`]'s `CLIENT_CAPABILITY_MAP` (legacy
 //!   `initialize` capabilities → 2026-07-28 `clientCapabilities`), `SERVER_CAPABILITIES_HIDDEN`,
-//!   `MODERN_RESULT_META`, `IDENTITY_KEYS`; [`limits::Limits`] (every bound); [`limits::Reason`]
+//!   `MODERN_RESULT_META`, the ledger's `RESERVED_META`; [`limits::Limits`] (every bound); [`limits::Reason`]
 //!   (the refusal catalogue, `data.reason`). Field-level stripping and refusing is the
 //!   boundary's ledger, not repeated here.
 //! - [`report`]: `--report FILE`, one line per frame changed, refused or synthesized, in

@@ -1,6 +1,7 @@
 //! Every bound the bridge keeps, as one table of data ([`Limits`]), and the refusal catalogue
 //! ([`Reason`]): the `data.reason` of each error the bridge itself makes.
 
+use mcp_types::jsonrpc::codes;
 use std::time::Duration;
 
 use mcp_transport::stdio::Skipped;
@@ -234,7 +235,7 @@ impl Reason {
                 data[k.as_str()] = v;
             }
         }
-        ErrorData::new(-32603, message).with_data(data)
+        ErrorData::new(codes::INTERNAL_ERROR, message).with_data(data)
     }
 }
 
@@ -249,7 +250,7 @@ pub fn skipped_line_error(skipped: &Skipped) -> ErrorData {
             Some(json!({"size": size, "limit": limit})),
         ),
         Skipped::Malformed(why) => ErrorData::new(
-            mcp_types::jsonrpc::codes::PARSE_ERROR,
+            codes::PARSE_ERROR,
             format!("a line that is not one JSON value was skipped: {why}"),
         ),
     }

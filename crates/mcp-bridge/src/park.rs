@@ -15,6 +15,7 @@
 //! [`crate::Limits::park_ttl`], after which its waiting legacy requests are answered (an
 //! elicitation `cancel`, anything else an error) and its upstream call is cancelled.
 
+use mcp_types::jsonrpc::codes;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -136,8 +137,8 @@ pub(crate) fn abandoned_answer(
     match request {
         InputRequest::Elicit(_) => serde_json::from_value(json!({"action": "cancel"}))
             .map(ClientResult::Elicit)
-            .map_err(|e| ErrorData::new(-32603, e.to_string())),
-        _ => Err(ErrorData::new(-32603, why.to_owned())),
+            .map_err(|e| ErrorData::new(codes::INTERNAL_ERROR, e.to_string())),
+        _ => Err(ErrorData::new(codes::INTERNAL_ERROR, why.to_owned())),
     }
 }
 
@@ -273,7 +274,7 @@ impl<T: Abandon> Parks<T> {
             if let (Some(d), Value::Object(extra)) = (data.as_object_mut(), extra) {
                 d.extend(extra);
             }
-            ErrorData::new(-32602, format!("requestState {why}")).with_data(data)
+            ErrorData::new(codes::INVALID_PARAMS, format!("requestState {why}")).with_data(data)
         };
         let Some((payload, tag)) = token.split_once('.') else {
             return Err(refuse("is malformed", json!({})));

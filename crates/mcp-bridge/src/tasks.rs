@@ -28,6 +28,7 @@
 //! cancelled upstream), its driver bounded by the same TTL. A task belongs to the principal
 //! whose call created it: another principal's `taskId` is unknown (`-32602`).
 
+use mcp_types::jsonrpc::codes;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::SystemTime;
@@ -74,13 +75,18 @@ pub(crate) fn negotiated(caps: &ClientCapabilities) -> bool {
 /// `-32021` naming the tasks extension (a `tasks/*` request, or a `required` tool, from a
 /// client that did not declare it).
 pub(crate) fn tasks_required() -> ErrorData {
-    ErrorData::new(-32021, "Missing required client capability").with_data(json!({
+    ErrorData::new(
+        codes::MISSING_CLIENT_CAPABILITY,
+        "Missing required client capability",
+    )
+    .with_data(json!({
         "requiredCapabilities": {"extensions": {TASKS_EXTENSION_ID: {}}}
     }))
 }
 
 fn unknown_task(id: &str) -> ErrorData {
-    ErrorData::new(-32602, format!("unknown task: {id}")).with_data(json!({ "taskId": id }))
+    ErrorData::new(codes::INVALID_PARAMS, format!("unknown task: {id}"))
+        .with_data(json!({ "taskId": id }))
 }
 
 /// How a task ended, or that it has not.
@@ -166,7 +172,12 @@ async fn upstream_cancel(session: &Arc<Upstream>, upstream_id: &str) -> Result<(
                 return answer.map(|_| ());
             }
             Ok(Some(_)) => {}
-            Ok(None) | Err(_) => return Err(ErrorData::new(-32603, "tasks/cancel unanswered")),
+            Ok(None) | Err(_) => {
+                return Err(ErrorData::new(
+                    codes::INTERNAL_ERROR,
+                    "tasks/cancel unanswered",
+                ));
+            }
         }
     }
 }
@@ -489,7 +500,10 @@ async fn on_request(
             });
             if !asked {
                 session
-                    .respond(rid, Err(ErrorData::new(-32603, "the task has ended")))
+                    .respond(
+                        rid,
+                        Err(ErrorData::new(codes::INTERNAL_ERROR, "the task has ended")),
+                    )
                     .await;
             }
             None
@@ -689,9 +703,12 @@ fn completed(mut result: mcp_types::model::CallToolResult) -> Outcome {
     }
     match serialize_for(&ServerResult::CallTool(result), MODERN) {
         Ok(Value::Object(map)) => Outcome::Completed(map),
-        Ok(_) => Outcome::Failed(ErrorData::new(-32603, "the result is not an object")),
+        Ok(_) => Outcome::Failed(ErrorData::new(
+            codes::INTERNAL_ERROR,
+            "the result is not an object",
+        )),
         Err(e) => Outcome::Failed(ErrorData::new(
-            -32603,
+            codes::INTERNAL_ERROR,
             format!("cannot write the task's result at 2026-07-28: {e}"),
         )),
     }

@@ -8,6 +8,7 @@
 //! logs and server→client requests attributed to it, on the leg's own queue, in arrival order.
 //! When the upstream goes away every leg is failed with `upstream_closed`.
 
+use mcp_types::jsonrpc::codes;
 use std::collections::{HashMap, VecDeque};
 use std::ffi::OsString;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -738,7 +739,7 @@ impl Upstream {
                     Ok(other) => Some((
                         id,
                         Err(ErrorData::new(
-                            -32601,
+                            codes::METHOD_NOT_FOUND,
                             format!("the bridge does not carry {} to clients", other.method()),
                         )),
                     )),
@@ -1021,7 +1022,7 @@ fn deliver(tx: &mpsc::Sender<LegEvent>, event: LegEvent) {
 /// A server→client request the bridge cannot attribute to a client request (reference Q1).
 fn not_routable(when: &str) -> ErrorData {
     ErrorData::new(
-        -32601,
+        codes::METHOD_NOT_FOUND,
         format!("the bridge has no client request to carry this {when}"),
     )
 }
@@ -1040,5 +1041,5 @@ fn related_task(request: &ServerRequest) -> Option<String> {
 
 /// A superset `ClientRequest` from its JSON form (`method`, `params`).
 pub(crate) fn client_request(value: Value) -> Result<ClientRequest, ErrorData> {
-    serde_json::from_value(value).map_err(|e| ErrorData::new(-32602, e.to_string()))
+    serde_json::from_value(value).map_err(|e| ErrorData::new(codes::INVALID_PARAMS, e.to_string()))
 }

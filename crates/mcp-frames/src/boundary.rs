@@ -2,6 +2,7 @@
 //! revision into the superset model, emit it for the target with an emission report.
 
 use mcp_types::ProtocolVersion;
+use mcp_types::jsonrpc::codes;
 use mcp_types::model::{
     ClientNotification, ClientRequest, ClientResult, ServerNotification, ServerRequest,
     ServerResult,
@@ -172,7 +173,7 @@ pub(crate) fn emit(
                         "the result of {} is of a kind this tool cannot emit",
                         answering.method_answered()
                     ),
-                    code: -32603,
+                    code: codes::INTERNAL_ERROR,
                 }),
             }
         }

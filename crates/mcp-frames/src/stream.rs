@@ -2,6 +2,7 @@
 //! the envelope, place the frame in the session, and hand each outcome to a [`Handler`].
 //! One bad line never stops the stream: every failure becomes a [`Fault`] with its line number.
 
+use mcp_types::jsonrpc::codes;
 use std::io::{self, BufRead, Write};
 
 use serde_json::Value;
@@ -148,7 +149,7 @@ fn place(line: usize, content: LineContent<'_>, session: &mut Session) -> Result
                     "line of {bytes} bytes exceeds the limit (--max-line-bytes); skipped"
                 ),
                 request: None,
-                code: -32700,
+                code: codes::PARSE_ERROR,
                 record: None,
             });
         }
@@ -172,13 +173,13 @@ pub(crate) fn read(line: usize, bytes: &[u8]) -> Result<(Record, Envelope), Faul
         line,
         reason,
         request: None,
-        code: -32700,
+        code: codes::PARSE_ERROR,
         record: None,
     };
     let value = json::parse_line(bytes)
         .map_err(|e| fault(format!("column {}: not JSON: {}", e.column, e.reason)))?;
     let record = Record::from_value(value).map_err(|e| Fault {
-        code: -32600,
+        code: codes::INVALID_REQUEST,
         ..fault(e.to_string())
     })?;
     let stated = record.direction();
@@ -193,7 +194,7 @@ pub(crate) fn read(line: usize, bytes: &[u8]) -> Result<(Record, Envelope), Faul
                     .id
                     .filter(|_| is_request)
                     .map(|id| (id, stated.unwrap_or(Direction::ClientToServer))),
-                code: -32600,
+                code: codes::INVALID_REQUEST,
                 record: Some(Box::new(record)),
             })
         }

@@ -2,6 +2,7 @@
 //! and emitted for the target with the boundary; `explain` prints what that changed instead of
 //! the frame.
 
+use mcp_types::jsonrpc::codes;
 use std::io;
 
 use mcp_types::ProtocolVersion;
@@ -152,7 +153,7 @@ impl Translate {
                     "answers {} (line {}), which was not translated",
                     origin.method, origin.position
                 ),
-                -32603,
+                codes::INTERNAL_ERROR,
             ));
         }
         if let Envelope::Error { .. } = envelope {
@@ -164,14 +165,14 @@ impl Translate {
                  seen so far (give --from)"
                     .into(),
                 // The translator's own configuration lacks the revision: not the peer's fault.
-                -32603,
+                codes::INTERNAL_ERROR,
             );
         };
         match envelope {
             Envelope::Request { method, .. } | Envelope::Notification { method } => {
                 let request = matches!(envelope, Envelope::Request { .. });
                 if let Some(p) = check::method_problem(from, d, method, request) {
-                    return invalid(p, -32601);
+                    return invalid(p, codes::METHOD_NOT_FOUND);
                 }
                 let problem = check::method_problem(to, d, method, request).or_else(|| {
                     context
@@ -180,12 +181,18 @@ impl Translate {
                         .flatten()
                 });
                 if let Some(p) = problem {
-                    return Err(Outcome::refused(format!("no form at {to}: {p}"), -32601));
+                    return Err(Outcome::refused(
+                        format!("no form at {to}: {p}"),
+                        codes::METHOD_NOT_FOUND,
+                    ));
                 }
             }
             Envelope::Response { .. } => {
                 let Some(origin) = &context.origin else {
-                    return invalid("a response without a request".into(), -32600);
+                    return invalid(
+                        "a response without a request".into(),
+                        codes::INVALID_REQUEST,
+                    );
                 };
                 if check::request_fact(from, d.reverse(), &origin.method).is_none() {
                     return invalid(
@@ -193,7 +200,7 @@ impl Translate {
                             "answers {} (line {}), which is not a request at {from}",
                             origin.method, origin.position
                         ),
-                        -32600,
+                        codes::INVALID_REQUEST,
                     );
                 }
             }

@@ -1,5 +1,6 @@
 //! The crate's one error type.
 
+use mcp_types::jsonrpc::codes;
 use std::time::Duration;
 
 /// Why a transport operation failed.
@@ -57,8 +58,8 @@ impl TransportError {
     pub fn jsonrpc_code(&self) -> Option<i64> {
         match self {
             Self::Protocol { code, .. } => Some(*code),
-            Self::BadFrame(_) => Some(-32700),
-            Self::FrameTooLarge { .. } => Some(-32600),
+            Self::BadFrame(_) => Some(codes::PARSE_ERROR),
+            Self::FrameTooLarge { .. } => Some(codes::INVALID_REQUEST),
             _ => None,
         }
     }

@@ -1,6 +1,7 @@
 //! [`Frame`], one JSON-RPC message as it travelled, and [`Connection`], the bounded duplex of
 //! frames every client transport returns.
 
+use mcp_types::jsonrpc::codes;
 use std::fmt;
 use std::sync::Arc;
 
@@ -128,7 +129,7 @@ impl FrameSender {
     pub fn try_send(&self, frame: Frame) -> Result<(), TransportError> {
         self.0.try_send(frame).map_err(|e| match e {
             mpsc::error::TrySendError::Full(_) => {
-                TransportError::protocol(-32603, "outgoing frame queue is full")
+                TransportError::protocol(codes::INTERNAL_ERROR, "outgoing frame queue is full")
             }
             mpsc::error::TrySendError::Closed(_) => TransportError::PeerClosed,
         })

@@ -52,6 +52,11 @@ pub mod codes {
     pub const MISSING_CLIENT_CAPABILITY: i64 = -32021;
     /// 2026-07-28: the protocol version is not supported (also: one this crate does not know).
     pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+    /// 2025-11-25: the request needs the URL elicitations in `error.data.elicitations` first.
+    pub const URL_ELICITATION_REQUIRED: i64 = -32042;
+    /// 2026-07-28: the codes the protocol reserves for itself (-32099 to -32020); an older
+    /// peer's error in this range means nothing there.
+    pub const RESERVED_2026: std::ops::RangeInclusive<i64> = -32099..=-32020;
 }
 
 /// A JSON object (`params`, `result`, free-form payloads).

@@ -7,14 +7,13 @@ use serde_json::{Map, Value, json};
 use crate::cursor::CursorError;
 use crate::wire::{CursorMismatchData, InvalidVariantData, VariantId};
 
-/// JSON-RPC "Invalid params": the code of every variant error a client can cause.
-pub const INVALID_PARAMS: i64 = -32602;
-/// JSON-RPC "Method not found".
-pub const METHOD_NOT_FOUND: i64 = -32601;
-/// JSON-RPC "Internal error": configuration problems found while negotiating.
-pub const INTERNAL_ERROR: i64 = -32603;
-/// "Resource not found", the code most 2025-era SDKs use for an unknown resource URI.
-pub const RESOURCE_NOT_FOUND: i64 = -32002;
+/// The JSON-RPC codes variant errors answer with (the crate's one table): `INVALID_PARAMS` for
+/// every variant error a client can cause, `INTERNAL_ERROR` for configuration problems found
+/// while negotiating, `METHOD_NOT_FOUND`, and `RESOURCE_NOT_FOUND` (the code most 2025-era SDKs
+/// use for an unknown resource URI).
+pub use mcp_types::jsonrpc::codes::{
+    INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND,
+};
 
 /// Exact message of an unknown or malformed selector (SEP text).
 pub const MSG_INVALID_VARIANT: &str = "Invalid server variant";

@@ -1,6 +1,7 @@
 //! What the HTTP client transports share: the hyper client, bounded body and SSE reading, and the
 //! error answers made for requests the server could not answer.
 
+use mcp_types::jsonrpc::codes;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -17,9 +18,6 @@ use serde_json::json;
 use super::sse::{SseEvent, SseParser};
 use crate::{Frame, TransportError};
 
-/// JSON-RPC "internal error": what the transport answers for a request the server did not.
-const INTERNAL_ERROR: i64 = -32603;
-
 /// The hyper client every HTTP transport uses (HTTP/1.1, pooled connections).
 pub(crate) type HttpClient = Client<HttpConnector, Full<Bytes>>;
 
@@ -33,12 +31,12 @@ pub(crate) fn client() -> HttpClient {
 
 /// Parses an `http://` URL (the transports speak plain HTTP to loopback peers).
 pub(crate) fn parse_url(url: &str) -> Result<Uri, TransportError> {
-    let uri: Uri = url
-        .parse()
-        .map_err(|e| TransportError::protocol(-32602, format!("bad URL {url:?}: {e}")))?;
+    let uri: Uri = url.parse().map_err(|e| {
+        TransportError::protocol(codes::INVALID_PARAMS, format!("bad URL {url:?}: {e}"))
+    })?;
     if uri.scheme_str() != Some("http") || uri.authority().is_none() {
         return Err(TransportError::protocol(
-            -32602,
+            codes::INVALID_PARAMS,
             format!("expected an http:// URL with a host, found {url:?} (no TLS support)"),
         ));
     }
@@ -184,7 +182,7 @@ pub(crate) fn error_answer(
     }
     let body = JsonRpcError::new(
         Some(id),
-        ErrorData::new(INTERNAL_ERROR, message).with_data(data),
+        ErrorData::new(codes::INTERNAL_ERROR, message).with_data(data),
     );
     let mut buf = Vec::with_capacity(160);
     match mcp_types::wire::serialize_for_vec(&body, revision, &mut buf) {

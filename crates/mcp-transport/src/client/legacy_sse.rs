@@ -2,6 +2,7 @@
 //! `endpoint` event names the URL every client message is POSTed to; every server message
 //! arrives as a `message` event on the stream.
 
+use mcp_types::jsonrpc::codes;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
@@ -40,7 +41,7 @@ pub async fn connect_legacy_sse(
         .uri(url.clone())
         .header(header::ACCEPT, "text/event-stream")
         .body(Full::new(Bytes::new()))
-        .map_err(|e| TransportError::protocol(-32602, e.to_string()))?;
+        .map_err(|e| TransportError::protocol(codes::INVALID_PARAMS, e.to_string()))?;
     let response = send(&http, request, options.request_timeout).await?;
     let status = response.status();
     if !status.is_success() || media_type(response.headers()) != "text/event-stream" {
@@ -224,7 +225,10 @@ impl Shared {
 /// The endpoint event's URI resolved against the stream's URL; it must keep the same origin.
 fn resolve(base: &Uri, endpoint: &str) -> Result<Uri, TransportError> {
     let bad = |why: &str| {
-        TransportError::protocol(-32603, format!("bad endpoint event {endpoint:?}: {why}"))
+        TransportError::protocol(
+            codes::INTERNAL_ERROR,
+            format!("bad endpoint event {endpoint:?}: {why}"),
+        )
     };
     let authority = base.authority().map(|a| a.as_str()).unwrap_or_default();
     let absolute = if endpoint.starts_with("http://") || endpoint.starts_with("https://") {

@@ -5,6 +5,7 @@
 //! a JSON body or the events of an SSE stream — and answers itself every request of its frame
 //! that the server left unanswered (see the module docs of [`crate::client`]).
 
+use mcp_types::jsonrpc::codes;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -453,7 +454,7 @@ impl Shared {
         }
         let request = builder
             .body(Full::new(Bytes::new()))
-            .map_err(|e| TransportError::protocol(-32603, e.to_string()))?;
+            .map_err(|e| TransportError::protocol(codes::INTERNAL_ERROR, e.to_string()))?;
         let response = send(&self.client, request, self.options.request_timeout).await?;
         let status = response.status();
         if status == StatusCode::METHOD_NOT_ALLOWED {

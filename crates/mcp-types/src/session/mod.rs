@@ -78,7 +78,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use crate::facts::{self, MethodFact, RevisionFacts};
-use crate::jsonrpc::RequestId;
+use crate::jsonrpc::{RequestId, codes};
 use crate::model::meta::keys;
 use crate::wire::ResultFor;
 use crate::{Era, ProtocolVersion};
@@ -302,9 +302,9 @@ impl SessionError {
     /// (internal error: the receiver's own limit) for a full table.
     pub fn code(&self) -> i64 {
         match self {
-            SessionError::UnknownRevision { .. } => -32022,
-            SessionError::UnknownId { .. } => -32600,
-            SessionError::PendingFull { .. } => -32603,
+            SessionError::UnknownRevision { .. } => codes::UNSUPPORTED_PROTOCOL_VERSION,
+            SessionError::UnknownId { .. } => codes::INVALID_REQUEST,
+            SessionError::PendingFull { .. } => codes::INTERNAL_ERROR,
         }
     }
 }
@@ -686,7 +686,7 @@ impl Session {
                 let (direction, origin) = self.answer(stated, id)?;
                 let withdrawn = match origin.method.as_str() {
                     "initialize" => true,
-                    "server/discover" => *code == -32601,
+                    "server/discover" => *code == codes::METHOD_NOT_FOUND,
                     _ => false,
                 };
                 if let (true, Some(claim)) = (withdrawn, origin.claim)

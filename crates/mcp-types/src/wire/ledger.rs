@@ -24,6 +24,7 @@ use std::sync::OnceLock;
 
 use super::revs::Revisions;
 use crate::ProtocolVersion::{self, V2024_11_05, V2025_03_26, V2025_06_18, V2025_11_25};
+use crate::model::meta::keys;
 
 /// What the emitter does with a field at the revisions of a row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1529,35 +1530,26 @@ pub struct ReservedMeta {
 /// published schema (the PR's draft required it).
 pub static RESERVED_META: &[ReservedMeta] = &[
     ReservedMeta {
-        key: PROTOCOL_VERSION_KEY,
+        key: keys::PROTOCOL_VERSION,
         required: true,
         injected: true,
     },
     ReservedMeta {
-        key: CLIENT_INFO_KEY,
+        key: keys::CLIENT_INFO,
         required: false,
         injected: false,
     },
     ReservedMeta {
-        key: CLIENT_CAPABILITIES_KEY,
+        key: keys::CLIENT_CAPABILITIES,
         required: true,
         injected: false,
     },
     ReservedMeta {
-        key: LOG_LEVEL_KEY,
+        key: keys::LOG_LEVEL,
         required: false,
         injected: false,
     },
 ];
-
-/// `_meta` key of the protocol version on 2026-07-28 client requests.
-pub const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
-/// `_meta` key of the client's `Implementation`.
-pub const CLIENT_INFO_KEY: &str = "io.modelcontextprotocol/clientInfo";
-/// `_meta` key of the client's capabilities.
-pub const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
-/// `_meta` key of the requested log level.
-pub const LOG_LEVEL_KEY: &str = "io.modelcontextprotocol/logLevel";
 
 /// The eight logging levels.
 pub const LOGGING_LEVELS: [&str; 8] = [
@@ -1591,12 +1583,12 @@ pub static EDGES: &[Edge] = &[
     },
     Edge {
         owner: "RequestMetaObject",
-        key: CLIENT_CAPABILITIES_KEY,
+        key: keys::CLIENT_CAPABILITIES,
         child: "ClientCapabilities",
     },
     Edge {
         owner: "RequestMetaObject",
-        key: CLIENT_INFO_KEY,
+        key: keys::CLIENT_INFO,
         child: "Implementation",
     },
 ];
@@ -1883,7 +1875,7 @@ mod tests {
         assert_eq!(o.result.unwrap().result_type, "complete");
         assert_eq!(o.ty.unwrap().body, Revisions::ALL);
         assert_eq!(
-            owner("RequestMetaObject").unwrap().edge(CLIENT_INFO_KEY),
+            owner("RequestMetaObject").unwrap().edge(keys::CLIENT_INFO),
             Some("Implementation")
         );
         assert!(owner("NoSuchType").is_none());

@@ -35,8 +35,8 @@ use super::body::{BodyInfo, BodyKind, WireBody};
 use super::clean::{self, FieldTable};
 use super::error::{EmitError, EmitErrorKind, JsonPath, PathSegment};
 use super::ledger::{
-    self, Action, AnswerVerdict, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, Cause, LedgerRow,
-    MemberAction, MemberRow, OlderForm, OwnerInfo, RefuseWhen, TypeRow, member_rows_at,
+    self, Action, AnswerVerdict, Cause, LedgerRow, MemberAction, MemberRow, OlderForm, OwnerInfo,
+    RefuseWhen, TypeRow, member_rows_at,
 };
 use super::names;
 use super::report::NoteKind;
@@ -47,6 +47,7 @@ use super::shaping::{
 };
 use crate::ProtocolVersion;
 use crate::model::describe::{Describe, Json, Members, Shape, Struct, Union, Walker};
+use crate::model::meta::keys;
 
 mod sink;
 pub use sink::{Bytes, Reporting, Sink, Values};
@@ -639,7 +640,7 @@ fn decide(rules: Rules, key: &str, shape: Shape, v: ProtocolVersion, bit: u16, m
             (Role::Result2026(_), "requestState") => (F_REQUEST_STATE, Check::None, None),
             (Role::ClientRequest2026, "params") => (F_PARAMS, Check::None, Some(How::ClientParams)),
             (Role::ClientParams, "_meta") => (F_META, Check::None, Some(How::ClientMeta)),
-            (Role::ClientMeta, CLIENT_CAPABILITIES_KEY) => (
+            (Role::ClientMeta, keys::CLIENT_CAPABILITIES) => (
                 F_CAPABILITIES,
                 Check::MetaObject,
                 Some(
@@ -648,7 +649,7 @@ fn decide(rules: Rules, key: &str, shape: Shape, v: ProtocolVersion, bit: u16, m
                         .map_or(How::Nested, How::Edge),
                 ),
             ),
-            (Role::ClientMeta, CLIENT_INFO_KEY) => (
+            (Role::ClientMeta, keys::CLIENT_INFO) => (
                 0,
                 Check::MetaObject,
                 Some(
@@ -936,7 +937,8 @@ impl Open {
             Role::ClientRequest2026 if self.flags & F_PARAMS == 0 => {
                 return Err(Refused::missing(
                     format!(
-                        "a client request at {v} needs params._meta with {CLIENT_CAPABILITIES_KEY}"
+                        "a client request at {v} needs params._meta with {}",
+                        keys::CLIENT_CAPABILITIES
                     ),
                     "S4",
                     "params",
@@ -944,7 +946,10 @@ impl Open {
             }
             Role::ClientParams if self.flags & F_META == 0 => {
                 return Err(Refused::missing(
-                    format!("a client request at {v} needs _meta with {CLIENT_CAPABILITIES_KEY}"),
+                    format!(
+                        "a client request at {v} needs _meta with {}",
+                        keys::CLIENT_CAPABILITIES
+                    ),
                     "S4",
                     "_meta",
                 ));
@@ -953,10 +958,11 @@ impl Open {
                 if self.flags & F_CAPABILITIES == 0 {
                     return Err(Refused::missing(
                         format!(
-                            "a client request at {v} needs _meta {CLIENT_CAPABILITIES_KEY} (never synthesized)"
+                            "a client request at {v} needs _meta {} (never synthesized)",
+                            keys::CLIENT_CAPABILITIES
                         ),
                         "S4",
-                        CLIENT_CAPABILITIES_KEY,
+                        keys::CLIENT_CAPABILITIES,
                     ));
                 }
                 self.inject(e, plan.rules.role)?;

@@ -11,9 +11,9 @@ use serde_json::Value;
 
 use super::body::{BodyInfo, BodyKind};
 use super::ledger::{
-    CLIENT_REQUESTS_2026, LOG_LEVEL_KEY, LOGGING_LEVELS, OwnerInfo, PROTOCOL_VERSION_KEY,
-    RESULT_TYPES_2026, ResultShape,
+    CLIENT_REQUESTS_2026, LOGGING_LEVELS, OwnerInfo, RESULT_TYPES_2026, ResultShape,
 };
+use crate::model::meta::keys;
 use crate::{Era, ProtocolVersion};
 
 /// Which objects a row of [`SHAPED_MEMBERS`] applies to.
@@ -93,14 +93,14 @@ pub static SHAPED_MEMBERS: &[ShapedMember] = &[
     },
     ShapedMember {
         on: ShapedObject::ClientMeta,
-        key: PROTOCOL_VERSION_KEY,
+        key: keys::PROTOCOL_VERSION,
         accepts: Accepts::String,
         injected: Some(Injected::ProtocolVersion),
         rule: "S3",
     },
     ShapedMember {
         on: ShapedObject::ClientMeta,
-        key: LOG_LEVEL_KEY,
+        key: keys::LOG_LEVEL,
         accepts: Accepts::OneOf(&LOGGING_LEVELS, "a logging level"),
         injected: None,
         rule: "S6",
@@ -439,7 +439,7 @@ mod tests {
             .unwrap();
         assert_eq!(Role::Result2026(call).injections().count(), 1);
         let meta: Vec<_> = Role::ClientMeta.injections().map(|(_, m)| m.key).collect();
-        assert_eq!(meta, [PROTOCOL_VERSION_KEY]);
+        assert_eq!(meta, [keys::PROTOCOL_VERSION]);
         assert_eq!(
             SHAPED_MEMBERS[3]
                 .injected_scalar(ProtocolVersion::V2026_07_28, Role::ClientMeta)
