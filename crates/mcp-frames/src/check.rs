@@ -7,9 +7,9 @@ use mcp_types::facts::{self, MethodFact};
 use mcp_types::wire::{ResultFor, ResultTyping};
 use serde_json::Value;
 
-use crate::envelope::Envelope;
 use crate::record::Direction;
 use crate::stream::Placed;
+use mcp_types::session::Envelope;
 
 /// One problem with a frame: a JSON Pointer into the frame and a message.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]

@@ -12,11 +12,11 @@ use mcp_types::wire::ResultFor;
 use mcp_types::{Era, ProtocolVersion};
 use serde_json::{Map, Value};
 
-use crate::envelope::Envelope;
 use crate::pointer;
 use crate::record::Direction;
 use crate::session::{ClientIdentity, META_CLIENT_CAPABILITIES, META_CLIENT_INFO};
 use crate::stream::Placed;
+use mcp_types::session::Envelope;
 
 /// A frame as written for the target, and what changed.
 #[derive(Debug, Clone, PartialEq)]
@@ -237,13 +237,14 @@ pub fn convert(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::envelope::{RequestId, classify};
+    use mcp_types::jsonrpc::RequestId;
+    use mcp_types::session::Envelope;
     use serde_json::json;
 
     #[test]
     fn bodies_are_moved_out_and_back_in_input_order() {
         let mut f = json!({"method":"tools/list","params":{"cursor":"c"},"jsonrpc":"2.0","id":1});
-        let env = classify(&f).unwrap();
+        let env = Envelope::of(&f).unwrap();
         let body = take_body(&mut f, &env);
         assert_eq!(body, json!({"method":"tools/list","params":{"cursor":"c"}}));
         put_back(
@@ -270,7 +271,7 @@ mod tests {
     #[test]
     fn a_materialized_params_is_appended() {
         let mut f = json!({"jsonrpc":"2.0","id":1,"method":"tools/list"});
-        let env = classify(&f).unwrap();
+        let env = Envelope::of(&f).unwrap();
         let _ = take_body(&mut f, &env);
         put_back(
             &mut f,

@@ -36,11 +36,12 @@ use smallvec::SmallVec;
 
 use crate::boundary::Restate;
 use crate::convert::{BodyKind, Failure};
-use crate::envelope::{Envelope, RequestId};
 use crate::record::{Direction, Format};
 use crate::session::{
     ClientIdentity, Evidence, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION,
 };
+use mcp_types::jsonrpc::RequestId;
+use mcp_types::session::Envelope;
 
 mod scan;
 
@@ -580,7 +581,7 @@ pub struct Line<'a> {
     record: Record<'a>,
     /// The frame's members, in order.
     frame: SmallVec<[(&'a str, FrameMember); 8]>,
-    /// The envelope, as [`crate::envelope::classify`] gives it.
+    /// The envelope, as [`Envelope::of`] gives it.
     pub envelope: Envelope,
     /// The method, as raw JSON text (requests and notifications).
     method: Option<&'a str>,
@@ -688,7 +689,7 @@ fn read_text(text: &str) -> Result<Line<'_>, GiveUp> {
     }
 }
 
-/// Classifies the frame (success cases of `envelope::classify` only) and reads its members.
+/// Classifies the frame (success cases of [`Envelope::of`] only) and reads its members.
 fn classify<'a>(
     format: Format,
     record: Record<'a>,
@@ -785,7 +786,7 @@ fn request_id(raw: &str) -> Result<RequestId, GiveUp> {
 }
 
 /// An error response: every member but `jsonrpc` is copied as its value, and the envelope is
-/// the one [`crate::envelope::classify`] gives for those values (so every fault it finds is
+/// the one [`Envelope::of`] gives for those values (so every fault it finds is
 /// left to the general path, which reports it).
 fn classify_error<'a>(
     format: Format,
@@ -798,7 +799,7 @@ fn classify_error<'a>(
         values.insert(m.key.to_owned(), value_of(m.raw, MEMBER_DEPTH)?);
     }
     let frame_value = Value::Object(values);
-    let envelope = crate::envelope::classify(&frame_value).map_err(|_| GiveUp)?;
+    let envelope = Envelope::of(&frame_value).map_err(|_| GiveUp)?;
     if !matches!(envelope, Envelope::Error { .. }) {
         return Err(GiveUp);
     }
@@ -1644,8 +1645,7 @@ mod tests {
             br#"{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"k":1,"k":1}}}"#,
             br#"{"jsonrpc":"2.0","id":1,"method":"x","params":{"n":1E400}}"#,
             br#"{"jsonrpc":"2.0","id":true,"method":"x"}"#,
-            // Error responses the envelope refuses: no id, not an object, no message.
-            br#"{"jsonrpc":"2.0","error":{"code":1,"message":"m"}}"#,
+            // Error responses the envelope refuses: not an object, no message.
             br#"{"jsonrpc":"2.0","id":1,"error":"m"}"#,
             br#"{"jsonrpc":"2.0","id":1,"error":{"code":1}}"#,
             br#"{"jsonrpc":"2.0","id":1,"method":"x"} x"#,
@@ -1664,6 +1664,9 @@ mod tests {
         ] {
             assert!(read(bad).is_none(), "{}", String::from_utf8_lossy(bad));
         }
+        // An error response without `id` is one with an unknown id (the crate's rule), read here.
+        let no_id = read(br#"{"jsonrpc":"2.0","error":{"code":1,"message":"m"}}"#).unwrap();
+        assert_eq!(no_id.envelope, Envelope::Error { id: None, code: 1 });
         let deep = format!(
             r#"{{"jsonrpc":"2.0","method":"x","params":{{"a":{}{}}}}}"#,
             "[".repeat(120),

@@ -4,7 +4,7 @@
 //! - [`input`]: the streaming line reader (constant memory, over-long lines skipped);
 //! - [`json`]: strict JSON per line (UTF-8, duplicate keys, nesting depth);
 //! - [`record`]: bare frames vs capture records `{"dir":…,"frame":…}`;
-//! - [`envelope`]: JSON-RPC envelope classification and ids;
+//! - envelopes, ids and batches: the crate's ([`mcp_types::session::Envelope`], [`mcp_types::jsonrpc`]);
 //! - [`session`]: per-frame source-revision detection and per-direction id tracking;
 //! - [`stream`]: the driver that ties them together and hands frames to a command;
 //! - [`pointer`]: JSON Pointers for `explain`;
@@ -14,7 +14,6 @@ mod boundary;
 pub mod check;
 pub mod convert;
 pub mod direct;
-pub mod envelope;
 pub mod explain;
 pub mod input;
 pub mod json;

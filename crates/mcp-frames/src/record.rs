@@ -80,6 +80,16 @@ impl Record {
         }
     }
 
+    /// A record of the same line carrying `frame` instead (one message of a batch): same
+    /// format, same other keys.
+    pub fn with_frame(&self, frame: Value) -> Record {
+        Record {
+            format: self.format,
+            shell: self.shell.clone(),
+            frame,
+        }
+    }
+
     /// The output line for `frame` in this record's format (no trailing newline).
     pub fn render(&mut self, frame: Value) -> Value {
         match self.format {

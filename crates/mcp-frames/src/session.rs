@@ -11,7 +11,6 @@ pub use mcp_types::session::*;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::envelope::classify;
     use crate::record::Record;
     use mcp_types::ProtocolVersion;
 
@@ -40,7 +39,7 @@ mod tests {
         corpus_file(name)
             .into_iter()
             .map(|(line, r)| {
-                let env = classify(&r.frame).unwrap();
+                let env = Envelope::of(&r.frame).unwrap();
                 let got = s
                     .observe(line, r.direction(), &env, &r.frame)
                     .map(|c| c.revision)

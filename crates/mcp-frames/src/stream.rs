@@ -2,12 +2,14 @@
 //! the envelope, place the frame in the session, and hand each outcome to a [`Handler`].
 //! One bad line never stops the stream: every failure becomes a [`Fault`] with its line number.
 
-use mcp_types::jsonrpc::codes;
 use std::io::{self, BufRead, Write};
 
+use mcp_types::VersionLike;
+use mcp_types::jsonrpc::{RequestId, batch_messages, codes};
+use mcp_types::model::ModelError;
+use mcp_types::session::Envelope;
 use serde_json::Value;
 
-use crate::envelope::{self, Envelope, RequestId};
 use crate::input::{LineContent, LineReader};
 use crate::json;
 use crate::record::{Direction, Record};
@@ -129,75 +131,137 @@ pub fn run<R: BufRead>(
         {
             continue;
         }
-        match place(line, content, session) {
-            Ok(placed) => handler.frame(placed, session, out)?,
-            Err(fault) => handler.fault(fault, out)?,
-        }
+        place_line(line, content, session, handler, out)?;
     }
     let summary = handler.summary();
     out.note(&summary)?;
     out.flush()
 }
 
-fn place(line: usize, content: LineContent<'_>, session: &mut Session) -> Result<Placed, Fault> {
+/// Places every message of one line in the session and hands each to `handler`, in order: a
+/// line holds one message, or, where the session's revision has them (2025-03-26), a batch
+/// whose messages are placed one by one, as if each had its own line.
+fn place_line(
+    line: usize,
+    content: LineContent<'_>,
+    session: &mut Session,
+    handler: &mut dyn Handler,
+    out: &mut Output,
+) -> io::Result<()> {
     let bytes = match content {
         LineContent::Bytes(b) => b,
         LineContent::TooLong { bytes } => {
-            return Err(Fault {
-                line,
-                reason: format!(
-                    "line of {bytes} bytes exceeds the limit (--max-line-bytes); skipped"
-                ),
-                request: None,
-                code: codes::PARSE_ERROR,
-                record: None,
-            });
+            return handler.fault(
+                Fault {
+                    line,
+                    reason: format!(
+                        "line of {bytes} bytes exceeds the limit (--max-line-bytes); skipped"
+                    ),
+                    request: None,
+                    code: codes::PARSE_ERROR,
+                    record: None,
+                },
+                out,
+            );
         }
     };
-    let (record, envelope) = read(line, bytes)?;
+    let record = match read_record(line, bytes) {
+        Ok(record) => record,
+        Err(fault) => return handler.fault(fault, out),
+    };
+    let revision = match session.current() {
+        Some(v) => VersionLike::Known(v),
+        None => VersionLike::Unknown("(not yet known)".into()),
+    };
+    let messages = match batch_messages(&record.frame, &revision) {
+        Ok(None) => return place(line, classify(line, record), session, handler, out),
+        Ok(Some(messages)) => messages.to_vec(),
+        Err(e) => return handler.fault(envelope_fault(line, &e, record), out),
+    };
+    for (i, message) in messages.into_iter().enumerate() {
+        let read = classify(line, record.with_frame(message)).map_err(|mut fault| {
+            fault.reason = format!("batch message {i}: {}", fault.reason);
+            fault
+        });
+        place(line, read, session, handler, out)?;
+    }
+    Ok(())
+}
+
+/// Places one classified message in the session and hands the outcome to `handler`.
+fn place(
+    line: usize,
+    read: Result<(Record, Envelope), Fault>,
+    session: &mut Session,
+    handler: &mut dyn Handler,
+    out: &mut Output,
+) -> io::Result<()> {
+    let (record, envelope) = match read {
+        Ok(read) => read,
+        Err(fault) => return handler.fault(fault, out),
+    };
     let stated = record.direction();
     match session.observe(line, stated, &envelope, &record.frame) {
-        Ok(context) => Ok(Placed {
-            line,
-            record,
-            envelope,
-            context,
-        }),
-        Err(e) => Err(session_fault(line, e, &envelope, record)),
+        Ok(context) => handler.frame(
+            Placed {
+                line,
+                record,
+                envelope,
+                context,
+            },
+            session,
+            out,
+        ),
+        Err(e) => handler.fault(session_fault(line, e, &envelope, record), out),
     }
 }
 
-/// Reads one line into its record and envelope (everything [`place`] does before the session).
+/// Reads one line that holds a single message into its record and envelope (everything
+/// [`place_line`] does before the session, for a line the direct path already read).
 pub(crate) fn read(line: usize, bytes: &[u8]) -> Result<(Record, Envelope), Fault> {
-    let fault = |reason: String| Fault {
+    classify(line, read_record(line, bytes)?)
+}
+
+/// Parses one line (strict JSON) and splits record from frame.
+fn read_record(line: usize, bytes: &[u8]) -> Result<Record, Fault> {
+    let fault = |reason: String, code: i64| Fault {
         line,
         reason,
         request: None,
-        code: codes::PARSE_ERROR,
+        code,
         record: None,
     };
-    let value = json::parse_line(bytes)
-        .map_err(|e| fault(format!("column {}: not JSON: {}", e.column, e.reason)))?;
-    let record = Record::from_value(value).map_err(|e| Fault {
-        code: codes::INVALID_REQUEST,
-        ..fault(e.to_string())
+    let value = json::parse_line(bytes).map_err(|e| {
+        fault(
+            format!("column {}: not JSON: {}", e.column, e.reason),
+            codes::PARSE_ERROR,
+        )
     })?;
+    Record::from_value(value).map_err(|e| fault(e.to_string(), codes::INVALID_REQUEST))
+}
+
+/// The record with its frame's envelope, judged by the crate's envelope rules.
+fn classify(line: usize, record: Record) -> Result<(Record, Envelope), Fault> {
+    match Envelope::of(&record.frame) {
+        Ok(envelope) => Ok((record, envelope)),
+        Err(e) => Err(envelope_fault(line, &e, record)),
+    }
+}
+
+/// The fault for a frame whose envelope is invalid. A request whose id is still readable is
+/// named, so a command can answer it.
+fn envelope_fault(line: usize, e: &ModelError, record: Record) -> Fault {
+    let id = record.frame.get("id").and_then(RequestId::from_value);
+    let is_request = record.frame.get("method").is_some();
     let stated = record.direction();
-    match envelope::classify(&record.frame) {
-        Ok(e) => Ok((record, e)),
-        Err(e) => {
-            let is_request = record.frame.get("method").is_some();
-            Err(Fault {
-                line,
-                reason: format!("invalid JSON-RPC: {}", e.reason),
-                request: e
-                    .id
-                    .filter(|_| is_request)
-                    .map(|id| (id, stated.unwrap_or(Direction::ClientToServer))),
-                code: codes::INVALID_REQUEST,
-                record: Some(Box::new(record)),
-            })
-        }
+    Fault {
+        line,
+        reason: e.to_string(),
+        request: id
+            .filter(|_| is_request)
+            .map(|id| (id, stated.unwrap_or(Direction::ClientToServer))),
+        code: e.code(),
+        record: Some(Box::new(record)),
     }
 }
 

@@ -11,11 +11,12 @@ use mcp_types::wire::EmitOptions;
 use crate::check;
 use crate::convert::{self, BodyKind, Converted, Failure};
 use crate::direct::{self, Unwritten};
-use crate::envelope::{self, Envelope, RequestId};
 use crate::explain::{Explanation, Status};
 use crate::record::{Direction, Format, Record};
 use crate::session::{FrameContext, Session};
 use crate::stream::{self, Fault, Handler, Output, Placed};
+use mcp_types::jsonrpc::{ErrorData, JsonRpcError, RequestId};
+use mcp_types::session::Envelope;
 
 /// What `translate` does with a refused request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -314,7 +315,8 @@ impl Translate {
         let (Mode::Translate(OnRefuse::Error), Some((id, dir))) = (self.mode, request) else {
             return Ok(());
         };
-        let frame = envelope::error_frame(id, code, reason);
+        let error = JsonRpcError::new(Some(id.clone()), ErrorData::new(code, reason));
+        let frame = serde_json::to_value(&error).map_err(io::Error::other)?;
         let line = match record {
             Some(r) => r.render_reply(frame, dir.reverse()),
             None => frame,

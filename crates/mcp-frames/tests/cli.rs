@@ -217,7 +217,7 @@ fn bad_input_is_reported_and_the_stream_goes_on_in_validate() {
     assert_eq!(msg(6), "column 50: not JSON: duplicate key \"id\"");
     assert_eq!(
         msg(7),
-        "invalid JSON-RPC: \"id\" must be a string or an integer, found a boolean"
+        "invalid JSON-RPC message: `id` must be a string or an integer, found a boolean (at /id)"
     );
     assert_eq!(
         msg(8),

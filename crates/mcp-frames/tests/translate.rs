@@ -255,7 +255,7 @@ fn bad_input_is_reported_and_the_rest_still_translates() {
             "line 4: invalid: column 84: not JSON: invalid UTF-8",
             "line 5: invalid: column 128: not JSON: recursion limit exceeded",
             "line 6: invalid: column 50: not JSON: duplicate key \"id\"",
-            "line 7: invalid: invalid JSON-RPC: \"id\" must be a string or an integer, found a boolean",
+            "line 7: invalid: invalid JSON-RPC message: `id` must be a string or an integer, found a boolean (at /id)",
             "line 8: invalid: tools/teleport is not a client request at 2025-06-18",
             "line 9: invalid: response id 99 answers no pending client request",
             "translated 4, refused 0, invalid 7",
@@ -624,4 +624,77 @@ fn task_flows_are_refused_with_a_reason_where_tasks_do_not_exist() {
         assert_eq!(t.lines().len(), want.len(), "--to {to}");
         assert_eq!(t.code, 1);
     }
+}
+
+/// A JSON-RPC batch is judged by the crate's rule for the session's revision: at 2025-03-26
+/// (the only revision with batches) each of its messages is placed and translated as if it had
+/// its own line; anywhere else the line is invalid, and the stream goes on.
+#[test]
+fn batches_are_split_at_2025_03_26_and_refused_elsewhere() {
+    let session = |v: &str| {
+        format!(
+            concat!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"{v}","capabilities":{{}},"clientInfo":{{"name":"c","version":"1"}}}}}}"#,
+                "\n",
+                r#"{{"jsonrpc":"2.0","id":1,"result":{{"protocolVersion":"{v}","capabilities":{{"tools":{{}}}},"serverInfo":{{"name":"s","version":"1"}}}}}}"#,
+                "\n",
+                r#"[{{"jsonrpc":"2.0","id":2,"method":"tools/list"}},{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":9}}}}]"#,
+                "\n",
+                r#"{{"jsonrpc":"2.0","id":2,"result":{{"tools":[]}}}}"#,
+                "\n"
+            ),
+            v = v
+        )
+    };
+    let r = run(
+        &["translate", "--to", "2025-06-18"],
+        session("2025-03-26").as_bytes(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.summary(), "translated 5, refused 0, invalid 0");
+    let methods: Vec<Value> = r
+        .json_lines()
+        .iter()
+        .map(|f| f.get("method").cloned().unwrap_or(Value::Null))
+        .collect();
+    assert_eq!(
+        methods,
+        vec![
+            json!("initialize"),
+            Value::Null,
+            json!("tools/list"),
+            json!("notifications/cancelled"),
+            Value::Null
+        ]
+    );
+
+    let r = run(
+        &["translate", "--to", "2025-03-26"],
+        session("2025-06-18").as_bytes(),
+    );
+    assert_eq!(r.code, 1);
+    let reports: Vec<&str> = r.stderr.lines().collect();
+    assert_eq!(
+        reports,
+        vec![
+            "line 3: invalid: JSON-RPC batches exist only at protocol version 2025-03-26, not at '2025-06-18' (at (root))",
+            "line 4: invalid: response id 2 answers no pending client request",
+            "translated 2, refused 0, invalid 2",
+        ]
+    );
+
+    // A bad message inside an allowed batch is reported with its index; the others go on.
+    let bad = session("2025-03-26").replace(
+        r#"{"jsonrpc":"2.0","method":"notif"#,
+        r#"{"jsonrpc":"1.0","method":"notif"#,
+    );
+    let r = run(&["translate", "--to", "2025-03-26"], bad.as_bytes());
+    assert_eq!(r.summary(), "translated 4, refused 0, invalid 1");
+    assert!(
+        r.stderr.starts_with(
+            "line 3: invalid: batch message 1: invalid JSON-RPC message: `jsonrpc` must be \"2.0\""
+        ),
+        "{}",
+        r.stderr
+    );
 }

@@ -432,102 +432,195 @@ fn envelope(path: JsonPath, message: impl fmt::Display) -> ModelError {
     ModelError::new(path, ModelErrorKind::InvalidEnvelope(message.to_string()))
 }
 
-/// Reads a request id strictly: string or integer; bool, float, null and the rest are refused.
-fn parse_id(value: Value) -> Result<RequestId, ModelError> {
-    match value {
-        Value::String(s) => Ok(RequestId::String(s)),
-        Value::Number(n) => match n.as_i64() {
-            Some(i) => Ok(RequestId::Integer(i)),
-            None => Err(envelope(
-                JsonPath::root().key("id"),
-                format!("`id` must be a string or an integer, found {n}"),
-            )),
-        },
-        other => Err(envelope(
+/// Reads a request id strictly: string or integer within `i64`; bool, float, null, integers
+/// beyond `i64` and the rest are refused.
+fn parse_id(value: &Value) -> Result<RequestId, ModelError> {
+    RequestId::from_value(value).ok_or_else(|| {
+        let found = match value {
+            Value::Number(n) if n.is_f64() => format!("a fraction ({n})"),
+            Value::Number(n) => format!("an integer beyond the signed 64-bit range ({n})"),
+            other => json_kind(other).to_owned(),
+        };
+        envelope(
             JsonPath::root().key("id"),
-            format!(
-                "`id` must be a string or an integer, found {}",
-                json_kind(&other)
-            ),
+            format!("`id` must be a string or an integer, found {found}"),
+        )
+    })
+}
+
+/// What one message is by its envelope, decided from its members without taking it apart.
+/// This is the one place every envelope question is answered, for the typed reader
+/// ([`JsonRpcMessage::from_value`]) and the borrowed one
+/// ([`Envelope::of`](crate::session::Envelope::of)).
+pub(crate) enum Kind<'a> {
+    /// `method` and an `id`.
+    Request { id: RequestId, method: &'a str },
+    /// `method` and no `id`.
+    Notification { method: &'a str },
+    /// `result` and an `id`.
+    Response { id: RequestId },
+    /// `error`; a `null` or absent `id` is `None`.
+    Error { id: Option<RequestId>, code: i64 },
+}
+
+/// Judges the envelope of one message (see the module's rules): `jsonrpc` is `"2.0"`; exactly
+/// one of `method`, `result`, `error`; `method` a string, `params` and `result` objects;
+/// `error` an object with an integer `code` and a string `message`; `id` strict (a bad `id` on
+/// a `method` makes an invalid request, never a notification).
+pub(crate) fn kind_of(value: &Value) -> Result<Kind<'_>, ModelError> {
+    let map = match value {
+        Value::Object(map) => map,
+        Value::Array(_) => {
+            return Err(envelope(
+                JsonPath::root(),
+                "a batch (JSON array) where one message was expected; see JsonRpcFrame",
+            ));
+        }
+        other => {
+            return Err(envelope(
+                JsonPath::root(),
+                format!("expected a JSON object, found {}", json_kind(other)),
+            ));
+        }
+    };
+    match map.get("jsonrpc") {
+        Some(Value::String(v)) if v == JSONRPC_VERSION => {}
+        None => return Err(envelope(JsonPath::root(), "missing `jsonrpc`")),
+        Some(other) => {
+            return Err(envelope(
+                JsonPath::root().key("jsonrpc"),
+                format!("`jsonrpc` must be \"2.0\", found {other}"),
+            ));
+        }
+    }
+    let (method, result, error) = (map.get("method"), map.get("result"), map.get("error"));
+    if [method, result, error].iter().flatten().count() > 1 {
+        return Err(envelope(
+            JsonPath::root(),
+            "more than one of `method`, `result` and `error`",
+        ));
+    }
+    let id = map.get("id");
+    if let Some(method) = method {
+        let Value::String(method) = method else {
+            return Err(envelope(
+                JsonPath::root().key("method"),
+                format!("`method` must be a string, found {}", json_kind(method)),
+            ));
+        };
+        object_member(map, "params")?;
+        return Ok(match id {
+            None => Kind::Notification { method },
+            Some(id) => Kind::Request {
+                id: parse_id(id)?,
+                method,
+            },
+        });
+    }
+    if result.is_some() {
+        let id = id.ok_or_else(|| envelope(JsonPath::root(), "a response without `id`"))?;
+        let id = parse_id(id)?;
+        object_member(map, "result")?;
+        return Ok(Kind::Response { id });
+    }
+    if let Some(error) = error {
+        let id = match id {
+            None | Some(Value::Null) => None,
+            Some(id) => Some(parse_id(id)?),
+        };
+        let at = JsonPath::root().key("error");
+        let Value::Object(error) = error else {
+            return Err(envelope(
+                at,
+                format!("`error` must be an object, found {}", json_kind(error)),
+            ));
+        };
+        let code = match error.get("code") {
+            None => return Err(envelope(at, "`error` without `code`")),
+            Some(code) => code.as_i64().ok_or_else(|| {
+                envelope(
+                    at.clone().key("code"),
+                    format!("`error.code` must be an integer, found {code}"),
+                )
+            })?,
+        };
+        match error.get("message") {
+            Some(Value::String(_)) => {}
+            None => return Err(envelope(at, "`error` without `message`")),
+            Some(other) => {
+                return Err(envelope(
+                    at.key("message"),
+                    format!(
+                        "`error.message` must be a string, found {}",
+                        json_kind(other)
+                    ),
+                ));
+            }
+        }
+        return Ok(Kind::Error { id, code });
+    }
+    Err(envelope(
+        JsonPath::root(),
+        "none of `method`, `result`, `error`",
+    ))
+}
+
+/// Checks that `key`, when present, holds an object.
+fn object_member(map: &Map<String, Value>, key: &str) -> Result<(), ModelError> {
+    match map.get(key) {
+        None | Some(Value::Object(_)) => Ok(()),
+        Some(other) => Err(envelope(
+            JsonPath::root().key(key),
+            format!("`{key}` must be an object, found {}", json_kind(other)),
         )),
     }
 }
 
 impl<R: DeserializeOwned, N: DeserializeOwned, T: DeserializeOwned> JsonRpcMessage<R, N, T> {
-    /// Parses one message from a JSON value.
+    /// Parses one message from a JSON value: the envelope by [`kind_of`]'s rules, then the
+    /// interior as `R`, `N` or `T` (or [`ErrorData`]).
     pub fn from_value(value: Value) -> Result<Self, ModelError> {
-        let mut map = match value {
-            Value::Object(map) => map,
-            Value::Array(_) => {
-                return Err(envelope(
-                    JsonPath::root(),
-                    "a batch (JSON array) where one message was expected; see JsonRpcFrame",
-                ));
-            }
-            other => {
-                return Err(envelope(
-                    JsonPath::root(),
-                    format!("expected a JSON object, found {}", json_kind(&other)),
-                ));
-            }
+        /// The envelope's verdict, owned, so the value can be taken apart.
+        enum Head {
+            Request(RequestId),
+            Notification,
+            Response(RequestId),
+            Error(Option<RequestId>),
+        }
+        let head = match kind_of(&value)? {
+            Kind::Request { id, .. } => Head::Request(id),
+            Kind::Notification { .. } => Head::Notification,
+            Kind::Response { id } => Head::Response(id),
+            Kind::Error { id, .. } => Head::Error(id),
         };
-        match map.remove("jsonrpc") {
-            Some(Value::String(v)) if v == JSONRPC_VERSION => {}
-            None => return Err(envelope(JsonPath::root(), "missing `jsonrpc`")),
-            Some(other) => {
-                return Err(envelope(
-                    JsonPath::root().key("jsonrpc"),
-                    format!("`jsonrpc` must be \"2.0\", found {other}"),
-                ));
-            }
-        }
-        let id = map.remove("id");
-        if let Some(method) = map.get("method") {
-            if !method.is_string() {
-                return Err(envelope(
-                    JsonPath::root().key("method"),
-                    format!("`method` must be a string, found {}", json_kind(method)),
-                ));
-            }
-            let body = Value::Object(map);
-            return match id {
-                None => Ok(JsonRpcMessage::Notification(JsonRpcNotification {
-                    notification: from_value(body)?,
-                })),
-                Some(id) => Ok(JsonRpcMessage::Request(JsonRpcRequest {
-                    id: parse_id(id)?,
-                    request: from_value(body)?,
-                })),
-            };
-        }
-        let result = map.remove("result");
-        let error = map.remove("error");
-        match (result, error) {
-            (Some(_), Some(_)) => Err(envelope(JsonPath::root(), "both `result` and `error`")),
-            (Some(result), None) => {
-                let id = id.ok_or_else(|| envelope(JsonPath::root(), "a response without `id`"))?;
-                Ok(JsonRpcMessage::Response(JsonRpcResponse {
-                    id: parse_id(id)?,
-                    result: from_value(result).map_err(|e| e.under_key("result"))?,
-                }))
-            }
-            (None, Some(error)) => {
-                let id = match id {
-                    None | Some(Value::Null) => None,
-                    Some(id) => Some(parse_id(id)?),
-                };
-                let error: ErrorData = from_value(error).map_err(|e| {
-                    ModelError::new(
-                        e.path.under(&JsonPath::root().key("error")),
-                        ModelErrorKind::InvalidEnvelope(e.kind.to_string()),
-                    )
-                })?;
+        let Value::Object(mut map) = value else {
+            return Err(envelope(JsonPath::root(), "expected a JSON object"));
+        };
+        map.remove("jsonrpc");
+        map.remove("id");
+        match head {
+            Head::Request(id) => Ok(JsonRpcMessage::Request(JsonRpcRequest {
+                id,
+                request: from_value(Value::Object(map))?,
+            })),
+            Head::Notification => Ok(JsonRpcMessage::Notification(JsonRpcNotification {
+                notification: from_value(Value::Object(map))?,
+            })),
+            Head::Response(id) => Ok(JsonRpcMessage::Response(JsonRpcResponse {
+                id,
+                result: from_value(map.remove("result").unwrap_or_default())
+                    .map_err(|e| e.under_key("result"))?,
+            })),
+            Head::Error(id) => {
+                let error: ErrorData = from_value(map.remove("error").unwrap_or_default())
+                    .map_err(|e| {
+                        ModelError::new(
+                            e.path.under(&JsonPath::root().key("error")),
+                            ModelErrorKind::InvalidEnvelope(e.kind.to_string()),
+                        )
+                    })?;
                 Ok(JsonRpcMessage::Error(JsonRpcError { id, error }))
             }
-            (None, None) => Err(envelope(
-                JsonPath::root(),
-                "none of `method`, `result`, `error`",
-            )),
         }
     }
 
@@ -727,33 +820,46 @@ pub fn batches_allowed(version: &VersionLike) -> bool {
     version.known() == Some(ProtocolVersion::V2025_03_26)
 }
 
+/// The messages of a batch: `None` when `unit` is not an array (one message, judged by the
+/// envelope rules), the elements of a non-empty batch at a revision that has batches, and
+/// [`ModelErrorKind::BatchNotAllowed`] (or an empty batch, -32600) otherwise. Every reader of
+/// a transport unit asks here.
+pub fn batch_messages<'v>(
+    unit: &'v Value,
+    version: &VersionLike,
+) -> Result<Option<&'v [Value]>, ModelError> {
+    let Value::Array(items) = unit else {
+        return Ok(None);
+    };
+    if !batches_allowed(version) {
+        return Err(ModelError::new(
+            JsonPath::root(),
+            ModelErrorKind::BatchNotAllowed {
+                version: version.to_string(),
+            },
+        ));
+    }
+    if items.is_empty() {
+        return Err(envelope(JsonPath::root(), "an empty batch"));
+    }
+    Ok(Some(items))
+}
+
 impl<R: DeserializeOwned, N: DeserializeOwned, T: DeserializeOwned> JsonRpcFrame<R, N, T> {
     /// Parses one transport unit at `version`: an array is a batch, accepted only at 2025-03-26
     /// (and never empty); elsewhere it is [`ModelErrorKind::BatchNotAllowed`].
     pub fn from_value_at(value: Value, version: &VersionLike) -> Result<Self, ModelError> {
+        let is_batch = batch_messages(&value, version)?.is_some();
         match value {
-            Value::Array(items) => {
-                if !batches_allowed(version) {
-                    return Err(ModelError::new(
-                        JsonPath::root(),
-                        ModelErrorKind::BatchNotAllowed {
-                            version: version.to_string(),
-                        },
-                    ));
-                }
-                if items.is_empty() {
-                    return Err(envelope(JsonPath::root(), "an empty batch"));
-                }
-                items
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, item)| {
-                        JsonRpcMessage::from_value(item)
-                            .map_err(|e| e.under(&JsonPath::root().index(i)))
-                    })
-                    .collect::<Result<Vec<_>, _>>()
-                    .map(JsonRpcFrame::Batch)
-            }
+            Value::Array(items) if is_batch => items
+                .into_iter()
+                .enumerate()
+                .map(|(i, item)| {
+                    JsonRpcMessage::from_value(item)
+                        .map_err(|e| e.under(&JsonPath::root().index(i)))
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .map(JsonRpcFrame::Batch),
             other => JsonRpcMessage::from_value(other).map(JsonRpcFrame::Single),
         }
     }
@@ -786,6 +892,7 @@ impl<R: Serialize, N: Serialize, T: Serialize> JsonRpcFrame<R, N, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::Envelope;
     use serde_json::json;
 
     type Raw = RawMessage;
@@ -874,6 +981,88 @@ mod tests {
         assert_eq!(
             serde_json::to_value(&m).unwrap(),
             json!({"jsonrpc":"2.0","method":"notifications/x"})
+        );
+    }
+
+    #[test]
+    fn every_envelope_question_has_one_answer() {
+        // Integer ids beyond i64 are refused, as a fraction is; the reason names the number.
+        for (id, found) in [
+            (json!(u64::MAX), "an integer beyond the signed 64-bit range"),
+            (json!(2.5), "a fraction"),
+        ] {
+            let err = parse(json!({"jsonrpc":"2.0","id":id,"method":"x"})).unwrap_err();
+            assert_eq!(err.path.pointer(), "/id");
+            assert!(err.to_string().contains(found), "{err}");
+            let answer = Envelope::of(&json!({"jsonrpc":"2.0","id":id,"result":{}}));
+            assert_eq!(answer.unwrap_err().path.pointer(), "/id");
+        }
+        // Exactly one of `method`, `result`, `error`; `params` and `result` are objects.
+        for (frame, path) in [
+            (json!({"jsonrpc":"2.0","id":1,"method":"x","result":{}}), ""),
+            (
+                json!({"jsonrpc":"2.0","method":"x","error":{"code":1,"message":"m"}}),
+                "",
+            ),
+            (
+                json!({"jsonrpc":"2.0","id":1,"method":"x","params":[1]}),
+                "/params",
+            ),
+            (json!({"jsonrpc":"2.0","id":1,"result":[]}), "/result"),
+            (
+                json!({"jsonrpc":"2.0","id":1,"error":{"code":1.5,"message":"m"}}),
+                "/error/code",
+            ),
+            (
+                json!({"jsonrpc":"2.0","id":1,"error":{"code":1,"message":2}}),
+                "/error/message",
+            ),
+        ] {
+            let typed = parse(frame.clone()).unwrap_err();
+            let borrowed = Envelope::of(&frame).unwrap_err();
+            assert_eq!(typed, borrowed, "{frame}");
+            assert_eq!(typed.code(), codes::INVALID_REQUEST, "{frame}");
+            assert_eq!(typed.path.pointer(), path, "{frame}");
+        }
+        // Null ids: never on a request or a response; an error's null or absent id is unknown.
+        assert!(Envelope::of(&json!({"jsonrpc":"2.0","id":null,"method":"x"})).is_err());
+        assert!(Envelope::of(&json!({"jsonrpc":"2.0","id":null,"result":{}})).is_err());
+        for frame in [
+            json!({"jsonrpc":"2.0","id":null,"error":{"code":-1,"message":"m"}}),
+            json!({"jsonrpc":"2.0","error":{"code":-1,"message":"m"}}),
+        ] {
+            assert_eq!(
+                Envelope::of(&frame),
+                Ok(Envelope::Error { id: None, code: -1 })
+            );
+        }
+        // Batches, per revision: only 2025-03-26 has them, never empty.
+        let batch = json!([{"jsonrpc":"2.0","method":"notifications/initialized"}]);
+        for v in ProtocolVersion::ALL {
+            let got = batch_messages(&batch, &VersionLike::Known(v));
+            match v {
+                ProtocolVersion::V2025_03_26 => {
+                    assert_eq!(got.unwrap().map(<[Value]>::len), Some(1))
+                }
+                _ => assert!(
+                    matches!(
+                        got.unwrap_err().kind,
+                        ModelErrorKind::BatchNotAllowed { .. }
+                    ),
+                    "{v}"
+                ),
+            }
+            let single = json!({"jsonrpc":"2.0","method":"x"});
+            assert_eq!(
+                batch_messages(&single, &VersionLike::Known(v)).unwrap(),
+                None
+            );
+        }
+        let empty = json!([]);
+        let at = VersionLike::Known(ProtocolVersion::V2025_03_26);
+        assert_eq!(
+            batch_messages(&empty, &at).unwrap_err().code(),
+            codes::INVALID_REQUEST
         );
     }
 

@@ -179,10 +179,22 @@ pub enum Envelope {
 }
 
 impl Envelope {
-    /// The envelope of a frame, by the rules of [`RawMessage`](crate::jsonrpc::RawMessage)
-    /// (which it parses, so the frame's faults are its errors).
+    /// The envelope of a frame, by the crate's one set of envelope rules (those of
+    /// [`RawMessage`](crate::jsonrpc::RawMessage)), read in place: a fault is a
+    /// [`ModelError`](crate::model::ModelError) (-32600) with the path of the faulty member.
     pub fn of(frame: &Value) -> Result<Envelope, crate::model::ModelError> {
-        crate::jsonrpc::RawMessage::from_value(frame.clone()).map(|m| Envelope::of_message(&m))
+        use crate::jsonrpc::Kind;
+        Ok(match crate::jsonrpc::kind_of(frame)? {
+            Kind::Request { id, method } => Envelope::Request {
+                id,
+                method: method.to_owned(),
+            },
+            Kind::Notification { method } => Envelope::Notification {
+                method: method.to_owned(),
+            },
+            Kind::Response { id } => Envelope::Response { id },
+            Kind::Error { id, code } => Envelope::Error { id, code },
+        })
     }
 
     /// The envelope of a parsed message.
