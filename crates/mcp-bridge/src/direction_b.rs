@@ -24,7 +24,6 @@
 //!   answered there (-32021 without the extension declared); `tasks/result` and `tasks/list`
 //!   are not the extension's (-32601).
 
-use mcp_types::jsonrpc::codes;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -35,7 +34,7 @@ use mcp_transport::server::{
     check_param_headers, declares,
 };
 use mcp_types::ProtocolVersion;
-use mcp_types::jsonrpc::ErrorData;
+use mcp_types::jsonrpc::{ErrorData, codes};
 use mcp_types::model::{
     ClientCapabilities, ClientRequest, ClientResult, DiscoverResult, GetDetailedTaskResult,
     InputRequest, InputRequiredResult, InputResponse, Meta, ServerCapabilities, ServerRequest,

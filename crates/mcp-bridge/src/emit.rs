@@ -5,8 +5,7 @@
 
 use mcp_transport::Frame;
 use mcp_types::ProtocolVersion;
-use mcp_types::jsonrpc::ErrorData;
-use mcp_types::jsonrpc::codes;
+use mcp_types::jsonrpc::{ErrorData, codes};
 use mcp_types::wire::{
     EmitError, EmitErrorKind, EmitOptions, WireBody, serialize_for_report_with,
     serialize_for_vec_with,

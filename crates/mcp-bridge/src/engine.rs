@@ -8,7 +8,6 @@
 //! stripped of the reserved identity keys for a legacy one), its answer read with
 //! `parse_result_for` at the upstream's revision and handed back as the superset value.
 
-use mcp_types::jsonrpc::codes;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -16,8 +15,7 @@ use mcp_transport::server::{
     Handler, HandlerError, Intercepted, ListenGuard, RequestContext, SessionHandle, capability_for,
     declares,
 };
-use mcp_types::ProtocolVersion;
-use mcp_types::jsonrpc::{ErrorData, JsonRpcResponse};
+use mcp_types::jsonrpc::{ErrorData, JsonRpcResponse, codes};
 use mcp_types::model::meta::keys;
 use mcp_types::model::{
     ClientCapabilities, ClientRequest, ClientResult, Implementation, InitializeResult,
@@ -26,6 +24,7 @@ use mcp_types::model::{
 };
 use mcp_types::wire::ledger::RESERVED_META;
 use mcp_types::wire::{MethodResult, parse_result_for};
+use mcp_types::{JsonPath, ProtocolVersion};
 use serde_json::{Map, Value, json};
 use tokio::time::Instant;
 
@@ -264,7 +263,13 @@ impl BridgeHandler {
                 let injected = meta
                     .keys()
                     .filter(|k| !before.contains(k))
-                    .map(|k| format!("/params/_meta/{}", k.replace('~', "~0").replace('/', "~1")))
+                    .map(|k| {
+                        JsonPath::root()
+                            .key("params")
+                            .key("_meta")
+                            .key(k.as_str())
+                            .pointer()
+                    })
                     .collect();
                 self.report
                     .stamped(&method, ctx.revision(), MODERN, injected);

@@ -1,12 +1,11 @@
 //! Every bound the bridge keeps, as one table of data ([`Limits`]), and the refusal catalogue
 //! ([`Reason`]): the `data.reason` of each error the bridge itself makes.
 
-use mcp_types::jsonrpc::codes;
 use std::time::Duration;
 
 use mcp_transport::stdio::Skipped;
 use mcp_types::ProtocolVersion;
-use mcp_types::jsonrpc::ErrorData;
+use mcp_types::jsonrpc::{ErrorData, codes};
 use serde_json::{Value, json};
 
 /// The bridge's bounds (the reference's §4.1 defaults).

@@ -15,7 +15,6 @@
 //! [`crate::Limits::park_ttl`], after which its waiting legacy requests are answered (an
 //! elicitation `cancel`, anything else an error) and its upstream call is cancelled.
 
-use mcp_types::jsonrpc::codes;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -25,7 +24,7 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hmac::{Hmac, Mac};
 use indexmap::IndexMap;
-use mcp_types::jsonrpc::{ErrorData, RequestId};
+use mcp_types::jsonrpc::{ErrorData, RequestId, codes};
 use mcp_types::model::{ClientResult, InputRequest};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};

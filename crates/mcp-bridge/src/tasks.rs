@@ -28,7 +28,6 @@
 //! cancelled upstream), its driver bounded by the same TTL. A task belongs to the principal
 //! whose call created it: another principal's `taskId` is unknown (`-32602`).
 
-use mcp_types::jsonrpc::codes;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::SystemTime;
@@ -36,7 +35,7 @@ use std::time::SystemTime;
 use indexmap::IndexMap;
 use mcp_transport::server::{iso8601, new_task_id};
 use mcp_types::ProtocolVersion;
-use mcp_types::jsonrpc::ErrorData;
+use mcp_types::jsonrpc::{ErrorData, codes};
 use mcp_types::model::{
     ClientCapabilities, CreateTaskResult, DetailedTask, InputResponse, ServerResult,
     TASKS_EXTENSION_ID, TaskCreatedResult, TaskInfo, TaskStatus, meta::keys,

@@ -8,7 +8,6 @@
 //! logs and server→client requests attributed to it, on the leg's own queue, in arrival order.
 //! When the upstream goes away every leg is failed with `upstream_closed`.
 
-use mcp_types::jsonrpc::codes;
 use std::collections::{HashMap, VecDeque};
 use std::ffi::OsString;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -24,7 +23,7 @@ use mcp_transport::{Connection, ConnectionEnd, Frame, FrameSender};
 use mcp_types::ProtocolVersion;
 use mcp_types::jsonrpc::{
     ErrorData, JsonRpcError, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse,
-    RawMessage, RequestId,
+    RawMessage, RequestId, codes,
 };
 use mcp_types::model::{
     ClientNotification, ClientRequest, ClientResult, DiscoverResult, Implementation,

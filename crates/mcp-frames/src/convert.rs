@@ -7,16 +7,17 @@
 //! must state the client's identity in `_meta`; a handshake-era request does not carry it, but
 //! the session's `initialize` did, so it is copied from there (and listed as injected).
 
+use mcp_types::model::meta::keys;
+use mcp_types::session::Envelope;
 use mcp_types::wire::EmitOptions;
 use mcp_types::wire::ResultFor;
-use mcp_types::{Era, ProtocolVersion};
+use mcp_types::{Era, JsonPath, ProtocolVersion};
 use serde_json::{Map, Value};
 
 use crate::pointer;
 use crate::record::Direction;
-use crate::session::{ClientIdentity, META_CLIENT_CAPABILITIES, META_CLIENT_INFO};
+use crate::session::ClientIdentity;
 use crate::stream::Placed;
-use mcp_types::session::Envelope;
 
 /// A frame as written for the target, and what changed.
 #[derive(Debug, Clone, PartialEq)]
@@ -142,16 +143,20 @@ pub fn add_identity(body: &mut Value, identity: &ClientIdentity) -> Vec<String> 
     // A parent the body lacks is materialized, and then it is the injected member.
     let materialized = ["/params", "/params/_meta"]
         .into_iter()
-        .find(|p| pointer::get(body, p).is_none());
+        .find(|p| body.pointer(p).is_none());
     let mut added = Vec::new();
     let entries = [
-        (META_CLIENT_INFO, identity.client_info.as_ref()),
-        (META_CLIENT_CAPABILITIES, identity.capabilities.as_ref()),
+        (keys::CLIENT_INFO, identity.client_info.as_ref()),
+        (keys::CLIENT_CAPABILITIES, identity.capabilities.as_ref()),
     ];
     for (key, value) in entries {
         let Some(value) = value else { continue };
-        let at = pointer::push("/params/_meta", key);
-        if pointer::get(body, &at).is_none() && pointer::insert(body, &at, value.clone()) {
+        let at = JsonPath::root()
+            .key("params")
+            .key("_meta")
+            .key(key)
+            .pointer();
+        if body.pointer(&at).is_none() && pointer::insert(body, &at, value.clone()) {
             added.push(at);
         }
     }

@@ -37,10 +37,9 @@ use smallvec::SmallVec;
 use crate::boundary::Restate;
 use crate::convert::{BodyKind, Failure};
 use crate::record::{Direction, Format};
-use crate::session::{
-    ClientIdentity, Evidence, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION,
-};
+use crate::session::{ClientIdentity, Evidence};
 use mcp_types::jsonrpc::RequestId;
+use mcp_types::model::meta::keys;
 use mcp_types::session::Envelope;
 
 mod scan;
@@ -383,15 +382,15 @@ impl<'de> Visitor<'de> for MetaScan {
             }
             facts.len += 1;
             match &*name {
-                META_PROTOCOL_VERSION => {
+                keys::PROTOCOL_VERSION => {
                     let raw: &'de RawValue = map.next_value()?;
                     facts.revision = Some(Box::new(
                         value_of(raw.get(), inner.depth).map_err(de::Error::custom)?,
                     ));
                     continue;
                 }
-                META_CLIENT_INFO => facts.has_client_info = true,
-                META_CLIENT_CAPABILITIES => facts.has_capabilities = true,
+                keys::CLIENT_INFO => facts.has_client_info = true,
+                keys::CLIENT_CAPABILITIES => facts.has_capabilities = true,
                 _ => {}
             }
             map.next_value_seed(inner)?;
@@ -451,11 +450,11 @@ fn scanned_meta(text: &str, start: usize) -> Option<(MetaFacts<'_>, usize)> {
         facts.len += 1;
         let end = scan::vouched_end(text, at, META_MEMBER_DEPTH).ok_or(GiveUp)?;
         match key {
-            META_PROTOCOL_VERSION => {
+            keys::PROTOCOL_VERSION => {
                 facts.revision = Some(serde_json::from_str(&text[at..end]).map_err(|_| GiveUp)?);
             }
-            META_CLIENT_INFO => facts.has_client_info = true,
-            META_CLIENT_CAPABILITIES => facts.has_capabilities = true,
+            keys::CLIENT_INFO => facts.has_client_info = true,
+            keys::CLIENT_CAPABILITIES => facts.has_capabilities = true,
             _ => {}
         }
         Ok(end)
@@ -888,8 +887,8 @@ impl LentIdentity {
                 (key, v.as_ref().map(|v| (key.to_owned(), v.clone())))
             };
             self.entries = [
-                entry(META_CLIENT_INFO, &identity.client_info),
-                entry(META_CLIENT_CAPABILITIES, &identity.capabilities),
+                entry(keys::CLIENT_INFO, &identity.client_info),
+                entry(keys::CLIENT_CAPABILITIES, &identity.capabilities),
             ];
             self.of = Some(identity.clone());
         }
@@ -930,7 +929,7 @@ impl Default for LentIdentity {
     fn default() -> Self {
         LentIdentity {
             of: None,
-            entries: [(META_CLIENT_INFO, None), (META_CLIENT_CAPABILITIES, None)],
+            entries: [(keys::CLIENT_INFO, None), (keys::CLIENT_CAPABILITIES, None)],
         }
     }
 }
@@ -952,8 +951,8 @@ impl IdentityText {
             Ok(Some(text))
         };
         Ok(IdentityText {
-            client_info: entry(META_CLIENT_INFO, &identity.client_info)?,
-            capabilities: entry(META_CLIENT_CAPABILITIES, &identity.capabilities)?,
+            client_info: entry(keys::CLIENT_INFO, &identity.client_info)?,
+            capabilities: entry(keys::CLIENT_CAPABILITIES, &identity.capabilities)?,
         })
     }
 }
@@ -1714,8 +1713,8 @@ mod tests {
             assert_eq!(
                 serde_json::to_value(&r).unwrap()["params"]["_meta"],
                 serde_json::json!({
-                    META_CLIENT_INFO: {"name": "c", "version": "1"},
-                    META_CLIENT_CAPABILITIES: {"roots": {}}
+                    keys::CLIENT_INFO: {"name": "c", "version": "1"},
+                    keys::CLIENT_CAPABILITIES: {"roots": {}}
                 })
             );
             lent.take_back(&mut r, which);
@@ -1727,10 +1726,10 @@ mod tests {
             let which = lent.entries_of(&id).lend(&mut r);
             assert_eq!(which, [false, true]);
             let meta = r.meta().unwrap();
-            assert_eq!(meta[META_CLIENT_INFO], serde_json::json!({"name": "own"}));
+            assert_eq!(meta[keys::CLIENT_INFO], serde_json::json!({"name": "own"}));
             assert_eq!(
                 meta.keys().next_back().map(String::as_str),
-                Some(META_CLIENT_CAPABILITIES)
+                Some(keys::CLIENT_CAPABILITIES)
             );
             lent.take_back(&mut r, which);
             assert_eq!(r.meta().unwrap().len(), 1);

@@ -2,10 +2,6 @@
 //! direction, the client identity, what each response answers). This module re-exports it for
 //! the CLI's modules and runs it over the shared corpus.
 
-pub use mcp_types::model::meta::keys::{
-    CLIENT_CAPABILITIES as META_CLIENT_CAPABILITIES, CLIENT_INFO as META_CLIENT_INFO,
-    PROTOCOL_VERSION as META_PROTOCOL_VERSION,
-};
 pub use mcp_types::session::*;
 
 #[cfg(test)]

@@ -2,7 +2,6 @@
 //! and emitted for the target with the boundary; `explain` prints what that changed instead of
 //! the frame.
 
-use mcp_types::jsonrpc::codes;
 use std::io;
 
 use mcp_types::ProtocolVersion;
@@ -15,7 +14,7 @@ use crate::explain::{Explanation, Status};
 use crate::record::{Direction, Format, Record};
 use crate::session::{FrameContext, Session};
 use crate::stream::{self, Fault, Handler, Output, Placed};
-use mcp_types::jsonrpc::{ErrorData, JsonRpcError, RequestId};
+use mcp_types::jsonrpc::{ErrorData, JsonRpcError, RequestId, codes};
 use mcp_types::session::Envelope;
 
 /// What `translate` does with a refused request.

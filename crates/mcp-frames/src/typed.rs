@@ -8,22 +8,22 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::check::FrameError;
-use crate::pointer;
 
 /// Deserializes `value` as `T`; a failure becomes a [`FrameError`] at the failing path.
 fn check<T: DeserializeOwned>(name: &str, value: &Value, prefix: &str) -> Result<(), FrameError> {
     match serde_path_to_error::deserialize::<_, T>(value) {
         Ok(_) => Ok(()),
         Err(e) => {
-            let mut at = prefix.to_owned();
+            let mut at = mcp_types::JsonPath::root();
             for seg in e.path().iter() {
                 match seg {
-                    serde_path_to_error::Segment::Seq { index } => at = format!("{at}/{index}"),
-                    serde_path_to_error::Segment::Map { key } => at = pointer::push(&at, key),
+                    serde_path_to_error::Segment::Seq { index } => at = at.index(*index),
+                    serde_path_to_error::Segment::Map { key } => at = at.key(key.as_str()),
                     serde_path_to_error::Segment::Enum { .. }
                     | serde_path_to_error::Segment::Unknown => {}
                 }
             }
+            let at = format!("{prefix}{}", at.pointer());
             Err(FrameError::new(
                 at,
                 format!("{name} ({}): {}", "generated type", e.inner()),

@@ -154,7 +154,7 @@ fn explain_accounts_for_every_difference() {
                 }
                 for p in ex["injected"].as_array().unwrap() {
                     let p = p.as_str().unwrap();
-                    let v = pointer::get(output, p).unwrap_or_else(|| {
+                    let v = output.pointer(p).unwrap_or_else(|| {
                         panic!("{ctx}: line {line}: injected {p} not in the output")
                     });
                     assert!(pointer::insert(&mut rebuilt, p, v.clone()), "{ctx}: {p}");
@@ -167,11 +167,8 @@ fn explain_accounts_for_every_difference() {
                     .flatten()
                 {
                     let p = p.as_str().unwrap();
-                    assert!(
-                        pointer::get(&rebuilt, p).is_some(),
-                        "{ctx}: {p} not in the input"
-                    );
-                    let v = pointer::get(output, p).unwrap_or_else(|| {
+                    assert!(rebuilt.pointer(p).is_some(), "{ctx}: {p} not in the input");
+                    let v = output.pointer(p).unwrap_or_else(|| {
                         panic!("{ctx}: line {line}: rewritten {p} not in the output")
                     });
                     assert!(pointer::insert(&mut rebuilt, p, v.clone()), "{ctx}: {p}");

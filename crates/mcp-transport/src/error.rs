@@ -1,7 +1,8 @@
 //! The crate's one error type.
 
-use mcp_types::jsonrpc::codes;
 use std::time::Duration;
+
+use mcp_types::jsonrpc::codes;
 
 /// Why a transport operation failed.
 #[derive(Debug, thiserror::Error)]

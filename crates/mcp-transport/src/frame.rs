@@ -1,13 +1,14 @@
 //! [`Frame`], one JSON-RPC message as it travelled, and [`Connection`], the bounded duplex of
 //! frames every client transport returns.
 
-use mcp_types::jsonrpc::codes;
 use std::fmt;
 use std::sync::Arc;
 
 use bytes::Bytes;
 use serde_json::Value;
 use tokio::sync::{mpsc, watch};
+
+use mcp_types::jsonrpc::codes;
 
 use crate::TransportError;
 

@@ -75,7 +75,7 @@ pub mod v2025_11_25;
 #[path = "generated/v2026_07_28.rs"]
 pub mod v2026_07_28;
 
-pub use path::{JsonPath, PathSegment};
+pub use path::{JsonPath, PathSegment, pointer_tokens};
 /// schemars 1, re-exported for `#[derive(JsonSchema)]` at the version [`tool`] uses.
 #[cfg(feature = "schemars")]
 pub use schemars;

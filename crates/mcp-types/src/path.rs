@@ -117,6 +117,21 @@ impl JsonPath {
     }
 }
 
+/// The reference tokens of a JSON Pointer (RFC 6901), unescaped (`~1` is `/`, `~0` is `~`):
+/// the reading of what [`JsonPath::pointer`] writes. `""` (the root) has none; `None` for text
+/// that does not start with `/`.
+pub fn pointer_tokens(pointer: &str) -> Option<Vec<String>> {
+    if pointer.is_empty() {
+        return Some(Vec::new());
+    }
+    let rest = pointer.strip_prefix('/')?;
+    Some(
+        rest.split('/')
+            .map(|t| t.replace("~1", "/").replace("~0", "~"))
+            .collect(),
+    )
+}
+
 impl fmt::Display for JsonPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.0.is_empty() {
@@ -157,5 +172,18 @@ mod tests {
             p.under(&JsonPath::root().key("result")).pointer(),
             "/result/content/1/0/a\u{1}~1b"
         );
+    }
+
+    #[test]
+    fn pointer_tokens_read_what_pointer_writes() {
+        let p = JsonPath::root().key("_meta").key("a~b/c").index(3);
+        assert_eq!(p.pointer(), "/_meta/a~0b~1c/3");
+        assert_eq!(
+            pointer_tokens(&p.pointer()),
+            Some(vec!["_meta".to_owned(), "a~b/c".to_owned(), "3".to_owned()])
+        );
+        assert_eq!(pointer_tokens("/~01"), Some(vec!["~1".to_owned()]));
+        assert_eq!(pointer_tokens(""), Some(vec![]));
+        assert_eq!(pointer_tokens("no-slash"), None);
     }
 }

@@ -215,8 +215,7 @@ impl OutputCheck {
 fn path_in(value: &Value, pointer: &str) -> JsonPath {
     let mut path = JsonPath::root();
     let mut at = Some(value);
-    for raw in pointer.split('/').skip(1) {
-        let key = raw.replace("~1", "/").replace("~0", "~");
+    for key in crate::path::pointer_tokens(pointer).unwrap_or_default() {
         match (at, key.parse::<usize>()) {
             (Some(Value::Array(items)), Ok(i)) => {
                 at = items.get(i);

@@ -1,7 +1,6 @@
 //! What the HTTP client transports share: the hyper client, bounded body and SSE reading, and the
 //! error answers made for requests the server could not answer.
 
-use mcp_types::jsonrpc::codes;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -12,7 +11,7 @@ use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 use mcp_types::ProtocolVersion;
-use mcp_types::jsonrpc::{ErrorData, JsonRpcError, RequestId};
+use mcp_types::jsonrpc::{ErrorData, JsonRpcError, RequestId, codes};
 use serde_json::json;
 
 use super::sse::{SseEvent, SseParser};

@@ -2,7 +2,6 @@
 //! `endpoint` event names the URL every client message is POSTed to; every server message
 //! arrives as a `message` event on the stream.
 
-use mcp_types::jsonrpc::codes;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
@@ -10,7 +9,7 @@ use bytes::Bytes;
 use http::{Method, Request, Uri, header};
 use http_body_util::Full;
 use mcp_types::ProtocolVersion;
-use mcp_types::jsonrpc::RequestId;
+use mcp_types::jsonrpc::{RequestId, codes};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 use tokio::task::JoinSet;
 

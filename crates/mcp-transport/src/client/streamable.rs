@@ -5,7 +5,6 @@
 //! a JSON body or the events of an SSE stream — and answers itself every request of its frame
 //! that the server left unanswered (see the module docs of [`crate::client`]).
 
-use mcp_types::jsonrpc::codes;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -15,7 +14,7 @@ use http::{HeaderValue, Method, Request, StatusCode, Uri, header};
 use http_body_util::Full;
 use hyper::body::Incoming;
 use mcp_types::ProtocolVersion;
-use mcp_types::jsonrpc::RequestId;
+use mcp_types::jsonrpc::{RequestId, codes};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, mpsc, watch};
 use tokio::task::{AbortHandle, JoinSet};
 
