@@ -4,7 +4,7 @@
 //! body out as another `Value`, and builds the output as a `Value` again. Here the line is read
 //! into its members as borrowed raw text: the capture record's members, the frame's members,
 //! and nothing deeper. The body (`params` or `result`) is checked for what the strict reader of
-//! [`crate::json`] refuses (duplicate keys, depth) without building anything (by a byte scanner,
+//! [`mcp_types::json_text`] refuses (duplicate keys, depth) without building anything (by a byte scanner,
 //! with `serde_json` judging only what it is unsure of), parsed from its text into the superset
 //! at the source revision, and emitted for the target; when the body ends the frame it is
 //! emitted straight into the output line, with the envelope written around it.

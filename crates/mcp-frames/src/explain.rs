@@ -31,13 +31,6 @@ pub enum Status {
     Invalid,
 }
 
-impl Status {
-    /// Whether the frame is in `translate`'s output.
-    pub fn is_written(self) -> bool {
-        self == Status::Written
-    }
-}
-
 /// One `explain` line.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Explanation {
@@ -124,7 +117,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(i, Explanation::not_written(9, Status::Invalid, "bad"));
-        assert!(!i.status.is_written() && w.status.is_written());
+        assert_eq!((i.status, w.status), (Status::Invalid, Status::Written));
         let p = Explanation::written(4, vec![], vec![]).with_passed(vec!["/result/title".into()]);
         assert_eq!(
             serde_json::to_string(&p).unwrap(),

@@ -2,23 +2,26 @@
 //!
 //! The layers, bottom up:
 //! - [`input`]: the streaming line reader (constant memory, over-long lines skipped);
-//! - [`json`]: strict JSON per line (UTF-8, duplicate keys, nesting depth);
-//! - [`record`]: bare frames vs capture records `{"dir":…,"frame":…}`;
+//! - strict JSON per line (UTF-8, no repeated key, nesting depth): the crate's [`mcp_types::json_text`];
+//! - `record`: bare frames vs capture records `{"dir":…,"frame":…}`;
 //! - envelopes, ids and batches: the crate's ([`mcp_types::session::Envelope`], [`mcp_types::jsonrpc`]);
 //! - [`session`]: per-frame source-revision detection and per-direction id tracking;
 //! - [`stream`]: the driver that ties them together and hands frames to a command;
-//! - [`pointer`]: JSON Pointers for `explain`;
-//! - [`explain`]: the `explain` record.
+//! - [`pointer`]: editing frames at JSON Pointers (what `explain` is checked against);
+//! - `explain`: the `explain` record;
+//! - `check`, `convert`, `typed`: validity at a revision, the boundary per frame, the generated-type checks.
+//!
+//! Modules without a link are internal; the public ones are what the binary, the tests, the
+//! benches and the fuzz targets drive.
 
 mod boundary;
-pub mod check;
-pub mod convert;
+pub(crate) mod check;
+pub(crate) mod convert;
 pub mod direct;
-pub mod explain;
+pub(crate) mod explain;
 pub mod input;
-pub mod json;
 pub mod pointer;
-pub mod record;
+pub(crate) mod record;
 pub mod session;
 pub mod stream;
 pub mod translate;

@@ -23,7 +23,7 @@ mod tests {
         text.lines()
             .enumerate()
             .map(|(i, l)| {
-                let v = crate::json::parse_line(l.as_bytes()).unwrap();
+                let v = mcp_types::json_text::read(l.as_bytes()).unwrap();
                 (i + 1, Record::from_value(v).unwrap())
             })
             .collect()

@@ -4,14 +4,13 @@
 
 use std::io::{self, BufRead, Write};
 
-use mcp_types::VersionLike;
 use mcp_types::jsonrpc::{RequestId, batch_messages, codes};
 use mcp_types::model::ModelError;
 use mcp_types::session::Envelope;
+use mcp_types::{VersionLike, json_text};
 use serde_json::Value;
 
 use crate::input::{LineContent, LineReader};
-use crate::json;
 use crate::record::{Direction, Record};
 use crate::session::{FrameContext, Session, SessionError};
 
@@ -231,12 +230,7 @@ fn read_record(line: usize, bytes: &[u8]) -> Result<Record, Fault> {
         code,
         record: None,
     };
-    let value = json::parse_line(bytes).map_err(|e| {
-        fault(
-            format!("column {}: not JSON: {}", e.column, e.reason),
-            codes::PARSE_ERROR,
-        )
-    })?;
+    let value = json_text::read(bytes).map_err(|e| fault(e.kind.to_string(), e.code()))?;
     Record::from_value(value).map_err(|e| fault(e.to_string(), codes::INVALID_REQUEST))
 }
 

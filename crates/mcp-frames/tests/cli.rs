@@ -211,10 +211,10 @@ fn bad_input_is_reported_and_the_stream_goes_on_in_validate() {
             .unwrap()
             .to_owned()
     };
-    assert_eq!(msg(3), "column 42: not JSON: EOF while parsing a string");
-    assert_eq!(msg(4), "column 84: not JSON: invalid UTF-8");
-    assert_eq!(msg(5), "column 128: not JSON: recursion limit exceeded");
-    assert_eq!(msg(6), "column 50: not JSON: duplicate key \"id\"");
+    assert_eq!(msg(3), "not JSON: column 42: EOF while parsing a string");
+    assert_eq!(msg(4), "not JSON: column 84: invalid UTF-8");
+    assert_eq!(msg(5), "not JSON: column 128: recursion limit exceeded");
+    assert_eq!(msg(6), "not JSON: column 50: duplicate key \"id\"");
     assert_eq!(
         msg(7),
         "invalid JSON-RPC message: `id` must be a string or an integer, found a boolean (at /id)"

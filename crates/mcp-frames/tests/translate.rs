@@ -248,10 +248,10 @@ fn bad_input_is_reported_and_the_rest_still_translates() {
     assert_eq!(
         reports,
         vec![
-            "line 3: invalid: column 42: not JSON: EOF while parsing a string",
-            "line 4: invalid: column 84: not JSON: invalid UTF-8",
-            "line 5: invalid: column 128: not JSON: recursion limit exceeded",
-            "line 6: invalid: column 50: not JSON: duplicate key \"id\"",
+            "line 3: invalid: not JSON: column 42: EOF while parsing a string",
+            "line 4: invalid: not JSON: column 84: invalid UTF-8",
+            "line 5: invalid: not JSON: column 128: recursion limit exceeded",
+            "line 6: invalid: not JSON: column 50: duplicate key \"id\"",
             "line 7: invalid: invalid JSON-RPC message: `id` must be a string or an integer, found a boolean (at /id)",
             "line 8: invalid: tools/teleport is not a client request at 2025-06-18",
             "line 9: invalid: response id 99 answers no pending client request",

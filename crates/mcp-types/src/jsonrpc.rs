@@ -624,13 +624,10 @@ impl<R: DeserializeOwned, N: DeserializeOwned, T: DeserializeOwned> JsonRpcMessa
         }
     }
 
-    /// Parses one message from JSON text; text that is not JSON is
-    /// [`ModelErrorKind::NotJson`] (-32700).
+    /// Parses one message from JSON text, read strictly ([`crate::json_text`]): text that is
+    /// not JSON, or repeats a key anywhere, is [`ModelErrorKind::NotJson`] (-32700).
     pub fn from_json(text: &str) -> Result<Self, ModelError> {
-        let value: Value = serde_json::from_str(text).map_err(|e| {
-            ModelError::new(JsonPath::root(), ModelErrorKind::NotJson(e.to_string()))
-        })?;
-        Self::from_value(value)
+        Self::from_value(crate::json_text::read(text.as_bytes())?)
     }
 }
 
@@ -1035,6 +1032,15 @@ mod tests {
                 Envelope::of(&frame),
                 Ok(Envelope::Error { id: None, code: -1 })
             );
+        }
+        // Duplicate members: the text reader refuses a repeated key anywhere in the frame.
+        for text in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","id":2}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":1,"a":2}}"#,
+        ] {
+            let err = Raw::from_json(text).unwrap_err();
+            assert_eq!(err.code(), codes::PARSE_ERROR, "{text}");
+            assert!(err.to_string().contains("duplicate key"), "{err}");
         }
         // Batches, per revision: only 2025-03-26 has them, never empty.
         let batch = json!([{"jsonrpc":"2.0","method":"notifications/initialized"}]);

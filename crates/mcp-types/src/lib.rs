@@ -4,6 +4,7 @@
 //! - [`facts`]: each revision's method and type tables, generated from its pinned schema.
 //! - [`model`]: the hand-written superset model (every construct once, every revision's fields).
 //! - [`jsonrpc`]: the JSON-RPC 2.0 envelope (ids, frames, batches).
+//! - [`json_text`]: strict reading of a frame's text (UTF-8, no repeated key, bounded nesting).
 //! - [`wire`]: the version boundary: `serialize_for`, `parse_as`, the ledger.
 //! - [`session`]: what a stream of frames says about itself: revisions, ids per direction,
 //!   the client identity, what each response answers.
@@ -30,6 +31,7 @@
 pub mod convert;
 pub mod design;
 pub mod facts;
+pub mod json_text;
 pub mod jsonrpc;
 pub mod model;
 mod path;

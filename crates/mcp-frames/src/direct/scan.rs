@@ -1,6 +1,6 @@
 //! A byte scanner that vouches for a JSON value without a deserializer.
 //!
-//! The direct path must only take lines the strict reader of [`crate::json`] accepts: valid
+//! The direct path must only take lines the strict reader of [`mcp_types::json_text`] accepts: valid
 //! JSON, no repeated key in any object, bounded nesting, numbers a `serde_json::Value` holds.
 //! Checking that with `serde_json` costs a full deserializer instance per visitor; this scanner
 //! does it in one tight loop for what real traffic contains. It answers only "certainly

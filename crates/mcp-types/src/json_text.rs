@@ -1,52 +1,46 @@
-//! Strict JSON reading of one line: UTF-8 checked first, duplicate keys rejected, nesting bounded.
-//!
-//! `serde_json::Value` silently keeps the last of two equal keys; a frame with two `id`s or two
-//! `method`s is ambiguous, so this reader refuses it. Nesting depth is bounded by serde_json's
-//! recursion limit (128), which turns a 10,000-deep line into an error instead of a stack overflow.
+//! Strict reading of one frame's JSON text: UTF-8 checked first, duplicate keys refused,
+//! nesting bounded. The crate's one answer to "may a member repeat?": no, anywhere in a frame
+//! (-32700), because `serde_json::Value` silently keeps the last of two equal keys and a frame
+//! with two `id`s or two `method`s is ambiguous. Nesting depth is bounded by serde_json's
+//! recursion limit (128), which turns a 10,000-deep line into an error instead of a stack
+//! overflow. [`JsonRpcMessage::from_json`](crate::jsonrpc::JsonRpcMessage::from_json) and
+//! `mcp-frames` read text through here.
 
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-/// Why a line is not a JSON value. `column` is the 1-based byte column within the line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct JsonError {
-    /// 1-based byte offset in the line where the problem was found.
-    pub column: usize,
-    /// What was wrong, e.g. `EOF while parsing an object` or `duplicate key "id"`.
-    pub reason: String,
-}
+use crate::model::{ModelError, ModelErrorKind};
+use crate::path::JsonPath;
 
-impl fmt::Display for JsonError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "column {}: {}", self.column, self.reason)
-    }
-}
-
-/// Parses one line as a JSON value, strictly (see the module docs).
-pub fn parse_line(bytes: &[u8]) -> Result<Value, JsonError> {
-    let text = std::str::from_utf8(bytes).map_err(|e| JsonError {
-        column: e.valid_up_to() + 1,
-        reason: "invalid UTF-8".to_owned(),
-    })?;
+/// Parses one frame's text as a JSON value, strictly (see the module docs). The error is
+/// [`ModelErrorKind::NotJson`] (-32700), its text `column N: reason` with the 1-based byte
+/// column where the problem was found.
+pub fn read(bytes: &[u8]) -> Result<Value, ModelError> {
+    let text =
+        std::str::from_utf8(bytes).map_err(|e| not_json(e.valid_up_to() + 1, "invalid UTF-8"))?;
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = StrictValue.deserialize(&mut de).map_err(to_json_error)?;
-    de.end().map_err(to_json_error)?;
+    let value = StrictValue.deserialize(&mut de).map_err(from_serde)?;
+    de.end().map_err(from_serde)?;
     Ok(value)
 }
 
-fn to_json_error(e: serde_json::Error) -> JsonError {
+fn not_json(column: usize, reason: impl fmt::Display) -> ModelError {
+    ModelError::new(
+        JsonPath::root(),
+        ModelErrorKind::NotJson(format!("column {column}: {reason}")),
+    )
+}
+
+fn from_serde(e: serde_json::Error) -> ModelError {
     // serde_json appends " at line L column C"; keep the reason alone, the column separately.
     let full = e.to_string();
     let reason = match full.rfind(" at line ") {
-        Some(i) => full[..i].to_owned(),
-        None => full,
+        Some(i) => &full[..i],
+        None => &full,
     };
-    JsonError {
-        column: e.column().max(1),
-        reason,
-    }
+    not_json(e.column().max(1), reason)
 }
 
 /// A `Value` deserializer that errors on a repeated object key.
@@ -117,9 +111,19 @@ impl<'de> Visitor<'de> for StrictValue {
 mod tests {
     use super::*;
 
+    /// The error's text, `column N: reason`.
+    fn fault(bytes: &[u8]) -> String {
+        let e = read(bytes).unwrap_err();
+        assert_eq!(e.code(), crate::jsonrpc::codes::PARSE_ERROR);
+        match e.kind {
+            ModelErrorKind::NotJson(text) => text,
+            other => panic!("{other:?}"),
+        }
+    }
+
     #[test]
     fn parses_like_serde_json_and_keeps_key_order() {
-        let v = parse_line(br#"{"b":1,"a":[true,null,1.5,-2,"x"]}"#).unwrap();
+        let v = read(br#"{"b":1,"a":[true,null,1.5,-2,"x"]}"#).unwrap();
         assert_eq!(
             serde_json::to_string(&v).unwrap(),
             r#"{"b":1,"a":[true,null,1.5,-2,"x"]}"#
@@ -128,44 +132,41 @@ mod tests {
 
     #[test]
     fn duplicate_keys_are_refused_with_their_column() {
-        let e = parse_line(br#"{"id":1,"method":"ping","id":2}"#).unwrap_err();
-        assert_eq!(e.reason, r#"duplicate key "id""#);
-        assert_eq!(e.column, 28); // the end of the repeated key
-        let nested = parse_line(br#"{"p":{"a":1,"a":1}}"#).unwrap_err();
-        assert_eq!(nested.reason, r#"duplicate key "a""#);
+        // The end of the repeated key.
+        assert_eq!(
+            fault(br#"{"id":1,"method":"ping","id":2}"#),
+            r#"column 28: duplicate key "id""#
+        );
+        assert_eq!(
+            fault(br#"{"p":{"a":1,"a":1}}"#),
+            r#"column 15: duplicate key "a""#
+        );
     }
 
     #[test]
     fn truncated_json_reports_the_end_column() {
-        let e = parse_line(br#"{"jsonrpc":"2.0","id":1"#).unwrap_err();
-        assert_eq!(e.reason, "EOF while parsing an object");
-        assert_eq!(e.column, 23);
+        assert_eq!(
+            fault(br#"{"jsonrpc":"2.0","id":1"#),
+            "column 23: EOF while parsing an object"
+        );
     }
 
     #[test]
     fn invalid_utf8_reports_the_first_bad_byte() {
-        let e = parse_line(b"{\"a\":\"\xff\"}").unwrap_err();
-        assert_eq!(
-            e,
-            JsonError {
-                column: 7,
-                reason: "invalid UTF-8".into()
-            }
-        );
+        assert_eq!(fault(b"{\"a\":\"\xff\"}"), "column 7: invalid UTF-8");
     }
 
     #[test]
     fn deep_nesting_is_an_error_not_a_crash() {
         let line = "[".repeat(10_000) + &"]".repeat(10_000);
-        let e = parse_line(line.as_bytes()).unwrap_err();
-        assert_eq!(e.reason, "recursion limit exceeded");
-        assert_eq!(e.column, 128);
+        assert_eq!(
+            fault(line.as_bytes()),
+            "column 128: recursion limit exceeded"
+        );
     }
 
     #[test]
     fn trailing_garbage_is_an_error() {
-        let e = parse_line(br#"{} {}"#).unwrap_err();
-        assert_eq!(e.reason, "trailing characters");
-        assert_eq!(e.column, 4);
+        assert_eq!(fault(br#"{} {}"#), "column 4: trailing characters");
     }
 }
