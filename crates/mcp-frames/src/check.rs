@@ -4,12 +4,12 @@
 use mcp_schemas::{SchemaError, SchemaOracle};
 use mcp_types::ProtocolVersion;
 use mcp_types::facts::{self, MethodFact};
+use mcp_types::session::Envelope;
 use mcp_types::wire::{ResultFor, ResultTyping};
 use serde_json::Value;
 
 use crate::record::Direction;
 use crate::stream::Placed;
-use mcp_types::session::Envelope;
 
 /// One problem with a frame: a JSON Pointer into the frame and a message.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -247,17 +247,28 @@ pub fn schema_errors(
 pub fn typed_errors(placed: &Placed, version: ProtocolVersion) -> Vec<FrameError> {
     let frame = &placed.record.frame;
     let d = placed.context.direction;
-    let outcome = match &placed.envelope {
-        Envelope::Request { method, .. } => request_fact(version, d, method)
-            .and_then(|f| crate::typed::check_named(version, f.type_name, frame, "")),
-        Envelope::Notification { method } => notification_fact(version, d, method)
-            .and_then(|f| crate::typed::check_named(version, f.type_name, frame, "")),
-        Envelope::Response { .. } => match (result_type(placed, version), frame.get("result")) {
-            (Some(def), Some(result)) => crate::typed::check_named(version, def, result, "/result"),
-            _ => None,
-        },
-        Envelope::Error { .. } => None,
+    let (checked, under) = match &placed.envelope {
+        Envelope::Request { method, .. } => (
+            request_fact(version, d, method).map(|f| (f.type_name, frame)),
+            "",
+        ),
+        Envelope::Notification { method } => (
+            notification_fact(version, d, method).map(|f| (f.type_name, frame)),
+            "",
+        ),
+        Envelope::Response { .. } => (
+            result_type(placed, version).zip(frame.get("result")),
+            "/result",
+        ),
+        Envelope::Error { .. } => (None, ""),
     };
+    let outcome = checked.and_then(|(name, value)| {
+        facts::check_generated(version, name, value).map(|checked| {
+            checked.map_err(|e| {
+                FrameError::new(format!("{under}{}", e.path.pointer()), e.kind.to_string())
+            })
+        })
+    });
     match outcome {
         Some(Err(e)) => vec![e],
         _ => Vec::new(),

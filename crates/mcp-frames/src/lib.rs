@@ -9,7 +9,7 @@
 //! - [`stream`]: the driver that ties them together and hands frames to a command;
 //! - [`pointer`]: editing frames at JSON Pointers (what `explain` is checked against);
 //! - `explain`: the `explain` record;
-//! - `check`, `convert`, `typed`: validity at a revision, the boundary per frame, the generated-type checks.
+//! - `check`, `convert`: validity at a revision (schema, generated types, mandates), the boundary per frame.
 //!
 //! Modules without a link are internal; the public ones are what the binary, the tests, the
 //! benches and the fuzz targets drive.
@@ -25,6 +25,5 @@ pub(crate) mod record;
 pub mod session;
 pub mod stream;
 pub mod translate;
-pub mod typed;
 pub mod validate;
 pub mod versions;

@@ -4,6 +4,8 @@
 //! needs every revision's facts.
 
 use crate::ProtocolVersion;
+use crate::model::{ModelError, ModelErrorKind};
+use crate::path::JsonPath;
 
 #[path = "generated/facts_v2024_11_05.rs"]
 mod v2024_11_05;
@@ -25,6 +27,61 @@ pub fn revision(v: ProtocolVersion) -> &'static RevisionFacts {
         ProtocolVersion::V2025_11_25 => &v2025_11_25::FACTS,
         ProtocolVersion::V2026_07_28 => &v2026_07_28::FACTS,
     }
+}
+
+/// The outcome of one generated revision module's `check_method_type`.
+type GeneratedCheck = Option<Result<(), serde_path_to_error::Error<serde_json::Error>>>;
+
+/// Checks `value` as the generated type `name` of revision `v`, one of the definitions of its
+/// method tables (`check_method_type` in each generated module, written by the generator from
+/// the same tables as these facts). `None` when `name` is not one of them, or when that
+/// revision's generated module is not compiled (its Cargo feature is off). A failure is
+/// [`ModelErrorKind::Invalid`] at the failing member, its text
+/// `"<name> (generated type): <serde's message>"`.
+#[cfg_attr(
+    not(any(
+        feature = "v2024_11_05",
+        feature = "v2025_03_26",
+        feature = "v2025_06_18",
+        feature = "v2025_11_25",
+        feature = "v2026_07_28"
+    )),
+    allow(unused_variables) // no generated module to check against
+)]
+pub fn check_generated(
+    v: ProtocolVersion,
+    name: &str,
+    value: &serde_json::Value,
+) -> Option<Result<(), ModelError>> {
+    #[allow(unreachable_patterns)] // every arm is compiled only with all revision features on
+    let outcome: GeneratedCheck = match v {
+        #[cfg(feature = "v2024_11_05")]
+        ProtocolVersion::V2024_11_05 => crate::v2024_11_05::check_method_type(name, value),
+        #[cfg(feature = "v2025_03_26")]
+        ProtocolVersion::V2025_03_26 => crate::v2025_03_26::check_method_type(name, value),
+        #[cfg(feature = "v2025_06_18")]
+        ProtocolVersion::V2025_06_18 => crate::v2025_06_18::check_method_type(name, value),
+        #[cfg(feature = "v2025_11_25")]
+        ProtocolVersion::V2025_11_25 => crate::v2025_11_25::check_method_type(name, value),
+        #[cfg(feature = "v2026_07_28")]
+        ProtocolVersion::V2026_07_28 => crate::v2026_07_28::check_method_type(name, value),
+        _ => None,
+    };
+    Some(outcome?.map_err(|e| {
+        let mut path = JsonPath::root();
+        for segment in e.path().iter() {
+            match segment {
+                serde_path_to_error::Segment::Seq { index } => path = path.index(*index),
+                serde_path_to_error::Segment::Map { key } => path = path.key(key.as_str()),
+                serde_path_to_error::Segment::Enum { .. }
+                | serde_path_to_error::Segment::Unknown => {}
+            }
+        }
+        ModelError::new(
+            path,
+            ModelErrorKind::Invalid(format!("{name} (generated type): {}", e.inner())),
+        )
+    }))
 }
 
 /// Everything the generator records about one revision.
@@ -172,6 +229,62 @@ impl TypeFact {
 mod tests {
     use super::*;
     use ProtocolVersion as V;
+    use serde_json::json;
+
+    /// Every definition of a revision's method tables (and `InputRequiredResult`) is checkable
+    /// as its generated type at that revision, and a name outside them is not.
+    #[test]
+    fn generated_checks_cover_exactly_the_method_tables() {
+        for v in V::ALL {
+            let f = revision(v);
+            let mut want: Vec<&str> = Vec::new();
+            for m in f
+                .client_requests
+                .iter()
+                .chain(f.server_requests)
+                .chain(f.client_notifications)
+                .chain(f.server_notifications)
+            {
+                want.push(m.type_name);
+                want.extend(m.result);
+            }
+            if f.has_type("InputRequiredResult") {
+                want.push("InputRequiredResult");
+            }
+            for name in &want {
+                assert!(
+                    check_generated(v, name, &json!(null)).is_some(),
+                    "{v}: {name} has no generated check"
+                );
+            }
+            for t in f.types.iter().filter(|t| !want.contains(&t.name)) {
+                assert!(
+                    check_generated(v, t.name, &json!(null)).is_none(),
+                    "{v}: {} is not method-level",
+                    t.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn generated_checks_point_at_the_failing_member() {
+        let v = V::V2025_06_18;
+        let ok = json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}});
+        assert_eq!(check_generated(v, "CallToolRequest", &ok), Some(Ok(())));
+        let bad = json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":5}});
+        let e = check_generated(v, "CallToolRequest", &bad)
+            .unwrap()
+            .unwrap_err();
+        assert_eq!(e.path.pointer(), "/params/name");
+        assert!(
+            e.kind
+                .to_string()
+                .starts_with("CallToolRequest (generated type): invalid type"),
+            "{e}"
+        );
+        assert_eq!(check_generated(v, "DiscoverRequest", &ok), None);
+    }
 
     fn methods(t: &[MethodFact]) -> Vec<&str> {
         t.iter().map(|m| m.method).collect()

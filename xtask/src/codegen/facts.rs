@@ -86,6 +86,54 @@ pub fn facts_tokens(
     })
 }
 
+/// The generated module's `check_method_type`: one arm per method-level definition of the
+/// four method tables (each request's and notification's type, each request's result) and
+/// `InputRequiredResult` where the revision defines it, so a frame can be checked as the
+/// generated type of its method without a hand list of names.
+pub fn method_type_check_tokens(
+    version: ProtocolVersion,
+    defs: &Defs,
+    renames_used: &mut Vec<&'static str>,
+) -> anyhow::Result<TokenStream> {
+    let mut names = std::collections::BTreeSet::new();
+    for (union, is_request) in METHOD_UNIONS {
+        let methods = method_table(defs, union, is_request, renames_used)
+            .with_context(|| format!("{version}: method table {union}"))?;
+        for m in methods {
+            names.extend(m.result);
+            names.insert(m.type_name);
+        }
+    }
+    if defs.contains_key("InputRequiredResult") {
+        names.insert("InputRequiredResult".to_owned());
+    }
+    let arms = names.iter().map(|name| {
+        let ty = quote::format_ident!("{name}");
+        quote! { #name => check::<#ty>(value), }
+    });
+    Ok(quote! {
+        /// Deserializes `value` as this revision's method-level definition `name` (a request's
+        /// or notification's type, or a result type, of the schema's method tables); `None`
+        /// when `name` is not one of them. The error locates the failing member.
+        pub fn check_method_type(
+            name: &str,
+            value: &::serde_json::Value,
+        ) -> ::std::option::Option<
+            ::std::result::Result<(), ::serde_path_to_error::Error<::serde_json::Error>>,
+        > {
+            fn check<T: ::serde::de::DeserializeOwned>(
+                value: &::serde_json::Value,
+            ) -> ::std::result::Result<(), ::serde_path_to_error::Error<::serde_json::Error>> {
+                ::serde_path_to_error::deserialize::<_, T>(value).map(|_| ())
+            }
+            ::std::option::Option::Some(match name {
+                #(#arms)*
+                _ => return ::std::option::Option::None,
+            })
+        }
+    })
+}
+
 /// `ProtocolVersion::V2025_06_18` as an identifier.
 pub fn version_variant(version: ProtocolVersion) -> proc_macro2::Ident {
     quote::format_ident!("V{}", version.as_str().replace('-', "_"))

@@ -81,7 +81,9 @@ fn generate_all(store: &SchemaStore) -> anyhow::Result<Vec<Output>> {
             path: dir.join(format!("facts_{}.rs", v.module_name())),
             text: render(v, tokens)?,
         });
-        let module = typegen::module_tokens(v, defs)?;
+        let types = typegen::module_tokens(v, defs)?;
+        let checks = facts::method_type_check_tokens(v, defs, &mut renames_used)?;
+        let module = quote::quote! { #types #checks };
         outputs.push(Output {
             path: dir.join(format!("{}.rs", v.module_name())),
             text: render(v, module)?,

@@ -2710,3 +2710,57 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
         )
     }
 }
+/// Deserializes `value` as this revision's method-level definition `name` (a request's
+/// or notification's type, or a result type, of the schema's method tables); `None`
+/// when `name` is not one of them. The error locates the failing member.
+pub fn check_method_type(
+    name: &str,
+    value: &::serde_json::Value,
+) -> ::std::option::Option<
+    ::std::result::Result<(), ::serde_path_to_error::Error<::serde_json::Error>>,
+> {
+    fn check<T: ::serde::de::DeserializeOwned>(
+        value: &::serde_json::Value,
+    ) -> ::std::result::Result<(), ::serde_path_to_error::Error<::serde_json::Error>> {
+        ::serde_path_to_error::deserialize::<_, T>(value).map(|_| ())
+    }
+    ::std::option::Option::Some(match name {
+        "CallToolRequest" => check::<CallToolRequest>(value),
+        "CallToolResult" => check::<CallToolResult>(value),
+        "CancelledNotification" => check::<CancelledNotification>(value),
+        "CompleteRequest" => check::<CompleteRequest>(value),
+        "CompleteResult" => check::<CompleteResult>(value),
+        "CreateMessageRequest" => check::<CreateMessageRequest>(value),
+        "CreateMessageResult" => check::<CreateMessageResult>(value),
+        "EmptyResult" => check::<EmptyResult>(value),
+        "GetPromptRequest" => check::<GetPromptRequest>(value),
+        "GetPromptResult" => check::<GetPromptResult>(value),
+        "InitializeRequest" => check::<InitializeRequest>(value),
+        "InitializeResult" => check::<InitializeResult>(value),
+        "InitializedNotification" => check::<InitializedNotification>(value),
+        "ListPromptsRequest" => check::<ListPromptsRequest>(value),
+        "ListPromptsResult" => check::<ListPromptsResult>(value),
+        "ListResourceTemplatesRequest" => check::<ListResourceTemplatesRequest>(value),
+        "ListResourceTemplatesResult" => check::<ListResourceTemplatesResult>(value),
+        "ListResourcesRequest" => check::<ListResourcesRequest>(value),
+        "ListResourcesResult" => check::<ListResourcesResult>(value),
+        "ListRootsRequest" => check::<ListRootsRequest>(value),
+        "ListRootsResult" => check::<ListRootsResult>(value),
+        "ListToolsRequest" => check::<ListToolsRequest>(value),
+        "ListToolsResult" => check::<ListToolsResult>(value),
+        "LoggingMessageNotification" => check::<LoggingMessageNotification>(value),
+        "PingRequest" => check::<PingRequest>(value),
+        "ProgressNotification" => check::<ProgressNotification>(value),
+        "PromptListChangedNotification" => check::<PromptListChangedNotification>(value),
+        "ReadResourceRequest" => check::<ReadResourceRequest>(value),
+        "ReadResourceResult" => check::<ReadResourceResult>(value),
+        "ResourceListChangedNotification" => check::<ResourceListChangedNotification>(value),
+        "ResourceUpdatedNotification" => check::<ResourceUpdatedNotification>(value),
+        "RootsListChangedNotification" => check::<RootsListChangedNotification>(value),
+        "SetLevelRequest" => check::<SetLevelRequest>(value),
+        "SubscribeRequest" => check::<SubscribeRequest>(value),
+        "ToolListChangedNotification" => check::<ToolListChangedNotification>(value),
+        "UnsubscribeRequest" => check::<UnsubscribeRequest>(value),
+        _ => return ::std::option::Option::None,
+    })
+}

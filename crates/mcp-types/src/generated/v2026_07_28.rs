@@ -5071,3 +5071,52 @@ impl<'de> ::serde::Deserialize<'de> for SingleSelectEnumSchema {
         )
     }
 }
+/// Deserializes `value` as this revision's method-level definition `name` (a request's
+/// or notification's type, or a result type, of the schema's method tables); `None`
+/// when `name` is not one of them. The error locates the failing member.
+pub fn check_method_type(
+    name: &str,
+    value: &::serde_json::Value,
+) -> ::std::option::Option<
+    ::std::result::Result<(), ::serde_path_to_error::Error<::serde_json::Error>>,
+> {
+    fn check<T: ::serde::de::DeserializeOwned>(
+        value: &::serde_json::Value,
+    ) -> ::std::result::Result<(), ::serde_path_to_error::Error<::serde_json::Error>> {
+        ::serde_path_to_error::deserialize::<_, T>(value).map(|_| ())
+    }
+    ::std::option::Option::Some(match name {
+        "CallToolRequest" => check::<CallToolRequest>(value),
+        "CallToolResult" => check::<CallToolResult>(value),
+        "CancelledNotification" => check::<CancelledNotification>(value),
+        "CompleteRequest" => check::<CompleteRequest>(value),
+        "CompleteResult" => check::<CompleteResult>(value),
+        "DiscoverRequest" => check::<DiscoverRequest>(value),
+        "DiscoverResult" => check::<DiscoverResult>(value),
+        "GetPromptRequest" => check::<GetPromptRequest>(value),
+        "GetPromptResult" => check::<GetPromptResult>(value),
+        "InputRequiredResult" => check::<InputRequiredResult>(value),
+        "ListPromptsRequest" => check::<ListPromptsRequest>(value),
+        "ListPromptsResult" => check::<ListPromptsResult>(value),
+        "ListResourceTemplatesRequest" => check::<ListResourceTemplatesRequest>(value),
+        "ListResourceTemplatesResult" => check::<ListResourceTemplatesResult>(value),
+        "ListResourcesRequest" => check::<ListResourcesRequest>(value),
+        "ListResourcesResult" => check::<ListResourcesResult>(value),
+        "ListToolsRequest" => check::<ListToolsRequest>(value),
+        "ListToolsResult" => check::<ListToolsResult>(value),
+        "LoggingMessageNotification" => check::<LoggingMessageNotification>(value),
+        "ProgressNotification" => check::<ProgressNotification>(value),
+        "PromptListChangedNotification" => check::<PromptListChangedNotification>(value),
+        "ReadResourceRequest" => check::<ReadResourceRequest>(value),
+        "ReadResourceResult" => check::<ReadResourceResult>(value),
+        "ResourceListChangedNotification" => check::<ResourceListChangedNotification>(value),
+        "ResourceUpdatedNotification" => check::<ResourceUpdatedNotification>(value),
+        "SubscriptionsAcknowledgedNotification" => {
+            check::<SubscriptionsAcknowledgedNotification>(value)
+        }
+        "SubscriptionsListenRequest" => check::<SubscriptionsListenRequest>(value),
+        "SubscriptionsListenResult" => check::<SubscriptionsListenResult>(value),
+        "ToolListChangedNotification" => check::<ToolListChangedNotification>(value),
+        _ => return ::std::option::Option::None,
+    })
+}
