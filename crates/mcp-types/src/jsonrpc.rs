@@ -18,6 +18,7 @@
 //! - Batches (JSON arrays) exist only at 2025-03-26: [`JsonRpcFrame`] parses and emits them
 //!   there and refuses them, with [`ModelErrorKind::BatchNotAllowed`], everywhere else.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{self, DeserializeOwned};
@@ -432,41 +433,204 @@ fn envelope(path: JsonPath, message: impl fmt::Display) -> ModelError {
     ModelError::new(path, ModelErrorKind::InvalidEnvelope(message.to_string()))
 }
 
-/// Reads a request id strictly: string or integer within `i64`; bool, float, null, integers
-/// beyond `i64` and the rest are refused.
-fn parse_id(value: &Value) -> Result<RequestId, ModelError> {
-    RequestId::from_value(value).ok_or_else(|| {
-        let found = match value {
-            Value::Number(n) if n.is_f64() => format!("a fraction ({n})"),
-            Value::Number(n) => format!("an integer beyond the signed 64-bit range ({n})"),
-            other => json_kind(other).to_owned(),
-        };
-        envelope(
-            JsonPath::root().key("id"),
-            format!("`id` must be a string or an integer, found {found}"),
-        )
-    })
-}
-
-/// What one message is by its envelope, decided from its members without taking it apart.
-/// This is the one place every envelope question is answered, for the typed reader
-/// ([`JsonRpcMessage::from_value`]) and the borrowed one
-/// ([`Envelope::of`](crate::session::Envelope::of)).
+/// What one message is by its envelope, as [`judge`] decides it.
 pub(crate) enum Kind<'a> {
     /// `method` and an `id`.
-    Request { id: RequestId, method: &'a str },
+    Request { id: RequestId, method: Cow<'a, str> },
     /// `method` and no `id`.
-    Notification { method: &'a str },
+    Notification { method: Cow<'a, str> },
     /// `result` and an `id`.
     Response { id: RequestId },
     /// `error`; a `null` or absent `id` is `None`.
     Error { id: Option<RequestId>, code: i64 },
 }
 
-/// Judges the envelope of one message (see the module's rules): `jsonrpc` is `"2.0"`; exactly
-/// one of `method`, `result`, `error`; `method` a string, `params` and `result` objects;
-/// `error` an object with an integer `code` and a string `message`; `id` strict (a bad `id` on
-/// a `method` makes an invalid request, never a notification).
+impl Kind<'_> {
+    /// The session's (owned) form of the verdict.
+    pub(crate) fn into_envelope(self) -> crate::session::Envelope {
+        use crate::session::Envelope;
+        match self {
+            Kind::Request { id, method } => Envelope::Request {
+                id,
+                method: method.into_owned(),
+            },
+            Kind::Notification { method } => Envelope::Notification {
+                method: method.into_owned(),
+            },
+            Kind::Response { id } => Envelope::Response { id },
+            Kind::Error { id, code } => Envelope::Error { id, code },
+        }
+    }
+}
+
+/// The envelope members of one message, however it was read: the small ones as values
+/// (borrowed from a `Value`, or read from their JSON text), `params` and `result` only as their
+/// JSON kind (they may be megabytes, and the envelope asks only whether they are objects).
+pub(crate) struct Members<'a> {
+    /// `jsonrpc`.
+    pub jsonrpc: Option<Cow<'a, Value>>,
+    /// `id` (a present `null` is `Some(Null)`).
+    pub id: Option<Cow<'a, Value>>,
+    /// `method`.
+    pub method: Option<Cow<'a, Value>>,
+    /// The JSON kind of `params` ([`json_kind`]'s words).
+    pub params: Option<&'static str>,
+    /// The JSON kind of `result`.
+    pub result: Option<&'static str>,
+    /// `error`.
+    pub error: Option<Cow<'a, Value>>,
+}
+
+/// Why a message's envelope is invalid (-32600): where, what, and the id when it is usable
+/// (so an error reply can still name the request).
+pub(crate) struct EnvelopeFault {
+    /// The faulty member (the root when a member is missing or members conflict).
+    pub path: JsonPath,
+    /// What was expected and what was found.
+    pub message: String,
+    /// The frame's id, when it is a valid one.
+    pub id: Option<RequestId>,
+}
+
+impl From<EnvelopeFault> for ModelError {
+    fn from(f: EnvelopeFault) -> Self {
+        envelope(f.path, f.message)
+    }
+}
+
+/// Judges the envelope of one message: the one place every envelope question is answered,
+/// for every reader of the crate ([`JsonRpcMessage::from_value`],
+/// [`Envelope::of`](crate::session::Envelope::of), the wire's text splitter). The rules (the
+/// same at every revision): `jsonrpc` is `"2.0"`; exactly one of `method`, `result`, `error`;
+/// `method` a string, `params` and `result` objects; `error` an object with an integer `code`
+/// and a string `message`; `id` a string or an integer within `i64` — a bad or `null` `id` on a
+/// `method` makes an invalid request, never a notification; an error response's `null` or
+/// absent `id` is an unknown one.
+pub(crate) fn judge(members: Members<'_>) -> Result<Kind<'_>, EnvelopeFault> {
+    let usable = members.id.as_deref().and_then(RequestId::from_value);
+    let fault = |path: JsonPath, message: String| EnvelopeFault {
+        path,
+        message,
+        id: usable.clone(),
+    };
+    match members.jsonrpc.as_deref() {
+        Some(Value::String(v)) if v == JSONRPC_VERSION => {}
+        None => return Err(fault(JsonPath::root(), "missing `jsonrpc`".into())),
+        Some(other) => {
+            return Err(fault(
+                JsonPath::root().key("jsonrpc"),
+                format!("`jsonrpc` must be \"2.0\", found {other}"),
+            ));
+        }
+    }
+    let present = [
+        members.method.is_some(),
+        members.result.is_some(),
+        members.error.is_some(),
+    ];
+    if present.iter().filter(|p| **p).count() > 1 {
+        return Err(fault(
+            JsonPath::root(),
+            "more than one of `method`, `result` and `error`".into(),
+        ));
+    }
+    let id = |id: Option<Cow<'_, Value>>| -> Result<RequestId, EnvelopeFault> {
+        let id = id.ok_or_else(|| fault(JsonPath::root(), "a response without `id`".into()))?;
+        RequestId::from_value(&id).ok_or_else(|| id_fault(&id))
+    };
+    let not_object = |key: &str, kind: Option<&'static str>| match kind {
+        Some(kind) if kind != "an object" => Some(fault(
+            JsonPath::root().key(key),
+            format!("`{key}` must be an object, found {kind}"),
+        )),
+        _ => None,
+    };
+    if let Some(method) = members.method {
+        let method = match method {
+            Cow::Borrowed(Value::String(m)) => Cow::Borrowed(m.as_str()),
+            Cow::Owned(Value::String(m)) => Cow::Owned(m),
+            other => {
+                return Err(fault(
+                    JsonPath::root().key("method"),
+                    format!("`method` must be a string, found {}", json_kind(&other)),
+                ));
+            }
+        };
+        if let Some(f) = not_object("params", members.params) {
+            return Err(f);
+        }
+        return Ok(match members.id {
+            None => Kind::Notification { method },
+            Some(raw) => Kind::Request {
+                id: id(Some(raw))?,
+                method,
+            },
+        });
+    }
+    if members.result.is_some() {
+        let id = id(members.id)?;
+        if let Some(f) = not_object("result", members.result) {
+            return Err(f);
+        }
+        return Ok(Kind::Response { id });
+    }
+    if let Some(error) = members.error {
+        let id = match members.id.as_deref() {
+            None | Some(Value::Null) => None,
+            Some(raw) => Some(RequestId::from_value(raw).ok_or_else(|| id_fault(raw))?),
+        };
+        let at = JsonPath::root().key("error");
+        let Value::Object(error) = error.as_ref() else {
+            return Err(fault(
+                at,
+                format!("`error` must be an object, found {}", json_kind(&error)),
+            ));
+        };
+        let code = match error.get("code") {
+            None => return Err(fault(at, "`error` without `code`".into())),
+            Some(code) => code.as_i64().ok_or_else(|| {
+                fault(
+                    at.clone().key("code"),
+                    format!("`error.code` must be an integer, found {code}"),
+                )
+            })?,
+        };
+        match error.get("message") {
+            Some(Value::String(_)) => {}
+            None => return Err(fault(at, "`error` without `message`".into())),
+            Some(other) => {
+                return Err(fault(
+                    at.key("message"),
+                    format!(
+                        "`error.message` must be a string, found {}",
+                        json_kind(other)
+                    ),
+                ));
+            }
+        }
+        return Ok(Kind::Error { id, code });
+    }
+    Err(fault(
+        JsonPath::root(),
+        "none of `method`, `result`, `error`".into(),
+    ))
+}
+
+/// The fault of an `id` that is not a string or an integer within `i64`.
+fn id_fault(value: &Value) -> EnvelopeFault {
+    let found = match value {
+        Value::Number(n) if n.is_f64() => format!("a fraction ({n})"),
+        Value::Number(n) => format!("an integer beyond the signed 64-bit range ({n})"),
+        other => json_kind(other).to_owned(),
+    };
+    EnvelopeFault {
+        path: JsonPath::root().key("id"),
+        message: format!("`id` must be a string or an integer, found {found}"),
+        id: None,
+    }
+}
+
+/// Judges the envelope of one message held as a `Value` ([`judge`], members borrowed).
 pub(crate) fn kind_of(value: &Value) -> Result<Kind<'_>, ModelError> {
     let map = match value {
         Value::Object(map) => map,
@@ -483,97 +647,15 @@ pub(crate) fn kind_of(value: &Value) -> Result<Kind<'_>, ModelError> {
             ));
         }
     };
-    match map.get("jsonrpc") {
-        Some(Value::String(v)) if v == JSONRPC_VERSION => {}
-        None => return Err(envelope(JsonPath::root(), "missing `jsonrpc`")),
-        Some(other) => {
-            return Err(envelope(
-                JsonPath::root().key("jsonrpc"),
-                format!("`jsonrpc` must be \"2.0\", found {other}"),
-            ));
-        }
-    }
-    let (method, result, error) = (map.get("method"), map.get("result"), map.get("error"));
-    if [method, result, error].iter().flatten().count() > 1 {
-        return Err(envelope(
-            JsonPath::root(),
-            "more than one of `method`, `result` and `error`",
-        ));
-    }
-    let id = map.get("id");
-    if let Some(method) = method {
-        let Value::String(method) = method else {
-            return Err(envelope(
-                JsonPath::root().key("method"),
-                format!("`method` must be a string, found {}", json_kind(method)),
-            ));
-        };
-        object_member(map, "params")?;
-        return Ok(match id {
-            None => Kind::Notification { method },
-            Some(id) => Kind::Request {
-                id: parse_id(id)?,
-                method,
-            },
-        });
-    }
-    if result.is_some() {
-        let id = id.ok_or_else(|| envelope(JsonPath::root(), "a response without `id`"))?;
-        let id = parse_id(id)?;
-        object_member(map, "result")?;
-        return Ok(Kind::Response { id });
-    }
-    if let Some(error) = error {
-        let id = match id {
-            None | Some(Value::Null) => None,
-            Some(id) => Some(parse_id(id)?),
-        };
-        let at = JsonPath::root().key("error");
-        let Value::Object(error) = error else {
-            return Err(envelope(
-                at,
-                format!("`error` must be an object, found {}", json_kind(error)),
-            ));
-        };
-        let code = match error.get("code") {
-            None => return Err(envelope(at, "`error` without `code`")),
-            Some(code) => code.as_i64().ok_or_else(|| {
-                envelope(
-                    at.clone().key("code"),
-                    format!("`error.code` must be an integer, found {code}"),
-                )
-            })?,
-        };
-        match error.get("message") {
-            Some(Value::String(_)) => {}
-            None => return Err(envelope(at, "`error` without `message`")),
-            Some(other) => {
-                return Err(envelope(
-                    at.key("message"),
-                    format!(
-                        "`error.message` must be a string, found {}",
-                        json_kind(other)
-                    ),
-                ));
-            }
-        }
-        return Ok(Kind::Error { id, code });
-    }
-    Err(envelope(
-        JsonPath::root(),
-        "none of `method`, `result`, `error`",
-    ))
-}
-
-/// Checks that `key`, when present, holds an object.
-fn object_member(map: &Map<String, Value>, key: &str) -> Result<(), ModelError> {
-    match map.get(key) {
-        None | Some(Value::Object(_)) => Ok(()),
-        Some(other) => Err(envelope(
-            JsonPath::root().key(key),
-            format!("`{key}` must be an object, found {}", json_kind(other)),
-        )),
-    }
+    let member = |key: &str| map.get(key).map(Cow::Borrowed);
+    Ok(judge(Members {
+        jsonrpc: member("jsonrpc"),
+        id: member("id"),
+        method: member("method"),
+        params: map.get("params").map(json_kind),
+        result: map.get("result").map(json_kind),
+        error: member("error"),
+    })?)
 }
 
 impl<R: DeserializeOwned, N: DeserializeOwned, T: DeserializeOwned> JsonRpcMessage<R, N, T> {

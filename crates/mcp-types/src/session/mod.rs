@@ -183,18 +183,7 @@ impl Envelope {
     /// [`RawMessage`](crate::jsonrpc::RawMessage)), read in place: a fault is a
     /// [`ModelError`](crate::model::ModelError) (-32600) with the path of the faulty member.
     pub fn of(frame: &Value) -> Result<Envelope, crate::model::ModelError> {
-        use crate::jsonrpc::Kind;
-        Ok(match crate::jsonrpc::kind_of(frame)? {
-            Kind::Request { id, method } => Envelope::Request {
-                id,
-                method: method.to_owned(),
-            },
-            Kind::Notification { method } => Envelope::Notification {
-                method: method.to_owned(),
-            },
-            Kind::Response { id } => Envelope::Response { id },
-            Kind::Error { id, code } => Envelope::Error { id, code },
-        })
+        crate::jsonrpc::kind_of(frame).map(crate::jsonrpc::Kind::into_envelope)
     }
 
     /// The envelope of a parsed message.

@@ -51,7 +51,8 @@ use super::error::{JsonPath, ParseError, ParseErrorKind, PathSegment};
 use super::parse::{MethodResult, ResultFor, WireParse, parse_result_str_for, parse_str_as};
 use crate::VersionLike;
 use crate::jsonrpc::{
-    ErrorData, JsonRpcError, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId,
+    ErrorData, JsonRpcError, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, Members,
+    RequestId, judge,
 };
 use crate::session::{Envelope, Evidence};
 
@@ -197,21 +198,21 @@ fn any_revision() -> VersionLike {
     VersionLike::Unknown("any revision".into())
 }
 
-fn kind_of(raw: &RawValue) -> &'static str {
+/// The JSON kind of a member's text, in [`crate::path::json_kind`]'s words.
+fn raw_kind(raw: &RawValue) -> &'static str {
     match raw.get().as_bytes().first() {
         Some(b'n') => "null",
         Some(b't' | b'f') => "a boolean",
         Some(b'"') => "a string",
         Some(b'[') => "an array",
         Some(b'{') => "an object",
-        _ if raw.get().contains(['.', 'e', 'E']) => "a fraction",
-        _ => "an integer beyond the signed 64-bit range",
+        _ => "a number",
     }
 }
 
 impl<'a> RawFrame<'a> {
-    /// Splits one frame: checks the envelope (`jsonrpc`, `id`, exactly one of `method`,
-    /// `result`, `error`) and keeps the members as text. Not JSON is `-32700`; a bad envelope
+    /// Splits one frame: the crate's envelope judge decides (`jsonrpc`, `id`, exactly one of
+    /// `method`, `result`, `error`, the members' kinds) and the members stay text. Not JSON is `-32700`; a bad envelope
     /// `-32600`, with the id when it is usable.
     pub fn split(text: &'a str) -> Result<RawFrame<'a>, FrameError> {
         let not_json = |e: serde_json::Error| {
@@ -250,98 +251,33 @@ impl<'a> RawFrame<'a> {
             }
             Err(e) => return Err(not_json(e)),
         };
-        let id = match split.id {
-            None => None,
-            Some(raw) => match serde_json::from_str::<Option<RequestId>>(raw.get()) {
-                Ok(id) => Some(id),
-                Err(_) => {
-                    return Err(invalid(
-                        JsonPath::root().key("id"),
-                        None,
-                        format!(
-                            "`id` must be a string or an integer, found {}",
-                            kind_of(raw)
-                        ),
-                    ));
-                }
-            },
+        // The small members are read as values, `params` and `result` only by their kind;
+        // the crate's one envelope judge decides.
+        let small = |raw: Option<&RawValue>| -> Result<Option<Cow<'static, Value>>, FrameError> {
+            raw.map(|raw| serde_json::from_str::<Value>(raw.get()).map(Cow::Owned))
+                .transpose()
+                .map_err(not_json)
         };
-        // `Some(None)`: a present `null` id (legal on error responses only).
-        let usable = id.clone().flatten();
-        match split
-            .jsonrpc
-            .map(|raw| serde_json::from_str::<Cow<'_, str>>(raw.get()))
-        {
-            Some(Ok(v)) if v == crate::jsonrpc::JSONRPC_VERSION => {}
-            None => {
-                return Err(invalid(
-                    JsonPath::root(),
-                    usable,
-                    "missing `jsonrpc`".into(),
-                ));
-            }
-            Some(_) => {
-                return Err(invalid(
-                    JsonPath::root().key("jsonrpc"),
-                    usable,
-                    "`jsonrpc` must be \"2.0\"".into(),
-                ));
-            }
-        }
-        let shapes = [
-            split.method.is_some(),
-            split.result.is_some(),
-            split.error.is_some(),
-        ];
-        if shapes.iter().filter(|s| **s).count() > 1 {
-            return Err(invalid(
-                JsonPath::root(),
-                usable,
-                "a frame has exactly one of `method`, `result` and `error`".into(),
-            ));
-        }
-        let envelope = if let Some(raw) = split.method {
-            let Ok(method) = serde_json::from_str::<String>(raw.get()) else {
-                return Err(invalid(
-                    JsonPath::root().key("method"),
-                    usable,
-                    format!("`method` must be a string, found {}", kind_of(raw)),
-                ));
-            };
-            match id {
-                None => Envelope::Notification { method },
-                Some(Some(id)) => Envelope::Request { id, method },
-                Some(None) => {
-                    return Err(invalid(
-                        JsonPath::root().key("id"),
-                        None,
-                        "`id` must be a string or an integer, found null".into(),
-                    ));
-                }
-            }
-        } else if split.result.is_some() {
-            match usable {
-                Some(id) => Envelope::Response { id },
-                None => {
-                    return Err(invalid(
-                        JsonPath::root().key("id"),
-                        None,
-                        "a response needs an `id`".into(),
-                    ));
-                }
-            }
-        } else if let Some(raw) = split.error {
-            let error: ErrorData = serde_json::from_str(raw.get()).map_err(|e| {
+        let error_value = small(split.error)?;
+        let members = Members {
+            jsonrpc: small(split.jsonrpc)?,
+            id: small(split.id)?,
+            method: small(split.method)?,
+            params: split.params.map(raw_kind),
+            result: split.result.map(raw_kind),
+            error: error_value.clone(),
+        };
+        let kind = judge(members).map_err(|f| invalid(f.path, f.id, f.message))?;
+        let envelope = kind.into_envelope();
+        if let (Envelope::Error { id, .. }, Some(error)) = (&envelope, error_value) {
+            // The judge checked `code` and `message`; `data` is free.
+            let error: ErrorData = serde_json::from_value(error.into_owned()).map_err(|e| {
                 invalid(
                     JsonPath::root().key("error"),
-                    usable.clone(),
-                    format!("`error` must be {{code: integer, message: string}}: {e}"),
+                    id.clone(),
+                    format!("`error` must be {{code, message, data?}}: {e}"),
                 )
             })?;
-            let envelope = Envelope::Error {
-                id: usable,
-                code: error.code,
-            };
             return Ok(RawFrame {
                 text,
                 envelope,
@@ -350,13 +286,7 @@ impl<'a> RawFrame<'a> {
                 error: Some(error),
                 peek: OnceCell::new(),
             });
-        } else {
-            return Err(invalid(
-                JsonPath::root(),
-                usable,
-                "none of `method`, `result`, `error`".into(),
-            ));
-        };
+        }
         Ok(RawFrame {
             text,
             envelope,

@@ -546,3 +546,57 @@ fn unusual_envelopes_answer_as_the_two_pass_route() {
         }
     }
 }
+
+/// The text splitter and the `Value` readers ask the same judge: every envelope fault has the
+/// same path, code, message and usable id whichever way the frame was read.
+#[test]
+fn text_and_value_readers_judge_envelopes_alike() {
+    let frames = [
+        json!({"id":1,"method":"x"}),
+        json!({"jsonrpc":"1.0","id":1,"method":"x"}),
+        json!({"jsonrpc":"2.0","id":1,"method":3}),
+        json!({"jsonrpc":"2.0","id":1,"method":"x","result":{}}),
+        json!({"jsonrpc":"2.0","id":1,"method":"x","params":[1]}),
+        json!({"jsonrpc":"2.0","id":true,"method":"x"}),
+        json!({"jsonrpc":"2.0","id":null,"method":"x"}),
+        json!({"jsonrpc":"2.0","id":1.5,"method":"x"}),
+        json!({"jsonrpc":"2.0","id":u64::MAX,"method":"x"}),
+        json!({"jsonrpc":"2.0","result":{}}),
+        json!({"jsonrpc":"2.0","id":1,"result":[]}),
+        json!({"jsonrpc":"2.0","id":1,"error":"m"}),
+        json!({"jsonrpc":"2.0","id":1,"error":{"message":"m"}}),
+        json!({"jsonrpc":"2.0","id":1,"error":{"code":1.5,"message":"m"}}),
+        json!({"jsonrpc":"2.0","id":1,"error":{"code":1,"message":2}}),
+        json!({"jsonrpc":"2.0","id":1}),
+    ];
+    for frame in frames {
+        let text = frame.to_string();
+        let split = RawFrame::split(&text).unwrap_err();
+        let value = Envelope::of(&frame).unwrap_err();
+        assert_eq!(split.code(), value.code(), "{text}");
+        assert_eq!(split.error.path, value.path, "{text}");
+        assert!(
+            value.to_string().contains(&split.error.message),
+            "{text}: {} vs {value}",
+            split.error.message
+        );
+        let usable = frame.get("id").and_then(RequestId::from_value);
+        let usable = usable.filter(|_| split.error.path.pointer() != "/id");
+        assert_eq!(split.id, usable, "{text}");
+    }
+    // Valid frames get the same envelope both ways.
+    for frame in [
+        json!({"jsonrpc":"2.0","id":"a","method":"ping"}),
+        json!({"jsonrpc":"2.0","method":"notifications/initialized","params":{}}),
+        json!({"jsonrpc":"2.0","id":7,"result":{}}),
+        json!({"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}),
+        json!({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error","data":[1]}}),
+    ] {
+        let text = frame.to_string();
+        assert_eq!(
+            RawFrame::split(&text).unwrap().envelope(),
+            &Envelope::of(&frame).unwrap(),
+            "{text}"
+        );
+    }
+}
