@@ -502,7 +502,8 @@ impl From<EnvelopeFault> for ModelError {
 /// for every reader of the crate ([`JsonRpcMessage::from_value`],
 /// [`Envelope::of`](crate::session::Envelope::of), the wire's text splitter). The rules (the
 /// same at every revision): `jsonrpc` is `"2.0"`; exactly one of `method`, `result`, `error`;
-/// `method` a string, `params` and `result` objects; `error` an object with an integer `code`
+/// `method` a string, `params` structured (an object, or an array the method's parse refuses
+/// with -32602), `result` an object; `error` an object with an integer `code`
 /// and a string `message`; `id` a string or an integer within `i64` — a bad or `null` `id` on a
 /// `method` makes an invalid request, never a notification; an error response's `null` or
 /// absent `id` is an unknown one.
@@ -556,8 +557,17 @@ pub(crate) fn judge(members: Members<'_>) -> Result<Kind<'_>, EnvelopeFault> {
                 ));
             }
         };
-        if let Some(f) = not_object("params", members.params) {
-            return Err(f);
+        // JSON-RPC allows structured params (object or array): an array is a valid request
+        // whose params do not fit any MCP method, which the method's own parse answers
+        // (-32602); a scalar is no request at all.
+        if let Some(kind) = members
+            .params
+            .filter(|k| !matches!(*k, "an object" | "an array"))
+        {
+            return Err(fault(
+                JsonPath::root().key("params"),
+                format!("`params` must be an object, found {kind}"),
+            ));
         }
         return Ok(match members.id {
             None => Kind::Notification { method },
@@ -1084,7 +1094,7 @@ mod tests {
                 "",
             ),
             (
-                json!({"jsonrpc":"2.0","id":1,"method":"x","params":[1]}),
+                json!({"jsonrpc":"2.0","id":1,"method":"x","params":5}),
                 "/params",
             ),
             (json!({"jsonrpc":"2.0","id":1,"result":[]}), "/result"),
@@ -1103,6 +1113,9 @@ mod tests {
             assert_eq!(typed.code(), codes::INVALID_REQUEST, "{frame}");
             assert_eq!(typed.path.pointer(), path, "{frame}");
         }
+        // Array params are a valid envelope; the method's parse answers them (-32602).
+        let array = json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":[1]});
+        assert!(Envelope::of(&array).is_ok());
         // Null ids: never on a request or a response; an error's null or absent id is unknown.
         assert!(Envelope::of(&json!({"jsonrpc":"2.0","id":null,"method":"x"})).is_err());
         assert!(Envelope::of(&json!({"jsonrpc":"2.0","id":null,"result":{}})).is_err());

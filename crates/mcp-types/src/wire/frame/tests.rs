@@ -556,7 +556,7 @@ fn text_and_value_readers_judge_envelopes_alike() {
         json!({"jsonrpc":"1.0","id":1,"method":"x"}),
         json!({"jsonrpc":"2.0","id":1,"method":3}),
         json!({"jsonrpc":"2.0","id":1,"method":"x","result":{}}),
-        json!({"jsonrpc":"2.0","id":1,"method":"x","params":[1]}),
+        json!({"jsonrpc":"2.0","id":1,"method":"x","params":"p"}),
         json!({"jsonrpc":"2.0","id":true,"method":"x"}),
         json!({"jsonrpc":"2.0","id":null,"method":"x"}),
         json!({"jsonrpc":"2.0","id":1.5,"method":"x"}),
