@@ -236,41 +236,79 @@ fn is_input_required(value: &Value) -> bool {
     value.get("resultType").and_then(Value::as_str) == Some("input_required")
 }
 
-/// The methods whose results [`ServerResult::from_method`] knows.
-pub const SERVER_RESULT_METHODS: &[&str] = &[
-    "initialize",
-    "ping",
-    "logging/setLevel",
-    "resources/subscribe",
-    "resources/unsubscribe",
-    "completion/complete",
-    "prompts/get",
-    "prompts/list",
-    "resources/list",
-    "resources/templates/list",
-    "resources/read",
-    "tools/call",
-    "tools/list",
-    "server/discover",
-    "subscriptions/listen",
-    "tasks/get",
-    "tasks/cancel",
-    "tasks/result",
-    "tasks/list",
-    "tasks/update",
-];
+/// The result type of each request method, by the side that answers it: the one table behind
+/// [`ServerResult::from_method`], [`ClientResult::from_method`], [`SERVER_RESULT_METHODS`],
+/// [`CLIENT_RESULT_METHODS`] and the boundary's typed result parse. `$callback` receives the
+/// rows (`server { "method" | … => Variant(Type), … } client { … }`), after any tokens given
+/// in parentheses. Revision-free: the revision-dependent forms (input-required, task handles,
+/// the tasks extension's) are decided by whoever reads the table.
+macro_rules! for_each_result {
+    ($callback:ident $(($($extra:tt)*))?) => {
+        $callback! {
+            ($($($extra)*)?)
+            server {
+                "initialize" => Initialize(InitializeResult),
+                "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe"
+                    | "tasks/update" => Empty(EmptyResult),
+                "completion/complete" => Complete(CompleteResult),
+                "prompts/get" => GetPrompt(GetPromptResult),
+                "prompts/list" => ListPrompts(ListPromptsResult),
+                "resources/list" => ListResources(ListResourcesResult),
+                "resources/templates/list" => ListResourceTemplates(ListResourceTemplatesResult),
+                "resources/read" => ReadResource(ReadResourceResult),
+                "tools/call" => CallTool(CallToolResult),
+                "tools/list" => ListTools(ListToolsResult),
+                "server/discover" => Discover(DiscoverResult),
+                "subscriptions/listen" => SubscriptionsListen(SubscriptionsListenResult),
+                "tasks/get" | "tasks/cancel" => GetTask(GetTaskResult),
+                "tasks/result" => GetTaskPayload(GetTaskPayloadResult),
+                "tasks/list" => ListTasks(ListTasksResult),
+            }
+            client {
+                "ping" => Empty(EmptyResult),
+                "sampling/createMessage" => CreateMessage(CreateMessageResult),
+                "roots/list" => ListRoots(ListRootsResult),
+                "elicitation/create" => Elicit(ElicitResult),
+                "tasks/get" | "tasks/cancel" => GetTask(GetTaskResult),
+                "tasks/result" => GetTaskPayload(GetTaskPayloadResult),
+                "tasks/list" => ListTasks(ListTasksResult),
+            }
+        }
+    };
+}
+pub(crate) use for_each_result;
 
-/// The methods whose results [`ClientResult::from_method`] knows.
-pub const CLIENT_RESULT_METHODS: &[&str] = &[
-    "ping",
-    "sampling/createMessage",
-    "roots/list",
-    "elicitation/create",
-    "tasks/get",
-    "tasks/cancel",
-    "tasks/result",
-    "tasks/list",
-];
+/// Expands one side of [`for_each_result!`]: the side's method list and its `from_method`
+/// dispatch (`$side` is `server` or `client`).
+macro_rules! result_side {
+    ((server) server { $($($sm:literal)|+ => $sv:ident($st:ident),)* } client { $($rest:tt)* }) => {
+        /// The methods whose results [`ServerResult::from_method`] knows.
+        pub const SERVER_RESULT_METHODS: &[&str] = &[$($($sm),+),*];
+
+        /// `ServerResult::from_method`'s table part: the method's own result type.
+        fn server_result_by_method(method: &str, value: Value) -> Result<ServerResult, ModelError> {
+            match method {
+                $($($sm)|+ => from_value(value).map(ServerResult::$sv),)*
+                other => Err(unknown_method(other, SERVER_RESULT_METHODS)),
+            }
+        }
+    };
+    ((client) server { $($rest:tt)* } client { $($($cm:literal)|+ => $cv:ident($ct:ident),)* }) => {
+        /// The methods whose results [`ClientResult::from_method`] knows.
+        pub const CLIENT_RESULT_METHODS: &[&str] = &[$($($cm),+),*];
+
+        /// `ClientResult::from_method`'s table part: the method's own result type.
+        fn client_result_by_method(method: &str, value: Value) -> Result<ClientResult, ModelError> {
+            match method {
+                $($($cm)|+ => from_value(value).map(ClientResult::$cv),)*
+                other => Err(unknown_method(other, CLIENT_RESULT_METHODS)),
+            }
+        }
+    };
+}
+
+for_each_result!(result_side(server));
+for_each_result!(result_side(client));
 
 impl ServerResult {
     /// Parses `value` as the result of a request with method `method`, sent by a server.
@@ -292,27 +330,7 @@ impl ServerResult {
         {
             return from_value(value).map(Self::TaskCreated);
         }
-        match method {
-            "initialize" => from_value(value).map(Self::Initialize),
-            "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe" => {
-                from_value(value).map(Self::Empty)
-            }
-            "completion/complete" => from_value(value).map(Self::Complete),
-            "prompts/get" => from_value(value).map(Self::GetPrompt),
-            "prompts/list" => from_value(value).map(Self::ListPrompts),
-            "resources/list" => from_value(value).map(Self::ListResources),
-            "resources/templates/list" => from_value(value).map(Self::ListResourceTemplates),
-            "resources/read" => from_value(value).map(Self::ReadResource),
-            "tools/call" => from_value(value).map(Self::CallTool),
-            "tools/list" => from_value(value).map(Self::ListTools),
-            "server/discover" => from_value(value).map(Self::Discover),
-            "subscriptions/listen" => from_value(value).map(Self::SubscriptionsListen),
-            "tasks/get" | "tasks/cancel" => from_value(value).map(Self::GetTask),
-            "tasks/result" => from_value(value).map(Self::GetTaskPayload),
-            "tasks/list" => from_value(value).map(Self::ListTasks),
-            "tasks/update" => from_value(value).map(Self::Empty),
-            other => Err(unknown_method(other, SERVER_RESULT_METHODS)),
-        }
+        server_result_by_method(method, value)
     }
 }
 
@@ -328,16 +346,7 @@ impl ClientResult {
         if method == "elicitation/create" && is_create_task(&value, &["action"]) {
             return from_value(value).map(Self::CreateTask);
         }
-        match method {
-            "ping" => from_value(value).map(Self::Empty),
-            "sampling/createMessage" => from_value(value).map(Self::CreateMessage),
-            "roots/list" => from_value(value).map(Self::ListRoots),
-            "elicitation/create" => from_value(value).map(Self::Elicit),
-            "tasks/get" | "tasks/cancel" => from_value(value).map(Self::GetTask),
-            "tasks/result" => from_value(value).map(Self::GetTaskPayload),
-            "tasks/list" => from_value(value).map(Self::ListTasks),
-            other => Err(unknown_method(other, CLIENT_RESULT_METHODS)),
-        }
+        client_result_by_method(method, value)
     }
 }
 

@@ -673,54 +673,38 @@ enum Side {
     Client,
 }
 
-/// The result type of each method (before the input-required and task-handle cases), as one
-/// table for the `Value` and text paths: `$p!(side, variant, type)` parses one; an unknown method
-/// evaluates `$unknown`. `$tasks_ext` says whether the revision has the tasks extension's forms
-/// (2026-07-28: `tasks/get` inlines the outcome, the acks are empty; 2025-11-25's core tasks
-/// answer a `Task` to both).
+/// The result type of each method (before the input-required and task-handle cases), for the
+/// `Value` and text paths: `$p!(side, union, variant, type)` parses one; an unknown method
+/// evaluates `$unknown`. The rows are the model's one table ([`model::for_each_result!`]): a
+/// method a server answers is typed as the server's (`ping` and the core tasks requests, which
+/// either side may send, are answered by a server here). `$tasks_ext` says whether the revision
+/// has the tasks extension's forms (2026-07-28: `tasks/get` inlines the outcome, `tasks/cancel`
+/// is acknowledged empty), the two rows that depend on the revision.
 macro_rules! by_method {
     ($method:expr, tasks_ext: $tasks_ext:expr, $p:ident, $unknown:expr) => {
+        model::for_each_result!(result_rows($method, $tasks_ext, $p, $unknown))
+    };
+}
+
+/// [`by_method!`]'s expansion of the table.
+macro_rules! result_rows {
+    (
+        ($method:expr, $tasks_ext:expr, $p:ident, $unknown:expr)
+        server { $($($sm:literal)|+ => $sv:ident($st:ident),)* }
+        client { $($($cm:literal)|+ => $cv:ident($ct:ident),)* }
+    ) => {
         match $method {
-            "initialize" => $p!(Server, ServerResult, Initialize, InitializeResult),
-            "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe" => {
-                $p!(Server, ServerResult, Empty, EmptyResult)
-            }
-            "completion/complete" => $p!(Server, ServerResult, Complete, CompleteResult),
-            "prompts/get" => $p!(Server, ServerResult, GetPrompt, GetPromptResult),
-            "prompts/list" => $p!(Server, ServerResult, ListPrompts, ListPromptsResult),
-            "resources/list" => $p!(Server, ServerResult, ListResources, ListResourcesResult),
-            "resources/templates/list" => {
-                $p!(
-                    Server,
-                    ServerResult,
-                    ListResourceTemplates,
-                    ListResourceTemplatesResult
-                )
-            }
-            "resources/read" => $p!(Server, ServerResult, ReadResource, ReadResourceResult),
-            "tools/call" => $p!(Server, ServerResult, CallTool, CallToolResult),
-            "tools/list" => $p!(Server, ServerResult, ListTools, ListToolsResult),
-            "server/discover" => $p!(Server, ServerResult, Discover, DiscoverResult),
-            "subscriptions/listen" => $p!(
-                Server,
-                ServerResult,
-                SubscriptionsListen,
-                SubscriptionsListenResult
-            ),
             "tasks/get" if $tasks_ext => {
                 $p!(Server, ServerResult, DetailedTask, GetDetailedTaskResult)
             }
             "tasks/cancel" if $tasks_ext => $p!(Server, ServerResult, Empty, EmptyResult),
-            "tasks/get" | "tasks/cancel" => $p!(Server, ServerResult, GetTask, GetTaskResult),
-            "tasks/update" => $p!(Server, ServerResult, Empty, EmptyResult),
-            "tasks/result" => $p!(Server, ServerResult, GetTaskPayload, GetTaskPayloadResult),
-            "tasks/list" => $p!(Server, ServerResult, ListTasks, ListTasksResult),
-            "sampling/createMessage" => {
-                $p!(Client, ClientResult, CreateMessage, CreateMessageResult)
-            }
-            "roots/list" => $p!(Client, ClientResult, ListRoots, ListRootsResult),
-            "elicitation/create" => $p!(Client, ClientResult, Elicit, ElicitResult),
-            _ => $unknown,
+            $($($sm)|+ => $p!(Server, ServerResult, $sv, $st),)*
+            // The client's rows for what only a client answers (its `ping` and core tasks rows
+            // are the server's above).
+            other => match other {
+                $($($cm)|+ => $p!(Client, ClientResult, $cv, $ct),)*
+                _ => $unknown,
+            },
         }
     };
 }
