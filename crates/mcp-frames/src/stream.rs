@@ -164,7 +164,7 @@ fn place_line(
             );
         }
     };
-    let record = match read_record(line, bytes) {
+    let mut record = match read_record(line, bytes) {
         Ok(record) => record,
         Err(fault) => return handler.fault(fault, out),
     };
@@ -172,10 +172,14 @@ fn place_line(
         Some(v) => VersionLike::Known(v),
         None => VersionLike::Unknown("(not yet known)".into()),
     };
-    let messages = match batch_messages(&record.frame, &revision) {
+    match batch_messages(&record.frame, &revision) {
         Ok(None) => return place(line, classify(line, record), session, handler, out),
-        Ok(Some(messages)) => messages.to_vec(),
+        Ok(Some(_)) => {}
         Err(e) => return handler.fault(envelope_fault(line, &e, record), out),
+    }
+    // An allowed batch: its messages are moved out of the record, not copied.
+    let Value::Array(messages) = std::mem::take(&mut record.frame) else {
+        return Ok(());
     };
     for (i, message) in messages.into_iter().enumerate() {
         let read = classify(line, record.with_frame(message)).map_err(|mut fault| {

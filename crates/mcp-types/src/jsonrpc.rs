@@ -539,8 +539,10 @@ pub(crate) fn judge(members: Members<'_>) -> Result<Kind<'_>, EnvelopeFault> {
         let id = id.ok_or_else(|| fault(JsonPath::root(), "a response without `id`".into()))?;
         RequestId::from_value(&id).ok_or_else(|| id_fault(&id))
     };
-    let not_object = |key: &str, kind: Option<&'static str>| match kind {
-        Some(kind) if kind != "an object" => Some(fault(
+    // A member whose JSON kind is not among `allowed` (`params` and `result` are objects; JSON-RPC
+    // also allows array `params`, which the method's own parse then answers with -32602).
+    let kind_fault = |key: &str, kind: Option<&'static str>, allowed: &[&str]| match kind {
+        Some(kind) if !allowed.contains(&kind) => Some(fault(
             JsonPath::root().key(key),
             format!("`{key}` must be an object, found {kind}"),
         )),
@@ -557,17 +559,8 @@ pub(crate) fn judge(members: Members<'_>) -> Result<Kind<'_>, EnvelopeFault> {
                 ));
             }
         };
-        // JSON-RPC allows structured params (object or array): an array is a valid request
-        // whose params do not fit any MCP method, which the method's own parse answers
-        // (-32602); a scalar is no request at all.
-        if let Some(kind) = members
-            .params
-            .filter(|k| !matches!(*k, "an object" | "an array"))
-        {
-            return Err(fault(
-                JsonPath::root().key("params"),
-                format!("`params` must be an object, found {kind}"),
-            ));
+        if let Some(f) = kind_fault("params", members.params, &["an object", "an array"]) {
+            return Err(f);
         }
         return Ok(match members.id {
             None => Kind::Notification { method },
@@ -579,7 +572,7 @@ pub(crate) fn judge(members: Members<'_>) -> Result<Kind<'_>, EnvelopeFault> {
     }
     if members.result.is_some() {
         let id = id(members.id)?;
-        if let Some(f) = not_object("result", members.result) {
+        if let Some(f) = kind_fault("result", members.result, &["an object"]) {
             return Err(f);
         }
         return Ok(Kind::Response { id });

@@ -258,20 +258,21 @@ impl<'a> RawFrame<'a> {
                 .transpose()
                 .map_err(not_json)
         };
-        let error_value = small(split.error)?;
+        // `error` is kept: an error response's `ErrorData` is read from it after the judge.
+        let error_value = small(split.error)?.map(Cow::into_owned);
         let members = Members {
             jsonrpc: small(split.jsonrpc)?,
             id: small(split.id)?,
             method: small(split.method)?,
             params: split.params.map(raw_kind),
             result: split.result.map(raw_kind),
-            error: error_value.clone(),
+            error: error_value.as_ref().map(Cow::Borrowed),
         };
         let kind = judge(members).map_err(|f| invalid(f.path, f.id, f.message))?;
         let envelope = kind.into_envelope();
         if let (Envelope::Error { id, .. }, Some(error)) = (&envelope, error_value) {
             // The judge checked `code` and `message`; `data` is free.
-            let error: ErrorData = serde_json::from_value(error.into_owned()).map_err(|e| {
+            let error: ErrorData = serde_json::from_value(error).map_err(|e| {
                 invalid(
                     JsonPath::root().key("error"),
                     id.clone(),
