@@ -146,94 +146,262 @@ const fn note(method: &'static str, sender: Sender, type_name: &'static str) -> 
 }
 
 /// The one list of message body types: every request and notification of every revision and
-/// of the extensions, and every result body. A request row is `Type: sender => Result`, a
-/// notification row `Type: sender`, a result row `Type: resultType`, where `resultType` says
-/// how a typed result keeps its 2026-07-28 `resultType` (`field`: a `result_type` field;
-/// `none`: it does not keep it; `own`: the type answers itself). The method literals are the
-/// types' own (`Type::METHOD`).
+/// of the extensions, and every result body, each with its union variant name and doc.
+///
+/// - A request row is `Variant(Type): sender => ResultVariant(Result)`: the request, who sends
+///   it (`Client`, `Server` or `Both`) and the result that answers it.
+/// - A notification row is `Variant(Type): sender`.
+/// - A result row is `Variant(Type): sender, resultType`, where `resultType` says how a typed
+///   result keeps its 2026-07-28 `resultType` (`field`: a `result_type` field; `none`: it does
+///   not keep it; `own`: the type answers itself). Results no request row names (an
+///   input-required answer, task handles) are the other forms a request may be answered with.
+///
+/// The method literals are the types' own (`Type::METHOD`). The order of the rows is the order
+/// of each union's members (and so of the methods an unknown-method error lists).
 ///
 /// Every list of body types expands this table with its own callback macro: [`METHODS`] here,
-/// the boundary's `WireBody`/`WireParse` impls (`wire/impls.rs`). A new request type is one
-/// row here plus its model struct (and, where it is new, its result's row); where each
-/// revision has it is data in the generated facts and the ledger.
+/// the message and result unions (through [`by_sender!`]), the typing of a result by its
+/// request's method, and the boundary's `WireBody`/`WireParse` impls (`wire/impls.rs`). A new
+/// request type is one row here plus its model struct (and, where it is new, its result's row);
+/// where each revision has it is data in the generated facts and the ledger.
 macro_rules! for_each_body {
-    ($callback:ident) => {
+    ($callback:ident $(($($extra:tt)*))?) => {
         $callback! {
+            ($($($extra)*)?)
             requests {
-                InitializeRequest: Client => InitializeResult,
-                PingRequest: Both => EmptyResult,
-                CompleteRequest: Client => CompleteResult,
-                SetLevelRequest: Client => EmptyResult,
-                GetPromptRequest: Client => GetPromptResult,
-                ListPromptsRequest: Client => ListPromptsResult,
-                ListResourcesRequest: Client => ListResourcesResult,
-                ListResourceTemplatesRequest: Client => ListResourceTemplatesResult,
-                ReadResourceRequest: Client => ReadResourceResult,
-                SubscribeRequest: Client => EmptyResult,
-                UnsubscribeRequest: Client => EmptyResult,
-                CallToolRequest: Client => CallToolResult,
-                ListToolsRequest: Client => ListToolsResult,
-                DiscoverRequest: Client => DiscoverResult,
-                SubscriptionsListenRequest: Client => SubscriptionsListenResult,
-                CreateMessageRequest: Server => CreateMessageResult,
-                ListRootsRequest: Server => ListRootsResult,
-                ElicitRequest: Server => ElicitResult,
-                GetTaskRequest: Both => GetTaskResult,
-                GetTaskPayloadRequest: Both => GetTaskPayloadResult,
-                ListTasksRequest: Both => ListTasksResult,
-                CancelTaskRequest: Both => CancelTaskResult,
-                UpdateTaskRequest: Client => EmptyResult,
+                /// `ping` (handshake era).
+                Ping(PingRequest): Both => Empty(EmptyResult),
+                /// `initialize` (handshake era).
+                Initialize(InitializeRequest): Client => Initialize(InitializeResult),
+                /// `completion/complete`.
+                Complete(CompleteRequest): Client => Complete(CompleteResult),
+                /// `logging/setLevel` (handshake era).
+                SetLevel(SetLevelRequest): Client => Empty(EmptyResult),
+                /// `prompts/get`.
+                GetPrompt(GetPromptRequest): Client => GetPrompt(GetPromptResult),
+                /// `prompts/list`.
+                ListPrompts(ListPromptsRequest): Client => ListPrompts(ListPromptsResult),
+                /// `resources/list`.
+                ListResources(ListResourcesRequest): Client => ListResources(ListResourcesResult),
+                /// `resources/templates/list`.
+                ListResourceTemplates(ListResourceTemplatesRequest): Client
+                    => ListResourceTemplates(ListResourceTemplatesResult),
+                /// `resources/read`.
+                ReadResource(ReadResourceRequest): Client => ReadResource(ReadResourceResult),
+                /// `resources/subscribe` (handshake era).
+                Subscribe(SubscribeRequest): Client => Empty(EmptyResult),
+                /// `resources/unsubscribe` (handshake era).
+                Unsubscribe(UnsubscribeRequest): Client => Empty(EmptyResult),
+                /// `tools/call`.
+                CallTool(CallToolRequest): Client => CallTool(CallToolResult),
+                /// `tools/list`.
+                ListTools(ListToolsRequest): Client => ListTools(ListToolsResult),
+                /// `server/discover` (2026-07-28).
+                Discover(DiscoverRequest): Client => Discover(DiscoverResult),
+                /// `subscriptions/listen` (2026-07-28).
+                SubscriptionsListen(SubscriptionsListenRequest): Client
+                    => SubscriptionsListen(SubscriptionsListenResult),
+                /// `sampling/createMessage` (handshake era).
+                CreateMessage(CreateMessageRequest): Server => CreateMessage(CreateMessageResult),
+                /// `roots/list` (handshake era).
+                ListRoots(ListRootsRequest): Server => ListRoots(ListRootsResult),
+                /// `elicitation/create` (2025-06-18 and 2025-11-25).
+                Elicit(ElicitRequest): Server => Elicit(ElicitResult),
+                /// `tasks/get` (2025-11-25; and the tasks extension at 2026-07-28).
+                GetTask(GetTaskRequest): Both => GetTask(GetTaskResult),
+                /// `tasks/result` (2025-11-25).
+                GetTaskPayload(GetTaskPayloadRequest): Both => GetTaskPayload(GetTaskPayloadResult),
+                /// `tasks/list` (2025-11-25).
+                ListTasks(ListTasksRequest): Both => ListTasks(ListTasksResult),
+                /// `tasks/cancel` (2025-11-25; and the tasks extension at 2026-07-28).
+                CancelTask(CancelTaskRequest): Both => GetTask(CancelTaskResult),
+                /// `tasks/update` (tasks extension, 2026-07-28).
+                UpdateTask(UpdateTaskRequest): Client => Empty(EmptyResult),
             }
             notifications {
-                CancelledNotification: Both,
-                ProgressNotification: Both,
-                InitializedNotification: Client,
-                RootsListChangedNotification: Client,
-                TaskStatusNotification: Both,
-                TasksNotification: Server,
-                LoggingMessageNotification: Server,
-                ResourceUpdatedNotification: Server,
-                ResourceListChangedNotification: Server,
-                ToolListChangedNotification: Server,
-                PromptListChangedNotification: Server,
-                ElicitationCompleteNotification: Server,
-                SubscriptionsAcknowledgedNotification: Server,
+                /// `notifications/cancelled`.
+                Cancelled(CancelledNotification): Both,
+                /// `notifications/progress`.
+                Progress(ProgressNotification): Both,
+                /// `notifications/initialized` (handshake era).
+                Initialized(InitializedNotification): Client,
+                /// `notifications/roots/list_changed` (handshake era).
+                RootsListChanged(RootsListChangedNotification): Client,
+                /// `notifications/message`.
+                LoggingMessage(LoggingMessageNotification): Server,
+                /// `notifications/resources/updated`.
+                ResourceUpdated(ResourceUpdatedNotification): Server,
+                /// `notifications/resources/list_changed`.
+                ResourceListChanged(ResourceListChangedNotification): Server,
+                /// `notifications/tools/list_changed`.
+                ToolListChanged(ToolListChangedNotification): Server,
+                /// `notifications/prompts/list_changed`.
+                PromptListChanged(PromptListChangedNotification): Server,
+                /// `notifications/elicitation/complete` (2025-11-25).
+                ElicitationComplete(ElicitationCompleteNotification): Server,
+                /// `notifications/subscriptions/acknowledged` (2026-07-28).
+                SubscriptionsAcknowledged(SubscriptionsAcknowledgedNotification): Server,
+                /// `notifications/tasks/status` (2025-11-25).
+                TaskStatus(TaskStatusNotification): Both,
+                /// `notifications/tasks` (tasks extension, 2026-07-28).
+                Tasks(TasksNotification): Server,
             }
             results {
-                EmptyResult: field,
-                InitializeResult: none,
-                DiscoverResult: field,
-                CompleteResult: field,
-                GetPromptResult: field,
-                ListPromptsResult: field,
-                ListResourcesResult: field,
-                ListResourceTemplatesResult: field,
-                ReadResourceResult: field,
-                CallToolResult: field,
-                ListToolsResult: field,
-                SubscriptionsListenResult: field,
-                InputRequiredResult: field,
-                CreateTaskResult: field,
-                GetTaskResult: field,
-                GetTaskPayloadResult: own,
-                ListTasksResult: field,
-                TaskCreatedResult: own,
-                GetDetailedTaskResult: field,
-                CreateMessageResult: none,
-                ListRootsResult: none,
-                ElicitResult: none,
+                /// No payload (`ping`, `logging/setLevel`, subscribe/unsubscribe, `tasks/update`).
+                Empty(EmptyResult): Both, field,
+                /// `initialize`.
+                Initialize(InitializeResult): Server, none,
+                /// `server/discover`.
+                Discover(DiscoverResult): Server, field,
+                /// `completion/complete`.
+                Complete(CompleteResult): Server, field,
+                /// `prompts/get`.
+                GetPrompt(GetPromptResult): Server, field,
+                /// `prompts/list`.
+                ListPrompts(ListPromptsResult): Server, field,
+                /// `resources/list`.
+                ListResources(ListResourcesResult): Server, field,
+                /// `resources/templates/list`.
+                ListResourceTemplates(ListResourceTemplatesResult): Server, field,
+                /// `resources/read`.
+                ReadResource(ReadResourceResult): Server, field,
+                /// `tools/call`.
+                CallTool(CallToolResult): Server, field,
+                /// `tools/list`.
+                ListTools(ListToolsResult): Server, field,
+                /// `subscriptions/listen`.
+                SubscriptionsListen(SubscriptionsListenResult): Server, field,
+                /// A 2026-07-28 request for input before `tools/call`, `prompts/get` or
+                /// `resources/read` can finish.
+                InputRequired(InputRequiredResult): Server, field,
+                /// `sampling/createMessage`.
+                CreateMessage(CreateMessageResult): Client, none,
+                /// `roots/list`.
+                ListRoots(ListRootsResult): Client, none,
+                /// `elicitation/create`.
+                Elicit(ElicitResult): Client, none,
+                /// A task-augmented request's task (2025-11-25).
+                CreateTask(CreateTaskResult): Both, field,
+                /// `tasks/get` and `tasks/cancel`.
+                GetTask(GetTaskResult): Both, field,
+                /// `tasks/result`.
+                GetTaskPayload(GetTaskPayloadResult): Both, own,
+                /// `tasks/list`.
+                ListTasks(ListTasksResult): Both, field,
+                /// A request answered with a task (tasks extension, 2026-07-28).
+                TaskCreated(TaskCreatedResult): Server, own,
+                /// `tasks/get` with the tasks extension (2026-07-28).
+                DetailedTask(GetDetailedTaskResult): Server, field,
             }
         }
     };
 }
 pub(crate) use for_each_body;
 
+/// Splits the body table by side and hands it to `$callback!`: `(extra tokens)` then
+/// `client_requests`, `server_requests`, `client_notifications`, `server_notifications` (each
+/// side's rows, `Both` rows on both sides), `server_results` and `client_results` (the results
+/// each side sends), in table order. Expand it through the table:
+/// `for_each_body!(by_sender(callback extra tokens))`.
+macro_rules! by_sender {
+    (
+        ($callback:ident $($extra:tt)*)
+        requests { $($requests:tt)* }
+        notifications { $($notifications:tt)* }
+        results { $($results:tt)* }
+    ) => {
+        $crate::model::methods::by_sender! { @requests ($callback $($extra)*) [] []
+            { $($requests)* } { $($notifications)* } { $($results)* } }
+    };
+    (@requests $cb:tt [$($c:tt)*] [$($s:tt)*]
+        { $(#[$d:meta])* $v:ident($t:ident): Client => $rv:ident($rt:ident), $($rest:tt)* }
+        $n:tt $r:tt
+    ) => {
+        $crate::model::methods::by_sender! { @requests $cb
+            [$($c)* $(#[$d])* $v($t) => $rv($rt),] [$($s)*] { $($rest)* } $n $r }
+    };
+    (@requests $cb:tt [$($c:tt)*] [$($s:tt)*]
+        { $(#[$d:meta])* $v:ident($t:ident): Server => $rv:ident($rt:ident), $($rest:tt)* }
+        $n:tt $r:tt
+    ) => {
+        $crate::model::methods::by_sender! { @requests $cb
+            [$($c)*] [$($s)* $(#[$d])* $v($t) => $rv($rt),] { $($rest)* } $n $r }
+    };
+    (@requests $cb:tt [$($c:tt)*] [$($s:tt)*]
+        { $(#[$d:meta])* $v:ident($t:ident): Both => $rv:ident($rt:ident), $($rest:tt)* }
+        $n:tt $r:tt
+    ) => {
+        $crate::model::methods::by_sender! { @requests $cb
+            [$($c)* $(#[$d])* $v($t) => $rv($rt),] [$($s)* $(#[$d])* $v($t) => $rv($rt),]
+            { $($rest)* } $n $r }
+    };
+    (@requests $cb:tt $c:tt $s:tt {} $n:tt $r:tt) => {
+        $crate::model::methods::by_sender! { @notifications $cb $c $s [] [] $n $r }
+    };
+    (@notifications $cb:tt $cr:tt $sr:tt [$($c:tt)*] [$($s:tt)*]
+        { $(#[$d:meta])* $v:ident($t:ident): Client, $($rest:tt)* } $r:tt
+    ) => {
+        $crate::model::methods::by_sender! { @notifications $cb $cr $sr
+            [$($c)* $(#[$d])* $v($t),] [$($s)*] { $($rest)* } $r }
+    };
+    (@notifications $cb:tt $cr:tt $sr:tt [$($c:tt)*] [$($s:tt)*]
+        { $(#[$d:meta])* $v:ident($t:ident): Server, $($rest:tt)* } $r:tt
+    ) => {
+        $crate::model::methods::by_sender! { @notifications $cb $cr $sr
+            [$($c)*] [$($s)* $(#[$d])* $v($t),] { $($rest)* } $r }
+    };
+    (@notifications $cb:tt $cr:tt $sr:tt [$($c:tt)*] [$($s:tt)*]
+        { $(#[$d:meta])* $v:ident($t:ident): Both, $($rest:tt)* } $r:tt
+    ) => {
+        $crate::model::methods::by_sender! { @notifications $cb $cr $sr
+            [$($c)* $(#[$d])* $v($t),] [$($s)* $(#[$d])* $v($t),] { $($rest)* } $r }
+    };
+    (@notifications $cb:tt $cr:tt $sr:tt $cn:tt $sn:tt {} $r:tt) => {
+        $crate::model::methods::by_sender! { @results $cb $cr $sr $cn $sn [] [] $r }
+    };
+    (@results $cb:tt $cr:tt $sr:tt $cn:tt $sn:tt [$($s:tt)*] [$($c:tt)*]
+        { $(#[$d:meta])* $v:ident($t:ident): Server, $rt:ident, $($rest:tt)* }
+    ) => {
+        $crate::model::methods::by_sender! { @results $cb $cr $sr $cn $sn
+            [$($s)* $(#[$d])* $v($t): $rt,] [$($c)*] { $($rest)* } }
+    };
+    (@results $cb:tt $cr:tt $sr:tt $cn:tt $sn:tt [$($s:tt)*] [$($c:tt)*]
+        { $(#[$d:meta])* $v:ident($t:ident): Client, $rt:ident, $($rest:tt)* }
+    ) => {
+        $crate::model::methods::by_sender! { @results $cb $cr $sr $cn $sn
+            [$($s)*] [$($c)* $(#[$d])* $v($t): $rt,] { $($rest)* } }
+    };
+    (@results $cb:tt $cr:tt $sr:tt $cn:tt $sn:tt [$($s:tt)*] [$($c:tt)*]
+        { $(#[$d:meta])* $v:ident($t:ident): Both, $rt:ident, $($rest:tt)* }
+    ) => {
+        $crate::model::methods::by_sender! { @results $cb $cr $sr $cn $sn
+            [$($s)* $(#[$d])* $v($t): $rt,] [$($c)* $(#[$d])* $v($t): $rt,] { $($rest)* } }
+    };
+    (@results ($callback:ident $($extra:tt)*)
+        [$($cr:tt)*] [$($sr:tt)*] [$($cn:tt)*] [$($sn:tt)*] [$($sres:tt)*] [$($cres:tt)*] {}
+    ) => {
+        $callback! {
+            ($($extra)*)
+            client_requests { $($cr)* }
+            server_requests { $($sr)* }
+            client_notifications { $($cn)* }
+            server_notifications { $($sn)* }
+            server_results { $($sres)* }
+            client_results { $($cres)* }
+        }
+    };
+}
+pub(crate) use by_sender;
+
 /// Builds [`METHODS`] from the body table.
 macro_rules! method_table {
     (
-        requests { $($req:ident: $rsender:ident => $result:ident,)* }
-        notifications { $($note:ident: $nsender:ident,)* }
-        results { $($_res:ident: $_rt:ident,)* }
+        ()
+        requests {
+            $($(#[$_rd:meta])* $_rv:ident($req:ident): $rsender:ident => $_rrv:ident($result:ident),)*
+        }
+        notifications { $($(#[$_nd:meta])* $_nv:ident($note:ident): $nsender:ident,)* }
+        results { $($_results:tt)* }
     ) => {
         /// Every method of every revision, with its sender and superset types (in the order of
         /// the body table).

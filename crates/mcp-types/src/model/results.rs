@@ -14,6 +14,7 @@ use serde_json::Value;
 use super::de::from_value;
 use super::de::{KeyRank, Keys};
 use super::error::{ModelError, ModelErrorKind};
+use super::methods::{by_sender, for_each_body};
 use super::*;
 
 /// A result with no payload (`ping`, `logging/setLevel`, subscribe/unsubscribe). Unknown keys
@@ -37,10 +38,11 @@ impl EmptyResult {
     }
 }
 
+/// A result union: the side's rows of the body table's `results` (`Variant(Type): resultType`).
 macro_rules! result_union {
     (
         $(#[$meta:meta])*
-        pub enum $name:ident { $( $(#[$vmeta:meta])* $variant:ident($ty:ty), )+ }
+        pub enum $name:ident { $( $(#[$vmeta:meta])* $variant:ident($ty:ident): $rt:ident, )+ }
     ) => {
         $(#[$meta])*
         #[derive(Debug, Clone, PartialEq, $crate::model::describe::Describe)]
@@ -57,6 +59,22 @@ macro_rules! result_union {
             pub fn type_name(&self) -> &'static str {
                 match self {
                     $( Self::$variant(_) => stringify!($ty), )+
+                }
+            }
+
+            /// The result's `_meta`, if any.
+            pub fn meta(&self) -> Option<&Meta> {
+                match self {
+                    $( Self::$variant(r) => r.meta.as_ref(), )+
+                }
+            }
+
+            /// The result's `resultType`, if the member keeps it and it is set
+            /// (`InitializeResult`, `GetTaskPayloadResult` and the client's own results never
+            /// carry one here).
+            pub fn result_type(&self) -> Option<&ResultType> {
+                match self {
+                    $( Self::$variant(r) => result_type_of!($rt r), )+
                 }
             }
         }
@@ -79,138 +97,56 @@ macro_rules! result_union {
     };
 }
 
-result_union! {
-    /// Any result a server sends.
-    pub enum ServerResult {
-        /// No payload.
-        Empty(EmptyResult),
-        /// `initialize`.
-        Initialize(InitializeResult),
-        /// `server/discover`.
-        Discover(DiscoverResult),
-        /// `completion/complete`.
-        Complete(CompleteResult),
-        /// `prompts/get`.
-        GetPrompt(GetPromptResult),
-        /// `prompts/list`.
-        ListPrompts(ListPromptsResult),
-        /// `resources/list`.
-        ListResources(ListResourcesResult),
-        /// `resources/templates/list`.
-        ListResourceTemplates(ListResourceTemplatesResult),
-        /// `resources/read`.
-        ReadResource(ReadResourceResult),
-        /// `tools/call`.
-        CallTool(CallToolResult),
-        /// `tools/list`.
-        ListTools(ListToolsResult),
-        /// `subscriptions/listen`.
-        SubscriptionsListen(SubscriptionsListenResult),
-        /// A 2026-07-28 request for input before `tools/call`, `prompts/get` or `resources/read`
-        /// can finish.
-        InputRequired(InputRequiredResult),
-        /// A task-augmented request's task (2025-11-25).
-        CreateTask(CreateTaskResult),
-        /// `tasks/get` and `tasks/cancel`.
-        GetTask(GetTaskResult),
-        /// `tasks/result`.
-        GetTaskPayload(GetTaskPayloadResult),
-        /// `tasks/list`.
-        ListTasks(ListTasksResult),
-        /// A request answered with a task (tasks extension, 2026-07-28).
-        TaskCreated(TaskCreatedResult),
-        /// `tasks/get` with the tasks extension (2026-07-28).
-        DetailedTask(GetDetailedTaskResult),
+/// How a result row keeps `resultType` (the body table's `field`, `none`, `own`).
+macro_rules! result_type_of {
+    (field $r:ident) => {
+        $r.result_type.as_ref()
+    };
+    (none $r:ident) => {{
+        let _ = $r;
+        None
+    }};
+    (own $r:ident) => {
+        $r.own_result_type()
+    };
+}
+
+/// The two result unions from the body table.
+macro_rules! result_unions {
+    (
+        ()
+        client_requests { $($_cr:tt)* }
+        server_requests { $($_sr:tt)* }
+        client_notifications { $($_cn:tt)* }
+        server_notifications { $($_sn:tt)* }
+        server_results { $($server:tt)* }
+        client_results { $($client:tt)* }
+    ) => {
+        result_union! {
+            /// Any result a server sends.
+            pub enum ServerResult { $($server)* }
+        }
+
+        result_union! {
+            /// Any result a client sends (answers to server requests, handshake era).
+            pub enum ClientResult { $($client)* }
+        }
+    };
+}
+
+for_each_body!(by_sender(result_unions));
+
+impl TaskCreatedResult {
+    /// `resultType`: always present (`"task"`).
+    fn own_result_type(&self) -> Option<&ResultType> {
+        Some(&self.result_type)
     }
 }
 
-result_union! {
-    /// Any result a client sends (answers to server requests, handshake era).
-    pub enum ClientResult {
-        /// No payload (`ping`).
-        Empty(EmptyResult),
-        /// `sampling/createMessage`.
-        CreateMessage(CreateMessageResult),
-        /// `roots/list`.
-        ListRoots(ListRootsResult),
-        /// `elicitation/create`.
-        Elicit(ElicitResult),
-        /// A task-augmented request's task (2025-11-25).
-        CreateTask(CreateTaskResult),
-        /// `tasks/get` and `tasks/cancel`.
-        GetTask(GetTaskResult),
-        /// `tasks/result`.
-        GetTaskPayload(GetTaskPayloadResult),
-        /// `tasks/list`.
-        ListTasks(ListTasksResult),
-    }
-}
-
-impl ServerResult {
-    /// The result's `_meta`, if any.
-    pub fn meta(&self) -> Option<&Meta> {
-        match self {
-            Self::Empty(r) => r.meta.as_ref(),
-            Self::Initialize(r) => r.meta.as_ref(),
-            Self::Discover(r) => r.meta.as_ref(),
-            Self::Complete(r) => r.meta.as_ref(),
-            Self::GetPrompt(r) => r.meta.as_ref(),
-            Self::ListPrompts(r) => r.meta.as_ref(),
-            Self::ListResources(r) => r.meta.as_ref(),
-            Self::ListResourceTemplates(r) => r.meta.as_ref(),
-            Self::ReadResource(r) => r.meta.as_ref(),
-            Self::CallTool(r) => r.meta.as_ref(),
-            Self::ListTools(r) => r.meta.as_ref(),
-            Self::SubscriptionsListen(r) => r.meta.as_ref(),
-            Self::InputRequired(r) => r.meta.as_ref(),
-            Self::CreateTask(r) => r.meta.as_ref(),
-            Self::GetTask(r) => r.meta.as_ref(),
-            Self::GetTaskPayload(r) => r.meta.as_ref(),
-            Self::ListTasks(r) => r.meta.as_ref(),
-            Self::TaskCreated(r) => r.meta.as_ref(),
-            Self::DetailedTask(r) => r.meta.as_ref(),
-        }
-    }
-
-    /// The result's `resultType`, if the member has the field and it is set
-    /// (`InitializeResult` and `GetTaskPayloadResult` never carry one here).
-    pub fn result_type(&self) -> Option<&ResultType> {
-        match self {
-            Self::Empty(r) => r.result_type.as_ref(),
-            Self::Discover(r) => r.result_type.as_ref(),
-            Self::Complete(r) => r.result_type.as_ref(),
-            Self::GetPrompt(r) => r.result_type.as_ref(),
-            Self::ListPrompts(r) => r.result_type.as_ref(),
-            Self::ListResources(r) => r.result_type.as_ref(),
-            Self::ListResourceTemplates(r) => r.result_type.as_ref(),
-            Self::ReadResource(r) => r.result_type.as_ref(),
-            Self::CallTool(r) => r.result_type.as_ref(),
-            Self::ListTools(r) => r.result_type.as_ref(),
-            Self::SubscriptionsListen(r) => r.result_type.as_ref(),
-            Self::InputRequired(r) => r.result_type.as_ref(),
-            Self::CreateTask(r) => r.result_type.as_ref(),
-            Self::GetTask(r) => r.result_type.as_ref(),
-            Self::ListTasks(r) => r.result_type.as_ref(),
-            Self::TaskCreated(r) => Some(&r.result_type),
-            Self::DetailedTask(r) => r.result_type.as_ref(),
-            Self::Initialize(_) | Self::GetTaskPayload(_) => None,
-        }
-    }
-}
-
-impl ClientResult {
-    /// The result's `_meta`, if any.
-    pub fn meta(&self) -> Option<&Meta> {
-        match self {
-            Self::Empty(r) => r.meta.as_ref(),
-            Self::CreateMessage(r) => r.meta.as_ref(),
-            Self::ListRoots(r) => r.meta.as_ref(),
-            Self::Elicit(r) => r.meta.as_ref(),
-            Self::CreateTask(r) => r.meta.as_ref(),
-            Self::GetTask(r) => r.meta.as_ref(),
-            Self::GetTaskPayload(r) => r.meta.as_ref(),
-            Self::ListTasks(r) => r.meta.as_ref(),
-        }
+impl GetTaskPayloadResult {
+    /// None: an open object, whose `resultType` stays among its other keys.
+    fn own_result_type(&self) -> Option<&ResultType> {
+        None
     }
 }
 
@@ -236,79 +172,47 @@ fn is_input_required(value: &Value) -> bool {
     value.get("resultType").and_then(Value::as_str) == Some("input_required")
 }
 
-/// The result type of each request method, by the side that answers it: the one table behind
-/// [`ServerResult::from_method`], [`ClientResult::from_method`], [`SERVER_RESULT_METHODS`],
-/// [`CLIENT_RESULT_METHODS`] and the boundary's typed result parse. `$callback` receives the
-/// rows (`server { "method" | … => Variant(Type), … } client { … }`), after any tokens given
-/// in parentheses. Revision-free: the revision-dependent forms (input-required, task handles,
-/// the tasks extension's) are decided by whoever reads the table.
-macro_rules! for_each_result {
-    ($callback:ident $(($($extra:tt)*))?) => {
-        $callback! {
-            ($($($extra)*)?)
-            server {
-                "initialize" => Initialize(InitializeResult),
-                "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe"
-                    | "tasks/update" => Empty(EmptyResult),
-                "completion/complete" => Complete(CompleteResult),
-                "prompts/get" => GetPrompt(GetPromptResult),
-                "prompts/list" => ListPrompts(ListPromptsResult),
-                "resources/list" => ListResources(ListResourcesResult),
-                "resources/templates/list" => ListResourceTemplates(ListResourceTemplatesResult),
-                "resources/read" => ReadResource(ReadResourceResult),
-                "tools/call" => CallTool(CallToolResult),
-                "tools/list" => ListTools(ListToolsResult),
-                "server/discover" => Discover(DiscoverResult),
-                "subscriptions/listen" => SubscriptionsListen(SubscriptionsListenResult),
-                "tasks/get" | "tasks/cancel" => GetTask(GetTaskResult),
-                "tasks/result" => GetTaskPayload(GetTaskPayloadResult),
-                "tasks/list" => ListTasks(ListTasksResult),
-            }
-            client {
-                "ping" => Empty(EmptyResult),
-                "sampling/createMessage" => CreateMessage(CreateMessageResult),
-                "roots/list" => ListRoots(ListRootsResult),
-                "elicitation/create" => Elicit(ElicitResult),
-                "tasks/get" | "tasks/cancel" => GetTask(GetTaskResult),
-                "tasks/result" => GetTaskPayload(GetTaskPayloadResult),
-                "tasks/list" => ListTasks(ListTasksResult),
-            }
-        }
-    };
-}
-pub(crate) use for_each_result;
-
-/// Expands one side of [`for_each_result!`]: the side's method list and its `from_method`
-/// dispatch (`$side` is `server` or `client`).
+/// Expands one side of the body table's request rows (through [`by_sender!`]): the side's
+/// result method list and its `from_method` dispatch (`$side` is `server` or `client`, the side
+/// that answers).
 macro_rules! result_side {
-    ((server) server { $($($sm:literal)|+ => $sv:ident($st:ident),)* } client { $($rest:tt)* }) => {
+    (
+        (server)
+        client_requests { $($(#[$_d:meta])* $_v:ident($req:ident) => $rv:ident($rt:ident),)* }
+        $($_rest:tt)*
+    ) => {
         /// The methods whose results [`ServerResult::from_method`] knows.
-        pub const SERVER_RESULT_METHODS: &[&str] = &[$($($sm),+),*];
+        pub const SERVER_RESULT_METHODS: &[&str] = &[$($req::METHOD),*];
 
         /// `ServerResult::from_method`'s table part: the method's own result type.
         fn server_result_by_method(method: &str, value: Value) -> Result<ServerResult, ModelError> {
             match method {
-                $($($sm)|+ => from_value(value).map(ServerResult::$sv),)*
+                $($req::METHOD => from_value::<$rt>(value).map(ServerResult::$rv),)*
                 other => Err(unknown_method(other, SERVER_RESULT_METHODS)),
             }
         }
     };
-    ((client) server { $($rest:tt)* } client { $($($cm:literal)|+ => $cv:ident($ct:ident),)* }) => {
+    (
+        (client)
+        client_requests { $($_cr:tt)* }
+        server_requests { $($(#[$_d:meta])* $_v:ident($req:ident) => $rv:ident($rt:ident),)* }
+        $($_rest:tt)*
+    ) => {
         /// The methods whose results [`ClientResult::from_method`] knows.
-        pub const CLIENT_RESULT_METHODS: &[&str] = &[$($($cm),+),*];
+        pub const CLIENT_RESULT_METHODS: &[&str] = &[$($req::METHOD),*];
 
         /// `ClientResult::from_method`'s table part: the method's own result type.
         fn client_result_by_method(method: &str, value: Value) -> Result<ClientResult, ModelError> {
             match method {
-                $($($cm)|+ => from_value(value).map(ClientResult::$cv),)*
+                $($req::METHOD => from_value::<$rt>(value).map(ClientResult::$rv),)*
                 other => Err(unknown_method(other, CLIENT_RESULT_METHODS)),
             }
         }
     };
 }
 
-for_each_result!(result_side(server));
-for_each_result!(result_side(client));
+for_each_body!(by_sender(result_side server));
+for_each_body!(by_sender(result_side client));
 
 impl ServerResult {
     /// Parses `value` as the result of a request with method `method`, sent by a server.

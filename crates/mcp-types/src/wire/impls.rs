@@ -119,9 +119,12 @@ macro_rules! fragments {
 /// `results!` and the `resultType` accessor of each result.
 macro_rules! wire_bodies {
     (
-        requests { $($req:ident: $_rsender:ident => $_result:ident,)* }
-        notifications { $($note:ident: $_nsender:ident,)* }
-        results { $($res:ident: $rt:ident,)* }
+        ()
+        requests {
+            $($(#[$_rd:meta])* $_rv:ident($req:ident): $_rs:ident => $_rrv:ident($_rt:ident),)*
+        }
+        notifications { $($(#[$_nd:meta])* $_nv:ident($note:ident): $_ns:ident,)* }
+        results { $($(#[$_sd:meta])* $_sv:ident($res:ident): $_ss:ident, $rt:ident,)* }
     ) => {
         requests!($($req),*);
         notifications!($($note),*);
@@ -219,28 +222,7 @@ trait UnionFacts {
 
 impl UnionFacts for ClientRequest {
     fn union_facts(&self) -> MandateFacts<'_> {
-        match self {
-            ClientRequest::Ping(r) => r.mandate_facts(),
-            ClientRequest::Initialize(r) => r.mandate_facts(),
-            ClientRequest::Complete(r) => r.mandate_facts(),
-            ClientRequest::SetLevel(r) => r.mandate_facts(),
-            ClientRequest::GetPrompt(r) => r.mandate_facts(),
-            ClientRequest::ListPrompts(r) => r.mandate_facts(),
-            ClientRequest::ListResources(r) => r.mandate_facts(),
-            ClientRequest::ListResourceTemplates(r) => r.mandate_facts(),
-            ClientRequest::ReadResource(r) => r.mandate_facts(),
-            ClientRequest::Subscribe(r) => r.mandate_facts(),
-            ClientRequest::Unsubscribe(r) => r.mandate_facts(),
-            ClientRequest::CallTool(r) => r.mandate_facts(),
-            ClientRequest::ListTools(r) => r.mandate_facts(),
-            ClientRequest::Discover(r) => r.mandate_facts(),
-            ClientRequest::SubscriptionsListen(r) => r.mandate_facts(),
-            ClientRequest::GetTask(r) => r.mandate_facts(),
-            ClientRequest::GetTaskPayload(r) => r.mandate_facts(),
-            ClientRequest::ListTasks(r) => r.mandate_facts(),
-            ClientRequest::CancelTask(r) => r.mandate_facts(),
-            ClientRequest::UpdateTask(r) => r.mandate_facts(),
-        }
+        MandateFacts::request(self.method(), RequestMeta::meta(self).map(|m| &m.0))
     }
 }
 
@@ -271,52 +253,18 @@ method_unions! {
     ServerNotification => Notification, Notification, server_notifications;
 }
 
-planned_body!(ServerResult);
-impl WireBody for ServerResult {
-    fn body_info(&self) -> BodyInfo {
-        BodyInfo::result(match self {
-            ServerResult::Empty(_) => "EmptyResult",
-            ServerResult::Initialize(_) => "InitializeResult",
-            ServerResult::Discover(_) => "DiscoverResult",
-            ServerResult::Complete(_) => "CompleteResult",
-            ServerResult::GetPrompt(_) => "GetPromptResult",
-            ServerResult::ListPrompts(_) => "ListPromptsResult",
-            ServerResult::ListResources(_) => "ListResourcesResult",
-            ServerResult::ListResourceTemplates(_) => "ListResourceTemplatesResult",
-            ServerResult::ReadResource(_) => "ReadResourceResult",
-            ServerResult::CallTool(_) => "CallToolResult",
-            ServerResult::ListTools(_) => "ListToolsResult",
-            ServerResult::SubscriptionsListen(_) => "SubscriptionsListenResult",
-            ServerResult::InputRequired(_) => "InputRequiredResult",
-            ServerResult::CreateTask(_) => "CreateTaskResult",
-            ServerResult::GetTask(_) => "GetTaskResult",
-            ServerResult::GetTaskPayload(_) => "GetTaskPayloadResult",
-            ServerResult::ListTasks(_) => "ListTasksResult",
-            ServerResult::TaskCreated(_) => "TaskCreatedResult",
-            ServerResult::DetailedTask(_) => "GetDetailedTaskResult",
-            #[allow(unreachable_patterns)]
-            _ => "Result",
-        })
-    }
+macro_rules! result_unions {
+    ($($ty:ident),*) => {$(
+        planned_body!($ty);
+        impl WireBody for $ty {
+            fn body_info(&self) -> BodyInfo {
+                BodyInfo::result(self.type_name())
+            }
+        }
+    )*};
 }
 
-planned_body!(ClientResult);
-impl WireBody for ClientResult {
-    fn body_info(&self) -> BodyInfo {
-        BodyInfo::result(match self {
-            ClientResult::Empty(_) => "EmptyResult",
-            ClientResult::CreateMessage(_) => "CreateMessageResult",
-            ClientResult::ListRoots(_) => "ListRootsResult",
-            ClientResult::Elicit(_) => "ElicitResult",
-            ClientResult::CreateTask(_) => "CreateTaskResult",
-            ClientResult::GetTask(_) => "GetTaskResult",
-            ClientResult::GetTaskPayload(_) => "GetTaskPayloadResult",
-            ClientResult::ListTasks(_) => "ListTasksResult",
-            #[allow(unreachable_patterns)]
-            _ => "Result",
-        })
-    }
-}
+result_unions!(ServerResult, ClientResult);
 
 macro_rules! arm {
     ($union:ident :: $variant:ident($ty:ident)) => {

@@ -19,6 +19,7 @@ use serde_json::{Map, Value};
 use super::error::{JsonPath, ParseError, ParseErrorKind};
 use super::ledger::{CLIENT_REQUESTS_2026, RESERVED_META, RESULT_TYPES_2026};
 use crate::facts::{MethodFact, RevisionFacts};
+use crate::model::methods::by_sender;
 use crate::model::{self, ModelError, ModelErrorKind, strict};
 use crate::path::json_kind;
 use crate::{Era, ProtocolVersion, VersionLike};
@@ -675,34 +676,35 @@ enum Side {
 
 /// The result type of each method (before the input-required and task-handle cases), for the
 /// `Value` and text paths: `$p!(side, union, variant, type)` parses one; an unknown method
-/// evaluates `$unknown`. The rows are the model's one table ([`model::for_each_result!`]): a
+/// evaluates `$unknown`. The rows are the model's body table (`model::for_each_body!`): a
 /// method a server answers is typed as the server's (`ping` and the core tasks requests, which
 /// either side may send, are answered by a server here). `$tasks_ext` says whether the revision
 /// has the tasks extension's forms (2026-07-28: `tasks/get` inlines the outcome, `tasks/cancel`
 /// is acknowledged empty), the two rows that depend on the revision.
 macro_rules! by_method {
     ($method:expr, tasks_ext: $tasks_ext:expr, $p:ident, $unknown:expr) => {
-        model::for_each_result!(result_rows($method, $tasks_ext, $p, $unknown))
+        model::methods::for_each_body!(by_sender(result_rows($method, $tasks_ext, $p, $unknown)))
     };
 }
 
-/// [`by_method!`]'s expansion of the table.
+/// [`by_method!`]'s expansion of the table's request rows, by the side that answers.
 macro_rules! result_rows {
     (
-        ($method:expr, $tasks_ext:expr, $p:ident, $unknown:expr)
-        server { $($($sm:literal)|+ => $sv:ident($st:ident),)* }
-        client { $($($cm:literal)|+ => $cv:ident($ct:ident),)* }
+        (($method:expr, $tasks_ext:expr, $p:ident, $unknown:expr))
+        client_requests { $($(#[$_sd:meta])* $_sv:ident($sreq:ident) => $sv:ident($st:ident),)* }
+        server_requests { $($(#[$_cd:meta])* $_cv:ident($creq:ident) => $cv:ident($ct:ident),)* }
+        $($_rest:tt)*
     ) => {
         match $method {
             "tasks/get" if $tasks_ext => {
                 $p!(Server, ServerResult, DetailedTask, GetDetailedTaskResult)
             }
             "tasks/cancel" if $tasks_ext => $p!(Server, ServerResult, Empty, EmptyResult),
-            $($($sm)|+ => $p!(Server, ServerResult, $sv, $st),)*
+            $(model::$sreq::METHOD => $p!(Server, ServerResult, $sv, $st),)*
             // The client's rows for what only a client answers (its `ping` and core tasks rows
             // are the server's above).
             other => match other {
-                $($($cm)|+ => $p!(Client, ClientResult, $cv, $ct),)*
+                $(model::$creq::METHOD => $p!(Client, ClientResult, $cv, $ct),)*
                 _ => $unknown,
             },
         }
