@@ -7,7 +7,7 @@
 //! - envelopes, ids and batches: the crate's ([`mcp_types::session::Envelope`], [`mcp_types::jsonrpc`]);
 //! - [`session`]: per-frame source-revision detection and per-direction id tracking;
 //! - [`stream`]: the driver that ties them together and hands frames to a command;
-//! - [`pointer`]: editing frames at JSON Pointers (what `explain` is checked against);
+//! - [`pointer`](mod@pointer): editing frames at JSON Pointers (what `explain` is checked against);
 //! - `explain`: the `explain` record;
 //! - `check`, `convert`: validity at a revision (schema, generated types, mandates), the boundary per frame.
 //!

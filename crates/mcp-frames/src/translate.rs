@@ -31,7 +31,7 @@ pub enum OnRefuse {
 pub enum Mode {
     /// Write each translated frame in its record's format.
     Translate(OnRefuse),
-    /// Write one [`Explanation`] line per input line.
+    /// Write one `explain` record (an `Explanation`) per input line.
     Explain,
 }
 

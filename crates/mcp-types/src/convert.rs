@@ -2,8 +2,8 @@
 //! superset model (`mcp_types::model::CallToolResult`), through that revision's wire form.
 //!
 //! [`to_superset`] writes the generated value as JSON and reads it with
-//! [`parse_as`](crate::wire::parse_as) at the revision; [`from_superset`] emits the superset value
-//! with [`serialize_for`](crate::wire::serialize_for) at the revision and reads the JSON as the
+//! [`crate::wire::parse_as`] at the revision; [`from_superset`] emits the superset value
+//! with [`crate::wire::serialize_for`] at the revision and reads the JSON as the
 //! generated type. So a conversion is exactly what a peer of that revision would send or
 //! receive: a superset member the revision lacks is left out (or refused, as the boundary
 //! decides), and a generated value converts to what `parse_as` makes of the same JSON.

@@ -662,7 +662,7 @@ pub(crate) fn kind_of(value: &Value) -> Result<Kind<'_>, ModelError> {
 }
 
 impl<R: DeserializeOwned, N: DeserializeOwned, T: DeserializeOwned> JsonRpcMessage<R, N, T> {
-    /// Parses one message from a JSON value: the envelope by [`kind_of`]'s rules, then the
+    /// Parses one message from a JSON value: the envelope judged as [`JsonRpcFrame`] judges it, then the
     /// interior as `R`, `N` or `T` (or [`ErrorData`]).
     pub fn from_value(value: Value) -> Result<Self, ModelError> {
         /// The envelope's verdict, owned, so the value can be taken apart.

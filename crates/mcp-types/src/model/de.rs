@@ -798,83 +798,107 @@ pub(crate) fn read_open_str<'de, D: Deserializer<'de>, T>(
     })
 }
 
-/// One member of a generated untagged union (see [`untagged`]): its type's name, the string
-/// constants it requires (`type` = `"text"`), the keys it names, and its parse.
-pub(crate) struct Member<T> {
-    /// The member type's spec name, e.g. `TextContent`.
-    pub(crate) name: &'static str,
-    /// Required string constants of the member (its discriminators), `(key, value)`.
-    pub(crate) tags: &'static [(&'static str, &'static str)],
-    /// The wire keys the member names.
-    pub(crate) keys: &'static [&'static str],
-    /// Parses the value as this member, wrapped in the union.
-    pub(crate) parse: fn(&Value) -> Result<T, super::ModelError>,
-}
+/// The untagged unions of the generated modules (only they use this, so it is built with
+/// them).
+#[cfg(any(
+    feature = "v2024_11_05",
+    feature = "v2025_03_26",
+    feature = "v2025_06_18",
+    feature = "v2025_11_25",
+    feature = "v2026_07_28"
+))]
+mod generated_unions {
+    use super::*;
 
-/// A generated union member's parse, located ([`super::from_value`]'s path and kind).
-pub(crate) fn member<T: de::DeserializeOwned>(value: &Value) -> Result<T, super::ModelError> {
-    let _precise = PreciseGuard::enter();
-    serde_path_to_error::deserialize(Strict::<_, false>(value)).map_err(from_path_error)
-}
+    /// One member of a generated untagged union (see [`untagged`]): its type's name, the string
+    /// constants it requires (`type` = `"text"`), the keys it names, and its parse.
+    pub(crate) struct Member<T> {
+        /// The member type's spec name, e.g. `TextContent`.
+        pub(crate) name: &'static str,
+        /// Required string constants of the member (its discriminators), `(key, value)`.
+        pub(crate) tags: &'static [(&'static str, &'static str)],
+        /// The wire keys the member names.
+        pub(crate) keys: &'static [&'static str],
+        /// Parses the value as this member, wrapped in the union.
+        pub(crate) parse: fn(&Value) -> Result<T, crate::model::ModelError>,
+    }
 
-/// The `Deserialize` of a generated untagged union (emitted by `cargo xtask codegen`): the
-/// first member that parses; when none does, the error of the closest one, named, at its JSON
-/// path (serde's derived untagged enums say only "data did not match any variant").
-///
-/// Closest: the member whose discriminators the value carries (a member with another
-/// `type` ranks below one with none), then the one naming most of the value's keys, then the
-/// one that failed deepest; the first in schema order on a tie.
-pub(crate) fn untagged<'de, D: Deserializer<'de>, T>(
-    d: D,
-    union: &str,
-    members: &[Member<T>],
-) -> Result<T, D::Error> {
-    let value = <Value as de::Deserialize>::deserialize(d)?;
-    let mut closest: Option<((u8, usize, usize), &'static str, super::ModelError)> = None;
-    for m in members {
-        let e = match (m.parse)(&value) {
-            Ok(v) => return Ok(v),
-            Err(e) => e,
-        };
-        let tagged = if m.tags.is_empty() {
-            1
-        } else if m
-            .tags
-            .iter()
-            .all(|(k, c)| value.get(k).and_then(Value::as_str) == Some(c))
-        {
-            2
-        } else {
-            0
-        };
-        let named = value.as_object().map_or(0, |o| {
-            o.keys().filter(|k| m.keys.contains(&k.as_str())).count()
-        });
-        let score = (tagged, named, e.path.segments().len());
-        if closest.as_ref().is_none_or(|(best, ..)| score > *best) {
-            closest = Some((score, m.name, e));
+    /// A generated union member's parse, located ([`super::from_value`]'s path and kind).
+    pub(crate) fn member<T: de::DeserializeOwned>(
+        value: &Value,
+    ) -> Result<T, crate::model::ModelError> {
+        let _precise = PreciseGuard::enter();
+        serde_path_to_error::deserialize(Strict::<_, false>(value)).map_err(from_path_error)
+    }
+
+    /// The `Deserialize` of a generated untagged union (emitted by `cargo xtask codegen`): the
+    /// first member that parses; when none does, the error of the closest one, named, at its JSON
+    /// path (serde's derived untagged enums say only "data did not match any variant").
+    ///
+    /// Closest: the member whose discriminators the value carries (a member with another
+    /// `type` ranks below one with none), then the one naming most of the value's keys, then the
+    /// one that failed deepest; the first in schema order on a tie.
+    pub(crate) fn untagged<'de, D: Deserializer<'de>, T>(
+        d: D,
+        union: &str,
+        members: &[Member<T>],
+    ) -> Result<T, D::Error> {
+        let value = <Value as de::Deserialize>::deserialize(d)?;
+        let mut closest: Option<((u8, usize, usize), &'static str, crate::model::ModelError)> =
+            None;
+        for m in members {
+            let e = match (m.parse)(&value) {
+                Ok(v) => return Ok(v),
+                Err(e) => e,
+            };
+            let tagged = if m.tags.is_empty() {
+                1
+            } else if m
+                .tags
+                .iter()
+                .all(|(k, c)| value.get(k).and_then(Value::as_str) == Some(c))
+            {
+                2
+            } else {
+                0
+            };
+            let named = value.as_object().map_or(0, |o| {
+                o.keys().filter(|k| m.keys.contains(&k.as_str())).count()
+            });
+            let score = (tagged, named, e.path.segments().len());
+            if closest.as_ref().is_none_or(|(best, ..)| score > *best) {
+                closest = Some((score, m.name, e));
+            }
         }
+        let Some((_, name, e)) = closest else {
+            return Err(D::Error::custom(format!("{union} has no members")));
+        };
+        let message = format!(
+            "no member of {union} matches; the closest, {name}, fails: {}",
+            e.kind
+        );
+        if precise() {
+            // Under `from_value` the path joins the union's own (`/content/0` + `/text`).
+            return Err(D::Error::custom(encode(
+                &e.path,
+                &crate::model::ModelErrorKind::Invalid(message),
+            )));
+        }
+        Err(D::Error::custom(if e.path.is_root() {
+            message
+        } else {
+            format!("{message} (at {})", e.path.pointer())
+        }))
     }
-    let Some((_, name, e)) = closest else {
-        return Err(D::Error::custom(format!("{union} has no members")));
-    };
-    let message = format!(
-        "no member of {union} matches; the closest, {name}, fails: {}",
-        e.kind
-    );
-    if precise() {
-        // Under `from_value` the path joins the union's own (`/content/0` + `/text`).
-        return Err(D::Error::custom(encode(
-            &e.path,
-            &super::ModelErrorKind::Invalid(message),
-        )));
-    }
-    Err(D::Error::custom(if e.path.is_root() {
-        message
-    } else {
-        format!("{message} (at {})", e.path.pointer())
-    }))
 }
+#[cfg(any(
+    feature = "v2024_11_05",
+    feature = "v2025_03_26",
+    feature = "v2025_06_18",
+    feature = "v2025_11_25",
+    feature = "v2026_07_28"
+))]
+pub(crate) use generated_unions::{Member, member, untagged};
 
 /// Parses `value` as `T`, reporting failures as a located, typed [`ModelError`](super::ModelError).
 pub fn from_value<T: de::DeserializeOwned>(value: Value) -> Result<T, super::ModelError> {

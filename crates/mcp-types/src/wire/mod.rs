@@ -8,7 +8,7 @@
 //! [`WireBody`] values — requests, notifications, results and JSON-RPC envelopes — so passing a
 //! fragment is a compile error.
 //!
-//! One emitter stands behind these functions ([`planned`]): it walks the value's description
+//! One emitter stands behind these functions (`wire/planned.rs`): it walks the value's description
 //! with plans built from the ledger; how it works is in [`design`](crate::design).
 //! At 2026-07-28 the body's object also gets the shaping of [`ledger::SHAPING_2026`]
 //! (`resultType`, cache hints and the `_meta` protocol version appended after the caller's
