@@ -29,6 +29,15 @@ pub fn revision(v: ProtocolVersion) -> &'static RevisionFacts {
     }
 }
 
+/// One arm of a generated module's `check_method_type`: `value` read as the generated type `T`,
+/// the error at the failing member.
+#[cfg(any_revision)]
+pub(crate) fn check_as<T: serde::de::DeserializeOwned>(
+    value: &serde_json::Value,
+) -> Result<(), serde_path_to_error::Error<serde_json::Error>> {
+    serde_path_to_error::deserialize::<_, T>(value).map(|_| ())
+}
+
 /// The outcome of one generated revision module's `check_method_type`.
 type GeneratedCheck = Option<Result<(), serde_path_to_error::Error<serde_json::Error>>>;
 
@@ -39,13 +48,7 @@ type GeneratedCheck = Option<Result<(), serde_path_to_error::Error<serde_json::E
 /// [`ModelErrorKind::Invalid`] at the failing member, its text
 /// `"<name> (generated type): <serde's message>"`.
 #[cfg_attr(
-    not(any(
-        feature = "v2024_11_05",
-        feature = "v2025_03_26",
-        feature = "v2025_06_18",
-        feature = "v2025_11_25",
-        feature = "v2026_07_28"
-    )),
+    not(any_revision),
     allow(unused_variables) // no generated module to check against
 )]
 pub fn check_generated(

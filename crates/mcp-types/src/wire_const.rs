@@ -65,16 +65,7 @@ macro_rules! wire_const_int {
 pub(crate) use {wire_const_int, wire_const_str};
 
 /// Reads a string and checks that it is `expected`.
-#[cfg_attr(
-    not(any(
-        feature = "v2024_11_05",
-        feature = "v2025_03_26",
-        feature = "v2025_06_18",
-        feature = "v2025_11_25",
-        feature = "v2026_07_28"
-    )),
-    allow(dead_code)
-)]
+#[cfg_attr(not(any_revision), allow(dead_code))]
 pub(crate) fn expect_str<'de, D: Deserializer<'de>>(
     d: D,
     expected: &'static str,

@@ -109,7 +109,7 @@ pub fn method_type_check_tokens(
     }
     let arms = names.iter().map(|name| {
         let ty = quote::format_ident!("{name}");
-        quote! { #name => check::<#ty>(value), }
+        quote! { #name => crate::facts::check_as::<#ty>(value), }
     });
     Ok(quote! {
         /// Deserializes `value` as this revision's method-level definition `name` (a request's
@@ -121,11 +121,6 @@ pub fn method_type_check_tokens(
         ) -> ::std::option::Option<
             ::std::result::Result<(), ::serde_path_to_error::Error<::serde_json::Error>>,
         > {
-            fn check<T: ::serde::de::DeserializeOwned>(
-                value: &::serde_json::Value,
-            ) -> ::std::result::Result<(), ::serde_path_to_error::Error<::serde_json::Error>> {
-                ::serde_path_to_error::deserialize::<_, T>(value).map(|_| ())
-            }
             ::std::option::Option::Some(match name {
                 #(#arms)*
                 _ => return ::std::option::Option::None,

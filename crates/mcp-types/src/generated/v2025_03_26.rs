@@ -2923,48 +2923,57 @@ pub fn check_method_type(
 ) -> ::std::option::Option<
     ::std::result::Result<(), ::serde_path_to_error::Error<::serde_json::Error>>,
 > {
-    fn check<T: ::serde::de::DeserializeOwned>(
-        value: &::serde_json::Value,
-    ) -> ::std::result::Result<(), ::serde_path_to_error::Error<::serde_json::Error>> {
-        ::serde_path_to_error::deserialize::<_, T>(value).map(|_| ())
-    }
     ::std::option::Option::Some(match name {
-        "CallToolRequest" => check::<CallToolRequest>(value),
-        "CallToolResult" => check::<CallToolResult>(value),
-        "CancelledNotification" => check::<CancelledNotification>(value),
-        "CompleteRequest" => check::<CompleteRequest>(value),
-        "CompleteResult" => check::<CompleteResult>(value),
-        "CreateMessageRequest" => check::<CreateMessageRequest>(value),
-        "CreateMessageResult" => check::<CreateMessageResult>(value),
-        "EmptyResult" => check::<EmptyResult>(value),
-        "GetPromptRequest" => check::<GetPromptRequest>(value),
-        "GetPromptResult" => check::<GetPromptResult>(value),
-        "InitializeRequest" => check::<InitializeRequest>(value),
-        "InitializeResult" => check::<InitializeResult>(value),
-        "InitializedNotification" => check::<InitializedNotification>(value),
-        "ListPromptsRequest" => check::<ListPromptsRequest>(value),
-        "ListPromptsResult" => check::<ListPromptsResult>(value),
-        "ListResourceTemplatesRequest" => check::<ListResourceTemplatesRequest>(value),
-        "ListResourceTemplatesResult" => check::<ListResourceTemplatesResult>(value),
-        "ListResourcesRequest" => check::<ListResourcesRequest>(value),
-        "ListResourcesResult" => check::<ListResourcesResult>(value),
-        "ListRootsRequest" => check::<ListRootsRequest>(value),
-        "ListRootsResult" => check::<ListRootsResult>(value),
-        "ListToolsRequest" => check::<ListToolsRequest>(value),
-        "ListToolsResult" => check::<ListToolsResult>(value),
-        "LoggingMessageNotification" => check::<LoggingMessageNotification>(value),
-        "PingRequest" => check::<PingRequest>(value),
-        "ProgressNotification" => check::<ProgressNotification>(value),
-        "PromptListChangedNotification" => check::<PromptListChangedNotification>(value),
-        "ReadResourceRequest" => check::<ReadResourceRequest>(value),
-        "ReadResourceResult" => check::<ReadResourceResult>(value),
-        "ResourceListChangedNotification" => check::<ResourceListChangedNotification>(value),
-        "ResourceUpdatedNotification" => check::<ResourceUpdatedNotification>(value),
-        "RootsListChangedNotification" => check::<RootsListChangedNotification>(value),
-        "SetLevelRequest" => check::<SetLevelRequest>(value),
-        "SubscribeRequest" => check::<SubscribeRequest>(value),
-        "ToolListChangedNotification" => check::<ToolListChangedNotification>(value),
-        "UnsubscribeRequest" => check::<UnsubscribeRequest>(value),
+        "CallToolRequest" => crate::facts::check_as::<CallToolRequest>(value),
+        "CallToolResult" => crate::facts::check_as::<CallToolResult>(value),
+        "CancelledNotification" => crate::facts::check_as::<CancelledNotification>(value),
+        "CompleteRequest" => crate::facts::check_as::<CompleteRequest>(value),
+        "CompleteResult" => crate::facts::check_as::<CompleteResult>(value),
+        "CreateMessageRequest" => crate::facts::check_as::<CreateMessageRequest>(value),
+        "CreateMessageResult" => crate::facts::check_as::<CreateMessageResult>(value),
+        "EmptyResult" => crate::facts::check_as::<EmptyResult>(value),
+        "GetPromptRequest" => crate::facts::check_as::<GetPromptRequest>(value),
+        "GetPromptResult" => crate::facts::check_as::<GetPromptResult>(value),
+        "InitializeRequest" => crate::facts::check_as::<InitializeRequest>(value),
+        "InitializeResult" => crate::facts::check_as::<InitializeResult>(value),
+        "InitializedNotification" => crate::facts::check_as::<InitializedNotification>(value),
+        "ListPromptsRequest" => crate::facts::check_as::<ListPromptsRequest>(value),
+        "ListPromptsResult" => crate::facts::check_as::<ListPromptsResult>(value),
+        "ListResourceTemplatesRequest" => {
+            crate::facts::check_as::<ListResourceTemplatesRequest>(value)
+        }
+        "ListResourceTemplatesResult" => {
+            crate::facts::check_as::<ListResourceTemplatesResult>(value)
+        }
+        "ListResourcesRequest" => crate::facts::check_as::<ListResourcesRequest>(value),
+        "ListResourcesResult" => crate::facts::check_as::<ListResourcesResult>(value),
+        "ListRootsRequest" => crate::facts::check_as::<ListRootsRequest>(value),
+        "ListRootsResult" => crate::facts::check_as::<ListRootsResult>(value),
+        "ListToolsRequest" => crate::facts::check_as::<ListToolsRequest>(value),
+        "ListToolsResult" => crate::facts::check_as::<ListToolsResult>(value),
+        "LoggingMessageNotification" => crate::facts::check_as::<LoggingMessageNotification>(value),
+        "PingRequest" => crate::facts::check_as::<PingRequest>(value),
+        "ProgressNotification" => crate::facts::check_as::<ProgressNotification>(value),
+        "PromptListChangedNotification" => {
+            crate::facts::check_as::<PromptListChangedNotification>(value)
+        }
+        "ReadResourceRequest" => crate::facts::check_as::<ReadResourceRequest>(value),
+        "ReadResourceResult" => crate::facts::check_as::<ReadResourceResult>(value),
+        "ResourceListChangedNotification" => {
+            crate::facts::check_as::<ResourceListChangedNotification>(value)
+        }
+        "ResourceUpdatedNotification" => {
+            crate::facts::check_as::<ResourceUpdatedNotification>(value)
+        }
+        "RootsListChangedNotification" => {
+            crate::facts::check_as::<RootsListChangedNotification>(value)
+        }
+        "SetLevelRequest" => crate::facts::check_as::<SetLevelRequest>(value),
+        "SubscribeRequest" => crate::facts::check_as::<SubscribeRequest>(value),
+        "ToolListChangedNotification" => {
+            crate::facts::check_as::<ToolListChangedNotification>(value)
+        }
+        "UnsubscribeRequest" => crate::facts::check_as::<UnsubscribeRequest>(value),
         _ => return ::std::option::Option::None,
     })
 }

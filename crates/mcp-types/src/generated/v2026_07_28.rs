@@ -5080,43 +5080,50 @@ pub fn check_method_type(
 ) -> ::std::option::Option<
     ::std::result::Result<(), ::serde_path_to_error::Error<::serde_json::Error>>,
 > {
-    fn check<T: ::serde::de::DeserializeOwned>(
-        value: &::serde_json::Value,
-    ) -> ::std::result::Result<(), ::serde_path_to_error::Error<::serde_json::Error>> {
-        ::serde_path_to_error::deserialize::<_, T>(value).map(|_| ())
-    }
     ::std::option::Option::Some(match name {
-        "CallToolRequest" => check::<CallToolRequest>(value),
-        "CallToolResult" => check::<CallToolResult>(value),
-        "CancelledNotification" => check::<CancelledNotification>(value),
-        "CompleteRequest" => check::<CompleteRequest>(value),
-        "CompleteResult" => check::<CompleteResult>(value),
-        "DiscoverRequest" => check::<DiscoverRequest>(value),
-        "DiscoverResult" => check::<DiscoverResult>(value),
-        "GetPromptRequest" => check::<GetPromptRequest>(value),
-        "GetPromptResult" => check::<GetPromptResult>(value),
-        "InputRequiredResult" => check::<InputRequiredResult>(value),
-        "ListPromptsRequest" => check::<ListPromptsRequest>(value),
-        "ListPromptsResult" => check::<ListPromptsResult>(value),
-        "ListResourceTemplatesRequest" => check::<ListResourceTemplatesRequest>(value),
-        "ListResourceTemplatesResult" => check::<ListResourceTemplatesResult>(value),
-        "ListResourcesRequest" => check::<ListResourcesRequest>(value),
-        "ListResourcesResult" => check::<ListResourcesResult>(value),
-        "ListToolsRequest" => check::<ListToolsRequest>(value),
-        "ListToolsResult" => check::<ListToolsResult>(value),
-        "LoggingMessageNotification" => check::<LoggingMessageNotification>(value),
-        "ProgressNotification" => check::<ProgressNotification>(value),
-        "PromptListChangedNotification" => check::<PromptListChangedNotification>(value),
-        "ReadResourceRequest" => check::<ReadResourceRequest>(value),
-        "ReadResourceResult" => check::<ReadResourceResult>(value),
-        "ResourceListChangedNotification" => check::<ResourceListChangedNotification>(value),
-        "ResourceUpdatedNotification" => check::<ResourceUpdatedNotification>(value),
-        "SubscriptionsAcknowledgedNotification" => {
-            check::<SubscriptionsAcknowledgedNotification>(value)
+        "CallToolRequest" => crate::facts::check_as::<CallToolRequest>(value),
+        "CallToolResult" => crate::facts::check_as::<CallToolResult>(value),
+        "CancelledNotification" => crate::facts::check_as::<CancelledNotification>(value),
+        "CompleteRequest" => crate::facts::check_as::<CompleteRequest>(value),
+        "CompleteResult" => crate::facts::check_as::<CompleteResult>(value),
+        "DiscoverRequest" => crate::facts::check_as::<DiscoverRequest>(value),
+        "DiscoverResult" => crate::facts::check_as::<DiscoverResult>(value),
+        "GetPromptRequest" => crate::facts::check_as::<GetPromptRequest>(value),
+        "GetPromptResult" => crate::facts::check_as::<GetPromptResult>(value),
+        "InputRequiredResult" => crate::facts::check_as::<InputRequiredResult>(value),
+        "ListPromptsRequest" => crate::facts::check_as::<ListPromptsRequest>(value),
+        "ListPromptsResult" => crate::facts::check_as::<ListPromptsResult>(value),
+        "ListResourceTemplatesRequest" => {
+            crate::facts::check_as::<ListResourceTemplatesRequest>(value)
         }
-        "SubscriptionsListenRequest" => check::<SubscriptionsListenRequest>(value),
-        "SubscriptionsListenResult" => check::<SubscriptionsListenResult>(value),
-        "ToolListChangedNotification" => check::<ToolListChangedNotification>(value),
+        "ListResourceTemplatesResult" => {
+            crate::facts::check_as::<ListResourceTemplatesResult>(value)
+        }
+        "ListResourcesRequest" => crate::facts::check_as::<ListResourcesRequest>(value),
+        "ListResourcesResult" => crate::facts::check_as::<ListResourcesResult>(value),
+        "ListToolsRequest" => crate::facts::check_as::<ListToolsRequest>(value),
+        "ListToolsResult" => crate::facts::check_as::<ListToolsResult>(value),
+        "LoggingMessageNotification" => crate::facts::check_as::<LoggingMessageNotification>(value),
+        "ProgressNotification" => crate::facts::check_as::<ProgressNotification>(value),
+        "PromptListChangedNotification" => {
+            crate::facts::check_as::<PromptListChangedNotification>(value)
+        }
+        "ReadResourceRequest" => crate::facts::check_as::<ReadResourceRequest>(value),
+        "ReadResourceResult" => crate::facts::check_as::<ReadResourceResult>(value),
+        "ResourceListChangedNotification" => {
+            crate::facts::check_as::<ResourceListChangedNotification>(value)
+        }
+        "ResourceUpdatedNotification" => {
+            crate::facts::check_as::<ResourceUpdatedNotification>(value)
+        }
+        "SubscriptionsAcknowledgedNotification" => {
+            crate::facts::check_as::<SubscriptionsAcknowledgedNotification>(value)
+        }
+        "SubscriptionsListenRequest" => crate::facts::check_as::<SubscriptionsListenRequest>(value),
+        "SubscriptionsListenResult" => crate::facts::check_as::<SubscriptionsListenResult>(value),
+        "ToolListChangedNotification" => {
+            crate::facts::check_as::<ToolListChangedNotification>(value)
+        }
         _ => return ::std::option::Option::None,
     })
 }

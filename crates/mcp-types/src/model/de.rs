@@ -800,13 +800,7 @@ pub(crate) fn read_open_str<'de, D: Deserializer<'de>, T>(
 
 /// The untagged unions of the generated modules (only they use this, so it is built with
 /// them).
-#[cfg(any(
-    feature = "v2024_11_05",
-    feature = "v2025_03_26",
-    feature = "v2025_06_18",
-    feature = "v2025_11_25",
-    feature = "v2026_07_28"
-))]
+#[cfg(any_revision)]
 mod generated_unions {
     use super::*;
 
@@ -891,13 +885,7 @@ mod generated_unions {
         }))
     }
 }
-#[cfg(any(
-    feature = "v2024_11_05",
-    feature = "v2025_03_26",
-    feature = "v2025_06_18",
-    feature = "v2025_11_25",
-    feature = "v2026_07_28"
-))]
+#[cfg(any_revision)]
 pub(crate) use generated_unions::{Member, member, untagged};
 
 /// Parses `value` as `T`, reporting failures as a located, typed [`ModelError`](super::ModelError).
