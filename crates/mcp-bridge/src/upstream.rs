@@ -600,6 +600,14 @@ impl Upstream {
             serde_json::from_value(json!({"method": "notifications/initialized"}))
                 .map_err(|e| crate::BridgeError::UpstreamUnavailable(e.to_string()))?;
         self.send_notification(initialized, None).await;
+        // What the server announces from now on reaches only the streams it has open: the
+        // session is ready once its own stream is (bounded; without it, a resource update
+        // right after a subscribe could be lost).
+        let _ = tokio::time::timeout(
+            self.limits.initialize_timeout,
+            self.close.server_stream_ready(),
+        )
+        .await;
         Ok(Snapshot::from_initialize(result, offered))
     }
 

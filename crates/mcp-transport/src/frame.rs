@@ -154,6 +154,7 @@ impl FrameReceiver {
 pub struct ConnectionHandle {
     close: Arc<watch::Sender<bool>>,
     end: watch::Receiver<Option<ConnectionEnd>>,
+    server_stream: watch::Receiver<bool>,
 }
 
 impl ConnectionHandle {
@@ -165,6 +166,22 @@ impl ConnectionHandle {
     /// How the connection ended, once it has (`None` while it is open).
     pub fn end(&self) -> Option<ConnectionEnd> {
         self.end.borrow().clone()
+    }
+
+    /// Waits until what the server sends outside any request can reach this connection: at once
+    /// where one channel carries everything (stdio, the HTTP+SSE transport, the stateless
+    /// wire); on Streamable HTTP's stateful wire, once the standalone stream that opens after
+    /// `notifications/initialized` is answered (opened, or declined by the server). Returns
+    /// when the connection ends, too. A server announces a change only to the streams open
+    /// when it happens, so a client that must not miss one (say, the update of a resource it
+    /// just subscribed to) waits here first.
+    pub async fn server_stream_ready(&self) {
+        let mut ready = self.server_stream.clone();
+        let mut end = self.end.clone();
+        tokio::select! {
+            _ = ready.wait_for(|open| *open) => {}
+            _ = end.wait_for(Option::is_some) => {}
+        }
     }
 
     /// Waits until the connection has ended and says how.
@@ -198,12 +215,14 @@ impl Connection {
         let (in_tx, in_rx) = mpsc::channel(capacity);
         let (close_tx, close_rx) = watch::channel(false);
         let (end_tx, end_rx) = watch::channel(None);
+        let (stream_tx, stream_rx) = watch::channel(true);
         let connection = Connection {
             sender: FrameSender(out_tx),
             receiver: FrameReceiver(in_rx),
             handle: ConnectionHandle {
                 close: Arc::new(close_tx),
                 end: end_rx,
+                server_stream: stream_rx,
             },
         };
         let driver = ConnectionDriver {
@@ -211,6 +230,7 @@ impl Connection {
             outgoing: out_rx,
             close_requested: close_rx,
             end: end_tx,
+            server_stream: Arc::new(stream_tx),
         };
         (connection, driver)
     }
@@ -224,6 +244,12 @@ impl Connection {
     pub async fn ended(&self) -> ConnectionEnd {
         self.handle.ended().await
     }
+
+    /// Waits until what the server sends outside any request can reach this connection (see
+    /// [`ConnectionHandle::server_stream_ready`]).
+    pub async fn server_stream_ready(&self) {
+        self.handle.server_stream_ready().await;
+    }
 }
 
 /// The transport's side of a [`Connection`]: what a transport implementation drives.
@@ -236,9 +262,18 @@ pub struct ConnectionDriver {
     /// Becomes `true` when the user asked to close.
     pub close_requested: watch::Receiver<bool>,
     end: watch::Sender<Option<ConnectionEnd>>,
+    server_stream: Arc<watch::Sender<bool>>,
 }
 
 impl ConnectionDriver {
+    /// For a transport whose server-initiated frames arrive on a stream of their own: from now
+    /// until the returned gate opens (or is dropped), [`ConnectionHandle::server_stream_ready`]
+    /// waits. Call it before handing out the [`Connection`].
+    pub fn hold_server_stream(&self) -> ServerStreamGate {
+        self.server_stream.send_replace(false);
+        ServerStreamGate(self.server_stream.clone())
+    }
+
     /// Records how the connection ended; the receiver yields `None` once `incoming` is dropped.
     pub fn finish(self, end: ConnectionEnd) {
         self.end.send_replace(Some(end));
@@ -247,6 +282,17 @@ impl ConnectionDriver {
     /// Records a failure.
     pub fn fail(self, error: TransportError) {
         self.finish(ConnectionEnd::Failed(Arc::new(error)));
+    }
+}
+
+/// Holds [`ConnectionHandle::server_stream_ready`] until the server's own stream is answered;
+/// dropping it opens it too, so a transport that gives up never leaves a waiter hanging.
+#[derive(Debug)]
+pub struct ServerStreamGate(Arc<watch::Sender<bool>>);
+
+impl Drop for ServerStreamGate {
+    fn drop(&mut self) {
+        self.0.send_replace(true);
     }
 }
 
@@ -297,5 +343,29 @@ mod tests {
         assert!(
             matches!(conn.ended().await, ConnectionEnd::Failed(e) if matches!(*e, TransportError::PeerClosed))
         );
+    }
+
+    #[tokio::test]
+    async fn the_server_stream_gate_holds_waiters_until_dropped_or_the_end() {
+        let (conn, driver) = Connection::pair(1);
+        // No gate: ready at once.
+        conn.handle.server_stream_ready().await;
+        let gate = driver.hold_server_stream();
+        let waiting = conn.handle.server_stream_ready();
+        tokio::pin!(waiting);
+        assert!(
+            tokio::time::timeout(std::time::Duration::from_millis(50), &mut waiting)
+                .await
+                .is_err(),
+            "held while the gate is up"
+        );
+        drop(gate);
+        waiting.await;
+        // A gate never opened: the connection's end releases the waiter.
+        let (conn, driver) = Connection::pair(1);
+        let gate = driver.hold_server_stream();
+        driver.finish(ConnectionEnd::Closed);
+        conn.handle.server_stream_ready().await;
+        drop(gate);
     }
 }

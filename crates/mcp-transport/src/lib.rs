@@ -21,5 +21,5 @@ pub mod stdio;
 pub use error::TransportError;
 pub use frame::{
     Connection, ConnectionDriver, ConnectionEnd, ConnectionHandle, Frame, FrameReceiver,
-    FrameSender,
+    FrameSender, ServerStreamGate,
 };

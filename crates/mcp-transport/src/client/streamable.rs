@@ -25,7 +25,7 @@ use super::http::{
 use super::peek::{Peek, messages};
 use super::{ClientOptions, Wire};
 use crate::stdio::close_requested;
-use crate::{Connection, ConnectionEnd, Frame, TransportError};
+use crate::{Connection, ConnectionEnd, Frame, ServerStreamGate, TransportError};
 
 const SESSION_HEADER: &str = "mcp-session-id";
 const VERSION_HEADER: &str = "mcp-protocol-version";
@@ -101,10 +101,14 @@ pub fn connect_streamable(
 ) -> Result<Connection, TransportError> {
     let url = parse_url(url)?;
     let (connection, mut driver) = Connection::pair(options.queue);
+    let rules = wire.rules();
+    let server_stream =
+        (rules.get_stream && options.open_get_stream).then(|| driver.hold_server_stream());
     let shared = Arc::new(Shared {
         client: client(),
         url,
-        rules: wire.rules(),
+        rules,
+        server_stream: Mutex::new(server_stream),
         permits: Arc::new(Semaphore::new(options.max_in_flight.max(1))),
         options,
         incoming: driver.incoming.clone(),
@@ -174,6 +178,9 @@ struct Shared {
     fatal: Mutex<Option<TransportError>>,
     fatal_set: Notify,
     closing: watch::Receiver<bool>,
+    /// Held until the standalone stream's first GET is answered (see
+    /// [`crate::ConnectionHandle::server_stream_ready`]).
+    server_stream: Mutex<Option<ServerStreamGate>>,
 }
 
 /// What the stateful wire learns: the session id, the negotiated revision.
@@ -497,7 +504,15 @@ impl Shared {
         let mut failures = 0;
         let mut none = HashSet::new();
         while failures <= self.options.resume_attempts {
-            match self.open_get(cursor.last_id.as_deref()).await {
+            let opened = self.open_get(cursor.last_id.as_deref()).await;
+            // Answered: the server now sends what it announces here (or it offers no stream).
+            drop(
+                self.server_stream
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .take(),
+            );
+            match opened {
                 Ok(None) => return,
                 Ok(Some(body)) => {
                     let mut stream = SseBody::new(body, self.options.max_frame_bytes);
