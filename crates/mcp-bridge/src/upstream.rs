@@ -39,6 +39,9 @@ use crate::limits::{Limits, Reason};
 use crate::report::{Dir, Report, Status};
 
 const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
+/// How long a new handshake-era session waits for the server's standalone stream to be
+/// answered before it is used anyway.
+const SERVER_STREAM_WAIT: Duration = Duration::from_secs(5);
 
 /// Where the upstream server is.
 #[derive(Debug, Clone)]
@@ -601,10 +604,11 @@ impl Upstream {
                 .map_err(|e| crate::BridgeError::UpstreamUnavailable(e.to_string()))?;
         self.send_notification(initialized, None).await;
         // What the server announces from now on reaches only the streams it has open: the
-        // session is ready once its own stream is (bounded; without it, a resource update
-        // right after a subscribe could be lost).
+        // session is ready once its own stream is (without it, a resource update right after a
+        // subscribe could be lost). Bounded: a server that holds its stream's headers back
+        // delays the session by at most this much.
         let _ = tokio::time::timeout(
-            self.limits.initialize_timeout,
+            SERVER_STREAM_WAIT.min(self.limits.initialize_timeout),
             self.close.server_stream_ready(),
         )
         .await;
