@@ -172,23 +172,27 @@ fn place_line(
         Some(v) => VersionLike::Known(v),
         None => VersionLike::Unknown("(not yet known)".into()),
     };
-    match batch_messages(&record.frame, &revision) {
-        Ok(None) => return place(line, classify(line, record), session, handler, out),
-        Ok(Some(_)) => {}
+    let is_batch = match batch_messages(&record.frame, &revision) {
+        Ok(messages) => messages.is_some(),
         Err(e) => return handler.fault(envelope_fault(line, &e, record), out),
-    }
-    // An allowed batch: its messages are moved out of the record, not copied.
-    let Value::Array(messages) = std::mem::take(&mut record.frame) else {
-        return Ok(());
     };
-    for (i, message) in messages.into_iter().enumerate() {
-        let read = classify(line, record.with_frame(message)).map_err(|mut fault| {
-            fault.reason = format!("batch message {i}: {}", fault.reason);
-            fault
-        });
-        place(line, read, session, handler, out)?;
+    match std::mem::take(&mut record.frame) {
+        // An allowed batch: its messages are moved out of the record, not copied.
+        Value::Array(messages) if is_batch => {
+            for (i, message) in messages.into_iter().enumerate() {
+                let read = classify(line, record.with_frame(message)).map_err(|mut fault| {
+                    fault.reason = format!("batch message {i}: {}", fault.reason);
+                    fault
+                });
+                place(line, read, session, handler, out)?;
+            }
+            Ok(())
+        }
+        frame => {
+            record.frame = frame;
+            place(line, classify(line, record), session, handler, out)
+        }
     }
-    Ok(())
 }
 
 /// Places one classified message in the session and hands the outcome to `handler`.

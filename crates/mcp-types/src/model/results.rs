@@ -74,7 +74,7 @@ macro_rules! result_union {
             /// carry one here).
             pub fn result_type(&self) -> Option<&ResultType> {
                 match self {
-                    $( Self::$variant(r) => result_type_of!($rt r), )+
+                    $( Self::$variant(r) => kept_result_type!($rt r), )+
                 }
             }
         }
@@ -98,7 +98,7 @@ macro_rules! result_union {
 }
 
 /// How a result row keeps `resultType` (the body table's `field`, `none`, `own`).
-macro_rules! result_type_of {
+macro_rules! kept_result_type {
     (field $r:ident) => {
         $r.result_type.as_ref()
     };

@@ -253,7 +253,7 @@ method_unions! {
     ServerNotification => Notification, Notification, server_notifications;
 }
 
-macro_rules! result_unions {
+macro_rules! result_union_bodies {
     ($($ty:ident),*) => {$(
         planned_body!($ty);
         impl WireBody for $ty {
@@ -264,7 +264,7 @@ macro_rules! result_unions {
     )*};
 }
 
-result_unions!(ServerResult, ClientResult);
+result_union_bodies!(ServerResult, ClientResult);
 
 macro_rules! arm {
     ($union:ident :: $variant:ident($ty:ident)) => {
