@@ -12,7 +12,9 @@
 //! counted). Prints, per corpus file and over all, the median over rounds of each side's time
 //! divided by the baseline's, and the same for the parse alone (`parse_frame_answering` against
 //! `serde_json::from_str::<Value>`). Knobs: `MCP_FRAMES_BENCH_ROUNDS` (21), `MCP_FRAMES_BENCH_REPEAT`
-//! (20: passes over the frames per round and side), `MCP_WIRE_CORPUS` (the corpus directory).
+//! (20: passes over the frames per round and side), `MCP_WIRE_CORPUS` (the corpus directory);
+//! for diagnosis, `MCP_FRAMES_BENCH_ALONE=N` (every frame also timed alone; the N costliest
+//! listed) and `MCP_FRAMES_BENCH_ONLY=<route>` (one route over every frame, for a profiler).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -36,10 +38,12 @@ struct Case {
 
 impl Case {
     fn result_for(&self) -> Option<ResultFor<'_>> {
-        self.answering.as_ref().map(|(m, aug, payload)| match payload {
-            Some(original) => ResultFor::task_payload(original),
-            None => ResultFor::method(m).task_augmented(*aug),
-        })
+        self.answering
+            .as_ref()
+            .map(|(m, aug, payload)| match payload {
+                Some(original) => ResultFor::task_payload(original),
+                None => ResultFor::method(m).task_augmented(*aug),
+            })
     }
 }
 
@@ -64,16 +68,18 @@ fn ours(case: &Case, out: &mut Vec<u8>) -> bool {
     let answering = |_: &RequestId| case.result_for();
     match case.direction {
         Direction::ClientToServer => {
-            let frame =
-                parse_frame_answering::<ClientRequest, ClientNotification>(&case.text, v, answering);
+            let frame = parse_frame_answering::<ClientRequest, ClientNotification>(
+                &case.text, v, answering,
+            );
             match frame {
                 Ok(frame) => emit(frame, v, out),
                 Err(_) => false,
             }
         }
         Direction::ServerToClient => {
-            let frame =
-                parse_frame_answering::<ServerRequest, ServerNotification>(&case.text, v, answering);
+            let frame = parse_frame_answering::<ServerRequest, ServerNotification>(
+                &case.text, v, answering,
+            );
             match frame {
                 Ok(frame) => emit(frame, v, out),
                 Err(_) => false,
@@ -168,13 +174,10 @@ fn load(path: &std::path::Path) -> (Vec<Case>, usize) {
             left_out += 1;
             continue;
         };
-        let answering = context.origin.as_ref().map(|o| {
-            (
-                o.method.clone(),
-                o.task_augmented,
-                o.payload_of.clone(),
-            )
-        });
+        let answering = context
+            .origin
+            .as_ref()
+            .map(|o| (o.method.clone(), o.task_augmented, o.payload_of.clone()));
         let case = Case {
             text: frame_text,
             direction,
@@ -182,7 +185,9 @@ fn load(path: &std::path::Path) -> (Vec<Case>, usize) {
             answering,
         };
         let mut scratch = Vec::new();
-        if ours(&case, &mut scratch) && rmcp_route(&case, &mut scratch) && baseline(&case, &mut scratch)
+        if ours(&case, &mut scratch)
+            && rmcp_route(&case, &mut scratch)
+            && baseline(&case, &mut scratch)
         {
             cases.push(case);
         } else {
@@ -214,24 +219,110 @@ fn main() {
     let repeat = knob("MCP_FRAMES_BENCH_REPEAT", 20);
     let dir = corpus_dir();
     let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("the shared corpus is missing: {} ({e}); set MCP_WIRE_CORPUS", dir.display()))
+        .unwrap_or_else(|e| {
+            panic!(
+                "the shared corpus is missing: {} ({e}); set MCP_WIRE_CORPUS",
+                dir.display()
+            )
+        })
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
         .collect();
     files.sort();
-    println!(
-        "| corpus | frames (left out) | mcp-types / Value | rmcp / Value | mcp-types / rmcp | parse alone: mcp-types / Value |"
-    );
-    println!("| --- | --- | --- | --- | --- | --- |");
+    let only = std::env::var("MCP_FRAMES_BENCH_ONLY").ok();
+    if only.is_none() {
+        println!(
+            "| corpus | frames (left out) | mcp-types / Value | rmcp / Value | mcp-types / rmcp | parse alone: mcp-types / Value |"
+        );
+        println!("| --- | --- | --- | --- | --- | --- |");
+    }
     let mut all = Vec::new();
     let mut all_left_out = 0;
     for path in &files {
         let (cases, left_out) = load(path);
         all_left_out += left_out;
-        report(path.file_name().unwrap().to_string_lossy().as_ref(), &cases, left_out, rounds, repeat);
+        if only.is_none() {
+            let name = path.file_name().unwrap().to_string_lossy();
+            report(&name, &cases, left_out, rounds, repeat);
+        }
         all.extend(cases);
     }
+    if let Some(only) = only {
+        let Some((_, route)) = ROUTES.iter().find(|(name, _)| *name == only) else {
+            panic!("MCP_FRAMES_BENCH_ONLY: one of {:?}", ROUTES.map(|(n, _)| n));
+        };
+        let seconds = time(&all, repeat, *route);
+        println!(
+            "{only}: {:.1} µs per pass over {} frames",
+            seconds / repeat as f64 * 1e6,
+            all.len()
+        );
+        return;
+    }
     report("all", &all, all_left_out, rounds, repeat);
+    let alone = knob("MCP_FRAMES_BENCH_ALONE", 0);
+    if alone > 0 {
+        each_alone(&all, alone, rounds, repeat);
+    }
+}
+
+/// The routes by name, for `MCP_FRAMES_BENCH_ONLY` (one route over every frame, once: for a
+/// profiler such as callgrind or cachegrind, one run per route).
+const ROUTES: [(&str, fn(&Case, &mut Vec<u8>) -> bool); 5] = [
+    ("baseline", baseline),
+    ("ours", ours),
+    ("rmcp", rmcp_route),
+    ("baseline-parse", baseline_parse),
+    ("ours-parse", ours_parse),
+];
+
+/// With `MCP_FRAMES_BENCH_ALONE=N`: every frame timed alone (the same frame `repeat` times
+/// running, so its code stays in the caches), the baseline and the mcp-types route. Prints the
+/// ratio of the sums beside the mixed run's, and the N frames costing most beyond the baseline:
+/// how much of the mixed ratio is the code footprint of a mix, and which frames cost anyway.
+fn each_alone(cases: &[Case], n: usize, rounds: usize, repeat: usize) {
+    struct Row<'a> {
+        baseline: f64,
+        ours: f64,
+        case: &'a Case,
+    }
+    let mut rows: Vec<Row<'_>> = cases
+        .iter()
+        .map(|case| {
+            let one = std::slice::from_ref(case);
+            let (mut b, mut o) = (Vec::new(), Vec::new());
+            for _ in 0..rounds {
+                b.push(time(one, repeat, baseline));
+                o.push(time(one, repeat, ours));
+            }
+            let per_pass = |t: f64| t / repeat as f64 * 1e9;
+            Row {
+                baseline: per_pass(median(b)),
+                ours: per_pass(median(o)),
+                case,
+            }
+        })
+        .collect();
+    let (b, o) = rows
+        .iter()
+        .fold((0.0, 0.0), |(b, o), r| (b + r.baseline, o + r.ours));
+    println!(
+        "\neach frame alone: mcp-types {o:.0} ns, baseline {b:.0} ns per pass over {} frames: {:.2}×",
+        rows.len(),
+        o / b
+    );
+    rows.sort_by(|x, y| (y.ours - y.baseline).total_cmp(&(x.ours - x.baseline)));
+    println!("| beyond the baseline (ns) | ratio | bytes | frame |");
+    println!("| --- | --- | --- | --- |");
+    for r in rows.iter().take(n) {
+        let start: String = r.case.text.chars().take(80).collect();
+        println!(
+            "| {:.0} | {:.2}× | {} | `{start}…` |",
+            r.ours - r.baseline,
+            r.ours / r.baseline,
+            r.case.text.len()
+        );
+    }
 }
 
 fn report(name: &str, cases: &[Case], left_out: usize, rounds: usize, repeat: usize) {

@@ -405,6 +405,10 @@ pub(crate) trait TypedSource<'de> {
     /// Parses straight into `T` (no `Value`); `None` on any failure (the `Value` path then
     /// reproduces the exact error).
     fn typed<T: serde::Deserialize<'de>>(self) -> Option<T>;
+
+    /// The source's JSON text, for a body that may be read as more than one type; `None` when
+    /// it has none (the `Value` path then answers).
+    fn text(self) -> Option<&'de str>;
 }
 
 impl<'a> TypedSource<'a> for Text<'a> {
@@ -412,6 +416,13 @@ impl<'a> TypedSource<'a> for Text<'a> {
     fn typed<T: serde::Deserialize<'a>>(self) -> Option<T> {
         match self {
             Text::Str(s) => strict::from_str(s).ok(),
+            Text::Bytes(_) => None,
+        }
+    }
+
+    fn text(self) -> Option<&'a str> {
+        match self {
+            Text::Str(s) => Some(s),
             Text::Bytes(_) => None,
         }
     }
@@ -426,6 +437,13 @@ impl<'de, A: serde::de::MapAccess<'de>> TypedSource<'de> for NextValue<'_, A> {
         self.0
             .next_value_seed(strict::StrictSeed::<_, true>(std::marker::PhantomData::<T>))
             .ok()
+    }
+
+    fn text(self) -> Option<&'de str> {
+        self.0
+            .next_value::<&'de serde_json::value::RawValue>()
+            .ok()
+            .map(serde_json::value::RawValue::get)
     }
 }
 
@@ -834,10 +852,27 @@ fn parse_result_text_by_value(
     parse_result_for(answering, &value, version)
 }
 
-/// The typed half of [`parse_result_text_for`] for a result typed by `method`'s own result,
-/// read from text or from a frame's `result` member; `None` sends the caller to the `Value`
-/// path.
+/// The typed half of [`parse_result_text_for`] for a result typed by `method` (its own
+/// result, or at 2026-07-28 an `InputRequiredResult` where `resultType` says so), read from
+/// text or from a frame's `result` member; `None` sends the caller to the `Value` path.
 pub(crate) fn typed_result_for<'de>(
+    method: &str,
+    source: impl TypedSource<'de>,
+    version: &VersionLike,
+) -> Option<Result<MethodResult, ParseError>> {
+    if version.era() == Some(Era::Stateless) && INPUT_REQUIRED_METHODS.contains(&method) {
+        // The answer is the method's own result or an `InputRequiredResult`, as its
+        // `resultType` says: read the text as the first, then as the second.
+        let text = source.text()?;
+        return typed_own_result(method, Text::Str(text), version)
+            .or_else(|| typed_input_required(text, version));
+    }
+    typed_own_result(method, source, version)
+}
+
+/// The typed read of a result as `method`'s own result type; `None` sends the caller on (an
+/// `input_required` answer included).
+fn typed_own_result<'de>(
     method: &str,
     source: impl TypedSource<'de>,
     version: &VersionLike,
@@ -863,6 +898,25 @@ pub(crate) fn typed_result_for<'de>(
     }
     // An unknown method: the `Value` path reports it (after checking the text is JSON).
     Some(Ok(by_method!(method, tasks_ext: tasks_ext, p, return None)))
+}
+
+/// The typed read of a 2026-07-28 answer whose `resultType` is `input_required`; `None` for
+/// any other (the `Value` path then decides and words the error).
+#[inline(never)]
+fn typed_input_required(
+    text: &str,
+    version: &VersionLike,
+) -> Option<Result<MethodResult, ParseError>> {
+    let parsed = Text::Str(text).typed::<model::InputRequiredResult>()?;
+    if parsed.mandate_facts().result_type != Some("input_required") {
+        return None;
+    }
+    if let Err(e) = typed_mandates(&parsed, version, "InputRequiredResult")? {
+        return Some(Err(e));
+    }
+    Some(Ok(MethodResult::Server(
+        model::ServerResult::InputRequired(parsed),
+    )))
 }
 
 /// Whether `version` has the tasks extension's forms of `tasks/get` and `tasks/cancel` (the

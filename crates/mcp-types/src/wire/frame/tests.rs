@@ -11,8 +11,8 @@ use crate::model::{
     ServerRequest, ServerResult,
 };
 use crate::wire::{
-    EmitError, ParseErrorKind, ResultFor, WireBody, serialize_for, serialize_for_report,
-    serialize_for_vec,
+    EmitError, INPUT_REQUIRED_METHODS, ParseErrorKind, ResultFor, WireBody, serialize_for,
+    serialize_for_report, serialize_for_vec,
 };
 
 type Client<'a> = Frame<'a, ClientRequest, ClientNotification>;
@@ -392,7 +392,35 @@ fn good_frames_are_read_in_one_pass_in_any_member_order() {
     let augmented = Some(ResultFor::method("tools/call").task_augmented(true));
     assert!(one_pass_agrees(task, V2025_11_25, augmented));
     let input = r#"{"jsonrpc":"2.0","id":5,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"roots/list"}}}}"#;
-    one_pass_agrees(input, V2026_07_28, Some(ResultFor::method("tools/call")));
+    for method in INPUT_REQUIRED_METHODS {
+        let answering = Some(ResultFor::method(method));
+        assert!(one_pass_agrees(input, V2026_07_28, answering), "{method}");
+        // The same body with `resultType` last, and with the result before the id.
+        let late = r#"{"jsonrpc":"2.0","id":5,"result":{"inputRequests":{"a":{"method":"roots/list"}},"requestState":"s","resultType":"input_required"}}"#;
+        assert!(one_pass_agrees(late, V2026_07_28, answering), "{method}");
+        let id_last = r#"{"jsonrpc":"2.0","result":{"resultType":"input_required"},"id":5}"#;
+        assert!(one_pass_agrees(id_last, V2026_07_28, answering), "{method}");
+        // Neither the method's own result nor an input-required one: the two-pass route
+        // words the error.
+        for bad in [
+            r#"{"jsonrpc":"2.0","id":5,"result":{"resultType":"complete","inputRequests":{}}}"#,
+            r#"{"jsonrpc":"2.0","id":5,"result":{"resultType":"later"}}"#,
+            r#"{"jsonrpc":"2.0","id":5,"result":{"inputRequests":{}}}"#,
+        ] {
+            assert!(
+                !one_pass_agrees(bad, V2026_07_28, answering),
+                "{method} {bad}"
+            );
+        }
+        // Before 2026-07-28 the body is the method's own result, whatever it says.
+        assert!(!one_pass_agrees(input, V2025_11_25, answering), "{method}");
+    }
+    let complete = r#"{"jsonrpc":"2.0","id":5,"result":{"resultType":"complete","content":[]}}"#;
+    assert!(one_pass_agrees(
+        complete,
+        V2026_07_28,
+        Some(ResultFor::method("tools/call"))
+    ));
     assert!(matches!(
         parse_frame_answering::<ClientRequest, ClientNotification>(input, V2026_07_28, |_| {
             Some(ResultFor::method("tools/call"))
