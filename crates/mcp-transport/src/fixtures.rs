@@ -4,6 +4,7 @@
 //! `conformance_server` binary serves them; any server can embed them (the variants server's
 //! backward-compatibility judge makes them its default variant).
 
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -368,6 +369,8 @@ fn elicited(answer: &InputResponse, field: &str) -> String {
 pub struct ConformanceFixtures {
     extra_tool: AtomicBool,
     extra_prompt: AtomicBool,
+    /// [`ConformanceFixtures::fixed_tools`]: before 2025-11-25, and from it on.
+    fixed_tools: [OnceLock<Vec<Tool>>; 2],
 }
 
 impl ConformanceFixtures {
@@ -375,6 +378,35 @@ impl ConformanceFixtures {
     pub fn new() -> Self {
         Self::default()
     }
+
+    /// The tools that are always there, as listed at the request's revision (from 2025-11-25
+    /// on with their task support); built once per form.
+    fn fixed_tools(&self, ctx: &RequestContext) -> &[Tool] {
+        let with_tasks = ctx.revision() >= ProtocolVersion::V2025_11_25;
+        self.fixed_tools[usize::from(with_tasks)].get_or_init(|| {
+            tools()
+                .into_iter()
+                .map(|(name, description, schema)| {
+                    let tool: Tool = typed(
+                        json!({"name": name, "description": description, "inputSchema": schema}),
+                    );
+                    match TASK_SUPPORT.iter().find(|(n, _)| *n == name) {
+                        Some((_, support)) if with_tasks => {
+                            tool.with_execution(ToolExecution::new().with_task_support(*support))
+                        }
+                        _ => tool,
+                    }
+                })
+                .collect()
+        })
+    }
+}
+
+/// The tool `test_trigger_tool_change` adds and removes.
+fn added_tool() -> Tool {
+    typed(
+        json!({"name": "test_added_tool", "description": "Added at run time", "inputSchema": no_args()}),
+    )
 }
 
 impl Handler for ConformanceFixtures {
@@ -394,23 +426,22 @@ impl Handler for ConformanceFixtures {
     }
 
     async fn list_tools(&self, ctx: &RequestContext) -> HandlerResult<Vec<Tool>> {
-        let mut list: Vec<Tool> = tools()
-            .into_iter()
-            .map(|(name, description, schema)| {
-                let mut tool: Tool =
-                    typed(json!({"name": name, "description": description, "inputSchema": schema}));
-                if let Some((_, support)) = TASK_SUPPORT.iter().find(|(n, _)| *n == name)
-                    && ctx.revision() >= ProtocolVersion::V2025_11_25
-                {
-                    tool = tool.with_execution(ToolExecution::new().with_task_support(*support));
-                }
-                tool
-            })
-            .collect();
+        let mut list = self.fixed_tools(ctx).to_vec();
         if self.extra_tool.load(Ordering::Relaxed) {
-            list.push(typed(json!({"name": "test_added_tool", "description": "Added at run time", "inputSchema": no_args()})));
+            list.push(added_tool());
         }
         Ok(list)
+    }
+
+    async fn tool(&self, ctx: &RequestContext, name: &str) -> HandlerResult<Option<Tool>> {
+        if name == "test_added_tool" {
+            return Ok(self.extra_tool.load(Ordering::Relaxed).then(added_tool));
+        }
+        Ok(self
+            .fixed_tools(ctx)
+            .iter()
+            .find(|t| t.name == name)
+            .cloned())
     }
 
     async fn call_tool(

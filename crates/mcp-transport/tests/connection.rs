@@ -2,6 +2,7 @@
 //! server→client request answered by the client, and 2026-07-28 requests and a listen stream
 //! on the same connection.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use mcp_transport::server::{
@@ -148,6 +149,112 @@ async fn both_eras_share_one_connection() {
         .filter(|v| v["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == 3)
         .count();
     assert_eq!(tagged, 1, "{seen:?}");
+
+    drop(to_server);
+    drop(driver.incoming);
+    tokio::time::timeout(Duration::from_secs(10), serving)
+        .await
+        .expect("serve_connection ends when the client closes")
+        .unwrap();
+}
+
+/// How often the runtime asked [`Declared`] for its tool list, and for one tool.
+static LISTINGS: AtomicUsize = AtomicUsize::new(0);
+static LOOKUPS: AtomicUsize = AtomicUsize::new(0);
+
+/// A handler whose tools are declared one by one ([`Handler::tool`]).
+struct Declared;
+
+impl Handler for Declared {
+    fn server_info(&self) -> Implementation {
+        Implementation::new("declared", "1.0.0")
+    }
+
+    fn capabilities(&self) -> ServerCapabilities {
+        serde_json::from_value(json!({"tools": {},
+            "extensions": {mcp_types::model::TASKS_EXTENSION_ID: {}}}))
+        .unwrap()
+    }
+
+    async fn list_tools(&self, _: &RequestContext) -> HandlerResult<Vec<Tool>> {
+        LISTINGS.fetch_add(1, Ordering::Relaxed);
+        Ok(vec![Tool::new("plain", Tool::empty_input_schema())])
+    }
+
+    async fn tool(&self, _: &RequestContext, name: &str) -> HandlerResult<Option<Tool>> {
+        use mcp_types::model::{TaskSupport, ToolExecution};
+        LOOKUPS.fetch_add(1, Ordering::Relaxed);
+        let tool = Tool::new(name, Tool::empty_input_schema());
+        Ok(Some(match name {
+            "only_as_task" => {
+                tool.with_execution(ToolExecution::new().with_task_support(TaskSupport::Required))
+            }
+            _ => tool,
+        }))
+    }
+
+    async fn call_tool(
+        &self,
+        _: RequestContext,
+        params: CallToolRequestParams,
+    ) -> HandlerResult<CallToolResult> {
+        Ok(CallToolResult::text(params.name))
+    }
+}
+
+/// A `tools/call` at 2025-11-25 and 2026-07-28 reads the called tool's declaration through
+/// `Handler::tool` (once per call), never the whole list: the declaration it gives is the one
+/// enforced (a tool that runs only as a task is refused when called plainly).
+#[tokio::test]
+async fn a_call_reads_its_tools_declaration_not_the_list() {
+    let server = Server::new(Declared, ServerConfig::default());
+    let (connection, driver) = Connection::pair(16);
+    let to_server = driver.incoming.clone();
+    let mut from_server = driver.outgoing;
+    let s = server.clone();
+    let serving =
+        tokio::spawn(async move { s.serve_connection(connection, Principal::anonymous()).await });
+    let mut request = async |id: i64, method: &str, params: Value| {
+        to_server
+            .send(frame(
+                json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
+            ))
+            .await
+            .unwrap();
+        next(&mut from_server).await
+    };
+    // 2026-07-28: the plain tool runs; the task-only one needs the tasks extension declared.
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {}});
+    let plain = request(1, "tools/call", json!({"name": "plain", "_meta": meta})).await;
+    assert_eq!(plain["result"]["content"][0]["text"], "plain", "{plain}");
+    let refused = request(
+        2,
+        "tools/call",
+        json!({"name": "only_as_task", "_meta": meta}),
+    )
+    .await;
+    assert_eq!(refused["error"]["code"], -32021, "{refused}");
+    assert_eq!(LOOKUPS.load(Ordering::Relaxed), 2);
+    // 2025-11-25 (core tasks): a task-only tool called without `params.task` is refused.
+    let init = request(
+        3,
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "c", "version": "1"}}),
+    )
+    .await;
+    assert_eq!(init["result"]["protocolVersion"], "2025-11-25");
+    let refused = request(4, "tools/call", json!({"name": "only_as_task"})).await;
+    assert_eq!(refused["error"]["code"], -32601, "{refused}");
+    let plain = request(5, "tools/call", json!({"name": "plain"})).await;
+    assert_eq!(plain["result"]["content"][0]["text"], "plain", "{plain}");
+    assert_eq!(LOOKUPS.load(Ordering::Relaxed), 4);
+    assert_eq!(
+        LISTINGS.load(Ordering::Relaxed),
+        0,
+        "no call listed the tools"
+    );
 
     drop(to_server);
     drop(driver.incoming);

@@ -143,6 +143,22 @@ pub trait Handler: Send + Sync + 'static {
         async { Ok(Vec::new()) }
     }
 
+    /// One tool's declaration, as [`list_tools`](Self::list_tools) gives it, or `None` if there
+    /// is no such tool. The runtime reads it before running a `tools/call` at 2025-11-25 and
+    /// 2026-07-28 (the tool's task support, its `x-mcp-header` arguments). The default lists
+    /// the tools and picks one; a handler whose list is long or costly to build answers
+    /// directly, so that a call does not pay for a whole listing.
+    fn tool(
+        &self,
+        ctx: &RequestContext,
+        name: &str,
+    ) -> impl Future<Output = HandlerResult<Option<Tool>>> + Send {
+        async move {
+            let tools = self.list_tools(ctx).await?;
+            Ok(tools.into_iter().find(|t| t.name == name))
+        }
+    }
+
     /// `tools/call`.
     fn call_tool(
         &self,

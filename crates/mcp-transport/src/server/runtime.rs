@@ -169,27 +169,29 @@ impl<H: Handler> Server<H> {
             }
             ClientRequest::CallTool(r) => {
                 let name = r.params.name.clone();
+                let core = core_tasks(revision) && self.tasks_offered();
+                let stateless = revision.era() == Era::Stateless;
+                // The tool's declaration bounds what the call may do (read once).
+                let declared = match core || stateless {
+                    true => h.tool(&ctx, &name).await?,
+                    false => None,
+                };
+                let support = declared
+                    .as_ref()
+                    .and_then(|t| t.execution.as_ref().and_then(|e| e.task_support));
                 let mut augmented = false;
-                if core_tasks(revision) && self.tasks_offered() {
+                if core {
                     // Core tasks (2025-11-25): the client decides, the tool's declaration bounds.
-                    let tools = h.list_tools(&ctx).await?;
-                    let support = tools
-                        .iter()
-                        .find(|t| t.name == name)
-                        .and_then(|t| t.execution.as_ref().and_then(|e| e.task_support));
                     augmented = tasks::core_augmented(&name, support, r.params.task.is_some())?;
                 }
-                if revision.era() == Era::Stateless {
-                    let tools = h.list_tools(&ctx).await?;
-                    check_param_headers(&tools, &r.params, &ctx.inner.param_headers)?;
+                if stateless {
+                    check_param_headers(declared.as_slice(), &r.params, &ctx.inner.param_headers)?;
                     // A tool that runs only as a task needs a client that declared the
                     // extension (checked before the handler runs).
-                    let required = tools.iter().any(|t| {
-                        t.name == name
-                            && t.execution.as_ref().and_then(|e| e.task_support)
-                                == Some(TaskSupport::Required)
-                    });
-                    if required && self.tasks_offered() && !tasks_declared(&ctx) {
+                    if support == Some(TaskSupport::Required)
+                        && self.tasks_offered()
+                        && !tasks_declared(&ctx)
+                    {
                         return Err(tasks::tasks_required());
                     }
                 }
