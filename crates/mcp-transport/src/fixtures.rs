@@ -371,6 +371,8 @@ pub struct ConformanceFixtures {
     extra_prompt: AtomicBool,
     /// [`ConformanceFixtures::fixed_tools`]: before 2025-11-25, and from it on.
     fixed_tools: [OnceLock<Vec<Tool>>; 2],
+    /// What [`Handler::capabilities`] answers.
+    capabilities: OnceLock<ServerCapabilities>,
 }
 
 impl ConformanceFixtures {
@@ -415,14 +417,19 @@ impl Handler for ConformanceFixtures {
     }
 
     fn capabilities(&self) -> ServerCapabilities {
-        typed(json!({
-            "tools": {"listChanged": true},
-            "resources": {"subscribe": true, "listChanged": true},
-            "prompts": {"listChanged": true},
-            "logging": {},
-            "completions": {},
-            "extensions": {TASKS_EXTENSION_ID: {}}
-        }))
+        // The runtime asks on every request that may concern tasks: made once.
+        self.capabilities
+            .get_or_init(|| {
+                typed(json!({
+                    "tools": {"listChanged": true},
+                    "resources": {"subscribe": true, "listChanged": true},
+                    "prompts": {"listChanged": true},
+                    "logging": {},
+                    "completions": {},
+                    "extensions": {TASKS_EXTENSION_ID: {}}
+                }))
+            })
+            .clone()
     }
 
     async fn list_tools(&self, ctx: &RequestContext) -> HandlerResult<Vec<Tool>> {
