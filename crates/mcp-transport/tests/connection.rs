@@ -8,7 +8,7 @@ use std::time::Duration;
 use mcp_transport::server::{
     Change, Handler, HandlerResult, Principal, RequestContext, Server, ServerConfig,
 };
-use mcp_transport::{Connection, Frame};
+use mcp_transport::{Connection, ConnectionDriver, Frame};
 use mcp_types::model::{
     CallToolRequestParams, CallToolResult, Implementation, InputRequest, InputResponse,
     ServerCapabilities, Tool,
@@ -71,15 +71,46 @@ fn frame(v: Value) -> Frame {
     Frame::parse(v.to_string()).unwrap()
 }
 
+/// A server serving one frame connection, the connection's transport side (the client's ends
+/// of it) and a sender of frames to the server.
+struct Served {
+    to_server: mpsc::Sender<Frame>,
+    driver: ConnectionDriver,
+    serving: tokio::task::JoinHandle<()>,
+}
+
+/// Serves `handler` on a fresh frame connection.
+fn serve(handler: impl Handler) -> Served {
+    let server = Server::new(handler, ServerConfig::default());
+    let (connection, driver) = Connection::pair(16);
+    let serving = tokio::spawn(async move {
+        server
+            .serve_connection(connection, Principal::anonymous())
+            .await
+    });
+    Served {
+        to_server: driver.incoming.clone(),
+        driver,
+        serving,
+    }
+}
+
+/// Waits for `serve_connection` to end (the client has dropped its sender).
+async fn ends(serving: tokio::task::JoinHandle<()>) {
+    tokio::time::timeout(Duration::from_secs(10), serving)
+        .await
+        .expect("serve_connection ends when the client closes")
+        .unwrap();
+}
+
 #[tokio::test]
 async fn both_eras_share_one_connection() {
-    let server = Server::new(Asker, ServerConfig::default());
-    let (connection, driver) = Connection::pair(16);
-    let to_server = driver.incoming.clone();
+    let Served {
+        to_server,
+        driver,
+        serving,
+    } = serve(Asker);
     let mut from_server = driver.outgoing;
-    let s = server.clone();
-    let serving =
-        tokio::spawn(async move { s.serve_connection(connection, Principal::anonymous()).await });
 
     to_server
         .send(frame(
@@ -152,10 +183,7 @@ async fn both_eras_share_one_connection() {
 
     drop(to_server);
     drop(driver.incoming);
-    tokio::time::timeout(Duration::from_secs(10), serving)
-        .await
-        .expect("serve_connection ends when the client closes")
-        .unwrap();
+    ends(serving).await;
 }
 
 /// How often the runtime asked [`Declared`] for its tool list, and for one tool.
@@ -207,13 +235,12 @@ impl Handler for Declared {
 /// enforced (a tool that runs only as a task is refused when called plainly).
 #[tokio::test]
 async fn a_call_reads_its_tools_declaration_not_the_list() {
-    let server = Server::new(Declared, ServerConfig::default());
-    let (connection, driver) = Connection::pair(16);
-    let to_server = driver.incoming.clone();
+    let Served {
+        to_server,
+        driver,
+        serving,
+    } = serve(Declared);
     let mut from_server = driver.outgoing;
-    let s = server.clone();
-    let serving =
-        tokio::spawn(async move { s.serve_connection(connection, Principal::anonymous()).await });
     let mut request = async |id: i64, method: &str, params: Value| {
         to_server
             .send(frame(
@@ -258,8 +285,5 @@ async fn a_call_reads_its_tools_declaration_not_the_list() {
 
     drop(to_server);
     drop(driver.incoming);
-    tokio::time::timeout(Duration::from_secs(10), serving)
-        .await
-        .expect("serve_connection ends when the client closes")
-        .unwrap();
+    ends(serving).await;
 }
