@@ -16,7 +16,10 @@
 //! `tools/call test_simple_text`. The server, the middle hop and the client each run on a
 //! one-thread runtime of their own. Latency: one request at a time; throughput: `--clients`
 //! sessions, each one request at a time. Output: a markdown table (p50/p99 in µs, req/s, the
-//! bridge/relay ratios) and the load average before and after.
+//! bridge/relay ratios, and the on-CPU µs per sequential round trip of the middle hop's thread
+//! and of the server's, from `/proc/thread-self/schedstat`) and the load average before and
+//! after. The CPU columns say what a hop costs apart from the wake-ups between threads that
+//! latency also counts.
 //!
 //! ```sh
 //! cargo bench -p mcp-bridge --bench overhead -- --rounds 5 --requests 2000
@@ -239,6 +242,10 @@ struct Measured {
     latencies: Vec<Duration>,
     requests: usize,
     elapsed: Duration,
+    /// On-CPU time of the middle hop's thread over the sequential round trips.
+    middle_cpu: Duration,
+    /// On-CPU time of the server's thread over the sequential round trips.
+    server_cpu: Duration,
 }
 
 impl Measured {
@@ -251,19 +258,58 @@ impl Measured {
     fn throughput(&self) -> f64 {
         self.requests as f64 / self.elapsed.as_secs_f64()
     }
+
+    /// Mean on-CPU µs per sequential round trip of the middle hop and of the server.
+    fn cpu_per_request(&self) -> (f64, f64) {
+        let n = self.latencies.len().max(1) as f64;
+        (micros(self.middle_cpu) / n, micros(self.server_cpu) / n)
+    }
+}
+
+/// The threads whose CPU time a round reads: the middle hop's and the server's (each runtime
+/// has one worker).
+#[derive(Clone)]
+struct Hops {
+    middle: tokio::runtime::Handle,
+    server: tokio::runtime::Handle,
+}
+
+impl Hops {
+    /// The on-CPU time so far of the middle hop's and the server's threads.
+    async fn cpu(&self) -> (Duration, Duration) {
+        (on_cpu(&self.middle).await, on_cpu(&self.server).await)
+    }
+}
+
+/// The on-CPU time of the worker thread of `rt` (`/proc/thread-self/schedstat`, read there);
+/// zero where the kernel does not say.
+async fn on_cpu(rt: &tokio::runtime::Handle) -> Duration {
+    let read = || {
+        std::fs::read_to_string("/proc/thread-self/schedstat")
+            .ok()
+            .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+            .map_or(Duration::ZERO, Duration::from_nanos)
+    };
+    rt.spawn(async move { read() })
+        .await
+        .unwrap_or(Duration::ZERO)
 }
 
 /// One round on one path: `requests` sequential round trips, then `requests` spread over
 /// `clients` sessions.
-async fn round(url: &str, revision: &str, args: Args, into: &mut Measured) {
+async fn round(url: &str, revision: &str, args: Args, hops: &Hops, into: &mut Measured) {
     let modern = revision == ProtocolVersion::V2026_07_28.as_str();
     let mut session = Session::open(url, revision).await;
     for _ in 0..args.warmup {
         session.call(modern).await;
     }
+    let (middle, server) = hops.cpu().await;
     for _ in 0..args.requests {
         into.latencies.push(session.call(modern).await);
     }
+    let (middle_after, server_after) = hops.cpu().await;
+    into.middle_cpu += middle_after.saturating_sub(middle);
+    into.server_cpu += server_after.saturating_sub(server);
     let mut sessions = Vec::new();
     for _ in 0..args.clients {
         sessions.push(Session::open(url, revision).await);
@@ -285,6 +331,43 @@ async fn round(url: &str, revision: &str, args: Args, into: &mut Measured) {
     into.requests += each * args.clients;
 }
 
+/// One printed row: a path's figures.
+struct Row {
+    p50: Duration,
+    p99: Duration,
+    throughput: f64,
+    middle_cpu: f64,
+    server_cpu: f64,
+}
+
+impl Row {
+    fn of(measured: &mut Measured) -> Row {
+        let (middle_cpu, server_cpu) = measured.cpu_per_request();
+        Row {
+            p50: measured.quantile(0.5),
+            p99: measured.quantile(0.99),
+            throughput: measured.throughput(),
+            middle_cpu,
+            server_cpu,
+        }
+    }
+
+    /// The row, with its ratios to `baseline`'s.
+    fn print(&self, label: &str, path: &str, baseline: &Row) {
+        println!(
+            "| {label} | {path} | {:.0} | {:.0} | {:.0} | {:.2} | {:.2} | {:.2} | {:.1} | {:.1} |",
+            micros(self.p50),
+            micros(self.p99),
+            self.throughput,
+            self.p50.as_secs_f64() / baseline.p50.as_secs_f64(),
+            self.p99.as_secs_f64() / baseline.p99.as_secs_f64(),
+            self.throughput / baseline.throughput,
+            self.middle_cpu,
+            self.server_cpu,
+        );
+    }
+}
+
 fn load() -> String {
     std::fs::read_to_string("/proc/loadavg")
         .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
@@ -303,6 +386,10 @@ fn main() {
     let client_rt = runtime("client");
     let server = start_server(&server_rt);
     let relay = start_relay(&middle_rt, &server);
+    let hops = Hops {
+        middle: middle_rt.handle().clone(),
+        server: server_rt.handle().clone(),
+    };
     let pairs = [
         (
             "same revision (2025-11-25 → 2025-11-25)",
@@ -320,8 +407,10 @@ fn main() {
         args.rounds, args.requests, args.requests, args.clients
     );
     println!();
-    println!("| pair | path | p50 µs | p99 µs | req/s | p50 ratio | p99 ratio | req/s ratio |");
-    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
+    println!(
+        "| pair | path | p50 µs | p99 µs | req/s | p50 ratio | p99 ratio | req/s ratio | middle CPU µs/req | server CPU µs/req |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for (label, client_revision, upstream) in pairs {
         let bridge = start_bridge(&middle_rt, &server, upstream);
         // Across eras: the upstream's revision through the relay too (for reference).
@@ -332,61 +421,32 @@ fn main() {
             for r in 0..args.rounds {
                 // Interleaved, and the order alternates so neither path always goes first.
                 if r % 2 == 0 {
-                    round(&relay, client_revision, args, &mut relayed).await;
-                    round(&bridge, client_revision, args, &mut bridged).await;
+                    round(&relay, client_revision, args, &hops, &mut relayed).await;
+                    round(&bridge, client_revision, args, &hops, &mut bridged).await;
                 } else {
-                    round(&bridge, client_revision, args, &mut bridged).await;
-                    round(&relay, client_revision, args, &mut relayed).await;
+                    round(&bridge, client_revision, args, &hops, &mut bridged).await;
+                    round(&relay, client_revision, args, &hops, &mut relayed).await;
                 }
                 if let Some(revision) = reference {
-                    round(&relay, revision, args, &mut referenced).await;
+                    round(&relay, revision, args, &hops, &mut referenced).await;
                 }
             }
         });
-        let (r50, r99, rt) = (
-            relayed.quantile(0.5),
-            relayed.quantile(0.99),
-            relayed.throughput(),
-        );
-        let (b50, b99, bt) = (
-            bridged.quantile(0.5),
-            bridged.quantile(0.99),
-            bridged.throughput(),
-        );
+        let baseline = Row::of(&mut relayed);
+        baseline.print(label, "relay", &baseline);
+        let bridged = Row::of(&mut bridged);
+        bridged.print(label, "bridge", &baseline);
         println!(
-            "| {label} | relay | {:.0} | {:.0} | {:.0} | 1.00 | 1.00 | 1.00 |",
-            micros(r50),
-            micros(r99),
-            rt
-        );
-        println!(
-            "| {label} | bridge | {:.0} | {:.0} | {:.0} | {:.2} | {:.2} | {:.2} |",
-            micros(b50),
-            micros(b99),
-            bt,
-            b50.as_secs_f64() / r50.as_secs_f64(),
-            b99.as_secs_f64() / r99.as_secs_f64(),
-            bt / rt
-        );
-        println!(
-            "| {label} | added by the bridge | {:.0} | {:.0} | | | | |",
-            micros(b50.saturating_sub(r50)),
-            micros(b99.saturating_sub(r99))
+            "| {label} | added by the bridge | {:.0} | {:.0} | | | | | {:.1} | |",
+            micros(bridged.p50.saturating_sub(baseline.p50)),
+            micros(bridged.p99.saturating_sub(baseline.p99)),
+            bridged.middle_cpu - baseline.middle_cpu,
         );
         if let Some(revision) = reference {
-            let (m50, m99, mt) = (
-                referenced.quantile(0.5),
-                referenced.quantile(0.99),
-                referenced.throughput(),
-            );
-            println!(
-                "| {label} | relay, a {revision} client (reference) | {:.0} | {:.0} | {:.0} | {:.2} | {:.2} | {:.2} |",
-                micros(m50),
-                micros(m99),
-                mt,
-                m50.as_secs_f64() / r50.as_secs_f64(),
-                m99.as_secs_f64() / r99.as_secs_f64(),
-                mt / rt
+            Row::of(&mut referenced).print(
+                label,
+                &format!("relay, a {revision} client (reference)"),
+                &baseline,
             );
         }
     }

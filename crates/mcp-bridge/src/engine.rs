@@ -388,7 +388,7 @@ impl BridgeHandler {
                 // No leg is in flight while the client holds the questions: the upstream's
                 // end must still fail the request at once.
                 tokio::select! {
-                    answers = self.gather_inputs(ctx, requests, method, to) => answers?,
+                    answers = Box::pin(self.gather_inputs(ctx, requests, method, to)) => answers?,
                     why = self.upstream.gone() => {
                         return Err(self.upstream.closed_error(&why, method));
                     }
@@ -504,7 +504,7 @@ impl BridgeHandler {
                 Ok(Some(LegEvent::Ack(_))) => {}
                 Ok(Some(LegEvent::Request(id, request))) => {
                     tokio::select! {
-                        answer = self.ask_client(ctx, *request) => {
+                        answer = Box::pin(self.ask_client(ctx, *request)) => {
                             self.upstream.respond(id, answer).await;
                         }
                         // The leg's `upstream_closed` answer is queued: the loop reads it
@@ -659,8 +659,10 @@ impl Handler for BridgeHandler {
         if ctx.revision() == MODERN
             && let Some(b) = &self.direction_b
         {
+            // Boxed, as are the other rare paths below (input rounds, server requests): their
+            // futures would otherwise make every request's future their size.
             return Intercepted::Answered(
-                b.answer(self, &ctx, request)
+                Box::pin(b.answer(self, &ctx, request))
                     .await
                     .map_err(HandlerError::Rpc),
             );

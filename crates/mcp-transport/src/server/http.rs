@@ -357,7 +357,8 @@ async fn session_post<H: Handler>(
                 revision,
             );
         }
-        return batch(server, &session, headers, value, principal).await;
+        // Boxed: a batch is rare, and its future would make every POST's future its size.
+        return Box::pin(batch(server, &session, headers, value, principal)).await;
     }
     let message = match RawMessage::from_value(value.clone()) {
         Ok(m) => m,
@@ -846,11 +847,9 @@ async fn stateless_post<H: Handler>(
     )
     .with_headers(headers);
     if let ClientRequest::SubscriptionsListen(listen) = request {
-        return match server
-            .handler
-            .listen(&ctx, listen.params.notifications)
-            .await
-        {
+        // Boxed: the handler's listen future would make every stateless POST's future its
+        // size.
+        return match Box::pin(server.handler.listen(&ctx, listen.params.notifications)).await {
             Ok((filter, guard)) => listen_stream(server, id, filter, guard),
             Err(e) => json_error(status_for(MODERN, Some(e.code)), Some(id), e, MODERN),
         };

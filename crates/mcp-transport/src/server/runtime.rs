@@ -88,13 +88,17 @@ impl<H: Handler> Server<H> {
     /// the wires serve) in the caller's task, a panic of the handler caught as `-32603`. The
     /// callers already run each request in a task of its own (which a cancel aborts), so no
     /// second task is spawned: one wake-up fewer per request.
+    ///
+    /// The dispatch (every handler method's future inline, kilobytes) is boxed once here, so
+    /// the futures that hold this one — a spawned task's, a batch's, a wire's — stay small
+    /// and are not copied whole each time they move (into a task, its output slot).
     pub(crate) async fn answer(
         self: &Arc<Self>,
         ctx: RequestContext,
         request: ClientRequest,
     ) -> Answer {
         use futures_util::FutureExt;
-        std::panic::AssertUnwindSafe(self.dispatch(ctx, request))
+        std::panic::AssertUnwindSafe(Box::pin(self.dispatch(ctx, request)))
             .catch_unwind()
             .await
             .unwrap_or_else(|_| Err(HandlerError::internal("the handler panicked")))
