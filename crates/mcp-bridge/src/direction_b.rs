@@ -567,7 +567,7 @@ impl DirectionB {
             }
         }
         let id = session.reserve_id();
-        let outgoing = handler.prepare(ctx, &value, id)?;
+        let outgoing = handler.prepare(ctx, value, id)?;
         let leg = session.start_leg(id, outgoing, Some(MODERN)).await?;
         let mut call = Call::new(session, leg);
         call.augmented = augmented;
@@ -608,9 +608,9 @@ impl DirectionB {
                     call.leg.finished = true;
                     let revision = call.session.revision();
                     return match answer {
-                        Ok(value) if call.augmented => {
+                        Ok(answer) if call.augmented => {
                             // Q8: the server's core task becomes the extension's.
-                            let created = tasks::read_created(&value, revision)?;
+                            let created = tasks::read_created(&answer, revision)?;
                             let tasks = self.tasks.as_ref().ok_or_else(|| {
                                 ErrorData::new(
                                     codes::INTERNAL_ERROR,
@@ -637,8 +637,8 @@ impl DirectionB {
                                 ctx,
                             )
                         }
-                        Ok(value) => {
-                            let result = read_result(method, &value, revision)?;
+                        Ok(answer) => {
+                            let result = read_result(method, &answer, revision)?;
                             handler.shape_for_client(result, method, ctx)
                         }
                         Err(e) => match url_elicitation_round(ctx, &e, mrtr) {

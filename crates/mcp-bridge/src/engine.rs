@@ -23,7 +23,7 @@ use mcp_types::model::{
     ServerResult, SubscriptionFilter,
 };
 use mcp_types::wire::ledger::RESERVED_META;
-use mcp_types::wire::{MethodResult, parse_result_for};
+use mcp_types::wire::{MethodResult, parse_result_str_for};
 use mcp_types::{JsonPath, ProtocolVersion};
 use serde_json::{Map, Value, json};
 use tokio::time::Instant;
@@ -34,7 +34,9 @@ use crate::legacy_sessions::LegacySessions;
 use crate::limits::{Limits, Reason};
 use crate::listen::Listener;
 use crate::report::{Dir, Report, Status};
-use crate::upstream::{Era, LegEvent, LegHandle, Snapshot, Upstream, bridge_info, client_request};
+use crate::upstream::{
+    Answer, Era, LegEvent, LegHandle, Snapshot, Upstream, bridge_info, client_request,
+};
 
 const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
 
@@ -221,10 +223,9 @@ impl BridgeHandler {
     pub(crate) fn prepare(
         &self,
         ctx: &RequestContext,
-        request: &Value,
+        mut request: Value,
         leg: i64,
     ) -> Result<ClientRequest, ErrorData> {
-        let mut request = request.clone();
         let method = request
             .get("method")
             .and_then(Value::as_str)
@@ -351,20 +352,28 @@ impl BridgeHandler {
                 params.shift_remove(member);
             }
         }
-        let mut current = original.clone();
+        // The request as sent this round: the original first, then each retry's. The original
+        // is kept for retries only where one can come (a legacy client's call to a 2026-07-28
+        // server that may answer `input_required`).
+        let retriable = from != MODERN
+            && self.modern_upstream()
+            && mcp_types::wire::INPUT_REQUIRED_METHODS.contains(&method);
+        let mut current = (!retriable).then(|| std::mem::take(&mut original));
         let mut rounds = 0usize;
         let mut backoff = self.limits.state_only_backoff;
         loop {
             let id = self.upstream.reserve_id();
-            let outgoing = self.prepare(ctx, &current, id)?;
+            let sent = current.take().unwrap_or_else(|| original.clone());
+            let outgoing = self.prepare(ctx, sent, id)?;
             let leg = self.upstream.start_leg(id, outgoing, Some(from)).await?;
-            let value = self.run_leg(ctx, leg, method).await?;
-            let result = read_result(method, &value, to)?;
+            let answer = self.run_leg(ctx, leg, method).await?;
+            let result = read_result(method, &answer, to)?;
             let ServerResult::InputRequired(irr) = result else {
                 return self.shape_for_client(result, method, ctx);
             };
-            if from == MODERN {
-                // A 2026-07-28 client retries itself (pass-through).
+            if from == MODERN || !retriable {
+                // A 2026-07-28 client retries itself (pass-through); elsewhere the revision
+                // read cannot type an `InputRequiredResult`.
                 return Ok(ServerResult::InputRequired(irr));
             }
             // Direction A (reference A12): ask the client, retry with a fresh id.
@@ -394,7 +403,7 @@ impl BridgeHandler {
                     }
                 }
             };
-            current = with_inputs(&original, answers, irr.request_state)?;
+            current = Some(with_inputs(&original, answers, irr.request_state)?);
         }
     }
 
@@ -475,7 +484,7 @@ impl BridgeHandler {
         ctx: &RequestContext,
         mut leg: LegHandle,
         method: &str,
-    ) -> Result<Value, ErrorData> {
+    ) -> Result<Answer, ErrorData> {
         let started = Instant::now();
         let mut deadline = started + self.limits.request_timeout;
         let mut last_progress: Option<f64> = None;
@@ -922,14 +931,14 @@ fn with_inputs(
     Ok(next)
 }
 
-/// Reads an upstream result at its revision; an input-required answer where 2026-07-28
-/// forbids one and an unknown `resultType` get their own reasons.
+/// Reads an upstream result at its revision, typed from its text; an input-required answer
+/// where 2026-07-28 forbids one and an unknown `resultType` get their own reasons.
 pub(crate) fn read_result(
     method: &str,
-    value: &Value,
+    answer: &Answer,
     at: ProtocolVersion,
 ) -> Result<ServerResult, ErrorData> {
-    match parse_result_for(method, value, at) {
+    match parse_result_str_for(method, answer.text(), at) {
         Ok(MethodResult::Server(r)) => Ok(r),
         Ok(_) => Err(Reason::InvalidUpstreamAnswer.error(
             format!("the answer to {method} is a client result"),
@@ -937,6 +946,7 @@ pub(crate) fn read_result(
             None,
         )),
         Err(e) => {
+            let value = answer.value();
             let result_type = value.get("resultType").and_then(Value::as_str);
             let reason = match result_type {
                 Some("input_required")
@@ -1014,9 +1024,9 @@ mod tests {
     fn modern_meta_keys_leave_a_result_for_a_legacy_client() {
         let mut result = read_result(
             "tools/call",
-            &json!({"content": [], "resultType": "complete", "_meta": {
+            &Answer::of_result(&json!({"content": [], "resultType": "complete", "_meta": {
                 "io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"},
-                "io.modelcontextprotocol/subscriptionId": 3}}),
+                "io.modelcontextprotocol/subscriptionId": 3}})),
             MODERN,
         )
         .unwrap();
@@ -1025,9 +1035,9 @@ mod tests {
         // Other keys stay.
         let mut result = read_result(
             "tools/list",
-            &json!({"tools": [], "_meta": {
+            &Answer::of_result(&json!({"tools": [], "_meta": {
                 "io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"},
-                "x/y": 1}}),
+                "x/y": 1}})),
             MODERN,
         )
         .unwrap();
@@ -1057,14 +1067,14 @@ mod tests {
     fn results_the_revision_forbids_get_their_reason() {
         let e = read_result(
             "tools/list",
-            &json!({"resultType": "input_required", "inputRequests": {}}),
+            &Answer::of_result(&json!({"resultType": "input_required", "inputRequests": {}})),
             MODERN,
         )
         .unwrap_err();
         assert_eq!(e.data.unwrap()["reason"], "mrtr_forbidden_method");
         let e = read_result(
             "tools/call",
-            &json!({"resultType": "later", "content": []}),
+            &Answer::of_result(&json!({"resultType": "later", "content": []})),
             MODERN,
         )
         .unwrap_err();

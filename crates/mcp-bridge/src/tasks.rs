@@ -40,7 +40,7 @@ use mcp_types::model::{
     ClientCapabilities, CreateTaskResult, DetailedTask, InputResponse, ServerResult,
     TASKS_EXTENSION_ID, TaskCreatedResult, TaskInfo, TaskStatus, meta::keys,
 };
-use mcp_types::wire::{MethodResult, ResultFor, parse_result_for, serialize_for};
+use mcp_types::wire::{MethodResult, ResultFor, parse_result_str_for, serialize_for};
 use serde_json::{Map, Value, json};
 use tokio::time::Instant;
 
@@ -48,7 +48,7 @@ use crate::direction_b::{admit, client_result, fits, legacy_error};
 use crate::engine::read_result;
 use crate::limits::{Limits, Reason};
 use crate::park::{Call, Pending};
-use crate::upstream::{LegEvent, Upstream, client_request};
+use crate::upstream::{Answer, LegEvent, Upstream, client_request};
 
 const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
 
@@ -529,7 +529,8 @@ async fn drive_hosted(
             Ok(Some(LegEvent::Done(answer))) => {
                 call.leg.finished = true;
                 break match answer {
-                    Ok(value) => match read_result("tools/call", &value, call.session.revision()) {
+                    Ok(answer) => match read_result("tools/call", &answer, call.session.revision())
+                    {
                         Ok(ServerResult::CallTool(result)) => completed(result),
                         Ok(_) => Outcome::Failed(Reason::InvalidUpstreamAnswer.error(
                             "tools/call did not answer a tool result",
@@ -618,7 +619,7 @@ async fn upstream_status(session: &Arc<Upstream>, upstream_id: &str) -> Option<T
         match tokio::time::timeout_at(deadline, leg.rx.recv()).await {
             Ok(Some(LegEvent::Done(answer))) => {
                 leg.finished = true;
-                let value = answer.ok()?;
+                let value = answer.ok()?.value();
                 return serde_json::from_value(value.get("status")?.clone()).ok();
             }
             Ok(Some(_)) => {}
@@ -644,7 +645,7 @@ async fn drive_leg(
         match tokio::time::timeout_at(deadline, leg.rx.recv()).await {
             Ok(Some(LegEvent::Done(answer))) => {
                 leg.finished = true;
-                return answer.map(|value| payload(&value, session.revision()));
+                return answer.map(|answer| payload(&answer, session.revision()));
             }
             Ok(Some(LegEvent::Request(rid, request))) => {
                 on_request(tasks, id, session, caps, rid, *request).await;
@@ -675,8 +676,12 @@ async fn drive_leg(
 /// A `tasks/result` payload as the task's outcome: the `tools/call` result read at the legacy
 /// revision and written at 2026-07-28, without the `related-task` `_meta` (the task id is at
 /// the top level of `tasks/get`).
-fn payload(value: &Value, revision: ProtocolVersion) -> Outcome {
-    match parse_result_for(ResultFor::task_payload("tools/call"), value, revision) {
+fn payload(answer: &Answer, revision: ProtocolVersion) -> Outcome {
+    match parse_result_str_for(
+        ResultFor::task_payload("tools/call"),
+        answer.text(),
+        revision,
+    ) {
         Ok(MethodResult::Server(ServerResult::CallTool(r))) => completed(r),
         Ok(_) => Outcome::Failed(Reason::InvalidUpstreamAnswer.error(
             "tasks/result did not answer a tool result",
@@ -715,12 +720,12 @@ fn completed(mut result: mcp_types::model::CallToolResult) -> Outcome {
 
 /// A task-augmented call's answer at the legacy revision as its `CreateTaskResult`.
 pub(crate) fn read_created(
-    value: &Value,
+    answer: &Answer,
     revision: ProtocolVersion,
 ) -> Result<CreateTaskResult, ErrorData> {
-    match parse_result_for(
+    match parse_result_str_for(
         ResultFor::method("tools/call").task_augmented(true),
-        value,
+        answer.text(),
         revision,
     ) {
         Ok(MethodResult::Server(ServerResult::CreateTask(created))) => Ok(created),

@@ -22,15 +22,17 @@ use mcp_transport::stdio::{StdioOptions, spawn_child};
 use mcp_transport::{Connection, ConnectionEnd, Frame, FrameSender};
 use mcp_types::ProtocolVersion;
 use mcp_types::jsonrpc::{
-    ErrorData, JsonRpcError, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse,
-    RawMessage, RequestId, codes,
+    ErrorData, JsonRpcError, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId, codes,
 };
 use mcp_types::model::{
     ClientNotification, ClientRequest, ClientResult, DiscoverResult, Implementation,
     InitializeResult, LoggingMessageNotificationParams, ProgressNotificationParams, ProgressToken,
     ServerCapabilities, ServerNotification, ServerRequest, ServerResult, SubscriptionFilter,
 };
-use mcp_types::wire::{MethodResult, parse_result_for, parse_str_as};
+use mcp_types::session::Envelope;
+use mcp_types::wire::{
+    MethodResult, RawFrame, parse_result_for, parse_result_str_for, parse_str_as,
+};
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
 
@@ -90,8 +92,52 @@ pub(crate) enum LegEvent {
     Request(RequestId, Box<ServerRequest>),
     /// A `subscriptions/listen` leg's acknowledgement: what the server will send.
     Ack(SubscriptionFilter),
-    /// The leg's answer (the result object, or the error).
-    Done(Result<Value, ErrorData>),
+    /// The leg's answer (the result, or the error).
+    Done(Result<Answer, ErrorData>),
+}
+
+/// An upstream's success answer: its response frame, the `result` member found in it, read
+/// (typed or as a `Value`) only by the one who needs it.
+#[derive(Debug, Clone)]
+pub(crate) struct Answer {
+    frame: Frame,
+    /// Where the `result` member's text is in the frame's.
+    result: std::ops::Range<usize>,
+}
+
+impl Answer {
+    /// The answer of a response frame split as `raw` (from `frame`'s text); `None` when it is
+    /// not a success response.
+    fn of(frame: &Frame, raw: &RawFrame<'_>) -> Option<Answer> {
+        let text = raw.result_text()?.get();
+        let start = (text.as_ptr() as usize).checked_sub(frame.as_str().as_ptr() as usize)?;
+        Some(Answer {
+            frame: frame.clone(),
+            result: start..start + text.len(),
+        })
+    }
+
+    /// The answer of a result object (answers made inside the bridge, tests).
+    #[cfg(test)]
+    pub(crate) fn of_result(result: &Value) -> Answer {
+        let frame = Frame::from_emitted(
+            json!({"jsonrpc": "2.0", "id": 0, "result": result})
+                .to_string()
+                .into_bytes(),
+        );
+        let raw = RawFrame::split(frame.as_str()).expect("a response");
+        Answer::of(&frame, &raw).expect("a success response")
+    }
+
+    /// The `result` member's JSON text.
+    pub(crate) fn text(&self) -> &str {
+        &self.frame.as_str()[self.result.clone()]
+    }
+
+    /// The `result` member as a `Value` (the rare paths that read one member).
+    pub(crate) fn value(&self) -> Value {
+        serde_json::from_str(self.text()).unwrap_or(Value::Null)
+    }
 }
 
 struct Leg {
@@ -467,7 +513,7 @@ impl Upstream {
         self: &Arc<Self>,
         request: ClientRequest,
         timeout: Duration,
-    ) -> Result<Value, ErrorData> {
+    ) -> Result<Answer, ErrorData> {
         let mut leg = self.start_leg(self.reserve_id(), request, None).await?;
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
@@ -515,7 +561,7 @@ impl Upstream {
             client_request(json!({"method": "server/discover", "params": {"_meta": meta}}))
                 .map_err(|e| crate::BridgeError::UpstreamUnavailable(e.message))?;
         match self.request_once(request, self.limits.probe_timeout).await {
-            Ok(value) => match parse_result_for("server/discover", &value, MODERN) {
+            Ok(answer) => match parse_result_str_for("server/discover", answer.text(), MODERN) {
                 Ok(MethodResult::Server(ServerResult::Discover(d))) => {
                     if !d.supported_versions.iter().any(|v| v == MODERN.as_str()) {
                         return Ok(None);
@@ -573,7 +619,8 @@ impl Upstream {
             .await
             .map_err(|e| {
                 crate::BridgeError::UpstreamUnavailable(format!("initialize: {}", e.message))
-            })?;
+            })?
+            .value();
         let offered = value
             .get("protocolVersion")
             .and_then(Value::as_str)
@@ -706,16 +753,19 @@ impl Upstream {
     /// (`ping`, one it cannot carry) comes back with that answer, for the caller to send.
     fn route_now(&self, frame: &Frame) -> Option<(RequestId, Result<ClientResult, ErrorData>)> {
         let revision = self.revision();
-        let value = frame.to_value().ok()?;
-        let message = RawMessage::from_value(value).ok()?;
-        match message {
-            JsonRpcMessage::Response(r) => self.finish_leg(&r.id, Ok(Value::Object(r.result))),
-            JsonRpcMessage::Error(e) => {
-                if let Some(id) = &e.id {
-                    self.finish_leg(id, Err(e.error));
+        // The envelope only: an answer's result is typed by the leg that waits for it.
+        let raw = RawFrame::split(frame.as_str()).ok()?;
+        match raw.envelope() {
+            Envelope::Response { id } => {
+                let answer = Answer::of(frame, &raw)?;
+                self.finish_leg(id, Ok(answer));
+            }
+            Envelope::Error { id, .. } => {
+                if let (Some(id), Some(error)) = (id, raw.error()) {
+                    self.finish_leg(id, Err(error.clone()));
                 }
             }
-            JsonRpcMessage::Notification(_) => {
+            Envelope::Notification { .. } => {
                 match parse_str_as::<ServerNotification>(frame.as_str(), revision) {
                     Ok(n) => self.route_notification(n),
                     Err(_) => self.report.event(
@@ -728,8 +778,8 @@ impl Upstream {
                     ),
                 }
             }
-            JsonRpcMessage::Request(r) => {
-                let id = r.id.clone();
+            Envelope::Request { id, .. } => {
+                let id = id.clone();
                 return match parse_str_as::<ServerRequest>(frame.as_str(), revision) {
                     Ok(ServerRequest::Ping(_)) => {
                         self.report.event(
@@ -822,7 +872,7 @@ impl Upstream {
         }
     }
 
-    fn finish_leg(&self, id: &RequestId, answer: Result<Value, ErrorData>) {
+    fn finish_leg(&self, id: &RequestId, answer: Result<Answer, ErrorData>) {
         let RequestId::Integer(n) = id else { return };
         let leg = {
             let mut st = self.lock();
@@ -1053,4 +1103,31 @@ fn related_task(request: &ServerRequest) -> Option<String> {
 /// A superset `ClientRequest` from its JSON form (`method`, `params`).
 pub(crate) fn client_request(value: Value) -> Result<ClientRequest, ErrorData> {
     serde_json::from_value(value).map_err(|e| ErrorData::new(codes::INVALID_PARAMS, e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_answer_is_the_result_members_exact_text_wherever_it_stands() {
+        let text = r#"{ "result" : {"content": [{"type":"text","text":"a \"q\""}]} , "id": 4, "jsonrpc":"2.0"}"#;
+        let frame = Frame::parse(text.as_bytes().to_vec()).unwrap();
+        let raw = RawFrame::split(frame.as_str()).unwrap();
+        let answer = Answer::of(&frame, &raw).unwrap();
+        assert_eq!(
+            answer.text(),
+            r#"{"content": [{"type":"text","text":"a \"q\""}]}"#
+        );
+        assert_eq!(answer.value()["content"][0]["text"], "a \"q\"");
+        // An error response, a request: no answer.
+        for other in [
+            r#"{"jsonrpc":"2.0","id":4,"error":{"code":-1,"message":"m"}}"#,
+            r#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#,
+        ] {
+            let frame = Frame::parse(other.as_bytes().to_vec()).unwrap();
+            let raw = RawFrame::split(frame.as_str()).unwrap();
+            assert!(Answer::of(&frame, &raw).is_none(), "{other}");
+        }
+    }
 }

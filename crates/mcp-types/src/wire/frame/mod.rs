@@ -323,6 +323,11 @@ impl<'a> RawFrame<'a> {
         self.result
     }
 
+    /// An error response's `error` member (`None` for any other frame).
+    pub fn error(&self) -> Option<&ErrorData> {
+        self.error.as_ref()
+    }
+
     /// Types the body at `version`: a request as `R`, a notification as `N`, a response by
     /// `answering` (the request it answers; without it the result stays text,
     /// [`Frame::UntypedResponse`]). A fault carries the frame's id and envelope; its JSON
