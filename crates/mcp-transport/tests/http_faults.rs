@@ -650,3 +650,53 @@ async fn a_session_with_a_request_in_flight_does_not_expire() {
     );
     slow.abort();
 }
+
+#[tokio::test]
+async fn a_session_post_is_judged_by_its_envelope_then_its_body() {
+    let run = start(|_| {}).await;
+    let session = initialize(run.addr).await;
+    let on_session = [
+        JSON,
+        ACCEPT_BOTH,
+        ("Mcp-Session-Id", session.as_str()),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ];
+    // Not a JSON-RPC envelope (no `jsonrpc`, and `method` and `result` at once): 400, -32600.
+    for bad in [
+        br#"{"id":1,"method":"tools/list"}"#.as_slice(),
+        br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","result":{}}"#.as_slice(),
+    ] {
+        let reply = exchange(run.addr, "POST", &on_session, bad).await;
+        assert_eq!(reply.status, 400, "{}", String::from_utf8_lossy(bad));
+        assert_eq!(reply.messages()[0]["error"]["code"], -32600);
+        assert_eq!(reply.messages()[0]["id"], Value::Null);
+    }
+    // A good envelope with a bad body: answered to its id, with the pointer.
+    let reply = exchange(
+        run.addr,
+        "POST",
+        &on_session,
+        br#"{"jsonrpc":"2.0","id":"x-7","method":"tools/call","params":{"name":5}}"#,
+    )
+    .await;
+    assert_eq!(reply.status, 200);
+    let answer = &reply.messages()[0];
+    assert_eq!(answer["id"], "x-7");
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    // Members in any order and spacing; a client's response and error are accepted (202).
+    let reply = exchange(
+        run.addr,
+        "POST",
+        &on_session,
+        br#"{ "params" : {"name":"echo"}, "method":"tools/call", "id": 9, "jsonrpc":"2.0" }"#,
+    )
+    .await;
+    assert_eq!(reply.messages()[0]["result"]["content"][0]["text"], "echo");
+    for client_answer in [
+        br#"{"jsonrpc":"2.0","id":"s-1","result":{}}"#.as_slice(),
+        br#"{"jsonrpc":"2.0","id":"s-2","error":{"code":-1,"message":"no"}}"#.as_slice(),
+    ] {
+        let reply = exchange(run.addr, "POST", &on_session, client_answer).await;
+        assert_eq!(reply.status, 202);
+    }
+}

@@ -31,7 +31,8 @@ use mcp_types::model::{
     ProgressToken, ServerNotification, SubscriptionFilter, SubscriptionsAcknowledgedNotification,
     SubscriptionsAcknowledgedNotificationParams,
 };
-use mcp_types::wire::{ParseError, parse_str_as};
+use mcp_types::session::{Envelope, Evidence};
+use mcp_types::wire::{FrameError, ParseError, RawFrame, parse_str_as};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
@@ -197,32 +198,27 @@ async fn post_message<H: Handler>(
             );
         }
     };
-    let value = frame.to_value().unwrap_or(Value::Null);
+    let body = PostBody::new(&frame);
     let offers_modern = server.shared.revisions.contains(&MODERN);
     let header_version = header_str(headers, VERSION_HEADER);
-    let meta_version = value
-        .pointer("/params/_meta")
-        .and_then(|m| m.get(keys::PROTOCOL_VERSION))
-        .and_then(Value::as_str);
-    let modern_marked = header_version == Some(MODERN.as_str()) || meta_version.is_some();
+    let modern_marked = header_version == Some(MODERN.as_str()) || body.meta_version().is_some();
     let session_id = header_str(headers, SESSION_HEADER);
-    let is_initialize = value.get("method").and_then(Value::as_str) == Some("initialize");
+    let is_initialize = body.method() == Some("initialize");
     if offers_modern && modern_marked {
-        return stateless_post(server, headers, &frame, &value, principal).await;
+        return stateless_post(server, headers, &frame, body.value(), principal).await;
     }
     if let Some(id) = session_id {
         return match server.shared.sessions.get_for(id, &principal) {
-            Some(session) => {
-                session_post(server, headers, session, &frame, &value, principal).await
-            }
+            Some(session) => session_post(server, headers, session, body, principal).await,
             None => plain(StatusCode::NOT_FOUND, "unknown or ended session"),
         };
     }
     if is_initialize && server.shared.revisions.iter().any(|v| *v != MODERN) {
-        return initialize(server, &value, principal);
+        return initialize(server, body.value(), principal);
     }
     if is_initialize {
         // A 2026-07-28-only endpoint: say which versions it speaks.
+        let value = body.value();
         let id = value.get("id").cloned().and_then(request_id);
         return json_error(
             StatusCode::BAD_REQUEST,
@@ -232,9 +228,60 @@ async fn post_message<H: Handler>(
         );
     }
     if offers_modern {
-        return stateless_post(server, headers, &frame, &value, principal).await;
+        return stateless_post(server, headers, &frame, body.value(), principal).await;
     }
     plain(StatusCode::BAD_REQUEST, "missing Mcp-Session-Id")
+}
+
+/// A POST's JSON: the envelope split from its text (all a request on a session needs: the
+/// hot path reads the body once more, typed), its `Value` built only for the paths that read
+/// one (the stateless wire, `initialize`, batches, frames whose envelope does not split).
+struct PostBody<'a> {
+    frame: &'a Frame,
+    /// `Err`: a batch, or an envelope the crate's judge refuses.
+    raw: Result<RawFrame<'a>, FrameError>,
+    value: std::cell::OnceCell<Value>,
+}
+
+impl<'a> PostBody<'a> {
+    fn new(frame: &'a Frame) -> Self {
+        PostBody {
+            frame,
+            raw: RawFrame::split(frame.as_str()),
+            value: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn value(&self) -> &Value {
+        self.value
+            .get_or_init(|| self.frame.to_value().unwrap_or(Value::Null))
+    }
+
+    /// The `method` member, when it is a string.
+    fn method(&self) -> Option<&str> {
+        match &self.raw {
+            Ok(raw) => match raw.envelope() {
+                Envelope::Request { method, .. } | Envelope::Notification { method } => {
+                    Some(method)
+                }
+                _ => None,
+            },
+            Err(_) => self.value().get("method").and_then(Value::as_str),
+        }
+    }
+
+    /// `params._meta`'s protocol version, when it is a string (a 2026-07-28 request).
+    fn meta_version(&self) -> Option<String> {
+        match &self.raw {
+            Ok(raw) => raw.meta_revision()?.as_str().map(str::to_owned),
+            Err(_) => self
+                .value()
+                .pointer("/params/_meta")
+                .and_then(|m| m.get(keys::PROTOCOL_VERSION))
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+        }
+    }
 }
 
 /// The revision used to frame errors that precede any negotiation.
@@ -324,8 +371,7 @@ async fn session_post<H: Handler>(
     server: &Arc<Server<H>>,
     headers: &HeaderMap,
     session: Arc<Session>,
-    frame: &Frame,
-    value: &Value,
+    body: PostBody<'_>,
     principal: Principal,
 ) -> Response {
     let revision = session.revision;
@@ -345,7 +391,8 @@ async fn session_post<H: Handler>(
             revision,
         );
     }
-    if value.is_array() {
+    let text = body.frame.as_str();
+    if text.trim_start().starts_with('[') {
         if revision != ProtocolVersion::V2025_03_26 {
             return json_error(
                 StatusCode::BAD_REQUEST,
@@ -358,10 +405,10 @@ async fn session_post<H: Handler>(
             );
         }
         // Boxed: a batch is rare, and its future would make every POST's future its size.
-        return Box::pin(batch(server, &session, headers, value, principal)).await;
+        return Box::pin(batch(server, &session, headers, body.value(), principal)).await;
     }
-    let message = match RawMessage::from_value(value.clone()) {
-        Ok(m) => m,
+    let raw = match body.raw {
+        Ok(raw) => raw,
         Err(e) => {
             return json_error(
                 StatusCode::BAD_REQUEST,
@@ -371,41 +418,46 @@ async fn session_post<H: Handler>(
             );
         }
     };
-    match message {
-        JsonRpcMessage::Request(r) => {
-            let request = match parse_str_as::<ClientRequest>(frame.as_str(), revision) {
-                Ok(req) => req,
-                Err(e) => {
-                    return json_error(StatusCode::OK, Some(r.id), parse_error(&e), revision);
-                }
-            };
-            let ctx = session_context(server, &session, r.id.clone(), &request, principal, None)
-                .with_headers(headers);
-            answer_request(server, ctx, request, Some(session), None).await
-        }
-        JsonRpcMessage::Notification(n) => {
+    // What the envelope says is read out before the request is answered (a split frame is
+    // read in this task only).
+    let (id, request) = match raw.envelope() {
+        Envelope::Request { id, .. } => match parse_str_as::<ClientRequest>(text, revision) {
+            Ok(request) => (id.clone(), request),
+            Err(e) => {
+                return json_error(StatusCode::OK, Some(id.clone()), parse_error(&e), revision);
+            }
+        },
+        Envelope::Notification { .. } => {
             if let Ok(ClientNotification::Cancelled(c)) =
-                parse_str_as::<ClientNotification>(frame.as_str(), revision)
+                parse_str_as::<ClientNotification>(text, revision)
                 && let Some(id) = c.params.request_id
             {
                 session.cancel(&id);
             }
-            let _ = n;
-            accepted()
+            return accepted();
         }
-        JsonRpcMessage::Response(r) => {
-            session.deliver(&r.id, Ok(Value::Object(r.result)));
-            accepted()
+        Envelope::Response { id } => {
+            // The judge checked that `result` is an object.
+            let result = raw
+                .result_text()
+                .and_then(|r| serde_json::from_str::<Value>(r.get()).ok())
+                .unwrap_or_else(|| json!({}));
+            session.deliver(id, Ok(result));
+            return accepted();
         }
-        JsonRpcMessage::Error(e) => {
-            if let Some(id) = &e.id {
-                session.deliver(id, Err(e.error.clone()));
+        Envelope::Error { id, .. } => {
+            if let (Some(id), Some(error)) = (id, raw.error()) {
+                session.deliver(id, Err(error.clone()));
             }
-            accepted()
+            return accepted();
         }
         #[allow(unreachable_patterns)]
-        _ => accepted(),
-    }
+        _ => return accepted(),
+    };
+    drop(raw);
+    let ctx = session_context(server, &session, id.clone(), &request, principal, None)
+        .with_headers(headers);
+    answer_request(server, ctx, request, Some(session), None).await
 }
 
 /// A 2025-03-26 batch: each member alone, the answers as one JSON array (202 when none).

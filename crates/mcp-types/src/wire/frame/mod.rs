@@ -373,33 +373,42 @@ impl<'a> RawFrame<'a> {
 
     fn peek(&self) -> &ParamsPeek {
         self.peek.get_or_init(|| {
+            // Every member read as raw text, so one of the wrong kind (a numeric `taskId`)
+            // hides nothing else; objects only (a derived struct also reads an array).
             #[derive(Deserialize)]
             struct Peek<'a> {
                 #[serde(rename = "_meta", default, borrow)]
-                meta: Option<MetaPeek<'a>>,
+                meta: Option<&'a RawValue>,
                 #[serde(default, deserialize_with = "present")]
                 task: Option<&'a RawValue>,
                 #[serde(rename = "taskId", default, borrow)]
-                task_id: Option<Cow<'a, str>>,
+                task_id: Option<&'a RawValue>,
             }
             #[derive(Deserialize)]
             struct MetaPeek<'a> {
                 #[serde(rename = "io.modelcontextprotocol/protocolVersion", default, borrow)]
                 protocol_version: Option<&'a RawValue>,
             }
-            let Some(params) = self.params else {
+            fn object(raw: &RawValue) -> Option<&str> {
+                Some(raw.get()).filter(|text| text.starts_with('{'))
+            }
+            let Some(params) = self.params.and_then(object) else {
                 return ParamsPeek::default();
             };
-            match serde_json::from_str::<Peek<'_>>(params.get()) {
+            match serde_json::from_str::<Peek<'_>>(params) {
                 Ok(p) => ParamsPeek {
                     meta_revision: p
                         .meta
+                        .and_then(object)
+                        .and_then(|meta| serde_json::from_str::<MetaPeek<'_>>(meta).ok())
                         .and_then(|m| m.protocol_version)
                         .and_then(|raw| serde_json::from_str(raw.get()).ok()),
                     task: p.task.is_some_and(|t| t.get() != "null"),
-                    task_id: p.task_id.map(Cow::into_owned),
+                    task_id: p
+                        .task_id
+                        .and_then(|raw| serde_json::from_str::<String>(raw.get()).ok()),
                 },
-                // Params of the wrong shape: the body parse reports them.
+                // Not JSON members (never, after the split): the body parse reports it.
                 Err(_) => ParamsPeek::default(),
             }
         })

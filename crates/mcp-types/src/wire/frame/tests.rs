@@ -628,3 +628,36 @@ fn text_and_value_readers_judge_envelopes_alike() {
         );
     }
 }
+
+#[test]
+fn the_params_peek_reads_each_member_alone_and_objects_only() {
+    use crate::session::Evidence;
+    let peek = |text: &str| {
+        let raw = RawFrame::split(text).unwrap();
+        (
+            raw.meta_revision().map(|v| v.into_owned()),
+            raw.task_augmented(),
+            raw.task_id().map(|t| t.into_owned()),
+        )
+    };
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}"#;
+    // A `taskId` of the wrong kind hides neither the revision nor the task.
+    let text = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{{"taskId":5,"task":{{}},{meta}}}}}"#
+    );
+    assert_eq!(
+        peek(&text),
+        (Some(serde_json::json!("2026-07-28")), true, None)
+    );
+    let text = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{{"taskId":"t-1",{meta}}}}}"#
+    );
+    assert_eq!(peek(&text).2.as_deref(), Some("t-1"));
+    // Arrays are not objects: no revision read from `params` or `_meta` given positionally.
+    for text in [
+        r#"{"jsonrpc":"2.0","id":1,"method":"m","params":[{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}]}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":["2026-07-28"]}}"#,
+    ] {
+        assert_eq!(peek(text), (None, false, None), "{text}");
+    }
+}
