@@ -117,7 +117,7 @@ impl Answer {
         })
     }
 
-    /// The answer of a result object (answers made inside the bridge, tests).
+    /// The answer of a result object, as an upstream would have sent it (tests).
     #[cfg(test)]
     pub(crate) fn of_result(result: &Value) -> Answer {
         let frame = Frame::from_emitted(

@@ -201,7 +201,7 @@ async fn post_message<H: Handler>(
     let body = PostBody::new(&frame);
     let offers_modern = server.shared.revisions.contains(&MODERN);
     let header_version = header_str(headers, VERSION_HEADER);
-    let modern_marked = header_version == Some(MODERN.as_str()) || body.meta_version().is_some();
+    let modern_marked = header_version == Some(MODERN.as_str()) || body.names_meta_version();
     let session_id = header_str(headers, SESSION_HEADER);
     let is_initialize = body.method() == Some("initialize");
     if offers_modern && modern_marked {
@@ -270,16 +270,15 @@ impl<'a> PostBody<'a> {
         }
     }
 
-    /// `params._meta`'s protocol version, when it is a string (a 2026-07-28 request).
-    fn meta_version(&self) -> Option<String> {
+    /// Whether `params._meta` names a protocol version as a string (a 2026-07-28 request).
+    fn names_meta_version(&self) -> bool {
         match &self.raw {
-            Ok(raw) => raw.meta_revision()?.as_str().map(str::to_owned),
+            Ok(raw) => raw.meta_revision().is_some_and(|v| v.is_string()),
             Err(_) => self
                 .value()
                 .pointer("/params/_meta")
                 .and_then(|m| m.get(keys::PROTOCOL_VERSION))
-                .and_then(Value::as_str)
-                .map(str::to_owned),
+                .is_some_and(Value::is_string),
         }
     }
 }
