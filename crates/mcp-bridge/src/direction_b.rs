@@ -567,7 +567,7 @@ impl DirectionB {
             }
         }
         let id = session.reserve_id();
-        let outgoing = handler.prepare(ctx, value, id)?;
+        let outgoing = handler.prepare(ctx, client_request(value)?, id);
         let leg = session.start_leg(id, outgoing, Some(MODERN)).await?;
         let mut call = Call::new(session, leg);
         call.augmented = augmented;

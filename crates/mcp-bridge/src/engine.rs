@@ -19,8 +19,8 @@ use mcp_types::jsonrpc::{ErrorData, JsonRpcResponse, codes};
 use mcp_types::model::meta::keys;
 use mcp_types::model::{
     ClientCapabilities, ClientRequest, ClientResult, Implementation, InitializeResult,
-    InputRequest, InputResponse, InputResponses, LoggingLevel, ServerCapabilities, ServerRequest,
-    ServerResult, SubscriptionFilter,
+    InputRequest, InputResponse, InputResponses, LoggingLevel, RequestMeta, ServerCapabilities,
+    ServerRequest, ServerResult, SubscriptionFilter,
 };
 use mcp_types::wire::ledger::RESERVED_META;
 use mcp_types::wire::{MethodResult, parse_result_str_for};
@@ -34,9 +34,7 @@ use crate::legacy_sessions::LegacySessions;
 use crate::limits::{Limits, Reason};
 use crate::listen::Listener;
 use crate::report::{Dir, Report, Status};
-use crate::upstream::{
-    Answer, Era, LegEvent, LegHandle, Snapshot, Upstream, bridge_info, client_request,
-};
+use crate::upstream::{Answer, Era, LegEvent, LegHandle, Snapshot, Upstream, bridge_info};
 
 const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
 
@@ -70,11 +68,6 @@ const SERVER_CAPABILITIES_HIDDEN: [&str; 2] = ["tasks", "extensions"];
 
 /// `_meta` keys of a 2026-07-28 result that mean nothing to a legacy client.
 const MODERN_RESULT_META: [&str; 2] = [keys::SERVER_INFO, keys::SUBSCRIPTION_ID];
-
-/// Params members a legacy client's request never carries upstream: in direction A the bridge
-/// alone runs the input rounds, so a client's own `requestState` or `inputResponses` (members
-/// its revision does not have) would forge a round the server never started (reference A12).
-const BRIDGE_OWNED_PARAMS: [&str; 2] = ["requestState", "inputResponses"];
 
 /// A legacy client's identity as stamped on its 2026-07-28 requests (reference §3.1).
 struct Identity {
@@ -217,51 +210,29 @@ impl BridgeHandler {
             .copied()
     }
 
-    /// The request as the upstream gets it: re-read from its superset form, `_meta` cleaned of
-    /// the reserved identity keys, stamped for a 2026-07-28 upstream, and the progress token
-    /// replaced by the leg id (tokens of different sessions must not collide upstream).
+    /// The request as the upstream gets it: `_meta` cleaned of the reserved identity keys,
+    /// stamped for a 2026-07-28 upstream, and the progress token replaced by the leg id (tokens
+    /// of different sessions must not collide upstream). Everything else is the request as read.
     pub(crate) fn prepare(
         &self,
         ctx: &RequestContext,
-        mut request: Value,
+        mut request: ClientRequest,
         leg: i64,
-    ) -> Result<ClientRequest, ErrorData> {
-        let method = request
-            .get("method")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned();
-        let Some(body) = request.as_object_mut() else {
-            return Err(ErrorData::new(
-                codes::INVALID_REQUEST,
-                "a request is an object",
-            ));
-        };
-        let params = body
-            .entry("params")
-            .or_insert_with(|| Value::Object(Map::new()));
-        let Some(params) = params.as_object_mut() else {
-            return Err(ErrorData::new(
-                codes::INVALID_PARAMS,
-                "params must be an object",
-            ));
-        };
-        let mut meta = match params.shift_remove("_meta") {
-            Some(Value::Object(m)) => m,
-            _ => Map::new(),
-        };
-        let sent_level = meta.get(keys::LOG_LEVEL).cloned();
+    ) -> ClientRequest {
+        let mut meta = request.take_meta().unwrap_or_default();
+        let sent_level = meta.0.get(keys::LOG_LEVEL).cloned();
         for key in RESERVED_META.iter().map(|reserved| reserved.key) {
-            meta.shift_remove(key);
+            meta.0.shift_remove(key);
         }
-        if meta.contains_key(keys::PROGRESS_TOKEN) {
-            meta.insert(keys::PROGRESS_TOKEN.into(), json!(leg));
+        if meta.0.contains_key(keys::PROGRESS_TOKEN) {
+            meta.0.insert(keys::PROGRESS_TOKEN.into(), json!(leg));
         }
         if self.modern_upstream() {
-            let before: Vec<String> = meta.keys().cloned().collect();
-            self.stamp(ctx, &mut meta, sent_level);
+            let before: Vec<String> = meta.0.keys().cloned().collect();
+            self.stamp(ctx, &mut meta.0, sent_level);
             if self.report.enabled() {
                 let injected = meta
+                    .0
                     .keys()
                     .filter(|k| !before.contains(k))
                     .map(|k| {
@@ -273,13 +244,13 @@ impl BridgeHandler {
                     })
                     .collect();
                 self.report
-                    .stamped(&method, ctx.revision(), MODERN, injected);
+                    .stamped(request.method(), ctx.revision(), MODERN, injected);
             }
         }
-        if !meta.is_empty() {
-            params.insert("_meta".into(), Value::Object(meta));
+        if !meta.0.is_empty() {
+            *request.meta_mut() = meta;
         }
-        client_request(request)
+        request
     }
 
     /// The identity stamped for `ctx`'s client: made once per legacy session (its
@@ -343,39 +314,38 @@ impl BridgeHandler {
         let method = request.method();
         let from = ctx.revision();
         let to = self.upstream.revision();
-        let mut original = serde_json::to_value(&request)
-            .map_err(|e| ErrorData::new(codes::INTERNAL_ERROR, e.to_string()))?;
+        let mut sent = request;
         if from != MODERN
-            && let Some(params) = original.get_mut("params").and_then(Value::as_object_mut)
+            && let Some(members) = sent.retry_members_mut()
         {
-            for member in BRIDGE_OWNED_PARAMS {
-                params.shift_remove(member);
-            }
+            // In direction A the bridge alone runs the input rounds: a legacy client's own
+            // `requestState` or `inputResponses` (members its revision does not have) would
+            // forge a round the server never started (reference A12).
+            *members.input_responses = None;
+            *members.request_state = None;
         }
-        // The request as sent this round: the original first, then each retry's. The original
-        // is kept for retries only where one can come (a legacy client's call to a 2026-07-28
-        // server that may answer `input_required`).
+        // The request as first read is kept for retries only where one can come (a legacy
+        // client's call to a 2026-07-28 server that may answer `input_required`).
         let retriable = from != MODERN
             && self.modern_upstream()
             && mcp_types::wire::INPUT_REQUIRED_METHODS.contains(&method);
-        let mut current = (!retriable).then(|| std::mem::take(&mut original));
+        let original = retriable.then(|| sent.clone());
         let mut rounds = 0usize;
         let mut backoff = self.limits.state_only_backoff;
         loop {
             let id = self.upstream.reserve_id();
-            let sent = current.take().unwrap_or_else(|| original.clone());
-            let outgoing = self.prepare(ctx, sent, id)?;
+            let outgoing = self.prepare(ctx, sent, id);
             let leg = self.upstream.start_leg(id, outgoing, Some(from)).await?;
             let answer = self.run_leg(ctx, leg, method).await?;
             let result = read_result(method, &answer, to)?;
             let ServerResult::InputRequired(irr) = result else {
                 return self.shape_for_client(result, method, ctx);
             };
-            if from == MODERN || !retriable {
+            let Some(original) = &original else {
                 // A 2026-07-28 client retries itself (pass-through); elsewhere the revision
                 // read cannot type an `InputRequiredResult`.
                 return Ok(ServerResult::InputRequired(irr));
-            }
+            };
             // Direction A (reference A12): ask the client, retry with a fresh id.
             rounds += 1;
             if rounds > self.limits.max_input_rounds {
@@ -403,7 +373,7 @@ impl BridgeHandler {
                     }
                 }
             };
-            current = Some(with_inputs(&original, answers, irr.request_state)?);
+            sent = with_inputs(original, answers, irr.request_state)?;
         }
     }
 
@@ -902,32 +872,22 @@ fn modern_client_capabilities(caps: &ClientCapabilities) -> Value {
     value
 }
 
-/// The retry of an input-required round: the original params plus `inputResponses` and the
+/// The retry of an input-required round: the original request plus `inputResponses` and the
 /// exact `requestState`.
 fn with_inputs(
-    original: &Value,
+    original: &ClientRequest,
     answers: InputResponses,
     state: Option<String>,
-) -> Result<Value, ErrorData> {
+) -> Result<ClientRequest, ErrorData> {
     let mut next = original.clone();
-    let params = next
-        .as_object_mut()
-        .map(|o| o.entry("params").or_insert_with(|| json!({})))
-        .and_then(Value::as_object_mut)
-        .ok_or_else(|| ErrorData::new(codes::INVALID_PARAMS, "params must be an object"))?;
-    if answers.is_empty() {
-        params.shift_remove("inputResponses");
-    } else {
-        params.insert(
-            "inputResponses".into(),
-            serde_json::to_value(answers)
-                .map_err(|e| ErrorData::new(codes::INTERNAL_ERROR, e.to_string()))?,
-        );
-    }
-    match state {
-        Some(s) => params.insert("requestState".into(), Value::String(s)),
-        None => params.shift_remove("requestState"),
-    };
+    let members = next.retry_members_mut().ok_or_else(|| {
+        ErrorData::new(
+            codes::INTERNAL_ERROR,
+            format!("{} cannot be retried with input", original.method()),
+        )
+    })?;
+    *members.input_responses = (!answers.is_empty()).then_some(answers);
+    *members.request_state = state;
     Ok(next)
 }
 
@@ -1050,17 +1010,28 @@ mod tests {
 
     #[test]
     fn retries_carry_answers_and_the_exact_state() {
-        let original =
-            json!({"method": "tools/call", "params": {"name": "t", "inputResponses": {"old": {}}}});
+        let original: ClientRequest = serde_json::from_value(
+            json!({"method": "tools/call", "params": {"name": "t", "inputResponses": {"old": {"roots": []}}}}),
+        )
+        .unwrap();
         let answers: InputResponses =
             serde_json::from_value(json!({"k": {"action": "accept", "content": {"a": 1}}}))
                 .unwrap();
-        let next = with_inputs(&original, answers, Some("s t/a=te".into())).unwrap();
+        let next =
+            serde_json::to_value(with_inputs(&original, answers, Some("s t/a=te".into())).unwrap())
+                .unwrap();
         assert_eq!(next["params"]["requestState"], "s t/a=te");
         assert_eq!(next["params"]["inputResponses"]["k"]["action"], "accept");
         assert!(next["params"]["inputResponses"].get("old").is_none());
-        let bare = with_inputs(&original, InputResponses::new(), None).unwrap();
+        let bare =
+            serde_json::to_value(with_inputs(&original, InputResponses::new(), None).unwrap())
+                .unwrap();
         assert!(bare["params"].get("inputResponses").is_none());
+        assert!(bare["params"].get("requestState").is_none());
+        // Only the requests an input-required answer can come to are retried.
+        let list: ClientRequest = serde_json::from_value(json!({"method": "tools/list"})).unwrap();
+        let e = with_inputs(&list, InputResponses::new(), None).unwrap_err();
+        assert_eq!(e.code, codes::INTERNAL_ERROR);
     }
 
     #[test]

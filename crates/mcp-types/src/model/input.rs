@@ -167,3 +167,31 @@ impl InputRequiredResult {
         self
     }
 }
+
+/// The members a 2026-07-28 retry of an input-required request carries, borrowed from the
+/// request ([`super::ClientRequest::retry_members_mut`]).
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct RetryMembers<'a> {
+    /// `inputResponses`: the answers to the earlier round's input requests.
+    pub input_responses: &'a mut Option<InputResponses>,
+    /// `requestState`: the opaque state echoed from the earlier round.
+    pub request_state: &'a mut Option<String>,
+}
+
+impl super::ClientRequest {
+    /// The retry members of a request that can be answered with an `InputRequiredResult`
+    /// (`tools/call`, `prompts/get`, `resources/read`); `None` for any other request.
+    pub fn retry_members_mut(&mut self) -> Option<RetryMembers<'_>> {
+        let (input_responses, request_state) = match self {
+            Self::CallTool(r) => (&mut r.params.input_responses, &mut r.params.request_state),
+            Self::GetPrompt(r) => (&mut r.params.input_responses, &mut r.params.request_state),
+            Self::ReadResource(r) => (&mut r.params.input_responses, &mut r.params.request_state),
+            _ => return None,
+        };
+        Some(RetryMembers {
+            input_responses,
+            request_state,
+        })
+    }
+}

@@ -62,6 +62,12 @@ macro_rules! tagged_union {
                     $( Self::$variant(r) => $crate::model::RequestMeta::meta_mut(r), )+
                 }
             }
+
+            fn take_meta(&mut self) -> Option<$crate::model::Meta> {
+                match self {
+                    $( Self::$variant(r) => $crate::model::RequestMeta::take_meta(r), )+
+                }
+            }
         }
     };
     (
@@ -192,6 +198,10 @@ macro_rules! request {
             fn meta_mut(&mut self) -> &mut $crate::model::Meta {
                 $crate::model::ParamsMeta::meta_slot(&mut self.params).get_or_insert_with(Default::default)
             }
+
+            fn take_meta(&mut self) -> Option<$crate::model::Meta> {
+                $crate::model::ParamsMeta::meta_slot(&mut self.params).take()
+            }
         }
     };
     (
@@ -244,6 +254,10 @@ macro_rules! request {
             fn meta_mut(&mut self) -> &mut $crate::model::Meta {
                 let params = self.params.get_or_insert_with(Default::default);
                 $crate::model::ParamsMeta::meta_slot(params).get_or_insert_with(Default::default)
+            }
+
+            fn take_meta(&mut self) -> Option<$crate::model::Meta> {
+                self.params.as_mut().and_then(|p| $crate::model::ParamsMeta::meta_slot(p).take())
             }
         }
     };

@@ -232,6 +232,10 @@ pub trait RequestMeta {
     /// The request's `params._meta`, created empty where absent (with empty params, for a
     /// request whose params are optional and absent).
     fn meta_mut(&mut self) -> &mut Meta;
+
+    /// Removes the request's `params._meta` and returns it; the params are otherwise left as
+    /// they were (absent params stay absent).
+    fn take_meta(&mut self) -> Option<Meta>;
 }
 
 /// [`ParamsMeta`] for parameter structs with a `meta` field.
@@ -330,6 +334,34 @@ mod tests {
             serde_json::to_value(&elicit).unwrap()["params"]["_meta"],
             json!({"a": true})
         );
+    }
+
+    #[test]
+    fn take_meta_removes_only_the_meta() {
+        use crate::model::{ClientRequest, ListToolsRequest};
+
+        // Absent params stay absent; present params keep their other members.
+        let mut list = ClientRequest::ListTools(ListToolsRequest::new());
+        assert!(list.take_meta().is_none());
+        assert_eq!(
+            serde_json::to_value(&list).unwrap(),
+            json!({"method": "tools/list"})
+        );
+        let mut call: ClientRequest = serde_json::from_value(json!({
+            "method": "tools/call",
+            "params": {"name": "t", "_meta": {"progressToken": 3, "x/y": true}}
+        }))
+        .unwrap();
+        let taken = call.take_meta().unwrap();
+        assert_eq!(
+            serde_json::to_value(&taken).unwrap(),
+            json!({"progressToken": 3, "x/y": true})
+        );
+        assert_eq!(
+            serde_json::to_value(&call).unwrap(),
+            json!({"method": "tools/call", "params": {"name": "t"}})
+        );
+        assert!(call.take_meta().is_none());
     }
 
     #[test]
