@@ -743,7 +743,10 @@ impl Upstream {
 
     /// Routes one upstream frame read by the router task.
     async fn route(&self, frame: Frame) {
-        if let Some((id, answer)) = self.route_now(&frame) {
+        let Ok(raw) = RawFrame::split(frame.as_str()) else {
+            return;
+        };
+        if let Some((id, answer)) = self.route_now(&frame, &raw) {
             self.respond(id, answer).await;
         }
     }
@@ -751,13 +754,16 @@ impl Upstream {
     /// Routes one upstream frame without waiting: answers, progress, logs and server requests
     /// to their legs, changes to the notifier. A server request the bridge answers itself
     /// (`ping`, one it cannot carry) comes back with that answer, for the caller to send.
-    fn route_now(&self, frame: &Frame) -> Option<(RequestId, Result<ClientResult, ErrorData>)> {
+    /// `raw` is the frame's envelope: an answer's result is typed by the leg that waits for it.
+    fn route_now(
+        &self,
+        frame: &Frame,
+        raw: &RawFrame<'_>,
+    ) -> Option<(RequestId, Result<ClientResult, ErrorData>)> {
         let revision = self.revision();
-        // The envelope only: an answer's result is typed by the leg that waits for it.
-        let raw = RawFrame::split(frame.as_str()).ok()?;
         match raw.envelope() {
             Envelope::Response { id } => {
-                let answer = Answer::of(frame, &raw)?;
+                let answer = Answer::of(frame, raw)?;
                 self.finish_leg(id, Ok(answer));
             }
             Envelope::Error { id, .. } => {
@@ -1005,15 +1011,17 @@ impl TapSlot {
     /// upstream is gone) frames go on to the receiver.
     pub(crate) fn options(&self, options: &ClientOptions) -> ClientOptions {
         let slot = self.0.clone();
-        options.clone().tap(FrameTap::new(move |frame| {
+        options.clone().tap(FrameTap::new(move |frame, raw| {
             match slot.get().and_then(Weak::upgrade) {
                 Some(up) => {
-                    if let Some((id, answer)) = up.route_now(&frame) {
+                    if let Some(raw) = raw
+                        && let Some((id, answer)) = up.route_now(frame, raw)
+                    {
                         up.respond_soon(id, answer);
                     }
-                    None
+                    true
                 }
-                None => Some(frame),
+                None => false,
             }
         }))
     }

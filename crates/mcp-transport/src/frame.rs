@@ -9,6 +9,7 @@ use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 
 use mcp_types::jsonrpc::codes;
+use mcp_types::wire::{ParseErrorKind, RawFrame};
 
 use crate::TransportError;
 
@@ -29,6 +30,34 @@ impl Frame {
         serde_json::from_str::<serde::de::IgnoredAny>(text)
             .map_err(|e| TransportError::BadFrame(format!("not one JSON value: {e}")))?;
         Ok(Self(bytes))
+    }
+
+    /// [`Frame::parse`] for bytes that are normally one JSON-RPC message, read once: the
+    /// envelope split ([`RawFrame::split`], which reads the whole text) is the check, and `read`
+    /// gets the frame with it. Bytes that hold one JSON value but not one valid message (a
+    /// batch, a bad envelope) are checked as `parse` checks them, and `read` gets `None`; bytes
+    /// that hold no JSON value are the same error as `parse`'s.
+    pub fn parse_split<T>(
+        bytes: impl Into<Bytes>,
+        read: impl FnOnce(&Frame, Option<&RawFrame<'_>>) -> T,
+    ) -> Result<(Self, T), TransportError> {
+        let bytes = trim_ascii(bytes.into());
+        std::str::from_utf8(&bytes)
+            .map_err(|e| TransportError::BadFrame(format!("not UTF-8: {e}")))?;
+        let frame = Self(bytes);
+        let read = match RawFrame::split(frame.as_str()) {
+            Ok(raw) => read(&frame, Some(&raw)),
+            // The splitter's own verdict that the text is not JSON (its other faults are of
+            // a JSON value that is not one message).
+            Err(e) if e.error.kind == ParseErrorKind::Syntax => {
+                return Err(TransportError::BadFrame(format!(
+                    "not one JSON value: {}",
+                    e.error.message
+                )));
+            }
+            Err(_) => read(&frame, None),
+        };
+        Ok((frame, read))
     }
 
     /// Wraps text our own code produced (compact JSON from `serialize_for_vec`) without
@@ -321,6 +350,51 @@ mod tests {
             Err(TransportError::BadFrame(_))
         ));
         assert_eq!(frame.to_value().unwrap()["id"], 1);
+    }
+
+    #[test]
+    fn parse_split_accepts_and_refuses_exactly_what_parse_does() {
+        let cases: [&[u8]; 14] = [
+            b" {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n",
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":\"a\"}",
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-1,\"message\":\"m\"}}",
+            // One JSON value, not one valid message: a batch, a bad envelope, a repeated member.
+            b"[{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}]",
+            b"{\"id\":1,\"result\":{}}",
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"result\":{}}",
+            b"42",
+            b"{}",
+            // No JSON value, or more than one.
+            b"{} {}",
+            b"",
+            b"\xff",
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}",
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"a\":tru}}",
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"a\":\"\\q\"}}",
+        ];
+        for bytes in cases {
+            let parsed = Frame::parse(bytes);
+            let split = Frame::parse_split(bytes, |frame, raw| {
+                raw.map(|raw| {
+                    assert_eq!(raw.text(), frame.as_str());
+                    raw.envelope().clone()
+                })
+            });
+            match (parsed, split) {
+                (Ok(a), Ok((b, envelope))) => {
+                    assert_eq!(a, b);
+                    let valid = RawFrame::split(a.as_str())
+                        .ok()
+                        .map(|r| r.envelope().clone());
+                    assert_eq!(envelope, valid, "{a}");
+                }
+                (Err(_), Err(TransportError::BadFrame(_))) => {}
+                (a, b) => panic!(
+                    "{:?}: parse {a:?}, parse_split {b:?}",
+                    String::from_utf8_lossy(bytes)
+                ),
+            }
+        }
     }
 
     #[tokio::test]

@@ -9,6 +9,8 @@ use mcp_transport::client::{ClientOptions, FrameTap, Wire, connect_streamable};
 use mcp_transport::fixtures::ConformanceFixtures;
 use mcp_transport::server::{Server, ServerConfig};
 use mcp_transport::{Connection, Frame};
+use mcp_types::session::Envelope;
+use mcp_types::wire::RawFrame;
 use serde_json::{Value, json};
 
 /// The longest any single step may take.
@@ -27,13 +29,20 @@ async fn fixtures_url() -> String {
     url
 }
 
-/// A tap that keeps every response (a frame with an id and no method) and passes the rest.
+/// A tap that keeps every response (by the envelope the transport split, which must agree
+/// with the frame's text) and passes the rest.
 fn keeping_answers(seen: Seen) -> FrameTap {
-    FrameTap::new(move |frame: Frame| {
+    FrameTap::new(move |frame: &Frame, raw: Option<&RawFrame<'_>>| {
         let value = frame.to_value().unwrap();
-        let answer = value.get("id").is_some() && value.get("method").is_none();
+        let raw = raw.expect("every fixture frame is one valid message, split for the tap");
+        assert_eq!(raw.text(), frame.as_str());
+        let answer = matches!(raw.envelope(), Envelope::Response { .. });
+        assert_eq!(
+            answer,
+            value.get("result").is_some() && value.get("method").is_none()
+        );
         seen.lock().unwrap().push((value, answer));
-        (!answer).then_some(frame)
+        answer
     })
 }
 

@@ -12,6 +12,8 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 use mcp_types::ProtocolVersion;
 use mcp_types::jsonrpc::{ErrorData, JsonRpcError, RequestId, codes};
+use mcp_types::session::Envelope;
+use mcp_types::wire::RawFrame;
 use serde_json::json;
 
 use super::sse::{SseEvent, SseParser};
@@ -83,21 +85,50 @@ pub(crate) async fn read_body(mut body: Incoming, max: usize) -> Result<Bytes, T
     Ok(Bytes::from(out))
 }
 
-/// Hands a frame from the server to the user: to `tap` first when there is one, then what it
-/// passes on to `incoming`. `false` once the receiver is gone.
+/// Hands a frame from the server to the user: to `tap` first when there is one, then, unless
+/// the tap took it, to `incoming`. `raw` is the frame's envelope when the caller split it
+/// ([`Frame::parse_split`]); otherwise it is split here for the tap. `false` once the receiver
+/// is gone.
 pub(crate) async fn hand(
     incoming: &tokio::sync::mpsc::Sender<Frame>,
     tap: Option<&super::FrameTap>,
     frame: Frame,
 ) -> bool {
-    let frame = match tap {
-        Some(tap) => match tap.offer(frame) {
-            Some(frame) => frame,
-            None => return true,
-        },
-        None => frame,
-    };
+    if let Some(tap) = tap {
+        let raw = RawFrame::split(frame.as_str()).ok();
+        if tap.offer(&frame, raw.as_ref()) {
+            return true;
+        }
+    }
     incoming.send(frame).await.is_ok()
+}
+
+/// Reads `bytes` from the server as one frame ([`Frame::parse_split`]), lets `note` see it
+/// (with its envelope when split) and hands it to the user as [`hand`] does, the tap getting
+/// the same split. `Ok(false)` once the receiver is gone; bytes that are not one JSON value are
+/// the error (nothing is handed on).
+pub(crate) async fn hand_bytes(
+    incoming: &tokio::sync::mpsc::Sender<Frame>,
+    tap: Option<&super::FrameTap>,
+    bytes: Bytes,
+    note: impl FnOnce(&Frame, Option<&RawFrame<'_>>),
+) -> Result<bool, TransportError> {
+    let (frame, taken) = Frame::parse_split(bytes, |frame, raw| {
+        note(frame, raw);
+        tap.is_some_and(|tap| tap.offer(frame, raw))
+    })?;
+    if taken {
+        return Ok(true);
+    }
+    Ok(incoming.send(frame).await.is_ok())
+}
+
+/// The id a split frame answers: a success response's, or an error response's when it has one.
+pub(crate) fn answered<'r>(raw: &'r RawFrame<'_>) -> Option<&'r RequestId> {
+    match raw.envelope() {
+        Envelope::Response { id } | Envelope::Error { id: Some(id), .. } => Some(id),
+        _ => None,
+    }
 }
 
 /// An SSE response body, read event by event.

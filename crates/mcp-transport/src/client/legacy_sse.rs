@@ -10,13 +10,14 @@ use http::{Method, Request, Uri, header};
 use http_body_util::Full;
 use mcp_types::ProtocolVersion;
 use mcp_types::jsonrpc::{RequestId, codes};
+use mcp_types::wire::RawFrame;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 use tokio::task::JoinSet;
 
 use super::ClientOptions;
 use super::http::{
-    HttpClient, Reason, SseBody, client, error_answer, hand, media_type, parse_url, read_body,
-    send, status_message,
+    HttpClient, Reason, SseBody, answered, client, error_answer, hand, hand_bytes, media_type,
+    parse_url, read_body, send, status_message,
 };
 use super::peek::messages;
 use crate::stdio::close_requested;
@@ -137,18 +138,28 @@ impl Shared {
                     if !(event.event.is_empty() || event.event == "message") {
                         continue;
                     }
-                    let Ok(frame) = Frame::parse(event.data) else {
-                        continue;
-                    };
-                    {
+                    let note = |frame: &Frame, raw: Option<&RawFrame<'_>>| {
                         let mut pending = self.lock();
-                        for peek in messages(&frame) {
-                            if let Some(id) = peek.response_id() {
-                                pending.remove(id);
+                        match raw {
+                            Some(raw) => {
+                                if let Some(id) = answered(raw) {
+                                    pending.remove(id);
+                                }
+                            }
+                            None => {
+                                for peek in messages(frame) {
+                                    if let Some(id) = peek.response_id() {
+                                        pending.remove(id);
+                                    }
+                                }
                             }
                         }
-                    }
-                    if !hand(&self.incoming, self.options.tap.as_ref(), frame).await {
+                    };
+                    let bytes = event.data.into();
+                    // An event that is not one JSON value is skipped.
+                    let handed =
+                        hand_bytes(&self.incoming, self.options.tap.as_ref(), bytes, note).await;
+                    if matches!(handed, Ok(false)) {
                         return ConnectionEnd::Closed;
                     }
                 }

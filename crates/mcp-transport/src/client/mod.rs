@@ -23,6 +23,8 @@ mod streamable;
 use std::sync::Arc;
 use std::time::Duration;
 
+use mcp_types::wire::RawFrame;
+
 pub use legacy_sse::connect_legacy_sse;
 pub use streamable::connect_streamable;
 
@@ -30,23 +32,30 @@ pub use streamable::connect_streamable;
 use crate::Connection;
 use crate::Frame;
 
-/// Sees every frame from the server before the [`Connection`]'s receiver does: a frame it
-/// returns goes on to the receiver, a frame it keeps is the tap's (delivered already). For a
-/// user that routes frames synchronously — the bridge hands an answer to the request waiting
-/// for it — this saves the hop through the receiver's queue and the task reading it. Frames
-/// reach the tap in the order the receiver would get them.
+/// Sees every frame from the server before the [`Connection`]'s receiver does, with its
+/// envelope when it is one valid JSON-RPC message (split once, as the frame was read): a frame
+/// the tap takes (`true`) is the tap's, delivered already; any other goes on to the receiver.
+/// For a user that routes frames synchronously — the bridge hands an answer to the request
+/// waiting for it — this saves the hop through the receiver's queue and the task reading it,
+/// and a second read of the frame. Frames reach the tap in the order the receiver would get
+/// them.
 #[derive(Clone)]
-pub struct FrameTap(Arc<dyn Fn(Frame) -> Option<Frame> + Send + Sync>);
+pub struct FrameTap(Arc<TakeFn>);
+
+type TakeFn = dyn Fn(&Frame, Option<&RawFrame<'_>>) -> bool + Send + Sync;
 
 impl FrameTap {
-    /// A tap calling `take` with each frame; `Some(frame)` passes it on to the receiver.
-    pub fn new(take: impl Fn(Frame) -> Option<Frame> + Send + Sync + 'static) -> Self {
+    /// A tap calling `take` with each frame and its split envelope (`None`: not one valid
+    /// message); `false` passes the frame on to the receiver.
+    pub fn new(
+        take: impl Fn(&Frame, Option<&RawFrame<'_>>) -> bool + Send + Sync + 'static,
+    ) -> Self {
         Self(Arc::new(take))
     }
 
-    /// Offers `frame` to the tap; what it passes on.
-    pub(crate) fn offer(&self, frame: Frame) -> Option<Frame> {
-        (self.0)(frame)
+    /// Offers `frame` to the tap; whether it took it.
+    pub(crate) fn offer(&self, frame: &Frame, raw: Option<&RawFrame<'_>>) -> bool {
+        (self.0)(frame, raw)
     }
 }
 

@@ -5,6 +5,7 @@
 //! a JSON body or the events of an SSE stream — and answers itself every request of its frame
 //! that the server left unanswered (see the module docs of [`crate::client`]).
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -15,14 +16,15 @@ use http_body_util::Full;
 use hyper::body::Incoming;
 use mcp_types::ProtocolVersion;
 use mcp_types::jsonrpc::{RequestId, codes};
+use mcp_types::wire::RawFrame;
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, mpsc, watch};
 use tokio::task::{AbortHandle, JoinSet};
 
 use super::http::{
-    HttpClient, Reason, SseBody, client, error_answer, hand, media_type, parse_url, read_body,
-    send, status_message,
+    HttpClient, Reason, SseBody, answered, client, error_answer, hand, hand_bytes, media_type,
+    parse_url, read_body, send, status_message,
 };
-use super::peek::{Peek, messages};
+use super::peek::{Peek, ResultPeek, messages};
 use super::{ClientOptions, Wire};
 use crate::stdio::close_requested;
 use crate::{Connection, ConnectionEnd, Frame, ServerStreamGate, TransportError};
@@ -359,9 +361,8 @@ impl Shared {
         if !status.is_success() {
             // The body may be a JSON-RPC error answering the request (e.g. -32020 with HTTP 400).
             let bytes = read_body(body, 1 << 20).await.unwrap_or_default();
-            if let Ok(frame) = Frame::parse(bytes.clone()) {
-                self.deliver(frame, &mut pending).await;
-            }
+            // Anything else (an HTML error page, nothing) is only the status's message.
+            let _ = self.deliver(bytes.clone(), &mut pending).await;
             let message = status_message(status, &bytes);
             return self
                 .answer_rest(&mut pending, Reason::Unavailable, &message, Some(status))
@@ -376,8 +377,12 @@ impl Shared {
                 )
                 .await
                 .unwrap_or(Err(TransportError::Timeout(self.options.request_timeout)));
-                match read.and_then(Frame::parse) {
-                    Ok(frame) => self.deliver(frame, &mut pending).await,
+                let delivered = match read {
+                    Ok(bytes) => self.deliver(bytes, &mut pending).await,
+                    Err(e) => Err(e),
+                };
+                match delivered {
+                    Ok(()) => {}
                     Err(e) => {
                         let message = format!("unreadable JSON answer: {e}");
                         self.answer_rest(&mut pending, Reason::of(&e), &message, Some(status))
@@ -444,9 +449,7 @@ impl Shared {
                 continue;
             }
             // An event that is not one JSON value is skipped, as a stdio line would be.
-            if let Ok(frame) = Frame::parse(event.data) {
-                self.deliver(frame, pending).await;
-            }
+            let _ = self.deliver(event.data.into(), pending).await;
         }
         Ok(())
     }
@@ -531,33 +534,58 @@ impl Shared {
         }
     }
 
-    /// Hands `frame` to the user, first noting what it answers and the revision an `initialize`
-    /// answer names.
-    async fn deliver(&self, frame: Frame, pending: &mut HashSet<RequestId>) {
-        for peek in messages(&frame) {
-            let Some(id) = peek.response_id() else {
-                continue;
-            };
-            pending.remove(id);
-            if self.rules.session {
-                self.note_initialize_answer(id, &peek);
+    /// Hands the server's `bytes` (one frame) to the user, first noting what it answers and
+    /// the revision an `initialize` answer names. Bytes that are not one JSON value are the
+    /// error (nothing is handed on).
+    async fn deliver(
+        &self,
+        bytes: Bytes,
+        pending: &mut HashSet<RequestId>,
+    ) -> Result<(), TransportError> {
+        let note = |frame: &Frame, raw: Option<&RawFrame<'_>>| match raw {
+            Some(raw) => {
+                if let Some(id) = answered(raw) {
+                    pending.remove(id);
+                    if self.rules.session {
+                        self.note_initialize_answer(id, || {
+                            let result = raw.result_text()?;
+                            let peek = serde_json::from_str::<ResultPeek<'_>>(result.get()).ok()?;
+                            peek.protocol_version.map(Cow::into_owned)
+                        });
+                    }
+                }
             }
-        }
-        hand(&self.incoming, self.options.tap.as_ref(), frame).await;
+            // Not one valid message (a batch): its responses are found by peeking.
+            None => {
+                for peek in messages(frame) {
+                    let Some(id) = peek.response_id() else {
+                        continue;
+                    };
+                    pending.remove(id);
+                    if self.rules.session {
+                        self.note_initialize_answer(id, || {
+                            let result = peek.result.as_ref()?;
+                            result.protocol_version.as_deref().map(str::to_owned)
+                        });
+                    }
+                }
+            }
+        };
+        hand_bytes(&self.incoming, self.options.tap.as_ref(), bytes, note)
+            .await
+            .map(drop)
     }
 
-    fn note_initialize_answer(&self, id: &RequestId, peek: &Peek<'_>) {
+    /// Records the revision an `initialize` answer names (`version`, read only when `id` is
+    /// the `initialize` request's).
+    fn note_initialize_answer(&self, id: &RequestId, version: impl FnOnce() -> Option<String>) {
         let mut session = self.lock();
         if session.initialize.as_ref() != Some(id) {
             return;
         }
         session.initialize = None;
-        if let Some(version) = peek
-            .result
-            .as_ref()
-            .and_then(|r| r.protocol_version.as_deref())
-        {
-            session.protocol_version = Some(version.to_owned());
+        if let Some(version) = version() {
+            session.protocol_version = Some(version);
         }
     }
 
