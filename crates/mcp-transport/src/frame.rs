@@ -9,7 +9,7 @@ use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 
 use mcp_types::jsonrpc::codes;
-use mcp_types::wire::{ParseErrorKind, RawFrame};
+use mcp_types::wire::{FrameError, ParseErrorKind, RawFrame};
 
 use crate::TransportError;
 
@@ -41,23 +41,25 @@ impl Frame {
         bytes: impl Into<Bytes>,
         read: impl FnOnce(&Frame, Option<&RawFrame<'_>>) -> T,
     ) -> Result<(Self, T), TransportError> {
+        let frame = Self::unchecked_json(bytes)?;
+        let read = match RawFrame::split(frame.as_str()) {
+            Ok(raw) => read(&frame, Some(&raw)),
+            Err(e) => {
+                not_json(&e)?;
+                read(&frame, None)
+            }
+        };
+        Ok((frame, read))
+    }
+
+    /// The trimmed bytes as a frame once they are UTF-8, their JSON not yet checked: for the
+    /// crate's readers that split the envelope right after ([`RawFrame::split`] reads the whole
+    /// text) and refuse the frame when the split says it is not JSON ([`not_json`]).
+    pub(crate) fn unchecked_json(bytes: impl Into<Bytes>) -> Result<Self, TransportError> {
         let bytes = trim_ascii(bytes.into());
         std::str::from_utf8(&bytes)
             .map_err(|e| TransportError::BadFrame(format!("not UTF-8: {e}")))?;
-        let frame = Self(bytes);
-        let read = match RawFrame::split(frame.as_str()) {
-            Ok(raw) => read(&frame, Some(&raw)),
-            // The splitter's own verdict that the text is not JSON (its other faults are of
-            // a JSON value that is not one message).
-            Err(e) if e.error.kind == ParseErrorKind::Syntax => {
-                return Err(TransportError::BadFrame(format!(
-                    "not one JSON value: {}",
-                    e.error.message
-                )));
-            }
-            Err(_) => read(&frame, None),
-        };
-        Ok((frame, read))
+        Ok(Self(bytes))
     }
 
     /// Wraps text our own code produced (compact JSON from `serialize_for_vec`) without
@@ -118,6 +120,19 @@ impl AsRef<[u8]> for Frame {
     fn as_ref(&self) -> &[u8] {
         &self.0
     }
+}
+
+/// The error of a frame whose envelope split found no JSON value (the splitter's own verdict;
+/// its other faults are of a JSON value that is not one message, which [`Frame::parse`]
+/// accepts).
+pub(crate) fn not_json(split: &FrameError) -> Result<(), TransportError> {
+    if split.error.kind == ParseErrorKind::Syntax {
+        return Err(TransportError::BadFrame(format!(
+            "not one JSON value: {}",
+            split.error.message
+        )));
+    }
+    Ok(())
 }
 
 /// `bytes` without leading and trailing ASCII whitespace (a slice of the same buffer).

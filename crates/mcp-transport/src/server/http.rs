@@ -187,18 +187,25 @@ async fn post_message<H: Handler>(
             "Accept must list application/json and text/event-stream",
         );
     }
-    let frame = match Frame::parse(body) {
+    let not_json = |e: crate::TransportError| {
+        json_error(
+            StatusCode::BAD_REQUEST,
+            None,
+            ErrorData::new(codes::PARSE_ERROR, format!("parse error: {e}")),
+            fallback_revision(server),
+        )
+    };
+    // The body is read once: the envelope split is also the check that it is JSON.
+    let frame = match Frame::unchecked_json(body) {
         Ok(f) => f,
-        Err(e) => {
-            return json_error(
-                StatusCode::BAD_REQUEST,
-                None,
-                ErrorData::new(codes::PARSE_ERROR, format!("parse error: {e}")),
-                fallback_revision(server),
-            );
-        }
+        Err(e) => return not_json(e),
     };
     let body = PostBody::new(&frame);
+    if let Err(split) = &body.raw
+        && let Err(e) = crate::frame::not_json(split)
+    {
+        return not_json(e);
+    }
     let offers_modern = server.shared.revisions.contains(&MODERN);
     let header_version = header_str(headers, VERSION_HEADER);
     let modern_marked = header_version == Some(MODERN.as_str()) || body.names_meta_version();
