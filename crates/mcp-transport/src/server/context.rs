@@ -304,11 +304,18 @@ impl RequestContext {
 
     /// The same request with the HTTP request's headers.
     pub(crate) fn with_headers(self, headers: &http::HeaderMap) -> RequestContext {
+        let headers = Some(Arc::new(headers.clone()));
+        self.edited(|inner| inner.headers = headers)
+    }
+
+    /// The same request with `edit` applied: in place when this is the context's only handle
+    /// (a context being built), else on a copy.
+    pub(crate) fn edited(self, edit: impl FnOnce(&mut ContextInner)) -> RequestContext {
+        let mut inner = Arc::try_unwrap(self.inner)
+            .unwrap_or_else(|shared| super::runtime::clone_inner(&shared));
+        edit(&mut inner);
         RequestContext {
-            inner: Arc::new(ContextInner {
-                headers: Some(Arc::new(headers.clone())),
-                ..super::runtime::clone_inner(&self.inner)
-            }),
+            inner: Arc::new(inner),
         }
     }
 

@@ -590,12 +590,7 @@ async fn answer_request<H: Handler>(
 ) -> Response {
     let limits = server.shared.limits;
     let (tx, mut rx) = mpsc::channel::<Outgoing>(limits.stream_queue);
-    let ctx = RequestContext {
-        inner: Arc::new(ContextInner {
-            outbox: Some(tx.clone()),
-            ..super::runtime::clone_inner(&ctx.inner)
-        }),
-    };
+    let ctx = ctx.edited(|inner| inner.outbox = Some(tx.clone()));
     let revision = ctx.revision();
     let id = ctx.request_id().clone();
     let (final_tx, mut final_rx) = tokio::sync::oneshot::channel::<(Frame, Option<i64>)>();
