@@ -24,6 +24,8 @@
 //! ```sh
 //! cargo bench -p mcp-bridge --bench overhead -- --rounds 5 --requests 2000
 //! ```
+//!
+//! `--pair same` or `--pair across` runs one pair only (for a profiler).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -45,6 +47,8 @@ struct Args {
     requests: usize,
     clients: usize,
     warmup: usize,
+    /// Only the pair whose label starts with this (`same`, `across`); all when `None`.
+    pair: Option<&'static str>,
 }
 
 fn args() -> Args {
@@ -53,6 +57,7 @@ fn args() -> Args {
         requests: 2000,
         clients: 8,
         warmup: 200,
+        pair: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -66,6 +71,13 @@ fn args() -> Args {
             "--requests" => args.requests = value(),
             "--clients" => args.clients = value(),
             "--warmup" => args.warmup = value(),
+            "--pair" => {
+                args.pair = match it.next().as_deref() {
+                    Some("same") => Some("same"),
+                    Some("across") => Some("across"),
+                    other => panic!("--pair takes same or across, found {other:?}"),
+                }
+            }
             // `cargo bench` passes `--bench`.
             _ => {}
         }
@@ -412,6 +424,9 @@ fn main() {
     );
     println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for (label, client_revision, upstream) in pairs {
+        if args.pair.is_some_and(|p| !label.starts_with(p)) {
+            continue;
+        }
         let bridge = start_bridge(&middle_rt, &server, upstream);
         // Across eras: the upstream's revision through the relay too (for reference).
         let reference = (upstream.as_str() != client_revision).then_some(upstream.as_str());

@@ -700,3 +700,114 @@ async fn a_session_post_is_judged_by_its_envelope_then_its_body() {
         assert_eq!(reply.status, 202);
     }
 }
+
+#[tokio::test]
+async fn a_stateless_post_is_judged_by_its_envelope_then_its_headers_then_its_body() {
+    let run = start(|_| {}).await;
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+    let headers = |method: &'static str, name: Option<&'static str>| {
+        let mut h = vec![
+            JSON,
+            ACCEPT_BOTH,
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", method),
+        ];
+        if let Some(name) = name {
+            h.push(("Mcp-Name", name));
+        }
+        h
+    };
+    // A bad envelope names its id when it has a usable one: 400, -32600.
+    let bad = format!(r#"{{"id":3,"method":"tools/list","params":{{{meta}}}}}"#);
+    let reply = exchange(
+        run.addr,
+        "POST",
+        &headers("tools/list", None),
+        bad.as_bytes(),
+    )
+    .await;
+    assert_eq!(reply.status, 400, "{bad}");
+    assert_eq!(reply.messages()[0]["error"]["code"], -32600);
+    assert_eq!(reply.messages()[0]["id"], 3);
+    // A batch is one message too many on this wire.
+    let batch =
+        format!(r#"[{{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{{{meta}}}}}]"#);
+    let reply = exchange(
+        run.addr,
+        "POST",
+        &headers("tools/list", None),
+        batch.as_bytes(),
+    )
+    .await;
+    assert_eq!(reply.status, 400);
+    assert_eq!(reply.messages()[0]["error"]["code"], -32600);
+    // A notification and a client's answer need nothing back.
+    for quiet in [
+        format!(
+            r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":1,{meta}}}}}"#
+        ),
+        r#"{"jsonrpc":"2.0","id":"s-1","result":{}}"#.to_owned(),
+    ] {
+        let reply = exchange(
+            run.addr,
+            "POST",
+            &headers("notifications/cancelled", None),
+            quiet.as_bytes(),
+        )
+        .await;
+        assert_eq!(reply.status, 202, "{quiet}");
+    }
+    // `Mcp-Name` is checked against the member its method names, read alone: members in any
+    // order, an `arguments` of any size beside it.
+    let call = format!(
+        r#"{{"params":{{"arguments":{{"text":"a \"b\""}},"name":"echo",{meta}}},"id":5,"method":"tools/call","jsonrpc":"2.0"}}"#
+    );
+    let reply = exchange(
+        run.addr,
+        "POST",
+        &headers("tools/call", Some("echo")),
+        call.as_bytes(),
+    )
+    .await;
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.messages()[0]["id"], 5);
+    assert!(
+        reply.messages()[0]["result"]["content"].is_array(),
+        "{:?}",
+        reply.messages()
+    );
+    let reply = exchange(
+        run.addr,
+        "POST",
+        &headers("tools/call", Some("other")),
+        call.as_bytes(),
+    )
+    .await;
+    assert_eq!(reply.status, 400);
+    assert_eq!(reply.messages()[0]["error"]["code"], -32020);
+    assert_eq!(reply.messages()[0]["id"], 5);
+    // A good envelope and headers with a bad body: answered to its id, with the pointer.
+    let bad_body = format!(
+        r#"{{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{{"name":"echo","arguments":7,{meta}}}}}"#
+    );
+    let reply = exchange(
+        run.addr,
+        "POST",
+        &headers("tools/call", Some("echo")),
+        bad_body.as_bytes(),
+    )
+    .await;
+    assert_eq!(reply.status, 400);
+    assert_eq!(reply.messages()[0]["error"]["code"], -32602);
+    assert_eq!(reply.messages()[0]["id"], 6);
+    // The `_meta` revision is required, and must match the header.
+    let bare = r#"{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{}}"#;
+    let reply = exchange(
+        run.addr,
+        "POST",
+        &headers("tools/list", None),
+        bare.as_bytes(),
+    )
+    .await;
+    assert_eq!(reply.messages()[0]["error"]["code"], -32602);
+}

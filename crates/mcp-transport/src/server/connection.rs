@@ -323,14 +323,7 @@ impl<H: Handler> Server<H> {
             }
         };
         if let ClientRequest::SubscriptionsListen(listen) = &request {
-            let ctx = modern_context(
-                self,
-                id.clone(),
-                &request,
-                meta,
-                principal.clone(),
-                Vec::new(),
-            );
+            let ctx = modern_context(self, id.clone(), &request, principal.clone(), Vec::new());
             let (filter, guard) = match self
                 .handler
                 .listen(&ctx, listen.params.notifications.clone())
@@ -369,7 +362,7 @@ impl<H: Handler> Server<H> {
             listens.insert(id, handle);
             return;
         }
-        let ctx = modern_context(self, id, &request, meta, principal.clone(), Vec::new());
+        let ctx = modern_context(self, id, &request, principal.clone(), Vec::new());
         let meta = self.server_info_meta();
         self.spawn_answer(tasks, ctx, request, outgoing.clone(), Some(meta));
     }

@@ -28,11 +28,13 @@ use mcp_types::ProtocolVersion;
 use mcp_types::jsonrpc::{ErrorData, JsonRpcMessage, JsonRpcNotification, RawMessage, RequestId};
 use mcp_types::model::{
     ClientCapabilities, ClientNotification, ClientRequest, Implementation, LoggingLevel, Meta,
-    ProgressToken, ServerNotification, SubscriptionFilter, SubscriptionsAcknowledgedNotification,
-    SubscriptionsAcknowledgedNotificationParams,
+    ProgressToken, RequestMeta, ServerNotification, SubscriptionFilter,
+    SubscriptionsAcknowledgedNotification, SubscriptionsAcknowledgedNotificationParams,
 };
 use mcp_types::session::{Envelope, Evidence};
 use mcp_types::wire::{FrameError, ParseError, RawFrame, parse_str_as};
+use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
@@ -212,7 +214,7 @@ async fn post_message<H: Handler>(
     let session_id = header_str(headers, SESSION_HEADER);
     let is_initialize = body.method() == Some("initialize");
     if offers_modern && modern_marked {
-        return stateless_post(server, headers, &frame, body.value(), principal).await;
+        return stateless_post(server, headers, body, principal).await;
     }
     if let Some(id) = session_id {
         return match server.shared.sessions.get_for(id, &principal) {
@@ -235,7 +237,7 @@ async fn post_message<H: Handler>(
         );
     }
     if offers_modern {
-        return stateless_post(server, headers, &frame, body.value(), principal).await;
+        return stateless_post(server, headers, body, principal).await;
     }
     plain(StatusCode::BAD_REQUEST, "missing Mcp-Session-Id")
 }
@@ -794,32 +796,33 @@ fn status_for(revision: ProtocolVersion, code: Option<i64>) -> StatusCode {
     }
 }
 
-/// A POST on the stateless wire.
+/// A POST on the stateless wire (2026-07-28): one request, judged by its envelope (split
+/// from the text), checked against its routing headers, then typed once. No `Value` is built.
 async fn stateless_post<H: Handler>(
     server: &Arc<Server<H>>,
     headers: &HeaderMap,
-    frame: &Frame,
-    value: &Value,
+    body: PostBody<'_>,
     principal: Principal,
 ) -> Response {
-    let id = value.get("id").cloned().and_then(request_id);
-    let refuse =
-        |status: StatusCode, error: ErrorData| json_error(status, id.clone(), error, MODERN);
-    let Some(method) = value.get("method").and_then(Value::as_str) else {
-        // Responses and anything else without a method: nothing to answer.
-        return if value.get("result").is_some() || value.get("error").is_some() {
-            accepted()
-        } else {
-            refuse(
-                StatusCode::BAD_REQUEST,
-                ErrorData::new(codes::INVALID_REQUEST, "not a JSON-RPC request"),
-            )
-        };
+    let raw = match &body.raw {
+        Ok(raw) => raw,
+        // A bad envelope (or a batch): its error, to the id when it names one; nothing for a
+        // frame JSON-RPC never answers.
+        Err(e) => {
+            return match e.reply() {
+                Some(reply) => json_error(StatusCode::BAD_REQUEST, reply.id, reply.error, MODERN),
+                None => accepted(),
+            };
+        }
     };
-    if id.is_none() {
-        // Notifications (e.g. notifications/cancelled on stdio) need no answer here.
-        return accepted();
-    }
+    let (id, method) = match raw.envelope() {
+        Envelope::Request { id, method } => (id, method.as_str()),
+        // Notifications (e.g. notifications/cancelled on stdio) and responses need no answer
+        // here.
+        _ => return accepted(),
+    };
+    let refuse =
+        |status: StatusCode, error: ErrorData| json_error(status, Some(id.clone()), error, MODERN);
     // Headers against the body.
     match header_str(headers, METHOD_HEADER) {
         Some(h) if h == method => {}
@@ -845,12 +848,9 @@ async fn stateless_post<H: Handler>(
             ),
         );
     }
-    let meta = value.pointer("/params/_meta");
-    let meta_version = meta
-        .and_then(|m| m.get(keys::PROTOCOL_VERSION))
-        .and_then(Value::as_str);
+    let requested = raw.meta_revision();
     let header_version = header_str(headers, VERSION_HEADER);
-    let Some(meta_version) = meta_version else {
+    let Some(meta_version) = requested.as_deref().and_then(Value::as_str) else {
         return refuse(
             StatusCode::BAD_REQUEST,
             ErrorData::new(
@@ -871,10 +871,10 @@ async fn stateless_post<H: Handler>(
     if meta_version != MODERN.as_str() {
         return refuse(
             StatusCode::BAD_REQUEST,
-            unsupported_version(server, meta.and_then(|m| m.get(keys::PROTOCOL_VERSION))),
+            unsupported_version(server, requested.as_deref()),
         );
     }
-    if let Some(expected) = name_of(method, value) {
+    if let Some(expected) = name_of(method, raw) {
         match header_str(headers, NAME_HEADER).map(decode_header_value) {
             Some(Some(h)) if h == expected => {}
             _ => {
@@ -885,16 +885,15 @@ async fn stateless_post<H: Handler>(
             }
         }
     }
-    let request = match parse_str_as::<ClientRequest>(frame.as_str(), MODERN) {
+    let request = match parse_str_as::<ClientRequest>(raw.text(), MODERN) {
         Ok(r) => r,
         Err(e) => return refuse(StatusCode::BAD_REQUEST, parse_error(&e)),
     };
-    let Some(id) = id else { return accepted() };
+    let id = id.clone();
     let ctx = modern_context(
         server,
         id.clone(),
         &request,
-        meta,
         principal,
         param_headers(headers),
     )
@@ -919,20 +918,19 @@ pub(super) fn modern_context<H: Handler>(
     server: &Arc<Server<H>>,
     id: RequestId,
     request: &ClientRequest,
-    meta: Option<&Value>,
     principal: Principal,
     param_headers: Vec<(String, String)>,
 ) -> RequestContext {
-    let field = |key: &str| meta.and_then(|m| m.get(key)).cloned();
+    // A member of the wrong shape is as good as absent (the request's own parse judged it).
+    let meta = request.meta();
+    let field = |key: &str| meta.and_then(|m| m.get(key));
     let client_capabilities: ClientCapabilities = field(keys::CLIENT_CAPABILITIES)
-        .and_then(|v| serde_json::from_value(v).ok())
+        .and_then(|v| ClientCapabilities::deserialize(v).ok())
         .unwrap_or_default();
     let client_info: Option<Implementation> =
-        field(keys::CLIENT_INFO).and_then(|v| serde_json::from_value(v).ok());
+        field(keys::CLIENT_INFO).and_then(|v| Implementation::deserialize(v).ok());
     let log_level = Arc::new(LevelCell::unset());
-    if let Some(level) =
-        field(keys::LOG_LEVEL).and_then(|v| serde_json::from_value::<LoggingLevel>(v).ok())
-    {
+    if let Some(level) = field(keys::LOG_LEVEL).and_then(|v| LoggingLevel::deserialize(v).ok()) {
         log_level.set(level);
     }
     RequestContext {
@@ -1007,18 +1005,28 @@ fn header_mismatch(message: String) -> ErrorData {
     ErrorData::new(codes::HEADER_MISMATCH, message)
 }
 
-/// The name a request's `Mcp-Name` header must carry.
-fn name_of<'a>(method: &str, value: &'a Value) -> Option<&'a str> {
-    let key = match method {
-        "tools/call" | "prompts/get" => "name",
-        "resources/read" => "uri",
+/// The name a request's `Mcp-Name` header must carry: the params member its method names,
+/// when it is a string (each member read alone, objects only).
+fn name_of(method: &str, raw: &RawFrame<'_>) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Named<'a> {
+        #[serde(default, borrow)]
+        name: Option<&'a RawValue>,
+        #[serde(default, borrow)]
+        uri: Option<&'a RawValue>,
+        #[serde(rename = "taskId", default, borrow)]
+        task_id: Option<&'a RawValue>,
+    }
+    let params = raw.params_text().filter(|p| p.get().starts_with('{'))?;
+    let named = serde_json::from_str::<Named<'_>>(params.get()).ok()?;
+    let member = match method {
+        "tools/call" | "prompts/get" => named.name,
+        "resources/read" => named.uri,
         // The tasks extension (SEP-2663) routes its methods by task.
-        "tasks/get" | "tasks/update" | "tasks/cancel" => "taskId",
+        "tasks/get" | "tasks/update" | "tasks/cancel" => named.task_id,
         _ => return None,
     };
-    value
-        .pointer(&format!("/params/{key}"))
-        .and_then(Value::as_str)
+    serde_json::from_str::<String>(member?.get()).ok()
 }
 
 /// The `Mcp-Param-*` headers: (lowercased name after the prefix, raw value).
