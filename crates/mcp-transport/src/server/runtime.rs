@@ -359,14 +359,8 @@ impl<H: Handler> Server<H> {
             store: self.shared.tasks.clone(),
             negotiated: true,
         });
-        let inner = ContextInner {
-            input: InputMode::Session(link),
-            ..clone_inner(&with.ctx.inner)
-        };
         WithRounds {
-            ctx: RequestContext {
-                inner: Arc::new(inner),
-            },
+            ctx: with.ctx.edited(|inner| inner.input = InputMode::Session(link)),
             rounds: with.rounds,
         }
     }
@@ -413,14 +407,8 @@ impl<H: Handler> Server<H> {
             inputs.answers.insert(key.clone(), answer.clone());
             inputs.raw.insert(key.clone(), raw);
         }
-        let inner = ContextInner {
-            input: InputMode::Stateless(Arc::new(inputs)),
-            ..clone_inner(&ctx.inner)
-        };
         Ok(WithRounds {
-            ctx: RequestContext {
-                inner: Arc::new(inner),
-            },
+            ctx: ctx.edited(|inner| inner.input = InputMode::Stateless(Arc::new(inputs))),
             rounds,
         })
     }
