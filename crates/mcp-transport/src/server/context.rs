@@ -303,8 +303,8 @@ impl RequestContext {
     }
 
     /// The same request with the HTTP request's headers.
-    pub(crate) fn with_headers(self, headers: &http::HeaderMap) -> RequestContext {
-        let headers = Some(Arc::new(headers.clone()));
+    pub(crate) fn with_headers(self, headers: &Arc<http::HeaderMap>) -> RequestContext {
+        let headers = Some(headers.clone());
         self.edited(|inner| inner.headers = headers)
     }
 

@@ -104,11 +104,12 @@ async fn handle<H: Handler>(
             return r;
         }
     };
-    let headers = &parts.headers;
+    // Shared, not copied, with the contexts of the requests it carries.
+    let headers = Arc::new(parts.headers);
     match parts.method {
-        Method::POST => post_message(&server, headers, body, principal).await,
-        Method::GET => get_stream(&server, headers, &principal).await,
-        Method::DELETE => delete_session(&server, headers, &principal),
+        Method::POST => post_message(&server, &headers, body, principal).await,
+        Method::GET => get_stream(&server, &headers, &principal).await,
+        Method::DELETE => delete_session(&server, &headers, &principal),
         _ => plain(StatusCode::METHOD_NOT_ALLOWED, "method not allowed"),
     }
 }
@@ -169,7 +170,7 @@ pub(super) fn accepts(headers: &HeaderMap, mime: &str) -> bool {
 /// A POST: one JSON-RPC message (or a 2025-03-26 batch).
 async fn post_message<H: Handler>(
     server: &Arc<Server<H>>,
-    headers: &HeaderMap,
+    headers: &Arc<HeaderMap>,
     body: Bytes,
     principal: Principal,
 ) -> Response {
@@ -377,7 +378,7 @@ pub(super) fn parse_error(e: &ParseError) -> ErrorData {
 /// A POST on a handshake-era session.
 async fn session_post<H: Handler>(
     server: &Arc<Server<H>>,
-    headers: &HeaderMap,
+    headers: &Arc<HeaderMap>,
     session: Arc<Session>,
     body: PostBody<'_>,
     principal: Principal,
@@ -472,7 +473,7 @@ async fn session_post<H: Handler>(
 async fn batch<H: Handler>(
     server: &Arc<Server<H>>,
     session: &Arc<Session>,
-    headers: &HeaderMap,
+    headers: &Arc<HeaderMap>,
     value: &Value,
     principal: Principal,
 ) -> Response {
@@ -800,7 +801,7 @@ fn status_for(revision: ProtocolVersion, code: Option<i64>) -> StatusCode {
 /// from the text), checked against its routing headers, then typed once. No `Value` is built.
 async fn stateless_post<H: Handler>(
     server: &Arc<Server<H>>,
-    headers: &HeaderMap,
+    headers: &Arc<HeaderMap>,
     body: PostBody<'_>,
     principal: Principal,
 ) -> Response {

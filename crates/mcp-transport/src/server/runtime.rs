@@ -360,7 +360,9 @@ impl<H: Handler> Server<H> {
             negotiated: true,
         });
         WithRounds {
-            ctx: with.ctx.edited(|inner| inner.input = InputMode::Session(link)),
+            ctx: with
+                .ctx
+                .edited(|inner| inner.input = InputMode::Session(link)),
             rounds: with.rounds,
         }
     }
