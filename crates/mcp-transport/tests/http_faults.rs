@@ -701,44 +701,37 @@ async fn a_session_post_is_judged_by_its_envelope_then_its_body() {
     }
 }
 
+/// A stateless POST of `body` with the routing headers of `method` (and `Mcp-Name`).
+async fn stateless(
+    addr: std::net::SocketAddr,
+    method: &str,
+    name: Option<&str>,
+    body: &str,
+) -> Reply {
+    let mut headers = vec![
+        JSON,
+        ACCEPT_BOTH,
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", method),
+    ];
+    headers.extend(name.map(|name| ("Mcp-Name", name)));
+    exchange(addr, "POST", &headers, body.as_bytes()).await
+}
+
 #[tokio::test]
 async fn a_stateless_post_is_judged_by_its_envelope_then_its_headers_then_its_body() {
     let run = start(|_| {}).await;
     let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
-    let headers = |method: &'static str, name: Option<&'static str>| {
-        let mut h = vec![
-            JSON,
-            ACCEPT_BOTH,
-            ("MCP-Protocol-Version", "2026-07-28"),
-            ("Mcp-Method", method),
-        ];
-        if let Some(name) = name {
-            h.push(("Mcp-Name", name));
-        }
-        h
-    };
     // A bad envelope names its id when it has a usable one: 400, -32600.
     let bad = format!(r#"{{"id":3,"method":"tools/list","params":{{{meta}}}}}"#);
-    let reply = exchange(
-        run.addr,
-        "POST",
-        &headers("tools/list", None),
-        bad.as_bytes(),
-    )
-    .await;
+    let reply = stateless(run.addr, "tools/list", None, &bad).await;
     assert_eq!(reply.status, 400, "{bad}");
     assert_eq!(reply.messages()[0]["error"]["code"], -32600);
     assert_eq!(reply.messages()[0]["id"], 3);
     // A batch is one message too many on this wire.
     let batch =
         format!(r#"[{{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{{{meta}}}}}]"#);
-    let reply = exchange(
-        run.addr,
-        "POST",
-        &headers("tools/list", None),
-        batch.as_bytes(),
-    )
-    .await;
+    let reply = stateless(run.addr, "tools/list", None, &batch).await;
     assert_eq!(reply.status, 400);
     assert_eq!(reply.messages()[0]["error"]["code"], -32600);
     // A notification and a client's answer need nothing back.
@@ -748,13 +741,7 @@ async fn a_stateless_post_is_judged_by_its_envelope_then_its_headers_then_its_bo
         ),
         r#"{"jsonrpc":"2.0","id":"s-1","result":{}}"#.to_owned(),
     ] {
-        let reply = exchange(
-            run.addr,
-            "POST",
-            &headers("notifications/cancelled", None),
-            quiet.as_bytes(),
-        )
-        .await;
+        let reply = stateless(run.addr, "notifications/cancelled", None, &quiet).await;
         assert_eq!(reply.status, 202, "{quiet}");
     }
     // `Mcp-Name` is checked against the member its method names, read alone: members in any
@@ -762,13 +749,7 @@ async fn a_stateless_post_is_judged_by_its_envelope_then_its_headers_then_its_bo
     let call = format!(
         r#"{{"params":{{"arguments":{{"text":"a \"b\""}},"name":"echo",{meta}}},"id":5,"method":"tools/call","jsonrpc":"2.0"}}"#
     );
-    let reply = exchange(
-        run.addr,
-        "POST",
-        &headers("tools/call", Some("echo")),
-        call.as_bytes(),
-    )
-    .await;
+    let reply = stateless(run.addr, "tools/call", Some("echo"), &call).await;
     assert_eq!(reply.status, 200);
     assert_eq!(reply.messages()[0]["id"], 5);
     assert!(
@@ -776,13 +757,7 @@ async fn a_stateless_post_is_judged_by_its_envelope_then_its_headers_then_its_bo
         "{:?}",
         reply.messages()
     );
-    let reply = exchange(
-        run.addr,
-        "POST",
-        &headers("tools/call", Some("other")),
-        call.as_bytes(),
-    )
-    .await;
+    let reply = stateless(run.addr, "tools/call", Some("other"), &call).await;
     assert_eq!(reply.status, 400);
     assert_eq!(reply.messages()[0]["error"]["code"], -32020);
     assert_eq!(reply.messages()[0]["id"], 5);
@@ -790,24 +765,12 @@ async fn a_stateless_post_is_judged_by_its_envelope_then_its_headers_then_its_bo
     let bad_body = format!(
         r#"{{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{{"name":"echo","arguments":7,{meta}}}}}"#
     );
-    let reply = exchange(
-        run.addr,
-        "POST",
-        &headers("tools/call", Some("echo")),
-        bad_body.as_bytes(),
-    )
-    .await;
+    let reply = stateless(run.addr, "tools/call", Some("echo"), &bad_body).await;
     assert_eq!(reply.status, 400);
     assert_eq!(reply.messages()[0]["error"]["code"], -32602);
     assert_eq!(reply.messages()[0]["id"], 6);
-    // The `_meta` revision is required, and must match the header.
+    // The `_meta` revision is required.
     let bare = r#"{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{}}"#;
-    let reply = exchange(
-        run.addr,
-        "POST",
-        &headers("tools/list", None),
-        bare.as_bytes(),
-    )
-    .await;
+    let reply = stateless(run.addr, "tools/list", None, bare).await;
     assert_eq!(reply.messages()[0]["error"]["code"], -32602);
 }
