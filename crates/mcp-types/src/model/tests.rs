@@ -520,34 +520,3 @@ fn generated_untagged_unions_name_the_closest_member_with_its_path() {
         serde_json::from_value(serde_json::json!({"type": "text", "text": "a"})).unwrap();
     assert!(matches!(ok, v2026_07_28::ContentBlock::TextContent(_)));
 }
-
-#[test]
-fn retry_members_are_those_of_the_input_required_methods() {
-    let requests = [
-        json!({"method": "tools/call", "params": {"name": "t", "requestState": "s"}}),
-        json!({"method": "prompts/get", "params": {"name": "p", "requestState": "s"}}),
-        json!({"method": "resources/read", "params": {"uri": "file:///a", "requestState": "s"}}),
-        json!({"method": "tools/list"}),
-        json!({"method": "ping"}),
-        json!({"method": "resources/subscribe", "params": {"uri": "file:///a"}}),
-    ];
-    for value in requests {
-        let method = value["method"].as_str().unwrap().to_owned();
-        let mut request: ClientRequest = from_value(value).unwrap();
-        let retried = crate::wire::INPUT_REQUIRED_METHODS.contains(&method.as_str());
-        match request.retry_members_mut() {
-            Some(members) => {
-                assert!(retried, "{method}");
-                assert_eq!(members.request_state.as_deref(), Some("s"), "{method}");
-                *members.request_state = None;
-                *members.input_responses = Some(InputResponses::new());
-            }
-            None => assert!(!retried, "{method}"),
-        }
-        if retried {
-            let params = serde_json::to_value(&request).unwrap()["params"].clone();
-            assert!(params.get("requestState").is_none(), "{method}");
-            assert_eq!(params["inputResponses"], json!({}), "{method}");
-        }
-    }
-}

@@ -1311,3 +1311,36 @@ mod elicitation_members {
         assert!(e.message.contains("as its EnumSchema"), "{}", e.message);
     }
 }
+
+/// The model's retry members (`ClientRequest::retry_members_mut`) are those of the methods the
+/// boundary lets answer `input_required`.
+#[test]
+fn retry_members_are_those_of_the_input_required_methods() {
+    let requests = [
+        json!({"method": "tools/call", "params": {"name": "t", "requestState": "s"}}),
+        json!({"method": "prompts/get", "params": {"name": "p", "requestState": "s"}}),
+        json!({"method": "resources/read", "params": {"uri": "file:///a", "requestState": "s"}}),
+        json!({"method": "tools/list"}),
+        json!({"method": "ping"}),
+        json!({"method": "resources/subscribe", "params": {"uri": "file:///a"}}),
+    ];
+    for value in requests {
+        let method = value["method"].as_str().unwrap().to_owned();
+        let mut request: crate::model::ClientRequest = serde_json::from_value(value).unwrap();
+        let retried = INPUT_REQUIRED_METHODS.contains(&method.as_str());
+        match request.retry_members_mut() {
+            Some(members) => {
+                assert!(retried, "{method}");
+                assert_eq!(members.request_state.as_deref(), Some("s"), "{method}");
+                *members.request_state = None;
+                *members.input_responses = Some(crate::model::InputResponses::new());
+            }
+            None => assert!(!retried, "{method}"),
+        }
+        if retried {
+            let params = serde_json::to_value(&request).unwrap()["params"].clone();
+            assert!(params.get("requestState").is_none(), "{method}");
+            assert_eq!(params["inputResponses"], json!({}), "{method}");
+        }
+    }
+}
