@@ -15,6 +15,7 @@ pub mod client;
 pub mod error;
 pub mod fixtures;
 pub mod frame;
+mod routing;
 pub mod server;
 pub mod stdio;
 

@@ -26,6 +26,7 @@ use super::http::{
 };
 use super::peek::{Peek, ResultPeek, messages};
 use super::{ClientOptions, Wire};
+use crate::routing::{NameMember, name_member};
 use crate::stdio::close_requested;
 use crate::{Connection, ConnectionEnd, Frame, ServerStreamGate, TransportError};
 
@@ -35,24 +36,6 @@ const METHOD_HEADER: &str = "mcp-method";
 const NAME_HEADER: &str = "mcp-name";
 const LAST_EVENT_HEADER: &str = "last-event-id";
 const ACCEPT_BOTH: &str = "application/json, text/event-stream";
-
-/// Which params member a stateless request's `Mcp-Name` header copies, by method.
-const NAME_MEMBER: &[(&str, NameMember)] = &[
-    ("tools/call", NameMember::Name),
-    ("prompts/get", NameMember::Name),
-    ("resources/read", NameMember::Uri),
-    // The tasks extension (SEP-2663) routes its methods by task.
-    ("tasks/get", NameMember::TaskId),
-    ("tasks/update", NameMember::TaskId),
-    ("tasks/cancel", NameMember::TaskId),
-];
-
-#[derive(Debug, Clone, Copy)]
-enum NameMember {
-    Name,
-    Uri,
-    TaskId,
-}
 
 /// What each wire does, as data.
 #[derive(Debug, Clone, Copy)]
@@ -644,8 +627,7 @@ impl Default for Cursor {
 
 /// The `Mcp-Name` of a stateless request: the params member its method names.
 fn routing_name(peek: &Peek<'_>) -> Option<String> {
-    let method = peek.method.as_deref()?;
-    let (_, member) = NAME_MEMBER.iter().find(|(m, _)| *m == method)?;
+    let member = name_member(peek.method.as_deref()?)?;
     let params = peek.params.as_ref()?;
     match member {
         NameMember::Name => params.name.as_deref(),

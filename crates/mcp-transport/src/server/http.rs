@@ -49,6 +49,7 @@ use super::runtime::{AbortOnDrop, error_frame, response_frame};
 use super::session::{Session, StreamLog, new_session_id};
 use super::{Server, ServerShared};
 use crate::Frame;
+use crate::routing::{NameMember, name_member};
 
 const SESSION_HEADER: &str = "mcp-session-id";
 const VERSION_HEADER: &str = "mcp-protocol-version";
@@ -1018,16 +1019,15 @@ fn name_of(method: &str, raw: &RawFrame<'_>) -> Option<String> {
         #[serde(rename = "taskId", default, borrow)]
         task_id: Option<&'a RawValue>,
     }
+    let member = name_member(method)?;
     let params = raw.params_text().filter(|p| p.get().starts_with('{'))?;
     let named = serde_json::from_str::<Named<'_>>(params.get()).ok()?;
-    let member = match method {
-        "tools/call" | "prompts/get" => named.name,
-        "resources/read" => named.uri,
-        // The tasks extension (SEP-2663) routes its methods by task.
-        "tasks/get" | "tasks/update" | "tasks/cancel" => named.task_id,
-        _ => return None,
+    let text = match member {
+        NameMember::Name => named.name,
+        NameMember::Uri => named.uri,
+        NameMember::TaskId => named.task_id,
     };
-    serde_json::from_str::<String>(member?.get()).ok()
+    serde_json::from_str::<String>(text?.get()).ok()
 }
 
 /// The `Mcp-Param-*` headers: (lowercased name after the prefix, raw value).
