@@ -1,6 +1,7 @@
 //! What the HTTP client transports share: the hyper client, bounded body and SSE reading, and the
 //! error answers made for requests the server could not answer.
 
+use std::borrow::Cow;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -16,6 +17,7 @@ use mcp_types::session::Envelope;
 use mcp_types::wire::RawFrame;
 use serde_json::json;
 
+use super::peek::{ResultPeek, messages};
 use super::sse::{SseEvent, SseParser};
 use crate::{Frame, TransportError};
 
@@ -123,11 +125,37 @@ pub(crate) async fn hand_bytes(
     Ok(incoming.send(frame).await.is_ok())
 }
 
-/// The id a split frame answers: a success response's, or an error response's when it has one.
-pub(crate) fn answered<'r>(raw: &'r RawFrame<'_>) -> Option<&'r RequestId> {
-    match raw.envelope() {
-        Envelope::Response { id } | Envelope::Error { id: Some(id), .. } => Some(id),
-        _ => None,
+/// Calls `on` with the id of each response in a frame from the server — found from its
+/// envelope when it was split, by peeking when it is not one valid message (a batch) — and a
+/// reader of the `protocolVersion` its result names (an `initialize` answer's), read only when
+/// called.
+pub(crate) fn each_answer(
+    frame: &Frame,
+    raw: Option<&RawFrame<'_>>,
+    mut on: impl FnMut(&RequestId, &dyn Fn() -> Option<String>),
+) {
+    match raw {
+        Some(raw) => {
+            let id = match raw.envelope() {
+                Envelope::Response { id } | Envelope::Error { id: Some(id), .. } => id,
+                _ => return,
+            };
+            on(id, &|| {
+                let result = raw.result_text()?;
+                let peek = serde_json::from_str::<ResultPeek<'_>>(result.get()).ok()?;
+                peek.protocol_version.map(Cow::into_owned)
+            });
+        }
+        None => {
+            for peek in messages(frame) {
+                if let Some(id) = peek.response_id() {
+                    on(id, &|| {
+                        let result = peek.result.as_ref()?;
+                        result.protocol_version.as_deref().map(str::to_owned)
+                    });
+                }
+            }
+        }
     }
 }
 

@@ -16,7 +16,7 @@ use tokio::task::JoinSet;
 
 use super::ClientOptions;
 use super::http::{
-    HttpClient, Reason, SseBody, answered, client, error_answer, hand, hand_bytes, media_type,
+    HttpClient, Reason, SseBody, client, each_answer, error_answer, hand, hand_bytes, media_type,
     parse_url, read_body, send, status_message,
 };
 use super::peek::messages;
@@ -140,20 +140,9 @@ impl Shared {
                     }
                     let note = |frame: &Frame, raw: Option<&RawFrame<'_>>| {
                         let mut pending = self.lock();
-                        match raw {
-                            Some(raw) => {
-                                if let Some(id) = answered(raw) {
-                                    pending.remove(id);
-                                }
-                            }
-                            None => {
-                                for peek in messages(frame) {
-                                    if let Some(id) = peek.response_id() {
-                                        pending.remove(id);
-                                    }
-                                }
-                            }
-                        }
+                        each_answer(frame, raw, |id, _| {
+                            pending.remove(id);
+                        });
                     };
                     let bytes = event.data.into();
                     // An event that is not one JSON value is skipped.

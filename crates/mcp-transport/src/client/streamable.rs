@@ -5,7 +5,6 @@
 //! a JSON body or the events of an SSE stream — and answers itself every request of its frame
 //! that the server left unanswered (see the module docs of [`crate::client`]).
 
-use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -21,10 +20,10 @@ use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, mpsc, watch};
 use tokio::task::{AbortHandle, JoinSet};
 
 use super::http::{
-    HttpClient, Reason, SseBody, answered, client, error_answer, hand, hand_bytes, media_type,
+    HttpClient, Reason, SseBody, client, each_answer, error_answer, hand, hand_bytes, media_type,
     parse_url, read_body, send, status_message,
 };
-use super::peek::{Peek, ResultPeek, messages};
+use super::peek::{Peek, messages};
 use super::{ClientOptions, Wire};
 use crate::routing::{NameMember, name_member};
 use crate::stdio::close_requested;
@@ -525,34 +524,13 @@ impl Shared {
         bytes: Bytes,
         pending: &mut HashSet<RequestId>,
     ) -> Result<(), TransportError> {
-        let note = |frame: &Frame, raw: Option<&RawFrame<'_>>| match raw {
-            Some(raw) => {
-                if let Some(id) = answered(raw) {
-                    pending.remove(id);
-                    if self.rules.session {
-                        self.note_initialize_answer(id, || {
-                            let result = raw.result_text()?;
-                            let peek = serde_json::from_str::<ResultPeek<'_>>(result.get()).ok()?;
-                            peek.protocol_version.map(Cow::into_owned)
-                        });
-                    }
+        let note = |frame: &Frame, raw: Option<&RawFrame<'_>>| {
+            each_answer(frame, raw, |id, version| {
+                pending.remove(id);
+                if self.rules.session {
+                    self.note_initialize_answer(id, version);
                 }
-            }
-            // Not one valid message (a batch): its responses are found by peeking.
-            None => {
-                for peek in messages(frame) {
-                    let Some(id) = peek.response_id() else {
-                        continue;
-                    };
-                    pending.remove(id);
-                    if self.rules.session {
-                        self.note_initialize_answer(id, || {
-                            let result = peek.result.as_ref()?;
-                            result.protocol_version.as_deref().map(str::to_owned)
-                        });
-                    }
-                }
-            }
+            });
         };
         hand_bytes(&self.incoming, self.options.tap.as_ref(), bytes, note)
             .await
@@ -561,7 +539,7 @@ impl Shared {
 
     /// Records the revision an `initialize` answer names (`version`, read only when `id` is
     /// the `initialize` request's).
-    fn note_initialize_answer(&self, id: &RequestId, version: impl FnOnce() -> Option<String>) {
+    fn note_initialize_answer(&self, id: &RequestId, version: &dyn Fn() -> Option<String>) {
         let mut session = self.lock();
         if session.initialize.as_ref() != Some(id) {
             return;
