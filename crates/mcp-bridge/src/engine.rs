@@ -220,19 +220,22 @@ impl BridgeHandler {
         leg: i64,
     ) -> ClientRequest {
         let mut meta = request.take_meta().unwrap_or_default();
-        let sent_level = meta.0.get(keys::LOG_LEVEL).cloned();
+        let sent_level = meta.get(keys::LOG_LEVEL).cloned();
         for key in RESERVED_META.iter().map(|reserved| reserved.key) {
-            meta.0.shift_remove(key);
+            meta.shift_remove(key);
         }
-        if meta.0.contains_key(keys::PROGRESS_TOKEN) {
-            meta.0.insert(keys::PROGRESS_TOKEN.into(), json!(leg));
+        if meta.contains_key(keys::PROGRESS_TOKEN) {
+            meta.insert(keys::PROGRESS_TOKEN.into(), json!(leg));
         }
         if self.modern_upstream() {
-            let before: Vec<String> = meta.0.keys().cloned().collect();
-            self.stamp(ctx, &mut meta.0, sent_level);
-            if self.report.enabled() {
+            // The keys before the stamp, only for a report of what it injected.
+            let before: Option<Vec<String>> = self
+                .report
+                .enabled()
+                .then(|| meta.keys().cloned().collect());
+            self.stamp(ctx, &mut meta, sent_level);
+            if let Some(before) = before {
                 let injected = meta
-                    .0
                     .keys()
                     .filter(|k| !before.contains(k))
                     .map(|k| {
@@ -247,7 +250,7 @@ impl BridgeHandler {
                     .stamped(request.method(), ctx.revision(), MODERN, injected);
             }
         }
-        if !meta.0.is_empty() {
+        if !meta.is_empty() {
             *request.meta_mut() = meta;
         }
         request

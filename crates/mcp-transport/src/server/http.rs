@@ -191,7 +191,7 @@ async fn post_message<H: Handler>(
             "Accept must list application/json and text/event-stream",
         );
     }
-    let not_json = |e: crate::TransportError| {
+    let refuse_unparsed = |e: crate::TransportError| {
         json_error(
             StatusCode::BAD_REQUEST,
             None,
@@ -202,13 +202,13 @@ async fn post_message<H: Handler>(
     // The body is read once: the envelope split is also the check that it is JSON.
     let frame = match Frame::unchecked_json(body) {
         Ok(f) => f,
-        Err(e) => return not_json(e),
+        Err(e) => return refuse_unparsed(e),
     };
     let body = PostBody::new(&frame);
     if let Err(split) = &body.raw
         && let Err(e) = crate::frame::not_json(split)
     {
-        return not_json(e);
+        return refuse_unparsed(e);
     }
     let offers_modern = server.shared.revisions.contains(&MODERN);
     let header_version = header_str(headers, VERSION_HEADER);
