@@ -173,7 +173,7 @@ async fn resource_request(
     let mut leg = session.start_leg(id, request, Some(MODERN)).await?;
     let deadline = Instant::now() + std::time::Duration::from_secs(10);
     loop {
-        match tokio::time::timeout_at(deadline, leg.rx.recv()).await {
+        match tokio::time::timeout_at(deadline, leg.next()).await {
             Ok(Some(LegEvent::Done(answer))) => {
                 leg.finished = true;
                 return answer.map(|_| ());
@@ -603,7 +603,7 @@ impl DirectionB {
                 .into_iter()
                 .flatten()
                 .fold(deadline, Instant::min);
-            match tokio::time::timeout_at(wake, call.leg.rx.recv()).await {
+            match tokio::time::timeout_at(wake, call.leg.next()).await {
                 Ok(Some(LegEvent::Done(answer))) => {
                     call.leg.finished = true;
                     let revision = call.session.revision();

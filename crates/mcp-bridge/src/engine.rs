@@ -462,7 +462,7 @@ impl BridgeHandler {
         let mut deadline = started + self.limits.request_timeout;
         let mut last_progress: Option<f64> = None;
         loop {
-            match tokio::time::timeout_at(deadline, leg.rx.recv()).await {
+            match tokio::time::timeout_at(deadline, leg.next()).await {
                 Ok(Some(LegEvent::Done(answer))) => {
                     leg.finished = true;
                     return answer;

@@ -140,7 +140,7 @@ impl Listener {
         let mut leg = self.open(&filter).await?;
         let acked = tokio::time::timeout(ACK_TIMEOUT, async {
             loop {
-                match leg.rx.recv().await {
+                match leg.next().await {
                     Some(LegEvent::Ack(ack)) => return Ok(ack),
                     Some(LegEvent::Done(Err(e))) => {
                         leg.finished = true;
@@ -204,7 +204,7 @@ async fn own(listener: Weak<Listener>, mut leg: LegHandle, generation: u64) {
     let mut short = 0u32;
     loop {
         let opened = Instant::now();
-        while let Some(event) = leg.rx.recv().await {
+        while let Some(event) = leg.next().await {
             if let LegEvent::Done(_) = event {
                 leg.finished = true;
                 break;

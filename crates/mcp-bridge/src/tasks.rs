@@ -165,7 +165,7 @@ async fn upstream_cancel(session: &Arc<Upstream>, upstream_id: &str) -> Result<(
         .await?;
     let deadline = Instant::now() + std::time::Duration::from_secs(10);
     loop {
-        match tokio::time::timeout_at(deadline, leg.rx.recv()).await {
+        match tokio::time::timeout_at(deadline, leg.next()).await {
             Ok(Some(LegEvent::Done(answer))) => {
                 leg.finished = true;
                 return answer.map(|_| ());
@@ -525,7 +525,7 @@ async fn drive_hosted(
     deadline: Instant,
 ) {
     let outcome = loop {
-        match tokio::time::timeout_at(deadline, call.leg.rx.recv()).await {
+        match tokio::time::timeout_at(deadline, call.leg.next()).await {
             Ok(Some(LegEvent::Done(answer))) => {
                 call.leg.finished = true;
                 break match answer {
@@ -616,7 +616,7 @@ async fn upstream_status(session: &Arc<Upstream>, upstream_id: &str) -> Option<T
         .ok()?;
     let deadline = Instant::now() + std::time::Duration::from_secs(10);
     loop {
-        match tokio::time::timeout_at(deadline, leg.rx.recv()).await {
+        match tokio::time::timeout_at(deadline, leg.next()).await {
             Ok(Some(LegEvent::Done(answer))) => {
                 leg.finished = true;
                 let value = answer.ok()?.value();
@@ -642,7 +642,7 @@ async fn drive_leg(
         .start_leg(session.reserve_id(), request, Some(MODERN))
         .await?;
     loop {
-        match tokio::time::timeout_at(deadline, leg.rx.recv()).await {
+        match tokio::time::timeout_at(deadline, leg.next()).await {
             Ok(Some(LegEvent::Done(answer))) => {
                 leg.finished = true;
                 return answer.map(|answer| payload(&answer, session.revision()));

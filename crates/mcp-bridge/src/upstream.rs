@@ -80,6 +80,11 @@ pub struct Snapshot {
     pub transport: &'static str,
 }
 
+/// Where a leg's events are queued. Boxed: a queue's storage is allocated 32 slots at a time
+/// and a leg usually carries one event (its answer), so a slot is a pointer, not the whole
+/// event (a 5.6 kB block for every request before).
+type LegSender = mpsc::Sender<Box<LegEvent>>;
+
 /// One event of a leg, in the order the upstream sent them.
 #[derive(Debug)]
 pub(crate) enum LegEvent {
@@ -141,7 +146,7 @@ impl Answer {
 }
 
 struct Leg {
-    tx: mpsc::Sender<LegEvent>,
+    tx: LegSender,
     method: &'static str,
     /// The task a `tasks/result` leg waits on: the server's requests naming it
     /// (`related-task`) go to this leg.
@@ -517,7 +522,7 @@ impl Upstream {
         let mut leg = self.start_leg(self.reserve_id(), request, None).await?;
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
-            match tokio::time::timeout_at(deadline, leg.rx.recv()).await {
+            match tokio::time::timeout_at(deadline, leg.next()).await {
                 Ok(Some(LegEvent::Done(answer))) => {
                     leg.finished = true;
                     return answer;
@@ -849,7 +854,7 @@ impl Upstream {
         match target {
             Some(tx) => {
                 if tx
-                    .try_send(LegEvent::Request(id.clone(), Box::new(request)))
+                    .try_send(Box::new(LegEvent::Request(id.clone(), Box::new(request))))
                     .is_err()
                 {
                     return Some((
@@ -925,7 +930,7 @@ impl Upstream {
                 };
                 // Progress is droppable: a full queue loses it rather than stalling the router.
                 if let Some(tx) = leg {
-                    let _ = tx.try_send(LegEvent::Progress(p.params));
+                    let _ = tx.try_send(Box::new(LegEvent::Progress(p.params)));
                 }
             }
             ServerNotification::LoggingMessage(m) => {
@@ -938,7 +943,7 @@ impl Upstream {
                 };
                 match newest {
                     Some(tx) => {
-                        let _ = tx.try_send(LegEvent::Log(m.params));
+                        let _ = tx.try_send(Box::new(LegEvent::Log(m.params)));
                     }
                     None => {
                         let sessions = self
@@ -1031,13 +1036,18 @@ impl TapSlot {
 pub(crate) struct LegHandle {
     /// The bridge id the upstream sees.
     pub id: i64,
-    pub rx: mpsc::Receiver<LegEvent>,
+    rx: mpsc::Receiver<Box<LegEvent>>,
     upstream: Arc<Upstream>,
     /// Set once the answer arrived (nothing to cancel).
     pub finished: bool,
 }
 
 impl LegHandle {
+    /// The leg's next event; `None` once the upstream dropped the leg.
+    pub(crate) async fn next(&mut self) -> Option<LegEvent> {
+        self.rx.recv().await.map(|event| *event)
+    }
+
     /// Stops waiting: forgets the leg and tells the upstream (`notifications/cancelled` naming
     /// the leg id; on the 2026-07-28 HTTP wire the transport turns it into closing the stream).
     pub(crate) fn cancel(&mut self, reason: &str) {
@@ -1077,8 +1087,8 @@ impl Drop for LegHandle {
 }
 
 /// Queues `event` on a leg; an answer that finds the queue full waits in a task of its own.
-fn deliver(tx: &mpsc::Sender<LegEvent>, event: LegEvent) {
-    if let Err(mpsc::error::TrySendError::Full(event)) = tx.try_send(event) {
+fn deliver(tx: &LegSender, event: LegEvent) {
+    if let Err(mpsc::error::TrySendError::Full(event)) = tx.try_send(Box::new(event)) {
         let tx = tx.clone();
         if let Ok(rt) = tokio::runtime::Handle::try_current() {
             rt.spawn(async move {

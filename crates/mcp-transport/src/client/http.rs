@@ -59,14 +59,32 @@ pub(crate) async fn send(
     }
 }
 
-/// The media type of a response (`text/event-stream`, `application/json`, …), lowercased.
-pub(crate) fn media_type(headers: &HeaderMap) -> String {
-    headers
+/// What a response's body is, as far as the clients read it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Media {
+    /// `application/json`: one JSON-RPC message (or a batch).
+    Json,
+    /// `text/event-stream`: SSE events.
+    EventStream,
+    /// Anything else, or no `Content-Type`.
+    Other,
+}
+
+/// The media type of a response (its `Content-Type` without parameters, any case).
+pub(crate) fn media_type(headers: &HeaderMap) -> Media {
+    let essence = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.split(';').next())
-        .map(|v| v.trim().to_ascii_lowercase())
-        .unwrap_or_default()
+        .map(str::trim)
+        .unwrap_or_default();
+    if essence.eq_ignore_ascii_case("application/json") {
+        Media::Json
+    } else if essence.eq_ignore_ascii_case("text/event-stream") {
+        Media::EventStream
+    } else {
+        Media::Other
+    }
 }
 
 /// Reads a whole body of at most `max` bytes.

@@ -16,8 +16,8 @@ use tokio::task::JoinSet;
 
 use super::ClientOptions;
 use super::http::{
-    HttpClient, Reason, SseBody, client, each_answer, error_answer, hand, hand_bytes, media_type,
-    parse_url, read_body, send, status_message,
+    HttpClient, Media, Reason, SseBody, client, each_answer, error_answer, hand, hand_bytes,
+    media_type, parse_url, read_body, send, status_message,
 };
 use super::peek::messages;
 use crate::stdio::close_requested;
@@ -44,7 +44,7 @@ pub async fn connect_legacy_sse(
         .map_err(|e| TransportError::protocol(codes::INVALID_PARAMS, e.to_string()))?;
     let response = send(&http, request, options.request_timeout).await?;
     let status = response.status();
-    if !status.is_success() || media_type(response.headers()) != "text/event-stream" {
+    if !status.is_success() || media_type(response.headers()) != Media::EventStream {
         let body = read_body(response.into_body(), 1 << 16)
             .await
             .unwrap_or_default();

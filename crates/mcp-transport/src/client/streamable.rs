@@ -20,8 +20,8 @@ use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, mpsc, watch};
 use tokio::task::{AbortHandle, JoinSet};
 
 use super::http::{
-    HttpClient, Reason, SseBody, client, each_answer, error_answer, hand, hand_bytes, media_type,
-    parse_url, read_body, send, status_message,
+    HttpClient, Media, Reason, SseBody, client, each_answer, error_answer, hand, hand_bytes,
+    media_type, parse_url, read_body, send, status_message,
 };
 use super::peek::{Peek, messages};
 use super::{ClientOptions, Wire};
@@ -350,9 +350,9 @@ impl Shared {
                 .answer_rest(&mut pending, Reason::Unavailable, &message, Some(status))
                 .await;
         }
-        match media.as_str() {
-            "text/event-stream" => self.read_stream(body, &mut pending).await,
-            "application/json" => {
+        match media {
+            Media::EventStream => self.read_stream(body, &mut pending).await,
+            Media::Json => {
                 let read = tokio::time::timeout(
                     self.options.request_timeout,
                     read_body(body, self.options.max_frame_bytes),
@@ -372,13 +372,16 @@ impl Shared {
                     }
                 }
             }
-            _ => {
+            Media::Other => {
                 let _ = read_body(body, 1 << 20).await;
             }
         }
-        let message = format!("the server answered HTTP {status} without answering the request");
-        self.answer_rest(&mut pending, Reason::Closed, &message, Some(status))
-            .await;
+        if !pending.is_empty() {
+            let message =
+                format!("the server answered HTTP {status} without answering the request");
+            self.answer_rest(&mut pending, Reason::Closed, &message, Some(status))
+                .await;
+        }
         if plan.initialized && status.is_success() {
             self.initialized();
         }
@@ -451,7 +454,7 @@ impl Shared {
         if status == StatusCode::METHOD_NOT_ALLOWED {
             return Ok(None);
         }
-        if !status.is_success() || media_type(response.headers()) != "text/event-stream" {
+        if !status.is_success() || media_type(response.headers()) != Media::EventStream {
             return Err(TransportError::HttpStatus {
                 status: status.as_u16(),
                 message: "GET did not open an event stream".to_owned(),
