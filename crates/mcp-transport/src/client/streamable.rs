@@ -172,6 +172,8 @@ struct Shared {
 struct Session {
     id: Option<HeaderValue>,
     protocol_version: Option<String>,
+    /// `protocol_version` as the `MCP-Protocol-Version` header value (made once).
+    version_header: Option<HeaderValue>,
     /// The id of the `initialize` request whose answer names the revision.
     initialize: Option<RequestId>,
     get_stream_open: bool,
@@ -265,18 +267,18 @@ impl Shared {
     }
 
     /// A request to the endpoint with the headers every exchange carries.
-    fn request(&self, method: Method, accept: &str) -> http::request::Builder {
+    fn request(&self, method: Method, accept: &'static str) -> http::request::Builder {
         let mut builder = Request::builder()
             .method(method)
             .uri(self.url.clone())
-            .header(header::ACCEPT, accept);
+            .header(header::ACCEPT, HeaderValue::from_static(accept));
         if self.rules.session {
             let session = self.lock();
             if let Some(id) = &session.id {
                 builder = builder.header(SESSION_HEADER, id.clone());
             }
-            if let Some(version) = &session.protocol_version {
-                builder = builder.header(VERSION_HEADER, version.as_str());
+            if let Some(version) = &session.version_header {
+                builder = builder.header(VERSION_HEADER, version.clone());
             }
         }
         builder
@@ -285,9 +287,10 @@ impl Shared {
     /// One POST exchange: send `frame`, deliver what comes back, answer what the server did not.
     async fn exchange(self: Arc<Self>, frame: Frame, plan: Plan, _permit: OwnedSemaphorePermit) {
         let mut pending: HashSet<RequestId> = plan.requests.iter().cloned().collect();
-        let mut builder = self
-            .request(Method::POST, ACCEPT_BOTH)
-            .header(header::CONTENT_TYPE, "application/json");
+        let mut builder = self.request(Method::POST, ACCEPT_BOTH).header(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
         if self.rules.routing_headers {
             let version = plan
                 .version
@@ -549,6 +552,7 @@ impl Shared {
         }
         session.initialize = None;
         if let Some(version) = version() {
+            session.version_header = HeaderValue::from_str(&version).ok();
             session.protocol_version = Some(version);
         }
     }

@@ -14,10 +14,14 @@ pub struct Principal {
 impl Principal {
     /// The principal of unauthenticated requests.
     pub fn anonymous() -> Self {
-        Self {
-            subject: Arc::from("anonymous"),
-            scopes: Arc::from(Vec::new()),
-        }
+        // Made once: every unauthenticated request shares it.
+        static ANONYMOUS: std::sync::OnceLock<Principal> = std::sync::OnceLock::new();
+        ANONYMOUS
+            .get_or_init(|| Self {
+                subject: Arc::from("anonymous"),
+                scopes: Arc::from(Vec::new()),
+            })
+            .clone()
     }
 
     /// A named principal with scopes.

@@ -211,10 +211,10 @@ pub struct RequestContext {
 pub(crate) struct ContextInner {
     pub revision: ProtocolVersion,
     pub principal: Principal,
-    pub client_capabilities: ClientCapabilities,
-    pub client_info: Option<Implementation>,
+    pub client_capabilities: Arc<ClientCapabilities>,
+    pub client_info: Option<Arc<Implementation>>,
     pub request_id: RequestId,
-    pub method: String,
+    pub method: &'static str,
     pub progress_token: Option<ProgressToken>,
     /// Handshake era: the session's level (logs go out unless filtered); 2026-07-28: the
     /// request's `_meta` level (no logs without it).
@@ -251,7 +251,7 @@ impl RequestContext {
 
     /// The client's `Implementation`, if it said.
     pub fn client_info(&self) -> Option<&Implementation> {
-        self.inner.client_info.as_ref()
+        self.inner.client_info.as_deref()
     }
 
     /// The request's id.
@@ -261,7 +261,7 @@ impl RequestContext {
 
     /// The request's method.
     pub fn method(&self) -> &str {
-        &self.inner.method
+        self.inner.method
     }
 
     /// The progress token the request carried, if any.

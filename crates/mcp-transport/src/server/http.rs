@@ -122,16 +122,10 @@ pub(super) fn check_host_origin(
     headers: &HeaderMap,
 ) -> Result<(), Response> {
     let allowed = |authority: &str| {
-        let host = match authority.strip_prefix('[') {
-            Some(rest) => rest.split(']').next().map(|h| format!("[{h}]")),
-            None => authority.split(':').next().map(str::to_owned),
-        };
-        host.is_some_and(|h| {
-            shared
-                .allowed_hosts
-                .iter()
-                .any(|a| a.eq_ignore_ascii_case(&h))
-        })
+        shared
+            .allowed_hosts
+            .iter()
+            .any(|allowed| host_is(allowed, authority))
     };
     if let Some(host) = headers.get(header::HOST) {
         let ok = host.to_str().is_ok_and(allowed);
@@ -149,6 +143,21 @@ pub(super) fn check_host_origin(
         }
     }
     Ok(())
+}
+
+/// Whether `authority` (`host[:port]` or `[v6][:port]`) names the host `allowed` (spelled as
+/// in [`crate::server::ServerConfig::allowed_hosts`], a v6 address in brackets), any case.
+fn host_is(allowed: &str, authority: &str) -> bool {
+    match authority.strip_prefix('[') {
+        Some(rest) => {
+            let v6 = rest.split(']').next().unwrap_or_default();
+            allowed
+                .strip_prefix('[')
+                .and_then(|a| a.strip_suffix(']'))
+                .is_some_and(|a| a.eq_ignore_ascii_case(v6))
+        }
+        None => allowed.eq_ignore_ascii_case(authority.split(':').next().unwrap_or_default()),
+    }
 }
 
 pub(super) fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
@@ -565,7 +574,7 @@ pub(super) fn session_context<H: Handler>(
             client_capabilities: session.client_capabilities.clone(),
             client_info: session.client_info.clone(),
             request_id: id,
-            method: request.method().to_owned(),
+            method: request.method(),
             progress_token: progress_token(request),
             log_level: session.level.clone(),
             log_by_default: true,
@@ -577,7 +586,7 @@ pub(super) fn session_context<H: Handler>(
             }),
             notifier: server.shared.notifier.clone(),
             param_headers: Vec::new(),
-            session_id: Some(Arc::from(session.id.as_str())),
+            session_id: Some(session.id.clone()),
             headers: None,
         }),
     }
@@ -939,10 +948,10 @@ pub(super) fn modern_context<H: Handler>(
         inner: Arc::new(ContextInner {
             revision: MODERN,
             principal,
-            client_capabilities,
-            client_info,
+            client_capabilities: Arc::new(client_capabilities),
+            client_info: client_info.map(Arc::new),
             request_id: id,
-            method: request.method().to_owned(),
+            method: request.method(),
             progress_token: progress_token(request),
             log_level,
             log_by_default: false,
@@ -1340,6 +1349,30 @@ pub(super) fn sse_response(rx: mpsc::Receiver<Bytes>) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hosts_match_with_or_without_a_port_in_any_case() {
+        let cases = [
+            ("localhost", "localhost", true),
+            ("localhost", "LocalHost:8080", true),
+            ("127.0.0.1", "127.0.0.1:1", true),
+            ("localhost", "localhost.evil.example", false),
+            ("localhost", "evil.example:80", false),
+            ("[::1]", "[::1]:8080", true),
+            ("[::1]", "[::1]", true),
+            ("[::1]", "[::2]:8080", false),
+            ("::1", "[::1]:8080", false),
+            ("[::1]", "::1", false),
+            ("localhost", "", false),
+        ];
+        for (allowed, authority, expected) in cases {
+            assert_eq!(
+                host_is(allowed, authority),
+                expected,
+                "{allowed} / {authority}"
+            );
+        }
+    }
 
     #[test]
     fn header_values_decode_from_the_base64_wrapper_only() {

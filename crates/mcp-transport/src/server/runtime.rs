@@ -536,7 +536,7 @@ pub(crate) fn clone_inner(inner: &ContextInner) -> ContextInner {
         client_capabilities: inner.client_capabilities.clone(),
         client_info: inner.client_info.clone(),
         request_id: inner.request_id.clone(),
-        method: inner.method.clone(),
+        method: inner.method,
         progress_token: inner.progress_token.clone(),
         log_level: inner.log_level.clone(),
         log_by_default: inner.log_by_default,

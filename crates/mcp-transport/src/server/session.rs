@@ -31,10 +31,11 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// One handshake-era session.
 pub(crate) struct Session {
-    pub id: String,
+    pub id: Arc<str>,
     pub revision: ProtocolVersion,
-    pub client_capabilities: ClientCapabilities,
-    pub client_info: Option<Implementation>,
+    /// Shared with every request's context (not copied per request).
+    pub client_capabilities: Arc<ClientCapabilities>,
+    pub client_info: Option<Arc<Implementation>>,
     /// Who opened the session (requests of another principal do not find it).
     pub principal: Principal,
     pub level: Arc<LevelCell>,
@@ -69,10 +70,10 @@ impl Session {
         limits: Limits,
     ) -> Self {
         Self {
-            id,
+            id: Arc::from(id),
             revision,
-            client_capabilities,
-            client_info,
+            client_capabilities: Arc::new(client_capabilities),
+            client_info: client_info.map(Arc::new),
             principal,
             level: Arc::new(LevelCell::unset()),
             limits,
@@ -244,8 +245,8 @@ pub struct SessionHandle {
     id: Arc<str>,
     revision: ProtocolVersion,
     principal: Principal,
-    client_capabilities: ClientCapabilities,
-    client_info: Option<Implementation>,
+    client_capabilities: Arc<ClientCapabilities>,
+    client_info: Option<Arc<Implementation>>,
 }
 
 impl std::fmt::Debug for SessionHandle {
@@ -261,7 +262,7 @@ impl SessionHandle {
     pub(crate) fn new(session: &Arc<Session>) -> Self {
         Self {
             session: Arc::downgrade(session),
-            id: Arc::from(session.id.as_str()),
+            id: session.id.clone(),
             revision: session.revision,
             principal: session.principal.clone(),
             client_capabilities: session.client_capabilities.clone(),
@@ -291,7 +292,7 @@ impl SessionHandle {
 
     /// The client's `Implementation`.
     pub fn client_info(&self) -> Option<&Implementation> {
-        self.client_info.as_ref()
+        self.client_info.as_deref()
     }
 
     /// Sends `notification` to this session only, on its standalone stream (queued, bounded,
@@ -414,7 +415,7 @@ impl Sessions {
         if map.len() >= self.limits.max_sessions {
             return false;
         }
-        map.insert(session.id.clone(), session);
+        map.insert(session.id.to_string(), session);
         true
     }
 
