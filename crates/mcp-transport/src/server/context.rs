@@ -310,13 +310,16 @@ impl RequestContext {
 
     /// The same request with `edit` applied: in place when this is the context's only handle
     /// (a context being built), else on a copy.
-    pub(crate) fn edited(self, edit: impl FnOnce(&mut ContextInner)) -> RequestContext {
-        let mut inner = Arc::try_unwrap(self.inner)
-            .unwrap_or_else(|shared| super::runtime::clone_inner(&shared));
-        edit(&mut inner);
-        RequestContext {
-            inner: Arc::new(inner),
+    pub(crate) fn edited(mut self, edit: impl FnOnce(&mut ContextInner)) -> RequestContext {
+        match Arc::get_mut(&mut self.inner) {
+            Some(inner) => edit(inner),
+            None => {
+                let mut inner = super::runtime::clone_inner(&self.inner);
+                edit(&mut inner);
+                self.inner = Arc::new(inner);
+            }
         }
+        self
     }
 
     /// The same request with its changes announced on `notifier` instead: a front server

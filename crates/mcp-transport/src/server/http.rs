@@ -23,7 +23,7 @@ use axum::extract::State;
 use axum::response::Response;
 use axum::routing::post;
 use bytes::Bytes;
-use http::{HeaderMap, HeaderValue, Method, Request, StatusCode, header};
+use http::{HeaderMap, HeaderName, HeaderValue, Method, Request, StatusCode, header};
 use mcp_types::ProtocolVersion;
 use mcp_types::jsonrpc::{ErrorData, JsonRpcMessage, JsonRpcNotification, RawMessage, RequestId};
 use mcp_types::model::{
@@ -51,11 +51,11 @@ use super::{Server, ServerShared};
 use crate::Frame;
 use crate::routing::{NameMember, name_member};
 
-const SESSION_HEADER: &str = "mcp-session-id";
-const VERSION_HEADER: &str = "mcp-protocol-version";
-const METHOD_HEADER: &str = "mcp-method";
-const NAME_HEADER: &str = "mcp-name";
-const LAST_EVENT_HEADER: &str = "last-event-id";
+const SESSION_HEADER: HeaderName = HeaderName::from_static("mcp-session-id");
+const VERSION_HEADER: HeaderName = HeaderName::from_static("mcp-protocol-version");
+const METHOD_HEADER: HeaderName = HeaderName::from_static("mcp-method");
+const NAME_HEADER: HeaderName = HeaderName::from_static("mcp-name");
+const LAST_EVENT_HEADER: HeaderName = HeaderName::from_static("last-event-id");
 const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
 
 /// Methods 2026-07-28 removed (answered 404 with `-32601` on the stateless wire).
@@ -160,7 +160,7 @@ fn host_is(allowed: &str, authority: &str) -> bool {
     }
 }
 
-pub(super) fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+pub(super) fn header_str<'a>(headers: &'a HeaderMap, name: &HeaderName) -> Option<&'a str> {
     headers
         .get(name)
         .and_then(|v| v.to_str().ok())
@@ -220,9 +220,9 @@ async fn post_message<H: Handler>(
         return refuse_unparsed(e);
     }
     let offers_modern = server.shared.revisions.contains(&MODERN);
-    let header_version = header_str(headers, VERSION_HEADER);
+    let header_version = header_str(headers, &VERSION_HEADER);
     let modern_marked = header_version == Some(MODERN.as_str()) || body.names_meta_version();
-    let session_id = header_str(headers, SESSION_HEADER);
+    let session_id = header_str(headers, &SESSION_HEADER);
     let is_initialize = body.method() == Some("initialize");
     if offers_modern && modern_marked {
         return stateless_post(server, headers, body, principal).await;
@@ -394,7 +394,7 @@ async fn session_post<H: Handler>(
     principal: Principal,
 ) -> Response {
     let revision = session.revision;
-    if let Some(v) = header_str(headers, VERSION_HEADER)
+    if let Some(v) = header_str(headers, &VERSION_HEADER)
         && v != revision.as_str()
     {
         return json_error(
@@ -835,7 +835,7 @@ async fn stateless_post<H: Handler>(
     let refuse =
         |status: StatusCode, error: ErrorData| json_error(status, Some(id.clone()), error, MODERN);
     // Headers against the body.
-    match header_str(headers, METHOD_HEADER) {
+    match header_str(headers, &METHOD_HEADER) {
         Some(h) if h == method => {}
         other => {
             return refuse(
@@ -860,7 +860,7 @@ async fn stateless_post<H: Handler>(
         );
     }
     let requested = raw.meta_revision();
-    let header_version = header_str(headers, VERSION_HEADER);
+    let header_version = header_str(headers, &VERSION_HEADER);
     let Some(meta_version) = requested.as_deref().and_then(Value::as_str) else {
         return refuse(
             StatusCode::BAD_REQUEST,
@@ -886,7 +886,7 @@ async fn stateless_post<H: Handler>(
         );
     }
     if let Some(expected) = name_of(method, raw) {
-        match header_str(headers, NAME_HEADER).map(decode_header_value) {
+        match header_str(headers, &NAME_HEADER).map(decode_header_value) {
             Some(Some(h)) if h == expected => {}
             _ => {
                 return refuse(
@@ -1184,7 +1184,7 @@ async fn get_stream<H: Handler>(
             "Accept must list text/event-stream",
         );
     }
-    let Some(id) = header_str(headers, SESSION_HEADER) else {
+    let Some(id) = header_str(headers, &SESSION_HEADER) else {
         return if server.shared.revisions.iter().all(|v| *v == MODERN) {
             plain(StatusCode::METHOD_NOT_ALLOWED, "this endpoint is stateless")
         } else {
@@ -1196,7 +1196,7 @@ async fn get_stream<H: Handler>(
     };
     let limits = server.shared.limits;
     let (sink, body_rx) = mpsc::channel::<Bytes>(limits.stream_queue);
-    if let Some(last) = header_str(headers, LAST_EVENT_HEADER) {
+    if let Some(last) = header_str(headers, &LAST_EVENT_HEADER) {
         let parsed = last
             .split_once('-')
             .and_then(|(s, n)| Some((s.parse::<u64>().ok()?, n.parse::<u64>().ok()?)));
@@ -1287,7 +1287,7 @@ fn delete_session<H: Handler>(
     headers: &HeaderMap,
     principal: &Principal,
 ) -> Response {
-    let Some(id) = header_str(headers, SESSION_HEADER) else {
+    let Some(id) = header_str(headers, &SESSION_HEADER) else {
         return if server.shared.revisions.iter().all(|v| *v == MODERN) {
             plain(StatusCode::METHOD_NOT_ALLOWED, "this endpoint is stateless")
         } else {
