@@ -22,7 +22,7 @@
 //! latency also counts.
 //!
 //! ```sh
-//! cargo bench -p mcp-bridge --bench overhead -- --rounds 5 --requests 2000
+//! cargo bench -p mcp-bridge --bench overhead -- --rounds 15 --requests 2000
 //! ```
 //!
 //! `--pair same` or `--pair across` runs one pair only (for a profiler).
@@ -53,7 +53,7 @@ struct Args {
 
 fn args() -> Args {
     let mut args = Args {
-        rounds: 5,
+        rounds: 15,
         requests: 2000,
         clients: 8,
         warmup: 200,
