@@ -397,7 +397,7 @@ impl StreamLog {
 
 /// Every live session, bounded in number, each expiring after an idle period.
 pub(crate) struct Sessions {
-    map: Mutex<HashMap<String, Arc<Session>>>,
+    map: Mutex<HashMap<Arc<str>, Arc<Session>>>,
     limits: Limits,
 }
 
@@ -415,7 +415,7 @@ impl Sessions {
         if map.len() >= self.limits.max_sessions {
             return false;
         }
-        map.insert(session.id.to_string(), session);
+        map.insert(session.id.clone(), session);
         true
     }
 
@@ -458,7 +458,7 @@ impl Sessions {
         let idle = self.limits.session_idle;
         let expired: Vec<Arc<Session>> = {
             let mut map = lock(&self.map);
-            let ids: Vec<String> = map
+            let ids: Vec<Arc<str>> = map
                 .iter()
                 .filter(|(_, s)| s.is_idle(idle))
                 .map(|(id, _)| id.clone())
