@@ -1,5 +1,18 @@
-//! What a stateless (2026-07-28) request's `Mcp-Name` header copies from its body, by method:
-//! one table for the client that writes the header and the server that checks it.
+//! The MCP HTTP headers, and what a stateless (2026-07-28) request's `Mcp-Name` copies from its
+//! body, by method: one place for the client that writes them and the server that checks them.
+
+use http::HeaderName;
+
+/// `Mcp-Session-Id` (the stateful wire's session).
+pub(crate) const SESSION_HEADER: HeaderName = HeaderName::from_static("mcp-session-id");
+/// `MCP-Protocol-Version`.
+pub(crate) const VERSION_HEADER: HeaderName = HeaderName::from_static("mcp-protocol-version");
+/// `Mcp-Method` (stateless wire: copies the body's `method`).
+pub(crate) const METHOD_HEADER: HeaderName = HeaderName::from_static("mcp-method");
+/// `Mcp-Name` (stateless wire: copies the member [`name_member`] names).
+pub(crate) const NAME_HEADER: HeaderName = HeaderName::from_static("mcp-name");
+/// `Last-Event-ID` (resuming an SSE stream).
+pub(crate) const LAST_EVENT_HEADER: HeaderName = HeaderName::from_static("last-event-id");
 
 /// The params member a request's `Mcp-Name` copies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

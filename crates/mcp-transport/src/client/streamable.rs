@@ -25,15 +25,13 @@ use super::http::{
 };
 use super::peek::{Peek, messages};
 use super::{ClientOptions, Wire};
-use crate::routing::{NameMember, name_member};
+use crate::routing::{
+    LAST_EVENT_HEADER, METHOD_HEADER, NAME_HEADER, NameMember, SESSION_HEADER, VERSION_HEADER,
+    name_member,
+};
 use crate::stdio::close_requested;
 use crate::{Connection, ConnectionEnd, Frame, ServerStreamGate, TransportError};
 
-const SESSION_HEADER: &str = "mcp-session-id";
-const VERSION_HEADER: &str = "mcp-protocol-version";
-const METHOD_HEADER: &str = "mcp-method";
-const NAME_HEADER: &str = "mcp-name";
-const LAST_EVENT_HEADER: &str = "last-event-id";
 const ACCEPT_BOTH: &str = "application/json, text/event-stream";
 
 /// What each wire does, as data.
@@ -171,9 +169,9 @@ struct Shared {
 #[derive(Debug, Default)]
 struct Session {
     id: Option<HeaderValue>,
-    protocol_version: Option<String>,
-    /// `protocol_version` as the `MCP-Protocol-Version` header value (made once).
-    version_header: Option<HeaderValue>,
+    /// The revision the `initialize` answer named, as the `MCP-Protocol-Version` value every
+    /// later request carries (a name that cannot be a header value is not kept).
+    protocol_version: Option<HeaderValue>,
     /// The id of the `initialize` request whose answer names the revision.
     initialize: Option<RequestId>,
     get_stream_open: bool,
@@ -240,8 +238,8 @@ impl Shared {
         if self.rules.session {
             self.lock()
                 .protocol_version
-                .as_deref()
-                .and_then(|v| v.parse().ok())
+                .as_ref()
+                .and_then(|v| v.to_str().ok()?.parse().ok())
                 .unwrap_or(ProtocolVersion::V2025_11_25)
         } else {
             self.options
@@ -277,7 +275,7 @@ impl Shared {
             if let Some(id) = &session.id {
                 builder = builder.header(SESSION_HEADER, id.clone());
             }
-            if let Some(version) = &session.version_header {
+            if let Some(version) = &session.protocol_version {
                 builder = builder.header(VERSION_HEADER, version.clone());
             }
         }
@@ -324,7 +322,7 @@ impl Shared {
         };
         let status = response.status();
         if self.rules.session
-            && let Some(id) = response.headers().get(SESSION_HEADER)
+            && let Some(id) = response.headers().get(&SESSION_HEADER)
         {
             let mut session = self.lock();
             if session.id.is_none() {
@@ -552,8 +550,7 @@ impl Shared {
         }
         session.initialize = None;
         if let Some(version) = version() {
-            session.version_header = HeaderValue::from_str(&version).ok();
-            session.protocol_version = Some(version);
+            session.protocol_version = HeaderValue::from_str(&version).ok();
         }
     }
 

@@ -49,13 +49,11 @@ use super::runtime::{AbortOnDrop, error_frame, response_frame};
 use super::session::{Session, StreamLog, new_session_id};
 use super::{Server, ServerShared};
 use crate::Frame;
-use crate::routing::{NameMember, name_member};
+use crate::routing::{
+    LAST_EVENT_HEADER, METHOD_HEADER, NAME_HEADER, NameMember, SESSION_HEADER, VERSION_HEADER,
+    name_member,
+};
 
-const SESSION_HEADER: HeaderName = HeaderName::from_static("mcp-session-id");
-const VERSION_HEADER: HeaderName = HeaderName::from_static("mcp-protocol-version");
-const METHOD_HEADER: HeaderName = HeaderName::from_static("mcp-method");
-const NAME_HEADER: HeaderName = HeaderName::from_static("mcp-name");
-const LAST_EVENT_HEADER: HeaderName = HeaderName::from_static("last-event-id");
 const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
 
 /// Methods 2026-07-28 removed (answered 404 with `-32601` on the stateless wire).
