@@ -42,6 +42,7 @@ use mcp_types::jsonrpc::RequestId;
 use mcp_types::model::meta::keys;
 use mcp_types::session::Envelope;
 
+mod hollow;
 mod scan;
 
 use scan::skip_ws;
@@ -865,8 +866,21 @@ pub struct Buffers {
     identity: Option<(ClientIdentity, IdentityText)>,
     /// The client identity's `_meta` entries, lent to each parsed request for its emission.
     lent: LentIdentity,
-    /// The output line, newline included, after a successful [`translate`].
-    pub line: Vec<u8>,
+    /// The output line, newline included, after a successful [`translate`] (with placeholders
+    /// where `splices` says).
+    line: Vec<u8>,
+    /// A large body's long strings, taken out before it is parsed ([`hollow`]).
+    hollow: hollow::Hollow,
+    /// Where the output line's placeholders are replaced by the input's strings.
+    splices: hollow::Splices,
+}
+
+impl Buffers {
+    /// The output line [`translate`] or [`unchanged`] made of `line`, in pieces (the long
+    /// strings of a large body come straight from `line`'s text).
+    pub fn output<'a>(&'a self, line: &'a Line<'_>) -> impl Iterator<Item = &'a [u8]> + 'a {
+        self.splices.pieces(&self.line, line.frame_text.as_bytes())
+    }
 }
 
 /// The `_meta` entries of a client identity, owned once and lent to each request that lacks
@@ -976,11 +990,6 @@ fn body_text<'t: 'r, 'b: 'r, 'r>(
     let Some(method) = line.method else {
         return line.body.ok_or(GiveUp);
     };
-    if identity.is_none() && line.body.is_some_and(|p| p.len() >= LARGE_PARAMS) {
-        return Ok(line.frame_text);
-    }
-    buf.push_str("{\"method\":");
-    buf.push_str(method);
     // The `_meta` entries to add, as `"key":value` text.
     let mut add = String::new();
     if let Some(identity) = identity {
@@ -1000,6 +1009,11 @@ fn body_text<'t: 'r, 'b: 'r, 'r>(
             add.push_str(entry);
         }
     }
+    if add.is_empty() && line.body.is_some_and(|p| p.len() >= LARGE_PARAMS) {
+        return Ok(line.frame_text);
+    }
+    buf.push_str("{\"method\":");
+    buf.push_str(method);
     match line.body {
         None if add.is_empty() => {}
         None => {
@@ -1451,7 +1465,10 @@ fn translate_into(
         identity: cached,
         lent,
         line: out,
+        hollow,
+        splices,
     } = buffers;
+    splices.clear();
     let restated = restated.map(|id| lent.entries_of(id));
     let identity = match spliced {
         None => None,
@@ -1464,6 +1481,47 @@ fn translate_into(
     };
     let text = body_text(line, identity, body)?;
     let mut restated = restated;
+    // A large body's long strings stay in the line (see [`hollow`]); whatever goes wrong with
+    // the hollowed body, the whole one is read as usual.
+    if let Some(hollowed) = hollow.of(line.frame_text, text) {
+        let target = Target { from, to, kind };
+        let written = body_into_line(
+            line,
+            target,
+            hollowed,
+            restated.as_deref_mut(),
+            emitted,
+            out,
+            verdict,
+        );
+        if written.is_ok() && hollow.splices(out, splices) {
+            return Ok(());
+        }
+        *verdict = None;
+    }
+    let target = Target { from, to, kind };
+    body_into_line(line, target, text, restated, emitted, out, verdict)
+}
+
+/// Where a body goes: its kind, and the revisions it is read at and written for.
+#[derive(Clone, Copy)]
+struct Target<'k> {
+    from: ProtocolVersion,
+    to: ProtocolVersion,
+    kind: BodyKind<'k>,
+}
+
+/// Emits the body `text` of `line` for the target and writes the output line around it.
+fn body_into_line(
+    line: &Line<'_>,
+    target: Target<'_>,
+    text: &str,
+    mut restated: Option<&mut LentIdentity>,
+    emitted: &mut Vec<u8>,
+    out: &mut Vec<u8>,
+    verdict: &mut Verdict,
+) -> Result<(), GiveUp> {
+    let Target { from, to, kind } = target;
     let mut emit_body =
         |out: &mut Vec<u8>| emit(kind, text, from, to, restated.as_deref_mut(), out, verdict);
     // The emitted body goes straight into the output when it lands as one piece; otherwise it
@@ -1483,6 +1541,7 @@ fn translate_into(
 /// into `buffers.line`, newline included, as the general path writes it; `false` means give up.
 pub fn unchanged(line: &Line<'_>, buffers: &mut Buffers) -> bool {
     let mut no_body = |_: &mut Vec<u8>| Err(GiveUp);
+    buffers.splices.clear();
     write_line(line, &mut Body::Emit(&mut no_body), &mut buffers.line).is_ok()
 }
 
@@ -1608,6 +1667,38 @@ mod tests {
             let line = read(text.as_bytes()).expect(text);
             assert_eq!(Layout::of(&line), layout, "{text}");
         }
+    }
+
+    #[test]
+    fn long_strings_of_a_large_body_are_not_copied() {
+        let data = "QUJD".repeat(32 * 1024);
+        let text = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"content":[{{"type":"image","data":"{data}","mimeType":"image/png"}}]}}}}"#
+        );
+        let line = read(text.as_bytes()).unwrap();
+        let mut buffers = Buffers::default();
+        let kind = BodyKind::Result(
+            Direction::ServerToClient,
+            mcp_types::wire::ResultFor::method("tools/call"),
+        );
+        for to in [ProtocolVersion::V2025_11_25, ProtocolVersion::V2026_07_28] {
+            let from = ProtocolVersion::V2025_11_25;
+            translate(&line, kind, from, to, None, &mut buffers).unwrap();
+            // The written line holds a placeholder, not the data; the output holds the data.
+            assert!(buffers.line.len() < 1024, "{to}");
+            let pieces: Vec<&[u8]> = buffers.output(&line).collect();
+            assert_eq!(pieces.len(), 3, "{to}");
+            assert_eq!(pieces[1], format!("\"{data}\"").as_bytes());
+            let out: Vec<u8> = pieces.concat();
+            let written: Value = serde_json::from_slice(&out).unwrap();
+            assert_eq!(written["result"]["content"][0]["data"], data.as_str());
+        }
+        // A small body is written whole.
+        let text = r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#;
+        let line = read(text.as_bytes()).unwrap();
+        let from = ProtocolVersion::V2025_11_25;
+        translate(&line, kind, from, from, None, &mut buffers).unwrap();
+        assert_eq!(buffers.output(&line).count(), 1);
     }
 
     #[test]

@@ -97,6 +97,16 @@ impl Output {
         self.stdout.write_all(line)
     }
 
+    /// Writes pieces that together form one line (newline included) to stdout.
+    pub fn raw_line_pieces<'a>(
+        &mut self,
+        pieces: impl IntoIterator<Item = &'a [u8]>,
+    ) -> io::Result<()> {
+        pieces
+            .into_iter()
+            .try_for_each(|piece| self.stdout.write_all(piece))
+    }
+
     /// Writes `line N: message` to stderr.
     pub fn report(&mut self, line: usize, message: &str) -> io::Result<()> {
         writeln!(self.stderr, "line {line}: {message}")

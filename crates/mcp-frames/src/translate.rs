@@ -257,7 +257,7 @@ impl Translate {
                         }
                         self.translated += 1;
                         self.direct += 1;
-                        out.raw_line(&self.buffers.line)?;
+                        out.raw_line_pieces(self.buffers.output(&read))?;
                         return Ok(true);
                     }
                     // The boundary's own verdict, as the general path would reach it.
@@ -273,7 +273,7 @@ impl Translate {
             Ok(None) if direct::unchanged(&read, &mut self.buffers) => {
                 self.translated += 1;
                 self.direct += 1;
-                out.raw_line(&self.buffers.line)?;
+                out.raw_line_pieces(self.buffers.output(&read))?;
                 return Ok(true);
             }
             Err(Outcome::NotWritten { status, reason, .. })

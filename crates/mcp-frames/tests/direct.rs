@@ -205,3 +205,81 @@ fn the_shipped_session_takes_the_direct_path() {
         );
     }
 }
+
+/// A session at `revision` whose frames carry long strings: base64 data and blobs, text with
+/// the escapes the writer writes and with others, long keys, long strings in open members, and
+/// bodies the boundary refuses or finds invalid.
+fn large_frames(revision: &str) -> Vec<u8> {
+    let b64: String = (0..96 * 1024)
+        .map(|i| {
+            b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"[i % 64] as char
+        })
+        .collect();
+    let text = "line of text with \\\"quotes\\\" and a tab\\t\\n".repeat(2048);
+    let foreign = "caf\\u00e9 \\/ x ".repeat(4096);
+    let key = "k".repeat(2048);
+    let (hello, meta) = if revision == "2026-07-28" {
+        (
+            String::new(),
+            r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"}},"#.to_owned(),
+        )
+    } else {
+        (
+            format!(
+                r#"{{"dir":"c2s","frame":{{"jsonrpc":"2.0","id":0,"method":"initialize","params":{{"protocolVersion":"{revision}","capabilities":{{"roots":{{}}}},"clientInfo":{{"name":"c","version":"1"}}}}}}}}
+{{"dir":"s2c","frame":{{"jsonrpc":"2.0","id":0,"result":{{"protocolVersion":"{revision}","capabilities":{{"tools":{{}},"resources":{{}}}},"serverInfo":{{"name":"s","version":"1"}}}}}}}}
+{{"dir":"c2s","frame":{{"jsonrpc":"2.0","method":"notifications/initialized"}}}}
+"#
+            ),
+            String::new(),
+        )
+    };
+    let result_type = if revision == "2026-07-28" {
+        r#","resultType":"complete""#
+    } else {
+        ""
+    };
+    format!(
+        r#"{hello}{{"dir":"c2s","frame":{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{{meta}"name":"upload","arguments":{{"image":"{b64}","note":"{text}","{key}":"{b64}"}}}}}}}}
+{{"dir":"s2c","frame":{{"jsonrpc":"2.0","id":1,"result":{{"content":[{{"type":"image","data":"{b64}","mimeType":"image/png"}},{{"type":"audio","data":"{b64}","mimeType":"audio/wav"}},{{"type":"text","text":"{foreign}"}}],"structuredContent":{{"echo":"{text}","n":1}}{result_type}}}}}}}
+{{"dir":"c2s","frame":{{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{{{meta}"uri":"file:///{b64}"}}}}}}
+{{"dir":"s2c","frame":{{"jsonrpc":"2.0","id":2,"result":{{"contents":[{{"uri":"file:///a","blob":"{b64}"}},{{"uri":"file:///b","mimeType":"text/plain","text":"{text}"}}]{result_type}}}}}}}
+{{"dir":"c2s","frame":{{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{{{meta}"name":"x","arguments":{{"a":"{b64}"}}}}}}}}
+{{"dir":"s2c","frame":{{"jsonrpc":"2.0","id":3,"result":{{"content":[{{"type":"image","data":"{b64}"}}]{result_type}}}}}}}
+{{"dir":"c2s","frame":{{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{{{meta}"name":"{b64}","arguments":{{}}}}}}}}
+{{"dir":"s2c","frame":{{"jsonrpc":"2.0","id":4,"result":{{"content":[{{"type":"{b64}","text":"x"}}]{result_type}}}}}}}
+{{"jsonrpc":"2.0","id":5,"error":{{"code":-32000,"message":"{b64}"}}}}
+{{"jsonrpc":"2.0","method":"notifications/message","params":{{"level":"info","data":"{text}"}}}}
+"#
+    )
+    .into_bytes()
+}
+
+#[test]
+fn long_strings_of_large_frames_pass_through_as_the_general_path_writes_them() {
+    let mut direct_frames = 0;
+    for revision in ProtocolVersion::ALL {
+        let input = large_frames(revision.as_str());
+        let lines = input
+            .split(|b| *b == b'\n')
+            .filter(|l| !l.is_empty())
+            .count();
+        for to in ProtocolVersion::ALL {
+            for on_refuse in [OnRefuse::Skip, OnRefuse::Error] {
+                let ctx = format!("{revision} --to {to} {on_refuse:?}");
+                let fast = run(&input, to, on_refuse, true);
+                let slow = run(&input, to, on_refuse, false);
+                assert_eq!(fast.stdout, slow.stdout, "{ctx}: stdout");
+                assert_eq!(fast.stderr, slow.stderr, "{ctx}: stderr");
+                assert!(fast.stdout.lines().count() >= 4, "{ctx}: {}", fast.stderr);
+                assert!(
+                    fast.direct * 2 >= lines,
+                    "{ctx}: {} of {lines}",
+                    fast.direct
+                );
+                direct_frames += fast.direct;
+            }
+        }
+    }
+    assert!(direct_frames > 500, "only {direct_frames} direct frames");
+}
