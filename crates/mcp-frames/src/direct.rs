@@ -20,6 +20,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
 
 use mcp_types::model::{
     ClientNotification, ClientRequest, RequestMeta, ServerNotification, ServerRequest,
@@ -863,7 +864,7 @@ pub struct Buffers {
     emitted: Vec<u8>,
     /// The client identity last written, with its JSON text (written once per `initialize`,
     /// not once per request).
-    identity: Option<(ClientIdentity, IdentityText)>,
+    identity: Option<(Arc<ClientIdentity>, IdentityText)>,
     /// The client identity's `_meta` entries, lent to each parsed request for its emission.
     lent: LentIdentity,
     /// The output line, newline included, after a successful [`translate`] (with placeholders
@@ -887,16 +888,17 @@ impl Buffers {
 /// them: moved into its `_meta` for the emission and moved back out after, so restating the
 /// identity copies nothing per request.
 struct LentIdentity {
-    /// The identity the entries were made from.
-    of: Option<ClientIdentity>,
+    /// The identity the entries were made from (the session's, kept alive so that the same
+    /// pointer is the same identity).
+    of: Option<Arc<ClientIdentity>>,
     /// `clientInfo` and `clientCapabilities` entries (key and value), where the identity has them.
     entries: [(&'static str, Option<(String, Value)>); 2],
 }
 
 impl LentIdentity {
     /// The entries of `identity` (made anew only when it changed).
-    fn entries_of(&mut self, identity: &ClientIdentity) -> &mut Self {
-        if self.of.as_ref() != Some(identity) {
+    fn entries_of(&mut self, identity: &Arc<ClientIdentity>) -> &mut Self {
+        if !self.of.as_ref().is_some_and(|of| Arc::ptr_eq(of, identity)) {
             let entry = |key: &'static str, v: &Option<Value>| {
                 (key, v.as_ref().map(|v| (key.to_owned(), v.clone())))
             };
@@ -1428,7 +1430,7 @@ pub fn translate(
     kind: BodyKind<'_>,
     from: ProtocolVersion,
     to: ProtocolVersion,
-    identity: Option<&ClientIdentity>,
+    identity: Option<&Arc<ClientIdentity>>,
     buffers: &mut Buffers,
 ) -> Result<(), Unwritten> {
     let mut verdict = None;
@@ -1441,7 +1443,7 @@ fn translate_into(
     kind: BodyKind<'_>,
     from: ProtocolVersion,
     to: ProtocolVersion,
-    identity: Option<&ClientIdentity>,
+    identity: Option<&Arc<ClientIdentity>>,
     buffers: &mut Buffers,
     verdict: &mut Verdict,
 ) -> Result<(), GiveUp> {
@@ -1473,7 +1475,7 @@ fn translate_into(
     let identity = match spliced {
         None => None,
         Some(id) => {
-            if cached.as_ref().is_none_or(|(c, _)| c != id) {
+            if cached.as_ref().is_none_or(|(c, _)| !Arc::ptr_eq(c, id)) {
                 *cached = Some((id.clone(), IdentityText::of(id)?));
             }
             cached.as_ref().map(|(_, text)| text)
@@ -1790,10 +1792,10 @@ mod tests {
 
     #[test]
     fn identity_entries_are_lent_and_taken_back() {
-        let id = ClientIdentity {
+        let id = Arc::new(ClientIdentity {
             client_info: Some(serde_json::json!({"name": "c", "version": "1"})),
             capabilities: Some(serde_json::json!({"roots": {}})),
-        };
+        });
         let mut lent = LentIdentity::default();
         let parse = |text: &str| -> ClientRequest { serde_json::from_str(text).unwrap() };
         for _ in 0..2 {
@@ -1828,10 +1830,10 @@ mod tests {
         // Every entry is back, ready for the next request.
         assert!(lent.entries.iter().all(|(_, e)| e.is_some()));
         // A new identity replaces the entries.
-        let other = ClientIdentity {
+        let other = Arc::new(ClientIdentity {
             client_info: None,
             capabilities: Some(serde_json::json!({})),
-        };
+        });
         let mut r = parse(r#"{"method":"tools/list"}"#);
         assert_eq!(lent.entries_of(&other).lend(&mut r), [false, true]);
     }

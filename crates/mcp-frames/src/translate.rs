@@ -125,7 +125,14 @@ impl Translate {
             Ok(Some(from)) => {
                 let report = self.mode == Mode::Explain;
                 let identity = session.client_identity();
-                match convert::convert(placed, from, self.to, identity, report, self.options) {
+                match convert::convert(
+                    placed,
+                    from,
+                    self.to,
+                    identity.map(|i| &**i),
+                    report,
+                    self.options,
+                ) {
                     Ok(c) => Outcome::Translated(Box::new(c)),
                     Err(failure) => failure.into(),
                 }

@@ -74,6 +74,7 @@ mod tests;
 
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
@@ -420,7 +421,7 @@ pub struct Session {
     /// The requests each peer sent, by the sender's direction.
     client_pending: Bounded<RequestId, Pending>,
     server_pending: Bounded<RequestId, Pending>,
-    identity: Option<ClientIdentity>,
+    identity: Option<Arc<ClientIdentity>>,
     /// Keyed by the direction of the requests that created them (the requestor's `tasks/*`
     /// travel the same way) and the task id; the value is the creating request's method.
     tasks: Bounded<(Direction, String), String>,
@@ -532,8 +533,10 @@ impl Session {
         self.current
     }
 
-    /// The client identity stated by the last `initialize`, if any.
-    pub fn client_identity(&self) -> Option<&ClientIdentity> {
+    /// The client identity stated by the last `initialize`, if any. It is shared: an identity
+    /// is replaced, never changed, so the same `Arc` (see [`Arc::ptr_eq`]) means the same
+    /// identity, and whoever restates it can keep what it made of it.
+    pub fn client_identity(&self) -> Option<&Arc<ClientIdentity>> {
         self.identity.as_ref()
     }
 
@@ -719,10 +722,10 @@ impl Session {
         } else if method == "initialize" && direction == Direction::ClientToServer {
             let p = frame.params();
             let p = p.as_deref();
-            self.identity = Some(ClientIdentity {
+            self.identity = Some(Arc::new(ClientIdentity {
                 client_info: p.and_then(|p| p.get("clientInfo")).cloned(),
                 capabilities: p.and_then(|p| p.get("capabilities")).cloned(),
-            });
+            }));
             match p
                 .and_then(|p| p.get("protocolVersion"))
                 .and_then(revision_of)

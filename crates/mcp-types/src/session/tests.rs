@@ -181,7 +181,7 @@ fn a_fixed_source_fixes_only_the_revision() {
         assert_eq!(s.pending_len(), 1);
         // The identity `initialize` states is learnt whether or not the source is fixed.
         assert_eq!(
-            s.client_identity(),
+            s.client_identity().map(|i| &**i),
             Some(&ClientIdentity {
                 client_info: Some(json!({"name":"c","version":"1"})),
                 capabilities: Some(json!({"roots":{}})),
