@@ -591,6 +591,8 @@ pub struct Line<'a> {
     params: ParamsFacts<'a>,
     /// The frame object's text (a sub-slice of the line).
     frame_text: &'a str,
+    /// The whole line's text.
+    text: &'a str,
 }
 
 /// A capture record's members: each key, with the value to copy (`None` for the frame).
@@ -653,7 +655,7 @@ fn read_text(text: &str) -> Result<Line<'_>, GiveUp> {
     }
     let has = |k: &str| top.iter().any(|(key, _)| *key == k);
     // The record split, as `Record::from_value` does it.
-    match frame {
+    let line = match frame {
         Some(frame_text) if !has("jsonrpc") => {
             let mut dir = None;
             let mut record = Record::new();
@@ -687,7 +689,8 @@ fn read_text(text: &str) -> Result<Line<'_>, GiveUp> {
             &mut bare,
             &text[skip_ws(b, 0)..end],
         ),
-    }
+    };
+    line.map(|line| Line { text, ..line })
 }
 
 /// Classifies the frame (success cases of [`Envelope::of`] only) and reads its members.
@@ -759,6 +762,7 @@ fn classify<'a>(
         body,
         params,
         frame_text,
+        text: frame_text,
     })
 }
 
@@ -824,6 +828,7 @@ fn classify_error<'a>(
         body: None,
         params: ParamsFacts::default(),
         frame_text,
+        text: frame_text,
     })
 }
 
@@ -880,7 +885,7 @@ impl Buffers {
     /// The output line [`translate`] or [`unchanged`] made of `line`, in pieces (the long
     /// strings of a large body come straight from `line`'s text).
     pub fn output<'a>(&'a self, line: &'a Line<'_>) -> impl Iterator<Item = &'a [u8]> + 'a {
-        self.splices.pieces(&self.line, line.frame_text.as_bytes())
+        self.splices.pieces(&self.line, line.text.as_bytes())
     }
 }
 
@@ -1485,7 +1490,7 @@ fn translate_into(
     let mut restated = restated;
     // A large body's long strings stay in the line (see [`hollow`]); whatever goes wrong with
     // the hollowed body, the whole one is read as usual.
-    if let Some(hollowed) = hollow.of(line.frame_text, text) {
+    if let Some(hollowed) = hollow.of(line.text, text) {
         let target = Target { from, to, kind };
         let written = body_into_line(
             line,

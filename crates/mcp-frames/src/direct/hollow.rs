@@ -48,7 +48,7 @@ fn mark() -> &'static (String, memmem::Finder<'static>) {
 }
 
 /// A hollowed body: its text with placeholders, and where each replaced string lies in the
-/// frame's text (quotes included). Reused from line to line.
+/// line's text (quotes included). Reused from line to line.
 #[derive(Default)]
 pub(super) struct Hollow {
     text: String,
@@ -56,20 +56,20 @@ pub(super) struct Hollow {
 }
 
 impl Hollow {
-    /// `body` (a sub-slice of `frame`) with its long strings replaced by placeholders, or
-    /// `None` when it has none or must be read whole.
-    pub(super) fn of(&mut self, frame: &str, body: &str) -> Option<&str> {
+    /// `body` with its long strings replaced by placeholders, or `None` when it has none or
+    /// must be read whole (it is not a sub-slice of `line`, or `line` holds the mark).
+    pub(super) fn of(&mut self, line: &str, body: &str) -> Option<&str> {
         self.text.clear();
         self.strings.clear();
         if body.len() < MIN_BODY {
             return None;
         }
-        let offset = (body.as_ptr() as usize).checked_sub(frame.as_ptr() as usize)?;
-        if offset + body.len() > frame.len() {
+        let offset = (body.as_ptr() as usize).checked_sub(line.as_ptr() as usize)?;
+        if offset + body.len() > line.len() {
             return None;
         }
         let (mark, finder) = mark();
-        if finder.find(frame.as_bytes()).is_some() {
+        if finder.find(line.as_bytes()).is_some() {
             return None;
         }
         let mut copied = 0;
@@ -135,7 +135,7 @@ fn escaped_before(line: &[u8], at: usize) -> usize {
 struct Splice {
     /// The placeholder string in the written line, quotes included.
     at: Range<usize>,
-    /// The original string in the frame's text, quotes included.
+    /// The original string in the line's text, quotes included.
     from: Range<usize>,
 }
 
@@ -151,14 +151,14 @@ impl Splices {
         self.parts.clear();
     }
 
-    /// The pieces of the output line: `line`'s text with each placeholder replaced by its
-    /// string from `frame`.
-    pub(super) fn pieces<'a>(&'a self, line: &'a [u8], frame: &'a [u8]) -> Pieces<'a> {
+    /// The pieces of the output line: `written`'s text with each placeholder replaced by its
+    /// string from the input line `read`.
+    pub(super) fn pieces<'a>(&'a self, written: &'a [u8], read: &'a [u8]) -> Pieces<'a> {
         Pieces {
-            line,
-            frame,
+            written,
+            read,
             parts: &self.parts,
-            written: 0,
+            done: 0,
             next: 0,
             in_string: false,
         }
@@ -167,11 +167,13 @@ impl Splices {
 
 /// The pieces of an output line (see [`Splices::pieces`]).
 pub(super) struct Pieces<'a> {
-    line: &'a [u8],
-    frame: &'a [u8],
+    /// The line as written, with placeholders.
+    written: &'a [u8],
+    /// The input line.
+    read: &'a [u8],
     parts: &'a [Splice],
-    /// How much of `line` has been given out.
-    written: usize,
+    /// How much of `written` has been given out.
+    done: usize,
     /// The next placeholder.
     next: usize,
     /// Whether the next piece is that placeholder's string.
@@ -186,16 +188,16 @@ impl<'a> Iterator for Pieces<'a> {
             Some(part) if self.in_string => {
                 self.in_string = false;
                 self.next += 1;
-                self.written = part.at.end;
-                Some(&self.frame[part.from.clone()])
+                self.done = part.at.end;
+                Some(&self.read[part.from.clone()])
             }
             Some(part) => {
                 self.in_string = true;
-                Some(&self.line[self.written..part.at.start])
+                Some(&self.written[self.done..part.at.start])
             }
-            None if self.written < self.line.len() => {
-                let rest = &self.line[self.written..];
-                self.written = self.line.len();
+            None if self.done < self.written.len() => {
+                let rest = &self.written[self.done..];
+                self.done = self.written.len();
                 Some(rest)
             }
             None => None,
@@ -350,6 +352,11 @@ mod tests {
         assert!(Hollow::default().of(&frame, &frame).is_none());
         let frame = format!(r#"{{"a":"{data}","pad":"{}"}}"#, "p".repeat(MIN_BODY));
         assert!(Hollow::default().of(&frame, &frame).is_some());
+        // Anywhere in the line, also outside the body.
+        let line = format!(r#"{{"note":"{mark}","frame":{frame}}}"#);
+        let body = &line[line.find("{\"a\"").unwrap()..line.len() - 1];
+        assert_eq!(body, frame);
+        assert!(Hollow::default().of(&line, body).is_none());
         // Small bodies are read whole.
         let frame = format!(r#"{{"a":"{data}"}}"#);
         assert!(Hollow::default().of(&frame, &frame).is_none());
