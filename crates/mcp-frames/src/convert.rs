@@ -69,6 +69,15 @@ pub enum Failure {
     },
 }
 
+impl Failure {
+    /// Why the frame was not converted.
+    pub fn reason(&self) -> &str {
+        match self {
+            Failure::Refused { reason, .. } | Failure::Invalid { reason, .. } => reason,
+        }
+    }
+}
+
 /// What the body of a frame is, for the boundary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BodyKind<'a> {

@@ -1501,10 +1501,20 @@ fn translate_into(
             out,
             verdict,
         );
-        if written.is_ok() && hollow.splices(out, splices) {
-            return Ok(());
+        match written {
+            Ok(()) if hollow.splices(out, splices) => return Ok(()),
+            // The boundary's verdict stands unless it quotes a placeholder: a long string
+            // decides nothing there (the premise of hollowing), so a refused or invalid large
+            // frame costs no more than a translated one.
+            Err(GiveUp)
+                if verdict
+                    .as_ref()
+                    .is_some_and(|f| !hollow.quoted_in(f.reason())) =>
+            {
+                return Err(GiveUp);
+            }
+            _ => *verdict = None,
         }
-        *verdict = None;
     }
     let target = Target { from, to, kind };
     body_into_line(line, target, text, restated, emitted, out, verdict)

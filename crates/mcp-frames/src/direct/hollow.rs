@@ -15,8 +15,8 @@
 //! and a line whose text holds the mark is not hollowed, so no string of the input can pass for
 //! one. The emitted line is accepted only if every occurrence of the mark in it is a whole
 //! placeholder string, standing as a JSON value of its own with a known index; otherwise (and
-//! whenever the boundary refuses or finds invalid the hollowed body, whose messages could quote
-//! a placeholder) the body is read again whole, as without this module.
+//! whenever the boundary refuses or finds invalid the hollowed body with a message that quotes a
+//! placeholder) the body is read again whole, as without this module.
 
 use std::fmt::Write as _;
 use std::hash::BuildHasher;
@@ -90,6 +90,11 @@ impl Hollow {
         }
         self.text.push_str(&body[copied..]);
         Some(&self.text)
+    }
+
+    /// Whether `text` (a message about the hollowed body) holds a placeholder.
+    pub(super) fn quoted_in(&self, text: &str) -> bool {
+        mark().1.find(text.as_bytes()).is_some()
     }
 
     /// Finds every placeholder in the written `line` into `splices`; `false` (and `splices`
