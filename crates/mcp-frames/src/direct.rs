@@ -882,6 +882,14 @@ pub struct Buffers {
 }
 
 impl Buffers {
+    /// See [`crate::translate::Translate::with_pass_through`].
+    pub fn pass_through(&mut self, min_body: usize, min_string: usize) {
+        self.hollow.limits = hollow::Limits {
+            min_body,
+            min_string,
+        };
+    }
+
     /// The output line [`translate`] or [`unchanged`] made of `line`, in pieces (the long
     /// strings of a large body come straight from `line`'s text).
     pub fn output<'a>(&'a self, line: &'a Line<'_>) -> impl Iterator<Item = &'a [u8]> + 'a {

@@ -108,6 +108,16 @@ impl Translate {
         self
     }
 
+    /// Which strings pass through as the input line's own bytes, never copied (see
+    /// [`crate::direct`]): those of `min_string` bytes and more (quotes included) in bodies of
+    /// `min_body` bytes and more. The defaults (1 KiB in 64 KiB) keep it to large frames, and
+    /// to strings far longer than any tag or name the boundary decides by; lower limits are for
+    /// tests that want every frame to take that route.
+    pub fn with_pass_through(mut self, min_body: usize, min_string: usize) -> Self {
+        self.buffers.pass_through(min_body, min_string);
+        self
+    }
+
     /// How many frames took the direct path (see [`crate::direct`]); the rest took the
     /// general one.
     pub fn direct_count(&self) -> usize {

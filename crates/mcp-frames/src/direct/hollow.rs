@@ -30,8 +30,27 @@ use smallvec::SmallVec;
 /// they are (real traffic is mostly small frames, which gain nothing).
 pub(super) const MIN_BODY: usize = 64 * 1024;
 
-/// Strings from this length on (quotes included) pass through as the line's bytes.
+/// Strings from this length on (quotes included) pass through as the line's bytes: far longer
+/// than any tag, name or revision the boundary decides by.
 const MIN_STRING: usize = 1024;
+
+/// Which strings of which bodies pass through.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Limits {
+    /// Bodies shorter than this are parsed whole.
+    pub(super) min_body: usize,
+    /// Strings (quotes included) shorter than this are parsed.
+    pub(super) min_string: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            min_body: MIN_BODY,
+            min_string: MIN_STRING,
+        }
+    }
+}
 
 /// Hex digits of a placeholder's index.
 const INDEX_DIGITS: usize = 8;
@@ -53,6 +72,7 @@ fn mark() -> &'static (String, memmem::Finder<'static>) {
 pub(super) struct Hollow {
     text: String,
     strings: SmallVec<[Range<usize>; 4]>,
+    pub(super) limits: Limits,
 }
 
 impl Hollow {
@@ -61,7 +81,7 @@ impl Hollow {
     pub(super) fn of(&mut self, line: &str, body: &str) -> Option<&str> {
         self.text.clear();
         self.strings.clear();
-        if body.len() < MIN_BODY {
+        if body.len() < self.limits.min_body {
             return None;
         }
         let offset = (body.as_ptr() as usize).checked_sub(line.as_ptr() as usize)?;
@@ -73,7 +93,7 @@ impl Hollow {
             return None;
         }
         let mut copied = 0;
-        for string in long_strings(body.as_bytes()) {
+        for string in long_strings(body.as_bytes(), self.limits.min_string) {
             self.text.push_str(&body[copied..string.start]);
             self.text.push('"');
             self.text.push_str(mark);
@@ -212,14 +232,14 @@ impl<'a> Iterator for Pieces<'a> {
 
 /// The long string values of valid JSON `text` whose text is in the writer's form, each as a
 /// range with its quotes.
-fn long_strings(text: &[u8]) -> impl Iterator<Item = Range<usize>> + '_ {
+fn long_strings(text: &[u8], min: usize) -> impl Iterator<Item = Range<usize>> + '_ {
     let mut at = 0;
     std::iter::from_fn(move || {
         loop {
             let start = at + memchr::memchr(b'"', text.get(at..)?)?;
             let (end, canonical) = string_end(text, start)?;
             at = end;
-            if end - start >= MIN_STRING && canonical && !is_key(text, end) {
+            if end - start >= min && canonical && !is_key(text, end) {
                 return Some(start..end);
             }
         }
@@ -292,7 +312,9 @@ mod tests {
         let text = format!(
             r#"{{"short":"x","{key}":1,"data":"{data}","list":["{escaped}","{foreign}","{upper}"]}}"#
         );
-        let found: Vec<&str> = long_strings(text.as_bytes()).map(|r| &text[r]).collect();
+        let found: Vec<&str> = long_strings(text.as_bytes(), MIN_STRING)
+            .map(|r| &text[r])
+            .collect();
         assert_eq!(found, [format!("\"{data}\""), format!("\"{escaped}\"")]);
     }
 
