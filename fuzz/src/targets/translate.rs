@@ -3,8 +3,10 @@
 //!
 //! Input: byte 0 picks the target revision (bits 0-2), a fixed source revision (`--from`, bit 3,
 //! revision in bits 4-6) and `--on-refuse error` (bit 7); byte 1 the line limit
-//! (`--max-line-bytes`: the default, 64, 512 or 4096 bytes); the rest is the input, lines
-//! separated by `\n`.
+//! (`--max-line-bytes`: the default, 64, 512 or 4096 bytes; bits 0-1) and whether the direct
+//! path passes every string of 64 bytes and more through uncopied, in bodies of any size
+//! (`Translate::with_pass_through(0, 64)`; bit 2); the rest is the input, lines separated by
+//! `\n`.
 //!
 //! Checked: nothing panics; the direct path changes nothing — `translate` writes byte for byte
 //! what it writes with the direct path turned off (every line through the general path), on
@@ -32,6 +34,7 @@ struct Options {
     from: Option<ProtocolVersion>,
     on_refuse: OnRefuse,
     max_line_bytes: usize,
+    pass_through: bool,
 }
 
 impl Options {
@@ -45,6 +48,7 @@ impl Options {
                 OnRefuse::Skip
             },
             max_line_bytes: [DEFAULT_MAX_LINE_BYTES, 64, 512, 4096][usize::from(b & 3)],
+            pass_through: b & 4 != 0,
         }
     }
 
@@ -133,12 +137,11 @@ pub fn run(data: &[u8]) {
     };
     let options = Options::of(*a, *b);
     let mode = Mode::Translate(options.on_refuse);
-    let direct = drive(
-        input,
-        &options,
-        &mut Translate::new(options.to, mode),
-        options.session(),
-    );
+    let mut translate = Translate::new(options.to, mode);
+    if options.pass_through {
+        translate = translate.with_pass_through(0, 64);
+    }
+    let direct = drive(input, &options, &mut translate, options.session());
     let general = drive(
         input,
         &options,
@@ -179,7 +182,8 @@ pub fn seeds(sources: &Sources) -> Vec<Vec<u8>> {
         if let Some(v) = from.filter(|_| n % 7 == 0) {
             a |= 8 | (crate::revision_byte(v) << 4);
         }
-        let mut s = vec![a, 0];
+        // Every other seed passes long strings through.
+        let mut s = vec![a, (n % 2) << 2];
         s.extend(lines.join("\n").into_bytes());
         out.push(s);
     };
