@@ -1,11 +1,13 @@
 //! Throughput of `translate` against a plain serde_json baseline, in the same run.
 //!
-//! Two inputs:
+//! Three inputs:
 //! - **the shared corpus**: for each source revision, its real captured sessions
 //!   (`../shared/corpus`) concatenated and replicated to at least `MCP_FRAMES_BENCH_MB` MB
 //!   (default 20), translated to every revision: the 25 source→target pairs;
 //! - **a generated 2025-06-18 session** (a handshake, then rounds of tool calls with progress,
-//!   resource reads, prompt gets and list calls), about 8 MB, to 2025-11-25 and 2026-07-28.
+//!   resource reads, prompt gets and list calls), about 8 MB, to 2025-11-25 and 2026-07-28;
+//! - **a generated session of large frames** (1 MiB base64 arguments and images, about 21 MB),
+//!   to 2025-11-25 and 2026-07-28 (2025-11-25 source).
 //!
 //! The baseline parses each line into a `serde_json::Value` and writes it back, which is the
 //! least any line-by-line rewriter does. After criterion's groups (generated session only),
@@ -189,9 +191,14 @@ impl Write for Count {
 /// how many frames took the direct path.
 #[inline(never)]
 fn translate_counted(input: &[u8], to: ProtocolVersion) -> (usize, usize) {
+    translate_with(input, Translate::new(to, Mode::Translate(OnRefuse::Skip)))
+}
+
+/// `handler` over the input, in process; returns bytes written and how many frames took the
+/// direct path.
+fn translate_with(input: &[u8], mut handler: Translate) -> (usize, usize) {
     let n = std::rc::Rc::new(std::cell::Cell::new(0));
     let mut out = Output::new(Box::new(Count(n.clone())), Box::new(std::io::sink()));
-    let mut handler = Translate::new(to, Mode::Translate(OnRefuse::Skip));
     let mut session = Session::new();
     stream::run(input, 1 << 24, &mut session, &mut handler, &mut out).unwrap();
     (n.get(), handler.direct_count())
@@ -239,9 +246,73 @@ fn bench(c: &mut Criterion) {
         );
     }
 
+    large_frames(RATIO_ROUNDS);
+
     corpus_pairs(
         knob("MCP_FRAMES_BENCH_MB", 20) * 1_000_000,
         knob("MCP_FRAMES_BENCH_CORPUS_ROUNDS", CORPUS_ROUNDS),
+    );
+}
+
+/// A 2025-11-25 session of large frames: a handshake, then rounds of a `tools/call` with a
+/// 1 MiB base64 argument answered by a 1 MiB image (and a short text), about 20 MB in all.
+fn large_session() -> Vec<u8> {
+    let data: String = (0..1 << 20)
+        .map(|i| {
+            b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"[i % 64] as char
+        })
+        .collect();
+    let mut s = Vec::new();
+    let mut w = |line: String| {
+        s.extend_from_slice(line.as_bytes());
+        s.push(b'\n');
+    };
+    w(r#"{"dir":"c2s","frame":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1.0.0"}}}}"#.into());
+    w(r#"{"dir":"s2c","frame":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"bench-server","version":"1.0.0"}}}}"#.into());
+    w(r#"{"dir":"c2s","frame":{"jsonrpc":"2.0","method":"notifications/initialized"}}"#.into());
+    for id in 1..=10 {
+        w(format!(
+            r#"{{"dir":"c2s","frame":{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"upload","arguments":{{"image":"{data}"}}}}}}}}"#
+        ));
+        w(format!(
+            r#"{{"dir":"s2c","frame":{{"jsonrpc":"2.0","id":{id},"result":{{"content":[{{"type":"image","data":"{data}","mimeType":"image/png"}},{{"type":"text","text":"stored"}}]}}}}}}"#
+        ));
+    }
+    s
+}
+
+/// The large-frame session to 2025-11-25 and 2026-07-28, against the baseline: its long strings
+/// pass through uncopied (see `mcp_frames::direct`).
+fn large_frames(rounds: usize) {
+    let input = large_session();
+    let targets = [ProtocolVersion::V2025_11_25, ProtocolVersion::V2026_07_28];
+    let (base, ratios) = interleaved(&input, &targets, rounds);
+    println!(
+        "large frames: {:.1} MB, {} lines; baseline {:.1} ms (median)",
+        input.len() as f64 / 1e6,
+        input.iter().filter(|b| **b == b'\n').count(),
+        base * 1e3
+    );
+    for (to, r) in targets.iter().zip(&ratios) {
+        println!(
+            "  translate 2025-11-25 -> {to}: {r:.2}x the baseline (median of {rounds} rounds)"
+        );
+    }
+    // The same with every string parsed and copied (no pass-through), for comparison.
+    let to = ProtocolVersion::V2025_11_25;
+    let copied = || {
+        let handler = Translate::new(to, Mode::Translate(OnRefuse::Skip));
+        translate_with(&input, handler.with_pass_through(usize::MAX, usize::MAX)).0
+    };
+    let mut r: Vec<f64> = (0..rounds)
+        .map(|_| {
+            let b = time(&|| baseline(&input));
+            time(&copied) / b
+        })
+        .collect();
+    println!(
+        "  translate 2025-11-25 -> {to}, strings copied: {:.2}x the baseline (median of {rounds} rounds)",
+        median(&mut r)
     );
 }
 
