@@ -655,7 +655,7 @@ fn read_text(text: &str) -> Result<Line<'_>, GiveUp> {
     }
     let has = |k: &str| top.iter().any(|(key, _)| *key == k);
     // The record split, as `Record::from_value` does it.
-    let line = match frame {
+    match frame {
         Some(frame_text) if !has("jsonrpc") => {
             let mut dir = None;
             let mut record = Record::new();
@@ -679,6 +679,7 @@ fn read_text(text: &str) -> Result<Line<'_>, GiveUp> {
                 record,
                 &mut inner,
                 frame_text,
+                text,
             )
         }
         Some(_) => Err(GiveUp),
@@ -688,17 +689,19 @@ fn read_text(text: &str) -> Result<Line<'_>, GiveUp> {
             Record::new(),
             &mut bare,
             &text[skip_ws(b, 0)..end],
+            text,
         ),
-    };
-    line.map(|line| Line { text, ..line })
+    }
 }
 
-/// Classifies the frame (success cases of [`Envelope::of`] only) and reads its members.
+/// Classifies the frame (success cases of [`Envelope::of`] only) and reads its members;
+/// `frame_text` is a sub-slice of the line's `text`.
 fn classify<'a>(
     format: Format,
     record: Record<'a>,
     read: &mut FrameRead<'a>,
     frame_text: &'a str,
+    text: &'a str,
 ) -> Result<Line<'a>, GiveUp> {
     let members = &read.members;
     let params = read.params.take();
@@ -707,7 +710,7 @@ fn classify<'a>(
         return Err(GiveUp);
     }
     if get("error").is_some() {
-        return classify_error(format, record, members, frame_text);
+        return classify_error(format, record, members, frame_text, text);
     }
     let id = get("id").map(request_id).transpose()?;
     let is_object = |raw: &str| raw.starts_with('{');
@@ -762,7 +765,7 @@ fn classify<'a>(
         body,
         params,
         frame_text,
-        text: frame_text,
+        text,
     })
 }
 
@@ -798,6 +801,7 @@ fn classify_error<'a>(
     record: Record<'a>,
     members: &Members<'a>,
     frame_text: &'a str,
+    text: &'a str,
 ) -> Result<Line<'a>, GiveUp> {
     let mut values = Map::new();
     for m in members {
@@ -828,7 +832,7 @@ fn classify_error<'a>(
         body: None,
         params: ParamsFacts::default(),
         frame_text,
-        text: frame_text,
+        text,
     })
 }
 
@@ -1498,8 +1502,8 @@ fn translate_into(
     let mut restated = restated;
     // A large body's long strings stay in the line (see [`hollow`]); whatever goes wrong with
     // the hollowed body, the whole one is read as usual.
+    let target = Target { from, to, kind };
     if let Some(hollowed) = hollow.of(line.text, text) {
-        let target = Target { from, to, kind };
         let written = body_into_line(
             line,
             target,
@@ -1524,7 +1528,6 @@ fn translate_into(
             _ => *verdict = None,
         }
     }
-    let target = Target { from, to, kind };
     body_into_line(line, target, text, restated, emitted, out, verdict)
 }
 

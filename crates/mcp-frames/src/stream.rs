@@ -92,11 +92,6 @@ impl Output {
         self.stdout.write_all(&self.buf)
     }
 
-    /// Writes bytes that already form one line (newline included) to stdout.
-    pub fn raw_line(&mut self, line: &[u8]) -> io::Result<()> {
-        self.stdout.write_all(line)
-    }
-
     /// Writes pieces that together form one line (newline included) to stdout.
     pub fn raw_line_pieces<'a>(
         &mut self,
