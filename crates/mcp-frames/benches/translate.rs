@@ -97,19 +97,43 @@ fn time(f: &dyn Fn() -> usize) -> f64 {
 /// The median ratio of each target against the baseline over `rounds` interleaved rounds on one
 /// input: each round times the baseline, then every target, back to back.
 fn interleaved(input: &[u8], targets: &[ProtocolVersion], rounds: usize) -> (f64, Vec<f64>) {
+    let sides: Vec<Box<dyn Fn() -> usize + '_>> = targets
+        .iter()
+        .map(|to| Box::new(move || translate(input, *to)) as Box<dyn Fn() -> usize>)
+        .collect();
+    interleaved_sides(input, &sides, rounds)
+}
+
+/// The median baseline time, and the median ratio of each side against the baseline over
+/// `rounds` interleaved rounds on one input: each round times the baseline, then every side.
+fn interleaved_sides(
+    input: &[u8],
+    sides: &[Box<dyn Fn() -> usize + '_>],
+    rounds: usize,
+) -> (f64, Vec<f64>) {
     let mut base = Vec::new();
-    let mut ratios = vec![Vec::new(); targets.len()];
+    let mut ratios = vec![Vec::new(); sides.len()];
     for _ in 0..rounds {
         let b = time(&|| baseline(input));
         base.push(b);
-        for (i, to) in targets.iter().enumerate() {
-            ratios[i].push(time(&|| translate(input, *to)) / b);
+        for (side, r) in sides.iter().zip(&mut ratios) {
+            r.push(time(side.as_ref()) / b);
         }
     }
     (
         median(&mut base),
         ratios.iter_mut().map(|r| median(r)).collect(),
     )
+}
+
+/// The line a generated input's ratios are printed under.
+fn print_input(name: &str, input: &[u8], base: f64) {
+    println!(
+        "{name}: {:.1} MB, {} lines; baseline {:.1} ms (median)",
+        input.len() as f64 / 1e6,
+        input.iter().filter(|b| **b == b'\n').count(),
+        base * 1e3
+    );
 }
 
 /// A generated capture-format session of `rounds` rounds.
@@ -233,12 +257,7 @@ fn bench(c: &mut Criterion) {
     // the per-round ratios.
     let targets = [ProtocolVersion::V2025_11_25, ProtocolVersion::V2026_07_28];
     let (base, ratios) = interleaved(&input, &targets, RATIO_ROUNDS);
-    println!(
-        "generated session: {:.1} MB, {} lines; baseline {:.1} ms (median)",
-        input.len() as f64 / 1e6,
-        input.iter().filter(|b| **b == b'\n').count(),
-        base * 1e3
-    );
+    print_input("generated session", &input, base);
     for (to, r) in targets.iter().zip(&ratios) {
         let (_, direct) = translate_counted(&input, *to);
         println!(
@@ -282,38 +301,29 @@ fn large_session() -> Vec<u8> {
 }
 
 /// The large-frame session to 2025-11-25 and 2026-07-28, against the baseline: its long strings
-/// pass through uncopied (see `mcp_frames::direct`).
+/// pass through uncopied (see `mcp_frames::direct`); and to 2025-11-25 with every string parsed
+/// and copied (no pass-through), for comparison, in the same rounds.
 fn large_frames(rounds: usize) {
     let input = large_session();
     let targets = [ProtocolVersion::V2025_11_25, ProtocolVersion::V2026_07_28];
-    let (base, ratios) = interleaved(&input, &targets, rounds);
-    println!(
-        "large frames: {:.1} MB, {} lines; baseline {:.1} ms (median)",
-        input.len() as f64 / 1e6,
-        input.iter().filter(|b| **b == b'\n').count(),
-        base * 1e3
-    );
-    for (to, r) in targets.iter().zip(&ratios) {
-        println!(
-            "  translate 2025-11-25 -> {to}: {r:.2}x the baseline (median of {rounds} rounds)"
-        );
-    }
-    // The same with every string parsed and copied (no pass-through), for comparison.
-    let to = ProtocolVersion::V2025_11_25;
-    let copied = || {
-        let handler = Translate::new(to, Mode::Translate(OnRefuse::Skip));
-        translate_with(&input, handler.with_pass_through(usize::MAX, usize::MAX)).0
-    };
-    let mut r: Vec<f64> = (0..rounds)
-        .map(|_| {
-            let b = time(&|| baseline(&input));
-            time(&copied) / b
-        })
+    let copied_to = ProtocolVersion::V2025_11_25;
+    let mut sides: Vec<Box<dyn Fn() -> usize + '_>> = targets
+        .iter()
+        .map(|to| Box::new(|| translate(&input, *to)) as Box<dyn Fn() -> usize>)
         .collect();
-    println!(
-        "  translate 2025-11-25 -> {to}, strings copied: {:.2}x the baseline (median of {rounds} rounds)",
-        median(&mut r)
-    );
+    sides.push(Box::new(|| {
+        let handler = Translate::new(copied_to, Mode::Translate(OnRefuse::Skip));
+        translate_with(&input, handler.with_pass_through(usize::MAX, usize::MAX)).0
+    }));
+    let (base, ratios) = interleaved_sides(&input, &sides, rounds);
+    print_input("large frames", &input, base);
+    let labels = targets
+        .iter()
+        .map(|to| format!("2025-11-25 -> {to}"))
+        .chain([format!("2025-11-25 -> {copied_to}, strings copied")]);
+    for (label, r) in labels.zip(&ratios) {
+        println!("  translate {label}: {r:.2}x the baseline (median of {rounds} rounds)");
+    }
 }
 
 /// The 25 source→target pairs on the replicated shared corpus, printed as a table.
