@@ -310,6 +310,23 @@ impl<T: Describe> Describe for Box<T> {
     }
 }
 
+/// A boxed struct flattens as the struct it holds.
+impl<T: Struct> Struct for Box<T> {
+    const NAME: &'static str = T::NAME;
+    const FLAT: bool = T::FLAT;
+    const FIELDS: &'static [Field] = T::FIELDS;
+    const FLATTENS_STRUCT: bool = T::FLATTENS_STRUCT;
+
+    fn memo() -> &'static Memo {
+        T::memo()
+    }
+
+    #[inline]
+    fn members<M: Members>(&self, m: &mut M) -> Result<(), M::Error> {
+        (**self).members(m)
+    }
+}
+
 impl<T: Describe> Describe for Vec<T> {
     const SHAPE: Shape = Shape::Seq;
 

@@ -167,9 +167,10 @@ impl DetailedTask {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[non_exhaustive]
 pub struct GetDetailedTaskResult {
-    /// The task and its outcome, at the top level.
+    /// The task and its outcome, at the top level (boxed: a detailed task is large, and a
+    /// result union is as large as its largest member).
     #[serde(flatten)]
-    pub task: DetailedTask,
+    pub task: Box<DetailedTask>,
     /// `resultType`: `complete`.
     #[serde(
         rename = "resultType",
@@ -186,7 +187,7 @@ impl GetDetailedTaskResult {
     /// The result reporting `task`.
     pub fn new(task: DetailedTask) -> Self {
         Self {
-            task,
+            task: Box::new(task),
             result_type: None,
             meta: None,
         }
@@ -224,9 +225,10 @@ impl UpdateTaskRequestParams {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Describe)]
 #[non_exhaustive]
 pub struct TasksNotificationParams {
-    /// The task and its outcome, at the top level.
+    /// The task and its outcome, at the top level (boxed: a detailed task is large, and a
+    /// notification union is as large as its largest member).
     #[serde(flatten)]
-    pub task: DetailedTask,
+    pub task: Box<DetailedTask>,
     /// Metadata (`_meta`).
     #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
@@ -235,7 +237,10 @@ pub struct TasksNotificationParams {
 impl TasksNotificationParams {
     /// Parameters reporting `task`.
     pub fn new(task: DetailedTask) -> Self {
-        Self { task, meta: None }
+        Self {
+            task: Box::new(task),
+            meta: None,
+        }
     }
 }
 

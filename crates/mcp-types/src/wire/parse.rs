@@ -454,10 +454,19 @@ pub(crate) fn checked<T: WireParse>(
     parsed: T,
     version: &VersionLike,
 ) -> Option<Result<T, ParseError>> {
-    if let Err(e) = existence::<T>(parsed_method(&parsed), version) {
+    Some(check(&parsed, version)?.map(|()| parsed))
+}
+
+/// [`checked`] on a borrowed value: the verdict alone, so a large typed value is not moved in
+/// and out to be judged.
+pub(crate) fn check<T: WireParse>(
+    parsed: &T,
+    version: &VersionLike,
+) -> Option<Result<(), ParseError>> {
+    if let Err(e) = existence::<T>(parsed_method(parsed), version) {
         return Some(Err(e));
     }
-    Some(typed_mandates(&parsed, version, T::TYPE_NAME)?.map(|()| parsed))
+    typed_mandates(parsed, version, T::TYPE_NAME)
 }
 
 /// The text entry points' common body: the typed parse straight from the text with the

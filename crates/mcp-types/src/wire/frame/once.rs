@@ -35,7 +35,7 @@ use crate::jsonrpc::{
 use crate::model::de::CowStr;
 use crate::model::strict::Strict;
 use crate::wire::parse::{
-    MethodResult, NextValue, ResultFor, ResultTyping, WireParse, checked, parse_result_str_for,
+    MethodResult, NextValue, ResultFor, ResultTyping, WireParse, check, parse_result_str_for,
     typed_result_for,
 };
 
@@ -243,22 +243,20 @@ where
             map,
             seen,
         });
-        let body = if request {
+        let passes = |verdict: Option<Result<(), _>>| matches!(verdict, Some(Ok(())));
+        if request {
             let parsed = R::deserialize(Strict::<_, true>(access))?;
-            Body::Request(
-                checked(parsed, self.version)
-                    .and_then(Result::ok)
-                    .ok_or_else(give_up)?,
-            )
+            if !passes(check(&parsed, self.version)) {
+                return Err(give_up());
+            }
+            Ok(Body::Request(parsed))
         } else {
             let parsed = N::deserialize(Strict::<_, true>(access))?;
-            Body::Notification(
-                checked(parsed, self.version)
-                    .and_then(Result::ok)
-                    .ok_or_else(give_up)?,
-            )
-        };
-        Ok(body)
+            if !passes(check(&parsed, self.version)) {
+                return Err(give_up());
+            }
+            Ok(Body::Notification(parsed))
+        }
     }
 
     /// Reads a `result`: typed where it stands when the id came first and the caller says what
