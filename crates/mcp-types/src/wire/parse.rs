@@ -447,18 +447,9 @@ impl<'de, A: serde::de::MapAccess<'de>> TypedSource<'de> for NextValue<'_, A> {
     }
 }
 
-/// The checks of a body parsed straight from its text: it exists at the revision, and the
-/// mandates read from the typed value hold. `None` when the typed value cannot answer the
-/// mandates (the caller then takes the `Value` path, [`parse_as`]).
-pub(crate) fn checked<T: WireParse>(
-    parsed: T,
-    version: &VersionLike,
-) -> Option<Result<T, ParseError>> {
-    Some(check(&parsed, version)?.map(|()| parsed))
-}
-
-/// [`checked`] on a borrowed value: the verdict alone, so a large typed value is not moved in
-/// and out to be judged.
+/// Whether a typed value passes at `version`: its type (or method) exists there, then the
+/// revision's mandates; `None` when the typed value cannot answer (the `Value` path then
+/// decides). Judged by reference, so a large typed value is not moved in and out.
 pub(crate) fn check<T: WireParse>(
     parsed: &T,
     version: &VersionLike,
@@ -476,9 +467,9 @@ fn parse_text_as<T: WireParse>(text: Text<'_>, version: VersionLike) -> Result<T
     if T::DIRECT
         && let Text::Str(s) = text
         && let Ok(parsed) = strict::from_str::<T>(s)
-        && let Some(checked) = checked(parsed, &version)
+        && let Some(verdict) = check(&parsed, &version)
     {
-        return checked;
+        return verdict.map(|()| parsed);
     }
     parse_text_by_value(text, version)
 }

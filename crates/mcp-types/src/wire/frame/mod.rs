@@ -495,7 +495,10 @@ pub fn parse_frame_answering<'a, 'r, R: WireParse, N: WireParse>(
 ) -> Result<Frame<'a, R, N>, FrameError> {
     let version = version.into();
     let mut answering = once::Answering::new(answering);
-    if let Some(frame) = once::read(text, &version, &mut answering) {
+    let mut slot = None;
+    if once::read(text, &version, &mut answering, &mut slot)
+        && let Some(frame) = slot
+    {
         return Ok(frame);
     }
     read_twice(text, version, &mut answering)

@@ -18,7 +18,6 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::marker::PhantomData;
 
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{
@@ -64,31 +63,39 @@ impl<'r, F: FnOnce(&RequestId) -> Option<ResultFor<'r>>> Answering<'r, F> {
     }
 }
 
-/// Reads `text` as one frame in one pass; `None` leaves the frame to the two-pass route.
+/// Reads `text` as one frame in one pass into `slot`; `false` (the slot then left empty)
+/// leaves the frame to the two-pass route.
+///
+/// The frame is written into the caller's slot rather than returned through `serde_json`'s
+/// `Result`s: a typed frame is a few hundred bytes, and each layer it is returned through
+/// copies it.
 pub(super) fn read<'a, 'r, R, N, F>(
     text: &'a str,
     version: &VersionLike,
     answering: &mut Answering<'r, F>,
-) -> Option<Frame<'a, R, N>>
+    slot: &mut Option<Frame<'a, R, N>>,
+) -> bool
 where
     R: WireParse,
     N: WireParse,
     F: FnOnce(&RequestId) -> Option<ResultFor<'r>>,
 {
-    let requests = R::FRAME_METHODS?;
-    let notifications = N::FRAME_METHODS?;
+    let (Some(requests), Some(notifications)) = (R::FRAME_METHODS, N::FRAME_METHODS) else {
+        return false;
+    };
     let mut de = serde_json::Deserializer::from_str(text);
-    let frame = de
-        .deserialize_map(FrameVisitor {
-            version,
-            answering,
-            requests,
-            notifications,
-            body: PhantomData,
-        })
-        .ok()?;
-    de.end().ok()?;
-    Some(frame)
+    let read = de.deserialize_map(FrameVisitor {
+        version,
+        answering,
+        requests,
+        notifications,
+        slot: &mut *slot,
+    });
+    if read.is_ok() && de.end().is_ok() {
+        return slot.is_some();
+    }
+    *slot = None;
+    false
 }
 
 /// The one pass gives up: the two-pass route decides (and words the error).
@@ -208,15 +215,16 @@ enum Body<'de, R, N> {
     RawResult(&'de RawValue),
 }
 
-struct FrameVisitor<'v, 'r, R, N, F> {
+struct FrameVisitor<'v, 'a, 'r, R, N, F> {
     version: &'v VersionLike,
     answering: &'v mut Answering<'r, F>,
     requests: &'static [&'static str],
     notifications: &'static [&'static str],
-    body: PhantomData<fn() -> (R, N)>,
+    /// Where the frame read is put.
+    slot: &'v mut Option<Frame<'a, R, N>>,
 }
 
-impl<'v, 'r, R, N, F> FrameVisitor<'v, 'r, R, N, F>
+impl<'v, 'a, 'r, R, N, F> FrameVisitor<'v, 'a, 'r, R, N, F>
 where
     R: WireParse,
     N: WireParse,
@@ -282,13 +290,14 @@ where
     }
 }
 
-impl<'de, 'r, R, N, F> Visitor<'de> for FrameVisitor<'_, 'r, R, N, F>
+impl<'de, 'r, R, N, F> Visitor<'de> for FrameVisitor<'_, 'de, 'r, R, N, F>
 where
     R: WireParse,
     N: WireParse,
     F: FnOnce(&RequestId) -> Option<ResultFor<'r>>,
 {
-    type Value = Frame<'de, R, N>;
+    /// The frame goes to the visitor's slot.
+    type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a JSON-RPC object")
@@ -317,7 +326,7 @@ where
         if !seen.jsonrpc {
             return Err(give_up());
         }
-        let frame = match (body, seen.error, seen.id) {
+        *self.slot = Some(match (body, seen.error, seen.id) {
             (Some(Body::Request(r)), None, Some(Some(id))) => {
                 Frame::Request(JsonRpcRequest::new(id, r))
             }
@@ -340,7 +349,7 @@ where
             }
             (None, Some(error), id) => Frame::Error(JsonRpcError::new(id.flatten(), error)),
             _ => return Err(give_up()),
-        };
-        Ok(frame)
+        });
+        Ok(())
     }
 }

@@ -322,9 +322,26 @@ fn envelopes_emit_their_bodies_framed() {
 /// answers exactly what the two-pass route answers. Returns whether the one pass answered.
 fn one_pass_agrees(text: &str, v: ProtocolVersion, answering: Option<ResultFor<'_>>) -> bool {
     let ask = || once::Answering::new(move |_: &RequestId| answering);
-    let once = once::read::<ClientRequest, ClientNotification, _>(text, &v.into(), &mut ask());
+    let (mut once, mut server) = (None, None);
+    let read =
+        once::read::<ClientRequest, ClientNotification, _>(text, &v.into(), &mut ask(), &mut once);
+    assert_eq!(
+        read,
+        once.is_some(),
+        "{v} {text}: the slot holds what was read"
+    );
     let twice = read_twice::<ClientRequest, ClientNotification>(text, v.into(), &mut ask());
-    let server = once::read::<ServerRequest, ServerNotification, _>(text, &v.into(), &mut ask());
+    let read = once::read::<ServerRequest, ServerNotification, _>(
+        text,
+        &v.into(),
+        &mut ask(),
+        &mut server,
+    );
+    assert_eq!(
+        read,
+        server.is_some(),
+        "{v} {text}: the slot holds what was read"
+    );
     let server_twice = read_twice::<ServerRequest, ServerNotification>(text, v.into(), &mut ask());
     if let Some(frame) = &once {
         let twice = twice.as_ref().unwrap_or_else(|e| panic!("{v} {text}: {e}"));
