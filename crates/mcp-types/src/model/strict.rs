@@ -59,6 +59,116 @@ struct Wrap<V, const TEXT: bool>(V);
 /// A struct's visitor: refuses the array form, else [`Wrap`].
 struct ObjectOnly<V, const TEXT: bool>(V);
 
+/// Values larger than this many bytes are read through [`Slotted`].
+const SLOTTED_ABOVE: usize = 96;
+
+/// Drives `$visitor` with `$read` (a deserializer's method call taking the visitor): a value of
+/// more than [`SLOTTED_ABOVE`] bytes is put into a slot by the visitor rather than returned
+/// through the deserializer's own `Result`s, each of which would copy it (a typed body is a few
+/// hundred bytes). Which of the two is decided at compile time.
+macro_rules! slotted {
+    ($visitor:expr, |$v:ident| $read:expr) => {{
+        let visitor = $visitor;
+        if std::mem::size_of::<V::Value>() <= SLOTTED_ABOVE {
+            let $v = visitor;
+            $read
+        } else {
+            let mut slot = None;
+            let $v = Slotted(visitor, &mut slot);
+            $read?;
+            slot.ok_or_else(|| de::Error::custom("a visitor gave no value"))
+        }
+    }};
+}
+
+/// A visitor that puts the value of the visitor it wraps into a slot (see [`slotted!`]).
+struct Slotted<'s, 'de, W: Visitor<'de>>(W, &'s mut Option<W::Value>);
+
+macro_rules! slot_visit {
+    ($($method:ident($ty:ty)),*) => {
+        $(
+            #[inline]
+            fn $method<E: de::Error>(self, v: $ty) -> Result<(), E> {
+                *self.1 = Some(self.0.$method(v)?);
+                Ok(())
+            }
+        )*
+    };
+}
+
+impl<'de, W: Visitor<'de>> Visitor<'de> for Slotted<'_, 'de, W> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.expecting(f)
+    }
+
+    slot_visit!(
+        visit_bool(bool),
+        visit_i8(i8),
+        visit_i16(i16),
+        visit_i32(i32),
+        visit_i64(i64),
+        visit_i128(i128),
+        visit_u8(u8),
+        visit_u16(u16),
+        visit_u32(u32),
+        visit_u64(u64),
+        visit_u128(u128),
+        visit_f32(f32),
+        visit_f64(f64),
+        visit_char(char),
+        visit_str(&str),
+        visit_borrowed_str(&'de str),
+        visit_string(String),
+        visit_bytes(&[u8]),
+        visit_borrowed_bytes(&'de [u8]),
+        visit_byte_buf(Vec<u8>)
+    );
+
+    #[inline]
+    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+        *self.1 = Some(self.0.visit_none()?);
+        Ok(())
+    }
+
+    #[inline]
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        *self.1 = Some(self.0.visit_unit()?);
+        Ok(())
+    }
+
+    #[inline]
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        *self.1 = Some(self.0.visit_some(d)?);
+        Ok(())
+    }
+
+    #[inline]
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        *self.1 = Some(self.0.visit_newtype_struct(d)?);
+        Ok(())
+    }
+
+    #[inline]
+    fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
+        *self.1 = Some(self.0.visit_seq(seq)?);
+        Ok(())
+    }
+
+    #[inline]
+    fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+        *self.1 = Some(self.0.visit_map(map)?);
+        Ok(())
+    }
+
+    #[inline]
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
+        *self.1 = Some(self.0.visit_enum(data)?);
+        Ok(())
+    }
+}
+
 macro_rules! forward_deserialize {
     ($($method:ident),*) => {
         $(
@@ -74,7 +184,6 @@ impl<'de, D: Deserializer<'de>, const TEXT: bool> Deserializer<'de> for Strict<D
     type Error = D::Error;
 
     forward_deserialize!(
-        deserialize_any,
         deserialize_bool,
         deserialize_i8,
         deserialize_i16,
@@ -96,9 +205,18 @@ impl<'de, D: Deserializer<'de>, const TEXT: bool> Deserializer<'de> for Strict<D
         deserialize_option,
         deserialize_unit,
         deserialize_seq,
-        deserialize_map,
         deserialize_identifier
     );
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        slotted!(Wrap::<V, TEXT>(visitor), |v| self.0.deserialize_any(v))
+    }
+
+    #[inline]
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        slotted!(Wrap::<V, TEXT>(visitor), |v| self.0.deserialize_map(v))
+    }
 
     /// From text: read as a value (see the module docs), then dropped.
     #[inline]
@@ -157,8 +275,9 @@ impl<'de, D: Deserializer<'de>, const TEXT: bool> Deserializer<'de> for Strict<D
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.0
-            .deserialize_struct(name, fields, ObjectOnly::<V, TEXT>(visitor))
+        slotted!(ObjectOnly::<V, TEXT>(visitor), |v| self
+            .0
+            .deserialize_struct(name, fields, v))
     }
 
     #[inline]
