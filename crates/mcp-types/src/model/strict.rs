@@ -84,6 +84,35 @@ macro_rules! slotted {
 /// A visitor that puts the value of the visitor it wraps into a slot (see [`slotted!`]).
 struct Slotted<'s, 'de, W: Visitor<'de>>(W, &'s mut Option<W::Value>);
 
+/// Hands `$visit` (a macro writing one visitor method per entry) the visitor methods that take
+/// a plain value, with the value's type.
+macro_rules! value_visits {
+    ($visit:ident) => {
+        $visit!(
+            visit_bool(bool),
+            visit_i8(i8),
+            visit_i16(i16),
+            visit_i32(i32),
+            visit_i64(i64),
+            visit_i128(i128),
+            visit_u8(u8),
+            visit_u16(u16),
+            visit_u32(u32),
+            visit_u64(u64),
+            visit_u128(u128),
+            visit_f32(f32),
+            visit_f64(f64),
+            visit_char(char),
+            visit_str(&str),
+            visit_borrowed_str(&'de str),
+            visit_string(String),
+            visit_bytes(&[u8]),
+            visit_borrowed_bytes(&'de [u8]),
+            visit_byte_buf(Vec<u8>)
+        );
+    };
+}
+
 macro_rules! slot_visit {
     ($($method:ident($ty:ty)),*) => {
         $(
@@ -103,28 +132,7 @@ impl<'de, W: Visitor<'de>> Visitor<'de> for Slotted<'_, 'de, W> {
         self.0.expecting(f)
     }
 
-    slot_visit!(
-        visit_bool(bool),
-        visit_i8(i8),
-        visit_i16(i16),
-        visit_i32(i32),
-        visit_i64(i64),
-        visit_i128(i128),
-        visit_u8(u8),
-        visit_u16(u16),
-        visit_u32(u32),
-        visit_u64(u64),
-        visit_u128(u128),
-        visit_f32(f32),
-        visit_f64(f64),
-        visit_char(char),
-        visit_str(&str),
-        visit_borrowed_str(&'de str),
-        visit_string(String),
-        visit_bytes(&[u8]),
-        visit_borrowed_bytes(&'de [u8]),
-        visit_byte_buf(Vec<u8>)
-    );
+    value_visits!(slot_visit);
 
     #[inline]
     fn visit_none<E: de::Error>(self) -> Result<(), E> {
@@ -316,28 +324,7 @@ macro_rules! visitor_body {
             self.0.expecting(f)
         }
 
-        forward_visit!(
-            visit_bool(bool),
-            visit_i8(i8),
-            visit_i16(i16),
-            visit_i32(i32),
-            visit_i64(i64),
-            visit_i128(i128),
-            visit_u8(u8),
-            visit_u16(u16),
-            visit_u32(u32),
-            visit_u64(u64),
-            visit_u128(u128),
-            visit_f32(f32),
-            visit_f64(f64),
-            visit_char(char),
-            visit_str(&str),
-            visit_borrowed_str(&'de str),
-            visit_string(String),
-            visit_bytes(&[u8]),
-            visit_borrowed_bytes(&'de [u8]),
-            visit_byte_buf(Vec<u8>)
-        );
+        value_visits!(forward_visit);
 
         #[inline]
         fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
