@@ -98,7 +98,7 @@ impl<'de> de::Deserialize<'de> for Key<'de> {
 }
 
 /// The keys seen in one object, for the duplicate check (no allocation for small objects, and
-/// nothing written before a key arrives: the scanner makes one per object it reads).
+/// nothing written before a key arrives: the envelope readers make one per object they read).
 struct Seen<'a> {
     borrowed: SmallVec<[&'a str; 16]>,
     owned: Vec<String>,
@@ -623,13 +623,16 @@ enum FrameMember {
 
 const KNOWN_FRAME_KEYS: [&str; 6] = ["jsonrpc", "id", "method", "params", "result", "error"];
 
-/// Reads `bytes` for the direct path, or `None` when the line must take the general path.
-pub fn read(bytes: &[u8]) -> Option<Line<'_>> {
+/// Reads `bytes` for the direct path into `slot` (a [`Line`] is a few hundred bytes: read in
+/// place rather than returned through each layer), or `None` when the line must take the
+/// general path.
+pub fn read<'s, 'a>(bytes: &'a [u8], slot: &'s mut Option<Line<'a>>) -> Option<&'s Line<'a>> {
     let text = std::str::from_utf8(bytes).ok()?;
-    read_text(text).ok()
+    read_text(text, slot).ok()?;
+    slot.as_ref()
 }
 
-fn read_text(text: &str) -> Result<Line<'_>, GiveUp> {
+fn read_text<'a>(text: &'a str, slot: &mut Option<Line<'a>>) -> Result<(), GiveUp> {
     let b = text.as_bytes();
     // The top-level object: a capture record's members (its frame read one level deeper), or
     // the frame itself.
@@ -680,6 +683,7 @@ fn read_text(text: &str) -> Result<Line<'_>, GiveUp> {
                 &mut inner,
                 frame_text,
                 text,
+                slot,
             )
         }
         Some(_) => Err(GiveUp),
@@ -690,19 +694,21 @@ fn read_text(text: &str) -> Result<Line<'_>, GiveUp> {
             &mut bare,
             &text[skip_ws(b, 0)..end],
             text,
+            slot,
         ),
     }
 }
 
-/// Classifies the frame (success cases of [`Envelope::of`] only) and reads its members;
-/// `frame_text` is a sub-slice of the line's `text`.
+/// Classifies the frame (success cases of [`Envelope::of`] only) and reads its members into
+/// `slot`; `frame_text` is a sub-slice of the line's `text`.
 fn classify<'a>(
     format: Format,
     record: Record<'a>,
     read: &mut FrameRead<'a>,
     frame_text: &'a str,
     text: &'a str,
-) -> Result<Line<'a>, GiveUp> {
+    slot: &mut Option<Line<'a>>,
+) -> Result<(), GiveUp> {
     let members = &read.members;
     let params = read.params.take();
     let get = |k: &str| members.iter().find(|m| m.key == k).map(|m| m.raw);
@@ -710,7 +716,7 @@ fn classify<'a>(
         return Err(GiveUp);
     }
     if get("error").is_some() {
-        return classify_error(format, record, members, frame_text, text);
+        return classify_error(format, record, members, frame_text, text, slot);
     }
     let id = get("id").map(request_id).transpose()?;
     let is_object = |raw: &str| raw.starts_with('{');
@@ -756,7 +762,7 @@ fn classify<'a>(
         };
         frame.push((m.key, member));
     }
-    Ok(Line {
+    *slot = Some(Line {
         format,
         record,
         frame,
@@ -766,7 +772,8 @@ fn classify<'a>(
         params,
         frame_text,
         text,
-    })
+    });
+    Ok(())
 }
 
 /// The text of a JSON string member without escapes (its quotes off), `None` for any other
@@ -802,7 +809,8 @@ fn classify_error<'a>(
     members: &Members<'a>,
     frame_text: &'a str,
     text: &'a str,
-) -> Result<Line<'a>, GiveUp> {
+    slot: &mut Option<Line<'a>>,
+) -> Result<(), GiveUp> {
     let mut values = Map::new();
     for m in members {
         values.insert(m.key.to_owned(), value_of(m.raw, MEMBER_DEPTH)?);
@@ -823,7 +831,7 @@ fn classify_error<'a>(
             _ => (m.key, FrameMember::Other(Box::new(v))),
         })
         .collect();
-    Ok(Line {
+    *slot = Some(Line {
         format,
         record,
         frame,
@@ -833,7 +841,8 @@ fn classify_error<'a>(
         params: ParamsFacts::default(),
         frame_text,
         text,
-    })
+    });
+    Ok(())
 }
 
 impl Evidence for Line<'_> {
@@ -1105,6 +1114,9 @@ fn emit_failed(e: EmitError, verdict: &mut Verdict) -> GiveUp {
     GiveUp
 }
 
+/// Parses `text` as a `T` at `from` and emits it for `to` into `out`. (The body is parsed into
+/// a slot here and written from there: a typed body is a few hundred bytes, and every layer it
+/// were returned through would copy it.)
 fn through<T: WireParse + WireBody + Restate>(
     text: &str,
     from: ProtocolVersion,
@@ -1112,9 +1124,11 @@ fn through<T: WireParse + WireBody + Restate>(
     out: &mut Vec<u8>,
     verdict: &mut Verdict,
 ) -> Result<(), GiveUp> {
-    let mut model: T = wire::parse_str_as(text, from).map_err(|e| parse_failed(e, verdict))?;
+    let mut slot: Option<T> = None;
+    wire::parse_str_into(text, from, &mut slot).map_err(|e| parse_failed(e, verdict))?;
+    let model = slot.as_mut().ok_or(GiveUp)?;
     model.restate(to);
-    wire::serialize_for_vec(&model, to, out).map_err(|e| emit_failed(e, verdict))
+    wire::serialize_for_vec(model, to, out).map_err(|e| emit_failed(e, verdict))
 }
 
 /// Parses the body at `from` and emits it for `to` into `out`; a client request is lent the
@@ -1132,12 +1146,13 @@ fn emit(
     use Direction::{ClientToServer as C2s, ServerToClient as S2c};
     match kind {
         BodyKind::Request(C2s) if let Some(identity) = restated => {
-            let mut request: ClientRequest =
-                wire::parse_str_as(text, from).map_err(|e| parse_failed(e, verdict))?;
+            let mut slot: Option<ClientRequest> = None;
+            wire::parse_str_into(text, from, &mut slot).map_err(|e| parse_failed(e, verdict))?;
+            let request = slot.as_mut().ok_or(GiveUp)?;
             request.restate(to);
-            let lent = identity.lend(&mut request);
-            let emitted = wire::serialize_for_vec(&request, to, out);
-            identity.take_back(&mut request, lent);
+            let lent = identity.lend(request);
+            let emitted = wire::serialize_for_vec(request, to, out);
+            identity.take_back(request, lent);
             emitted.map_err(|e| emit_failed(e, verdict))
         }
         BodyKind::Request(C2s) => through::<ClientRequest>(text, from, to, out, verdict),
@@ -1145,16 +1160,17 @@ fn emit(
         BodyKind::Notification(C2s) => through::<ClientNotification>(text, from, to, out, verdict),
         BodyKind::Notification(S2c) => through::<ServerNotification>(text, from, to, out, verdict),
         BodyKind::Result(_, answering) => {
-            let parsed = wire::parse_result_str_for(answering, text, from)
+            let mut slot = None;
+            wire::parse_result_str_into(answering, text, from, &mut slot)
                 .map_err(|e| parse_failed(e, verdict))?;
-            match parsed {
-                MethodResult::Server(mut r) => {
+            match slot.as_mut().ok_or(GiveUp)? {
+                MethodResult::Server(r) => {
                     r.restate(to);
-                    wire::serialize_for_vec(&r, to, out)
+                    wire::serialize_for_vec(r, to, out)
                 }
-                MethodResult::Client(mut r) => {
+                MethodResult::Client(r) => {
                     r.restate(to);
-                    wire::serialize_for_vec(&r, to, out)
+                    wire::serialize_for_vec(r, to, out)
                 }
                 _ => return Err(GiveUp),
             }
@@ -1603,6 +1619,13 @@ fn write_line(line: &Line<'_>, body: &mut Body<'_>, out: &mut Vec<u8>) -> Result
 mod tests {
     use super::*;
 
+    /// [`read`] into a slot of its own.
+    fn read_owned(bytes: &[u8]) -> Option<Line<'_>> {
+        let mut slot = None;
+        read(bytes, &mut slot)?;
+        slot
+    }
+
     #[test]
     fn members_are_read_as_the_deserializer_reads_them() {
         // Vouched for by the scanner: read without a deserializer.
@@ -1692,7 +1715,7 @@ mod tests {
                 Layout::Split,
             ),
         ] {
-            let line = read(text.as_bytes()).expect(text);
+            let line = read_owned(text.as_bytes()).expect(text);
             assert_eq!(Layout::of(&line), layout, "{text}");
         }
     }
@@ -1703,7 +1726,7 @@ mod tests {
         let text = format!(
             r#"{{"jsonrpc":"2.0","id":1,"result":{{"content":[{{"type":"image","data":"{data}","mimeType":"image/png"}}]}}}}"#
         );
-        let line = read(text.as_bytes()).unwrap();
+        let line = read_owned(text.as_bytes()).unwrap();
         let mut buffers = Buffers::default();
         let kind = BodyKind::Result(
             Direction::ServerToClient,
@@ -1723,7 +1746,7 @@ mod tests {
         }
         // A small body is written whole.
         let text = r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#;
-        let line = read(text.as_bytes()).unwrap();
+        let line = read_owned(text.as_bytes()).unwrap();
         let from = ProtocolVersion::V2025_11_25;
         translate(&line, kind, from, from, None, &mut buffers).unwrap();
         assert_eq!(buffers.output(&line).count(), 1);
@@ -1780,27 +1803,27 @@ mod tests {
             br#"{"jsonrpc":"2.0","id":1,"method":"x","n":tru}"#,
             b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\tb\"}",
         ] {
-            assert!(read(bad).is_none(), "{}", String::from_utf8_lossy(bad));
+            assert!(read_owned(bad).is_none(), "{}", String::from_utf8_lossy(bad));
         }
         // An error response without `id` is one with an unknown id (the crate's rule), read here.
-        let no_id = read(br#"{"jsonrpc":"2.0","error":{"code":1,"message":"m"}}"#).unwrap();
+        let no_id = read_owned(br#"{"jsonrpc":"2.0","error":{"code":1,"message":"m"}}"#).unwrap();
         assert_eq!(no_id.envelope, Envelope::Error { id: None, code: 1 });
         let deep = format!(
             r#"{{"jsonrpc":"2.0","method":"x","params":{{"a":{}{}}}}}"#,
             "[".repeat(120),
             "]".repeat(120)
         );
-        assert!(read(deep.as_bytes()).is_none());
+        assert!(read_owned(deep.as_bytes()).is_none());
         // Many distinct keys are fine.
         assert!(
-            read(br#"{"jsonrpc":"2.0","method":"x","a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8}"#)
+            read_owned(br#"{"jsonrpc":"2.0","method":"x","a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8}"#)
                 .is_some()
         );
     }
 
     #[test]
     fn meta_facts_are_read_while_checking() {
-        let l = read(br#"{"dir":"c2s","frame":{"jsonrpc":"2.0","id":"a","method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{}}}}}"#).unwrap();
+        let l = read_owned(br#"{"dir":"c2s","frame":{"jsonrpc":"2.0","id":"a","method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{}}}}}"#).unwrap();
         assert_eq!(l.format, Format::Capture(Direction::ClientToServer));
         assert_eq!(
             l.envelope,
@@ -1894,7 +1917,7 @@ mod tests {
             ),
         ];
         for (input, want) in cases {
-            let l = read(input.as_bytes()).unwrap();
+            let l = read_owned(input.as_bytes()).unwrap();
             let text = IdentityText::of(&id).unwrap();
             assert_eq!(
                 body_text(&l, Some(&text), &mut buf).unwrap(),

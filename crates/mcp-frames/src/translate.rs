@@ -235,14 +235,15 @@ impl Translate {
         session: &mut Session,
         out: &mut Output,
     ) -> io::Result<bool> {
-        let Some(read) = direct::read(bytes) else {
+        let mut slot = None;
+        let Some(read) = direct::read(bytes, &mut slot) else {
             return Ok(false);
         };
         let stated = match read.format {
             Format::Bare => None,
             Format::Capture(d) => Some(d),
         };
-        let context = match session.observe(line, stated, &read.envelope, &read) {
+        let context = match session.observe(line, stated, &read.envelope, read) {
             Ok(c) => c,
             Err(e) => {
                 let fault = match stream::read(line, bytes) {
@@ -267,14 +268,14 @@ impl Translate {
             };
             let identity = session.client_identity();
             if let Some(kind) = kind {
-                match direct::translate(&read, kind, from, self.to, identity, &mut self.buffers) {
+                match direct::translate(read, kind, from, self.to, identity, &mut self.buffers) {
                     Ok(()) => {
                         if let Envelope::Request { id, .. } = &read.envelope {
                             session.set_forwarded(d, id, true);
                         }
                         self.translated += 1;
                         self.direct += 1;
-                        out.raw_line_pieces(self.buffers.output(&read))?;
+                        out.raw_line_pieces(self.buffers.output(read))?;
                         return Ok(true);
                     }
                     // The boundary's own verdict, as the general path would reach it.
@@ -287,10 +288,10 @@ impl Translate {
         // as it is, and a refusal (the gate's or the boundary's) is reported from what the
         // direct read already knows (unless it must be answered, which needs the record).
         match gate {
-            Ok(None) if direct::unchanged(&read, &mut self.buffers) => {
+            Ok(None) if direct::unchanged(read, &mut self.buffers) => {
                 self.translated += 1;
                 self.direct += 1;
-                out.raw_line_pieces(self.buffers.output(&read))?;
+                out.raw_line_pieces(self.buffers.output(read))?;
                 return Ok(true);
             }
             Err(Outcome::NotWritten { status, reason, .. })

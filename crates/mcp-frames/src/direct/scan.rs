@@ -8,14 +8,18 @@
 //! broken surrogate pairs, anything malformed. The caller then checks with `serde_json`, which
 //! decides exactly as before.
 
-use std::borrow::Cow;
+use smallvec::SmallVec;
 
-use super::{Key, MAX_DEPTH, Seen};
+use super::MAX_DEPTH;
 
 /// The index after the JSON value that starts at `i` (no leading whitespace), when the strict
 /// reader certainly accepts it as a value nested at `depth`; `None` when not sure.
 pub(super) fn vouched_end(text: &str, i: usize, depth: usize) -> Option<usize> {
-    Scanner { text }.value(i, depth)
+    Scanner {
+        text,
+        keys: SmallVec::new(),
+    }
+    .value(i, depth)
 }
 
 /// JSON whitespace, as the strict reader skips it.
@@ -73,6 +77,10 @@ const MAX_INTEGER_DIGITS: usize = 300;
 /// The scanner over one text; every method takes the index where its value starts.
 struct Scanner<'a> {
     text: &'a str,
+    /// The keys of the objects being read, outermost first: each object's own keys are the
+    /// ones from where it started, taken off again when it ends (one stack for the whole
+    /// value, so no object sets up a key set of its own).
+    keys: SmallVec<[&'a str; 32]>,
 }
 
 impl<'a> Scanner<'a> {
@@ -81,7 +89,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// The end of any value at `i`, nested at `depth`.
-    fn value(&self, i: usize, depth: usize) -> Option<usize> {
+    fn value(&mut self, i: usize, depth: usize) -> Option<usize> {
         let b = self.bytes();
         match *b.get(i)? {
             b'"' => self.string(i).map(|(end, _)| end),
@@ -115,7 +123,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// The end of the array or object at `i`; `close` is its closing bracket.
-    fn container(&self, i: usize, depth: usize, close: u8) -> Option<usize> {
+    fn container(&mut self, i: usize, depth: usize, close: u8) -> Option<usize> {
         let b = self.bytes();
         if depth >= MAX_DEPTH {
             return None;
@@ -124,32 +132,39 @@ impl<'a> Scanner<'a> {
         if *b.get(j)? == close {
             return Some(j + 1);
         }
-        let mut keys = (close == b'}').then(Seen::new);
+        let object = close == b'}';
+        let own_keys = self.keys.len();
         loop {
-            if let Some(seen) = &mut keys {
-                j = self.key(j, seen)?;
+            if object {
+                j = self.key(j, own_keys)?;
             }
             j = skip_ws(b, self.value(j, depth + 1)?);
             match *b.get(j)? {
                 b',' => j = skip_ws(b, j + 1),
-                c if c == close => return Some(j + 1),
+                c if c == close => {
+                    self.keys.truncate(own_keys);
+                    return Some(j + 1);
+                }
                 _ => return None,
             }
         }
     }
 
     /// Reads an object key at `i` and its colon: the index of the value after them. The key
-    /// must be new in `seen` and have no escapes (escaped keys are compared only after
-    /// unescaping, which is left to `serde_json`).
-    fn key(&self, i: usize, seen: &mut Seen<'a>) -> Option<usize> {
+    /// must be new among the object's keys (those from `own_keys` on) and have no escapes
+    /// (escaped keys are compared only after unescaping, which is left to `serde_json`).
+    fn key(&mut self, i: usize, own_keys: usize) -> Option<usize> {
         let b = self.bytes();
         if *b.get(i)? != b'"' {
             return None;
         }
         let (end, plain) = self.string(i)?;
-        if !plain || !seen.insert(Key(Cow::Borrowed(&self.text[i + 1..end - 1]))) {
+        let text = self.text;
+        let key = &text[i + 1..end - 1];
+        if !plain || self.keys[own_keys..].contains(&key) {
             return None;
         }
+        self.keys.push(key);
         let j = skip_ws(b, end);
         (*b.get(j)? == b':').then(|| skip_ws(b, j + 1))
     }

@@ -33,6 +33,19 @@ pub(crate) fn from_str<'a, T: de::Deserialize<'a>>(text: &'a str) -> serde_json:
     Ok(value)
 }
 
+/// [`from_str`] into `slot`, which holds the value when this returns `Ok` and is empty
+/// otherwise (the value is not returned through this function's `Result`, which would copy
+/// it).
+#[inline]
+pub(crate) fn from_str_into<'a, T: de::Deserialize<'a>>(
+    text: &'a str,
+    slot: &mut Option<T>,
+) -> serde_json::Result<()> {
+    let mut d = serde_json::Deserializer::from_str(text);
+    *slot = Some(T::deserialize(Strict::<_, true>(&mut d))?);
+    d.end().inspect_err(|_| *slot = None)
+}
+
 /// Reads a `T` from a `Value` through [`Strict`].
 #[inline]
 pub(crate) fn from_value<'de, T: de::Deserialize<'de>, D: Deserializer<'de>>(

@@ -464,14 +464,32 @@ pub(crate) fn check<T: WireParse>(
 /// mandates on the typed value; on any failure, or when the typed value cannot answer the
 /// mandates, the `Value` path ([`parse_as`]), whose result (and error) is the reference.
 fn parse_text_as<T: WireParse>(text: Text<'_>, version: VersionLike) -> Result<T, ParseError> {
+    let mut slot = None;
+    parse_text_into(text, version.clone(), &mut slot)?;
+    match slot {
+        Some(parsed) => Ok(parsed),
+        None => parse_text_by_value(text, version),
+    }
+}
+
+/// [`parse_text_as`] into `slot`, which holds the value when this returns `Ok` and is empty
+/// when it returns `Err`.
+fn parse_text_into<T: WireParse>(
+    text: Text<'_>,
+    version: VersionLike,
+    slot: &mut Option<T>,
+) -> Result<(), ParseError> {
     if T::DIRECT
         && let Text::Str(s) = text
-        && let Ok(parsed) = strict::from_str::<T>(s)
-        && let Some(verdict) = check(&parsed, &version)
+        && strict::from_str_into::<T>(s, slot).is_ok()
+        && let Some(parsed) = slot.as_ref()
+        && let Some(verdict) = check(parsed, &version)
     {
-        return verdict.map(|()| parsed);
+        return verdict.inspect_err(|_| *slot = None);
     }
-    parse_text_by_value(text, version)
+    *slot = None;
+    *slot = Some(parse_text_by_value(text, version)?);
+    Ok(())
 }
 
 /// The `Value` path of [`parse_text_as`] (bad frames and the few cases the typed value cannot
@@ -519,6 +537,20 @@ pub fn parse_str_as<T: WireParse>(
     version: impl Into<VersionLike>,
 ) -> Result<T, ParseError> {
     parse_text_as(Text::Str(text), version.into())
+}
+
+/// [`parse_str_as`] into the caller's `slot`, which holds the value when this returns `Ok` and
+/// is empty when it returns `Err`.
+///
+/// For loops over many frames: a typed body is a few hundred bytes, and returning it through
+/// each layer of the parse copies it each time; here it is written once, where the caller
+/// keeps it.
+pub fn parse_str_into<T: WireParse>(
+    text: &str,
+    version: impl Into<VersionLike>,
+    slot: &mut Option<T>,
+) -> Result<(), ParseError> {
+    parse_text_into(Text::Str(text), version.into(), slot)
 }
 
 /// Parses JSON bytes (a line as read from a stream) as `T` at `version`: [`parse_str_as`] for
@@ -817,6 +849,17 @@ pub fn parse_result_str_for<'a>(
     parse_result_text_for(answering.into(), Text::Str(text), version.into())
 }
 
+/// [`parse_result_str_for`] into the caller's `slot`, which holds the result when this returns
+/// `Ok` and is empty when it returns `Err` (see [`parse_str_into`]).
+pub fn parse_result_str_into<'a>(
+    answering: impl Into<ResultFor<'a>>,
+    text: &str,
+    version: impl Into<VersionLike>,
+    slot: &mut Option<MethodResult>,
+) -> Result<(), ParseError> {
+    parse_result_text_into(answering.into(), Text::Str(text), version.into(), slot)
+}
+
 /// [`parse_result_str_for`] for JSON bytes.
 pub fn parse_result_slice_for<'a>(
     answering: impl Into<ResultFor<'a>>,
@@ -831,13 +874,31 @@ fn parse_result_text_for(
     text: Text<'_>,
     version: VersionLike,
 ) -> Result<MethodResult, ParseError> {
+    let mut slot = None;
+    parse_result_text_into(answering, text, version.clone(), &mut slot)?;
+    match slot {
+        Some(result) => Ok(result),
+        None => parse_result_text_by_value(answering, text, version),
+    }
+}
+
+/// [`parse_result_text_for`] into `slot`, which holds the result when this returns `Ok` and is
+/// empty when it returns `Err`.
+fn parse_result_text_into(
+    answering: ResultFor<'_>,
+    text: Text<'_>,
+    version: VersionLike,
+    slot: &mut Option<MethodResult>,
+) -> Result<(), ParseError> {
+    *slot = None;
     let typing = answering.typing(version.clone());
     if let ResultTyping::Method(method) = typing
-        && let Some(result) = typed_result_for(method, text, &version)
+        && let Some(done) = typed_result_for(method, text, &version, slot)
     {
-        return result;
+        return done;
     }
-    parse_result_text_by_value(answering, text, version)
+    *slot = Some(parse_result_text_by_value(answering, text, version)?);
+    Ok(())
 }
 
 /// The `Value` path of [`parse_result_text_for`], out of line.
@@ -854,29 +915,32 @@ fn parse_result_text_by_value(
 
 /// The typed half of [`parse_result_text_for`] for a result typed by `method` (its own
 /// result, or at 2026-07-28 an `InputRequiredResult` where `resultType` says so), read from
-/// text or from a frame's `result` member; `None` sends the caller to the `Value` path.
+/// text or from a frame's `result` member into `slot` (filled when this gives `Some(Ok(()))`);
+/// `None` sends the caller to the `Value` path.
 pub(crate) fn typed_result_for<'de>(
     method: &str,
     source: impl TypedSource<'de>,
     version: &VersionLike,
-) -> Option<Result<MethodResult, ParseError>> {
+    slot: &mut Option<MethodResult>,
+) -> Option<Result<(), ParseError>> {
     if version.era() == Some(Era::Stateless) && INPUT_REQUIRED_METHODS.contains(&method) {
         // The answer is the method's own result or an `InputRequiredResult`, as its
         // `resultType` says: read the text as the first, then as the second.
         let text = source.text()?;
-        return typed_own_result(method, Text::Str(text), version)
-            .or_else(|| typed_input_required(text, version));
+        return typed_own_result(method, Text::Str(text), version, slot)
+            .or_else(|| typed_input_required(text, version, slot));
     }
-    typed_own_result(method, source, version)
+    typed_own_result(method, source, version, slot)
 }
 
-/// The typed read of a result as `method`'s own result type; `None` sends the caller on (an
-/// `input_required` answer included).
+/// The typed read of a result as `method`'s own result type into `slot`; `None` sends the
+/// caller on (an `input_required` answer included).
 fn typed_own_result<'de>(
     method: &str,
     source: impl TypedSource<'de>,
     version: &VersionLike,
-) -> Option<Result<MethodResult, ParseError>> {
+    slot: &mut Option<MethodResult>,
+) -> Option<Result<(), ParseError>> {
     let stateless = version.era() == Some(Era::Stateless);
     let tasks_ext = tasks_extension_at(version);
     macro_rules! p {
@@ -893,11 +957,12 @@ fn typed_own_result<'de>(
             if let Err(e) = typed_mandates(&parsed, version, "Result")? {
                 return Some(Err(e));
             }
-            MethodResult::$side(model::$union::$variant(parsed))
+            *slot = Some(MethodResult::$side(model::$union::$variant(parsed)));
         }};
     }
     // An unknown method: the `Value` path reports it (after checking the text is JSON).
-    Some(Ok(by_method!(method, tasks_ext: tasks_ext, p, return None)))
+    by_method!(method, tasks_ext: tasks_ext, p, return None);
+    Some(Ok(()))
 }
 
 /// The typed read of a 2026-07-28 answer whose `resultType` is `input_required`; `None` for
@@ -906,7 +971,8 @@ fn typed_own_result<'de>(
 fn typed_input_required(
     text: &str,
     version: &VersionLike,
-) -> Option<Result<MethodResult, ParseError>> {
+    slot: &mut Option<MethodResult>,
+) -> Option<Result<(), ParseError>> {
     let parsed = Text::Str(text).typed::<model::InputRequiredResult>()?;
     if parsed.mandate_facts().result_type != Some("input_required") {
         return None;
@@ -914,9 +980,10 @@ fn typed_input_required(
     if let Err(e) = typed_mandates(&parsed, version, "InputRequiredResult")? {
         return Some(Err(e));
     }
-    Some(Ok(MethodResult::Server(
-        model::ServerResult::InputRequired(parsed),
-    )))
+    *slot = Some(MethodResult::Server(model::ServerResult::InputRequired(
+        parsed,
+    )));
+    Some(Ok(()))
 }
 
 /// Whether `version` has the tasks extension's forms of `tasks/get` and `tasks/cancel` (the

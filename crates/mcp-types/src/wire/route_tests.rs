@@ -1,5 +1,5 @@
-//! The text entry points (`parse_str_as`, `parse_slice_as`, `parse_result_str_for`) against the
-//! `Value` ones (`parse_as`, `parse_result_for`) on the real superset model: for the same input
+//! The text entry points (`parse_str_as`, `parse_slice_as`, `parse_result_str_for`, and the
+//! `_into` forms that fill a caller's slot) against the `Value` ones (`parse_as`, `parse_result_for`) on the real superset model: for the same input
 //! both routes give the same value, or the same error (kind, JSON Pointer, message, JSON-RPC
 //! code). `mcp-frames`' direct path reads bodies as text and its general path as `Value`s, so a
 //! difference here would be a difference in what `translate` reports.
@@ -45,12 +45,26 @@ where
 {
     let value: Value = serde_json::from_str(text).unwrap();
     let mut failed = 0;
+    // The slot of the `_into` form: whatever it held before is replaced or emptied.
+    let mut slot: Option<T> = None;
     for v in ProtocolVersion::ALL {
         let by_value = parse_as::<T>(&value, v);
         let by_text = parse_str_as::<T>(text, v);
         let by_bytes = parse_slice_as::<T>(text.as_bytes(), v);
+        let into = parse_str_into::<T>(text, v, &mut slot).map(|()| slot.take());
         assert_eq!(by_text, by_value, "{} {text} at {v}", T::TYPE_NAME);
         assert_eq!(by_bytes, by_value, "{} {text} at {v} (bytes)", T::TYPE_NAME);
+        assert_eq!(
+            into.as_ref().map(Option::as_ref),
+            by_value.as_ref().map(Some),
+            "{} {text} at {v} (slot)",
+            T::TYPE_NAME
+        );
+        assert!(slot.is_none());
+        // A slot left full by an earlier frame.
+        slot = parse_as::<T>(&value, ProtocolVersion::V2025_06_18)
+            .or_else(|_| parse_as::<T>(&value, ProtocolVersion::V2024_11_05))
+            .ok();
         if let Err(e) = &by_value {
             assert_eq!(by_text.as_ref().unwrap_err().code(), e.code());
             failed += 1;
@@ -133,7 +147,11 @@ fn missing_and_empty_results_read_alike_from_text_and_from_values() {
                 let by_value = parse_result_for(method, &value, v);
                 let by_text = parse_result_str_for(method, text, v);
                 assert_eq!(by_text, by_value, "{method} {text} at {v}");
+                // Into a slot that holds an earlier result.
+                let mut slot = parse_result_str_for("ping", "{}", v).ok();
+                let into = parse_result_str_into(method, text, v, &mut slot).map(|()| slot);
                 failed += usize::from(by_value.is_err());
+                assert_eq!(into, by_value.map(Some), "{method} {text} at {v} (slot)");
             }
         }
     }

@@ -280,8 +280,12 @@ where
         };
         match answering.map(|a| a.typing(self.version.clone())) {
             Some(ResultTyping::Method(method)) => {
-                match typed_result_for(method, NextValue(map), self.version) {
-                    Some(Ok(result)) => Ok(Body::Result(result)),
+                let mut slot = None;
+                match (
+                    typed_result_for(method, NextValue(map), self.version, &mut slot),
+                    slot,
+                ) {
+                    (Some(Ok(())), Some(result)) => Ok(Body::Result(result)),
                     _ => Err(give_up()),
                 }
             }
