@@ -628,8 +628,13 @@ const KNOWN_FRAME_KEYS: [&str; 6] = ["jsonrpc", "id", "method", "params", "resul
 /// general path.
 pub fn read<'s, 'a>(bytes: &'a [u8], slot: &'s mut Option<Line<'a>>) -> Option<&'s Line<'a>> {
     let text = std::str::from_utf8(bytes).ok()?;
-    read_text(text, slot).ok()?;
-    slot.as_ref()
+    match read_text(text, slot) {
+        Ok(()) => slot.as_ref(),
+        Err(GiveUp) => {
+            *slot = None;
+            None
+        }
+    }
 }
 
 fn read_text<'a>(text: &'a str, slot: &mut Option<Line<'a>>) -> Result<(), GiveUp> {
@@ -660,55 +665,47 @@ fn read_text<'a>(text: &'a str, slot: &mut Option<Line<'a>>) -> Result<(), GiveU
     // The record split, as `Record::from_value` does it.
     match frame {
         Some(frame_text) if !has("jsonrpc") => {
-            let mut dir = None;
-            let mut record = Record::new();
+            let dir = match top.iter().find(|(key, _)| *key == "dir") {
+                Some((_, Some("\"c2s\""))) => Direction::ClientToServer,
+                Some((_, Some("\"s2c\""))) => Direction::ServerToClient,
+                _ => return Err(GiveUp),
+            };
+            let line = classify(Format::Capture(dir), &mut inner, frame_text, text, slot)?;
+            // The record's members go straight into the line (it is a few hundred bytes:
+            // built where it stays).
             for (key, raw) in &top {
                 let copied = match (*key, raw) {
                     (_, None) => None,
-                    ("dir", Some(raw)) => {
-                        dir = Some(match *raw {
-                            "\"c2s\"" => Direction::ClientToServer,
-                            "\"s2c\"" => Direction::ServerToClient,
-                            _ => return Err(GiveUp),
-                        });
-                        Some(Copied::Verbatim(raw))
-                    }
+                    ("dir", Some(raw)) => Some(Copied::Verbatim(raw)),
                     (_, Some(raw)) => Some(Copied::Value(Box::new(value_of(raw, 1)?))),
                 };
-                record.push((*key, copied));
+                line.record.push((*key, copied));
             }
-            classify(
-                Format::Capture(dir.ok_or(GiveUp)?),
-                record,
-                &mut inner,
-                frame_text,
-                text,
-                slot,
-            )
+            Ok(())
         }
         Some(_) => Err(GiveUp),
         None if has("frame") => Err(GiveUp),
         None => classify(
             Format::Bare,
-            Record::new(),
             &mut bare,
             &text[skip_ws(b, 0)..end],
             text,
             slot,
-        ),
+        )
+        .map(|_| ()),
     }
 }
 
 /// Classifies the frame (success cases of [`Envelope::of`] only) and reads its members into
-/// `slot`; `frame_text` is a sub-slice of the line's `text`.
-fn classify<'a>(
+/// `slot`, with an empty record for the caller to fill; `frame_text` is a sub-slice of the
+/// line's `text`.
+fn classify<'s, 'a>(
     format: Format,
-    record: Record<'a>,
     read: &mut FrameRead<'a>,
     frame_text: &'a str,
     text: &'a str,
-    slot: &mut Option<Line<'a>>,
-) -> Result<(), GiveUp> {
+    slot: &'s mut Option<Line<'a>>,
+) -> Result<&'s mut Line<'a>, GiveUp> {
     let members = &read.members;
     let params = read.params.take();
     let get = |k: &str| members.iter().find(|m| m.key == k).map(|m| m.raw);
@@ -716,7 +713,7 @@ fn classify<'a>(
         return Err(GiveUp);
     }
     if get("error").is_some() {
-        return classify_error(format, record, members, frame_text, text, slot);
+        return classify_error(format, members, frame_text, text, slot);
     }
     let id = get("id").map(request_id).transpose()?;
     let is_object = |raw: &str| raw.starts_with('{');
@@ -751,7 +748,18 @@ fn classify<'a>(
         true => ParamsFacts::default(),
         false => params.unwrap_or_default(),
     };
-    let mut frame = SmallVec::new();
+    // Built in the slot, and its members pushed there (a line is a few hundred bytes).
+    let line = slot.insert(Line {
+        format,
+        record: Record::new(),
+        frame: SmallVec::new(),
+        envelope,
+        method: method_raw,
+        body,
+        params,
+        frame_text,
+        text,
+    });
     for m in members.iter() {
         let member = match m.key {
             "jsonrpc" => FrameMember::Version,
@@ -760,20 +768,9 @@ fn classify<'a>(
             "result" if is_response => FrameMember::Result,
             _ => FrameMember::Other(Box::new(value_of(m.raw, MEMBER_DEPTH)?)),
         };
-        frame.push((m.key, member));
+        line.frame.push((m.key, member));
     }
-    *slot = Some(Line {
-        format,
-        record,
-        frame,
-        envelope,
-        method: method_raw,
-        body,
-        params,
-        frame_text,
-        text,
-    });
-    Ok(())
+    Ok(line)
 }
 
 /// The text of a JSON string member without escapes (its quotes off), `None` for any other
@@ -803,14 +800,13 @@ fn request_id(raw: &str) -> Result<RequestId, GiveUp> {
 /// An error response: every member but `jsonrpc` is copied as its value, and the envelope is
 /// the one [`Envelope::of`] gives for those values (so every fault it finds is
 /// left to the general path, which reports it).
-fn classify_error<'a>(
+fn classify_error<'s, 'a>(
     format: Format,
-    record: Record<'a>,
     members: &Members<'a>,
     frame_text: &'a str,
     text: &'a str,
-    slot: &mut Option<Line<'a>>,
-) -> Result<(), GiveUp> {
+    slot: &'s mut Option<Line<'a>>,
+) -> Result<&'s mut Line<'a>, GiveUp> {
     let mut values = Map::new();
     for m in members {
         values.insert(m.key.to_owned(), value_of(m.raw, MEMBER_DEPTH)?);
@@ -831,9 +827,9 @@ fn classify_error<'a>(
             _ => (m.key, FrameMember::Other(Box::new(v))),
         })
         .collect();
-    *slot = Some(Line {
+    Ok(slot.insert(Line {
         format,
-        record,
+        record: Record::new(),
         frame,
         envelope,
         method: None,
@@ -841,8 +837,7 @@ fn classify_error<'a>(
         params: ParamsFacts::default(),
         frame_text,
         text,
-    });
-    Ok(())
+    }))
 }
 
 impl Evidence for Line<'_> {

@@ -27,6 +27,30 @@ fn what_real_traffic_holds_is_vouched_for() {
 }
 
 #[test]
+fn a_string_ends_where_it_ends_at_every_offset_in_a_word() {
+    // The scanner reads strings eight bytes at a time and takes the end from the word that
+    // holds it: every position of the closing quote, of an escape and of a control character
+    // within and across words, with plain bytes (ASCII and multi-byte) before and after.
+    for filler in ["a", "é", "\u{7f}", " "] {
+        for len in 0..24 {
+            let body = filler.repeat(len);
+            for (inner, ok) in [
+                (body.clone(), true),
+                (format!("{body}\\\"x"), true),
+                (format!("{body}\\n{body}"), true),
+                (format!("{body}\n"), false),
+                (format!("{body}\u{1}x"), false),
+            ] {
+                let text = format!("\"{inner}\",7");
+                let end = inner.len() + 2;
+                assert_eq!(vouched_end(&text, 0, 1), ok.then_some(end), "{text:?}");
+                assert_sound(&text, 1);
+            }
+        }
+    }
+}
+
+#[test]
 fn doubtful_or_invalid_values_are_left_to_the_deserializer() {
     for text in [
         "",
