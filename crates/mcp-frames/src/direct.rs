@@ -23,7 +23,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use mcp_types::model::{
-    ClientNotification, ClientRequest, RequestMeta, ServerNotification, ServerRequest,
+    ClientNotification, ClientRequest, Meta, RequestMeta, ServerNotification, ServerRequest,
 };
 use mcp_types::wire::{
     self, EmitError, EmitErrorKind, MethodResult, ParseError, ParseErrorKind, WireBody, WireParse,
@@ -474,8 +474,9 @@ fn key_at(text: &str, i: usize) -> Result<(&str, usize), GiveUp> {
         return Err(GiveUp);
     }
     let start = i + 1;
-    let end = start + memchr::memchr2(b'"', b'\\', &b[start..]).ok_or(GiveUp)?;
-    if b[end] != b'"' || b[start..end].iter().any(|c| *c < 0x20) {
+    // Keys are short: read by the word, not by a search set up for long runs.
+    let end = scan::plain_run_end(b, start);
+    if b.get(end) != Some(&b'"') {
         return Err(GiveUp);
     }
     Ok((&text[start..end], end + 1))
@@ -906,58 +907,65 @@ impl Buffers {
 }
 
 /// The `_meta` entries of a client identity, owned once and lent to each request that lacks
-/// them: moved into its `_meta` for the emission and moved back out after, so restating the
-/// identity copies nothing per request.
+/// them, so restating the identity costs nothing per request in the usual case: a request
+/// without `_meta` is lent the whole map (swapped in for the emission and swapped back out
+/// after: no hashing, no allocation); one with a `_meta` of its own gets copies of the entries
+/// it lacks.
 struct LentIdentity {
     /// The identity the entries were made from (the session's, kept alive so that the same
     /// pointer is the same identity).
     of: Option<Arc<ClientIdentity>>,
-    /// `clientInfo` and `clientCapabilities` entries (key and value), where the identity has them.
-    entries: [(&'static str, Option<(String, Value)>); 2],
+    /// `clientInfo` and `clientCapabilities` entries, in that order, where the identity has them.
+    entries: Meta,
+}
+
+/// How [`LentIdentity::lend`] lent the entries to a request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lent {
+    /// The request had no `_meta`: the entries are its `_meta` until they are taken back.
+    Whole,
+    /// The request had a `_meta`: copies of the entries it lacked were added to its end.
+    Copied,
 }
 
 impl LentIdentity {
     /// The entries of `identity` (made anew only when it changed).
     fn entries_of(&mut self, identity: &Arc<ClientIdentity>) -> &mut Self {
         if !self.of.as_ref().is_some_and(|of| Arc::ptr_eq(of, identity)) {
-            let entry = |key: &'static str, v: &Option<Value>| {
-                (key, v.as_ref().map(|v| (key.to_owned(), v.clone())))
-            };
-            self.entries = [
-                entry(keys::CLIENT_INFO, &identity.client_info),
-                entry(keys::CLIENT_CAPABILITIES, &identity.capabilities),
-            ];
+            self.entries = Meta(
+                [
+                    (keys::CLIENT_INFO, &identity.client_info),
+                    (keys::CLIENT_CAPABILITIES, &identity.capabilities),
+                ]
+                .into_iter()
+                .filter_map(|(key, v)| Some((key.to_owned(), v.clone()?)))
+                .collect(),
+            );
             self.of = Some(identity.clone());
         }
         self
     }
 
-    /// Moves the entries `request`'s `_meta` lacks into it (at its end, as
-    /// `convert::add_identity` adds them); returns which were lent.
-    fn lend(&mut self, request: &mut ClientRequest) -> [bool; 2] {
-        let mut lent = [false; 2];
-        for ((key, slot), lent) in self.entries.iter_mut().zip(&mut lent) {
-            if slot.is_some()
-                && request.meta().is_none_or(|m| !m.contains_key(*key))
-                && let Some((k, v)) = slot.take()
-            {
-                request.meta_mut().insert(k, v);
-                *lent = true;
+    /// Gives `request` the entries its `_meta` lacks (at its end, as `convert::add_identity`
+    /// adds them).
+    fn lend(&mut self, request: &mut ClientRequest) -> Lent {
+        if request.meta().is_none() {
+            std::mem::swap(request.meta_mut(), &mut self.entries);
+            return Lent::Whole;
+        }
+        let meta = request.meta_mut();
+        for (key, value) in self.entries.iter() {
+            if !meta.contains_key(key) {
+                meta.insert(key.clone(), value.clone());
             }
         }
-        lent
+        Lent::Copied
     }
 
-    /// Moves the lent entries back out of `request`.
-    fn take_back(&mut self, request: &mut ClientRequest, lent: [bool; 2]) {
-        for ((key, slot), lent) in self.entries.iter_mut().zip(lent) {
-            if lent {
-                *slot = request.meta_mut().shift_remove_entry(*key);
-                if slot.is_none() {
-                    // Not where it was put: make the entries anew next time.
-                    self.of = None;
-                }
-            }
+    /// Takes lent entries back from `request` (copies stay: the request is not emitted again).
+    fn take_back(&mut self, request: &mut ClientRequest, lent: Lent) {
+        if lent == Lent::Whole {
+            std::mem::swap(request.meta_mut(), &mut self.entries);
         }
     }
 }
@@ -966,7 +974,7 @@ impl Default for LentIdentity {
     fn default() -> Self {
         LentIdentity {
             of: None,
-            entries: [(keys::CLIENT_INFO, None), (keys::CLIENT_CAPABILITIES, None)],
+            entries: Meta::new(),
         }
     }
 }
@@ -1210,11 +1218,12 @@ fn string_end(text: &[u8], at: usize) -> Option<usize> {
     }
     let mut i = at + 1;
     loop {
-        // Strings are most of the bytes: jump to the next quote or backslash.
-        i += memchr::memchr2(b'"', b'\\', text.get(i..)?)?;
-        match text[i] {
+        // The next quote or backslash (compact output has no control characters in strings).
+        i = scan::plain_run_end(text, i);
+        match *text.get(i)? {
             b'"' => return Some(i + 1),
-            _ => i += 2,
+            b'\\' => i += 2,
+            _ => i += 1,
         }
     }
 }
@@ -1840,46 +1849,58 @@ mod tests {
             client_info: Some(serde_json::json!({"name": "c", "version": "1"})),
             capabilities: Some(serde_json::json!({"roots": {}})),
         });
+        let both = serde_json::json!({
+            keys::CLIENT_INFO: {"name": "c", "version": "1"},
+            keys::CLIENT_CAPABILITIES: {"roots": {}}
+        });
         let mut lent = LentIdentity::default();
         let parse = |text: &str| -> ClientRequest { serde_json::from_str(text).unwrap() };
+        let meta_of =
+            |r: &ClientRequest| serde_json::to_value(r).unwrap()["params"]["_meta"].clone();
         for _ in 0..2 {
-            // No params: both entries go into a new `_meta`, in order.
+            // No params: both entries are its `_meta`, in order, and come back whole.
             let mut r = parse(r#"{"method":"tools/list"}"#);
-            let which = lent.entries_of(&id).lend(&mut r);
-            assert_eq!(which, [true, true]);
+            let how = lent.entries_of(&id).lend(&mut r);
+            assert_eq!(how, Lent::Whole);
+            assert_eq!(meta_of(&r), both);
+            lent.take_back(&mut r, how);
+            assert!(r.meta().is_some_and(|m| m.is_empty()));
+            assert_eq!(Value::Object(lent.entries.0.clone()), both);
+            // A request that states its own client info keeps it; capabilities are added at
+            // the end of its `_meta`.
+            let mut r = parse(
+                r#"{"method":"tools/call","params":{"name":"x","_meta":{"progressToken":1,"io.modelcontextprotocol/clientInfo":{"name":"own"}}}}"#,
+            );
+            let how = lent.entries_of(&id).lend(&mut r);
+            assert_eq!(how, Lent::Copied);
             assert_eq!(
-                serde_json::to_value(&r).unwrap()["params"]["_meta"],
+                meta_of(&r),
                 serde_json::json!({
-                    keys::CLIENT_INFO: {"name": "c", "version": "1"},
+                    "progressToken": 1,
+                    keys::CLIENT_INFO: {"name": "own"},
                     keys::CLIENT_CAPABILITIES: {"roots": {}}
                 })
             );
-            lent.take_back(&mut r, which);
-            assert!(r.meta().is_some_and(|m| m.is_empty()));
-            // A request that states its own client info keeps it; only capabilities are lent.
-            let mut r = parse(
-                r#"{"method":"tools/call","params":{"name":"x","_meta":{"io.modelcontextprotocol/clientInfo":{"name":"own"}}}}"#,
-            );
-            let which = lent.entries_of(&id).lend(&mut r);
-            assert_eq!(which, [false, true]);
-            let meta = r.meta().unwrap();
-            assert_eq!(meta[keys::CLIENT_INFO], serde_json::json!({"name": "own"}));
+            let keys_in_order: Vec<_> = r.meta().unwrap().keys().cloned().collect();
             assert_eq!(
-                meta.keys().next_back().map(String::as_str),
+                keys_in_order.last().map(String::as_str),
                 Some(keys::CLIENT_CAPABILITIES)
             );
-            lent.take_back(&mut r, which);
-            assert_eq!(r.meta().unwrap().len(), 1);
+            lent.take_back(&mut r, how);
+            // The entries stay whole for the next request.
+            assert_eq!(Value::Object(lent.entries.0.clone()), both);
         }
-        // Every entry is back, ready for the next request.
-        assert!(lent.entries.iter().all(|(_, e)| e.is_some()));
         // A new identity replaces the entries.
         let other = Arc::new(ClientIdentity {
             client_info: None,
             capabilities: Some(serde_json::json!({})),
         });
         let mut r = parse(r#"{"method":"tools/list"}"#);
-        assert_eq!(lent.entries_of(&other).lend(&mut r), [false, true]);
+        assert_eq!(lent.entries_of(&other).lend(&mut r), Lent::Whole);
+        assert_eq!(
+            meta_of(&r),
+            serde_json::json!({keys::CLIENT_CAPABILITIES: {}})
+        );
     }
 
     #[test]

@@ -47,7 +47,7 @@ static PLAIN: [bool; 256] = {
 /// Strings are most of a frame's bytes, so they are read a word of eight bytes at a time, and
 /// the word that holds the string's end says where it is (most strings, keys and tags, end in
 /// their first or second word: no byte-by-byte loop to leave, mispredicted, at each).
-fn plain_run_end(b: &[u8], mut j: usize) -> usize {
+pub(super) fn plain_run_end(b: &[u8], mut j: usize) -> usize {
     const ONES: u64 = u64::from_le_bytes([0x01; 8]);
     const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
     // A high bit for every byte of `v` that is zero, or for none. Bits above the lowest set
