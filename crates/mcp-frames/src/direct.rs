@@ -856,6 +856,16 @@ impl Evidence for Line<'_> {
         }
     }
 
+    fn result_member(&self, key: &str) -> Option<Cow<'_, Value>> {
+        match (&self.envelope, self.body) {
+            (Envelope::Response { .. }, Some(r)) => {
+                let mut de = serde_json::Deserializer::from_str(r);
+                de.deserialize_map(MemberOf(key)).ok()?.map(Cow::Owned)
+            }
+            _ => None,
+        }
+    }
+
     fn meta_revision(&self) -> Option<Cow<'_, Value>> {
         self.params.meta.revision.as_deref().map(Cow::Borrowed)
     }
@@ -868,6 +878,30 @@ impl Evidence for Line<'_> {
         let raw = self.params.task_id?;
         // Only strings name a task.
         serde_json::from_str::<String>(raw).ok().map(Cow::Owned)
+    }
+}
+
+/// Reads the member of an object named by its key as a `Value`, and skips the others without
+/// building them (the line is already checked: no key repeats).
+struct MemberOf<'k>(&'k str);
+
+impl<'de> Visitor<'de> for MemberOf<'_> {
+    type Value = Option<Value>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<Value>, A::Error> {
+        let mut found = None;
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            if key.0 == self.0 {
+                found = Some(map.next_value()?);
+            } else {
+                map.next_value::<de::IgnoredAny>()?;
+            }
+        }
+        Ok(found)
     }
 }
 
@@ -1841,6 +1875,32 @@ mod tests {
             Some(&Value::from("2026-07-28"))
         );
         assert!(l.params.meta.has_client_info && !l.params.meta.has_capabilities);
+    }
+
+    #[test]
+    fn a_result_member_is_read_as_the_parsed_frame_gives_it() {
+        let lines = [
+            r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"result":{"task":{"taskId":"t-1","status":"working"},"_meta":{}}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":4,"method":"m","params":{"task":{}}}"#,
+        ];
+        for text in lines {
+            let line = read_owned(text.as_bytes()).expect(text);
+            let frame: Value = serde_json::from_str(text).unwrap();
+            for key in ["protocolVersion", "task", "capabilities", "absent"] {
+                assert_eq!(
+                    Evidence::result_member(&line, key),
+                    Evidence::result_member(&frame, key),
+                    "{key} of {text}"
+                );
+            }
+        }
+        let line = read_owned(lines[1].as_bytes()).unwrap();
+        assert_eq!(
+            Evidence::result_member(&line, "task").as_deref(),
+            Some(&serde_json::json!({"taskId": "t-1", "status": "working"}))
+        );
     }
 
     #[test]

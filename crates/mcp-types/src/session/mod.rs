@@ -441,6 +441,15 @@ pub trait Evidence {
     fn params(&self) -> Option<Cow<'_, Map<String, Value>>>;
     /// The frame's `result`.
     fn result(&self) -> Option<Cow<'_, Value>>;
+    /// The member `key` of the frame's `result` (what the session reads of an answer: the
+    /// revision an `initialize` chose, the task a task-augmented request created). A reader
+    /// that keeps the frame as text reads that member only.
+    fn result_member(&self, key: &str) -> Option<Cow<'_, Value>> {
+        match self.result()? {
+            Cow::Borrowed(r) => r.get(key).map(Cow::Borrowed),
+            Cow::Owned(mut r) => r.as_object_mut()?.shift_remove(key).map(Cow::Owned),
+        }
+    }
     /// The `_meta` revision claim of a request: `params._meta["io.modelcontextprotocol/protocolVersion"]`.
     fn meta_revision(&self) -> Option<Cow<'_, Value>>;
     /// Whether the frame's `params` carry a `task` (a task-augmented request).
@@ -663,8 +672,8 @@ impl Session {
                 let mut revision = origin.revision;
                 if is_handshake(&origin.method) {
                     let answer = frame
-                        .result()
-                        .and_then(|r| r.get("protocolVersion").and_then(revision_of));
+                        .result_member("protocolVersion")
+                        .and_then(|v| revision_of(&v));
                     if let Some(answer) = answer {
                         let v = answer?;
                         self.current = Some(v);
@@ -744,12 +753,10 @@ impl Session {
     /// Remembers the task an answer to the task-augmented request `origin` (sent in
     /// `direction`) created: `result.task.taskId`, mapped to the request's method.
     fn learn_task(&mut self, direction: Direction, origin: &Pending, frame: &dyn Evidence) {
-        let Some(result) = frame.result() else { return };
-        let Some(task_id) = result
-            .get("task")
-            .and_then(|t| t.get("taskId"))
-            .and_then(Value::as_str)
-        else {
+        let Some(task) = frame.result_member("task") else {
+            return;
+        };
+        let Some(task_id) = task.get("taskId").and_then(Value::as_str) else {
             return;
         };
         self.tasks
