@@ -1,7 +1,8 @@
 //! The streaming line reader: one JSON value per line, in constant memory.
 //!
-//! Lines are read into one reused buffer. A line longer than the configured limit is never held
-//! in memory: the reader skips to its end and reports it as [`LineContent::TooLong`], so a
+//! A line that lies whole in the input's own buffer is handed out from there, uncopied; any other
+//! is read into one reused buffer. A line longer than the configured limit is never held in
+//! memory: the reader skips to its end and reports it as [`LineContent::TooLong`], so a
 //! 100 MB line costs a scan, not 100 MB. Line numbers are 1-based and count every line,
 //! including the blank ones the reader skips.
 
@@ -29,6 +30,9 @@ pub enum LineContent<'a> {
 pub struct LineReader<R> {
     inner: R,
     buf: Vec<u8>,
+    /// The length (terminator included) of the line last handed out from `inner`'s buffer, to
+    /// be consumed when the next line is asked for.
+    lent: usize,
     line: usize,
     max_line_bytes: usize,
 }
@@ -39,6 +43,7 @@ impl<R: BufRead> LineReader<R> {
         LineReader {
             inner,
             buf: Vec::with_capacity(64 * 1024),
+            lent: 0,
             line: 0,
             max_line_bytes,
         }
@@ -47,6 +52,32 @@ impl<R: BufRead> LineReader<R> {
     /// The next non-blank line and its 1-based number, or `None` at the end of the input.
     pub fn next_line(&mut self) -> io::Result<Option<(usize, LineContent<'_>)>> {
         loop {
+            self.inner.consume(std::mem::take(&mut self.lent));
+            // A line whose terminator is in the input's buffer already is read in place.
+            let chunk = self.inner.fill_buf()?;
+            if let Some(pos) = memchr::memchr(b'\n', chunk) {
+                self.line += 1;
+                self.lent = pos + 1;
+                let end = if pos > 0 && chunk[pos - 1] == b'\r' {
+                    pos - 1
+                } else {
+                    pos
+                };
+                if end > self.max_line_bytes {
+                    return Ok(Some((
+                        self.line,
+                        LineContent::TooLong { bytes: end as u64 },
+                    )));
+                }
+                if chunk[..end].iter().all(u8::is_ascii_whitespace) {
+                    continue;
+                }
+                // Asked again only to hand the line out: `fill_buf` returns the same buffer
+                // while it is not empty.
+                let chunk = self.inner.fill_buf()?;
+                debug_assert_eq!(chunk.get(pos), Some(&b'\n'));
+                return Ok(Some((self.line, LineContent::Bytes(&chunk[..end]))));
+            }
             self.buf.clear();
             let limit = self.max_line_bytes as u64 + 2; // room for "\r\n"
             let n = (&mut self.inner)
@@ -205,6 +236,30 @@ mod tests {
     #[test]
     fn the_default_limit_keeps_frames_of_64_mib() {
         const { assert!(DEFAULT_MAX_LINE_BYTES >= (64 << 20) + 4096) };
+    }
+
+    #[test]
+    fn lines_read_in_place_or_copied_are_the_same() {
+        let input: &[u8] =
+            b"first\r\n\n  \n{\"a\":1}\nxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n\r\n0123456789\r\nlast";
+        let whole = lines(input, 10);
+        assert_eq!(whole.len(), 5, "{whole:?}");
+        // Buffers smaller and larger than the lines: lines split across refills are copied,
+        // the others lent from the buffer; the reader sees the same lines either way.
+        for capacity in 1..=40 {
+            let mut r = LineReader::new(io::BufReader::with_capacity(capacity, input), 10);
+            let mut got = Vec::new();
+            while let Some((n, c)) = r.next_line().unwrap() {
+                got.push((
+                    n,
+                    match c {
+                        LineContent::Bytes(b) => Ok(b.to_vec()),
+                        LineContent::TooLong { bytes } => Err(bytes),
+                    },
+                ));
+            }
+            assert_eq!(got, whole, "buffer of {capacity} bytes");
+        }
     }
 
     #[test]
