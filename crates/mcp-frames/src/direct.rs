@@ -956,6 +956,8 @@ struct LentIdentity {
 /// How [`LentIdentity::lend`] lent the entries to a request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Lent {
+    /// The identity has no entries: the request is left as it is (no `_meta` made for it).
+    Nothing,
     /// The request had no `_meta`: the entries are its `_meta` until they are taken back.
     Whole,
     /// The request had a `_meta`: copies of the entries it lacked were added to its end.
@@ -983,6 +985,9 @@ impl LentIdentity {
     /// Gives `request` the entries its `_meta` lacks (at its end, as `convert::add_identity`
     /// adds them).
     fn lend(&mut self, request: &mut ClientRequest) -> Lent {
+        if self.entries.is_empty() {
+            return Lent::Nothing;
+        }
         if request.meta().is_none() {
             std::mem::swap(request.meta_mut(), &mut self.entries);
             return Lent::Whole;
@@ -1950,6 +1955,14 @@ mod tests {
             // The entries stay whole for the next request.
             assert_eq!(Value::Object(lent.entries.0.clone()), both);
         }
+        // An identity with no entries lends nothing: no `_meta` is made.
+        let none = Arc::new(ClientIdentity {
+            client_info: None,
+            capabilities: None,
+        });
+        let mut r = parse(r#"{"method":"tools/call","params":{"name":"x"}}"#);
+        assert_eq!(lent.entries_of(&none).lend(&mut r), Lent::Nothing);
+        assert!(r.meta().is_none());
         // A new identity replaces the entries.
         let other = Arc::new(ClientIdentity {
             client_info: None,

@@ -148,6 +148,16 @@ const ODD: &str = r#"{"id":7,"jsonrpc":"2.0","params":{"cursor":"c\u00e9\/x"},"m
 {"dir":"c2s","frame":{"jsonrpc":"2.0","id":38,"method":"tools/call"}}
 "#;
 
+/// An `initialize` without `params` leaves the session a client identity with no entries; the
+/// requests after it have nothing lent (found by the `translate` fuzz target).
+const EMPTY_IDENTITY: &str = r#"{"dir": "c2s", "frame": {"jsonrpc": "2.0", "id": 1, "method": "initialize", "paarms": {"protocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}}
+{"dir": "s2c", "frame": {"jsonrpc": "2.0", "id": 1, "result": {"capabilities": {}, "protocolVersion": "2025-03-26", "serverInfo": {"name": "s", "version": "1"}}}}
+{"dir": "c2s", "frame": {"jsonrpc": "2.0", "method": "notifications/initialized"}}
+{"dir": "c2s", "frame": {"jsonrpc": "2.0", "id": 27, "method": "prompts/get", "params": {"name": "missing_prompt"}}}
+{"dir": "s2c", "frame": {"jsonrpc": "2.0", "id": 27, "error": {"code": 0, "message": "Unknown prompt: missing_prompt"}}}
+{"dir": "c2s", "frame": {"jsonrpc": "2.0", "id": 28, "method": "tools/list"}}
+"#;
+
 fn inputs() -> Vec<(String, Vec<u8>)> {
     let mut files: Vec<_> = corpus_files().into_iter().map(|(p, _)| p).collect();
     files.push(example_session());
@@ -163,6 +173,10 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
         include_bytes!("bad-stream.jsonl").to_vec(),
     ));
     out.push(("odd lines".into(), ODD.as_bytes().to_vec()));
+    out.push((
+        "an identity with no entries".into(),
+        EMPTY_IDENTITY.as_bytes().to_vec(),
+    ));
     out
 }
 
