@@ -58,20 +58,13 @@ impl<R: BufRead> LineReader<R> {
             if let Some(pos) = memchr::memchr(b'\n', chunk) {
                 self.line += 1;
                 self.lent = pos + 1;
-                let end = if pos > 0 && chunk[pos - 1] == b'\r' {
-                    pos - 1
-                } else {
-                    pos
+                let end = match judge(&chunk[..=pos], self.max_line_bytes) {
+                    Judged::Blank => continue,
+                    Judged::TooLong(bytes) => {
+                        return Ok(Some((self.line, LineContent::TooLong { bytes })));
+                    }
+                    Judged::Kept(end) => end,
                 };
-                if end > self.max_line_bytes {
-                    return Ok(Some((
-                        self.line,
-                        LineContent::TooLong { bytes: end as u64 },
-                    )));
-                }
-                if chunk[..end].iter().all(u8::is_ascii_whitespace) {
-                    continue;
-                }
                 // Asked again only to hand the line out: `fill_buf` returns the same buffer
                 // while it is not empty.
                 let chunk = self.inner.fill_buf()?;
@@ -95,22 +88,13 @@ impl<R: BufRead> LineReader<R> {
                 let bytes = total - skipped.1;
                 return Ok(Some((self.line, LineContent::TooLong { bytes })));
             }
-            let mut end = self.buf.len();
-            if terminated {
-                end -= 1;
-                if end > 0 && self.buf[end - 1] == b'\r' {
-                    end -= 1;
+            let end = match judge(&self.buf, self.max_line_bytes) {
+                Judged::Blank => continue,
+                Judged::TooLong(bytes) => {
+                    return Ok(Some((self.line, LineContent::TooLong { bytes })));
                 }
-            }
-            if end > self.max_line_bytes {
-                return Ok(Some((
-                    self.line,
-                    LineContent::TooLong { bytes: end as u64 },
-                )));
-            }
-            if self.buf[..end].iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
+                Judged::Kept(end) => end,
+            };
             return Ok(Some((self.line, LineContent::Bytes(&self.buf[..end]))));
         }
     }
@@ -138,6 +122,31 @@ impl<R: BufRead> LineReader<R> {
             self.inner.consume(len);
             consumed += len as u64;
         }
+    }
+}
+
+/// What a line read whole (its terminator, if any, included) is to the reader.
+enum Judged {
+    /// Empty or whitespace only: skipped.
+    Blank,
+    /// Longer than the limit without its terminator: reported with that length.
+    TooLong(u64),
+    /// Handed out: its bytes end here (the terminator, `\n` or `\r\n`, left off).
+    Kept(usize),
+}
+
+/// Judges `line` (as read, terminator included when it has one) against `max_line_bytes`.
+fn judge(line: &[u8], max_line_bytes: usize) -> Judged {
+    let end = match line.strip_suffix(b"\n") {
+        Some(content) => content.strip_suffix(b"\r").unwrap_or(content).len(),
+        None => line.len(),
+    };
+    if end > max_line_bytes {
+        Judged::TooLong(end as u64)
+    } else if line[..end].iter().all(u8::is_ascii_whitespace) {
+        Judged::Blank
+    } else {
+        Judged::Kept(end)
     }
 }
 

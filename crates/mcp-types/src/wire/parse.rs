@@ -108,11 +108,11 @@ fn existence<T: WireParse>(method: Option<&str>, version: &VersionLike) -> Resul
         let methods = table(facts);
         // Listed in the revision's table, or a member the revision still defines as a type
         // (2026-07-28's server requests exist embedded in input-required results only).
-        let listed = || methods.iter().any(|m| m.method == method);
+        let in_table = || methods.iter().any(|m| m.method == method);
         let defined =
             || crate::model::method_info(method).is_some_and(|m| facts.has_type(m.type_name));
         // Or one an extension adds there (the tasks extension at 2026-07-28).
-        if listed() || defined() || super::ledger::extension_method(method, v) {
+        if in_table() || defined() || super::ledger::extension_method(method, v) {
             return Ok(());
         }
         let listed: Vec<&str> = methods.iter().map(|m| m.method).collect();
