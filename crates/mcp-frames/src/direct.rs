@@ -628,7 +628,9 @@ const KNOWN_FRAME_KEYS: [&str; 6] = ["jsonrpc", "id", "method", "params", "resul
 /// place rather than returned through each layer), or `None` when the line must take the
 /// general path.
 pub fn read<'s, 'a>(bytes: &'a [u8], slot: &'s mut Option<Line<'a>>) -> Option<&'s Line<'a>> {
-    let text = std::str::from_utf8(bytes).ok()?;
+    // The whole line is checked at once, by the vector unit (std's check reads a word at a
+    // time: about 1.4% of the corpus run, a few times less this way).
+    let text = simdutf8::basic::from_utf8(bytes).ok()?;
     match read_text(text, slot) {
         Ok(()) => slot.as_ref(),
         Err(GiveUp) => {
@@ -1836,6 +1838,11 @@ mod tests {
             br#"{"dir":"up","frame":{"jsonrpc":"2.0","method":"x"}}"#,
             br#"{"frame":{"jsonrpc":"2.0","method":"x"}}"#,
             b"{\"jsonrpc\":\"2.0\",\"method\":\"\xff\"}",
+            // Bad UTF-8 deep in lines long enough for the vector check: an encoded surrogate,
+            // an overlong slash, a sequence cut off at the line's end.
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":{\"text\":\"0123456789abcdefghijklmnopqrstuvwxyz0123456789\xed\xa0\x80\"}}",
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":{\"text\":\"0123456789abcdefghijklmnopqrstuvwxyz0123456789\xc0\xaf\"}}",
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":{\"text\":\"0123456789abcdefghijklmnopqrstuvwxyz0123456789\"}}\xe2\x82",
             // Duplicates among the keys held inline and beyond them.
             br#"{"jsonrpc":"2.0","method":"x","a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"a":7}"#,
             br#"{"jsonrpc":"2.0","method":"x","a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"g":8}"#,
