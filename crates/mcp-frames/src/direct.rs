@@ -556,6 +556,11 @@ type Members<'a> = SmallVec<[Member<'a>; 8]>;
 struct FrameRead<'a> {
     members: Members<'a>,
     params: Option<ParamsFacts<'a>>,
+    /// How many closing braces end the line after a `result` that is the frame's last member
+    /// (1 for a bare frame, 2 for a capture record's); 0: every `result` is checked as read.
+    closers: usize,
+    /// Whether `result` was taken unchecked (see [`unchecked_result_end`]).
+    unchecked: bool,
 }
 
 impl<'a> FrameRead<'a> {
@@ -565,6 +570,11 @@ impl<'a> FrameRead<'a> {
             let (p, raw, end) = params_at(text, start)?;
             self.params = Some(p);
             (raw, end)
+        } else if key == "result"
+            && let Some(end) = unchecked_result_end(text, start, self.closers)
+        {
+            self.unchecked = true;
+            (&text[start..end], end)
         } else {
             checked_at(text, start)?
         };
@@ -573,8 +583,43 @@ impl<'a> FrameRead<'a> {
     }
 }
 
+/// Results up to this size may be left unchecked as read (see [`unchecked_result_end`]); larger
+/// ones are checked, and their long strings pass through uncopied ([`hollow`]).
+const UNCHECKED_BELOW: usize = hollow::MIN_BODY;
+
+/// Nesting levels an unchecked `result` may use (itself included), so that everything in it
+/// stays within [`MAX_DEPTH`] as a member at [`MEMBER_DEPTH`].
+const UNCHECKED_LEVELS: usize = MAX_DEPTH - MEMBER_DEPTH;
+
+/// Where a `result` object starting at `start` ends if it is the frame's last member and the
+/// frame ends the line (`closers` braces follow it, with whitespace): such a result is read only
+/// once, by its typed read, which also checks it ([`wire::parse_unchecked_result_str_into`]),
+/// and a line whose result that read does not accept is read again, checked ([`read_checked`]).
+/// `None` for any other result: it is checked as it is read.
+///
+/// The span is found from the end of the line, not by reading the result; if the result was not
+/// the last member after all, the span holds more than one value and its typed read fails.
+fn unchecked_result_end(text: &str, start: usize, closers: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    if closers == 0 || b.get(start) != Some(&b'{') {
+        return None;
+    }
+    let mut end = text.trim_end_matches(JSON_WS).len();
+    for _ in 0..closers {
+        end = end.checked_sub(1)?;
+        if b[end] != b'}' {
+            return None;
+        }
+        end = text[..end].trim_end_matches(JSON_WS).len();
+    }
+    (end > start && b[end - 1] == b'}' && end - start < UNCHECKED_BELOW).then_some(end)
+}
+
+/// JSON's whitespace characters.
+const JSON_WS: [char; 4] = [' ', '\t', '\n', '\r'];
+
 /// One line read by the direct path: a valid request, notification, success or error response
-/// that the strict reader accepts.
+/// that the strict reader accepts, but for a `result` left unchecked ([`Line::result_unchecked`]).
 pub struct Line<'a> {
     /// Bare or capture record.
     pub format: Format,
@@ -590,6 +635,8 @@ pub struct Line<'a> {
     /// `params` or `result`, as raw JSON text.
     body: Option<&'a str>,
     params: ParamsFacts<'a>,
+    /// Whether `result` is not checked yet (see [`Line::result_unchecked`]).
+    unchecked: bool,
     /// The frame object's text (a sub-slice of the line).
     frame_text: &'a str,
     /// The whole line's text.
@@ -624,14 +671,46 @@ enum FrameMember {
 
 const KNOWN_FRAME_KEYS: [&str; 6] = ["jsonrpc", "id", "method", "params", "result", "error"];
 
+impl Line<'_> {
+    /// Whether the line's `result` is not checked yet: everything else is, and the result is
+    /// checked by its typed read ([`translate`] says [`Unwritten::Unchecked`] when that read
+    /// does not decide). Until then nothing may be learned from the line: a caller that must
+    /// place it in a session first reads it again with [`read_checked`].
+    pub fn result_unchecked(&self) -> bool {
+        self.unchecked
+    }
+}
+
 /// Reads `bytes` for the direct path into `slot` (a [`Line`] is a few hundred bytes: read in
 /// place rather than returned through each layer), or `None` when the line must take the
-/// general path.
+/// general path. A response's `result` that ends the line may be left unchecked
+/// ([`Line::result_unchecked`]).
 pub fn read<'s, 'a>(bytes: &'a [u8], slot: &'s mut Option<Line<'a>>) -> Option<&'s Line<'a>> {
+    read_with(bytes, slot, true)
+}
+
+/// [`read`] with every member checked as it is read.
+pub fn read_checked<'s, 'a>(
+    bytes: &'a [u8],
+    slot: &'s mut Option<Line<'a>>,
+) -> Option<&'s Line<'a>> {
+    read_with(bytes, slot, false)
+}
+
+fn read_with<'s, 'a>(
+    bytes: &'a [u8],
+    slot: &'s mut Option<Line<'a>>,
+    unchecked_result: bool,
+) -> Option<&'s Line<'a>> {
     // The whole line is checked at once, by the vector unit (std's check reads a word at a
     // time; it was 1.4 % of the corpus run's samples, and the bench gained a hundredth at most).
     let text = simdutf8::basic::from_utf8(bytes).ok()?;
-    match read_text(text, slot) {
+    let mut read = read_text(text, slot, unchecked_result);
+    if read.is_err() && unchecked_result {
+        // The span taken for the result may have swallowed members after it.
+        read = read_text(text, slot, false);
+    }
+    match read {
         Ok(()) => slot.as_ref(),
         Err(GiveUp) => {
             *slot = None;
@@ -640,16 +719,26 @@ pub fn read<'s, 'a>(bytes: &'a [u8], slot: &'s mut Option<Line<'a>>) -> Option<&
     }
 }
 
-fn read_text<'a>(text: &'a str, slot: &mut Option<Line<'a>>) -> Result<(), GiveUp> {
+fn read_text<'a>(
+    text: &'a str,
+    slot: &mut Option<Line<'a>>,
+    unchecked_result: bool,
+) -> Result<(), GiveUp> {
     let b = text.as_bytes();
     // The top-level object: a capture record's members (its frame read one level deeper), or
     // the frame itself.
     // Both readers are filled in place and lent to `classify` (a `FrameRead` is a few hundred
     // bytes: moving it per line showed as `memcpy` in the profile).
     let mut top: SmallVec<[(&str, Option<&str>); 4]> = SmallVec::new();
-    let mut inner = FrameRead::default();
+    let mut inner = FrameRead {
+        closers: if unchecked_result { 2 } else { 0 },
+        ..FrameRead::default()
+    };
     let mut frame: Option<&str> = None;
-    let mut bare = FrameRead::default();
+    let mut bare = FrameRead {
+        closers: if unchecked_result { 1 } else { 0 },
+        ..FrameRead::default()
+    };
     let end = object(text, 0, |key, start| {
         if key == "frame" && b.get(start) == Some(&b'{') {
             let end = object(text, start, |key, at| inner.member(text, key, at))?;
@@ -711,6 +800,7 @@ fn classify<'s, 'a>(
 ) -> Result<&'s mut Line<'a>, GiveUp> {
     let members = &read.members;
     let params = read.params.take();
+    let unchecked = read.unchecked;
     let get = |k: &str| members.iter().find(|m| m.key == k).map(|m| m.raw);
     if get("jsonrpc") != Some("\"2.0\"") {
         return Err(GiveUp);
@@ -760,6 +850,7 @@ fn classify<'s, 'a>(
         method: method_raw,
         body,
         params,
+        unchecked: unchecked && is_response,
         frame_text,
         text,
     });
@@ -838,6 +929,7 @@ fn classify_error<'s, 'a>(
         method: None,
         body: None,
         params: ParamsFacts::default(),
+        unchecked: false,
         frame_text,
         text,
     }))
@@ -1177,10 +1269,13 @@ fn through<T: WireParse + WireBody + Restate>(
 
 /// Parses the body at `from` and emits it for `to` into `out`; a client request is lent the
 /// `restated` identity entries it lacks for its emission. The boundary's verdict on a body it
-/// does not write goes into `verdict`.
+/// does not write goes into `verdict`. An `unchecked` result is read by the typed read that
+/// checks it; when that read does not decide, this gives up with no verdict.
+#[allow(clippy::too_many_arguments)]
 fn emit(
     kind: BodyKind<'_>,
     text: &str,
+    unchecked: bool,
     from: ProtocolVersion,
     to: ProtocolVersion,
     restated: Option<&mut LentIdentity>,
@@ -1205,8 +1300,18 @@ fn emit(
         BodyKind::Notification(S2c) => through::<ServerNotification>(text, from, to, out, verdict),
         BodyKind::Result(_, answering) => {
             let mut slot = None;
-            wire::parse_result_str_into(answering, text, from, &mut slot)
-                .map_err(|e| parse_failed(e, verdict))?;
+            let parsed = match unchecked {
+                false => wire::parse_result_str_into(answering, text, from, &mut slot),
+                true => wire::parse_unchecked_result_str_into(
+                    answering,
+                    text,
+                    UNCHECKED_LEVELS,
+                    from,
+                    &mut slot,
+                )
+                .ok_or(GiveUp)?,
+            };
+            parsed.map_err(|e| parse_failed(e, verdict))?;
             match slot.as_mut().ok_or(GiveUp)? {
                 MethodResult::Server(r) => {
                     r.restate(to);
@@ -1498,6 +1603,9 @@ pub enum Unwritten {
     /// The boundary refused the body at the target or found it invalid at the source, with the
     /// failure the general path reports for the same line.
     Failed(Failure),
+    /// The line's unchecked `result` ([`Line::result_unchecked`]) was not accepted by its typed
+    /// read: read the line again with [`read_checked`].
+    Unchecked,
     /// Not for the direct path: the general path takes the line (and reports what went wrong).
     GaveUp,
 }
@@ -1512,8 +1620,14 @@ pub fn translate(
     buffers: &mut Buffers,
 ) -> Result<(), Unwritten> {
     let mut verdict = None;
-    translate_into(line, kind, from, to, identity, buffers, &mut verdict)
-        .map_err(|GiveUp| verdict.map_or(Unwritten::GaveUp, Unwritten::Failed))
+    translate_into(line, kind, from, to, identity, buffers, &mut verdict).map_err(|GiveUp| {
+        match (verdict, line.unchecked) {
+            (Some(failure), _) => Unwritten::Failed(failure),
+            // Whatever went wrong, the result may not be JSON the general path accepts.
+            (None, true) => Unwritten::Unchecked,
+            (None, false) => Unwritten::GaveUp,
+        }
+    })
 }
 
 fn translate_into(
@@ -1562,9 +1676,10 @@ fn translate_into(
     let text = body_text(line, identity, body)?;
     let mut restated = restated;
     // A large body's long strings stay in the line (see [`hollow`]); whatever goes wrong with
-    // the hollowed body, the whole one is read as usual.
+    // the hollowed body, the whole one is read as usual. (An unchecked result is never
+    // hollowed: its strings must be read to be checked.)
     let target = Target { from, to, kind };
-    if let Some(hollowed) = hollow.of(line.text, text) {
+    if let Some(hollowed) = hollow.of(line.text, text).filter(|_| !line.unchecked) {
         let written = body_into_line(
             line,
             target,
@@ -1611,8 +1726,11 @@ fn body_into_line(
     verdict: &mut Verdict,
 ) -> Result<(), GiveUp> {
     let Target { from, to, kind } = target;
-    let mut emit_body =
-        |out: &mut Vec<u8>| emit(kind, text, from, to, restated.as_deref_mut(), out, verdict);
+    let unchecked = line.unchecked;
+    let mut emit_body = |out: &mut Vec<u8>| {
+        let restated = restated.as_deref_mut();
+        emit(kind, text, unchecked, from, to, restated, out, verdict)
+    };
     // The emitted body goes straight into the output when it lands as one piece; otherwise it
     // is emitted on its own and its members are placed one by one.
     let mut placed = match Layout::of(line) {
@@ -1738,6 +1856,48 @@ mod tests {
             assert!(scanned_params(text, 0).is_none(), "{text}");
             assert_eq!(params_at(text, 0).is_ok(), accepted, "{text}");
         }
+    }
+
+    #[test]
+    fn results_that_end_the_line_are_left_to_their_typed_read() {
+        let unchecked = |text: &str| read_owned(text.as_bytes()).map(|l| l.result_unchecked());
+        for (text, left) in [
+            (
+                r#"{"dir":"s2c","frame":{"jsonrpc":"2.0","id":1,"result":{"a":[1]}}}"#,
+                true,
+            ),
+            (r#"{"jsonrpc":"2.0","id":1,"result":{"a":{}} } "#, true),
+            (r#"{"jsonrpc":"2.0","id":1,"result":{}}"#, true),
+            // The last member, as far as the end of the line tells: its typed read finds out.
+            (r#"{"jsonrpc":"2.0","id":1,"result":{},"x":{}}"#, true),
+            // Not the last member, or not a result: checked as read.
+            (
+                r#"{"dir":"s2c","frame":{"result":{"a":1},"jsonrpc":"2.0","id":1}}"#,
+                false,
+            ),
+            (
+                r#"{"dir":"s2c","frame":{"jsonrpc":"2.0","id":1,"result":{}},"t":1}"#,
+                false,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{}}"#,
+                false,
+            ),
+        ] {
+            assert_eq!(unchecked(text), Some(left), "{text}");
+            let mut slot = None;
+            let checked = read_checked(text.as_bytes(), &mut slot).map(Line::result_unchecked);
+            assert_eq!(checked, Some(false), "{text}");
+        }
+        // A span that swallowed members the read needs is read again, checked.
+        let text = r#"{"result":{"a":1},"jsonrpc":"2.0","id":1,"x":{}}"#;
+        assert_eq!(unchecked(text), Some(false));
+        // Large results are checked as read (their long strings pass through uncopied).
+        let big = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"s":"{}"}}}}"#,
+            "x".repeat(UNCHECKED_BELOW)
+        );
+        assert_eq!(unchecked(&big), Some(false));
     }
 
     #[test]

@@ -243,6 +243,63 @@ impl Translate {
             Format::Bare => None,
             Format::Capture(d) => Some(d),
         };
+        if !read.result_unchecked() {
+            return self.direct_placed(line, bytes, read, None, session, out);
+        }
+        // A response whose `result` the read left unchecked: its typed read checks it, before
+        // the session may learn anything from the line. Unless that read decides, the line is
+        // read again, checked, and goes the usual way.
+        if let Some(translated) = self.unchecked_result(read, stated, session) {
+            return self.direct_placed(line, bytes, read, Some(translated), session, out);
+        }
+        let mut checked = None;
+        match direct::read_checked(bytes, &mut checked) {
+            Some(read) => self.direct_placed(line, bytes, read, None, session, out),
+            None => Ok(false),
+        }
+    }
+
+    /// [`direct::translate`] of a response whose `result` is unchecked, with the context the
+    /// session will give it, before the session places it; `None` when that does not decide
+    /// (the result's typed read did not accept it, or the frame is not simply translated).
+    fn unchecked_result(
+        &mut self,
+        read: &direct::Line<'_>,
+        stated: Option<Direction>,
+        session: &Session,
+    ) -> Option<Result<(), Unwritten>> {
+        let Envelope::Response { id } = &read.envelope else {
+            return None;
+        };
+        let context = session.preview_answer(stated, id)?;
+        let Ok(Some(from)) = self.gate(&read.envelope, &context) else {
+            return None;
+        };
+        let origin = context.origin.as_ref()?;
+        let kind = BodyKind::Result(context.direction, origin.result_for());
+        match direct::translate(read, kind, from, self.to, None, &mut self.buffers) {
+            Err(Unwritten::Unchecked) => None,
+            decided => Some(decided),
+        }
+    }
+
+    /// The direct path for a line read (checked, or with its result's translation already
+    /// `decided`): the session places the frame, and the frame is translated or reported.
+    fn direct_placed(
+        &mut self,
+        line: usize,
+        bytes: &[u8],
+        read: &direct::Line<'_>,
+        mut decided: Option<Result<(), Unwritten>>,
+        session: &mut Session,
+        out: &mut Output,
+    ) -> io::Result<bool> {
+        // An unchecked result is decided before the session may see the line.
+        debug_assert!(!read.result_unchecked() || decided.is_some());
+        let stated = match read.format {
+            Format::Bare => None,
+            Format::Capture(d) => Some(d),
+        };
         let context = match session.observe(line, stated, &read.envelope, read) {
             Ok(c) => c,
             Err(e) => {
@@ -268,7 +325,10 @@ impl Translate {
             };
             let identity = session.client_identity();
             if let Some(kind) = kind {
-                match direct::translate(read, kind, from, self.to, identity, &mut self.buffers) {
+                let translated = decided.take().unwrap_or_else(|| {
+                    direct::translate(read, kind, from, self.to, identity, &mut self.buffers)
+                });
+                match translated {
                     Ok(()) => {
                         if let Envelope::Request { id, .. } = &read.envelope {
                             session.set_forwarded(d, id, true);
@@ -280,7 +340,8 @@ impl Translate {
                     }
                     // The boundary's own verdict, as the general path would reach it.
                     Err(Unwritten::Failed(failure)) => gate = Err(failure.into()),
-                    Err(Unwritten::GaveUp) => {}
+                    // (`Unchecked` only arises before the session placed the frame.)
+                    Err(Unwritten::GaveUp | Unwritten::Unchecked) => {}
                 }
             }
         }

@@ -158,6 +158,124 @@ const EMPTY_IDENTITY: &str = r#"{"dir": "c2s", "frame": {"jsonrpc": "2.0", "id":
 {"dir": "c2s", "frame": {"jsonrpc": "2.0", "id": 28, "method": "tools/list"}}
 "#;
 
+/// Responses whose `result` ends the line, which the direct path reads unchecked (its typed
+/// read checks it, before the session may learn from the line): results the strict reader
+/// refuses (a repeated key at any depth, escaped or not, in typed, open and ignored members;
+/// nesting past the direct path's bound and the reader's; numbers out of range; lone
+/// surrogates), spans that are not the result (members after it, in the frame or the record),
+/// results the typed read decides (translated, invalid) or leaves to the `Value` path, at
+/// 2025-11-25 and 2026-07-28, in capture records and bare frames.
+fn unchecked_results() -> Vec<u8> {
+    let nest = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
+    let mut results: Vec<String> = [
+        r#"{"content":[{"type":"text","text":"ok"}],"structuredContent":{"a":1,"b":{"c":[1,2]}}}"#,
+        r#"{"content":[],"structuredContent":{"a":1,"a":2}}"#,
+        r#"{"content":[],"structuredContent":{"a":1,"\u0061":2}}"#,
+        r#"{"content":[{"type":"text","text":"x","text":"y"}]}"#,
+        r#"{"content":[{"text":"x","type":"text","text":"y"}]}"#,
+        r#"{"content":[{"text":"x","text":"y","type":"text"}]}"#,
+        r#"{"content":[],"x":{"k":[{"q":1,"q":1}]}}"#,
+        r#"{"content":[],"_meta":{"m":1,"m":2}}"#,
+        r#"{"content":[],"content":[]}"#,
+        r#"{"content":[],"isError":false,"isError":true}"#,
+        r#"{"content":[],"x":1e400}"#,
+        r#"{"content":[],"x":[-0,1.5e3,12345678901234567890]}"#,
+        r#"{"content":[{"type":"text","text":"\ud800"}]}"#,
+        r#"{"content":[{"type":"text","text":"\ud83d\ude00 \u00e9"}]}"#,
+        r#"{"isError":false}"#,
+        r#"{"content":{}}"#,
+        r#"{"content":[],"resultType":"complete"}"#,
+        r#"{"resultType":"input_required","inputRequests":{"q":{"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"n":{"type":"string"}}}}}},"requestState":"s"}"#,
+        r#"{"resultType":"input_required","inputRequests":{"q":{"method":"elicitation/create","params":{"message":"m","message":"m","requestedSchema":{"type":"object","properties":{}}}}}}"#,
+    ]
+    .map(String::from)
+    .to_vec();
+    for n in [93, 94, 95, 96, 97, 98, 122, 123, 124, 125, 126, 127, 130] {
+        results.push(format!(
+            r#"{{"content":[],"structuredContent":{{"d":{}}}}}"#,
+            nest(n)
+        ));
+    }
+    let mut lines = Vec::new();
+    for revision in ["2025-11-25", "2026-07-28"] {
+        let meta = if revision == "2026-07-28" {
+            r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"}},"#
+        } else {
+            lines.push(format!(
+                r#"{{"dir":"c2s","frame":{{"jsonrpc":"2.0","id":0,"method":"initialize","params":{{"protocolVersion":"{revision}","capabilities":{{}},"clientInfo":{{"name":"c","version":"1"}}}}}}}}"#
+            ));
+            lines.push(format!(
+                r#"{{"dir":"s2c","frame":{{"jsonrpc":"2.0","id":0,"result":{{"protocolVersion":"{revision}","capabilities":{{"tools":{{}}}},"serverInfo":{{"name":"s","version":"1"}}}}}}}}"#
+            ));
+            ""
+        };
+        let request = |id: usize, capture: bool| {
+            let frame = format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{{meta}"name":"t","arguments":{{}}}}}}"#
+            );
+            match capture {
+                true => format!(r#"{{"dir":"c2s","frame":{frame}}}"#),
+                false => frame,
+            }
+        };
+        let mut id = 100;
+        for result in &results {
+            for capture in [true, false] {
+                id += 1;
+                lines.push(request(id, capture));
+                let frame = format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#);
+                lines.push(match capture {
+                    true => format!(r#"{{"dir":"s2c","frame":{frame}}}"#),
+                    false => frame,
+                });
+            }
+        }
+        // Spans that are not the result: members after it, in the frame or the record; and
+        // whitespace around the closing braces.
+        for (answer, frame_end) in [
+            (r#"{"content":[]},"x":{"y":{}}"#, "}"),
+            (r#"{"content":[]},"id":{}"#, "}"),
+            (r#"{"content":[]},"x":{}"#, "}"),
+            (r#"{"content":[]} "#, " } \r"),
+            (r#"{"content":[]}"#, "}\t"),
+        ] {
+            id += 1;
+            lines.push(request(id, true));
+            lines.push(format!(
+                r#"{{"dir":"s2c","frame":{{"jsonrpc":"2.0","id":{id},"result":{answer}{frame_end},"t":{{"a":{{}}}}}}"#
+            ));
+            id += 1;
+            lines.push(request(id, true));
+            lines.push(format!(
+                r#"{{"dir":"s2c","frame":{{"jsonrpc":"2.0","id":{id},"result":{answer}{frame_end} }}"#
+            ));
+            id += 1;
+            lines.push(request(id, false));
+            lines.push(format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"result":{answer}{frame_end}"#
+            ));
+        }
+        // A refused answer leaves its request pending (the general path never places a line
+        // that is not JSON): the next answer to it is the one translated.
+        id += 1;
+        lines.push(request(id, true));
+        lines.push(format!(
+            r#"{{"dir":"s2c","frame":{{"jsonrpc":"2.0","id":{id},"result":{{"content":[],"k":1,"k":2}}}}}}"#
+        ));
+        lines.push(format!(
+            r#"{{"dir":"s2c","frame":{{"jsonrpc":"2.0","id":{id},"result":{{"content":[]}}}}}}"#
+        ));
+        // Answers to nothing, and to an `initialize` (decided by the session as before).
+        lines.push(
+            r#"{"dir":"s2c","frame":{"jsonrpc":"2.0","id":999,"result":{"content":[]}}}"#.into(),
+        );
+        lines.push(r#"{"jsonrpc":"2.0","id":998,"result":{"content":[],"a":1,"a":1}}"#.into());
+    }
+    let mut out = lines.join("\n").into_bytes();
+    out.push(b'\n');
+    out
+}
+
 fn inputs() -> Vec<(String, Vec<u8>)> {
     let mut files: Vec<_> = corpus_files().into_iter().map(|(p, _)| p).collect();
     files.push(example_session());
@@ -177,6 +295,7 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
         "an identity with no entries".into(),
         EMPTY_IDENTITY.as_bytes().to_vec(),
     ));
+    out.push(("unchecked results".into(), unchecked_results()));
     out
 }
 

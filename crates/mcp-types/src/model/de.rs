@@ -36,7 +36,7 @@ use serde::de::{
 use serde_json::Value;
 
 use super::error::{encode, from_path_error, missing_tag, unknown_tag};
-use super::strict::Strict;
+use super::strict::{FromValue, Strict};
 
 thread_local! {
     /// Whether the current parse wants precise paths for errors inside replayed entries (set by
@@ -333,12 +333,12 @@ fn replay_value<'de, V: DeserializeSeed<'de>, E: de::Error>(
 ) -> Result<V::Value, E> {
     if !precise() {
         return seed
-            .deserialize(Strict::<_, false>(value))
+            .deserialize(Strict(value, FromValue))
             .map_err(E::custom);
     }
     let mut track = serde_path_to_error::Track::new();
     match seed.deserialize(serde_path_to_error::Deserializer::new(
-        Strict::<_, false>(value),
+        Strict(value, FromValue),
         &mut track,
     )) {
         Ok(v) => Ok(v),
@@ -408,7 +408,7 @@ macro_rules! scalars_as_value {
 impl<T: Tagged> TaggedVisitor<T> {
     fn value<E: de::Error>(self, value: Value) -> Result<T, E> {
         match T::DEFAULT_MEMBER {
-            Some(i) => T::member(i, Strict::<_, false>(value)).map_err(E::custom),
+            Some(i) => T::member(i, Strict(value, FromValue)).map_err(E::custom),
             None => Err(missing_tag(T::TAG_FIELD)),
         }
     }
@@ -637,7 +637,7 @@ where
     }
     impl<'de, W, O: de::Deserialize<'de>, T> V<W, O, T> {
         fn value<E: de::Error>(self, value: Value) -> Result<T, E> {
-            O::deserialize(Strict::<_, false>(value))
+            O::deserialize(Strict(value, FromValue))
                 .map(self.without)
                 .map_err(E::custom)
         }
@@ -693,7 +693,7 @@ where
     }
     impl<'de, One: de::Deserialize<'de>, Many, T> V<One, Many, T> {
         fn scalar<E: de::Error>(self, value: Value) -> Result<T, E> {
-            One::deserialize(Strict::<_, false>(value))
+            One::deserialize(Strict(value, FromValue))
                 .map(self.one)
                 .map_err(E::custom)
         }
@@ -822,7 +822,7 @@ mod generated_unions {
         value: &Value,
     ) -> Result<T, crate::model::ModelError> {
         let _precise = PreciseGuard::enter();
-        serde_path_to_error::deserialize(Strict::<_, false>(value)).map_err(from_path_error)
+        serde_path_to_error::deserialize(Strict(value, FromValue)).map_err(from_path_error)
     }
 
     /// The `Deserialize` of a generated untagged union (emitted by `cargo xtask codegen`): the
@@ -891,7 +891,7 @@ pub(crate) use generated_unions::{Member, member, untagged};
 /// Parses `value` as `T`, reporting failures as a located, typed [`ModelError`](super::ModelError).
 pub fn from_value<T: de::DeserializeOwned>(value: Value) -> Result<T, super::ModelError> {
     let _precise = PreciseGuard::enter();
-    serde_path_to_error::deserialize(Strict::<_, false>(value)).map_err(from_path_error)
+    serde_path_to_error::deserialize(Strict(value, FromValue)).map_err(from_path_error)
 }
 
 /// Parses `value` as `T` inside a `Deserialize` impl (union dispatch), keeping the member's

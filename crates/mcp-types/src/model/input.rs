@@ -81,9 +81,12 @@ impl<'de> Deserialize<'de> for InputResponse {
                 }
             },
             |value| {
-                CreateMessageResult::deserialize(super::strict::Strict::<_, false>(value))
-                    .map(Self::CreateMessage)
-                    .map_err(|e| e.to_string())
+                CreateMessageResult::deserialize(super::strict::Strict(
+                    value,
+                    super::strict::FromValue,
+                ))
+                .map(Self::CreateMessage)
+                .map_err(|e| e.to_string())
             },
         )
     }

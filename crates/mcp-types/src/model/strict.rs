@@ -13,22 +13,136 @@
 //!   (`6E9373`) or a lone surrogate escape passes there, and the same text read as a `Value`
 //!   is refused. `Strict` reads ignored values as values (through [`de::IgnoredAny`]'s own
 //!   visitor), so the text paths refuse what a `Value` cannot hold, in ignored members too.
+//!
+//! A third rule holds for text not yet checked by a strict reader ([`Unchecked`]): **no object
+//! repeats a key, and nesting is bounded.** A typed read that succeeds in that mode has then
+//! read the whole text as strict JSON (what `json_text` accepts, within the bound), so its caller
+//! needs no separate check of the text. Any failure says nothing about which rule broke: the
+//! caller checks the text as usual.
 
 use std::fmt;
+use std::hash::BuildHasher;
 
-use serde::de::{self, DeserializeSeed, Deserializer, Unexpected, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, Unexpected, Visitor};
+use smallvec::SmallVec;
 
-/// A deserializer whose structs are objects and, when `TEXT` (it reads JSON text), whose
-/// ignored values are read as values (see the module docs). Over a `Value` (`TEXT` false) an
-/// ignored value is skipped as usual: a `Value` holds only what a `Value` can hold.
-pub(crate) struct Strict<D, const TEXT: bool>(pub(crate) D);
+/// How a [`Strict`] parse reads its input: what it checks beyond the two rules every mode keeps.
+pub(crate) trait Mode: Copy {
+    /// Whether the input is JSON text (ignored values are then read as values).
+    const TEXT: bool;
+    /// The keys of one object read so far, for the repeated-key check (`()`: not checked).
+    type Keys: Keys;
+    /// The mode one level of nesting deeper; an error past the mode's bound.
+    fn deeper<E: de::Error>(self) -> Result<Self, E>;
+}
 
-/// Reads a `T` from JSON text through [`Strict`] (trailing text refused, as
+/// The keys of one object read so far.
+pub(crate) trait Keys: Default {
+    /// Whether keys are looked at (else `add` is never called).
+    const CHECKED: bool;
+    /// Adds `key`; an error if the object already has it.
+    fn add<E: de::Error>(&mut self, key: &str) -> Result<(), E>;
+}
+
+impl Keys for () {
+    const CHECKED: bool = false;
+
+    fn add<E: de::Error>(&mut self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+}
+
+/// Reads a `Value` (or a replayed entry): nothing is checked beyond what a `Value` holds.
+#[derive(Clone, Copy)]
+pub(crate) struct FromValue;
+
+/// Reads JSON text a strict reader has checked, or whose repeated keys and depth are the
+/// caller's business.
+#[derive(Clone, Copy)]
+pub(crate) struct FromText;
+
+/// Reads JSON text no strict reader has checked: every object's keys differ, and at most
+/// `levels` arrays and objects nest (the value's own included).
+#[derive(Clone, Copy)]
+pub(crate) struct Unchecked {
+    /// Levels of nesting left.
+    pub(crate) levels: usize,
+}
+
+impl Mode for FromValue {
+    const TEXT: bool = false;
+    type Keys = ();
+
+    #[inline]
+    fn deeper<E: de::Error>(self) -> Result<Self, E> {
+        Ok(self)
+    }
+}
+
+impl Mode for FromText {
+    const TEXT: bool = true;
+    type Keys = ();
+
+    #[inline]
+    fn deeper<E: de::Error>(self) -> Result<Self, E> {
+        Ok(self)
+    }
+}
+
+impl Mode for Unchecked {
+    const TEXT: bool = true;
+    type Keys = KeyHashes;
+
+    #[inline]
+    fn deeper<E: de::Error>(self) -> Result<Self, E> {
+        match self.levels.checked_sub(1) {
+            Some(levels) => Ok(Unchecked { levels }),
+            None => Err(E::custom("nested too deep")),
+        }
+    }
+}
+
+/// An object's keys as hashes: two equal keys always clash; two different keys clash with
+/// a chance of one in 2^64, which only sends the caller to its own check of the text.
+#[derive(Default)]
+pub(crate) struct KeyHashes(SmallVec<[u64; 16]>);
+
+impl Keys for KeyHashes {
+    const CHECKED: bool = true;
+
+    #[inline]
+    fn add<E: de::Error>(&mut self, key: &str) -> Result<(), E> {
+        // A fixed seed: nothing is gained by provoking a clash (see above).
+        let h = foldhash::fast::FixedState::default().hash_one(key);
+        if self.0.contains(&h) {
+            return Err(E::custom(format_args!("duplicate key `{key}`")));
+        }
+        self.0.push(h);
+        Ok(())
+    }
+}
+
+/// A deserializer whose structs are objects and, in a text mode, whose ignored values are read
+/// as values; in [`Unchecked`] mode also no repeated key and bounded nesting (see the module
+/// docs). The same wrapper serves as sequence, enum and variant access.
+pub(crate) struct Strict<D, M>(pub(crate) D, pub(crate) M);
+
+/// A map access whose keys are checked as its mode says, and whose values are [`Strict`].
+pub(crate) struct StrictMap<A, M: Mode> {
+    map: A,
+    mode: M,
+    keys: M::Keys,
+}
+
+/// Reads a `T` from JSON text through [`Strict`] in `mode` (trailing text refused, as
 /// `serde_json::from_str`).
 #[inline]
-pub(crate) fn from_str<'a, T: de::Deserialize<'a>>(text: &'a str) -> serde_json::Result<T> {
+pub(crate) fn from_str<'a, T: de::Deserialize<'a>, M: Mode>(
+    text: &'a str,
+    mode: M,
+) -> serde_json::Result<T> {
     let mut d = serde_json::Deserializer::from_str(text);
-    let value = T::deserialize(Strict::<_, true>(&mut d))?;
+    let value = T::deserialize(Strict(&mut d, mode))?;
     d.end()?;
     Ok(value)
 }
@@ -37,12 +151,13 @@ pub(crate) fn from_str<'a, T: de::Deserialize<'a>>(text: &'a str) -> serde_json:
 /// otherwise (the value is not returned through this function's `Result`, which would copy
 /// it).
 #[inline]
-pub(crate) fn from_str_into<'a, T: de::Deserialize<'a>>(
+pub(crate) fn from_str_into<'a, T: de::Deserialize<'a>, M: Mode>(
     text: &'a str,
+    mode: M,
     slot: &mut Option<T>,
 ) -> serde_json::Result<()> {
     let mut d = serde_json::Deserializer::from_str(text);
-    *slot = Some(T::deserialize(Strict::<_, true>(&mut d))?);
+    *slot = Some(T::deserialize(Strict(&mut d, mode))?);
     d.end().inspect_err(|_| *slot = None)
 }
 
@@ -51,26 +166,26 @@ pub(crate) fn from_str_into<'a, T: de::Deserialize<'a>>(
 pub(crate) fn from_value<'de, T: de::Deserialize<'de>, D: Deserializer<'de>>(
     d: D,
 ) -> Result<T, D::Error> {
-    T::deserialize(Strict::<D, false>(d))
+    T::deserialize(Strict(d, FromValue))
 }
 
 /// A seed whose deserializer is wrapped in [`Strict`].
-pub(crate) struct StrictSeed<S, const TEXT: bool>(pub(crate) S);
+pub(crate) struct StrictSeed<S, M>(pub(crate) S, pub(crate) M);
 
-impl<'de, S: DeserializeSeed<'de>, const TEXT: bool> DeserializeSeed<'de> for StrictSeed<S, TEXT> {
+impl<'de, S: DeserializeSeed<'de>, M: Mode> DeserializeSeed<'de> for StrictSeed<S, M> {
     type Value = S::Value;
 
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
-        self.0.deserialize(Strict::<D, TEXT>(d))
+        self.0.deserialize(Strict(d, self.1))
     }
 }
 
 /// A visitor whose deserializers, maps, sequences and enums are wrapped in [`Strict`].
-struct Wrap<V, const TEXT: bool>(V);
+struct Wrap<V, M>(V, M);
 
 /// A struct's visitor: refuses the array form, else [`Wrap`].
-struct ObjectOnly<V, const TEXT: bool>(V);
+struct ObjectOnly<V, M>(V, M);
 
 /// Values larger than this many bytes are read through [`Slotted`].
 const SLOTTED_ABOVE: usize = 96;
@@ -195,13 +310,13 @@ macro_rules! forward_deserialize {
         $(
             #[inline]
             fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-                self.0.$method(Wrap::<V, TEXT>(visitor))
+                self.0.$method(Wrap(visitor, self.1))
             }
         )*
     };
 }
 
-impl<'de, D: Deserializer<'de>, const TEXT: bool> Deserializer<'de> for Strict<D, TEXT> {
+impl<'de, D: Deserializer<'de>, M: Mode> Deserializer<'de> for Strict<D, M> {
     type Error = D::Error;
 
     forward_deserialize!(
@@ -231,21 +346,21 @@ impl<'de, D: Deserializer<'de>, const TEXT: bool> Deserializer<'de> for Strict<D
 
     #[inline]
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        slotted!(Wrap::<V, TEXT>(visitor), |v| self.0.deserialize_any(v))
+        slotted!(Wrap(visitor, self.1), |v| self.0.deserialize_any(v))
     }
 
     #[inline]
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        slotted!(Wrap::<V, TEXT>(visitor), |v| self.0.deserialize_map(v))
+        slotted!(Wrap(visitor, self.1), |v| self.0.deserialize_map(v))
     }
 
     /// From text: read as a value (see the module docs), then dropped.
     #[inline]
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        if TEXT {
-            self.0.deserialize_any(Wrap::<V, TEXT>(visitor))
+        if M::TEXT {
+            self.0.deserialize_any(Wrap(visitor, self.1))
         } else {
-            self.0.deserialize_ignored_any(Wrap::<V, TEXT>(visitor))
+            self.0.deserialize_ignored_any(Wrap(visitor, self.1))
         }
     }
 
@@ -255,8 +370,7 @@ impl<'de, D: Deserializer<'de>, const TEXT: bool> Deserializer<'de> for Strict<D
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.0
-            .deserialize_unit_struct(name, Wrap::<V, TEXT>(visitor))
+        self.0.deserialize_unit_struct(name, Wrap(visitor, self.1))
     }
 
     #[inline]
@@ -266,7 +380,7 @@ impl<'de, D: Deserializer<'de>, const TEXT: bool> Deserializer<'de> for Strict<D
         visitor: V,
     ) -> Result<V::Value, D::Error> {
         self.0
-            .deserialize_newtype_struct(name, Wrap::<V, TEXT>(visitor))
+            .deserialize_newtype_struct(name, Wrap(visitor, self.1))
     }
 
     #[inline]
@@ -275,7 +389,7 @@ impl<'de, D: Deserializer<'de>, const TEXT: bool> Deserializer<'de> for Strict<D
         len: usize,
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_tuple(len, Wrap::<V, TEXT>(visitor))
+        self.0.deserialize_tuple(len, Wrap(visitor, self.1))
     }
 
     #[inline]
@@ -286,7 +400,7 @@ impl<'de, D: Deserializer<'de>, const TEXT: bool> Deserializer<'de> for Strict<D
         visitor: V,
     ) -> Result<V::Value, D::Error> {
         self.0
-            .deserialize_tuple_struct(name, len, Wrap::<V, TEXT>(visitor))
+            .deserialize_tuple_struct(name, len, Wrap(visitor, self.1))
     }
 
     #[inline]
@@ -296,7 +410,7 @@ impl<'de, D: Deserializer<'de>, const TEXT: bool> Deserializer<'de> for Strict<D
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        slotted!(ObjectOnly::<V, TEXT>(visitor), |v| self
+        slotted!(ObjectOnly(visitor, self.1), |v| self
             .0
             .deserialize_struct(name, fields, v))
     }
@@ -309,7 +423,7 @@ impl<'de, D: Deserializer<'de>, const TEXT: bool> Deserializer<'de> for Strict<D
         visitor: V,
     ) -> Result<V::Value, D::Error> {
         self.0
-            .deserialize_enum(name, variants, Wrap::<V, TEXT>(visitor))
+            .deserialize_enum(name, variants, Wrap(visitor, self.1))
     }
 
     fn is_human_readable(&self) -> bool {
@@ -351,36 +465,38 @@ macro_rules! visitor_body {
 
         #[inline]
         fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-            self.0.visit_some(Strict::<D, TEXT>(d))
+            self.0.visit_some(Strict(d, self.1))
         }
 
         #[inline]
         fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-            self.0.visit_newtype_struct(Strict::<D, TEXT>(d))
+            self.0.visit_newtype_struct(Strict(d, self.1))
         }
 
         #[inline]
         fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-            self.0.visit_map(Strict::<A, TEXT>(map))
+            self.0
+                .visit_map(StrictMap::new(map, self.1.deeper::<A::Error>()?))
         }
 
         #[inline]
         fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<Self::Value, A::Error> {
-            self.0.visit_enum(Strict::<A, TEXT>(data))
+            self.0
+                .visit_enum(Strict(data, self.1.deeper::<A::Error>()?))
         }
     };
 }
 
-impl<'de, V: Visitor<'de>, const TEXT: bool> Visitor<'de> for Wrap<V, TEXT> {
+impl<'de, V: Visitor<'de>, M: Mode> Visitor<'de> for Wrap<V, M> {
     visitor_body!();
 
     #[inline]
     fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-        self.0.visit_seq(Strict::<A, TEXT>(seq))
+        self.0.visit_seq(Strict(seq, self.1.deeper::<A::Error>()?))
     }
 }
 
-impl<'de, V: Visitor<'de>, const TEXT: bool> Visitor<'de> for ObjectOnly<V, TEXT> {
+impl<'de, V: Visitor<'de>, M: Mode> Visitor<'de> for ObjectOnly<V, M> {
     visitor_body!();
 
     /// A struct read from an array: refused.
@@ -390,7 +506,7 @@ impl<'de, V: Visitor<'de>, const TEXT: bool> Visitor<'de> for ObjectOnly<V, TEXT
     }
 }
 
-impl<'de, A: de::SeqAccess<'de>, const TEXT: bool> de::SeqAccess<'de> for Strict<A, TEXT> {
+impl<'de, A: de::SeqAccess<'de>, M: Mode> de::SeqAccess<'de> for Strict<A, M> {
     type Error = A::Error;
 
     #[inline]
@@ -398,7 +514,7 @@ impl<'de, A: de::SeqAccess<'de>, const TEXT: bool> de::SeqAccess<'de> for Strict
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>, A::Error> {
-        self.0.next_element_seed(StrictSeed::<_, TEXT>(seed))
+        self.0.next_element_seed(StrictSeed(seed, self.1))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -406,7 +522,17 @@ impl<'de, A: de::SeqAccess<'de>, const TEXT: bool> de::SeqAccess<'de> for Strict
     }
 }
 
-impl<'de, A: de::MapAccess<'de>, const TEXT: bool> de::MapAccess<'de> for Strict<A, TEXT> {
+impl<A, M: Mode> StrictMap<A, M> {
+    fn new(map: A, mode: M) -> Self {
+        StrictMap {
+            map,
+            mode,
+            keys: M::Keys::default(),
+        }
+    }
+}
+
+impl<'de, A: de::MapAccess<'de>, M: Mode> de::MapAccess<'de> for StrictMap<A, M> {
     type Error = A::Error;
 
     #[inline]
@@ -414,35 +540,78 @@ impl<'de, A: de::MapAccess<'de>, const TEXT: bool> de::MapAccess<'de> for Strict
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, A::Error> {
-        self.0.next_key_seed(StrictSeed::<_, TEXT>(seed))
+        if !<M::Keys as Keys>::CHECKED {
+            return self.map.next_key_seed(StrictSeed(seed, self.mode));
+        }
+        // The key is read as a string first, to be checked, then handed to the seed as one
+        // (JSON keys are strings: a seed that wants a number or the like is refused, and the
+        // caller checks the text its own way).
+        let Some(key) = self.map.next_key::<KeyText<'de>>()? else {
+            return Ok(None);
+        };
+        self.keys.add::<A::Error>(&key.0)?;
+        match key.0 {
+            std::borrow::Cow::Borrowed(k) => {
+                seed.deserialize(de::value::BorrowedStrDeserializer::new(k))
+            }
+            std::borrow::Cow::Owned(k) => seed.deserialize(k.into_deserializer()),
+        }
+        .map(Some)
     }
 
     #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
-        self.0.next_value_seed(StrictSeed::<_, TEXT>(seed))
+        self.map.next_value_seed(StrictSeed(seed, self.mode))
     }
 
     fn size_hint(&self) -> Option<usize> {
-        self.0.size_hint()
+        self.map.size_hint()
     }
 }
 
-impl<'de, A: de::EnumAccess<'de>, const TEXT: bool> de::EnumAccess<'de> for Strict<A, TEXT> {
+/// An object key as read: borrowed from the text unless it has escapes.
+struct KeyText<'de>(std::borrow::Cow<'de, str>);
+
+impl<'de> de::Deserialize<'de> for KeyText<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = KeyText<'de>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object key")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<KeyText<'de>, E> {
+                Ok(KeyText(std::borrow::Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<KeyText<'de>, E> {
+                Ok(KeyText(std::borrow::Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<KeyText<'de>, E> {
+                Ok(KeyText(std::borrow::Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+impl<'de, A: de::EnumAccess<'de>, M: Mode> de::EnumAccess<'de> for Strict<A, M> {
     type Error = A::Error;
-    type Variant = Strict<A::Variant, TEXT>;
+    type Variant = Strict<A::Variant, M>;
 
     #[inline]
     fn variant_seed<V: DeserializeSeed<'de>>(
         self,
         seed: V,
     ) -> Result<(V::Value, Self::Variant), A::Error> {
+        let mode = self.1;
         self.0
-            .variant_seed(StrictSeed::<_, TEXT>(seed))
-            .map(|(v, variant)| (v, Strict::<_, TEXT>(variant)))
+            .variant_seed(StrictSeed(seed, mode))
+            .map(|(v, variant)| (v, Strict(variant, mode)))
     }
 }
 
-impl<'de, A: de::VariantAccess<'de>, const TEXT: bool> de::VariantAccess<'de> for Strict<A, TEXT> {
+impl<'de, A: de::VariantAccess<'de>, M: Mode> de::VariantAccess<'de> for Strict<A, M> {
     type Error = A::Error;
 
     fn unit_variant(self) -> Result<(), A::Error> {
@@ -450,11 +619,11 @@ impl<'de, A: de::VariantAccess<'de>, const TEXT: bool> de::VariantAccess<'de> fo
     }
 
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, A::Error> {
-        self.0.newtype_variant_seed(StrictSeed::<_, TEXT>(seed))
+        self.0.newtype_variant_seed(StrictSeed(seed, self.1))
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, A::Error> {
-        self.0.tuple_variant(len, Wrap::<V, TEXT>(visitor))
+        self.0.tuple_variant(len, Wrap(visitor, self.1))
     }
 
     fn struct_variant<V: Visitor<'de>>(
@@ -462,8 +631,7 @@ impl<'de, A: de::VariantAccess<'de>, const TEXT: bool> de::VariantAccess<'de> fo
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, A::Error> {
-        self.0
-            .struct_variant(fields, ObjectOnly::<V, TEXT>(visitor))
+        self.0.struct_variant(fields, ObjectOnly(visitor, self.1))
     }
 }
 
@@ -490,7 +658,7 @@ mod tests {
     #[test]
     fn structs_are_objects_at_every_depth() {
         let ok = r#"{"inner":{"a":"x"},"list":[{"a":"y"}],"maybe":{"a":"z"}}"#;
-        assert!(from_str::<Outer>(ok).is_ok());
+        assert!(from_str::<Outer, _>(ok, FromText).is_ok());
         assert!(from_value::<Outer, _>(&serde_json::from_str::<Value>(ok).unwrap()).is_ok());
         for bad in [
             r#"[{"a":"x"}]"#,
@@ -500,13 +668,70 @@ mod tests {
         ] {
             // Plain serde reads each of these field by field.
             assert!(serde_json::from_str::<Outer>(bad).is_ok(), "{bad}");
-            let e = from_str::<Outer>(bad).unwrap_err().to_string();
+            let e = from_str::<Outer, _>(bad, FromText).unwrap_err().to_string();
             assert!(e.contains("invalid type: sequence, expected struct"), "{e}");
             let value: Value = serde_json::from_str(bad).unwrap();
             let e = from_value::<Outer, _>(&value).unwrap_err().to_string();
             assert!(e.contains("invalid type: sequence, expected struct"), "{e}");
             assert!(from_value::<Outer, _>(value).is_err(), "{bad}");
         }
+    }
+
+    /// A struct with open members: a `Value` and flattened extras.
+    #[derive(Debug, Deserialize)]
+    struct Open {
+        #[allow(dead_code)]
+        v: Value,
+        #[serde(flatten)]
+        #[allow(dead_code)]
+        rest: serde_json::Map<String, Value>,
+    }
+
+    #[test]
+    fn unchecked_text_refuses_repeated_keys_and_deep_nesting() {
+        let unchecked = |levels| Unchecked { levels };
+        for ok in [
+            r#"{"v":{"k":1,"l":[{"k":2}]},"x":{"k":1}}"#,
+            r#"{"v":{"a":1,"\u0062":2}}"#,
+            r#"{"v":[[1]],"w":[]}"#,
+        ] {
+            assert!(from_str::<Open, _>(ok, unchecked(4)).is_ok(), "{ok}");
+        }
+        for repeated in [
+            r#"{"v":{"k":1,"k":2}}"#,
+            r#"{"v":[{"k":1},{"k":1,"k":1}]}"#,
+            r#"{"v":{"a":1,"\u0061":2}}"#,
+            r#"{"v":1,"x":2,"x":3}"#,
+            r#"{"v":1,"x":{"y":{"z":1,"z":1}}}"#,
+        ] {
+            // Read as text, a `Value` keeps the last of repeated keys; unchecked, they are refused.
+            assert!(
+                from_str::<Open, _>(repeated, FromText).is_ok(),
+                "{repeated}"
+            );
+            let e = from_str::<Open, _>(repeated, unchecked(8)).unwrap_err();
+            assert!(e.to_string().contains("duplicate key"), "{repeated}: {e}");
+        }
+        // Repeated keys of an ignored member, and of typed fields.
+        for repeated in [
+            r#"{"inner":{"a":"x","b":1,"b":1}}"#,
+            r#"{"inner":{"a":"x"},"o":[{"k":1,"\u006b":2}]}"#,
+        ] {
+            assert!(
+                from_str::<Outer, _>(repeated, FromText).is_ok(),
+                "{repeated}"
+            );
+            assert!(
+                from_str::<Outer, _>(repeated, unchecked(8)).is_err(),
+                "{repeated}"
+            );
+        }
+        // Every array and object counts, the outermost one included.
+        let nested = r#"{"v":[[1]]}"#;
+        assert!(from_str::<Open, _>(nested, unchecked(3)).is_ok());
+        let e = from_str::<Open, _>(nested, unchecked(2)).unwrap_err();
+        assert!(e.to_string().contains("nested too deep"), "{e}");
+        assert!(from_str::<Open, _>(r#"{"v":{"k":{}}}"#, unchecked(2)).is_err());
     }
 
     #[test]
@@ -518,9 +743,9 @@ mod tests {
         ] {
             assert!(serde_json::from_str::<Outer>(bad).is_ok(), "{bad}");
             assert!(serde_json::from_str::<Value>(bad).is_err(), "{bad}");
-            assert!(from_str::<Outer>(bad).is_err(), "{bad}");
+            assert!(from_str::<Outer, _>(bad, FromText).is_err(), "{bad}");
         }
         let fine = json!({"inner": {"a": "x", "b": [1, {"c": 1e300}]}, "s": "\u{1F600}"});
-        assert!(from_str::<Outer>(&fine.to_string()).is_ok());
+        assert!(from_str::<Outer, _>(&fine.to_string(), FromText).is_ok());
     }
 }

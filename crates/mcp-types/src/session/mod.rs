@@ -271,6 +271,19 @@ pub struct FrameContext {
     pub forgotten: Option<Box<(RequestId, Pending)>>,
 }
 
+impl FrameContext {
+    /// The context of an answer (a response) to `origin`, sent in `direction`.
+    fn answer(direction: Direction, revision: Option<ProtocolVersion>, origin: Pending) -> Self {
+        FrameContext {
+            direction,
+            revision,
+            origin: Some(origin),
+            task_augmented: false,
+            forgotten: None,
+        }
+    }
+}
+
 /// A frame the session cannot place.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -680,13 +693,7 @@ impl Session {
                         revision = self.judged(Some(v), true);
                     }
                 }
-                Ok(FrameContext {
-                    direction,
-                    revision,
-                    origin: Some(origin),
-                    task_augmented: false,
-                    forgotten: None,
-                })
+                Ok(FrameContext::answer(direction, revision, origin))
             }
             Envelope::Error { id: None, .. } => Ok(FrameContext {
                 direction: stated.unwrap_or(Direction::ServerToClient),
@@ -775,24 +782,64 @@ impl Session {
         stated: Option<Direction>,
         id: &RequestId,
     ) -> Result<(Direction, Pending), SessionError> {
+        let direction = self.answered_by(stated, id)?;
+        match self.table_mut(direction.reverse()).remove(id) {
+            Some(p) => Ok((direction, p)),
+            None => Err(unknown_id(stated, id)),
+        }
+    }
+
+    /// The direction of an answer with `id`: `stated`, or for a bare answer the one whose
+    /// peer has a request with that id pending (the server's answers first: most are).
+    fn answered_by(
+        &self,
+        stated: Option<Direction>,
+        id: &RequestId,
+    ) -> Result<Direction, SessionError> {
         let one;
         let candidates: &[Direction] = match stated {
             Some(d) => {
                 one = [d];
                 &one
             }
-            // A bare answer: most answers are the server's, so try that first.
             None => &[Direction::ServerToClient, Direction::ClientToServer],
         };
-        for d in candidates {
-            if let Some(p) = self.table_mut(d.reverse()).remove(id) {
-                return Ok((*d, p));
-            }
+        candidates
+            .iter()
+            .copied()
+            .find(|d| self.table(d.reverse()).contains(id))
+            .ok_or_else(|| unknown_id(stated, id))
+    }
+
+    /// The context [`Session::observe`] gives a response with `id` (`stated` as there), without
+    /// placing it: the session is left as it is. `None` when the response answers no pending
+    /// request, or answers a handshake (whose result decides the revision).
+    ///
+    /// For a caller that checks a response before the session may see it: it then calls
+    /// `observe`, which gives this context.
+    pub fn preview_answer(
+        &self,
+        stated: Option<Direction>,
+        id: &RequestId,
+    ) -> Option<FrameContext> {
+        let direction = self.answered_by(stated, id).ok()?;
+        let origin = self.table(direction.reverse()).get(id)?;
+        if is_handshake(&origin.method) {
+            return None;
         }
-        Err(SessionError::UnknownId {
-            id: id.clone(),
-            direction: candidates[0],
-        })
+        Some(FrameContext::answer(
+            direction,
+            origin.revision,
+            origin.clone(),
+        ))
+    }
+}
+
+/// The error for an answer whose id matches no pending request.
+fn unknown_id(stated: Option<Direction>, id: &RequestId) -> SessionError {
+    SessionError::UnknownId {
+        id: id.clone(),
+        direction: stated.unwrap_or(Direction::ServerToClient),
     }
 }
 

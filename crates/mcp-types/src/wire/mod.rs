@@ -98,6 +98,7 @@ pub use parse::{
     INPUT_REQUIRED_METHODS, MandateFacts, MethodResult, ParseKind, ResultFor, ResultTyping,
     WireParse, parse_as, parse_result_for, parse_result_slice_for, parse_result_str_for,
     parse_result_str_into, parse_slice_as, parse_str_as, parse_str_into,
+    parse_unchecked_result_str_into,
 };
 pub use report::{Change, EmissionReport};
 pub use revs::Revisions;

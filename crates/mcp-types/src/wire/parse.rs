@@ -361,7 +361,7 @@ fn typed_mandates<T: WireParse>(
 
 /// JSON text or bytes, for the text entry points.
 #[derive(Clone, Copy)]
-enum Text<'a> {
+pub(crate) enum Text<'a> {
     Str(&'a str),
     /// Bytes that are not UTF-8 (see [`Text::of_bytes`]): only the `Value` path reads them.
     Bytes(&'a [u8]),
@@ -397,32 +397,61 @@ impl<'a> Text<'a> {
     }
 }
 
-/// Where a typed parse reads from: JSON text, or the next value of a map being read (a frame's
-/// `result`, typed in the frame's one pass).
+/// Where a typed parse reads from: JSON text, text not yet checked as strict JSON, or the next
+/// value of a map being read (a frame's `result`, typed in the frame's one pass).
 pub(crate) trait TypedSource<'de> {
+    /// The source as one that can be read more than once.
+    type Again: TypedSource<'de> + Copy;
+
     /// Parses straight into `T` (no `Value`); `None` on any failure (the `Value` path then
     /// reproduces the exact error).
     fn typed<T: serde::Deserialize<'de>>(self) -> Option<T>;
 
-    /// The source's JSON text, for a body that may be read as more than one type; `None` when
-    /// it has none (the `Value` path then answers).
-    fn text(self) -> Option<&'de str>;
+    /// The source as one that can be read more than once, for a body that may be read as more
+    /// than one type; `None` when it has no text (the `Value` path then answers).
+    fn again(self) -> Option<Self::Again>;
 }
 
 impl<'a> TypedSource<'a> for Text<'a> {
+    type Again = Self;
+
     #[inline]
     fn typed<T: serde::Deserialize<'a>>(self) -> Option<T> {
         match self {
-            Text::Str(s) => strict::from_str(s).ok(),
+            Text::Str(s) => strict::from_str(s, strict::FromText).ok(),
             Text::Bytes(_) => None,
         }
     }
 
-    fn text(self) -> Option<&'a str> {
+    fn again(self) -> Option<Self> {
         match self {
-            Text::Str(s) => Some(s),
+            Text::Str(_) => Some(self),
             Text::Bytes(_) => None,
         }
+    }
+}
+
+/// JSON text no strict reader has checked: read in [`strict::Unchecked`] mode, so a typed
+/// read that succeeds has checked it (no repeated key, at most `levels` levels of nesting).
+#[derive(Clone, Copy)]
+struct UncheckedText<'a> {
+    text: &'a str,
+    levels: usize,
+}
+
+impl<'a> TypedSource<'a> for UncheckedText<'a> {
+    type Again = Self;
+
+    #[inline]
+    fn typed<T: serde::Deserialize<'a>>(self) -> Option<T> {
+        let mode = strict::Unchecked {
+            levels: self.levels,
+        };
+        strict::from_str(self.text, mode).ok()
+    }
+
+    fn again(self) -> Option<Self> {
+        Some(self)
     }
 }
 
@@ -430,18 +459,23 @@ impl<'a> TypedSource<'a> for Text<'a> {
 pub(crate) struct NextValue<'m, A>(pub(crate) &'m mut A);
 
 impl<'de, A: serde::de::MapAccess<'de>> TypedSource<'de> for NextValue<'_, A> {
+    type Again = Text<'de>;
+
     #[inline]
     fn typed<T: serde::Deserialize<'de>>(self) -> Option<T> {
         self.0
-            .next_value_seed(strict::StrictSeed::<_, true>(std::marker::PhantomData::<T>))
+            .next_value_seed(strict::StrictSeed(
+                std::marker::PhantomData::<T>,
+                strict::FromText,
+            ))
             .ok()
     }
 
-    fn text(self) -> Option<&'de str> {
+    fn again(self) -> Option<Text<'de>> {
         self.0
             .next_value::<&'de serde_json::value::RawValue>()
             .ok()
-            .map(serde_json::value::RawValue::get)
+            .map(|raw| Text::Str(raw.get()))
     }
 }
 
@@ -479,7 +513,7 @@ fn parse_text_into<T: WireParse>(
 ) -> Result<(), ParseError> {
     if T::DIRECT
         && let Text::Str(s) = text
-        && strict::from_str_into::<T>(s, slot).is_ok()
+        && strict::from_str_into::<T, _>(s, strict::FromText, slot).is_ok()
         && let Some(parsed) = slot.as_ref()
         && let Some(verdict) = check(parsed, &version)
     {
@@ -858,6 +892,36 @@ pub fn parse_result_str_into<'a>(
     parse_result_text_into(answering.into(), Text::Str(text), version.into(), slot)
 }
 
+/// [`parse_result_str_into`] on text no strict reader has checked yet (the `json_text` reader,
+/// which refuses repeated keys), in one read: the typed read alone, which also checks the
+/// text.
+///
+/// `Some` when the typed read decided after reading the whole text, which it accepts only as
+/// strict JSON: valid, no object with a repeated key, at most `levels` arrays and objects
+/// nested (the result's own object included). The answer is then [`parse_result_str_into`]'s
+/// on the same text. `None` when it did not decide (the text may not be strict JSON, or the
+/// result may need the `Value` path): check the text, then call [`parse_result_str_into`].
+/// `slot` holds the result when this returns `Some(Ok(()))` and is empty otherwise.
+pub fn parse_unchecked_result_str_into<'a>(
+    answering: impl Into<ResultFor<'a>>,
+    text: &str,
+    levels: usize,
+    version: impl Into<VersionLike>,
+    slot: &mut Option<MethodResult>,
+) -> Option<Result<(), ParseError>> {
+    *slot = None;
+    let version = version.into();
+    let ResultTyping::Method(method) = answering.into().typing(version.clone()) else {
+        return None;
+    };
+    let source = UncheckedText { text, levels };
+    let decided = typed_result_for(method, source, &version, slot);
+    if !matches!(decided, Some(Ok(()))) {
+        *slot = None;
+    }
+    decided
+}
+
 /// [`parse_result_str_for`] for JSON bytes.
 pub fn parse_result_slice_for<'a>(
     answering: impl Into<ResultFor<'a>>,
@@ -924,9 +988,9 @@ pub(crate) fn typed_result_for<'de>(
     if version.era() == Some(Era::Stateless) && INPUT_REQUIRED_METHODS.contains(&method) {
         // The answer is the method's own result or an `InputRequiredResult`, as its
         // `resultType` says: read the text as the first, then as the second.
-        let text = source.text()?;
-        return typed_own_result(method, Text::Str(text), version, slot)
-            .or_else(|| typed_input_required(text, version, slot));
+        let source = source.again()?;
+        return typed_own_result(method, source, version, slot)
+            .or_else(|| typed_input_required(source, version, slot));
     }
     typed_own_result(method, source, version, slot)
 }
@@ -966,12 +1030,12 @@ fn typed_own_result<'de>(
 /// The typed read of a 2026-07-28 answer whose `resultType` is `input_required`; `None` for
 /// any other (the `Value` path then decides and words the error).
 #[inline(never)]
-fn typed_input_required(
-    text: &str,
+fn typed_input_required<'de>(
+    source: impl TypedSource<'de>,
     version: &VersionLike,
     slot: &mut Option<MethodResult>,
 ) -> Option<Result<(), ParseError>> {
-    let parsed = Text::Str(text).typed::<model::InputRequiredResult>()?;
+    let parsed = source.typed::<model::InputRequiredResult>()?;
     if parsed.mandate_facts().result_type != Some("input_required") {
         return None;
     }

@@ -32,7 +32,7 @@ use crate::jsonrpc::{
     RequestId,
 };
 use crate::model::de::CowStr;
-use crate::model::strict::Strict;
+use crate::model::strict::{FromText, Strict};
 use crate::wire::parse::{
     MethodResult, NextValue, ResultFor, ResultTyping, WireParse, check, parse_result_str_for,
     typed_result_for,
@@ -253,13 +253,13 @@ where
         });
         let passes = |verdict: Option<Result<(), _>>| matches!(verdict, Some(Ok(())));
         if request {
-            let parsed = R::deserialize(Strict::<_, true>(access))?;
+            let parsed = R::deserialize(Strict(access, FromText))?;
             if !passes(check(&parsed, self.version)) {
                 return Err(give_up());
             }
             Ok(Body::Request(parsed))
         } else {
-            let parsed = N::deserialize(Strict::<_, true>(access))?;
+            let parsed = N::deserialize(Strict(access, FromText))?;
             if !passes(check(&parsed, self.version)) {
                 return Err(give_up());
             }
