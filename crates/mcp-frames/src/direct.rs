@@ -9,6 +9,13 @@
 //! at the source revision, and emitted for the target; when the body ends the frame it is
 //! emitted straight into the output line, with the envelope written around it.
 //!
+//! A `result` that ends the line is not scanned: its span is taken from the line's end, and its
+//! typed read checks it while it parses it (no repeated key, bounded nesting:
+//! [`wire::parse_unchecked_result_str_into`]). The caller runs that read before the session
+//! places the line (with the context [`crate::session::Session::preview_answer`] gives), and
+//! reads the line again, checked ([`read_checked`]), whenever the read does not decide: the
+//! session never learns from a line the strict reader would refuse.
+//!
 //! The direct path writes what the general path writes, byte for byte. Error responses are
 //! copied as they are; frames the session or the method tables refuse are reported without
 //! being read further; a body the boundary refuses at the target or finds invalid at the source
