@@ -17,6 +17,16 @@ pub enum Format {
     Capture(Direction),
 }
 
+impl Format {
+    /// The direction the line states, if it is a capture record.
+    pub fn direction(self) -> Option<Direction> {
+        match self {
+            Format::Bare => None,
+            Format::Capture(d) => Some(d),
+        }
+    }
+}
+
 /// One input line, understood as a record.
 #[derive(Debug, Clone)]
 pub struct Record {
@@ -74,10 +84,7 @@ impl Record {
 
     /// The direction the line states, if it is a capture record.
     pub fn direction(&self) -> Option<Direction> {
-        match self.format {
-            Format::Bare => None,
-            Format::Capture(d) => Some(d),
-        }
+        self.format.direction()
     }
 
     /// A record of the same line carrying `frame` instead (one message of a batch): same

@@ -11,7 +11,7 @@ use crate::check;
 use crate::convert::{self, BodyKind, Converted, Failure};
 use crate::direct::{self, Unwritten};
 use crate::explain::{Explanation, Status};
-use crate::record::{Direction, Format, Record};
+use crate::record::{Direction, Record};
 use crate::session::{FrameContext, Session};
 use crate::stream::{self, Fault, Handler, Output, Placed};
 use mcp_types::jsonrpc::{ErrorData, JsonRpcError, RequestId, codes};
@@ -239,10 +239,7 @@ impl Translate {
         let Some(read) = direct::read(bytes, &mut slot) else {
             return Ok(false);
         };
-        let stated = match read.format {
-            Format::Bare => None,
-            Format::Capture(d) => Some(d),
-        };
+        let stated = read.format.direction();
         if !read.result_unchecked() {
             return self.direct_placed(line, bytes, read, None, session, out);
         }
@@ -296,10 +293,7 @@ impl Translate {
     ) -> io::Result<bool> {
         // An unchecked result is decided before the session may see the line.
         debug_assert!(!read.result_unchecked() || decided.is_some());
-        let stated = match read.format {
-            Format::Bare => None,
-            Format::Capture(d) => Some(d),
-        };
+        let stated = read.format.direction();
         let context = match session.observe(line, stated, &read.envelope, read) {
             Ok(c) => c,
             Err(e) => {

@@ -36,7 +36,7 @@ use serde::de::{
 use serde_json::Value;
 
 use super::error::{encode, from_path_error, missing_tag, unknown_tag};
-use super::strict::{FromValue, Strict};
+use super::strict::{self, FromValue, Strict};
 
 thread_local! {
     /// Whether the current parse wants precise paths for errors inside replayed entries (set by
@@ -637,7 +637,7 @@ where
     }
     impl<'de, W, O: de::Deserialize<'de>, T> V<W, O, T> {
         fn value<E: de::Error>(self, value: Value) -> Result<T, E> {
-            O::deserialize(Strict(value, FromValue))
+            strict::from_value::<O, _>(value)
                 .map(self.without)
                 .map_err(E::custom)
         }
@@ -693,7 +693,7 @@ where
     }
     impl<'de, One: de::Deserialize<'de>, Many, T> V<One, Many, T> {
         fn scalar<E: de::Error>(self, value: Value) -> Result<T, E> {
-            One::deserialize(Strict(value, FromValue))
+            strict::from_value::<One, _>(value)
                 .map(self.one)
                 .map_err(E::custom)
         }

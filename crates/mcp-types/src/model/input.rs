@@ -81,12 +81,9 @@ impl<'de> Deserialize<'de> for InputResponse {
                 }
             },
             |value| {
-                CreateMessageResult::deserialize(super::strict::Strict(
-                    value,
-                    super::strict::FromValue,
-                ))
-                .map(Self::CreateMessage)
-                .map_err(|e| e.to_string())
+                super::strict::from_value::<CreateMessageResult, _>(value)
+                    .map(Self::CreateMessage)
+                    .map_err(|e| e.to_string())
             },
         )
     }

@@ -20,11 +20,14 @@
 //! needs no separate check of the text. Any failure says nothing about which rule broke: the
 //! caller checks the text as usual.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::hash::BuildHasher;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, Unexpected, Visitor};
 use smallvec::SmallVec;
+
+use super::de::CowStr;
 
 /// How a [`Strict`] parse reads its input: what it checks beyond the two rules every mode keeps.
 pub(crate) trait Mode: Copy {
@@ -546,15 +549,13 @@ impl<'de, A: de::MapAccess<'de>, M: Mode> de::MapAccess<'de> for StrictMap<A, M>
         // The key is read as a string first, to be checked, then handed to the seed as one
         // (JSON keys are strings: a seed that wants a number or the like is refused, and the
         // caller checks the text its own way).
-        let Some(key) = self.map.next_key::<KeyText<'de>>()? else {
+        let Some(key) = self.map.next_key_seed(CowStr)? else {
             return Ok(None);
         };
-        self.keys.add::<A::Error>(&key.0)?;
-        match key.0 {
-            std::borrow::Cow::Borrowed(k) => {
-                seed.deserialize(de::value::BorrowedStrDeserializer::new(k))
-            }
-            std::borrow::Cow::Owned(k) => seed.deserialize(k.into_deserializer()),
+        self.keys.add::<A::Error>(&key)?;
+        match key {
+            Cow::Borrowed(k) => seed.deserialize(de::value::BorrowedStrDeserializer::new(k)),
+            Cow::Owned(k) => seed.deserialize(k.into_deserializer()),
         }
         .map(Some)
     }
@@ -566,32 +567,6 @@ impl<'de, A: de::MapAccess<'de>, M: Mode> de::MapAccess<'de> for StrictMap<A, M>
 
     fn size_hint(&self) -> Option<usize> {
         self.map.size_hint()
-    }
-}
-
-/// An object key as read: borrowed from the text unless it has escapes.
-struct KeyText<'de>(std::borrow::Cow<'de, str>);
-
-impl<'de> de::Deserialize<'de> for KeyText<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = KeyText<'de>;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object key")
-            }
-            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<KeyText<'de>, E> {
-                Ok(KeyText(std::borrow::Cow::Borrowed(v)))
-            }
-            fn visit_str<E>(self, v: &str) -> Result<KeyText<'de>, E> {
-                Ok(KeyText(std::borrow::Cow::Owned(v.to_owned())))
-            }
-            fn visit_string<E>(self, v: String) -> Result<KeyText<'de>, E> {
-                Ok(KeyText(std::borrow::Cow::Owned(v)))
-            }
-        }
-        d.deserialize_str(V)
     }
 }
 

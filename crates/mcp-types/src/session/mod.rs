@@ -782,33 +782,12 @@ impl Session {
         stated: Option<Direction>,
         id: &RequestId,
     ) -> Result<(Direction, Pending), SessionError> {
-        let direction = self.answered_by(stated, id)?;
-        match self.table_mut(direction.reverse()).remove(id) {
-            Some(p) => Ok((direction, p)),
-            None => Err(unknown_id(stated, id)),
-        }
-    }
-
-    /// The direction of an answer with `id`: `stated`, or for a bare answer the one whose
-    /// peer has a request with that id pending (the server's answers first: most are).
-    fn answered_by(
-        &self,
-        stated: Option<Direction>,
-        id: &RequestId,
-    ) -> Result<Direction, SessionError> {
-        let one;
-        let candidates: &[Direction] = match stated {
-            Some(d) => {
-                one = [d];
-                &one
+        for &d in answer_directions(stated) {
+            if let Some(p) = self.table_mut(d.reverse()).remove(id) {
+                return Ok((d, p));
             }
-            None => &[Direction::ServerToClient, Direction::ClientToServer],
-        };
-        candidates
-            .iter()
-            .copied()
-            .find(|d| self.table(d.reverse()).contains(id))
-            .ok_or_else(|| unknown_id(stated, id))
+        }
+        Err(unknown_id(stated, id))
     }
 
     /// The context [`Session::observe`] gives a response with `id` (`stated` as there), without
@@ -822,8 +801,9 @@ impl Session {
         stated: Option<Direction>,
         id: &RequestId,
     ) -> Option<FrameContext> {
-        let direction = self.answered_by(stated, id).ok()?;
-        let origin = self.table(direction.reverse()).get(id)?;
+        let (direction, origin) = answer_directions(stated)
+            .iter()
+            .find_map(|&d| Some((d, self.table(d.reverse()).get(id)?)))?;
         if is_handshake(&origin.method) {
             return None;
         }
@@ -832,6 +812,16 @@ impl Session {
             origin.revision,
             origin.clone(),
         ))
+    }
+}
+
+/// The directions an answer may travel in, in the order they are tried: `stated`, or for a
+/// bare answer both (the server's first: most answers are).
+fn answer_directions(stated: Option<Direction>) -> &'static [Direction] {
+    match stated {
+        Some(Direction::ClientToServer) => &[Direction::ClientToServer],
+        Some(Direction::ServerToClient) => &[Direction::ServerToClient],
+        None => &[Direction::ServerToClient, Direction::ClientToServer],
     }
 }
 

@@ -910,16 +910,8 @@ pub fn parse_unchecked_result_str_into<'a>(
     slot: &mut Option<MethodResult>,
 ) -> Option<Result<(), ParseError>> {
     *slot = None;
-    let version = version.into();
-    let ResultTyping::Method(method) = answering.into().typing(version.clone()) else {
-        return None;
-    };
     let source = UncheckedText { text, levels };
-    let decided = typed_result_for(method, source, &version, slot);
-    if !matches!(decided, Some(Ok(()))) {
-        *slot = None;
-    }
-    decided
+    typed_result(answering.into(), source, &version.into(), slot)
 }
 
 /// [`parse_result_str_for`] for JSON bytes.
@@ -953,14 +945,25 @@ fn parse_result_text_into(
     slot: &mut Option<MethodResult>,
 ) -> Result<(), ParseError> {
     *slot = None;
-    let typing = answering.typing(version.clone());
-    if let ResultTyping::Method(method) = typing
-        && let Some(done) = typed_result_for(method, text, &version, slot)
-    {
+    if let Some(done) = typed_result(answering, text, &version, slot) {
         return done;
     }
     *slot = Some(parse_result_text_by_value(answering, text, version)?);
     Ok(())
+}
+
+/// The typed read of a result as `answering` types it, into `slot` (filled only when this gives
+/// `Some(Ok(()))`); `None` sends the caller to the `Value` path.
+fn typed_result<'de>(
+    answering: ResultFor<'_>,
+    source: impl TypedSource<'de>,
+    version: &VersionLike,
+    slot: &mut Option<MethodResult>,
+) -> Option<Result<(), ParseError>> {
+    let ResultTyping::Method(method) = answering.typing(version.clone()) else {
+        return None;
+    };
+    typed_result_for(method, source, version, slot)
 }
 
 /// The `Value` path of [`parse_result_text_for`], out of line.
