@@ -9,8 +9,8 @@
 
 use std::fmt::Debug;
 
-use mcp_types::ProtocolVersion;
-use mcp_types::wire::{
+use mcp_wire::ProtocolVersion;
+use mcp_wire::wire::{
     WireBody, WireParse, parse_as, serialize_for, serialize_for_report, serialize_for_vec,
 };
 use serde_json::Value;

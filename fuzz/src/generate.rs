@@ -1,5 +1,5 @@
 //! Structure-aware JSON for the superset, driven by [`arbitrary::Unstructured`]: values shaped
-//! by the generated facts of the revisions (`mcp_types::facts`), so the fuzzer explores bodies
+//! by the generated facts of the revisions (`mcp_wire::facts`), so the fuzzer explores bodies
 //! the superset parses rather than random text. The model holds no fuzzing code: everything the
 //! generator knows comes from the facts tables.
 //!
@@ -11,8 +11,8 @@
 use std::collections::HashSet;
 
 use arbitrary::{Result, Unstructured};
-use mcp_types::ProtocolVersion;
-use mcp_types::facts::{self, FieldFact, TypeKind, TypeRef};
+use mcp_wire::ProtocolVersion;
+use mcp_wire::facts::{self, FieldFact, TypeKind, TypeRef};
 use serde_json::{Map, Number, Value};
 
 /// Nesting beyond which only required members and empty containers are generated.

@@ -12,7 +12,7 @@ pub mod targets;
 
 pub use libfuzzer_sys;
 
-use mcp_types::{ProtocolVersion, VersionLike};
+use mcp_wire::{ProtocolVersion, VersionLike};
 
 /// The libFuzzer entry point of target `$target` (a module of [`targets`]): writes the target's
 /// seeds first when `cargo xtask fuzz` asks for them (see [`seeds::write_if_asked`]).

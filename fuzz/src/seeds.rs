@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use mcp_types::ProtocolVersion;
+use mcp_wire::ProtocolVersion;
 use serde_json::Value;
 
 /// Environment: the directory the target writes its seeds to (set by `cargo xtask fuzz`).

@@ -1,5 +1,5 @@
 // A TypeScript SDK v2 (@modelcontextprotocol/server 2.4.x) server that speaks 2026-07-28 only
-// (`legacy: 'reject'`): the mcp-transport client tests' stateless-wire peer and the bridge's
+// (`legacy: 'reject'`): the mcp-wire-transport client tests' stateless-wire peer and the bridge's
 // SDK-pair upstream for direction A (legacy clients reach it only through the bridge).
 // Usage: node ts-v2-server.mjs [http | stdio]
 // In http mode (the default) it listens on a free loopback port and prints its endpoint URL as

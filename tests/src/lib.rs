@@ -7,7 +7,7 @@ use std::path::PathBuf;
 pub mod peers;
 pub mod plans;
 
-use mcp_types::ProtocolVersion;
+use mcp_wire::ProtocolVersion;
 
 /// One frame of a captured session: its direction and the JSON-RPC frame.
 #[derive(Debug, Clone, serde::Deserialize)]
@@ -35,7 +35,7 @@ pub struct CorpusFile {
 pub fn corpus_dir() -> PathBuf {
     let dir = std::env::var_os("MCP_WIRE_CORPUS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| mcp_schemas::workspace_root().join("../shared/corpus"));
+        .unwrap_or_else(|| mcp_wire_schemas::workspace_root().join("../shared/corpus"));
     assert!(
         dir.is_dir(),
         "the real-peer corpus is missing: expected {} (or set MCP_WIRE_CORPUS)",
@@ -108,7 +108,7 @@ mod tests {
     #[test]
     fn corpus_covers_every_revision() {
         let files = super::corpus();
-        for v in mcp_types::ProtocolVersion::ALL {
+        for v in mcp_wire::ProtocolVersion::ALL {
             assert!(
                 files.iter().any(|f| f.version == v),
                 "no corpus file for {v}"

@@ -74,7 +74,7 @@ pub fn install(target_dir: &Path) -> Result<Peers, InstallError> {
     let peers = Peers {
         root: target_dir.join("peers"),
     };
-    let pins = mcp_schemas::workspace_root().join(PIN_DIR);
+    let pins = mcp_wire_schemas::workspace_root().join(PIN_DIR);
     let node = NodePins::read(&pins)?;
     let python = fs::read_to_string(pins.join("requirements.txt"))
         .map_err(|e| InstallError::new("reading requirements.txt", e))?;
@@ -106,7 +106,7 @@ pub fn target_dir() -> PathBuf {
         return if dir.is_absolute() {
             dir
         } else {
-            mcp_schemas::workspace_root().join(dir)
+            mcp_wire_schemas::workspace_root().join(dir)
         };
     }
     std::env::current_exe()
@@ -116,7 +116,7 @@ pub fn target_dir() -> PathBuf {
                 .find(|dir| dir.join("CACHEDIR.TAG").is_file())
                 .map(Path::to_path_buf)
         })
-        .unwrap_or_else(|| mcp_schemas::workspace_root().join("target"))
+        .unwrap_or_else(|| mcp_wire_schemas::workspace_root().join("target"))
 }
 
 impl Peers {
@@ -155,7 +155,7 @@ impl Peers {
     /// location, not `NODE_PATH`, so the script runs from a copy next to the installed
     /// `node_modules` (written atomically: concurrent tests may ask for the same one).
     pub fn script(&self, name: &str) -> Result<Command, InstallError> {
-        let source = mcp_schemas::workspace_root().join(PIN_DIR).join(name);
+        let source = mcp_wire_schemas::workspace_root().join(PIN_DIR).join(name);
         let text = fs::read(&source)
             .map_err(|e| InstallError::new(format!("reading {}", source.display()), e))?;
         let dir = self.root.join("node/scripts");
@@ -218,7 +218,7 @@ impl Peers {
     /// The venv's Python running the committed script `tests/peers/<name>`.
     pub fn python_script(&self, name: &str) -> Command {
         let mut command = Command::new(self.python());
-        command.arg(mcp_schemas::workspace_root().join(PIN_DIR).join(name));
+        command.arg(mcp_wire_schemas::workspace_root().join(PIN_DIR).join(name));
         command
     }
 

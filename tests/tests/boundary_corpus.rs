@@ -7,7 +7,7 @@ mod common;
 use std::collections::HashMap;
 
 use common::{Body, Kind, Outcome, check_round_trip, translate};
-use mcp_types::ProtocolVersion;
+use mcp_wire::ProtocolVersion;
 use serde_json::Value;
 
 fn body_of(frame: &Value) -> Value {
@@ -134,7 +134,7 @@ fn method_of_result(name: &str) -> &'static str {
         _ => {}
     }
     for v in ProtocolVersion::ALL.into_iter().rev() {
-        let f = mcp_types::facts::revision(v);
+        let f = mcp_wire::facts::revision(v);
         if let Some(m) = f
             .client_requests
             .iter()
@@ -149,10 +149,10 @@ fn method_of_result(name: &str) -> &'static str {
 
 #[test]
 fn examples_of_2026_07_28_translate_to_every_revision() {
-    let dir = mcp_schemas::SchemaStore::discover()
+    let dir = mcp_wire_schemas::SchemaStore::discover()
         .examples_dir()
         .expect("the pinned 2026-07-28 examples are present (run `cargo xtask schemas`)");
-    let facts = mcp_types::facts::revision(ProtocolVersion::V2026_07_28);
+    let facts = mcp_wire::facts::revision(ProtocolVersion::V2026_07_28);
     let mut tally = Tally::default();
     let mut entries: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
     entries.sort_by_key(|e| e.file_name());

@@ -2,9 +2,9 @@
 //! `Tool.outputSchema`, `CallToolResult.structuredContent`): checked while the value is written,
 //! with the same verdict, path and cause whether the output is text, a `Value` or a report.
 
-use mcp_types::ProtocolVersion::{self, *};
-use mcp_types::model::*;
-use mcp_types::wire::*;
+use mcp_wire::ProtocolVersion::{self, *};
+use mcp_wire::model::*;
+use mcp_wire::wire::*;
 use serde_json::{Value, json};
 
 fn from<T: serde::de::DeserializeOwned>(v: Value) -> T {

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{Body, Kind, Outcome, check_round_trip, translate};
-use mcp_types::ProtocolVersion;
+use mcp_wire::ProtocolVersion;
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 

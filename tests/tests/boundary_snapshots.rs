@@ -4,7 +4,7 @@
 mod common;
 
 use common::{Body, Kind};
-use mcp_types::ProtocolVersion::{self, *};
+use mcp_wire::ProtocolVersion::{self, *};
 use serde_json::{Map, Value, json};
 
 fn translations(kind: Kind<'_>, json: Value, source: ProtocolVersion) -> Value {

@@ -11,9 +11,9 @@
 
 use std::collections::HashMap;
 
-use mcp_types::ProtocolVersion;
-use mcp_types::model::*;
-use mcp_types::wire::*;
+use mcp_wire::ProtocolVersion;
+use mcp_wire::model::*;
+use mcp_wire::wire::*;
 use serde_json::{Value, json};
 
 /// What a body is read as.
@@ -408,7 +408,7 @@ fn method_of_result(name: &str) -> &'static str {
         _ => {}
     }
     for v in ProtocolVersion::ALL.into_iter().rev() {
-        let f = mcp_types::facts::revision(v);
+        let f = mcp_wire::facts::revision(v);
         if let Some(m) = f
             .client_requests
             .iter()
@@ -423,10 +423,10 @@ fn method_of_result(name: &str) -> &'static str {
 
 #[test]
 fn text_path_equals_value_path_on_the_2026_07_28_examples() {
-    let dir = mcp_schemas::SchemaStore::discover()
+    let dir = mcp_wire_schemas::SchemaStore::discover()
         .examples_dir()
         .expect("the pinned 2026-07-28 examples are present (run `cargo xtask schemas`)");
-    let facts = mcp_types::facts::revision(ProtocolVersion::V2026_07_28);
+    let facts = mcp_wire::facts::revision(ProtocolVersion::V2026_07_28);
     let mut tally = Tally::default();
     let mut bodies = 0;
     let mut entries: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();

@@ -2,9 +2,9 @@
 //! the real superset model. Where we deliberately fix a defect of the reference (§15.3), the case
 //! says so.
 
-use mcp_types::ProtocolVersion::{self, *};
-use mcp_types::model::*;
-use mcp_types::wire::*;
+use mcp_wire::ProtocolVersion::{self, *};
+use mcp_wire::model::*;
+use mcp_wire::wire::*;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
@@ -245,7 +245,7 @@ fn e13_e17_elicit_result() {
 
 #[test]
 fn e14_e15_envelopes() {
-    let ping = mcp_types::jsonrpc::JsonRpcRequest::new(1, PingRequest::new());
+    let ping = mcp_wire::jsonrpc::JsonRpcRequest::new(1, PingRequest::new());
     for v in [V2024_11_05, V2025_11_25] {
         assert_eq!(
             emit(&ping, v),
@@ -257,25 +257,25 @@ fn e14_e15_envelopes() {
         serialize_for(&ping, V2026_07_28).unwrap_err().kind,
         EmitErrorKind::TypeAbsent
     );
-    let err = mcp_types::jsonrpc::JsonRpcError::new(
+    let err = mcp_wire::jsonrpc::JsonRpcError::new(
         Some(5.into()),
-        mcp_types::jsonrpc::ErrorData::new(-32601, "Method not found"),
+        mcp_wire::jsonrpc::ErrorData::new(-32601, "Method not found"),
     );
     assert_eq!(
         emit(&err, V2024_11_05),
         r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"Method not found"}}"#
     );
     // D1 (fixed): an unknown id is emitted as null.
-    let err = mcp_types::jsonrpc::JsonRpcError::new(
+    let err = mcp_wire::jsonrpc::JsonRpcError::new(
         None,
-        mcp_types::jsonrpc::ErrorData::new(-32700, "Parse error"),
+        mcp_wire::jsonrpc::ErrorData::new(-32700, "Parse error"),
     );
     assert_eq!(
         emit(&err, V2026_07_28),
         r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#
     );
     // A typed response envelope shapes its result, and reports paths under /result.
-    let resp = mcp_types::jsonrpc::JsonRpcResponse::new(2, ListToolsResult::new(vec![]));
+    let resp = mcp_wire::jsonrpc::JsonRpcResponse::new(2, ListToolsResult::new(vec![]));
     let (v, report) = serialize_for_report(&resp, V2026_07_28).unwrap();
     assert_eq!(v["result"]["ttlMs"], 0);
     assert_eq!(
@@ -293,7 +293,7 @@ fn e16_absent_types() {
     );
     assert!(serialize_for(&r, V2025_11_25).is_ok());
     // Fragments (`TextContent`) are not `WireBody`: a compile error (see the doc test of
-    // `mcp_types::wire::WireBody`).
+    // `mcp_wire::wire::WireBody`).
 }
 
 #[test]
@@ -367,7 +367,7 @@ fn sampling_tool_content_before_2025_11_25() {
 
 // ---- parsing ----
 
-fn server(json: Value, v: impl Into<mcp_types::VersionLike>) -> Result<ServerResult, ParseError> {
+fn server(json: Value, v: impl Into<mcp_wire::VersionLike>) -> Result<ServerResult, ParseError> {
     parse_as::<ServerResult>(&json, v)
 }
 

@@ -1,15 +1,15 @@
-//! `mcp_types::convert` on the real captured sessions: every frame of each revision's corpus,
+//! `mcp_wire::convert` on the real captured sessions: every frame of each revision's corpus,
 //! read as that revision's generated union (`ClientRequest`, `ServerResult`, …), converts to the
 //! superset and back to the same generated value; where the generated type keeps every member
 //! of the frame, the superset value is the one `parse_as` makes of the frame itself.
 
 use std::fmt::Debug;
 
-use mcp_types::ProtocolVersion;
-use mcp_types::convert::{ConvertError, FromSuperset, ToSuperset, from_generated_json};
-use mcp_types::jsonrpc::{JsonRpcNotification, JsonRpcRequest, RequestId};
-use mcp_types::model;
-use mcp_types::wire::{WireBody, WireParse, parse_as};
+use mcp_wire::ProtocolVersion;
+use mcp_wire::convert::{ConvertError, FromSuperset, ToSuperset, from_generated_json};
+use mcp_wire::jsonrpc::{JsonRpcNotification, JsonRpcRequest, RequestId};
+use mcp_wire::model;
+use mcp_wire::wire::{WireBody, WireParse, parse_as};
 use mcp_wire_tests::corpus;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -91,7 +91,7 @@ where
     let back = match back {
         Ok(back) => back,
         Err(ConvertError::Emit(e)) => {
-            let data = mcp_types::jsonrpc::ErrorData::from(&e);
+            let data = mcp_wire::jsonrpc::ErrorData::from(&e);
             tally.refused.push(format!(
                 "{at}: {} at {}",
                 e.message,
@@ -113,7 +113,7 @@ macro_rules! revision {
             $file,
             $tally,
             |frame: &Value, id, at: &str, tally: &mut Tally| {
-                check::<mcp_types::$module::ServerRequest, model::ServerRequest>(
+                check::<mcp_wire::$module::ServerRequest, model::ServerRequest>(
                     frame,
                     Envelope::Request(id),
                     $v,
@@ -124,7 +124,7 @@ macro_rules! revision {
         )
     };
     ($module:ident, $v:expr, $file:expr, $tally:expr, $server_request:expr) => {{
-        use mcp_types::$module as d;
+        use mcp_wire::$module as d;
         for (line, captured) in &$file.frames {
             let at = format!("{}:{line}", $file.name);
             let frame = &captured.frame;

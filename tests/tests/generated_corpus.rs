@@ -10,8 +10,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use mcp_types::ProtocolVersion;
-use mcp_types::facts;
+use mcp_wire::ProtocolVersion;
+use mcp_wire::facts;
 use mcp_wire_tests::corpus;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -256,7 +256,7 @@ fn payload_for_member(version: ProtocolVersion, frame: &Map<String, Value>) -> V
 macro_rules! revision_checks {
     ($name:ident, $m:ident, $server_request:ty) => {
         fn $name(version: ProtocolVersion, c2s: bool, frame: &Value) -> Vec<String> {
-            use mcp_types::$m as m;
+            use mcp_wire::$m as m;
             let mut problems = Vec::new();
             if let Err(e) = through::<m::JSONRPCMessage>(frame) {
                 problems.push(format!("JSONRPCMessage {e}"));

@@ -7,10 +7,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-use mcp_schemas::{SchemaOracle, SchemaStore};
-use mcp_types::ProtocolVersion;
-use mcp_types::facts::{self, TypeRef};
-use mcp_types::v2026_07_28 as m;
+use mcp_wire::ProtocolVersion;
+use mcp_wire::facts::{self, TypeRef};
+use mcp_wire::v2026_07_28 as m;
+use mcp_wire_schemas::{SchemaOracle, SchemaStore};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;

@@ -7,9 +7,9 @@
 
 use std::collections::BTreeSet;
 
-use mcp_schemas::{SchemaStore, definitions_key, workspace_root};
-use mcp_types::ProtocolVersion;
-use mcp_types::facts::{self, MethodFact};
+use mcp_wire::ProtocolVersion;
+use mcp_wire::facts::{self, MethodFact};
+use mcp_wire_schemas::{SchemaStore, definitions_key, workspace_root};
 use serde_json::{Map, Value};
 
 fn definitions(v: ProtocolVersion) -> Map<String, Value> {
@@ -24,7 +24,7 @@ fn definitions(v: ProtocolVersion) -> Map<String, Value> {
 
 fn generated_source(v: ProtocolVersion) -> String {
     let path = workspace_root()
-        .join("crates/mcp-types/src/generated")
+        .join("crates/mcp-wire/src/generated")
         .join(format!("{}.rs", v.module_name()));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }

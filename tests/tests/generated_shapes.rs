@@ -2,7 +2,7 @@
 //! discriminators are checked on read and written on emit, optional empty collections survive,
 //! numbers keep their wire text, open objects keep unknown keys.
 
-use mcp_types::{v2024_11_05 as v1, v2025_03_26 as v2, v2025_11_25 as v4, v2026_07_28 as d};
+use mcp_wire::{v2024_11_05 as v1, v2025_03_26 as v2, v2025_11_25 as v4, v2026_07_28 as d};
 use serde_json::{Value, json};
 
 fn read<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, String> {

@@ -1,5 +1,5 @@
 //! Every JSON-RPC error code and every reserved `_meta` key has exactly one definition in the
-//! workspace: `mcp_types::jsonrpc::codes` and `mcp_types::model::meta::keys`. Library code of
+//! workspace: `mcp_wire::jsonrpc::codes` and `mcp_wire::model::meta::keys`. Library code of
 //! every crate names them through those constants; only tests may spell the wire value (they
 //! assert what goes on the wire), and serde attributes, which cannot name a constant.
 
@@ -71,8 +71,8 @@ fn has_reserved_key_literal(line: &str) -> bool {
 
 /// The places that define the constants.
 const DEFINITIONS: [&str; 2] = [
-    "crates/mcp-types/src/jsonrpc.rs",
-    "crates/mcp-types/src/model/meta.rs",
+    "crates/mcp-wire/src/jsonrpc.rs",
+    "crates/mcp-wire/src/model/meta.rs",
 ];
 
 /// Every library line of the workspace's crates that spells a code or a reserved key.
@@ -104,7 +104,7 @@ fn codes_and_reserved_keys_are_named_not_spelled() {
     let found = findings(&root);
     assert!(
         found.is_empty(),
-        "spelled instead of naming mcp_types::jsonrpc::codes / model::meta::keys:\n{}",
+        "spelled instead of naming mcp_wire::jsonrpc::codes / model::meta::keys:\n{}",
         found.join("\n")
     );
 }

@@ -6,8 +6,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use mcp_types::jsonrpc::{JsonRpcMessage, RawMessage, RequestId};
-use mcp_types::model::{
+use mcp_wire::jsonrpc::{JsonRpcMessage, RawMessage, RequestId};
+use mcp_wire::model::{
     ClientNotification, ClientRequest, ClientResult, ModelErrorKind, ServerNotification,
     ServerRequest, ServerResult, from_value,
 };
@@ -68,7 +68,7 @@ fn typed(dir: &str, frame: &Value, pending: &mut HashMap<(String, RequestId), St
         Err(e) => return Outcome::Fails(format!("envelope: {e}")),
     };
     let client = dir == "c2s";
-    let result: Result<Value, mcp_types::model::ModelError> = match raw {
+    let result: Result<Value, mcp_wire::model::ModelError> = match raw {
         JsonRpcMessage::Request(r) => {
             pending.insert((dir.to_owned(), r.id.clone()), r.request.method.clone());
             if client {
@@ -114,8 +114,7 @@ fn typed(dir: &str, frame: &Value, pending: &mut HashMap<(String, RequestId), St
                     .map(|t| serde_json::to_value(t).unwrap())
             };
             typed.map(|result| {
-                serde_json::to_value(mcp_types::jsonrpc::JsonRpcResponse::new(r.id, result))
-                    .unwrap()
+                serde_json::to_value(mcp_wire::jsonrpc::JsonRpcResponse::new(r.id, result)).unwrap()
             })
         }
         JsonRpcMessage::Error(e) => Ok(serde_json::to_value(e).unwrap()),

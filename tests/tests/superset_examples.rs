@@ -7,8 +7,8 @@
 
 use std::path::PathBuf;
 
-use mcp_types::jsonrpc::{ErrorData, JsonRpcError, JsonRpcNotification, JsonRpcRequest};
-use mcp_types::model::*;
+use mcp_wire::jsonrpc::{ErrorData, JsonRpcError, JsonRpcNotification, JsonRpcRequest};
+use mcp_wire::model::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -51,12 +51,12 @@ fn notification<T: Serialize + DeserializeOwned>(v: Value) -> Result<Value, Stri
 /// A `*ResultResponse` frame: the result typed by the method it answers.
 fn response(method: &'static str) -> impl Fn(Value) -> Result<Value, String> {
     move |v: Value| {
-        let frame = mcp_types::jsonrpc::RawMessage::from_value(v).map_err(|e| e.to_string())?;
+        let frame = mcp_wire::jsonrpc::RawMessage::from_value(v).map_err(|e| e.to_string())?;
         match frame {
-            mcp_types::jsonrpc::JsonRpcMessage::Response(r) => {
+            mcp_wire::jsonrpc::JsonRpcMessage::Response(r) => {
                 let result = ServerResult::from_method(method, Value::Object(r.result.clone()))
                     .map_err(|e| e.to_string())?;
-                Ok(to_json(&mcp_types::jsonrpc::JsonRpcResponse::new(
+                Ok(to_json(&mcp_wire::jsonrpc::JsonRpcResponse::new(
                     r.id, result,
                 )))
             }
@@ -188,7 +188,7 @@ const ALLOWLIST: &[(&str, &str)] = &[(
 )];
 
 fn examples_dir() -> PathBuf {
-    let dir = mcp_schemas::workspace_root().join("../shared/schemas/2026-07-28/examples");
+    let dir = mcp_wire_schemas::workspace_root().join("../shared/schemas/2026-07-28/examples");
     assert!(
         dir.is_dir(),
         "the 2026-07-28 examples are missing: expected {}",

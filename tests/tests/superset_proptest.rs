@@ -1,10 +1,10 @@
 //! Property tests: generated superset values survive serialize → parse unchanged (compared both
 //! as typed values and as JSON). Case count: `PROPTEST_CASES` (default 64, kept small for CI).
 
-use mcp_types::jsonrpc::{
+use mcp_wire::jsonrpc::{
     JsonObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId,
 };
-use mcp_types::model::*;
+use mcp_wire::model::*;
 use proptest::prelude::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;

@@ -1,14 +1,14 @@
-//! Typed tools (`mcp_types::tool`, feature `schemars`) against the schema oracle: a tool whose
+//! Typed tools (`mcp_wire::tool`, feature `schemars`) against the schema oracle: a tool whose
 //! schemas come from Rust types, listed and answered with structured output, is valid at every
 //! revision that has tools, emitted by the boundary.
 
 mod common;
 
 use common::oracle;
-use mcp_types::ProtocolVersion;
-use mcp_types::model::{CallToolRequestParams, ListToolsResult, ModelErrorKind, Tool};
-use mcp_types::tool::{OutputCheck, ToolSchemaErrorKind};
-use mcp_types::wire::{EmitOptions, serialize_for, serialize_for_with};
+use mcp_wire::ProtocolVersion;
+use mcp_wire::model::{CallToolRequestParams, ListToolsResult, ModelErrorKind, Tool};
+use mcp_wire::tool::{OutputCheck, ToolSchemaErrorKind};
+use mcp_wire::wire::{EmitOptions, serialize_for, serialize_for_with};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -47,7 +47,7 @@ struct Hits {
 
 fn revisions_with_tools() -> impl Iterator<Item = ProtocolVersion> {
     ProtocolVersion::ALL.into_iter().filter(|v| {
-        mcp_types::facts::revision(*v)
+        mcp_wire::facts::revision(*v)
             .request("tools/call")
             .is_some()
     })

@@ -6,16 +6,18 @@
 mod common;
 
 use common::{Body, schema_violations};
-use mcp_types::ProtocolVersion;
-use mcp_types::model::{
+use mcp_wire::ProtocolVersion;
+use mcp_wire::model::{
     ClientRequest, Implementation, InitializeResult, ServerCapabilities, ServerResult,
     ToolsCapability,
 };
-use mcp_types::wire::{
+use mcp_wire::wire::{
     EmitOptions, MethodResult, parse_as, serialize_for, serialize_for_report, serialize_for_with,
 };
-use mcp_variants::wire::{EXTENSION_ID, read_client_extension, read_server_extension};
-use mcp_variants::{InitializeInput, ServerVariant, VariantCatalog, VariantRouter, VariantStatus};
+use mcp_wire_variants::wire::{EXTENSION_ID, read_client_extension, read_server_extension};
+use mcp_wire_variants::{
+    InitializeInput, ServerVariant, VariantCatalog, VariantRouter, VariantStatus,
+};
 use serde_json::{Value, json};
 
 fn handshake_revisions() -> impl Iterator<Item = ProtocolVersion> {

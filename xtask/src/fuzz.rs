@@ -217,7 +217,7 @@ fn seed_sources(root: &Path) -> anyhow::Result<(PathBuf, PathBuf)> {
             corpus.display()
         );
     }
-    let examples = mcp_schemas::SchemaStore::discover()
+    let examples = mcp_wire_schemas::SchemaStore::discover()
         .examples_dir()
         .context("the 2026-07-28 examples the fuzz seeds come from (run `cargo xtask schemas`)")?;
     Ok((corpus.canonicalize()?, examples.canonicalize()?))

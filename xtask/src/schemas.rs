@@ -3,8 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use mcp_schemas::{PinManifest, examples_tree_sha256, verify_bytes};
-use mcp_types::ProtocolVersion;
+use mcp_wire::ProtocolVersion;
+use mcp_wire_schemas::{PinManifest, examples_tree_sha256, verify_bytes};
 
 /// Where the copies come from.
 #[derive(clap::Args)]

@@ -1,9 +1,9 @@
 //! Parse and emit every frame of the shared corpus three ways, interleaved in one run:
 //!
 //! - **baseline**: `serde_json::from_str::<Value>` then `serde_json::to_writer`;
-//! - **mcp-types**: the frame API at the frame's revision — `parse_frame_answering` (envelope
+//! - **mcp-wire**: the frame API at the frame's revision — `parse_frame_answering` (envelope
 //!   and typed body in one pass; results by the request they answer, from
-//!   `mcp_types::session` at load time), then the typed frame written with
+//!   `mcp_wire::session` at load time), then the typed frame written with
 //!   `serialize_for_vec` at the same revision;
 //! - **rmcp**: `serde_json::from_str` into rmcp 3.11's `ClientJsonRpcMessage` /
 //!   `ServerJsonRpcMessage` (by the frame's direction), then `serde_json::to_writer`.
@@ -19,11 +19,11 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use mcp_types::ProtocolVersion;
-use mcp_types::jsonrpc::{JsonRpcNotification, JsonRpcRequest, RequestId};
-use mcp_types::model::{ClientNotification, ClientRequest, ServerNotification, ServerRequest};
-use mcp_types::session::{Direction, Session};
-use mcp_types::wire::{Frame, RawFrame, ResultFor, parse_frame_answering, serialize_for_vec};
+use mcp_wire::ProtocolVersion;
+use mcp_wire::jsonrpc::{JsonRpcNotification, JsonRpcRequest, RequestId};
+use mcp_wire::model::{ClientNotification, ClientRequest, ServerNotification, ServerRequest};
+use mcp_wire::session::{Direction, Session};
+use mcp_wire::wire::{Frame, RawFrame, ResultFor, parse_frame_answering, serialize_for_vec};
 use serde_json::Value;
 
 /// One corpus frame, with what the typed route needs to read it.
@@ -61,7 +61,7 @@ fn knob(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-/// The mcp-types route for one frame: `parse_frame_answering` (a response typed by the request
+/// The mcp-wire route for one frame: `parse_frame_answering` (a response typed by the request
 /// it answers, as the session said at load time), then `serialize_for_vec`.
 fn ours(case: &Case, out: &mut Vec<u8>) -> bool {
     let v = case.revision;
@@ -90,8 +90,8 @@ fn ours(case: &Case, out: &mut Vec<u8>) -> bool {
 
 fn emit<R, N>(frame: Frame<'_, R, N>, v: ProtocolVersion, out: &mut Vec<u8>) -> bool
 where
-    JsonRpcRequest<R>: mcp_types::wire::WireBody,
-    JsonRpcNotification<N>: mcp_types::wire::WireBody,
+    JsonRpcRequest<R>: mcp_wire::wire::WireBody,
+    JsonRpcNotification<N>: mcp_wire::wire::WireBody,
 {
     match frame {
         Frame::Request(r) => serialize_for_vec(&r, v, out).is_ok(),
@@ -119,7 +119,7 @@ fn rmcp_route(case: &Case, out: &mut Vec<u8>) -> bool {
     }
 }
 
-/// The mcp-types route's parse alone (`parse_frame_answering`, the frame dropped).
+/// The mcp-wire route's parse alone (`parse_frame_answering`, the frame dropped).
 fn ours_parse(case: &Case, _: &mut Vec<u8>) -> bool {
     let v = case.revision;
     let answering = |_: &RequestId| case.result_for();
@@ -232,7 +232,7 @@ fn main() {
     let only = std::env::var("MCP_FRAMES_BENCH_ONLY").ok();
     if only.is_none() {
         println!(
-            "| corpus | frames (left out) | mcp-types / Value | rmcp / Value | mcp-types / rmcp | parse alone: mcp-types / Value |"
+            "| corpus | frames (left out) | mcp-wire / Value | rmcp / Value | mcp-wire / rmcp | parse alone: mcp-wire / Value |"
         );
         println!("| --- | --- | --- | --- | --- | --- |");
     }
@@ -277,7 +277,7 @@ const ROUTES: [(&str, fn(&Case, &mut Vec<u8>) -> bool); 5] = [
 ];
 
 /// With `MCP_FRAMES_BENCH_ALONE=N`: every frame timed alone (the same frame `repeat` times
-/// running, so its code stays in the caches), the baseline and the mcp-types route. Prints the
+/// running, so its code stays in the caches), the baseline and the mcp-wire route. Prints the
 /// ratio of the sums beside the mixed run's, and the N frames costing most beyond the baseline:
 /// how much of the mixed ratio is the code footprint of a mix, and which frames cost anyway.
 fn each_alone(cases: &[Case], n: usize, rounds: usize, repeat: usize) {
@@ -307,7 +307,7 @@ fn each_alone(cases: &[Case], n: usize, rounds: usize, repeat: usize) {
         .iter()
         .fold((0.0, 0.0), |(b, o), r| (b + r.baseline, o + r.ours));
     println!(
-        "\neach frame alone: mcp-types {o:.0} ns, baseline {b:.0} ns per pass over {} frames: {:.2}×",
+        "\neach frame alone: mcp-wire {o:.0} ns, baseline {b:.0} ns per pass over {} frames: {:.2}×",
         rows.len(),
         o / b
     );

@@ -5,7 +5,7 @@
 //! test://static-text`. Prints throughput and p50/p99 latency per server and round, and the ratios.
 //!
 //! ```sh
-//! cargo build --release -p mcp-transport --bin conformance_server
+//! cargo build --release -p mcp-wire-transport --bin conformance_server
 //! cargo run --release --manifest-path bench/load/Cargo.toml -- \
 //!     --ours target/release/conformance_server [--sessions 200] [--requests 100] [--rounds 2]
 //! ```
@@ -16,8 +16,8 @@ use std::process::Stdio;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use mcp_transport::client::{ClientOptions, Wire, connect_streamable};
-use mcp_transport::{Connection, Frame};
+use mcp_wire_transport::client::{ClientOptions, Wire, connect_streamable};
+use mcp_wire_transport::{Connection, Frame};
 use serde_json::{Value, json};
 use tokio::io::AsyncBufReadExt;
 

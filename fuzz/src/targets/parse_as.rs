@@ -11,10 +11,10 @@
 
 use std::fmt::Debug;
 
-use mcp_types::VersionLike;
-use mcp_types::facts;
-use mcp_types::model::*;
-use mcp_types::wire::{
+use mcp_wire::VersionLike;
+use mcp_wire::facts;
+use mcp_wire::model::*;
+use mcp_wire::wire::{
     MethodResult, ParseError, WireParse, parse_as, parse_result_for, parse_result_slice_for,
     parse_result_str_for, parse_slice_as, parse_str_as,
 };
@@ -95,7 +95,7 @@ targets! {
 pub fn methods() -> &'static [&'static str] {
     static METHODS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
     METHODS.get_or_init(|| {
-        let mut all: Vec<&'static str> = mcp_types::ProtocolVersion::ALL
+        let mut all: Vec<&'static str> = mcp_wire::ProtocolVersion::ALL
             .into_iter()
             .flat_map(|v| {
                 let f = facts::revision(v);
@@ -219,12 +219,12 @@ pub fn seeds(sources: &Sources) -> Vec<Vec<u8>> {
             out.push(seed((v + 1) % 5, i, body.value));
         }
     }
-    let latest = crate::revision_byte(mcp_types::ProtocolVersion::V2026_07_28);
+    let latest = crate::revision_byte(mcp_wire::ProtocolVersion::V2026_07_28);
     for example in &sources.examples {
         if let Some(i) = type_index(&example.type_name) {
             out.push(seed(latest, i, &example.value));
         }
-        let f = facts::revision(mcp_types::ProtocolVersion::V2026_07_28);
+        let f = facts::revision(mcp_wire::ProtocolVersion::V2026_07_28);
         for m in f.client_requests.iter().chain(f.server_requests) {
             if m.result == Some(example.type_name.as_str())
                 && let Some(i) = result_index(m.method)

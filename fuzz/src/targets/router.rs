@@ -17,9 +17,9 @@
 
 use std::sync::{Arc, OnceLock};
 
-use mcp_variants::methods::{RESOURCE_UPDATED, TAGGED_LIST_CHANGED};
-use mcp_variants::wire::META_KEY;
-use mcp_variants::{
+use mcp_wire_variants::methods::{RESOURCE_UPDATED, TAGGED_LIST_CHANGED};
+use mcp_wire_variants::wire::META_KEY;
+use mcp_wire_variants::{
     AdvertisePolicy, InitializeInput, Notification, Principal, RequestView, RouteDecision,
     ScopedMethod, ServerVariant, SubscriptionState, UnsubscribeOutcome, VariantCatalog, VariantId,
     VariantRouter, VariantSession, VariantStatus,
@@ -167,7 +167,7 @@ fn selector(params: Option<&Value>) -> Option<&str> {
     params?.get("_meta")?.get(META_KEY)?.as_str()
 }
 
-fn check_error(e: &mcp_variants::ErrorData) {
+fn check_error(e: &mcp_wire_variants::ErrorData) {
     assert!(
         (-32768..=-32000).contains(&e.code),
         "a variant error outside the JSON-RPC error range: {e:?}"

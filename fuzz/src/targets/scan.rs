@@ -6,9 +6,9 @@
 //! Checked: whenever the scanner vouches for the value at the start of the text, the
 //! deserializer (the strict check plus `serde_json`) accepts exactly the vouched text and ends
 //! at the same byte, also when reading the whole text
-//! (`mcp_frames::direct::scan_oracle::soundness`).
+//! (`mcp_wire_frames::direct::scan_oracle::soundness`).
 
-use mcp_frames::direct::scan_oracle::{MAX_DEPTH, soundness};
+use mcp_wire_frames::direct::scan_oracle::{MAX_DEPTH, soundness};
 use serde_json::Value;
 
 use crate::seeds::Sources;

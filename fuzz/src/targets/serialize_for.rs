@@ -9,7 +9,7 @@
 //! Checked: the emission contract of [`crate::emission`] at every revision.
 
 use arbitrary::Unstructured;
-use mcp_types::facts;
+use mcp_wire::facts;
 use serde_json::Value;
 
 use crate::generate::Generator;

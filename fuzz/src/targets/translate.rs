@@ -17,12 +17,12 @@ use std::cell::RefCell;
 use std::io::{self, Write};
 use std::rc::Rc;
 
-use mcp_frames::input::DEFAULT_MAX_LINE_BYTES;
-use mcp_frames::session::Session;
-use mcp_frames::stream::{self, Fault, Handler, Output, Placed};
-use mcp_frames::translate::{Mode, OnRefuse, Translate};
-use mcp_frames::validate::Validate;
-use mcp_types::ProtocolVersion;
+use mcp_wire::ProtocolVersion;
+use mcp_wire_frames::input::DEFAULT_MAX_LINE_BYTES;
+use mcp_wire_frames::session::Session;
+use mcp_wire_frames::stream::{self, Fault, Handler, Output, Placed};
+use mcp_wire_frames::translate::{Mode, OnRefuse, Translate};
+use mcp_wire_frames::validate::Validate;
 use serde_json::Value;
 
 use crate::seeds::Sources;

@@ -6,10 +6,10 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use mcp_schemas::{SchemaOracle, SchemaStore};
-use mcp_types::ProtocolVersion;
-use mcp_types::model::*;
-use mcp_types::wire::*;
+use mcp_wire::ProtocolVersion;
+use mcp_wire::model::*;
+use mcp_wire::wire::*;
+use mcp_wire_schemas::{SchemaOracle, SchemaStore};
 use serde_json::{Value, json};
 
 /// A typed message body of any kind.

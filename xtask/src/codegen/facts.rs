@@ -1,8 +1,8 @@
 //! The facts generator: reads one revision's schema and writes its method and type tables as
-//! static data for `mcp_types::facts` (`crates/mcp-types/src/generated/facts_<module>.rs`).
+//! static data for `mcp_wire::facts` (`crates/mcp-wire/src/generated/facts_<module>.rs`).
 
 use anyhow::{Context, bail};
-use mcp_types::ProtocolVersion;
+use mcp_wire::ProtocolVersion;
 use proc_macro2::TokenStream;
 use quote::quote;
 use serde_json::{Map, Value};

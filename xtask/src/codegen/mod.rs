@@ -1,4 +1,4 @@
-//! `cargo xtask codegen [--check]`: generates `crates/mcp-types/src/generated/` from the verified
+//! `cargo xtask codegen [--check]`: generates `crates/mcp-wire/src/generated/` from the verified
 //! pinned schemas. With `--check` nothing is written; a committed file that differs from the
 //! regenerated text fails with a unified diff.
 
@@ -11,8 +11,8 @@ mod typegen;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use mcp_schemas::{PinManifest, SchemaStore, definitions_key};
-use mcp_types::ProtocolVersion;
+use mcp_wire::ProtocolVersion;
+use mcp_wire_schemas::{PinManifest, SchemaStore, definitions_key};
 use proc_macro2::TokenStream;
 
 /// Options of `cargo xtask codegen`.
@@ -65,7 +65,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// Every generated file, from the verified schemas of `store`.
 fn generate_all(store: &SchemaStore) -> anyhow::Result<Vec<Output>> {
-    let dir = Path::new("crates/mcp-types/src/generated");
+    let dir = Path::new("crates/mcp-wire/src/generated");
     let mut outputs = Vec::new();
     let mut renames_used = Vec::new();
     for v in ProtocolVersion::ALL {

@@ -4,7 +4,7 @@
 //! upstream schema moved on) is noticed instead of silently rotting.
 
 use anyhow::{Context, bail};
-use mcp_types::ProtocolVersion;
+use mcp_wire::ProtocolVersion;
 use serde_json::{Map, Value, json};
 
 use super::schema::{Defs, flatten_object, ref_name};

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::{Context, bail};
-use mcp_types::ProtocolVersion;
+use mcp_wire::ProtocolVersion;
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::visit_mut::VisitMut;
@@ -490,7 +490,7 @@ fn has_serde_flag(attrs: &[Attribute], flag: &str) -> bool {
 }
 
 /// A one-value `enum` (from `const_to_enum`) or typify's validated `i64` newtype for an integer
-/// `const` (error codes) becomes a zero-sized type declared by `mcp_types`'
+/// `const` (error codes) becomes a zero-sized type declared by `mcp_wire`'
 /// `wire_const_str!`/`wire_const_int!`: it reads only its value, always writes it, and costs far
 /// less to compile than a derived enum with ten derives. All impls typify wrote for the type go.
 fn discriminators_to_zero_sized(file: &mut syn::File) -> anyhow::Result<usize> {

@@ -1,7 +1,7 @@
 //! The per-revision type generator: pre-passes → typify 0.8 → syn post-passes.
 
 use anyhow::Context;
-use mcp_types::ProtocolVersion;
+use mcp_wire::ProtocolVersion;
 use proc_macro2::TokenStream;
 use serde_json::json;
 use typify::{TypeSpace, TypeSpaceSettings};

@@ -1,0 +1,177 @@
+//! The `mcp-frames bridge` command line: its arguments ([`BridgeArgs`]) and [`run`].
+//!
+//! ```text
+//! mcp-frames bridge [--listen stdio | --listen http://127.0.0.1:PORT/mcp]
+//!     (--server-url URL | -- CMD [ARGS…])
+//!     [--client-revisions LIST] [--server-revisions LIST] [--report FILE] [--strict]
+//!     [--request-timeout SECONDS] [--host-tasks-after MS]
+//! ```
+//!
+//! With `--listen http://…`, the first line on stdout is the endpoint URL (port 0 picks a free
+//! one). Diagnostics go to stderr; the exit status is 0 when the client side ended, 1 when the
+//! upstream went away (every pending request was failed first), 2 for a usage or start-up error.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use mcp_wire::ProtocolVersion;
+
+use crate::{Bridge, BridgeError, BridgeOptions, Emitter, Limits, Report, UpstreamTarget};
+
+/// The arguments of `mcp-frames bridge`.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Example: mcp-frames bridge --server-url http://127.0.0.1:3001/mcp \
+--listen http://127.0.0.1:8080/mcp --report bridge.jsonl"
+)]
+pub struct BridgeArgs {
+    /// The client side: `stdio` (our stdin/stdout) or `http://127.0.0.1:PORT/PATH`.
+    #[arg(long, default_value = "stdio", value_name = "stdio|URL")]
+    pub listen: String,
+    /// The upstream server's URL (Streamable HTTP on either wire, or 2024-11-05 HTTP+SSE).
+    #[arg(long, value_name = "URL", conflicts_with = "command")]
+    pub server_url: Option<String>,
+    /// The revisions offered to clients (comma-separated; default: all five).
+    #[arg(long, value_name = "LIST", value_parser = parse_list)]
+    pub client_revisions: Option<Revisions>,
+    /// The revisions the bridge may speak upstream (comma-separated; default: all five).
+    #[arg(long, value_name = "LIST", value_parser = parse_list)]
+    pub server_revisions: Option<Revisions>,
+    /// Write one JSON line per frame changed, refused or synthesized (explain's shape).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+    /// Write upstream only what its revision declares (see `translate --strict`).
+    #[arg(long)]
+    pub strict: bool,
+    /// Seconds an upstream request may take before it is cancelled and answered `timeout`.
+    #[arg(long, default_value_t = 60, value_name = "SECONDS")]
+    pub request_timeout: u64,
+    /// Direction B: a 2026-07-28 client's call (with the tasks extension) that the legacy
+    /// server has not answered after this many milliseconds becomes a task the bridge hosts
+    /// (default: only the server's own core tasks become tasks).
+    #[arg(long, value_name = "MS")]
+    pub host_tasks_after: Option<u64>,
+    /// The upstream server command and its arguments, after `--`.
+    #[arg(last = true, value_name = "CMD")]
+    pub command: Vec<OsString>,
+}
+
+/// A parsed revision list.
+#[derive(Debug, Clone)]
+pub struct Revisions(pub Vec<ProtocolVersion>);
+
+fn parse_list(s: &str) -> Result<Revisions, String> {
+    s.split(',')
+        .map(|v| {
+            v.trim()
+                .parse::<ProtocolVersion>()
+                .map_err(|_| format!("unknown revision {v:?}"))
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Revisions)
+}
+
+/// Where the client side listens.
+enum Listen {
+    Stdio,
+    Http { addr: String, path: String },
+}
+
+fn parse_listen(s: &str) -> Result<Listen, BridgeError> {
+    if s == "stdio" {
+        return Ok(Listen::Stdio);
+    }
+    let rest = s.strip_prefix("http://").ok_or_else(|| {
+        BridgeError::Config(format!(
+            "--listen must be stdio or http://HOST:PORT/PATH, found {s:?}"
+        ))
+    })?;
+    let (addr, path) = match rest.find('/') {
+        Some(i) => (&rest[..i], &rest[i..]),
+        None => (rest, "/mcp"),
+    };
+    Ok(Listen::Http {
+        addr: addr.to_owned(),
+        path: path.to_owned(),
+    })
+}
+
+/// Runs the bridge until the client side ends or the upstream goes away.
+pub async fn run(args: BridgeArgs) -> Result<(), BridgeError> {
+    let target = match (&args.server_url, args.command.is_empty()) {
+        (Some(url), true) => UpstreamTarget::Url(url.clone()),
+        (None, false) => UpstreamTarget::Command(args.command.clone()),
+        _ => {
+            return Err(BridgeError::Config(
+                "name the upstream: --server-url URL or -- CMD [ARGS…]".into(),
+            ));
+        }
+    };
+    let listen = parse_listen(&args.listen)?;
+    let report = match &args.report {
+        Some(path) => Report::to_file(path)?,
+        None => Report::none(),
+    };
+    let mut limits =
+        Limits::default().request_timeout(Duration::from_secs(args.request_timeout.max(1)));
+    if let Some(ms) = args.host_tasks_after {
+        limits = limits.host_tasks_after(Duration::from_millis(ms));
+    }
+    let mut options = BridgeOptions::default().limits(limits).report(report);
+    options.emitter = Emitter {
+        strict: args.strict,
+    };
+    if let Some(Revisions(r)) = args.client_revisions {
+        options = options.client_revisions(r);
+    }
+    if let Some(Revisions(r)) = args.server_revisions {
+        options = options.server_revisions(r);
+    }
+    let bridge = Bridge::connect(&target, options).await?;
+    let s = bridge.snapshot();
+    eprintln!(
+        "mcp-frames bridge: upstream {} {} at {} over {}; clients may speak {}",
+        s.server_info.name,
+        s.server_info.version,
+        s.revision,
+        s.transport,
+        bridge
+            .client_revisions()
+            .iter()
+            .map(|v| v.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let served = match listen {
+        Listen::Stdio => bridge.serve_stdio().await,
+        Listen::Http { addr, path } => {
+            let listener = tokio::net::TcpListener::bind(&addr).await?;
+            println!("http://{}{path}", listener.local_addr()?);
+            bridge.serve_http(listener, &path).await
+        }
+    };
+    bridge.shutdown(Duration::from_secs(6)).await;
+    served
+}
+
+/// Runs the bridge on a runtime of its own: `Ok(true)` when the client side ended,
+/// `Ok(false)` when the upstream went away (said on stderr; every pending request was failed
+/// first), an error when it could not start.
+pub fn run_blocking(args: BridgeArgs) -> Result<bool, BridgeError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let outcome = runtime.block_on(run(args));
+    // Our stdin is read on a blocking thread that only a new line or EOF would end: do not
+    // wait for it (a client that keeps its pipe open must not keep the bridge alive).
+    runtime.shutdown_timeout(Duration::from_millis(200));
+    match outcome {
+        Ok(()) => Ok(true),
+        Err(e @ BridgeError::UpstreamClosed(_)) => {
+            eprintln!("mcp-frames bridge: {e}; every pending request was failed");
+            Ok(false)
+        }
+        Err(e) => Err(e),
+    }
+}

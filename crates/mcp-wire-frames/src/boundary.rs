@@ -1,0 +1,217 @@
+//! The only module that calls the boundary (`mcp_wire::wire`): parse a body at the source
+//! revision into the superset model, emit it for the target with an emission report.
+
+use mcp_wire::ProtocolVersion;
+use mcp_wire::jsonrpc::codes;
+use mcp_wire::model::{
+    ClientNotification, ClientRequest, ClientResult, ServerNotification, ServerRequest,
+    ServerResult,
+};
+use mcp_wire::wire::{
+    self, EmissionReport, EmitError, EmitOptions, MethodResult, ParseError, WireBody, WireParse,
+};
+use serde_json::Value;
+
+use crate::convert::{BodyKind, Failure};
+use crate::record::Direction;
+
+/// What [`emit`] returns: the emitted body and the body-relative pointers of what the emission
+/// changed (all empty without a report).
+#[derive(Debug, Default)]
+pub(crate) struct Emitted {
+    pub value: Value,
+    pub stripped: Vec<String>,
+    pub injected: Vec<String>,
+    /// Members written although the target does not declare them (a `pass` ledger row).
+    pub passed: Vec<String>,
+    /// Union members written in an older form the target carries.
+    pub rewritten: Vec<String>,
+}
+
+/// A body not valid at its source revision, as `translate` reports it.
+pub(crate) fn invalid(e: ParseError) -> Failure {
+    Failure::Invalid {
+        reason: format!("not valid at its revision: {e}"),
+        code: e.code(),
+    }
+}
+
+/// A body the target revision cannot carry, as `translate` reports it.
+pub(crate) fn refused(e: EmitError) -> Failure {
+    Failure::Refused {
+        reason: e.to_string(),
+        code: e.code(),
+    }
+}
+
+/// What `translate` restates for the target in a parsed body, beyond what the boundary emits:
+/// the revision an `initialize` offers and the one its answer chose are the target's (a peer
+/// at the target reads them to agree on the revision). Both paths of `translate` call it
+/// between the parse and the emission.
+pub(crate) trait Restate {
+    /// Restates the body for `to`; returns the body-relative pointer of the member whose value
+    /// changed, if one did.
+    fn restate(&mut self, to: ProtocolVersion) -> Option<&'static str> {
+        let _ = to;
+        None
+    }
+}
+
+/// Sets `revision` to `to`; whether it changed.
+fn restate_revision(revision: &mut String, to: ProtocolVersion) -> bool {
+    if revision == to.as_str() {
+        return false;
+    }
+    *revision = to.as_str().to_owned();
+    true
+}
+
+impl Restate for ClientRequest {
+    fn restate(&mut self, to: ProtocolVersion) -> Option<&'static str> {
+        match self {
+            ClientRequest::Initialize(r) => restate_revision(&mut r.params.protocol_version, to)
+                .then_some("/params/protocolVersion"),
+            _ => None,
+        }
+    }
+}
+
+impl Restate for ServerResult {
+    fn restate(&mut self, to: ProtocolVersion) -> Option<&'static str> {
+        match self {
+            ServerResult::Initialize(r) => {
+                restate_revision(&mut r.protocol_version, to).then_some("/protocolVersion")
+            }
+            _ => None,
+        }
+    }
+}
+
+impl Restate for ServerRequest {}
+impl Restate for ClientNotification {}
+impl Restate for ServerNotification {}
+impl Restate for ClientResult {}
+
+fn through<T: WireParse + WireBody + Restate>(
+    body: &Value,
+    from: ProtocolVersion,
+    to: ProtocolVersion,
+    report: bool,
+    options: EmitOptions,
+) -> Result<Emitted, Failure> {
+    let mut model: T = wire::parse_as(body, from).map_err(invalid)?;
+    restated_emit(&mut model, to, report, options)
+}
+
+/// [`Restate`]s the body, then emits it; the restated member is listed as rewritten.
+fn restated_emit<B: WireBody + Restate>(
+    model: &mut B,
+    to: ProtocolVersion,
+    report: bool,
+    options: EmitOptions,
+) -> Result<Emitted, Failure> {
+    let restated = model.restate(to);
+    let mut emitted = emit_model(model, to, report, options)?;
+    if report && let Some(p) = restated {
+        emitted.rewritten.push(p.to_owned());
+    }
+    Ok(emitted)
+}
+
+/// Emits with the report (for `explain`) or without (cheaper: no path tracking).
+fn emit_model<B: WireBody>(
+    model: &B,
+    to: ProtocolVersion,
+    report: bool,
+    options: EmitOptions,
+) -> Result<Emitted, Failure> {
+    if report {
+        emitted(wire::serialize_for_report_with(model, to, options))
+    } else {
+        let value = wire::serialize_for_with(model, to, options).map_err(refused)?;
+        Ok(Emitted {
+            value,
+            ..Emitted::default()
+        })
+    }
+}
+
+fn emitted(r: Result<(Value, EmissionReport), EmitError>) -> Result<Emitted, Failure> {
+    let (value, report) = r.map_err(refused)?;
+    Ok(Emitted {
+        stripped: report.stripped_pointers(),
+        injected: report.injected_pointers(),
+        passed: report.passed_pointers(),
+        rewritten: report.rewritten_pointers(),
+        value,
+    })
+}
+
+/// Parses `body` at `from` as `kind` and emits it for `to` with `options`; with `report`, also
+/// lists what the emission stripped, injected, passed and rewrote.
+pub(crate) fn emit(
+    kind: BodyKind<'_>,
+    body: Value,
+    from: ProtocolVersion,
+    to: ProtocolVersion,
+    report: bool,
+    options: EmitOptions,
+) -> Result<Emitted, Failure> {
+    use Direction::{ClientToServer as C2s, ServerToClient as S2c};
+    let (r, o) = (report, options);
+    match kind {
+        BodyKind::Request(C2s) => through::<ClientRequest>(&body, from, to, r, o),
+        BodyKind::Request(S2c) => through::<ServerRequest>(&body, from, to, r, o),
+        BodyKind::Notification(C2s) => through::<ClientNotification>(&body, from, to, r, o),
+        BodyKind::Notification(S2c) => through::<ServerNotification>(&body, from, to, r, o),
+        BodyKind::Result(_, answering) => {
+            match wire::parse_result_for(answering, &body, from).map_err(invalid)? {
+                MethodResult::Server(mut m) => restated_emit(&mut m, to, r, o),
+                MethodResult::Client(mut m) => restated_emit(&mut m, to, r, o),
+                _ => Err(Failure::Invalid {
+                    reason: format!(
+                        "the result of {} is of a kind this tool cannot emit",
+                        answering.method_answered()
+                    ),
+                    code: codes::INTERNAL_ERROR,
+                }),
+            }
+        }
+    }
+}
+
+fn parse_only<T: WireParse>(body: &Value, version: ProtocolVersion) -> Result<(), ParseError> {
+    wire::parse_as::<T>(body, version).map(|_| ())
+}
+
+/// Reads `body` as `kind` at `version` with the boundary (the lenient superset parse plus the
+/// revision's mandates, e.g. the reserved `_meta` keys at 2026-07-28); returns every error as a
+/// body-relative JSON Pointer and a message.
+pub(crate) fn parse_errors(
+    kind: BodyKind<'_>,
+    body: &Value,
+    version: ProtocolVersion,
+) -> Vec<(String, String)> {
+    use Direction::{ClientToServer as C2s, ServerToClient as S2c};
+    let r = match kind {
+        BodyKind::Request(C2s) => parse_only::<ClientRequest>(body, version),
+        BodyKind::Request(S2c) => parse_only::<ServerRequest>(body, version),
+        BodyKind::Notification(C2s) => parse_only::<ClientNotification>(body, version),
+        BodyKind::Notification(S2c) => parse_only::<ServerNotification>(body, version),
+        BodyKind::Result(_, answering) => {
+            wire::parse_result_for(answering, body, version).map(|_| ())
+        }
+    };
+    match r {
+        Ok(()) => Vec::new(),
+        Err(e) => e
+            .all()
+            .map(|e| {
+                (
+                    e.path.pointer(),
+                    format!("{} (boundary): {}", e.type_name, e.message),
+                )
+            })
+            .collect(),
+    }
+}

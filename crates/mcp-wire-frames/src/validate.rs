@@ -1,0 +1,82 @@
+//! `mcp-frames validate`: one verdict line per input line, against one revision.
+
+use std::io;
+
+use mcp_wire::ProtocolVersion;
+use mcp_wire_schemas::SchemaOracle;
+use serde_json::{Value, json};
+
+use crate::check::{self, FrameError};
+use crate::session::Session;
+use crate::stream::{Fault, Handler, Output, Placed};
+
+/// The `validate` command's state: the revision, the optional schema oracle, the counts.
+pub struct Validate {
+    version: ProtocolVersion,
+    oracle: Option<SchemaOracle>,
+    valid: usize,
+    invalid: usize,
+}
+
+impl Validate {
+    /// Validates at `version`; with an oracle, also against the pinned schema.
+    pub fn new(version: ProtocolVersion, oracle: Option<SchemaOracle>) -> Self {
+        Validate {
+            version,
+            oracle,
+            valid: 0,
+            invalid: 0,
+        }
+    }
+
+    fn verdict(&mut self, out: &mut Output, line: usize, errors: &[FrameError]) -> io::Result<()> {
+        let v = if errors.is_empty() {
+            self.valid += 1;
+            json!({"line": line, "ok": true})
+        } else {
+            self.invalid += 1;
+            json!({"line": line, "ok": false, "errors": errors})
+        };
+        out.json_line(&v)
+    }
+}
+
+impl Handler for Validate {
+    fn frame(&mut self, placed: Placed, _: &mut Session, out: &mut Output) -> io::Result<()> {
+        let mut errors = check::table_errors(&placed, self.version);
+        if errors.is_empty() {
+            // Only for methods the revision has: the boundary reads any known method.
+            errors.extend(check::typed_errors(&placed, self.version));
+            errors.extend(check::mandate_errors(&placed, self.version));
+        }
+        if let Some(oracle) = &self.oracle {
+            match check::schema_errors(oracle, &placed) {
+                Ok(e) => errors.extend(e),
+                Err(e) => errors.push(FrameError::new("", format!("schema: {e}"))),
+            }
+        }
+        self.verdict(out, placed.line, &errors)
+    }
+
+    fn fault(&mut self, fault: Fault, out: &mut Output) -> io::Result<()> {
+        self.verdict(out, fault.line, &[FrameError::new("", fault.reason)])
+    }
+
+    fn summary(&self) -> String {
+        format!("valid {}, invalid {}", self.valid, self.invalid)
+    }
+
+    fn all_fine(&self) -> bool {
+        self.invalid == 0
+    }
+}
+
+/// A verdict line as `validate` writes it (for tests and tools reading its output).
+pub fn parse_verdict(line: &str) -> Option<(usize, bool, Value)> {
+    let v: Value = serde_json::from_str(line).ok()?;
+    Some((
+        v.get("line")?.as_u64()? as usize,
+        v.get("ok")?.as_bool()?,
+        v.get("errors").cloned().unwrap_or(Value::Null),
+    ))
+}

@@ -1,0 +1,761 @@
+//! `mcp-frames versions`: the known revisions, their era, and what changed in each, computed
+//! from the generated revision facts (method tables and type/field tables) — nothing here is
+//! written by hand per revision.
+//!
+//! Each change is judged by what a peer can see. Every message of a revision (a request or
+//! notification by method, and each request's result) is walked through its definitions into
+//! the set of *wire places* it can carry: `result of tools/list: tools[].icons`, a union
+//! member by its discriminator (`content[]<type=audio>`), an enum value (`params.level=notice`).
+//! A place that appears or disappears in a message both revisions have is a **wire change**,
+//! reported once at its topmost new place, under the definition field that declares it. A
+//! definition renamed, split or merged, or a field moved between definitions, with the same
+//! places on the wire, is **schema restructuring**. The JSON-RPC envelope (`jsonrpc`, `id` at
+//! a message's root) is no message's own place: a request definition that starts to spell out
+//! the envelope is restructuring. A place both revisions have whose JSON type changes
+//! (`string` → `string|integer`, `object` → `any`) or that becomes required or optional (as a
+//! field of its object) is a wire change too: a peer sending the old shape, or omitting the
+//! member, is now refused or now accepted.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use mcp_wire::facts::{self, FieldFact, MethodFact, RevisionFacts, TypeKind, TypeRef};
+use mcp_wire::{Era, ProtocolVersion};
+
+/// What changed from the previous revision to this one.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Changes {
+    /// Methods (with their table, e.g. `client request tools/call`) new in this revision.
+    pub added_methods: Vec<String>,
+    /// Methods of the previous revision that this one no longer defines.
+    pub removed_methods: Vec<String>,
+    /// Wire places new in messages both revisions have, by the definition field (or union
+    /// member, or enum value) that declares them: `Tool.icons` → its topmost new places.
+    pub added_fields: BTreeMap<String, Vec<String>>,
+    /// Wire places gone from messages both revisions have, by their declaration in the
+    /// previous revision.
+    pub removed_fields: BTreeMap<String, Vec<String>>,
+    /// Places in both revisions (in messages both have) whose JSON type or requiredness
+    /// changed, by their declaration in this revision: `CallToolRequestParams._meta` →
+    /// `client request tools/call: params._meta optional -> required`.
+    pub changed_fields: BTreeMap<String, Vec<String>>,
+    /// New definitions every place of which is new on the wire (a new method's types, a new
+    /// field's shape).
+    pub added_types: Vec<String>,
+    /// Definitions gone together with every place they declared.
+    pub removed_types: Vec<String>,
+    /// Restructuring: new definitions that regroup places already on the wire (or declare
+    /// none, like a union's name); a genuinely new field of one is in `added_fields`.
+    pub regrouped_added_types: Vec<String>,
+    /// Restructuring: definitions gone while places they declared stay on the wire.
+    pub regrouped_removed_types: Vec<String>,
+    /// Restructuring: definitions in both whose field list changed (`+name`, `-name`) with no
+    /// wire place appearing or disappearing for that field.
+    pub regrouped_fields: Vec<(String, Vec<String>)>,
+    /// Places this revision no longer describes under an object it keeps open, so a peer may
+    /// still send them (`Tool.inputSchema.properties` at 2026-07-28): the protocol stops
+    /// defining them, the wire still admits them.
+    pub undescribed: Vec<String>,
+    /// Definitions no message reaches (envelopes, error shapes, bases): added (`+`), removed
+    /// (`-`) or with fields changed (`~`); not judged.
+    pub unreached_types: Vec<String>,
+}
+
+fn methods(f: &RevisionFacts) -> BTreeSet<String> {
+    message_tables(f)
+        .iter()
+        .flat_map(|(kind, t)| t.iter().map(move |m| format!("{kind} {}", m.method)))
+        .collect()
+}
+
+fn message_tables(f: &RevisionFacts) -> [(&'static str, &'static [MethodFact]); 4] {
+    [
+        ("client request", f.client_requests),
+        ("server request", f.server_requests),
+        ("client notification", f.client_notifications),
+        ("server notification", f.server_notifications),
+    ]
+}
+
+/// One wire place: who declares it and the place it sits in (`""` at a message's root).
+struct Place {
+    owner: String,
+    parent: String,
+    /// For an object's field: whether every declaration reaching it requires it.
+    required: Option<bool>,
+    /// The JSON types the place admits (`string`, `integer`, `object`, `array`, `any`, …),
+    /// over every shape reaching it.
+    kinds: BTreeSet<&'static str>,
+}
+
+/// The wire places of one revision: message → path → its place.
+#[derive(Default)]
+struct Places {
+    by_message: BTreeMap<String, BTreeMap<String, Place>>,
+    /// Every definition some message reaches.
+    reached: BTreeSet<&'static str>,
+    /// Owner → the definition it belongs to (`Tool.icons` → `Tool`).
+    owner_type: BTreeMap<String, &'static str>,
+    /// Per message, the paths of objects open to keys they do not name.
+    open: BTreeMap<String, BTreeSet<String>>,
+}
+
+/// Walks one message's definitions; `stack` stops recursive shapes. Every step carries the
+/// path so far and `parent`, the last place recorded above it.
+struct Walk<'a> {
+    facts: &'a RevisionFacts,
+    places: &'a mut Places,
+    message: String,
+    stack: Vec<&'static str>,
+}
+
+fn join(path: &str, name: &str) -> String {
+    if path.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{path}.{name}")
+    }
+}
+
+impl Walk<'_> {
+    fn record(&mut self, path: &str, parent: &str, owner: String, ty: Option<&'static str>) {
+        self.record_field(path, parent, owner, ty, None);
+    }
+
+    /// [`Walk::record`], for an object's field with its `required`.
+    fn record_field(
+        &mut self,
+        path: &str,
+        parent: &str,
+        owner: String,
+        ty: Option<&'static str>,
+        required: Option<bool>,
+    ) {
+        if let Some(ty) = ty {
+            self.places.owner_type.insert(owner.clone(), ty);
+        }
+        let place = self
+            .places
+            .by_message
+            .entry(self.message.clone())
+            .or_default()
+            .entry(path.to_owned())
+            .or_insert(Place {
+                owner,
+                parent: parent.to_owned(),
+                required,
+                kinds: BTreeSet::new(),
+            });
+        // Merged declarations (an untagged union's members): required only if all require it.
+        if let (Some(was), Some(now)) = (place.required, required) {
+            place.required = Some(was && now);
+        }
+    }
+
+    /// Notes that the place at `path` (if one is recorded) admits JSON values of `kind`.
+    fn kind(&mut self, path: &str, kind: &'static str) {
+        if let Some(place) = self
+            .places
+            .by_message
+            .get_mut(&self.message)
+            .and_then(|m| m.get_mut(path))
+        {
+            place.kinds.insert(kind);
+        }
+    }
+
+    fn named(&mut self, path: &str, parent: &str, name: &'static str) {
+        if self.stack.contains(&name) {
+            return;
+        }
+        let Some(def) = self.facts.type_fact(name) else {
+            return;
+        };
+        self.places.reached.insert(def.name);
+        self.stack.push(def.name);
+        match def.kind {
+            TypeKind::Object => {
+                self.kind(path, "object");
+                if def.open {
+                    self.open(path);
+                }
+                self.fields(path, parent, def.fields, def.name)
+            }
+            TypeKind::Union => {
+                for m in def.members {
+                    self.member(path, parent, m, def.name);
+                }
+            }
+            TypeKind::Enum => {
+                self.kind(path, "string");
+                self.values(path, parent, def.values, def.name)
+            }
+            TypeKind::Other => {
+                if let Some(target) = &def.target {
+                    self.shape(path, parent, target, def.name);
+                }
+            }
+        }
+        self.stack.pop();
+    }
+
+    /// The fields of an object; `owner` names the declaration (`Tool`, or `Tool.inputSchema`
+    /// for an inline object).
+    fn fields(&mut self, path: &str, parent: &str, fields: &'static [FieldFact], owner: &str) {
+        let ty = self.stack.last().copied();
+        for f in fields {
+            // The JSON-RPC envelope is every message's, not this one's.
+            if path.is_empty() && matches!(f.name, "jsonrpc" | "id") {
+                continue;
+            }
+            let here = join(path, f.name);
+            let declared = format!("{owner}.{}", f.name);
+            self.record_field(&here, parent, declared.clone(), ty, Some(f.required));
+            self.shape(&here, &here, &f.ty, &declared);
+        }
+    }
+
+    fn values(&mut self, path: &str, parent: &str, values: &[&str], owner: &str) {
+        let ty = self.stack.last().copied();
+        for v in values {
+            self.record(&format!("{path}={v}"), parent, format!("{owner}={v}"), ty);
+        }
+    }
+
+    fn shape(&mut self, path: &str, parent: &str, ty: &'static TypeRef, owner: &str) {
+        match ty {
+            TypeRef::Named(n) => self.named(path, parent, n),
+            // An array is a place of its own: a value that becomes a list is a wire change.
+            TypeRef::Array(item) => {
+                self.kind(path, "array");
+                let items = format!("{path}[]");
+                let ty = self.stack.last().copied();
+                self.record(&items, parent, owner.to_owned(), ty);
+                self.shape(&items, &items, item, owner)
+            }
+            TypeRef::Map(value) => {
+                self.kind(path, "object");
+                self.open(path);
+                self.shape(&format!("{path}.*"), parent, value, owner)
+            }
+            TypeRef::Union(members) => {
+                for m in *members {
+                    self.member(path, parent, m, owner);
+                }
+            }
+            TypeRef::Object { fields, open } => {
+                self.kind(path, "object");
+                if *open {
+                    self.open(path);
+                }
+                self.fields(path, parent, fields, owner)
+            }
+            TypeRef::Enum(values) => {
+                self.kind(path, "string");
+                self.values(path, parent, values, owner)
+            }
+            TypeRef::Any => {
+                self.kind(path, "any");
+                self.open(path)
+            }
+            TypeRef::Scalar(s) => self.kind(path, s),
+        }
+    }
+
+    /// Marks `path` as an object that admits keys beyond those it names.
+    fn open(&mut self, path: &str) {
+        self.places
+            .open
+            .entry(self.message.clone())
+            .or_default()
+            .insert(path.to_owned());
+    }
+
+    /// A union member: tagged by its first required constant field (`type`, `mode`, …) when it has
+    /// one, so a new member is a place of its own; an untagged member's fields merge.
+    fn member(&mut self, path: &str, parent: &str, member: &'static TypeRef, owner: &str) {
+        let fields = match member {
+            TypeRef::Named(n) => self.facts.type_fact(n).map_or(&[][..], |d| d.fields),
+            TypeRef::Object { fields, .. } => fields,
+            _ => &[],
+        };
+        // Only a required constant tags: a member whose constant is optional is also sent
+        // without it, so its fields are where the untagged union's are.
+        let Some((tag, value)) = fields
+            .iter()
+            .filter(|f| f.required)
+            .find_map(|f| f.constant.map(|c| (f.name, c)))
+        else {
+            return self.shape(path, parent, member, owner);
+        };
+        let tagged = format!("{path}<{tag}={value}>");
+        let (declared, ty) = match member {
+            TypeRef::Named(n) => ((*n).to_owned(), self.facts.type_fact(n).map(|d| d.name)),
+            _ => (
+                format!("{owner}<{tag}={value}>"),
+                self.stack.last().copied(),
+            ),
+        };
+        self.record(&tagged, parent, declared, ty);
+        self.shape(&tagged, &tagged, member, owner);
+    }
+}
+
+fn places(f: &RevisionFacts) -> Places {
+    let mut places = Places::default();
+    for (kind, table) in message_tables(f) {
+        for m in table {
+            let mut roots = vec![(format!("{kind} {}", m.method), m.type_name)];
+            if let Some(result) = m.result {
+                roots.push((format!("result of {}", m.method), result));
+            }
+            for (message, root) in roots {
+                let mut walk = Walk {
+                    facts: f,
+                    places: &mut places,
+                    message,
+                    stack: Vec::new(),
+                };
+                walk.named("", "", root);
+            }
+        }
+    }
+    places
+}
+
+/// Places by the declaration owning them.
+type ByOwner = BTreeMap<String, Vec<String>>;
+
+/// Places of `now` absent from `before` in messages both have, topmost only, by owner. With
+/// `split_open`, those whose parent is an open object in `before` (which still admits them,
+/// only no longer describes them) come second.
+fn new_places(now: &Places, before: &Places, split_open: bool) -> (ByOwner, ByOwner) {
+    let (mut out, mut admitted) = (ByOwner::new(), ByOwner::new());
+    let none = BTreeSet::new();
+    for (message, paths) in &now.by_message {
+        let Some(old) = before.by_message.get(message) else {
+            continue;
+        };
+        let open = before.open.get(message).unwrap_or(&none);
+        for (path, place) in paths {
+            let topmost = place.parent.is_empty() || old.contains_key(&place.parent);
+            if old.contains_key(path) || !topmost {
+                continue;
+            }
+            let target = if split_open && open.contains(&place.parent) {
+                &mut admitted
+            } else {
+                &mut out
+            };
+            target
+                .entry(place.owner.clone())
+                .or_default()
+                .push(format!("{message}: {path}"));
+        }
+    }
+    (out, admitted)
+}
+
+/// Places in both revisions (in messages both have) whose JSON types or requiredness differ,
+/// by their owner in `now`: `message: path required -> optional`, `… type string -> any`.
+fn changed_places(now: &Places, before: &Places) -> ByOwner {
+    let mut out = ByOwner::new();
+    let kinds = |k: &BTreeSet<&str>| k.iter().copied().collect::<Vec<_>>().join("|");
+    let requiredness = |r: bool| if r { "required" } else { "optional" };
+    for (message, paths) in &now.by_message {
+        let Some(old) = before.by_message.get(message) else {
+            continue;
+        };
+        for (path, place) in paths {
+            let Some(was) = old.get(path) else {
+                continue;
+            };
+            let mut what = Vec::new();
+            if let (Some(a), Some(b)) = (was.required, place.required)
+                && a != b
+            {
+                what.push(format!("{} -> {}", requiredness(a), requiredness(b)));
+            }
+            // A shape cut short (a recursive definition) admits nothing known: not compared.
+            if !was.kinds.is_empty() && !place.kinds.is_empty() && was.kinds != place.kinds {
+                what.push(format!(
+                    "type {} -> {}",
+                    kinds(&was.kinds),
+                    kinds(&place.kinds)
+                ));
+            }
+            if !what.is_empty() {
+                out.entry(place.owner.clone())
+                    .or_default()
+                    .push(format!("{message}: {path} {}", what.join(", ")));
+            }
+        }
+    }
+    out
+}
+
+/// The owners of `now`'s places, split: those owning a place `before` lacks (in any message,
+/// new messages included), and those owning a place `before` has too.
+fn owners_split(now: &Places, before: &Places) -> (BTreeSet<String>, BTreeSet<String>) {
+    let (mut new, mut kept) = (BTreeSet::new(), BTreeSet::new());
+    for (message, paths) in &now.by_message {
+        let old = before.by_message.get(message);
+        for (path, place) in paths {
+            if old.is_some_and(|o| o.contains_key(path)) {
+                kept.insert(place.owner.clone());
+            } else {
+                new.insert(place.owner.clone());
+            }
+        }
+    }
+    (new, kept)
+}
+
+/// The changes between `v`'s predecessor and `v` (everything is "added" for the first one).
+pub fn changes(v: ProtocolVersion) -> Changes {
+    let now = facts::revision(v);
+    let Some(prev) = v.previous().map(facts::revision) else {
+        return Changes {
+            added_methods: methods(now).into_iter().collect(),
+            added_types: now.types.iter().map(|t| t.name.to_owned()).collect(),
+            ..Changes::default()
+        };
+    };
+    let (mn, mp) = (methods(now), methods(prev));
+    let (pn, pp) = (places(now), places(prev));
+    // A new place is a wire change even under an object that was open: peers now send it.
+    let (added_fields, _) = new_places(&pn, &pp, false);
+    let (removed_fields, undescribed) = new_places(&pp, &pn, true);
+    // A new definition is a wire change when every place it declares is new (a new message's
+    // types, a new field's shape); one that also declares places already on the wire regroups
+    // them (its genuinely new fields are listed as wire changes of their own). The same for a
+    // definition that is gone.
+    let types_of = |owners: &BTreeSet<String>, places: &Places| -> BTreeSet<&'static str> {
+        owners
+            .iter()
+            .filter_map(|o| places.owner_type.get(o).copied())
+            .collect()
+    };
+    let (appeared, kept_now) = owners_split(&pn, &pp);
+    let (vanished, kept_before) = owners_split(&pp, &pn);
+    let (wire_new, regroups_now) = (types_of(&appeared, &pn), types_of(&kept_now, &pn));
+    let (wire_gone, regrouped_before) = (types_of(&vanished, &pp), types_of(&kept_before, &pp));
+
+    let mut c = Changes {
+        added_methods: mn.difference(&mp).cloned().collect(),
+        removed_methods: mp.difference(&mn).cloned().collect(),
+        added_fields,
+        removed_fields,
+        changed_fields: changed_places(&pn, &pp),
+        undescribed: undescribed.into_keys().collect(),
+        ..Changes::default()
+    };
+    for t in now.types.iter().filter(|t| !prev.has_type(t.name)) {
+        if !pn.reached.contains(t.name) {
+            c.unreached_types.push(format!("+{}", t.name));
+        } else if wire_new.contains(t.name) && !regroups_now.contains(t.name) {
+            c.added_types.push(t.name.to_owned());
+        } else {
+            c.regrouped_added_types.push(t.name.to_owned());
+        }
+    }
+    for t in prev.types.iter().filter(|t| !now.has_type(t.name)) {
+        if !pp.reached.contains(t.name) {
+            c.unreached_types.push(format!("-{}", t.name));
+        } else if wire_gone.contains(t.name) && !regrouped_before.contains(t.name) {
+            c.removed_types.push(t.name.to_owned());
+        } else {
+            c.regrouped_removed_types.push(t.name.to_owned());
+        }
+    }
+    for t in now.types {
+        let Some(old) = prev.type_fact(t.name) else {
+            continue;
+        };
+        let declared = |f: &str| format!("{}.{f}", t.name);
+        let mut delta: Vec<String> = t
+            .fields
+            .iter()
+            .filter(|f| old.field(f.name).is_none() && !appeared.contains(&declared(f.name)))
+            .map(|f| format!("+{}", f.name))
+            .collect();
+        delta.extend(
+            old.fields
+                .iter()
+                .filter(|f| t.field(f.name).is_none() && !vanished.contains(&declared(f.name)))
+                .map(|f| format!("-{}", f.name)),
+        );
+        if delta.is_empty() {
+            continue;
+        }
+        if pn.reached.contains(t.name) || pp.reached.contains(t.name) {
+            c.regrouped_fields.push((t.name.to_owned(), delta));
+        } else {
+            c.unreached_types.push(format!("~{}", t.name));
+        }
+    }
+    c
+}
+
+fn era_name(e: Era) -> &'static str {
+    match e {
+        Era::Handshake => "handshake era (initialize negotiates the revision)",
+        Era::Stateless => "stateless era (every request names its revision in _meta)",
+    }
+}
+
+/// At most this many places are named per declaration; the rest are counted.
+const PLACES_SHOWN: usize = 2;
+
+fn render_fields(out: &mut String, sign: char, fields: &BTreeMap<String, Vec<String>>) {
+    for (owner, places) in fields {
+        let mut shown = places[..places.len().min(PLACES_SHOWN)].join("; ");
+        if places.len() > PLACES_SHOWN {
+            let _ = write!(shown, "; {} more", places.len() - PLACES_SHOWN);
+        }
+        let _ = writeln!(out, "    {sign} {owner} ({shown})");
+    }
+}
+
+/// The text `mcp-frames versions` prints.
+pub fn render() -> String {
+    let mut out = String::new();
+    for v in ProtocolVersion::ALL {
+        let f = facts::revision(v);
+        let _ = writeln!(out, "{v}  {}", era_name(v.era()));
+        let _ = writeln!(
+            out,
+            "  {} definitions; {} client requests, {} server requests, {} client notifications, {} server notifications",
+            f.types.len(),
+            f.client_requests.len(),
+            f.server_requests.len(),
+            f.client_notifications.len(),
+            f.server_notifications.len()
+        );
+        if v.previous().is_none() {
+            let _ = writeln!(out, "  first released revision");
+            continue;
+        }
+        let c = changes(v);
+        let list = |out: &mut String, label: &str, items: &[String]| {
+            if !items.is_empty() {
+                let _ = writeln!(out, "    {label}: {}", items.join(", "));
+            }
+        };
+        let _ = writeln!(out, "  wire changes (a peer sees these):");
+        list(&mut out, "+ methods", &c.added_methods);
+        list(&mut out, "- methods", &c.removed_methods);
+        render_fields(&mut out, '+', &c.added_fields);
+        render_fields(&mut out, '-', &c.removed_fields);
+        render_fields(&mut out, '~', &c.changed_fields);
+        list(
+            &mut out,
+            "- described (an open object still admits them)",
+            &c.undescribed,
+        );
+        list(&mut out, "+ definitions", &c.added_types);
+        list(&mut out, "- definitions", &c.removed_types);
+        let _ = writeln!(out, "  schema restructuring (same wire shape):");
+        list(&mut out, "+ definitions", &c.regrouped_added_types);
+        list(&mut out, "- definitions", &c.regrouped_removed_types);
+        for (ty, delta) in &c.regrouped_fields {
+            let _ = writeln!(out, "    ~ {ty}: {}", delta.join(" "));
+        }
+        list(
+            &mut out,
+            "not on a message (envelopes, errors, bases)",
+            &c.unreached_types,
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ProtocolVersion::*;
+
+    #[test]
+    fn elicitation_arrives_in_2025_06_18() {
+        let c = changes(V2025_06_18);
+        assert!(
+            c.added_methods
+                .contains(&"server request elicitation/create".to_owned())
+        );
+        assert!(c.added_types.contains(&"ElicitRequest".to_owned()));
+        assert!(c.removed_methods.is_empty());
+    }
+
+    #[test]
+    fn the_stateless_revision_drops_the_handshake() {
+        let c = changes(V2026_07_28);
+        for m in [
+            "client request initialize",
+            "client request ping",
+            "client notification notifications/initialized",
+            "server request sampling/createMessage",
+        ] {
+            assert!(c.removed_methods.contains(&m.to_owned()), "{m}");
+        }
+        assert!(
+            c.added_methods
+                .contains(&"client request server/discover".to_owned())
+        );
+    }
+
+    fn has(items: &[String], item: &str) -> bool {
+        items.iter().any(|i| i == item)
+    }
+
+    #[test]
+    fn params_moved_into_named_definitions_regroup_but_their_new_fields_are_wire() {
+        let c = changes(V2025_11_25);
+        // `CallToolRequestParams` regroups `name` and `arguments`, already on the wire …
+        assert!(
+            has(&c.regrouped_added_types, "CallToolRequestParams"),
+            "{c:?}"
+        );
+        assert!(!has(&c.added_types, "CallToolRequestParams"));
+        // … while `task` and `_meta` inside it are new to the peer.
+        assert_eq!(
+            c.added_fields["CallToolRequestParams.task"],
+            ["client request tools/call: params.task"]
+        );
+        assert!(c.added_fields.contains_key("CallToolRequestParams._meta"));
+        // Every request definition now spells out the envelope: no wire change.
+        assert!(c.regrouped_fields.contains(&(
+            "CallToolRequest".to_owned(),
+            vec!["+id".into(), "+jsonrpc".into()]
+        )));
+        // Icons: a new shape under a new field.
+        assert!(has(&c.added_types, "Icon"));
+        assert_eq!(
+            c.added_fields["Tool.icons"],
+            ["result of tools/list: tools[].icons"]
+        );
+        // Elicitation params became a union; the form member's `mode` is optional, so its
+        // fields stay where they were and only the URL member (required `mode`) is new.
+        assert_eq!(
+            c.added_fields["ElicitRequestURLParams"],
+            ["server request elicitation/create: params<mode=url>"]
+        );
+        assert!(c.removed_fields.is_empty(), "{:?}", c.removed_fields);
+        // Sampling content may now be a list.
+        assert_eq!(
+            c.added_fields["CreateMessageResult.content"],
+            ["result of sampling/createMessage: content[]"]
+        );
+        // The JSON-RPC error envelope's rename is on no method's message.
+        assert!(has(&c.unreached_types, "-JSONRPCError"));
+        assert!(has(&c.unreached_types, "+JSONRPCErrorResponse"));
+    }
+
+    #[test]
+    fn the_stateless_revision_adds_result_hints_and_stops_describing_tool_schemas() {
+        let c = changes(V2026_07_28);
+        assert_eq!(
+            c.added_fields["CallToolResult.resultType"],
+            ["result of tools/call: resultType"]
+        );
+        assert_eq!(
+            c.added_fields["ListToolsResult.ttlMs"],
+            ["result of tools/list: ttlMs"]
+        );
+        // `_meta` becomes a named object: the definition regroups `progressToken`, its
+        // reserved keys are new on the wire.
+        assert!(has(&c.regrouped_added_types, "RequestMetaObject"), "{c:?}");
+        assert!(
+            c.added_fields
+                .contains_key("RequestMetaObject.io.modelcontextprotocol/protocolVersion")
+        );
+        // `inputSchema` keeps only `type` and `$schema`, but stays open.
+        assert!(has(&c.undescribed, "Tool.inputSchema.properties"));
+        assert!(!c.removed_fields.contains_key("Tool.inputSchema.properties"));
+        // Sampling and elicitation requests no longer spell out the envelope.
+        assert!(c.regrouped_fields.contains(&(
+            "CreateMessageRequest".to_owned(),
+            vec!["-id".into(), "-jsonrpc".into()]
+        )));
+        assert!(has(&c.removed_types, "InitializeResult"));
+    }
+
+    #[test]
+    fn a_renamed_definition_with_the_same_tag_is_restructuring() {
+        let c = changes(V2025_06_18);
+        // `ResourceReference` became `ResourceTemplateReference` (same `ref/resource` tag).
+        assert!(
+            has(&c.regrouped_removed_types, "ResourceReference"),
+            "{c:?}"
+        );
+        assert!(has(&c.regrouped_added_types, "ResourceTemplateReference"));
+        // The content union got a name (restructuring) and a new member (wire).
+        assert!(has(&c.regrouped_added_types, "ContentBlock"));
+        assert!(has(&c.added_types, "ResourceLink"));
+        assert_eq!(
+            c.added_fields["ResourceLink"],
+            [
+                "result of prompts/get: messages[].content<type=resource_link>",
+                "result of tools/call: content[]<type=resource_link>"
+            ]
+        );
+        assert!(
+            c.added_fields
+                .contains_key("CallToolResult.structuredContent")
+        );
+    }
+
+    /// Issue 17 item 8: requiredness and JSON type changes of a field are wire changes, as the
+    /// schema diff (`/work/shared/docs/schema-diff.md`) lists them.
+    #[test]
+    fn requiredness_and_type_changes_are_wire_changes() {
+        let c = changes(V2026_07_28);
+        // `_meta` becomes required on requests (schema diff: `CallToolRequestParams` ~ `_meta`
+        // requiredness: optional -> required).
+        assert_eq!(
+            c.changed_fields["CallToolRequestParams._meta"],
+            ["client request tools/call: params._meta optional -> required"]
+        );
+        // `params` becomes required (`ListPromptsRequest` ~ `params` optional -> required).
+        assert_eq!(
+            c.changed_fields["ListPromptsRequest.params"],
+            ["client request prompts/list: params optional -> required"]
+        );
+        // `CancelledNotificationParams` ~ `requestId` optional -> required.
+        assert!(
+            c.changed_fields["CancelledNotificationParams.requestId"]
+                .iter()
+                .all(|p| p.ends_with("params.requestId optional -> required")),
+            "{:?}",
+            c.changed_fields
+        );
+        // `CallToolResult` ~ `structuredContent` type: object(any) -> any.
+        assert_eq!(
+            c.changed_fields["CallToolResult.structuredContent"],
+            ["result of tools/call: structuredContent type object -> any"]
+        );
+        // A field that stays as it was is not listed (`Tool.name`, required string in both).
+        assert!(!c.changed_fields.contains_key("Tool.name"));
+        // 2025-11-25: `requestId` became optional (`params.requestId` required -> optional).
+        let c = changes(V2025_11_25);
+        assert!(
+            c.changed_fields["CancelledNotificationParams.requestId"]
+                .iter()
+                .all(|p| p.ends_with("params.requestId required -> optional")),
+            "{:?}",
+            c.changed_fields
+        );
+        let text = render();
+        assert!(
+            text.contains("~ CallToolRequestParams._meta (client request tools/call: params._meta optional -> required)"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn the_same_method_sets_in_2024_11_05_and_2025_03_26() {
+        let c = changes(V2025_03_26);
+        assert_eq!(c.added_methods, Vec::<String>::new());
+        assert_eq!(c.removed_methods, Vec::<String>::new());
+        assert!(c.added_types.contains(&"AudioContent".to_owned()));
+    }
+}

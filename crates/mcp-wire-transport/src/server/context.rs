@@ -1,0 +1,409 @@
+//! The per-request context: who asks, at which revision, with which client capabilities, and
+//! the request's own stream for progress, logs and (handshake era) requests to the client.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::time::Duration;
+
+use indexmap::IndexMap;
+use mcp_wire::ProtocolVersion;
+use mcp_wire::jsonrpc::{JsonRpcNotification, JsonRpcRequest, RequestId};
+use mcp_wire::model::{
+    ClientCapabilities, ClientResult, Implementation, InputRequest, InputResponse, LoggingLevel,
+    LoggingMessageNotification, LoggingMessageNotificationParams, ProgressNotification,
+    ProgressNotificationParams, ProgressToken, ServerNotification, ServerRequest,
+};
+use mcp_wire::wire::{MethodResult, parse_result_for, serialize_for_vec};
+use serde_json::{Number, Value};
+use tokio::sync::mpsc;
+
+use super::auth::Principal;
+use super::handler::{HandlerError, HandlerResult, InputPending, level_rank};
+use super::notify::Notifier;
+use super::session::Session;
+use crate::Frame;
+
+/// What a request's stream carries besides its final answer.
+#[derive(Debug)]
+pub(crate) enum Outgoing {
+    /// A frame for the client (notification or server→client request).
+    Frame(Frame),
+    /// Close the HTTP stream now, telling the client to reconnect after `retry` (2025-11-25
+    /// polling, SEP-1699); the request goes on and its remaining frames wait for the reconnect.
+    CloseStream {
+        /// The reconnect delay to announce.
+        retry: Duration,
+    },
+}
+
+/// How a handler's requests for client input travel.
+#[derive(Clone)]
+pub(crate) enum InputMode {
+    /// 2026-07-28: answers come with the client's retry.
+    Stateless(Arc<StatelessInputs>),
+    /// Handshake era: server→client requests on the request's stream.
+    Session(SessionLink),
+    /// Inside a task (tasks extension): the task parks until `tasks/update` answers.
+    Task(super::tasks::TaskLink),
+}
+
+/// The input answers a 2026-07-28 retry carried: those of earlier rounds (from the verified
+/// `requestState`) and this round's `inputResponses`.
+#[derive(Default)]
+pub(crate) struct StatelessInputs {
+    /// Answers by key, typed.
+    pub answers: IndexMap<String, InputResponse>,
+    /// The same answers as sent (what goes into the next `requestState`).
+    pub raw: IndexMap<String, Value>,
+    /// Whether a `requestState` came with the request and passed its integrity check.
+    pub state_verified: bool,
+    /// A `tools/call` at a server offering the tasks extension: its store and whether the
+    /// client declared the extension.
+    pub tasks: Option<super::tasks::TaskOffer>,
+}
+
+impl StatelessInputs {
+    /// All of `requests` answered, or the ones still missing (an input-required stop).
+    pub(crate) fn take(
+        &self,
+        requests: Vec<(String, InputRequest)>,
+    ) -> HandlerResult<IndexMap<String, InputResponse>> {
+        let mut answers = IndexMap::new();
+        let mut missing = IndexMap::new();
+        for (key, request) in requests {
+            match self.answers.get(&key) {
+                Some(answer) if answers_request(&request, answer) => {
+                    answers.insert(key, answer.clone());
+                }
+                _ => {
+                    missing.insert(key, request);
+                }
+            }
+        }
+        if missing.is_empty() {
+            return Ok(answers);
+        }
+        // Every answer so far goes into the next state (earlier rounds' included).
+        let gathered = self.raw.clone();
+        Err(HandlerError::InputRequired(Box::new(InputPending {
+            requests: missing,
+            gathered,
+        })))
+    }
+}
+
+/// Whether `answer` has the shape of an answer to `request`.
+pub(crate) fn answers_request(request: &InputRequest, answer: &InputResponse) -> bool {
+    matches!(
+        (request, answer),
+        (
+            InputRequest::CreateMessage(_),
+            InputResponse::CreateMessage(_)
+        ) | (InputRequest::ListRoots(_), InputResponse::ListRoots(_))
+            | (InputRequest::Elicit(_), InputResponse::Elicit(_))
+    )
+}
+
+/// A handshake-era request's way to the client: its session (for the pending-answer table)
+/// and its stream.
+#[derive(Clone)]
+pub(crate) struct SessionLink {
+    pub session: Arc<Session>,
+    pub timeout: Duration,
+    /// A task-augmented 2025-11-25 `tools/call` of a tool that supports tasks: where its task
+    /// goes.
+    pub tasks: Option<super::tasks::TaskOffer>,
+}
+
+impl SessionLink {
+    /// Sends `request` to the client on the context's stream and waits for the answer.
+    pub(crate) async fn ask(
+        &self,
+        ctx: &RequestContext,
+        request: InputRequest,
+    ) -> HandlerResult<InputResponse> {
+        let revision = ctx.revision();
+        let body = match request {
+            InputRequest::CreateMessage(r) => ServerRequest::CreateMessage(r),
+            InputRequest::ListRoots(r) => ServerRequest::ListRoots(r),
+            InputRequest::Elicit(r) => ServerRequest::Elicit(r),
+            #[allow(unreachable_patterns)]
+            _ => return Err(HandlerError::internal("unsupported input request")),
+        };
+        let method = body.method();
+        let (id, answer) = self
+            .session
+            .register_pending()
+            .ok_or_else(|| HandlerError::internal("too many requests to the client pending"))?;
+        let frame = emit(&JsonRpcRequest::new(id.clone(), body), revision)?;
+        if !ctx.send(Outgoing::Frame(frame)).await {
+            self.session.forget_pending(&id);
+            return Err(HandlerError::internal("the request's stream is gone"));
+        }
+        let value = match tokio::time::timeout(self.timeout, answer).await {
+            Ok(Ok(Ok(value))) => value,
+            Ok(Ok(Err(error))) => {
+                return Err(HandlerError::Rpc(error));
+            }
+            Ok(Err(_)) => return Err(HandlerError::internal("the session ended")),
+            Err(_) => {
+                self.session.forget_pending(&id);
+                return Err(HandlerError::internal(format!(
+                    "the client did not answer {method} in {:?}",
+                    self.timeout
+                )));
+            }
+        };
+        match parse_result_for(method, &value, revision) {
+            Ok(MethodResult::Client(ClientResult::CreateMessage(r))) => {
+                Ok(InputResponse::CreateMessage(r))
+            }
+            Ok(MethodResult::Client(ClientResult::ListRoots(r))) => Ok(InputResponse::ListRoots(r)),
+            Ok(MethodResult::Client(ClientResult::Elicit(r))) => Ok(InputResponse::Elicit(r)),
+            Ok(_) => Err(HandlerError::invalid_params(format!(
+                "the client's answer to {method} has another type"
+            ))),
+            Err(e) => Err(HandlerError::invalid_params(format!(
+                "the client's answer to {method}: {e}"
+            ))),
+        }
+    }
+}
+
+/// Emits one body as a frame at `revision`.
+pub(crate) fn emit<B: mcp_wire::wire::WireBody + ?Sized>(
+    body: &B,
+    revision: ProtocolVersion,
+) -> HandlerResult<Frame> {
+    let mut buf = Vec::with_capacity(256);
+    serialize_for_vec(body, revision, &mut buf)
+        .map_err(|e| HandlerError::internal(format!("cannot emit at {revision}: {e}")))?;
+    Ok(Frame::from_emitted(buf))
+}
+
+/// The log level a session or request asks for: `u8::MAX` = none set.
+#[derive(Debug)]
+pub(crate) struct LevelCell(AtomicU8);
+
+impl LevelCell {
+    /// No level set.
+    pub(crate) fn unset() -> Self {
+        Self(AtomicU8::new(u8::MAX))
+    }
+
+    /// Fixed to `level`.
+    pub(crate) fn set(&self, level: LoggingLevel) {
+        self.0.store(level_rank(level), Ordering::Relaxed);
+    }
+
+    fn rank(&self) -> Option<u8> {
+        let r = self.0.load(Ordering::Relaxed);
+        (r != u8::MAX).then_some(r)
+    }
+}
+
+/// Everything a handler knows about the request it answers.
+#[derive(Clone)]
+pub struct RequestContext {
+    pub(crate) inner: Arc<ContextInner>,
+}
+
+pub(crate) struct ContextInner {
+    pub revision: ProtocolVersion,
+    pub principal: Principal,
+    pub client_capabilities: Arc<ClientCapabilities>,
+    pub client_info: Option<Arc<Implementation>>,
+    pub request_id: RequestId,
+    pub method: &'static str,
+    pub progress_token: Option<ProgressToken>,
+    /// Handshake era: the session's level (logs go out unless filtered); 2026-07-28: the
+    /// request's `_meta` level (no logs without it).
+    pub log_level: Arc<LevelCell>,
+    /// Whether logs go out when no level is set (handshake era: yes).
+    pub log_by_default: bool,
+    pub outbox: Option<mpsc::Sender<Outgoing>>,
+    pub input: InputMode,
+    pub notifier: Notifier,
+    /// 2026-07-28: the request's `Mcp-Param-*` headers (lowercased name after the prefix,
+    /// raw value), checked against `x-mcp-header` tool arguments.
+    pub param_headers: Vec<(String, String)>,
+    /// The handshake-era session the request belongs to.
+    pub session_id: Option<Arc<str>>,
+    /// The HTTP request's headers (none on stdio).
+    pub headers: Option<Arc<http::HeaderMap>>,
+}
+
+impl RequestContext {
+    /// The revision this request speaks.
+    pub fn revision(&self) -> ProtocolVersion {
+        self.inner.revision
+    }
+
+    /// Who is asking (from the authentication hook).
+    pub fn principal(&self) -> &Principal {
+        &self.inner.principal
+    }
+
+    /// The capabilities the client declared (in `initialize`, or in this request's `_meta`).
+    pub fn client_capabilities(&self) -> &ClientCapabilities {
+        &self.inner.client_capabilities
+    }
+
+    /// The client's `Implementation`, if it said.
+    pub fn client_info(&self) -> Option<&Implementation> {
+        self.inner.client_info.as_deref()
+    }
+
+    /// The request's id.
+    pub fn request_id(&self) -> &RequestId {
+        &self.inner.request_id
+    }
+
+    /// The request's method.
+    pub fn method(&self) -> &str {
+        self.inner.method
+    }
+
+    /// The progress token the request carried, if any.
+    pub fn progress_token(&self) -> Option<&ProgressToken> {
+        self.inner.progress_token.as_ref()
+    }
+
+    /// 2026-07-28 over HTTP: the request's `Mcp-Param-*` headers (lowercased name after the
+    /// prefix, raw value); empty elsewhere.
+    pub fn param_headers(&self) -> &[(String, String)] {
+        &self.inner.param_headers
+    }
+
+    /// Whether this 2026-07-28 retry carried a `requestState` that passed its integrity check.
+    pub fn request_state_verified(&self) -> bool {
+        matches!(&self.inner.input, InputMode::Stateless(s) if s.state_verified)
+    }
+
+    /// Broadcasts list changes and resource updates to every listening client.
+    pub fn notifier(&self) -> &Notifier {
+        &self.inner.notifier
+    }
+
+    /// The id of the handshake-era session this request belongs to (`Mcp-Session-Id` over
+    /// HTTP, the connection's session on stdio); `None` at 2026-07-28.
+    pub fn session_id(&self) -> Option<&str> {
+        self.inner.session_id.as_deref()
+    }
+
+    /// An HTTP header of the request (case-insensitive name); `None` on stdio or when absent
+    /// or not visible ASCII.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.inner
+            .headers
+            .as_ref()
+            .and_then(|h| h.get(name))
+            .and_then(|v| v.to_str().ok())
+            .map(str::trim)
+    }
+
+    /// The same request with the HTTP request's headers.
+    pub(crate) fn with_headers(self, headers: &Arc<http::HeaderMap>) -> RequestContext {
+        let headers = Some(headers.clone());
+        self.edited(|inner| inner.headers = headers)
+    }
+
+    /// The same request with `edit` applied: in place when this is the context's only handle
+    /// (a context being built), else on a copy.
+    pub(crate) fn edited(mut self, edit: impl FnOnce(&mut ContextInner)) -> RequestContext {
+        match Arc::get_mut(&mut self.inner) {
+            Some(inner) => edit(inner),
+            None => {
+                let mut inner = super::runtime::clone_inner(&self.inner);
+                edit(&mut inner);
+                self.inner = Arc::new(inner);
+            }
+        }
+        self
+    }
+
+    /// The same request with its changes announced on `notifier` instead: a front server
+    /// hands an inner server's handler a context whose list changes and resource updates go
+    /// to that inner server's own notifier (so the front can tell where they came from).
+    pub fn with_notifier(&self, notifier: Notifier) -> RequestContext {
+        RequestContext {
+            inner: Arc::new(ContextInner {
+                notifier,
+                ..super::runtime::clone_inner(&self.inner)
+            }),
+        }
+    }
+
+    /// The context of a task started from this request: the same client, no stream (the
+    /// request has been answered), input through the task.
+    pub(crate) fn for_task(&self, link: super::tasks::TaskLink) -> RequestContext {
+        RequestContext {
+            inner: Arc::new(ContextInner {
+                input: InputMode::Task(link),
+                outbox: None,
+                ..super::runtime::clone_inner(&self.inner)
+            }),
+        }
+    }
+
+    pub(crate) fn input_mode(&self) -> &InputMode {
+        &self.inner.input
+    }
+
+    /// Queues `out` on the request's stream; `false` when there is no stream (any more).
+    pub(crate) async fn send(&self, out: Outgoing) -> bool {
+        match &self.inner.outbox {
+            Some(tx) => tx.send(out).await.is_ok(),
+            None => false,
+        }
+    }
+
+    /// Sends a progress notification if the request asked for progress (no-op otherwise).
+    pub async fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        let Some(token) = self.inner.progress_token.clone() else {
+            return;
+        };
+        let mut params = ProgressNotificationParams::new(token, number(progress));
+        params.total = total.map(number);
+        params.message = message.map(str::to_owned);
+        let body = ServerNotification::Progress(ProgressNotification::new(params));
+        if let Ok(frame) = emit(&JsonRpcNotification::new(body), self.revision()) {
+            self.send(Outgoing::Frame(frame)).await;
+        }
+    }
+
+    /// Sends a log message on the request's stream if the level in force lets it through.
+    pub async fn log(&self, level: LoggingLevel, logger: Option<&str>, data: Value) {
+        let allowed = match self.inner.log_level.rank() {
+            Some(min) => level_rank(level) >= min,
+            None => self.inner.log_by_default,
+        };
+        if !allowed {
+            return;
+        }
+        let mut params = LoggingMessageNotificationParams::new(level, data);
+        params.logger = logger.map(str::to_owned);
+        let body = ServerNotification::LoggingMessage(LoggingMessageNotification::new(params));
+        if let Ok(frame) = emit(&JsonRpcNotification::new(body), self.revision()) {
+            self.send(Outgoing::Frame(frame)).await;
+        }
+    }
+
+    /// Closes the request's HTTP stream now and lets the client reconnect (with `Last-Event-ID`)
+    /// after `retry` to receive the rest (2025-11-25 SSE polling). A no-op at other revisions
+    /// and on transports without streams.
+    pub async fn close_stream(&self, retry: Duration) {
+        if self.revision() == ProtocolVersion::V2025_11_25 {
+            self.send(Outgoing::CloseStream { retry }).await;
+        }
+    }
+}
+
+/// A JSON number from an `f64` (integers stay integers).
+fn number(v: f64) -> Number {
+    if v.fract() == 0.0 && v.abs() < 9.0e15 {
+        Number::from(v as i64)
+    } else {
+        Number::from_f64(v).unwrap_or_else(|| Number::from(0))
+    }
+}

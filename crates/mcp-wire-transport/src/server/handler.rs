@@ -1,0 +1,404 @@
+//! The handler trait a server implements, the per-request context it receives, and the one
+//! API through which a handler asks the client for input on either era.
+
+use std::future::Future;
+
+use indexmap::IndexMap;
+use mcp_wire::jsonrpc::ErrorData;
+use mcp_wire::model::{
+    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientRequest,
+    CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResult, Implementation,
+    InitializeResult, InputRequest, InputResponse, LoggingLevel, Prompt, ReadResourceResult,
+    Resource, ResourceTemplate, ServerCapabilities, ServerResult, SubscriptionFilter, TaskInfo,
+    Tool,
+};
+use mcp_wire::{Era, ProtocolVersion};
+use serde_json::{Value, json};
+
+use super::auth::Principal;
+use super::context::{InputMode, RequestContext};
+use super::session::SessionHandle;
+
+/// What [`Handler::intercept`] decided about a request.
+// Both variants are moved once per request, as the runtime's answers are (boxing either costs
+// an allocation per request).
+#[allow(clippy::large_enum_variant)]
+pub enum Intercepted {
+    /// The handler answered the request itself.
+    Answered(HandlerResult<ServerResult>),
+    /// The runtime dispatches the request (perhaps rewritten) to the per-method methods.
+    Continue(RequestContext, ClientRequest),
+}
+
+/// What a handler keeps for one listen stream ([`Handler::listen`]); dropped when it ends.
+pub type ListenGuard = Box<dyn std::any::Any + Send + Sync>;
+
+/// JSON-RPC error codes the runtime uses, by meaning: the crate-wide table of mcp-wire.
+pub use mcp_wire::jsonrpc::codes;
+
+/// Why a handler did not produce a result.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum HandlerError {
+    /// Answer with this JSON-RPC error.
+    Rpc(ErrorData),
+    /// The handler needs client input it does not have yet (2026-07-28 only; raised by
+    /// [`RequestContext::input`]): the runtime answers with an `InputRequiredResult`.
+    InputRequired(Box<InputPending>),
+    /// The handler started a task ([`RequestContext::run_as_task`], tasks extension at
+    /// 2026-07-28): the runtime answers with its `CreateTaskResult`.
+    TaskCreated(Box<TaskInfo>),
+}
+
+impl HandlerError {
+    /// A JSON-RPC error.
+    pub fn rpc(code: i64, message: impl Into<String>) -> Self {
+        Self::Rpc(ErrorData::new(code, message))
+    }
+
+    /// `-32602` invalid params.
+    pub fn invalid_params(message: impl Into<String>) -> Self {
+        Self::rpc(codes::INVALID_PARAMS, message)
+    }
+
+    /// `-32603` internal error.
+    pub fn internal(message: impl Into<String>) -> Self {
+        Self::rpc(codes::INTERNAL_ERROR, message)
+    }
+
+    /// `-32601` method not found.
+    pub fn method_not_found(method: &str) -> Self {
+        Self::rpc(
+            codes::METHOD_NOT_FOUND,
+            format!("method not found: {method}"),
+        )
+    }
+
+    /// An unknown resource: `-32602` with `data.uri` in the stateless era (2026-07-28), `-32002`
+    /// in the handshake era.
+    pub fn resource_not_found(revision: ProtocolVersion, uri: &str) -> Self {
+        let code = if revision.era() == Era::Stateless {
+            codes::INVALID_PARAMS
+        } else {
+            codes::RESOURCE_NOT_FOUND
+        };
+        Self::Rpc(ErrorData::new(code, "Resource not found").with_data(json!({ "uri": uri })))
+    }
+
+    /// `-32021`: the client did not declare a capability the request needs
+    /// (`data.requiredCapabilities` is a `ClientCapabilities` object).
+    pub fn missing_capability(required: Value) -> Self {
+        Self::Rpc(
+            ErrorData::new(
+                codes::MISSING_CLIENT_CAPABILITY,
+                "Missing required client capability",
+            )
+            .with_data(json!({ "requiredCapabilities": required })),
+        )
+    }
+}
+
+impl From<ErrorData> for HandlerError {
+    fn from(e: ErrorData) -> Self {
+        Self::Rpc(e)
+    }
+}
+
+/// The input requests a handler is waiting for (keys as the handler named them), and the
+/// answers gathered in earlier rounds, which go into the signed `requestState`.
+#[derive(Debug, Clone, Default)]
+pub struct InputPending {
+    /// The requests still unanswered.
+    pub requests: IndexMap<String, InputRequest>,
+    /// The answers gathered so far.
+    pub(crate) gathered: IndexMap<String, Value>,
+}
+
+/// What a handler's result is for a method that may need client input.
+pub type HandlerResult<T> = Result<T, HandlerError>;
+
+/// A server's behaviour: its identity, capabilities and the answers to each client request.
+///
+/// Every method has a default (no tools, no resources, …), so a handler implements only what
+/// it offers. One handler serves every revision: the runtime does the revision's framing, and
+/// [`RequestContext::input`] asks the client for input in the way the revision allows.
+pub trait Handler: Send + Sync + 'static {
+    /// `serverInfo`.
+    fn server_info(&self) -> Implementation;
+
+    /// The capabilities to advertise (`initialize`, `server/discover`).
+    fn capabilities(&self) -> ServerCapabilities;
+
+    /// Instructions for the model, if any.
+    fn instructions(&self) -> Option<String> {
+        None
+    }
+
+    /// `tools/list`.
+    fn list_tools(
+        &self,
+        ctx: &RequestContext,
+    ) -> impl Future<Output = HandlerResult<Vec<Tool>>> + Send {
+        let _ = ctx;
+        async { Ok(Vec::new()) }
+    }
+
+    /// One tool's declaration, as [`list_tools`](Self::list_tools) gives it, or `None` if there
+    /// is no such tool. The runtime reads it before running a `tools/call` at 2025-11-25 and
+    /// 2026-07-28 (the tool's task support, its `x-mcp-header` arguments). The default lists
+    /// the tools and picks one; a handler whose list is long or costly to build answers
+    /// directly, so that a call does not pay for a whole listing.
+    fn tool(
+        &self,
+        ctx: &RequestContext,
+        name: &str,
+    ) -> impl Future<Output = HandlerResult<Option<Tool>>> + Send {
+        async move {
+            let tools = self.list_tools(ctx).await?;
+            Ok(tools.into_iter().find(|t| t.name == name))
+        }
+    }
+
+    /// `tools/call`.
+    fn call_tool(
+        &self,
+        ctx: RequestContext,
+        params: CallToolRequestParams,
+    ) -> impl Future<Output = HandlerResult<CallToolResult>> + Send {
+        let _ = ctx;
+        async move {
+            Err(HandlerError::invalid_params(format!(
+                "unknown tool: {}",
+                params.name
+            )))
+        }
+    }
+
+    /// `resources/list`.
+    fn list_resources(
+        &self,
+        ctx: &RequestContext,
+    ) -> impl Future<Output = HandlerResult<Vec<Resource>>> + Send {
+        let _ = ctx;
+        async { Ok(Vec::new()) }
+    }
+
+    /// `resources/templates/list`.
+    fn list_resource_templates(
+        &self,
+        ctx: &RequestContext,
+    ) -> impl Future<Output = HandlerResult<Vec<ResourceTemplate>>> + Send {
+        let _ = ctx;
+        async { Ok(Vec::new()) }
+    }
+
+    /// `resources/read`.
+    fn read_resource(
+        &self,
+        ctx: RequestContext,
+        uri: String,
+    ) -> impl Future<Output = HandlerResult<ReadResourceResult>> + Send {
+        async move { Err(HandlerError::resource_not_found(ctx.revision(), &uri)) }
+    }
+
+    /// `resources/subscribe` (handshake era; at 2026-07-28 subscriptions ride on
+    /// `subscriptions/listen`, which the runtime serves). The runtime records the subscription.
+    fn subscribe(&self, ctx: &RequestContext, uri: &str) -> HandlerResult<()> {
+        let _ = (ctx, uri);
+        Ok(())
+    }
+
+    /// `prompts/list`.
+    fn list_prompts(
+        &self,
+        ctx: &RequestContext,
+    ) -> impl Future<Output = HandlerResult<Vec<Prompt>>> + Send {
+        let _ = ctx;
+        async { Ok(Vec::new()) }
+    }
+
+    /// `prompts/get`.
+    fn get_prompt(
+        &self,
+        ctx: RequestContext,
+        params: GetPromptRequestParams,
+    ) -> impl Future<Output = HandlerResult<GetPromptResult>> + Send {
+        let _ = ctx;
+        async move {
+            Err(HandlerError::invalid_params(format!(
+                "unknown prompt: {}",
+                params.name
+            )))
+        }
+    }
+
+    /// `completion/complete`.
+    fn complete(
+        &self,
+        ctx: &RequestContext,
+        params: CompleteRequestParams,
+    ) -> impl Future<Output = HandlerResult<CompleteResult>> + Send {
+        let _ = (ctx, params);
+        async {
+            Ok(CompleteResult::new(mcp_wire::model::Completion::new(
+                Vec::new(),
+            )))
+        }
+    }
+
+    /// Authorizes a request's principal for a method (default: everyone may call everything).
+    fn authorize(&self, principal: &Principal, method: &str) -> HandlerResult<()> {
+        let _ = (principal, method);
+        Ok(())
+    }
+
+    /// Sees every typed request (after [`Handler::authorize`]) before the runtime dispatches
+    /// it to the per-method methods above, and may answer it instead: the hook of a front
+    /// server that routes requests to inner servers. Default: [`Intercepted::Continue`].
+    fn intercept(
+        &self,
+        ctx: RequestContext,
+        request: ClientRequest,
+    ) -> impl Future<Output = Intercepted> + Send {
+        async move { Intercepted::Continue(ctx, request) }
+    }
+
+    /// A 2026-07-28 `subscriptions/listen` stream opens with `filter`: the handler may narrow
+    /// the filter (the acknowledgement and the delivery use what it returns), refuse the
+    /// stream, and keep a guard that is dropped when the stream ends (a front server holding
+    /// upstream subscriptions for it). Default: as asked, no guard.
+    fn listen(
+        &self,
+        ctx: &RequestContext,
+        filter: SubscriptionFilter,
+    ) -> impl Future<Output = Result<(SubscriptionFilter, Option<ListenGuard>), ErrorData>> + Send
+    {
+        let _ = ctx;
+        async move { Ok((filter, None)) }
+    }
+
+    /// A handshake-era session was negotiated (`initialize`, on any transport): the handler
+    /// may keep `session` (to notify it later) and amend the `InitializeResult` it answers
+    /// with (per-session capabilities). An error refuses the `initialize`: it is answered
+    /// with the error and no session is kept. Default: nothing.
+    fn session_started(
+        &self,
+        session: &SessionHandle,
+        result: &mut InitializeResult,
+    ) -> Result<(), ErrorData> {
+        let _ = (session, result);
+        Ok(())
+    }
+
+    /// A session started by [`Handler::session_started`] ended: DELETE, idle expiry, or (stdio)
+    /// the connection closed. Called once per session. Default: nothing.
+    fn session_ended(&self, session_id: &str) {
+        let _ = session_id;
+    }
+}
+
+/// The capability a client must have declared for each input request method.
+const INPUT_CAPABILITIES: [(&str, &str); 3] = [
+    ("sampling/createMessage", "sampling"),
+    ("roots/list", "roots"),
+    ("elicitation/create", "elicitation"),
+];
+
+/// The client capability (`ClientCapabilities` member name) an input request needs.
+pub fn capability_for(request: &InputRequest) -> &'static str {
+    let method = request.tag();
+    INPUT_CAPABILITIES
+        .iter()
+        .find(|(m, _)| *m == method)
+        .map_or("experimental", |(_, c)| *c)
+}
+
+/// Whether `caps` declares the member `name`.
+pub fn declares(caps: &ClientCapabilities, name: &str) -> bool {
+    match name {
+        "sampling" => caps.sampling.is_some(),
+        "roots" => caps.roots.is_some(),
+        "elicitation" => caps.elicitation.is_some(),
+        "tasks" => caps.tasks.is_some(),
+        other => caps.extra.contains_key(other),
+    }
+}
+
+impl RequestContext {
+    /// Asks the client for one input: at the handshake revisions a server→client request on
+    /// this request's stream (awaited here); at 2026-07-28 the answer from the client's retry
+    /// (`inputResponses`, or the signed `requestState` of an earlier round), else the handler
+    /// stops here and the runtime answers `InputRequiredResult`.
+    pub async fn input(&self, key: &str, request: InputRequest) -> HandlerResult<InputResponse> {
+        let mut all = self.inputs([(key.to_owned(), request)]).await?;
+        all.shift_remove(key)
+            .ok_or_else(|| HandlerError::internal("input answer missing"))
+    }
+
+    /// Asks the client for several inputs at once (one round at 2026-07-28).
+    pub async fn inputs(
+        &self,
+        requests: impl IntoIterator<Item = (String, InputRequest)>,
+    ) -> HandlerResult<IndexMap<String, InputResponse>> {
+        let requests: Vec<(String, InputRequest)> = requests.into_iter().collect();
+        for (_, request) in &requests {
+            let needed = capability_for(request);
+            if !declares(self.client_capabilities(), needed) {
+                return Err(HandlerError::missing_capability(json!({ needed: {} })));
+            }
+        }
+        match self.input_mode() {
+            InputMode::Stateless(state) => state.take(requests),
+            InputMode::Task(link) => link.ask(requests).await,
+            InputMode::Session(link) => {
+                // All asked at once (one round, as at 2026-07-28), answers kept in the order
+                // asked; the first error wins.
+                let (keys, asks): (Vec<String>, Vec<_>) = requests
+                    .into_iter()
+                    .map(|(key, request)| {
+                        let request = with_input_key(request, &key);
+                        (key, link.ask(self, request))
+                    })
+                    .unzip();
+                let answers = futures_util::future::join_all(asks).await;
+                let mut out = IndexMap::new();
+                for (key, answer) in keys.into_iter().zip(answers) {
+                    out.insert(key, answer?);
+                }
+                Ok(out)
+            }
+        }
+    }
+}
+
+/// The `_meta` key naming the handler's key of a server→client input request at the handshake
+/// revisions (vendor-prefixed, so peers ignore it): a proxy in front of this server for a
+/// 2026-07-28 client (the bridge's direction B) uses it as the `inputRequests` key, so a
+/// handler's keys look the same to a client of either era.
+pub const INPUT_KEY_META: &str = "dev.mcp-wire/inputKey";
+
+/// `request` with [`INPUT_KEY_META`] = `key` in its params' `_meta`.
+fn with_input_key(request: InputRequest, key: &str) -> InputRequest {
+    let mut value = match serde_json::to_value(&request) {
+        Ok(v) => v,
+        Err(_) => return request,
+    };
+    let Some(params) = value.get_mut("params").and_then(Value::as_object_mut) else {
+        return request;
+    };
+    let meta = params
+        .entry("_meta")
+        .or_insert_with(|| Value::Object(serde_json::Map::new()));
+    if let Some(meta) = meta.as_object_mut() {
+        meta.insert(INPUT_KEY_META.to_owned(), Value::String(key.to_owned()));
+    }
+    serde_json::from_value(value).unwrap_or(request)
+}
+
+/// The reserved `_meta` keys the runtime reads and writes (the model's one table of them).
+pub use mcp_wire::model::meta::keys;
+
+/// Levels in order of severity, for filtering (`logging/setLevel`, `_meta` logLevel).
+pub fn level_rank(level: LoggingLevel) -> u8 {
+    level as u8
+}

@@ -1,0 +1,330 @@
+//! The deprecated HTTP+SSE transport of 2024-11-05, mounted beside the Streamable HTTP
+//! endpoint (the spec's backwards-compatibility arrangement): `GET /sse` opens a stream whose
+//! first event, `endpoint`, names the URI to POST messages to; every server message (answers,
+//! request-scoped notifications and, once initialized, the server's list changes and the
+//! updates of subscribed resources) is a `message` event on that stream; each POST is
+//! answered 202.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use axum::body::Body;
+use axum::extract::State;
+use axum::response::Response;
+use bytes::Bytes;
+use http::{HeaderMap, Request, StatusCode};
+use mcp_wire::ProtocolVersion;
+use mcp_wire::jsonrpc::{ErrorData, JsonRpcMessage, JsonRpcNotification, RawMessage};
+use mcp_wire::model::{ClientNotification, ClientRequest, ServerResult};
+use mcp_wire::wire::parse_str_as;
+use serde_json::Value;
+use tokio::sync::{broadcast, mpsc};
+
+use super::context::{ContextInner, Outgoing, RequestContext, emit};
+use super::handler::{Handler, codes};
+use super::http::{
+    accepted, accepts, check_host_origin, parse_error, plain, request_id, session_change,
+    session_context, sse_response,
+};
+use super::runtime::{error_frame, response_frame};
+use super::session::{Session, lock, new_session_id};
+use super::{Server, ServerShared};
+use crate::Frame;
+
+const REVISION: ProtocolVersion = ProtocolVersion::V2024_11_05;
+
+/// One HTTP+SSE connection: its stream and, after `initialize`, its session.
+pub(crate) struct SseConnection {
+    sink: mpsc::Sender<Bytes>,
+    session: OnceLock<Arc<Session>>,
+}
+
+/// The open HTTP+SSE connections, bounded in number.
+#[derive(Default)]
+pub(crate) struct SseConnections {
+    map: Mutex<HashMap<String, Arc<SseConnection>>>,
+}
+
+impl SseConnections {
+    fn get(&self, id: &str) -> Option<Arc<SseConnection>> {
+        lock(&self.map).get(id).cloned()
+    }
+}
+
+/// Adds the two HTTP+SSE routes to `router`.
+pub(crate) fn mount<H: Handler>(
+    router: axum::Router<Arc<Server<H>>>,
+    sse_path: &str,
+    post_path: &str,
+) -> axum::Router<Arc<Server<H>>> {
+    let post_path_owned = post_path.to_owned();
+    router
+        .route(
+            sse_path,
+            axum::routing::get(move |state, request| open(state, request, post_path_owned.clone())),
+        )
+        .route(post_path, axum::routing::post(message::<H>))
+}
+
+/// `GET /sse`: a new connection, announced by its `endpoint` event.
+async fn open<H: Handler>(
+    State(server): State<Arc<Server<H>>>,
+    request: Request<Body>,
+    post_path: String,
+) -> Response {
+    let shared: &ServerShared = &server.shared;
+    if let Err(r) = check_host_origin(shared, request.headers()) {
+        return r;
+    }
+    if !accepts(request.headers(), "text/event-stream") {
+        return plain(
+            StatusCode::NOT_ACCEPTABLE,
+            "Accept must list text/event-stream",
+        );
+    }
+    let id = new_session_id();
+    let (sink, body_rx) = mpsc::channel::<Bytes>(shared.limits.stream_queue);
+    let connection = Arc::new(SseConnection {
+        sink: sink.clone(),
+        session: OnceLock::new(),
+    });
+    {
+        let mut map = lock(&shared.sse.map);
+        if map.len() >= shared.limits.max_sessions {
+            return plain(StatusCode::SERVICE_UNAVAILABLE, "too many connections");
+        }
+        map.insert(id.clone(), connection.clone());
+    }
+    let endpoint = Bytes::from(format!(
+        "event: endpoint\ndata: {post_path}?sessionId={id}\n\n"
+    ));
+    let _ = sink.try_send(endpoint);
+    let mut changes = shared.notifier.listen();
+    let weak = Arc::downgrade(&server);
+    let keep_alive = shared.limits.keep_alive;
+    // The connection's own task: server-wide changes (list changes, updates of subscribed
+    // resources) once the session is initialized, keep-alives, and forgetting the connection
+    // when its stream closes.
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(keep_alive);
+        tick.tick().await;
+        loop {
+            tokio::select! {
+                change = changes.recv() => match change {
+                    Ok(change) => {
+                        if let Some(session) = connection.session.get()
+                            && let Some(n) = session_change(&change, session)
+                            && let Ok(frame) = emit(&JsonRpcNotification::new(n), REVISION)
+                        {
+                            send(&connection, frame).await;
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(broadcast::error::RecvError::Closed) => break,
+                },
+                // Notifications a handler sent this session alone (`SessionHandle::notify`).
+                () = async {
+                    match connection.session.get() {
+                        Some(session) => session.push_signal.notified().await,
+                        None => std::future::pending().await,
+                    }
+                } => {
+                    if let Some(session) = connection.session.get() {
+                        for n in session.take_pushed() {
+                            if let Ok(frame) = emit(&JsonRpcNotification::new(n), REVISION) {
+                                send(&connection, frame).await;
+                            }
+                        }
+                    }
+                }
+                _ = tick.tick() => {
+                    if sink.send(Bytes::from_static(b": keep-alive\n\n")).await.is_err() {
+                        break;
+                    }
+                }
+            }
+            if sink.is_closed() {
+                break;
+            }
+        }
+        if let Some(server) = weak.upgrade() {
+            lock(&server.shared.sse.map).remove(&id);
+        }
+        // The stream is the connection: its session ends with it.
+        if let Some(session) = connection.session.get() {
+            session.close();
+        }
+    });
+    sse_response(body_rx)
+}
+
+/// The `sessionId` query parameter of a POST.
+fn session_param(uri: &http::Uri) -> Option<String> {
+    uri.query()?
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("sessionId="))
+        .map(str::to_owned)
+}
+
+/// `POST /messages?sessionId=…`: one client message; answers go out on the stream.
+async fn message<H: Handler>(
+    State(server): State<Arc<Server<H>>>,
+    request: Request<Body>,
+) -> Response {
+    let shared = &server.shared;
+    let (parts, body) = request.into_parts();
+    let headers: HeaderMap = parts.headers;
+    let Ok(body) = axum::body::to_bytes(body, shared.limits.max_body_bytes).await else {
+        return plain(StatusCode::PAYLOAD_TOO_LARGE, "request body too large");
+    };
+    if let Err(r) = check_host_origin(shared, &headers) {
+        return r;
+    }
+    let Some(session_id) = session_param(&parts.uri) else {
+        return plain(StatusCode::BAD_REQUEST, "missing sessionId");
+    };
+    let Some(connection) = shared.sse.get(&session_id) else {
+        return plain(StatusCode::NOT_FOUND, "unknown connection");
+    };
+    let principal = match shared.authenticator.authenticate(&headers) {
+        Ok(p) => p,
+        Err(_) => return plain(StatusCode::UNAUTHORIZED, "unauthorized"),
+    };
+    let Ok(frame) = Frame::parse(body) else {
+        send(
+            &connection,
+            error_frame(
+                None,
+                ErrorData::new(codes::PARSE_ERROR, "parse error"),
+                REVISION,
+            )
+            .0,
+        )
+        .await;
+        return plain(StatusCode::BAD_REQUEST, "not JSON");
+    };
+    let value = frame.to_value().unwrap_or(Value::Null);
+    let message = match RawMessage::from_value(value.clone()) {
+        Ok(m) => m,
+        Err(e) => {
+            let error = ErrorData::new(codes::INVALID_REQUEST, e.to_string());
+            send(&connection, error_frame(None, error, REVISION).0).await;
+            return plain(StatusCode::BAD_REQUEST, "not a JSON-RPC message");
+        }
+    };
+    match message {
+        JsonRpcMessage::Request(r) => {
+            let request = match parse_str_as::<ClientRequest>(frame.as_str(), REVISION) {
+                Ok(req) => req,
+                Err(e) => {
+                    send(
+                        &connection,
+                        error_frame(Some(r.id), parse_error(&e), REVISION).0,
+                    )
+                    .await;
+                    return accepted();
+                }
+            };
+            if let ClientRequest::Initialize(init) = &request {
+                let answer = if connection.session.get().is_some() {
+                    Err(ErrorData::new(codes::INVALID_REQUEST, "already initialized").into())
+                } else {
+                    match server.open_session(session_id.clone(), REVISION, &init.params, principal)
+                    {
+                        Ok((session, result)) => match connection.session.set(session) {
+                            Ok(()) => Ok(ServerResult::Initialize(result)),
+                            Err(session) => {
+                                session.close();
+                                Err(
+                                    ErrorData::new(codes::INVALID_REQUEST, "already initialized")
+                                        .into(),
+                                )
+                            }
+                        },
+                        Err(error) => Err(error.into()),
+                    }
+                };
+                send(
+                    &connection,
+                    response_frame(shared, r.id, answer, REVISION, None).0,
+                )
+                .await;
+                return accepted();
+            }
+            let Some(session) = connection.session.get().cloned() else {
+                let error = ErrorData::new(codes::INVALID_REQUEST, "initialize first");
+                send(&connection, error_frame(Some(r.id), error, REVISION).0).await;
+                return accepted();
+            };
+            let (tx, mut rx) = mpsc::channel::<Outgoing>(shared.limits.stream_queue);
+            let base = session_context(&server, &session, r.id.clone(), &request, principal, None);
+            let ctx = RequestContext {
+                inner: Arc::new(ContextInner {
+                    outbox: Some(tx),
+                    ..super::runtime::clone_inner(&base.inner)
+                }),
+            };
+            let id = r.id;
+            let forward = connection.clone();
+            let server = server.clone();
+            let task = tokio::spawn(async move {
+                let answer = server.answer(ctx, request).await;
+                response_frame(&server.shared, id, answer, REVISION, None).0
+            });
+            session.track(
+                ctx_id(&value).unwrap_or(mcp_wire::jsonrpc::RequestId::Integer(0)),
+                task.abort_handle(),
+            );
+            tokio::spawn(async move {
+                while let Some(out) = rx.recv().await {
+                    if let Outgoing::Frame(f) = out {
+                        send(&forward, f).await;
+                    }
+                }
+                if let Ok(frame) = task.await {
+                    send(&forward, frame).await;
+                }
+            });
+            accepted()
+        }
+        JsonRpcMessage::Notification(_) => {
+            if let (Some(session), Ok(ClientNotification::Cancelled(c))) = (
+                connection.session.get(),
+                parse_str_as::<ClientNotification>(frame.as_str(), REVISION),
+            ) && let Some(id) = c.params.request_id
+            {
+                session.cancel(&id);
+            }
+            accepted()
+        }
+        JsonRpcMessage::Response(r) => {
+            if let Some(session) = connection.session.get() {
+                session.deliver(&r.id, Ok(Value::Object(r.result)));
+            }
+            accepted()
+        }
+        JsonRpcMessage::Error(e) => {
+            if let (Some(session), Some(id)) = (connection.session.get(), &e.id) {
+                session.deliver(id, Err(e.error.clone()));
+            }
+            accepted()
+        }
+        #[allow(unreachable_patterns)]
+        _ => accepted(),
+    }
+}
+
+fn ctx_id(value: &Value) -> Option<mcp_wire::jsonrpc::RequestId> {
+    value.get("id").cloned().and_then(request_id)
+}
+
+/// Sends one frame as a `message` event (a full or closed stream drops it: the queue is
+/// bounded and the client is gone or not reading).
+async fn send(connection: &SseConnection, frame: Frame) {
+    let event = Bytes::from(format!("event: message\ndata: {}\n\n", frame.as_str()));
+    let _ = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        connection.sink.send(event),
+    )
+    .await;
+}

@@ -1,0 +1,212 @@
+//! A small typed MCP server runtime and its Streamable HTTP transport (both wires).
+//!
+//! - [`Handler`]: what a server offers (tools, resources and templates, prompts, completion),
+//!   answered with the superset model's types; the runtime frames every answer with
+//!   `mcp_wire::wire::serialize_for_vec` at the request's revision and reads every frame with
+//!   `parse_str_as`.
+//! - [`RequestContext`]: who asks, at which revision, progress and logs on the request's
+//!   stream, and [`RequestContext::input`], the one way a handler asks the client for input:
+//!   server→client requests on the request's SSE stream at the handshake revisions, an
+//!   `InputRequiredResult` round trip with a signed `requestState` at 2026-07-28.
+//! - [`RequestContext::run_as_task`]: a tool runs as a task of the `io.modelcontextprotocol/tasks`
+//!   extension (SEP-2663) when the server offers it (`capabilities.extensions`) and the client
+//!   declared it; the runtime's bounded store answers `tasks/get`, `tasks/update`, `tasks/cancel`.
+//!   At 2025-11-25 the same tools are core tasks (the `tasks` capability, `params.task`,
+//!   `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`).
+//! - [`Server`]: the runtime plus its configuration ([`ServerConfig`]: the revisions offered,
+//!   [`Limits`], the authentication hook); [`Server::router`] is the axum router serving `/mcp`.
+
+mod auth;
+mod connection;
+mod context;
+mod handler;
+mod http;
+mod legacy_sse;
+mod limits;
+mod notify;
+mod runtime;
+mod session;
+mod state;
+mod tasks;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcp_wire::ProtocolVersion;
+
+pub use auth::{AuthRejection, Authenticator, BearerTokens, NoAuth, Principal};
+pub use context::RequestContext;
+pub use handler::{
+    Handler, HandlerError, HandlerResult, INPUT_KEY_META, InputPending, Intercepted, ListenGuard,
+    capability_for, codes, declares,
+};
+pub use limits::Limits;
+pub use notify::{Change, Notifier};
+pub use runtime::check_param_headers;
+pub use session::SessionHandle;
+pub use tasks::{iso8601, new_task_id, tasks_required};
+
+use session::Sessions;
+use state::StateSigner;
+
+/// How a server is set up.
+pub struct ServerConfig {
+    /// The revisions offered (any subset of the five).
+    pub revisions: Vec<ProtocolVersion>,
+    /// Every bound the server keeps.
+    pub limits: Limits,
+    /// The authentication hook.
+    pub authenticator: Arc<dyn Authenticator>,
+    /// Host names accepted in `Host`/`Origin` (DNS-rebinding protection); loopback names by
+    /// default.
+    pub allowed_hosts: Vec<String>,
+    /// The key `requestState` is signed with (random per process by default).
+    pub state_key: [u8; 32],
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        let mut state_key = [0u8; 32];
+        // Without OS randomness the key stays zero-filled but per-process unique by time.
+        if getrandom::fill(&mut state_key).is_err() {
+            let t = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos());
+            state_key[..16].copy_from_slice(&t.to_le_bytes());
+        }
+        Self {
+            revisions: ProtocolVersion::ALL.to_vec(),
+            limits: Limits::default(),
+            authenticator: Arc::new(NoAuth),
+            allowed_hosts: ["localhost", "127.0.0.1", "[::1]"]
+                .map(str::to_owned)
+                .to_vec(),
+            state_key,
+        }
+    }
+}
+
+/// The state every request of a server shares.
+pub(crate) struct ServerShared {
+    pub revisions: Vec<ProtocolVersion>,
+    pub limits: Limits,
+    pub authenticator: Arc<dyn Authenticator>,
+    pub allowed_hosts: Vec<String>,
+    pub signer: StateSigner,
+    pub sessions: Sessions,
+    pub notifier: Notifier,
+    pub sse: legacy_sse::SseConnections,
+    pub tasks: Arc<tasks::TaskStore>,
+}
+
+/// A server: a [`Handler`] and everything the runtime keeps for it.
+pub struct Server<H> {
+    pub(crate) handler: Arc<H>,
+    pub(crate) shared: ServerShared,
+}
+
+impl<H: Handler> Server<H> {
+    /// A server for `handler` set up by `config`.
+    pub fn new(handler: H, config: ServerConfig) -> Arc<Self> {
+        let mut revisions = config.revisions;
+        revisions.sort();
+        revisions.dedup();
+        Arc::new(Self {
+            handler: Arc::new(handler),
+            shared: ServerShared {
+                revisions,
+                limits: config.limits,
+                authenticator: config.authenticator,
+                allowed_hosts: config.allowed_hosts,
+                signer: StateSigner::new(config.state_key, config.limits.request_state_ttl),
+                sessions: Sessions::new(config.limits),
+                notifier: Notifier::new(config.limits.change_backlog),
+                sse: legacy_sse::SseConnections::default(),
+                tasks: Arc::new(tasks::TaskStore::new(config.limits)),
+            },
+        })
+    }
+
+    /// The handler.
+    pub fn handler(&self) -> &H {
+        &self.handler
+    }
+
+    /// Announces changes to every listening client.
+    pub fn notifier(&self) -> &Notifier {
+        &self.shared.notifier
+    }
+
+    /// The revisions offered, oldest first.
+    pub fn revisions(&self) -> &[ProtocolVersion] {
+        &self.shared.revisions
+    }
+
+    /// How many handshake-era sessions are live.
+    pub fn session_count(&self) -> usize {
+        self.shared.sessions.len()
+    }
+
+    /// How many tasks (tasks extension) the server keeps.
+    pub fn task_count(&self) -> usize {
+        self.shared.tasks.len()
+    }
+
+    /// Ends idle sessions now (a background task also does it, see [`Server::serve`]).
+    pub fn expire_idle_sessions(&self) {
+        self.shared.sessions.expire_idle();
+    }
+
+    /// The axum router serving the Streamable HTTP endpoint at `path` (usually `/mcp`), and,
+    /// when 2024-11-05 is offered, its HTTP+SSE transport beside it (`GET /sse`,
+    /// `POST /messages`).
+    pub fn router(self: &Arc<Self>, path: &str) -> axum::Router {
+        http::router(self.clone(), path)
+    }
+
+    /// Serves `/mcp` on `listener` (with [`without_nagle`]) until the process ends, expiring idle sessions in the
+    /// background.
+    pub async fn serve(self: &Arc<Self>, listener: tokio::net::TcpListener) -> std::io::Result<()> {
+        let sweeper = {
+            let server = Arc::downgrade(self);
+            let period = (self.shared.limits.session_idle / 4).max(Duration::from_millis(100));
+            tokio::spawn(async move {
+                let mut tick = tokio::time::interval(period);
+                loop {
+                    tick.tick().await;
+                    match server.upgrade() {
+                        Some(s) => s.expire_idle_sessions(),
+                        None => break,
+                    }
+                }
+            })
+        };
+        let result = axum::serve(
+            without_nagle(listener),
+            self.router("/mcp")
+                .into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .await;
+        sweeper.abort();
+        result
+    }
+}
+
+/// `listener` with `TCP_NODELAY` set on every connection it accepts: an answer goes out as
+/// soon as it is written, instead of waiting behind Nagle's algorithm for the peer's
+/// acknowledgement of the previous write (headers, SSE events and chunk trailers are small
+/// separate writes). Every HTTP server of the workspace serves through it.
+pub fn without_nagle(listener: tokio::net::TcpListener) -> NoDelayListener {
+    use axum::serve::ListenerExt;
+    listener.tap_io(set_no_delay)
+}
+
+/// The listener [`without_nagle`] returns.
+pub type NoDelayListener =
+    axum::serve::TapIo<tokio::net::TcpListener, fn(&mut tokio::net::TcpStream)>;
+
+fn set_no_delay(tcp: &mut tokio::net::TcpStream) {
+    // A socket that refuses the option still serves, only with Nagle's delays.
+    let _ = tcp.set_nodelay(true);
+}

@@ -1,0 +1,646 @@
+//! The transport-free part of the server: a typed request in, its typed answer out, emitted
+//! at the request's revision. The HTTP wires (and stdio) feed it.
+
+use std::sync::Arc;
+
+use mcp_wire::facts;
+use mcp_wire::jsonrpc::{ErrorData, JsonRpcError, JsonRpcResponse, RequestId};
+use mcp_wire::model::{
+    ClientRequest, DiscoverResult, EmptyResult, GetDetailedTaskResult, InitializeResult,
+    InputRequiredResult, InputResponse, InputResponses, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, Meta, ServerResult,
+    TaskCreatedResult, TaskSupport,
+};
+use mcp_wire::wire::ledger;
+use mcp_wire::{Era, ProtocolVersion};
+
+use super::context::{ContextInner, InputMode, RequestContext, StatelessInputs};
+use super::handler::{Handler, HandlerError, Intercepted, codes, keys};
+use super::session::{Session, SessionHandle};
+use super::state::StateError;
+use super::tasks::{self, TaskOffer};
+use super::{Server, ServerShared};
+use crate::Frame;
+
+/// The answer to one request, before framing.
+pub(crate) type Answer = Result<ServerResult, HandlerError>;
+
+/// Whether `revision`'s schema defines the request `method` (its method table).
+fn defines(revision: ProtocolVersion, method: &str) -> bool {
+    facts::revision(revision).request(method).is_some()
+}
+
+/// Whether `revision` has the core tasks of its schema (`tasks/get` and the rest, 2025-11-25).
+fn core_tasks(revision: ProtocolVersion) -> bool {
+    defines(revision, "tasks/get")
+}
+
+/// Whether the tasks extension (SEP-2663) adds the tasks methods at `revision` (the ledger's
+/// `EXTENSION_METHODS`).
+fn extension_tasks(revision: ProtocolVersion) -> bool {
+    ledger::extension_method("tasks/get", revision)
+}
+
+impl<H: Handler> Server<H> {
+    /// The `initialize` result at `revision`.
+    pub(crate) fn initialize_result(&self, revision: ProtocolVersion) -> InitializeResult {
+        let mut capabilities = self.handler.capabilities();
+        // The tasks extension is served at 2026-07-28 only; at 2025-11-25 the same tasks are
+        // core tasks (`tasks::core_capability`).
+        if let Some(extensions) = capabilities.extensions.as_mut() {
+            extensions.remove(mcp_wire::model::TASKS_EXTENSION_ID);
+            if extensions.is_empty() {
+                capabilities.extensions = None;
+            }
+        }
+        if core_tasks(revision) && self.tasks_offered() {
+            capabilities.tasks = Some(tasks::core_capability());
+        }
+        let mut result =
+            InitializeResult::new(revision.as_str(), capabilities, self.handler.server_info());
+        result.instructions = self.handler.instructions();
+        result
+    }
+
+    /// The `server/discover` result.
+    pub(crate) fn discover_result(&self) -> DiscoverResult {
+        let versions = self
+            .shared
+            .revisions
+            .iter()
+            .filter(|v| defines(**v, "server/discover"))
+            .map(|v| v.as_str().to_owned())
+            .collect();
+        let mut result = DiscoverResult::new(versions, self.handler.capabilities());
+        result.instructions = self.handler.instructions();
+        result.meta = Some(self.server_info_meta());
+        result
+    }
+
+    /// `_meta` naming the server (2026-07-28 results).
+    pub(crate) fn server_info_meta(&self) -> Meta {
+        let mut meta = Meta::new();
+        meta.set(keys::SERVER_INFO, self.handler.server_info());
+        meta
+    }
+
+    /// Answers one typed request (everything but `initialize` and `subscriptions/listen`, which
+    /// the wires serve) in the caller's task, a panic of the handler caught as `-32603`. The
+    /// callers already run each request in a task of its own (which a cancel aborts), so no
+    /// second task is spawned: one wake-up fewer per request.
+    ///
+    /// The dispatch (every handler method's future inline, kilobytes) is boxed once here, so
+    /// the futures that hold this one — a spawned task's, a batch's, a wire's — stay small
+    /// and are not copied whole each time they move (into a task, its output slot).
+    pub(crate) async fn answer(
+        self: &Arc<Self>,
+        ctx: RequestContext,
+        request: ClientRequest,
+    ) -> Answer {
+        use futures_util::FutureExt;
+        std::panic::AssertUnwindSafe(Box::pin(self.dispatch(ctx, request)))
+            .catch_unwind()
+            .await
+            .unwrap_or_else(|_| Err(HandlerError::internal("the handler panicked")))
+    }
+
+    /// Answers one typed request as this server would on a transport: what a front server
+    /// calls to hand a request to an inner server (see [`Handler::intercept`]). `ctx` is the
+    /// front's context (its stream, session and client), perhaps re-targeted with
+    /// [`RequestContext::with_notifier`]. A panicking handler is `-32603`.
+    pub async fn handle(
+        self: &Arc<Self>,
+        ctx: RequestContext,
+        request: ClientRequest,
+    ) -> Result<ServerResult, HandlerError> {
+        self.answer(ctx, request).await
+    }
+
+    /// Negotiates a handshake-era session for `initialize` (any transport): the session,
+    /// bound to `principal`, and the result to answer with — amended by the handler's
+    /// [`Handler::session_started`], which may also refuse it. The caller registers the
+    /// session where its transport keeps them.
+    pub(crate) fn open_session(
+        &self,
+        id: String,
+        revision: ProtocolVersion,
+        init: &mcp_wire::model::InitializeRequestParams,
+        principal: super::auth::Principal,
+    ) -> Result<(Arc<Session>, InitializeResult), ErrorData> {
+        let session = Arc::new(Session::new(
+            id,
+            revision,
+            init.capabilities.as_ref().clone(),
+            Some(init.client_info.clone()),
+            principal,
+            self.shared.limits,
+        ));
+        let mut result = self.initialize_result(revision);
+        self.handler
+            .session_started(&SessionHandle::new(&session), &mut result)?;
+        let handler = Arc::downgrade(&self.handler);
+        let id = session.id.clone();
+        session.set_on_close(Box::new(move || {
+            if let Some(h) = handler.upgrade() {
+                h.session_ended(&id);
+            }
+        }));
+        Ok((session, result))
+    }
+
+    async fn dispatch(&self, ctx: RequestContext, request: ClientRequest) -> Answer {
+        let h = &*self.handler;
+        h.authorize(ctx.principal(), request.method())?;
+        let (ctx, request) = match h.intercept(ctx, request).await {
+            Intercepted::Answered(answer) => return answer,
+            Intercepted::Continue(ctx, request) => (ctx, request),
+        };
+        let revision = ctx.revision();
+        Ok(match request {
+            ClientRequest::Ping(_) => ServerResult::Empty(EmptyResult::new()),
+            ClientRequest::Initialize(_) => {
+                return Err(HandlerError::rpc(
+                    codes::INVALID_REQUEST,
+                    "initialize is only valid as a session's first request",
+                ));
+            }
+            ClientRequest::SetLevel(r) => {
+                ctx.inner.log_level.set(r.params.level);
+                ServerResult::Empty(EmptyResult::new())
+            }
+            ClientRequest::ListTools(_) => {
+                ServerResult::ListTools(ListToolsResult::new(h.list_tools(&ctx).await?))
+            }
+            ClientRequest::CallTool(r) => {
+                let name = r.params.name.clone();
+                let core = core_tasks(revision) && self.tasks_offered();
+                let stateless = revision.era() == Era::Stateless;
+                // The tool's declaration bounds what the call may do (read once).
+                let declared = match core || stateless {
+                    true => h.tool(&ctx, &name).await?,
+                    false => None,
+                };
+                let support = declared
+                    .as_ref()
+                    .and_then(|t| t.execution.as_ref().and_then(|e| e.task_support));
+                let mut augmented = false;
+                if core {
+                    // Core tasks (2025-11-25): the client decides, the tool's declaration bounds.
+                    augmented = tasks::core_augmented(&name, support, r.params.task.is_some())?;
+                }
+                if stateless {
+                    check_param_headers(declared.as_slice(), &r.params, &ctx.inner.param_headers)?;
+                    // A tool that runs only as a task needs a client that declared the
+                    // extension (checked before the handler runs).
+                    if support == Some(TaskSupport::Required)
+                        && self.tasks_offered()
+                        && !tasks_declared(&ctx)
+                    {
+                        return Err(tasks::tasks_required());
+                    }
+                }
+                let ctx = self.with_inputs(
+                    ctx,
+                    "tools/call",
+                    &name,
+                    r.params.request_state.as_deref(),
+                    r.params.input_responses.as_ref(),
+                )?;
+                let ctx = match augmented {
+                    true => self.with_core_task(ctx),
+                    false => ctx,
+                };
+                let rounds = ctx.rounds;
+                let owner = ctx.ctx.principal().subject.clone();
+                let answer = self.finish_inputs(
+                    "tools/call",
+                    &name,
+                    rounds,
+                    h.call_tool(ctx.ctx, r.params)
+                        .await
+                        .map(ServerResult::CallTool),
+                );
+                // A task-augmented call is answered with a task in the 2025-11-25 form, even
+                // when the handler answered at once (its result is then the task's outcome).
+                return match (augmented, answer) {
+                    (true, Ok(ServerResult::TaskCreated(created))) => {
+                        Ok(ServerResult::CreateTask(tasks::core_created(&created.task)))
+                    }
+                    (true, Ok(ServerResult::CallTool(result))) => Ok(ServerResult::CreateTask(
+                        mcp_wire::model::CreateTaskResult::new(
+                            self.shared.tasks.insert_finished(&owner, Ok(result))?,
+                        ),
+                    )),
+                    (_, answer) => answer,
+                };
+            }
+            ClientRequest::ListResources(_) => {
+                ServerResult::ListResources(ListResourcesResult::new(h.list_resources(&ctx).await?))
+            }
+            ClientRequest::ListResourceTemplates(_) => ServerResult::ListResourceTemplates(
+                ListResourceTemplatesResult::new(h.list_resource_templates(&ctx).await?),
+            ),
+            ClientRequest::ReadResource(r) => {
+                let uri = r.params.uri.clone();
+                let ctx = self.with_inputs(
+                    ctx,
+                    "resources/read",
+                    &uri,
+                    r.params.request_state.as_deref(),
+                    r.params.input_responses.as_ref(),
+                )?;
+                let rounds = ctx.rounds;
+                let read = h.read_resource(ctx.ctx, uri.clone()).await;
+                return self.finish_inputs(
+                    "resources/read",
+                    &uri,
+                    rounds,
+                    read.map(ServerResult::ReadResource),
+                );
+            }
+            ClientRequest::Subscribe(r) => {
+                h.subscribe(&ctx, &r.params.uri)?;
+                if let InputMode::Session(link) = ctx.input_mode()
+                    && !link.session.subscribe(&r.params.uri)
+                {
+                    return Err(HandlerError::invalid_params("too many subscriptions"));
+                }
+                ServerResult::Empty(EmptyResult::new())
+            }
+            ClientRequest::Unsubscribe(r) => {
+                if let InputMode::Session(link) = ctx.input_mode() {
+                    link.session.unsubscribe(&r.params.uri);
+                }
+                ServerResult::Empty(EmptyResult::new())
+            }
+            ClientRequest::ListPrompts(_) => {
+                ServerResult::ListPrompts(ListPromptsResult::new(h.list_prompts(&ctx).await?))
+            }
+            ClientRequest::GetPrompt(r) => {
+                let name = r.params.name.clone();
+                let ctx = self.with_inputs(
+                    ctx,
+                    "prompts/get",
+                    &name,
+                    r.params.request_state.as_deref(),
+                    r.params.input_responses.as_ref(),
+                )?;
+                let rounds = ctx.rounds;
+                return self.finish_inputs(
+                    "prompts/get",
+                    &name,
+                    rounds,
+                    h.get_prompt(ctx.ctx, r.params)
+                        .await
+                        .map(ServerResult::GetPrompt),
+                );
+            }
+            ClientRequest::Complete(r) => ServerResult::Complete(h.complete(&ctx, r.params).await?),
+            ClientRequest::Discover(_) if defines(revision, "server/discover") => {
+                ServerResult::Discover(self.discover_result())
+            }
+            ClientRequest::GetTask(r) if extension_tasks(revision) => {
+                self.task_gate(&ctx, "tasks/get")?;
+                let task = self
+                    .shared
+                    .tasks
+                    .get(&ctx.principal().subject, &r.params.task_id)?;
+                ServerResult::DetailedTask(GetDetailedTaskResult::new(task))
+            }
+            ClientRequest::UpdateTask(r) if extension_tasks(revision) => {
+                self.task_gate(&ctx, "tasks/update")?;
+                self.shared.tasks.update(
+                    &ctx.principal().subject,
+                    &r.params.task_id,
+                    &r.params.input_responses,
+                )?;
+                ServerResult::Empty(EmptyResult::new())
+            }
+            ClientRequest::CancelTask(r) if extension_tasks(revision) => {
+                self.task_gate(&ctx, "tasks/cancel")?;
+                self.shared
+                    .tasks
+                    .cancel(&ctx.principal().subject, &r.params.task_id)?;
+                ServerResult::Empty(EmptyResult::new())
+            }
+            ClientRequest::GetTask(r) if core_tasks(revision) && self.tasks_offered() => {
+                let task = self
+                    .shared
+                    .tasks
+                    .core_get(&ctx.principal().subject, &r.params.task_id)?;
+                ServerResult::GetTask(mcp_wire::model::GetTaskResult::new(task))
+            }
+            ClientRequest::CancelTask(r) if core_tasks(revision) && self.tasks_offered() => {
+                let task = self
+                    .shared
+                    .tasks
+                    .core_cancel(&ctx.principal().subject, &r.params.task_id)?;
+                ServerResult::GetTask(mcp_wire::model::GetTaskResult::new(task))
+            }
+            ClientRequest::ListTasks(_) if core_tasks(revision) && self.tasks_offered() => {
+                ServerResult::ListTasks(mcp_wire::model::ListTasksResult::new(
+                    self.shared.tasks.core_list(&ctx.principal().subject),
+                ))
+            }
+            ClientRequest::GetTaskPayload(r) if core_tasks(revision) && self.tasks_offered() => {
+                self.shared.tasks.payload(&ctx, &r.params.task_id).await?
+            }
+            other => return Err(HandlerError::method_not_found(other.method())),
+        })
+    }
+
+    /// A task-augmented 2025-11-25 call's context: its task goes to the server's store.
+    fn with_core_task(&self, with: WithRounds) -> WithRounds {
+        let InputMode::Session(link) = with.ctx.input_mode() else {
+            return with;
+        };
+        let mut link = link.clone();
+        link.tasks = Some(TaskOffer {
+            store: self.shared.tasks.clone(),
+            negotiated: true,
+        });
+        WithRounds {
+            ctx: with
+                .ctx
+                .edited(|inner| inner.input = InputMode::Session(link)),
+            rounds: with.rounds,
+        }
+    }
+
+    /// At 2026-07-28: the context with the answers this retry carries (its verified
+    /// `requestState` and `inputResponses`). Other revisions: unchanged.
+    fn with_inputs(
+        &self,
+        ctx: RequestContext,
+        method: &str,
+        name: &str,
+        state: Option<&str>,
+        responses: Option<&InputResponses>,
+    ) -> Result<WithRounds, HandlerError> {
+        if !matches!(ctx.input_mode(), InputMode::Stateless(_)) {
+            return Ok(WithRounds { ctx, rounds: 0 });
+        }
+        let mut inputs = StatelessInputs::default();
+        if method == "tools/call" && self.tasks_offered() {
+            inputs.tasks = Some(TaskOffer {
+                store: self.shared.tasks.clone(),
+                negotiated: tasks_declared(&ctx),
+            });
+        }
+        let mut rounds = 0;
+        if let Some(text) = state {
+            let state = self
+                .shared
+                .signer
+                .verify(text, method, name)
+                .map_err(|e: StateError| HandlerError::invalid_params(e.to_string()))?;
+            rounds = state.rounds;
+            for (key, raw) in state.gathered {
+                let typed: InputResponse = serde_json::from_value(raw.clone())
+                    .map_err(|_| HandlerError::invalid_params("requestState is malformed"))?;
+                inputs.answers.insert(key.clone(), typed);
+                inputs.raw.insert(key, raw);
+            }
+            inputs.state_verified = true;
+        }
+        for (key, answer) in responses.into_iter().flatten() {
+            let raw =
+                serde_json::to_value(answer).map_err(|e| HandlerError::internal(e.to_string()))?;
+            inputs.answers.insert(key.clone(), answer.clone());
+            inputs.raw.insert(key.clone(), raw);
+        }
+        Ok(WithRounds {
+            ctx: ctx.edited(|inner| inner.input = InputMode::Stateless(Arc::new(inputs))),
+            rounds,
+        })
+    }
+
+    /// Whether the handler offers the tasks extension (`capabilities.extensions`).
+    fn tasks_offered(&self) -> bool {
+        tasks::offered(self.handler.capabilities().extensions.as_ref())
+    }
+
+    /// `tasks/get`, `tasks/update`, `tasks/cancel` at 2026-07-28: `-32601` when the server
+    /// does not offer the tasks extension, `-32021` when the client did not declare it.
+    fn task_gate(&self, ctx: &RequestContext, method: &str) -> Result<(), HandlerError> {
+        if !self.tasks_offered() {
+            return Err(HandlerError::method_not_found(method));
+        }
+        if !tasks_declared(ctx) {
+            return Err(tasks::tasks_required());
+        }
+        Ok(())
+    }
+
+    /// Turns an input-required stop into an `InputRequiredResult` with a signed state, and a
+    /// started task into its `CreateTaskResult`.
+    fn finish_inputs(&self, method: &str, name: &str, rounds: usize, answer: Answer) -> Answer {
+        match answer {
+            Err(HandlerError::TaskCreated(info)) => {
+                Ok(ServerResult::TaskCreated(TaskCreatedResult::new(*info)))
+            }
+            Err(HandlerError::InputRequired(pending)) => {
+                if rounds + 1 > self.shared.limits.max_input_rounds {
+                    return Err(HandlerError::internal("too many input rounds"));
+                }
+                let pending = *pending;
+                let state = self
+                    .shared
+                    .signer
+                    .sign(method, name, rounds + 1, pending.gathered);
+                Ok(ServerResult::InputRequired(
+                    InputRequiredResult::new()
+                        .with_input_requests(pending.requests)
+                        .with_request_state(state),
+                ))
+            }
+            other => other,
+        }
+    }
+}
+
+/// 2026-07-28: every `x-mcp-header` argument of the called tool must be mirrored, exactly, in
+/// its `Mcp-Param-<name>` header (`-32020` otherwise). `headers` are the request's
+/// ([`RequestContext::param_headers`]); a front server checks calls it answers itself with it.
+pub fn check_param_headers(
+    tools: &[mcp_wire::model::Tool],
+    params: &mcp_wire::model::CallToolRequestParams,
+    headers: &[(String, String)],
+) -> Result<(), HandlerError> {
+    let Some(tool) = tools.iter().find(|t| t.name == params.name) else {
+        return Ok(());
+    };
+    let Some(properties) = tool
+        .input_schema
+        .get("properties")
+        .and_then(|p| p.as_object())
+    else {
+        return Ok(());
+    };
+    let mismatch = |m: String| HandlerError::rpc(codes::HEADER_MISMATCH, m);
+    for (property, schema) in properties {
+        let Some(header) = schema.get("x-mcp-header").and_then(|h| h.as_str()) else {
+            continue;
+        };
+        let sent = headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(header))
+            .map(|(_, v)| v.as_str());
+        let argument = params.arguments.as_ref().and_then(|a| a.get(property));
+        let expected = match argument {
+            None | Some(serde_json::Value::Null) => None,
+            Some(serde_json::Value::String(s)) => Some(s.clone()),
+            Some(other) => Some(other.to_string()),
+        };
+        match (expected, sent) {
+            (None, None) => {}
+            (Some(want), Some(raw)) => match super::http::decode_header_value(raw) {
+                Some(got) if got == want => {}
+                Some(_) => {
+                    return Err(mismatch(format!(
+                        "Mcp-Param-{header} does not match argument {property:?}"
+                    )));
+                }
+                None => return Err(mismatch(format!("Mcp-Param-{header} is not valid base64"))),
+            },
+            (Some(_), None) => {
+                return Err(mismatch(format!(
+                    "Mcp-Param-{header} is missing for argument {property:?}"
+                )));
+            }
+            (None, Some(_)) => {
+                return Err(mismatch(format!(
+                    "Mcp-Param-{header} is sent but argument {property:?} is absent"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether the request's client declared the tasks extension (in `initialize` or, at
+/// 2026-07-28, in the request's `_meta`).
+fn tasks_declared(ctx: &RequestContext) -> bool {
+    tasks::offered(ctx.client_capabilities().extensions.as_ref())
+}
+
+struct WithRounds {
+    ctx: RequestContext,
+    rounds: usize,
+}
+
+pub(crate) fn clone_inner(inner: &ContextInner) -> ContextInner {
+    ContextInner {
+        revision: inner.revision,
+        principal: inner.principal.clone(),
+        client_capabilities: inner.client_capabilities.clone(),
+        client_info: inner.client_info.clone(),
+        request_id: inner.request_id.clone(),
+        method: inner.method,
+        progress_token: inner.progress_token.clone(),
+        log_level: inner.log_level.clone(),
+        log_by_default: inner.log_by_default,
+        outbox: inner.outbox.clone(),
+        input: inner.input.clone(),
+        notifier: inner.notifier.clone(),
+        param_headers: inner.param_headers.clone(),
+        session_id: inner.session_id.clone(),
+        headers: inner.headers.clone(),
+    }
+}
+
+/// Aborts a task when dropped (a client that goes away cancels its request).
+pub(crate) struct AbortOnDrop(pub tokio::task::AbortHandle);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// The response frame of `answer` to request `id` at `revision` (an emission failure becomes
+/// `-32603`).
+pub(crate) fn response_frame(
+    shared: &ServerShared,
+    id: RequestId,
+    answer: Answer,
+    revision: ProtocolVersion,
+    server_meta: Option<&Meta>,
+) -> (Frame, Option<i64>) {
+    let error = match answer {
+        Ok(mut result) => {
+            if let Some(meta) = server_meta {
+                add_meta(&mut result, meta);
+            }
+            let mut buf = Vec::with_capacity(512);
+            match mcp_wire::wire::serialize_for_vec(
+                &JsonRpcResponse::new(id.clone(), result),
+                revision,
+                &mut buf,
+            ) {
+                Ok(()) => return (Frame::from_emitted(buf), None),
+                Err(e) => ErrorData::new(codes::INTERNAL_ERROR, format!("cannot emit: {e}")),
+            }
+        }
+        Err(HandlerError::Rpc(e)) => e,
+        Err(HandlerError::InputRequired(_)) => ErrorData::new(
+            codes::INTERNAL_ERROR,
+            "client input is not available on this request",
+        ),
+        Err(HandlerError::TaskCreated(_)) => {
+            ErrorData::new(codes::INTERNAL_ERROR, "a task cannot answer this request")
+        }
+    };
+    let _ = shared;
+    error_frame(Some(id), error, revision)
+}
+
+/// An error frame (and its code).
+pub(crate) fn error_frame(
+    id: Option<RequestId>,
+    error: ErrorData,
+    revision: ProtocolVersion,
+) -> (Frame, Option<i64>) {
+    let code = error.code;
+    let mut buf = Vec::with_capacity(256);
+    let body = JsonRpcError::new(id, error);
+    if mcp_wire::wire::serialize_for_vec(&body, revision, &mut buf).is_err() {
+        buf =
+            br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"cannot emit error"}}"#
+                .to_vec();
+    }
+    (Frame::from_emitted(buf), Some(code))
+}
+
+/// Adds `meta`'s keys to a result's `_meta` (without replacing the handler's own keys).
+fn add_meta(result: &mut ServerResult, meta: &Meta) {
+    macro_rules! slot {
+        ($($v:ident),*) => {
+            match result {
+                $(ServerResult::$v(r) => &mut r.meta,)*
+                _ => return,
+            }
+        };
+    }
+    let slot = slot!(
+        Empty,
+        Complete,
+        GetPrompt,
+        ListPrompts,
+        ListResources,
+        ListResourceTemplates,
+        ReadResource,
+        CallTool,
+        ListTools,
+        InputRequired,
+        SubscriptionsListen,
+        TaskCreated,
+        DetailedTask
+    );
+    let target = slot.get_or_insert_with(Meta::new);
+    for (k, v) in meta.iter() {
+        if !target.contains_key(k) {
+            target.insert(k.clone(), v.clone());
+        }
+    }
+}

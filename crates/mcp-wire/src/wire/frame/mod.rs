@@ -1,0 +1,529 @@
+//! Whole JSON-RPC frames at a revision: the envelope split from the text, then the body typed.
+//!
+//! [`parse_frame`] is the one call for a frame whose answer needs nothing else (a server reading
+//! client requests and notifications); [`parse_frame_answering`] also types a response by the
+//! request it answers, asked by the response's id. [`RawFrame`] splits first, so the caller can
+//! place the frame in its [`Session`](crate::session::Session) (a `RawFrame` is the session's
+//! [`Evidence`]) before typing it ([`RawFrame::parse`] with a [`ResultFor`]).
+//!
+//! `parse_frame` and `parse_frame_answering` read a good frame in one pass: the envelope members
+//! and the typed body come out of the same `serde_json` read, in any member order (`once.rs`).
+//! A frame the one pass does not take (any fault, a repeated member, `params` before `method`)
+//! is read again by the two-pass route, `RawFrame::split` (the envelope members as borrowed
+//! `serde_json::value::RawValue`s) then `RawFrame::parse` ([`parse_str_as`] /
+//! [`parse_result_str_for`] on the text), whose answers and errors are the reference. The
+//! envelope types emit through [`serialize_for_vec`](super::serialize_for_vec) by writing the
+//! body's planned text inside the envelope's, in the same buffer. No `serde_json::Value` is
+//! built for a good frame.
+//!
+//! On a bad frame the error still carries the id whenever the envelope has a usable one, so a
+//! request can always be answered: [`FrameError::reply`] builds the error response (with
+//! `"id": null` only when the frame has no usable id, as JSON-RPC asks).
+//!
+//! ```
+//! use mcp_wire::ProtocolVersion::V2025_06_18;
+//! use mcp_wire::model::{ClientNotification, ClientRequest};
+//! use mcp_wire::wire::{Frame, parse_frame};
+//!
+//! let text = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"add"}}"#;
+//! let frame = parse_frame::<ClientRequest, ClientNotification>(text, V2025_06_18)?;
+//! let Frame::Request(call) = frame else { unreachable!() };
+//! assert!(matches!(call.request, ClientRequest::CallTool(_)));
+//!
+//! // A bad body still gives the id, and the reply names the JSON Pointer of the fault.
+//! let bad = r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":5}}"#;
+//! let e = parse_frame::<ClientRequest, ClientNotification>(bad, V2025_06_18).unwrap_err();
+//! let reply = serde_json::to_value(e.reply().unwrap())?;
+//! assert_eq!(reply["id"], 8);
+//! assert_eq!(reply["error"]["code"], -32602);
+//! assert_eq!(reply["error"]["data"]["pointer"], "/params/name");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::borrow::Cow;
+use std::cell::OnceCell;
+
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+use super::error::{JsonPath, ParseError, ParseErrorKind, PathSegment};
+use super::parse::{MethodResult, ResultFor, WireParse, parse_result_str_for, parse_str_as};
+use crate::VersionLike;
+use crate::jsonrpc::{
+    ErrorData, JsonRpcError, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, Members,
+    RequestId, judge,
+};
+use crate::session::{Envelope, Evidence};
+
+/// The spec name errors of the envelope itself are reported against.
+const ENVELOPE: &str = "JSONRPCMessage";
+
+/// A frame read at a revision: its envelope, with the body typed.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+// Typed bodies are large by nature; a frame is read once and moved once.
+#[allow(clippy::large_enum_variant)]
+pub enum Frame<'a, R, N> {
+    /// A request, its body typed as `R` (e.g. `ClientRequest`).
+    Request(JsonRpcRequest<R>),
+    /// A notification, its body typed as `N` (e.g. `ClientNotification`).
+    Notification(JsonRpcNotification<N>),
+    /// A success response, its result typed by the request it answers.
+    Response(JsonRpcResponse<MethodResult>),
+    /// A success response read without the request it answers: the `result` as raw JSON, to be
+    /// typed by [`RawFrame::parse`] with a [`ResultFor`] (a session gives one) or
+    /// [`parse_result_str_for`].
+    UntypedResponse {
+        /// The id of the request it answers.
+        id: RequestId,
+        /// The `result` member's JSON text.
+        result: &'a RawValue,
+    },
+    /// An error response.
+    Error(JsonRpcError),
+}
+
+/// A frame that could not be read: the fault, and the id when the envelope has a usable one.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+#[error("{error}")]
+pub struct FrameError {
+    /// The frame's id, when it has a usable one (an error response answers it).
+    pub id: Option<RequestId>,
+    /// What kind of frame it was, when the envelope says (`None`: not even that).
+    pub envelope: Option<Envelope>,
+    /// The fault, with its JSON Pointer relative to the frame (boxed: a `Result` stays small).
+    pub error: Box<ParseError>,
+}
+
+impl FrameError {
+    /// The JSON-RPC code the fault maps to.
+    pub fn code(&self) -> i64 {
+        self.error.code()
+    }
+
+    /// The error response a receiver sends back: for a request (to its id) and for a frame
+    /// whose kind cannot be told (to its id, or `null`); `None` for notifications and
+    /// responses, which JSON-RPC never answers.
+    pub fn reply(&self) -> Option<JsonRpcError> {
+        match &self.envelope {
+            Some(Envelope::Notification { .. } | Envelope::Response { .. }) => None,
+            Some(Envelope::Error { .. }) => None,
+            Some(Envelope::Request { .. }) | None => Some(JsonRpcError::new(
+                self.id.clone(),
+                ErrorData::from(&*self.error),
+            )),
+        }
+    }
+}
+
+/// The error response's `error`: the fault's code, message and JSON Pointer ([`FrameError::reply`]
+/// for the whole response).
+impl From<&FrameError> for ErrorData {
+    fn from(e: &FrameError) -> Self {
+        ErrorData::from(&*e.error)
+    }
+}
+
+impl From<FrameError> for ErrorData {
+    fn from(e: FrameError) -> Self {
+        ErrorData::from(&*e.error)
+    }
+}
+
+/// The envelope members as borrowed JSON text.
+#[derive(Deserialize)]
+struct Split<'a> {
+    #[serde(borrow, default, deserialize_with = "present")]
+    jsonrpc: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    id: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    method: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    params: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    result: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    error: Option<&'a RawValue>,
+}
+
+/// A present member, `null` included (an `Option` alone would read `null` as absent).
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue>::deserialize(d).map(Some)
+}
+
+/// What the session reads from a request's params, read once on demand.
+#[derive(Debug, Default)]
+struct ParamsPeek {
+    meta_revision: Option<Value>,
+    task: bool,
+    task_id: Option<String>,
+}
+
+/// A JSON-RPC frame split from its text: the envelope decided, the members still JSON text.
+#[derive(Debug)]
+pub struct RawFrame<'a> {
+    text: &'a str,
+    envelope: Envelope,
+    params: Option<&'a RawValue>,
+    result: Option<&'a RawValue>,
+    error: Option<ErrorData>,
+    peek: OnceCell<ParamsPeek>,
+}
+
+fn envelope_error(
+    kind: ParseErrorKind,
+    path: JsonPath,
+    id: Option<RequestId>,
+    envelope: Option<Envelope>,
+    message: impl Into<String>,
+) -> FrameError {
+    FrameError {
+        id,
+        envelope,
+        error: Box::new(ParseError::new(
+            kind,
+            path,
+            &any_revision(),
+            ENVELOPE,
+            message,
+        )),
+    }
+}
+
+/// The envelope is the same at every revision: its faults name no one revision.
+fn any_revision() -> VersionLike {
+    VersionLike::Unknown("any revision".into())
+}
+
+/// The JSON kind of a member's text, in [`crate::path::json_kind`]'s words.
+fn raw_kind(raw: &RawValue) -> &'static str {
+    match raw.get().as_bytes().first() {
+        Some(b'n') => "null",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'"') => "a string",
+        Some(b'[') => "an array",
+        Some(b'{') => "an object",
+        _ => "a number",
+    }
+}
+
+impl<'a> RawFrame<'a> {
+    /// Splits one frame: the crate's envelope judge decides (`jsonrpc`, `id`, exactly one of
+    /// `method`, `result`, `error`, the members' kinds) and the members stay text. Not JSON is `-32700`; a bad envelope
+    /// `-32600`, with the id when it is usable.
+    pub fn split(text: &'a str) -> Result<RawFrame<'a>, FrameError> {
+        let not_json = |e: serde_json::Error| {
+            envelope_error(
+                ParseErrorKind::Syntax,
+                JsonPath::root(),
+                None,
+                None,
+                e.to_string(),
+            )
+        };
+        let invalid = |path: JsonPath, id: Option<RequestId>, message: String| {
+            envelope_error(ParseErrorKind::InvalidEnvelope, path, id, None, message)
+        };
+        // A derived struct also reads a JSON array (positionally): only an object is a frame.
+        if !text.trim_start().starts_with('{') {
+            serde_json::from_str::<serde::de::IgnoredAny>(text).map_err(not_json)?;
+            let message = if text.trim_start().starts_with('[') {
+                "a batch (JSON array) where one message was expected; batches exist only at \
+                 2025-03-26 (see JsonRpcFrame)"
+            } else {
+                "expected a JSON-RPC object"
+            };
+            return Err(invalid(JsonPath::root(), None, message.to_owned()));
+        }
+        let split: Split<'a> = match serde_json::from_str(text) {
+            Ok(s) => s,
+            Err(e) if e.is_data() => {
+                // Not JSON at all is the parse error, even when serde saw the shape first.
+                serde_json::from_str::<serde::de::IgnoredAny>(text).map_err(not_json)?;
+                return Err(invalid(
+                    JsonPath::root(),
+                    None,
+                    format!("not a JSON-RPC message: {e}"),
+                ));
+            }
+            Err(e) => return Err(not_json(e)),
+        };
+        // The small members are read as values, `params` and `result` only by their kind;
+        // the crate's one envelope judge decides.
+        let small = |raw: Option<&RawValue>| -> Result<Option<Cow<'static, Value>>, FrameError> {
+            raw.map(|raw| serde_json::from_str::<Value>(raw.get()).map(Cow::Owned))
+                .transpose()
+                .map_err(not_json)
+        };
+        // `error` is kept: an error response's `ErrorData` is read from it after the judge.
+        let error_value = small(split.error)?.map(Cow::into_owned);
+        let members = Members {
+            jsonrpc: small(split.jsonrpc)?,
+            id: small(split.id)?,
+            method: small(split.method)?,
+            params: split.params.map(raw_kind),
+            result: split.result.map(raw_kind),
+            error: error_value.as_ref().map(Cow::Borrowed),
+        };
+        let kind = judge(members).map_err(|f| invalid(f.path, f.id, f.message))?;
+        let envelope = kind.into_envelope();
+        if let (Envelope::Error { id, .. }, Some(error)) = (&envelope, error_value) {
+            // The judge checked `code` and `message`; `data` is free.
+            let error: ErrorData = serde_json::from_value(error).map_err(|e| {
+                invalid(
+                    JsonPath::root().key("error"),
+                    id.clone(),
+                    format!("`error` must be {{code, message, data?}}: {e}"),
+                )
+            })?;
+            return Ok(RawFrame {
+                text,
+                envelope,
+                params: None,
+                result: None,
+                error: Some(error),
+                peek: OnceCell::new(),
+            });
+        }
+        Ok(RawFrame {
+            text,
+            envelope,
+            params: split.params,
+            result: split.result,
+            error: None,
+            peek: OnceCell::new(),
+        })
+    }
+
+    /// The envelope: the kind of frame, its id and method.
+    pub fn envelope(&self) -> &Envelope {
+        &self.envelope
+    }
+
+    /// The frame's id, when it has one.
+    pub fn id(&self) -> Option<&RequestId> {
+        self.envelope.id()
+    }
+
+    /// The whole frame's text.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// The `params` member's JSON text.
+    pub fn params_text(&self) -> Option<&'a RawValue> {
+        self.params
+    }
+
+    /// The `result` member's JSON text.
+    pub fn result_text(&self) -> Option<&'a RawValue> {
+        self.result
+    }
+
+    /// An error response's `error` member (`None` for any other frame).
+    pub fn error(&self) -> Option<&ErrorData> {
+        self.error.as_ref()
+    }
+
+    /// Types the body at `version`: a request as `R`, a notification as `N`, a response by
+    /// `answering` (the request it answers; without it the result stays text,
+    /// [`Frame::UntypedResponse`]). A fault carries the frame's id and envelope; its JSON
+    /// Pointer is relative to the frame (`/params/name`, `/result/content/0`).
+    pub fn parse<R: WireParse, N: WireParse>(
+        &self,
+        version: impl Into<VersionLike>,
+        answering: Option<ResultFor<'_>>,
+    ) -> Result<Frame<'a, R, N>, FrameError> {
+        let version = version.into();
+        let fail = |error: ParseError| FrameError {
+            id: self.envelope.id().cloned(),
+            envelope: Some(self.envelope.clone()),
+            error: Box::new(error),
+        };
+        match &self.envelope {
+            Envelope::Request { id, .. } => parse_str_as::<R>(self.text, version)
+                .map(|r| Frame::Request(JsonRpcRequest::new(id.clone(), r)))
+                .map_err(fail),
+            Envelope::Notification { .. } => parse_str_as::<N>(self.text, version)
+                .map(|n| Frame::Notification(JsonRpcNotification::new(n)))
+                .map_err(fail),
+            Envelope::Response { id } => {
+                let Some(result) = self.result else {
+                    unreachable_response()
+                };
+                match answering {
+                    None => Ok(Frame::UntypedResponse {
+                        id: id.clone(),
+                        result,
+                    }),
+                    Some(answering) => parse_result_str_for(answering, result.get(), version)
+                        .map(|r| Frame::Response(JsonRpcResponse::new(id.clone(), r)))
+                        .map_err(|e| fail(under("result", e))),
+                }
+            }
+            Envelope::Error { id, .. } => Ok(Frame::Error(JsonRpcError::new(
+                id.clone(),
+                self.error.clone().unwrap_or_else(|| ErrorData::new(0, "")),
+            ))),
+        }
+    }
+
+    fn peek(&self) -> &ParamsPeek {
+        self.peek.get_or_init(|| {
+            // Every member read as raw text, so one of the wrong kind (a numeric `taskId`)
+            // hides nothing else; objects only (a derived struct also reads an array).
+            #[derive(Deserialize)]
+            struct Peek<'a> {
+                #[serde(rename = "_meta", default, borrow)]
+                meta: Option<&'a RawValue>,
+                #[serde(default, deserialize_with = "present")]
+                task: Option<&'a RawValue>,
+                #[serde(rename = "taskId", default, borrow)]
+                task_id: Option<&'a RawValue>,
+            }
+            #[derive(Deserialize)]
+            struct MetaPeek<'a> {
+                #[serde(rename = "io.modelcontextprotocol/protocolVersion", default, borrow)]
+                protocol_version: Option<&'a RawValue>,
+            }
+            fn object(raw: &RawValue) -> Option<&str> {
+                Some(raw.get()).filter(|text| text.starts_with('{'))
+            }
+            let Some(params) = self.params.and_then(object) else {
+                return ParamsPeek::default();
+            };
+            match serde_json::from_str::<Peek<'_>>(params) {
+                Ok(p) => ParamsPeek {
+                    meta_revision: p
+                        .meta
+                        .and_then(object)
+                        .and_then(|meta| serde_json::from_str::<MetaPeek<'_>>(meta).ok())
+                        .and_then(|m| m.protocol_version)
+                        .and_then(|raw| serde_json::from_str(raw.get()).ok()),
+                    task: p.task.is_some_and(|t| t.get() != "null"),
+                    task_id: p
+                        .task_id
+                        .and_then(|raw| serde_json::from_str::<String>(raw.get()).ok()),
+                },
+                // Not JSON members (never, after the split): the body parse reports it.
+                Err(_) => ParamsPeek::default(),
+            }
+        })
+    }
+}
+
+/// A response envelope always has its `result` (checked by [`RawFrame::split`]).
+#[cold]
+fn unreachable_response() -> ! {
+    unreachable!("a response envelope is split with its result")
+}
+
+/// The error of a member's parse, relative to the frame.
+fn under(member: &str, mut e: ParseError) -> ParseError {
+    let mut segments = vec![PathSegment::Key(member.to_owned())];
+    segments.extend(e.path.segments().iter().cloned());
+    e.path = JsonPath::from_segments(segments);
+    e.more = e.more.into_iter().map(|m| under(member, m)).collect();
+    e
+}
+
+impl Evidence for RawFrame<'_> {
+    fn params(&self) -> Option<Cow<'_, Map<String, Value>>> {
+        let params = self.params?;
+        serde_json::from_str(params.get()).ok().map(Cow::Owned)
+    }
+
+    fn result(&self) -> Option<Cow<'_, Value>> {
+        let result = self.result?;
+        serde_json::from_str(result.get()).ok().map(Cow::Owned)
+    }
+
+    fn meta_revision(&self) -> Option<Cow<'_, Value>> {
+        self.peek().meta_revision.as_ref().map(Cow::Borrowed)
+    }
+
+    fn task_augmented(&self) -> bool {
+        self.peek().task
+    }
+
+    fn task_id(&self) -> Option<Cow<'_, str>> {
+        self.peek().task_id.as_deref().map(Cow::Borrowed)
+    }
+}
+
+/// Reads one frame at `version`: the envelope, a request typed as `R`, a notification as `N`
+/// (responses keep their result as text: [`Frame::UntypedResponse`]; type them with
+/// [`parse_frame_answering`]). On a bad frame the [`FrameError`] keeps the id whenever there
+/// is one, and [`FrameError::reply`] is the answer to send.
+pub fn parse_frame<R: WireParse, N: WireParse>(
+    text: &str,
+    version: impl Into<VersionLike>,
+) -> Result<Frame<'_, R, N>, FrameError> {
+    parse_frame_answering(text, version, |_| None)
+}
+
+/// [`parse_frame`] with responses typed by the request they answer: `answering` is asked once,
+/// with a response's id, what it answers (a [`Session`](crate::session::Session) tells:
+/// `|id| session.pending(direction, id).map(Pending::result_for)`); `None` keeps the result as
+/// text ([`Frame::UntypedResponse`]).
+///
+/// A good frame is read in one pass (envelope and body together, in any member order); a
+/// frame that is not is read again by [`RawFrame::split`] and [`RawFrame::parse`], whose
+/// answers and errors these are.
+///
+/// ```
+/// use mcp_wire::ProtocolVersion::V2025_06_18;
+/// use mcp_wire::jsonrpc::RequestId;
+/// use mcp_wire::model::{ServerNotification, ServerRequest, ServerResult};
+/// use mcp_wire::wire::{Frame, MethodResult, ResultFor, parse_frame_answering};
+///
+/// let text = r#"{"jsonrpc":"2.0","id":3,"result":{"tools":[]}}"#;
+/// let frame = parse_frame_answering::<ServerRequest, ServerNotification>(text, V2025_06_18, |id| {
+///     (id == &RequestId::Integer(3)).then(|| ResultFor::method("tools/list"))
+/// })?;
+/// let Frame::Response(r) = frame else { unreachable!() };
+/// assert!(matches!(r.result, MethodResult::Server(ServerResult::ListTools(_))));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn parse_frame_answering<'a, 'r, R: WireParse, N: WireParse>(
+    text: &'a str,
+    version: impl Into<VersionLike>,
+    answering: impl FnOnce(&RequestId) -> Option<ResultFor<'r>>,
+) -> Result<Frame<'a, R, N>, FrameError> {
+    let version = version.into();
+    let mut answering = once::Answering::new(answering);
+    let mut slot = None;
+    if once::read(text, &version, &mut answering, &mut slot)
+        && let Some(frame) = slot
+    {
+        return Ok(frame);
+    }
+    read_twice(text, version, &mut answering)
+}
+
+/// The two-pass read of [`parse_frame_answering`]: the split, then the body typed (out of line:
+/// bad frames and the unusual ones come here).
+#[cold]
+#[inline(never)]
+fn read_twice<'a, 'r, R: WireParse, N: WireParse>(
+    text: &'a str,
+    version: VersionLike,
+    answering: &mut once::Answering<'r, impl FnOnce(&RequestId) -> Option<ResultFor<'r>>>,
+) -> Result<Frame<'a, R, N>, FrameError> {
+    let raw = RawFrame::split(text).map_err(|mut e| {
+        e.error.version = version.clone();
+        e
+    })?;
+    let answers = match raw.envelope() {
+        Envelope::Response { id } => answering.get(id),
+        _ => None,
+    };
+    raw.parse(version, answers)
+}
+
+mod once;
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,315 @@
+//! The version boundary: emit a superset value for one revision, read one revision's JSON into
+//! the superset.
+//!
+//! # Emission
+//!
+//! [`serialize_for`] (to a [`serde_json::Value`]), [`serialize_for_vec`] / [`serialize_for_writer`]
+//! (bytes) and [`serialize_for_report`] (value plus an [`EmissionReport`]) accept only
+//! [`WireBody`] values — requests, notifications, results and JSON-RPC envelopes — so passing a
+//! fragment is a compile error.
+//!
+//! One emitter stands behind these functions (`wire/planned.rs`): it walks the value's description
+//! with plans built from the ledger; how it works is in [`design`](crate::design).
+//! At 2026-07-28 the body's object also gets the shaping of [`ledger::SHAPING_2026`]
+//! (`resultType`, cache hints and the `_meta` protocol version appended after the caller's
+//! keys), one row per member in [`shaping::SHAPED_MEMBERS`]: the values accepted, the default
+//! injected, the rule.
+//!
+//! On a refusal the output is discarded: [`serialize_for_vec`] truncates the buffer back and
+//! [`serialize_for_writer`] writes nothing; the error has the JSON path of the refused member.
+//!
+//! # Reading
+//!
+//! [`parse_frame`] reads a whole JSON-RPC frame at a revision (its id kept for the reply when
+//! the body is bad); [`parse_as`] / [`parse_str_as`] read a body; [`parse_result_for`] types a
+//! result by the request it answers.
+
+/// `serde::Serializer` methods (without type parameters) that all fail with `$err`: for the
+/// serializers that take only a few shapes (a map key, raw JSON text).
+macro_rules! refusing {
+    ($err:expr; $($method:ident($($arg:ty),*) -> $ret:ty),* $(,)?) => {
+        $(
+            fn $method(self, $(_: $arg),*) -> ::std::result::Result<$ret, Self::Error> {
+                Err($err)
+            }
+        )*
+    };
+}
+
+/// The `serde::Serializer` methods that only pass through: `Some(v)` and a newtype struct
+/// write `v`, a unit variant writes its name as a string. Shared by the serializers whose
+/// scalars need nothing more (the byte writer, its key writer, the key reader).
+macro_rules! transparent {
+    () => {
+        #[inline]
+        fn serialize_some<T: ::serde::Serialize + ?Sized>(
+            self,
+            value: &T,
+        ) -> ::std::result::Result<Self::Ok, Self::Error> {
+            ::serde::Serialize::serialize(value, self)
+        }
+
+        #[inline]
+        fn serialize_newtype_struct<T: ::serde::Serialize + ?Sized>(
+            self,
+            _name: &'static str,
+            value: &T,
+        ) -> ::std::result::Result<Self::Ok, Self::Error> {
+            ::serde::Serialize::serialize(value, self)
+        }
+
+        #[inline]
+        fn serialize_unit_variant(
+            self,
+            _name: &'static str,
+            _index: u32,
+            variant: &'static str,
+        ) -> ::std::result::Result<Self::Ok, Self::Error> {
+            ::serde::Serializer::serialize_str(self, variant)
+        }
+    };
+}
+
+mod body;
+mod clean;
+pub mod error;
+mod frame;
+mod impls;
+mod json;
+pub mod ledger;
+mod names;
+pub mod parse;
+pub(crate) mod planned;
+pub mod report;
+pub mod revs;
+pub mod shaping;
+
+use std::io;
+
+use serde_json::Value;
+
+pub use body::{BodyInfo, BodyKind, WireBody};
+pub use error::{EmitError, EmitErrorKind, JsonPath, ParseError, ParseErrorKind, PathSegment};
+pub use frame::{Frame, FrameError, RawFrame, parse_frame, parse_frame_answering};
+pub use ledger::{
+    Action, Cause, LedgerRow, MemberAction, MemberRow, OlderForm, RefuseWhen, TypeRow,
+};
+pub use parse::{
+    INPUT_REQUIRED_METHODS, MandateFacts, MethodResult, ParseKind, ResultFor, ResultTyping,
+    WireParse, parse_as, parse_result_for, parse_result_slice_for, parse_result_str_for,
+    parse_result_str_into, parse_slice_as, parse_str_as, parse_str_into,
+    parse_unchecked_result_str_into,
+};
+pub use report::{Change, EmissionReport};
+pub use revs::Revisions;
+
+use crate::ProtocolVersion;
+use planned::{Bytes, Reporting, Sink, Values};
+
+/// Refuses a body type the revision does not define as a message (`body` is what is known
+/// about the body's type name).
+fn check_body(body: names::Known, version: ProtocolVersion) -> Result<(), EmitError> {
+    if let Some(t) = body.owner.and_then(|o| o.ty)
+        && !t.body.contains(version)
+    {
+        return Err(EmitError::new(
+            EmitErrorKind::TypeAbsent,
+            version,
+            format!(
+                "{} has no wire form at protocol version {version}: {}",
+                t.name, t.reason
+            ),
+            Some(Cause::Type(t)),
+        ));
+    }
+    Ok(())
+}
+
+/// How a body is emitted, beyond its revision: the `*_with` functions take one
+/// ([`serialize_for_with`], [`serialize_for_vec_with`], [`serialize_for_report_with`]); the
+/// others use the default.
+///
+/// By default a member the target revision does not declare but can carry harmlessly (a `pass`
+/// ledger row: a display `title`, `icons`, `structuredContent` at 2024-11-05, …) is written,
+/// because peers ignore unknown keys, and the report lists it as passed. A **strict** emission
+/// strips those members instead (the report lists them as stripped), for peers that validate
+/// closed-world. Keys the model does not name (kept from a parse so that a round trip loses
+/// nothing) are written either way.
+///
+/// ```
+/// use mcp_wire::ProtocolVersion::V2024_11_05;
+/// use mcp_wire::model::{ListToolsResult, Tool};
+/// use mcp_wire::wire::{EmitOptions, serialize_for, serialize_for_with};
+///
+/// let tool = Tool::new("t", Tool::empty_input_schema()).with_title("T");
+/// let r = ListToolsResult::new(vec![tool]);
+/// assert_eq!(serialize_for(&r, V2024_11_05)?["tools"][0]["title"], "T");
+/// let strict = serialize_for_with(&r, V2024_11_05, EmitOptions::new().strict(true))?;
+/// assert!(strict["tools"][0].get("title").is_none());
+/// # Ok::<(), mcp_wire::wire::EmitError>(())
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct EmitOptions {
+    strict: bool,
+}
+
+impl EmitOptions {
+    /// The default options: not strict.
+    pub const fn new() -> Self {
+        EmitOptions { strict: false }
+    }
+
+    /// Sets whether the emission is strict: it writes only members the target revision declares.
+    pub const fn strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
+    /// Whether the emission is strict.
+    pub const fn is_strict(self) -> bool {
+        self.strict
+    }
+}
+
+/// `body` at `version` into a `serde_json::Value`, with its report when `S` keeps one.
+fn emit_value<B: WireBody + ?Sized, S: Sink>(
+    body: &B,
+    version: ProtocolVersion,
+    options: EmitOptions,
+    mut sink: S,
+) -> Result<S, EmitError> {
+    body.emit_into(version, options.is_strict(), &mut sink)?;
+    Ok(sink)
+}
+
+/// The error of an emission that wrote no whole value (a body whose own `Serialize` wrote
+/// nothing).
+fn no_value(version: ProtocolVersion) -> EmitError {
+    EmitError::new(
+        EmitErrorKind::Serialization,
+        version,
+        "the emission wrote no value",
+        None,
+    )
+}
+
+/// Emits `body` for `version` as a JSON value (always an object).
+///
+/// Below 2026-07-28 a body that uses only what the revision defines comes out exactly as plain
+/// `serde_json::to_value` would produce it.
+pub fn serialize_for<B: WireBody + ?Sized>(
+    body: &B,
+    version: ProtocolVersion,
+) -> Result<Value, EmitError> {
+    serialize_for_with(body, version, EmitOptions::new())
+}
+
+/// [`serialize_for`] with [`EmitOptions`].
+pub fn serialize_for_with<B: WireBody + ?Sized>(
+    body: &B,
+    version: ProtocolVersion,
+    options: EmitOptions,
+) -> Result<Value, EmitError> {
+    emit_value(body, version, options, Values::default())?
+        .into_value()
+        .ok_or_else(|| no_value(version))
+}
+
+/// Emits `body` for `version` as a JSON object map.
+pub fn serialize_for_map<B: WireBody + ?Sized>(
+    body: &B,
+    version: ProtocolVersion,
+) -> Result<serde_json::Map<String, Value>, EmitError> {
+    match serialize_for(body, version)? {
+        Value::Object(m) => Ok(m),
+        other => Err(EmitError::new(
+            EmitErrorKind::Serialization,
+            version,
+            format!("the body serialized to a non-object: {other}"),
+            None,
+        )),
+    }
+}
+
+/// Emits `body` for `version` and lists what was stripped, injected, rewritten and passed.
+pub fn serialize_for_report<B: WireBody + ?Sized>(
+    body: &B,
+    version: ProtocolVersion,
+) -> Result<(Value, EmissionReport), EmitError> {
+    serialize_for_report_with(body, version, EmitOptions::new())
+}
+
+/// [`serialize_for_report`] with [`EmitOptions`].
+pub fn serialize_for_report_with<B: WireBody + ?Sized>(
+    body: &B,
+    version: ProtocolVersion,
+    options: EmitOptions,
+) -> Result<(Value, EmissionReport), EmitError> {
+    let (value, report) = emit_value(body, version, options, Reporting::new(version))?.finish();
+    Ok((value.ok_or_else(|| no_value(version))?, report))
+}
+
+/// Appends the compact JSON text of `body` at `version` to `out`; on error `out` is unchanged.
+pub fn serialize_for_vec<B: WireBody + ?Sized>(
+    body: &B,
+    version: ProtocolVersion,
+    out: &mut Vec<u8>,
+) -> Result<(), EmitError> {
+    serialize_for_vec_with(body, version, EmitOptions::new(), out)
+}
+
+/// [`serialize_for_vec`] with [`EmitOptions`].
+pub fn serialize_for_vec_with<B: WireBody + ?Sized>(
+    body: &B,
+    version: ProtocolVersion,
+    options: EmitOptions,
+    out: &mut Vec<u8>,
+) -> Result<(), EmitError> {
+    let start = out.len();
+    let written = body.emit_into(version, options.is_strict(), &mut Bytes::new(out));
+    if written.is_err() {
+        out.truncate(start);
+    }
+    written
+}
+
+/// Writes the compact JSON text of `body` at `version` to `writer`; on error nothing is written
+/// (an I/O failure is reported as [`EmitErrorKind::Serialization`]).
+pub fn serialize_for_writer<B: WireBody + ?Sized, W: io::Write>(
+    body: &B,
+    version: ProtocolVersion,
+    mut writer: W,
+) -> Result<(), EmitError> {
+    let mut buf = Vec::with_capacity(256);
+    serialize_for_vec(body, version, &mut buf)?;
+    writer.write_all(&buf).map_err(|e| {
+        EmitError::new(
+            EmitErrorKind::Serialization,
+            version,
+            format!("write failed: {e}"),
+            None,
+        )
+    })
+}
+
+/// The compact JSON text of `body` at `version`.
+pub fn serialize_for_string<B: WireBody + ?Sized>(
+    body: &B,
+    version: ProtocolVersion,
+) -> Result<String, EmitError> {
+    let mut buf = Vec::with_capacity(256);
+    serialize_for_vec(body, version, &mut buf)?;
+    // serde_json only writes UTF-8.
+    String::from_utf8(buf)
+        .map_err(|e| EmitError::new(EmitErrorKind::Serialization, version, e.to_string(), None))
+}
+
+#[cfg(test)]
+mod model_tests;
+#[cfg(test)]
+mod route_tests;
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod walk_tests;
