@@ -43,3 +43,36 @@ pub(crate) fn name_member(method: &str) -> Option<NameMember> {
         .find(|(m, _)| *m == method)
         .map(|(_, member)| *member)
 }
+
+/// A header value, decoded from `=?base64?…?=` when wrapped so; `None` when the wrapper holds
+/// invalid base64 or non-UTF-8.
+pub(crate) fn decode_header_value(raw: &str) -> Option<String> {
+    use base64::Engine;
+    match raw
+        .strip_prefix("=?base64?")
+        .and_then(|r| r.strip_suffix("?="))
+    {
+        Some(encoded) => base64::engine::general_purpose::STANDARD
+            .decode(encoded)
+            .ok()
+            .and_then(|b| String::from_utf8(b).ok()),
+        None => Some(raw.to_owned()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_values_decode_from_the_base64_wrapper_only() {
+        assert_eq!(decode_header_value("plain").as_deref(), Some("plain"));
+        assert_eq!(
+            decode_header_value("=?base64?SGVsbG8=?=").as_deref(),
+            Some("Hello")
+        );
+        // Missing padding and characters outside the alphabet are refused.
+        assert_eq!(decode_header_value("=?base64?SGVsbG8?="), None);
+        assert_eq!(decode_header_value("=?base64?SGVs!!!bG8=?="), None);
+    }
+}

@@ -17,12 +17,10 @@ use tokio::task::JoinSet;
 
 use super::Server;
 use super::auth::Principal;
-use super::context::{ContextInner, Outgoing, RequestContext, emit};
+use super::context::{ContextInner, Outgoing, RequestContext, emit, modern_context};
 use super::handler::{Handler, codes, keys};
-use super::http::{
-    change_notification, listen_ack, modern_context, parse_error, session_change, tag_subscription,
-};
-use super::runtime::{clone_inner, error_frame, response_frame};
+use super::notify::{change_notification, listen_ack, session_change, tag_subscription};
+use super::runtime::{clone_inner, error_frame, parse_error, response_frame};
 use super::session::{Session, new_session_id};
 use crate::{Connection, Frame, FrameSender};
 
@@ -153,7 +151,7 @@ impl<H: Handler> Server<H> {
                             continue;
                         }
                     };
-                    let base = super::http::session_context(
+                    let base = super::context::session_context(
                         self,
                         &s,
                         r.id.clone(),
@@ -409,7 +407,7 @@ impl<H: Handler> Server<H> {
                                 error_frame(Some(r.id), error, revision).0
                             }
                             Ok(request) => {
-                                let ctx = super::http::session_context(
+                                let ctx = super::context::session_context(
                                     &server,
                                     &session,
                                     r.id.clone(),

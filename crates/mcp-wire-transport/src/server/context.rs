@@ -14,14 +14,18 @@ use mcp_wire::model::{
     ProgressNotificationParams, ProgressToken, ServerNotification, ServerRequest,
 };
 use mcp_wire::wire::{MethodResult, parse_result_for, serialize_for_vec};
+use serde::Deserialize;
 use serde_json::{Number, Value};
 use tokio::sync::mpsc;
 
+use super::Server;
 use super::auth::Principal;
+use super::handler::{Handler, keys};
 use super::handler::{HandlerError, HandlerResult, InputPending, level_rank};
 use super::notify::Notifier;
 use super::session::Session;
 use crate::Frame;
+use mcp_wire::model::{ClientRequest, RequestMeta};
 
 /// What a request's stream carries besides its final answer.
 #[derive(Debug)]
@@ -405,5 +409,90 @@ fn number(v: f64) -> Number {
         Number::from(v as i64)
     } else {
         Number::from_f64(v).unwrap_or_else(|| Number::from(0))
+    }
+}
+
+/// The progress token of a typed request.
+pub(crate) fn progress_token(request: &ClientRequest) -> Option<ProgressToken> {
+    use mcp_wire::model::RequestMeta;
+    request.meta().and_then(|m| {
+        m.get_as::<ProgressToken>(keys::PROGRESS_TOKEN)
+            .ok()
+            .flatten()
+    })
+}
+
+pub(crate) fn session_context<H: Handler>(
+    server: &Arc<Server<H>>,
+    session: &Arc<Session>,
+    id: RequestId,
+    request: &ClientRequest,
+    principal: Principal,
+    outbox: Option<mpsc::Sender<Outgoing>>,
+) -> RequestContext {
+    RequestContext {
+        inner: Arc::new(ContextInner {
+            revision: session.revision,
+            principal,
+            client_capabilities: session.client_capabilities.clone(),
+            client_info: session.client_info.clone(),
+            request_id: id,
+            method: request.method(),
+            progress_token: progress_token(request),
+            log_level: session.level.clone(),
+            log_by_default: true,
+            outbox,
+            input: InputMode::Session(SessionLink {
+                session: session.clone(),
+                timeout: server.shared.limits.client_answer_timeout,
+                tasks: None,
+            }),
+            notifier: server.shared.notifier.clone(),
+            param_headers: Vec::new(),
+            session_id: Some(session.id.clone()),
+            headers: None,
+        }),
+    }
+}
+
+/// The context of a 2026-07-28 request: identity and capabilities from its `_meta`, no logs
+/// unless `_meta` asks for a level.
+pub(crate) fn modern_context<H: Handler>(
+    server: &Arc<Server<H>>,
+    id: RequestId,
+    request: &ClientRequest,
+    principal: Principal,
+    param_headers: Vec<(String, String)>,
+) -> RequestContext {
+    // A member of the wrong shape is as good as absent (the request's own parse judged it).
+    let meta = request.meta();
+    let field = |key: &str| meta.and_then(|m| m.get(key));
+    let client_capabilities: ClientCapabilities = field(keys::CLIENT_CAPABILITIES)
+        .and_then(|v| ClientCapabilities::deserialize(v).ok())
+        .unwrap_or_default();
+    let client_info: Option<Implementation> =
+        field(keys::CLIENT_INFO).and_then(|v| Implementation::deserialize(v).ok());
+    let log_level = Arc::new(LevelCell::unset());
+    if let Some(level) = field(keys::LOG_LEVEL).and_then(|v| LoggingLevel::deserialize(v).ok()) {
+        log_level.set(level);
+    }
+    RequestContext {
+        inner: Arc::new(ContextInner {
+            revision: ProtocolVersion::V2026_07_28,
+            principal,
+            client_capabilities: Arc::new(client_capabilities),
+            client_info: client_info.map(Arc::new),
+            request_id: id,
+            method: request.method(),
+            progress_token: progress_token(request),
+            log_level,
+            log_by_default: false,
+            outbox: None,
+            input: InputMode::Stateless(Arc::new(StatelessInputs::default())),
+            notifier: server.shared.notifier.clone(),
+            param_headers,
+            session_id: None,
+            headers: None,
+        }),
     }
 }

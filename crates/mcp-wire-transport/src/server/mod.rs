@@ -21,7 +21,6 @@ mod connection;
 mod context;
 mod handler;
 mod http;
-mod legacy_sse;
 mod limits;
 mod notify;
 mod runtime;
@@ -96,7 +95,7 @@ pub(crate) struct ServerShared {
     pub signer: StateSigner,
     pub sessions: Sessions,
     pub notifier: Notifier,
-    pub sse: legacy_sse::SseConnections,
+    pub sse: http::SseConnections,
     pub tasks: Arc<tasks::TaskStore>,
 }
 
@@ -122,7 +121,7 @@ impl<H: Handler> Server<H> {
                 signer: StateSigner::new(config.state_key, config.limits.request_state_ttl),
                 sessions: Sessions::new(config.limits),
                 notifier: Notifier::new(config.limits.change_backlog),
-                sse: legacy_sse::SseConnections::default(),
+                sse: http::SseConnections::default(),
                 tasks: Arc::new(tasks::TaskStore::new(config.limits)),
             },
         })

@@ -1,7 +1,15 @@
 //! Server-wide changes (list changes, resource updates) broadcast to every listening client:
 //! handshake-era sessions' GET streams and 2026-07-28 `subscriptions/listen` streams.
 
+use mcp_wire::model::{
+    ServerNotification, SubscriptionFilter, SubscriptionsAcknowledgedNotification,
+    SubscriptionsAcknowledgedNotificationParams,
+};
+use serde_json::Value;
 use tokio::sync::broadcast;
+
+use super::handler::keys;
+use super::session::Session;
 
 /// One change a server announces.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,4 +60,87 @@ impl Notifier {
     pub fn subscribe(&self) -> broadcast::Receiver<Change> {
         self.listen()
     }
+}
+
+/// `n` tagged with the listen request's id in `params._meta` (2026-07-28 listen streams).
+pub(crate) fn tag_subscription(n: ServerNotification, id: &Value) -> ServerNotification {
+    let mut v = serde_json::to_value(&n).unwrap_or(Value::Null);
+    if let Some(obj) = v.as_object_mut() {
+        let params = obj
+            .entry("params")
+            .or_insert_with(|| Value::Object(Default::default()));
+        if let Some(params) = params.as_object_mut() {
+            let meta = params
+                .entry("_meta")
+                .or_insert_with(|| Value::Object(Default::default()));
+            if let Some(meta) = meta.as_object_mut() {
+                meta.insert(keys::SUBSCRIPTION_ID.to_owned(), id.clone());
+            }
+        }
+    }
+    serde_json::from_value(v).unwrap_or(n)
+}
+
+/// The acknowledgement that opens a listen stream.
+pub(crate) fn listen_ack(filter: &SubscriptionFilter, id: &Value) -> ServerNotification {
+    tag_subscription(
+        ServerNotification::SubscriptionsAcknowledged(SubscriptionsAcknowledgedNotification::new(
+            SubscriptionsAcknowledgedNotificationParams::new(filter.clone()),
+        )),
+        id,
+    )
+}
+
+/// The notification announcing `change`, if `filter` asks for it.
+pub(crate) fn change_notification(
+    change: &Change,
+    filter: &SubscriptionFilter,
+) -> Option<ServerNotification> {
+    use mcp_wire::model::{
+        PromptListChangedNotification, ResourceListChangedNotification,
+        ResourceUpdatedNotification, ResourceUpdatedNotificationParams,
+        ToolListChangedNotification,
+    };
+    let on = |flag: Option<bool>| flag == Some(true);
+    match change {
+        Change::StatelessOnly(inner) => change_notification(inner, filter),
+        Change::ToolsListChanged if on(filter.tools_list_changed) => Some(
+            ServerNotification::ToolListChanged(ToolListChangedNotification::new()),
+        ),
+        Change::PromptsListChanged if on(filter.prompts_list_changed) => Some(
+            ServerNotification::PromptListChanged(PromptListChangedNotification::new()),
+        ),
+        Change::ResourcesListChanged if on(filter.resources_list_changed) => Some(
+            ServerNotification::ResourceListChanged(ResourceListChangedNotification::new()),
+        ),
+        Change::ResourceUpdated(uri)
+            if filter
+                .resource_subscriptions
+                .as_ref()
+                .is_some_and(|s| s.iter().any(|u| u == uri)) =>
+        {
+            Some(ServerNotification::ResourceUpdated(
+                ResourceUpdatedNotification::new(ResourceUpdatedNotificationParams::new(
+                    uri.clone(),
+                )),
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// The handshake-era change notifications a session receives on its standalone stream.
+pub(crate) fn session_change(change: &Change, session: &Session) -> Option<ServerNotification> {
+    if matches!(change, Change::StatelessOnly(_)) {
+        return None;
+    }
+    let mut all = SubscriptionFilter::new();
+    all.tools_list_changed = Some(true);
+    all.prompts_list_changed = Some(true);
+    all.resources_list_changed = Some(true);
+    all.resource_subscriptions = match change {
+        Change::ResourceUpdated(uri) if session.is_subscribed(uri) => Some(vec![uri.clone()]),
+        _ => None,
+    };
+    change_notification(change, &all)
 }

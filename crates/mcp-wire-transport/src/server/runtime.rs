@@ -494,7 +494,7 @@ pub fn check_param_headers(
         };
         match (expected, sent) {
             (None, None) => {}
-            (Some(want), Some(raw)) => match super::http::decode_header_value(raw) {
+            (Some(want), Some(raw)) => match crate::routing::decode_header_value(raw) {
                 Some(got) if got == want => {}
                 Some(_) => {
                     return Err(mismatch(format!(
@@ -643,4 +643,12 @@ fn add_meta(result: &mut ServerResult, meta: &Meta) {
             target.insert(k.clone(), v.clone());
         }
     }
+}
+
+pub(crate) fn request_id(v: serde_json::Value) -> Option<RequestId> {
+    serde_json::from_value(v).ok()
+}
+
+pub(crate) fn parse_error(e: &mcp_wire::wire::ParseError) -> ErrorData {
+    ErrorData::new(e.code(), e.to_string())
 }

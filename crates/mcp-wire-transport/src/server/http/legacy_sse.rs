@@ -20,16 +20,15 @@ use mcp_wire::wire::parse_str_as;
 use serde_json::Value;
 use tokio::sync::{broadcast, mpsc};
 
-use super::context::{ContextInner, Outgoing, RequestContext, emit};
-use super::handler::{Handler, codes};
-use super::http::{
-    accepted, accepts, check_host_origin, parse_error, plain, request_id, session_change,
-    session_context, sse_response,
-};
-use super::runtime::{error_frame, response_frame};
-use super::session::{Session, lock, new_session_id};
-use super::{Server, ServerShared};
+use super::headers::{accepts, check_host_origin};
+use super::response::{accepted, plain, sse_response};
 use crate::Frame;
+use crate::server::context::{ContextInner, Outgoing, RequestContext, emit, session_context};
+use crate::server::handler::{Handler, codes};
+use crate::server::notify::session_change;
+use crate::server::runtime::{error_frame, parse_error, request_id, response_frame};
+use crate::server::session::{Session, lock, new_session_id};
+use crate::server::{Server, ServerShared};
 
 const REVISION: ProtocolVersion = ProtocolVersion::V2024_11_05;
 
@@ -261,7 +260,7 @@ async fn message<H: Handler>(
             let ctx = RequestContext {
                 inner: Arc::new(ContextInner {
                     outbox: Some(tx),
-                    ..super::runtime::clone_inner(&base.inner)
+                    ..crate::server::runtime::clone_inner(&base.inner)
                 }),
             };
             let id = r.id;

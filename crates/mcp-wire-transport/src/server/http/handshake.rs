@@ -1,0 +1,383 @@
+//! The handshake-era wire (2025-03-26 … 2025-11-25): `initialize`, requests on a session,
+//! 2025-03-26 batches, the standalone GET stream and its resumption, DELETE.
+
+use std::sync::Arc;
+
+use axum::response::Response;
+use bytes::Bytes;
+use http::{HeaderMap, HeaderValue, StatusCode};
+use mcp_wire::ProtocolVersion;
+use mcp_wire::jsonrpc::{ErrorData, JsonRpcMessage, JsonRpcNotification, RawMessage};
+use mcp_wire::model::{ClientNotification, ClientRequest};
+use mcp_wire::session::Envelope;
+use mcp_wire::wire::parse_str_as;
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+use super::headers::{accepts, header_str};
+use super::response::{accepted, json_error, json_response, plain, sse_response};
+use super::stream::{EventWriter, answer_request};
+use super::{MODERN, PostBody};
+use crate::Frame;
+use crate::routing::{LAST_EVENT_HEADER, SESSION_HEADER, VERSION_HEADER};
+use crate::server::Server;
+use crate::server::auth::Principal;
+use crate::server::context::emit;
+use crate::server::context::session_context;
+use crate::server::handler::{Handler, codes};
+use crate::server::notify::session_change;
+use crate::server::runtime::{error_frame, response_frame};
+use crate::server::runtime::{parse_error, request_id};
+use crate::server::session::{Session, new_session_id};
+
+/// `initialize` without a session: negotiate, mint a session, answer.
+pub(super) fn initialize<H: Handler>(
+    server: &Arc<Server<H>>,
+    value: &Value,
+    principal: Principal,
+) -> Response {
+    let legacy: Vec<ProtocolVersion> = server
+        .shared
+        .revisions
+        .iter()
+        .copied()
+        .filter(|v| *v != MODERN)
+        .collect();
+    let latest = legacy
+        .last()
+        .copied()
+        .unwrap_or(ProtocolVersion::V2025_11_25);
+    let id = value.get("id").cloned().and_then(request_id);
+    let Some(id) = id else {
+        return json_error(
+            StatusCode::BAD_REQUEST,
+            None,
+            ErrorData::new(codes::INVALID_REQUEST, "initialize must be a request"),
+            latest,
+        );
+    };
+    let requested = value
+        .pointer("/params/protocolVersion")
+        .and_then(Value::as_str)
+        .and_then(|s| s.parse::<ProtocolVersion>().ok());
+    let revision = requested.filter(|v| legacy.contains(v)).unwrap_or(latest);
+    let request = match parse_str_as::<ClientRequest>(&value.to_string(), revision) {
+        Ok(ClientRequest::Initialize(r)) => r,
+        Ok(_) => {
+            let error = ErrorData::new(codes::INVALID_REQUEST, "not an initialize request");
+            return json_error(StatusCode::BAD_REQUEST, Some(id), error, revision);
+        }
+        Err(e) => {
+            return json_error(StatusCode::BAD_REQUEST, Some(id), parse_error(&e), revision);
+        }
+    };
+    if server.shared.sessions.len() >= server.shared.limits.max_sessions {
+        return plain(StatusCode::SERVICE_UNAVAILABLE, "too many sessions");
+    }
+    let (session, result) =
+        match server.open_session(new_session_id(), revision, &request.params, principal) {
+            Ok(opened) => opened,
+            Err(error) => return json_error(StatusCode::OK, Some(id), error, revision),
+        };
+    if !server.shared.sessions.insert(session.clone()) {
+        session.close();
+        return plain(StatusCode::SERVICE_UNAVAILABLE, "too many sessions");
+    }
+    let result = mcp_wire::model::ServerResult::Initialize(result);
+    let (frame, _) = response_frame(&server.shared, id, Ok(result), revision, None);
+    let mut response = json_response(StatusCode::OK, frame);
+    if let Ok(v) = HeaderValue::from_str(&session.id) {
+        response.headers_mut().insert(SESSION_HEADER, v);
+    }
+    response
+}
+
+/// A POST on a handshake-era session.
+pub(super) async fn session_post<H: Handler>(
+    server: &Arc<Server<H>>,
+    headers: &Arc<HeaderMap>,
+    session: Arc<Session>,
+    body: PostBody<'_>,
+    principal: Principal,
+) -> Response {
+    let revision = session.revision;
+    if let Some(v) = header_str(headers, &VERSION_HEADER)
+        && v != revision.as_str()
+    {
+        return json_error(
+            StatusCode::BAD_REQUEST,
+            None,
+            ErrorData::new(
+                codes::INVALID_REQUEST,
+                format!(
+                    "MCP-Protocol-Version {v} does not match the session's {}",
+                    revision.as_str()
+                ),
+            ),
+            revision,
+        );
+    }
+    let text = body.frame.as_str();
+    if text.trim_start().starts_with('[') {
+        if revision != ProtocolVersion::V2025_03_26 {
+            return json_error(
+                StatusCode::BAD_REQUEST,
+                None,
+                ErrorData::new(
+                    codes::INVALID_REQUEST,
+                    "batches are not allowed at this revision",
+                ),
+                revision,
+            );
+        }
+        // Boxed: a batch is rare, and its future would make every POST's future its size.
+        return Box::pin(batch(server, &session, headers, body.value(), principal)).await;
+    }
+    let raw = match body.raw {
+        Ok(raw) => raw,
+        Err(e) => {
+            return json_error(
+                StatusCode::BAD_REQUEST,
+                None,
+                ErrorData::new(codes::INVALID_REQUEST, e.to_string()),
+                revision,
+            );
+        }
+    };
+    // What the envelope says is read out before the request is answered (a split frame is
+    // read in this task only).
+    let (id, request) = match raw.envelope() {
+        Envelope::Request { id, .. } => match parse_str_as::<ClientRequest>(text, revision) {
+            Ok(request) => (id.clone(), request),
+            Err(e) => {
+                return json_error(StatusCode::OK, Some(id.clone()), parse_error(&e), revision);
+            }
+        },
+        Envelope::Notification { .. } => {
+            if let Ok(ClientNotification::Cancelled(c)) =
+                parse_str_as::<ClientNotification>(text, revision)
+                && let Some(id) = c.params.request_id
+            {
+                session.cancel(&id);
+            }
+            return accepted();
+        }
+        Envelope::Response { id } => {
+            // The judge checked that `result` is an object.
+            let result = raw
+                .result_text()
+                .and_then(|r| serde_json::from_str::<Value>(r.get()).ok())
+                .unwrap_or_else(|| json!({}));
+            session.deliver(id, Ok(result));
+            return accepted();
+        }
+        Envelope::Error { id, .. } => {
+            if let (Some(id), Some(error)) = (id, raw.error()) {
+                session.deliver(id, Err(error.clone()));
+            }
+            return accepted();
+        }
+        #[allow(unreachable_patterns)]
+        _ => return accepted(),
+    };
+    drop(raw);
+    let ctx = session_context(server, &session, id.clone(), &request, principal, None)
+        .with_headers(headers);
+    answer_request(server, ctx, request, Some(session), None).await
+}
+
+/// A 2025-03-26 batch: each member alone, the answers as one JSON array (202 when none).
+async fn batch<H: Handler>(
+    server: &Arc<Server<H>>,
+    session: &Arc<Session>,
+    headers: &Arc<HeaderMap>,
+    value: &Value,
+    principal: Principal,
+) -> Response {
+    let revision = session.revision;
+    let mut answers = Vec::new();
+    for member in value.as_array().into_iter().flatten() {
+        let text = member.to_string();
+        match RawMessage::from_value(member.clone()) {
+            Ok(JsonRpcMessage::Request(r)) => {
+                let (frame, _) = match parse_str_as::<ClientRequest>(&text, revision) {
+                    Ok(ClientRequest::Initialize(_)) => error_frame(
+                        Some(r.id),
+                        ErrorData::new(codes::INVALID_REQUEST, "initialize cannot be batched"),
+                        revision,
+                    ),
+                    Ok(request) => {
+                        let ctx = session_context(
+                            server,
+                            session,
+                            r.id.clone(),
+                            &request,
+                            principal.clone(),
+                            None,
+                        )
+                        .with_headers(headers);
+                        let answer = server.answer(ctx, request).await;
+                        response_frame(&server.shared, r.id, answer, revision, None)
+                    }
+                    Err(e) => error_frame(Some(r.id), parse_error(&e), revision),
+                };
+                answers.push(frame);
+            }
+            Ok(JsonRpcMessage::Response(r)) => {
+                session.deliver(&r.id, Ok(Value::Object(r.result)));
+            }
+            Ok(JsonRpcMessage::Error(e)) => {
+                if let Some(id) = &e.id {
+                    session.deliver(id, Err(e.error.clone()));
+                }
+            }
+            Ok(_) => {}
+            Err(e) => answers.push(
+                error_frame(
+                    None,
+                    ErrorData::new(codes::INVALID_REQUEST, e.to_string()),
+                    revision,
+                )
+                .0,
+            ),
+        }
+    }
+    if answers.is_empty() {
+        return accepted();
+    }
+    let mut text = Vec::from(&b"["[..]);
+    for (i, f) in answers.iter().enumerate() {
+        if i > 0 {
+            text.push(b',');
+        }
+        text.extend_from_slice(f.as_bytes());
+    }
+    text.push(b']');
+    json_response(StatusCode::OK, Frame::from_emitted(text))
+}
+
+/// GET: the session's standalone SSE stream, or a resumption from `Last-Event-ID`.
+pub(super) async fn get_stream<H: Handler>(
+    server: &Arc<Server<H>>,
+    headers: &HeaderMap,
+    principal: &Principal,
+) -> Response {
+    if !accepts(headers, "text/event-stream") {
+        return plain(
+            StatusCode::NOT_ACCEPTABLE,
+            "Accept must list text/event-stream",
+        );
+    }
+    let Some(id) = header_str(headers, &SESSION_HEADER) else {
+        return if server.shared.revisions.iter().all(|v| *v == MODERN) {
+            plain(StatusCode::METHOD_NOT_ALLOWED, "this endpoint is stateless")
+        } else {
+            plain(StatusCode::BAD_REQUEST, "missing Mcp-Session-Id")
+        };
+    };
+    let Some(session) = server.shared.sessions.get_for(id, principal) else {
+        return plain(StatusCode::NOT_FOUND, "unknown or ended session");
+    };
+    let limits = server.shared.limits;
+    let (sink, body_rx) = mpsc::channel::<Bytes>(limits.stream_queue);
+    if let Some(last) = header_str(headers, &LAST_EVENT_HEADER) {
+        let parsed = last
+            .split_once('-')
+            .and_then(|(s, n)| Some((s.parse::<u64>().ok()?, n.parse::<u64>().ok()?)));
+        if let Some((stream, seq)) = parsed
+            && let Some(log) = session.stream(stream)
+        {
+            let replay = log.resume(seq, sink.clone());
+            tokio::spawn(async move {
+                for event in replay {
+                    if sink.send(event).await.is_err() {
+                        break;
+                    }
+                }
+            });
+            return sse_response(body_rx);
+        }
+    }
+    if session
+        .standalone_open
+        .swap(true, std::sync::atomic::Ordering::AcqRel)
+    {
+        return plain(
+            StatusCode::CONFLICT,
+            "the session's standalone stream is already open",
+        );
+    }
+    let log = session.open_stream();
+    log.attach(sink.clone());
+    let mut changes = server.shared.notifier.listen();
+    let server = Arc::downgrade(server);
+    tokio::spawn(async move {
+        let mut writer =
+            EventWriter::new(Some(log.clone()), sink.clone(), limits.slow_reader_timeout);
+        if session.revision == ProtocolVersion::V2025_11_25 {
+            writer
+                .write(|id| Bytes::from(format!("id: {id}\ndata: \n\n")))
+                .await;
+        }
+        let mut keep_alive = tokio::time::interval(limits.keep_alive);
+        keep_alive.tick().await;
+        loop {
+            tokio::select! {
+                change = changes.recv() => match change {
+                    Ok(change) => {
+                        if let Some(n) = session_change(&change, &session)
+                            && let Ok(frame) = emit(&JsonRpcNotification::new(n), session.revision)
+                        {
+                            writer.message(&frame).await;
+                        }
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+                },
+                () = session.push_signal.notified() => {
+                    for n in session.take_pushed() {
+                        if let Ok(frame) = emit(&JsonRpcNotification::new(n), session.revision) {
+                            writer.message(&frame).await;
+                        }
+                    }
+                }
+                _ = keep_alive.tick() => {
+                    if sink.send(Bytes::from_static(b": keep-alive\n\n")).await.is_err() {
+                        break;
+                    }
+                }
+            }
+            let alive = server
+                .upgrade()
+                .is_some_and(|s| s.shared.sessions.get(&session.id).is_some());
+            if sink.is_closed() || !alive {
+                break;
+            }
+        }
+        log.finish();
+        session
+            .standalone_open
+            .store(false, std::sync::atomic::Ordering::Release);
+    });
+    sse_response(body_rx)
+}
+
+/// DELETE: ends the session (then its id is 404).
+pub(super) fn delete_session<H: Handler>(
+    server: &Arc<Server<H>>,
+    headers: &HeaderMap,
+    principal: &Principal,
+) -> Response {
+    let Some(id) = header_str(headers, &SESSION_HEADER) else {
+        return if server.shared.revisions.iter().all(|v| *v == MODERN) {
+            plain(StatusCode::METHOD_NOT_ALLOWED, "this endpoint is stateless")
+        } else {
+            plain(StatusCode::BAD_REQUEST, "missing Mcp-Session-Id")
+        };
+    };
+    if server.shared.sessions.remove_for(id, principal) {
+        plain(StatusCode::OK, "")
+    } else {
+        plain(StatusCode::NOT_FOUND, "unknown or ended session")
+    }
+}

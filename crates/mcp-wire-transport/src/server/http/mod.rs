@@ -1,0 +1,242 @@
+//! Streamable HTTP on one endpoint, both wires.
+//!
+//! - **Handshake era** (2025-03-26 … 2025-11-25, stateful): `initialize` without a session
+//!   mints `Mcp-Session-Id`; later POSTs carry it (missing: 400, unknown or ended: 404);
+//!   requests are answered as JSON, or as an SSE stream as soon as the handler sends anything
+//!   before its answer (progress, logs, requests to the client); notifications and client
+//!   responses get 202; GET opens the session's standalone stream (or resumes a stream from
+//!   `Last-Event-ID`); DELETE ends the session.
+//! - **2026-07-28** (stateless): one POST per request, identity in `_meta`, headers checked
+//!   against the body (`-32020`), unsupported versions (`-32022`), removed and unknown methods
+//!   (404, `-32601`), `subscriptions/listen` as a long SSE answer; GET and DELETE are 405.
+//!
+//! Which wire a POST speaks: `MCP-Protocol-Version: 2026-07-28` or a `_meta` protocol version
+//! → stateless; a session id or `initialize` → handshake era; anything else goes to the
+//! stateless wire when it is offered (which answers what is missing) and is a missing session
+//! otherwise.
+//!
+//! The files follow that split: [`handshake`] and [`stateless`] are the two wires, [`stream`]
+//! answers a request (JSON or SSE) on either, [`legacy_sse`] is the 2024-11-05 HTTP+SSE
+//! transport mounted beside them; [`headers`] and [`response`] are what they share.
+
+mod handshake;
+mod headers;
+mod legacy_sse;
+mod response;
+mod stateless;
+mod stream;
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::State;
+use axum::response::Response;
+use axum::routing::post;
+use bytes::Bytes;
+use http::{HeaderMap, HeaderValue, Method, Request, StatusCode, header};
+use mcp_wire::ProtocolVersion;
+use mcp_wire::jsonrpc::ErrorData;
+use mcp_wire::session::{Envelope, Evidence};
+use mcp_wire::wire::{FrameError, RawFrame};
+use serde_json::Value;
+
+use crate::Frame;
+use crate::routing::{SESSION_HEADER, VERSION_HEADER};
+use crate::server::Server;
+use crate::server::auth::Principal;
+use crate::server::handler::{Handler, codes, keys};
+use crate::server::runtime::request_id;
+use handshake::{delete_session, get_stream, initialize, session_post};
+use headers::{accepts, check_host_origin, header_str};
+use response::{json_error, plain};
+use stateless::{stateless_post, unsupported_version};
+
+pub(super) use legacy_sse::SseConnections;
+
+const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
+
+pub(crate) fn router<H: Handler>(server: Arc<Server<H>>, path: &str) -> axum::Router {
+    let mut router =
+        axum::Router::new().route(path, post(handle::<H>).get(handle::<H>).delete(handle::<H>));
+    if server
+        .shared
+        .revisions
+        .contains(&ProtocolVersion::V2024_11_05)
+    {
+        router = legacy_sse::mount(router, "/sse", "/messages");
+    }
+    router.with_state(server)
+}
+
+/// One HTTP request to the endpoint.
+async fn handle<H: Handler>(
+    State(server): State<Arc<Server<H>>>,
+    request: Request<Body>,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let shared = &server.shared;
+    // Read the body first, even when the request is refused (some clients wait for it).
+    let body = match axum::body::to_bytes(body, shared.limits.max_body_bytes).await {
+        Ok(b) => b,
+        Err(_) => return plain(StatusCode::PAYLOAD_TOO_LARGE, "request body too large"),
+    };
+    if let Err(response) = check_host_origin(shared, &parts.headers) {
+        return response;
+    }
+    let principal = match shared.authenticator.authenticate(&parts.headers) {
+        Ok(p) => p,
+        Err(rejection) => {
+            let mut r = plain(StatusCode::UNAUTHORIZED, "unauthorized");
+            if let Ok(v) = HeaderValue::from_str(&rejection.challenge) {
+                r.headers_mut().insert(header::WWW_AUTHENTICATE, v);
+            }
+            return r;
+        }
+    };
+    // Shared, not copied, with the contexts of the requests it carries.
+    let headers = Arc::new(parts.headers);
+    match parts.method {
+        Method::POST => post_message(&server, &headers, body, principal).await,
+        Method::GET => get_stream(&server, &headers, &principal).await,
+        Method::DELETE => delete_session(&server, &headers, &principal),
+        _ => plain(StatusCode::METHOD_NOT_ALLOWED, "method not allowed"),
+    }
+}
+
+/// A POST: one JSON-RPC message (or a 2025-03-26 batch).
+async fn post_message<H: Handler>(
+    server: &Arc<Server<H>>,
+    headers: &Arc<HeaderMap>,
+    body: Bytes,
+    principal: Principal,
+) -> Response {
+    let content_type_ok = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(';').next().unwrap_or("").trim() == "application/json");
+    if !content_type_ok {
+        return plain(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "Content-Type must be application/json",
+        );
+    }
+    if !(accepts(headers, "application/json") && accepts(headers, "text/event-stream")) {
+        return plain(
+            StatusCode::NOT_ACCEPTABLE,
+            "Accept must list application/json and text/event-stream",
+        );
+    }
+    let refuse_unparsed = |e: crate::TransportError| {
+        json_error(
+            StatusCode::BAD_REQUEST,
+            None,
+            ErrorData::new(codes::PARSE_ERROR, format!("parse error: {e}")),
+            fallback_revision(server),
+        )
+    };
+    // The body is read once: the envelope split is also the check that it is JSON.
+    let frame = match Frame::unchecked_json(body) {
+        Ok(f) => f,
+        Err(e) => return refuse_unparsed(e),
+    };
+    let body = PostBody::new(&frame);
+    if let Err(split) = &body.raw
+        && let Err(e) = crate::frame::not_json(split)
+    {
+        return refuse_unparsed(e);
+    }
+    let offers_modern = server.shared.revisions.contains(&MODERN);
+    let header_version = header_str(headers, &VERSION_HEADER);
+    let modern_marked = header_version == Some(MODERN.as_str()) || body.names_meta_version();
+    let session_id = header_str(headers, &SESSION_HEADER);
+    let is_initialize = body.method() == Some("initialize");
+    if offers_modern && modern_marked {
+        return stateless_post(server, headers, body, principal).await;
+    }
+    if let Some(id) = session_id {
+        return match server.shared.sessions.get_for(id, &principal) {
+            Some(session) => session_post(server, headers, session, body, principal).await,
+            None => plain(StatusCode::NOT_FOUND, "unknown or ended session"),
+        };
+    }
+    if is_initialize && server.shared.revisions.iter().any(|v| *v != MODERN) {
+        return initialize(server, body.value(), principal);
+    }
+    if is_initialize {
+        // A 2026-07-28-only endpoint: say which versions it speaks.
+        let value = body.value();
+        let id = value.get("id").cloned().and_then(request_id);
+        return json_error(
+            StatusCode::BAD_REQUEST,
+            id,
+            unsupported_version(server, value.pointer("/params/protocolVersion")),
+            MODERN,
+        );
+    }
+    if offers_modern {
+        return stateless_post(server, headers, body, principal).await;
+    }
+    plain(StatusCode::BAD_REQUEST, "missing Mcp-Session-Id")
+}
+
+/// A POST's JSON: the envelope split from its text (all a request on a session needs: the
+/// hot path reads the body once more, typed), its `Value` built only for the paths that read
+/// one (the stateless wire, `initialize`, batches, frames whose envelope does not split).
+pub(super) struct PostBody<'a> {
+    frame: &'a Frame,
+    /// `Err`: a batch, or an envelope the crate's judge refuses.
+    raw: Result<RawFrame<'a>, FrameError>,
+    value: std::cell::OnceCell<Value>,
+}
+
+impl<'a> PostBody<'a> {
+    fn new(frame: &'a Frame) -> Self {
+        PostBody {
+            frame,
+            raw: RawFrame::split(frame.as_str()),
+            value: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn value(&self) -> &Value {
+        self.value
+            .get_or_init(|| self.frame.to_value().unwrap_or(Value::Null))
+    }
+
+    /// The `method` member, when it is a string.
+    fn method(&self) -> Option<&str> {
+        match &self.raw {
+            Ok(raw) => match raw.envelope() {
+                Envelope::Request { method, .. } | Envelope::Notification { method } => {
+                    Some(method)
+                }
+                _ => None,
+            },
+            Err(_) => self.value().get("method").and_then(Value::as_str),
+        }
+    }
+
+    /// Whether `params._meta` names a protocol version as a string (a 2026-07-28 request).
+    fn names_meta_version(&self) -> bool {
+        match &self.raw {
+            Ok(raw) => raw.meta_revision().is_some_and(|v| v.is_string()),
+            Err(_) => self
+                .value()
+                .pointer("/params/_meta")
+                .and_then(|m| m.get(keys::PROTOCOL_VERSION))
+                .is_some_and(Value::is_string),
+        }
+    }
+}
+
+/// The revision used to frame errors that precede any negotiation.
+fn fallback_revision<H>(server: &Server<H>) -> ProtocolVersion {
+    server
+        .shared
+        .revisions
+        .iter()
+        .rev()
+        .find(|v| **v != MODERN)
+        .copied()
+        .unwrap_or(MODERN)
+}

@@ -1,0 +1,247 @@
+//! The stateless wire (2026-07-28): one POST per request, its routing headers checked against
+//! the body, `subscriptions/listen` as a long SSE answer.
+
+use std::sync::Arc;
+
+use axum::response::Response;
+use bytes::Bytes;
+use http::{HeaderMap, StatusCode};
+use mcp_wire::jsonrpc::{ErrorData, JsonRpcNotification, RequestId};
+use mcp_wire::model::{ClientRequest, ServerNotification, SubscriptionFilter};
+use mcp_wire::session::{Envelope, Evidence};
+use mcp_wire::wire::{RawFrame, parse_str_as};
+use serde_json::value::RawValue;
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+use super::headers::{header_str, param_headers};
+use super::response::{accepted, json_error, sse_response, status_for};
+use super::stream::{EventWriter, answer_request};
+use super::{MODERN, PostBody};
+use crate::routing::decode_header_value;
+use crate::routing::{METHOD_HEADER, NAME_HEADER, NameMember, VERSION_HEADER, name_member};
+use crate::server::Server;
+use crate::server::auth::Principal;
+use crate::server::context::emit;
+use crate::server::context::modern_context;
+use crate::server::handler::{Handler, codes, keys};
+use crate::server::notify::{change_notification, listen_ack, tag_subscription};
+use crate::server::runtime::parse_error;
+
+/// Methods 2026-07-28 removed (answered 404 with `-32601` on the stateless wire).
+const REMOVED_2026: [&str; 5] = [
+    "initialize",
+    "ping",
+    "logging/setLevel",
+    "resources/subscribe",
+    "resources/unsubscribe",
+];
+
+/// A POST on the stateless wire (2026-07-28): one request, judged by its envelope (split
+/// from the text), checked against its routing headers, then typed once. No `Value` is built.
+pub(super) async fn stateless_post<H: Handler>(
+    server: &Arc<Server<H>>,
+    headers: &Arc<HeaderMap>,
+    body: PostBody<'_>,
+    principal: Principal,
+) -> Response {
+    let raw = match &body.raw {
+        Ok(raw) => raw,
+        // A bad envelope (or a batch): its error, to the id when it names one; nothing for a
+        // frame JSON-RPC never answers.
+        Err(e) => {
+            return match e.reply() {
+                Some(reply) => json_error(StatusCode::BAD_REQUEST, reply.id, reply.error, MODERN),
+                None => accepted(),
+            };
+        }
+    };
+    let (id, method) = match raw.envelope() {
+        Envelope::Request { id, method } => (id, method.as_str()),
+        // Notifications (e.g. notifications/cancelled on stdio) and responses need no answer
+        // here.
+        _ => return accepted(),
+    };
+    let refuse =
+        |status: StatusCode, error: ErrorData| json_error(status, Some(id.clone()), error, MODERN);
+    // Headers against the body.
+    match header_str(headers, &METHOD_HEADER) {
+        Some(h) if h == method => {}
+        other => {
+            return refuse(
+                StatusCode::BAD_REQUEST,
+                header_mismatch(format!(
+                    "Mcp-Method header {:?} does not match the body's {method:?}",
+                    other.unwrap_or("(absent)")
+                )),
+            );
+        }
+    }
+    let facts = mcp_wire::facts::revision(MODERN);
+    let defined =
+        facts.request(method).is_some() || mcp_wire::wire::ledger::extension_method(method, MODERN);
+    if REMOVED_2026.contains(&method) || !defined {
+        return refuse(
+            StatusCode::NOT_FOUND,
+            ErrorData::new(
+                codes::METHOD_NOT_FOUND,
+                format!("method not found: {method}"),
+            ),
+        );
+    }
+    let requested = raw.meta_revision();
+    let header_version = header_str(headers, &VERSION_HEADER);
+    let Some(meta_version) = requested.as_deref().and_then(Value::as_str) else {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            ErrorData::new(
+                codes::INVALID_PARAMS,
+                format!("params._meta.{} is required", keys::PROTOCOL_VERSION),
+            ),
+        );
+    };
+    if header_version != Some(meta_version) {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            header_mismatch(format!(
+                "MCP-Protocol-Version header {:?} does not match _meta's {meta_version:?}",
+                header_version.unwrap_or("(absent)")
+            )),
+        );
+    }
+    if meta_version != MODERN.as_str() {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            unsupported_version(server, requested.as_deref()),
+        );
+    }
+    if let Some(expected) = name_of(method, raw) {
+        match header_str(headers, &NAME_HEADER).map(decode_header_value) {
+            Some(Some(h)) if h == expected => {}
+            _ => {
+                return refuse(
+                    StatusCode::BAD_REQUEST,
+                    header_mismatch(format!("Mcp-Name header does not match {expected:?}")),
+                );
+            }
+        }
+    }
+    let request = match parse_str_as::<ClientRequest>(raw.text(), MODERN) {
+        Ok(r) => r,
+        Err(e) => return refuse(StatusCode::BAD_REQUEST, parse_error(&e)),
+    };
+    let id = id.clone();
+    let ctx = modern_context(
+        server,
+        id.clone(),
+        &request,
+        principal,
+        param_headers(headers),
+    )
+    .with_headers(headers);
+    if let ClientRequest::SubscriptionsListen(listen) = request {
+        // Boxed: the handler's listen future would make every stateless POST's future its
+        // size.
+        return match Box::pin(server.handler.listen(&ctx, listen.params.notifications)).await {
+            Ok((filter, guard)) => listen_stream(server, id, filter, guard),
+            Err(e) => json_error(status_for(MODERN, Some(e.code)), Some(id), e, MODERN),
+        };
+    }
+    let meta = server.server_info_meta();
+    answer_request(server, ctx, request, None, Some(meta))
+        .await
+        .map(|b| b)
+}
+
+/// `-32022` naming the stateless versions offered and the one requested.
+pub(super) fn unsupported_version<H>(server: &Server<H>, requested: Option<&Value>) -> ErrorData {
+    let supported: Vec<&str> = server
+        .shared
+        .revisions
+        .iter()
+        .filter(|v| **v == MODERN)
+        .map(|v| v.as_str())
+        .collect();
+    ErrorData::new(
+        codes::UNSUPPORTED_PROTOCOL_VERSION,
+        "Unsupported protocol version",
+    )
+    .with_data(
+        json!({"supported": supported, "requested": requested.cloned().unwrap_or(Value::Null)}),
+    )
+}
+
+fn header_mismatch(message: String) -> ErrorData {
+    ErrorData::new(codes::HEADER_MISMATCH, message)
+}
+
+/// The name a request's `Mcp-Name` header must carry: the params member its method names,
+/// when it is a string (each member read alone, objects only).
+fn name_of(method: &str, raw: &RawFrame<'_>) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Named<'a> {
+        #[serde(default, borrow)]
+        name: Option<&'a RawValue>,
+        #[serde(default, borrow)]
+        uri: Option<&'a RawValue>,
+        #[serde(rename = "taskId", default, borrow)]
+        task_id: Option<&'a RawValue>,
+    }
+    let member = name_member(method)?;
+    let params = raw.params_text().filter(|p| p.get().starts_with('{'))?;
+    let named = serde_json::from_str::<Named<'_>>(params.get()).ok()?;
+    let text = match member {
+        NameMember::Name => named.name,
+        NameMember::Uri => named.uri,
+        NameMember::TaskId => named.task_id,
+    };
+    serde_json::from_str::<String>(text?.get()).ok()
+}
+
+/// `subscriptions/listen`: acknowledge, then deliver the filtered changes until the client
+/// closes the stream.
+fn listen_stream<H: Handler>(
+    server: &Arc<Server<H>>,
+    id: RequestId,
+    filter: SubscriptionFilter,
+    guard: Option<crate::server::handler::ListenGuard>,
+) -> Response {
+    let limits = server.shared.limits;
+    let (sink, body_rx) = mpsc::channel::<Bytes>(limits.stream_queue);
+    let mut changes = server.shared.notifier.listen();
+    let id_value = serde_json::to_value(&id).unwrap_or(Value::Null);
+    let tag = move |n: ServerNotification| tag_subscription(n, &id_value);
+    let ack = listen_ack(&filter, &serde_json::to_value(&id).unwrap_or(Value::Null));
+    tokio::spawn(async move {
+        // Held for as long as the stream lives.
+        let _guard = guard;
+        let mut writer = EventWriter::new(None, sink, limits.slow_reader_timeout);
+        if let Ok(frame) = emit(&JsonRpcNotification::new(ack), MODERN) {
+            writer.message(&frame).await;
+        }
+        let mut keep_alive = tokio::time::interval(limits.keep_alive);
+        keep_alive.tick().await;
+        loop {
+            tokio::select! {
+                change = changes.recv() => match change {
+                    Ok(change) => {
+                        if let Some(n) = change_notification(&change, &filter)
+                            && let Ok(frame) = emit(&JsonRpcNotification::new(tag(n)), MODERN)
+                        {
+                            writer.message(&frame).await;
+                        }
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+                },
+                _ = keep_alive.tick() => {
+                    writer.write(|_| Bytes::from_static(b": keep-alive\n\n")).await;
+                }
+            }
+            if writer.gone() {
+                break;
+            }
+        }
+    });
+    sse_response(body_rx)
+}
