@@ -1,6 +1,6 @@
 //! The pinned official MCP JSON Schemas.
 //!
-//! - [`PinManifest`]: our pin manifest (`schemas/pins.json`), compiled in.
+//! - [`PinManifest`]: our pin manifest (`pins.json` of this crate), compiled in.
 //! - [`SchemaStore`]: finds verified copies (`schemas/<version>/schema.json` of the workspace, then
 //!   `../shared/schemas`, or a directory named by `MCP_WIRE_SCHEMAS`), checking each sha256.
 //! - [`SchemaOracle`]: "validate this value as definition D of revision V" with the `jsonschema`
@@ -20,7 +20,7 @@ use sha2::{Digest, Sha256};
 /// Environment variable naming a directory laid out as `<version>/schema.json`.
 pub const SCHEMAS_ENV: &str = "MCP_WIRE_SCHEMAS";
 
-const PINS_JSON: &str = include_str!("../../../schemas/pins.json");
+const PINS_JSON: &str = include_str!("../pins.json");
 
 /// Errors of this layer: missing or corrupt schema files, unknown definitions.
 #[derive(Debug, thiserror::Error)]
@@ -106,7 +106,7 @@ pub struct PinnedExamples {
     pub tree_sha256: String,
 }
 
-/// Our pin manifest, `schemas/pins.json`.
+/// Our pin manifest (`pins.json` of this crate).
 #[derive(Debug, Clone, Deserialize)]
 pub struct PinManifest {
     /// Upstream repository, `owner/name`.
@@ -129,7 +129,7 @@ impl PinManifest {
         static MANIFEST: std::sync::OnceLock<PinManifest> = std::sync::OnceLock::new();
         MANIFEST.get_or_init(|| {
             // The manifest is part of this crate's source; a broken one fails every test at once.
-            serde_json::from_str(PINS_JSON).expect("schemas/pins.json is valid")
+            serde_json::from_str(PINS_JSON).expect("the crate's pins.json is valid")
         })
     }
 
