@@ -123,3 +123,45 @@ mod tests {
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
+
+// Every page of `docs/` the same way: its Rust blocks compile and run.
+
+/// `docs/adding-a-revision.md` as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/adding-a-revision.md")]
+pub struct AddingARevisionDoctests;
+
+/// `docs/benchmarks.md` as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/benchmarks.md")]
+pub struct BenchmarksDoctests;
+
+/// `docs/boundary.md` as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/boundary.md")]
+pub struct BoundaryDoctests;
+
+/// `docs/bridge.md` as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/bridge.md")]
+pub struct BridgeDoctests;
+
+/// `docs/cli.md` as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/cli.md")]
+pub struct CliDoctests;
+
+/// `docs/server.md` as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/server.md")]
+pub struct ServerDoctests;
+
+/// `docs/testing.md` as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/testing.md")]
+pub struct TestingDoctests;
+
+/// `docs/variants.md` as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/variants.md")]
+pub struct VariantsDoctests;
