@@ -1,6 +1,7 @@
-//! The worked vectors of the boundary reference (E1–E18 emission, P1–P17 and C1–C5 parsing) on
-//! the real superset model. Where we deliberately fix a defect of the reference (§15.3), the case
-//! says so.
+//! Worked cases of the boundary on the real superset model: emission (E1–E18) and parsing
+//! (P1–P17, C1–C5), each with its expected output. Where the boundary deliberately does
+//! something other than the most literal translation (a null answer, an ambiguous result), the
+//! case says what and why.
 
 use mcp_wire::ProtocolVersion::{self, *};
 use mcp_wire::model::*;
@@ -221,8 +222,8 @@ fn e13_e17_elicit_result() {
             r#"{"action":"accept","content":{"name":"Ada"}}"#
         );
     }
-    // E17, deliberately different: the reference emits null answers, which no revision's pinned
-    // schema admits; an absent answer means the same, so they are stripped and reported.
+    // E17, deliberately: a literal translation would emit null answers, which no revision's
+    // pinned schema admits; an absent answer means the same, so they are stripped and reported.
     let r: ElicitResult = from(json!({"action":"accept","content":{"x":null,"y":"ok"}}));
     for v in [V2025_06_18, V2025_11_25] {
         let (value, report) = serialize_for_report(&r, v).unwrap();
@@ -298,7 +299,7 @@ fn e16_absent_types() {
 
 #[test]
 fn e18_embedded_responses_are_shaped_by_owner() {
-    // The reference keeps an embedded result's resultType verbatim. The superset's
+    // An embedded result's resultType is not kept verbatim. The superset's
     // CreateMessageResult has no resultType (no revision gives it one), so it is gone after the
     // parse; were it present, the owner-typed ledger row `CreateMessageResult.resultType` would
     // strip it at every depth (deliberately: embedded payloads are shaped like any other).
@@ -404,7 +405,7 @@ fn p4_p5_structural_selection() {
 
 #[test]
 fn p6_ties_never_silently_drop_fields() {
-    // D8 (fixed): the reference picks ListPromptsResult and drops `tools`; we refuse the guess.
+    // D8: picking ListPromptsResult would silently drop `tools`; we refuse the guess.
     let e = server(json!({"tools":[],"prompts":[]}), V2025_11_25).unwrap_err();
     assert_eq!(e.kind, ParseErrorKind::Invalid);
     assert!(e.message.contains("ambiguous"), "{e}");
@@ -426,9 +427,9 @@ fn p7_p8_discover_shapes() {
         ),
         Ok(ServerResult::Discover(_))
     ));
-    // P8/P9: missing supportedVersions is rejected, never read as an empty result. (The
-    // reference reports DiscoverResult's error; with cache keys treated as base keys,
-    // InitializeResult ranks first here and its error is the one reported.)
+    // P8/P9: missing supportedVersions is rejected, never read as an empty result. (With cache
+    // keys treated as base keys, InitializeResult ranks first here and its error is the one
+    // reported, not DiscoverResult's.)
     for body in [
         json!({"capabilities":{},"serverInfo":{"name":"s","version":"1"},"ttlMs":1000,"cacheScope":"public"}),
         json!({"capabilities":{},"serverInfo":{"name":"s","version":"1"},"ttlMs":1000,"cacheScope":"public","resultType":"complete"}),
@@ -522,7 +523,7 @@ fn c1_to_c5_client_results() {
         Ok(ClientResult::CreateMessage(_))
     ));
     // C2/C3: the superset has one CreateMessageResult whose content is one block or a list
-    // (the reference's CreateMessageResultWithTools split is a content shape here).
+    // (no separate result type for sampling with tools: that is a content shape here).
     let c2 = json!({"role":"assistant","model":"m","content":[
         {"type":"text","text":"x"},{"type":"tool_use","id":"call-1","name":"get_weather","input":{}}]});
     for v in [V2024_11_05, V2025_11_25, V2026_07_28] {

@@ -1,12 +1,13 @@
-//! Direction B (reference §2.2): a 2026-07-28 client in front of a legacy server.
+//! Direction B: a 2026-07-28 client in front of a legacy server. The row labels below (B3,
+//! B9, Q8, …) are those of the behaviour tables and decision log in `docs/bridge.md`.
 //!
-//! - `server/discover` is answered from the upstream's `InitializeResult` (§3.3,
-//!   [`DirectionB::discover`]); the methods 2026-07-28 removed are refused -32601 (B3).
+//! - `server/discover` is answered from the upstream's `InitializeResult`
+//!   ([`DirectionB::discover`], B2); the methods 2026-07-28 removed are refused -32601 (B3).
 //! - Every other request goes to the legacy session of its identity
 //!   ([`crate::legacy_sessions`]), stripped of the reserved identity keys and of the retry's
 //!   own members; its answer is read at the legacy revision and emitted at 2026-07-28, where
 //!   the boundary adds `resultType` and the cache hints and the runtime `_meta.serverInfo`
-//!   (B4–B6). Legacy errors are mapped by [`legacy_error`] (§2.4).
+//!   (B4–B6). Legacy errors are mapped by [`legacy_error`] (B17).
 //! - A legacy server→client request raised during a `tools/call`, `prompts/get` or
 //!   `resources/read` turns the call's answer into an `InputRequiredResult` and parks the
 //!   call ([`crate::park`]); the client's retry answers the waiting requests and the call goes
@@ -76,7 +77,7 @@ const MAX_URL_ELICITATIONS: usize = 8;
 /// tasks (2025-11-25) are offered as the tasks extension instead (Q8, [`crate::tasks`]).
 const DISCOVER_HIDDEN: [&str; 1] = ["/tasks"];
 
-/// Listen streams open at once (reference §4.1, B7).
+/// Listen streams open at once (B7).
 const MAX_LISTENS: usize = 16;
 /// Resource URIs one listen stream may name.
 const MAX_LISTEN_URIS: usize = 256;
@@ -395,7 +396,7 @@ impl DirectionB {
         self.parks.len()
     }
 
-    /// `server/discover` from the legacy `InitializeResult` (reference §3.3, Q9, Q12): the
+    /// `server/discover` from the legacy `InitializeResult` (B2, Q9, Q12): the
     /// one modern version the bridge serves, the legacy capabilities minus
     /// [`DISCOVER_HIDDEN`], the upstream's `serverInfo` and instructions.
     pub(crate) fn discover(&self) -> DiscoverResult {
@@ -934,7 +935,7 @@ pub(crate) fn admit(
         .and_then(Value::as_str)
         .filter(|k| !k.is_empty() && k.len() <= MAX_KEY_LEN)
         .map(str::to_owned);
-    // `_meta` and `task` are the legacy request's own (reference B9).
+    // `_meta` and `task` are the legacy request's own (B9).
     if let Some(params) = value.get_mut("params").and_then(Value::as_object_mut) {
         params.shift_remove("_meta");
         params.shift_remove("task");
@@ -1058,7 +1059,7 @@ fn url_elicitations_accepted(responses: &serde_json::Map<String, Value>) -> Resu
     }
 }
 
-/// A legacy server's error as a 2026-07-28 client gets it (reference §2.4): -32002 becomes
+/// A legacy server's error as a 2026-07-28 client gets it (B17): -32002 becomes
 /// -32602 with `data.uri`; a call that failed after the bridge refused it a capability is
 /// -32021 naming it (Q20); -32021 with `requiredCapabilities` passes (a legacy server that
 /// checked the client's capabilities itself); any other code of -32020..-32099, which

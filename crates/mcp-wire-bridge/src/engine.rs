@@ -38,17 +38,17 @@ use crate::upstream::{Answer, Era, LegEvent, LegHandle, Snapshot, Upstream, brid
 
 const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
 
-/// The hard cap on one leg, however much progress extends it (reference §4.1).
+/// The hard cap on one leg, however much progress extends it.
 const LEG_HARD_CAP: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// How a legacy client's `initialize` capabilities become the 2026-07-28 `_meta`
-/// `clientCapabilities` of every request stamped for it (reference §3.1), one row per member.
+/// `clientCapabilities` of every request stamped for it, one row per member.
 const CLIENT_CAPABILITY_MAP: [(&str, CapabilityRule); 4] = [
     // D cannot report root changes: `listChanged` goes.
     ("roots", CapabilityRule::Empty),
     // A 2025-06-18 `elicitation: {}` is form mode.
     ("elicitation", CapabilityRule::FormIfEmpty),
-    // Tasks are an extension at 2026-07-28, not in the pinned schema (reference Q8).
+    // Tasks are an extension at 2026-07-28, not in the pinned schema (Q8).
     ("tasks", CapabilityRule::Drop),
     ("sampling", CapabilityRule::Keep),
 ];
@@ -62,14 +62,14 @@ enum CapabilityRule {
     Drop,
 }
 
-/// The capability members a legacy client never sees from a 2026-07-28 server (reference
-/// §3.2): tasks are never advertised; `extensions` is 2026-07-28's.
+/// The capability members a legacy client never sees from a 2026-07-28 server (A1, A15):
+/// tasks are never advertised; `extensions` is 2026-07-28's.
 const SERVER_CAPABILITIES_HIDDEN: [&str; 2] = ["tasks", "extensions"];
 
 /// `_meta` keys of a 2026-07-28 result that mean nothing to a legacy client.
 const MODERN_RESULT_META: [&str; 2] = [keys::SERVER_INFO, keys::SUBSCRIPTION_ID];
 
-/// A legacy client's identity as stamped on its 2026-07-28 requests (reference §3.1).
+/// A legacy client's identity as stamped on its 2026-07-28 requests.
 struct Identity {
     /// `clientCapabilities`, by [`CLIENT_CAPABILITY_MAP`].
     capabilities: Value,
@@ -88,7 +88,7 @@ pub struct BridgeHandler {
     report: Arc<Report>,
     emitter: Emitter,
     /// Direction A: each legacy session's `logging/setLevel`, stamped as `logLevel` (no entry:
-    /// no level, the server stays quiet, reference Q6). Entries leave with their session.
+    /// no level, the server stays quiet, Q6). Entries leave with their session.
     levels: Mutex<HashMap<String, LoggingLevel>>,
     /// Direction A: each legacy session's stamped identity ([`BridgeHandler::identity_of`]);
     /// entries leave with their session.
@@ -280,7 +280,7 @@ impl BridgeHandler {
     }
 
     /// Stamps the session's identity, capabilities and log level on a 2026-07-28 request's
-    /// `_meta` (reference §3.1).
+    /// `_meta`.
     fn stamp(
         &self,
         ctx: &RequestContext,
@@ -323,7 +323,7 @@ impl BridgeHandler {
         {
             // In direction A the bridge alone runs the input rounds: a legacy client's own
             // `requestState` or `inputResponses` (members its revision does not have) would
-            // forge a round the server never started (reference A12).
+            // forge a round the server never started (A12).
             *members.input_responses = None;
             *members.request_state = None;
         }
@@ -349,7 +349,7 @@ impl BridgeHandler {
                 // read cannot type an `InputRequiredResult`.
                 return Ok(ServerResult::InputRequired(irr));
             };
-            // Direction A (reference A12): ask the client, retry with a fresh id.
+            // Direction A (A12): ask the client, retry with a fresh id.
             rounds += 1;
             if rounds > self.limits.max_input_rounds {
                 return Err(Reason::MrtrRoundsExceeded.error(

@@ -5,7 +5,7 @@
 //! [`LEGACY_CAPABILITY_MAP`]), and sends each request to its identity's session: the server
 //! then sees exactly what the client declared, and decides on it as it would for that client
 //! (a tool that needs sampling refuses a client without it itself). Nothing is shared across
-//! principals (reference Q15). The sessions are bounded ([`Limits::max_legacy_sessions`],
+//! principals (Q15). The sessions are bounded ([`Limits::max_legacy_sessions`],
 //! least recently used idle one closed first) and end after [`Limits::legacy_session_idle`]
 //! without use.
 
@@ -35,7 +35,7 @@ const LEGACY_CAPABILITY_MAP: [(&str, LegacyRule); 6] = [
     // Form and URL modes for 2025-11-25; a 2025-06-18 server knows elicitation as `{}`.
     ("elicitation", LegacyRule::Elicitation),
     ("experimental", LegacyRule::Keep),
-    // Tasks are never carried (reference Q8); extensions are 2026-07-28's.
+    // Core tasks are never carried (Q8); extensions are 2026-07-28's.
     ("tasks", LegacyRule::Drop),
     ("extensions", LegacyRule::Drop),
 ];

@@ -1,13 +1,13 @@
 //! `mcp-wire-bridge`: a live MCP proxy between a client of one protocol revision and a server of
 //! another, every frame translated with `mcp-wire`' boundary (`serialize_for` / `parse_as`
 //! at each side's revision). It is what `mcp-frames bridge` runs (cargo feature `bridge` of
-//! `mcp-frames`; see its README section).
+//! `mcp-wire-frames`; [`cli`] has its arguments).
 //!
 //! # Architecture
 //!
 //! - **Downstream** (the client side) is the transport crate's server runtime
 //!   (`mcp_wire_transport::server`) with [`engine::BridgeHandler`] as its handler. The runtime
-//!   already serves every revision on every transport the issue asks for — stdio, Streamable
+//!   serves every revision on every transport — stdio, Streamable
 //!   HTTP on both wires (`Mcp-Session-Id` sessions, the 2026-07-28 stateless wire with its
 //!   headers), 2024-11-05 HTTP+SSE — negotiates each client's revision on its own, and frames
 //!   every answer with `serialize_for` at that revision. The handler intercepts every request
@@ -44,143 +44,34 @@
 //! list changes and resource subscriptions on listen streams). A 2026-07-28 client in front of a 2026-07-28 server is
 //! passed through.
 //!
-//! Judged by `tests/conformance.rs`: direction A (the fixtures at 2026-07-28 only behind the
-//! bridge) scores 80 passed / 0 failed at `--requirements 2025-11-25` (the direct server
-//! scores 83: the suite's `server-sse-polling` runs none of its 3 checks through the bridge,
-//! since a 2026-07-28 upstream never closes a stream for polling and so the bridge never
-//! does); direction B (the fixtures at 2025-11-25 only behind the bridge, their tasks as
-//! 2025-11-25 core tasks) scores 196 passed / 0 failed at `--requirements 2026-07-28`,
-//! the tasks-extension scenarios included (Q8), with an empty
-//! `tests/conformance/expected-failures-b.yaml`. Also by real SDK clients in
-//! `tests/real_clients.rs`, real SDK client and server pairs in both directions in
-//! `tests/sdk_pairs.rs`, and by `tests/direction_b.rs`.
+//! Judged by the official conformance suite in `tests/conformance.rs`: direction A (the
+//! fixtures at 2026-07-28 only, behind the bridge) at `--requirements 2025-11-25`, and
+//! direction B (the fixtures at 2025-11-25 only, their tasks as 2025-11-25 core tasks) at
+//! `--requirements 2026-07-28`, the tasks-extension scenarios included, each with no failed
+//! check and an empty `tests/conformance/expected-failures-b.yaml`. Also by real SDK clients
+//! in `tests/real_clients.rs`, real SDK client and server pairs in both directions in
+//! `tests/sdk_pairs.rs`, every fault in `tests/faults.rs`, and by `tests/direction_b.rs`.
 //!
-//! # Decisions on the reference's open questions (bridge-reference.md §6)
+//! # Decisions
 //!
-//! - **Q1.** A legacy server request with nothing to ride on gets -32601 (`Upstream::route`, "no
-//!   client request in flight"). Static roots (`--roots`) decided against for now: the
-//!   bridge would answer for a client that never stated those roots (a 2026-07-28 client's
-//!   roots are per request, a legacy one's per session and changing with
-//!   `roots/list_changed`), so a configured list can contradict the client's own; and the
-//!   one case seen (server-everything's roots sync after `initialized`) is harmless with
-//!   -32601, which servers treat as "no roots". Revisit with a per-identity config.
-//! - **Q2.** Attribution on a shared upstream: a server→client request goes to the newest
-//!   `tools/call`/`prompts/get`/`resources/read` in flight, a log message to the newest leg
-//!   (else to every session's standalone stream); progress by token, exactly (the leg id is
-//!   the token). Calls run concurrently (`Upstream::route`). A server request unrelated to
-//!   the call in flight still rides on it (seen with server-everything's roots sync 350 ms
-//!   after `initialized`: in direction B that call gets an extra round); attributing by
-//!   stream on HTTP upstreams is open.
-//! - **Q3.** A client refusing one bridged input fails the request with `client_refused_input`
-//!   (`BridgeHandler::gather_inputs`).
-//! - **Q4.** Bridge-local errors: -32603 + `data.reason` in both eras ([`limits::Reason::error`]).
-//! - **Q5.** -32602 → -32002 for legacy clients: not rewritten (errors pass, §2.4).
-//! - **Q6.** No log level before a legacy `setLevel`: nothing stamped (`BridgeHandler::prepare`).
-//! - **Q13.** A changed filter opens the new listen stream, waits for its acknowledgement,
-//!   then cancels the old one (`listen::Listener::reopen`). The overlap's duplicates are
-//!   removed where every upstream change meets: the relay task of `Bridge::connect` announces a
-//!   change only if no identical one went out within `DUPLICATE_WINDOW` (200 ms; `Recent`,
-//!   at most 16 remembered, so interleaved copies are caught too; unit test in this file).
-//! - **A8, a session that ends subscribed.** Each legacy session holds one reference per URI
-//!   on the upstream listen stream (a repeated subscribe adds none); when the session ends
-//!   without unsubscribing, its URIs are released and the stream reopened without them
-//!   (`BridgeHandler::hold`, `session_ended`; tested in `tests/faults.rs`).
-//! - **Q7.** `logging` is advertised in the synthesized `DiscoverResult` when the legacy
-//!   server has it; a legacy log goes to the request it is attributed to (the newest leg of
-//!   the identity's session) and out only at or above that request's `_meta` level, none
-//!   without one (`direction_b::DirectionB::drive`, the runtime's filter).
-//! - **B13.** No upstream `logging/setLevel` in direction B: a legacy session that never got a
-//!   level sends every log (SDK v1 filters only after one), and the bridge, not the server,
-//!   applies each request's `logLevel`. Sending one would make a session shared by requests
-//!   of different levels filter for the quietest of them. Judged by the SDK pairs
-//!   (`tests/sdk_pairs.rs`: the 2026-07-28 clients get their calls' logs at their level).
-//! - **Q9.** `supportedVersions` is `["2026-07-28"]` only (`direction_b::DirectionB::discover`):
-//!   legacy clients reach the bridge through `initialize`.
-//! - **Q10.** Listen streams are the runtime's; the bridge ends one only by closing it (no
-//!   listen result, no stdio cancel yet). B7: the runtime's `Handler::listen` hook
-//!   (`direction_b::DirectionB::listen`) narrows the filter to what the legacy server offers
-//!   (`*ListChanged` only with that `listChanged`, URIs only with `resources.subscribe`),
-//!   subscribes each URI upstream on the identity's session, reference-counted, leaves a URI
-//!   the server refuses out of the acknowledgement, and unsubscribes at count zero when the
-//!   stream ends; at most 16 streams, 256 URIs each. List changes are relayed from every
-//!   legacy session, identical ones within 200 ms announced once (`DUPLICATE_WINDOW`).
-//! - **Q12.** `serverInfo` in B is the upstream's, in the discover result and every result's
-//!   `_meta`; the bridge does not name itself there.
-//! - **Q15.** One legacy session per distinct principal + `clientInfo` + `clientCapabilities`
-//!   (`legacy_sessions::LegacySessions::get`), opened with that identity (its capabilities by
-//!   `LEGACY_CAPABILITY_MAP`), never shared across principals; at most
-//!   [`Limits::max_legacy_sessions`] (the least recently used idle one closes for a new
-//!   identity, `limit_exceeded` when all are busy), idle ones end after
-//!   [`Limits::legacy_session_idle`]. Parked tokens are bound to the principal too.
-//! - **Q20.** A legacy server request the client's capabilities do not cover (sub-capabilities
-//!   included: URL elicitation, sampling with tools) is answered -32601 upstream; if the call
-//!   then fails the client gets -32021 with `data.requiredCapabilities`, if it completes, its
-//!   result (`direction_b::admit`, `legacy_error`; tested in `tests/faults.rs`). With sessions
-//!   per identity the server mostly decides itself (it saw the client's capabilities in
-//!   `initialize`).
-//! - **B9 keys and tokens.** An `inputRequests` key is the handler's own when the upstream is
-//!   this project's runtime (it names it in the legacy request's `_meta`,
-//!   `mcp_wire_transport::server::INPUT_KEY_META`), else bridge-chosen (`elicitation-1`, …); a
-//!   first call's `inputResponses` answer questions of the same key without a round. Tokens:
-//!   HMAC-SHA256 with a per-process key over {epoch, park id, expiry} + principal + method +
-//!   params digest, single use, new per round, [`Limits::park_ttl`]; altered, foreign,
-//!   replayed, expired or other-params tokens are -32602 (`data.restarted` for another
-//!   process's); an answer of the wrong shape is -32602 and ends the call (`park`). Questions
-//!   sent together by the server (within [`Limits::input_gather`]) make one round; the
-//!   runtime's `RequestContext::inputs` now asks them at once at the handshake revisions
-//!   (Q18).
-//! - **B11.** A legacy -32042 (URL elicitation required) answering a `tools/call`,
-//!   `prompts/get` or `resources/read` of a 2026-07-28 client that declared URL elicitation
-//!   becomes an input-required round of those URL elicitations (keys `url-elicitation-N`, no
-//!   `elicitationId`, no `requestState`, at most 8): the client's retry is a fresh call, which
-//!   the legacy server expects after the flow, so nothing is parked; a retry answering one of
-//!   them with anything but accept fails `client_refused_input` (Q3). Without the capability
-//!   the client gets -32021 naming `elicitation.url` (`direction_b::url_elicitation_round`;
-//!   the Python SDK pair runs both paths of server-everything's `trigger-url-elicitation`).
-//! - **B10.** A legacy server request outside a `tools/call`/`prompts/get`/`resources/read`
-//!   of the identity is answered -32601 (no static roots).
-//! - **Q8 / B16.** Tasks. Legacy clients (directions A and C): never advertised, `tasks/*`
-//!   and task-augmented calls -32601 (`BridgeHandler::intercept`, `SERVER_CAPABILITIES_HIDDEN`,
-//!   `CLIENT_CAPABILITY_MAP`). Direction B: the `io.modelcontextprotocol/tasks` extension
-//!   (SEP-2663) is offered to 2026-07-28 clients exactly when the legacy server offers
-//!   2025-11-25 core tasks for `tools/call` (`tasks.requests.tools.call`), and mapped onto
-//!   them (`tasks`): the bridge keeps the extension's store itself (owner principal, at most
-//!   [`Limits::max_tasks`], each kept [`Limits::task_ttl`]); a declaring client's call of a
-//!   tool the server lists `optional`/`required` goes upstream with `params.task`, and the
-//!   server's task is driven in the background through its `tasks/result` (its requests with
-//!   `related-task` become the task's `inputRequests`, `tasks/update` answers them, its
-//!   payload or error becomes the inlined outcome, a tool error `completed` + `isError`);
-//!   `tasks/get` answers from the store, `tasks/cancel` is an idempotent ack that cancels
-//!   upstream. A `required` tool called by a client without the extension is -32021 naming
-//!   it; input asked before the server answers the augmented call is an input-required round
-//!   as for any call (the MRTR → task composition). Servers without core tasks: by default
-//!   no tasks, since only the server's `taskSupport` says which tools may or must run as tasks
-//!   (a bridge that promoted plain calls on a timer would be guessing, and could not honour
-//!   `required`). Opt-in ([`Limits::host_tasks_after`], `--host-tasks-after MS`): a declaring
-//!   client's call the server has not answered by then becomes a task the bridge hosts (the
-//!   extension lets a server answer a fast call synchronously): the plain legacy call goes on
-//!   in the background, its later questions are the task's input requests, its answer the
-//!   outcome, and `tasks/cancel` cancels it upstream (`notifications/cancelled`); a full store
-//!   leaves the call synchronous. The reference's B16 absorption of `required` tools (call
-//!   with `params.task`, block on `tasks/result`, answer the payload as the call's result) is
-//!   replaced for 2026-07-28 clients by the extension's rule (-32021: the bridge lists the
-//!   server's `taskSupport` as it is); for legacy clients of a 2025-11-25 server with such
-//!   tools (direction C) it is open, they get the server's -32601. Open too:
-//!   `notifications/tasks` on listen streams, a task's progress and logs (dropped: no request
-//!   carries them).
-//! - **Q11.** Client identity: `clientInfo` as the client sent it; the bridge names itself
-//!   (`upstream::bridge_info`) only upstream when it has no client identity (its own
-//!   handshake and probe).
-//! - **Q14.** Lossy content: the boundary's ledger decides (strip, pass, or refuse with the
-//!   emission error, reported); `--strict` emits upstream frames strictly. The text-block
-//!   replacement is open.
-//! - **Q16.** Direction C presents the client's requested revision (the runtime echoes it when
-//!   offered).
-//! - **Q17.** `completions` toward a 2024-11-05 client: the ledger strips it; never synthesized.
-//! - **Q18.** Parallel questions: the runtime's input API asks them all at once
-//!   (`RequestContext::inputs`), answers kept in the order asked.
-//! - **Q19.** mcp-remote's differences are not copied: `resultType`, `ttlMs`, `cacheScope` and
-//!   2026-07-28 result `_meta` keys are all stripped; `extensions` hidden.
+//! Where the protocol leaves a bridge a choice, the decision and its reason are recorded in the
+//! repository's `docs/bridge.md` ("Decision log"), which also has the behaviour tables. Their
+//! labels (`A12`, `B9`, `Q8`, …) are the ones this crate's comments cite. In short:
+//!
+//! - A legacy server's request is carried only inside a `tools/call`, `prompts/get` or
+//!   `resources/read` in flight (the newest one, or the one waiting on the task it names);
+//!   elsewhere it is answered -32601 (Q1, Q2, B10).
+//! - Errors the bridge makes are -32603 with `data.reason` ([`Reason`]), never -32000..-32099
+//!   (Q4); a legacy server's errors are mapped for 2026-07-28 clients (`direction_b`), and
+//!   other errors pass (Q5).
+//! - A 2026-07-28 client's identity gets a legacy session of its own, never shared across
+//!   principals (Q15); a capability it lacks is refused to the server, and becomes -32021 only
+//!   if the call then fails (Q20).
+//! - Tasks: never offered to legacy clients; offered to 2026-07-28 clients as the tasks
+//!   extension exactly when the legacy server has 2025-11-25 core tasks for `tools/call`, or
+//!   hosted by the bridge when [`Limits::host_tasks_after`] is set (Q8).
+//! - A changed listen filter opens the new stream before cancelling the old one; identical
+//!   changes within `DUPLICATE_WINDOW` (200 ms) are announced once (Q13).
 
 pub mod cli;
 mod direction_b;

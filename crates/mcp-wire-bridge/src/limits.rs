@@ -8,7 +8,8 @@ use mcp_wire::jsonrpc::{ErrorData, codes};
 use mcp_wire_transport::stdio::Skipped;
 use serde_json::{Value, json};
 
-/// The bridge's bounds (the reference's §4.1 defaults).
+/// The bridge's bounds: every piece of state it keeps, and every wait, is limited by one of
+/// these.
 #[derive(Debug, Clone, Copy)]
 #[non_exhaustive]
 pub struct Limits {
@@ -156,7 +157,7 @@ impl Limits {
     }
 }
 
-/// Why the bridge refused or failed a request it could not carry (the reference's §2.5).
+/// Why the bridge refused or failed a request it could not carry: the refusal catalogue.
 /// Every such error is JSON-RPC `-32603` with `data.reason` (Q4: never -32000..-32099, which
 /// 2026-07-28 reserves and SDKs use for their own timeouts).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

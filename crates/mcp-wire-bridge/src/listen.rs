@@ -1,4 +1,4 @@
-//! Direction A's subscriptions (reference A8–A10): a 2026-07-28 server pushes list changes
+//! Direction A's subscriptions (A8–A10): a 2026-07-28 server pushes list changes
 //! and resource updates only on a `subscriptions/listen` stream, so the bridge keeps one
 //! stream upstream for all its legacy clients, its filter the list changes the server offers
 //! plus every URI some client subscribed to (reference-counted). Filters cannot be edited:
@@ -30,7 +30,7 @@ const REOPEN_AFTER: Duration = Duration::from_secs(2);
 const SHORT_STREAM: Duration = Duration::from_secs(30);
 /// Consecutive short streams after which the bridge stops reopening.
 const SHORT_STREAMS: u32 = 5;
-/// URIs one listen stream carries (reference §4.1).
+/// URIs one listen stream carries.
 const MAX_URIS: usize = 256;
 
 /// The one upstream listen stream and the URIs it carries.

@@ -1,4 +1,4 @@
-//! Direction B's parked calls (reference B9): a `tools/call`, `prompts/get` or
+//! Direction B's parked calls (B9): a `tools/call`, `prompts/get` or
 //! `resources/read` whose legacy server asked the client something is answered with an
 //! `InputRequiredResult`, and the call itself — still running upstream, its server waiting
 //! for the answers — is *parked* here under a fresh `requestState` token until the client's
@@ -128,7 +128,7 @@ impl Abandon for Call {
     }
 }
 
-/// What a never-answered input request gets when its park ends (reference B14).
+/// What a never-answered input request gets when its park ends (B14).
 pub(crate) fn abandoned_answer(
     request: &InputRequest,
     why: &str,

@@ -1,6 +1,6 @@
 //! Direction B's tasks: the `io.modelcontextprotocol/tasks` extension (SEP-2663) served to
 //! 2026-07-28 clients in front of a legacy server that offers 2025-11-25 core tasks for
-//! `tools/call` (decision Q8 / B16 in the crate docs).
+//! `tools/call` (decision Q8 / B16 in `docs/bridge.md`).
 //!
 //! The bridge keeps the extension's task store itself ([`Tasks`]); each task is mapped onto
 //! the legacy server's core task of the same call:

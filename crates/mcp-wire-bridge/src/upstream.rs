@@ -428,8 +428,8 @@ impl Upstream {
     }
 
     /// A line over the limit from a stdio upstream answered some request the bridge cannot
-    /// name, so that request would wait for its timeout: the upstream is ended instead
-    /// (reference §4.1), every pending request failed with the line's size in the reason.
+    /// name, so that request would wait for its timeout: the upstream is ended instead, and
+    /// every pending request failed with the line's size in the reason.
     fn end_on_oversized(self: &Arc<Self>, stats: &mcp_wire_transport::stdio::LineStats) {
         let mut skipped = stats.subscribe();
         let up = Arc::downgrade(self);
@@ -581,7 +581,7 @@ impl Upstream {
             {
                 Err(crate::BridgeError::UpstreamUnavailable(e.message))
             }
-            // Any other error, or silence: not modern (reference §1.3: do not key on one code).
+            // Any other error, or silence: not modern (no single error code is taken as proof).
             Err(_) => Ok(None),
         }
     }
@@ -593,7 +593,8 @@ impl Upstream {
         version: ProtocolVersion,
         allowed: &[ProtocolVersion],
     ) -> Result<Snapshot, crate::BridgeError> {
-        // Everything the bridge can route to a client (gated per request, reference §3.3).
+        // Everything the bridge can route to a client (gated per request against the client's own
+        // capabilities).
         let capabilities =
             json!({"roots": {"listChanged": false}, "sampling": {}, "elicitation": {}});
         self.initialize_as(version, allowed, capabilities, bridge_info())
@@ -959,7 +960,7 @@ impl Upstream {
                 }
             }
             // Cancellations of the upstream's own requests, elicitation completions, task
-            // statuses and acknowledgements have no downstream counterpart yet (issue 19 open).
+            // statuses and acknowledgements have no downstream counterpart yet.
             _ => {}
         }
     }
@@ -1096,7 +1097,7 @@ fn deliver(tx: &LegSender, event: LegEvent) {
     }
 }
 
-/// A server→client request the bridge cannot attribute to a client request (reference Q1).
+/// A server→client request the bridge cannot attribute to a client request (Q1).
 fn not_routable(when: &str) -> ErrorData {
     ErrorData::new(
         codes::METHOD_NOT_FOUND,

@@ -225,7 +225,7 @@ async fn direction_c_a_2025_11_25_client_uses_a_2025_03_26_server_over_http() {
     let tasks = client.call("tasks/list", json!({})).await;
     assert_eq!(tasks["error"]["code"], -32601, "{tasks}");
 
-    // A legacy server's unknown resource error passes unchanged (§2.4).
+    // A legacy server's unknown resource error passes unchanged (Q5).
     let missing = client
         .call("resources/read", json!({"uri": "test://nope"}))
         .await;
@@ -334,7 +334,7 @@ async fn direction_a_a_2025_06_18_stdio_client_uses_a_2026_07_28_server() {
     assert!(*rounds.lock().unwrap() >= 2, "two rounds asked");
 
     // The stamped capabilities are the client's own: a 2026-07-28 server gates on them, and
-    // its -32021 reaches the client unchanged (§2.4).
+    // its -32021 reaches the client unchanged (errors pass, Q5).
     let roots = client
         .call(
             "tools/call",

@@ -1,4 +1,4 @@
-//! Direction B end to end on loopback (reference §2.2): a scripted 2026-07-28 client over the
+//! Direction B end to end on loopback (the B rows of `docs/bridge.md`): a scripted 2026-07-28 client over the
 //! stateless HTTP wire → the bridge → the project's conformance fixtures served at 2025-11-25
 //! only (in-process). Discover from the legacy handshake (B2), removed methods (B3), results
 //! decorated (B4–B6), legacy errors mapped (B17), one legacy session per identity (bounded),

@@ -1,7 +1,7 @@
-//! Faults through the bridge (issue 19's judges, bridge-reference §4.2 and §5.2): each test
-//! runs on loopback with a scripted upstream in `sh` (a real child process, killed for real
-//! where the fault is a death) and a scripted client on an in-memory stdio pipe, and every
-//! wait is bounded by [`LIMIT`], so a hang fails the test instead of stalling CI.
+//! Faults through the bridge (the Failures section of `docs/bridge.md`): each test runs on
+//! loopback with a scripted upstream in `sh` (a real child process, killed for real where the
+//! fault is a death) and a scripted client on an in-memory stdio pipe, and every wait is
+//! bounded by [`LIMIT`], so a hang fails the test instead of stalling CI.
 //!
 //! The bridge's upstream ids are a counter from 1 (the probe or `initialize` is 1), so the
 //! scripts answer by id without parsing JSON.
@@ -755,7 +755,7 @@ async fn a_client_that_goes_away_subscribed_gives_its_uris_back_to_the_upstream_
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_request_the_client_cannot_answer_is_refused_upstream_and_its_failure_is_minus_32021()
  {
-    // Direction B (reference Q20): a legacy server that asks for sampling without checking
+    // Direction B (Q20): a legacy server that asks for sampling without checking
     // the capabilities of its session, then fails the call when refused. Every session the
     // bridge opens runs this script (its own probe session never gets a call).
     let log = scratch("q20.log");

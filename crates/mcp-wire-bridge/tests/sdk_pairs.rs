@@ -538,7 +538,7 @@ fn everything_plan(client: Client) -> Vec<Step> {
     let mut plan = vec![
         ("tools", json!({"op": "tools"})),
         // server-everything asks for roots 350 ms after `initialized`, outside any request;
-        // a call in flight then would carry the question (reference Q2: a stdio upstream
+        // a call in flight then would carry the question (Q2: a stdio upstream
         // cannot say which request a server request belongs to).
         ("settle", json!({"op": "wait", "ms": 600})),
         ("level", json!({"op": "level", "level": "debug"})),
@@ -921,7 +921,7 @@ async fn sdk_1_32_client_uses_a_ts_v2_server_pinned_to_2026_07_28_over_http_both
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn without_the_bridge_a_2025_11_25_client_cannot_use_the_ts_v2_server() {
-    // The baseline (reference §5.2): the same client straight at the server fails.
+    // The baseline: the same client straight at the server fails.
     let (_server, url) = spawn_printing_url(peers().node_command(v2_script())).await;
     let mut direct = client_command(SDK_1_32, vec!["streamable".into(), url]);
     direct.env("PLAN", json!([{"op": "tools"}]).to_string());

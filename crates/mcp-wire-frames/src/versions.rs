@@ -704,13 +704,13 @@ mod tests {
         );
     }
 
-    /// Issue 17 item 8: requiredness and JSON type changes of a field are wire changes, as the
-    /// schema diff (`/work/shared/docs/schema-diff.md`) lists them.
+    /// Issue 17 item 8: requiredness and JSON type changes of a field are wire changes: a peer
+    /// that omits a newly required member, or sends the old type, is refused.
     #[test]
     fn requiredness_and_type_changes_are_wire_changes() {
         let c = changes(V2026_07_28);
-        // `_meta` becomes required on requests (schema diff: `CallToolRequestParams` ~ `_meta`
-        // requiredness: optional -> required).
+        // `_meta` becomes required on requests (`CallToolRequestParams` ~ `_meta` optional ->
+        // required).
         assert_eq!(
             c.changed_fields["CallToolRequestParams._meta"],
             ["client request tools/call: params._meta optional -> required"]

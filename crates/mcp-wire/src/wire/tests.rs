@@ -622,8 +622,8 @@ fn e13_e17_elicit_result() {
         content: Some(content),
         result_type: None,
     };
-    // Deliberately unlike the reference (which emits the null): no revision's schema admits a
-    // null answer, and an absent answer means the same, so null answers are stripped.
+    // Deliberately not the literal translation (which emits the null): no revision's schema
+    // admits a null answer, and an absent answer means the same, so null answers are stripped.
     for v in [V2025_06_18, V2025_11_25] {
         let (value, report) = serialize_for_report(&r, v).unwrap();
         assert_eq!(value, json!({"action":"accept","content":{"y":"ok"}}));
