@@ -4,7 +4,8 @@
 //! (`parse_str_as`, `parse_result_str_for`) against `serde_json::from_str` of a `Value` and of
 //! the same concrete types, from the same frame text.
 //!
-//! Run with `cargo bench -p mcp-wire`; the ratios are reported in the README.
+//! Run with `cargo bench -p mcp-wire --bench boundary`; the latest ratios are in
+//! `docs/benchmarks.md`.
 
 use std::hint::black_box;
 
