@@ -52,7 +52,7 @@ impl EmitErrorKind {
 pub struct EmitError {
     /// What went wrong.
     pub kind: EmitErrorKind,
-    /// Where in the emitted body.
+    /// Where in the emitted value (see the boundary's [paths](crate::wire#paths)).
     pub path: JsonPath,
     /// The target revision.
     pub version: ProtocolVersion,

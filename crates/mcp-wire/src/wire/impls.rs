@@ -336,7 +336,9 @@ impl WireBody for RawRequest {
     }
 }
 
-/// A JSON-RPC frame around `body` (see [`Sink::envelope`]).
+/// A JSON-RPC frame around `body` (see [`Sink::envelope`]). A refusal inside the body is
+/// located in the frame, as the report's changes are: under `member` when the body is one
+/// (a response's `/result/...`), at the frame's root otherwise (a request's `/params/...`).
 fn envelope<B: WireBody + ?Sized, S: Sink>(
     sink: &mut S,
     version: ProtocolVersion,
@@ -346,7 +348,13 @@ fn envelope<B: WireBody + ?Sized, S: Sink>(
     body: &B,
 ) -> Result<(), EmitError> {
     sink.envelope(id, member, &mut |s| {
-        body.emit_into(version, strict, s).map_err(Refused::from)
+        body.emit_into(version, strict, s).map_err(|e| {
+            let refused = Refused::from(e);
+            match member {
+                Some(m) => refused.at_key(m),
+                None => refused,
+            }
+        })
     })
     .map_err(|r| r.into_error(version, BodyKind::Envelope))
 }

@@ -18,6 +18,15 @@
 //! On a refusal the output is discarded: [`serialize_for_vec`] truncates the buffer back and
 //! [`serialize_for_writer`] writes nothing; the error has the JSON path of the refused member.
 //!
+//! # Paths
+//!
+//! Every path an emission gives, an [`EmitError`]'s and each [`EmissionReport`] change's, is
+//! relative to the value handed to the emitter: a body's own members for a body
+//! (`/content/1`), the frame for a JSON-RPC envelope (a response's body under `/result`, as in
+//! `/result/content/1`; a request's `/params/...` either way). A [`FrameError`] read from a
+//! frame's text is relative to the frame too, so a path names the same place whichever way it
+//! came.
+//!
 //! # Reading
 //!
 //! [`parse_frame`] reads a whole JSON-RPC frame at a revision (its id kept for the reply when

@@ -10,7 +10,7 @@ use crate::ProtocolVersion;
 /// not define it).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Change {
-    /// Where, in the emitted body.
+    /// Where, in the emitted value (see the boundary's [paths](crate::wire#paths)).
     pub path: JsonPath,
     /// The table row behind it.
     pub cause: Cause,

@@ -232,7 +232,16 @@ fn framed<B: WireBody>(
     if let Some(id) = id {
         out.insert("id".into(), id);
     }
-    match (member, serialize_for(body, v)?) {
+    let emitted = serialize_for(body, v).map_err(|mut e| {
+        // A refusal inside a framed body is located in the frame.
+        if let Some(m) = member {
+            let mut segments = vec![PathSegment::Key(m.to_owned())];
+            segments.extend(e.path.segments().iter().cloned());
+            e.path = JsonPath::from_segments(segments);
+        }
+        e
+    })?;
+    match (member, emitted) {
         (Some(m), body) => {
             out.insert(m.into(), body);
         }
@@ -316,6 +325,34 @@ fn envelopes_emit_their_bodies_framed() {
             }
         }
     }
+}
+
+/// Paths of an envelope's emission, refusals and report alike, are relative to the frame:
+/// a response's body sits under `/result` in both, a request's members at the frame's root.
+#[test]
+fn an_envelope_refusal_and_its_report_share_the_frame_as_base() {
+    let result = CallToolResult::new(vec![
+        ContentBlock::text("a"),
+        ContentBlock::audio("AAAA", "audio/wav"),
+    ]);
+    let response = JsonRpcResponse::new(7, result.clone());
+    // The body alone: relative to the body.
+    let alone = serialize_for(&result, V2024_11_05).unwrap_err();
+    assert_eq!(alone.path.pointer(), "/content/1");
+    // Framed: relative to the frame, refused the same way whichever output is asked for.
+    let framed = serialize_for(&response, V2024_11_05).unwrap_err();
+    assert_eq!(framed.path.pointer(), "/result/content/1");
+    assert_eq!(framed.kind, alone.kind);
+    let mut text = Vec::new();
+    let written = serialize_for_vec(&response, V2024_11_05, &mut text).unwrap_err();
+    assert_eq!(written.path.pointer(), "/result/content/1");
+    let reported = serialize_for_report(&response, V2024_11_05).unwrap_err();
+    assert_eq!(reported.path.pointer(), "/result/content/1");
+    // The report of an emission that succeeds names the same base.
+    let passed =
+        CallToolResult::new(vec![ContentBlock::text("a")]).with_structured_content(json!({"n": 1}));
+    let (_, report) = serialize_for_report(&JsonRpcResponse::new(8, passed), V2024_11_05).unwrap();
+    assert_eq!(report.passed_pointers(), ["/result/structuredContent"]);
 }
 
 /// The one pass and the two-pass route on the same text: the one pass either gives up or
