@@ -110,7 +110,8 @@ impl From<ToolSchemaError> for ErrorData {
 }
 
 /// The JSON Schema (2020-12) of `T` as a tool schema object, checked to have the root
-/// `"type": "object"` every revision requires.
+/// `"type": "object"` every revision requires. The root carries no `title` naming the Rust type
+/// (a title set with `#[schemars(title = …)]` stays).
 pub fn object_schema<T: JsonSchema>() -> Result<Map<String, Value>, ToolSchemaError> {
     let schema = SchemaSettings::draft2020_12()
         .into_generator()
@@ -130,7 +131,15 @@ pub fn object_schema<T: JsonSchema>() -> Result<Map<String, Value>, ToolSchemaEr
         other => Some(format!("the schema {other}")),
     };
     match (schema, found) {
-        (Value::Object(map), None) => Ok(map),
+        (Value::Object(mut map), None) => {
+            // schemars titles a root schema with the Rust type's name (`"title": "AddArgs"`),
+            // which says nothing to a peer and leaks the server's code; a title the type sets
+            // itself (`#[schemars(title = …)]`) differs from the name and stays.
+            if map.get("title").and_then(Value::as_str) == Some(T::schema_name().as_ref()) {
+                map.remove("title");
+            }
+            Ok(map)
+        }
         (_, Some(found)) => Err(ToolSchemaError::new(
             ToolSchemaErrorKind::NotAnObject,
             JsonPath::root().key("type"),
@@ -266,6 +275,33 @@ mod tests {
         assert_eq!(s["type"], "object");
         assert_eq!(s["required"], serde_json::json!(["city"]));
         assert_eq!(s["$schema"], "https://json-schema.org/draft/2020-12/schema");
+    }
+
+    /// A tool whose schema sets its own title.
+    #[derive(Deserialize, JsonSchema)]
+    #[schemars(title = "Weather query")]
+    #[allow(dead_code)]
+    struct Titled {
+        city: String,
+    }
+
+    #[test]
+    fn the_rust_type_name_is_not_the_schema_title() {
+        let s = object_schema::<Args>().unwrap();
+        assert_eq!(s.get("title"), None, "{s:?}");
+        let tool = Tool::typed::<Args>("weather")
+            .unwrap()
+            .with_output_type::<Forecast>()
+            .unwrap();
+        assert_eq!(tool.input_schema.get("title"), None);
+        let output = tool.output_schema.unwrap();
+        assert_eq!(output.get("title"), None, "{output:?}");
+        // Nested types keep their definitions, untitled.
+        let defs = serde_json::to_string(&output["$defs"]).unwrap();
+        assert!(!defs.contains("\"title\""), "{defs}");
+        // A title the type gives itself stays.
+        let s = object_schema::<Titled>().unwrap();
+        assert_eq!(s["title"], "Weather query");
     }
 
     #[test]
