@@ -6,7 +6,8 @@ Usage: PLAN='[...]' python py-plan-client.py legacy|2026-07-28 <url> | --stdio <
 client registers sampling, roots, elicitation and logging callbacks answering fixed values (the
 same as the TypeScript plan clients). Each plan step is {"op": ...}; its outcome, or
 {"error": message}, is printed in order with what the client saw, as one JSON object:
-  tools | call {name, arguments, progress?, cancelAfterMs?} | change {name} (a call, then at most
+  tools | call {name, arguments, progress?, cancelAfterMs?, full?} (full: {text, structured,
+  isError}) | resources (their URIs) | change {name} (a call, then at most
   2 s for a tool list change: whether one came) | read {uri} | subscribe {uri} (legacy:
   resources/subscribe; 2026-07-28: a listen stream kept open to the end) | listen {filter}
   (2026-07-28: a listen stream, its honored filter) | prompts |
@@ -114,6 +115,8 @@ async def main(argv):
                         await call
                     return {"cancelled": True} if scope.cancelled_caught else {"error": "not cancelled"}
                 result = await call
+                if s.get("full"):
+                    return {"text": text(result), "structured": result.structured_content, "isError": bool(result.is_error)}
                 return {"text": text(result), "progress": progress} if callback else text(result)
             if op == "change":
                 # Calls the tool, then waits (at most 2 s) for a tool list change.
@@ -134,6 +137,8 @@ async def main(argv):
                 sub = await stack.enter_async_context(client.listen(**{names[k]: v for k, v in s["filter"].items()}))
                 followers.append(asyncio.create_task(follow(sub)))
                 return sub.honored.model_dump(by_alias=True, exclude_none=True)
+            if op == "resources":
+                return sorted(str(r.uri) for r in (await client.list_resources()).resources)
             if op == "read":
                 return [getattr(c, "text", None) for c in (await client.read_resource(s["uri"])).contents]
             if op == "subscribe":

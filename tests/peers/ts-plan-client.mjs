@@ -62,6 +62,7 @@ async function step(s) {
                 return await call.then(() => ({ error: 'not cancelled' }), () => (abort.signal.aborted ? { cancelled: true } : { error: 'failed' }));
             }
             const result = await client.callTool({ name: s.name, arguments: s.arguments ?? {} }, undefined, options);
+            if (s.full) return { text: text(result), structured: result.structuredContent ?? null, isError: result.isError ?? false };
             return s.progress ? { text: text(result), progress } : text(result);
         }
         case 'change': {
@@ -71,6 +72,8 @@ async function step(s) {
             for (let i = 0; i < 100 && seen.toolsChanged === before; i++) await new Promise(r => setTimeout(r, 20));
             return seen.toolsChanged > before;
         }
+        case 'resources':
+            return (await client.listResources()).resources.map(r => r.uri).sort();
         case 'read':
             return (await client.readResource({ uri: s.uri })).contents.map(c => c.text ?? c.blob?.length ?? null);
         case 'subscribe':

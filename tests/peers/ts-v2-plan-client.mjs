@@ -63,8 +63,11 @@ async function step(s) {
                 );
             }
             const result = await client.callTool(params, options);
+            if (s.full) return { text: text(result), structured: result.structuredContent ?? null, isError: result.isError ?? false };
             return s.progress ? { text: text(result), progress } : text(result);
         }
+        case 'resources':
+            return (await client.listResources()).resources.map(r => r.uri).sort();
         case 'read':
             return (await client.readResource({ uri: s.uri, ..._meta })).contents.map(c => c.text ?? c.blob?.length ?? null);
         case 'subscribe': {

@@ -13,8 +13,12 @@
 //!   declared it; the runtime's bounded store answers `tasks/get`, `tasks/update`, `tasks/cancel`.
 //!   At 2025-11-25 the same tools are core tasks (the `tasks` capability, `params.task`,
 //!   `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`).
+//! - [`Router`] (feature `schemars`, on by default): a [`Handler`] made of registered tools,
+//!   resources and prompts, each an async closure whose arguments and results are Rust types
+//!   (schemas from schemars; [`Structured`] output checked against its `outputSchema`).
 //! - [`Server`]: the runtime plus its configuration ([`ServerConfig`]: the revisions offered,
-//!   [`Limits`], the authentication hook); [`Server::router`] is the axum router serving `/mcp`.
+//!   [`Limits`], the authentication hook); [`Server::serve_http`] and [`Server::serve_stdio`]
+//!   serve it, [`Server::router`] is the axum router serving the endpoint.
 
 mod auth;
 mod connection;
@@ -23,6 +27,8 @@ mod handler;
 mod http;
 mod limits;
 mod notify;
+#[cfg(feature = "schemars")]
+mod router;
 mod runtime;
 mod session;
 mod state;
@@ -42,6 +48,8 @@ pub use handler::{
 };
 pub use limits::Limits;
 pub use notify::{Change, Notifier};
+#[cfg(feature = "schemars")]
+pub use router::{IntoPromptResult, IntoResourceResult, IntoToolResult, Router, Structured};
 pub use runtime::check_param_headers;
 pub use session::SessionHandle;
 pub use tasks::{iso8601, new_task_id, tasks_required};
@@ -167,6 +175,26 @@ impl<H: Handler> Server<H> {
     /// Serves `/mcp` on `listener` (with [`without_nagle`]) until the process ends, expiring idle sessions in the
     /// background.
     pub async fn serve(self: &Arc<Self>, listener: tokio::net::TcpListener) -> std::io::Result<()> {
+        self.serve_at(listener, "/mcp").await
+    }
+
+    /// Listens on `addr` and serves the Streamable HTTP endpoint at `path` (every revision the
+    /// server offers, and 2024-11-05's HTTP+SSE beside it) as [`Server::serve`] does, until the
+    /// process ends. An address that cannot be bound is the error.
+    pub async fn serve_http(
+        self: &Arc<Self>,
+        addr: impl tokio::net::ToSocketAddrs,
+        path: &str,
+    ) -> std::io::Result<()> {
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        self.serve_at(listener, path).await
+    }
+
+    async fn serve_at(
+        self: &Arc<Self>,
+        listener: tokio::net::TcpListener,
+        path: &str,
+    ) -> std::io::Result<()> {
         let sweeper = {
             let server = Arc::downgrade(self);
             let period = (self.shared.limits.session_idle / 4).max(Duration::from_millis(100));
@@ -183,7 +211,7 @@ impl<H: Handler> Server<H> {
         };
         let result = axum::serve(
             without_nagle(listener),
-            self.router("/mcp")
+            self.router(path)
                 .into_make_service_with_connect_info::<SocketAddr>(),
         )
         .await;
