@@ -4,7 +4,8 @@
 //   PLAN='[...]' node ts-v2-plan-client.mjs <url> | stdio <command> [args...]
 // The plan format is `py-plan-client.py`'s: `subscribe` and `listen {filter}` open a listen
 // stream (kept open until `close` or the end), `level` puts `logLevel` in later requests' `_meta`. The client declares sampling, roots and
-// form elicitation and answers them with the same fixed values as the other plan clients. Prints
+// form elicitation and answers them with the same fixed values as the other plan clients (its
+// elicitation answer also carries a fractional `number`). Prints
 // one JSON object: the negotiated revision and era, the server's name, each step's outcome (or
 // {"error": message}) in order, and what it saw.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -37,7 +38,8 @@ client.setRequestHandler('roots/list', () => {
 });
 client.setRequestHandler('elicitation/create', () => {
     seen.asked.push('elicitation/create');
-    return { action: 'accept', content: { name: 'Ada', check: true, email: 'ada@example.com' } };
+    // A fraction for a `number` field: schema.ts allows it (schema.json renders `integer`).
+    return { action: 'accept', content: { name: 'Ada', check: true, email: 'ada@example.com', number: 3.14 } };
 });
 await client.connect(transport);
 

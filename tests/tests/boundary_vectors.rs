@@ -230,9 +230,14 @@ fn e13_e17_elicit_result() {
         assert_eq!(value, json!({"action":"accept","content":{"y":"ok"}}));
         assert_eq!(report.stripped_pointers(), ["/content/x"]);
     }
-    // Fractional answers: schema.json types them as integers (a render artifact of TS `number`);
-    // the pinned schema is the contract, so they are refused.
+    // Fractional answers: schema.ts types them `number` (schema.json renders `integer`, an
+    // upstream rendering mistake corrected by a named fix), so they are written as they came.
     let r: ElicitResult = from(json!({"action":"accept","content":{"x":1.5}}));
+    for v in [V2025_06_18, V2025_11_25] {
+        assert_eq!(emit(&r, v), r#"{"action":"accept","content":{"x":1.5}}"#);
+    }
+    // What schema.ts does not allow is still refused, with its pointer.
+    let r: ElicitResult = from(json!({"action":"accept","content":{"x":{"a":1}}}));
     assert_eq!(
         serialize_for(&r, V2025_11_25).unwrap_err().path.pointer(),
         "/content/x"

@@ -710,6 +710,16 @@ fn assert_everything(run: &Run, client: Client) {
             "elicitation crossed: {report}"
         );
     }
+    if client == Client::TsV2 {
+        // Its answer's fraction crossed as a number (schema.ts: `number`; the upstream is at a
+        // handshake revision whose schema.json renders `integer`).
+        assert!(
+            run.step("elicitation")
+                .as_str()
+                .is_some_and(|t| t.contains("- Favorite Number: 3.14")),
+            "a fractional answer crossed: {report}"
+        );
+    }
 }
 
 /// The plan for the TS v2 server (2026-07-28 only), through direction A.

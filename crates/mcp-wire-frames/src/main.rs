@@ -105,7 +105,8 @@ enum Command {
         /// The revision to check against (`--version` is the old spelling, still accepted).
         #[arg(long = "to", visible_alias = "version", value_name = "VERSION", value_parser = parse_version)]
         version: ProtocolVersion,
-        /// Also validate against the pinned official JSON Schema of that revision.
+        /// Also validate against the pinned official JSON Schema of that revision (with the
+        /// named corrections of its upstream rendering mistakes, `mcp_wire_schemas::UPSTREAM_FIXES`).
         #[arg(long)]
         schema: bool,
         #[command(flatten)]

@@ -306,3 +306,25 @@ fn strict_writes_only_what_the_target_declares_and_explain_lists_passed_members(
         serde_json::json!(["/result/tools/0/title"])
     );
 }
+
+/// A fractional answer to a number field is valid, by the generated types and by the schema
+/// (with its named upstream fixes), at every revision whose schema.ts types answers `number`.
+#[test]
+fn validate_admits_fractional_elicitation_answers() {
+    let ask = r#"{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"A number?","requestedSchema":{"type":"object","properties":{"x":{"type":"number"}}}}}"#;
+    let answer = r#"{"jsonrpc":"2.0","id":1,"result":{"action":"accept","content":{"x":3.14}}}"#;
+    let stream = format!("{ask}\n{answer}\n");
+    for v in ["2025-06-18", "2025-11-25"] {
+        let r = run(&["validate", "--schema", "--to", v], stream.as_bytes());
+        assert_eq!(r.code, 0, "{v}: {}", r.stdout);
+        assert_eq!(r.summary(), "valid 2, invalid 0", "{v}");
+    }
+    // At 2026-07-28 the answer travels in the retried request's inputResponses.
+    let retry = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ask","inputResponses":{"x":{"action":"accept","content":{"x":3.14}}},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}}}"#;
+    let r = run(
+        &["validate", "--schema", "--to", "2026-07-28"],
+        retry.as_bytes(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert_eq!(r.summary(), "valid 1, invalid 0");
+}

@@ -5,6 +5,9 @@
 //!   `../shared/schemas`, or a directory named by `MCP_WIRE_SCHEMAS`), checking each sha256.
 //! - [`SchemaOracle`]: "validate this value as definition D of revision V" with the `jsonschema`
 //!   crate, one compiled validator per definition, cached.
+//! - [`UPSTREAM_FIXES`]: the named corrections of the pinned files where they contradict their
+//!   `schema.ts` (a fractional elicitation answer rendered `integer`), applied by the oracle and
+//!   the code generator alike.
 //!
 //! The schema files are never committed; `cargo xtask schemas` puts copies in place.
 
@@ -16,6 +19,10 @@ use mcp_wire::ProtocolVersion;
 use serde::Deserialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
+
+mod upstream;
+
+pub use upstream::{UPSTREAM_FIXES, UpstreamFix, apply_upstream_fixes};
 
 /// Environment variable naming a directory laid out as `<version>/schema.json`.
 pub const SCHEMAS_ENV: &str = "MCP_WIRE_SCHEMAS";
@@ -69,6 +76,17 @@ pub enum SchemaError {
         version: ProtocolVersion,
         /// The definition name that was asked for.
         name: String,
+    },
+    /// An upstream fix found nothing to correct: the pinned schema no longer has the mistake
+    /// (drop the fix) or changed shape (revise it).
+    #[error("{version}: upstream fix {name} no longer applies: {message}")]
+    StaleFix {
+        /// The revision.
+        version: ProtocolVersion,
+        /// The fix ([`UpstreamFix::name`]).
+        name: &'static str,
+        /// What it found.
+        message: String,
     },
     /// `jsonschema` refused to compile a definition.
     #[error("cannot compile definition {name} of {version}: {message}")]
@@ -338,6 +356,13 @@ pub struct Violation {
 }
 
 /// Validates values as named definitions of one revision's pinned schema.
+///
+/// [`SchemaOracle::load`] validates against the pinned schema with the [`UPSTREAM_FIXES`]
+/// applied, the contract the generated types and the boundary implement: where the pinned
+/// `schema.json` contradicts its `schema.ts` (a fractional elicitation answer rendered
+/// `integer`), a value `schema.ts` allows is valid. `mcp-frames validate --schema` loads its
+/// oracle this way. [`SchemaOracle::from_schema`] validates against a document exactly as given
+/// (the pinned file unfixed, to see what it says alone).
 pub struct SchemaOracle {
     version: ProtocolVersion,
     schema: Value,
@@ -353,12 +378,14 @@ impl std::fmt::Debug for SchemaOracle {
 }
 
 impl SchemaOracle {
-    /// An oracle for `version`, loading the schema from `store`.
+    /// An oracle for `version`: the schema from `store`, with the [`UPSTREAM_FIXES`] applied.
     pub fn load(store: &SchemaStore, version: ProtocolVersion) -> Result<Self, SchemaError> {
-        Ok(Self::from_schema(version, store.schema(version)?))
+        let mut schema = store.schema(version)?;
+        apply_upstream_fixes(version, &mut schema)?;
+        Ok(Self::from_schema(version, schema))
     }
 
-    /// An oracle over an already loaded schema document.
+    /// An oracle over an already loaded schema document, used as given (no fixes applied).
     pub fn from_schema(version: ProtocolVersion, schema: Value) -> Self {
         Self {
             version,
@@ -473,6 +500,59 @@ mod tests {
     fn corrupt_copy_is_a_mismatch() {
         let err = verify_bytes(Path::new("x.json"), b"{}", &"0".repeat(64)).unwrap_err();
         assert!(matches!(err, SchemaError::Mismatch { .. }));
+    }
+
+    /// A fractional answer to a number field is valid wherever schema.ts types the answers
+    /// `number`, although the pinned schema.json renders them `integer`.
+    #[test]
+    fn fractional_elicitation_answers_validate_where_schema_ts_says_number() {
+        use serde_json::json;
+        let store = SchemaStore::discover();
+        let answer =
+            json!({"action": "accept", "content": {"x": 2.5, "n": 3, "s": "a", "b": true}});
+        let object = json!({"action": "accept", "content": {"x": {"a": 1}}});
+        for v in [
+            ProtocolVersion::V2025_06_18,
+            ProtocolVersion::V2025_11_25,
+            ProtocolVersion::V2026_07_28,
+        ] {
+            let oracle = SchemaOracle::load(&store, v).expect("pinned schema available");
+            assert_eq!(
+                oracle.violations("ElicitResult", &answer).unwrap(),
+                [],
+                "{v}"
+            );
+            assert!(!oracle.is_valid("ElicitResult", &object).unwrap(), "{v}");
+            // The schema as pinned refuses it: the named fix is what admits it.
+            let pinned = SchemaOracle::from_schema(v, store.schema(v).unwrap());
+            assert!(!pinned.is_valid("ElicitResult", &answer).unwrap(), "{v}");
+        }
+    }
+
+    /// A fix that finds nothing to correct fails, naming itself: once upstream renders the
+    /// answers `number`, the generator and the oracle stop until the fix is dropped.
+    #[test]
+    fn an_upstream_fix_that_no_longer_applies_fails_loudly() {
+        let store = SchemaStore::discover();
+        let v = ProtocolVersion::V2025_11_25;
+        let mut doc = store.schema(v).unwrap();
+        apply_upstream_fixes(v, &mut doc).expect("the pinned schema needs its fixes");
+        let err = apply_upstream_fixes(v, &mut doc).unwrap_err();
+        assert!(
+            matches!(
+                &err,
+                SchemaError::StaleFix {
+                    name: "elicit_result_content_numbers",
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        // Every revision a fix names needs it.
+        for v in ProtocolVersion::ALL {
+            let mut doc = store.schema(v).unwrap();
+            apply_upstream_fixes(v, &mut doc).unwrap_or_else(|e| panic!("{e}"));
+        }
     }
 
     #[test]

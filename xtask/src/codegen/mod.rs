@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use mcp_wire::ProtocolVersion;
-use mcp_wire_schemas::{PinManifest, SchemaStore, definitions_key};
+use mcp_wire_schemas::{PinManifest, SchemaStore, apply_upstream_fixes, definitions_key};
 use proc_macro2::TokenStream;
 
 /// Options of `cargo xtask codegen`.
@@ -69,9 +69,11 @@ fn generate_all(store: &SchemaStore) -> anyhow::Result<Vec<Output>> {
     let mut outputs = Vec::new();
     let mut renames_used = Vec::new();
     for v in ProtocolVersion::ALL {
-        let doc = store.schema(v).with_context(|| {
+        let mut doc = store.schema(v).with_context(|| {
             format!("loading the pinned {v} schema (run `cargo xtask schemas` first)")
         })?;
+        // The named corrections of upstream rendering mistakes, shared with the schema oracle.
+        apply_upstream_fixes(v, &mut doc)?;
         let defs = doc
             .get(definitions_key(v))
             .and_then(|d| d.as_object())

@@ -2,6 +2,10 @@
 //! a named, documented function that returns how many places it changed; the driver fails when a
 //! pass changes nothing on a revision it is declared for, so a pass that no longer applies (the
 //! upstream schema moved on) is noticed instead of silently rotting.
+//!
+//! These passes shape the schema for typify. Corrections of upstream mistakes (a TS `number`
+//! rendered `integer`) are not here: they are `mcp_wire_schemas::UPSTREAM_FIXES`, applied to the
+//! whole document before the facts and the types are generated, and by the schema oracle too.
 
 use anyhow::{Context, bail};
 use mcp_wire::ProtocolVersion;
@@ -25,21 +29,6 @@ const ALL: &[ProtocolVersion] = &ProtocolVersion::ALL;
 
 /// The pre-passes, in the order they run.
 pub const PRE_PASSES: &[Pass] = &[
-    Pass {
-        name: "fix_json_value_all_json_types",
-        revisions: &[V::V2026_07_28],
-        run: fix_json_value_all_json_types,
-    },
-    Pass {
-        name: "fix_elicit_result_content_numbers",
-        revisions: &[V::V2025_06_18, V::V2025_11_25, V::V2026_07_28],
-        run: fix_elicit_result_content_numbers,
-    },
-    Pass {
-        name: "check_number_schema_bounds_are_numbers",
-        revisions: &[V::V2025_06_18, V::V2025_11_25, V::V2026_07_28],
-        run: check_number_schema_bounds_are_numbers,
-    },
     Pass {
         name: "flatten_all_of",
         revisions: &[V::V2025_11_25, V::V2026_07_28],
@@ -146,70 +135,6 @@ fn visit_defs(
     let mut n = 0;
     for d in defs.values_mut() {
         n += visit_schemas(d, f)?;
-    }
-    Ok(n)
-}
-
-/// Upstream bug (2026-07-28): `JSONValue` renders as `JSONObject | JSONValue[] | string |
-/// integer | boolean`, dropping `null` and fractional numbers that `schema.ts` allows. We model
-/// it as any JSON value. Fails once the schema lists `null` itself.
-fn fix_json_value_all_json_types(defs: &mut Defs) -> anyhow::Result<usize> {
-    let Some(jv) = defs.get_mut("JSONValue") else {
-        return Ok(0);
-    };
-    let text = jv.to_string();
-    if text.contains("\"null\"") || text.contains("\"number\"") {
-        bail!("JSONValue now admits null/number upstream; drop this fix");
-    }
-    *jv = json!({});
-    Ok(1)
-}
-
-/// Upstream render artifact (2025-06-18+): `ElicitResult.content` values are typed `integer`
-/// where `schema.ts` says `number`, so an answer of `2.5` to a `NumberSchema` field would be
-/// rejected. Widens `integer` to `number` in that value type.
-fn fix_elicit_result_content_numbers(defs: &mut Defs) -> anyhow::Result<usize> {
-    let Some(ap) = defs
-        .get_mut("ElicitResult")
-        .and_then(|d| d.pointer_mut("/properties/content/additionalProperties"))
-    else {
-        return Ok(0);
-    };
-    visit_schemas(ap, &mut |s| {
-        let Some(Value::Array(types)) = s.get_mut("type") else {
-            return Ok(0);
-        };
-        let mut n = 0;
-        for t in types.iter_mut() {
-            if t == "integer" {
-                *t = json!("number");
-                n += 1;
-            }
-        }
-        Ok(n)
-    })
-}
-
-/// Guard for the known `NumberSchema` integer-vs-number render artifact: its `minimum`,
-/// `maximum` and `default` must be `number` (a form may ask for `0.5`). In the pinned schemas
-/// they already are, so nothing is rewritten; the pass counts the checked properties and fails
-/// if any has regressed to `integer`.
-fn check_number_schema_bounds_are_numbers(defs: &mut Defs) -> anyhow::Result<usize> {
-    let Some(props) = defs
-        .get("NumberSchema")
-        .and_then(|d| d.get("properties"))
-        .and_then(Value::as_object)
-    else {
-        return Ok(0);
-    };
-    let mut n = 0;
-    for key in ["minimum", "maximum", "default"] {
-        if let Some(p) = props.get(key) {
-            if p.get("type") != Some(&json!("number")) {
-                bail!("NumberSchema.{key} is {p}, not number: widen it here");
-            }
-            n += 1;
-        }
     }
     Ok(n)
 }

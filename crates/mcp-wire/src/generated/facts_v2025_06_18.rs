@@ -894,7 +894,7 @@ pub(crate) static FACTS: RevisionFacts = RevisionFacts {
                     required: false,
                     ty: TypeRef::Map(&TypeRef::Union(&[
                         TypeRef::Scalar("string"),
-                        TypeRef::Scalar("integer"),
+                        TypeRef::Scalar("number"),
                         TypeRef::Scalar("boolean"),
                     ])),
                     constant: None,

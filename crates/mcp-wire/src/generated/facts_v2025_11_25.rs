@@ -1458,7 +1458,7 @@ pub(crate) static FACTS: RevisionFacts = RevisionFacts {
                         TypeRef::Array(&TypeRef::Scalar("string")),
                         TypeRef::Union(&[
                             TypeRef::Scalar("string"),
-                            TypeRef::Scalar("integer"),
+                            TypeRef::Scalar("number"),
                             TypeRef::Scalar("boolean"),
                         ]),
                     ])),

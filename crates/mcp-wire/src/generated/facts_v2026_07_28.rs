@@ -1234,7 +1234,7 @@ pub(crate) static FACTS: RevisionFacts = RevisionFacts {
                         TypeRef::Array(&TypeRef::Scalar("string")),
                         TypeRef::Union(&[
                             TypeRef::Scalar("string"),
-                            TypeRef::Scalar("integer"),
+                            TypeRef::Scalar("number"),
                             TypeRef::Scalar("boolean"),
                         ]),
                     ])),
@@ -2012,20 +2012,12 @@ pub(crate) static FACTS: RevisionFacts = RevisionFacts {
         },
         TypeFact {
             name: "JSONValue",
-            kind: TypeKind::Union,
+            kind: TypeKind::Other,
             fields: &[],
             open: false,
-            members: &[
-                TypeRef::Named("JSONObject"),
-                TypeRef::Array(&TypeRef::Named("JSONValue")),
-                TypeRef::Union(&[
-                    TypeRef::Scalar("string"),
-                    TypeRef::Scalar("integer"),
-                    TypeRef::Scalar("boolean"),
-                ]),
-            ],
+            members: &[],
             values: &[],
-            target: None,
+            target: Some(TypeRef::Any),
         },
         TypeFact {
             name: "LegacyTitledEnumSchema",

@@ -261,7 +261,7 @@ impl From<ParseError> for ErrorData {
 }
 
 /// The error our side answers with when it cannot emit: the code, the message, and `data` with
-/// the JSON Pointer into the body (`pointer`), the revision and the table row that refused
+/// the JSON Pointer into the emitted value (`pointer`), the revision and the table row that refused
 /// (`cause`).
 impl From<&EmitError> for ErrorData {
     fn from(e: &EmitError) -> Self {

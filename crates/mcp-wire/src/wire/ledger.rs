@@ -48,8 +48,10 @@ pub enum RefuseWhen {
     Absent,
     /// The field's value is an array.
     Array,
-    /// The field is an object (elicitation answers) with a value other than a string, an integer
-    /// or a boolean; `null` values are stripped (an absent answer means the same).
+    /// The field is an object (elicitation answers) with a value other than a string, a number
+    /// or a boolean; `null` values are stripped (an absent answer means the same). Any number:
+    /// `schema.ts` types the answers `number` (the pinned `schema.json` renders `integer`, a
+    /// mistake `mcp_wire_schemas::UPSTREAM_FIXES` corrects).
     NotPrimitiveValue,
     /// As [`RefuseWhen::NotPrimitiveValue`], but arrays of strings are allowed too.
     NotPrimitiveOrStringsValue,
@@ -83,7 +85,7 @@ impl RefuseWhen {
         let ok = match value {
             Value::Null => return AnswerVerdict::Strip,
             Value::String(_) | Value::Bool(_) => true,
-            Value::Number(n) => n.is_i64() || n.is_u64(),
+            Value::Number(_) => true,
             Value::Array(items) => strings_ok && items.iter().all(Value::is_string),
             Value::Object(_) => false,
         };
@@ -119,10 +121,10 @@ impl fmt::Display for LedgerRow {
             Action::Refuse(RefuseWhen::Absent) => "refuse if absent",
             Action::Refuse(RefuseWhen::Array) => "refuse if an array",
             Action::Refuse(RefuseWhen::NotPrimitiveValue) => {
-                "refuse unless values are strings, integers or booleans"
+                "refuse unless values are strings, numbers or booleans"
             }
             Action::Refuse(RefuseWhen::NotPrimitiveOrStringsValue) => {
-                "refuse unless values are strings, integers, booleans or string arrays"
+                "refuse unless values are strings, numbers, booleans or string arrays"
             }
             Action::Refuse(RefuseWhen::NotObject) => "refuse unless an object",
             Action::Refuse(RefuseWhen::NotObjectSchema) => {
@@ -435,14 +437,14 @@ pub static LEDGER: &[LedgerRow] = &[
         "content",
         ONLY_2025_06_18,
         Refuse(RefuseWhen::NotPrimitiveValue),
-        "answers are strings, integers or booleans (multi-select needs 2025-11-25)",
+        "answers are strings, numbers or booleans (multi-select needs 2025-11-25)",
     ),
     row(
         "ElicitResult",
         "content",
         SINCE_2025_11_25,
         Refuse(RefuseWhen::NotPrimitiveOrStringsValue),
-        "answers are strings, integers, booleans or string arrays",
+        "answers are strings, numbers, booleans or string arrays",
     ),
     row(
         "ElicitResult",
