@@ -186,6 +186,85 @@ async fn both_eras_share_one_connection() {
     ends(serving).await;
 }
 
+/// A malformed frame is answered as `FrameError::reply` answers it: to its id whenever one
+/// can be read, with the fault's JSON Pointer in `data.pointer`.
+#[tokio::test]
+async fn a_malformed_frame_is_answered_with_its_pointer_and_its_id() {
+    let Served {
+        to_server,
+        driver,
+        serving,
+    } = serve(Asker);
+    let mut from_server = driver.outgoing;
+    // A bad envelope (no `jsonrpc`) whose id can be read, before any session.
+    to_server
+        .send(frame(json!({"id": 5, "method": "tools/list"})))
+        .await
+        .unwrap();
+    let bad = next(&mut from_server).await;
+    assert_eq!(bad["id"], 5, "{bad}");
+    assert_eq!(bad["error"]["code"], -32600, "{bad}");
+    // The pointer names the object the member is missing from: the frame.
+    assert_eq!(bad["error"]["data"]["pointer"], "", "{bad}");
+    to_server
+        .send(frame(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "c", "version": "1"}}}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(next(&mut from_server).await["id"], 1);
+    // A bad body on the session, and one on the 2026-07-28 side of the connection.
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {}});
+    for (id, params) in [
+        (6, json!({"name": 5})),
+        (7, json!({"name": 5, "_meta": meta})),
+    ] {
+        to_server
+            .send(frame(
+                json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}),
+            ))
+            .await
+            .unwrap();
+        let answer = next(&mut from_server).await;
+        assert_eq!(answer["id"], id, "{answer}");
+        assert_eq!(answer["error"]["code"], -32602, "{answer}");
+        assert_eq!(
+            answer["error"]["data"]["pointer"], "/params/name",
+            "{answer}"
+        );
+    }
+    // Without an id (and without the `jsonrpc` that would make it a notification) the answer
+    // goes to `null`, as JSON-RPC asks; the connection carries on.
+    to_server
+        .send(frame(
+            json!({"method": "notifications/cancelled", "params": {}}),
+        ))
+        .await
+        .unwrap();
+    let unknown = next(&mut from_server).await;
+    assert_eq!(
+        (&unknown["id"], &unknown["error"]["code"]),
+        (&Value::Null, &json!(-32600)),
+        "{unknown}"
+    );
+    to_server
+        .send(frame(json!({"jsonrpc": "2.0", "id": 8, "method": "ping"})))
+        .await
+        .unwrap();
+    let pong = next(&mut from_server).await;
+    assert_eq!(
+        (&pong["id"], &pong["result"]),
+        (&json!(8), &json!({})),
+        "{pong}"
+    );
+    drop(to_server);
+    drop(driver.incoming);
+    ends(serving).await;
+}
+
 /// How often the runtime asked [`Declared`] for its tool list, and for one tool.
 static LISTINGS: AtomicUsize = AtomicUsize::new(0);
 static LOOKUPS: AtomicUsize = AtomicUsize::new(0);

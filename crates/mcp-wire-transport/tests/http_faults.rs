@@ -661,15 +661,21 @@ async fn a_session_post_is_judged_by_its_envelope_then_its_body() {
         ("Mcp-Session-Id", session.as_str()),
         ("MCP-Protocol-Version", "2025-11-25"),
     ];
-    // Not a JSON-RPC envelope (no `jsonrpc`, and `method` and `result` at once): 400, -32600.
-    for bad in [
-        br#"{"id":1,"method":"tools/list"}"#.as_slice(),
-        br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","result":{}}"#.as_slice(),
+    // Not a JSON-RPC envelope (no `jsonrpc`; `method` and `result` at once): 400, -32600, to
+    // the id (it can be read), with the pointer of the fault.
+    for (bad, pointer) in [
+        (br#"{"id":1,"method":"tools/list"}"#.as_slice(), ""),
+        (
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","result":{}}"#.as_slice(),
+            "",
+        ),
     ] {
         let reply = exchange(run.addr, "POST", &on_session, bad).await;
+        let answer = &reply.messages()[0];
         assert_eq!(reply.status, 400, "{}", String::from_utf8_lossy(bad));
-        assert_eq!(reply.messages()[0]["error"]["code"], -32600);
-        assert_eq!(reply.messages()[0]["id"], Value::Null);
+        assert_eq!(answer["error"]["code"], -32600, "{answer}");
+        assert_eq!(answer["id"], 1, "{answer}");
+        assert_eq!(answer["error"]["data"]["pointer"], pointer, "{answer}");
     }
     // A good envelope with a bad body: answered to its id, with the pointer.
     let reply = exchange(
@@ -683,6 +689,21 @@ async fn a_session_post_is_judged_by_its_envelope_then_its_body() {
     let answer = &reply.messages()[0];
     assert_eq!(answer["id"], "x-7");
     assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    assert_eq!(
+        answer["error"]["data"]["pointer"], "/params/name",
+        "{answer}"
+    );
+    // `initialize` with a bad body is answered the same way.
+    let init = br#"{"jsonrpc":"2.0","id":"i-1","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":5,"version":"1"}}}"#;
+    let reply = exchange(run.addr, "POST", &[JSON, ACCEPT_BOTH], init).await;
+    let answer = &reply.messages()[0];
+    assert_eq!(reply.status, 400);
+    assert_eq!(answer["id"], "i-1");
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    assert_eq!(
+        answer["error"]["data"]["pointer"], "/params/clientInfo/name",
+        "{answer}"
+    );
     // Members in any order and spacing; a client's response and error are accepted (202).
     let reply = exchange(
         run.addr,
@@ -769,6 +790,10 @@ async fn a_stateless_post_is_judged_by_its_envelope_then_its_headers_then_its_bo
     assert_eq!(reply.status, 400);
     assert_eq!(reply.messages()[0]["error"]["code"], -32602);
     assert_eq!(reply.messages()[0]["id"], 6);
+    assert_eq!(
+        reply.messages()[0]["error"]["data"]["pointer"],
+        "/params/arguments"
+    );
     // The `_meta` revision is required.
     let bare = r#"{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{}}"#;
     let reply = stateless(run.addr, "tools/list", None, bare).await;

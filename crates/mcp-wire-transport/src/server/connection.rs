@@ -20,7 +20,7 @@ use super::auth::Principal;
 use super::context::{ContextInner, Outgoing, RequestContext, emit, modern_context};
 use super::handler::{Handler, codes, keys};
 use super::notify::{change_notification, listen_ack, session_change, tag_subscription};
-use super::runtime::{clone_inner, error_frame, parse_error, response_frame};
+use super::runtime::{clone_inner, envelope_reply, error_frame, parse_error, response_frame};
 use super::session::{Session, new_session_id};
 use crate::{Connection, Frame, FrameSender};
 
@@ -58,8 +58,10 @@ impl<H: Handler> Server<H> {
             let message = match RawMessage::from_value(value.clone()) {
                 Ok(m) => m,
                 Err(e) => {
-                    let error = ErrorData::new(codes::INVALID_REQUEST, e.to_string());
-                    let _ = outgoing.send(error_frame(None, error, revision).0).await;
+                    if let Some(reply) = envelope_reply(frame.as_str(), &e) {
+                        let answer = error_frame(reply.id, reply.error, revision).0;
+                        let _ = outgoing.send(answer).await;
+                    }
                     continue;
                 }
             };
@@ -441,8 +443,9 @@ impl<H: Handler> Server<H> {
                     #[allow(unreachable_patterns)]
                     Ok(_) => {}
                     Err(e) => {
-                        let error = ErrorData::new(codes::INVALID_REQUEST, e.to_string());
-                        answers.push(error_frame(None, error, revision).0);
+                        if let Some(reply) = envelope_reply(&text, &e) {
+                            answers.push(error_frame(reply.id, reply.error, revision).0);
+                        }
                     }
                 }
             }

@@ -649,6 +649,27 @@ pub(crate) fn request_id(v: serde_json::Value) -> Option<RequestId> {
     serde_json::from_value(v).ok()
 }
 
+/// The error a request whose body does not read is answered with: the library's
+/// ([`ErrorData`] from the fault: its code, its message for the peer, `data.pointer` into the
+/// frame and the revision), as [`mcp_wire::wire::FrameError::reply`] answers it.
 pub(crate) fn parse_error(e: &mcp_wire::wire::ParseError) -> ErrorData {
-    ErrorData::new(e.code(), e.to_string())
+    ErrorData::from(e)
+}
+
+/// The answer to a frame whose envelope does not read as one JSON-RPC message (`refused` is why
+/// the caller's reader refused it): [`mcp_wire::wire::FrameError::reply`]'s, to the id whenever
+/// the envelope has a usable one, with the fault's `data.pointer`; `None` for a notification or
+/// a response, which JSON-RPC never answers. Should the envelope split after all (the members
+/// are what did not read), the caller's reason is answered to the envelope's id.
+pub(crate) fn envelope_reply(text: &str, refused: &dyn std::fmt::Display) -> Option<JsonRpcError> {
+    match mcp_wire::wire::RawFrame::split(text) {
+        Err(e) => e.reply(),
+        Ok(raw) => match raw.envelope() {
+            mcp_wire::session::Envelope::Request { id, .. } => Some(JsonRpcError::new(
+                Some(id.clone()),
+                ErrorData::new(codes::INVALID_REQUEST, refused.to_string()),
+            )),
+            _ => None,
+        },
+    }
 }

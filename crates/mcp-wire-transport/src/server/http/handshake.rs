@@ -26,8 +26,8 @@ use crate::server::context::emit;
 use crate::server::context::session_context;
 use crate::server::handler::{Handler, codes};
 use crate::server::notify::session_change;
+use crate::server::runtime::{envelope_reply, parse_error, request_id};
 use crate::server::runtime::{error_frame, response_frame};
-use crate::server::runtime::{parse_error, request_id};
 use crate::server::session::{Session, new_session_id};
 
 /// `initialize` without a session: negotiate, mint a session, answer.
@@ -135,13 +135,13 @@ pub(super) async fn session_post<H: Handler>(
     }
     let raw = match body.raw {
         Ok(raw) => raw,
+        // A bad envelope: its error, to the id when it names one; nothing for a frame JSON-RPC
+        // never answers.
         Err(e) => {
-            return json_error(
-                StatusCode::BAD_REQUEST,
-                None,
-                ErrorData::new(codes::INVALID_REQUEST, e.to_string()),
-                revision,
-            );
+            return match e.reply() {
+                Some(reply) => json_error(StatusCode::BAD_REQUEST, reply.id, reply.error, revision),
+                None => accepted(),
+            };
         }
     };
     // What the envelope says is read out before the request is answered (a split frame is
@@ -232,14 +232,11 @@ async fn batch<H: Handler>(
                 }
             }
             Ok(_) => {}
-            Err(e) => answers.push(
-                error_frame(
-                    None,
-                    ErrorData::new(codes::INVALID_REQUEST, e.to_string()),
-                    revision,
-                )
-                .0,
-            ),
+            Err(e) => {
+                if let Some(reply) = envelope_reply(&text, &e) {
+                    answers.push(error_frame(reply.id, reply.error, revision).0);
+                }
+            }
         }
     }
     if answers.is_empty() {

@@ -26,7 +26,9 @@ use crate::Frame;
 use crate::server::context::{ContextInner, Outgoing, RequestContext, emit, session_context};
 use crate::server::handler::{Handler, codes};
 use crate::server::notify::session_change;
-use crate::server::runtime::{error_frame, parse_error, request_id, response_frame};
+use crate::server::runtime::{
+    envelope_reply, error_frame, parse_error, request_id, response_frame,
+};
 use crate::server::session::{Session, lock, new_session_id};
 use crate::server::{Server, ServerShared};
 
@@ -206,8 +208,9 @@ async fn message<H: Handler>(
     let message = match RawMessage::from_value(value.clone()) {
         Ok(m) => m,
         Err(e) => {
-            let error = ErrorData::new(codes::INVALID_REQUEST, e.to_string());
-            send(&connection, error_frame(None, error, REVISION).0).await;
+            if let Some(reply) = envelope_reply(frame.as_str(), &e) {
+                send(&connection, error_frame(reply.id, reply.error, REVISION).0).await;
+            }
             return plain(StatusCode::BAD_REQUEST, "not a JSON-RPC message");
         }
     };
