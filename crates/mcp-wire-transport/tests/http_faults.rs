@@ -799,3 +799,55 @@ async fn a_stateless_post_is_judged_by_its_envelope_then_its_headers_then_its_bo
     let reply = stateless(run.addr, "tools/list", None, bare).await;
     assert_eq!(reply.messages()[0]["error"]["code"], -32602);
 }
+
+/// `initialize` under `MCP-Protocol-Version: 2026-07-28` declares a revision without the
+/// handshake: it is answered `-32601` (404, as any method the revision lacks) with what to do
+/// instead, and the versions offered.
+#[tokio::test]
+async fn initialize_declared_at_2026_07_28_is_told_what_to_do() {
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "confused", "version": "1"}}})
+    .to_string();
+    let declared = [JSON, ACCEPT_BOTH, ("MCP-Protocol-Version", "2026-07-28")];
+    let both = start(|_| {}).await;
+    let reply = exchange(both.addr, "POST", &declared, init.as_bytes()).await;
+    let answer = &reply.messages()[0];
+    assert_eq!(reply.status, 404, "{answer}");
+    assert_eq!(answer["id"], 1, "{answer}");
+    assert_eq!(answer["error"]["code"], -32601, "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(message.contains("server/discover"), "{message}");
+    assert!(
+        message.contains("initialize without that header"),
+        "{message}"
+    );
+    assert_eq!(
+        answer["error"]["data"]["supported"],
+        json!([
+            "2024-11-05",
+            "2025-03-26",
+            "2025-06-18",
+            "2025-11-25",
+            "2026-07-28"
+        ])
+    );
+    // What it says works: the handshake without that header.
+    let reply = exchange(both.addr, "POST", &[JSON, ACCEPT_BOTH], init.as_bytes()).await;
+    assert_eq!(
+        reply.messages()[0]["result"]["protocolVersion"],
+        "2025-11-25"
+    );
+    // A server without the handshake era names only server/discover.
+    let modern = start(|c| c.revisions = vec![ProtocolVersion::V2026_07_28]).await;
+    let reply = exchange(modern.addr, "POST", &declared, init.as_bytes()).await;
+    let answer = &reply.messages()[0];
+    assert_eq!(
+        (reply.status, &answer["error"]["code"]),
+        (404, &json!(-32601))
+    );
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(message.contains("server/discover"), "{message}");
+    assert!(!message.contains("without that header"), "{message}");
+    assert_eq!(answer["error"]["data"]["supported"], json!(["2026-07-28"]));
+}

@@ -13,7 +13,11 @@
 //! Which wire a POST speaks: `MCP-Protocol-Version: 2026-07-28` or a `_meta` protocol version
 //! → stateless; a session id or `initialize` → handshake era; anything else goes to the
 //! stateless wire when it is offered (which answers what is missing) and is a missing session
-//! otherwise.
+//! otherwise. So `initialize` under `MCP-Protocol-Version: 2026-07-28` is a 2026-07-28 request
+//! for a method that revision lacks: 404 with `-32601`, whose message says what to do (send
+//! `server/discover`, or `initialize` without that header) and whose `data.supported` lists
+//! the revisions offered. It is not served as a handshake: the session it opened would refuse
+//! the client's next POST, which carries the same header.
 //!
 //! The files follow that split: [`handshake`] and [`stateless`] are the two wires, [`stream`]
 //! answers a request (JSON or SSE) on either, [`legacy_sse`] is the 2024-11-05 HTTP+SSE

@@ -64,6 +64,14 @@ pub(super) async fn stateless_post<H: Handler>(
     };
     let refuse =
         |status: StatusCode, error: ErrorData| json_error(status, Some(id.clone()), error, MODERN);
+    // A method 2026-07-28 does not have is answered as such before the headers are judged:
+    // they would route a request that does not exist here.
+    let facts = mcp_wire::facts::revision(MODERN);
+    let defined =
+        facts.request(method).is_some() || mcp_wire::wire::ledger::extension_method(method, MODERN);
+    if REMOVED_2026.contains(&method) || !defined {
+        return refuse(StatusCode::NOT_FOUND, method_not_found(server, method));
+    }
     // Headers against the body.
     match header_str(headers, &METHOD_HEADER) {
         Some(h) if h == method => {}
@@ -76,18 +84,6 @@ pub(super) async fn stateless_post<H: Handler>(
                 )),
             );
         }
-    }
-    let facts = mcp_wire::facts::revision(MODERN);
-    let defined =
-        facts.request(method).is_some() || mcp_wire::wire::ledger::extension_method(method, MODERN);
-    if REMOVED_2026.contains(&method) || !defined {
-        return refuse(
-            StatusCode::NOT_FOUND,
-            ErrorData::new(
-                codes::METHOD_NOT_FOUND,
-                format!("method not found: {method}"),
-            ),
-        );
     }
     let requested = raw.meta_revision();
     let header_version = header_str(headers, &VERSION_HEADER);
@@ -151,6 +147,39 @@ pub(super) async fn stateless_post<H: Handler>(
     answer_request(server, ctx, request, None, Some(meta))
         .await
         .map(|b| b)
+}
+
+/// `-32601` for a method 2026-07-28 does not have. `initialize` gets what to do instead: the
+/// client declared 2026-07-28, which has no handshake, so the answer names `server/discover`
+/// and, when the server offers a handshake revision, `initialize` without that declaration,
+/// with every revision offered in `data.supported`. (Serving the handshake anyway would open a
+/// session the client's next POST, carrying the same header, is refused on.)
+fn method_not_found<H>(server: &Server<H>, method: &str) -> ErrorData {
+    if method != "initialize" {
+        return ErrorData::new(
+            codes::METHOD_NOT_FOUND,
+            format!("method not found: {method}"),
+        );
+    }
+    let offered = &server.shared.revisions;
+    let handshake: Vec<&str> = offered
+        .iter()
+        .filter(|v| **v != MODERN)
+        .map(|v| v.as_str())
+        .collect();
+    let mut message = format!(
+        "initialize does not exist at {MODERN}, the revision MCP-Protocol-Version declares: send \
+         server/discover (with the protocol version in params._meta) to learn this server's \
+         versions and capabilities"
+    );
+    if !handshake.is_empty() {
+        message.push_str(&format!(
+            ", or send initialize without that header to open a session at {}",
+            handshake.join(", ")
+        ));
+    }
+    let supported: Vec<&str> = offered.iter().map(|v| v.as_str()).collect();
+    ErrorData::new(codes::METHOD_NOT_FOUND, message).with_data(json!({"supported": supported}))
 }
 
 /// `-32022` naming the stateless versions offered and the one requested.
