@@ -398,7 +398,10 @@ impl DirectionB {
 
     /// `server/discover` from the legacy `InitializeResult` (B2, Q9, Q12): the
     /// one modern version the bridge serves, the legacy capabilities minus
-    /// [`DISCOVER_HIDDEN`], the upstream's `serverInfo` and instructions.
+    /// [`DISCOVER_HIDDEN`], the upstream's `serverInfo` and instructions. Only 2026-07-28,
+    /// where the runtime lists every revision offered: these capabilities describe the
+    /// 2026-07-28 front, not the upstream's own handshake that a client reaches at a
+    /// handshake revision through `initialize` (Q9).
     pub(crate) fn discover(&self) -> DiscoverResult {
         let mut capabilities = self.capabilities.clone();
         if self.tasks.is_some() {

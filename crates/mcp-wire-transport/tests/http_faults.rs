@@ -851,3 +851,34 @@ async fn initialize_declared_at_2026_07_28_is_told_what_to_do() {
     assert!(!message.contains("without that header"), "{message}");
     assert_eq!(answer["error"]["data"]["supported"], json!(["2026-07-28"]));
 }
+
+/// `server/discover` lists every revision the server offers, the handshake era's too.
+#[tokio::test]
+async fn server_discover_lists_every_revision_offered() {
+    let discover = json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {
+        "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {}}}})
+    .to_string();
+    for (revisions, listed) in [
+        (
+            ProtocolVersion::ALL.to_vec(),
+            json!([
+                "2024-11-05",
+                "2025-03-26",
+                "2025-06-18",
+                "2025-11-25",
+                "2026-07-28"
+            ]),
+        ),
+        (
+            vec![ProtocolVersion::V2025_06_18, ProtocolVersion::V2026_07_28],
+            json!(["2025-06-18", "2026-07-28"]),
+        ),
+        (vec![ProtocolVersion::V2026_07_28], json!(["2026-07-28"])),
+    ] {
+        let run = start(|c| c.revisions = revisions).await;
+        let reply = stateless(run.addr, "server/discover", None, &discover).await;
+        let answer = &reply.messages()[0];
+        assert_eq!(answer["result"]["supportedVersions"], listed, "{answer}");
+    }
+}

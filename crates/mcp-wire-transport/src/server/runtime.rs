@@ -62,13 +62,15 @@ impl<H: Handler> Server<H> {
         result
     }
 
-    /// The `server/discover` result.
+    /// The `server/discover` result. `supportedVersions` lists every revision the server
+    /// offers, oldest first, the handshake era's too: the spec's "protocol versions the server
+    /// supports", for a client choosing one (a handshake revision through `initialize`). The
+    /// `-32022` of a stateless request lists only what its `_meta` may name.
     pub(crate) fn discover_result(&self) -> DiscoverResult {
         let versions = self
             .shared
             .revisions
             .iter()
-            .filter(|v| defines(**v, "server/discover"))
             .map(|v| v.as_str().to_owned())
             .collect();
         let mut result = DiscoverResult::new(versions, self.handler.capabilities());
