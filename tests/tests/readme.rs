@@ -33,7 +33,10 @@ fn the_readme_server_is_the_example() {
 fn the_readme_stays_a_guide() {
     let readme = workspace_file("README.md");
     let lines = readme.lines().count();
-    assert!(lines <= 300, "README.md has {lines} lines; the guide's limit is 300");
+    assert!(
+        lines <= 300,
+        "README.md has {lines} lines; the guide's limit is 300"
+    );
     let headings: Vec<&str> = readme.lines().filter(|l| l.starts_with("## ")).collect();
     assert_eq!(
         headings,
