@@ -363,7 +363,8 @@ impl Bridge {
     }
 
     /// Serves one client over newline-delimited frames (stdio, a socket, a test pipe) as
-    /// [`Bridge::serve_connection`] does. A line over [`Limits::max_frame_bytes`] is skipped
+    /// [`Bridge::serve_connection`] does, and returns once every request read before the input
+    /// ended has been answered and its answer written and flushed. A line over [`Limits::max_frame_bytes`] is skipped
     /// without being buffered and answered with a `limit_exceeded` error, one that is not JSON
     /// with -32700; both with `"id": null`, since the id of a line not read is unknown.
     pub async fn serve_lines<R, W>(&self, reader: R, writer: W) -> Result<(), BridgeError>
@@ -393,8 +394,20 @@ impl Bridge {
                 }
             }
         });
+        let handle = stdio.connection.handle.clone();
         let served = self.serve_connection(stdio.connection).await;
         refusing.abort();
+        // The answers still queued are written and flushed before this returns, so a process
+        // that exits next loses none (with the upstream gone, within the drain grace).
+        handle.close();
+        match &served {
+            Ok(()) => {
+                handle.ended().await;
+            }
+            Err(_) => {
+                let _ = tokio::time::timeout(self.limits.drain_grace, handle.ended()).await;
+            }
+        }
         served
     }
 

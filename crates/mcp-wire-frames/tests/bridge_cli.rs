@@ -73,3 +73,60 @@ fn the_bridge_fails_the_pending_call_and_exits_1_when_its_upstream_dies() {
     assert_eq!(first["from"], "2025-06-18");
     assert_eq!(first["to"], "2025-11-25");
 }
+
+/// What the bridge read before its stdin closed is answered before it exits, when the end of
+/// input follows the request at once (many runs: losing the answer was a race).
+#[test]
+fn the_bridge_answers_what_it_read_before_its_stdin_closed() {
+    const RUNS: usize = 20;
+    let init = r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"scripted","version":"1"}}}"#;
+    let server = format!("read l; echo '{init}'; while read l; do :; done");
+    let request = json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"eof-test","version":"1"}}});
+    let mut lost = Vec::new();
+    for run in 0..RUNS {
+        let mut bridge = Command::new(env!("CARGO_BIN_EXE_mcp-frames"))
+            .args(["bridge", "--server-revisions", "2025-06-18"])
+            .args(["--", "sh", "-c", &server])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("mcp-frames bridge starts");
+        let mut stdin = bridge.stdin.take().unwrap();
+        writeln!(stdin, "{request}").unwrap();
+        // The end of input right after the request.
+        drop(stdin);
+        let stdout = bridge.stdout.take().unwrap();
+        let reading = std::thread::spawn(move || {
+            BufReader::new(stdout)
+                .lines()
+                .map(|l| serde_json::from_str::<Value>(&l.unwrap()).unwrap())
+                .collect::<Vec<Value>>()
+        });
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let status = loop {
+            if let Some(status) = bridge.try_wait().unwrap() {
+                break status;
+            }
+            if Instant::now() > deadline {
+                let _ = bridge.kill();
+                panic!("run {run}: the bridge did not exit once its input ended");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let answers = reading.join().unwrap();
+        assert!(status.success(), "run {run}: {status:?}");
+        match answers.as_slice() {
+            [answer] if answer["id"] == 1 => {
+                assert_eq!(answer["result"]["protocolVersion"], "2025-11-25");
+            }
+            _ => lost.push((run, answers)),
+        }
+    }
+    assert!(
+        lost.is_empty(),
+        "{} of {RUNS} runs lost the answer; first: {:?}",
+        lost.len(),
+        lost.first()
+    );
+}

@@ -5,7 +5,12 @@
 //!   it down cleanly on close (stdin closed, a grace period, then a kill) and reports its exit.
 //! - [`pipe`]: the same over any reader and writer (sockets, in-memory pipes in tests).
 //!
-//! Every one returns a [`Connection`]. A line longer than [`StdioOptions::max_line_bytes`] is
+//! Every one returns a [`Connection`]. When the input ends, the receiver ends (after the frames
+//! already read); what happens to the connection depends on the role. A server's ([`pipe`],
+//! [`serve_stdio`]) stays open for writing, so that every request read before the end is
+//! answered: it ends when the user closes it (frames already queued are written and flushed
+//! first) or drops every sender. A child's ([`spawn_child`]) ends: a child that closed its
+//! stdout is exiting. A line longer than [`StdioOptions::max_line_bytes`] is
 //! skipped in constant memory (the reader stops buffering at the limit and discards up to the next
 //! newline) and counted in [`LineStats`], as is a line that is not one JSON value; blank lines are
 //! ignored. Frames we write never contain a raw newline: JSON allows `\n` and `\r` only as
@@ -274,7 +279,9 @@ fn gone() -> Arc<std::io::Error> {
     Arc::new(std::io::Error::other("the child's supervisor ended"))
 }
 
-/// Serves on our own stdin/stdout (a server launched by a client).
+/// Serves on our own stdin/stdout (a server launched by a client). The end of stdin ends the
+/// receiver; a process that exits once it has answered waits for [`Connection::ended`] after
+/// closing, so that its answers are written and flushed first.
 pub fn serve_stdio(options: StdioOptions) -> StdioConnection {
     pipe(tokio::io::stdin(), tokio::io::stdout(), options)
 }
@@ -285,12 +292,12 @@ where
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,
 {
-    let (connection, driver) = Connection::pair(options.queue);
+    let (connection, mut driver) = Connection::pair(options.queue);
     let stats = LineStats::default();
     let lines = LineReader::new(BufReader::new(reader), options.max_line_bytes);
-    let reading = tokio::spawn(read_lines(lines, driver.incoming.clone(), stats.clone()));
+    let reading = tokio::spawn(read_lines(lines, reader_sender(&mut driver), stats.clone()));
     tokio::spawn(async move {
-        let (driver, end, _writer) = drive(driver, writer, reading).await;
+        let (driver, end, _writer) = drive(driver, writer, reading, InputEnd::ReceiverEnds).await;
         driver.finish(end);
     });
     StdioConnection { connection, stats }
@@ -315,14 +322,14 @@ pub fn spawn_child(
             "child process without piped stdin/stdout",
         )));
     };
-    let (connection, driver) = Connection::pair(options.queue);
+    let (connection, mut driver) = Connection::pair(options.queue);
     let stats = LineStats::default();
     let (exit_tx, exit_rx) = watch::channel(None);
     let lines = LineReader::new(BufReader::new(stdout), options.max_line_bytes);
-    let reading = tokio::spawn(read_lines(lines, driver.incoming.clone(), stats.clone()));
+    let reading = tokio::spawn(read_lines(lines, reader_sender(&mut driver), stats.clone()));
     let grace = options.shutdown_grace;
     tokio::spawn(async move {
-        let (driver, end, stdin) = drive(driver, stdin, reading).await;
+        let (driver, end, stdin) = drive(driver, stdin, reading, InputEnd::Ends).await;
         // Closing stdin is the shutdown request of the stdio transport.
         drop(stdin);
         let status = match tokio::time::timeout(grace, child.wait()).await {
@@ -350,6 +357,24 @@ pub fn spawn_child(
         stats,
         exit: ChildExit(exit_rx),
     })
+}
+
+/// The driver's sender of incoming frames, handed to the reader alone: the receiver then ends
+/// when the reader does (the input ended or failed), whatever the writer still does. (The
+/// driver keeps a sender of a channel nobody reads.)
+fn reader_sender(driver: &mut ConnectionDriver) -> mpsc::Sender<Frame> {
+    let (unread, _) = mpsc::channel(1);
+    std::mem::replace(&mut driver.incoming, unread)
+}
+
+/// What the end of the input (cleanly, at EOF) does to a connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum InputEnd {
+    /// The connection ends: a child that closed its stdout is exiting.
+    Ends,
+    /// Only the receiver ends; the writer goes on until the user closes the connection or drops
+    /// every sender: a server answers the requests it read before its client closed its side.
+    ReceiverEnds,
 }
 
 /// Reads lines into `incoming` until the input ends (`Closed`) or fails.
@@ -389,29 +414,45 @@ pub(crate) async fn close_requested(close: &mut watch::Receiver<bool>) {
     }
 }
 
-/// Writes outgoing frames until the user closes, drops every sender, the writer fails or the
-/// reader ends; returns the driver, how it ended and the writer (still open).
+/// Writes outgoing frames until the user closes (the frames already queued are written
+/// first), drops every sender, the writer fails, the reader fails, or the input ends where
+/// `input_end` says that ends the connection; returns the driver, how it ended and the writer
+/// (flushed, still open).
 async fn drive<W: AsyncWrite + Unpin>(
     mut driver: ConnectionDriver,
     mut writer: W,
     mut reading: tokio::task::JoinHandle<ConnectionEnd>,
+    input_end: InputEnd,
 ) -> (ConnectionDriver, ConnectionEnd, W) {
+    let failed = |e: std::io::Error| ConnectionEnd::Failed(Arc::new(TransportError::Io(e)));
     let mut close = driver.close_requested.clone();
+    let mut reader_running = true;
     let end = loop {
         tokio::select! {
             frame = driver.outgoing.recv() => match frame {
                 Some(frame) => {
                     if let Err(e) = write_frame(&mut writer, &frame).await {
-                        break ConnectionEnd::Failed(Arc::new(TransportError::Io(e)));
+                        break failed(e);
                     }
                 }
                 None => break ConnectionEnd::Closed,
             },
-            () = close_requested(&mut close) => break ConnectionEnd::Closed,
-            end = &mut reading => {
-                break end.unwrap_or_else(|e| {
-                    ConnectionEnd::Failed(Arc::new(TransportError::Io(std::io::Error::other(e))))
-                });
+            () = close_requested(&mut close) => {
+                let mut end = ConnectionEnd::Closed;
+                while let Ok(frame) = driver.outgoing.try_recv() {
+                    if let Err(e) = write_frame(&mut writer, &frame).await {
+                        end = failed(e);
+                        break;
+                    }
+                }
+                break end;
+            }
+            end = &mut reading, if reader_running => {
+                reader_running = false;
+                match end.unwrap_or_else(|e| failed(std::io::Error::other(e))) {
+                    ConnectionEnd::Closed if input_end == InputEnd::ReceiverEnds => {}
+                    end => break end,
+                }
             }
         }
     };
@@ -485,7 +526,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_pipe_carries_frames_both_ways_and_ends_when_input_ends() {
+    async fn a_pipe_carries_frames_both_ways_and_its_receiver_ends_when_input_ends() {
         let (ours, theirs) = tokio::io::duplex(1024);
         let (our_read, our_write) = tokio::io::split(ours);
         let mut conn = pipe(
@@ -511,11 +552,43 @@ mod tests {
         let frame = conn.connection.receiver.recv().await.unwrap();
         assert_eq!(frame.as_str(), r#"{"id":2}"#);
         assert!(conn.connection.receiver.recv().await.is_none());
+        // The connection itself ends when we close it.
+        assert!(conn.connection.handle.end().is_none());
+        conn.connection.close();
         assert!(matches!(
             conn.connection.ended().await,
             ConnectionEnd::Closed
         ));
         assert_eq!(conn.stats.oversized(), 1);
+    }
+
+    /// The end of the input ends the receiver, not the connection: a frame sent after it (the
+    /// answer to a request read before it) is still written, and closing writes what is queued.
+    #[tokio::test]
+    async fn frames_sent_after_the_input_ended_are_written() {
+        let (ours, theirs) = tokio::io::duplex(1024);
+        let (our_read, our_write) = tokio::io::split(ours);
+        let mut conn = pipe(our_read, our_write, StdioOptions::default());
+        let (their_read, mut their_write) = tokio::io::split(theirs);
+        their_write.write_all(b"{\"id\":1}\n").await.unwrap();
+        their_write.shutdown().await.unwrap();
+        let c = &mut conn.connection;
+        assert_eq!(c.receiver.recv().await.unwrap().as_str(), r#"{"id":1}"#);
+        assert!(c.receiver.recv().await.is_none(), "the input ended");
+        for id in [1, 2] {
+            let answer = Frame::parse(format!(r#"{{"id":{id},"result":{{}}}}"#)).unwrap();
+            c.sender.send(answer).await.unwrap();
+        }
+        c.close();
+        assert!(matches!(c.ended().await, ConnectionEnd::Closed));
+        let mut lines = LineReader::new(BufReader::new(their_read), 1024);
+        for id in [1, 2] {
+            let Some(Line::Frame(f)) = lines.next_line().await.unwrap() else {
+                panic!("answer {id} was written")
+            };
+            assert_eq!(f.as_str(), format!(r#"{{"id":{id},"result":{{}}}}"#));
+        }
+        assert!(lines.next_line().await.unwrap().is_none());
     }
 
     #[tokio::test]

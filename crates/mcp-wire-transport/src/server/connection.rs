@@ -32,8 +32,12 @@ const BATCH_REVISION: ProtocolVersion = ProtocolVersion::V2025_03_26;
 impl<H: Handler> Server<H> {
     /// Serves one connection (e.g. [`crate::stdio::serve_stdio`]'s) until the client closes
     /// its side: reads client frames from `connection.receiver`, writes server frames to
-    /// `connection.sender`. Returns once every request in flight has been answered (or its
-    /// answer could not be written).
+    /// `connection.sender`. Every request read before the end is answered within
+    /// [`Limits::input_end_grace`](super::Limits::input_end_grace) (a request waiting for the
+    /// client's answer to a question of its own fails, since none can arrive; one still running
+    /// after the grace is cancelled); returns once each answer is queued, and closes the
+    /// connection, whose transport writes the queue out ([`crate::ConnectionHandle::ended`]
+    /// says when).
     pub async fn serve_connection(self: &Arc<Self>, connection: Connection, principal: Principal) {
         let Connection {
             sender: outgoing,
@@ -193,25 +197,38 @@ impl<H: Handler> Server<H> {
                 _ => {}
             }
         }
-        // The client closed its side: stop what only it could observe, finish the rest.
+        // The client closed its side. What only it could observe stops (its listen streams, its
+        // session's notifications), what waits for its answers fails (none can arrive), and the
+        // requests it sent before run on to their answers, for the grace at most; then the
+        // session ends and what still runs is cancelled.
         if let Some(h) = changes_task {
             h.abort();
-        }
-        if let Some(s) = &session {
-            s.close();
         }
         for (_, h) in listens.drain() {
             h.abort();
         }
-        while tasks.join_next().await.is_some() {}
+        if let Some(s) = &session {
+            s.end_input();
+        }
+        let answered = async { while tasks.join_next().await.is_some() {} };
+        let _ = tokio::time::timeout(self.shared.limits.input_end_grace, answered).await;
+        if let Some(s) = &session {
+            s.close();
+        }
+        tasks.shutdown().await;
         handle.close();
     }
 
-    /// Serves on our own stdin/stdout (a server launched by a client) until stdin ends.
+    /// Serves on our own stdin/stdout (a server launched by a client) until stdin ends, and
+    /// returns once every request read before then has been answered and its answer written
+    /// and flushed (or could not be), so the process may exit.
     pub async fn serve_stdio(self: &Arc<Self>) {
         let stdio = crate::stdio::serve_stdio(crate::stdio::StdioOptions::default());
+        let handle = stdio.connection.handle.clone();
         self.serve_connection(stdio.connection, Principal::anonymous())
             .await;
+        // `serve_connection` closed it: the answers still queued are written first.
+        handle.ended().await;
     }
 
     fn fallback(&self) -> ProtocolVersion {

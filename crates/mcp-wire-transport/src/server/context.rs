@@ -138,7 +138,7 @@ impl SessionLink {
         let (id, answer) = self
             .session
             .register_pending()
-            .ok_or_else(|| HandlerError::internal("too many requests to the client pending"))?;
+            .map_err(HandlerError::internal)?;
         let frame = emit(&JsonRpcRequest::new(id.clone(), body), revision)?;
         if !ctx.send(Outgoing::Frame(frame)).await {
             self.session.forget_pending(&id);

@@ -26,6 +26,10 @@ pub struct Limits {
     pub pending_client_requests: usize,
     /// How long a handler waits for the client's answer to a server→client request.
     pub client_answer_timeout: Duration,
+    /// How long the requests a client sent before closing its side of a frame connection (its
+    /// stdin) may run on to their answers; the ones still running then are cancelled (the
+    /// client may have gone, and SDK clients signal a server that has not exited by then).
+    pub input_end_grace: Duration,
     /// Resource subscriptions per session.
     pub subscriptions_per_session: usize,
     /// Changes a slow listener may lag behind before it misses some.
@@ -58,6 +62,7 @@ impl Default for Limits {
             replay_streams_per_session: 16,
             pending_client_requests: 64,
             client_answer_timeout: Duration::from_secs(60),
+            input_end_grace: Duration::from_secs(2),
             subscriptions_per_session: 1024,
             change_backlog: 256,
             keep_alive: Duration::from_secs(15),

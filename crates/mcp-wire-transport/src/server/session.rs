@@ -56,6 +56,9 @@ pub(crate) struct Session {
     pub push_signal: tokio::sync::Notify,
     /// Whether the session has ended.
     ended: AtomicBool,
+    /// Whether the client's input has ended (stdio): nothing asked of it can be answered.
+    /// Read and written under the `pending` lock.
+    input_ended: AtomicBool,
     /// Runs once when the session ends (the handler's `session_ended`).
     on_close: Mutex<Option<Box<dyn FnOnce() + Send>>>,
 }
@@ -88,6 +91,7 @@ impl Session {
             pushed: Mutex::new(VecDeque::new()),
             push_signal: tokio::sync::Notify::new(),
             ended: AtomicBool::new(false),
+            input_ended: AtomicBool::new(false),
             on_close: Mutex::new(None),
         }
     }
@@ -134,18 +138,32 @@ impl Session {
             && lock(&self.running).values().all(AbortHandle::is_finished)
     }
 
-    /// A fresh id for a server→client request and the slot its answer arrives in; `None` when
-    /// too many are pending.
-    pub(crate) fn register_pending(&self) -> Option<(RequestId, oneshot::Receiver<ClientAnswer>)> {
+    /// A fresh id for a server→client request and the slot its answer arrives in; refused (why)
+    /// when too many are pending or the client's input has ended.
+    pub(crate) fn register_pending(
+        &self,
+    ) -> Result<(RequestId, oneshot::Receiver<ClientAnswer>), &'static str> {
         let mut pending = lock(&self.pending);
+        if self.input_ended.load(Ordering::Acquire) {
+            return Err("the client's input has ended: it cannot answer");
+        }
         if pending.len() >= self.limits.pending_client_requests {
-            return None;
+            return Err("too many requests to the client pending");
         }
         let n = self.next_request.fetch_add(1, Ordering::Relaxed);
         let id = RequestId::String(format!("srv-{n}"));
         let (tx, rx) = oneshot::channel();
         pending.insert(id.clone(), tx);
-        Some((id, rx))
+        Ok((id, rx))
+    }
+
+    /// The client's input ended (it closed its side of a stdio connection): the requests
+    /// waiting for its answers fail now, and later ones are refused, while the requests it sent
+    /// before run to their answers.
+    pub(crate) fn end_input(&self) {
+        let mut pending = lock(&self.pending);
+        self.input_ended.store(true, Ordering::Release);
+        pending.clear();
     }
 
     /// Drops a pending slot (timeout, stream gone).
