@@ -1,6 +1,7 @@
 //! Typed tools (feature `schemars`): a tool's `inputSchema` and `outputSchema` from Rust types
-//! ([`schemars`] 1, JSON Schema 2020-12), its arguments read as a Rust type, and structured
-//! output from a `Serialize` type checked against the output schema.
+//! ([`schemars`] 1, JSON Schema 2020-12) and its arguments read as a Rust type; with feature
+//! `output-check`, structured output from a `Serialize` type checked against the output schema
+//! ([`OutputCheck`]).
 //!
 //! Every revision that has tools requires a tool schema whose root is `"type": "object"`, so a
 //! type whose schema is anything else (an enum, an `Option`, a scalar, `serde_json::Value`) is a
@@ -8,8 +9,8 @@
 //! a frame the peer rejects later.
 //!
 //! ```
-//! use mcp_wire::model::{CallToolRequestParams, Tool};
-//! use mcp_wire::tool::{OutputCheck, ToolSchemaErrorKind, object_schema};
+//! use mcp_wire::model::{CallToolRequestParams, CallToolResult, Tool};
+//! use mcp_wire::tool::{ToolSchemaErrorKind, object_schema};
 //! use schemars::JsonSchema;
 //! use serde::{Deserialize, Serialize};
 //!
@@ -26,9 +27,8 @@
 //!     serde_json::from_value(serde_json::json!({"name": "add", "arguments": {"a": 2, "b": 3}}))?;
 //! let args: AddArgs = params.arguments_as()?;
 //!
-//! // Structured output, checked against the tool's outputSchema once compiled.
-//! let check = OutputCheck::for_tool(&tool)?;
-//! let result = check.result(&Sum { sum: args.a + args.b })?;
+//! // Structured output of the type the outputSchema was derived from.
+//! let result = CallToolResult::structured(serde_json::to_value(Sum { sum: args.a + args.b })?);
 //! assert_eq!(result.structured_content, Some(serde_json::json!({"sum": 5})));
 //!
 //! // A type whose schema is not an object cannot be a tool's schema.
@@ -37,18 +37,23 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! The feature is off by default: proxies, validators and the CLI never build schemas, and
-//! `schemars` (with its derive) and the schema validator would be compile cost for all of them.
-//! Server authors opt in with `features = ["schemars"]`; [`schemars`] is re-exported so the
-//! derive's version matches.
+//! Both features are off by default: proxies, validators and the CLI never build schemas, and
+//! `schemars` (with its derive) would be compile cost for all of them. Server authors opt in
+//! with `features = ["schemars"]`; [`schemars`] is re-exported so the derive's version matches.
+//! `output-check` adds the `jsonschema` validator, a large dependency (regex engines included):
+//! a result built from the type whose schema the tool declares fits that schema unless the
+//! type's `Serialize` and `JsonSchema` disagree, which is what the check is for.
 
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
+#[cfg(feature = "output-check")]
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::jsonrpc::{ErrorData, codes};
-use crate::model::{CallToolResult, Tool};
+#[cfg(feature = "output-check")]
+use crate::model::CallToolResult;
+use crate::model::Tool;
 use crate::path::JsonPath;
 
 /// Why a typed tool could not be built, or its output not accepted.
@@ -164,12 +169,34 @@ impl Tool {
     }
 }
 
-/// A tool's `outputSchema`, compiled once: builds structured results that satisfy it.
+/// A tool's `outputSchema`, compiled once: builds structured results that satisfy it (feature
+/// `output-check`).
+///
+/// ```
+/// use mcp_wire::model::Tool;
+/// use mcp_wire::tool::OutputCheck;
+/// use schemars::JsonSchema;
+/// use serde::Serialize;
+///
+/// #[derive(Serialize, JsonSchema)]
+/// struct Sum { sum: i64 }
+///
+/// let tool = Tool::new("add", Tool::empty_input_schema()).with_output_type::<Sum>()?;
+/// let check = OutputCheck::for_tool(&tool)?;
+/// let result = check.result(&Sum { sum: 5 })?;
+/// assert_eq!(result.structured_content, Some(serde_json::json!({"sum": 5})));
+/// // A value that does not satisfy the schema is refused, located.
+/// let e = check.check(&serde_json::json!({"sum": "five"})).unwrap_err();
+/// assert_eq!(e.path.pointer(), "/sum");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[cfg(feature = "output-check")]
 #[derive(Debug)]
 pub struct OutputCheck {
     validator: jsonschema::Validator,
 }
 
+#[cfg(feature = "output-check")]
 impl OutputCheck {
     /// Compiles `tool`'s `outputSchema` ([`ToolSchemaErrorKind::NoUsableSchema`] when it has
     /// none or it is not a valid schema).
@@ -221,6 +248,7 @@ impl OutputCheck {
 }
 
 /// The JSON Pointer `pointer` into `value` as a [`JsonPath`] (array steps as indices).
+#[cfg(feature = "output-check")]
 fn path_in(value: &Value, pointer: &str) -> JsonPath {
     let mut path = JsonPath::root();
     let mut at = Some(value);
@@ -242,7 +270,7 @@ fn path_in(value: &Value, pointer: &str) -> JsonPath {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde::Deserialize;
+    use serde::{Deserialize, Serialize};
 
     #[derive(Deserialize, JsonSchema)]
     #[allow(dead_code)]
@@ -318,6 +346,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "output-check")]
     fn output_is_checked_and_located() {
         let tool = Tool::typed::<Args>("weather")
             .unwrap()

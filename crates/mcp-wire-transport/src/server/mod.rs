@@ -15,7 +15,8 @@
 //!   `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`).
 //! - [`Router`] (feature `schemars`, on by default): a [`Handler`] made of registered tools,
 //!   resources and prompts, each an async closure whose arguments and results are Rust types
-//!   (schemas from schemars; [`Structured`] output checked against its `outputSchema`).
+//!   (schemas from schemars; with the feature `output-check`, [`Structured`] output checked
+//!   against its `outputSchema`).
 //! - [`Server`]: the runtime plus its configuration ([`ServerConfig`]: the revisions offered,
 //!   [`Limits`], the authentication hook); [`Server::serve_http`] and [`Server::serve_stdio`]
 //!   serve it, [`Server::router`] is the axum router serving the endpoint.

@@ -2,8 +2,8 @@
 //! once, with the async closure that answers it; the router lists what was registered and
 //! dispatches each call to its closure. Arguments are read into a Rust type whose JSON Schema
 //! (schemars) is the tool's `inputSchema` or the prompt's argument list; a tool whose closure
-//! returns [`Structured`] declares its result type's schema as `outputSchema`, and every result
-//! it gives is checked against it before it leaves.
+//! returns [`Structured`] declares its result type's schema as `outputSchema`; with the feature
+//! `output-check`, every result it gives is checked against that schema before it leaves.
 //!
 //! A handler that needs more (resource templates, completion, list changes, per-session
 //! state) implements [`Handler`] itself.
@@ -20,7 +20,9 @@ use mcp_wire::model::{
     ToolsCapability,
 };
 use mcp_wire::schemars::JsonSchema;
-use mcp_wire::tool::{OutputCheck, ToolSchemaError, object_schema};
+#[cfg(feature = "output-check")]
+use mcp_wire::tool::OutputCheck;
+use mcp_wire::tool::{ToolSchemaError, object_schema};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -108,13 +110,10 @@ impl Router {
         Fut: Future<Output = HandlerResult<O>> + Send + 'static,
     {
         let mut tool = Tool::typed::<A>(name)?.with_description(description);
-        let check = match O::output_schema()? {
-            Some(schema) => {
-                tool = tool.with_output_schema(schema);
-                Some(Arc::new(OutputCheck::for_tool(&tool)?))
-            }
-            None => None,
-        };
+        if let Some(schema) = O::output_schema()? {
+            tool = tool.with_output_schema(schema);
+        }
+        let check = ResultCheck::for_tool(&tool)?;
         let call = move |ctx: RequestContext, params: CallToolRequestParams| -> Answer<_> {
             let args = params.arguments_as::<A>();
             let check = check.clone();
@@ -122,7 +121,7 @@ impl Router {
             Box::pin(async move {
                 let result = answer?.await?.into_result()?;
                 if let Some(check) = check {
-                    checked(&check, &params.name, &result)?;
+                    check.holds(&params.name, &result)?;
                 }
                 Ok(result)
             })
@@ -198,17 +197,45 @@ impl Router {
     }
 }
 
-/// A result of a tool that declares an `outputSchema` must carry `structuredContent` that
-/// satisfies it (a tool error, `isError: true`, need not).
-fn checked(check: &OutputCheck, tool: &str, result: &CallToolResult) -> HandlerResult<()> {
-    if result.is_error == Some(true) {
-        return Ok(());
+/// What the results of a tool that declares an `outputSchema` are held to: they carry
+/// `structuredContent`, which with the feature `output-check` must satisfy the schema (a tool
+/// error, `isError: true`, need not). Without the feature, the content of a [`Structured`]
+/// result is the serialization of the type the schema was derived from.
+struct ResultCheck {
+    #[cfg(feature = "output-check")]
+    schema: OutputCheck,
+}
+
+impl ResultCheck {
+    /// The check of `tool`'s results (`None` when it declares no `outputSchema`).
+    fn for_tool(tool: &Tool) -> Result<Option<Arc<ResultCheck>>, ToolSchemaError> {
+        if tool.output_schema.is_none() {
+            return Ok(None);
+        }
+        Ok(Some(Arc::new(ResultCheck {
+            #[cfg(feature = "output-check")]
+            schema: OutputCheck::for_tool(tool)?,
+        })))
     }
-    match &result.structured_content {
-        Some(value) => check.check(value).map(drop).map_err(HandlerError::from),
-        None => Err(HandlerError::internal(format!(
-            "tool {tool:?} declares an outputSchema but its result has no structuredContent"
-        ))),
+
+    /// Whether `result` of tool `tool` may leave (`-32603` otherwise).
+    fn holds(&self, tool: &str, result: &CallToolResult) -> HandlerResult<()> {
+        if result.is_error == Some(true) {
+            return Ok(());
+        }
+        match &result.structured_content {
+            #[cfg(feature = "output-check")]
+            Some(value) => self
+                .schema
+                .check(value)
+                .map(drop)
+                .map_err(HandlerError::from),
+            #[cfg(not(feature = "output-check"))]
+            Some(_) => Ok(()),
+            None => Err(HandlerError::internal(format!(
+                "tool {tool:?} declares an outputSchema but its result has no structuredContent"
+            ))),
+        }
     }
 }
 
