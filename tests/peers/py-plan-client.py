@@ -11,7 +11,7 @@ same as the TypeScript plan clients). Each plan step is {"op": ...}; its outcome
   2 s for a tool list change: whether one came) | read {uri} | subscribe {uri} (legacy:
   resources/subscribe; 2026-07-28: a listen stream kept open to the end) | listen {filter}
   (2026-07-28: a listen stream, its honored filter) | prompts |
-  prompt {name, arguments?} | complete {ref, argument} | level {level} (legacy: logging/setLevel;
+  resources | templates | prompt {name, arguments?} | complete {ref, argument} | level {level} (legacy: logging/setLevel;
   2026-07-28: `logLevel` in later requests' `_meta`) | ping | wait {ms}
 """
 
@@ -148,6 +148,10 @@ async def main(argv):
                 sub = await stack.enter_async_context(client.listen(resource_subscriptions=[s["uri"]]))
                 followers.append(asyncio.create_task(follow(sub)))
                 return list(sub.honored.resource_subscriptions or [])
+            if op == "resources":
+                return [str(r.uri) for r in (await client.list_resources()).resources]
+            if op == "templates":
+                return [t.uri_template for t in (await client.list_resource_templates()).resource_templates]
             if op == "prompts":
                 return sorted(p.name for p in (await client.list_prompts()).prompts)
             if op == "prompt":

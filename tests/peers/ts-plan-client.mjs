@@ -78,6 +78,10 @@ async function step(s) {
             return (await client.readResource({ uri: s.uri })).contents.map(c => c.text ?? c.blob?.length ?? null);
         case 'subscribe':
             return await client.subscribeResource({ uri: s.uri });
+        case 'resources':
+            return (await client.listResources()).resources.map(r => r.uri);
+        case 'templates':
+            return (await client.listResourceTemplates()).resourceTemplates.map(t => t.uriTemplate);
         case 'prompts':
             return (await client.listPrompts()).prompts.map(p => p.name).sort();
         case 'prompt':

@@ -98,6 +98,10 @@ async function step(s) {
             }
             return ended;
         }
+        case 'resources':
+            return (await client.listResources()).resources.map(r => r.uri);
+        case 'templates':
+            return (await client.listResourceTemplates()).resourceTemplates.map(t => t.uriTemplate);
         case 'prompts':
             return (await client.listPrompts()).prompts.map(p => p.name).sort();
         case 'prompt':

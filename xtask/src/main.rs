@@ -5,8 +5,11 @@
 //! - `cargo xtask test [-- ARGS]`: the whole test suite (what README and CI run).
 //! - `cargo xtask peers`: install the pinned real MCP peers the live tests use (`target/peers/`).
 //! - `cargo xtask fuzz [--seconds N] [TARGET]`: coverage-guided fuzzing of the `fuzz/` targets.
+//! - `cargo xtask corpus [--out DIR]`: record real sessions between the pinned peers
+//!   (`target/corpus/`), the traffic the translate bench runs beside the shared corpus.
 
 mod codegen;
+mod corpus;
 mod fuzz;
 mod peers;
 mod schemas;
@@ -33,6 +36,8 @@ enum Command {
     Peers,
     /// Fuzz every target (or one) for a time budget each, with cargo-fuzz and libFuzzer.
     Fuzz(fuzz::Args),
+    /// Record real sessions between the pinned peers into `target/corpus/`.
+    Corpus(corpus::Args),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -42,6 +47,7 @@ fn main() -> anyhow::Result<()> {
         Command::Test(args) => test::run(args),
         Command::Peers => peers::run(),
         Command::Fuzz(args) => fuzz::run(args),
+        Command::Corpus(args) => corpus::run(args),
     }
 }
 

@@ -1,18 +1,22 @@
 //! Throughput of `translate` against a plain serde_json baseline, in the same run.
 //!
-//! Three inputs:
+//! The inputs:
 //! - **the shared corpus**: for each source revision, its real captured sessions
 //!   (`../shared/corpus`) concatenated and replicated to at least `MCP_FRAMES_BENCH_MB` MB
-//!   (default 20), translated to every revision: the 25 source→target pairs;
+//!   (default 20), translated to every revision;
+//! - **the recorded sessions**: each session `cargo xtask corpus` recorded between the pinned
+//!   peers (`target/corpus`, or `MCP_FRAMES_BENCH_RECORDED`), replicated the same way and
+//!   translated to every revision: every SDK's key order, frame sizes and open members;
 //! - **a generated 2025-06-18 session** (a handshake, then rounds of tool calls with progress,
 //!   resource reads, prompt gets and list calls), about 8 MB, to 2025-11-25 and 2026-07-28;
 //! - **a generated session of large frames** (1 MiB base64 arguments and images, about 21 MB),
 //!   to 2025-11-25 and 2026-07-28 (2025-11-25 source).
 //!
-//! The baseline parses each line into a `serde_json::Value` and writes it back, which is the
-//! least any line-by-line rewriter does. After criterion's groups (generated session only),
-//! interleaved rounds time the baseline and each target back to back on the same input, and the
-//! bench prints every pair's median ratio, then the worst and the median pair.
+//! The baseline parses each line into a `serde_json::Value` (keeping member order) and writes it
+//! back, which is the least any line-by-line rewriter does. After criterion's groups (generated
+//! session only), interleaved rounds time the baseline and each target back to back on the same
+//! input, and the bench prints every pair's median ratio, each source's worst and median, then
+//! the worst and the median pair over all.
 
 #![allow(missing_docs)] // criterion's macros generate an undocumented `benches` function
 
@@ -42,35 +46,81 @@ fn knob(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-/// For each source revision, the corpus sessions captured at it, concatenated and repeated
-/// until the input holds at least `min_bytes`. Each repetition starts with its own handshake, so
-/// the session sees one real session after another.
-fn corpus_inputs(min_bytes: usize) -> Vec<(ProtocolVersion, Vec<u8>)> {
-    ProtocolVersion::ALL
-        .into_iter()
-        .map(|source| {
-            let mut one = Vec::new();
-            for (path, version) in mcp_wire_tests::corpus_files() {
-                if version == source {
-                    let text = std::fs::read(&path).expect("corpus file readable");
-                    one.extend_from_slice(&text);
-                    if !one.ends_with(b"\n") {
-                        one.push(b'\n');
-                    }
+/// `one` repeated until it holds at least `min_bytes` (each repetition starts with its own
+/// handshake, so the session sees one real session after another).
+fn replicated(one: &[u8], min_bytes: usize) -> Vec<u8> {
+    let mut one = one.to_vec();
+    if !one.ends_with(b"\n") {
+        one.push(b'\n');
+    }
+    let mut input = Vec::with_capacity(min_bytes + one.len());
+    while input.len() < min_bytes {
+        input.extend_from_slice(&one);
+    }
+    input
+}
+
+/// One input of the corpus table: its name, its revision and its replicated text.
+struct Source {
+    name: String,
+    revision: ProtocolVersion,
+    input: Vec<u8>,
+}
+
+/// For each source revision, the shared corpus sessions captured at it, concatenated; then each
+/// recorded session on its own; each replicated to at least `min_bytes`.
+fn sources(min_bytes: usize) -> Vec<Source> {
+    let mut out = Vec::new();
+    for revision in ProtocolVersion::ALL {
+        let mut one = Vec::new();
+        for (path, version) in mcp_wire_tests::corpus_files() {
+            if version == revision {
+                one.extend_from_slice(&std::fs::read(&path).expect("corpus file readable"));
+                if !one.ends_with(b"\n") {
+                    one.push(b'\n');
                 }
             }
-            assert!(!one.is_empty(), "no corpus session at {source}");
-            let mut input = Vec::with_capacity(min_bytes + one.len());
-            while input.len() < min_bytes {
-                input.extend_from_slice(&one);
-            }
-            (source, input)
-        })
-        .collect()
+        }
+        assert!(!one.is_empty(), "no corpus session at {revision}");
+        out.push(Source {
+            name: format!("shared corpus {revision}"),
+            revision,
+            input: replicated(&one, min_bytes),
+        });
+    }
+    let recorded = std::env::var_os("MCP_FRAMES_BENCH_RECORDED")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| mcp_wire_tests::peers::target_dir().join("corpus"));
+    let mut files: Vec<_> = std::fs::read_dir(&recorded)
+        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|e| e == "jsonl"));
+    files.sort();
+    if files.is_empty() {
+        println!(
+            "no recorded sessions in {} (run `cargo xtask corpus`): the shared corpus only",
+            recorded.display()
+        );
+    }
+    for path in files {
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let revision = ProtocolVersion::ALL
+            .into_iter()
+            .find(|v| name.ends_with(v.as_str()))
+            .unwrap_or_else(|| panic!("{name}: names no revision"));
+        let one = std::fs::read(&path).expect("recorded session readable");
+        out.push(Source {
+            name,
+            revision,
+            input: replicated(&one, min_bytes),
+        });
+    }
+    out
 }
 
 /// The revisions a knob names (comma-separated), or all of them when it is unset: the corpus
-/// table can be cut down to one pair, e.g. for a run under `valgrind --tool=callgrind`.
+/// table can be cut down to one pair, e.g. for a run under `valgrind --tool=callgrind`
+/// (`MCP_FRAMES_BENCH_ONLY` also keeps only the sources whose name contains it).
 fn revisions(name: &str) -> Vec<ProtocolVersion> {
     match std::env::var(name) {
         Ok(list) => list
@@ -215,12 +265,7 @@ impl Write for Count {
 /// how many frames took the direct path.
 #[inline(never)]
 fn translate_counted(input: &[u8], to: ProtocolVersion) -> (usize, usize) {
-    translate_with(input, Translate::new(to, Mode::Translate(OnRefuse::Skip)))
-}
-
-/// `handler` over the input, in process; returns bytes written and how many frames took the
-/// direct path.
-fn translate_with(input: &[u8], mut handler: Translate) -> (usize, usize) {
+    let mut handler = Translate::new(to, Mode::Translate(OnRefuse::Skip));
     let n = std::rc::Rc::new(std::cell::Cell::new(0));
     let mut out = Output::new(Box::new(Count(n.clone())), Box::new(std::io::sink()));
     let mut session = Session::new();
@@ -300,75 +345,63 @@ fn large_session() -> Vec<u8> {
     s
 }
 
-/// The large-frame session to 2025-11-25 and 2026-07-28, against the baseline: its long strings
-/// pass through uncopied (see `mcp_wire_frames::direct`); and to 2025-11-25 with every string parsed
-/// and copied (no pass-through), for comparison, in the same rounds.
+/// The large-frame session to 2025-11-25 and 2026-07-28, against the baseline.
 fn large_frames(rounds: usize) {
     let input = large_session();
     let targets = [ProtocolVersion::V2025_11_25, ProtocolVersion::V2026_07_28];
-    let copied_to = ProtocolVersion::V2025_11_25;
-    let mut sides: Vec<Box<dyn Fn() -> usize + '_>> = targets
-        .iter()
-        .map(|to| Box::new(|| translate(&input, *to)) as Box<dyn Fn() -> usize>)
-        .collect();
-    sides.push(Box::new(|| {
-        let handler = Translate::new(copied_to, Mode::Translate(OnRefuse::Skip));
-        translate_with(&input, handler.with_pass_through(usize::MAX, usize::MAX)).0
-    }));
-    let (base, ratios) = interleaved_sides(&input, &sides, rounds);
+    let (base, ratios) = interleaved(&input, &targets, rounds);
     print_input("large frames", &input, base);
-    let labels = targets
-        .iter()
-        .map(|to| format!("2025-11-25 -> {to}"))
-        .chain([format!("2025-11-25 -> {copied_to}, strings copied")]);
-    for (label, r) in labels.zip(&ratios) {
-        println!("  translate {label}: {r:.2}x the baseline (median of {rounds} rounds)");
+    for (to, r) in targets.iter().zip(&ratios) {
+        println!(
+            "  translate 2025-11-25 -> {to}: {r:.2}x the baseline (median of {rounds} rounds)"
+        );
     }
 }
 
-/// The 25 source→target pairs on the replicated shared corpus, printed as a table.
+/// Every source of the corpus table to every target, printed as a table: each pair's median
+/// ratio, each source's worst and median, and the worst and the median pair over all.
 fn corpus_pairs(min_bytes: usize, rounds: usize) {
     if rounds == 0 {
         return;
     }
     let targets = revisions("MCP_FRAMES_BENCH_TARGETS");
+    let kept = revisions("MCP_FRAMES_BENCH_SOURCES");
+    let only = std::env::var("MCP_FRAMES_BENCH_ONLY").ok();
     let mut all = Vec::new();
     println!(
-        "shared corpus, each source replicated to >= {} MB; median of {rounds} interleaved rounds",
+        "corpus, each source replicated to >= {} MB; median of {rounds} interleaved rounds",
         min_bytes / 1_000_000
     );
     println!(
-        "| source \\ target | {} |",
+        "| source | {} | worst | median | direct |",
         targets
             .iter()
             .map(|t| t.as_str())
             .collect::<Vec<_>>()
             .join(" | ")
     );
-    println!("| --- |{}", " --- |".repeat(targets.len()));
-    let sources = revisions("MCP_FRAMES_BENCH_SOURCES");
-    for (source, input) in corpus_inputs(min_bytes) {
-        if !sources.contains(&source) {
+    println!("| --- |{}", " --- |".repeat(targets.len() + 3));
+    for source in sources(min_bytes) {
+        if !kept.contains(&source.revision)
+            || only
+                .as_ref()
+                .is_some_and(|o| !source.name.contains(o.as_str()))
+        {
             continue;
         }
-        let (_, ratios) = interleaved(&input, &targets, rounds);
+        let (_, mut ratios) = interleaved(&source.input, &targets, rounds);
         let cells: Vec<String> = ratios.iter().map(|r| format!("{r:.2}x")).collect();
-        println!("| {source} | {} |", cells.join(" | "));
-        let lines = input.iter().filter(|b| **b == b'\n').count();
-        let direct: Vec<String> = targets
-            .iter()
-            .map(|to| {
-                format!(
-                    "{:.0}%",
-                    100.0 * translate_counted(&input, *to).1 as f64 / lines as f64
-                )
-            })
-            .collect();
+        let lines = source.input.iter().filter(|b| **b == b'\n').count();
+        let direct = translate_counted(&source.input, targets[0]).1;
+        all.extend(&ratios);
+        let worst = ratios.iter().copied().fold(f64::MIN, f64::max);
         println!(
-            "|   direct path, of {lines} lines | {} |",
-            direct.join(" | ")
+            "| {} | {} | {worst:.2}x | {:.2}x | {:.0}% |",
+            source.name,
+            cells.join(" | "),
+            median(&mut ratios),
+            100.0 * direct as f64 / lines as f64
         );
-        all.extend(ratios);
     }
     let worst = all.iter().copied().fold(f64::MIN, f64::max);
     println!(
