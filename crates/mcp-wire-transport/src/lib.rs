@@ -6,6 +6,8 @@
 //! - [`stdio`]: newline-delimited frames on our stdin/stdout or a child process's.
 //! - [`fixtures`]: the conformance suite's fixtures as a handler (what `conformance_server` serves).
 //! - [`client`]: HTTP clients — Streamable HTTP on both wires, and 2024-11-05's HTTP+SSE.
+//! - [`telemetry`]: the spans, events and metrics the server runtime records, and (features
+//!   `metrics`, `cli`) what a binary installs to see them.
 //!
 //! Frames are produced and consumed by our code only through `mcp-wire`' boundary
 //! (`serialize_for` / `parse_as` at the negotiated revision); the transport itself never
@@ -18,6 +20,7 @@ pub mod frame;
 mod routing;
 pub mod server;
 pub mod stdio;
+pub mod telemetry;
 
 pub use error::TransportError;
 pub use frame::{

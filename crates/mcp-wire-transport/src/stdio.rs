@@ -295,9 +295,21 @@ where
     let (connection, mut driver) = Connection::pair(options.queue);
     let stats = LineStats::default();
     let lines = LineReader::new(BufReader::new(reader), options.max_line_bytes);
-    let reading = tokio::spawn(read_lines(lines, reader_sender(&mut driver), stats.clone()));
+    let reading = tokio::spawn(read_lines(
+        lines,
+        reader_sender(&mut driver),
+        stats.clone(),
+        Counted::Yes,
+    ));
     tokio::spawn(async move {
-        let (driver, end, _writer) = drive(driver, writer, reading, InputEnd::ReceiverEnds).await;
+        let (driver, end, _writer) = drive(
+            driver,
+            writer,
+            reading,
+            InputEnd::ReceiverEnds,
+            Counted::Yes,
+        )
+        .await;
         driver.finish(end);
     });
     StdioConnection { connection, stats }
@@ -326,10 +338,15 @@ pub fn spawn_child(
     let stats = LineStats::default();
     let (exit_tx, exit_rx) = watch::channel(None);
     let lines = LineReader::new(BufReader::new(stdout), options.max_line_bytes);
-    let reading = tokio::spawn(read_lines(lines, reader_sender(&mut driver), stats.clone()));
+    let reading = tokio::spawn(read_lines(
+        lines,
+        reader_sender(&mut driver),
+        stats.clone(),
+        Counted::No,
+    ));
     let grace = options.shutdown_grace;
     tokio::spawn(async move {
-        let (driver, end, stdin) = drive(driver, stdin, reading, InputEnd::Ends).await;
+        let (driver, end, stdin) = drive(driver, stdin, reading, InputEnd::Ends, Counted::No).await;
         // Closing stdin is the shutdown request of the stdio transport.
         drop(stdin);
         let status = match tokio::time::timeout(grace, child.wait()).await {
@@ -377,15 +394,30 @@ enum InputEnd {
     ReceiverEnds,
 }
 
+/// Whether a connection's bytes count in the `mcp_bytes_*_total{transport="stdio"}` metrics:
+/// those of a pipe we serve (ours, or one handed to us), not a child's we are a client of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Counted {
+    Yes,
+    No,
+}
+
 /// Reads lines into `incoming` until the input ends (`Closed`) or fails.
 async fn read_lines<R: AsyncBufRead + Unpin>(
     mut lines: LineReader<R>,
     incoming: mpsc::Sender<Frame>,
     stats: LineStats,
+    counted: Counted,
 ) -> ConnectionEnd {
     loop {
         match lines.next_line().await {
             Ok(Some(Line::Frame(frame))) => {
+                if counted == Counted::Yes {
+                    crate::telemetry::bytes_received(
+                        crate::telemetry::Transport::Stdio,
+                        frame.as_bytes().len() + 1,
+                    );
+                }
                 if incoming.send(frame).await.is_err() {
                     // The user dropped the receiver: nobody reads any more.
                     return ConnectionEnd::Closed;
@@ -423,6 +455,7 @@ async fn drive<W: AsyncWrite + Unpin>(
     mut writer: W,
     mut reading: tokio::task::JoinHandle<ConnectionEnd>,
     input_end: InputEnd,
+    counted: Counted,
 ) -> (ConnectionDriver, ConnectionEnd, W) {
     let failed = |e: std::io::Error| ConnectionEnd::Failed(Arc::new(TransportError::Io(e)));
     let mut close = driver.close_requested.clone();
@@ -433,6 +466,12 @@ async fn drive<W: AsyncWrite + Unpin>(
                 Some(frame) => {
                     if let Err(e) = write_frame(&mut writer, &frame).await {
                         break failed(e);
+                    }
+                    if counted == Counted::Yes {
+                        crate::telemetry::bytes_sent(
+                            crate::telemetry::Transport::Stdio,
+                            frame.as_bytes().len() + 1,
+                        );
                     }
                 }
                 None => break ConnectionEnd::Closed,

@@ -1,21 +1,28 @@
 //! `conformance_server`: the fixture server the official MCP conformance suite scores.
 //!
 //! ```sh
-//! cargo run -p mcp-wire-transport --bin conformance_server -- --listen 127.0.0.1:3001 \
-//!     [--revisions 2024-11-05,2025-03-26,2025-06-18,2025-11-25,2026-07-28]
+//! cargo run -p mcp-wire-transport --features cli --bin conformance_server -- \
+//!     --listen 127.0.0.1:3001 [--revisions 2024-11-05,2025-03-26,2025-06-18,2025-11-25,2026-07-28] \
+//!     [--log-format text|json] [--metrics 127.0.0.1:9464]
 //! ```
 //!
 //! (`--listen 127.0.0.1:0` picks a free port.) The first line on stdout is the endpoint URL.
 //! `conformance_server --stdio [--revisions …]` serves the same fixtures on stdin/stdout.
 //! It serves `/mcp` with the tools, resources and prompts the suite's scenarios name, each
-//! written once on the runtime's `Handler` and served at every offered revision.
+//! written once on the runtime's `Handler` and served at every offered revision. Logs go to
+//! stderr at the levels `RUST_LOG` selects (`info` by default); `--metrics ADDR` serves the
+//! runtime's metrics at `http://ADDR/metrics` (off by default).
 
 use mcp_wire::ProtocolVersion;
 use mcp_wire_transport::fixtures::ConformanceFixtures;
 use mcp_wire_transport::server::{Server, ServerConfig};
+use mcp_wire_transport::telemetry::{self, LogFormat, MetricsEndpoint};
 
-fn usage() -> ! {
-    eprintln!("usage: conformance_server (--listen HOST:PORT | --stdio) [--revisions V1,V2,...]");
+const USAGE: &str = "usage: conformance_server (--listen HOST:PORT | --stdio) [--revisions V1,V2,...] \
+[--log-format text|json] [--metrics HOST:PORT]";
+
+fn usage(problem: &str) -> ! {
+    eprintln!("conformance_server: {problem}\n{USAGE}");
     std::process::exit(2)
 }
 
@@ -24,26 +31,38 @@ async fn main() -> std::io::Result<()> {
     let mut listen = None;
     let mut stdio = false;
     let mut revisions = ProtocolVersion::ALL.to_vec();
+    let mut log_format = LogFormat::Text;
+    let mut metrics = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
+        let mut value = || {
+            args.next()
+                .unwrap_or_else(|| usage(&format!("{a} needs a value")))
+        };
         match a.as_str() {
-            "--listen" => listen = Some(args.next().unwrap_or_else(|| usage())),
+            "--listen" => listen = Some(value()),
             "--stdio" => stdio = true,
             "--revisions" => {
-                let list = args.next().unwrap_or_else(|| usage());
-                revisions = list
+                revisions = value()
                     .split(',')
                     .map(|v| {
-                        v.trim().parse::<ProtocolVersion>().unwrap_or_else(|_| {
-                            eprintln!("unknown revision {v:?}");
-                            usage()
-                        })
+                        v.trim()
+                            .parse::<ProtocolVersion>()
+                            .unwrap_or_else(|_| usage(&format!("unknown revision {v:?}")))
                     })
                     .collect();
             }
-            _ => usage(),
+            "--log-format" => log_format = value().parse().unwrap_or_else(|e: String| usage(&e)),
+            "--metrics" => metrics = Some(value()),
+            other => usage(&format!("unknown argument {other:?}")),
         }
     }
+    telemetry::install_log_subscriber(log_format).unwrap_or_else(|e| usage(&e));
+    // Held until the process ends.
+    let _metrics = match metrics {
+        Some(addr) => Some(MetricsEndpoint::bind(addr).await?),
+        None => None,
+    };
     let config = ServerConfig {
         revisions,
         ..ServerConfig::default()
@@ -53,8 +72,10 @@ async fn main() -> std::io::Result<()> {
         server.serve_stdio().await;
         return Ok(());
     }
-    let listen = listen.unwrap_or_else(|| usage());
+    let listen = listen.unwrap_or_else(|| usage("name --listen HOST:PORT or --stdio"));
     let listener = tokio::net::TcpListener::bind(&listen).await?;
-    println!("http://{}/mcp", listener.local_addr()?);
+    let addr = listener.local_addr()?;
+    println!("http://{addr}/mcp");
+    tracing::info!(%addr, "serving /mcp");
     server.serve(listener).await
 }

@@ -21,7 +21,8 @@ use super::context::{ContextInner, Outgoing, RequestContext, emit, modern_contex
 use super::handler::{Handler, codes, keys};
 use super::notify::{change_notification, listen_ack, session_change, tag_subscription};
 use super::runtime::{clone_inner, envelope_reply, error_frame, parse_error, response_frame};
-use super::session::{Session, new_session_id};
+use super::session::{Ended, Session, new_session_id};
+use crate::telemetry::{self, Held, Open, RequestTrace, Wire};
 use crate::{Connection, Frame, FrameSender};
 
 const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
@@ -96,7 +97,7 @@ impl<H: Handler> Server<H> {
                             // A second `initialize` replaces the session: the first one ends
                             // (its handler state, its notification task).
                             if let Some(old) = session.replace(new.clone()) {
-                                old.close();
+                                old.close(Ended::Replaced);
                             }
                             if let Some(h) = changes_task.take() {
                                 h.abort();
@@ -151,8 +152,18 @@ impl<H: Handler> Server<H> {
                     let request = match parse_str_as::<ClientRequest>(frame.as_str(), s.revision) {
                         Ok(req) => req,
                         Err(e) => {
+                            let error = parse_error(&e);
+                            let method = r.request.method.as_str();
+                            telemetry::refused(
+                                Wire::Stdio,
+                                method,
+                                s.revision,
+                                &r.id,
+                                &principal,
+                                &error,
+                            );
                             let _ = outgoing
-                                .send(error_frame(Some(r.id), parse_error(&e), s.revision).0)
+                                .send(error_frame(Some(r.id), error, s.revision).0)
                                 .await;
                             continue;
                         }
@@ -213,7 +224,7 @@ impl<H: Handler> Server<H> {
         let answered = async { while tasks.join_next().await.is_some() {} };
         let _ = tokio::time::timeout(self.shared.limits.input_end_grace, answered).await;
         if let Some(s) = &session {
-            s.close();
+            s.close(Ended::Disconnected);
         }
         tasks.shutdown().await;
         handle.close();
@@ -270,30 +281,30 @@ impl<H: Handler> Server<H> {
             .and_then(|s| s.parse::<ProtocolVersion>().ok())
             .filter(|v| legacy.contains(v))
             .unwrap_or(latest);
-        match parse_str_as::<ClientRequest>(frame.as_str(), revision) {
+        let trace = RequestTrace::start(Wire::Stdio, "initialize", revision, &id, principal, None);
+        let _entered = trace.span().clone().entered();
+        let ((frame, code), session) = match parse_str_as::<ClientRequest>(frame.as_str(), revision)
+        {
             Ok(ClientRequest::Initialize(init)) => {
                 match self.open_session(new_session_id(), revision, &init.params, principal.clone())
                 {
-                    Ok((session, result)) => (
-                        response_frame(
-                            &self.shared,
-                            id,
-                            Ok(ServerResult::Initialize(result)),
-                            revision,
-                            None,
-                        )
-                        .0,
-                        Some(session),
-                    ),
-                    Err(error) => (error_frame(Some(id), error, revision).0, None),
+                    Ok((session, result)) => {
+                        trace.span().record("session", &*session.id);
+                        let answer = Ok(ServerResult::Initialize(result));
+                        let framed = response_frame(&self.shared, id, answer, revision, None);
+                        (framed, Some(session))
+                    }
+                    Err(error) => (error_frame(Some(id), error, revision), None),
                 }
             }
             Ok(_) => {
                 let error = ErrorData::new(codes::INVALID_REQUEST, "not an initialize request");
-                (error_frame(Some(id), error, revision).0, None)
+                (error_frame(Some(id), error, revision), None)
             }
-            Err(e) => (error_frame(Some(id), parse_error(&e), revision).0, None),
-        }
+            Err(e) => (error_frame(Some(id), parse_error(&e), revision), None),
+        };
+        trace.finish(code);
+        (frame, session)
     }
 
     /// A 2026-07-28 request on a connection.
@@ -308,8 +319,11 @@ impl<H: Handler> Server<H> {
         tasks: &mut JoinSet<()>,
         listens: &mut HashMap<RequestId, tokio::task::AbortHandle>,
     ) {
-        let refuse = |error: ErrorData| error_frame(Some(id.clone()), error, MODERN).0;
         let method = value.get("method").and_then(Value::as_str).unwrap_or("");
+        let refuse = |error: ErrorData| {
+            telemetry::refused(Wire::Stdio, method, MODERN, &id, principal, &error);
+            error_frame(Some(id.clone()), error, MODERN).0
+        };
         let facts = mcp_wire::facts::revision(MODERN);
         if facts.request(method).is_none() {
             let error = ErrorData::new(
@@ -340,15 +354,29 @@ impl<H: Handler> Server<H> {
             }
         };
         if let ClientRequest::SubscriptionsListen(listen) = &request {
+            use tracing::Instrument;
             let ctx = modern_context(self, id.clone(), &request, principal.clone(), Vec::new());
-            let (filter, guard) = match self
+            let trace = RequestTrace::start(
+                Wire::Stdio,
+                "subscriptions/listen",
+                MODERN,
+                &id,
+                principal,
+                None,
+            );
+            let planned = self
                 .handler
                 .listen(&ctx, listen.params.notifications.clone())
-                .await
-            {
-                Ok(planned) => planned,
+                .instrument(trace.span().clone())
+                .await;
+            let (filter, guard) = match planned {
+                Ok(planned) => {
+                    trace.finish(None);
+                    planned
+                }
                 Err(e) => {
-                    let _ = outgoing.send(refuse(e)).await;
+                    trace.finish(Some(e.code));
+                    let _ = outgoing.send(error_frame(Some(id), e, MODERN).0).await;
                     return;
                 }
             };
@@ -358,6 +386,7 @@ impl<H: Handler> Server<H> {
             let handle = tasks.spawn(async move {
                 // Held for as long as the stream lives.
                 let _guard = guard;
+                let _subscription = Held::new(Open::ListenSubscription);
                 if let Ok(f) = emit(
                     &JsonRpcNotification::new(listen_ack(&filter, &id_value)),
                     MODERN,
@@ -434,8 +463,10 @@ impl<H: Handler> Server<H> {
                                     principal.clone(),
                                     Some(tx.clone()),
                                 );
-                                let answer = server.answer(ctx, request).await;
-                                response_frame(&server.shared, r.id, answer, revision, None).0
+                                server
+                                    .answer_framed(Wire::Stdio, ctx, request, None)
+                                    .await
+                                    .0
                             }
                             Err(e) => error_frame(Some(r.id), parse_error(&e), revision).0,
                         };
@@ -499,8 +530,6 @@ impl<H: Handler> Server<H> {
                 ..clone_inner(&base.inner)
             }),
         };
-        let revision = ctx.revision();
-        let id = ctx.request_id().clone();
         let server = self.clone();
         tasks.spawn(async move {
             let forward = {
@@ -516,8 +545,10 @@ impl<H: Handler> Server<H> {
                 }
             };
             let answer = async {
-                let answer = server.answer(ctx, request).await;
-                response_frame(&server.shared, id, answer, revision, server_meta.as_ref()).0
+                server
+                    .answer_framed(Wire::Stdio, ctx, request, server_meta.as_ref())
+                    .await
+                    .0
             };
             let ((), frame) = tokio::join!(forward, answer);
             let _ = outgoing.send(frame).await;

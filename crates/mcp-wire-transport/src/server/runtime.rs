@@ -21,6 +21,7 @@ use super::state::StateError;
 use super::tasks::{self, TaskOffer};
 use super::{Server, ServerShared};
 use crate::Frame;
+use crate::telemetry::{self, RequestTrace, Wire};
 
 /// The answer to one request, before framing.
 pub(crate) type Answer = Result<ServerResult, HandlerError>;
@@ -103,7 +104,43 @@ impl<H: Handler> Server<H> {
         std::panic::AssertUnwindSafe(Box::pin(self.dispatch(ctx, request)))
             .catch_unwind()
             .await
-            .unwrap_or_else(|_| Err(HandlerError::internal("the handler panicked")))
+            .unwrap_or_else(|_| {
+                tracing::error!("the handler panicked");
+                Err(HandlerError::internal("the handler panicked"))
+            })
+    }
+
+    /// Answers one typed request as [`Server::answer`] does and frames the answer at the
+    /// request's revision, in the request's span (`mcp.request`), counted in the request
+    /// metrics: what every wire calls for a request it hands to the handler. The frame, and
+    /// the error code when it is an error.
+    pub(crate) async fn answer_framed(
+        self: &Arc<Self>,
+        wire: Wire,
+        ctx: RequestContext,
+        request: ClientRequest,
+        server_meta: Option<&Meta>,
+    ) -> (Frame, Option<i64>) {
+        use tracing::Instrument;
+        let trace = RequestTrace::start(
+            wire,
+            request.method(),
+            ctx.revision(),
+            ctx.request_id(),
+            ctx.principal(),
+            ctx.session_id(),
+        );
+        let id = ctx.request_id().clone();
+        let revision = ctx.revision();
+        let answer = self
+            .answer(ctx, request)
+            .instrument(trace.span().clone())
+            .await;
+        let framed = trace
+            .span()
+            .in_scope(|| response_frame(&self.shared, id, answer, revision, server_meta));
+        trace.finish(framed.1);
+        framed
     }
 
     /// Answers one typed request as this server would on a transport: what a front server
@@ -147,6 +184,12 @@ impl<H: Handler> Server<H> {
                 h.session_ended(&id);
             }
         }));
+        tracing::debug!(
+            session = &*session.id,
+            revision = revision.as_str(),
+            principal = &*session.principal.subject,
+            "session opened"
+        );
         Ok((session, result))
     }
 
@@ -443,6 +486,7 @@ impl<H: Handler> Server<H> {
             }
             Err(HandlerError::InputRequired(pending)) => {
                 if rounds + 1 > self.shared.limits.max_input_rounds {
+                    telemetry::limit_hit("max_input_rounds");
                     return Err(HandlerError::internal("too many input rounds"));
                 }
                 let pending = *pending;
@@ -581,7 +625,10 @@ pub(crate) fn response_frame(
                 &mut buf,
             ) {
                 Ok(()) => return (Frame::from_emitted(buf), None),
-                Err(e) => ErrorData::new(codes::INTERNAL_ERROR, format!("cannot emit: {e}")),
+                Err(e) => {
+                    telemetry::emission_refused(&e);
+                    ErrorData::new(codes::INTERNAL_ERROR, format!("cannot emit: {e}"))
+                }
             }
         }
         Err(HandlerError::Rpc(e)) => e,
@@ -655,6 +702,7 @@ pub(crate) fn request_id(v: serde_json::Value) -> Option<RequestId> {
 /// ([`ErrorData`] from the fault: its code, its message for the peer, `data.pointer` into the
 /// frame and the revision), as [`mcp_wire::wire::FrameError::reply`] answers it.
 pub(crate) fn parse_error(e: &mcp_wire::wire::ParseError) -> ErrorData {
+    telemetry::boundary_refused(e);
     ErrorData::from(e)
 }
 

@@ -1,7 +1,7 @@
 //! Handshake-era sessions (`Mcp-Session-Id`): what `initialize` fixed, the answers awaited from
 //! the client, resource subscriptions, and the replay logs of SSE streams. All bounded.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -19,6 +19,34 @@ use mcp_wire::model::ServerNotification;
 use super::auth::Principal;
 use super::context::LevelCell;
 use super::limits::Limits;
+use crate::telemetry::{self, Held, Open};
+
+/// Why a session ended (the `reason` of its `session closed` event).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ended {
+    /// The client's DELETE.
+    Deleted,
+    /// Unused longer than [`Limits::session_idle`].
+    Expired,
+    /// A new `initialize` on the same connection replaced it.
+    Replaced,
+    /// Its connection (stdio, the HTTP+SSE stream) closed.
+    Disconnected,
+    /// Opened but not kept (the server holds the maximum, or another `initialize` won).
+    Refused,
+}
+
+impl Ended {
+    fn as_str(self) -> &'static str {
+        match self {
+            Ended::Deleted => "deleted",
+            Ended::Expired => "expired",
+            Ended::Replaced => "replaced",
+            Ended::Disconnected => "disconnected",
+            Ended::Refused => "refused",
+        }
+    }
+}
 
 /// The answer to a server→client request: its result, or its error.
 pub(crate) type ClientAnswer = Result<Value, ErrorData>;
@@ -42,8 +70,10 @@ pub(crate) struct Session {
     limits: Limits,
     last_seen: Mutex<Instant>,
     next_request: AtomicU64,
-    pending: Mutex<HashMap<RequestId, oneshot::Sender<ClientAnswer>>>,
-    subscriptions: Mutex<HashSet<String>>,
+    /// Each pending request holds its unit of `mcp_pending_client_requests`.
+    pending: Mutex<HashMap<RequestId, (oneshot::Sender<ClientAnswer>, Held)>>,
+    /// Each subscription holds its unit of `mcp_subscriptions_open`.
+    subscriptions: Mutex<HashMap<String, Held>>,
     running: Mutex<HashMap<RequestId, AbortHandle>>,
     streams: Mutex<VecDeque<Arc<StreamLog>>>,
     next_stream: AtomicU64,
@@ -61,6 +91,10 @@ pub(crate) struct Session {
     input_ended: AtomicBool,
     /// Runs once when the session ends (the handler's `session_ended`).
     on_close: Mutex<Option<Box<dyn FnOnce() + Send>>>,
+    /// The session's unit of `mcp_sessions_open`, given back when it ends (or, never ended, is
+    /// dropped).
+    open: Mutex<Option<Held>>,
+    opened: Instant,
 }
 
 impl Session {
@@ -83,7 +117,7 @@ impl Session {
             last_seen: Mutex::new(Instant::now()),
             next_request: AtomicU64::new(1),
             pending: Mutex::new(HashMap::new()),
-            subscriptions: Mutex::new(HashSet::new()),
+            subscriptions: Mutex::new(HashMap::new()),
             running: Mutex::new(HashMap::new()),
             streams: Mutex::new(VecDeque::new()),
             next_stream: AtomicU64::new(1),
@@ -93,6 +127,8 @@ impl Session {
             ended: AtomicBool::new(false),
             input_ended: AtomicBool::new(false),
             on_close: Mutex::new(None),
+            open: Mutex::new(Some(Held::new(Open::Session))),
+            opened: Instant::now(),
         }
     }
 
@@ -148,12 +184,14 @@ impl Session {
             return Err("the client's input has ended: it cannot answer");
         }
         if pending.len() >= self.limits.pending_client_requests {
+            drop(pending);
+            telemetry::limit_hit("pending_client_requests");
             return Err("too many requests to the client pending");
         }
         let n = self.next_request.fetch_add(1, Ordering::Relaxed);
         let id = RequestId::String(format!("srv-{n}"));
         let (tx, rx) = oneshot::channel();
-        pending.insert(id.clone(), tx);
+        pending.insert(id.clone(), (tx, Held::new(Open::PendingClientRequest)));
         Ok((id, rx))
     }
 
@@ -174,7 +212,7 @@ impl Session {
     /// Delivers the client's answer; `false` when nothing waits for that id.
     pub(crate) fn deliver(&self, id: &RequestId, answer: ClientAnswer) -> bool {
         match lock(&self.pending).remove(id) {
-            Some(tx) => tx.send(answer).is_ok(),
+            Some((tx, _held)) => tx.send(answer).is_ok(),
             None => false,
         }
     }
@@ -182,10 +220,15 @@ impl Session {
     /// Records a subscription; `false` when the session already holds the maximum.
     pub(crate) fn subscribe(&self, uri: &str) -> bool {
         let mut subs = lock(&self.subscriptions);
-        if subs.len() >= self.limits.subscriptions_per_session && !subs.contains(uri) {
+        if subs.contains_key(uri) {
+            return true;
+        }
+        if subs.len() >= self.limits.subscriptions_per_session {
+            drop(subs);
+            telemetry::limit_hit("subscriptions_per_session");
             return false;
         }
-        subs.insert(uri.to_owned());
+        subs.insert(uri.to_owned(), Held::new(Open::ResourceSubscription));
         true
     }
 
@@ -196,7 +239,7 @@ impl Session {
 
     /// Whether the session is subscribed to `uri`.
     pub(crate) fn is_subscribed(&self, uri: &str) -> bool {
-        lock(&self.subscriptions).contains(uri)
+        lock(&self.subscriptions).contains_key(uri)
     }
 
     /// Tracks a running request so `notifications/cancelled` can stop it.
@@ -236,8 +279,19 @@ impl Session {
 
     /// Ends the session: every waiting handler is told, every running request stopped, the
     /// standalone stream closed and the handler's `session_ended` run (once).
-    pub(crate) fn close(&self) {
-        self.ended.store(true, Ordering::Release);
+    pub(crate) fn close(&self, why: Ended) {
+        if !self.ended.swap(true, Ordering::AcqRel) {
+            let lifetime_s = self.opened.elapsed().as_secs_f64();
+            let reason = why.as_str();
+            match why {
+                Ended::Expired => {
+                    tracing::debug!(session = &*self.id, lifetime_s, "session expired");
+                }
+                _ => tracing::debug!(session = &*self.id, reason, lifetime_s, "session closed"),
+            }
+        }
+        lock(&self.open).take();
+        lock(&self.subscriptions).clear();
         lock(&self.pushed).clear();
         self.push_signal.notify_one();
         if let Some(f) = lock(&self.on_close).take() {
@@ -464,7 +518,7 @@ impl Sessions {
         };
         match removed {
             Some(s) => {
-                s.close();
+                s.close(Ended::Deleted);
                 true
             }
             None => false,
@@ -484,7 +538,7 @@ impl Sessions {
             ids.iter().filter_map(|id| map.remove(id)).collect()
         };
         for s in expired {
-            s.close();
+            s.close(Ended::Expired);
         }
     }
 

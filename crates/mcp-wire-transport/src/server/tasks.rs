@@ -19,6 +19,7 @@
 //! wait bounded by [`Limits::client_answer_timeout`]. Tasks belong to the principal that
 //! created them: another principal's `taskId` is unknown (`-32602`).
 
+use crate::telemetry::{self, Held, Open};
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -110,6 +111,8 @@ struct Entry {
     /// The pending keys a 2025-11-25 `tasks/result` is carrying to the client now.
     relayed: Vec<String>,
     abort: Option<tokio::task::AbortHandle>,
+    /// The task's unit of `mcp_tasks_open`, given back when the store drops it.
+    _held: Held,
 }
 
 impl Entry {
@@ -199,7 +202,11 @@ impl TaskStore {
                 Some(id) => {
                     tasks.remove(&id);
                 }
-                None => return Err(HandlerError::internal("too many tasks running")),
+                None => {
+                    drop(tasks);
+                    telemetry::limit_hit("max_tasks");
+                    return Err(HandlerError::internal("too many tasks running"));
+                }
             }
         }
         let id = new_task_id();
@@ -215,6 +222,7 @@ impl TaskStore {
                 pending: IndexMap::new(),
                 relayed: Vec::new(),
                 abort: None,
+                _held: Held::new(Open::Task),
             },
         );
         Ok(id)

@@ -28,7 +28,8 @@ use crate::server::handler::{Handler, codes};
 use crate::server::notify::session_change;
 use crate::server::runtime::{envelope_reply, parse_error, request_id};
 use crate::server::runtime::{error_frame, response_frame};
-use crate::server::session::{Session, new_session_id};
+use crate::server::session::{Ended, Session, new_session_id};
+use crate::telemetry::{self, RequestTrace, StreamKind, Wire};
 
 /// `initialize` without a session: negotiate, mint a session, answer.
 pub(super) fn initialize<H: Handler>(
@@ -61,30 +62,45 @@ pub(super) fn initialize<H: Handler>(
         .and_then(Value::as_str)
         .and_then(|s| s.parse::<ProtocolVersion>().ok());
     let revision = requested.filter(|v| legacy.contains(v)).unwrap_or(latest);
+    let trace = RequestTrace::start(
+        Wire::HttpSession,
+        "initialize",
+        revision,
+        &id,
+        &principal,
+        None,
+    );
+    let _entered = trace.span().clone().entered();
+    let refuse = |trace: RequestTrace, status, id, error: ErrorData| {
+        trace.finish(Some(error.code));
+        json_error(status, Some(id), error, revision)
+    };
     let request = match parse_str_as::<ClientRequest>(&value.to_string(), revision) {
         Ok(ClientRequest::Initialize(r)) => r,
         Ok(_) => {
             let error = ErrorData::new(codes::INVALID_REQUEST, "not an initialize request");
-            return json_error(StatusCode::BAD_REQUEST, Some(id), error, revision);
+            return refuse(trace, StatusCode::BAD_REQUEST, id, error);
         }
-        Err(e) => {
-            return json_error(StatusCode::BAD_REQUEST, Some(id), parse_error(&e), revision);
-        }
+        Err(e) => return refuse(trace, StatusCode::BAD_REQUEST, id, parse_error(&e)),
     };
     if server.shared.sessions.len() >= server.shared.limits.max_sessions {
+        telemetry::limit_hit("max_sessions");
         return plain(StatusCode::SERVICE_UNAVAILABLE, "too many sessions");
     }
     let (session, result) =
         match server.open_session(new_session_id(), revision, &request.params, principal) {
             Ok(opened) => opened,
-            Err(error) => return json_error(StatusCode::OK, Some(id), error, revision),
+            Err(error) => return refuse(trace, StatusCode::OK, id, error),
         };
     if !server.shared.sessions.insert(session.clone()) {
-        session.close();
+        session.close(Ended::Refused);
+        telemetry::limit_hit("max_sessions");
         return plain(StatusCode::SERVICE_UNAVAILABLE, "too many sessions");
     }
+    trace.span().record("session", &*session.id);
     let result = mcp_wire::model::ServerResult::Initialize(result);
-    let (frame, _) = response_frame(&server.shared, id, Ok(result), revision, None);
+    let (frame, code) = response_frame(&server.shared, id, Ok(result), revision, None);
+    trace.finish(code);
     let mut response = json_response(StatusCode::OK, frame);
     if let Ok(v) = HeaderValue::from_str(&session.id) {
         response.headers_mut().insert(SESSION_HEADER, v);
@@ -147,10 +163,12 @@ pub(super) async fn session_post<H: Handler>(
     // What the envelope says is read out before the request is answered (a split frame is
     // read in this task only).
     let (id, request) = match raw.envelope() {
-        Envelope::Request { id, .. } => match parse_str_as::<ClientRequest>(text, revision) {
+        Envelope::Request { id, method } => match parse_str_as::<ClientRequest>(text, revision) {
             Ok(request) => (id.clone(), request),
             Err(e) => {
-                return json_error(StatusCode::OK, Some(id.clone()), parse_error(&e), revision);
+                let error = parse_error(&e);
+                telemetry::refused(Wire::HttpSession, method, revision, id, &principal, &error);
+                return json_error(StatusCode::OK, Some(id.clone()), error, revision);
             }
         },
         Envelope::Notification { .. } => {
@@ -183,7 +201,7 @@ pub(super) async fn session_post<H: Handler>(
     drop(raw);
     let ctx = session_context(server, &session, id.clone(), &request, principal, None)
         .with_headers(headers);
-    answer_request(server, ctx, request, Some(session), None).await
+    answer_request(server, Wire::HttpSession, ctx, request, Some(session), None).await
 }
 
 /// A 2025-03-26 batch: each member alone, the answers as one JSON array (202 when none).
@@ -216,8 +234,9 @@ async fn batch<H: Handler>(
                             None,
                         )
                         .with_headers(headers);
-                        let answer = server.answer(ctx, request).await;
-                        response_frame(&server.shared, r.id, answer, revision, None)
+                        server
+                            .answer_framed(Wire::HttpSession, ctx, request, None)
+                            .await
                     }
                     Err(e) => error_frame(Some(r.id), parse_error(&e), revision),
                 };
@@ -285,6 +304,13 @@ pub(super) async fn get_stream<H: Handler>(
             && let Some(log) = session.stream(stream)
         {
             let replay = log.resume(seq, sink.clone());
+            tracing::debug!(
+                session = &*session.id,
+                stream,
+                after = seq,
+                replayed = replay.len(),
+                "stream resumed"
+            );
             tokio::spawn(async move {
                 for event in replay {
                     if sink.send(event).await.is_err() {
@@ -292,7 +318,7 @@ pub(super) async fn get_stream<H: Handler>(
                     }
                 }
             });
-            return sse_response(body_rx);
+            return sse_response(body_rx, StreamKind::Resumed, Some(session.id.clone()));
         }
     }
     if session
@@ -308,6 +334,7 @@ pub(super) async fn get_stream<H: Handler>(
     log.attach(sink.clone());
     let mut changes = server.shared.notifier.listen();
     let server = Arc::downgrade(server);
+    let stream_session = Some(session.id.clone());
     tokio::spawn(async move {
         let mut writer =
             EventWriter::new(Some(log.clone()), sink.clone(), limits.slow_reader_timeout);
@@ -328,7 +355,9 @@ pub(super) async fn get_stream<H: Handler>(
                             writer.message(&frame).await;
                         }
                     }
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                        telemetry::limit_hit("change_backlog");
+                    }
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
                 },
                 () = session.push_signal.notified() => {
@@ -356,7 +385,7 @@ pub(super) async fn get_stream<H: Handler>(
             .standalone_open
             .store(false, std::sync::atomic::Ordering::Release);
     });
-    sse_response(body_rx)
+    sse_response(body_rx, StreamKind::Standalone, stream_session)
 }
 
 /// DELETE: ends the session (then its id is 404).

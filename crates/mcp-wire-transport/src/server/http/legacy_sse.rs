@@ -26,11 +26,10 @@ use crate::Frame;
 use crate::server::context::{ContextInner, Outgoing, RequestContext, emit, session_context};
 use crate::server::handler::{Handler, codes};
 use crate::server::notify::session_change;
-use crate::server::runtime::{
-    envelope_reply, error_frame, parse_error, request_id, response_frame,
-};
-use crate::server::session::{Session, lock, new_session_id};
+use crate::server::runtime::{envelope_reply, error_frame, parse_error, response_frame};
+use crate::server::session::{Ended, Session, lock, new_session_id};
 use crate::server::{Server, ServerShared};
+use crate::telemetry::{self, RequestTrace, StreamKind, Transport, Wire};
 
 const REVISION: ProtocolVersion = ProtocolVersion::V2024_11_05;
 
@@ -92,6 +91,8 @@ async fn open<H: Handler>(
     {
         let mut map = lock(&shared.sse.map);
         if map.len() >= shared.limits.max_sessions {
+            drop(map);
+            telemetry::limit_hit("max_sessions");
             return plain(StatusCode::SERVICE_UNAVAILABLE, "too many connections");
         }
         map.insert(id.clone(), connection.clone());
@@ -103,6 +104,7 @@ async fn open<H: Handler>(
     let mut changes = shared.notifier.listen();
     let weak = Arc::downgrade(&server);
     let keep_alive = shared.limits.keep_alive;
+    let stream_session: Arc<str> = Arc::from(id.as_str());
     // The connection's own task: server-wide changes (list changes, updates of subscribed
     // resources) once the session is initialized, keep-alives, and forgetting the connection
     // when its stream closes.
@@ -120,7 +122,9 @@ async fn open<H: Handler>(
                             send(&connection, frame).await;
                         }
                     }
-                    Err(broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        telemetry::limit_hit("change_backlog");
+                    }
                     Err(broadcast::error::RecvError::Closed) => break,
                 },
                 // Notifications a handler sent this session alone (`SessionHandle::notify`).
@@ -153,10 +157,10 @@ async fn open<H: Handler>(
         }
         // The stream is the connection: its session ends with it.
         if let Some(session) = connection.session.get() {
-            session.close();
+            session.close(Ended::Disconnected);
         }
     });
-    sse_response(body_rx)
+    sse_response(body_rx, StreamKind::HttpSse, Some(stream_session))
 }
 
 /// The `sessionId` query parameter of a POST.
@@ -176,8 +180,10 @@ async fn message<H: Handler>(
     let (parts, body) = request.into_parts();
     let headers: HeaderMap = parts.headers;
     let Ok(body) = axum::body::to_bytes(body, shared.limits.max_body_bytes).await else {
+        telemetry::limit_hit("max_body_bytes");
         return plain(StatusCode::PAYLOAD_TOO_LARGE, "request body too large");
     };
+    telemetry::bytes_received(Transport::Http, body.len());
     if let Err(r) = check_host_origin(shared, &headers) {
         return r;
     }
@@ -189,7 +195,10 @@ async fn message<H: Handler>(
     };
     let principal = match shared.authenticator.authenticate(&headers) {
         Ok(p) => p,
-        Err(_) => return plain(StatusCode::UNAUTHORIZED, "unauthorized"),
+        Err(rejection) => {
+            telemetry::auth_failed(&rejection.challenge);
+            return plain(StatusCode::UNAUTHORIZED, "unauthorized");
+        }
     };
     let Ok(frame) = Frame::parse(body) else {
         send(
@@ -219,15 +228,22 @@ async fn message<H: Handler>(
             let request = match parse_str_as::<ClientRequest>(frame.as_str(), REVISION) {
                 Ok(req) => req,
                 Err(e) => {
-                    send(
-                        &connection,
-                        error_frame(Some(r.id), parse_error(&e), REVISION).0,
-                    )
-                    .await;
+                    let error = parse_error(&e);
+                    let method = r.request.method.as_str();
+                    telemetry::refused(Wire::HttpSse, method, REVISION, &r.id, &principal, &error);
+                    send(&connection, error_frame(Some(r.id), error, REVISION).0).await;
                     return accepted();
                 }
             };
             if let ClientRequest::Initialize(init) = &request {
+                let trace = RequestTrace::start(
+                    Wire::HttpSse,
+                    "initialize",
+                    REVISION,
+                    &r.id,
+                    &principal,
+                    Some(&session_id),
+                );
                 let answer = if connection.session.get().is_some() {
                     Err(ErrorData::new(codes::INVALID_REQUEST, "already initialized").into())
                 } else {
@@ -236,7 +252,7 @@ async fn message<H: Handler>(
                         Ok((session, result)) => match connection.session.set(session) {
                             Ok(()) => Ok(ServerResult::Initialize(result)),
                             Err(session) => {
-                                session.close();
+                                session.close(Ended::Refused);
                                 Err(
                                     ErrorData::new(codes::INVALID_REQUEST, "already initialized")
                                         .into(),
@@ -246,11 +262,11 @@ async fn message<H: Handler>(
                         Err(error) => Err(error.into()),
                     }
                 };
-                send(
-                    &connection,
-                    response_frame(shared, r.id, answer, REVISION, None).0,
-                )
-                .await;
+                let (frame, code) = trace
+                    .span()
+                    .in_scope(|| response_frame(shared, r.id, answer, REVISION, None));
+                trace.finish(code);
+                send(&connection, frame).await;
                 return accepted();
             }
             let Some(session) = connection.session.get().cloned() else {
@@ -266,17 +282,15 @@ async fn message<H: Handler>(
                     ..crate::server::runtime::clone_inner(&base.inner)
                 }),
             };
-            let id = r.id;
             let forward = connection.clone();
             let server = server.clone();
             let task = tokio::spawn(async move {
-                let answer = server.answer(ctx, request).await;
-                response_frame(&server.shared, id, answer, REVISION, None).0
+                server
+                    .answer_framed(Wire::HttpSse, ctx, request, None)
+                    .await
+                    .0
             });
-            session.track(
-                ctx_id(&value).unwrap_or(mcp_wire::jsonrpc::RequestId::Integer(0)),
-                task.abort_handle(),
-            );
+            session.track(r.id, task.abort_handle());
             tokio::spawn(async move {
                 while let Some(out) = rx.recv().await {
                     if let Outgoing::Frame(f) = out {
@@ -314,10 +328,6 @@ async fn message<H: Handler>(
         #[allow(unreachable_patterns)]
         _ => accepted(),
     }
-}
-
-fn ctx_id(value: &Value) -> Option<mcp_wire::jsonrpc::RequestId> {
-    value.get("id").cloned().and_then(request_id)
 }
 
 /// Sends one frame as a `message` event (a full or closed stream drops it: the queue is

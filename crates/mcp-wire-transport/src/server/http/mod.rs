@@ -50,6 +50,7 @@ use crate::server::Server;
 use crate::server::auth::Principal;
 use crate::server::handler::{Handler, codes, keys};
 use crate::server::runtime::request_id;
+use crate::telemetry::{self, Transport};
 use handshake::{delete_session, get_stream, initialize, session_post};
 use headers::{accepts, check_host_origin, header_str};
 use response::{json_error, plain};
@@ -82,14 +83,19 @@ async fn handle<H: Handler>(
     // Read the body first, even when the request is refused (some clients wait for it).
     let body = match axum::body::to_bytes(body, shared.limits.max_body_bytes).await {
         Ok(b) => b,
-        Err(_) => return plain(StatusCode::PAYLOAD_TOO_LARGE, "request body too large"),
+        Err(_) => {
+            telemetry::limit_hit("max_body_bytes");
+            return plain(StatusCode::PAYLOAD_TOO_LARGE, "request body too large");
+        }
     };
+    telemetry::bytes_received(Transport::Http, body.len());
     if let Err(response) = check_host_origin(shared, &parts.headers) {
         return response;
     }
     let principal = match shared.authenticator.authenticate(&parts.headers) {
         Ok(p) => p,
         Err(rejection) => {
+            telemetry::auth_failed(&rejection.challenge);
             let mut r = plain(StatusCode::UNAUTHORIZED, "unauthorized");
             if let Ok(v) = HeaderValue::from_str(&rejection.challenge) {
                 r.headers_mut().insert(header::WWW_AUTHENTICATE, v);

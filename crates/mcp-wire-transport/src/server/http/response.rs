@@ -12,6 +12,7 @@ use super::MODERN;
 use crate::Frame;
 use crate::server::handler::codes;
 use crate::server::runtime::error_frame;
+use crate::telemetry::{self, StreamKind, StreamLife, Transport};
 
 /// HTTP status of an answer: at 2026-07-28 the codes the spec ties to a status.
 pub(super) fn status_for(revision: ProtocolVersion, code: Option<i64>) -> StatusCode {
@@ -40,6 +41,7 @@ pub(super) fn accepted() -> Response {
 }
 
 pub(super) fn json_response(status: StatusCode, frame: Frame) -> Response {
+    telemetry::bytes_sent(Transport::Http, frame.as_bytes().len());
     let mut r = Response::new(Body::from(frame.into_bytes()));
     *r.status_mut() = status;
     r.headers_mut().insert(
@@ -58,11 +60,18 @@ pub(super) fn json_error(
     json_response(status, error_frame(id, error, revision).0)
 }
 
-pub(super) fn sse_response(rx: mpsc::Receiver<Bytes>) -> Response {
-    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
-        rx.recv()
-            .await
-            .map(|b| (Ok::<Bytes, std::convert::Infallible>(b), rx))
+/// An SSE response whose events come from `rx`. The body holds the stream's [`StreamLife`]
+/// (its gauge and its opened/closed events) for as long as the client keeps it.
+pub(super) fn sse_response(
+    rx: mpsc::Receiver<Bytes>,
+    kind: StreamKind,
+    session: Option<std::sync::Arc<str>>,
+) -> Response {
+    let life = StreamLife::open(kind, session);
+    let stream = futures_util::stream::unfold((rx, life), |(mut rx, life)| async move {
+        let event = rx.recv().await?;
+        telemetry::bytes_sent(Transport::Http, event.len());
+        Some((Ok::<Bytes, std::convert::Infallible>(event), (rx, life)))
     });
     let mut r = Response::new(Body::from_stream(stream));
     r.headers_mut().insert(

@@ -27,6 +27,7 @@ use crate::server::context::modern_context;
 use crate::server::handler::{Handler, codes, keys};
 use crate::server::notify::{change_notification, listen_ack, tag_subscription};
 use crate::server::runtime::parse_error;
+use crate::telemetry::{self, Held, Open, StreamKind, Wire};
 
 /// Methods 2026-07-28 removed (answered 404 with `-32601` on the stateless wire).
 const REMOVED_2026: [&str; 5] = [
@@ -62,8 +63,10 @@ pub(super) async fn stateless_post<H: Handler>(
         // here.
         _ => return accepted(),
     };
-    let refuse =
-        |status: StatusCode, error: ErrorData| json_error(status, Some(id.clone()), error, MODERN);
+    let refuse = |status: StatusCode, error: ErrorData| {
+        telemetry::refused(Wire::HttpStateless, method, MODERN, id, &principal, &error);
+        json_error(status, Some(id.clone()), error, MODERN)
+    };
     // A method 2026-07-28 does not have is answered as such before the headers are judged:
     // they would route a request that does not exist here.
     let facts = mcp_wire::facts::revision(MODERN);
@@ -138,15 +141,34 @@ pub(super) async fn stateless_post<H: Handler>(
     if let ClientRequest::SubscriptionsListen(listen) = request {
         // Boxed: the handler's listen future would make every stateless POST's future its
         // size.
-        return match Box::pin(server.handler.listen(&ctx, listen.params.notifications)).await {
-            Ok((filter, guard)) => listen_stream(server, id, filter, guard),
-            Err(e) => json_error(status_for(MODERN, Some(e.code)), Some(id), e, MODERN),
+        let trace = telemetry::RequestTrace::start(
+            Wire::HttpStateless,
+            "subscriptions/listen",
+            MODERN,
+            &id,
+            ctx.principal(),
+            None,
+        );
+        let planned = {
+            use tracing::Instrument;
+            let span = trace.span().clone();
+            Box::pin(server.handler.listen(&ctx, listen.params.notifications))
+                .instrument(span)
+                .await
+        };
+        return match planned {
+            Ok((filter, guard)) => {
+                trace.finish(None);
+                listen_stream(server, id, filter, guard)
+            }
+            Err(e) => {
+                trace.finish(Some(e.code));
+                json_error(status_for(MODERN, Some(e.code)), Some(id), e, MODERN)
+            }
         };
     }
     let meta = server.server_info_meta();
-    answer_request(server, ctx, request, None, Some(meta))
-        .await
-        .map(|b| b)
+    answer_request(server, Wire::HttpStateless, ctx, request, None, Some(meta)).await
 }
 
 /// `-32601` for a method 2026-07-28 does not have. `initialize` gets what to do instead: the
@@ -244,6 +266,7 @@ fn listen_stream<H: Handler>(
     tokio::spawn(async move {
         // Held for as long as the stream lives.
         let _guard = guard;
+        let _subscription = Held::new(Open::ListenSubscription);
         let mut writer = EventWriter::new(None, sink, limits.slow_reader_timeout);
         if let Ok(frame) = emit(&JsonRpcNotification::new(ack), MODERN) {
             writer.message(&frame).await;
@@ -260,7 +283,9 @@ fn listen_stream<H: Handler>(
                             writer.message(&frame).await;
                         }
                     }
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                        telemetry::limit_hit("change_backlog");
+                    }
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
                 },
                 _ = keep_alive.tick() => {
@@ -272,5 +297,5 @@ fn listen_stream<H: Handler>(
             }
         }
     });
-    sse_response(body_rx)
+    sse_response(body_rx, StreamKind::Listen, None)
 }

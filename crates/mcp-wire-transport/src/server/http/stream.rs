@@ -15,13 +15,15 @@ use crate::Frame;
 use crate::server::Server;
 use crate::server::context::{Outgoing, RequestContext};
 use crate::server::handler::Handler;
-use crate::server::runtime::{AbortOnDrop, response_frame};
+use crate::server::runtime::AbortOnDrop;
 use crate::server::session::{Session, StreamLog};
+use crate::telemetry::{self, StreamKind, Wire};
 
 /// Runs a request and answers it: JSON when the answer comes first, else an SSE stream that
 /// carries what the handler sends and then the answer.
 pub(super) async fn answer_request<H: Handler>(
     server: &Arc<Server<H>>,
+    wire: Wire,
     ctx: RequestContext,
     request: ClientRequest,
     session: Option<Arc<Session>>,
@@ -35,11 +37,11 @@ pub(super) async fn answer_request<H: Handler>(
     let (final_tx, mut final_rx) = tokio::sync::oneshot::channel::<(Frame, Option<i64>)>();
     let task = {
         let server = server.clone();
-        let id = id.clone();
         let session = session.clone();
         tokio::spawn(async move {
-            let answer = server.answer(ctx, request).await;
-            let framed = response_frame(&server.shared, id, answer, revision, server_meta.as_ref());
+            let framed = server
+                .answer_framed(wire, ctx, request, server_meta.as_ref())
+                .await;
             let _ = final_tx.send(framed);
             drop(tx);
             drop(session);
@@ -71,7 +73,7 @@ pub(super) async fn answer_request<H: Handler>(
             // POST gets an SSE stream that ends without an event.
             drop(guard);
             let (_, empty) = mpsc::channel::<Bytes>(1);
-            sse_response(empty)
+            sse_response(empty, StreamKind::Request, None)
         }
         Ok(first) => {
             // Stream: the pump owns the request from here (the guard moves with it).
@@ -96,7 +98,11 @@ pub(super) async fn answer_request<H: Handler>(
                 limits.slow_reader_timeout,
                 guard,
             ));
-            sse_response(body_rx)
+            sse_response(
+                body_rx,
+                StreamKind::Request,
+                session.as_ref().map(|s| s.id.clone()),
+            )
         }
     }
 }
@@ -202,6 +208,9 @@ impl EventWriter {
         let Some(sink) = sink else { return };
         let sent = tokio::time::timeout(self.slow, sink.send(event)).await;
         if !matches!(sent, Ok(Ok(()))) {
+            if sent.is_err() {
+                telemetry::limit_hit("slow_reader_timeout");
+            }
             // Slow or gone: drop the connection; a log keeps the events for a resumption.
             self.detach();
         }
