@@ -5,11 +5,15 @@
 //!     (--server-url URL | -- CMD [ARGS…])
 //!     [--client-revisions LIST] [--server-revisions LIST] [--report FILE] [--strict]
 //!     [--request-timeout SECONDS] [--host-tasks-after MS]
+//!     [--log-format text|json] [--metrics 127.0.0.1:PORT]
 //! ```
 //!
 //! With `--listen http://…`, the first line on stdout is the endpoint URL (port 0 picks a free
-//! one). Diagnostics go to stderr; the exit status is 0 when the client side ended, 1 when the
-//! upstream went away (every pending request was failed first), 2 for a usage or start-up error.
+//! one). Logs go to stderr at the levels `RUST_LOG` selects (`info` by default; with feature
+//! `cli`, which `mcp-frames`' `bridge` feature turns on, [`install_log_subscriber`] installs
+//! them); `--metrics` serves the runtime's and the bridge's metrics at `/metrics`. The exit
+//! status is 0 when the client side ended, 1 when the upstream went away (every pending
+//! request was failed first), 2 for a usage or start-up error.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -18,6 +22,9 @@ use std::time::Duration;
 use mcp_wire::ProtocolVersion;
 
 use crate::{Bridge, BridgeError, BridgeOptions, Emitter, Limits, Report, UpstreamTarget};
+
+#[cfg(feature = "cli")]
+pub use mcp_wire_transport::telemetry::{LogFormat, install_log_subscriber};
 
 /// The arguments of `mcp-frames bridge`.
 #[derive(Debug, clap::Args)]
@@ -52,6 +59,15 @@ pub struct BridgeArgs {
     /// (default: only the server's own core tasks become tasks).
     #[arg(long, value_name = "MS")]
     pub host_tasks_after: Option<u64>,
+    /// Logs on stderr as lines of text or JSON objects (levels from `RUST_LOG`, `info` by
+    /// default).
+    #[cfg(feature = "cli")]
+    #[arg(long, default_value = "text", value_name = "text|json")]
+    pub log_format: LogFormat,
+    /// Serve the metrics (Prometheus text format) at `http://ADDR/metrics` (off by default).
+    #[cfg(feature = "cli")]
+    #[arg(long, value_name = "ADDR")]
+    pub metrics: Option<String>,
     /// The upstream server command and its arguments, after `--`.
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<OsString>,
@@ -109,6 +125,14 @@ pub async fn run(args: BridgeArgs) -> Result<(), BridgeError> {
         }
     };
     let listen = parse_listen(&args.listen)?;
+    // Held until the bridge ends.
+    #[cfg(feature = "cli")]
+    let _metrics = match &args.metrics {
+        Some(addr) => {
+            Some(mcp_wire_transport::telemetry::MetricsEndpoint::bind(addr.as_str()).await?)
+        }
+        None => None,
+    };
     let report = match &args.report {
         Some(path) => Report::to_file(path)?,
         None => Report::none(),
@@ -130,24 +154,25 @@ pub async fn run(args: BridgeArgs) -> Result<(), BridgeError> {
     }
     let bridge = Bridge::connect(&target, options).await?;
     let s = bridge.snapshot();
-    eprintln!(
-        "mcp-frames bridge: upstream {} {} at {} over {}; clients may speak {}",
-        s.server_info.name,
-        s.server_info.version,
-        s.revision,
-        s.transport,
-        bridge
+    tracing::info!(
+        upstream = %s.server_info.name,
+        upstream_version = %s.server_info.version,
+        revision = s.revision.as_str(),
+        transport = %s.transport,
+        client_revisions = %bridge
             .client_revisions()
             .iter()
             .map(|v| v.as_str())
             .collect::<Vec<_>>()
-            .join(", ")
+            .join(","),
+        "bridge connected"
     );
     let served = match listen {
         Listen::Stdio => bridge.serve_stdio().await,
         Listen::Http { addr, path } => {
             let listener = tokio::net::TcpListener::bind(&addr).await?;
             println!("http://{}{path}", listener.local_addr()?);
+            tracing::info!(addr = %listener.local_addr()?, path, "serving clients");
             bridge.serve_http(listener, &path).await
         }
     };
@@ -169,7 +194,7 @@ pub fn run_blocking(args: BridgeArgs) -> Result<bool, BridgeError> {
     match outcome {
         Ok(()) => Ok(true),
         Err(e @ BridgeError::UpstreamClosed(_)) => {
-            eprintln!("mcp-frames bridge: {e}; every pending request was failed");
+            tracing::error!("{e}; every pending request was failed");
             Ok(false)
         }
         Err(e) => Err(e),

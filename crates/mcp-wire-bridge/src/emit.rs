@@ -42,8 +42,21 @@ pub(crate) fn emit_frame<B: WireBody + ?Sized>(
     report: &Report,
     emitter: Emitter,
 ) -> Result<Frame, ErrorData> {
-    let result = if report.enabled() {
+    // The report pass runs for the report file and for a subscriber that logs translations.
+    let traced = tracing::enabled!(tracing::Level::DEBUG);
+    let result = if report.enabled() || traced {
         serialize_for_report_with(body, to, emitter.options()).map(|(value, changes)| {
+            if !changes.is_plain() {
+                tracing::debug!(
+                    dir = dir.as_str(),
+                    method,
+                    from = from.map(ProtocolVersion::as_str),
+                    to = to.as_str(),
+                    stripped = ?changes.stripped_pointers(),
+                    injected = ?changes.injected_pointers(),
+                    "translated"
+                );
+            }
             report.emitted(dir, method, from, &changes);
             serde_json::to_vec(&value).unwrap_or_default()
         })
@@ -54,6 +67,16 @@ pub(crate) fn emit_frame<B: WireBody + ?Sized>(
     match result {
         Ok(bytes) => Ok(Frame::from_emitted(bytes)),
         Err(e) => {
+            tracing::debug!(
+                dir = dir.as_str(),
+                method,
+                from = from.map(ProtocolVersion::as_str),
+                to = to.as_str(),
+                kind = ?e.kind,
+                pointer = %e.path.pointer(),
+                cause = e.cause.map(|c| c.to_string()),
+                "no form at the other side's revision"
+            );
             report.event(dir, method, from, to, Status::Refused, e.to_string());
             Err(refusal(&e, method, from, to))
         }

@@ -225,7 +225,15 @@ impl Reason {
         revisions: Option<(ProtocolVersion, ProtocolVersion)>,
         extra: Option<Value>,
     ) -> ErrorData {
-        let mut data = json!({ "reason": self.as_str() });
+        let reason = self.as_str();
+        mcp_wire_transport::telemetry::bridge_refusal(reason);
+        tracing::debug!(
+            reason,
+            from = revisions.map(|(from, _)| from.as_str()),
+            to = revisions.map(|(_, to)| to.as_str()),
+            "the bridge refused"
+        );
+        let mut data = json!({ "reason": reason });
         if let Some((from, to)) = revisions {
             data["from"] = json!(from.as_str());
             data["to"] = json!(to.as_str());

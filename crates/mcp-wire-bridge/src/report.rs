@@ -76,7 +76,8 @@ pub enum Dir {
 }
 
 impl Dir {
-    fn as_str(self) -> &'static str {
+    /// `c2s` or `s2c`.
+    pub fn as_str(self) -> &'static str {
         match self {
             Dir::ToServer => "c2s",
             Dir::ToClient => "s2c",

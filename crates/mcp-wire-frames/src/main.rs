@@ -156,7 +156,12 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<bool> {
     match cli.command {
         #[cfg(feature = "bridge")]
-        Command::Bridge(args) => Ok(mcp_wire_bridge::cli::run_blocking(args)?),
+        Command::Bridge(args) => {
+            // Logs on stderr: stdout carries the protocol when the client side is stdio.
+            mcp_wire_bridge::cli::install_log_subscriber(args.log_format)
+                .map_err(anyhow::Error::msg)?;
+            Ok(mcp_wire_bridge::cli::run_blocking(args)?)
+        }
         Command::Versions => {
             print!("{}", mcp_wire_frames::versions::render());
             Ok(true)

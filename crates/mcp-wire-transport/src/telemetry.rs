@@ -377,6 +377,7 @@ fn record_request(_: &'static str, _: ProtocolVersion, _: Option<i64>, _: Durati
 
 /// What a [`Held`] gauge counts.
 #[derive(Debug, Clone, Copy)]
+#[cfg_attr(not(feature = "metrics"), allow(dead_code))]
 pub(crate) enum Open {
     Session,
     Stream(StreamKind),

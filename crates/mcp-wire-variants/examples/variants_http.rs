@@ -14,6 +14,7 @@ use mcp_wire::model::{
 use mcp_wire_transport::server::{
     BearerTokens, Handler, HandlerError, HandlerResult, Principal, RequestContext, ServerConfig,
 };
+use mcp_wire_transport::telemetry::{LogFormat, MetricsEndpoint, install_log_subscriber};
 use mcp_wire_variants::live::{ResourceUpdate, SubscriptionProvider, VariantServer};
 use mcp_wire_variants::wire::hint_keys;
 use mcp_wire_variants::{
@@ -26,12 +27,16 @@ variants_http: a variant-aware MCP server (SEP-2053) over Streamable HTTP at /mc
 
 USAGE:
     variants_http [--listen HOST:PORT] [--tick-ms N] [--revisions V1,V2,...]
+                  [--log-format text|json] [--metrics HOST:PORT]
 
 OPTIONS:
     --listen HOST:PORT   where to listen (default 127.0.0.1:3000; port 0 picks a free one).
                          The first line on stdout is the endpoint URL.
     --tick-ms N          every N ms each subscribed resource reports an update (default 1000)
     --revisions LIST     the protocol revisions offered (default: 2024-11-05 … 2026-07-28)
+    --log-format FORMAT  logs on stderr as text lines or JSON objects (default text); the
+                         levels come from RUST_LOG (default info)
+    --metrics HOST:PORT  serve the metrics at http://HOST:PORT/metrics (default: off)
     --help               this text
 
 VARIANTS (same four as the variants_stdio example; tools/list pages two tools at a time):
@@ -286,6 +291,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut listen = "127.0.0.1:3000".to_owned();
     let mut tick = Duration::from_secs(1);
     let mut revisions = ProtocolVersion::ALL.to_vec();
+    let mut log_format = LogFormat::Text;
+    let mut metrics = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -318,9 +325,28 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                     })
                     .collect();
             }
+            "--log-format" => {
+                log_format = args
+                    .next()
+                    .unwrap_or_else(|| usage("--log-format needs text or json"))
+                    .parse()
+                    .unwrap_or_else(|e: String| usage(&e));
+            }
+            "--metrics" => {
+                metrics = Some(
+                    args.next()
+                        .unwrap_or_else(|| usage("--metrics needs HOST:PORT")),
+                );
+            }
             other => usage(&format!("unknown argument {other:?}")),
         }
     }
+    install_log_subscriber(log_format)?;
+    // Held until the process ends.
+    let _metrics = match metrics {
+        Some(addr) => Some(MetricsEndpoint::bind(addr).await?),
+        None => None,
+    };
     let tokens = BearerTokens::new()
         .with_token("alice", Principal::new("alice", vec![]))
         .with_token("bob", Principal::new("bob", vec![]));

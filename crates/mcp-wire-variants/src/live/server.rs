@@ -245,8 +245,12 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// A variant refusal as the handler's error (logged at `debug` with its code; never the
+/// request's cursor or `_meta`).
 fn rpc(error: &VariantError) -> HandlerError {
-    HandlerError::Rpc(error.to_error_data())
+    let data = error.to_error_data();
+    tracing::debug!(code = data.code, %error, "variant refused");
+    HandlerError::Rpc(data)
 }
 
 /// The router's principal for the transport's.
@@ -477,6 +481,7 @@ impl Inner {
         params: Option<Value>,
         d: Dispatch<usize>,
     ) -> HandlerResult<ServerResult> {
+        tracing::debug!(variant = d.variant.as_str(), "variant selected");
         let backend = self.backend(d.backend);
         let mut forwarded = d.rewrite_params(params.as_ref());
         let front_paged = matches!(d.method, ScopedMethod::List(_)) && self.page_size.is_some();
