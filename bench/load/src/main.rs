@@ -5,12 +5,17 @@
 //! test://static-text`. Prints throughput and p50/p99 latency per server and round, and the ratios.
 //!
 //! ```sh
-//! cargo build --release -p mcp-wire-transport --bin conformance_server
+//! cargo build --release -p mcp-wire-transport --features cli --bin conformance_server
 //! cargo run --release --manifest-path bench/load/Cargo.toml -- \
 //!     --ours target/release/conformance_server [--sessions 200] [--requests 100] [--rounds 2]
 //! ```
 //! (`mcp-load-bench rmcp-server` serves the rmcp fixture server alone; the bench starts it.)
 //! Bounded: every request has a 30 s timeout and a run stops after `--deadline` seconds.
+//!
+//! `--server 'LABEL=PATH ARG…'` (repeatable) replaces the two servers with the ones named, each
+//! started as `PATH ARG… --listen 127.0.0.1:0` (for instance two builds of
+//! `conformance_server`, or one build with and without `--metrics`); the ratios are then each
+//! server's over the first's.
 
 use std::process::Stdio;
 use std::sync::Arc;
@@ -26,6 +31,8 @@ mod rmcp_server;
 /// The bench's settings.
 struct Settings {
     ours: String,
+    /// `--server`: label, program, arguments.
+    servers: Vec<(String, String, Vec<String>)>,
     sessions: usize,
     requests: usize,
     rounds: usize,
@@ -35,6 +42,7 @@ struct Settings {
 fn settings() -> Settings {
     let mut s = Settings {
         ours: "target/release/conformance_server".into(),
+        servers: Vec::new(),
         sessions: 200,
         requests: 100,
         rounds: 2,
@@ -45,6 +53,14 @@ fn settings() -> Settings {
         let mut value = || args.next().unwrap_or_else(|| usage());
         match arg.as_str() {
             "--ours" => s.ours = value(),
+            "--server" => {
+                let spec = value();
+                let (label, command) = spec.split_once('=').unwrap_or_else(|| usage());
+                let mut words = command.split_whitespace().map(str::to_owned);
+                let program = words.next().unwrap_or_else(|| usage());
+                s.servers
+                    .push((label.to_owned(), program, words.collect()));
+            }
             "--sessions" => s.sessions = value().parse().unwrap_or_else(|_| usage()),
             "--requests" => s.requests = value().parse().unwrap_or_else(|_| usage()),
             "--rounds" => s.rounds = value().parse().unwrap_or_else(|_| usage()),
@@ -59,7 +75,7 @@ fn settings() -> Settings {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: mcp-load-bench [--ours PATH] [--sessions N] [--requests M] [--rounds R] [--deadline SECS]\n       mcp-load-bench rmcp-server"
+        "usage: mcp-load-bench [--ours PATH | --server 'LABEL=PATH ARG…'…] [--sessions N] [--requests M] [--rounds R] [--deadline SECS]\n       mcp-load-bench rmcp-server"
     );
     std::process::exit(2)
 }
@@ -88,6 +104,9 @@ async fn main() {
         return rmcp_server::serve().await;
     }
     let s = settings();
+    if !s.servers.is_empty() {
+        return compare(&s).await;
+    }
     let exe = std::env::current_exe().expect("own path");
     let (_ours, ours_url) = start(&s.ours, &["--listen", "127.0.0.1:0"]).await;
     let (_rmcp, rmcp_url) = start(exe.to_str().unwrap(), &["rmcp-server"]).await;
@@ -130,6 +149,63 @@ async fn main() {
         best(&totals[0], &tp, true) / best(&totals[1], &tp, true),
         best(&totals[0], &p99, false) / best(&totals[1], &p99, false),
     );
+}
+
+/// The servers of `--server`, rounds interleaved: each one's table rows, then the medians of
+/// the rounds and of the per-round throughput ratios over the first server.
+async fn compare(s: &Settings) {
+    let mut started = Vec::new();
+    for (label, program, args) in &s.servers {
+        let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
+        args.extend(["--listen", "127.0.0.1:0"]);
+        let (child, url) = start(program, &args).await;
+        started.push((label.as_str(), child, url));
+    }
+    println!(
+        "{} sessions x {} requests, {} rounds (tools/call and resources/read alternating)",
+        s.sessions, s.requests, s.rounds
+    );
+    println!("| round | server | requests | errors | seconds | req/s | p50 ms | p99 ms |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
+    let mut runs: Vec<Vec<Run>> = started.iter().map(|_| Vec::new()).collect();
+    for round in 1..=s.rounds {
+        for (i, (label, _, url)) in started.iter().enumerate() {
+            let run = load(url, s).await;
+            println!(
+                "| {round} | {label} | {} | {} | {:.2} | {:.0} | {:.2} | {:.2} |",
+                run.latencies.len(),
+                run.errors,
+                run.seconds,
+                run.throughput(),
+                run.percentile(0.50).as_secs_f64() * 1e3,
+                run.percentile(0.99).as_secs_f64() * 1e3,
+            );
+            runs[i].push(run);
+        }
+    }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    println!();
+    println!("| server | errors | req/s | p50 ms | p99 ms | req/s / first's (median of rounds) |");
+    println!("| --- | --- | --- | --- | --- | --- |");
+    for (i, (label, _, _)) in started.iter().enumerate() {
+        let ratio = median(
+            runs[i]
+                .iter()
+                .zip(&runs[0])
+                .map(|(r, first)| r.throughput() / first.throughput())
+                .collect(),
+        );
+        println!(
+            "| {label} | {} | {:.0} | {:.2} | {:.2} | {ratio:.3} |",
+            runs[i].iter().map(|r| r.errors).sum::<usize>(),
+            median(runs[i].iter().map(Run::throughput).collect()),
+            median(runs[i].iter().map(|r| r.percentile(0.5).as_secs_f64() * 1e3).collect()),
+            median(runs[i].iter().map(|r| r.percentile(0.99).as_secs_f64() * 1e3).collect()),
+        );
+    }
 }
 
 /// Starts a server process that prints its URL as its first stdout line.
