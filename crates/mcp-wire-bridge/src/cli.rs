@@ -10,7 +10,7 @@
 //!
 //! With `--listen http://…`, the first line on stdout is the endpoint URL (port 0 picks a free
 //! one). Logs go to stderr at the levels `RUST_LOG` selects (`info` by default; with feature
-//! `cli`, which `mcp-frames`' `bridge` feature turns on, [`install_log_subscriber`] installs
+//! `cli`, which `mcp-frames`' `bridge` feature turns on, `install_log_subscriber` installs
 //! them); `--metrics` serves the runtime's and the bridge's metrics at `/metrics`. The exit
 //! status is 0 when the client side ended, 1 when the upstream went away (every pending
 //! request was failed first), 2 for a usage or start-up error.

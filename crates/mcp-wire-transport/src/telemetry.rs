@@ -2,7 +2,7 @@
 //! `metrics`) counters, gauges and histograms through the `metrics` facade.
 //!
 //! The library records; it never installs a subscriber or a recorder. A binary does:
-//! [`install_log_subscriber`] (feature `cli`) for logs on stderr, [`MetricsEndpoint`] (feature
+//! `install_log_subscriber` (feature `cli`) for logs on stderr, `MetricsEndpoint` (feature
 //! `metrics`) for `/metrics` in Prometheus text format. Without a subscriber every span and
 //! event costs a branch; without the `metrics` feature every recording site compiles to
 //! nothing.
