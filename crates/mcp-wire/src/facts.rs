@@ -4,7 +4,7 @@
 //! needs every revision's facts.
 
 use crate::ProtocolVersion;
-use crate::model::{ModelError, ModelErrorKind};
+use crate::de::error::{ModelError, ModelErrorKind};
 use crate::path::JsonPath;
 
 #[path = "generated/facts_v2024_11_05.rs"]
@@ -27,15 +27,6 @@ pub fn revision(v: ProtocolVersion) -> &'static RevisionFacts {
         ProtocolVersion::V2025_11_25 => &v2025_11_25::FACTS,
         ProtocolVersion::V2026_07_28 => &v2026_07_28::FACTS,
     }
-}
-
-/// One arm of a generated module's `check_method_type`: `value` read as the generated type `T`,
-/// the error at the failing member.
-#[cfg(any_revision)]
-pub(crate) fn check_as<T: serde::de::DeserializeOwned>(
-    value: &serde_json::Value,
-) -> Result<(), serde_path_to_error::Error<serde_json::Error>> {
-    serde_path_to_error::deserialize::<_, T>(value).map(|_| ())
 }
 
 /// The outcome of one generated revision module's `check_method_type`.

@@ -11,7 +11,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use crate::model::{ModelError, ModelErrorKind};
+use crate::de::error::{ModelError, ModelErrorKind};
 use crate::path::JsonPath;
 
 /// Parses one frame's text as a JSON value, strictly (see the module docs). The error is

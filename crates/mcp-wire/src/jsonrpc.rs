@@ -26,39 +26,12 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::model::de::from_value;
-use crate::model::error::{ModelError, ModelErrorKind, encode};
+use crate::de::error::{ModelError, ModelErrorKind, encode};
+use crate::de::from_value;
 use crate::path::{JsonPath, json_kind};
 use crate::version::{ProtocolVersion, VersionLike};
 
-/// The JSON-RPC error codes of MCP, by meaning: the one table every error of this crate maps
-/// to (`ModelError`, `ParseError`, `EmitError`, `FrameError`, `SessionError` all answer with
-/// one of these, as an `i64` like [`ErrorData::code`]).
-pub mod codes {
-    /// The text is not JSON.
-    pub const PARSE_ERROR: i64 = -32700;
-    /// Not a valid JSON-RPC request (bad envelope, bad `id`, no `method`).
-    pub const INVALID_REQUEST: i64 = -32600;
-    /// The method does not exist (at the revision in use).
-    pub const METHOD_NOT_FOUND: i64 = -32601;
-    /// The params do not fit the method (at the revision in use).
-    pub const INVALID_PARAMS: i64 = -32602;
-    /// The receiver failed, or could not express its answer.
-    pub const INTERNAL_ERROR: i64 = -32603;
-    /// Resource not found (handshake revisions).
-    pub const RESOURCE_NOT_FOUND: i64 = -32002;
-    /// 2026-07-28: a routing header disagrees with the body.
-    pub const HEADER_MISMATCH: i64 = -32020;
-    /// 2026-07-28: the request needs a client capability it did not declare.
-    pub const MISSING_CLIENT_CAPABILITY: i64 = -32021;
-    /// 2026-07-28: the protocol version is not supported (also: one this crate does not know).
-    pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
-    /// 2025-11-25: the request needs the URL elicitations in `error.data.elicitations` first.
-    pub const URL_ELICITATION_REQUIRED: i64 = -32042;
-    /// 2026-07-28: the codes the protocol reserves for itself (-32099 to -32020); an older
-    /// peer's error in this range means nothing there.
-    pub const RESERVED_2026: std::ops::RangeInclusive<i64> = -32099..=-32020;
-}
+pub use crate::de::error::codes;
 
 /// A JSON object (`params`, `result`, free-form payloads).
 pub type JsonObject = Map<String, Value>;
@@ -70,8 +43,6 @@ pub const JSONRPC_VERSION: &str = "2.0";
 /// rules: strings stay strings, integers stay integers, anything else is refused.
 macro_rules! string_or_integer {
     ($name:ident, $what:literal) => {
-        $crate::model::describe::describe_scalar!($name);
-
         impl serde::Serialize for $name {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 match self {
@@ -235,7 +206,6 @@ pub struct JsonRpcError {
 
 // Written as serde writes it (nothing in an error is shaped): the tasks extension inlines one in
 // a failed task.
-crate::model::describe::describe_scalar!(ErrorData);
 
 /// The `error` member of an error response (the schemas' `Error`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -248,7 +218,7 @@ pub struct ErrorData {
     /// Extra information, any JSON value (a present `null` is kept as `Some(Null)`).
     #[serde(
         default,
-        deserialize_with = "crate::model::de::keep_null",
+        deserialize_with = "crate::de::keep_null",
         skip_serializing_if = "Option::is_none"
     )]
     pub data: Option<Value>,
@@ -447,8 +417,7 @@ pub(crate) enum Kind<'a> {
 
 impl Kind<'_> {
     /// The session's (owned) form of the verdict.
-    pub(crate) fn into_envelope(self) -> crate::session::Envelope {
-        use crate::session::Envelope;
+    pub(crate) fn into_envelope(self) -> Envelope {
         match self {
             Kind::Request { id, method } => Envelope::Request {
                 id,
@@ -459,6 +428,73 @@ impl Kind<'_> {
             },
             Kind::Response { id } => Envelope::Response { id },
             Kind::Error { id, code } => Envelope::Error { id, code },
+        }
+    }
+}
+
+/// What a frame is, by its JSON-RPC envelope: all a [`Session`](crate::session::Session) needs
+/// besides the frame's [`Evidence`](crate::session::Evidence).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Envelope {
+    /// `{jsonrpc, id, method, params?}`.
+    Request {
+        /// Its id.
+        id: RequestId,
+        /// Its method.
+        method: String,
+    },
+    /// `{jsonrpc, method, params?}`.
+    Notification {
+        /// Its method.
+        method: String,
+    },
+    /// `{jsonrpc, id, result}`.
+    Response {
+        /// The id of the request it answers.
+        id: RequestId,
+    },
+    /// `{jsonrpc, id, error:{code, message, data?}}`; `id` may be `null`.
+    Error {
+        /// The id of the request it answers, if any.
+        id: Option<RequestId>,
+        /// The error code.
+        code: i64,
+    },
+}
+
+impl Envelope {
+    /// The envelope of a frame, by the crate's one set of envelope rules (those of
+    /// [`RawMessage`]), read in place: a fault is a
+    /// [`ModelError`] (-32600) with the path of the faulty member.
+    pub fn of(frame: &Value) -> Result<Envelope, ModelError> {
+        kind_of(frame).map(Kind::into_envelope)
+    }
+
+    /// The envelope of a parsed message.
+    pub fn of_message(message: &RawMessage) -> Envelope {
+        use JsonRpcMessage as M;
+        match message {
+            M::Request(r) => Envelope::Request {
+                id: r.id.clone(),
+                method: r.request.method.clone(),
+            },
+            M::Notification(n) => Envelope::Notification {
+                method: n.notification.method.clone(),
+            },
+            M::Response(r) => Envelope::Response { id: r.id.clone() },
+            M::Error(e) => Envelope::Error {
+                id: e.id.clone(),
+                code: e.error.code,
+            },
+        }
+    }
+
+    /// The frame's id (requests, responses, error responses with a known id).
+    pub fn id(&self) -> Option<&RequestId> {
+        match self {
+            Envelope::Request { id, .. } | Envelope::Response { id } => Some(id),
+            Envelope::Error { id, .. } => id.as_ref(),
+            Envelope::Notification { .. } => None,
         }
     }
 }
@@ -500,7 +536,7 @@ impl From<EnvelopeFault> for ModelError {
 
 /// Judges the envelope of one message: the one place every envelope question is answered,
 /// for every reader of the crate ([`JsonRpcMessage::from_value`],
-/// [`Envelope::of`](crate::session::Envelope::of), the wire's text splitter). The rules (the
+/// [`Envelope::of`], the wire's text splitter). The rules (the
 /// same at every revision): `jsonrpc` is `"2.0"`; exactly one of `method`, `result`, `error`;
 /// `method` a string, `params` structured (an object, or an array the method's parse refuses
 /// with -32602), `result` an object; `error` an object with an integer `code`
@@ -974,7 +1010,6 @@ impl<R: Serialize, N: Serialize, T: Serialize> JsonRpcFrame<R, N, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::Envelope;
     use serde_json::json;
 
     type Raw = RawMessage;

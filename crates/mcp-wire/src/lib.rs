@@ -29,6 +29,7 @@
 //! the JSON Pointer of the fault in `data.pointer`.
 
 pub mod convert;
+mod de;
 pub mod design;
 pub mod facts;
 pub mod json_text;

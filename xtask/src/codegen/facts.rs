@@ -109,7 +109,7 @@ pub fn method_type_check_tokens(
     }
     let arms = names.iter().map(|name| {
         let ty = quote::format_ident!("{name}");
-        quote! { #name => crate::facts::check_as::<#ty>(value), }
+        quote! { #name => crate::de::check_as::<#ty>(value), }
     });
     Ok(quote! {
         /// Deserializes `value` as this revision's method-level definition `name` (a request's

@@ -623,7 +623,7 @@ fn field_wire_name(f: &syn::Field) -> Option<String> {
 
 /// An untagged union's derived `Deserialize` says only "data did not match any variant of
 /// untagged enum X". Each one (every variant a newtype) gets a `Deserialize` through
-/// `crate::model::de::untagged` instead: the first member that parses, else the error of the
+/// `crate::de::untagged` instead: the first member that parses, else the error of the
 /// closest member, named, at its JSON path. A member's discriminators (required fields whose
 /// type is a one-value enum, i.e. a `const`) and its wire keys are passed along to rank
 /// closeness. Runs before [`discriminators_to_zero_sized`], while the constants are enums.
@@ -689,11 +689,11 @@ fn untagged_unions_name_the_closest_member(file: &mut syn::File) -> usize {
             let (tag_keys, tag_values): (Vec<_>, Vec<_>) = tags.into_iter().unzip();
             let variant = &v.ident;
             members.push(quote! {
-                crate::model::de::Member {
+                crate::de::Member {
                     name: #name,
                     tags: &[#((#tag_keys, #tag_values)),*],
                     keys: &[#(#keys),*],
-                    parse: |v| crate::model::de::member(v).map(Self::#variant),
+                    parse: |v| crate::de::member(v).map(Self::#variant),
                 }
             });
         }
@@ -727,7 +727,7 @@ fn untagged_unions_name_the_closest_member(file: &mut syn::File) -> usize {
                 fn deserialize<D: ::serde::Deserializer<'de>>(
                     d: D,
                 ) -> ::std::result::Result<Self, D::Error> {
-                    crate::model::de::untagged(d, #union, &[#(#members),*])
+                    crate::de::untagged(d, #union, &[#(#members),*])
                 }
             }
         });

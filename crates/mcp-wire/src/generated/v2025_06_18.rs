@@ -2693,33 +2693,33 @@ pub mod error {
 }
 impl<'de> ::serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ClientNotification",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CancelledNotification",
                     tags: &[("method", "notifications/cancelled")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::CancelledNotification),
+                    parse: |v| crate::de::member(v).map(Self::CancelledNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ProgressNotification",
                     tags: &[("method", "notifications/progress")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ProgressNotification),
+                    parse: |v| crate::de::member(v).map(Self::ProgressNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "InitializedNotification",
                     tags: &[("method", "notifications/initialized")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::InitializedNotification),
+                    parse: |v| crate::de::member(v).map(Self::InitializedNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "RootsListChangedNotification",
                     tags: &[("method", "notifications/roots/list_changed")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::RootsListChangedNotification),
+                    parse: |v| crate::de::member(v).map(Self::RootsListChangedNotification),
                 },
             ],
         )
@@ -2727,87 +2727,87 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
 }
 impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ClientRequest",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "InitializeRequest",
                     tags: &[("method", "initialize")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::InitializeRequest),
+                    parse: |v| crate::de::member(v).map(Self::InitializeRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ReadResourceRequest",
                     tags: &[("method", "resources/read")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ReadResourceRequest),
+                    parse: |v| crate::de::member(v).map(Self::ReadResourceRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "SubscribeRequest",
                     tags: &[("method", "resources/subscribe")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::SubscribeRequest),
+                    parse: |v| crate::de::member(v).map(Self::SubscribeRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "UnsubscribeRequest",
                     tags: &[("method", "resources/unsubscribe")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::UnsubscribeRequest),
+                    parse: |v| crate::de::member(v).map(Self::UnsubscribeRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "GetPromptRequest",
                     tags: &[("method", "prompts/get")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::GetPromptRequest),
+                    parse: |v| crate::de::member(v).map(Self::GetPromptRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CallToolRequest",
                     tags: &[("method", "tools/call")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::CallToolRequest),
+                    parse: |v| crate::de::member(v).map(Self::CallToolRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "SetLevelRequest",
                     tags: &[("method", "logging/setLevel")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::SetLevelRequest),
+                    parse: |v| crate::de::member(v).map(Self::SetLevelRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CompleteRequest",
                     tags: &[("method", "completion/complete")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::CompleteRequest),
+                    parse: |v| crate::de::member(v).map(Self::CompleteRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "PingRequest",
                     tags: &[("method", "ping")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::PingRequest),
+                    parse: |v| crate::de::member(v).map(Self::PingRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListResourcesRequest",
                     tags: &[("method", "resources/list")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListResourcesRequest),
+                    parse: |v| crate::de::member(v).map(Self::ListResourcesRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListResourceTemplatesRequest",
                     tags: &[("method", "resources/templates/list")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListResourceTemplatesRequest),
+                    parse: |v| crate::de::member(v).map(Self::ListResourceTemplatesRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListPromptsRequest",
                     tags: &[("method", "prompts/list")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListPromptsRequest),
+                    parse: |v| crate::de::member(v).map(Self::ListPromptsRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListToolsRequest",
                     tags: &[("method", "tools/list")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListToolsRequest),
+                    parse: |v| crate::de::member(v).map(Self::ListToolsRequest),
                 },
             ],
         )
@@ -2815,33 +2815,33 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
 }
 impl<'de> ::serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ClientResult",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CreateMessageResult",
                     tags: &[],
                     keys: &["content", "_meta", "model", "role", "stopReason"],
-                    parse: |v| crate::model::de::member(v).map(Self::CreateMessageResult),
+                    parse: |v| crate::de::member(v).map(Self::CreateMessageResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListRootsResult",
                     tags: &[],
                     keys: &["_meta", "roots"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListRootsResult),
+                    parse: |v| crate::de::member(v).map(Self::ListRootsResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ElicitResult",
                     tags: &[],
                     keys: &["action", "content", "_meta"],
-                    parse: |v| crate::model::de::member(v).map(Self::ElicitResult),
+                    parse: |v| crate::de::member(v).map(Self::ElicitResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "Result",
                     tags: &[],
                     keys: &["_meta", "extra"],
-                    parse: |v| crate::model::de::member(v).map(Self::Result),
+                    parse: |v| crate::de::member(v).map(Self::Result),
                 },
             ],
         )
@@ -2849,21 +2849,21 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
 }
 impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "CompleteRequestParamsRef",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "PromptReference",
                     tags: &[("type", "ref/prompt")],
                     keys: &["name", "title", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::PromptReference),
+                    parse: |v| crate::de::member(v).map(Self::PromptReference),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ResourceTemplateReference",
                     tags: &[("type", "ref/resource")],
                     keys: &["type", "uri"],
-                    parse: |v| crate::model::de::member(v).map(Self::ResourceTemplateReference),
+                    parse: |v| crate::de::member(v).map(Self::ResourceTemplateReference),
                 },
             ],
         )
@@ -2871,23 +2871,23 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
 }
 impl<'de> ::serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ContentBlock",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ImageContent",
                     tags: &[("type", "image")],
                     keys: &["annotations", "data", "_meta", "mimeType", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::ImageContent),
+                    parse: |v| crate::de::member(v).map(Self::ImageContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "AudioContent",
                     tags: &[("type", "audio")],
                     keys: &["annotations", "data", "_meta", "mimeType", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::AudioContent),
+                    parse: |v| crate::de::member(v).map(Self::AudioContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ResourceLink",
                     tags: &[("type", "resource_link")],
                     keys: &[
@@ -2901,19 +2901,19 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
                         "type",
                         "uri",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::ResourceLink),
+                    parse: |v| crate::de::member(v).map(Self::ResourceLink),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TextContent",
                     tags: &[("type", "text")],
                     keys: &["annotations", "_meta", "text", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::TextContent),
+                    parse: |v| crate::de::member(v).map(Self::TextContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "EmbeddedResource",
                     tags: &[("type", "resource")],
                     keys: &["annotations", "_meta", "resource", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::EmbeddedResource),
+                    parse: |v| crate::de::member(v).map(Self::EmbeddedResource),
                 },
             ],
         )
@@ -2921,27 +2921,27 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
 }
 impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "CreateMessageResultContent",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ImageContent",
                     tags: &[("type", "image")],
                     keys: &["annotations", "data", "_meta", "mimeType", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::ImageContent),
+                    parse: |v| crate::de::member(v).map(Self::ImageContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "AudioContent",
                     tags: &[("type", "audio")],
                     keys: &["annotations", "data", "_meta", "mimeType", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::AudioContent),
+                    parse: |v| crate::de::member(v).map(Self::AudioContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TextContent",
                     tags: &[("type", "text")],
                     keys: &["annotations", "_meta", "text", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::TextContent),
+                    parse: |v| crate::de::member(v).map(Self::TextContent),
                 },
             ],
         )
@@ -2949,27 +2949,27 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ElicitResultContentValue",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "Boolean",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::Boolean),
+                    parse: |v| crate::de::member(v).map(Self::Boolean),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "Number",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::Number),
+                    parse: |v| crate::de::member(v).map(Self::Number),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "String",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::String),
+                    parse: |v| crate::de::member(v).map(Self::String),
                 },
             ],
         )
@@ -2977,21 +2977,21 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
 }
 impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "EmbeddedResourceResource",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TextResourceContents",
                     tags: &[],
                     keys: &["_meta", "mimeType", "text", "uri"],
-                    parse: |v| crate::model::de::member(v).map(Self::TextResourceContents),
+                    parse: |v| crate::de::member(v).map(Self::TextResourceContents),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "BlobResourceContents",
                     tags: &[],
                     keys: &["blob", "_meta", "mimeType", "uri"],
-                    parse: |v| crate::model::de::member(v).map(Self::BlobResourceContents),
+                    parse: |v| crate::de::member(v).map(Self::BlobResourceContents),
                 },
             ],
         )
@@ -2999,33 +2999,33 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
 }
 impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "JSONRPCMessage",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "JSONRPCRequest",
                     tags: &[("jsonrpc", "2.0")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCRequest),
+                    parse: |v| crate::de::member(v).map(Self::JSONRPCRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "JSONRPCResponse",
                     tags: &[("jsonrpc", "2.0")],
                     keys: &["id", "jsonrpc", "result"],
-                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCResponse),
+                    parse: |v| crate::de::member(v).map(Self::JSONRPCResponse),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "JSONRPCError",
                     tags: &[("jsonrpc", "2.0")],
                     keys: &["error", "id", "jsonrpc"],
-                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCError),
+                    parse: |v| crate::de::member(v).map(Self::JSONRPCError),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "JSONRPCNotification",
                     tags: &[("jsonrpc", "2.0")],
                     keys: &["jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCNotification),
+                    parse: |v| crate::de::member(v).map(Self::JSONRPCNotification),
                 },
             ],
         )
@@ -3033,17 +3033,17 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
 }
 impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "PrimitiveSchemaDefinition",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "EnumSchema",
                     tags: &[("type", "string")],
                     keys: &["description", "enum", "enumNames", "title", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::EnumSchema),
+                    parse: |v| crate::de::member(v).map(Self::EnumSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "StringSchema",
                     tags: &[("type", "string")],
                     keys: &[
@@ -3054,19 +3054,19 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         "title",
                         "type",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::StringSchema),
+                    parse: |v| crate::de::member(v).map(Self::StringSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "NumberSchema",
                     tags: &[],
                     keys: &["description", "maximum", "minimum", "title", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::NumberSchema),
+                    parse: |v| crate::de::member(v).map(Self::NumberSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "BooleanSchema",
                     tags: &[("type", "boolean")],
                     keys: &["default", "description", "title", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::BooleanSchema),
+                    parse: |v| crate::de::member(v).map(Self::BooleanSchema),
                 },
             ],
         )
@@ -3074,21 +3074,21 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
 }
 impl<'de> ::serde::Deserialize<'de> for ProgressToken {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ProgressToken",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "Integer",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::Integer),
+                    parse: |v| crate::de::member(v).map(Self::Integer),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "String",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::String),
+                    parse: |v| crate::de::member(v).map(Self::String),
                 },
             ],
         )
@@ -3096,21 +3096,21 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
 }
 impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ReadResourceResultContentsItem",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TextResourceContents",
                     tags: &[],
                     keys: &["_meta", "mimeType", "text", "uri"],
-                    parse: |v| crate::model::de::member(v).map(Self::TextResourceContents),
+                    parse: |v| crate::de::member(v).map(Self::TextResourceContents),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "BlobResourceContents",
                     tags: &[],
                     keys: &["blob", "_meta", "mimeType", "uri"],
-                    parse: |v| crate::model::de::member(v).map(Self::BlobResourceContents),
+                    parse: |v| crate::de::member(v).map(Self::BlobResourceContents),
                 },
             ],
         )
@@ -3118,21 +3118,21 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
 }
 impl<'de> ::serde::Deserialize<'de> for RequestId {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "RequestId",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "Integer",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::Integer),
+                    parse: |v| crate::de::member(v).map(Self::Integer),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "String",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::String),
+                    parse: |v| crate::de::member(v).map(Self::String),
                 },
             ],
         )
@@ -3140,27 +3140,27 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
 }
 impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "SamplingMessageContent",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ImageContent",
                     tags: &[("type", "image")],
                     keys: &["annotations", "data", "_meta", "mimeType", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::ImageContent),
+                    parse: |v| crate::de::member(v).map(Self::ImageContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "AudioContent",
                     tags: &[("type", "audio")],
                     keys: &["annotations", "data", "_meta", "mimeType", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::AudioContent),
+                    parse: |v| crate::de::member(v).map(Self::AudioContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TextContent",
                     tags: &[("type", "text")],
                     keys: &["annotations", "_meta", "text", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::TextContent),
+                    parse: |v| crate::de::member(v).map(Self::TextContent),
                 },
             ],
         )
@@ -3168,53 +3168,51 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
 }
 impl<'de> ::serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ServerNotification",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CancelledNotification",
                     tags: &[("method", "notifications/cancelled")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::CancelledNotification),
+                    parse: |v| crate::de::member(v).map(Self::CancelledNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ProgressNotification",
                     tags: &[("method", "notifications/progress")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ProgressNotification),
+                    parse: |v| crate::de::member(v).map(Self::ProgressNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ResourceUpdatedNotification",
                     tags: &[("method", "notifications/resources/updated")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ResourceUpdatedNotification),
+                    parse: |v| crate::de::member(v).map(Self::ResourceUpdatedNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "LoggingMessageNotification",
                     tags: &[("method", "notifications/message")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::LoggingMessageNotification),
+                    parse: |v| crate::de::member(v).map(Self::LoggingMessageNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ResourceListChangedNotification",
                     tags: &[("method", "notifications/resources/list_changed")],
                     keys: &["method", "params"],
-                    parse: |v| {
-                        crate::model::de::member(v).map(Self::ResourceListChangedNotification)
-                    },
+                    parse: |v| crate::de::member(v).map(Self::ResourceListChangedNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "PromptListChangedNotification",
                     tags: &[("method", "notifications/prompts/list_changed")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::PromptListChangedNotification),
+                    parse: |v| crate::de::member(v).map(Self::PromptListChangedNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ToolListChangedNotification",
                     tags: &[("method", "notifications/tools/list_changed")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ToolListChangedNotification),
+                    parse: |v| crate::de::member(v).map(Self::ToolListChangedNotification),
                 },
             ],
         )
@@ -3222,33 +3220,33 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
 }
 impl<'de> ::serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ServerRequest",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CreateMessageRequest",
                     tags: &[("method", "sampling/createMessage")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::CreateMessageRequest),
+                    parse: |v| crate::de::member(v).map(Self::CreateMessageRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ElicitRequest",
                     tags: &[("method", "elicitation/create")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ElicitRequest),
+                    parse: |v| crate::de::member(v).map(Self::ElicitRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "PingRequest",
                     tags: &[("method", "ping")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::PingRequest),
+                    parse: |v| crate::de::member(v).map(Self::PingRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListRootsRequest",
                     tags: &[("method", "roots/list")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListRootsRequest),
+                    parse: |v| crate::de::member(v).map(Self::ListRootsRequest),
                 },
             ],
         )
@@ -3256,11 +3254,11 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
 }
 impl<'de> ::serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ServerResult",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "InitializeResult",
                     tags: &[],
                     keys: &[
@@ -3270,61 +3268,61 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                         "protocolVersion",
                         "serverInfo",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::InitializeResult),
+                    parse: |v| crate::de::member(v).map(Self::InitializeResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListResourcesResult",
                     tags: &[],
                     keys: &["_meta", "nextCursor", "resources"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListResourcesResult),
+                    parse: |v| crate::de::member(v).map(Self::ListResourcesResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListResourceTemplatesResult",
                     tags: &[],
                     keys: &["_meta", "nextCursor", "resourceTemplates"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListResourceTemplatesResult),
+                    parse: |v| crate::de::member(v).map(Self::ListResourceTemplatesResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ReadResourceResult",
                     tags: &[],
                     keys: &["contents", "_meta"],
-                    parse: |v| crate::model::de::member(v).map(Self::ReadResourceResult),
+                    parse: |v| crate::de::member(v).map(Self::ReadResourceResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListPromptsResult",
                     tags: &[],
                     keys: &["_meta", "nextCursor", "prompts"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListPromptsResult),
+                    parse: |v| crate::de::member(v).map(Self::ListPromptsResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "GetPromptResult",
                     tags: &[],
                     keys: &["description", "messages", "_meta"],
-                    parse: |v| crate::model::de::member(v).map(Self::GetPromptResult),
+                    parse: |v| crate::de::member(v).map(Self::GetPromptResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListToolsResult",
                     tags: &[],
                     keys: &["_meta", "nextCursor", "tools"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListToolsResult),
+                    parse: |v| crate::de::member(v).map(Self::ListToolsResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CallToolResult",
                     tags: &[],
                     keys: &["content", "isError", "_meta", "structuredContent"],
-                    parse: |v| crate::model::de::member(v).map(Self::CallToolResult),
+                    parse: |v| crate::de::member(v).map(Self::CallToolResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CompleteResult",
                     tags: &[],
                     keys: &["completion", "_meta"],
-                    parse: |v| crate::model::de::member(v).map(Self::CompleteResult),
+                    parse: |v| crate::de::member(v).map(Self::CompleteResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "Result",
                     tags: &[],
                     keys: &["_meta", "extra"],
-                    parse: |v| crate::model::de::member(v).map(Self::Result),
+                    parse: |v| crate::de::member(v).map(Self::Result),
                 },
             ],
         )
@@ -3340,58 +3338,52 @@ pub fn check_method_type(
     ::std::result::Result<(), ::serde_path_to_error::Error<::serde_json::Error>>,
 > {
     ::std::option::Option::Some(match name {
-        "CallToolRequest" => crate::facts::check_as::<CallToolRequest>(value),
-        "CallToolResult" => crate::facts::check_as::<CallToolResult>(value),
-        "CancelledNotification" => crate::facts::check_as::<CancelledNotification>(value),
-        "CompleteRequest" => crate::facts::check_as::<CompleteRequest>(value),
-        "CompleteResult" => crate::facts::check_as::<CompleteResult>(value),
-        "CreateMessageRequest" => crate::facts::check_as::<CreateMessageRequest>(value),
-        "CreateMessageResult" => crate::facts::check_as::<CreateMessageResult>(value),
-        "ElicitRequest" => crate::facts::check_as::<ElicitRequest>(value),
-        "ElicitResult" => crate::facts::check_as::<ElicitResult>(value),
-        "EmptyResult" => crate::facts::check_as::<EmptyResult>(value),
-        "GetPromptRequest" => crate::facts::check_as::<GetPromptRequest>(value),
-        "GetPromptResult" => crate::facts::check_as::<GetPromptResult>(value),
-        "InitializeRequest" => crate::facts::check_as::<InitializeRequest>(value),
-        "InitializeResult" => crate::facts::check_as::<InitializeResult>(value),
-        "InitializedNotification" => crate::facts::check_as::<InitializedNotification>(value),
-        "ListPromptsRequest" => crate::facts::check_as::<ListPromptsRequest>(value),
-        "ListPromptsResult" => crate::facts::check_as::<ListPromptsResult>(value),
+        "CallToolRequest" => crate::de::check_as::<CallToolRequest>(value),
+        "CallToolResult" => crate::de::check_as::<CallToolResult>(value),
+        "CancelledNotification" => crate::de::check_as::<CancelledNotification>(value),
+        "CompleteRequest" => crate::de::check_as::<CompleteRequest>(value),
+        "CompleteResult" => crate::de::check_as::<CompleteResult>(value),
+        "CreateMessageRequest" => crate::de::check_as::<CreateMessageRequest>(value),
+        "CreateMessageResult" => crate::de::check_as::<CreateMessageResult>(value),
+        "ElicitRequest" => crate::de::check_as::<ElicitRequest>(value),
+        "ElicitResult" => crate::de::check_as::<ElicitResult>(value),
+        "EmptyResult" => crate::de::check_as::<EmptyResult>(value),
+        "GetPromptRequest" => crate::de::check_as::<GetPromptRequest>(value),
+        "GetPromptResult" => crate::de::check_as::<GetPromptResult>(value),
+        "InitializeRequest" => crate::de::check_as::<InitializeRequest>(value),
+        "InitializeResult" => crate::de::check_as::<InitializeResult>(value),
+        "InitializedNotification" => crate::de::check_as::<InitializedNotification>(value),
+        "ListPromptsRequest" => crate::de::check_as::<ListPromptsRequest>(value),
+        "ListPromptsResult" => crate::de::check_as::<ListPromptsResult>(value),
         "ListResourceTemplatesRequest" => {
-            crate::facts::check_as::<ListResourceTemplatesRequest>(value)
+            crate::de::check_as::<ListResourceTemplatesRequest>(value)
         }
-        "ListResourceTemplatesResult" => {
-            crate::facts::check_as::<ListResourceTemplatesResult>(value)
-        }
-        "ListResourcesRequest" => crate::facts::check_as::<ListResourcesRequest>(value),
-        "ListResourcesResult" => crate::facts::check_as::<ListResourcesResult>(value),
-        "ListRootsRequest" => crate::facts::check_as::<ListRootsRequest>(value),
-        "ListRootsResult" => crate::facts::check_as::<ListRootsResult>(value),
-        "ListToolsRequest" => crate::facts::check_as::<ListToolsRequest>(value),
-        "ListToolsResult" => crate::facts::check_as::<ListToolsResult>(value),
-        "LoggingMessageNotification" => crate::facts::check_as::<LoggingMessageNotification>(value),
-        "PingRequest" => crate::facts::check_as::<PingRequest>(value),
-        "ProgressNotification" => crate::facts::check_as::<ProgressNotification>(value),
+        "ListResourceTemplatesResult" => crate::de::check_as::<ListResourceTemplatesResult>(value),
+        "ListResourcesRequest" => crate::de::check_as::<ListResourcesRequest>(value),
+        "ListResourcesResult" => crate::de::check_as::<ListResourcesResult>(value),
+        "ListRootsRequest" => crate::de::check_as::<ListRootsRequest>(value),
+        "ListRootsResult" => crate::de::check_as::<ListRootsResult>(value),
+        "ListToolsRequest" => crate::de::check_as::<ListToolsRequest>(value),
+        "ListToolsResult" => crate::de::check_as::<ListToolsResult>(value),
+        "LoggingMessageNotification" => crate::de::check_as::<LoggingMessageNotification>(value),
+        "PingRequest" => crate::de::check_as::<PingRequest>(value),
+        "ProgressNotification" => crate::de::check_as::<ProgressNotification>(value),
         "PromptListChangedNotification" => {
-            crate::facts::check_as::<PromptListChangedNotification>(value)
+            crate::de::check_as::<PromptListChangedNotification>(value)
         }
-        "ReadResourceRequest" => crate::facts::check_as::<ReadResourceRequest>(value),
-        "ReadResourceResult" => crate::facts::check_as::<ReadResourceResult>(value),
+        "ReadResourceRequest" => crate::de::check_as::<ReadResourceRequest>(value),
+        "ReadResourceResult" => crate::de::check_as::<ReadResourceResult>(value),
         "ResourceListChangedNotification" => {
-            crate::facts::check_as::<ResourceListChangedNotification>(value)
+            crate::de::check_as::<ResourceListChangedNotification>(value)
         }
-        "ResourceUpdatedNotification" => {
-            crate::facts::check_as::<ResourceUpdatedNotification>(value)
-        }
+        "ResourceUpdatedNotification" => crate::de::check_as::<ResourceUpdatedNotification>(value),
         "RootsListChangedNotification" => {
-            crate::facts::check_as::<RootsListChangedNotification>(value)
+            crate::de::check_as::<RootsListChangedNotification>(value)
         }
-        "SetLevelRequest" => crate::facts::check_as::<SetLevelRequest>(value),
-        "SubscribeRequest" => crate::facts::check_as::<SubscribeRequest>(value),
-        "ToolListChangedNotification" => {
-            crate::facts::check_as::<ToolListChangedNotification>(value)
-        }
-        "UnsubscribeRequest" => crate::facts::check_as::<UnsubscribeRequest>(value),
+        "SetLevelRequest" => crate::de::check_as::<SetLevelRequest>(value),
+        "SubscribeRequest" => crate::de::check_as::<SubscribeRequest>(value),
+        "ToolListChangedNotification" => crate::de::check_as::<ToolListChangedNotification>(value),
+        "UnsubscribeRequest" => crate::de::check_as::<UnsubscribeRequest>(value),
         _ => return ::std::option::Option::None,
     })
 }

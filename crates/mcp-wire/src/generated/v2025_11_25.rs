@@ -4217,42 +4217,42 @@ pub mod error {
 }
 impl<'de> ::serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ClientNotification",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CancelledNotification",
                     tags: &[("jsonrpc", "2.0"), ("method", "notifications/cancelled")],
                     keys: &["jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::CancelledNotification),
+                    parse: |v| crate::de::member(v).map(Self::CancelledNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ProgressNotification",
                     tags: &[("jsonrpc", "2.0"), ("method", "notifications/progress")],
                     keys: &["jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ProgressNotification),
+                    parse: |v| crate::de::member(v).map(Self::ProgressNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TaskStatusNotification",
                     tags: &[("jsonrpc", "2.0"), ("method", "notifications/tasks/status")],
                     keys: &["jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::TaskStatusNotification),
+                    parse: |v| crate::de::member(v).map(Self::TaskStatusNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "InitializedNotification",
                     tags: &[("jsonrpc", "2.0"), ("method", "notifications/initialized")],
                     keys: &["jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::InitializedNotification),
+                    parse: |v| crate::de::member(v).map(Self::InitializedNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "RootsListChangedNotification",
                     tags: &[
                         ("jsonrpc", "2.0"),
                         ("method", "notifications/roots/list_changed"),
                     ],
                     keys: &["jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::RootsListChangedNotification),
+                    parse: |v| crate::de::member(v).map(Self::RootsListChangedNotification),
                 },
             ],
         )
@@ -4260,111 +4260,111 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
 }
 impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ClientRequest",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "InitializeRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "initialize")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::InitializeRequest),
+                    parse: |v| crate::de::member(v).map(Self::InitializeRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ReadResourceRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "resources/read")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ReadResourceRequest),
+                    parse: |v| crate::de::member(v).map(Self::ReadResourceRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "SubscribeRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "resources/subscribe")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::SubscribeRequest),
+                    parse: |v| crate::de::member(v).map(Self::SubscribeRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "UnsubscribeRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "resources/unsubscribe")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::UnsubscribeRequest),
+                    parse: |v| crate::de::member(v).map(Self::UnsubscribeRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "GetPromptRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "prompts/get")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::GetPromptRequest),
+                    parse: |v| crate::de::member(v).map(Self::GetPromptRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CallToolRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "tools/call")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::CallToolRequest),
+                    parse: |v| crate::de::member(v).map(Self::CallToolRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "GetTaskRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "tasks/get")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::GetTaskRequest),
+                    parse: |v| crate::de::member(v).map(Self::GetTaskRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "GetTaskPayloadRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "tasks/result")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::GetTaskPayloadRequest),
+                    parse: |v| crate::de::member(v).map(Self::GetTaskPayloadRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CancelTaskRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "tasks/cancel")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::CancelTaskRequest),
+                    parse: |v| crate::de::member(v).map(Self::CancelTaskRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "SetLevelRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "logging/setLevel")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::SetLevelRequest),
+                    parse: |v| crate::de::member(v).map(Self::SetLevelRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CompleteRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "completion/complete")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::CompleteRequest),
+                    parse: |v| crate::de::member(v).map(Self::CompleteRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "PingRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "ping")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::PingRequest),
+                    parse: |v| crate::de::member(v).map(Self::PingRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListResourcesRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "resources/list")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListResourcesRequest),
+                    parse: |v| crate::de::member(v).map(Self::ListResourcesRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListResourceTemplatesRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "resources/templates/list")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListResourceTemplatesRequest),
+                    parse: |v| crate::de::member(v).map(Self::ListResourceTemplatesRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListPromptsRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "prompts/list")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListPromptsRequest),
+                    parse: |v| crate::de::member(v).map(Self::ListPromptsRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListToolsRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "tools/list")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListToolsRequest),
+                    parse: |v| crate::de::member(v).map(Self::ListToolsRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListTasksRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "tasks/list")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListTasksRequest),
+                    parse: |v| crate::de::member(v).map(Self::ListTasksRequest),
                 },
             ],
         )
@@ -4372,11 +4372,11 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
 }
 impl<'de> ::serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ClientResult",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "GetTaskResult",
                     tags: &[],
                     keys: &[
@@ -4390,9 +4390,9 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
                         "ttl",
                         "extra",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::GetTaskResult),
+                    parse: |v| crate::de::member(v).map(Self::GetTaskResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CancelTaskResult",
                     tags: &[],
                     keys: &[
@@ -4406,43 +4406,43 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
                         "ttl",
                         "extra",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::CancelTaskResult),
+                    parse: |v| crate::de::member(v).map(Self::CancelTaskResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CreateMessageResult",
                     tags: &[],
                     keys: &["content", "_meta", "model", "role", "stopReason"],
-                    parse: |v| crate::model::de::member(v).map(Self::CreateMessageResult),
+                    parse: |v| crate::de::member(v).map(Self::CreateMessageResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListTasksResult",
                     tags: &[],
                     keys: &["_meta", "nextCursor", "tasks"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListTasksResult),
+                    parse: |v| crate::de::member(v).map(Self::ListTasksResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListRootsResult",
                     tags: &[],
                     keys: &["_meta", "roots"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListRootsResult),
+                    parse: |v| crate::de::member(v).map(Self::ListRootsResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ElicitResult",
                     tags: &[],
                     keys: &["action", "content", "_meta"],
-                    parse: |v| crate::model::de::member(v).map(Self::ElicitResult),
+                    parse: |v| crate::de::member(v).map(Self::ElicitResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "GetTaskPayloadResult",
                     tags: &[],
                     keys: &["_meta", "extra"],
-                    parse: |v| crate::model::de::member(v).map(Self::GetTaskPayloadResult),
+                    parse: |v| crate::de::member(v).map(Self::GetTaskPayloadResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "Result",
                     tags: &[],
                     keys: &["_meta", "extra"],
-                    parse: |v| crate::model::de::member(v).map(Self::Result),
+                    parse: |v| crate::de::member(v).map(Self::Result),
                 },
             ],
         )
@@ -4450,21 +4450,21 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
 }
 impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "CompleteRequestParamsRef",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "PromptReference",
                     tags: &[("type", "ref/prompt")],
                     keys: &["name", "title", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::PromptReference),
+                    parse: |v| crate::de::member(v).map(Self::PromptReference),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ResourceTemplateReference",
                     tags: &[("type", "ref/resource")],
                     keys: &["type", "uri"],
-                    parse: |v| crate::model::de::member(v).map(Self::ResourceTemplateReference),
+                    parse: |v| crate::de::member(v).map(Self::ResourceTemplateReference),
                 },
             ],
         )
@@ -4472,23 +4472,23 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
 }
 impl<'de> ::serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ContentBlock",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ImageContent",
                     tags: &[("type", "image")],
                     keys: &["annotations", "data", "_meta", "mimeType", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::ImageContent),
+                    parse: |v| crate::de::member(v).map(Self::ImageContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "AudioContent",
                     tags: &[("type", "audio")],
                     keys: &["annotations", "data", "_meta", "mimeType", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::AudioContent),
+                    parse: |v| crate::de::member(v).map(Self::AudioContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ResourceLink",
                     tags: &[("type", "resource_link")],
                     keys: &[
@@ -4503,19 +4503,19 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
                         "type",
                         "uri",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::ResourceLink),
+                    parse: |v| crate::de::member(v).map(Self::ResourceLink),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TextContent",
                     tags: &[("type", "text")],
                     keys: &["annotations", "_meta", "text", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::TextContent),
+                    parse: |v| crate::de::member(v).map(Self::TextContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "EmbeddedResource",
                     tags: &[("type", "resource")],
                     keys: &["annotations", "_meta", "resource", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::EmbeddedResource),
+                    parse: |v| crate::de::member(v).map(Self::EmbeddedResource),
                 },
             ],
         )
@@ -4523,29 +4523,29 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
 }
 impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "CreateMessageResultContent",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ToolUseContent",
                     tags: &[("type", "tool_use")],
                     keys: &["id", "input", "_meta", "name", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::ToolUseContent),
+                    parse: |v| crate::de::member(v).map(Self::ToolUseContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ImageContent",
                     tags: &[("type", "image")],
                     keys: &["annotations", "data", "_meta", "mimeType", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::ImageContent),
+                    parse: |v| crate::de::member(v).map(Self::ImageContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "AudioContent",
                     tags: &[("type", "audio")],
                     keys: &["annotations", "data", "_meta", "mimeType", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::AudioContent),
+                    parse: |v| crate::de::member(v).map(Self::AudioContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ToolResultContent",
                     tags: &[("type", "tool_result")],
                     keys: &[
@@ -4556,19 +4556,19 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
                         "toolUseId",
                         "type",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::ToolResultContent),
+                    parse: |v| crate::de::member(v).map(Self::ToolResultContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TextContent",
                     tags: &[("type", "text")],
                     keys: &["annotations", "_meta", "text", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::TextContent),
+                    parse: |v| crate::de::member(v).map(Self::TextContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "Array",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::Array),
+                    parse: |v| crate::de::member(v).map(Self::Array),
                 },
             ],
         )
@@ -4576,21 +4576,21 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ElicitRequestParams",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ElicitRequestURLParams",
                     tags: &[("mode", "url")],
                     keys: &["elicitationId", "message", "_meta", "mode", "task", "url"],
-                    parse: |v| crate::model::de::member(v).map(Self::ElicitRequestURLParams),
+                    parse: |v| crate::de::member(v).map(Self::ElicitRequestURLParams),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ElicitRequestFormParams",
                     tags: &[],
                     keys: &["message", "_meta", "mode", "requestedSchema", "task"],
-                    parse: |v| crate::model::de::member(v).map(Self::ElicitRequestFormParams),
+                    parse: |v| crate::de::member(v).map(Self::ElicitRequestFormParams),
                 },
             ],
         )
@@ -4598,21 +4598,21 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ElicitResultContentValue",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "StringArray",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::StringArray),
+                    parse: |v| crate::de::member(v).map(Self::StringArray),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ElicitResultContentScalar",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::ElicitResultContentScalar),
+                    parse: |v| crate::de::member(v).map(Self::ElicitResultContentScalar),
                 },
             ],
         )
@@ -4620,27 +4620,27 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitResultContentScalar {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ElicitResultContentScalar",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "Boolean",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::Boolean),
+                    parse: |v| crate::de::member(v).map(Self::Boolean),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "Number",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::Number),
+                    parse: |v| crate::de::member(v).map(Self::Number),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "String",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::String),
+                    parse: |v| crate::de::member(v).map(Self::String),
                 },
             ],
         )
@@ -4648,21 +4648,21 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentScalar {
 }
 impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "EmbeddedResourceResource",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TextResourceContents",
                     tags: &[],
                     keys: &["_meta", "mimeType", "text", "uri"],
-                    parse: |v| crate::model::de::member(v).map(Self::TextResourceContents),
+                    parse: |v| crate::de::member(v).map(Self::TextResourceContents),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "BlobResourceContents",
                     tags: &[],
                     keys: &["blob", "_meta", "mimeType", "uri"],
-                    parse: |v| crate::model::de::member(v).map(Self::BlobResourceContents),
+                    parse: |v| crate::de::member(v).map(Self::BlobResourceContents),
                 },
             ],
         )
@@ -4670,25 +4670,23 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
 }
 impl<'de> ::serde::Deserialize<'de> for EnumSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "EnumSchema",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "UntitledSingleSelectEnumSchema",
                     tags: &[("type", "string")],
                     keys: &["default", "description", "enum", "title", "type"],
-                    parse: |v| {
-                        crate::model::de::member(v).map(Self::UntitledSingleSelectEnumSchema)
-                    },
+                    parse: |v| crate::de::member(v).map(Self::UntitledSingleSelectEnumSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TitledSingleSelectEnumSchema",
                     tags: &[("type", "string")],
                     keys: &["default", "description", "oneOf", "title", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::TitledSingleSelectEnumSchema),
+                    parse: |v| crate::de::member(v).map(Self::TitledSingleSelectEnumSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "UntitledMultiSelectEnumSchema",
                     tags: &[("type", "array")],
                     keys: &[
@@ -4700,9 +4698,9 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
                         "title",
                         "type",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::UntitledMultiSelectEnumSchema),
+                    parse: |v| crate::de::member(v).map(Self::UntitledMultiSelectEnumSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TitledMultiSelectEnumSchema",
                     tags: &[("type", "array")],
                     keys: &[
@@ -4714,9 +4712,9 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
                         "title",
                         "type",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::TitledMultiSelectEnumSchema),
+                    parse: |v| crate::de::member(v).map(Self::TitledMultiSelectEnumSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "LegacyTitledEnumSchema",
                     tags: &[("type", "string")],
                     keys: &[
@@ -4727,7 +4725,7 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
                         "title",
                         "type",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::LegacyTitledEnumSchema),
+                    parse: |v| crate::de::member(v).map(Self::LegacyTitledEnumSchema),
                 },
             ],
         )
@@ -4735,33 +4733,33 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
 }
 impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "JSONRPCMessage",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "JSONRPCRequest",
                     tags: &[("jsonrpc", "2.0")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCRequest),
+                    parse: |v| crate::de::member(v).map(Self::JSONRPCRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "JSONRPCResultResponse",
                     tags: &[("jsonrpc", "2.0")],
                     keys: &["id", "jsonrpc", "result"],
-                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCResultResponse),
+                    parse: |v| crate::de::member(v).map(Self::JSONRPCResultResponse),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "JSONRPCNotification",
                     tags: &[("jsonrpc", "2.0")],
                     keys: &["jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCNotification),
+                    parse: |v| crate::de::member(v).map(Self::JSONRPCNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "JSONRPCErrorResponse",
                     tags: &[("jsonrpc", "2.0")],
                     keys: &["error", "id", "jsonrpc"],
-                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCErrorResponse),
+                    parse: |v| crate::de::member(v).map(Self::JSONRPCErrorResponse),
                 },
             ],
         )
@@ -4769,21 +4767,21 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
 }
 impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "JSONRPCResponse",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "JSONRPCResultResponse",
                     tags: &[("jsonrpc", "2.0")],
                     keys: &["id", "jsonrpc", "result"],
-                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCResultResponse),
+                    parse: |v| crate::de::member(v).map(Self::JSONRPCResultResponse),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "JSONRPCErrorResponse",
                     tags: &[("jsonrpc", "2.0")],
                     keys: &["error", "id", "jsonrpc"],
-                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCErrorResponse),
+                    parse: |v| crate::de::member(v).map(Self::JSONRPCErrorResponse),
                 },
             ],
         )
@@ -4791,11 +4789,11 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
 }
 impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "MultiSelectEnumSchema",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "UntitledMultiSelectEnumSchema",
                     tags: &[("type", "array")],
                     keys: &[
@@ -4807,9 +4805,9 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
                         "title",
                         "type",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::UntitledMultiSelectEnumSchema),
+                    parse: |v| crate::de::member(v).map(Self::UntitledMultiSelectEnumSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TitledMultiSelectEnumSchema",
                     tags: &[("type", "array")],
                     keys: &[
@@ -4821,7 +4819,7 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
                         "title",
                         "type",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::TitledMultiSelectEnumSchema),
+                    parse: |v| crate::de::member(v).map(Self::TitledMultiSelectEnumSchema),
                 },
             ],
         )
@@ -4829,25 +4827,23 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
 }
 impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "PrimitiveSchemaDefinition",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "UntitledSingleSelectEnumSchema",
                     tags: &[("type", "string")],
                     keys: &["default", "description", "enum", "title", "type"],
-                    parse: |v| {
-                        crate::model::de::member(v).map(Self::UntitledSingleSelectEnumSchema)
-                    },
+                    parse: |v| crate::de::member(v).map(Self::UntitledSingleSelectEnumSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TitledSingleSelectEnumSchema",
                     tags: &[("type", "string")],
                     keys: &["default", "description", "oneOf", "title", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::TitledSingleSelectEnumSchema),
+                    parse: |v| crate::de::member(v).map(Self::TitledSingleSelectEnumSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "UntitledMultiSelectEnumSchema",
                     tags: &[("type", "array")],
                     keys: &[
@@ -4859,9 +4855,9 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         "title",
                         "type",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::UntitledMultiSelectEnumSchema),
+                    parse: |v| crate::de::member(v).map(Self::UntitledMultiSelectEnumSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TitledMultiSelectEnumSchema",
                     tags: &[("type", "array")],
                     keys: &[
@@ -4873,9 +4869,9 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         "title",
                         "type",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::TitledMultiSelectEnumSchema),
+                    parse: |v| crate::de::member(v).map(Self::TitledMultiSelectEnumSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "LegacyTitledEnumSchema",
                     tags: &[("type", "string")],
                     keys: &[
@@ -4886,9 +4882,9 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         "title",
                         "type",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::LegacyTitledEnumSchema),
+                    parse: |v| crate::de::member(v).map(Self::LegacyTitledEnumSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "StringSchema",
                     tags: &[("type", "string")],
                     keys: &[
@@ -4900,9 +4896,9 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         "title",
                         "type",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::StringSchema),
+                    parse: |v| crate::de::member(v).map(Self::StringSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "NumberSchema",
                     tags: &[],
                     keys: &[
@@ -4913,13 +4909,13 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         "title",
                         "type",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::NumberSchema),
+                    parse: |v| crate::de::member(v).map(Self::NumberSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "BooleanSchema",
                     tags: &[("type", "boolean")],
                     keys: &["default", "description", "title", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::BooleanSchema),
+                    parse: |v| crate::de::member(v).map(Self::BooleanSchema),
                 },
             ],
         )
@@ -4927,21 +4923,21 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
 }
 impl<'de> ::serde::Deserialize<'de> for ProgressToken {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ProgressToken",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "Integer",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::Integer),
+                    parse: |v| crate::de::member(v).map(Self::Integer),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "String",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::String),
+                    parse: |v| crate::de::member(v).map(Self::String),
                 },
             ],
         )
@@ -4949,21 +4945,21 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
 }
 impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ReadResourceResultContentsItem",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TextResourceContents",
                     tags: &[],
                     keys: &["_meta", "mimeType", "text", "uri"],
-                    parse: |v| crate::model::de::member(v).map(Self::TextResourceContents),
+                    parse: |v| crate::de::member(v).map(Self::TextResourceContents),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "BlobResourceContents",
                     tags: &[],
                     keys: &["blob", "_meta", "mimeType", "uri"],
-                    parse: |v| crate::model::de::member(v).map(Self::BlobResourceContents),
+                    parse: |v| crate::de::member(v).map(Self::BlobResourceContents),
                 },
             ],
         )
@@ -4971,21 +4967,21 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
 }
 impl<'de> ::serde::Deserialize<'de> for RequestId {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "RequestId",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "Integer",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::Integer),
+                    parse: |v| crate::de::member(v).map(Self::Integer),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "String",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::String),
+                    parse: |v| crate::de::member(v).map(Self::String),
                 },
             ],
         )
@@ -4993,29 +4989,29 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
 }
 impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "SamplingMessageContent",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ToolUseContent",
                     tags: &[("type", "tool_use")],
                     keys: &["id", "input", "_meta", "name", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::ToolUseContent),
+                    parse: |v| crate::de::member(v).map(Self::ToolUseContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ImageContent",
                     tags: &[("type", "image")],
                     keys: &["annotations", "data", "_meta", "mimeType", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::ImageContent),
+                    parse: |v| crate::de::member(v).map(Self::ImageContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "AudioContent",
                     tags: &[("type", "audio")],
                     keys: &["annotations", "data", "_meta", "mimeType", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::AudioContent),
+                    parse: |v| crate::de::member(v).map(Self::AudioContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ToolResultContent",
                     tags: &[("type", "tool_result")],
                     keys: &[
@@ -5026,19 +5022,19 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
                         "toolUseId",
                         "type",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::ToolResultContent),
+                    parse: |v| crate::de::member(v).map(Self::ToolResultContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TextContent",
                     tags: &[("type", "text")],
                     keys: &["annotations", "_meta", "text", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::TextContent),
+                    parse: |v| crate::de::member(v).map(Self::TextContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "Array",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::Array),
+                    parse: |v| crate::de::member(v).map(Self::Array),
                 },
             ],
         )
@@ -5046,29 +5042,29 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
 }
 impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "SamplingMessageContentBlock",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ToolUseContent",
                     tags: &[("type", "tool_use")],
                     keys: &["id", "input", "_meta", "name", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::ToolUseContent),
+                    parse: |v| crate::de::member(v).map(Self::ToolUseContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ImageContent",
                     tags: &[("type", "image")],
                     keys: &["annotations", "data", "_meta", "mimeType", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::ImageContent),
+                    parse: |v| crate::de::member(v).map(Self::ImageContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "AudioContent",
                     tags: &[("type", "audio")],
                     keys: &["annotations", "data", "_meta", "mimeType", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::AudioContent),
+                    parse: |v| crate::de::member(v).map(Self::AudioContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ToolResultContent",
                     tags: &[("type", "tool_result")],
                     keys: &[
@@ -5079,13 +5075,13 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
                         "toolUseId",
                         "type",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::ToolResultContent),
+                    parse: |v| crate::de::member(v).map(Self::ToolResultContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TextContent",
                     tags: &[("type", "text")],
                     keys: &["annotations", "_meta", "text", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::TextContent),
+                    parse: |v| crate::de::member(v).map(Self::TextContent),
                 },
             ],
         )
@@ -5093,82 +5089,78 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
 }
 impl<'de> ::serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ServerNotification",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CancelledNotification",
                     tags: &[("jsonrpc", "2.0"), ("method", "notifications/cancelled")],
                     keys: &["jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::CancelledNotification),
+                    parse: |v| crate::de::member(v).map(Self::CancelledNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ProgressNotification",
                     tags: &[("jsonrpc", "2.0"), ("method", "notifications/progress")],
                     keys: &["jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ProgressNotification),
+                    parse: |v| crate::de::member(v).map(Self::ProgressNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ResourceUpdatedNotification",
                     tags: &[
                         ("jsonrpc", "2.0"),
                         ("method", "notifications/resources/updated"),
                     ],
                     keys: &["jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ResourceUpdatedNotification),
+                    parse: |v| crate::de::member(v).map(Self::ResourceUpdatedNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TaskStatusNotification",
                     tags: &[("jsonrpc", "2.0"), ("method", "notifications/tasks/status")],
                     keys: &["jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::TaskStatusNotification),
+                    parse: |v| crate::de::member(v).map(Self::TaskStatusNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "LoggingMessageNotification",
                     tags: &[("jsonrpc", "2.0"), ("method", "notifications/message")],
                     keys: &["jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::LoggingMessageNotification),
+                    parse: |v| crate::de::member(v).map(Self::LoggingMessageNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ElicitationCompleteNotification",
                     tags: &[
                         ("jsonrpc", "2.0"),
                         ("method", "notifications/elicitation/complete"),
                     ],
                     keys: &["jsonrpc", "method", "params"],
-                    parse: |v| {
-                        crate::model::de::member(v).map(Self::ElicitationCompleteNotification)
-                    },
+                    parse: |v| crate::de::member(v).map(Self::ElicitationCompleteNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ResourceListChangedNotification",
                     tags: &[
                         ("jsonrpc", "2.0"),
                         ("method", "notifications/resources/list_changed"),
                     ],
                     keys: &["jsonrpc", "method", "params"],
-                    parse: |v| {
-                        crate::model::de::member(v).map(Self::ResourceListChangedNotification)
-                    },
+                    parse: |v| crate::de::member(v).map(Self::ResourceListChangedNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "PromptListChangedNotification",
                     tags: &[
                         ("jsonrpc", "2.0"),
                         ("method", "notifications/prompts/list_changed"),
                     ],
                     keys: &["jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::PromptListChangedNotification),
+                    parse: |v| crate::de::member(v).map(Self::PromptListChangedNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ToolListChangedNotification",
                     tags: &[
                         ("jsonrpc", "2.0"),
                         ("method", "notifications/tools/list_changed"),
                     ],
                     keys: &["jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ToolListChangedNotification),
+                    parse: |v| crate::de::member(v).map(Self::ToolListChangedNotification),
                 },
             ],
         )
@@ -5176,57 +5168,57 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
 }
 impl<'de> ::serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ServerRequest",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "GetTaskRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "tasks/get")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::GetTaskRequest),
+                    parse: |v| crate::de::member(v).map(Self::GetTaskRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "GetTaskPayloadRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "tasks/result")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::GetTaskPayloadRequest),
+                    parse: |v| crate::de::member(v).map(Self::GetTaskPayloadRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CancelTaskRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "tasks/cancel")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::CancelTaskRequest),
+                    parse: |v| crate::de::member(v).map(Self::CancelTaskRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CreateMessageRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "sampling/createMessage")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::CreateMessageRequest),
+                    parse: |v| crate::de::member(v).map(Self::CreateMessageRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ElicitRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "elicitation/create")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ElicitRequest),
+                    parse: |v| crate::de::member(v).map(Self::ElicitRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "PingRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "ping")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::PingRequest),
+                    parse: |v| crate::de::member(v).map(Self::PingRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListTasksRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "tasks/list")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListTasksRequest),
+                    parse: |v| crate::de::member(v).map(Self::ListTasksRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListRootsRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "roots/list")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListRootsRequest),
+                    parse: |v| crate::de::member(v).map(Self::ListRootsRequest),
                 },
             ],
         )
@@ -5234,11 +5226,11 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
 }
 impl<'de> ::serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ServerResult",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "GetTaskResult",
                     tags: &[],
                     keys: &[
@@ -5252,9 +5244,9 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                         "ttl",
                         "extra",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::GetTaskResult),
+                    parse: |v| crate::de::member(v).map(Self::GetTaskResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CancelTaskResult",
                     tags: &[],
                     keys: &[
@@ -5268,9 +5260,9 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                         "ttl",
                         "extra",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::CancelTaskResult),
+                    parse: |v| crate::de::member(v).map(Self::CancelTaskResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "InitializeResult",
                     tags: &[],
                     keys: &[
@@ -5280,73 +5272,73 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                         "protocolVersion",
                         "serverInfo",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::InitializeResult),
+                    parse: |v| crate::de::member(v).map(Self::InitializeResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListResourcesResult",
                     tags: &[],
                     keys: &["_meta", "nextCursor", "resources"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListResourcesResult),
+                    parse: |v| crate::de::member(v).map(Self::ListResourcesResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListResourceTemplatesResult",
                     tags: &[],
                     keys: &["_meta", "nextCursor", "resourceTemplates"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListResourceTemplatesResult),
+                    parse: |v| crate::de::member(v).map(Self::ListResourceTemplatesResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ReadResourceResult",
                     tags: &[],
                     keys: &["contents", "_meta"],
-                    parse: |v| crate::model::de::member(v).map(Self::ReadResourceResult),
+                    parse: |v| crate::de::member(v).map(Self::ReadResourceResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListPromptsResult",
                     tags: &[],
                     keys: &["_meta", "nextCursor", "prompts"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListPromptsResult),
+                    parse: |v| crate::de::member(v).map(Self::ListPromptsResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "GetPromptResult",
                     tags: &[],
                     keys: &["description", "messages", "_meta"],
-                    parse: |v| crate::model::de::member(v).map(Self::GetPromptResult),
+                    parse: |v| crate::de::member(v).map(Self::GetPromptResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListToolsResult",
                     tags: &[],
                     keys: &["_meta", "nextCursor", "tools"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListToolsResult),
+                    parse: |v| crate::de::member(v).map(Self::ListToolsResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CallToolResult",
                     tags: &[],
                     keys: &["content", "isError", "_meta", "structuredContent"],
-                    parse: |v| crate::model::de::member(v).map(Self::CallToolResult),
+                    parse: |v| crate::de::member(v).map(Self::CallToolResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListTasksResult",
                     tags: &[],
                     keys: &["_meta", "nextCursor", "tasks"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListTasksResult),
+                    parse: |v| crate::de::member(v).map(Self::ListTasksResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CompleteResult",
                     tags: &[],
                     keys: &["completion", "_meta"],
-                    parse: |v| crate::model::de::member(v).map(Self::CompleteResult),
+                    parse: |v| crate::de::member(v).map(Self::CompleteResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "GetTaskPayloadResult",
                     tags: &[],
                     keys: &["_meta", "extra"],
-                    parse: |v| crate::model::de::member(v).map(Self::GetTaskPayloadResult),
+                    parse: |v| crate::de::member(v).map(Self::GetTaskPayloadResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "Result",
                     tags: &[],
                     keys: &["_meta", "extra"],
-                    parse: |v| crate::model::de::member(v).map(Self::Result),
+                    parse: |v| crate::de::member(v).map(Self::Result),
                 },
             ],
         )
@@ -5354,23 +5346,21 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
 }
 impl<'de> ::serde::Deserialize<'de> for SingleSelectEnumSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "SingleSelectEnumSchema",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "UntitledSingleSelectEnumSchema",
                     tags: &[("type", "string")],
                     keys: &["default", "description", "enum", "title", "type"],
-                    parse: |v| {
-                        crate::model::de::member(v).map(Self::UntitledSingleSelectEnumSchema)
-                    },
+                    parse: |v| crate::de::member(v).map(Self::UntitledSingleSelectEnumSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TitledSingleSelectEnumSchema",
                     tags: &[("type", "string")],
                     keys: &["default", "description", "oneOf", "title", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::TitledSingleSelectEnumSchema),
+                    parse: |v| crate::de::member(v).map(Self::TitledSingleSelectEnumSchema),
                 },
             ],
         )
@@ -5386,70 +5376,64 @@ pub fn check_method_type(
     ::std::result::Result<(), ::serde_path_to_error::Error<::serde_json::Error>>,
 > {
     ::std::option::Option::Some(match name {
-        "CallToolRequest" => crate::facts::check_as::<CallToolRequest>(value),
-        "CallToolResult" => crate::facts::check_as::<CallToolResult>(value),
-        "CancelTaskRequest" => crate::facts::check_as::<CancelTaskRequest>(value),
-        "CancelTaskResult" => crate::facts::check_as::<CancelTaskResult>(value),
-        "CancelledNotification" => crate::facts::check_as::<CancelledNotification>(value),
-        "CompleteRequest" => crate::facts::check_as::<CompleteRequest>(value),
-        "CompleteResult" => crate::facts::check_as::<CompleteResult>(value),
-        "CreateMessageRequest" => crate::facts::check_as::<CreateMessageRequest>(value),
-        "CreateMessageResult" => crate::facts::check_as::<CreateMessageResult>(value),
-        "ElicitRequest" => crate::facts::check_as::<ElicitRequest>(value),
-        "ElicitResult" => crate::facts::check_as::<ElicitResult>(value),
+        "CallToolRequest" => crate::de::check_as::<CallToolRequest>(value),
+        "CallToolResult" => crate::de::check_as::<CallToolResult>(value),
+        "CancelTaskRequest" => crate::de::check_as::<CancelTaskRequest>(value),
+        "CancelTaskResult" => crate::de::check_as::<CancelTaskResult>(value),
+        "CancelledNotification" => crate::de::check_as::<CancelledNotification>(value),
+        "CompleteRequest" => crate::de::check_as::<CompleteRequest>(value),
+        "CompleteResult" => crate::de::check_as::<CompleteResult>(value),
+        "CreateMessageRequest" => crate::de::check_as::<CreateMessageRequest>(value),
+        "CreateMessageResult" => crate::de::check_as::<CreateMessageResult>(value),
+        "ElicitRequest" => crate::de::check_as::<ElicitRequest>(value),
+        "ElicitResult" => crate::de::check_as::<ElicitResult>(value),
         "ElicitationCompleteNotification" => {
-            crate::facts::check_as::<ElicitationCompleteNotification>(value)
+            crate::de::check_as::<ElicitationCompleteNotification>(value)
         }
-        "EmptyResult" => crate::facts::check_as::<EmptyResult>(value),
-        "GetPromptRequest" => crate::facts::check_as::<GetPromptRequest>(value),
-        "GetPromptResult" => crate::facts::check_as::<GetPromptResult>(value),
-        "GetTaskPayloadRequest" => crate::facts::check_as::<GetTaskPayloadRequest>(value),
-        "GetTaskPayloadResult" => crate::facts::check_as::<GetTaskPayloadResult>(value),
-        "GetTaskRequest" => crate::facts::check_as::<GetTaskRequest>(value),
-        "GetTaskResult" => crate::facts::check_as::<GetTaskResult>(value),
-        "InitializeRequest" => crate::facts::check_as::<InitializeRequest>(value),
-        "InitializeResult" => crate::facts::check_as::<InitializeResult>(value),
-        "InitializedNotification" => crate::facts::check_as::<InitializedNotification>(value),
-        "ListPromptsRequest" => crate::facts::check_as::<ListPromptsRequest>(value),
-        "ListPromptsResult" => crate::facts::check_as::<ListPromptsResult>(value),
+        "EmptyResult" => crate::de::check_as::<EmptyResult>(value),
+        "GetPromptRequest" => crate::de::check_as::<GetPromptRequest>(value),
+        "GetPromptResult" => crate::de::check_as::<GetPromptResult>(value),
+        "GetTaskPayloadRequest" => crate::de::check_as::<GetTaskPayloadRequest>(value),
+        "GetTaskPayloadResult" => crate::de::check_as::<GetTaskPayloadResult>(value),
+        "GetTaskRequest" => crate::de::check_as::<GetTaskRequest>(value),
+        "GetTaskResult" => crate::de::check_as::<GetTaskResult>(value),
+        "InitializeRequest" => crate::de::check_as::<InitializeRequest>(value),
+        "InitializeResult" => crate::de::check_as::<InitializeResult>(value),
+        "InitializedNotification" => crate::de::check_as::<InitializedNotification>(value),
+        "ListPromptsRequest" => crate::de::check_as::<ListPromptsRequest>(value),
+        "ListPromptsResult" => crate::de::check_as::<ListPromptsResult>(value),
         "ListResourceTemplatesRequest" => {
-            crate::facts::check_as::<ListResourceTemplatesRequest>(value)
+            crate::de::check_as::<ListResourceTemplatesRequest>(value)
         }
-        "ListResourceTemplatesResult" => {
-            crate::facts::check_as::<ListResourceTemplatesResult>(value)
-        }
-        "ListResourcesRequest" => crate::facts::check_as::<ListResourcesRequest>(value),
-        "ListResourcesResult" => crate::facts::check_as::<ListResourcesResult>(value),
-        "ListRootsRequest" => crate::facts::check_as::<ListRootsRequest>(value),
-        "ListRootsResult" => crate::facts::check_as::<ListRootsResult>(value),
-        "ListTasksRequest" => crate::facts::check_as::<ListTasksRequest>(value),
-        "ListTasksResult" => crate::facts::check_as::<ListTasksResult>(value),
-        "ListToolsRequest" => crate::facts::check_as::<ListToolsRequest>(value),
-        "ListToolsResult" => crate::facts::check_as::<ListToolsResult>(value),
-        "LoggingMessageNotification" => crate::facts::check_as::<LoggingMessageNotification>(value),
-        "PingRequest" => crate::facts::check_as::<PingRequest>(value),
-        "ProgressNotification" => crate::facts::check_as::<ProgressNotification>(value),
+        "ListResourceTemplatesResult" => crate::de::check_as::<ListResourceTemplatesResult>(value),
+        "ListResourcesRequest" => crate::de::check_as::<ListResourcesRequest>(value),
+        "ListResourcesResult" => crate::de::check_as::<ListResourcesResult>(value),
+        "ListRootsRequest" => crate::de::check_as::<ListRootsRequest>(value),
+        "ListRootsResult" => crate::de::check_as::<ListRootsResult>(value),
+        "ListTasksRequest" => crate::de::check_as::<ListTasksRequest>(value),
+        "ListTasksResult" => crate::de::check_as::<ListTasksResult>(value),
+        "ListToolsRequest" => crate::de::check_as::<ListToolsRequest>(value),
+        "ListToolsResult" => crate::de::check_as::<ListToolsResult>(value),
+        "LoggingMessageNotification" => crate::de::check_as::<LoggingMessageNotification>(value),
+        "PingRequest" => crate::de::check_as::<PingRequest>(value),
+        "ProgressNotification" => crate::de::check_as::<ProgressNotification>(value),
         "PromptListChangedNotification" => {
-            crate::facts::check_as::<PromptListChangedNotification>(value)
+            crate::de::check_as::<PromptListChangedNotification>(value)
         }
-        "ReadResourceRequest" => crate::facts::check_as::<ReadResourceRequest>(value),
-        "ReadResourceResult" => crate::facts::check_as::<ReadResourceResult>(value),
+        "ReadResourceRequest" => crate::de::check_as::<ReadResourceRequest>(value),
+        "ReadResourceResult" => crate::de::check_as::<ReadResourceResult>(value),
         "ResourceListChangedNotification" => {
-            crate::facts::check_as::<ResourceListChangedNotification>(value)
+            crate::de::check_as::<ResourceListChangedNotification>(value)
         }
-        "ResourceUpdatedNotification" => {
-            crate::facts::check_as::<ResourceUpdatedNotification>(value)
-        }
+        "ResourceUpdatedNotification" => crate::de::check_as::<ResourceUpdatedNotification>(value),
         "RootsListChangedNotification" => {
-            crate::facts::check_as::<RootsListChangedNotification>(value)
+            crate::de::check_as::<RootsListChangedNotification>(value)
         }
-        "SetLevelRequest" => crate::facts::check_as::<SetLevelRequest>(value),
-        "SubscribeRequest" => crate::facts::check_as::<SubscribeRequest>(value),
-        "TaskStatusNotification" => crate::facts::check_as::<TaskStatusNotification>(value),
-        "ToolListChangedNotification" => {
-            crate::facts::check_as::<ToolListChangedNotification>(value)
-        }
-        "UnsubscribeRequest" => crate::facts::check_as::<UnsubscribeRequest>(value),
+        "SetLevelRequest" => crate::de::check_as::<SetLevelRequest>(value),
+        "SubscribeRequest" => crate::de::check_as::<SubscribeRequest>(value),
+        "TaskStatusNotification" => crate::de::check_as::<TaskStatusNotification>(value),
+        "ToolListChangedNotification" => crate::de::check_as::<ToolListChangedNotification>(value),
+        "UnsubscribeRequest" => crate::de::check_as::<UnsubscribeRequest>(value),
         _ => return ::std::option::Option::None,
     })
 }

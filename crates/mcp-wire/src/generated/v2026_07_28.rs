@@ -4007,11 +4007,11 @@ pub mod error {
 }
 impl<'de> ::serde::Deserialize<'de> for CallToolResultResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "CallToolResultResponseResult",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CallToolResult",
                     tags: &[],
                     keys: &[
@@ -4021,13 +4021,13 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultResponseResult {
                         "resultType",
                         "structuredContent",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::CallToolResult),
+                    parse: |v| crate::de::member(v).map(Self::CallToolResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "InputRequiredResult",
                     tags: &[],
                     keys: &["inputRequests", "_meta", "requestState", "resultType"],
-                    parse: |v| crate::model::de::member(v).map(Self::InputRequiredResult),
+                    parse: |v| crate::de::member(v).map(Self::InputRequiredResult),
                 },
             ],
         )
@@ -4035,69 +4035,69 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultResponseResult {
 }
 impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ClientRequest",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "DiscoverRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "server/discover")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::DiscoverRequest),
+                    parse: |v| crate::de::member(v).map(Self::DiscoverRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListResourcesRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "resources/list")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListResourcesRequest),
+                    parse: |v| crate::de::member(v).map(Self::ListResourcesRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListResourceTemplatesRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "resources/templates/list")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListResourceTemplatesRequest),
+                    parse: |v| crate::de::member(v).map(Self::ListResourceTemplatesRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ReadResourceRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "resources/read")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ReadResourceRequest),
+                    parse: |v| crate::de::member(v).map(Self::ReadResourceRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "SubscriptionsListenRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "subscriptions/listen")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::SubscriptionsListenRequest),
+                    parse: |v| crate::de::member(v).map(Self::SubscriptionsListenRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListPromptsRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "prompts/list")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListPromptsRequest),
+                    parse: |v| crate::de::member(v).map(Self::ListPromptsRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "GetPromptRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "prompts/get")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::GetPromptRequest),
+                    parse: |v| crate::de::member(v).map(Self::GetPromptRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListToolsRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "tools/list")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListToolsRequest),
+                    parse: |v| crate::de::member(v).map(Self::ListToolsRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CallToolRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "tools/call")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::CallToolRequest),
+                    parse: |v| crate::de::member(v).map(Self::CallToolRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CompleteRequest",
                     tags: &[("jsonrpc", "2.0"), ("method", "completion/complete")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::CompleteRequest),
+                    parse: |v| crate::de::member(v).map(Self::CompleteRequest),
                 },
             ],
         )
@@ -4105,21 +4105,21 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
 }
 impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "CompleteRequestParamsRef",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "PromptReference",
                     tags: &[("type", "ref/prompt")],
                     keys: &["name", "title", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::PromptReference),
+                    parse: |v| crate::de::member(v).map(Self::PromptReference),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ResourceTemplateReference",
                     tags: &[("type", "ref/resource")],
                     keys: &["type", "uri"],
-                    parse: |v| crate::model::de::member(v).map(Self::ResourceTemplateReference),
+                    parse: |v| crate::de::member(v).map(Self::ResourceTemplateReference),
                 },
             ],
         )
@@ -4127,23 +4127,23 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
 }
 impl<'de> ::serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ContentBlock",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ImageContent",
                     tags: &[("type", "image")],
                     keys: &["annotations", "data", "_meta", "mimeType", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::ImageContent),
+                    parse: |v| crate::de::member(v).map(Self::ImageContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "AudioContent",
                     tags: &[("type", "audio")],
                     keys: &["annotations", "data", "_meta", "mimeType", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::AudioContent),
+                    parse: |v| crate::de::member(v).map(Self::AudioContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ResourceLink",
                     tags: &[("type", "resource_link")],
                     keys: &[
@@ -4158,19 +4158,19 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
                         "type",
                         "uri",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::ResourceLink),
+                    parse: |v| crate::de::member(v).map(Self::ResourceLink),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TextContent",
                     tags: &[("type", "text")],
                     keys: &["annotations", "_meta", "text", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::TextContent),
+                    parse: |v| crate::de::member(v).map(Self::TextContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "EmbeddedResource",
                     tags: &[("type", "resource")],
                     keys: &["annotations", "_meta", "resource", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::EmbeddedResource),
+                    parse: |v| crate::de::member(v).map(Self::EmbeddedResource),
                 },
             ],
         )
@@ -4178,29 +4178,29 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
 }
 impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "CreateMessageResultContent",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ToolUseContent",
                     tags: &[("type", "tool_use")],
                     keys: &["id", "input", "_meta", "name", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::ToolUseContent),
+                    parse: |v| crate::de::member(v).map(Self::ToolUseContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ImageContent",
                     tags: &[("type", "image")],
                     keys: &["annotations", "data", "_meta", "mimeType", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::ImageContent),
+                    parse: |v| crate::de::member(v).map(Self::ImageContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "AudioContent",
                     tags: &[("type", "audio")],
                     keys: &["annotations", "data", "_meta", "mimeType", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::AudioContent),
+                    parse: |v| crate::de::member(v).map(Self::AudioContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ToolResultContent",
                     tags: &[("type", "tool_result")],
                     keys: &[
@@ -4211,19 +4211,19 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
                         "toolUseId",
                         "type",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::ToolResultContent),
+                    parse: |v| crate::de::member(v).map(Self::ToolResultContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TextContent",
                     tags: &[("type", "text")],
                     keys: &["annotations", "_meta", "text", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::TextContent),
+                    parse: |v| crate::de::member(v).map(Self::TextContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "Array",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::Array),
+                    parse: |v| crate::de::member(v).map(Self::Array),
                 },
             ],
         )
@@ -4231,21 +4231,21 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ElicitRequestParams",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ElicitRequestURLParams",
                     tags: &[("mode", "url")],
                     keys: &["message", "mode", "url"],
-                    parse: |v| crate::model::de::member(v).map(Self::ElicitRequestURLParams),
+                    parse: |v| crate::de::member(v).map(Self::ElicitRequestURLParams),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ElicitRequestFormParams",
                     tags: &[],
                     keys: &["message", "mode", "requestedSchema"],
-                    parse: |v| crate::model::de::member(v).map(Self::ElicitRequestFormParams),
+                    parse: |v| crate::de::member(v).map(Self::ElicitRequestFormParams),
                 },
             ],
         )
@@ -4253,21 +4253,21 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ElicitResultContentValue",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "StringArray",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::StringArray),
+                    parse: |v| crate::de::member(v).map(Self::StringArray),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ElicitResultContentScalar",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::ElicitResultContentScalar),
+                    parse: |v| crate::de::member(v).map(Self::ElicitResultContentScalar),
                 },
             ],
         )
@@ -4275,27 +4275,27 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitResultContentScalar {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ElicitResultContentScalar",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "Boolean",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::Boolean),
+                    parse: |v| crate::de::member(v).map(Self::Boolean),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "Number",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::Number),
+                    parse: |v| crate::de::member(v).map(Self::Number),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "String",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::String),
+                    parse: |v| crate::de::member(v).map(Self::String),
                 },
             ],
         )
@@ -4303,21 +4303,21 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentScalar {
 }
 impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "EmbeddedResourceResource",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TextResourceContents",
                     tags: &[],
                     keys: &["_meta", "mimeType", "text", "uri"],
-                    parse: |v| crate::model::de::member(v).map(Self::TextResourceContents),
+                    parse: |v| crate::de::member(v).map(Self::TextResourceContents),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "BlobResourceContents",
                     tags: &[],
                     keys: &["blob", "_meta", "mimeType", "uri"],
-                    parse: |v| crate::model::de::member(v).map(Self::BlobResourceContents),
+                    parse: |v| crate::de::member(v).map(Self::BlobResourceContents),
                 },
             ],
         )
@@ -4325,25 +4325,23 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
 }
 impl<'de> ::serde::Deserialize<'de> for EnumSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "EnumSchema",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "UntitledSingleSelectEnumSchema",
                     tags: &[("type", "string")],
                     keys: &["default", "description", "enum", "title", "type"],
-                    parse: |v| {
-                        crate::model::de::member(v).map(Self::UntitledSingleSelectEnumSchema)
-                    },
+                    parse: |v| crate::de::member(v).map(Self::UntitledSingleSelectEnumSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TitledSingleSelectEnumSchema",
                     tags: &[("type", "string")],
                     keys: &["default", "description", "oneOf", "title", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::TitledSingleSelectEnumSchema),
+                    parse: |v| crate::de::member(v).map(Self::TitledSingleSelectEnumSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "UntitledMultiSelectEnumSchema",
                     tags: &[("type", "array")],
                     keys: &[
@@ -4355,9 +4353,9 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
                         "title",
                         "type",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::UntitledMultiSelectEnumSchema),
+                    parse: |v| crate::de::member(v).map(Self::UntitledMultiSelectEnumSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TitledMultiSelectEnumSchema",
                     tags: &[("type", "array")],
                     keys: &[
@@ -4369,9 +4367,9 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
                         "title",
                         "type",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::TitledMultiSelectEnumSchema),
+                    parse: |v| crate::de::member(v).map(Self::TitledMultiSelectEnumSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "LegacyTitledEnumSchema",
                     tags: &[("type", "string")],
                     keys: &[
@@ -4382,7 +4380,7 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
                         "title",
                         "type",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::LegacyTitledEnumSchema),
+                    parse: |v| crate::de::member(v).map(Self::LegacyTitledEnumSchema),
                 },
             ],
         )
@@ -4390,21 +4388,21 @@ impl<'de> ::serde::Deserialize<'de> for EnumSchema {
 }
 impl<'de> ::serde::Deserialize<'de> for GetPromptResultResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "GetPromptResultResponseResult",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "GetPromptResult",
                     tags: &[],
                     keys: &["description", "messages", "_meta", "resultType"],
-                    parse: |v| crate::model::de::member(v).map(Self::GetPromptResult),
+                    parse: |v| crate::de::member(v).map(Self::GetPromptResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "InputRequiredResult",
                     tags: &[],
                     keys: &["inputRequests", "_meta", "requestState", "resultType"],
-                    parse: |v| crate::model::de::member(v).map(Self::InputRequiredResult),
+                    parse: |v| crate::de::member(v).map(Self::InputRequiredResult),
                 },
             ],
         )
@@ -4412,27 +4410,27 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResultResponseResult {
 }
 impl<'de> ::serde::Deserialize<'de> for InputRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "InputRequest",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CreateMessageRequest",
                     tags: &[("method", "sampling/createMessage")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::CreateMessageRequest),
+                    parse: |v| crate::de::member(v).map(Self::CreateMessageRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ElicitRequest",
                     tags: &[("method", "elicitation/create")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ElicitRequest),
+                    parse: |v| crate::de::member(v).map(Self::ElicitRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListRootsRequest",
                     tags: &[("method", "roots/list")],
                     keys: &["method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListRootsRequest),
+                    parse: |v| crate::de::member(v).map(Self::ListRootsRequest),
                 },
             ],
         )
@@ -4440,27 +4438,27 @@ impl<'de> ::serde::Deserialize<'de> for InputRequest {
 }
 impl<'de> ::serde::Deserialize<'de> for InputResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "InputResponse",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CreateMessageResult",
                     tags: &[],
                     keys: &["content", "_meta", "model", "role", "stopReason"],
-                    parse: |v| crate::model::de::member(v).map(Self::CreateMessageResult),
+                    parse: |v| crate::de::member(v).map(Self::CreateMessageResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListRootsResult",
                     tags: &[],
                     keys: &["roots"],
-                    parse: |v| crate::model::de::member(v).map(Self::ListRootsResult),
+                    parse: |v| crate::de::member(v).map(Self::ListRootsResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ElicitResult",
                     tags: &[],
                     keys: &["action", "content"],
-                    parse: |v| crate::model::de::member(v).map(Self::ElicitResult),
+                    parse: |v| crate::de::member(v).map(Self::ElicitResult),
                 },
             ],
         )
@@ -4468,33 +4466,33 @@ impl<'de> ::serde::Deserialize<'de> for InputResponse {
 }
 impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "JSONRPCMessage",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "JSONRPCRequest",
                     tags: &[("jsonrpc", "2.0")],
                     keys: &["id", "jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCRequest),
+                    parse: |v| crate::de::member(v).map(Self::JSONRPCRequest),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "JSONRPCResultResponse",
                     tags: &[("jsonrpc", "2.0")],
                     keys: &["id", "jsonrpc", "result"],
-                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCResultResponse),
+                    parse: |v| crate::de::member(v).map(Self::JSONRPCResultResponse),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "JSONRPCNotification",
                     tags: &[("jsonrpc", "2.0")],
                     keys: &["jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCNotification),
+                    parse: |v| crate::de::member(v).map(Self::JSONRPCNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "JSONRPCErrorResponse",
                     tags: &[("jsonrpc", "2.0")],
                     keys: &["error", "id", "jsonrpc"],
-                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCErrorResponse),
+                    parse: |v| crate::de::member(v).map(Self::JSONRPCErrorResponse),
                 },
             ],
         )
@@ -4502,21 +4500,21 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
 }
 impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "JSONRPCResponse",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "JSONRPCResultResponse",
                     tags: &[("jsonrpc", "2.0")],
                     keys: &["id", "jsonrpc", "result"],
-                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCResultResponse),
+                    parse: |v| crate::de::member(v).map(Self::JSONRPCResultResponse),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "JSONRPCErrorResponse",
                     tags: &[("jsonrpc", "2.0")],
                     keys: &["error", "id", "jsonrpc"],
-                    parse: |v| crate::model::de::member(v).map(Self::JSONRPCErrorResponse),
+                    parse: |v| crate::de::member(v).map(Self::JSONRPCErrorResponse),
                 },
             ],
         )
@@ -4524,11 +4522,11 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
 }
 impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "MultiSelectEnumSchema",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "UntitledMultiSelectEnumSchema",
                     tags: &[("type", "array")],
                     keys: &[
@@ -4540,9 +4538,9 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
                         "title",
                         "type",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::UntitledMultiSelectEnumSchema),
+                    parse: |v| crate::de::member(v).map(Self::UntitledMultiSelectEnumSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TitledMultiSelectEnumSchema",
                     tags: &[("type", "array")],
                     keys: &[
@@ -4554,7 +4552,7 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
                         "title",
                         "type",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::TitledMultiSelectEnumSchema),
+                    parse: |v| crate::de::member(v).map(Self::TitledMultiSelectEnumSchema),
                 },
             ],
         )
@@ -4562,25 +4560,23 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
 }
 impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "PrimitiveSchemaDefinition",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "UntitledSingleSelectEnumSchema",
                     tags: &[("type", "string")],
                     keys: &["default", "description", "enum", "title", "type"],
-                    parse: |v| {
-                        crate::model::de::member(v).map(Self::UntitledSingleSelectEnumSchema)
-                    },
+                    parse: |v| crate::de::member(v).map(Self::UntitledSingleSelectEnumSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TitledSingleSelectEnumSchema",
                     tags: &[("type", "string")],
                     keys: &["default", "description", "oneOf", "title", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::TitledSingleSelectEnumSchema),
+                    parse: |v| crate::de::member(v).map(Self::TitledSingleSelectEnumSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "UntitledMultiSelectEnumSchema",
                     tags: &[("type", "array")],
                     keys: &[
@@ -4592,9 +4588,9 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         "title",
                         "type",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::UntitledMultiSelectEnumSchema),
+                    parse: |v| crate::de::member(v).map(Self::UntitledMultiSelectEnumSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TitledMultiSelectEnumSchema",
                     tags: &[("type", "array")],
                     keys: &[
@@ -4606,9 +4602,9 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         "title",
                         "type",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::TitledMultiSelectEnumSchema),
+                    parse: |v| crate::de::member(v).map(Self::TitledMultiSelectEnumSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "LegacyTitledEnumSchema",
                     tags: &[("type", "string")],
                     keys: &[
@@ -4619,9 +4615,9 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         "title",
                         "type",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::LegacyTitledEnumSchema),
+                    parse: |v| crate::de::member(v).map(Self::LegacyTitledEnumSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "StringSchema",
                     tags: &[("type", "string")],
                     keys: &[
@@ -4633,9 +4629,9 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         "title",
                         "type",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::StringSchema),
+                    parse: |v| crate::de::member(v).map(Self::StringSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "NumberSchema",
                     tags: &[],
                     keys: &[
@@ -4646,13 +4642,13 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         "title",
                         "type",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::NumberSchema),
+                    parse: |v| crate::de::member(v).map(Self::NumberSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "BooleanSchema",
                     tags: &[("type", "boolean")],
                     keys: &["default", "description", "title", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::BooleanSchema),
+                    parse: |v| crate::de::member(v).map(Self::BooleanSchema),
                 },
             ],
         )
@@ -4660,21 +4656,21 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
 }
 impl<'de> ::serde::Deserialize<'de> for ProgressToken {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ProgressToken",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "Integer",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::Integer),
+                    parse: |v| crate::de::member(v).map(Self::Integer),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "String",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::String),
+                    parse: |v| crate::de::member(v).map(Self::String),
                 },
             ],
         )
@@ -4682,21 +4678,21 @@ impl<'de> ::serde::Deserialize<'de> for ProgressToken {
 }
 impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ReadResourceResultContentsItem",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TextResourceContents",
                     tags: &[],
                     keys: &["_meta", "mimeType", "text", "uri"],
-                    parse: |v| crate::model::de::member(v).map(Self::TextResourceContents),
+                    parse: |v| crate::de::member(v).map(Self::TextResourceContents),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "BlobResourceContents",
                     tags: &[],
                     keys: &["blob", "_meta", "mimeType", "uri"],
-                    parse: |v| crate::model::de::member(v).map(Self::BlobResourceContents),
+                    parse: |v| crate::de::member(v).map(Self::BlobResourceContents),
                 },
             ],
         )
@@ -4704,21 +4700,21 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
 }
 impl<'de> ::serde::Deserialize<'de> for ReadResourceResultResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ReadResourceResultResponseResult",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ReadResourceResult",
                     tags: &[],
                     keys: &["cacheScope", "contents", "_meta", "resultType", "ttlMs"],
-                    parse: |v| crate::model::de::member(v).map(Self::ReadResourceResult),
+                    parse: |v| crate::de::member(v).map(Self::ReadResourceResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "InputRequiredResult",
                     tags: &[],
                     keys: &["inputRequests", "_meta", "requestState", "resultType"],
-                    parse: |v| crate::model::de::member(v).map(Self::InputRequiredResult),
+                    parse: |v| crate::de::member(v).map(Self::InputRequiredResult),
                 },
             ],
         )
@@ -4726,21 +4722,21 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultResponseResult {
 }
 impl<'de> ::serde::Deserialize<'de> for RequestId {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "RequestId",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "Integer",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::Integer),
+                    parse: |v| crate::de::member(v).map(Self::Integer),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "String",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::String),
+                    parse: |v| crate::de::member(v).map(Self::String),
                 },
             ],
         )
@@ -4748,29 +4744,29 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
 }
 impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "SamplingMessageContent",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ToolUseContent",
                     tags: &[("type", "tool_use")],
                     keys: &["id", "input", "_meta", "name", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::ToolUseContent),
+                    parse: |v| crate::de::member(v).map(Self::ToolUseContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ImageContent",
                     tags: &[("type", "image")],
                     keys: &["annotations", "data", "_meta", "mimeType", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::ImageContent),
+                    parse: |v| crate::de::member(v).map(Self::ImageContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "AudioContent",
                     tags: &[("type", "audio")],
                     keys: &["annotations", "data", "_meta", "mimeType", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::AudioContent),
+                    parse: |v| crate::de::member(v).map(Self::AudioContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ToolResultContent",
                     tags: &[("type", "tool_result")],
                     keys: &[
@@ -4781,19 +4777,19 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
                         "toolUseId",
                         "type",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::ToolResultContent),
+                    parse: |v| crate::de::member(v).map(Self::ToolResultContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TextContent",
                     tags: &[("type", "text")],
                     keys: &["annotations", "_meta", "text", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::TextContent),
+                    parse: |v| crate::de::member(v).map(Self::TextContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "Array",
                     tags: &[],
                     keys: &[],
-                    parse: |v| crate::model::de::member(v).map(Self::Array),
+                    parse: |v| crate::de::member(v).map(Self::Array),
                 },
             ],
         )
@@ -4801,29 +4797,29 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
 }
 impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "SamplingMessageContentBlock",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ToolUseContent",
                     tags: &[("type", "tool_use")],
                     keys: &["id", "input", "_meta", "name", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::ToolUseContent),
+                    parse: |v| crate::de::member(v).map(Self::ToolUseContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ImageContent",
                     tags: &[("type", "image")],
                     keys: &["annotations", "data", "_meta", "mimeType", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::ImageContent),
+                    parse: |v| crate::de::member(v).map(Self::ImageContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "AudioContent",
                     tags: &[("type", "audio")],
                     keys: &["annotations", "data", "_meta", "mimeType", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::AudioContent),
+                    parse: |v| crate::de::member(v).map(Self::AudioContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ToolResultContent",
                     tags: &[("type", "tool_result")],
                     keys: &[
@@ -4834,13 +4830,13 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
                         "toolUseId",
                         "type",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::ToolResultContent),
+                    parse: |v| crate::de::member(v).map(Self::ToolResultContent),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TextContent",
                     tags: &[("type", "text")],
                     keys: &["annotations", "_meta", "text", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::TextContent),
+                    parse: |v| crate::de::member(v).map(Self::TextContent),
                 },
             ],
         )
@@ -4848,23 +4844,23 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
 }
 impl<'de> ::serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ServerNotification",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CancelledNotification",
                     tags: &[("jsonrpc", "2.0"), ("method", "notifications/cancelled")],
                     keys: &["jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::CancelledNotification),
+                    parse: |v| crate::de::member(v).map(Self::CancelledNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ProgressNotification",
                     tags: &[("jsonrpc", "2.0"), ("method", "notifications/progress")],
                     keys: &["jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ProgressNotification),
+                    parse: |v| crate::de::member(v).map(Self::ProgressNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "SubscriptionsAcknowledgedNotification",
                     tags: &[
                         ("jsonrpc", "2.0"),
@@ -4872,52 +4868,50 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
                     ],
                     keys: &["jsonrpc", "method", "params"],
                     parse: |v| {
-                        crate::model::de::member(v).map(Self::SubscriptionsAcknowledgedNotification)
+                        crate::de::member(v).map(Self::SubscriptionsAcknowledgedNotification)
                     },
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ResourceUpdatedNotification",
                     tags: &[
                         ("jsonrpc", "2.0"),
                         ("method", "notifications/resources/updated"),
                     ],
                     keys: &["jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ResourceUpdatedNotification),
+                    parse: |v| crate::de::member(v).map(Self::ResourceUpdatedNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "LoggingMessageNotification",
                     tags: &[("jsonrpc", "2.0"), ("method", "notifications/message")],
                     keys: &["jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::LoggingMessageNotification),
+                    parse: |v| crate::de::member(v).map(Self::LoggingMessageNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ResourceListChangedNotification",
                     tags: &[
                         ("jsonrpc", "2.0"),
                         ("method", "notifications/resources/list_changed"),
                     ],
                     keys: &["jsonrpc", "method", "params"],
-                    parse: |v| {
-                        crate::model::de::member(v).map(Self::ResourceListChangedNotification)
-                    },
+                    parse: |v| crate::de::member(v).map(Self::ResourceListChangedNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "PromptListChangedNotification",
                     tags: &[
                         ("jsonrpc", "2.0"),
                         ("method", "notifications/prompts/list_changed"),
                     ],
                     keys: &["jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::PromptListChangedNotification),
+                    parse: |v| crate::de::member(v).map(Self::PromptListChangedNotification),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ToolListChangedNotification",
                     tags: &[
                         ("jsonrpc", "2.0"),
                         ("method", "notifications/tools/list_changed"),
                     ],
                     keys: &["jsonrpc", "method", "params"],
-                    parse: |v| crate::model::de::member(v).map(Self::ToolListChangedNotification),
+                    parse: |v| crate::de::member(v).map(Self::ToolListChangedNotification),
                 },
             ],
         )
@@ -4925,11 +4919,11 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
 }
 impl<'de> ::serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "ServerResult",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "DiscoverResult",
                     tags: &[],
                     keys: &[
@@ -4941,9 +4935,9 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                         "supportedVersions",
                         "ttlMs",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::DiscoverResult),
+                    parse: |v| crate::de::member(v).map(Self::DiscoverResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListResourcesResult",
                     tags: &[],
                     keys: &[
@@ -4954,9 +4948,9 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                         "resultType",
                         "ttlMs",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::ListResourcesResult),
+                    parse: |v| crate::de::member(v).map(Self::ListResourcesResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListResourceTemplatesResult",
                     tags: &[],
                     keys: &[
@@ -4967,15 +4961,15 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                         "resultType",
                         "ttlMs",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::ListResourceTemplatesResult),
+                    parse: |v| crate::de::member(v).map(Self::ListResourceTemplatesResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ReadResourceResult",
                     tags: &[],
                     keys: &["cacheScope", "contents", "_meta", "resultType", "ttlMs"],
-                    parse: |v| crate::model::de::member(v).map(Self::ReadResourceResult),
+                    parse: |v| crate::de::member(v).map(Self::ReadResourceResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListPromptsResult",
                     tags: &[],
                     keys: &[
@@ -4986,9 +4980,9 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                         "resultType",
                         "ttlMs",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::ListPromptsResult),
+                    parse: |v| crate::de::member(v).map(Self::ListPromptsResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "ListToolsResult",
                     tags: &[],
                     keys: &[
@@ -4999,21 +4993,21 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                         "tools",
                         "ttlMs",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::ListToolsResult),
+                    parse: |v| crate::de::member(v).map(Self::ListToolsResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "SubscriptionsListenResult",
                     tags: &[],
                     keys: &["_meta", "resultType"],
-                    parse: |v| crate::model::de::member(v).map(Self::SubscriptionsListenResult),
+                    parse: |v| crate::de::member(v).map(Self::SubscriptionsListenResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "GetPromptResult",
                     tags: &[],
                     keys: &["description", "messages", "_meta", "resultType"],
-                    parse: |v| crate::model::de::member(v).map(Self::GetPromptResult),
+                    parse: |v| crate::de::member(v).map(Self::GetPromptResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CallToolResult",
                     tags: &[],
                     keys: &[
@@ -5023,25 +5017,25 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
                         "resultType",
                         "structuredContent",
                     ],
-                    parse: |v| crate::model::de::member(v).map(Self::CallToolResult),
+                    parse: |v| crate::de::member(v).map(Self::CallToolResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "CompleteResult",
                     tags: &[],
                     keys: &["completion", "_meta", "resultType"],
-                    parse: |v| crate::model::de::member(v).map(Self::CompleteResult),
+                    parse: |v| crate::de::member(v).map(Self::CompleteResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "InputRequiredResult",
                     tags: &[],
                     keys: &["inputRequests", "_meta", "requestState", "resultType"],
-                    parse: |v| crate::model::de::member(v).map(Self::InputRequiredResult),
+                    parse: |v| crate::de::member(v).map(Self::InputRequiredResult),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "Result",
                     tags: &[],
                     keys: &["_meta", "resultType", "extra"],
-                    parse: |v| crate::model::de::member(v).map(Self::Result),
+                    parse: |v| crate::de::member(v).map(Self::Result),
                 },
             ],
         )
@@ -5049,23 +5043,21 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
 }
 impl<'de> ::serde::Deserialize<'de> for SingleSelectEnumSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
-        crate::model::de::untagged(
+        crate::de::untagged(
             d,
             "SingleSelectEnumSchema",
             &[
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "UntitledSingleSelectEnumSchema",
                     tags: &[("type", "string")],
                     keys: &["default", "description", "enum", "title", "type"],
-                    parse: |v| {
-                        crate::model::de::member(v).map(Self::UntitledSingleSelectEnumSchema)
-                    },
+                    parse: |v| crate::de::member(v).map(Self::UntitledSingleSelectEnumSchema),
                 },
-                crate::model::de::Member {
+                crate::de::Member {
                     name: "TitledSingleSelectEnumSchema",
                     tags: &[("type", "string")],
                     keys: &["default", "description", "oneOf", "title", "type"],
-                    parse: |v| crate::model::de::member(v).map(Self::TitledSingleSelectEnumSchema),
+                    parse: |v| crate::de::member(v).map(Self::TitledSingleSelectEnumSchema),
                 },
             ],
         )
@@ -5081,49 +5073,43 @@ pub fn check_method_type(
     ::std::result::Result<(), ::serde_path_to_error::Error<::serde_json::Error>>,
 > {
     ::std::option::Option::Some(match name {
-        "CallToolRequest" => crate::facts::check_as::<CallToolRequest>(value),
-        "CallToolResult" => crate::facts::check_as::<CallToolResult>(value),
-        "CancelledNotification" => crate::facts::check_as::<CancelledNotification>(value),
-        "CompleteRequest" => crate::facts::check_as::<CompleteRequest>(value),
-        "CompleteResult" => crate::facts::check_as::<CompleteResult>(value),
-        "DiscoverRequest" => crate::facts::check_as::<DiscoverRequest>(value),
-        "DiscoverResult" => crate::facts::check_as::<DiscoverResult>(value),
-        "GetPromptRequest" => crate::facts::check_as::<GetPromptRequest>(value),
-        "GetPromptResult" => crate::facts::check_as::<GetPromptResult>(value),
-        "InputRequiredResult" => crate::facts::check_as::<InputRequiredResult>(value),
-        "ListPromptsRequest" => crate::facts::check_as::<ListPromptsRequest>(value),
-        "ListPromptsResult" => crate::facts::check_as::<ListPromptsResult>(value),
+        "CallToolRequest" => crate::de::check_as::<CallToolRequest>(value),
+        "CallToolResult" => crate::de::check_as::<CallToolResult>(value),
+        "CancelledNotification" => crate::de::check_as::<CancelledNotification>(value),
+        "CompleteRequest" => crate::de::check_as::<CompleteRequest>(value),
+        "CompleteResult" => crate::de::check_as::<CompleteResult>(value),
+        "DiscoverRequest" => crate::de::check_as::<DiscoverRequest>(value),
+        "DiscoverResult" => crate::de::check_as::<DiscoverResult>(value),
+        "GetPromptRequest" => crate::de::check_as::<GetPromptRequest>(value),
+        "GetPromptResult" => crate::de::check_as::<GetPromptResult>(value),
+        "InputRequiredResult" => crate::de::check_as::<InputRequiredResult>(value),
+        "ListPromptsRequest" => crate::de::check_as::<ListPromptsRequest>(value),
+        "ListPromptsResult" => crate::de::check_as::<ListPromptsResult>(value),
         "ListResourceTemplatesRequest" => {
-            crate::facts::check_as::<ListResourceTemplatesRequest>(value)
+            crate::de::check_as::<ListResourceTemplatesRequest>(value)
         }
-        "ListResourceTemplatesResult" => {
-            crate::facts::check_as::<ListResourceTemplatesResult>(value)
-        }
-        "ListResourcesRequest" => crate::facts::check_as::<ListResourcesRequest>(value),
-        "ListResourcesResult" => crate::facts::check_as::<ListResourcesResult>(value),
-        "ListToolsRequest" => crate::facts::check_as::<ListToolsRequest>(value),
-        "ListToolsResult" => crate::facts::check_as::<ListToolsResult>(value),
-        "LoggingMessageNotification" => crate::facts::check_as::<LoggingMessageNotification>(value),
-        "ProgressNotification" => crate::facts::check_as::<ProgressNotification>(value),
+        "ListResourceTemplatesResult" => crate::de::check_as::<ListResourceTemplatesResult>(value),
+        "ListResourcesRequest" => crate::de::check_as::<ListResourcesRequest>(value),
+        "ListResourcesResult" => crate::de::check_as::<ListResourcesResult>(value),
+        "ListToolsRequest" => crate::de::check_as::<ListToolsRequest>(value),
+        "ListToolsResult" => crate::de::check_as::<ListToolsResult>(value),
+        "LoggingMessageNotification" => crate::de::check_as::<LoggingMessageNotification>(value),
+        "ProgressNotification" => crate::de::check_as::<ProgressNotification>(value),
         "PromptListChangedNotification" => {
-            crate::facts::check_as::<PromptListChangedNotification>(value)
+            crate::de::check_as::<PromptListChangedNotification>(value)
         }
-        "ReadResourceRequest" => crate::facts::check_as::<ReadResourceRequest>(value),
-        "ReadResourceResult" => crate::facts::check_as::<ReadResourceResult>(value),
+        "ReadResourceRequest" => crate::de::check_as::<ReadResourceRequest>(value),
+        "ReadResourceResult" => crate::de::check_as::<ReadResourceResult>(value),
         "ResourceListChangedNotification" => {
-            crate::facts::check_as::<ResourceListChangedNotification>(value)
+            crate::de::check_as::<ResourceListChangedNotification>(value)
         }
-        "ResourceUpdatedNotification" => {
-            crate::facts::check_as::<ResourceUpdatedNotification>(value)
-        }
+        "ResourceUpdatedNotification" => crate::de::check_as::<ResourceUpdatedNotification>(value),
         "SubscriptionsAcknowledgedNotification" => {
-            crate::facts::check_as::<SubscriptionsAcknowledgedNotification>(value)
+            crate::de::check_as::<SubscriptionsAcknowledgedNotification>(value)
         }
-        "SubscriptionsListenRequest" => crate::facts::check_as::<SubscriptionsListenRequest>(value),
-        "SubscriptionsListenResult" => crate::facts::check_as::<SubscriptionsListenResult>(value),
-        "ToolListChangedNotification" => {
-            crate::facts::check_as::<ToolListChangedNotification>(value)
-        }
+        "SubscriptionsListenRequest" => crate::de::check_as::<SubscriptionsListenRequest>(value),
+        "SubscriptionsListenResult" => crate::de::check_as::<SubscriptionsListenResult>(value),
+        "ToolListChangedNotification" => crate::de::check_as::<ToolListChangedNotification>(value),
         _ => return ::std::option::Option::None,
     })
 }

@@ -350,7 +350,7 @@ pub struct ToolResultContent {
     /// Structured result (any JSON value from 2026-07-28, an object before).
     #[serde(
         default,
-        deserialize_with = "crate::model::de::keep_null",
+        deserialize_with = "crate::de::keep_null",
         skip_serializing_if = "Option::is_none"
     )]
     pub structured_content: Option<Value>,

@@ -23,6 +23,7 @@ use serde_json::{Map, Number, Value};
 pub(crate) use mcp_wire_derive::Describe;
 
 use super::Meta;
+use crate::jsonrpc::{ErrorData, RequestId};
 
 /// What a value's type looks like to the struct that holds it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -224,6 +225,8 @@ macro_rules! describe_scalar {
 pub(crate) use describe_scalar;
 
 describe_scalar!(String, &'static str, bool, u64, i64, Number);
+// The JSON-RPC values the model's types hold: each crosses the boundary as one value.
+describe_scalar!(RequestId, ErrorData, super::ProgressToken);
 
 impl Describe for Value {
     const SHAPE: Shape = Shape::Json;

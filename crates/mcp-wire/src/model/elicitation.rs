@@ -861,10 +861,10 @@ impl Serialize for PrimitiveSchemaDefinition {
 
 impl<'de> Deserialize<'de> for PrimitiveSchemaDefinition {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        use super::de::dispatch;
-        use super::error::{missing_tag, unknown_tag};
+        use crate::de::dispatch;
+        use crate::de::error::{missing_tag, unknown_tag};
         let value = Value::deserialize(d)?;
-        let Some(ty) = super::de::tag_of(&value, "type").map(str::to_owned) else {
+        let Some(ty) = crate::de::tag_of(&value, "type").map(str::to_owned) else {
             return Err(missing_tag("type"));
         };
         let one_of = value.get("oneOf").is_some();
@@ -911,11 +911,11 @@ impl Serialize for ElicitRequestParams {
 impl<'de> Deserialize<'de> for ElicitRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         // Tagged on `mode`; an absent `mode` (or a value that is not an object) is form mode.
-        super::de::deserialize_tagged(d)
+        crate::de::deserialize_tagged(d)
     }
 }
 
-impl super::de::Tagged for ElicitRequestParams {
+impl crate::de::Tagged for ElicitRequestParams {
     const TAG_FIELD: &'static str = "mode";
     const TAG_VALUES: &'static [&'static str] = &["form", "url"];
     const DEFAULT_MEMBER: Option<usize> = Some(0);

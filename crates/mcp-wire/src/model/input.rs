@@ -69,7 +69,7 @@ impl Serialize for InputResponse {
 
 impl<'de> Deserialize<'de> for InputResponse {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        super::de::deserialize_by_keys(
+        crate::de::deserialize_by_keys(
             d,
             |entries| {
                 if entries.has("roots") {
@@ -81,7 +81,7 @@ impl<'de> Deserialize<'de> for InputResponse {
                 }
             },
             |value| {
-                super::strict::from_value::<CreateMessageResult, _>(value)
+                crate::de::strict::from_value::<CreateMessageResult, _>(value)
                     .map(Self::CreateMessage)
                     .map_err(|e| e.to_string())
             },

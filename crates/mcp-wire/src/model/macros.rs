@@ -23,7 +23,7 @@ macro_rules! tag {
 
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                $crate::model::de::expect_tag(d, $lit).map(|()| $name)
+                $crate::de::expect_tag(d, $lit).map(|()| $name)
             }
         }
     };
@@ -33,7 +33,7 @@ macro_rules! tag {
 ///
 /// Each member struct carries the discriminator itself (as a [`tag!`] field), so serializing
 /// delegates to the member; parsing reads the tag and streams the object into that member
-/// (see [`crate::model::de`]).
+/// (see [`crate::de`]).
 /// An unknown tag is [`ModelErrorKind::UnknownTag`](crate::model::ModelErrorKind::UnknownTag).
 macro_rules! tagged_union {
     // A union of request bodies: also [`RequestMeta`](crate::model::RequestMeta), by member.
@@ -118,11 +118,11 @@ macro_rules! tagged_union {
 
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                $crate::model::de::deserialize_tagged(d)
+                $crate::de::deserialize_tagged(d)
             }
         }
 
-        impl $crate::model::de::Tagged for $name {
+        impl $crate::de::Tagged for $name {
             const TAG_FIELD: &'static str = $field;
             const TAG_VALUES: &'static [&'static str] = <$name>::TAGS;
 
@@ -389,7 +389,7 @@ macro_rules! open_enum {
 
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                $crate::model::de::read_open_str(d, |s: &str| Self::from(s), |s| match s.as_str() {
+                $crate::de::read_open_str(d, |s: &str| Self::from(s), |s| match s.as_str() {
                     $( $lit => Self::$variant, )+
                     _ => Self::Other(s),
                 })

@@ -7,9 +7,9 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::de::from_value;
-use super::error::ModelError;
 use super::{ClientCapabilities, Implementation, LoggingLevel, ProgressToken, RelatedTaskMetadata};
+use crate::de::error::ModelError;
+use crate::de::from_value;
 use crate::jsonrpc::RequestId;
 
 /// The reserved `_meta` keys.

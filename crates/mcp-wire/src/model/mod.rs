@@ -77,10 +77,7 @@
 #[macro_use]
 mod macros;
 
-pub(crate) mod de;
 pub mod describe;
-pub(crate) mod error;
-pub(crate) mod strict;
 
 mod capabilities;
 mod common;
@@ -104,13 +101,13 @@ mod tasks;
 mod tasks_ext;
 mod tools;
 
+pub use crate::de::error::{ModelError, ModelErrorKind, codes};
+pub use crate::de::from_value;
 pub use capabilities::*;
 pub use common::*;
 pub use completion::*;
 pub use content::*;
-pub use de::from_value;
 pub use elicitation::*;
-pub use error::{ModelError, ModelErrorKind, codes};
 pub use input::*;
 pub use lifecycle::*;
 pub use logging::*;

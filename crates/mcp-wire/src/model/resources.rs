@@ -284,7 +284,7 @@ impl Serialize for ResourceContents {
 impl<'de> Deserialize<'de> for ResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         // `blob` present (any value) → blob contents; otherwise text contents.
-        super::de::deserialize_if_key(d, "blob", ResourceContents::Blob, ResourceContents::Text)
+        crate::de::deserialize_if_key(d, "blob", ResourceContents::Blob, ResourceContents::Text)
     }
 }
 

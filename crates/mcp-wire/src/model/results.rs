@@ -11,11 +11,11 @@ use crate::model::describe::Describe;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::de::from_value;
-use super::de::{KeyRank, Keys};
-use super::error::{ModelError, ModelErrorKind};
 use super::methods::{by_sender, for_each_body};
 use super::*;
+use crate::de::error::{ModelError, ModelErrorKind};
+use crate::de::from_value;
+use crate::de::{KeyRank, Keys};
 
 /// A result with no payload (`ping`, `logging/setLevel`, subscribe/unsubscribe). Unknown keys
 /// are ignored on read.
@@ -298,11 +298,11 @@ const CLIENT_RANKING: KeyRank<ClientResult> = ranking!(ClientResult {
 impl<'de> Deserialize<'de> for ServerResult {
     /// Method-less parse: the member is chosen by its distinctive keys (the `SERVER_RANKING` table).
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        super::de::deserialize_by_keys(
+        crate::de::deserialize_by_keys(
             d,
             |e| SERVER_RANKING.choose(e),
             |value| {
-                super::strict::from_value::<EmptyResult, _>(value)
+                crate::de::strict::from_value::<EmptyResult, _>(value)
                     .map(Self::Empty)
                     .map_err(|e| e.to_string())
             },
@@ -313,11 +313,11 @@ impl<'de> Deserialize<'de> for ServerResult {
 impl<'de> Deserialize<'de> for ClientResult {
     /// Method-less parse: the member is chosen by its distinctive keys (the `CLIENT_RANKING` table).
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        super::de::deserialize_by_keys(
+        crate::de::deserialize_by_keys(
             d,
             |e| CLIENT_RANKING.choose(e),
             |value| {
-                super::strict::from_value::<EmptyResult, _>(value)
+                crate::de::strict::from_value::<EmptyResult, _>(value)
                     .map(Self::Empty)
                     .map_err(|e| e.to_string())
             },

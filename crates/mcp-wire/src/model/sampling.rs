@@ -27,7 +27,7 @@ impl Serialize for SamplingContent {
 
 impl<'de> Deserialize<'de> for SamplingContent {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        super::de::deserialize_one_or_many(d, SamplingContent::Single, SamplingContent::Multiple)
+        crate::de::deserialize_one_or_many(d, SamplingContent::Single, SamplingContent::Multiple)
     }
 }
 

@@ -266,7 +266,7 @@ pub struct CallToolResult {
     /// Structured result (2025-06-18+; any JSON value from 2026-07-28).
     #[serde(
         default,
-        deserialize_with = "crate::model::de::keep_null",
+        deserialize_with = "crate::de::keep_null",
         skip_serializing_if = "Option::is_none"
     )]
     pub structured_content: Option<Value>,

@@ -81,9 +81,11 @@ use serde_json::{Map, Value};
 use crate::facts::{self, MethodFact, RevisionFacts};
 use crate::jsonrpc::{RequestId, codes};
 use crate::model::meta::keys;
-use crate::wire::ResultFor;
+use crate::wire::{RawFrame, ResultFor};
 use crate::{Era, ProtocolVersion};
 use bounded::Bounded;
+
+pub use crate::jsonrpc::Envelope;
 
 /// Default bound on the requests awaiting an answer, per direction.
 pub const MAX_PENDING: usize = 100_000;
@@ -147,72 +149,6 @@ impl Direction {
 impl fmt::Display for Direction {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
-    }
-}
-
-/// What a frame is, by its JSON-RPC envelope: all the session needs besides [`Evidence`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Envelope {
-    /// `{jsonrpc, id, method, params?}`.
-    Request {
-        /// Its id.
-        id: RequestId,
-        /// Its method.
-        method: String,
-    },
-    /// `{jsonrpc, method, params?}`.
-    Notification {
-        /// Its method.
-        method: String,
-    },
-    /// `{jsonrpc, id, result}`.
-    Response {
-        /// The id of the request it answers.
-        id: RequestId,
-    },
-    /// `{jsonrpc, id, error:{code, message, data?}}`; `id` may be `null`.
-    Error {
-        /// The id of the request it answers, if any.
-        id: Option<RequestId>,
-        /// The error code.
-        code: i64,
-    },
-}
-
-impl Envelope {
-    /// The envelope of a frame, by the crate's one set of envelope rules (those of
-    /// [`RawMessage`](crate::jsonrpc::RawMessage)), read in place: a fault is a
-    /// [`ModelError`](crate::model::ModelError) (-32600) with the path of the faulty member.
-    pub fn of(frame: &Value) -> Result<Envelope, crate::model::ModelError> {
-        crate::jsonrpc::kind_of(frame).map(crate::jsonrpc::Kind::into_envelope)
-    }
-
-    /// The envelope of a parsed message.
-    pub fn of_message(message: &crate::jsonrpc::RawMessage) -> Envelope {
-        use crate::jsonrpc::JsonRpcMessage as M;
-        match message {
-            M::Request(r) => Envelope::Request {
-                id: r.id.clone(),
-                method: r.request.method.clone(),
-            },
-            M::Notification(n) => Envelope::Notification {
-                method: n.notification.method.clone(),
-            },
-            M::Response(r) => Envelope::Response { id: r.id.clone() },
-            M::Error(e) => Envelope::Error {
-                id: e.id.clone(),
-                code: e.error.code,
-            },
-        }
-    }
-
-    /// The frame's id (requests, responses, error responses with a known id).
-    pub fn id(&self) -> Option<&RequestId> {
-        match self {
-            Envelope::Request { id, .. } | Envelope::Response { id } => Some(id),
-            Envelope::Error { id, .. } => id.as_ref(),
-            Envelope::Notification { .. } => None,
-        }
     }
 }
 
@@ -469,6 +405,32 @@ pub trait Evidence {
     fn task_augmented(&self) -> bool;
     /// The frame's `params.taskId`, when it is a string (`tasks/*` requests).
     fn task_id(&self) -> Option<Cow<'_, str>>;
+}
+
+impl Evidence for RawFrame<'_> {
+    fn params(&self) -> Option<Cow<'_, Map<String, Value>>> {
+        serde_json::from_str(self.params_text()?.get())
+            .ok()
+            .map(Cow::Owned)
+    }
+
+    fn result(&self) -> Option<Cow<'_, Value>> {
+        serde_json::from_str(self.result_text()?.get())
+            .ok()
+            .map(Cow::Owned)
+    }
+
+    fn meta_revision(&self) -> Option<Cow<'_, Value>> {
+        self.peek().meta_revision.as_ref().map(Cow::Borrowed)
+    }
+
+    fn task_augmented(&self) -> bool {
+        self.peek().task
+    }
+
+    fn task_id(&self) -> Option<Cow<'_, str>> {
+        self.peek().task_id.as_deref().map(Cow::Borrowed)
+    }
 }
 
 impl Evidence for Value {

@@ -1,9 +1,10 @@
-//! [`WireBody`] and [`WireParse`] for the superset model's bodies, unions and envelopes.
+//! [`WireBody`], the values `serialize_for` accepts, and the impls of it and of [`WireParse`]
+//! for the superset model's bodies, unions and envelopes.
 
 use serde_json::{Map, Value};
 
-use super::body::sealed::Sealed;
-use super::body::{BodyInfo, BodyKind, WireBody};
+use self::sealed::Sealed;
+use super::body::{BodyInfo, BodyKind};
 use super::parse::MethodResult;
 use super::parse::{Arm, MandateFacts, MethodTable, ParseKind, WireParse, plain, ranked};
 use super::planned::{Refused, Sink};
@@ -13,6 +14,58 @@ use crate::jsonrpc::{
 };
 use crate::model::*;
 use crate::{ProtocolVersion, VersionLike};
+
+pub(crate) mod sealed {
+    use crate::ProtocolVersion;
+    use crate::wire::EmitError;
+    use crate::wire::planned::Sink;
+
+    /// Only this crate decides what is a message body, and how it is emitted.
+    pub trait Sealed {
+        /// Writes the body at `version` into `sink` through the emitter
+        /// ([`crate::wire::planned`]); `strict` strips what the revision does not declare.
+        fn emit_into<S: Sink>(
+            &self,
+            version: ProtocolVersion,
+            strict: bool,
+            sink: &mut S,
+        ) -> Result<(), EmitError>;
+    }
+}
+
+/// A whole message body or JSON-RPC envelope: the only values [`super::serialize_for`] accepts.
+///
+/// The trait is sealed and implemented only for whole bodies, so passing a fragment (a content
+/// block, capabilities, params) to `serialize_for` does not compile:
+///
+/// ```compile_fail
+/// # use mcp_wire::wire::serialize_for;
+/// # use mcp_wire::ProtocolVersion;
+/// // `serde_json::Value` is not a message body.
+/// let fragment = serde_json::json!({"type": "text", "text": "hi"});
+/// let _ = serialize_for(&fragment, ProtocolVersion::V2025_06_18);
+/// ```
+pub trait WireBody: serde::Serialize + sealed::Sealed {
+    /// Which body this value is (for enums: the variant's).
+    fn body_info(&self) -> BodyInfo;
+}
+
+impl<T: WireBody + ?Sized> sealed::Sealed for &T {
+    fn emit_into<S: crate::wire::planned::Sink>(
+        &self,
+        version: crate::ProtocolVersion,
+        strict: bool,
+        sink: &mut S,
+    ) -> Result<(), crate::wire::EmitError> {
+        (**self).emit_into(version, strict, sink)
+    }
+}
+
+impl<T: WireBody + ?Sized> WireBody for &T {
+    fn body_info(&self) -> BodyInfo {
+        (**self).body_info()
+    }
+}
 
 /// A message body of the model: emitted by walking its description.
 macro_rules! planned_body {
@@ -24,7 +77,7 @@ macro_rules! planned_body {
                 strict: bool,
                 sink: &mut S,
             ) -> Result<(), EmitError> {
-                super::planned::emit_body(self, version, strict, sink)
+                super::planned::emit_body(self, self.body_info(), version, strict, sink)
             }
         }
     };
@@ -40,7 +93,7 @@ macro_rules! plain_body {
                 _strict: bool,
                 sink: &mut S,
             ) -> Result<(), EmitError> {
-                super::planned::emit_plain(self, version, sink)
+                super::planned::emit_plain(self, self.body_info(), version, sink)
             }
         }
     };

@@ -97,9 +97,10 @@ use std::io;
 
 use serde_json::Value;
 
-pub use body::{BodyInfo, BodyKind, WireBody};
+pub use body::{BodyInfo, BodyKind};
 pub use error::{EmitError, EmitErrorKind, JsonPath, ParseError, ParseErrorKind, PathSegment};
 pub use frame::{Frame, FrameError, RawFrame, parse_frame, parse_frame_answering};
+pub use impls::WireBody;
 pub use ledger::{
     Action, Cause, LedgerRow, MemberAction, MemberRow, OlderForm, RefuseWhen, TypeRow,
 };

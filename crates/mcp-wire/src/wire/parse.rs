@@ -18,9 +18,10 @@ use serde_json::{Map, Value};
 
 use super::error::{JsonPath, ParseError, ParseErrorKind};
 use super::ledger::{CLIENT_REQUESTS_2026, RESERVED_META, RESULT_TYPES_2026};
+use crate::de::strict;
 use crate::facts::{MethodFact, RevisionFacts};
 use crate::model::methods::by_sender;
-use crate::model::{self, ModelError, ModelErrorKind, strict};
+use crate::model::{self, ModelError, ModelErrorKind};
 use crate::path::json_kind;
 use crate::{Era, ProtocolVersion, VersionLike};
 

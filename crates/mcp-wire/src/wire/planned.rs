@@ -31,7 +31,7 @@ use indexmap::IndexMap;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::body::{BodyInfo, BodyKind, WireBody};
+use super::body::{BodyInfo, BodyKind};
 use super::clean::{self, FieldTable};
 use super::error::{EmitError, EmitErrorKind, JsonPath, PathSegment};
 use super::ledger::{
@@ -182,15 +182,15 @@ pub struct Emitter<'s, S> {
     body: BodyInfo,
 }
 
-/// Writes message body `body` at `version` into `sink`: the revision's body check, then the
-/// body's own writer.
-pub(crate) fn emit_body<B: Describe + WireBody + ?Sized, S: Sink>(
+/// Writes message body `body` (which is `info`) at `version` into `sink`: the revision's body
+/// check, then the body's own writer.
+pub(crate) fn emit_body<B: Describe + ?Sized, S: Sink>(
     body: &B,
+    info: BodyInfo,
     version: ProtocolVersion,
     strict: bool,
     sink: &mut S,
 ) -> Result<(), EmitError> {
-    let info = body.body_info();
     super::check_body(names::known(info.type_name), version).map_err(|mut e| {
         e.body.get_or_insert(info.kind);
         e
@@ -231,12 +231,12 @@ fn walk_everything() -> bool {
 
 /// Writes a body that needs no shaping (an untyped interior, a JSON-RPC error) as plain serde
 /// writes it, after the revision's body check.
-pub(crate) fn emit_plain<B: WireBody + ?Sized, S: Sink>(
+pub(crate) fn emit_plain<B: Serialize + ?Sized, S: Sink>(
     body: &B,
+    info: BodyInfo,
     version: ProtocolVersion,
     sink: &mut S,
 ) -> Result<(), EmitError> {
-    let info = body.body_info();
     let fail = |r: Refused| r.into_error(version, info.kind);
     super::check_body(names::known(info.type_name), version).map_err(|mut e| {
         e.body.get_or_insert(info.kind);

@@ -4,7 +4,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use super::body::sealed::Sealed;
+use super::impls::sealed::Sealed;
 use super::*;
 use crate::ProtocolVersion::{self, *};
 use crate::model::describe::Describe;
@@ -178,7 +178,7 @@ macro_rules! body {
                 strict: bool,
                 sink: &mut S,
             ) -> Result<(), EmitError> {
-                super::planned::emit_body(self, version, strict, sink)
+                super::planned::emit_body(self, self.body_info(), version, strict, sink)
             }
         }
         impl WireBody for $t {

@@ -4,7 +4,7 @@
 //! client requests and notifications); [`parse_frame_answering`] also types a response by the
 //! request it answers, asked by the response's id. [`RawFrame`] splits first, so the caller can
 //! place the frame in its [`Session`](crate::session::Session) (a `RawFrame` is the session's
-//! [`Evidence`]) before typing it ([`RawFrame::parse`] with a [`ResultFor`]).
+//! [`Evidence`](crate::session::Evidence)) before typing it ([`RawFrame::parse`] with a [`ResultFor`]).
 //!
 //! `parse_frame` and `parse_frame_answering` read a good frame in one pass: the envelope members
 //! and the typed body come out of the same `serde_json` read, in any member order (`once.rs`).
@@ -44,17 +44,16 @@ use std::borrow::Cow;
 use std::cell::OnceCell;
 
 use serde::{Deserialize, Deserializer};
+use serde_json::Value;
 use serde_json::value::RawValue;
-use serde_json::{Map, Value};
 
 use super::error::{JsonPath, ParseError, ParseErrorKind, PathSegment};
 use super::parse::{MethodResult, ResultFor, WireParse, parse_result_str_for, parse_str_as};
 use crate::VersionLike;
 use crate::jsonrpc::{
-    ErrorData, JsonRpcError, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, Members,
-    RequestId, judge,
+    Envelope, ErrorData, JsonRpcError, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse,
+    Members, RequestId, judge,
 };
-use crate::session::{Envelope, Evidence};
 
 /// The spec name errors of the envelope itself are reported against.
 const ENVELOPE: &str = "JSONRPCMessage";
@@ -154,12 +153,16 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::
     <&RawValue>::deserialize(d).map(Some)
 }
 
-/// What the session reads from a request's params, read once on demand.
+/// What a session reads from a request's params, read once on demand
+/// ([`Evidence`](crate::session::Evidence) of a `RawFrame`).
 #[derive(Debug, Default)]
-struct ParamsPeek {
-    meta_revision: Option<Value>,
-    task: bool,
-    task_id: Option<String>,
+pub(crate) struct ParamsPeek {
+    /// `params._meta["io.modelcontextprotocol/protocolVersion"]`.
+    pub(crate) meta_revision: Option<Value>,
+    /// Whether `params.task` is present and not `null`.
+    pub(crate) task: bool,
+    /// `params.taskId`, when it is a string.
+    pub(crate) task_id: Option<String>,
 }
 
 /// A JSON-RPC frame split from its text: the envelope decided, the members still JSON text.
@@ -371,7 +374,8 @@ impl<'a> RawFrame<'a> {
         }
     }
 
-    fn peek(&self) -> &ParamsPeek {
+    /// What a session reads from the request's params, read on the first call.
+    pub(crate) fn peek(&self) -> &ParamsPeek {
         self.peek.get_or_init(|| {
             // Every member read as raw text, so one of the wrong kind (a numeric `taskId`)
             // hides nothing else; objects only (a derived struct also reads an array).
@@ -428,30 +432,6 @@ fn under(member: &str, mut e: ParseError) -> ParseError {
     e.path = JsonPath::from_segments(segments);
     e.more = e.more.into_iter().map(|m| under(member, m)).collect();
     e
-}
-
-impl Evidence for RawFrame<'_> {
-    fn params(&self) -> Option<Cow<'_, Map<String, Value>>> {
-        let params = self.params?;
-        serde_json::from_str(params.get()).ok().map(Cow::Owned)
-    }
-
-    fn result(&self) -> Option<Cow<'_, Value>> {
-        let result = self.result?;
-        serde_json::from_str(result.get()).ok().map(Cow::Owned)
-    }
-
-    fn meta_revision(&self) -> Option<Cow<'_, Value>> {
-        self.peek().meta_revision.as_ref().map(Cow::Borrowed)
-    }
-
-    fn task_augmented(&self) -> bool {
-        self.peek().task
-    }
-
-    fn task_id(&self) -> Option<Cow<'_, str>> {
-        self.peek().task_id.as_deref().map(Cow::Borrowed)
-    }
 }
 
 /// Reads one frame at `version`: the envelope, a request typed as `R`, a notification as `N`

@@ -27,12 +27,12 @@ use serde_json::value::RawValue;
 
 use super::Frame;
 use crate::VersionLike;
+use crate::de::strict::CowStr;
+use crate::de::strict::{FromText, Strict};
 use crate::jsonrpc::{
     ErrorData, JSONRPC_VERSION, JsonRpcError, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse,
     RequestId,
 };
-use crate::model::de::CowStr;
-use crate::model::strict::{FromText, Strict};
 use crate::wire::parse::{
     MethodResult, NextValue, ResultFor, ResultTyping, WireParse, check, parse_result_str_for,
     typed_result_for,

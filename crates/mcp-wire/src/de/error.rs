@@ -59,8 +59,34 @@ pub enum ModelErrorKind {
     },
 }
 
-/// JSON-RPC error codes: the crate's one table, [`crate::jsonrpc::codes`].
-pub use crate::jsonrpc::codes;
+/// The JSON-RPC error codes of MCP, by meaning: the one table every error of this crate maps
+/// to (`ModelError`, `ParseError`, `EmitError`, `FrameError`, `SessionError` all answer with
+/// one of these, as an `i64` like [`ErrorData::code`](crate::jsonrpc::ErrorData::code)).
+pub mod codes {
+    /// The text is not JSON.
+    pub const PARSE_ERROR: i64 = -32700;
+    /// Not a valid JSON-RPC request (bad envelope, bad `id`, no `method`).
+    pub const INVALID_REQUEST: i64 = -32600;
+    /// The method does not exist (at the revision in use).
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// The params do not fit the method (at the revision in use).
+    pub const INVALID_PARAMS: i64 = -32602;
+    /// The receiver failed, or could not express its answer.
+    pub const INTERNAL_ERROR: i64 = -32603;
+    /// Resource not found (handshake revisions).
+    pub const RESOURCE_NOT_FOUND: i64 = -32002;
+    /// 2026-07-28: a routing header disagrees with the body.
+    pub const HEADER_MISMATCH: i64 = -32020;
+    /// 2026-07-28: the request needs a client capability it did not declare.
+    pub const MISSING_CLIENT_CAPABILITY: i64 = -32021;
+    /// 2026-07-28: the protocol version is not supported (also: one this crate does not know).
+    pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+    /// 2025-11-25: the request needs the URL elicitations in `error.data.elicitations` first.
+    pub const URL_ELICITATION_REQUIRED: i64 = -32042;
+    /// 2026-07-28: the codes the protocol reserves for itself (-32099 to -32020); an older
+    /// peer's error in this range means nothing there.
+    pub const RESERVED_2026: std::ops::RangeInclusive<i64> = -32099..=-32020;
+}
 
 impl ModelError {
     /// An error at `path` of the given kind.
@@ -202,7 +228,7 @@ pub(crate) fn missing_tag<E: de::Error>(field: &str) -> E {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::de::from_value;
+    use crate::de::from_value;
 
     #[test]
     fn encoded_kinds_survive_the_round_trip() {

@@ -1,3 +1,14 @@
+//! How every parse of the crate reads JSON into typed values, below the envelope and the model
+//! that use it:
+//!
+//! - [`error`]: [`ModelError`], the located, typed error of a read, and [`error::codes`], the
+//!   JSON-RPC error codes every error of the crate maps to;
+//! - [`strict`]: the deserializer every read goes through (a struct is an object; an ignored
+//!   member is still JSON);
+//! - this file: the streaming reads of the model's unions, and [`from_value`].
+//!
+//! # Unions
+//!
 //! Streaming parse of the model's unions: the member is chosen while the object's entries
 //! arrive, and the member struct then reads the same entries, without a `serde_json::Value` tree
 //! of the whole object in between.
@@ -12,16 +23,19 @@
 //!   present, and the list is replayed into it.
 //!
 //! This works for any `Deserializer`: text (`serde_json::from_str`/`from_slice`), `Value` and
-//! `&Value`. Errors keep the kinds of [`super::error`] (`UnknownTag`, `MissingTag`) and, under
-//! [`super::from_value`], their JSON paths: an error inside a replayed entry is located by a
+//! `&Value`. Errors keep the kinds of [`error`] (`UnknownTag`, `MissingTag`) and, under
+//! [`from_value`], their JSON paths: an error inside a replayed entry is located by a
 //! path tracker on that entry (only while `from_value` runs, the slow error-locating pass; the
 //! fast pass needs no path).
 //!
-//! Duplicate keys: a `Value` keeps the last of duplicate keys, so the old `Value` detour read
-//! `{"type":"text","text":"a","text":"b"}` as `"b"`; streaming hands both entries to the member,
+//! Duplicate keys: a `Value` keeps the last of duplicate keys (it reads
+//! `{"type":"text","text":"a","text":"b"}` as `"b"`); streaming hands both entries to the member,
 //! and serde's derived structs refuse a duplicate field. The wire boundary's text entry points
 //! (`parse_str_as`, …) fall back to the `Value` path whenever the streaming parse fails, so they
 //! keep the last-wins reading.
+
+pub(crate) mod error;
+pub(crate) mod strict;
 
 use std::borrow::Cow;
 use std::cell::Cell;
@@ -35,12 +49,12 @@ use serde::de::{
 };
 use serde_json::Value;
 
-use super::error::{encode, from_path_error, missing_tag, unknown_tag};
-use super::strict::{self, FromValue, Strict};
+use self::error::{ModelError, ModelErrorKind, encode, from_path_error, missing_tag, unknown_tag};
+use self::strict::{CowStr, FromValue, Strict};
 
 thread_local! {
     /// Whether the current parse wants precise paths for errors inside replayed entries (set by
-    /// [`super::from_value`] for its duration).
+    /// [`from_value`] for its duration).
     static PRECISE: Cell<bool> = const { Cell::new(false) };
 }
 
@@ -323,7 +337,7 @@ impl<'de, E: de::Error> Deserializer<'de> for TagValue<E> {
     }
 }
 
-/// Deserializes a buffered entry's value. Under [`super::from_value`] the error carries the
+/// Deserializes a buffered entry's value. Under [`from_value`] the error carries the
 /// entry's key and the path inside the value (packed like every union error); otherwise only
 /// the message is kept.
 fn replay_value<'de, V: DeserializeSeed<'de>, E: de::Error>(
@@ -501,38 +515,6 @@ impl<'de, E: de::Error> MapAccess<'de> for NoMap<E> {
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, _: V) -> Result<V::Value, E> {
         Err(E::custom("a map value was asked for before its key"))
-    }
-}
-
-/// Reads a string (an object key, or a value such as `method`), borrowed when the input
-/// allows it. The one such seed of the crate: the frame reader uses it too.
-pub(crate) struct CowStr;
-
-impl<'de> DeserializeSeed<'de> for CowStr {
-    type Value = Key<'de>;
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for CowStr {
-    type Value = Key<'de>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a string")
-    }
-
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-        Ok(Cow::Borrowed(v))
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        Ok(Cow::Owned(v.to_owned()))
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-        Ok(Cow::Owned(v))
     }
 }
 
@@ -814,13 +796,11 @@ mod generated_unions {
         /// The wire keys the member names.
         pub(crate) keys: &'static [&'static str],
         /// Parses the value as this member, wrapped in the union.
-        pub(crate) parse: fn(&Value) -> Result<T, crate::model::ModelError>,
+        pub(crate) parse: fn(&Value) -> Result<T, ModelError>,
     }
 
-    /// A generated union member's parse, located ([`super::from_value`]'s path and kind).
-    pub(crate) fn member<T: de::DeserializeOwned>(
-        value: &Value,
-    ) -> Result<T, crate::model::ModelError> {
+    /// A generated union member's parse, located ([`from_value`]'s path and kind).
+    pub(crate) fn member<T: de::DeserializeOwned>(value: &Value) -> Result<T, ModelError> {
         let _precise = PreciseGuard::enter();
         serde_path_to_error::deserialize(Strict(value, FromValue)).map_err(from_path_error)
     }
@@ -838,8 +818,7 @@ mod generated_unions {
         members: &[Member<T>],
     ) -> Result<T, D::Error> {
         let value = <Value as de::Deserialize>::deserialize(d)?;
-        let mut closest: Option<((u8, usize, usize), &'static str, crate::model::ModelError)> =
-            None;
+        let mut closest: Option<((u8, usize, usize), &'static str, ModelError)> = None;
         for m in members {
             let e = match (m.parse)(&value) {
                 Ok(v) => return Ok(v),
@@ -875,7 +854,7 @@ mod generated_unions {
             // Under `from_value` the path joins the union's own (`/content/0` + `/text`).
             return Err(D::Error::custom(encode(
                 &e.path,
-                &crate::model::ModelErrorKind::Invalid(message),
+                &ModelErrorKind::Invalid(message),
             )));
         }
         Err(D::Error::custom(if e.path.is_root() {
@@ -888,8 +867,17 @@ mod generated_unions {
 #[cfg(any_revision)]
 pub(crate) use generated_unions::{Member, member, untagged};
 
-/// Parses `value` as `T`, reporting failures as a located, typed [`ModelError`](super::ModelError).
-pub fn from_value<T: de::DeserializeOwned>(value: Value) -> Result<T, super::ModelError> {
+/// One arm of a generated module's `check_method_type`: `value` read as the generated type `T`,
+/// the error at the failing member.
+#[cfg(any_revision)]
+pub(crate) fn check_as<T: serde::de::DeserializeOwned>(
+    value: &serde_json::Value,
+) -> Result<(), serde_path_to_error::Error<serde_json::Error>> {
+    serde_path_to_error::deserialize::<_, T>(value).map(|_| ())
+}
+
+/// Parses `value` as `T`, reporting failures as a located, typed [`ModelError`].
+pub fn from_value<T: de::DeserializeOwned>(value: Value) -> Result<T, ModelError> {
     let _precise = PreciseGuard::enter();
     serde_path_to_error::deserialize(Strict(value, FromValue)).map_err(from_path_error)
 }

@@ -27,8 +27,6 @@ use std::hash::BuildHasher;
 use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, Unexpected, Visitor};
 use smallvec::SmallVec;
 
-use super::de::CowStr;
-
 /// How a [`Strict`] parse reads its input: what it checks beyond the two rules every mode keeps.
 pub(crate) trait Mode: Copy {
     /// Whether the input is JSON text (ignored values are then read as values).
@@ -607,6 +605,38 @@ impl<'de, A: de::VariantAccess<'de>, M: Mode> de::VariantAccess<'de> for Strict<
         visitor: V,
     ) -> Result<V::Value, A::Error> {
         self.0.struct_variant(fields, ObjectOnly(visitor, self.1))
+    }
+}
+
+/// Reads a string (an object key, or a value such as `method`), borrowed when the input
+/// allows it. The one such seed of the crate: the frame reader uses it too.
+pub(crate) struct CowStr;
+
+impl<'de> DeserializeSeed<'de> for CowStr {
+    type Value = Cow<'de, str>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for CowStr {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(Cow::Borrowed(v))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(v.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(v))
     }
 }
 
