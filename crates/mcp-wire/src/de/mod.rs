@@ -49,7 +49,7 @@ use serde::de::{
 };
 use serde_json::Value;
 
-use self::error::{ModelError, ModelErrorKind, encode, from_path_error, missing_tag, unknown_tag};
+use self::error::{ModelError, encode, from_path_error, missing_tag, unknown_tag};
 use self::strict::{CowStr, FromValue, Strict};
 
 thread_local! {
@@ -785,6 +785,7 @@ pub(crate) fn read_open_str<'de, D: Deserializer<'de>, T>(
 #[cfg(any_revision)]
 mod generated_unions {
     use super::*;
+    use crate::de::error::ModelErrorKind;
 
     /// One member of a generated untagged union (see [`untagged`]): its type's name, the string
     /// constants it requires (`type` = `"text"`), the keys it names, and its parse.
