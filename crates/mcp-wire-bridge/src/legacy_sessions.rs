@@ -83,7 +83,7 @@ pub(crate) fn legacy_client_capabilities(
 /// Who a 2026-07-28 request acts for, as far as a legacy session is concerned.
 #[derive(Debug, Clone)]
 pub(crate) struct Identity {
-    /// The principal (the authentication hook's subject).
+    /// The principal's identity (`Principal::key`).
     pub principal: String,
     /// `clientInfo` (the bridge's own when the client sent none).
     pub client_info: Implementation,
@@ -294,7 +294,7 @@ impl LegacySessions {
 /// The identity of a 2026-07-28 request.
 pub(crate) fn identity_of(ctx: &mcp_wire_transport::server::RequestContext) -> Identity {
     Identity {
-        principal: ctx.principal().subject.to_string(),
+        principal: ctx.principal().key().to_string(),
         client_info: ctx.client_info().cloned().unwrap_or_else(bridge_info),
         capabilities: ctx.client_capabilities().clone(),
     }

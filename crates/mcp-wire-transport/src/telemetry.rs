@@ -11,7 +11,7 @@
 //!
 //! Every request a server answers runs in a `mcp.request` span (level `debug`) with `method`,
 //! `revision`, `wire` (`stdio`, `http-session`, `http-stateless`, `http-sse`), `session` (when
-//! there is one), `principal` (the authentication hook's subject), `id` (the JSON-RPC id), and,
+//! there is one), `principal` (the identity the authentication hook gave, `Principal::key`), `id` (the JSON-RPC id), and,
 //! once answered, `outcome` (`result` or `error`), `code` (the JSON-RPC error code) and
 //! `duration_us`; its last event is `answered`. Levels: `debug` for what every request or
 //! session does (sessions opened, closed and expired; streams opened, resumed and closed;
@@ -220,7 +220,7 @@ impl RequestTrace {
             revision = revision.as_str(),
             wire = wire.as_str(),
             session,
-            principal = &*principal.subject,
+            principal = &**principal.key(),
             id = %id,
             outcome = tracing::field::Empty,
             code = tracing::field::Empty,
@@ -300,10 +300,10 @@ pub(crate) fn emission_refused(e: &mcp_wire::wire::EmitError) {
 
 /// The authentication hook refused a request (`challenge` is the `WWW-Authenticate` value the
 /// client gets; the presented credentials are never logged).
-pub(crate) fn auth_failed(challenge: &str) {
+pub(crate) fn auth_failed(status: u16, challenge: Option<&str>) {
     #[cfg(feature = "metrics")]
     metrics::counter!(AUTH_FAILURES).increment(1);
-    tracing::info!(challenge, "authentication failed");
+    tracing::info!(status, challenge, "authentication failed");
 }
 
 /// A bound of the server's [`Limits`](crate::server::Limits) was reached: `limit` names the

@@ -187,7 +187,7 @@ impl<H: Handler> Server<H> {
         tracing::debug!(
             session = &*session.id,
             revision = revision.as_str(),
-            principal = &*session.principal.subject,
+            principal = &**session.principal.key(),
             "session opened"
         );
         Ok((session, result))
@@ -256,7 +256,7 @@ impl<H: Handler> Server<H> {
                     false => ctx,
                 };
                 let rounds = ctx.rounds;
-                let owner = ctx.ctx.principal().subject.clone();
+                let owner = ctx.ctx.principal().key().clone();
                 let answer = self.finish_inputs(
                     "tools/call",
                     &name,
@@ -349,13 +349,13 @@ impl<H: Handler> Server<H> {
                 let task = self
                     .shared
                     .tasks
-                    .get(&ctx.principal().subject, &r.params.task_id)?;
+                    .get(ctx.principal().key(), &r.params.task_id)?;
                 ServerResult::DetailedTask(GetDetailedTaskResult::new(task))
             }
             ClientRequest::UpdateTask(r) if extension_tasks(revision) => {
                 self.task_gate(&ctx, "tasks/update")?;
                 self.shared.tasks.update(
-                    &ctx.principal().subject,
+                    ctx.principal().key(),
                     &r.params.task_id,
                     &r.params.input_responses,
                 )?;
@@ -365,26 +365,26 @@ impl<H: Handler> Server<H> {
                 self.task_gate(&ctx, "tasks/cancel")?;
                 self.shared
                     .tasks
-                    .cancel(&ctx.principal().subject, &r.params.task_id)?;
+                    .cancel(ctx.principal().key(), &r.params.task_id)?;
                 ServerResult::Empty(EmptyResult::new())
             }
             ClientRequest::GetTask(r) if core_tasks(revision) && self.tasks_offered() => {
                 let task = self
                     .shared
                     .tasks
-                    .core_get(&ctx.principal().subject, &r.params.task_id)?;
+                    .core_get(ctx.principal().key(), &r.params.task_id)?;
                 ServerResult::GetTask(mcp_wire::model::GetTaskResult::new(task))
             }
             ClientRequest::CancelTask(r) if core_tasks(revision) && self.tasks_offered() => {
                 let task = self
                     .shared
                     .tasks
-                    .core_cancel(&ctx.principal().subject, &r.params.task_id)?;
+                    .core_cancel(ctx.principal().key(), &r.params.task_id)?;
                 ServerResult::GetTask(mcp_wire::model::GetTaskResult::new(task))
             }
             ClientRequest::ListTasks(_) if core_tasks(revision) && self.tasks_offered() => {
                 ServerResult::ListTasks(mcp_wire::model::ListTasksResult::new(
-                    self.shared.tasks.core_list(&ctx.principal().subject),
+                    self.shared.tasks.core_list(ctx.principal().key()),
                 ))
             }
             ClientRequest::GetTaskPayload(r) if core_tasks(revision) && self.tasks_offered() => {

@@ -494,7 +494,8 @@ impl Sessions {
     /// The session with this id opened by `principal` (and marks it used); a session of
     /// another principal is as unknown as an absent one.
     pub(crate) fn get_for(&self, id: &str, principal: &Principal) -> Option<Arc<Session>> {
-        self.get(id).filter(|s| s.principal == *principal)
+        self.get(id)
+            .filter(|s| s.principal.same_identity(principal))
     }
 
     /// The session with this id (and marks it used).
@@ -512,7 +513,7 @@ impl Sessions {
         let removed = {
             let mut map = lock(&self.map);
             match map.get(id) {
-                Some(s) if s.principal == *principal => map.remove(id),
+                Some(s) if s.principal.same_identity(principal) => map.remove(id),
                 _ => None,
             }
         };

@@ -539,7 +539,7 @@ impl TaskStore {
         ctx: &RequestContext,
         id: &str,
     ) -> HandlerResult<ServerResult> {
-        let owner = ctx.principal().subject.clone();
+        let owner = ctx.principal().key().clone();
         let deadline = tokio::time::Instant::now() + self.limits.task_ttl;
         loop {
             let changed = self.changed.notified();
@@ -710,7 +710,7 @@ impl RequestContext {
             return work(self.clone()).await;
         };
         let store = offer.store;
-        let owner: Arc<str> = self.principal().subject.clone();
+        let owner: Arc<str> = self.principal().key().clone();
         let id = store.insert(&owner)?;
         let link = TaskLink {
             store: store.clone(),

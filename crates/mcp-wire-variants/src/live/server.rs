@@ -255,7 +255,7 @@ fn rpc(error: &VariantError) -> HandlerError {
 
 /// The router's principal for the transport's.
 fn principal_of(p: &mcp_wire_transport::server::Principal) -> Principal {
-    Principal::new(&*p.subject)
+    Principal::new(&**p.key())
 }
 
 /// Now, in unix seconds (cursor expiry).

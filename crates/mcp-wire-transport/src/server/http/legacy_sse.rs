@@ -12,7 +12,7 @@ use axum::body::Body;
 use axum::extract::State;
 use axum::response::Response;
 use bytes::Bytes;
-use http::{HeaderMap, Request, StatusCode};
+use http::{Request, StatusCode};
 use mcp_wire::ProtocolVersion;
 use mcp_wire::jsonrpc::{ErrorData, JsonRpcMessage, JsonRpcNotification, RawMessage};
 use mcp_wire::model::{ClientNotification, ClientRequest, ServerResult};
@@ -21,8 +21,9 @@ use serde_json::Value;
 use tokio::sync::{broadcast, mpsc};
 
 use super::headers::{accepts, check_host_origin};
-use super::response::{accepted, plain, sse_response};
+use super::response::{accepted, plain, refused, sse_response};
 use crate::Frame;
+use crate::server::auth::Principal;
 use crate::server::context::{ContextInner, Outgoing, RequestContext, emit, session_context};
 use crate::server::handler::{Handler, codes};
 use crate::server::notify::session_change;
@@ -33,9 +34,11 @@ use crate::telemetry::{self, RequestTrace, StreamKind, Transport, Wire};
 
 const REVISION: ProtocolVersion = ProtocolVersion::V2024_11_05;
 
-/// One HTTP+SSE connection: its stream and, after `initialize`, its session.
+/// One HTTP+SSE connection: its stream, the principal that opened it (a POST of anyone else
+/// does not find it) and, after `initialize`, its session.
 pub(crate) struct SseConnection {
     sink: mpsc::Sender<Bytes>,
+    principal: Principal,
     session: OnceLock<Arc<Session>>,
 }
 
@@ -76,7 +79,12 @@ async fn open<H: Handler>(
     if let Err(r) = check_host_origin(shared, request.headers()) {
         return r;
     }
-    if !accepts(request.headers(), "text/event-stream") {
+    let (parts, _) = request.into_parts();
+    let principal = match shared.authenticator.authenticate(&parts).await {
+        Ok(p) => p,
+        Err(rejection) => return refused(&rejection),
+    };
+    if !accepts(&parts.headers, "text/event-stream") {
         return plain(
             StatusCode::NOT_ACCEPTABLE,
             "Accept must list text/event-stream",
@@ -86,6 +94,7 @@ async fn open<H: Handler>(
     let (sink, body_rx) = mpsc::channel::<Bytes>(shared.limits.stream_queue);
     let connection = Arc::new(SseConnection {
         sink: sink.clone(),
+        principal,
         session: OnceLock::new(),
     });
     {
@@ -178,27 +187,27 @@ async fn message<H: Handler>(
 ) -> Response {
     let shared = &server.shared;
     let (parts, body) = request.into_parts();
-    let headers: HeaderMap = parts.headers;
     let Ok(body) = axum::body::to_bytes(body, shared.limits.max_body_bytes).await else {
         telemetry::limit_hit("max_body_bytes");
         return plain(StatusCode::PAYLOAD_TOO_LARGE, "request body too large");
     };
     telemetry::bytes_received(Transport::Http, body.len());
-    if let Err(r) = check_host_origin(shared, &headers) {
+    if let Err(r) = check_host_origin(shared, &parts.headers) {
         return r;
     }
+    let principal = match shared.authenticator.authenticate(&parts).await {
+        Ok(p) => p,
+        Err(rejection) => return refused(&rejection),
+    };
     let Some(session_id) = session_param(&parts.uri) else {
         return plain(StatusCode::BAD_REQUEST, "missing sessionId");
     };
-    let Some(connection) = shared.sse.get(&session_id) else {
+    let Some(connection) = shared
+        .sse
+        .get(&session_id)
+        .filter(|c| c.principal.same_identity(&principal))
+    else {
         return plain(StatusCode::NOT_FOUND, "unknown connection");
-    };
-    let principal = match shared.authenticator.authenticate(&headers) {
-        Ok(p) => p,
-        Err(rejection) => {
-            telemetry::auth_failed(&rejection.challenge);
-            return plain(StatusCode::UNAUTHORIZED, "unauthorized");
-        }
     };
     let Ok(frame) = Frame::parse(body) else {
         send(

@@ -47,13 +47,13 @@ use serde_json::Value;
 use crate::Frame;
 use crate::routing::{SESSION_HEADER, VERSION_HEADER};
 use crate::server::Server;
-use crate::server::auth::Principal;
+use crate::server::auth::{Principal, ResourceMetadata};
 use crate::server::handler::{Handler, codes, keys};
 use crate::server::runtime::request_id;
 use crate::telemetry::{self, Transport};
 use handshake::{delete_session, get_stream, initialize, session_post};
 use headers::{accepts, check_host_origin, header_str};
-use response::{json_error, plain};
+use response::{json_error, plain, refused};
 use stateless::{stateless_post, unsupported_version};
 
 pub(super) use legacy_sse::SseConnections;
@@ -70,7 +70,37 @@ pub(crate) fn router<H: Handler>(server: Arc<Server<H>>, path: &str) -> axum::Ro
     {
         router = legacy_sse::mount(router, "/sse", "/messages");
     }
+    if let Some(metadata) = server.shared.authenticator.resource_metadata() {
+        router = mount_resource_metadata(router, metadata);
+    }
     router.with_state(server)
+}
+
+/// Serves `metadata` (RFC 9728) at its well-known paths, to anyone: it is what an
+/// unauthenticated client reads to learn where to get a token.
+fn mount_resource_metadata<S: Clone + Send + Sync + 'static>(
+    mut router: axum::Router<S>,
+    metadata: &ResourceMetadata,
+) -> axum::Router<S> {
+    let body = Bytes::from(serde_json::to_vec(metadata).unwrap_or_default());
+    for path in metadata.paths() {
+        let body = body.clone();
+        router = router.route(
+            &path,
+            axum::routing::get(move || {
+                let body = body.clone();
+                async move {
+                    let mut r = Response::new(Body::from(body));
+                    r.headers_mut().insert(
+                        header::CONTENT_TYPE,
+                        HeaderValue::from_static("application/json"),
+                    );
+                    r
+                }
+            }),
+        );
+    }
+    router
 }
 
 /// One HTTP request to the endpoint.
@@ -92,16 +122,9 @@ async fn handle<H: Handler>(
     if let Err(response) = check_host_origin(shared, &parts.headers) {
         return response;
     }
-    let principal = match shared.authenticator.authenticate(&parts.headers) {
+    let principal = match shared.authenticator.authenticate(&parts).await {
         Ok(p) => p,
-        Err(rejection) => {
-            telemetry::auth_failed(&rejection.challenge);
-            let mut r = plain(StatusCode::UNAUTHORIZED, "unauthorized");
-            if let Ok(v) = HeaderValue::from_str(&rejection.challenge) {
-                r.headers_mut().insert(header::WWW_AUTHENTICATE, v);
-            }
-            return r;
-        }
+        Err(rejection) => return refused(&rejection),
     };
     // Shared, not copied, with the contexts of the requests it carries.
     let headers = Arc::new(parts.headers);

@@ -10,6 +10,7 @@ use tokio::sync::mpsc;
 
 use super::MODERN;
 use crate::Frame;
+use crate::server::auth::AuthRejection;
 use crate::server::handler::codes;
 use crate::server::runtime::error_frame;
 use crate::telemetry::{self, StreamKind, StreamLife, Transport};
@@ -33,6 +34,22 @@ pub(super) fn status_for(revision: ProtocolVersion, code: Option<i64>) -> Status
 pub(super) fn plain(status: StatusCode, text: &'static str) -> Response {
     let mut r = Response::new(Body::from(text));
     *r.status_mut() = status;
+    r
+}
+
+/// The answer to a request the authentication hook refused: its status and challenge.
+pub(super) fn refused(rejection: &AuthRejection) -> Response {
+    telemetry::auth_failed(rejection.status.as_u16(), rejection.challenge.as_deref());
+    let text = rejection.status.canonical_reason().unwrap_or("refused");
+    let mut r = Response::new(Body::from(text));
+    *r.status_mut() = rejection.status;
+    if let Some(v) = rejection
+        .challenge
+        .as_deref()
+        .and_then(|c| HeaderValue::from_str(c).ok())
+    {
+        r.headers_mut().insert(header::WWW_AUTHENTICATE, v);
+    }
     r
 }
 
