@@ -304,7 +304,7 @@ impl ResourceMetadata {
 }
 
 /// `scheme://authority` of an absolute URI (the whole text when it has no path).
-fn resource_origin(resource: &str) -> &str {
+pub(crate) fn resource_origin(resource: &str) -> &str {
     let after_scheme = resource.find("://").map_or(0, |i| i + 3);
     let end = resource[after_scheme..]
         .find(['/', '?', '#'])
@@ -313,7 +313,7 @@ fn resource_origin(resource: &str) -> &str {
 }
 
 /// The path of an absolute URI without a trailing `/` (empty for the root).
-fn resource_path(resource: &str) -> &str {
+pub(crate) fn resource_path(resource: &str) -> &str {
     let rest = &resource[resource_origin(resource).len()..];
     let end = rest.find(['?', '#']).unwrap_or(rest.len());
     rest[..end].trim_end_matches('/')

@@ -28,6 +28,7 @@ mod handler;
 mod http;
 mod limits;
 mod notify;
+pub mod oauth;
 #[cfg(feature = "schemars")]
 mod router;
 mod runtime;
@@ -41,7 +42,10 @@ use std::time::Duration;
 
 use mcp_wire::ProtocolVersion;
 
-pub use auth::{AuthRejection, Authenticator, BearerTokens, NoAuth, Principal};
+pub use auth::{
+    AuthFuture, AuthRejection, Authenticator, BearerTokens, NoAuth, Principal,
+    RESOURCE_METADATA_PREFIX, ResourceMetadata,
+};
 pub use context::RequestContext;
 pub use handler::{
     Handler, HandlerError, HandlerResult, INPUT_KEY_META, InputPending, Intercepted, ListenGuard,
