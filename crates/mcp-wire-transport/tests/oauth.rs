@@ -1,200 +1,24 @@
 //! The server as an OAuth resource server, against a mock authorization server started here
 //! (metadata, key set and introspection on loopback; keys and tokens minted by the test).
 
-use std::collections::HashMap;
-use std::net::SocketAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+mod common;
 
-use axum::extract::State;
-use axum::routing::{get, post};
-use base64::Engine as _;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
 use bytes::Bytes;
-use http::{HeaderMap, Method, Request, StatusCode};
+use common::*;
+use http::{Method, Request};
 use http_body_util::{BodyExt, Full};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
-use jsonwebtoken::jwk::Jwk;
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use mcp_wire_transport::fixtures::ConformanceFixtures;
 use mcp_wire_transport::server::oauth::{IntrospectionValidator, JwtValidator, ResourceServer};
 use mcp_wire_transport::server::{Authenticator, Server, ServerConfig};
 use serde_json::{Value, json};
-
-const SCOPE: &str = "mcp:tools";
-
-fn now() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_secs()
-}
-
-fn b64(bytes: &[u8]) -> String {
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
-}
-
-/// An Ed25519 signing key minted for the test, and its public JWK.
-struct TestKey {
-    kid: String,
-    encoding: EncodingKey,
-    jwk: Value,
-}
-
-impl TestKey {
-    fn new(kid: &str) -> Self {
-        let _ = jsonwebtoken::crypto::rust_crypto::DEFAULT_PROVIDER.install_default();
-        let mut seed = [0u8; 32];
-        getrandom::fill(&mut seed).unwrap();
-        // PKCS#8 for an Ed25519 seed: a fixed prefix, then the 32 bytes (RFC 8410).
-        let mut der = vec![
-            0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22,
-            0x04, 0x20,
-        ];
-        der.extend_from_slice(&seed);
-        let encoding = EncodingKey::from_ed_der(&der);
-        let mut jwk =
-            serde_json::to_value(Jwk::from_encoding_key(&encoding, Algorithm::EdDSA).unwrap())
-                .unwrap();
-        jwk["kid"] = json!(kid);
-        jwk["alg"] = json!("EdDSA");
-        jwk["use"] = json!("sig");
-        Self {
-            kid: kid.to_owned(),
-            encoding,
-            jwk,
-        }
-    }
-
-    /// The public key's bytes (what an HMAC "keyed with the public key" would use).
-    fn public_bytes(&self) -> Vec<u8> {
-        base64::engine::general_purpose::URL_SAFE_NO_PAD
-            .decode(self.jwk["x"].as_str().unwrap())
-            .unwrap()
-    }
-
-    fn sign(&self, claims: &Value) -> String {
-        let mut header = Header::new(Algorithm::EdDSA);
-        header.kid = Some(self.kid.clone());
-        jsonwebtoken::encode(&header, claims, &self.encoding).unwrap()
-    }
-}
-
-/// What the mock authorization server serves and counts.
-#[derive(Default)]
-struct AsState {
-    issuer: String,
-    keys: Mutex<Vec<Value>>,
-    jwks_fetches: AtomicUsize,
-    /// Opaque token → its introspection answer.
-    opaque: Mutex<HashMap<String, Value>>,
-}
-
-struct MockAs {
-    issuer: String,
-    state: Arc<AsState>,
-    task: tokio::task::JoinHandle<()>,
-}
-
-impl Drop for MockAs {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
-}
-
-/// The client credentials the resource server presents at the introspection endpoint.
-const RS_CLIENT: (&str, &str) = ("mcp-server", "rs-secret");
-
-/// A JSON answer (the crate's axum has no `Json` extractor).
-fn json_reply(status: StatusCode, value: Value) -> axum::response::Response {
-    let mut r = axum::response::Response::new(axum::body::Body::from(value.to_string()));
-    *r.status_mut() = status;
-    r.headers_mut().insert(
-        http::header::CONTENT_TYPE,
-        http::HeaderValue::from_static("application/json"),
-    );
-    r
-}
-
-async fn metadata(State(s): State<Arc<AsState>>) -> axum::response::Response {
-    json_reply(
-        StatusCode::OK,
-        json!({
-            "issuer": s.issuer,
-            "jwks_uri": format!("{}/jwks", s.issuer),
-            "introspection_endpoint": format!("{}/introspect", s.issuer),
-            "token_endpoint": format!("{}/token", s.issuer),
-            "response_types_supported": ["code"],
-        }),
-    )
-}
-
-async fn jwks(State(s): State<Arc<AsState>>) -> axum::response::Response {
-    s.jwks_fetches.fetch_add(1, Ordering::SeqCst);
-    let keys = s.keys.lock().unwrap().clone();
-    json_reply(StatusCode::OK, json!({"keys": keys}))
-}
-
-async fn introspect(
-    State(s): State<Arc<AsState>>,
-    headers: HeaderMap,
-    body: String,
-) -> axum::response::Response {
-    let expected = format!(
-        "Basic {}",
-        base64::engine::general_purpose::STANDARD
-            .encode(format!("{}:{}", RS_CLIENT.0, RS_CLIENT.1))
-    );
-    if headers.get("authorization").and_then(|v| v.to_str().ok()) != Some(expected.as_str()) {
-        return json_reply(StatusCode::UNAUTHORIZED, json!({"error": "invalid_client"}));
-    }
-    let token = body
-        .split('&')
-        .find_map(|p| p.strip_prefix("token="))
-        .unwrap_or("");
-    let answer = s
-        .opaque
-        .lock()
-        .unwrap()
-        .get(token)
-        .cloned()
-        .unwrap_or_else(|| json!({"active": false}));
-    json_reply(StatusCode::OK, answer)
-}
-
-async fn start_as() -> MockAs {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let issuer = format!("http://{}", listener.local_addr().unwrap());
-    let state = Arc::new(AsState {
-        issuer: issuer.clone(),
-        ..AsState::default()
-    });
-    let app = axum::Router::new()
-        .route("/.well-known/oauth-authorization-server", get(metadata))
-        .route("/jwks", get(jwks))
-        .route("/introspect", post(introspect))
-        .with_state(state.clone());
-    let task = tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
-    MockAs {
-        issuer,
-        state,
-        task,
-    }
-}
-
-impl MockAs {
-    fn publish(&self, keys: &[&TestKey]) {
-        *self.state.keys.lock().unwrap() = keys.iter().map(|k| k.jwk.clone()).collect();
-    }
-
-    fn fetches(&self) -> usize {
-        self.state.jwks_fetches.load(Ordering::SeqCst)
-    }
-}
 
 /// The conformance fixtures served at `/mcp` behind `auth`, built for the endpoint's URI.
 struct Protected {
@@ -247,83 +71,6 @@ async fn serve_jwt(issuer: &str, refresh: Duration) -> Protected {
 fn good_claims(issuer: &str, server: &Protected, sub: &str) -> Value {
     json!({"iss": issuer, "sub": sub, "aud": server.resource, "client_id": "test-client",
         "scope": format!("openid {SCOPE}"), "iat": now(), "exp": now() + 300})
-}
-
-struct Reply {
-    status: u16,
-    headers: HeaderMap,
-    body: String,
-}
-
-impl Reply {
-    fn challenge(&self) -> &str {
-        self.headers
-            .get("www-authenticate")
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("")
-    }
-
-    /// The JSON-RPC messages of the body (JSON, or SSE `data:` lines).
-    fn messages(&self) -> Vec<Value> {
-        if self.body.trim_start().starts_with('{') {
-            return vec![serde_json::from_str(&self.body).unwrap()];
-        }
-        self.body
-            .lines()
-            .filter_map(|l| l.strip_prefix("data:"))
-            .filter_map(|d| serde_json::from_str(d.trim()).ok())
-            .collect()
-    }
-}
-
-/// One HTTP exchange; an event stream (which stays open) is not read further.
-async fn send(
-    addr: SocketAddr,
-    method: Method,
-    path: &str,
-    headers: &[(&str, &str)],
-    body: &Value,
-) -> Reply {
-    let client: Client<HttpConnector, Full<Bytes>> =
-        Client::builder(TokioExecutor::new()).build(HttpConnector::new());
-    let mut request = Request::builder()
-        .method(method.clone())
-        .uri(format!("http://{addr}{path}"));
-    for (k, v) in headers {
-        request = request.header(*k, *v);
-    }
-    let body = match body {
-        Value::Null => Bytes::new(),
-        v => {
-            request = request.header("content-type", "application/json");
-            Bytes::from(v.to_string())
-        }
-    };
-    let exchange = async {
-        let response = client
-            .request(request.body(Full::new(body)).unwrap())
-            .await
-            .unwrap();
-        let status = response.status().as_u16();
-        let (parts, body) = response.into_parts();
-        let stream = parts
-            .headers
-            .get("content-type")
-            .is_some_and(|v| v.as_bytes().starts_with(b"text/event-stream"));
-        let body = if method == Method::GET && stream {
-            String::new()
-        } else {
-            String::from_utf8(body.collect().await.unwrap().to_bytes().to_vec()).unwrap()
-        };
-        Reply {
-            status,
-            headers: parts.headers,
-            body,
-        }
-    };
-    tokio::time::timeout(Duration::from_secs(10), exchange)
-        .await
-        .expect("an answer in time")
 }
 
 const ACCEPT: (&str, &str) = ("accept", "application/json, text/event-stream");

@@ -3,7 +3,8 @@
 //! ```sh
 //! cargo run -p mcp-wire-transport --features cli --bin conformance_server -- \
 //!     --listen 127.0.0.1:3001 [--revisions 2024-11-05,2025-03-26,2025-06-18,2025-11-25,2026-07-28] \
-//!     [--log-format text|json] [--metrics 127.0.0.1:9464]
+//!     [--log-format text|json] [--metrics 127.0.0.1:9464] \
+//!     [--auth-issuer URL [--auth-scopes A,B] [--resource URL] [--auth-introspection URL …]]
 //! ```
 //!
 //! (`--listen 127.0.0.1:0` picks a free port.) The first line on stdout is the endpoint URL.
@@ -11,15 +12,19 @@
 //! It serves `/mcp` with the tools, resources and prompts the suite's scenarios name, each
 //! written once on the runtime's `Handler` and served at every offered revision. Logs go to
 //! stderr at the levels `RUST_LOG` selects (`info` by default); `--metrics ADDR` serves the
-//! runtime's metrics at `http://ADDR/metrics` (off by default).
+//! runtime's metrics at `http://ADDR/metrics` (off by default). `--auth-issuer` makes `/mcp` an
+//! OAuth resource server (`server::oauth::AuthOptions`; `--help` lists the options).
 
 use mcp_wire::ProtocolVersion;
 use mcp_wire_transport::fixtures::ConformanceFixtures;
+use std::sync::Arc;
+
+use mcp_wire_transport::server::oauth::{AUTH_OPTIONS_HELP, AuthOptions};
 use mcp_wire_transport::server::{Server, ServerConfig};
 use mcp_wire_transport::telemetry::{self, LogFormat, MetricsEndpoint};
 
 const USAGE: &str = "usage: conformance_server (--listen HOST:PORT | --stdio) [--revisions V1,V2,...] \
-[--log-format text|json] [--metrics HOST:PORT]";
+[--log-format text|json] [--metrics HOST:PORT] [authorization options]";
 
 fn usage(problem: &str) -> ! {
     eprintln!("conformance_server: {problem}\n{USAGE}");
@@ -33,8 +38,14 @@ async fn main() -> std::io::Result<()> {
     let mut revisions = ProtocolVersion::ALL.to_vec();
     let mut log_format = LogFormat::Text;
     let mut metrics = None;
+    let mut auth = AuthOptions::default();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
+        match auth.take(&a, || args.next()) {
+            Ok(true) => continue,
+            Ok(false) => {}
+            Err(problem) => usage(&problem),
+        }
         let mut value = || {
             args.next()
                 .unwrap_or_else(|| usage(&format!("{a} needs a value")))
@@ -54,6 +65,10 @@ async fn main() -> std::io::Result<()> {
             }
             "--log-format" => log_format = value().parse().unwrap_or_else(|e: String| usage(&e)),
             "--metrics" => metrics = Some(value()),
+            "--help" | "-h" => {
+                println!("{USAGE}\n\n{AUTH_OPTIONS_HELP}");
+                return Ok(());
+            }
             other => usage(&format!("unknown argument {other:?}")),
         }
     }
@@ -63,18 +78,27 @@ async fn main() -> std::io::Result<()> {
         Some(addr) => Some(MetricsEndpoint::bind(addr).await?),
         None => None,
     };
-    let config = ServerConfig {
+    let mut config = ServerConfig {
         revisions,
         ..ServerConfig::default()
     };
-    let server = Server::new(ConformanceFixtures::new(), config);
     if stdio {
-        server.serve_stdio().await;
+        if !auth.issuers.is_empty() {
+            usage("authorization protects HTTP endpoints: use --listen");
+        }
+        Server::new(ConformanceFixtures::new(), config)
+            .serve_stdio()
+            .await;
         return Ok(());
     }
     let listen = listen.unwrap_or_else(|| usage("name --listen HOST:PORT or --stdio"));
     let listener = tokio::net::TcpListener::bind(&listen).await?;
     let addr = listener.local_addr()?;
+    if let Some(resource_server) = auth.resource_server(addr).unwrap_or_else(|e| usage(&e)) {
+        tracing::info!(resource = %resource_server.metadata().resource, "authorization on");
+        config.authenticator = Arc::new(resource_server);
+    }
+    let server = Server::new(ConformanceFixtures::new(), config);
     println!("http://{addr}/mcp");
     tracing::info!(%addr, "serving /mcp");
     server.serve(listener).await
