@@ -1,9 +1,10 @@
 //! Shared helpers for the cross-crate tests: locating the shared corpus and examples,
 //! installing the pinned real MCP peers ([`peers`]) and the plans their clients run
-//! ([`plans`]).
+//! ([`plans`]), the mock OAuth authorization server ([`oauth`]).
 
 use std::path::PathBuf;
 
+pub mod oauth;
 pub mod peers;
 pub mod plans;
 

@@ -1,20 +1,18 @@
 //! The server as an OAuth resource server, against a mock authorization server started here
 //! (metadata, key set and introspection on loopback; keys and tokens minted by the test).
 
-mod common;
-
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use common::*;
 use http::{Method, Request};
 use http_body_util::{BodyExt, Full};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
+use mcp_wire_tests::oauth::*;
 use mcp_wire_transport::fixtures::ConformanceFixtures;
 use mcp_wire_transport::server::oauth::{IntrospectionValidator, JwtValidator, ResourceServer};
 use mcp_wire_transport::server::{Authenticator, Server, ServerConfig};

@@ -1,13 +1,12 @@
-//! `conformance_server --auth-issuer …` against the mock authorization server of `common`:
-//! the options, the protected endpoint, and real SDK clients completing the OAuth flow.
-
-mod common;
+//! `conformance_server --auth-issuer …` against the mock authorization server of
+//! `mcp_wire_tests::oauth`: the options, the protected endpoint, and real SDK clients
+//! completing the OAuth flow.
 
 use std::process::Stdio;
 use std::time::Duration;
 
-use common::*;
 use http::Method;
+use mcp_wire_tests::oauth::*;
 use serde_json::{Value, json};
 use tokio::io::AsyncBufReadExt;
 use tokio::process::{Child, Command};

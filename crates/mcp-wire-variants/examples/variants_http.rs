@@ -11,8 +11,10 @@ use mcp_wire::model::{
     CallToolRequestParams, CallToolResult, Implementation, ReadResourceResult, Resource,
     ServerCapabilities, TextResourceContents, Tool,
 };
+use mcp_wire_transport::server::oauth::{AUTH_OPTIONS_HELP, AuthOptions};
 use mcp_wire_transport::server::{
-    BearerTokens, Handler, HandlerError, HandlerResult, Principal, RequestContext, ServerConfig,
+    Authenticator, BearerTokens, Handler, HandlerError, HandlerResult, Principal, RequestContext,
+    ServerConfig,
 };
 use mcp_wire_transport::telemetry::{LogFormat, MetricsEndpoint, install_log_subscriber};
 use mcp_wire_variants::live::{ResourceUpdate, SubscriptionProvider, VariantServer};
@@ -28,6 +30,7 @@ variants_http: a variant-aware MCP server (SEP-2053) over Streamable HTTP at /mc
 USAGE:
     variants_http [--listen HOST:PORT] [--tick-ms N] [--revisions V1,V2,...]
                   [--log-format text|json] [--metrics HOST:PORT]
+                  [--auth-issuer URL [--auth-scopes A,B] [--resource URL] ...]
 
 OPTIONS:
     --listen HOST:PORT   where to listen (default 127.0.0.1:3000; port 0 picks a free one).
@@ -51,6 +54,9 @@ AUTHENTICATION (every request needs a known bearer token):
     Authorization: Bearer alice   sees all four variants
     Authorization: Bearer bob     sees compact, full and legacy (not preview)
     no token or an unknown one    HTTP 401 with a WWW-Authenticate challenge
+With --auth-issuer the tokens are OAuth access tokens instead (the two above are refused): the
+principal is the token's subject as its issuer vouches for it, and the subject alice sees all
+four variants, everyone else the three others.
 
 SELECTING A VARIANT:
     params._meta[\"io.modelcontextprotocol/server-variant\"] = \"full\"   (wins over the header)
@@ -192,7 +198,12 @@ impl SubscriptionProvider for Ticker {
     }
 }
 
-fn front(tick: Duration) -> Result<VariantServer, mcp_wire_variants::live::LiveConfigError> {
+/// The front server; `preview_readers` are the principal keys (`Principal::key`) that see the
+/// preview variant.
+fn front(
+    tick: Duration,
+    preview_readers: Vec<String>,
+) -> Result<VariantServer, mcp_wire_variants::live::LiveConfigError> {
     static STATUS: &[&str] = &["demo://status"];
     static INDEXED: &[&str] = &["demo://status", "demo://index"];
     VariantServer::builder(Implementation::new("variants-http", "1.0.0"))
@@ -249,8 +260,8 @@ fn front(tick: Duration) -> Result<VariantServer, mcp_wire_variants::live::LiveC
         .catalog(|c| {
             c.cursor_key(cursor_key())
                 .advertise(AdvertisePolicy::WhenClientOptsIn)
-                .visibility(|variant, principal| {
-                    variant.id != "preview" || principal.key() == "alice"
+                .visibility(move |variant, principal| {
+                    variant.id != "preview" || preview_readers.iter().any(|k| k == principal.key())
                 })
         })
         .page_size(2)
@@ -294,10 +305,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut log_format = LogFormat::Text;
     let mut metrics = None;
     let mut args = std::env::args().skip(1);
+    let mut auth = AuthOptions::default();
     while let Some(arg) = args.next() {
+        if auth
+            .take(&arg, || args.next())
+            .unwrap_or_else(|e| usage(&e))
+        {
+            continue;
+        }
         match arg.as_str() {
             "--help" | "-h" => {
-                print!("{HELP}");
+                print!("{HELP}\n{AUTH_OPTIONS_HELP}\n");
                 return Ok(());
             }
             "--listen" => {
@@ -347,17 +365,30 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some(addr) => Some(MetricsEndpoint::bind(addr).await?),
         None => None,
     };
-    let tokens = BearerTokens::new()
-        .with_token("alice", Principal::new("alice", vec![]))
-        .with_token("bob", Principal::new("bob", vec![]));
+    let listener = tokio::net::TcpListener::bind(&listen).await?;
+    let addr = listener.local_addr()?;
+    // The subject alice sees the preview: the demo token's principal, or alice as each
+    // accepted authorization server vouches for her.
+    let mut preview_readers = vec!["alice".to_owned()];
+    let authenticator: Arc<dyn Authenticator> =
+        match auth.resource_server(addr).unwrap_or_else(|e| usage(&e)) {
+            Some(resource_server) => {
+                preview_readers = auth.issuers.iter().map(|i| format!("{i} alice")).collect();
+                Arc::new(resource_server)
+            }
+            None => Arc::new(
+                BearerTokens::new()
+                    .with_token("alice", Principal::new("alice", vec![]))
+                    .with_token("bob", Principal::new("bob", vec![])),
+            ),
+        };
     let config = ServerConfig {
         revisions,
-        authenticator: Arc::new(tokens),
+        authenticator,
         ..ServerConfig::default()
     };
-    let server = front(tick)?.into_server(config)?;
-    let listener = tokio::net::TcpListener::bind(&listen).await?;
-    println!("http://{}/mcp", listener.local_addr()?);
+    let server = front(tick, preview_readers)?.into_server(config)?;
+    println!("http://{addr}/mcp");
     server.serve(listener).await?;
     Ok(())
 }

@@ -1,8 +1,6 @@
-//! What the OAuth tests share: a mock authorization server on loopback (metadata, key set,
-//! introspection, a client-credentials token endpoint), keys and tokens minted here, and one
-//! HTTP exchange.
-// Each test binary uses part of this module.
-#![allow(dead_code)]
+//! What the OAuth tests share: a mock authorization server on loopback (RFC 8414 metadata, a
+//! key set, introspection, a client-credentials token endpoint), Ed25519 keys and tokens minted
+//! by the test, and one HTTP exchange.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -23,8 +21,10 @@ use jsonwebtoken::jwk::Jwk;
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use serde_json::{Value, json};
 
+/// The scope the protected servers of the tests require.
 pub const SCOPE: &str = "mcp:tools";
 
+/// Now, in unix seconds.
 pub fn now() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -32,18 +32,23 @@ pub fn now() -> u64 {
         .as_secs()
 }
 
+/// base64url without padding (a JWT part).
 pub fn b64(bytes: &[u8]) -> String {
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
 }
 
 /// An Ed25519 signing key minted for the test, and its public JWK.
 pub struct TestKey {
+    /// Its key id.
     pub kid: String,
+    /// The private key.
     pub encoding: EncodingKey,
+    /// The public key as a JWK (`kid`, `alg: EdDSA`, `use: sig`).
     pub jwk: Value,
 }
 
 impl TestKey {
+    /// A fresh random key named `kid`.
     pub fn new(kid: &str) -> Self {
         let _ = jsonwebtoken::crypto::rust_crypto::DEFAULT_PROVIDER.install_default();
         let mut seed = [0u8; 32];
@@ -75,6 +80,7 @@ impl TestKey {
             .unwrap()
     }
 
+    /// `claims` as a JWT signed with this key (EdDSA, its `kid` in the header).
     pub fn sign(&self, claims: &Value) -> String {
         let mut header = Header::new(Algorithm::EdDSA);
         header.kid = Some(self.kid.clone());
@@ -85,8 +91,11 @@ impl TestKey {
 /// What the mock authorization server serves and counts.
 #[derive(Default)]
 pub struct AsState {
+    /// Its issuer identifier (`http://127.0.0.1:PORT`).
     pub issuer: String,
+    /// The JWKs its key set publishes.
     pub keys: Mutex<Vec<Value>>,
+    /// How often the key set was fetched.
     pub jwks_fetches: AtomicUsize,
     /// Opaque token → its introspection answer.
     pub opaque: Mutex<HashMap<String, Value>>,
@@ -96,10 +105,13 @@ pub struct AsState {
     pub token_requests: Mutex<Vec<HashMap<String, String>>>,
 }
 
+/// A running mock authorization server (stopped when dropped).
 pub struct MockAs {
+    /// Its issuer identifier.
     pub issuer: String,
+    /// What it serves and counts.
     pub state: Arc<AsState>,
-    pub task: tokio::task::JoinHandle<()>,
+    task: tokio::task::JoinHandle<()>,
 }
 
 impl Drop for MockAs {
@@ -122,7 +134,7 @@ pub fn json_reply(status: StatusCode, value: Value) -> axum::response::Response 
     r
 }
 
-pub async fn metadata(State(s): State<Arc<AsState>>) -> axum::response::Response {
+async fn metadata(State(s): State<Arc<AsState>>) -> axum::response::Response {
     json_reply(
         StatusCode::OK,
         json!({
@@ -138,13 +150,14 @@ pub async fn metadata(State(s): State<Arc<AsState>>) -> axum::response::Response
     )
 }
 
-pub async fn jwks(State(s): State<Arc<AsState>>) -> axum::response::Response {
+async fn jwks(State(s): State<Arc<AsState>>) -> axum::response::Response {
     s.jwks_fetches.fetch_add(1, Ordering::SeqCst);
     let keys = s.keys.lock().unwrap().clone();
     json_reply(StatusCode::OK, json!({"keys": keys}))
 }
 
-pub async fn introspect(
+/// Introspection (RFC 7662) for the resource server `RS_CLIENT`.
+async fn introspect(
     State(s): State<Arc<AsState>>,
     headers: HeaderMap,
     body: String,
@@ -157,10 +170,8 @@ pub async fn introspect(
     if headers.get("authorization").and_then(|v| v.to_str().ok()) != Some(expected.as_str()) {
         return json_reply(StatusCode::UNAUTHORIZED, json!({"error": "invalid_client"}));
     }
-    let token = body
-        .split('&')
-        .find_map(|p| p.strip_prefix("token="))
-        .unwrap_or("");
+    let form = form_decode(&body);
+    let token = form.get("token").map_or("", String::as_str);
     let answer = s
         .opaque
         .lock()
@@ -171,6 +182,8 @@ pub async fn introspect(
     json_reply(StatusCode::OK, answer)
 }
 
+/// Starts a mock authorization server on a free loopback port: RFC 8414 metadata at
+/// `/.well-known/oauth-authorization-server`, `/jwks`, `/introspect`, `/token`.
 pub async fn start_as() -> MockAs {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let issuer = format!("http://{}", listener.local_addr().unwrap());
@@ -200,22 +213,29 @@ impl MockAs {
         *self.state.signer.lock().unwrap() = Some((key.kid.clone(), key.encoding.clone()));
     }
 
+    /// The key set publishes `keys` (and only them) from now on.
     pub fn publish(&self, keys: &[&TestKey]) {
         *self.state.keys.lock().unwrap() = keys.iter().map(|k| k.jwk.clone()).collect();
     }
 
+    /// How often the key set was fetched.
     pub fn fetches(&self) -> usize {
         self.state.jwks_fetches.load(Ordering::SeqCst)
     }
 }
 
+/// An HTTP answer.
 pub struct Reply {
+    /// Its status.
     pub status: u16,
+    /// Its headers.
     pub headers: HeaderMap,
+    /// Its body (empty for an event stream).
     pub body: String,
 }
 
 impl Reply {
+    /// The `WWW-Authenticate` header (empty when there is none).
     pub fn challenge(&self) -> &str {
         self.headers
             .get("www-authenticate")
@@ -323,7 +343,7 @@ pub fn form_decode(body: &str) -> HashMap<String, String> {
 
 /// The client credentials grant (RFC 6749 §4.4): a JWT for the requested `resource` (RFC 8707)
 /// and scope, to `PEER_CLIENT` authenticated by HTTP Basic or in the form.
-pub async fn token(
+async fn token(
     State(s): State<Arc<AsState>>,
     headers: HeaderMap,
     body: String,
