@@ -41,10 +41,10 @@ pub struct BridgeArgs {
     pub server_url: Option<String>,
     /// The revisions offered to clients (comma-separated; default: all five).
     #[arg(long, value_name = "LIST", value_parser = parse_list)]
-    pub client_revisions: Option<Revisions>,
+    pub client_revisions: Option<RevisionList>,
     /// The revisions the bridge may speak upstream (comma-separated; default: all five).
     #[arg(long, value_name = "LIST", value_parser = parse_list)]
-    pub server_revisions: Option<Revisions>,
+    pub server_revisions: Option<RevisionList>,
     /// Write one JSON line per frame changed, refused or synthesized (explain's shape).
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
@@ -75,9 +75,9 @@ pub struct BridgeArgs {
 
 /// A parsed revision list.
 #[derive(Debug, Clone)]
-pub struct Revisions(pub Vec<ProtocolVersion>);
+pub struct RevisionList(pub Vec<ProtocolVersion>);
 
-fn parse_list(s: &str) -> Result<Revisions, String> {
+fn parse_list(s: &str) -> Result<RevisionList, String> {
     s.split(',')
         .map(|v| {
             v.trim()
@@ -85,7 +85,7 @@ fn parse_list(s: &str) -> Result<Revisions, String> {
                 .map_err(|_| format!("unknown revision {v:?}"))
         })
         .collect::<Result<Vec<_>, _>>()
-        .map(Revisions)
+        .map(RevisionList)
 }
 
 /// Where the client side listens.
@@ -146,10 +146,10 @@ pub async fn run(args: BridgeArgs) -> Result<(), BridgeError> {
     options.emitter = Emitter {
         strict: args.strict,
     };
-    if let Some(Revisions(r)) = args.client_revisions {
+    if let Some(RevisionList(r)) = args.client_revisions {
         options = options.client_revisions(r);
     }
-    if let Some(Revisions(r)) = args.server_revisions {
+    if let Some(RevisionList(r)) = args.server_revisions {
         options = options.server_revisions(r);
     }
     let bridge = Bridge::connect(&target, options).await?;

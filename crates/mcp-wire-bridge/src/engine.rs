@@ -20,7 +20,7 @@ use mcp_wire::model::{
 };
 use mcp_wire::wire::ledger::RESERVED_META;
 use mcp_wire::wire::{MethodResult, parse_result_str_for};
-use mcp_wire::{JsonPath, ProtocolVersion};
+use mcp_wire::{Era, JsonPath, ProtocolVersion};
 use mcp_wire_transport::server::{
     Handler, HandlerError, Intercepted, ListenGuard, RequestContext, SessionHandle, capability_for,
     declares,
@@ -28,15 +28,13 @@ use mcp_wire_transport::server::{
 use serde_json::{Map, Value, json};
 use tokio::time::Instant;
 
-use crate::direction_b::DirectionB;
 use crate::emit::{Emitter, emit_frame};
-use crate::legacy_sessions::LegacySessions;
+use crate::handshake_sessions::HandshakeSessions;
 use crate::limits::{Limits, Reason};
 use crate::listen::Listener;
 use crate::report::{Dir, Report, Status};
-use crate::upstream::{Answer, Era, LegEvent, LegHandle, Snapshot, Upstream, bridge_info};
-
-const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
+use crate::stateless_to_handshake::StatelessToHandshake;
+use crate::upstream::{Answer, LegEvent, LegHandle, Snapshot, Upstream, bridge_info};
 
 /// The hard cap on one leg, however much progress extends it.
 const LEG_HARD_CAP: std::time::Duration = std::time::Duration::from_secs(600);
@@ -67,7 +65,7 @@ enum CapabilityRule {
 const SERVER_CAPABILITIES_HIDDEN: [&str; 2] = ["tasks", "extensions"];
 
 /// `_meta` keys of a 2026-07-28 result that mean nothing to a legacy client.
-const MODERN_RESULT_META: [&str; 2] = [keys::SERVER_INFO, keys::SUBSCRIPTION_ID];
+const STATELESS_RESULT_META: [&str; 2] = [keys::SERVER_INFO, keys::SUBSCRIPTION_ID];
 
 /// A legacy client's identity as stamped on its 2026-07-28 requests.
 struct Identity {
@@ -98,7 +96,7 @@ pub struct BridgeHandler {
     subscribed: Mutex<HashMap<String, BTreeSet<String>>>,
     /// Direction B (a 2026-07-28 client in front of a legacy server), when the upstream is
     /// legacy.
-    direction_b: Option<DirectionB>,
+    stateless_to_handshake: Option<StatelessToHandshake>,
 }
 
 impl BridgeHandler {
@@ -109,11 +107,11 @@ impl BridgeHandler {
         limits: Limits,
         report: Arc<Report>,
         emitter: Emitter,
-        legacy_sessions: Option<LegacySessions>,
+        handshake_sessions: Option<HandshakeSessions>,
     ) -> Self {
         let advertised = advertised_capabilities(&snapshot, listener.is_some());
-        let direction_b = legacy_sessions.map(|sessions| {
-            DirectionB::new(
+        let stateless_to_handshake = handshake_sessions.map(|sessions| {
+            StatelessToHandshake::new(
                 sessions,
                 snapshot.clone(),
                 &advertised,
@@ -132,13 +130,13 @@ impl BridgeHandler {
             levels: Mutex::new(HashMap::new()),
             identities: Mutex::new(HashMap::new()),
             subscribed: Mutex::new(HashMap::new()),
-            direction_b,
+            stateless_to_handshake,
         }
     }
 
     /// Direction B's legacy sessions open now (one per client identity).
-    pub async fn legacy_sessions(&self) -> usize {
-        match &self.direction_b {
+    pub async fn handshake_sessions(&self) -> usize {
+        match &self.stateless_to_handshake {
             Some(b) => b.sessions().await,
             None => 0,
         }
@@ -146,16 +144,20 @@ impl BridgeHandler {
 
     /// Direction B's parked calls (calls waiting for a 2026-07-28 client's retry).
     pub fn parked_calls(&self) -> usize {
-        self.direction_b.as_ref().map_or(0, DirectionB::parked)
+        self.stateless_to_handshake
+            .as_ref()
+            .map_or(0, StatelessToHandshake::parked)
     }
 
     /// Direction B's tasks (the tasks extension over the legacy server's core tasks).
     pub fn tasks(&self) -> usize {
-        self.direction_b.as_ref().map_or(0, DirectionB::tasks)
+        self.stateless_to_handshake
+            .as_ref()
+            .map_or(0, StatelessToHandshake::tasks)
     }
 
-    fn modern_upstream(&self) -> bool {
-        self.snapshot.era == Era::Modern
+    fn stateless_upstream(&self) -> bool {
+        self.snapshot.era() == Era::Stateless
     }
 
     /// Direction A: a legacy session's subscribe (`hold`) or unsubscribe of `uri` on the
@@ -227,7 +229,7 @@ impl BridgeHandler {
         if meta.contains_key(keys::PROGRESS_TOKEN) {
             meta.insert(keys::PROGRESS_TOKEN.into(), json!(leg));
         }
-        if self.modern_upstream() {
+        if self.stateless_upstream() {
             // The keys before the stamp, only for a report of what it injected.
             let before: Option<Vec<String>> = self
                 .report
@@ -246,8 +248,12 @@ impl BridgeHandler {
                             .pointer()
                     })
                     .collect();
-                self.report
-                    .stamped(request.method(), ctx.revision(), MODERN, injected);
+                self.report.stamped(
+                    request.method(),
+                    ctx.revision(),
+                    ProtocolVersion::LATEST_STATELESS,
+                    injected,
+                );
             }
         }
         if !meta.is_empty() {
@@ -261,12 +267,15 @@ impl BridgeHandler {
     fn identity_of(&self, ctx: &RequestContext) -> Arc<Identity> {
         let made = || {
             Arc::new(Identity {
-                capabilities: modern_client_capabilities(ctx.client_capabilities()),
+                capabilities: stateless_client_capabilities(ctx.client_capabilities()),
                 info: serde_json::to_value(ctx.client_info().cloned().unwrap_or_else(bridge_info))
                     .unwrap_or(Value::Null),
             })
         };
-        let Some(session) = ctx.session_id().filter(|_| ctx.revision() != MODERN) else {
+        let Some(session) = ctx
+            .session_id()
+            .filter(|_| ctx.revision() != ProtocolVersion::LATEST_STATELESS)
+        else {
             return made();
         };
         let mut identities = self
@@ -288,14 +297,17 @@ impl BridgeHandler {
         sent_level: Option<Value>,
     ) {
         {
-            meta.insert(keys::PROTOCOL_VERSION.into(), json!(MODERN.as_str()));
+            meta.insert(
+                keys::PROTOCOL_VERSION.into(),
+                json!(ProtocolVersion::LATEST_STATELESS.as_str()),
+            );
             let identity = self.identity_of(ctx);
             meta.insert(
                 keys::CLIENT_CAPABILITIES.into(),
                 identity.capabilities.clone(),
             );
             meta.insert(keys::CLIENT_INFO.into(), identity.info.clone());
-            let level = if ctx.revision() == MODERN {
+            let level = if ctx.revision() == ProtocolVersion::LATEST_STATELESS {
                 sent_level
             } else {
                 self.level_of(ctx)
@@ -318,7 +330,7 @@ impl BridgeHandler {
         let from = ctx.revision();
         let to = self.upstream.revision();
         let mut sent = request;
-        if from != MODERN
+        if from != ProtocolVersion::LATEST_STATELESS
             && let Some(members) = sent.retry_members_mut()
         {
             // In direction A the bridge alone runs the input rounds: a legacy client's own
@@ -329,8 +341,8 @@ impl BridgeHandler {
         }
         // The request as first read is kept for retries only where one can come (a legacy
         // client's call to a 2026-07-28 server that may answer `input_required`).
-        let retriable = from != MODERN
-            && self.modern_upstream()
+        let retriable = from != ProtocolVersion::LATEST_STATELESS
+            && self.stateless_upstream()
             && mcp_wire::wire::INPUT_REQUIRED_METHODS.contains(&method);
         let original = retriable.then(|| sent.clone());
         let mut rounds = 0usize;
@@ -573,8 +585,8 @@ impl BridgeHandler {
     ) -> Result<ServerResult, ErrorData> {
         let to = ctx.revision();
         let from = self.upstream.revision();
-        if to != MODERN {
-            strip_modern_meta(&mut result);
+        if to != ProtocolVersion::LATEST_STATELESS {
+            strip_stateless_meta(&mut result);
         }
         if !same_wire(from, to, &self.report, self.emitter) {
             emit_frame(
@@ -602,7 +614,7 @@ impl BridgeHandler {
                 "the server does not offer logging",
             ));
         }
-        if self.modern_upstream() {
+        if self.stateless_upstream() {
             if let Some(id) = ctx.session_id() {
                 self.levels
                     .lock()
@@ -638,8 +650,8 @@ impl Handler for BridgeHandler {
 
     async fn intercept(&self, ctx: RequestContext, request: ClientRequest) -> Intercepted {
         let refuse = |e: ErrorData| Intercepted::Answered(Err(HandlerError::Rpc(e)));
-        if ctx.revision() == MODERN
-            && let Some(b) = &self.direction_b
+        if ctx.revision() == ProtocolVersion::LATEST_STATELESS
+            && let Some(b) = &self.stateless_to_handshake
         {
             // Boxed, as are the other rare paths below (input rounds, server requests): their
             // futures would otherwise make every request's future their size.
@@ -660,7 +672,7 @@ impl Handler for BridgeHandler {
                 None => Intercepted::Continue(ctx, request),
             },
             ClientRequest::Subscribe(_) | ClientRequest::Unsubscribe(_) => {
-                let carried = if self.modern_upstream() {
+                let carried = if self.stateless_upstream() {
                     // A8: the URI joins (or leaves) the upstream listen stream's filter.
                     let subscribe = self
                         .advertised
@@ -713,7 +725,7 @@ impl Handler for BridgeHandler {
         ctx: &RequestContext,
         filter: SubscriptionFilter,
     ) -> Result<(SubscriptionFilter, Option<ListenGuard>), ErrorData> {
-        match &self.direction_b {
+        match &self.stateless_to_handshake {
             // B7: emulated with the legacy server's subscriptions and list changes.
             Some(b) => b.listen(ctx, filter).await,
             // A 2026-07-28 upstream: the bridge's own listen stream upstream feeds it.
@@ -728,9 +740,9 @@ impl Handler for BridgeHandler {
     ) -> Result<(), ErrorData> {
         let _ = result;
         self.upstream.add_session(session.clone());
-        let source = match self.snapshot.era {
-            Era::Modern => "server/discover".to_owned(),
-            Era::Legacy => format!("initialize at {}", self.snapshot.revision),
+        let source = match self.snapshot.era() {
+            Era::Stateless => "server/discover".to_owned(),
+            Era::Handshake => format!("initialize at {}", self.snapshot.revision),
         };
         self.report.event(
             Dir::ToClient,
@@ -773,13 +785,13 @@ impl Handler for BridgeHandler {
     }
 }
 
-/// Removes [`MODERN_RESULT_META`] from a result's `_meta` (and `_meta` itself when nothing
+/// Removes [`STATELESS_RESULT_META`] from a result's `_meta` (and `_meta` itself when nothing
 /// else is left), in place.
-fn strip_modern_meta(result: &mut ServerResult) {
+fn strip_stateless_meta(result: &mut ServerResult) {
     if let Some(slot) = result_meta_slot(result)
         && let Some(meta) = slot.as_mut()
     {
-        for key in MODERN_RESULT_META {
+        for key in STATELESS_RESULT_META {
             meta.shift_remove(key);
         }
         if meta.is_empty() {
@@ -837,7 +849,7 @@ fn advertised_capabilities(snapshot: &Snapshot, listening: bool) -> ServerCapabi
         for key in SERVER_CAPABILITIES_HIDDEN {
             map.shift_remove(key);
         }
-        if snapshot.era == Era::Modern && !listening {
+        if snapshot.era() == Era::Stateless && !listening {
             for area in ["tools", "prompts", "resources"] {
                 if let Some(a) = map.get_mut(area).and_then(Value::as_object_mut) {
                     a.shift_remove("listChanged");
@@ -851,7 +863,7 @@ fn advertised_capabilities(snapshot: &Snapshot, listening: bool) -> ServerCapabi
 
 /// A legacy client's capabilities as a 2026-07-28 request's `clientCapabilities`
 /// ([`CLIENT_CAPABILITY_MAP`]; unknown members are copied).
-fn modern_client_capabilities(caps: &ClientCapabilities) -> Value {
+fn stateless_client_capabilities(caps: &ClientCapabilities) -> Value {
     let mut value = serde_json::to_value(caps).unwrap_or_else(|_| json!({}));
     if let Some(map) = value.as_object_mut() {
         for (member, rule) in CLIENT_CAPABILITY_MAP {
@@ -954,7 +966,7 @@ mod tests {
         }))
         .unwrap();
         assert_eq!(
-            modern_client_capabilities(&caps),
+            stateless_client_capabilities(&caps),
             json!({"experimental": {"x": {}}, "roots": {}, "sampling": {}, "elicitation": {"form": {}}})
         );
     }
@@ -965,10 +977,20 @@ mod tests {
         let none = Report::none();
         let plain = Emitter::default();
         assert!(same_wire(V2025_11_25, V2025_11_25, &none, plain));
-        assert!(same_wire(MODERN, MODERN, &none, plain));
+        assert!(same_wire(
+            ProtocolVersion::LATEST_STATELESS,
+            ProtocolVersion::LATEST_STATELESS,
+            &none,
+            plain
+        ));
         // Another revision: the ledger may strip, inject or refuse.
         assert!(!same_wire(V2025_06_18, V2025_11_25, &none, plain));
-        assert!(!same_wire(MODERN, V2025_11_25, &none, plain));
+        assert!(!same_wire(
+            ProtocolVersion::LATEST_STATELESS,
+            V2025_11_25,
+            &none,
+            plain
+        ));
         // Strict emission strips what the default passes.
         assert!(!same_wire(
             V2025_11_25,
@@ -990,10 +1012,10 @@ mod tests {
             &Answer::of_result(&json!({"content": [], "resultType": "complete", "_meta": {
                 "io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"},
                 "io.modelcontextprotocol/subscriptionId": 3}})),
-            MODERN,
+            ProtocolVersion::LATEST_STATELESS,
         )
         .unwrap();
-        strip_modern_meta(&mut result);
+        strip_stateless_meta(&mut result);
         assert!(result.meta().is_none(), "{result:?}");
         // Other keys stay.
         let mut result = read_result(
@@ -1001,10 +1023,10 @@ mod tests {
             &Answer::of_result(&json!({"tools": [], "_meta": {
                 "io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"},
                 "x/y": 1}})),
-            MODERN,
+            ProtocolVersion::LATEST_STATELESS,
         )
         .unwrap();
-        strip_modern_meta(&mut result);
+        strip_stateless_meta(&mut result);
         assert_eq!(
             serde_json::to_value(result.meta()).unwrap(),
             json!({"x/y": 1})
@@ -1042,14 +1064,14 @@ mod tests {
         let e = read_result(
             "tools/list",
             &Answer::of_result(&json!({"resultType": "input_required", "inputRequests": {}})),
-            MODERN,
+            ProtocolVersion::LATEST_STATELESS,
         )
         .unwrap_err();
         assert_eq!(e.data.unwrap()["reason"], "mrtr_forbidden_method");
         let e = read_result(
             "tools/call",
             &Answer::of_result(&json!({"resultType": "later", "content": []})),
-            MODERN,
+            ProtocolVersion::LATEST_STATELESS,
         )
         .unwrap_err();
         assert_eq!(e.data.unwrap()["reason"], "unknown_result_type");

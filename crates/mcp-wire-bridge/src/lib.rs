@@ -19,13 +19,13 @@
 //!   request they answer) and delivers it to the *leg* it belongs to.
 //! - The mapping tables are data: [`engine`]'s `CLIENT_CAPABILITY_MAP` (legacy
 //!   `initialize` capabilities → 2026-07-28 `clientCapabilities`), `SERVER_CAPABILITIES_HIDDEN`,
-//!   `MODERN_RESULT_META`, the ledger's `RESERVED_META`; [`limits::Limits`] (every bound); [`limits::Reason`]
+//!   `STATELESS_RESULT_META`, the ledger's `RESERVED_META`; [`limits::Limits`] (every bound); [`limits::Reason`]
 //!   (the refusal catalogue, `data.reason`). Field-level stripping and refusing is the
 //!   boundary's ledger, not repeated here.
 //! - [`report`]: `--report FILE`, one line per frame changed, refused or synthesized, in
 //!   `explain`'s shape.
 //!
-//! - Direction B (`direction_b`, `legacy_sessions`, `park`): a 2026-07-28 client in
+//! - Direction B (`stateless_to_handshake`, `handshake_sessions`, `park`): a 2026-07-28 client in
 //!   front of a legacy server gets a legacy session of its own identity, and its calls whose
 //!   server asks it something are parked behind an `InputRequiredResult`.
 //!
@@ -50,7 +50,7 @@
 //! `--requirements 2026-07-28`, the tasks-extension scenarios included, each with no failed
 //! check and an empty `tests/conformance/expected-failures-b.yaml`. Also by real SDK clients
 //! in `tests/real_clients.rs`, real SDK client and server pairs in both directions in
-//! `tests/sdk_pairs.rs`, every fault in `tests/faults.rs`, and by `tests/direction_b.rs`.
+//! `tests/sdk_pairs.rs`, every fault in `tests/faults.rs`, and by `tests/stateless_to_handshake.rs`.
 //!
 //! # Decisions
 //!
@@ -62,7 +62,7 @@
 //!   `resources/read` in flight (the newest one, or the one waiting on the task it names);
 //!   elsewhere it is answered -32601 (Q1, Q2, B10).
 //! - Errors the bridge makes are -32603 with `data.reason` ([`Reason`]), never -32000..-32099
-//!   (Q4); a legacy server's errors are mapped for 2026-07-28 clients (`direction_b`), and
+//!   (Q4); a legacy server's errors are mapped for 2026-07-28 clients (`stateless_to_handshake`), and
 //!   other errors pass (Q5).
 //! - A 2026-07-28 client's identity gets a legacy session of its own, never shared across
 //!   principals (Q15); a capability it lacks is refused to the server, and becomes -32021 only
@@ -74,14 +74,14 @@
 //!   changes within `DUPLICATE_WINDOW` (200 ms) are announced once (Q13).
 
 pub mod cli;
-mod direction_b;
 pub mod emit;
 pub mod engine;
-mod legacy_sessions;
+mod handshake_sessions;
 pub mod limits;
 mod listen;
 mod park;
 pub mod report;
+mod stateless_to_handshake;
 mod tasks;
 pub mod upstream;
 
@@ -89,7 +89,7 @@ use std::future::IntoFuture;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use mcp_wire::ProtocolVersion;
+use mcp_wire::{Era, ProtocolVersion};
 use mcp_wire_transport::server::{Notifier, Principal, Server, ServerConfig};
 use mcp_wire_transport::{Connection, Frame};
 
@@ -97,7 +97,7 @@ pub use emit::Emitter;
 pub use engine::BridgeHandler;
 pub use limits::{Limits, Reason};
 pub use report::Report;
-pub use upstream::{Era, Snapshot, UpstreamTarget};
+pub use upstream::{Snapshot, UpstreamTarget};
 
 /// Identical upstream changes closer together than this are announced once (direction B's
 /// sessions each report a server-wide change; direction A's old and new listen streams both
@@ -244,10 +244,10 @@ impl Bridge {
         // Direction A: one subscriptions/listen stream upstream carries the clients' list
         // changes and subscriptions; a server that refuses it gets neither advertised.
         let listener = match (
-            snapshot.era,
+            snapshot.era(),
             listen::Listener::new(upstream.clone(), &snapshot.capabilities),
         ) {
-            (Era::Modern, Some(listener)) => match listener.start().await {
+            (Era::Stateless, Some(listener)) => match listener.start().await {
                 Ok(()) => Some(listener),
                 Err(e) => {
                     options.report.event(
@@ -264,11 +264,11 @@ impl Bridge {
             _ => None,
         };
         // Direction B: a 2026-07-28 client before a legacy server gets a legacy session of
-        // its own identity (`legacy_sessions`).
-        let legacy_sessions = (snapshot.era == Era::Legacy
+        // its own identity (`handshake_sessions`).
+        let handshake_sessions = (snapshot.era() == Era::Handshake
             && revisions.contains(&ProtocolVersion::V2026_07_28))
         .then(|| {
-            legacy_sessions::LegacySessions::new(
+            handshake_sessions::HandshakeSessions::new(
                 target.clone(),
                 snapshot.clone(),
                 options.limits,
@@ -284,7 +284,7 @@ impl Bridge {
             options.limits,
             options.report.clone(),
             options.emitter,
-            legacy_sessions,
+            handshake_sessions,
         );
         let mut config = ServerConfig {
             revisions,

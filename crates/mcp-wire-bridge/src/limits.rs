@@ -37,9 +37,9 @@ pub struct Limits {
     /// Direction B: legacy sessions kept at once, one per distinct principal and identity
     /// (the least recently used idle one is closed for a new one; `limit_exceeded` when none
     /// is idle).
-    pub max_legacy_sessions: usize,
+    pub max_handshake_sessions: usize,
     /// Direction B: how long an unused legacy session stays open.
-    pub legacy_session_idle: Duration,
+    pub handshake_session_idle: Duration,
     /// Direction B: calls parked waiting for the client's input (`limit_exceeded` beyond).
     pub max_parked: usize,
     /// Direction B: how long a parked call waits for the client's retry.
@@ -76,8 +76,8 @@ impl Default for Limits {
             state_only_backoff: Duration::from_millis(250),
             max_frame_bytes: 16 << 20,
             drain_grace: Duration::from_millis(500),
-            max_legacy_sessions: 16,
-            legacy_session_idle: Duration::from_secs(300),
+            max_handshake_sessions: 16,
+            handshake_session_idle: Duration::from_secs(300),
             max_parked: 32,
             park_ttl: Duration::from_secs(300),
             input_gather: Duration::from_millis(10),
@@ -90,9 +90,9 @@ impl Default for Limits {
 }
 
 impl Limits {
-    /// Sets [`Limits::max_legacy_sessions`].
-    pub fn max_legacy_sessions(mut self, sessions: usize) -> Self {
-        self.max_legacy_sessions = sessions;
+    /// Sets [`Limits::max_handshake_sessions`].
+    pub fn max_handshake_sessions(mut self, sessions: usize) -> Self {
+        self.max_handshake_sessions = sessions;
         self
     }
 

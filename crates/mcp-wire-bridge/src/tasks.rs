@@ -44,13 +44,11 @@ use mcp_wire_transport::server::{iso8601, new_task_id};
 use serde_json::{Map, Value, json};
 use tokio::time::Instant;
 
-use crate::direction_b::{admit, client_result, fits, legacy_error};
 use crate::engine::read_result;
 use crate::limits::{Limits, Reason};
 use crate::park::{Call, Pending};
+use crate::stateless_to_handshake::{admit, client_result, error_for_stateless_client, fits};
 use crate::upstream::{Answer, LegEvent, Upstream, client_request};
-
-const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
 
 /// Whether a legacy server with these capabilities offers task-augmented `tools/call`.
 pub(crate) fn core_offered(capabilities: &mcp_wire::model::ServerCapabilities) -> bool {
@@ -161,7 +159,11 @@ async fn upstream_cancel(session: &Arc<Upstream>, upstream_id: &str) -> Result<(
     let request =
         client_request(json!({"method": "tasks/cancel", "params": {"taskId": upstream_id}}))?;
     let mut leg = session
-        .start_leg(session.reserve_id(), request, Some(MODERN))
+        .start_leg(
+            session.reserve_id(),
+            request,
+            Some(ProtocolVersion::LATEST_STATELESS),
+        )
         .await?;
     let deadline = Instant::now() + std::time::Duration::from_secs(10);
     loop {
@@ -539,7 +541,9 @@ async fn drive_hosted(
                         )),
                         Err(e) => Outcome::Failed(e),
                     },
-                    Err(e) => Outcome::Failed(legacy_error(e, call.refused.take(), None)),
+                    Err(e) => {
+                        Outcome::Failed(error_for_stateless_client(e, call.refused.take(), None))
+                    }
                 };
             }
             Ok(Some(LegEvent::Request(rid, request))) => {
@@ -594,7 +598,7 @@ async fn drive(
                 {
                     tokio::time::sleep(RETRY_PAUSE).await;
                 }
-                _ => break Outcome::Failed(legacy_error(e, None, None)),
+                _ => break Outcome::Failed(error_for_stateless_client(e, None, None)),
             },
         }
     };
@@ -611,7 +615,11 @@ async fn upstream_status(session: &Arc<Upstream>, upstream_id: &str) -> Option<T
     let request =
         client_request(json!({"method": "tasks/get", "params": {"taskId": upstream_id}})).ok()?;
     let mut leg = session
-        .start_leg(session.reserve_id(), request, Some(MODERN))
+        .start_leg(
+            session.reserve_id(),
+            request,
+            Some(ProtocolVersion::LATEST_STATELESS),
+        )
         .await
         .ok()?;
     let deadline = Instant::now() + std::time::Duration::from_secs(10);
@@ -639,7 +647,11 @@ async fn drive_leg(
     let request =
         client_request(json!({"method": "tasks/result", "params": {"taskId": upstream_id}}))?;
     let mut leg = session
-        .start_leg(session.reserve_id(), request, Some(MODERN))
+        .start_leg(
+            session.reserve_id(),
+            request,
+            Some(ProtocolVersion::LATEST_STATELESS),
+        )
         .await?;
     loop {
         match tokio::time::timeout_at(deadline, leg.next()).await {
@@ -705,7 +717,10 @@ fn completed(mut result: mcp_wire::model::CallToolResult) -> Outcome {
             result.meta = None;
         }
     }
-    match serialize_for(&ServerResult::CallTool(result), MODERN) {
+    match serialize_for(
+        &ServerResult::CallTool(result),
+        ProtocolVersion::LATEST_STATELESS,
+    ) {
         Ok(Value::Object(map)) => Outcome::Completed(map),
         Ok(_) => Outcome::Failed(ErrorData::new(
             codes::INTERNAL_ERROR,

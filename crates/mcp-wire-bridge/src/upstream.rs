@@ -14,7 +14,6 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
 use std::time::Duration;
 
-use mcp_wire::ProtocolVersion;
 use mcp_wire::jsonrpc::{
     ErrorData, JsonRpcError, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId, codes,
 };
@@ -27,6 +26,7 @@ use mcp_wire::session::Envelope;
 use mcp_wire::wire::{
     MethodResult, RawFrame, parse_result_for, parse_result_str_for, parse_str_as,
 };
+use mcp_wire::{Era, ProtocolVersion};
 use mcp_wire_transport::client::{
     ClientOptions, FrameTap, Wire, connect_legacy_sse, connect_streamable,
 };
@@ -40,7 +40,6 @@ use crate::emit::{Emitter, emit_frame};
 use crate::limits::{Limits, Reason};
 use crate::report::{Dir, Report, Status};
 
-const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
 /// How long a new handshake-era session waits for the server's standalone stream to be
 /// answered before it is used anyway.
 const SERVER_STREAM_WAIT: Duration = Duration::from_secs(5);
@@ -54,22 +53,11 @@ pub enum UpstreamTarget {
     Url(String),
 }
 
-/// Which session model the upstream speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Era {
-    /// 2024-11-05 … 2025-11-25: `initialize`, a session.
-    Legacy,
-    /// 2026-07-28: stateless, `server/discover`.
-    Modern,
-}
-
 /// What the upstream said about itself, fixed when the bridge connected.
 #[derive(Debug, Clone)]
 pub struct Snapshot {
     /// The revision spoken upstream.
     pub revision: ProtocolVersion,
-    /// Its era.
-    pub era: Era,
     /// `serverInfo` (2026-07-28: from the discover result's `_meta`, else a bridge-made one).
     pub server_info: Implementation,
     /// The capabilities it advertised.
@@ -202,8 +190,12 @@ impl Upstream {
         emitter: Emitter,
         notifier: Notifier,
     ) -> Result<(Arc<Upstream>, Snapshot), crate::BridgeError> {
-        let wants_modern = revisions.contains(&MODERN);
-        let newest_legacy = revisions.iter().copied().filter(|v| *v != MODERN).max();
+        let wants_stateless = revisions.contains(&ProtocolVersion::LATEST_STATELESS);
+        let newest_handshake = revisions
+            .iter()
+            .copied()
+            .filter(|v| *v != ProtocolVersion::LATEST_STATELESS)
+            .max();
         let unavailable = |m: String| crate::BridgeError::UpstreamUnavailable(m);
         match target {
             UpstreamTarget::Command(argv) => {
@@ -220,10 +212,10 @@ impl Upstream {
                 let up = Self::start(child.connection, None, limits, report, emitter, notifier);
                 up.end_on_oversized(&child.stats);
                 let handshake = async {
-                    if wants_modern && let Some(snapshot) = up.probe_modern().await? {
+                    if wants_stateless && let Some(snapshot) = up.probe_stateless().await? {
                         return Ok(snapshot);
                     }
-                    let Some(version) = newest_legacy else {
+                    let Some(version) = newest_handshake else {
                         return Err(unavailable(
                             "the upstream does not speak 2026-07-28 and no handshake revision is allowed".into(),
                         ));
@@ -259,9 +251,9 @@ impl Upstream {
                         notifier,
                     ))
                 };
-                if wants_modern {
+                if wants_stateless {
                     let up = streamable(Wire::Stateless)?;
-                    match up.probe_modern().await {
+                    match up.probe_stateless().await {
                         Ok(Some(snapshot)) => {
                             return Ok((
                                 up,
@@ -273,7 +265,7 @@ impl Upstream {
                     }
                     up.shutdown();
                 }
-                if let Some(version) = newest_legacy {
+                if let Some(version) = newest_handshake {
                     if version >= ProtocolVersion::V2025_03_26 {
                         let up = streamable(Wire::Stateful)?;
                         match up.initialize(version, revisions).await {
@@ -327,7 +319,7 @@ impl Upstream {
         } = connection;
         let up = Arc::new(Upstream {
             sender,
-            revision: Mutex::new(MODERN),
+            revision: Mutex::new(ProtocolVersion::LATEST_STATELESS),
             next_id: AtomicI64::new(1),
             state: Mutex::new(State::default()),
             limits,
@@ -547,12 +539,12 @@ impl Upstream {
     }
 
     /// The 2026-07-28 probe: `server/discover`, stamped. `None`: the upstream is not modern.
-    async fn probe_modern(self: &Arc<Self>) -> Result<Option<Snapshot>, crate::BridgeError> {
-        self.set_revision(MODERN);
+    async fn probe_stateless(self: &Arc<Self>) -> Result<Option<Snapshot>, crate::BridgeError> {
+        self.set_revision(ProtocolVersion::LATEST_STATELESS);
         let mut meta = serde_json::Map::new();
         meta.insert(
             mcp_wire::model::meta::keys::PROTOCOL_VERSION.into(),
-            json!(MODERN.as_str()),
+            json!(ProtocolVersion::LATEST_STATELESS.as_str()),
         );
         meta.insert(
             mcp_wire::model::meta::keys::CLIENT_CAPABILITIES.into(),
@@ -566,9 +558,17 @@ impl Upstream {
             client_request(json!({"method": "server/discover", "params": {"_meta": meta}}))
                 .map_err(|e| crate::BridgeError::UpstreamUnavailable(e.message))?;
         match self.request_once(request, self.limits.probe_timeout).await {
-            Ok(answer) => match parse_result_str_for("server/discover", answer.text(), MODERN) {
+            Ok(answer) => match parse_result_str_for(
+                "server/discover",
+                answer.text(),
+                ProtocolVersion::LATEST_STATELESS,
+            ) {
                 Ok(MethodResult::Server(ServerResult::Discover(d))) => {
-                    if !d.supported_versions.iter().any(|v| v == MODERN.as_str()) {
+                    if !d
+                        .supported_versions
+                        .iter()
+                        .any(|v| v == ProtocolVersion::LATEST_STATELESS.as_str())
+                    {
                         return Ok(None);
                     }
                     Ok(Some(Snapshot::from_discover(d)))
@@ -631,7 +631,7 @@ impl Upstream {
             .get("protocolVersion")
             .and_then(Value::as_str)
             .and_then(|v| v.parse::<ProtocolVersion>().ok())
-            .filter(|v| *v != MODERN && allowed.contains(v))
+            .filter(|v| *v != ProtocolVersion::LATEST_STATELESS && allowed.contains(v))
             .ok_or_else(|| {
                 crate::BridgeError::UpstreamUnavailable(format!(
                     "the upstream answered initialize with protocolVersion {}, which the bridge does not allow",
@@ -967,6 +967,11 @@ impl Upstream {
 }
 
 impl Snapshot {
+    /// The era of the revision spoken upstream: whether it has a session.
+    pub fn era(&self) -> Era {
+        self.revision.era()
+    }
+
     fn from_discover(d: DiscoverResult) -> Self {
         let server_info = d
             .meta
@@ -978,8 +983,7 @@ impl Snapshot {
             })
             .unwrap_or_else(bridge_info);
         Snapshot {
-            revision: MODERN,
-            era: Era::Modern,
+            revision: ProtocolVersion::LATEST_STATELESS,
             server_info,
             capabilities: *d.capabilities,
             instructions: d.instructions,
@@ -990,7 +994,6 @@ impl Snapshot {
     fn from_initialize(r: InitializeResult, revision: ProtocolVersion) -> Self {
         Snapshot {
             revision,
-            era: Era::Legacy,
             server_info: r.server_info,
             capabilities: *r.capabilities,
             instructions: r.instructions,

@@ -8,8 +8,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_wire::ProtocolVersion;
-use mcp_wire_bridge::{Bridge, BridgeOptions, Era, Limits, Report, UpstreamTarget};
+use mcp_wire::{Era, ProtocolVersion};
+use mcp_wire_bridge::{Bridge, BridgeOptions, Limits, Report, UpstreamTarget};
 use mcp_wire_transport::client::{ClientOptions, Wire, connect_streamable};
 use mcp_wire_transport::fixtures::ConformanceFixtures;
 use mcp_wire_transport::server::{Change, Server, ServerConfig};
@@ -160,9 +160,9 @@ async fn direction_c_a_2025_11_25_client_uses_a_2025_03_26_server_over_http() {
             .expect("the bridge connects"),
     );
     assert_eq!(bridge.snapshot().revision, ProtocolVersion::V2025_03_26);
-    assert_eq!(bridge.snapshot().era, Era::Legacy);
+    assert_eq!(bridge.snapshot().era(), Era::Handshake);
     // 2026-07-28 clients are served in front of a legacy server too (direction B,
-    // tests/direction_b.rs).
+    // tests/stateless_to_handshake.rs).
     assert!(
         bridge
             .client_revisions()
@@ -248,7 +248,7 @@ async fn direction_a_a_2025_06_18_stdio_client_uses_a_2026_07_28_server() {
         .await
         .expect("the bridge connects"),
     );
-    assert_eq!(bridge.snapshot().era, Era::Modern);
+    assert_eq!(bridge.snapshot().era(), Era::Stateless);
     let (ours, theirs) = tokio::io::duplex(1 << 16);
     let (r, w) = tokio::io::split(theirs);
     let serving = {

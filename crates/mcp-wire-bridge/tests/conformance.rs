@@ -12,8 +12,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use mcp_wire::ProtocolVersion;
-use mcp_wire_bridge::{Bridge, BridgeOptions, Era, UpstreamTarget};
+use mcp_wire::{Era, ProtocolVersion};
+use mcp_wire_bridge::{Bridge, BridgeOptions, UpstreamTarget};
 use mcp_wire_transport::fixtures::ConformanceFixtures;
 use mcp_wire_transport::server::{Server, ServerConfig};
 
@@ -52,7 +52,7 @@ async fn judge(revision: ProtocolVersion, era: Era) -> Judge {
             .await
             .expect("the bridge connects"),
     );
-    assert_eq!(bridge.snapshot().era, era);
+    assert_eq!(bridge.snapshot().era(), era);
     let front = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", front.local_addr().unwrap());
     let serving = {
@@ -70,7 +70,7 @@ async fn judge(revision: ProtocolVersion, era: Era) -> Judge {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn direction_a_a_2026_07_28_server_passes_the_2025_11_25_suite_through_the_bridge() {
-    let judge = judge(ProtocolVersion::V2026_07_28, Era::Modern).await;
+    let judge = judge(ProtocolVersion::V2026_07_28, Era::Stateless).await;
     let url = judge.url.clone();
     let run = tokio::task::spawn_blocking(move || {
         mcp_wire_tests::peers::peers().run_server_suite(
@@ -88,7 +88,7 @@ async fn direction_a_a_2026_07_28_server_passes_the_2025_11_25_suite_through_the
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn direction_b_a_2025_11_25_server_passes_the_2026_07_28_suite_through_the_bridge() {
-    let judge = judge(ProtocolVersion::V2025_11_25, Era::Legacy).await;
+    let judge = judge(ProtocolVersion::V2025_11_25, Era::Handshake).await;
     assert!(
         judge
             .bridge
@@ -119,7 +119,7 @@ async fn direction_b_a_2025_11_25_server_passes_the_2026_07_28_suite_through_the
     .unwrap();
     mcp_wire_tests::peers::write_totals("bridge-b-totals.txt", std::slice::from_ref(&run.summary));
     // Every legacy session is one client identity the suite used; all are bounded.
-    let sessions = judge.bridge.handler().legacy_sessions().await;
+    let sessions = judge.bridge.handler().handshake_sessions().await;
     drop(judge);
     assert!(
         run.passed,

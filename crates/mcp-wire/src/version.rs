@@ -54,6 +54,10 @@ impl ProtocolVersion {
     /// The newest revision that is negotiated with an `initialize` handshake.
     pub const LATEST_HANDSHAKE: ProtocolVersion = ProtocolVersion::V2025_11_25;
 
+    /// The newest stateless revision: the one a server and a bridge speak with a stateless
+    /// peer.
+    pub const LATEST_STATELESS: ProtocolVersion = ProtocolVersion::V2026_07_28;
+
     /// The revision's wire identifier, e.g. `"2025-06-18"`.
     pub const fn as_str(self) -> &'static str {
         match self {

@@ -17,15 +17,13 @@ use tokio::task::JoinSet;
 
 use super::Server;
 use super::auth::Principal;
-use super::context::{ContextInner, Outgoing, RequestContext, emit, modern_context};
+use super::context::{ContextInner, Outgoing, RequestContext, emit, stateless_context};
 use super::handler::{Handler, codes, keys};
 use super::notify::{change_notification, listen_ack, session_change, tag_subscription};
 use super::runtime::{clone_inner, envelope_reply, error_frame, parse_error, response_frame};
 use super::session::{Ended, Session, new_session_id};
 use crate::telemetry::{self, Held, Open, RequestTrace, Wire};
 use crate::{Connection, Frame, FrameSender};
-
-const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
 
 /// The one revision with JSON-RPC batches; an array at any other is one -32600 (id null).
 const BATCH_REVISION: ProtocolVersion = ProtocolVersion::V2025_03_26;
@@ -76,9 +74,12 @@ impl<H: Handler> Server<H> {
                         .pointer("/params/_meta")
                         .and_then(|m| m.get(keys::PROTOCOL_VERSION))
                         .is_some()
-                        && self.shared.revisions.contains(&MODERN);
+                        && self
+                            .shared
+                            .revisions
+                            .contains(&ProtocolVersion::LATEST_STATELESS);
                     if modern {
-                        self.connection_modern(
+                        self.connection_stateless(
                             &frame,
                             &value,
                             r.id,
@@ -181,7 +182,9 @@ impl<H: Handler> Server<H> {
                     s.track(r.id, handle);
                 }
                 JsonRpcMessage::Notification(_) => {
-                    let rev = session.as_ref().map_or(MODERN, |s| s.revision);
+                    let rev = session
+                        .as_ref()
+                        .map_or(ProtocolVersion::LATEST_STATELESS, |s| s.revision);
                     if let Ok(ClientNotification::Cancelled(c)) =
                         parse_str_as::<ClientNotification>(frame.as_str(), rev)
                         && let Some(id) = c.params.request_id
@@ -247,9 +250,9 @@ impl<H: Handler> Server<H> {
             .revisions
             .iter()
             .rev()
-            .find(|v| **v != MODERN)
+            .find(|v| **v != ProtocolVersion::LATEST_STATELESS)
             .copied()
-            .unwrap_or(MODERN)
+            .unwrap_or(ProtocolVersion::LATEST_STATELESS)
     }
 
     /// `initialize` on a connection: the answer, and the new session when it succeeded.
@@ -265,15 +268,20 @@ impl<H: Handler> Server<H> {
             .revisions
             .iter()
             .copied()
-            .filter(|v| *v != MODERN)
+            .filter(|v| *v != ProtocolVersion::LATEST_STATELESS)
             .collect();
         let Some(latest) = legacy.last().copied() else {
             let error = ErrorData::new(
                 codes::UNSUPPORTED_PROTOCOL_VERSION,
                 "Unsupported protocol version",
             )
-            .with_data(serde_json::json!({"supported": [MODERN.as_str()]}));
-            return (error_frame(Some(id), error, MODERN).0, None);
+            .with_data(
+                serde_json::json!({"supported": [ProtocolVersion::LATEST_STATELESS.as_str()]}),
+            );
+            return (
+                error_frame(Some(id), error, ProtocolVersion::LATEST_STATELESS).0,
+                None,
+            );
         };
         let revision = value
             .pointer("/params/protocolVersion")
@@ -309,7 +317,7 @@ impl<H: Handler> Server<H> {
 
     /// A 2026-07-28 request on a connection.
     #[allow(clippy::too_many_arguments)]
-    async fn connection_modern(
+    async fn connection_stateless(
         self: &Arc<Self>,
         frame: &Frame,
         value: &Value,
@@ -321,10 +329,17 @@ impl<H: Handler> Server<H> {
     ) {
         let method = value.get("method").and_then(Value::as_str).unwrap_or("");
         let refuse = |error: ErrorData| {
-            telemetry::refused(Wire::Stdio, method, MODERN, &id, principal, &error);
-            error_frame(Some(id.clone()), error, MODERN).0
+            telemetry::refused(
+                Wire::Stdio,
+                method,
+                ProtocolVersion::LATEST_STATELESS,
+                &id,
+                principal,
+                &error,
+            );
+            error_frame(Some(id.clone()), error, ProtocolVersion::LATEST_STATELESS).0
         };
-        let facts = mcp_wire::facts::revision(MODERN);
+        let facts = mcp_wire::facts::revision(ProtocolVersion::LATEST_STATELESS);
         if facts.request(method).is_none() {
             let error = ErrorData::new(
                 codes::METHOD_NOT_FOUND,
@@ -337,16 +352,19 @@ impl<H: Handler> Server<H> {
         let version = meta
             .and_then(|m| m.get(keys::PROTOCOL_VERSION))
             .and_then(Value::as_str);
-        if version != Some(MODERN.as_str()) {
+        if version != Some(ProtocolVersion::LATEST_STATELESS.as_str()) {
             let error = ErrorData::new(
                 codes::UNSUPPORTED_PROTOCOL_VERSION,
                 "Unsupported protocol version",
             )
-            .with_data(serde_json::json!({"supported": [MODERN.as_str()], "requested": version}));
+            .with_data(serde_json::json!({"supported": [ProtocolVersion::LATEST_STATELESS.as_str()], "requested": version}));
             let _ = outgoing.send(refuse(error)).await;
             return;
         }
-        let request = match parse_str_as::<ClientRequest>(frame.as_str(), MODERN) {
+        let request = match parse_str_as::<ClientRequest>(
+            frame.as_str(),
+            ProtocolVersion::LATEST_STATELESS,
+        ) {
             Ok(r) => r,
             Err(e) => {
                 let _ = outgoing.send(refuse(parse_error(&e))).await;
@@ -355,11 +373,11 @@ impl<H: Handler> Server<H> {
         };
         if let ClientRequest::SubscriptionsListen(listen) = &request {
             use tracing::Instrument;
-            let ctx = modern_context(self, id.clone(), &request, principal.clone(), Vec::new());
+            let ctx = stateless_context(self, id.clone(), &request, principal.clone(), Vec::new());
             let trace = RequestTrace::start(
                 Wire::Stdio,
                 "subscriptions/listen",
-                MODERN,
+                ProtocolVersion::LATEST_STATELESS,
                 &id,
                 principal,
                 None,
@@ -376,7 +394,9 @@ impl<H: Handler> Server<H> {
                 }
                 Err(e) => {
                     trace.finish(Some(e.code));
-                    let _ = outgoing.send(error_frame(Some(id), e, MODERN).0).await;
+                    let _ = outgoing
+                        .send(error_frame(Some(id), e, ProtocolVersion::LATEST_STATELESS).0)
+                        .await;
                     return;
                 }
             };
@@ -389,7 +409,7 @@ impl<H: Handler> Server<H> {
                 let _subscription = Held::new(Open::ListenSubscription);
                 if let Ok(f) = emit(
                     &JsonRpcNotification::new(listen_ack(&filter, &id_value)),
-                    MODERN,
+                    ProtocolVersion::LATEST_STATELESS,
                 ) {
                     let _ = out.send(f).await;
                 }
@@ -397,7 +417,7 @@ impl<H: Handler> Server<H> {
                     if let Some(n) = change_notification(&change, &filter)
                         && let Ok(f) = emit(
                             &JsonRpcNotification::new(tag_subscription(n, &id_value)),
-                            MODERN,
+                            ProtocolVersion::LATEST_STATELESS,
                         )
                         && out.send(f).await.is_err()
                     {
@@ -408,7 +428,7 @@ impl<H: Handler> Server<H> {
             listens.insert(id, handle);
             return;
         }
-        let ctx = modern_context(self, id, &request, principal.clone(), Vec::new());
+        let ctx = stateless_context(self, id, &request, principal.clone(), Vec::new());
         let meta = self.server_info_meta();
         self.spawn_answer(tasks, ctx, request, outgoing.clone(), Some(meta));
     }

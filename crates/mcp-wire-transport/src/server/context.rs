@@ -457,7 +457,7 @@ pub(crate) fn session_context<H: Handler>(
 
 /// The context of a 2026-07-28 request: identity and capabilities from its `_meta`, no logs
 /// unless `_meta` asks for a level.
-pub(crate) fn modern_context<H: Handler>(
+pub(crate) fn stateless_context<H: Handler>(
     server: &Arc<Server<H>>,
     id: RequestId,
     request: &ClientRequest,

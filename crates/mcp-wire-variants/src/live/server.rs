@@ -181,7 +181,7 @@ impl VariantServerBuilder {
         let catalog = self.catalog.build()?;
         let capabilities = union_capabilities(self.backends.iter().map(|b| b.capabilities()));
         let ids = catalog.variants().map(|v| v.id.clone()).collect();
-        let modern_default = catalog
+        let stateless_default = catalog
             .rank(None, &Principal::anonymous())
             .ok()
             .and_then(|r| r.ids.into_iter().next());
@@ -199,7 +199,7 @@ impl VariantServerBuilder {
                 relays: OnceLock::new(),
                 open_streams: Arc::new(AtomicUsize::new(0)),
                 front_notifier: OnceLock::new(),
-                modern_default,
+                stateless_default,
             }),
         })
     }
@@ -230,7 +230,7 @@ struct Inner {
     /// the first request's context.
     front_notifier: OnceLock<Notifier>,
     /// The variant that serves 2026-07-28 clients: the first-ranked stable one without hints.
-    modern_default: Option<VariantId>,
+    stateless_default: Option<VariantId>,
 }
 
 /// One negotiated session.
@@ -647,7 +647,7 @@ impl Inner {
             }
             _ => return,
         };
-        if self.modern_default.as_ref() == Some(variant)
+        if self.stateless_default.as_ref() == Some(variant)
             && let Some(front) = self.front_notifier.get()
         {
             front.announce(Change::StatelessOnly(Box::new(change.clone())));

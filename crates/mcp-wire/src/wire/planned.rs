@@ -2,14 +2,14 @@
 //! [`super::serialize_for_vec`], [`super::serialize_for_report`] and their `_with` forms).
 //!
 //! Every model type describes itself ([`crate::model::describe`]: a struct its members in serde's
-//! order, a union the member it holds); the emitter walks that description ([`At`] is its
+//! order, a union the member it holds); the emitter walks that description ([`EmitWalker`] is its
 //! [`Walker`]) and asks each struct's [`Plan`] what to do with each member.
-//! There is one plan per type, revision, [`Mode`] and [`How`] the value is reached, built once
-//! from the ledger's tables and resolved down to one [`Act`] per field:
+//! There is one plan per type, revision, [`Mode`] and [`Reached`] the value is reached, built once
+//! from the ledger's tables and resolved down to one [`MemberStep`] per field:
 //! - leave it out (a strip row, or a pass row in a strict emission);
 //! - refuse it (a row that refuses its presence);
 //! - write it as plain serde writes it;
-//! - or hand it to its own type's writer (reached as [`How`] says);
+//! - or hand it to its own type's writer (reached as [`Reached`] says);
 //!
 //! and, where a row or a 2026-07-28 role asks, a [`Check`] of the value and a flag the end of
 //! the object looks for (required members, the role's injections). JSON the model holds as
@@ -42,8 +42,8 @@ use super::names;
 use super::report::NoteKind;
 use super::revs::Revisions;
 use super::shaping::{
-    F_CAPABILITIES, F_INPUT_REQUESTS, F_META, F_PARAMS, F_REQUEST_STATE, Role, Scalar,
-    ShapedMember, shaped_flag,
+    F_CAPABILITIES, F_INPUT_REQUESTS, F_META, F_PARAMS, F_REQUEST_STATE, Scalar, ShapedMember,
+    ShapingRole, shaped_flag,
 };
 use crate::ProtocolVersion;
 use crate::model::describe::{Describe, Json, Members, Shape, Struct, Union, Walker};
@@ -157,7 +157,7 @@ impl Mode {
 
 /// How a value is reached, which decides whose ledger rows apply to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum How {
+pub enum Reached {
     /// With no expected type (an array item, a member without an edge): a struct's own rows
     /// apply, or none for a struct serde writes as a map (it has no name then).
     Nested,
@@ -207,7 +207,7 @@ pub(crate) fn emit_body<B: Describe + ?Sized, S: Sink>(
         },
         body: info,
     };
-    body.describe(&mut At::new(&mut e, How::Body))
+    body.describe(&mut EmitWalker::new(&mut e, Reached::Body))
         .map_err(|r| r.into_error(version, info.kind))
 }
 
@@ -281,8 +281,8 @@ enum Write {
     Refuse(&'static LedgerRow),
     /// As plain serde writes it.
     Plain,
-    /// By its own type's writer, reached as [`How`] says.
-    Walk(How),
+    /// By its own type's writer, reached as [`Reached`] says.
+    Walk(Reached),
 }
 
 /// What is checked of a member: its value before it is written, or a scalar as it is written.
@@ -311,7 +311,7 @@ pub enum Check {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ScalarCheck {
     member: &'static ShapedMember,
-    role: Role,
+    role: ShapingRole,
 }
 
 impl ScalarCheck {
@@ -345,7 +345,7 @@ enum Note {
 
 /// What to do with one member.
 #[derive(Debug, Clone, Copy)]
-struct Act {
+struct MemberStep {
     write: Write,
     /// Set on the object when the member is written (a role's flags).
     flag: u32,
@@ -355,9 +355,9 @@ struct Act {
     note: Note,
 }
 
-impl Act {
-    const fn just(write: Write) -> Act {
-        Act {
+impl MemberStep {
+    const fn just(write: Write) -> MemberStep {
+        MemberStep {
             write,
             flag: 0,
             seen: 0,
@@ -373,7 +373,7 @@ struct Rules {
     owner: Option<&'static OwnerInfo>,
     /// Members whose values need no shaping at some revisions (objects without a role).
     table: Option<&'static FieldTable>,
-    role: Role,
+    role: ShapingRole,
 }
 
 /// Everything a struct's writer needs at one revision, in one mode, reached one way.
@@ -386,7 +386,7 @@ pub struct Plan {
     /// How many members the object may have (written members and injections; a flattened
     /// map's entries aside).
     members: usize,
-    acts: Box<[Act]>,
+    acts: Box<[MemberStep]>,
     /// The owner rows (bits of [`OwnerInfo::rows`]) that require their member at this revision.
     required: u64,
     /// The body it was built for, when it is a body's plan.
@@ -394,8 +394,8 @@ pub struct Plan {
     rules: Rules,
 }
 
-/// The ways a struct's plans are cached by: [`How::Nested`], its own [`How::Edge`], [`How::Body`]
-/// and [`How::ClientParams`].
+/// The ways a struct's plans are cached by: [`Reached::Nested`], its own [`Reached::Edge`], [`Reached::Body`]
+/// and [`Reached::ClientParams`].
 const WAYS: usize = 4;
 
 /// The plans of every way and revision, for one mode.
@@ -443,16 +443,16 @@ impl Plans {
 
     /// The plan of struct type `T`, reached as `how` in emission `e`.
     #[inline]
-    fn get<S, T: Struct + ?Sized>(&self, e: &Emitter<'_, S>, how: How) -> PlanRef<'_> {
+    fn get<S, T: Struct + ?Sized>(&self, e: &Emitter<'_, S>, how: Reached) -> PlanRef<'_> {
         if walk_everything() {
             return PlanRef::Made(Box::new(Plan::build::<T, S>(how, e)));
         }
         let way = match how {
-            How::Nested => 0,
-            How::Edge(c) if c == T::NAME => 1,
-            How::Body => 2,
-            How::ClientParams => 3,
-            How::Edge(_) | How::ClientMeta => {
+            Reached::Nested => 0,
+            Reached::Edge(c) if c == T::NAME => 1,
+            Reached::Body => 2,
+            Reached::ClientParams => 3,
+            Reached::Edge(_) | Reached::ClientMeta => {
                 return PlanRef::Made(Box::new(Plan::build::<T, S>(how, e)));
             }
         };
@@ -465,7 +465,7 @@ impl Plans {
             .get_or_init(|| Plan::build::<T, S>(how, e));
         // A body plan is built for one body (its kind and method decide the role); a type is
         // always the same body, but a plan never serves another.
-        if how == How::Body && plan.body != Some(e.body) {
+        if how == Reached::Body && plan.body != Some(e.body) {
             return PlanRef::Made(Box::new(Plan::build::<T, S>(how, e)));
         }
         PlanRef::Cached(plan)
@@ -497,7 +497,7 @@ impl Plan {
 
     /// Owner, role, the type's absence and whether the subtree is clean, for a struct reached
     /// as `how`; then each field resolved with [`decide`].
-    fn build<T: Struct + ?Sized, S>(how: How, e: &Emitter<'_, S>) -> Plan {
+    fn build<T: Struct + ?Sized, S>(how: Reached, e: &Emitter<'_, S>) -> Plan {
         let (v, mode, bit, body) = (e.version, e.mode, e.bit, e.body);
         let (name, flat, fields) = (T::NAME, T::FLAT, T::FIELDS);
         let own = names::known(name);
@@ -505,9 +505,9 @@ impl Plan {
         // rows apply by name.
         let named = (!flat).then_some(own);
         let (owner, absence_checked, through, table) = match how {
-            How::Nested if flat => (None, false, false, None),
-            How::Nested => (own.owner, true, own.is_clean(bit), own.fields),
-            How::Edge(c) => {
+            Reached::Nested if flat => (None, false, false, None),
+            Reached::Nested => (own.owner, true, own.is_clean(bit), own.fields),
+            Reached::Edge(c) => {
                 let expected = names::known(c);
                 match named.filter(|n| n.owner.is_some() || c == name) {
                     // Its own rows (the expected type's, when it is that type).
@@ -522,9 +522,9 @@ impl Plan {
                     ),
                 }
             }
-            How::ClientParams => (if flat { None } else { own.owner }, !flat, false, None),
-            How::ClientMeta => (names::known("RequestMetaObject").owner, false, false, None),
-            How::Body => {
+            Reached::ClientParams => (if flat { None } else { own.owner }, !flat, false, None),
+            Reached::ClientMeta => (names::known("RequestMetaObject").owner, false, false, None),
+            Reached::Body => {
                 let known = names::known(body.type_name);
                 let same = body.type_name == name;
                 (
@@ -539,17 +539,17 @@ impl Plan {
             .and_then(|o| o.ty)
             .filter(|t| absence_checked && !t.nested.contains(v));
         let role = match how {
-            How::Body => Role::of_body(body, owner, v),
-            How::ClientParams => Role::ClientParams,
-            How::ClientMeta => Role::ClientMeta,
-            _ => Role::Plain,
+            Reached::Body => ShapingRole::of_body(body, owner, v),
+            Reached::ClientParams => ShapingRole::ClientParams,
+            Reached::ClientMeta => ShapingRole::ClientMeta,
+            _ => ShapingRole::Plain,
         };
         let rules = Rules {
             owner,
-            table: table.filter(|_| role == Role::Plain),
+            table: table.filter(|_| role == ShapingRole::Plain),
             role,
         };
-        let acts: Box<[Act]> = fields
+        let acts: Box<[MemberStep]> = fields
             .iter()
             .map(|f| decide(rules, f.key, f.shape, v, bit, mode))
             .collect();
@@ -557,7 +557,7 @@ impl Plan {
         let injected = role.injections().count();
         Plan {
             absent,
-            through: through && role == Role::Plain && required == 0,
+            through: through && role == ShapingRole::Plain && required == 0,
             members: acts
                 .iter()
                 .filter(|a| !matches!(a.write, Write::Skip))
@@ -565,7 +565,7 @@ impl Plan {
                 + injected,
             acts,
             required,
-            body: (how == How::Body).then_some(body),
+            body: (how == Reached::Body).then_some(body),
             rules,
         }
     }
@@ -573,7 +573,14 @@ impl Plan {
 
 /// What to do with member `key` (of shape `shape`) of an object whose members `rules` decide,
 /// at revision `v` in `mode` (`bit`: its clean bit).
-fn decide(rules: Rules, key: &str, shape: Shape, v: ProtocolVersion, bit: u16, mode: Mode) -> Act {
+fn decide(
+    rules: Rules,
+    key: &str,
+    shape: Shape,
+    v: ProtocolVersion,
+    bit: u16,
+    mode: Mode,
+) -> MemberStep {
     let Rules { owner, table, role } = rules;
     let mut opaque = false;
     let mut edge = None;
@@ -585,16 +592,16 @@ fn decide(rules: Rules, key: &str, shape: Shape, v: ProtocolVersion, bit: u16, m
         if let Some((i, row)) = plan.rows[v.index()] {
             match row.action {
                 Action::Strip => {
-                    return Act {
+                    return MemberStep {
                         note: Note::Stripped(row),
-                        ..Act::just(Write::Skip)
+                        ..MemberStep::just(Write::Skip)
                     };
                 }
                 // A strict emission writes only what the revision declares.
                 Action::Pass if mode == Mode::Strict => {
-                    return Act {
+                    return MemberStep {
                         note: Note::Stripped(row),
-                        ..Act::just(Write::Skip)
+                        ..MemberStep::just(Write::Skip)
                     };
                 }
                 Action::Pass => {
@@ -603,7 +610,7 @@ fn decide(rules: Rules, key: &str, shape: Shape, v: ProtocolVersion, bit: u16, m
                 }
                 // The object's end checks that it was written.
                 Action::Refuse(RefuseWhen::Absent) => seen = 1 << i,
-                Action::Refuse(RefuseWhen::Present) => return Act::just(Write::Refuse(row)),
+                Action::Refuse(RefuseWhen::Present) => return MemberStep::just(Write::Refuse(row)),
                 Action::Refuse(RefuseWhen::Array) => row_check = Check::NotArray(row),
                 Action::Refuse(when @ (RefuseWhen::NotObject | RefuseWhen::NotObjectSchema)) => {
                     row_check = Check::Shape(row, when);
@@ -611,9 +618,9 @@ fn decide(rules: Rules, key: &str, shape: Shape, v: ProtocolVersion, bit: u16, m
                 Action::Refuse(
                     when @ (RefuseWhen::NotPrimitiveValue | RefuseWhen::NotPrimitiveOrStringsValue),
                 ) => {
-                    return Act {
+                    return MemberStep {
                         check: Check::Answers(row, when),
-                        ..Act::just(Write::Plain)
+                        ..MemberStep::just(Write::Plain)
                     };
                 }
             }
@@ -636,37 +643,43 @@ fn decide(rules: Rules, key: &str, shape: Shape, v: ProtocolVersion, bit: u16, m
             None,
         ),
         None => match (role, key) {
-            (Role::Result2026(_), "inputRequests") => (F_INPUT_REQUESTS, Check::Entries, None),
-            (Role::Result2026(_), "requestState") => (F_REQUEST_STATE, Check::None, None),
-            (Role::ClientRequest2026, "params") => (F_PARAMS, Check::None, Some(How::ClientParams)),
-            (Role::ClientParams, "_meta") => (F_META, Check::None, Some(How::ClientMeta)),
-            (Role::ClientMeta, keys::CLIENT_CAPABILITIES) => (
+            (ShapingRole::Result2026(_), "inputRequests") => {
+                (F_INPUT_REQUESTS, Check::Entries, None)
+            }
+            (ShapingRole::Result2026(_), "requestState") => (F_REQUEST_STATE, Check::None, None),
+            (ShapingRole::ClientRequest2026, "params") => {
+                (F_PARAMS, Check::None, Some(Reached::ClientParams))
+            }
+            (ShapingRole::ClientParams, "_meta") => {
+                (F_META, Check::None, Some(Reached::ClientMeta))
+            }
+            (ShapingRole::ClientMeta, keys::CLIENT_CAPABILITIES) => (
                 F_CAPABILITIES,
                 Check::MetaObject,
                 Some(
                     owner
                         .and_then(|o| o.edge(key))
-                        .map_or(How::Nested, How::Edge),
+                        .map_or(Reached::Nested, Reached::Edge),
                 ),
             ),
-            (Role::ClientMeta, keys::CLIENT_INFO) => (
+            (ShapingRole::ClientMeta, keys::CLIENT_INFO) => (
                 0,
                 Check::MetaObject,
                 Some(
                     owner
                         .and_then(|o| o.edge(key))
-                        .map_or(How::Nested, How::Edge),
+                        .map_or(Reached::Nested, Reached::Edge),
                 ),
             ),
             // The rest of a client `_meta` is open metadata.
-            (Role::ClientMeta, _) => {
+            (ShapingRole::ClientMeta, _) => {
                 opaque = true;
                 (0, Check::None, None)
             }
             _ => (0, Check::None, None),
         },
     };
-    let act = |write, check| Act {
+    let act = |write, check| MemberStep {
         write,
         flag,
         seen,
@@ -681,7 +694,7 @@ fn decide(rules: Rules, key: &str, shape: Shape, v: ProtocolVersion, bit: u16, m
         // Counted while it is written; written through, it is not counted (and not flagged).
         return match opaque {
             true => act(Write::Plain, Check::None),
-            false => act(Write::Walk(How::Nested), Check::Entries),
+            false => act(Write::Walk(Reached::Nested), Check::Entries),
         };
     }
     if let Some(how) = role_how {
@@ -711,21 +724,21 @@ fn walk(shape: Shape, edge: Option<&'static str>, bit: u16) -> Write {
     match (shape, edge) {
         (Shape::Scalar, _) | (Shape::Json, None) => Write::Plain,
         (Shape::Seq, _) | (Shape::Map | Shape::Union | Shape::Struct { .. }, None) => {
-            Write::Walk(How::Nested)
+            Write::Walk(Reached::Nested)
         }
         (Shape::Struct { name, flat }, Some(c)) => {
             if c != name && !flat && names::known(name).owner.is_some() {
                 // A named struct with rows of its own: the edge does not change them.
-                Write::Walk(How::Nested)
+                Write::Walk(Reached::Nested)
             } else {
-                Write::Walk(How::Edge(c))
+                Write::Walk(Reached::Edge(c))
             }
         }
         (Shape::Json | Shape::Map | Shape::Union, Some(c)) => {
             if clean(c) {
                 Write::Plain
             } else {
-                Write::Walk(How::Edge(c))
+                Write::Walk(Reached::Edge(c))
             }
         }
     }
@@ -754,7 +767,7 @@ impl Open {
     fn member<S: Sink, T: Describe + ?Sized>(
         &mut self,
         e: &mut Emitter<'_, S>,
-        act: Act,
+        act: MemberStep,
         key: &str,
         quoted: Option<&[u8]>,
         value: &T,
@@ -788,7 +801,7 @@ impl Open {
     fn value<S: Sink, T: Describe + ?Sized>(
         &mut self,
         e: &mut Emitter<'_, S>,
-        act: Act,
+        act: MemberStep,
         value: &T,
     ) -> Result<(), Refused> {
         if act.check != Check::None {
@@ -807,7 +820,7 @@ impl Open {
     fn checked<S: Sink, T: Describe + ?Sized>(
         &mut self,
         e: &mut Emitter<'_, S>,
-        act: Act,
+        act: MemberStep,
         value: &T,
     ) -> Result<(), Refused> {
         let v = e.version;
@@ -883,7 +896,11 @@ impl Open {
     }
 
     /// Appends the members `role` injects that were not written, and reports them.
-    fn inject<S: Sink>(&mut self, e: &mut Emitter<'_, S>, role: Role) -> Result<(), Refused> {
+    fn inject<S: Sink>(
+        &mut self,
+        e: &mut Emitter<'_, S>,
+        role: ShapingRole,
+    ) -> Result<(), Refused> {
         for (i, member) in role.injections() {
             if self.flags & shaped_flag(i) == 0
                 && let Some(value) = member.injected_scalar(e.version, role)
@@ -921,7 +938,7 @@ impl Open {
         }
         let v = e.version;
         match plan.rules.role {
-            Role::Result2026(shape) => {
+            ShapingRole::Result2026(shape) => {
                 self.inject(e, plan.rules.role)?;
                 if shape.result_type == "input_required"
                     && self.flags & (F_INPUT_REQUESTS | F_REQUEST_STATE) == 0
@@ -934,7 +951,7 @@ impl Open {
                     ));
                 }
             }
-            Role::ClientRequest2026 if self.flags & F_PARAMS == 0 => {
+            ShapingRole::ClientRequest2026 if self.flags & F_PARAMS == 0 => {
                 return Err(Refused::missing(
                     format!(
                         "a client request at {v} needs params._meta with {}",
@@ -944,7 +961,7 @@ impl Open {
                     "params",
                 ));
             }
-            Role::ClientParams if self.flags & F_META == 0 => {
+            ShapingRole::ClientParams if self.flags & F_META == 0 => {
                 return Err(Refused::missing(
                     format!(
                         "a client request at {v} needs _meta with {}",
@@ -954,7 +971,7 @@ impl Open {
                     "_meta",
                 ));
             }
-            Role::ClientMeta => {
+            ShapingRole::ClientMeta => {
                 if self.flags & F_CAPABILITIES == 0 {
                     return Err(Refused::missing(
                         format!(
@@ -1057,7 +1074,7 @@ fn write<S: Sink, T: Describe + ?Sized>(
 ) -> Result<(), Refused> {
     match step {
         Write::Plain => e.plain(value),
-        Write::Walk(how) => value.describe(&mut At::new(e, how)),
+        Write::Walk(how) => value.describe(&mut EmitWalker::new(e, how)),
         Write::Skip | Write::Refuse(_) => Ok(()),
     }
 }
@@ -1075,7 +1092,7 @@ fn map_as<S: Sink>(
     let rules = Rules {
         owner: known.owner,
         table: None,
-        role: Role::Plain,
+        role: ShapingRole::Plain,
     };
     object(e, rules, map.iter())
 }
@@ -1093,12 +1110,15 @@ fn object<'m, S: Sink, T: Describe + 'm>(
 }
 
 /// The rules of an open object reached as `how`, when it has any.
-fn rules_of(how: How) -> Option<Rules> {
+fn rules_of(how: Reached) -> Option<Rules> {
     let (owner, role) = match how {
-        How::Nested | How::Body => return None,
-        How::Edge(c) => (names::known(c).owner, Role::Plain),
-        How::ClientParams => (None, Role::ClientParams),
-        How::ClientMeta => (names::known("RequestMetaObject").owner, Role::ClientMeta),
+        Reached::Nested | Reached::Body => return None,
+        Reached::Edge(c) => (names::known(c).owner, ShapingRole::Plain),
+        Reached::ClientParams => (None, ShapingRole::ClientParams),
+        Reached::ClientMeta => (
+            names::known("RequestMetaObject").owner,
+            ShapingRole::ClientMeta,
+        ),
     };
     Some(Rules {
         owner,
@@ -1108,16 +1128,16 @@ fn rules_of(how: How) -> Option<Rules> {
 }
 
 /// The emitter as the walker of a model value's description: the value is reached as `how`.
-pub struct At<'p, 's, S> {
+pub struct EmitWalker<'p, 's, S> {
     e: &'p mut Emitter<'s, S>,
-    how: How,
+    how: Reached,
 }
 
-impl<'p, 's, S: Sink> At<'p, 's, S> {
+impl<'p, 's, S: Sink> EmitWalker<'p, 's, S> {
     /// A value reached as `how`.
     #[inline]
-    fn new(e: &'p mut Emitter<'s, S>, how: How) -> Self {
-        At { e, how }
+    fn new(e: &'p mut Emitter<'s, S>, how: Reached) -> Self {
+        EmitWalker { e, how }
     }
 
     /// A member row of union member `name` at this revision, or its type's absence.
@@ -1205,7 +1225,7 @@ pub(crate) fn serialization(e: impl std::fmt::Display) -> Refused {
     Refused::new(EmitErrorKind::Serialization, e.to_string(), None)
 }
 
-impl<S: Sink> Walker for At<'_, '_, S> {
+impl<S: Sink> Walker for EmitWalker<'_, '_, S> {
     type Error = Refused;
 
     #[inline]
@@ -1220,7 +1240,7 @@ impl<S: Sink> Walker for At<'_, '_, S> {
             Json::Value(other) => return self.e.plain(other),
         };
         match self.how {
-            How::Edge(c) => map_as(self.e, c, map),
+            Reached::Edge(c) => map_as(self.e, c, map),
             how => match rules_of(how) {
                 Some(rules) => object(self.e, rules, map.iter()),
                 None => self.e.plain(map),
@@ -1241,7 +1261,7 @@ impl<S: Sink> Walker for At<'_, '_, S> {
             if S::REPORTS {
                 e.sink.enter(PathSegment::Index(i));
             }
-            let written = item.describe(&mut At::new(e, How::Nested));
+            let written = item.describe(&mut EmitWalker::new(e, Reached::Nested));
             if S::REPORTS {
                 e.sink.leave();
             }
@@ -1253,7 +1273,7 @@ impl<S: Sink> Walker for At<'_, '_, S> {
 
     fn map<T: Describe>(&mut self, map: &IndexMap<String, T>) -> Result<(), Refused> {
         let e = &mut *self.e;
-        if let How::Edge(c) = self.how
+        if let Reached::Edge(c) = self.how
             && names::known(c).is_clean(e.bit)
         {
             return e.plain(map);
@@ -1261,7 +1281,7 @@ impl<S: Sink> Walker for At<'_, '_, S> {
         let rules = rules_of(self.how).unwrap_or(Rules {
             owner: None,
             table: None,
-            role: Role::Plain,
+            role: ShapingRole::Plain,
         });
         object(e, rules, map.iter())
     }
@@ -1317,12 +1337,12 @@ impl<S: Sink> Walker for At<'_, '_, S> {
             .ok_or_else(|| serialization(format!("{} keeps another walker's memo", union.name)))?
             .as_ref();
         let name = union.members.get(index).copied().flatten();
-        if let (How::Nested, Some(name)) = (self.how, name)
+        if let (Reached::Nested, Some(name)) = (self.how, name)
             && names::known(name).owner.is_some()
         {
             // A member reached with no expected type is its own type's (a member written as a
             // map has no name of its own).
-            self.how = How::Edge(name);
+            self.how = Reached::Edge(name);
         }
         match name {
             Some(name)

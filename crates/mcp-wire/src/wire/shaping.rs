@@ -128,7 +128,7 @@ pub const F_FIRST_REQUIRED: u32 = 16;
 
 /// What an object does beyond its owner's ledger rows.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Role {
+pub enum ShapingRole {
     /// Nothing beyond the rows.
     Plain,
     /// The body of a 2026-07-28 result: [`ShapedObject::Result`] rows (and
@@ -143,13 +143,13 @@ pub enum Role {
     ClientMeta,
 }
 
-impl Role {
+impl ShapingRole {
     /// Whether row `m` applies to objects in this role.
     fn applies(self, m: &ShapedMember) -> bool {
         match (self, m.on) {
-            (Role::Result2026(_), ShapedObject::Result) => true,
-            (Role::Result2026(shape), ShapedObject::CacheableResult) => shape.cacheable,
-            (Role::ClientMeta, ShapedObject::ClientMeta) => true,
+            (ShapingRole::Result2026(_), ShapedObject::Result) => true,
+            (ShapingRole::Result2026(shape), ShapedObject::CacheableResult) => shape.cacheable,
+            (ShapingRole::ClientMeta, ShapedObject::ClientMeta) => true,
             _ => false,
         }
     }
@@ -157,7 +157,7 @@ impl Role {
     /// The row of [`SHAPED_MEMBERS`] for member `key` of an object in this role, with its index.
     #[inline]
     pub fn shaped(self, key: &str) -> Option<(usize, &'static ShapedMember)> {
-        if !matches!(self, Role::Result2026(_) | Role::ClientMeta) {
+        if !matches!(self, ShapingRole::Result2026(_) | ShapingRole::ClientMeta) {
             return None;
         }
         SHAPED_MEMBERS
@@ -180,29 +180,29 @@ impl Role {
         body: BodyInfo,
         owner: Option<&'static OwnerInfo>,
         version: ProtocolVersion,
-    ) -> Role {
+    ) -> ShapingRole {
         if version.era() != Era::Stateless {
-            return Role::Plain;
+            return ShapingRole::Plain;
         }
         match body.kind {
             BodyKind::Result => owner
                 .and_then(|o| o.result)
-                .map_or(Role::Plain, Role::Result2026),
+                .map_or(ShapingRole::Plain, ShapingRole::Result2026),
             BodyKind::Request
                 if body
                     .method
                     .is_some_and(|m| CLIENT_REQUESTS_2026.contains(&m)) =>
             {
-                Role::ClientRequest2026
+                ShapingRole::ClientRequest2026
             }
-            _ => Role::Plain,
+            _ => ShapingRole::Plain,
         }
     }
 
     /// The `resultType` literal of a result role (`""` otherwise).
     pub fn own_result_type(self) -> &'static str {
         match self {
-            Role::Result2026(shape) => shape.result_type,
+            ShapingRole::Result2026(shape) => shape.result_type,
             _ => "",
         }
     }
@@ -291,10 +291,10 @@ impl Accepts {
 
 impl ShapedMember {
     /// Why `value` is refused for this member (`shape`'s name and literal for `resultType`).
-    pub fn refusal(&self, value: Scalar<'_>, role: Role) -> String {
+    pub fn refusal(&self, value: Scalar<'_>, role: ShapingRole) -> String {
         let found = value.describe();
         match (self.accepts, role, value) {
-            (Accepts::ResultType, Role::Result2026(shape), Scalar::Str(s))
+            (Accepts::ResultType, ShapingRole::Result2026(shape), Scalar::Str(s))
                 if RESULT_TYPES_2026.contains(&s) =>
             {
                 format!(
@@ -314,7 +314,11 @@ impl ShapedMember {
     }
 
     /// What is injected for an absent member, at `version` in `role`.
-    pub fn injected_scalar(&self, version: ProtocolVersion, role: Role) -> Option<InjectedScalar> {
+    pub fn injected_scalar(
+        &self,
+        version: ProtocolVersion,
+        role: ShapingRole,
+    ) -> Option<InjectedScalar> {
         self.injected.map(|i| match i {
             Injected::ResultType => InjectedScalar::Str(role.own_result_type()),
             Injected::Integer(n) => InjectedScalar::Integer(n),
@@ -408,7 +412,7 @@ mod tests {
         assert!(scope.accepts.admits(Scalar::of_text(b"\"public\""), ""));
         assert!(!scope.accepts.admits(Scalar::of_text(b"\"shared\""), ""));
         assert_eq!(
-            scope.refusal(Scalar::Str("shared"), Role::Plain),
+            scope.refusal(Scalar::Str("shared"), ShapingRole::Plain),
             "cacheScope must be \"public\" or \"private\", found \"shared\""
         );
         let rt = SHAPED_MEMBERS[0];
@@ -428,7 +432,7 @@ mod tests {
             .iter()
             .find(|s| s.name == "ListToolsResult")
             .unwrap();
-        let keys: Vec<_> = Role::Result2026(tools)
+        let keys: Vec<_> = ShapingRole::Result2026(tools)
             .injections()
             .map(|(_, m)| m.key)
             .collect();
@@ -437,12 +441,15 @@ mod tests {
             .iter()
             .find(|s| s.name == "CallToolResult")
             .unwrap();
-        assert_eq!(Role::Result2026(call).injections().count(), 1);
-        let meta: Vec<_> = Role::ClientMeta.injections().map(|(_, m)| m.key).collect();
+        assert_eq!(ShapingRole::Result2026(call).injections().count(), 1);
+        let meta: Vec<_> = ShapingRole::ClientMeta
+            .injections()
+            .map(|(_, m)| m.key)
+            .collect();
         assert_eq!(meta, [keys::PROTOCOL_VERSION]);
         assert_eq!(
             SHAPED_MEMBERS[3]
-                .injected_scalar(ProtocolVersion::V2026_07_28, Role::ClientMeta)
+                .injected_scalar(ProtocolVersion::V2026_07_28, ShapingRole::ClientMeta)
                 .map(Value::from),
             Some(Value::from("2026-07-28"))
         );

@@ -14,10 +14,10 @@ use mcp_wire::wire::parse_str_as;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
+use super::PostBody;
 use super::headers::{accepts, header_str};
 use super::response::{accepted, json_error, json_response, plain, sse_response};
 use super::stream::{EventWriter, answer_request};
-use super::{MODERN, PostBody};
 use crate::Frame;
 use crate::routing::{LAST_EVENT_HEADER, SESSION_HEADER, VERSION_HEADER};
 use crate::server::Server;
@@ -42,7 +42,7 @@ pub(super) fn initialize<H: Handler>(
         .revisions
         .iter()
         .copied()
-        .filter(|v| *v != MODERN)
+        .filter(|v| *v != ProtocolVersion::LATEST_STATELESS)
         .collect();
     let latest = legacy
         .last()
@@ -285,7 +285,12 @@ pub(super) async fn get_stream<H: Handler>(
         );
     }
     let Some(id) = header_str(headers, &SESSION_HEADER) else {
-        return if server.shared.revisions.iter().all(|v| *v == MODERN) {
+        return if server
+            .shared
+            .revisions
+            .iter()
+            .all(|v| *v == ProtocolVersion::LATEST_STATELESS)
+        {
             plain(StatusCode::METHOD_NOT_ALLOWED, "this endpoint is stateless")
         } else {
             plain(StatusCode::BAD_REQUEST, "missing Mcp-Session-Id")
@@ -395,7 +400,12 @@ pub(super) fn delete_session<H: Handler>(
     principal: &Principal,
 ) -> Response {
     let Some(id) = header_str(headers, &SESSION_HEADER) else {
-        return if server.shared.revisions.iter().all(|v| *v == MODERN) {
+        return if server
+            .shared
+            .revisions
+            .iter()
+            .all(|v| *v == ProtocolVersion::LATEST_STATELESS)
+        {
             plain(StatusCode::METHOD_NOT_ALLOWED, "this endpoint is stateless")
         } else {
             plain(StatusCode::BAD_REQUEST, "missing Mcp-Session-Id")

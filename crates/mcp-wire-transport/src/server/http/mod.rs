@@ -58,8 +58,6 @@ use stateless::{stateless_post, unsupported_version};
 
 pub(super) use legacy_sse::SseConnections;
 
-const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
-
 pub(crate) fn router<H: Handler>(server: Arc<Server<H>>, path: &str) -> axum::Router {
     let mut router =
         axum::Router::new().route(path, post(handle::<H>).get(handle::<H>).delete(handle::<H>));
@@ -178,12 +176,16 @@ async fn post_message<H: Handler>(
     {
         return refuse_unparsed(e);
     }
-    let offers_modern = server.shared.revisions.contains(&MODERN);
+    let offers_stateless = server
+        .shared
+        .revisions
+        .contains(&ProtocolVersion::LATEST_STATELESS);
     let header_version = header_str(headers, &VERSION_HEADER);
-    let modern_marked = header_version == Some(MODERN.as_str()) || body.names_meta_version();
+    let stateless_marked = header_version == Some(ProtocolVersion::LATEST_STATELESS.as_str())
+        || body.names_meta_version();
     let session_id = header_str(headers, &SESSION_HEADER);
     let is_initialize = body.method() == Some("initialize");
-    if offers_modern && modern_marked {
+    if offers_stateless && stateless_marked {
         return stateless_post(server, headers, body, principal).await;
     }
     if let Some(id) = session_id {
@@ -192,7 +194,13 @@ async fn post_message<H: Handler>(
             None => plain(StatusCode::NOT_FOUND, "unknown or ended session"),
         };
     }
-    if is_initialize && server.shared.revisions.iter().any(|v| *v != MODERN) {
+    if is_initialize
+        && server
+            .shared
+            .revisions
+            .iter()
+            .any(|v| *v != ProtocolVersion::LATEST_STATELESS)
+    {
         return initialize(server, body.value(), principal);
     }
     if is_initialize {
@@ -203,10 +211,10 @@ async fn post_message<H: Handler>(
             StatusCode::BAD_REQUEST,
             id,
             unsupported_version(server, value.pointer("/params/protocolVersion")),
-            MODERN,
+            ProtocolVersion::LATEST_STATELESS,
         );
     }
-    if offers_modern {
+    if offers_stateless {
         return stateless_post(server, headers, body, principal).await;
     }
     plain(StatusCode::BAD_REQUEST, "missing Mcp-Session-Id")
@@ -269,7 +277,7 @@ fn fallback_revision<H>(server: &Server<H>) -> ProtocolVersion {
         .revisions
         .iter()
         .rev()
-        .find(|v| **v != MODERN)
+        .find(|v| **v != ProtocolVersion::LATEST_STATELESS)
         .copied()
-        .unwrap_or(MODERN)
+        .unwrap_or(ProtocolVersion::LATEST_STATELESS)
 }

@@ -8,7 +8,6 @@ use mcp_wire::ProtocolVersion;
 use mcp_wire::jsonrpc::{ErrorData, RequestId};
 use tokio::sync::mpsc;
 
-use super::MODERN;
 use crate::Frame;
 use crate::server::auth::AuthRejection;
 use crate::server::handler::codes;
@@ -17,7 +16,7 @@ use crate::telemetry::{self, StreamKind, StreamLife, Transport};
 
 /// HTTP status of an answer: at 2026-07-28 the codes the spec ties to a status.
 pub(super) fn status_for(revision: ProtocolVersion, code: Option<i64>) -> StatusCode {
-    if revision != MODERN {
+    if revision != ProtocolVersion::LATEST_STATELESS {
         return StatusCode::OK;
     }
     match code {
@@ -106,7 +105,7 @@ mod tests {
 
     #[test]
     fn stateless_statuses_follow_the_error_code() {
-        let m = MODERN;
+        let m = ProtocolVersion::LATEST_STATELESS;
         let status = |code| status_for(m, Some(code));
         assert_eq!(status(codes::METHOD_NOT_FOUND), StatusCode::NOT_FOUND);
         assert_eq!(status(codes::HEADER_MISMATCH), StatusCode::BAD_REQUEST);

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use axum::response::Response;
 use bytes::Bytes;
 use http::{HeaderMap, StatusCode};
+use mcp_wire::ProtocolVersion;
 use mcp_wire::jsonrpc::{ErrorData, JsonRpcNotification, RequestId};
 use mcp_wire::model::{ClientRequest, ServerNotification, SubscriptionFilter};
 use mcp_wire::session::{Envelope, Evidence};
@@ -14,16 +15,16 @@ use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
+use super::PostBody;
 use super::headers::{header_str, param_headers};
 use super::response::{accepted, json_error, sse_response, status_for};
 use super::stream::{EventWriter, answer_request};
-use super::{MODERN, PostBody};
 use crate::routing::decode_header_value;
 use crate::routing::{METHOD_HEADER, NAME_HEADER, NameMember, VERSION_HEADER, name_member};
 use crate::server::Server;
 use crate::server::auth::Principal;
 use crate::server::context::emit;
-use crate::server::context::modern_context;
+use crate::server::context::stateless_context;
 use crate::server::handler::{Handler, codes, keys};
 use crate::server::notify::{change_notification, listen_ack, tag_subscription};
 use crate::server::runtime::parse_error;
@@ -52,7 +53,12 @@ pub(super) async fn stateless_post<H: Handler>(
         // frame JSON-RPC never answers.
         Err(e) => {
             return match e.reply() {
-                Some(reply) => json_error(StatusCode::BAD_REQUEST, reply.id, reply.error, MODERN),
+                Some(reply) => json_error(
+                    StatusCode::BAD_REQUEST,
+                    reply.id,
+                    reply.error,
+                    ProtocolVersion::LATEST_STATELESS,
+                ),
                 None => accepted(),
             };
         }
@@ -64,14 +70,26 @@ pub(super) async fn stateless_post<H: Handler>(
         _ => return accepted(),
     };
     let refuse = |status: StatusCode, error: ErrorData| {
-        telemetry::refused(Wire::HttpStateless, method, MODERN, id, &principal, &error);
-        json_error(status, Some(id.clone()), error, MODERN)
+        telemetry::refused(
+            Wire::HttpStateless,
+            method,
+            ProtocolVersion::LATEST_STATELESS,
+            id,
+            &principal,
+            &error,
+        );
+        json_error(
+            status,
+            Some(id.clone()),
+            error,
+            ProtocolVersion::LATEST_STATELESS,
+        )
     };
     // A method 2026-07-28 does not have is answered as such before the headers are judged:
     // they would route a request that does not exist here.
-    let facts = mcp_wire::facts::revision(MODERN);
-    let defined =
-        facts.request(method).is_some() || mcp_wire::wire::ledger::extension_method(method, MODERN);
+    let facts = mcp_wire::facts::revision(ProtocolVersion::LATEST_STATELESS);
+    let defined = facts.request(method).is_some()
+        || mcp_wire::wire::ledger::extension_method(method, ProtocolVersion::LATEST_STATELESS);
     if REMOVED_2026.contains(&method) || !defined {
         return refuse(StatusCode::NOT_FOUND, method_not_found(server, method));
     }
@@ -108,7 +126,7 @@ pub(super) async fn stateless_post<H: Handler>(
             )),
         );
     }
-    if meta_version != MODERN.as_str() {
+    if meta_version != ProtocolVersion::LATEST_STATELESS.as_str() {
         return refuse(
             StatusCode::BAD_REQUEST,
             unsupported_version(server, requested.as_deref()),
@@ -125,12 +143,13 @@ pub(super) async fn stateless_post<H: Handler>(
             }
         }
     }
-    let request = match parse_str_as::<ClientRequest>(raw.text(), MODERN) {
+    let request = match parse_str_as::<ClientRequest>(raw.text(), ProtocolVersion::LATEST_STATELESS)
+    {
         Ok(r) => r,
         Err(e) => return refuse(StatusCode::BAD_REQUEST, parse_error(&e)),
     };
     let id = id.clone();
-    let ctx = modern_context(
+    let ctx = stateless_context(
         server,
         id.clone(),
         &request,
@@ -144,7 +163,7 @@ pub(super) async fn stateless_post<H: Handler>(
         let trace = telemetry::RequestTrace::start(
             Wire::HttpStateless,
             "subscriptions/listen",
-            MODERN,
+            ProtocolVersion::LATEST_STATELESS,
             &id,
             ctx.principal(),
             None,
@@ -163,7 +182,12 @@ pub(super) async fn stateless_post<H: Handler>(
             }
             Err(e) => {
                 trace.finish(Some(e.code));
-                json_error(status_for(MODERN, Some(e.code)), Some(id), e, MODERN)
+                json_error(
+                    status_for(ProtocolVersion::LATEST_STATELESS, Some(e.code)),
+                    Some(id),
+                    e,
+                    ProtocolVersion::LATEST_STATELESS,
+                )
             }
         };
     }
@@ -186,13 +210,14 @@ fn method_not_found<H>(server: &Server<H>, method: &str) -> ErrorData {
     let offered = &server.shared.revisions;
     let handshake: Vec<&str> = offered
         .iter()
-        .filter(|v| **v != MODERN)
+        .filter(|v| **v != ProtocolVersion::LATEST_STATELESS)
         .map(|v| v.as_str())
         .collect();
     let mut message = format!(
-        "initialize does not exist at {MODERN}, the revision MCP-Protocol-Version declares: send \
+        "initialize does not exist at {}, the revision MCP-Protocol-Version declares: send \
          server/discover (with the protocol version in params._meta) to learn this server's \
-         versions and capabilities"
+         versions and capabilities",
+        ProtocolVersion::LATEST_STATELESS
     );
     if !handshake.is_empty() {
         message.push_str(&format!(
@@ -210,7 +235,7 @@ pub(super) fn unsupported_version<H>(server: &Server<H>, requested: Option<&Valu
         .shared
         .revisions
         .iter()
-        .filter(|v| **v == MODERN)
+        .filter(|v| **v == ProtocolVersion::LATEST_STATELESS)
         .map(|v| v.as_str())
         .collect();
     ErrorData::new(
@@ -268,7 +293,10 @@ fn listen_stream<H: Handler>(
         let _guard = guard;
         let _subscription = Held::new(Open::ListenSubscription);
         let mut writer = EventWriter::new(None, sink, limits.slow_reader_timeout);
-        if let Ok(frame) = emit(&JsonRpcNotification::new(ack), MODERN) {
+        if let Ok(frame) = emit(
+            &JsonRpcNotification::new(ack),
+            ProtocolVersion::LATEST_STATELESS,
+        ) {
             writer.message(&frame).await;
         }
         let mut keep_alive = tokio::time::interval(limits.keep_alive);
@@ -278,7 +306,7 @@ fn listen_stream<H: Handler>(
                 change = changes.recv() => match change {
                     Ok(change) => {
                         if let Some(n) = change_notification(&change, &filter)
-                            && let Ok(frame) = emit(&JsonRpcNotification::new(tag(n)), MODERN)
+                            && let Ok(frame) = emit(&JsonRpcNotification::new(tag(n)), ProtocolVersion::LATEST_STATELESS)
                         {
                             writer.message(&frame).await;
                         }

@@ -10,9 +10,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_wire::ProtocolVersion;
 use mcp_wire::model::{CallToolRequestParams, CallToolResult, Implementation, ServerCapabilities};
-use mcp_wire_bridge::{Bridge, BridgeOptions, Era, Limits, UpstreamTarget};
+use mcp_wire::{Era, ProtocolVersion};
+use mcp_wire_bridge::{Bridge, BridgeOptions, Limits, UpstreamTarget};
 use mcp_wire_transport::client::{ClientOptions, Wire, connect_streamable};
 use mcp_wire_transport::fixtures::ConformanceFixtures;
 use mcp_wire_transport::server::{
@@ -65,7 +65,7 @@ async fn setup_with<H: Handler>(handler: H, limits: Limits) -> Setup {
         .await
         .expect("the bridge connects"),
     );
-    assert_eq!(bridge.snapshot().era, Era::Legacy);
+    assert_eq!(bridge.snapshot().era(), Era::Handshake);
     let front = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", front.local_addr().unwrap());
     let serving = {
@@ -182,7 +182,7 @@ async fn discover_comes_from_the_legacy_handshake_and_removed_methods_are_refuse
         "emulated on listen streams (B7)"
     );
     // No legacy session was needed for that.
-    assert_eq!(s.bridge.handler().legacy_sessions().await, 0);
+    assert_eq!(s.bridge.handler().handshake_sessions().await, 0);
     // Removed methods, and the 2025-11-25 task methods the extension does not have.
     for (method, params) in [
         ("ping", json!({})),
@@ -254,7 +254,7 @@ async fn results_are_decorated_and_legacy_errors_mapped() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_identity_gets_its_own_legacy_session_and_the_count_is_bounded() {
-    let s = setup(Limits::default().max_legacy_sessions(2)).await;
+    let s = setup(Limits::default().max_handshake_sessions(2)).await;
     let mut plain = Client::new(&s.url, json!({}));
     let mut sampler = Client::new(&s.url, json!({"sampling": {}}));
     let tool = json!({"name": "test_missing_capability", "arguments": {}});
@@ -269,14 +269,14 @@ async fn each_identity_gets_its_own_legacy_session_and_the_count_is_bounded() {
         "The client declared sampling",
         "{ok}"
     );
-    assert_eq!(s.bridge.handler().legacy_sessions().await, 2);
+    assert_eq!(s.bridge.handler().handshake_sessions().await, 2);
     // The same identity again: the same session.
     plain.call("tools/list", json!({})).await;
-    assert_eq!(s.bridge.handler().legacy_sessions().await, 2);
+    assert_eq!(s.bridge.handler().handshake_sessions().await, 2);
     // A third identity replaces the least recently used idle one.
     let mut third = Client::new(&s.url, json!({"roots": {}}));
     assert!(third.call("tools/list", json!({})).await["result"].is_object());
-    assert_eq!(s.bridge.handler().legacy_sessions().await, 2);
+    assert_eq!(s.bridge.handler().handshake_sessions().await, 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1053,7 +1053,7 @@ async fn server_everythings_core_task_is_an_extension_task_through_the_bridge() 
             .await
             .expect("the bridge starts server-everything"),
     );
-    assert_eq!(bridge.snapshot().era, Era::Legacy);
+    assert_eq!(bridge.snapshot().era(), Era::Handshake);
     let front = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", front.local_addr().unwrap());
     let serving = {

@@ -2,11 +2,11 @@
 //! every request, a legacy server learns them once, in `initialize`. So the bridge opens one
 //! legacy session per distinct identity — principal, `clientInfo`, `clientCapabilities` — with
 //! that identity in its `initialize` (the capabilities trimmed to what the bridge can carry,
-//! [`LEGACY_CAPABILITY_MAP`]), and sends each request to its identity's session: the server
+//! [`HANDSHAKE_CAPABILITY_MAP`]), and sends each request to its identity's session: the server
 //! then sees exactly what the client declared, and decides on it as it would for that client
 //! (a tool that needs sampling refuses a client without it itself). Nothing is shared across
-//! principals (Q15). The sessions are bounded ([`Limits::max_legacy_sessions`],
-//! least recently used idle one closed first) and end after [`Limits::legacy_session_idle`]
+//! principals (Q15). The sessions are bounded ([`Limits::max_handshake_sessions`],
+//! least recently used idle one closed first) and end after [`Limits::handshake_session_idle`]
 //! without use.
 
 use std::sync::Arc;
@@ -28,21 +28,21 @@ use crate::upstream::{Snapshot, TapSlot, Upstream, UpstreamTarget, bridge_info};
 /// How a 2026-07-28 client's `clientCapabilities` become the capabilities of its legacy
 /// session's `initialize`, one row per member; members not listed are not sent (a legacy
 /// server would not know them).
-const LEGACY_CAPABILITY_MAP: [(&str, LegacyRule); 6] = [
+const HANDSHAKE_CAPABILITY_MAP: [(&str, HandshakeRule); 6] = [
     // Roots are asked for per request at 2026-07-28: no root change is ever reported.
-    ("roots", LegacyRule::RootsNoChanges),
-    ("sampling", LegacyRule::Keep),
+    ("roots", HandshakeRule::RootsNoChanges),
+    ("sampling", HandshakeRule::Keep),
     // Form and URL modes for 2025-11-25; a 2025-06-18 server knows elicitation as `{}`.
-    ("elicitation", LegacyRule::Elicitation),
-    ("experimental", LegacyRule::Keep),
+    ("elicitation", HandshakeRule::Elicitation),
+    ("experimental", HandshakeRule::Keep),
     // Core tasks are never carried (Q8); extensions are 2026-07-28's.
-    ("tasks", LegacyRule::Drop),
-    ("extensions", LegacyRule::Drop),
+    ("tasks", HandshakeRule::Drop),
+    ("extensions", HandshakeRule::Drop),
 ];
 
-/// What [`LEGACY_CAPABILITY_MAP`] does with one member.
+/// What [`HANDSHAKE_CAPABILITY_MAP`] does with one member.
 #[derive(Debug, Clone, Copy)]
-enum LegacyRule {
+enum HandshakeRule {
     Keep,
     RootsNoChanges,
     Elicitation,
@@ -50,31 +50,31 @@ enum LegacyRule {
 }
 
 /// A 2026-07-28 client's capabilities as a legacy `initialize` at `revision` states them.
-pub(crate) fn legacy_client_capabilities(
+pub(crate) fn handshake_client_capabilities(
     caps: &ClientCapabilities,
     revision: ProtocolVersion,
 ) -> Value {
     let value = serde_json::to_value(caps).unwrap_or_else(|_| json!({}));
     let mut out = Map::new();
-    for (member, rule) in LEGACY_CAPABILITY_MAP {
+    for (member, rule) in HANDSHAKE_CAPABILITY_MAP {
         let Some(current) = value.get(member) else {
             continue;
         };
         match rule {
-            LegacyRule::Keep => {
+            HandshakeRule::Keep => {
                 out.insert(member.into(), current.clone());
             }
-            LegacyRule::RootsNoChanges => {
+            HandshakeRule::RootsNoChanges => {
                 out.insert(member.into(), json!({"listChanged": false}));
             }
-            LegacyRule::Elicitation => {
+            HandshakeRule::Elicitation => {
                 if revision >= ProtocolVersion::V2025_11_25 {
                     out.insert(member.into(), current.clone());
                 } else if revision >= ProtocolVersion::V2025_06_18 {
                     out.insert(member.into(), json!({}));
                 }
             }
-            LegacyRule::Drop => {}
+            HandshakeRule::Drop => {}
         }
     }
     Value::Object(out)
@@ -116,7 +116,7 @@ impl Entry {
 }
 
 /// The legacy sessions of one bridge.
-pub(crate) struct LegacySessions {
+pub(crate) struct HandshakeSessions {
     target: UpstreamTarget,
     snapshot: Snapshot,
     limits: Limits,
@@ -126,7 +126,7 @@ pub(crate) struct LegacySessions {
     entries: tokio::sync::Mutex<Vec<Entry>>,
 }
 
-impl LegacySessions {
+impl HandshakeSessions {
     /// Sessions to the server at `target`, which the probe found speaking `snapshot`'s
     /// revision over `snapshot`'s transport; their list changes and updates go to `changes`.
     pub(crate) fn new(
@@ -166,7 +166,7 @@ impl LegacySessions {
         // Gone sessions leave; idle ones past their time end.
         entries.retain(|e| {
             let idle =
-                e.idle() && now.duration_since(e.last_used) >= self.limits.legacy_session_idle;
+                e.idle() && now.duration_since(e.last_used) >= self.limits.handshake_session_idle;
             if idle {
                 e.upstream.shutdown();
             }
@@ -176,7 +176,7 @@ impl LegacySessions {
             e.last_used = now;
             return Ok(e.upstream.clone());
         }
-        if entries.len() >= self.limits.max_legacy_sessions {
+        if entries.len() >= self.limits.max_handshake_sessions {
             let lru = entries
                 .iter()
                 .enumerate()
@@ -189,7 +189,7 @@ impl LegacySessions {
                     return Err(Reason::LimitExceeded.error(
                         format!(
                             "{} legacy sessions are busy; none can be closed for a new client identity",
-                            self.limits.max_legacy_sessions
+                            self.limits.max_handshake_sessions
                         ),
                         None,
                         None,
@@ -259,7 +259,7 @@ impl LegacySessions {
             self.emitter,
             self.changes.clone(),
         );
-        let capabilities = legacy_client_capabilities(&identity.capabilities, revision);
+        let capabilities = handshake_client_capabilities(&identity.capabilities, revision);
         match upstream
             .initialize_as(
                 revision,
@@ -315,21 +315,21 @@ mod tests {
         }))
         .unwrap();
         assert_eq!(
-            legacy_client_capabilities(&caps, ProtocolVersion::V2025_11_25),
+            handshake_client_capabilities(&caps, ProtocolVersion::V2025_11_25),
             json!({"roots": {"listChanged": false}, "sampling": {"tools": {}},
                 "elicitation": {"form": {}, "url": {}}, "experimental": {"z": {}}})
         );
         assert_eq!(
-            legacy_client_capabilities(&caps, ProtocolVersion::V2025_06_18)["elicitation"],
+            handshake_client_capabilities(&caps, ProtocolVersion::V2025_06_18)["elicitation"],
             json!({})
         );
         assert!(
-            legacy_client_capabilities(&caps, ProtocolVersion::V2025_03_26)
+            handshake_client_capabilities(&caps, ProtocolVersion::V2025_03_26)
                 .get("elicitation")
                 .is_none()
         );
         assert_eq!(
-            legacy_client_capabilities(
+            handshake_client_capabilities(
                 &ClientCapabilities::default(),
                 ProtocolVersion::V2025_11_25
             ),

@@ -2,12 +2,12 @@
 //! B9, Q8, …) are those of the behaviour tables and decision log in `docs/bridge.md`.
 //!
 //! - `server/discover` is answered from the upstream's `InitializeResult`
-//!   ([`DirectionB::discover`], B2); the methods 2026-07-28 removed are refused -32601 (B3).
+//!   ([`StatelessToHandshake::discover`], B2); the methods 2026-07-28 removed are refused -32601 (B3).
 //! - Every other request goes to the legacy session of its identity
-//!   ([`crate::legacy_sessions`]), stripped of the reserved identity keys and of the retry's
+//!   ([`crate::handshake_sessions`]), stripped of the reserved identity keys and of the retry's
 //!   own members; its answer is read at the legacy revision and emitted at 2026-07-28, where
 //!   the boundary adds `resultType` and the cache hints and the runtime `_meta.serverInfo`
-//!   (B4–B6). Legacy errors are mapped by [`legacy_error`] (B17).
+//!   (B4–B6). Legacy errors are mapped by [`error_for_stateless_client`] (B17).
 //! - A legacy server→client request raised during a `tools/call`, `prompts/get` or
 //!   `resources/read` turns the call's answer into an `InputRequiredResult` and parks the
 //!   call ([`crate::park`]); the client's retry answers the waiting requests and the call goes
@@ -18,7 +18,7 @@
 //! - Progress goes to the current request's token, only increasing (B12); logs go to the
 //!   request at or above its `_meta` level, none without one (B13, the runtime's filter).
 //! - A listen stream is narrowed to what the legacy server offers and its URIs subscribed
-//!   upstream, reference-counted, for as long as it lives (B7, [`DirectionB::listen`]).
+//!   upstream, reference-counted, for as long as it lives (B7, [`StatelessToHandshake::listen`]).
 //! - A legacy server with 2025-11-25 core tasks for `tools/call` is offered as the tasks
 //!   extension (Q8): declaring clients' calls of its task tools go upstream task-augmented and
 //!   their tasks live in [`crate::tasks`]; `tasks/get`, `tasks/update`, `tasks/cancel` are
@@ -46,14 +46,12 @@ use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use crate::engine::{BridgeHandler, read_result};
-use crate::legacy_sessions::{Identity, LegacySessions, identity_of};
+use crate::handshake_sessions::{HandshakeSessions, Identity, identity_of};
 use crate::limits::{Limits, Reason};
 use crate::park::{Abandon, Call, Parks, Pending, params_digest};
 use crate::report::{Dir, Report, Status};
 use crate::tasks::{self, Tasks};
 use crate::upstream::{LegEvent, Snapshot, Upstream, client_request};
-
-const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
 
 /// Each identity's tool list and the list generation it was read at.
 type ToolCache = HashMap<String, (u64, Arc<Vec<Tool>>)>;
@@ -83,8 +81,8 @@ const MAX_LISTENS: usize = 16;
 const MAX_LISTEN_URIS: usize = 256;
 
 /// Direction B's state: the legacy sessions and the parked calls.
-pub(crate) struct DirectionB {
-    sessions: LegacySessions,
+pub(crate) struct StatelessToHandshake {
+    sessions: HandshakeSessions,
     parks: Arc<Parks>,
     limits: Limits,
     report: Arc<Report>,
@@ -171,7 +169,9 @@ async fn resource_request(
 ) -> Result<(), ErrorData> {
     let request = client_request(json!({"method": method, "params": {"uri": uri}}))?;
     let id = session.reserve_id();
-    let mut leg = session.start_leg(id, request, Some(MODERN)).await?;
+    let mut leg = session
+        .start_leg(id, request, Some(ProtocolVersion::LATEST_STATELESS))
+        .await?;
     let deadline = Instant::now() + std::time::Duration::from_secs(10);
     loop {
         match tokio::time::timeout_at(deadline, leg.next()).await {
@@ -195,10 +195,10 @@ async fn resource_request(
     }
 }
 
-impl DirectionB {
+impl StatelessToHandshake {
     /// Direction B in front of the legacy server of `snapshot`, offering `advertised`.
     pub(crate) fn new(
-        sessions: LegacySessions,
+        sessions: HandshakeSessions,
         snapshot: Snapshot,
         advertised: &ServerCapabilities,
         limits: Limits,
@@ -350,7 +350,9 @@ impl DirectionB {
             };
             let request = client_request(json!({"method": "tools/list", "params": params}))?;
             let id = session.reserve_id();
-            let leg = session.start_leg(id, request, Some(MODERN)).await?;
+            let leg = session
+                .start_leg(id, request, Some(ProtocolVersion::LATEST_STATELESS))
+                .await?;
             let turn = Turn {
                 method: "tools/list",
                 principal: &identity.principal,
@@ -375,7 +377,7 @@ impl DirectionB {
         }
         let tools = Arc::new(all);
         let mut cache = self.lock_tools();
-        if cache.len() >= self.limits.max_legacy_sessions {
+        if cache.len() >= self.limits.max_handshake_sessions {
             cache.clear();
         }
         cache.insert(key, (generation, tools.clone()));
@@ -410,7 +412,10 @@ impl DirectionB {
                 .get_or_insert_with(Default::default)
                 .insert(mcp_wire::model::TASKS_EXTENSION_ID.to_owned(), json!({}));
         }
-        let mut result = DiscoverResult::new(vec![MODERN.as_str().to_owned()], capabilities);
+        let mut result = DiscoverResult::new(
+            vec![ProtocolVersion::LATEST_STATELESS.as_str().to_owned()],
+            capabilities,
+        );
         result.instructions = self.snapshot.instructions.clone();
         let mut meta = Meta::new();
         meta.set(keys::SERVER_INFO, self.snapshot.server_info.clone());
@@ -432,7 +437,7 @@ impl DirectionB {
                     Dir::ToClient,
                     method,
                     Some(self.snapshot.revision),
-                    MODERN,
+                    ProtocolVersion::LATEST_STATELESS,
                     Status::Synthesized,
                     format!(
                         "answered by the bridge from the upstream's initialize at {}",
@@ -572,7 +577,9 @@ impl DirectionB {
         }
         let id = session.reserve_id();
         let outgoing = handler.prepare(ctx, client_request(value)?, id);
-        let leg = session.start_leg(id, outgoing, Some(MODERN)).await?;
+        let leg = session
+            .start_leg(id, outgoing, Some(ProtocolVersion::LATEST_STATELESS))
+            .await?;
         let mut call = Call::new(session, leg);
         call.augmented = augmented;
         call.promote_at = promote_at;
@@ -631,7 +638,7 @@ impl DirectionB {
                                 Dir::ToClient,
                                 method,
                                 Some(revision),
-                                MODERN,
+                                ProtocolVersion::LATEST_STATELESS,
                                 Status::Synthesized,
                                 "the legacy server's task, as a task of the tasks extension",
                             );
@@ -651,13 +658,15 @@ impl DirectionB {
                                     Dir::ToClient,
                                     method,
                                     Some(revision),
-                                    MODERN,
+                                    ProtocolVersion::LATEST_STATELESS,
                                     Status::Synthesized,
                                     "input-required round: the legacy -32042's URL elicitations",
                                 );
                                 round
                             }
-                            None => Err(legacy_error(e, call.refused.take(), turn.uri)),
+                            None => {
+                                Err(error_for_stateless_client(e, call.refused.take(), turn.uri))
+                            }
                         },
                     };
                 }
@@ -699,7 +708,7 @@ impl DirectionB {
                             self.report.event(
                                 Dir::ToServer,
                                 "input request",
-                                Some(MODERN),
+                                Some(ProtocolVersion::LATEST_STATELESS),
                                 call.session.revision(),
                                 Status::Refused,
                                 error.message.clone(),
@@ -729,7 +738,7 @@ impl DirectionB {
                         call.leg.cancel("timeout");
                         return Err(Reason::Timeout.error(
                             format!("the upstream did not answer {method} in time"),
-                            Some((MODERN, call.session.revision())),
+                            Some((ProtocolVersion::LATEST_STATELESS, call.session.revision())),
                             None,
                         ));
                     }
@@ -796,7 +805,7 @@ impl DirectionB {
                     Dir::ToClient,
                     turn.method,
                     Some(revision),
-                    MODERN,
+                    ProtocolVersion::LATEST_STATELESS,
                     Status::Synthesized,
                     "a call the legacy server had not answered yet, as a task the bridge hosts",
                 );
@@ -807,7 +816,7 @@ impl DirectionB {
                     Dir::ToClient,
                     turn.method,
                     Some(revision),
-                    MODERN,
+                    ProtocolVersion::LATEST_STATELESS,
                     Status::Refused,
                     format!("not made a task: {}", e.message),
                 );
@@ -842,7 +851,7 @@ impl DirectionB {
             Dir::ToClient,
             method,
             Some(revision),
-            MODERN,
+            ProtocolVersion::LATEST_STATELESS,
             Status::Synthesized,
             format!("input-required round: {count} legacy server→client request(s) parked"),
         );
@@ -1005,7 +1014,7 @@ pub(crate) fn client_result(answer: InputResponse) -> Result<ClientResult, Error
 /// input-required round of its URL elicitations (keys [`URL_KEY`]`1`, …) without a
 /// `requestState`: the client's retry is a fresh call, which is what the legacy server waits
 /// for, and nothing is parked. A client that did not declare URL elicitation gets -32021
-/// naming it. `None`: not such an error (it maps as [`legacy_error`] says).
+/// naming it. `None`: not such an error (it maps as [`error_for_stateless_client`] says).
 fn url_elicitation_round(
     ctx: &RequestContext,
     error: &ErrorData,
@@ -1067,7 +1076,11 @@ fn url_elicitations_accepted(responses: &serde_json::Map<String, Value>) -> Resu
 /// -32021 naming it (Q20); -32021 with `requiredCapabilities` passes (a legacy server that
 /// checked the client's capabilities itself); any other code of -32020..-32099, which
 /// 2026-07-28 reserves, becomes -32603 with `data.originalCode`.
-pub(crate) fn legacy_error(e: ErrorData, refused: Option<Value>, uri: Option<&str>) -> ErrorData {
+pub(crate) fn error_for_stateless_client(
+    e: ErrorData,
+    refused: Option<Value>,
+    uri: Option<&str>,
+) -> ErrorData {
     if let Some(required) = refused {
         return ErrorData::new(
             codes::MISSING_CLIENT_CAPABILITY,
