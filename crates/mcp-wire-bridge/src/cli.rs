@@ -6,6 +6,7 @@
 //!     [--client-revisions LIST] [--server-revisions LIST] [--report FILE] [--strict]
 //!     [--request-timeout SECONDS] [--host-tasks-after MS]
 //!     [--log-format text|json] [--metrics 127.0.0.1:PORT]
+//!     [--auth-issuer URL [--auth-scopes A,B] [--resource URL] [--auth-introspection URL …]]
 //! ```
 //!
 //! With `--listen http://…`, the first line on stdout is the endpoint URL (port 0 picks a free
@@ -14,12 +15,18 @@
 //! them); `--metrics` serves the runtime's and the bridge's metrics at `/metrics`. The exit
 //! status is 0 when the client side ended, 1 when the upstream went away (every pending
 //! request was failed first), 2 for a usage or start-up error.
+//!
+//! `--auth-issuer` makes the HTTP client side an OAuth resource server (the options are
+//! `mcp_wire_transport::server::oauth::AuthOptions`', spelled the same on every server binary;
+//! the default `--resource` is the listen URL). A client's token is checked and kept here: the
+//! upstream sees only what the bridge itself sends.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use mcp_wire::ProtocolVersion;
+use mcp_wire_transport::server::oauth::AuthOptions;
 
 use crate::{Bridge, BridgeError, BridgeOptions, Emitter, Limits, Report, UpstreamTarget};
 
@@ -68,9 +75,46 @@ pub struct BridgeArgs {
     #[cfg(feature = "cli")]
     #[arg(long, value_name = "ADDR")]
     pub metrics: Option<String>,
+    /// Accept OAuth access tokens of this authorization server on the HTTP client side (repeat
+    /// or comma-separate for several); turns authorization on.
+    #[arg(long, value_name = "URL", value_delimiter = ',')]
+    pub auth_issuer: Vec<String>,
+    /// Scopes every client request's token must grant (403 otherwise).
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub auth_scopes: Vec<String>,
+    /// The endpoint's canonical URI, the audience tokens must name (default: the listen URL).
+    #[arg(long, value_name = "URL")]
+    pub resource: Option<String>,
+    /// Check tokens at this introspection endpoint (RFC 7662) instead of as JWTs.
+    #[arg(long, value_name = "URL")]
+    pub auth_introspection: Option<String>,
+    /// The bridge's client id at the introspection endpoint.
+    #[arg(long, value_name = "ID")]
+    pub auth_client_id: Option<String>,
+    /// Its secret (default: the MCP_AUTH_CLIENT_SECRET variable).
+    #[arg(long, value_name = "SECRET")]
+    pub auth_client_secret: Option<Secret>,
     /// The upstream server command and its arguments, after `--`.
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<OsString>,
+}
+
+/// A secret given on the command line: its `Debug` output says nothing of it.
+#[derive(Clone)]
+pub struct Secret(String);
+
+impl std::str::FromStr for Secret {
+    type Err = std::convert::Infallible;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(Self(s.to_owned()))
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(…)")
+    }
 }
 
 /// A parsed revision list.
@@ -113,6 +157,20 @@ fn parse_listen(s: &str) -> Result<Listen, BridgeError> {
     })
 }
 
+impl BridgeArgs {
+    /// The authorization options, as every server binary spells them.
+    fn auth_options(&self) -> AuthOptions {
+        let mut auth = AuthOptions::default();
+        auth.issuers = self.auth_issuer.clone();
+        auth.scopes = self.auth_scopes.clone();
+        auth.resource = self.resource.clone();
+        auth.introspection = self.auth_introspection.clone();
+        auth.client_id = self.auth_client_id.clone();
+        auth.client_secret = self.auth_client_secret.as_ref().map(|s| s.0.clone());
+        auth
+    }
+}
+
 /// Runs the bridge until the client side ends or the upstream goes away.
 pub async fn run(args: BridgeArgs) -> Result<(), BridgeError> {
     let target = match (&args.server_url, args.command.is_empty()) {
@@ -142,6 +200,7 @@ pub async fn run(args: BridgeArgs) -> Result<(), BridgeError> {
     if let Some(ms) = args.host_tasks_after {
         limits = limits.host_tasks_after(Duration::from_millis(ms));
     }
+    let mut auth = args.auth_options();
     let mut options = BridgeOptions::default().limits(limits).report(report);
     options.emitter = Emitter {
         strict: args.strict,
@@ -152,6 +211,31 @@ pub async fn run(args: BridgeArgs) -> Result<(), BridgeError> {
     if let Some(RevisionList(r)) = args.server_revisions {
         options = options.server_revisions(r);
     }
+    // Bound before the upstream is reached: the default resource is the listen URL.
+    let http_listener = match &listen {
+        Listen::Stdio => {
+            if !auth.issuers.is_empty() {
+                return Err(BridgeError::Config(
+                    "authorization protects an HTTP client side: --listen http://…".into(),
+                ));
+            }
+            None
+        }
+        Listen::Http { addr, path } => {
+            let listener = tokio::net::TcpListener::bind(addr).await?;
+            let local = listener.local_addr()?;
+            if !auth.issuers.is_empty() {
+                auth.resource
+                    .get_or_insert_with(|| format!("http://{local}{path}"));
+            }
+            if let Some(resource_server) =
+                auth.resource_server(local).map_err(BridgeError::Config)?
+            {
+                options = options.authenticator(std::sync::Arc::new(resource_server));
+            }
+            Some(listener)
+        }
+    };
     let bridge = Bridge::connect(&target, options).await?;
     let s = bridge.snapshot();
     tracing::info!(
@@ -167,14 +251,13 @@ pub async fn run(args: BridgeArgs) -> Result<(), BridgeError> {
             .join(","),
         "bridge connected"
     );
-    let served = match listen {
-        Listen::Stdio => bridge.serve_stdio().await,
-        Listen::Http { addr, path } => {
-            let listener = tokio::net::TcpListener::bind(&addr).await?;
+    let served = match (listen, http_listener) {
+        (Listen::Http { path, .. }, Some(listener)) => {
             println!("http://{}{path}", listener.local_addr()?);
             tracing::info!(addr = %listener.local_addr()?, path, "serving clients");
             bridge.serve_http(listener, &path).await
         }
+        _ => bridge.serve_stdio().await,
     };
     bridge.shutdown(Duration::from_secs(6)).await;
     served

@@ -90,7 +90,9 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use mcp_wire::{Era, ProtocolVersion};
-use mcp_wire_transport::server::{Notifier, Principal, Server, ServerConfig};
+use mcp_wire_transport::server::{
+    Authenticator, NoAuth, Notifier, Principal, Server, ServerConfig,
+};
 use mcp_wire_transport::{Connection, Frame};
 
 pub use emit::Emitter;
@@ -154,7 +156,7 @@ pub enum BridgeError {
 }
 
 /// How a bridge is set up.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 #[non_exhaustive]
 pub struct BridgeOptions {
     /// The revisions offered to clients.
@@ -167,6 +169,23 @@ pub struct BridgeOptions {
     pub report: Arc<Report>,
     /// How upstream frames are emitted.
     pub emitter: Emitter,
+    /// Who the bridge's HTTP clients are (`NoAuth` by default; an OAuth
+    /// `mcp_wire_transport::server::oauth::ResourceServer` for a protected endpoint). What a
+    /// client presents stays with the bridge: upstream requests carry only the bridge's own
+    /// credentials, never a client's token.
+    pub authenticator: Arc<dyn Authenticator>,
+}
+
+impl std::fmt::Debug for BridgeOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BridgeOptions")
+            .field("client_revisions", &self.client_revisions)
+            .field("server_revisions", &self.server_revisions)
+            .field("limits", &self.limits)
+            .field("report", &self.report)
+            .field("emitter", &self.emitter)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Default for BridgeOptions {
@@ -177,6 +196,7 @@ impl Default for BridgeOptions {
             limits: Limits::default(),
             report: Arc::new(Report::none()),
             emitter: Emitter::default(),
+            authenticator: Arc::new(NoAuth),
         }
     }
 }
@@ -203,6 +223,12 @@ impl BridgeOptions {
     /// Sets [`BridgeOptions::report`].
     pub fn report(mut self, report: Report) -> Self {
         self.report = Arc::new(report);
+        self
+    }
+
+    /// Sets [`BridgeOptions::authenticator`].
+    pub fn authenticator(mut self, authenticator: Arc<dyn Authenticator>) -> Self {
+        self.authenticator = authenticator;
         self
     }
 }
@@ -288,6 +314,7 @@ impl Bridge {
         );
         let mut config = ServerConfig {
             revisions,
+            authenticator: options.authenticator.clone(),
             ..ServerConfig::default()
         };
         // One bound on a client frame, whatever carries it (stdio lines, HTTP bodies: 413).

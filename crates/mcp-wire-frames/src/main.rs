@@ -119,7 +119,7 @@ enum Command {
     /// Built only with the `bridge` feature (`cargo build -p mcp-wire-frames --features bridge`),
     /// which brings in the HTTP stack; see `mcp_wire_bridge::cli`.
     #[cfg(feature = "bridge")]
-    Bridge(mcp_wire_bridge::cli::BridgeArgs),
+    Bridge(Box<mcp_wire_bridge::cli::BridgeArgs>),
 }
 
 /// What `--on-refuse` does with a refused request.
@@ -160,7 +160,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             // Logs on stderr: stdout carries the protocol when the client side is stdio.
             mcp_wire_bridge::cli::install_log_subscriber(args.log_format)
                 .map_err(anyhow::Error::msg)?;
-            Ok(mcp_wire_bridge::cli::run_blocking(args)?)
+            Ok(mcp_wire_bridge::cli::run_blocking(*args)?)
         }
         Command::Versions => {
             print!("{}", mcp_wire_frames::versions::render());

@@ -130,3 +130,74 @@ fn the_bridge_answers_what_it_read_before_its_stdin_closed() {
         lost.first()
     );
 }
+
+/// `--auth-issuer` and its companions are listed by `--help`, and make the HTTP client side a
+/// protected resource whose default `resource` is the listen URL (no token: 401 naming the
+/// metadata).
+#[test]
+fn the_bridge_takes_the_authorization_options() {
+    let help = Command::new(env!("CARGO_BIN_EXE_mcp-frames"))
+        .args(["bridge", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    for option in [
+        "--auth-issuer <URL>",
+        "--auth-scopes <A,B>",
+        "--resource <URL>",
+        "--auth-introspection <URL>",
+        "--auth-client-id <ID>",
+        "--auth-client-secret <SECRET>",
+    ] {
+        assert!(help.contains(option), "{option} missing from:\n{help}");
+    }
+    let init = r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"scripted","version":"1"}}}"#;
+    let server = format!("read l; echo '{init}'; while read l; do :; done");
+    let mut bridge = Command::new(env!("CARGO_BIN_EXE_mcp-frames"))
+        .args(["bridge", "--listen", "http://127.0.0.1:0/mcp"])
+        .args(["--auth-issuer", "http://127.0.0.1:9", "--auth-scopes", "s"])
+        .args([
+            "--server-revisions",
+            "2025-06-18",
+            "--",
+            "sh",
+            "-c",
+            &server,
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("mcp-frames bridge starts");
+    let mut url = String::new();
+    BufReader::new(bridge.stdout.take().unwrap())
+        .read_line(&mut url)
+        .unwrap();
+    let url = url.trim();
+    let addr = url
+        .trim_start_matches("http://")
+        .trim_end_matches("/mcp")
+        .to_owned();
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    let _ = std::io::Read::read_to_string(&mut stream, &mut response);
+    let _ = bridge.kill();
+    let _ = bridge.wait();
+    assert!(response.starts_with("HTTP/1.1 401"), "{response}");
+    assert!(
+        response.contains(&format!(
+            "www-authenticate: Bearer scope=\"s\", resource_metadata=\"http://{addr}/.well-known/oauth-protected-resource/mcp\""
+        )),
+        "{response}"
+    );
+}

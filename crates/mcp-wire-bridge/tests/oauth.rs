@@ -1,0 +1,118 @@
+//! The bridge's HTTP client side as an OAuth resource server: tokens of the mock authorization
+//! server of `mcp_wire_tests::oauth` are checked at the bridge, and none reaches the upstream.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::http::{self, Method};
+use mcp_wire_bridge::{Bridge, BridgeOptions, UpstreamTarget};
+use mcp_wire_tests::oauth::{SCOPE, TestKey, now, send, start_as};
+use mcp_wire_transport::fixtures::ConformanceFixtures;
+use mcp_wire_transport::server::oauth::{JwtValidator, ResourceServer};
+use mcp_wire_transport::server::{AuthFuture, Authenticator, Principal, Server, ServerConfig};
+use serde_json::json;
+
+/// Lets everyone in, noting the `Authorization` header of every request.
+struct Recorder(Arc<Mutex<Vec<Option<String>>>>);
+
+impl Authenticator for Recorder {
+    fn authenticate<'a>(&'a self, request: &'a http::request::Parts) -> AuthFuture<'a> {
+        let presented = request
+            .headers
+            .get(http::header::AUTHORIZATION)
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+        self.0.lock().unwrap().push(presented);
+        Box::pin(std::future::ready(Ok(Principal::anonymous())))
+    }
+}
+
+#[tokio::test]
+async fn the_bridge_checks_tokens_and_never_passes_them_upstream() {
+    let recorded = Arc::new(Mutex::new(Vec::new()));
+    let upstream = Server::new(
+        ConformanceFixtures::new(),
+        ServerConfig {
+            authenticator: Arc::new(Recorder(recorded.clone())),
+            ..ServerConfig::default()
+        },
+    );
+    let upstream_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let upstream_url = format!("http://{}/mcp", upstream_listener.local_addr().unwrap());
+    let serving = upstream.clone();
+    let upstream_task = tokio::spawn(async move {
+        let _ = serving.serve(upstream_listener).await;
+    });
+
+    let authz = start_as().await;
+    let key = TestKey::new("k1");
+    authz.publish(&[&key]);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let resource = format!("http://{addr}/mcp");
+    let validator = JwtValidator::new(vec![authz.issuer.clone()], &resource);
+    let protected = ResourceServer::new(&resource, vec![authz.issuer.clone()], validator)
+        .with_required_scopes(vec![SCOPE.into()]);
+    let options = BridgeOptions::default().authenticator(Arc::new(protected));
+    let bridge = Bridge::connect(&UpstreamTarget::Url(upstream_url), options)
+        .await
+        .unwrap();
+    let bridge_task = tokio::spawn(async move {
+        let _ = bridge.serve_http(listener, "/mcp").await;
+    });
+
+    let accept = ("accept", "application/json, text/event-stream");
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "oauth-bridge", "version": "1"}}});
+    let refused = send(addr, Method::POST, "/mcp", &[accept], &init).await;
+    assert_eq!(refused.status, 401);
+    assert_eq!(
+        refused.challenge(),
+        format!(
+            "Bearer scope=\"{SCOPE}\", resource_metadata=\"http://{addr}/.well-known/oauth-protected-resource/mcp\""
+        )
+    );
+    let claims = json!({"iss": authz.issuer, "sub": "alice", "aud": resource, "scope": SCOPE,
+        "exp": now() + 300});
+    let bearer = format!("Bearer {}", key.sign(&claims));
+    let opened = send(
+        addr,
+        Method::POST,
+        "/mcp",
+        &[accept, ("authorization", &bearer)],
+        &init,
+    )
+    .await;
+    assert_eq!(opened.status, 200, "{}", opened.body);
+    let session = opened.headers["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "greet", "arguments": {"name": "alice"}}});
+    let called = send(
+        addr,
+        Method::POST,
+        "/mcp",
+        &[
+            accept,
+            ("authorization", &bearer),
+            ("mcp-session-id", &session),
+        ],
+        &call,
+    )
+    .await;
+    assert_eq!(
+        called.messages()[0]["result"]["content"][0]["text"],
+        "Hello, alice!",
+        "{}",
+        called.body
+    );
+    // The upstream answered the bridge's own requests, none with a client's credentials.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let seen = recorded.lock().unwrap().clone();
+    assert!(seen.len() >= 2, "{seen:?}");
+    assert!(seen.iter().all(Option::is_none), "{seen:?}");
+    bridge_task.abort();
+    upstream_task.abort();
+}
