@@ -142,6 +142,9 @@ async fn metadata(State(s): State<Arc<AsState>>) -> axum::response::Response {
             "jwks_uri": format!("{}/jwks", s.issuer),
             "introspection_endpoint": format!("{}/introspect", s.issuer),
             "token_endpoint": format!("{}/token", s.issuer),
+            // Named because clients' metadata schemas require it; only the client credentials
+            // grant is served.
+            "authorization_endpoint": format!("{}/authorize", s.issuer),
             "response_types_supported": ["code"],
         "grant_types_supported": ["client_credentials"],
         "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post"],

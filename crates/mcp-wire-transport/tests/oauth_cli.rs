@@ -156,3 +156,67 @@ async fn options_without_an_issuer_are_refused_at_start() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+/// A real SDK client run to its end (bounded); the JSON object it prints.
+async fn run_client(mut command: std::process::Command) -> Value {
+    command.stdin(Stdio::null());
+    let mut command = Command::from(command);
+    command.kill_on_drop(true);
+    let output = tokio::time::timeout(RUN, command.output())
+        .await
+        .unwrap_or_else(|_| panic!("{command:?} did not finish within {RUN:?}"))
+        .expect("the client runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "client failed ({}):\n{stderr}",
+        output.status
+    );
+    serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("the client printed no JSON ({e}):\n{stderr}"))
+}
+
+/// The protected conformance server and the mock authorization server, ready for a client of
+/// `PEER_CLIENT` with the client credentials grant.
+async fn protected_for_peers() -> (MockAs, Child, String) {
+    let authz = start_as().await;
+    let key = TestKey::new("k1");
+    authz.publish(&[&key]);
+    authz.sign_with(&key);
+    let (child, url) = server(&["--auth-issuer", &authz.issuer, "--auth-scopes", SCOPE]).await;
+    (authz, child, url)
+}
+
+/// What a peer must have done: listed the fixtures, called `greet` as `who`, and asked the
+/// token endpoint for this server's URI (RFC 8707) with the client credentials grant.
+fn assert_flow(authz: &MockAs, url: &str, seen: &Value, who: &str) {
+    let tools = seen["tools"].as_array().expect("tools");
+    assert!(tools.iter().any(|t| t == "greet"), "{seen}");
+    assert_eq!(seen["greeting"], format!("Hello, {who}!"), "{seen}");
+    let requests = authz.state.token_requests.lock().unwrap().clone();
+    assert!(!requests.is_empty());
+    for form in &requests {
+        assert_eq!(form["grant_type"], "client_credentials", "{form:?}");
+        assert_eq!(form["resource"], url, "{form:?}");
+    }
+}
+
+#[tokio::test]
+async fn the_typescript_sdk_client_completes_the_oauth_flow() {
+    let (authz, _child, url) = protected_for_peers().await;
+    let mut command = mcp_wire_tests::peers::peers()
+        .script("ts-oauth-client.mjs")
+        .unwrap();
+    command.args([&url, &authz.issuer, PEER_CLIENT.0, PEER_CLIENT.1, SCOPE]);
+    let seen = run_client(command).await;
+    assert_flow(&authz, &url, &seen, "ts");
+}
+
+#[tokio::test]
+async fn the_python_sdk_client_completes_the_oauth_flow() {
+    let (authz, _child, url) = protected_for_peers().await;
+    let mut command = mcp_wire_tests::peers::peers().python_script("py-oauth-client.py");
+    command.args([&url, &authz.issuer, PEER_CLIENT.0, PEER_CLIENT.1, SCOPE]);
+    let seen = run_client(command).await;
+    assert_flow(&authz, &url, &seen, "py");
+}
