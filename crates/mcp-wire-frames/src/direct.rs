@@ -710,7 +710,7 @@ fn read_with<'s, 'a>(
     unchecked_result: bool,
 ) -> Option<&'s Line<'a>> {
     // The whole line is checked at once, by the vector unit (std's check reads a word at a
-    // time; it was 1.4 % of the corpus run's samples, and the bench gained a hundredth at most).
+    // time).
     let text = simdutf8::basic::from_utf8(bytes).ok()?;
     let mut read = read_text(text, slot, unchecked_result);
     if read.is_err() && unchecked_result {
@@ -735,7 +735,7 @@ fn read_text<'a>(
     // The top-level object: a capture record's members (its frame read one level deeper), or
     // the frame itself.
     // Both readers are filled in place and lent to `classify` (a `FrameRead` is a few hundred
-    // bytes: moving it per line showed as `memcpy` in the profile).
+    // bytes, too large to move per line).
     let mut top: SmallVec<[(&str, Option<&str>); 4]> = SmallVec::new();
     let mut inner = FrameRead {
         closers: if unchecked_result { 2 } else { 0 },

@@ -11,10 +11,10 @@
 //! verbatim except under a 2026-07-28 client request's role, which is never passed through.
 //! A name the facts and the ledger do not know is never clean (nothing is known about it).
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::sync::OnceLock;
 
-use super::ledger::{self, Action, EDGES, LEDGER, MEMBERS, MemberAction, TYPES};
+use super::ledger::{Action, EDGES, LEDGER, MEMBERS, MemberAction, TYPES};
 use crate::ProtocolVersion;
 use crate::facts::{self, TypeKind, TypeRef};
 
@@ -29,7 +29,7 @@ const _: () = assert!(2 * ProtocolVersion::COUNT <= u16::BITS as usize);
 
 /// The revisions (by [`clean_bit`]) at which `name`'s subtree needs no shaping; 0 when unknown.
 pub(crate) fn clean_bits(name: &str) -> u16 {
-    static INDEX: OnceLock<HashMap<&'static str, u16, ledger::FnvBuild>> = OnceLock::new();
+    static INDEX: OnceLock<HashMap<&'static str, u16>> = OnceLock::new();
     INDEX.get_or_init(build).get(name).copied().unwrap_or(0)
 }
 
@@ -60,7 +60,7 @@ impl FieldTable {
 /// The field table of the object type `name`, if its facts list fields worth one (values that
 /// are objects, arrays or open JSON; scalars cost nothing to walk).
 pub(crate) fn field_table(name: &str) -> Option<&'static FieldTable> {
-    static INDEX: OnceLock<HashMap<&'static str, FieldTable, ledger::FnvBuild>> = OnceLock::new();
+    static INDEX: OnceLock<HashMap<&'static str, FieldTable>> = OnceLock::new();
     INDEX.get_or_init(build_field_tables).get(name)
 }
 
@@ -81,10 +81,10 @@ fn type_bits(t: &TypeRef) -> u16 {
     }
 }
 
-fn build_field_tables() -> HashMap<&'static str, FieldTable, ledger::FnvBuild> {
+fn build_field_tables() -> HashMap<&'static str, FieldTable> {
     // Per (type, field): the bits at every revision that defines it (the superset holds the
     // union of all of them), and of the emitter's own edges.
-    let mut bits: HashMap<(&'static str, &'static str), u16, ledger::FnvBuild> = HashMap::default();
+    let mut bits: HashMap<(&'static str, &'static str), u16> = HashMap::default();
     for v in ProtocolVersion::ALL {
         for t in facts::revision(v).types {
             if t.kind != TypeKind::Object {
@@ -101,7 +101,7 @@ fn build_field_tables() -> HashMap<&'static str, FieldTable, ledger::FnvBuild> {
     for e in EDGES {
         *bits.entry((e.owner, e.key)).or_insert(ALL_BITS) &= clean_bits(e.child);
     }
-    let mut out: HashMap<&'static str, FieldTable, ledger::FnvBuild> = HashMap::default();
+    let mut out: HashMap<&'static str, FieldTable> = HashMap::default();
     for ((owner, field), b) in bits {
         if b != 0 {
             let table = out.entry(owner).or_default();
@@ -113,8 +113,8 @@ fn build_field_tables() -> HashMap<&'static str, FieldTable, ledger::FnvBuild> {
 }
 
 /// Every type name the facts or the ledger know, with the names its subtree reaches.
-fn graph() -> HashMap<&'static str, Vec<&'static str>, ledger::FnvBuild> {
-    let mut g: HashMap<&'static str, Vec<&'static str>, ledger::FnvBuild> = HashMap::default();
+fn graph() -> HashMap<&'static str, Vec<&'static str>> {
+    let mut g: HashMap<&'static str, Vec<&'static str>> = HashMap::default();
     fn reach(t: &TypeRef, out: &mut Vec<&'static str>) {
         match t {
             TypeRef::Named(n) => out.push(n),
@@ -149,9 +149,9 @@ fn graph() -> HashMap<&'static str, Vec<&'static str>, ledger::FnvBuild> {
     g
 }
 
-fn build() -> HashMap<&'static str, u16, ledger::FnvBuild> {
+fn build() -> HashMap<&'static str, u16> {
     let graph = graph();
-    let mut out: HashMap<&'static str, u16, ledger::FnvBuild> = HashMap::default();
+    let mut out: HashMap<&'static str, u16> = HashMap::default();
     for report in [false, true] {
         for v in ProtocolVersion::ALL {
             // Dirty by their own rows; names only the ledger knows have unknown fields.

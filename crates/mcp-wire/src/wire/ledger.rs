@@ -18,7 +18,7 @@
 //! Owners are spec definition names (`CallToolRequestParams`, `ClientCapabilities`); a row never
 //! applies to a key of the same name under another owner.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -248,401 +248,90 @@ const TITLE: &str = "display title; descriptive";
 const ICONS: &str = "icons; descriptive";
 
 /// The field ledger. Sorted by owner, then field (a test checks it).
+#[rustfmt::skip]
 pub static LEDGER: &[LedgerRow] = &[
-    row(
-        "Annotations",
-        "lastModified",
-        UP_TO_2025_03_26,
-        Pass,
-        "descriptive timestamp",
-    ),
+    row("Annotations", "lastModified", UP_TO_2025_03_26, Pass, "descriptive timestamp"),
     row("AudioContent", "_meta", UP_TO_2025_03_26, Pass, META),
-    row(
-        "BlobResourceContents",
-        "_meta",
-        UP_TO_2025_03_26,
-        Pass,
-        META,
-    ),
-    row(
-        "CallToolRequestParams",
-        "_meta",
-        UP_TO_2025_06_18,
-        Pass,
-        META_PARAMS,
-    ),
-    row(
-        "CallToolRequestParams",
-        "inputResponses",
-        HANDSHAKE_ERA,
-        Strip,
-        MRTR,
-    ),
-    row(
-        "CallToolRequestParams",
-        "requestState",
-        HANDSHAKE_ERA,
-        Strip,
-        MRTR,
-    ),
-    row(
-        "CallToolRequestParams",
-        "task",
-        ALL_BUT_2025_11_25,
-        Strip,
-        TASKS,
-    ),
+    row("BlobResourceContents", "_meta", UP_TO_2025_03_26, Pass, META),
+    row("CallToolRequestParams", "_meta", UP_TO_2025_06_18, Pass, META_PARAMS),
+    row("CallToolRequestParams", "inputResponses", HANDSHAKE_ERA, Strip, MRTR),
+    row("CallToolRequestParams", "requestState", HANDSHAKE_ERA, Strip, MRTR),
+    row("CallToolRequestParams", "task", ALL_BUT_2025_11_25, Strip, TASKS),
     row("CallToolResult", "resultType", HANDSHAKE_ERA, Strip, RT),
-    row(
-        "CallToolResult",
-        "structuredContent",
-        UP_TO_2025_03_26,
-        Pass,
-        "structured output; the text content carries the meaning",
-    ),
-    row(
-        "CallToolResult",
-        "structuredContent",
-        FROM_2025_06_18_TO_2025_11_25,
-        Refuse(RefuseWhen::NotObject),
-        "structured output must be an object before 2026-07-28",
-    ),
+    row("CallToolResult", "structuredContent", UP_TO_2025_03_26, Pass, "structured output; the text content carries the meaning"),
+    row("CallToolResult", "structuredContent", FROM_2025_06_18_TO_2025_11_25, Refuse(RefuseWhen::NotObject), "structured output must be an object before 2026-07-28"),
     row("CancelTaskResult", "resultType", EVERY_REVISION, Strip, RT),
-    row(
-        "CancelledNotificationParams",
-        "_meta",
-        UP_TO_2025_06_18,
-        Pass,
-        META_PARAMS,
-    ),
-    row(
-        "CancelledNotificationParams",
-        "requestId",
-        UP_TO_2025_06_18_AND_STATELESS,
-        Refuse(RefuseWhen::Absent),
-        "requestId is required at this revision",
-    ),
-    row(
-        "ClientCapabilities",
-        "elicitation",
-        UP_TO_2025_03_26,
-        Pass,
-        "advertises a feature the peer does not know; ignored",
-    ),
+    row("CancelledNotificationParams", "_meta", UP_TO_2025_06_18, Pass, META_PARAMS),
+    row("CancelledNotificationParams", "requestId", UP_TO_2025_06_18_AND_STATELESS, Refuse(RefuseWhen::Absent), "requestId is required at this revision"),
+    row("ClientCapabilities", "elicitation", UP_TO_2025_03_26, Pass, "advertises a feature the peer does not know; ignored"),
     row("ClientCapabilities", "extensions", HANDSHAKE_ERA, Pass, EXT),
-    row(
-        "ClientCapabilities",
-        "tasks",
-        ALL_BUT_2025_11_25,
-        Strip,
-        TASKS,
-    ),
-    row(
-        "CompleteRequestParams",
-        "_meta",
-        UP_TO_2025_06_18,
-        Pass,
-        META_PARAMS,
-    ),
-    row(
-        "CompleteRequestParams",
-        "context",
-        UP_TO_2025_03_26,
-        Pass,
-        "completion context; a hint the peer may ignore",
-    ),
+    row("ClientCapabilities", "tasks", ALL_BUT_2025_11_25, Strip, TASKS),
+    row("CompleteRequestParams", "_meta", UP_TO_2025_06_18, Pass, META_PARAMS),
+    row("CompleteRequestParams", "context", UP_TO_2025_03_26, Pass, "completion context; a hint the peer may ignore"),
     row("CompleteResult", "resultType", HANDSHAKE_ERA, Strip, RT),
-    row(
-        "CreateMessageRequestParams",
-        "_meta",
-        UP_TO_2025_06_18_AND_STATELESS,
-        Pass,
-        META_PARAMS,
-    ),
-    row(
-        "CreateMessageRequestParams",
-        "task",
-        ALL_BUT_2025_11_25,
-        Strip,
-        TASKS,
-    ),
-    row(
-        "CreateMessageRequestParams",
-        "toolChoice",
-        UP_TO_2025_06_18,
-        Pass,
-        "tool choice without tools support is ignored",
-    ),
-    row(
-        "CreateMessageRequestParams",
-        "tools",
-        UP_TO_2025_06_18,
-        Pass,
-        "tool offer; an older client samples without tools",
-    ),
-    row(
-        "CreateMessageResult",
-        "content",
-        UP_TO_2025_06_18,
-        Refuse(RefuseWhen::Array),
-        "multi-block sampling content needs 2025-11-25",
-    ),
-    row(
-        "CreateMessageResult",
-        "resultType",
-        EVERY_REVISION,
-        Strip,
-        RT_NOT_RESULT,
-    ),
+    row("CreateMessageRequestParams", "_meta", UP_TO_2025_06_18_AND_STATELESS, Pass, META_PARAMS),
+    row("CreateMessageRequestParams", "task", ALL_BUT_2025_11_25, Strip, TASKS),
+    row("CreateMessageRequestParams", "toolChoice", UP_TO_2025_06_18, Pass, "tool choice without tools support is ignored"),
+    row("CreateMessageRequestParams", "tools", UP_TO_2025_06_18, Pass, "tool offer; an older client samples without tools"),
+    row("CreateMessageResult", "content", UP_TO_2025_06_18, Refuse(RefuseWhen::Array), "multi-block sampling content needs 2025-11-25"),
+    row("CreateMessageResult", "resultType", EVERY_REVISION, Strip, RT_NOT_RESULT),
     row("CreateTaskResult", "resultType", EVERY_REVISION, Strip, RT),
-    row(
-        "ElicitRequestFormParams",
-        "_meta",
-        STATELESS_ERA,
-        Pass,
-        META,
-    ),
-    row(
-        "ElicitRequestFormParams",
-        "mode",
-        ONLY_2025_06_18,
-        Pass,
-        "mode \"form\" is the only mode there",
-    ),
-    row(
-        "ElicitRequestFormParams",
-        "task",
-        ALL_BUT_2025_11_25,
-        Strip,
-        TASKS,
-    ),
+    row("ElicitRequestFormParams", "_meta", STATELESS_ERA, Pass, META),
+    row("ElicitRequestFormParams", "mode", ONLY_2025_06_18, Pass, "mode \"form\" is the only mode there"),
+    row("ElicitRequestFormParams", "task", ALL_BUT_2025_11_25, Strip, TASKS),
     row("ElicitRequestURLParams", "_meta", STATELESS_ERA, Pass, META),
-    row(
-        "ElicitRequestURLParams",
-        "elicitationId",
-        STATELESS_ERA,
-        Strip,
-        "the completion notification it correlates is gone at 2026-07-28",
-    ),
-    row(
-        "ElicitRequestURLParams",
-        "task",
-        ALL_BUT_2025_11_25,
-        Strip,
-        TASKS,
-    ),
+    row("ElicitRequestURLParams", "elicitationId", STATELESS_ERA, Strip, "the completion notification it correlates is gone at 2026-07-28"),
+    row("ElicitRequestURLParams", "task", ALL_BUT_2025_11_25, Strip, TASKS),
     row("ElicitResult", "_meta", STATELESS_ERA, Pass, META),
-    row(
-        "ElicitResult",
-        "content",
-        ONLY_2025_06_18,
-        Refuse(RefuseWhen::NotPrimitiveValue),
-        "answers are strings, numbers or booleans (multi-select needs 2025-11-25)",
-    ),
-    row(
-        "ElicitResult",
-        "content",
-        SINCE_2025_11_25,
-        Refuse(RefuseWhen::NotPrimitiveOrStringsValue),
-        "answers are strings, numbers, booleans or string arrays",
-    ),
-    row(
-        "ElicitResult",
-        "resultType",
-        EVERY_REVISION,
-        Strip,
-        RT_NOT_RESULT,
-    ),
+    row("ElicitResult", "content", ONLY_2025_06_18, Refuse(RefuseWhen::NotPrimitiveValue), "answers are strings, numbers or booleans (multi-select needs 2025-11-25)"),
+    row("ElicitResult", "content", SINCE_2025_11_25, Refuse(RefuseWhen::NotPrimitiveOrStringsValue), "answers are strings, numbers, booleans or string arrays"),
+    row("ElicitResult", "resultType", EVERY_REVISION, Strip, RT_NOT_RESULT),
     row("EmbeddedResource", "_meta", UP_TO_2025_03_26, Pass, META),
     row("EmptyResult", "resultType", HANDSHAKE_ERA, Strip, RT),
-    row(
-        "GetPromptRequestParams",
-        "_meta",
-        UP_TO_2025_06_18,
-        Pass,
-        META_PARAMS,
-    ),
-    row(
-        "GetPromptRequestParams",
-        "inputResponses",
-        HANDSHAKE_ERA,
-        Strip,
-        MRTR,
-    ),
-    row(
-        "GetPromptRequestParams",
-        "requestState",
-        HANDSHAKE_ERA,
-        Strip,
-        MRTR,
-    ),
+    row("GetPromptRequestParams", "_meta", UP_TO_2025_06_18, Pass, META_PARAMS),
+    row("GetPromptRequestParams", "inputResponses", HANDSHAKE_ERA, Strip, MRTR),
+    row("GetPromptRequestParams", "requestState", HANDSHAKE_ERA, Strip, MRTR),
     row("GetPromptResult", "resultType", HANDSHAKE_ERA, Strip, RT),
-    row(
-        "GetTaskPayloadResult",
-        "resultType",
-        EVERY_REVISION,
-        Strip,
-        RT,
-    ),
+    row("GetTaskPayloadResult", "resultType", EVERY_REVISION, Strip, RT),
     row("GetTaskResult", "resultType", EVERY_REVISION, Strip, RT),
     row("ImageContent", "_meta", UP_TO_2025_03_26, Pass, META),
-    row(
-        "Implementation",
-        "description",
-        UP_TO_2025_06_18,
-        Pass,
-        "descriptive",
-    ),
+    row("Implementation", "description", UP_TO_2025_06_18, Pass, "descriptive"),
     row("Implementation", "icons", UP_TO_2025_06_18, Pass, ICONS),
     row("Implementation", "title", UP_TO_2025_03_26, Pass, TITLE),
-    row(
-        "Implementation",
-        "websiteUrl",
-        UP_TO_2025_06_18,
-        Pass,
-        "descriptive",
-    ),
-    row(
-        "InitializeRequestParams",
-        "_meta",
-        UP_TO_2025_06_18,
-        Pass,
-        META_PARAMS,
-    ),
+    row("Implementation", "websiteUrl", UP_TO_2025_06_18, Pass, "descriptive"),
+    row("InitializeRequestParams", "_meta", UP_TO_2025_06_18, Pass, META_PARAMS),
     row("InitializeResult", "resultType", HANDSHAKE_ERA, Strip, RT),
-    row(
-        "LegacyTitledEnumSchema",
-        "default",
-        ONLY_2025_06_18,
-        Pass,
-        "a form default; descriptive (2025-06-18 writes this member as its EnumSchema)",
-    ),
-    row(
-        "ListPromptsResult",
-        "cacheScope",
-        HANDSHAKE_ERA,
-        Strip,
-        CACHE,
-    ),
+    row("LegacyTitledEnumSchema", "default", ONLY_2025_06_18, Pass, "a form default; descriptive (2025-06-18 writes this member as its EnumSchema)"),
+    row("ListPromptsResult", "cacheScope", HANDSHAKE_ERA, Strip, CACHE),
     row("ListPromptsResult", "resultType", HANDSHAKE_ERA, Strip, RT),
     row("ListPromptsResult", "ttlMs", HANDSHAKE_ERA, Strip, CACHE),
-    row(
-        "ListResourceTemplatesResult",
-        "cacheScope",
-        HANDSHAKE_ERA,
-        Strip,
-        CACHE,
-    ),
-    row(
-        "ListResourceTemplatesResult",
-        "resultType",
-        HANDSHAKE_ERA,
-        Strip,
-        RT,
-    ),
-    row(
-        "ListResourceTemplatesResult",
-        "ttlMs",
-        HANDSHAKE_ERA,
-        Strip,
-        CACHE,
-    ),
-    row(
-        "ListResourcesResult",
-        "cacheScope",
-        HANDSHAKE_ERA,
-        Strip,
-        CACHE,
-    ),
-    row(
-        "ListResourcesResult",
-        "resultType",
-        HANDSHAKE_ERA,
-        Strip,
-        RT,
-    ),
+    row("ListResourceTemplatesResult", "cacheScope", HANDSHAKE_ERA, Strip, CACHE),
+    row("ListResourceTemplatesResult", "resultType", HANDSHAKE_ERA, Strip, RT),
+    row("ListResourceTemplatesResult", "ttlMs", HANDSHAKE_ERA, Strip, CACHE),
+    row("ListResourcesResult", "cacheScope", HANDSHAKE_ERA, Strip, CACHE),
+    row("ListResourcesResult", "resultType", HANDSHAKE_ERA, Strip, RT),
     row("ListResourcesResult", "ttlMs", HANDSHAKE_ERA, Strip, CACHE),
     row("ListRootsResult", "_meta", STATELESS_ERA, Pass, META),
-    row(
-        "ListRootsResult",
-        "resultType",
-        EVERY_REVISION,
-        Strip,
-        RT_NOT_RESULT,
-    ),
+    row("ListRootsResult", "resultType", EVERY_REVISION, Strip, RT_NOT_RESULT),
     row("ListTasksResult", "resultType", EVERY_REVISION, Strip, RT),
     row("ListToolsResult", "cacheScope", HANDSHAKE_ERA, Strip, CACHE),
     row("ListToolsResult", "resultType", HANDSHAKE_ERA, Strip, RT),
     row("ListToolsResult", "ttlMs", HANDSHAKE_ERA, Strip, CACHE),
-    row(
-        "LoggingMessageNotificationParams",
-        "_meta",
-        UP_TO_2025_06_18,
-        Pass,
-        META_PARAMS,
-    ),
-    row(
-        "NumberSchema",
-        "default",
-        ONLY_2025_06_18,
-        Pass,
-        "a form default; descriptive",
-    ),
-    row(
-        "PaginatedRequestParams",
-        "_meta",
-        UP_TO_2025_06_18,
-        Pass,
-        META_PARAMS,
-    ),
+    row("LoggingMessageNotificationParams", "_meta", UP_TO_2025_06_18, Pass, META_PARAMS),
+    row("NumberSchema", "default", ONLY_2025_06_18, Pass, "a form default; descriptive"),
+    row("PaginatedRequestParams", "_meta", UP_TO_2025_06_18, Pass, META_PARAMS),
     row("PaginatedResult", "resultType", HANDSHAKE_ERA, Strip, RT),
-    row(
-        "ProgressNotificationParams",
-        "_meta",
-        UP_TO_2025_06_18,
-        Pass,
-        META_PARAMS,
-    ),
-    row(
-        "ProgressNotificationParams",
-        "message",
-        ONLY_2024_11_05,
-        Pass,
-        "progress text; descriptive",
-    ),
+    row("ProgressNotificationParams", "_meta", UP_TO_2025_06_18, Pass, META_PARAMS),
+    row("ProgressNotificationParams", "message", ONLY_2024_11_05, Pass, "progress text; descriptive"),
     row("Prompt", "_meta", UP_TO_2025_03_26, Pass, META),
     row("Prompt", "icons", UP_TO_2025_06_18, Pass, ICONS),
     row("Prompt", "title", UP_TO_2025_03_26, Pass, TITLE),
     row("PromptArgument", "title", UP_TO_2025_03_26, Pass, TITLE),
     row("PromptReference", "title", UP_TO_2025_03_26, Pass, TITLE),
-    row(
-        "ReadResourceRequestParams",
-        "_meta",
-        UP_TO_2025_06_18,
-        Pass,
-        META_PARAMS,
-    ),
-    row(
-        "ReadResourceRequestParams",
-        "inputResponses",
-        HANDSHAKE_ERA,
-        Strip,
-        MRTR,
-    ),
-    row(
-        "ReadResourceRequestParams",
-        "requestState",
-        HANDSHAKE_ERA,
-        Strip,
-        MRTR,
-    ),
-    row(
-        "ReadResourceResult",
-        "cacheScope",
-        HANDSHAKE_ERA,
-        Strip,
-        CACHE,
-    ),
+    row("ReadResourceRequestParams", "_meta", UP_TO_2025_06_18, Pass, META_PARAMS),
+    row("ReadResourceRequestParams", "inputResponses", HANDSHAKE_ERA, Strip, MRTR),
+    row("ReadResourceRequestParams", "requestState", HANDSHAKE_ERA, Strip, MRTR),
+    row("ReadResourceResult", "cacheScope", HANDSHAKE_ERA, Strip, CACHE),
     row("ReadResourceResult", "resultType", HANDSHAKE_ERA, Strip, RT),
     row("ReadResourceResult", "ttlMs", HANDSHAKE_ERA, Strip, CACHE),
     row("Resource", "_meta", UP_TO_2025_03_26, Pass, META),
@@ -653,133 +342,31 @@ pub static LEDGER: &[LedgerRow] = &[
     row("ResourceTemplate", "_meta", UP_TO_2025_03_26, Pass, META),
     row("ResourceTemplate", "icons", UP_TO_2025_06_18, Pass, ICONS),
     row("ResourceTemplate", "title", UP_TO_2025_03_26, Pass, TITLE),
-    row(
-        "ResourceUpdatedNotificationParams",
-        "_meta",
-        UP_TO_2025_06_18,
-        Pass,
-        META_PARAMS,
-    ),
+    row("ResourceUpdatedNotificationParams", "_meta", UP_TO_2025_06_18, Pass, META_PARAMS),
     row("Result", "resultType", HANDSHAKE_ERA, Strip, RT),
     row("Root", "_meta", UP_TO_2025_03_26, Pass, META),
-    row(
-        "RootsCapability",
-        "listChanged",
-        STATELESS_ERA,
-        Strip,
-        "roots list_changed notifications are gone at 2026-07-28",
-    ),
+    row("RootsCapability", "listChanged", STATELESS_ERA, Strip, "roots list_changed notifications are gone at 2026-07-28"),
     row("SamplingMessage", "_meta", UP_TO_2025_06_18, Pass, META),
-    row(
-        "SamplingMessage",
-        "content",
-        UP_TO_2025_06_18,
-        Refuse(RefuseWhen::Array),
-        "multi-block sampling content needs 2025-11-25",
-    ),
-    row(
-        "ServerCapabilities",
-        "completions",
-        ONLY_2024_11_05,
-        Pass,
-        "advertises completions; the method exists without it",
-    ),
+    row("SamplingMessage", "content", UP_TO_2025_06_18, Refuse(RefuseWhen::Array), "multi-block sampling content needs 2025-11-25"),
+    row("ServerCapabilities", "completions", ONLY_2024_11_05, Pass, "advertises completions; the method exists without it"),
     row("ServerCapabilities", "extensions", HANDSHAKE_ERA, Pass, EXT),
-    row(
-        "ServerCapabilities",
-        "tasks",
-        ALL_BUT_2025_11_25,
-        Strip,
-        TASKS,
-    ),
-    row(
-        "SetLevelRequestParams",
-        "_meta",
-        UP_TO_2025_06_18,
-        Pass,
-        META_PARAMS,
-    ),
-    row(
-        "StringSchema",
-        "default",
-        ONLY_2025_06_18,
-        Pass,
-        "a form default; descriptive",
-    ),
-    row(
-        "SubscribeRequestParams",
-        "_meta",
-        UP_TO_2025_06_18,
-        Pass,
-        META_PARAMS,
-    ),
+    row("ServerCapabilities", "tasks", ALL_BUT_2025_11_25, Strip, TASKS),
+    row("SetLevelRequestParams", "_meta", UP_TO_2025_06_18, Pass, META_PARAMS),
+    row("StringSchema", "default", ONLY_2025_06_18, Pass, "a form default; descriptive"),
+    row("SubscribeRequestParams", "_meta", UP_TO_2025_06_18, Pass, META_PARAMS),
     row("TextContent", "_meta", UP_TO_2025_03_26, Pass, META),
-    row(
-        "TextResourceContents",
-        "_meta",
-        UP_TO_2025_03_26,
-        Pass,
-        META,
-    ),
+    row("TextResourceContents", "_meta", UP_TO_2025_03_26, Pass, META),
     row("Tool", "_meta", UP_TO_2025_03_26, Pass, META),
-    row(
-        "Tool",
-        "annotations",
-        ONLY_2024_11_05,
-        Pass,
-        "behaviour hints; descriptive",
-    ),
-    row(
-        "Tool",
-        "execution",
-        ALL_BUT_2025_11_25,
-        Strip,
-        "task support hints; tasks exist only at 2025-11-25",
-    ),
+    row("Tool", "annotations", ONLY_2024_11_05, Pass, "behaviour hints; descriptive"),
+    row("Tool", "execution", ALL_BUT_2025_11_25, Strip, "task support hints; tasks exist only at 2025-11-25"),
     row("Tool", "icons", UP_TO_2025_06_18, Pass, ICONS),
-    row(
-        "Tool",
-        "inputSchema",
-        EVERY_REVISION,
-        Refuse(RefuseWhen::NotObjectSchema),
-        "a tool's input schema has root type \"object\" at every revision",
-    ),
-    row(
-        "Tool",
-        "outputSchema",
-        UP_TO_2025_03_26,
-        Pass,
-        "describes structuredContent; descriptive",
-    ),
-    row(
-        "Tool",
-        "outputSchema",
-        FROM_2025_06_18_TO_2025_11_25,
-        Refuse(RefuseWhen::NotObjectSchema),
-        "an output schema has root type \"object\" before 2026-07-28",
-    ),
+    row("Tool", "inputSchema", EVERY_REVISION, Refuse(RefuseWhen::NotObjectSchema), "a tool's input schema has root type \"object\" at every revision"),
+    row("Tool", "outputSchema", UP_TO_2025_03_26, Pass, "describes structuredContent; descriptive"),
+    row("Tool", "outputSchema", FROM_2025_06_18_TO_2025_11_25, Refuse(RefuseWhen::NotObjectSchema), "an output schema has root type \"object\" before 2026-07-28"),
     row("Tool", "title", UP_TO_2025_03_26, Pass, TITLE),
-    row(
-        "ToolResultContent",
-        "structuredContent",
-        ONLY_2025_11_25,
-        Refuse(RefuseWhen::NotObject),
-        "structured output must be an object at 2025-11-25",
-    ),
-    row(
-        "UnsubscribeRequestParams",
-        "_meta",
-        UP_TO_2025_06_18,
-        Pass,
-        META_PARAMS,
-    ),
-    row(
-        "UntitledSingleSelectEnumSchema",
-        "default",
-        ONLY_2025_06_18,
-        Pass,
-        "a form default; descriptive (2025-06-18 writes this member as its EnumSchema)",
-    ),
+    row("ToolResultContent", "structuredContent", ONLY_2025_11_25, Refuse(RefuseWhen::NotObject), "structured output must be an object at 2025-11-25"),
+    row("UnsubscribeRequestParams", "_meta", UP_TO_2025_06_18, Pass, META_PARAMS),
+    row("UntitledSingleSelectEnumSchema", "default", ONLY_2025_06_18, Pass, "a form default; descriptive (2025-06-18 writes this member as its EnumSchema)"),
 ];
 
 const fn ty(
@@ -817,300 +404,76 @@ const STATELESS: &str = "2026-07-28 message";
 const CORE: &str = "defined at every revision";
 
 /// Where each message body and union member exists. Sorted by name (a test checks it).
+#[rustfmt::skip]
 pub static TYPES: &[TypeRow] = &[
-    ty(
-        "AudioContent",
-        NO_REVISION,
-        SINCE_2025_03_26,
-        "audio content arrived in 2025-03-26",
-    ),
+    ty("AudioContent", NO_REVISION, SINCE_2025_03_26, "audio content arrived in 2025-03-26"),
     ty("CallToolRequest", EVERY_REVISION, EVERY_REVISION, CORE),
     ty("CallToolResult", EVERY_REVISION, EVERY_REVISION, CORE),
-    ty(
-        "CancelTaskRequest",
-        ONLY_2025_11_25_AND_STATELESS,
-        ONLY_2025_11_25_AND_STATELESS,
-        TASK_TYPE_EXT,
-    ),
-    ty(
-        "CancelTaskResult",
-        ONLY_2025_11_25,
-        ONLY_2025_11_25,
-        TASK_TYPE,
-    ),
-    ty(
-        "CancelledNotification",
-        EVERY_REVISION,
-        EVERY_REVISION,
-        CORE,
-    ),
+    ty("CancelTaskRequest", ONLY_2025_11_25_AND_STATELESS, ONLY_2025_11_25_AND_STATELESS, TASK_TYPE_EXT),
+    ty("CancelTaskResult", ONLY_2025_11_25, ONLY_2025_11_25, TASK_TYPE),
+    ty("CancelledNotification", EVERY_REVISION, EVERY_REVISION, CORE),
     ty("CompleteRequest", EVERY_REVISION, EVERY_REVISION, CORE),
     ty("CompleteResult", EVERY_REVISION, EVERY_REVISION, CORE),
-    ty(
-        "CreateMessageRequest",
-        HANDSHAKE_ERA,
-        EVERY_REVISION,
-        EMBEDDED,
-    ),
-    ty(
-        "CreateMessageResult",
-        HANDSHAKE_ERA,
-        EVERY_REVISION,
-        EMBEDDED_RESULT,
-    ),
-    ty(
-        "CreateTaskResult",
-        ONLY_2025_11_25,
-        ONLY_2025_11_25,
-        TASK_TYPE,
-    ),
+    ty("CreateMessageRequest", HANDSHAKE_ERA, EVERY_REVISION, EMBEDDED),
+    ty("CreateMessageResult", HANDSHAKE_ERA, EVERY_REVISION, EMBEDDED_RESULT),
+    ty("CreateTaskResult", ONLY_2025_11_25, ONLY_2025_11_25, TASK_TYPE),
     ty("DiscoverRequest", STATELESS_ERA, STATELESS_ERA, STATELESS),
     ty("DiscoverResult", STATELESS_ERA, STATELESS_ERA, STATELESS),
-    ty(
-        "ElicitRequest",
-        FROM_2025_06_18_TO_2025_11_25,
-        SINCE_2025_06_18,
-        "elicitation arrived in 2025-06-18; embedded-only at 2026-07-28",
-    ),
-    ty(
-        "ElicitRequestURLParams",
-        NO_REVISION,
-        SINCE_2025_11_25,
-        "URL elicitation arrived in 2025-11-25",
-    ),
-    ty(
-        "ElicitResult",
-        FROM_2025_06_18_TO_2025_11_25,
-        SINCE_2025_06_18,
-        "elicitation arrived in 2025-06-18; embedded-only at 2026-07-28",
-    ),
-    ty(
-        "ElicitationCompleteNotification",
-        ONLY_2025_11_25,
-        ONLY_2025_11_25,
-        "URL elicitation completion exists only at 2025-11-25",
-    ),
+    ty("ElicitRequest", FROM_2025_06_18_TO_2025_11_25, SINCE_2025_06_18, "elicitation arrived in 2025-06-18; embedded-only at 2026-07-28"),
+    ty("ElicitRequestURLParams", NO_REVISION, SINCE_2025_11_25, "URL elicitation arrived in 2025-11-25"),
+    ty("ElicitResult", FROM_2025_06_18_TO_2025_11_25, SINCE_2025_06_18, "elicitation arrived in 2025-06-18; embedded-only at 2026-07-28"),
+    ty("ElicitationCompleteNotification", ONLY_2025_11_25, ONLY_2025_11_25, "URL elicitation completion exists only at 2025-11-25"),
     ty("EmptyResult", EVERY_REVISION, EVERY_REVISION, CORE),
-    ty(
-        "GetDetailedTaskResult",
-        STATELESS_ERA,
-        STATELESS_ERA,
-        TASKS_EXT,
-    ),
+    ty("GetDetailedTaskResult", STATELESS_ERA, STATELESS_ERA, TASKS_EXT),
     ty("GetPromptRequest", EVERY_REVISION, EVERY_REVISION, CORE),
     ty("GetPromptResult", EVERY_REVISION, EVERY_REVISION, CORE),
-    ty(
-        "GetTaskPayloadRequest",
-        ONLY_2025_11_25,
-        ONLY_2025_11_25,
-        TASK_TYPE,
-    ),
-    ty(
-        "GetTaskPayloadResult",
-        ONLY_2025_11_25,
-        ONLY_2025_11_25,
-        TASK_TYPE,
-    ),
-    ty(
-        "GetTaskRequest",
-        ONLY_2025_11_25_AND_STATELESS,
-        ONLY_2025_11_25_AND_STATELESS,
-        TASK_TYPE_EXT,
-    ),
+    ty("GetTaskPayloadRequest", ONLY_2025_11_25, ONLY_2025_11_25, TASK_TYPE),
+    ty("GetTaskPayloadResult", ONLY_2025_11_25, ONLY_2025_11_25, TASK_TYPE),
+    ty("GetTaskRequest", ONLY_2025_11_25_AND_STATELESS, ONLY_2025_11_25_AND_STATELESS, TASK_TYPE_EXT),
     ty("GetTaskResult", ONLY_2025_11_25, ONLY_2025_11_25, TASK_TYPE),
-    ty(
-        "InitializeRequest",
-        HANDSHAKE_ERA,
-        HANDSHAKE_ERA,
-        HANDSHAKE_ONLY,
-    ),
-    ty(
-        "InitializeResult",
-        HANDSHAKE_ERA,
-        HANDSHAKE_ERA,
-        HANDSHAKE_ONLY,
-    ),
-    ty(
-        "InitializedNotification",
-        HANDSHAKE_ERA,
-        HANDSHAKE_ERA,
-        HANDSHAKE_ONLY,
-    ),
-    ty(
-        "InputRequiredResult",
-        STATELESS_ERA,
-        STATELESS_ERA,
-        "multi round-trip results exist only at 2026-07-28",
-    ),
-    ty(
-        "LegacyTitledEnumSchema",
-        NO_REVISION,
-        SINCE_2025_11_25,
-        "elicitation schema shape of 2025-11-25",
-    ),
+    ty("InitializeRequest", HANDSHAKE_ERA, HANDSHAKE_ERA, HANDSHAKE_ONLY),
+    ty("InitializeResult", HANDSHAKE_ERA, HANDSHAKE_ERA, HANDSHAKE_ONLY),
+    ty("InitializedNotification", HANDSHAKE_ERA, HANDSHAKE_ERA, HANDSHAKE_ONLY),
+    ty("InputRequiredResult", STATELESS_ERA, STATELESS_ERA, "multi round-trip results exist only at 2026-07-28"),
+    ty("LegacyTitledEnumSchema", NO_REVISION, SINCE_2025_11_25, "elicitation schema shape of 2025-11-25"),
     ty("ListPromptsRequest", EVERY_REVISION, EVERY_REVISION, CORE),
     ty("ListPromptsResult", EVERY_REVISION, EVERY_REVISION, CORE),
-    ty(
-        "ListResourceTemplatesRequest",
-        EVERY_REVISION,
-        EVERY_REVISION,
-        CORE,
-    ),
-    ty(
-        "ListResourceTemplatesResult",
-        EVERY_REVISION,
-        EVERY_REVISION,
-        CORE,
-    ),
+    ty("ListResourceTemplatesRequest", EVERY_REVISION, EVERY_REVISION, CORE),
+    ty("ListResourceTemplatesResult", EVERY_REVISION, EVERY_REVISION, CORE),
     ty("ListResourcesRequest", EVERY_REVISION, EVERY_REVISION, CORE),
     ty("ListResourcesResult", EVERY_REVISION, EVERY_REVISION, CORE),
     ty("ListRootsRequest", HANDSHAKE_ERA, EVERY_REVISION, EMBEDDED),
-    ty(
-        "ListRootsResult",
-        HANDSHAKE_ERA,
-        EVERY_REVISION,
-        EMBEDDED_RESULT,
-    ),
-    ty(
-        "ListTasksRequest",
-        ONLY_2025_11_25,
-        ONLY_2025_11_25,
-        TASK_TYPE,
-    ),
-    ty(
-        "ListTasksResult",
-        ONLY_2025_11_25,
-        ONLY_2025_11_25,
-        TASK_TYPE,
-    ),
+    ty("ListRootsResult", HANDSHAKE_ERA, EVERY_REVISION, EMBEDDED_RESULT),
+    ty("ListTasksRequest", ONLY_2025_11_25, ONLY_2025_11_25, TASK_TYPE),
+    ty("ListTasksResult", ONLY_2025_11_25, ONLY_2025_11_25, TASK_TYPE),
     ty("ListToolsRequest", EVERY_REVISION, EVERY_REVISION, CORE),
     ty("ListToolsResult", EVERY_REVISION, EVERY_REVISION, CORE),
-    ty(
-        "LoggingMessageNotification",
-        EVERY_REVISION,
-        EVERY_REVISION,
-        CORE,
-    ),
+    ty("LoggingMessageNotification", EVERY_REVISION, EVERY_REVISION, CORE),
     ty("PingRequest", HANDSHAKE_ERA, HANDSHAKE_ERA, HANDSHAKE_ONLY),
     ty("ProgressNotification", EVERY_REVISION, EVERY_REVISION, CORE),
-    ty(
-        "PromptListChangedNotification",
-        EVERY_REVISION,
-        EVERY_REVISION,
-        CORE,
-    ),
+    ty("PromptListChangedNotification", EVERY_REVISION, EVERY_REVISION, CORE),
     ty("ReadResourceRequest", EVERY_REVISION, EVERY_REVISION, CORE),
     ty("ReadResourceResult", EVERY_REVISION, EVERY_REVISION, CORE),
-    ty(
-        "ResourceLink",
-        NO_REVISION,
-        SINCE_2025_06_18,
-        "resource links arrived in 2025-06-18",
-    ),
-    ty(
-        "ResourceListChangedNotification",
-        EVERY_REVISION,
-        EVERY_REVISION,
-        CORE,
-    ),
-    ty(
-        "ResourceUpdatedNotification",
-        EVERY_REVISION,
-        EVERY_REVISION,
-        CORE,
-    ),
-    ty(
-        "RootsListChangedNotification",
-        HANDSHAKE_ERA,
-        HANDSHAKE_ERA,
-        HANDSHAKE_ONLY,
-    ),
-    ty(
-        "SetLevelRequest",
-        HANDSHAKE_ERA,
-        HANDSHAKE_ERA,
-        HANDSHAKE_ONLY,
-    ),
-    ty(
-        "SubscribeRequest",
-        HANDSHAKE_ERA,
-        HANDSHAKE_ERA,
-        HANDSHAKE_ONLY,
-    ),
-    ty(
-        "SubscriptionsAcknowledgedNotification",
-        STATELESS_ERA,
-        STATELESS_ERA,
-        STATELESS,
-    ),
-    ty(
-        "SubscriptionsListenRequest",
-        STATELESS_ERA,
-        STATELESS_ERA,
-        STATELESS,
-    ),
-    ty(
-        "SubscriptionsListenResult",
-        STATELESS_ERA,
-        STATELESS_ERA,
-        STATELESS,
-    ),
+    ty("ResourceLink", NO_REVISION, SINCE_2025_06_18, "resource links arrived in 2025-06-18"),
+    ty("ResourceListChangedNotification", EVERY_REVISION, EVERY_REVISION, CORE),
+    ty("ResourceUpdatedNotification", EVERY_REVISION, EVERY_REVISION, CORE),
+    ty("RootsListChangedNotification", HANDSHAKE_ERA, HANDSHAKE_ERA, HANDSHAKE_ONLY),
+    ty("SetLevelRequest", HANDSHAKE_ERA, HANDSHAKE_ERA, HANDSHAKE_ONLY),
+    ty("SubscribeRequest", HANDSHAKE_ERA, HANDSHAKE_ERA, HANDSHAKE_ONLY),
+    ty("SubscriptionsAcknowledgedNotification", STATELESS_ERA, STATELESS_ERA, STATELESS),
+    ty("SubscriptionsListenRequest", STATELESS_ERA, STATELESS_ERA, STATELESS),
+    ty("SubscriptionsListenResult", STATELESS_ERA, STATELESS_ERA, STATELESS),
     ty("TaskCreatedResult", STATELESS_ERA, STATELESS_ERA, TASKS_EXT),
-    ty(
-        "TaskStatusNotification",
-        ONLY_2025_11_25,
-        ONLY_2025_11_25,
-        TASK_TYPE,
-    ),
+    ty("TaskStatusNotification", ONLY_2025_11_25, ONLY_2025_11_25, TASK_TYPE),
     ty("TasksNotification", STATELESS_ERA, STATELESS_ERA, TASKS_EXT),
-    ty(
-        "TitledMultiSelectEnumSchema",
-        NO_REVISION,
-        SINCE_2025_11_25,
-        "elicitation schema shape of 2025-11-25",
-    ),
-    ty(
-        "TitledSingleSelectEnumSchema",
-        NO_REVISION,
-        SINCE_2025_11_25,
-        "elicitation schema shape of 2025-11-25",
-    ),
-    ty(
-        "ToolListChangedNotification",
-        EVERY_REVISION,
-        EVERY_REVISION,
-        CORE,
-    ),
-    ty(
-        "ToolResultContent",
-        NO_REVISION,
-        SINCE_2025_11_25,
-        "tool results in sampling arrived in 2025-11-25",
-    ),
-    ty(
-        "ToolUseContent",
-        NO_REVISION,
-        SINCE_2025_11_25,
-        "tool use in sampling arrived in 2025-11-25",
-    ),
-    ty(
-        "UnsubscribeRequest",
-        HANDSHAKE_ERA,
-        HANDSHAKE_ERA,
-        HANDSHAKE_ONLY,
-    ),
-    ty(
-        "UntitledMultiSelectEnumSchema",
-        NO_REVISION,
-        SINCE_2025_11_25,
-        "elicitation schema shape of 2025-11-25",
-    ),
-    ty(
-        "UntitledSingleSelectEnumSchema",
-        NO_REVISION,
-        SINCE_2025_11_25,
-        "elicitation schema shape of 2025-11-25",
-    ),
+    ty("TitledMultiSelectEnumSchema", NO_REVISION, SINCE_2025_11_25, "elicitation schema shape of 2025-11-25"),
+    ty("TitledSingleSelectEnumSchema", NO_REVISION, SINCE_2025_11_25, "elicitation schema shape of 2025-11-25"),
+    ty("ToolListChangedNotification", EVERY_REVISION, EVERY_REVISION, CORE),
+    ty("ToolResultContent", NO_REVISION, SINCE_2025_11_25, "tool results in sampling arrived in 2025-11-25"),
+    ty("ToolUseContent", NO_REVISION, SINCE_2025_11_25, "tool use in sampling arrived in 2025-11-25"),
+    ty("UnsubscribeRequest", HANDSHAKE_ERA, HANDSHAKE_ERA, HANDSHAKE_ONLY),
+    ty("UntitledMultiSelectEnumSchema", NO_REVISION, SINCE_2025_11_25, "elicitation schema shape of 2025-11-25"),
+    ty("UntitledSingleSelectEnumSchema", NO_REVISION, SINCE_2025_11_25, "elicitation schema shape of 2025-11-25"),
     ty("UpdateTaskRequest", STATELESS_ERA, STATELESS_ERA, TASKS_EXT),
 ];
 
@@ -1136,6 +499,7 @@ const fn ext(name: &'static str, revisions: Revisions) -> ExtensionType {
 }
 
 /// The extension types (today: the tasks extension, SEP-2663, at 2026-07-28). Sorted by name.
+#[rustfmt::skip]
 pub static EXTENSION_TYPES: &[ExtensionType] = &[
     ext("CancelTaskRequest", STATELESS_ERA),
     ext("GetDetailedTaskResult", STATELESS_ERA),
@@ -1154,6 +518,7 @@ pub fn extension_only(name: &str, version: crate::ProtocolVersion) -> bool {
 
 /// The extension methods: `(method, revisions)` — requests and notifications an extension adds
 /// to a revision's method tables (the parser admits them there).
+#[rustfmt::skip]
 pub static EXTENSION_METHODS: &[(&str, Revisions)] = &[
     ("notifications/tasks", STATELESS_ERA),
     ("tasks/cancel", STATELESS_ERA),
@@ -1319,63 +684,16 @@ const MULTI: &str = "multi-select answers are string arrays, which 2025-06-18 ca
 /// set differs between revisions is either here or decided by the members' [`TYPES`] rows (a
 /// test derives the unions from the generated facts: named unions, and fields typed as one,
 /// named `Owner.field`).
+#[rustfmt::skip]
 pub const MEMBER_ROWS: &[MemberRow] = &[
-    member(
-        "CompleteRequestParams.ref",
-        "ResourceTemplateReference",
-        UP_TO_2025_03_26,
-        MemberAction::Same("ResourceReference"),
-        "the same ref/resource shape under its older name",
-    ),
-    member(
-        "JSONRPCMessage",
-        "JSONRPCError",
-        SINCE_2025_11_25,
-        MemberAction::Same("JSONRPCErrorResponse"),
-        "the same error envelope under its newer name",
-    ),
-    member(
-        "JSONRPCMessage",
-        "JSONRPCResponse",
-        SINCE_2025_11_25,
-        MemberAction::Same("JSONRPCResultResponse"),
-        "the same result envelope under its newer name",
-    ),
-    member(
-        "PrimitiveSchemaDefinition",
-        "LegacyTitledEnumSchema",
-        ONLY_2025_06_18,
-        MemberAction::Same("EnumSchema"),
-        "2025-06-18's EnumSchema is this shape (enum with optional enumNames)",
-    ),
-    member(
-        "PrimitiveSchemaDefinition",
-        "TitledMultiSelectEnumSchema",
-        ONLY_2025_06_18,
-        MemberAction::Refuse,
-        MULTI,
-    ),
-    member(
-        "PrimitiveSchemaDefinition",
-        "TitledSingleSelectEnumSchema",
-        ONLY_2025_06_18,
-        MemberAction::Older(OlderForm::EnumNames),
-        "the oneOf choices' consts and titles become enum and enumNames",
-    ),
-    member(
-        "PrimitiveSchemaDefinition",
-        "UntitledMultiSelectEnumSchema",
-        ONLY_2025_06_18,
-        MemberAction::Refuse,
-        MULTI,
-    ),
-    member(
-        "PrimitiveSchemaDefinition",
-        "UntitledSingleSelectEnumSchema",
-        ONLY_2025_06_18,
-        MemberAction::Same("EnumSchema"),
-        "2025-06-18's EnumSchema without enumNames is this shape",
-    ),
+    member("CompleteRequestParams.ref", "ResourceTemplateReference", UP_TO_2025_03_26, MemberAction::Same("ResourceReference"), "the same ref/resource shape under its older name"),
+    member("JSONRPCMessage", "JSONRPCError", SINCE_2025_11_25, MemberAction::Same("JSONRPCErrorResponse"), "the same error envelope under its newer name"),
+    member("JSONRPCMessage", "JSONRPCResponse", SINCE_2025_11_25, MemberAction::Same("JSONRPCResultResponse"), "the same result envelope under its newer name"),
+    member("PrimitiveSchemaDefinition", "LegacyTitledEnumSchema", ONLY_2025_06_18, MemberAction::Same("EnumSchema"), "2025-06-18's EnumSchema is this shape (enum with optional enumNames)"),
+    member("PrimitiveSchemaDefinition", "TitledMultiSelectEnumSchema", ONLY_2025_06_18, MemberAction::Refuse, MULTI),
+    member("PrimitiveSchemaDefinition", "TitledSingleSelectEnumSchema", ONLY_2025_06_18, MemberAction::Older(OlderForm::EnumNames), "the oneOf choices' consts and titles become enum and enumNames"),
+    member("PrimitiveSchemaDefinition", "UntitledMultiSelectEnumSchema", ONLY_2025_06_18, MemberAction::Refuse, MULTI),
+    member("PrimitiveSchemaDefinition", "UntitledSingleSelectEnumSchema", ONLY_2025_06_18, MemberAction::Same("EnumSchema"), "2025-06-18's EnumSchema without enumNames is this shape"),
 ];
 
 /// [`MEMBER_ROWS`], for reading at run time.
@@ -1421,36 +739,14 @@ pub fn member_row_at(member: &str, version: crate::ProtocolVersion) -> Option<&'
 }
 
 /// The 2026-07-28 shaping rules, referenced by reports and errors.
+#[rustfmt::skip]
 pub static SHAPING_2026: &[ShapingRule] = &[
-    ShapingRule {
-        id: "S1",
-        text: "a result carries resultType: injected when absent (\"complete\", or \"input_required\" \
-               for InputRequiredResult); a contradicting or unknown caller value is refused",
-    },
-    ShapingRule {
-        id: "S2",
-        text: "a complete cacheable result carries ttlMs (default 0) and cacheScope (default \
-               \"private\"), each injected when absent; ttlMs must be >= 0, cacheScope public|private",
-    },
-    ShapingRule {
-        id: "S3",
-        text: "a client request carries params._meta io.modelcontextprotocol/protocolVersion \
-               (injected when absent; a caller value wins)",
-    },
-    ShapingRule {
-        id: "S4",
-        text: "a client request carries params._meta io.modelcontextprotocol/clientCapabilities \
-               (never synthesized: refused when absent)",
-    },
-    ShapingRule {
-        id: "S5",
-        text: "an InputRequiredResult carries a non-empty inputRequests or a requestState",
-    },
-    ShapingRule {
-        id: "S6",
-        text: "reserved _meta values have their published types (clientInfo an Implementation, \
-               logLevel a LoggingLevel, protocolVersion a string)",
-    },
+    ShapingRule { id: "S1", text: "a result carries resultType: injected when absent (\"complete\", or \"input_required\" for InputRequiredResult); a contradicting or unknown caller value is refused" },
+    ShapingRule { id: "S2", text: "a complete cacheable result carries ttlMs (default 0) and cacheScope (default \"private\"), each injected when absent; ttlMs must be >= 0, cacheScope public|private" },
+    ShapingRule { id: "S3", text: "a client request carries params._meta io.modelcontextprotocol/protocolVersion (injected when absent; a caller value wins)" },
+    ShapingRule { id: "S4", text: "a client request carries params._meta io.modelcontextprotocol/clientCapabilities (never synthesized: refused when absent)" },
+    ShapingRule { id: "S5", text: "an InputRequiredResult carries a non-empty inputRequests or a requestState" },
+    ShapingRule { id: "S6", text: "reserved _meta values have their published types (clientInfo an Implementation, logLevel a LoggingLevel, protocolVersion a string)" },
 ];
 
 /// Index into [`SHAPING_2026`] by id.
@@ -1482,6 +778,7 @@ const fn result(name: &'static str, result_type: &'static str, cacheable: bool) 
 
 /// The results of 2026-07-28 (the `Result` subtypes; sampling, roots and elicitation results are
 /// not among them there).
+#[rustfmt::skip]
 pub static RESULTS_2026: &[ResultShape] = &[
     result("CallToolResult", "complete", false),
     result("CompleteResult", "complete", false),
@@ -1530,27 +827,12 @@ pub struct ReservedMeta {
 
 /// The reserved `_meta` keys of a 2026-07-28 client request. `clientInfo` is optional in the
 /// published schema (the PR's draft required it).
+#[rustfmt::skip]
 pub static RESERVED_META: &[ReservedMeta] = &[
-    ReservedMeta {
-        key: keys::PROTOCOL_VERSION,
-        required: true,
-        injected: true,
-    },
-    ReservedMeta {
-        key: keys::CLIENT_INFO,
-        required: false,
-        injected: false,
-    },
-    ReservedMeta {
-        key: keys::CLIENT_CAPABILITIES,
-        required: true,
-        injected: false,
-    },
-    ReservedMeta {
-        key: keys::LOG_LEVEL,
-        required: false,
-        injected: false,
-    },
+    ReservedMeta { key: keys::PROTOCOL_VERSION, required: true, injected: true },
+    ReservedMeta { key: keys::CLIENT_INFO, required: false, injected: false },
+    ReservedMeta { key: keys::CLIENT_CAPABILITIES, required: true, injected: false },
+    ReservedMeta { key: keys::LOG_LEVEL, required: false, injected: false },
 ];
 
 /// The eight logging levels.
@@ -1577,22 +859,11 @@ pub struct Edge {
 }
 
 /// Typed edges the emitter follows where the superset holds plain JSON.
+#[rustfmt::skip]
 pub static EDGES: &[Edge] = &[
-    Edge {
-        owner: "ClientCapabilities",
-        key: "roots",
-        child: "RootsCapability",
-    },
-    Edge {
-        owner: "RequestMetaObject",
-        key: keys::CLIENT_CAPABILITIES,
-        child: "ClientCapabilities",
-    },
-    Edge {
-        owner: "RequestMetaObject",
-        key: keys::CLIENT_INFO,
-        child: "Implementation",
-    },
+    Edge { owner: "ClientCapabilities", key: "roots", child: "RootsCapability" },
+    Edge { owner: "RequestMetaObject", key: keys::CLIENT_CAPABILITIES, child: "ClientCapabilities" },
+    Edge { owner: "RequestMetaObject", key: keys::CLIENT_INFO, child: "Implementation" },
 ];
 
 /// Fields whose values are free-form JSON: never shaped, written as they are.
@@ -1712,36 +983,12 @@ impl OwnerInfo {
     }
 }
 
-/// FNV-1a: owner names are short; SipHash costs more than the lookup is worth.
-#[derive(Default, Clone, Copy)]
-pub(crate) struct Fnv(u64);
-
-impl std::hash::Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for b in bytes {
-            h ^= u64::from(*b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-}
-
-pub(crate) type FnvBuild = std::hash::BuildHasherDefault<Fnv>;
-
 /// Everything the emitter knows about the owner type `name`, if anything.
 pub(crate) fn owner(name: &str) -> Option<&'static OwnerInfo> {
-    static INDEX: OnceLock<HashMap<&'static str, OwnerInfo, FnvBuild>> = OnceLock::new();
+    static INDEX: OnceLock<HashMap<&'static str, OwnerInfo>> = OnceLock::new();
     INDEX
         .get_or_init(|| {
-            let mut m: HashMap<&'static str, OwnerInfo, FnvBuild> = HashMap::default();
+            let mut m: HashMap<&'static str, OwnerInfo> = HashMap::default();
             for r in LEDGER {
                 m.entry(r.owner).or_default().rows.push(r);
             }
