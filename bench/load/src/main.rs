@@ -5,7 +5,7 @@
 //! test://static-text`. Prints throughput and p50/p99 latency per server and round, and the ratios.
 //!
 //! ```sh
-//! cargo build --release -p mcp-wire-transport --features cli --bin conformance_server
+//! cargo build --release -p mcp-wire-transport --features cli,conformance-fixtures --bin conformance_server
 //! cargo run --release --manifest-path bench/load/Cargo.toml -- \
 //!     --ours target/release/conformance_server [--sessions 200] [--requests 100] [--rounds 2]
 //! ```

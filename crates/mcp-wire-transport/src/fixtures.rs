@@ -1,8 +1,9 @@
 //! The fixtures the official MCP conformance suite's server scenarios name — tools, resources,
 //! prompts and completions, each written once on the runtime's [`Handler`] and served at every
 //! offered revision — as a [`Handler`] of their own, [`ConformanceFixtures`]. The
-//! `conformance_server` binary serves them; any server can embed them (the variants server's
-//! backward-compatibility judge makes them its default variant).
+//! `conformance_server` binary serves them, and the workspace's tests and benches start them
+//! (the variants server's conformance test makes them its default variant). Test support, behind
+//! the `conformance-fixtures` feature: not part of the API a server is built on.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -4,7 +4,8 @@
 //!   and [`Connection`], the bounded duplex every client transport returns.
 //! - [`error`]: [`TransportError`], the crate's one error type.
 //! - [`stdio`]: newline-delimited frames on our stdin/stdout or a child process's.
-//! - [`fixtures`]: the conformance suite's fixtures as a handler (what `conformance_server` serves).
+//! - `fixtures` (feature `conformance-fixtures`, test support): the conformance suite's fixtures
+//!   as a handler (what `conformance_server` serves).
 //! - [`client`]: HTTP clients — Streamable HTTP on both wires, and 2024-11-05's HTTP+SSE.
 //! - [`telemetry`]: the spans, events and metrics the server runtime records, and (features
 //!   `metrics`, `cli`) what a binary installs to see them.
@@ -15,6 +16,7 @@
 
 pub mod client;
 pub mod error;
+#[cfg(feature = "conformance-fixtures")]
 pub mod fixtures;
 pub mod frame;
 mod routing;

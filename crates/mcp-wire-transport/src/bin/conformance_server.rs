@@ -1,7 +1,7 @@
 //! `conformance_server`: the fixture server the official MCP conformance suite scores.
 //!
 //! ```sh
-//! cargo run -p mcp-wire-transport --features cli --bin conformance_server -- \
+//! cargo run -p mcp-wire-transport --features cli,conformance-fixtures --bin conformance_server -- \
 //!     --listen 127.0.0.1:3001 [--revisions 2024-11-05,2025-03-26,2025-06-18,2025-11-25,2026-07-28] \
 //!     [--log-format text|json] [--metrics 127.0.0.1:9464] \
 //!     [--auth-issuer URL [--auth-scopes A,B] [--resource URL] [--auth-introspection URL …]]
