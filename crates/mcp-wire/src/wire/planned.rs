@@ -46,7 +46,7 @@ use super::shaping::{
     ShapingRole, shaped_flag,
 };
 use crate::ProtocolVersion;
-use crate::model::describe::{Describe, Json, Members, Shape, Struct, Union, Walker};
+use crate::model::describe::{Describe, Field, Json, Members, Shape, Struct, Union, Walker};
 use crate::model::meta::keys;
 
 mod sink;
@@ -182,6 +182,34 @@ pub struct Emitter<'s, S> {
     body: BodyInfo,
 }
 
+/// What a plan depends on in an emission: all of [`Emitter`] but its sink.
+#[derive(Clone, Copy)]
+struct Emission {
+    version: ProtocolVersion,
+    mode: Mode,
+    bit: u16,
+    body: BodyInfo,
+}
+
+/// What a plan reads of a struct type ([`Struct`]'s constants).
+#[derive(Clone, Copy)]
+struct Layout {
+    name: &'static str,
+    flat: bool,
+    fields: &'static [Field],
+}
+
+impl Layout {
+    #[inline]
+    fn of<T: Struct + ?Sized>() -> Layout {
+        Layout {
+            name: T::NAME,
+            flat: T::FLAT,
+            fields: T::FIELDS,
+        }
+    }
+}
+
 /// Writes message body `body` (which is `info`) at `version` into `sink`: the revision's body
 /// check, then the body's own writer.
 pub(crate) fn emit_body<B: Describe + ?Sized, S: Sink>(
@@ -243,6 +271,19 @@ pub(crate) fn emit_plain<B: Serialize + ?Sized, S: Sink>(
         e
     })?;
     sink.plain(body).map_err(fail)
+}
+
+impl<S> Emitter<'_, S> {
+    /// The emission's revision, mode, clean bit and body.
+    #[inline]
+    fn emission(&self) -> Emission {
+        Emission {
+            version: self.version,
+            mode: self.mode,
+            bit: self.bit,
+            body: self.body,
+        }
+    }
 }
 
 impl<S: Sink> Emitter<'_, S> {
@@ -441,19 +482,19 @@ impl Plans {
         }
     }
 
-    /// The plan of struct type `T`, reached as `how` in emission `e`.
+    /// The plan of the struct type laid out as `layout`, reached as `how` in emission `e`.
     #[inline]
-    fn get<S, T: Struct + ?Sized>(&self, e: &Emitter<'_, S>, how: Reached) -> PlanRef<'_> {
+    fn get(&self, e: Emission, layout: Layout, how: Reached) -> PlanRef<'_> {
         if walk_everything() {
-            return PlanRef::Made(Box::new(Plan::build::<T, S>(how, e)));
+            return PlanRef::Made(Box::new(Plan::build(how, layout, e)));
         }
         let way = match how {
             Reached::Nested => 0,
-            Reached::Edge(c) if c == T::NAME => 1,
+            Reached::Edge(c) if c == layout.name => 1,
             Reached::Body => 2,
             Reached::ClientParams => 3,
             Reached::Edge(_) | Reached::ClientMeta => {
-                return PlanRef::Made(Box::new(Plan::build::<T, S>(how, e)));
+                return PlanRef::Made(Box::new(Plan::build(how, layout, e)));
             }
         };
         let slots = match e.mode {
@@ -462,11 +503,11 @@ impl Plans {
             Mode::Strict => &self.others()[1],
         };
         let plan = slots[way * ProtocolVersion::COUNT + e.version.index()]
-            .get_or_init(|| Plan::build::<T, S>(how, e));
+            .get_or_init(|| Plan::build(how, layout, e));
         // A body plan is built for one body (its kind and method decide the role); a type is
         // always the same body, but a plan never serves another.
         if how == Reached::Body && plan.body != Some(e.body) {
-            return PlanRef::Made(Box::new(Plan::build::<T, S>(how, e)));
+            return PlanRef::Made(Box::new(Plan::build(how, layout, e)));
         }
         PlanRef::Cached(plan)
     }
@@ -495,11 +536,18 @@ impl Plan {
         }
     }
 
-    /// Owner, role, the type's absence and whether the subtree is clean, for a struct reached
-    /// as `how`; then each field resolved with [`decide`].
-    fn build<T: Struct + ?Sized, S>(how: Reached, e: &Emitter<'_, S>) -> Plan {
-        let (v, mode, bit, body) = (e.version, e.mode, e.bit, e.body);
-        let (name, flat, fields) = (T::NAME, T::FLAT, T::FIELDS);
+    /// Owner, role, the type's absence and whether the subtree is clean, for a struct laid out
+    /// as `layout` reached as `how`; then each field resolved with [`decide`]. One function for
+    /// every struct type and sink: it reads only the type's [`Layout`] and the [`Emission`].
+    #[inline(never)]
+    fn build(how: Reached, layout: Layout, e: Emission) -> Plan {
+        let Emission {
+            version: v,
+            mode,
+            bit,
+            body,
+        } = e;
+        let Layout { name, flat, fields } = layout;
         let own = names::known(name);
         // serde names a struct unless it writes it as a map; only a named struct's type row and
         // rows apply by name.
@@ -826,40 +874,17 @@ impl Open {
         let v = e.version;
         match act.check {
             Check::Scalar(check) => e.sink.plain_checked(value, check)?,
-            Check::Answers(row, when) => answers(e, value, row, when)?,
+            Check::Answers(row, when) => {
+                with_object(value, |m| answers(e, m, row, when))?;
+            }
             Check::NotArray(row) => {
                 if value.is_seq() {
-                    return Err(Refused::new(
-                        EmitErrorKind::NotExpressible,
-                        format!(
-                            "{}.{} is an array, which {v} cannot carry: {}",
-                            row.owner, row.field, row.reason
-                        ),
-                        Some(Cause::Ledger(row)),
-                    ));
+                    return Err(is_an_array(row, v));
                 }
                 write(e, act.write, value)?;
             }
-            Check::Shape(row, when) => {
-                let fits = with_object(value, |m| {
-                    m.is_some_and(|m| {
-                        when != RefuseWhen::NotObjectSchema
-                            || m.get("type").and_then(Value::as_str) == Some("object")
-                    })
-                });
-                if !fits {
-                    return Err(Refused::row(row, v));
-                }
-                write(e, act.write, value)?;
-            }
-            Check::MetaObject => {
-                if !with_object(value, |m| m.is_some()) {
-                    return Err(Refused::new(
-                        EmitErrorKind::InvalidValue,
-                        "expected a JSON object",
-                        Some(Cause::Shaping(ledger::shaping("S6"))),
-                    ));
-                }
+            Check::Shape(..) | Check::MetaObject => {
+                with_object(value, |m| shape_fits(act.check, v, m))?;
                 write(e, act.write, value)?;
             }
             Check::Entries => {
@@ -1009,31 +1034,66 @@ fn with_object<T: Describe + ?Sized, R>(
     }
 }
 
-/// Elicitation answers: each kept, stripped (a `null`, reported) or refused by the row's
-/// verdict.
-fn answers<S: Sink, T: Describe + ?Sized>(
+/// The refusal of an array where a [`RefuseWhen::Array`] row refuses one.
+#[cold]
+#[inline(never)]
+fn is_an_array(row: &'static LedgerRow, v: ProtocolVersion) -> Refused {
+    Refused::new(
+        EmitErrorKind::NotExpressible,
+        format!(
+            "{}.{} is an array, which {v} cannot carry: {}",
+            row.owner, row.field, row.reason
+        ),
+        Some(Cause::Ledger(row)),
+    )
+}
+
+/// A [`Check::Shape`] or [`Check::MetaObject`] of a member whose JSON object is `object`
+/// (`None`: it is not an object).
+#[inline(never)]
+fn shape_fits(
+    check: Check,
+    v: ProtocolVersion,
+    object: Option<&Map<String, Value>>,
+) -> Result<(), Refused> {
+    match check {
+        Check::Shape(row, when) => {
+            let fits = object.is_some_and(|m| {
+                when != RefuseWhen::NotObjectSchema
+                    || m.get("type").and_then(Value::as_str) == Some("object")
+            });
+            if !fits {
+                return Err(Refused::row(row, v));
+            }
+        }
+        Check::MetaObject if object.is_none() => {
+            return Err(Refused::new(
+                EmitErrorKind::InvalidValue,
+                "expected a JSON object",
+                Some(Cause::Shaping(ledger::shaping("S6"))),
+            ));
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Elicitation answers (the JSON object `map` of the member): each kept, stripped (a `null`,
+/// reported) or refused by the row's verdict.
+#[inline(never)]
+fn answers<S: Sink>(
     e: &mut Emitter<'_, S>,
-    value: &T,
+    map: Option<&Map<String, Value>>,
     row: &'static LedgerRow,
     when: RefuseWhen,
 ) -> Result<(), Refused> {
     let v = e.version;
-    let owned;
-    let map = match value.json_object() {
-        Some(map) => map,
-        None => {
-            owned = serde_json::to_value(value).ok();
-            match owned.as_ref().and_then(Value::as_object) {
-                Some(map) => map,
-                None => {
-                    return Err(Refused::new(
-                        EmitErrorKind::NotExpressible,
-                        format!("{}.{} must be an object", row.owner, row.field),
-                        Some(Cause::Ledger(row)),
-                    ));
-                }
-            }
-        }
+    let Some(map) = map else {
+        return Err(Refused::new(
+            EmitErrorKind::NotExpressible,
+            format!("{}.{} must be an object", row.owner, row.field),
+            Some(Cause::Ledger(row)),
+        ));
     };
     let mut verdicts = map.iter().map(|(k, x)| (k, x, when.answer(x)));
     if let Some((k, x, _)) = verdicts
@@ -1148,34 +1208,25 @@ impl<'p, 's, S: Sink> EmitWalker<'p, 's, S> {
         name: &'static str,
         member: &T,
     ) -> Result<(), Refused> {
-        let v = self.e.version;
-        if let Some(row) = ledger::member_row_at(name, v) {
-            match row.action {
-                MemberAction::Refuse => return Err(refused_member(row, v)),
-                MemberAction::Older(form) => return self.older(row, form, member),
-                MemberAction::Same(_) => {}
+        match member_decision(name, self.e.version)? {
+            Some((row, form)) => {
+                let copy = serde_json::to_value(member).map_err(serialization)?;
+                self.older(row, form, copy)
             }
-        } else if let Some(t) = ledger::type_row(name)
-            && !t.nested.contains(v)
-        {
-            return Err(Refused::new(
-                EmitErrorKind::TypeAbsent,
-                format!("{} does not exist at {v}: {}", t.name, t.reason),
-                Some(Cause::Type(t)),
-            ));
+            None => member.describe(self),
         }
-        member.describe(self)
     }
 
-    /// Writes a union member in the older form of its member row, and reports it.
-    fn older<T: Describe>(
+    /// Writes a union member (`copy`, its JSON) in the older form of its member row, and
+    /// reports it.
+    #[inline(never)]
+    fn older(
         &mut self,
         row: &'static MemberRow,
         form: OlderForm,
-        member: &T,
+        copy: Value,
     ) -> Result<(), Refused> {
         let v = self.e.version;
-        let copy = serde_json::to_value(member).map_err(serialization)?;
         let older = form.rewrite(copy).map_err(|why| {
             Refused::new(
                 EmitErrorKind::NotExpressible,
@@ -1200,6 +1251,29 @@ impl<'p, 's, S: Sink> EmitWalker<'p, 's, S> {
             Value::Object(map) => map_as(self.e, form.superset_type(), map),
             other => self.e.plain(other),
         }
+    }
+}
+
+/// What the ledger decides for union member `name` at `v`: refused (its member row, or its type
+/// is absent at `v`), written in an older form (`Some`), or written as it is (`None`).
+fn member_decision(
+    name: &'static str,
+    v: ProtocolVersion,
+) -> Result<Option<(&'static MemberRow, OlderForm)>, Refused> {
+    if let Some(row) = ledger::member_row_at(name, v) {
+        return match row.action {
+            MemberAction::Refuse => Err(refused_member(row, v)),
+            MemberAction::Older(form) => Ok(Some((row, form))),
+            MemberAction::Same(_) => Ok(None),
+        };
+    }
+    match ledger::type_row(name) {
+        Some(t) if !t.nested.contains(v) => Err(Refused::new(
+            EmitErrorKind::TypeAbsent,
+            format!("{} does not exist at {v}: {}", t.name, t.reason),
+            Some(Cause::Type(t)),
+        )),
+        _ => Ok(None),
     }
 }
 
@@ -1291,7 +1365,7 @@ impl<S: Sink> Walker for EmitWalker<'_, '_, S> {
         let plans: &'static Plans = T::memo()
             .get_or_init(Plans::new)
             .ok_or_else(|| serialization(format!("{} keeps another walker's memo", T::NAME)))?;
-        let plan = plans.get::<S, T>(e, self.how);
+        let plan = plans.get(e.emission(), Layout::of::<T>(), self.how);
         if let Some(t) = plan.absent {
             return Err(Refused::new(
                 EmitErrorKind::TypeAbsent,
