@@ -751,22 +751,23 @@ impl RequestContext {
     }
 }
 
-/// A finished tool call's result as `tasks/get` inlines it: emitted at 2026-07-28.
+/// A finished tool call's result as `tasks/get` inlines it: emitted at 2026-07-28. Emitted as
+/// text, as every answer is, and read back: the server then carries one emitter, the text one.
 fn inline_result(result: CallToolResult) -> Result<Map<String, Value>, ErrorData> {
-    match mcp_wire::wire::serialize_for(
+    let mut text = Vec::new();
+    mcp_wire::wire::serialize_for_vec(
         &ServerResult::CallTool(result),
         ProtocolVersion::V2026_07_28,
-    ) {
-        Ok(Value::Object(map)) => Ok(map),
-        Ok(_) => Err(ErrorData::new(
-            codes::INTERNAL_ERROR,
-            "the result is not an object",
-        )),
-        Err(e) => Err(ErrorData::new(
+        &mut text,
+    )
+    .map_err(|e| {
+        ErrorData::new(
             codes::INTERNAL_ERROR,
             format!("cannot emit the result: {e}"),
-        )),
-    }
+        )
+    })?;
+    serde_json::from_slice(&text)
+        .map_err(|_| ErrorData::new(codes::INTERNAL_ERROR, "the result is not an object"))
 }
 
 /// A fresh task id: 128 random bits, hex.
