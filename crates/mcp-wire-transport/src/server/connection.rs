@@ -15,13 +15,13 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
-use super::Server;
 use super::auth::Principal;
 use super::context::{ContextInner, Outgoing, RequestContext, emit, stateless_context};
-use super::handler::{Handler, codes, keys};
+use super::handler::{Boxed, Handler, codes, keys};
 use super::notify::{change_notification, listen_ack, session_change, tag_subscription};
 use super::runtime::{clone_inner, envelope_reply, error_frame, parse_error, response_frame};
 use super::session::{Ended, Session, new_session_id};
+use super::{Runtime, Server};
 use crate::telemetry::{self, Held, Open, RequestTrace, Wire};
 use crate::{Connection, Frame, FrameSender};
 
@@ -38,6 +38,44 @@ impl<H: Handler> Server<H> {
     /// connection, whose transport writes the queue out ([`crate::ConnectionHandle::ended`]
     /// says when).
     pub async fn serve_connection(self: &Arc<Self>, connection: Connection, principal: Principal) {
+        self.runtime().run_connection(connection, principal).await;
+    }
+
+    /// Serves on our own stdin/stdout (a server launched by a client) until stdin ends, and
+    /// returns once every request read before then has been answered and its answer written
+    /// and flushed (or could not be), so the process may exit.
+    pub async fn serve_stdio(self: &Arc<Self>) {
+        self.runtime().run_stdio().await;
+    }
+}
+
+impl Runtime {
+    /// [`Server::serve_stdio`] for any handler type; built and boxed here as
+    /// [`Runtime::run_connection`]'s future is.
+    fn run_stdio(self: Arc<Self>) -> Boxed<'static, ()> {
+        Box::pin(async move {
+            let stdio = crate::stdio::serve_stdio(crate::stdio::StdioOptions::default());
+            let handle = stdio.connection.handle.clone();
+            self.run_connection(stdio.connection, Principal::anonymous())
+                .await;
+            // `run_connection` closed it: the answers still queued are written first.
+            handle.ended().await;
+        })
+    }
+
+    /// [`Server::serve_connection`] for any handler type. The future is built (and boxed)
+    /// here, so that a server's crate only polls it: were it built in the generic caller,
+    /// its whole body would be compiled again in that crate.
+    fn run_connection(
+        self: Arc<Self>,
+        connection: Connection,
+        principal: Principal,
+    ) -> Boxed<'static, ()> {
+        Box::pin(async move { self.serve_frames(connection, principal).await })
+    }
+
+    /// What [`Server::serve_connection`] does.
+    async fn serve_frames(self: &Arc<Self>, connection: Connection, principal: Principal) {
         let Connection {
             sender: outgoing,
             receiver: mut incoming,
@@ -233,18 +271,6 @@ impl<H: Handler> Server<H> {
         handle.close();
     }
 
-    /// Serves on our own stdin/stdout (a server launched by a client) until stdin ends, and
-    /// returns once every request read before then has been answered and its answer written
-    /// and flushed (or could not be), so the process may exit.
-    pub async fn serve_stdio(self: &Arc<Self>) {
-        let stdio = crate::stdio::serve_stdio(crate::stdio::StdioOptions::default());
-        let handle = stdio.connection.handle.clone();
-        self.serve_connection(stdio.connection, Principal::anonymous())
-            .await;
-        // `serve_connection` closed it: the answers still queued are written first.
-        handle.ended().await;
-    }
-
     fn fallback(&self) -> ProtocolVersion {
         self.shared
             .revisions
@@ -257,7 +283,7 @@ impl<H: Handler> Server<H> {
 
     /// `initialize` on a connection: the answer, and the new session when it succeeded.
     fn connection_initialize(
-        &self,
+        self: &Arc<Self>,
         frame: &Frame,
         value: &Value,
         id: RequestId,

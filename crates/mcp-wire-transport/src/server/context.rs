@@ -18,9 +18,9 @@ use serde::Deserialize;
 use serde_json::{Number, Value};
 use tokio::sync::mpsc;
 
-use super::Server;
+use super::Runtime;
 use super::auth::Principal;
-use super::handler::{Handler, keys};
+use super::handler::keys;
 use super::handler::{HandlerError, HandlerResult, InputPending, level_rank};
 use super::notify::Notifier;
 use super::session::Session;
@@ -422,8 +422,8 @@ pub(crate) fn progress_token(request: &ClientRequest) -> Option<ProgressToken> {
     })
 }
 
-pub(crate) fn session_context<H: Handler>(
-    server: &Arc<Server<H>>,
+pub(crate) fn session_context(
+    server: &Arc<Runtime>,
     session: &Arc<Session>,
     id: RequestId,
     request: &ClientRequest,
@@ -457,8 +457,8 @@ pub(crate) fn session_context<H: Handler>(
 
 /// The context of a 2026-07-28 request: identity and capabilities from its `_meta`, no logs
 /// unless `_meta` asks for a level.
-pub(crate) fn stateless_context<H: Handler>(
-    server: &Arc<Server<H>>,
+pub(crate) fn stateless_context(
+    server: &Arc<Runtime>,
     id: RequestId,
     request: &ClientRequest,
     principal: Principal,

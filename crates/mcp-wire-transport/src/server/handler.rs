@@ -2,6 +2,7 @@
 //! API through which a handler asks the client for input on either era.
 
 use std::future::Future;
+use std::pin::Pin;
 
 use indexmap::IndexMap;
 use mcp_wire::jsonrpc::ErrorData;
@@ -330,6 +331,163 @@ pub trait Handler: Send + Sync + 'static {
     /// the connection closed. Called once per session. Default: nothing.
     fn session_ended(&self, session_id: &str) {
         let _ = session_id;
+    }
+}
+
+/// A future a [`DynHandler`] method returns.
+pub(crate) type Boxed<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// [`Handler`] as the runtime calls it: object-safe, each async method's future boxed. The
+/// runtime is written once against `dyn DynHandler` (one copy, compiled in this crate) rather
+/// than monomorphised into every server's crate for its handler type; a handler call costs one
+/// allocation, next to a request's parse, dispatch and framing.
+pub(crate) trait DynHandler: Send + Sync + 'static {
+    fn server_info(&self) -> Implementation;
+    fn capabilities(&self) -> ServerCapabilities;
+    fn instructions(&self) -> Option<String>;
+    fn list_tools<'a>(&'a self, ctx: &'a RequestContext) -> Boxed<'a, HandlerResult<Vec<Tool>>>;
+    fn tool<'a>(
+        &'a self,
+        ctx: &'a RequestContext,
+        name: &'a str,
+    ) -> Boxed<'a, HandlerResult<Option<Tool>>>;
+    fn call_tool(
+        &self,
+        ctx: RequestContext,
+        params: CallToolRequestParams,
+    ) -> Boxed<'_, HandlerResult<CallToolResult>>;
+    fn list_resources<'a>(
+        &'a self,
+        ctx: &'a RequestContext,
+    ) -> Boxed<'a, HandlerResult<Vec<Resource>>>;
+    fn list_resource_templates<'a>(
+        &'a self,
+        ctx: &'a RequestContext,
+    ) -> Boxed<'a, HandlerResult<Vec<ResourceTemplate>>>;
+    fn read_resource(
+        &self,
+        ctx: RequestContext,
+        uri: String,
+    ) -> Boxed<'_, HandlerResult<ReadResourceResult>>;
+    fn subscribe(&self, ctx: &RequestContext, uri: &str) -> HandlerResult<()>;
+    fn list_prompts<'a>(&'a self, ctx: &'a RequestContext)
+    -> Boxed<'a, HandlerResult<Vec<Prompt>>>;
+    fn get_prompt(
+        &self,
+        ctx: RequestContext,
+        params: GetPromptRequestParams,
+    ) -> Boxed<'_, HandlerResult<GetPromptResult>>;
+    fn complete<'a>(
+        &'a self,
+        ctx: &'a RequestContext,
+        params: CompleteRequestParams,
+    ) -> Boxed<'a, HandlerResult<CompleteResult>>;
+    fn authorize(&self, principal: &Principal, method: &str) -> HandlerResult<()>;
+    fn intercept(&self, ctx: RequestContext, request: ClientRequest) -> Boxed<'_, Intercepted>;
+    fn listen<'a>(
+        &'a self,
+        ctx: &'a RequestContext,
+        filter: SubscriptionFilter,
+    ) -> Boxed<'a, Result<(SubscriptionFilter, Option<ListenGuard>), ErrorData>>;
+    fn session_started(
+        &self,
+        session: &SessionHandle,
+        result: &mut InitializeResult,
+    ) -> Result<(), ErrorData>;
+    fn session_ended(&self, session_id: &str);
+}
+
+impl<H: Handler> DynHandler for H {
+    fn server_info(&self) -> Implementation {
+        Handler::server_info(self)
+    }
+    fn capabilities(&self) -> ServerCapabilities {
+        Handler::capabilities(self)
+    }
+    fn instructions(&self) -> Option<String> {
+        Handler::instructions(self)
+    }
+    fn list_tools<'a>(&'a self, ctx: &'a RequestContext) -> Boxed<'a, HandlerResult<Vec<Tool>>> {
+        Box::pin(Handler::list_tools(self, ctx))
+    }
+    fn tool<'a>(
+        &'a self,
+        ctx: &'a RequestContext,
+        name: &'a str,
+    ) -> Boxed<'a, HandlerResult<Option<Tool>>> {
+        Box::pin(Handler::tool(self, ctx, name))
+    }
+    fn call_tool(
+        &self,
+        ctx: RequestContext,
+        params: CallToolRequestParams,
+    ) -> Boxed<'_, HandlerResult<CallToolResult>> {
+        Box::pin(Handler::call_tool(self, ctx, params))
+    }
+    fn list_resources<'a>(
+        &'a self,
+        ctx: &'a RequestContext,
+    ) -> Boxed<'a, HandlerResult<Vec<Resource>>> {
+        Box::pin(Handler::list_resources(self, ctx))
+    }
+    fn list_resource_templates<'a>(
+        &'a self,
+        ctx: &'a RequestContext,
+    ) -> Boxed<'a, HandlerResult<Vec<ResourceTemplate>>> {
+        Box::pin(Handler::list_resource_templates(self, ctx))
+    }
+    fn read_resource(
+        &self,
+        ctx: RequestContext,
+        uri: String,
+    ) -> Boxed<'_, HandlerResult<ReadResourceResult>> {
+        Box::pin(Handler::read_resource(self, ctx, uri))
+    }
+    fn subscribe(&self, ctx: &RequestContext, uri: &str) -> HandlerResult<()> {
+        Handler::subscribe(self, ctx, uri)
+    }
+    fn list_prompts<'a>(
+        &'a self,
+        ctx: &'a RequestContext,
+    ) -> Boxed<'a, HandlerResult<Vec<Prompt>>> {
+        Box::pin(Handler::list_prompts(self, ctx))
+    }
+    fn get_prompt(
+        &self,
+        ctx: RequestContext,
+        params: GetPromptRequestParams,
+    ) -> Boxed<'_, HandlerResult<GetPromptResult>> {
+        Box::pin(Handler::get_prompt(self, ctx, params))
+    }
+    fn complete<'a>(
+        &'a self,
+        ctx: &'a RequestContext,
+        params: CompleteRequestParams,
+    ) -> Boxed<'a, HandlerResult<CompleteResult>> {
+        Box::pin(Handler::complete(self, ctx, params))
+    }
+    fn authorize(&self, principal: &Principal, method: &str) -> HandlerResult<()> {
+        Handler::authorize(self, principal, method)
+    }
+    fn intercept(&self, ctx: RequestContext, request: ClientRequest) -> Boxed<'_, Intercepted> {
+        Box::pin(Handler::intercept(self, ctx, request))
+    }
+    fn listen<'a>(
+        &'a self,
+        ctx: &'a RequestContext,
+        filter: SubscriptionFilter,
+    ) -> Boxed<'a, Result<(SubscriptionFilter, Option<ListenGuard>), ErrorData>> {
+        Box::pin(Handler::listen(self, ctx, filter))
+    }
+    fn session_started(
+        &self,
+        session: &SessionHandle,
+        result: &mut InitializeResult,
+    ) -> Result<(), ErrorData> {
+        Handler::session_started(self, session, result)
+    }
+    fn session_ended(&self, session_id: &str) {
+        Handler::session_ended(self, session_id)
     }
 }
 

@@ -47,6 +47,7 @@ pub use auth::{
     RESOURCE_METADATA_PREFIX, ResourceMetadata,
 };
 pub use context::RequestContext;
+use handler::DynHandler;
 pub use handler::{
     Handler, HandlerError, HandlerResult, INPUT_KEY_META, InputPending, Intercepted, ListenGuard,
     capability_for, codes, declares,
@@ -113,10 +114,15 @@ pub(crate) struct ServerShared {
 }
 
 /// A server: a [`Handler`] and everything the runtime keeps for it.
-pub struct Server<H> {
-    pub(crate) handler: Arc<H>,
+pub struct Server<H: ?Sized> {
     pub(crate) shared: ServerShared,
+    /// Last, so that an `Arc<Server<H>>` is also an `Arc<Runtime>`.
+    pub(crate) handler: H,
 }
+
+/// The server as the runtime serves it, whatever its handler type: the runtime is compiled
+/// once, here, not for each handler type in the crate that names it.
+pub(crate) type Runtime = Server<dyn DynHandler>;
 
 impl<H: Handler> Server<H> {
     /// A server for `handler` set up by `config`.
@@ -125,7 +131,7 @@ impl<H: Handler> Server<H> {
         revisions.sort();
         revisions.dedup();
         Arc::new(Self {
-            handler: Arc::new(handler),
+            handler,
             shared: ServerShared {
                 revisions,
                 limits: config.limits,
@@ -145,6 +151,40 @@ impl<H: Handler> Server<H> {
         &self.handler
     }
 
+    /// The same server, as the runtime serves it.
+    pub(crate) fn runtime(self: &Arc<Self>) -> Arc<Runtime> {
+        self.clone()
+    }
+
+    /// The axum router serving the Streamable HTTP endpoint at `path` (usually `/mcp`), and,
+    /// when 2024-11-05 is offered, its HTTP+SSE transport beside it (`GET /sse`,
+    /// `POST /messages`).
+    pub fn router(self: &Arc<Self>, path: &str) -> axum::Router {
+        http::router(self.runtime(), path)
+    }
+
+    /// Serves `/mcp` on `listener` (with [`without_nagle`]) until the process ends, expiring idle sessions in the
+    /// background.
+    pub async fn serve(self: &Arc<Self>, listener: tokio::net::TcpListener) -> std::io::Result<()> {
+        let runtime = self.runtime();
+        runtime.serve_at(listener, "/mcp").await
+    }
+
+    /// Listens on `addr` and serves the Streamable HTTP endpoint at `path` (every revision the
+    /// server offers, and 2024-11-05's HTTP+SSE beside it) as [`Server::serve`] does, until the
+    /// process ends. An address that cannot be bound is the error.
+    pub async fn serve_http(
+        self: &Arc<Self>,
+        addr: impl tokio::net::ToSocketAddrs,
+        path: &str,
+    ) -> std::io::Result<()> {
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        let runtime = self.runtime();
+        runtime.serve_at(listener, path).await
+    }
+}
+
+impl<H: ?Sized> Server<H> {
     /// Announces changes to every listening client.
     pub fn notifier(&self) -> &Notifier {
         &self.shared.notifier
@@ -169,33 +209,20 @@ impl<H: Handler> Server<H> {
     pub fn expire_idle_sessions(&self) {
         self.shared.sessions.expire_idle();
     }
+}
 
-    /// The axum router serving the Streamable HTTP endpoint at `path` (usually `/mcp`), and,
-    /// when 2024-11-05 is offered, its HTTP+SSE transport beside it (`GET /sse`,
-    /// `POST /messages`).
-    pub fn router(self: &Arc<Self>, path: &str) -> axum::Router {
-        http::router(self.clone(), path)
+impl Runtime {
+    /// [`Server::serve`] at `path`, for any handler type; built and boxed here, so that the
+    /// generic callers only poll it.
+    fn serve_at<'a>(
+        self: &'a Arc<Self>,
+        listener: tokio::net::TcpListener,
+        path: &'a str,
+    ) -> handler::Boxed<'a, std::io::Result<()>> {
+        Box::pin(self.serve_on(listener, path))
     }
 
-    /// Serves `/mcp` on `listener` (with [`without_nagle`]) until the process ends, expiring idle sessions in the
-    /// background.
-    pub async fn serve(self: &Arc<Self>, listener: tokio::net::TcpListener) -> std::io::Result<()> {
-        self.serve_at(listener, "/mcp").await
-    }
-
-    /// Listens on `addr` and serves the Streamable HTTP endpoint at `path` (every revision the
-    /// server offers, and 2024-11-05's HTTP+SSE beside it) as [`Server::serve`] does, until the
-    /// process ends. An address that cannot be bound is the error.
-    pub async fn serve_http(
-        self: &Arc<Self>,
-        addr: impl tokio::net::ToSocketAddrs,
-        path: &str,
-    ) -> std::io::Result<()> {
-        let listener = tokio::net::TcpListener::bind(addr).await?;
-        self.serve_at(listener, path).await
-    }
-
-    async fn serve_at(
+    async fn serve_on(
         self: &Arc<Self>,
         listener: tokio::net::TcpListener,
         path: &str,
@@ -216,8 +243,7 @@ impl<H: Handler> Server<H> {
         };
         let result = axum::serve(
             without_nagle(listener),
-            self.router(path)
-                .into_make_service_with_connect_info::<SocketAddr>(),
+            http::router(self.clone(), path).into_make_service_with_connect_info::<SocketAddr>(),
         )
         .await;
         sweeper.abort();

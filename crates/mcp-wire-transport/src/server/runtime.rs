@@ -15,11 +15,11 @@ use mcp_wire::wire::ledger;
 use mcp_wire::{Era, ProtocolVersion};
 
 use super::context::{ContextInner, InputMode, RequestContext, StatelessInputs};
-use super::handler::{Handler, HandlerError, Intercepted, codes, keys};
+use super::handler::{Boxed, Handler, HandlerError, Intercepted, codes, keys};
 use super::session::{Session, SessionHandle};
 use super::state::StateError;
 use super::tasks::{self, TaskOffer};
-use super::{Server, ServerShared};
+use super::{Runtime, Server, ServerShared};
 use crate::Frame;
 use crate::telemetry::{self, RequestTrace, Wire};
 
@@ -43,6 +43,21 @@ fn extension_tasks(revision: ProtocolVersion) -> bool {
 }
 
 impl<H: Handler> Server<H> {
+    /// Answers one typed request as this server would on a transport: what a front server
+    /// calls to hand a request to an inner server (see [`Handler::intercept`]). `ctx` is the
+    /// front's context (its stream, session and client), perhaps re-targeted with
+    /// [`RequestContext::with_notifier`]. A panicking handler is `-32603`.
+    pub async fn handle(
+        self: &Arc<Self>,
+        ctx: RequestContext,
+        request: ClientRequest,
+    ) -> Result<ServerResult, HandlerError> {
+        let runtime = self.runtime();
+        runtime.answer(ctx, request).await
+    }
+}
+
+impl Runtime {
     /// The `initialize` result at `revision`.
     pub(crate) fn initialize_result(&self, revision: ProtocolVersion) -> InitializeResult {
         let mut capabilities = self.handler.capabilities();
@@ -92,22 +107,25 @@ impl<H: Handler> Server<H> {
     /// callers already run each request in a task of its own (which a cancel aborts), so no
     /// second task is spawned: one wake-up fewer per request.
     ///
-    /// The dispatch (every handler method's future inline, kilobytes) is boxed once here, so
-    /// the futures that hold this one — a spawned task's, a batch's, a wire's — stay small
-    /// and are not copied whole each time they move (into a task, its output slot).
-    pub(crate) async fn answer(
+    /// The answer's future (the dispatch: every handler method's future inline, kilobytes) is
+    /// boxed once here, so the futures that hold this one — a spawned task's, a batch's, a
+    /// wire's — stay small and are not copied whole each time they move (into a task, its
+    /// output slot); and so that [`Server::handle`], generic over the handler, only polls it.
+    pub(crate) fn answer(
         self: &Arc<Self>,
         ctx: RequestContext,
         request: ClientRequest,
-    ) -> Answer {
+    ) -> Boxed<'_, Answer> {
         use futures_util::FutureExt;
-        std::panic::AssertUnwindSafe(Box::pin(self.dispatch(ctx, request)))
-            .catch_unwind()
-            .await
-            .unwrap_or_else(|_| {
-                tracing::error!("the handler panicked");
-                Err(HandlerError::internal("the handler panicked"))
-            })
+        Box::pin(async move {
+            std::panic::AssertUnwindSafe(self.dispatch(ctx, request))
+                .catch_unwind()
+                .await
+                .unwrap_or_else(|_| {
+                    tracing::error!("the handler panicked");
+                    Err(HandlerError::internal("the handler panicked"))
+                })
+        })
     }
 
     /// Answers one typed request as [`Server::answer`] does and frames the answer at the
@@ -143,24 +161,12 @@ impl<H: Handler> Server<H> {
         framed
     }
 
-    /// Answers one typed request as this server would on a transport: what a front server
-    /// calls to hand a request to an inner server (see [`Handler::intercept`]). `ctx` is the
-    /// front's context (its stream, session and client), perhaps re-targeted with
-    /// [`RequestContext::with_notifier`]. A panicking handler is `-32603`.
-    pub async fn handle(
-        self: &Arc<Self>,
-        ctx: RequestContext,
-        request: ClientRequest,
-    ) -> Result<ServerResult, HandlerError> {
-        self.answer(ctx, request).await
-    }
-
     /// Negotiates a handshake-era session for `initialize` (any transport): the session,
     /// bound to `principal`, and the result to answer with — amended by the handler's
     /// [`Handler::session_started`], which may also refuse it. The caller registers the
     /// session where its transport keeps them.
     pub(crate) fn open_session(
-        &self,
+        self: &Arc<Self>,
         id: String,
         revision: ProtocolVersion,
         init: &mcp_wire::model::InitializeRequestParams,
@@ -177,11 +183,11 @@ impl<H: Handler> Server<H> {
         let mut result = self.initialize_result(revision);
         self.handler
             .session_started(&SessionHandle::new(&session), &mut result)?;
-        let handler = Arc::downgrade(&self.handler);
+        let server = Arc::downgrade(self);
         let id = session.id.clone();
         session.set_on_close(Box::new(move || {
-            if let Some(h) = handler.upgrade() {
-                h.session_ended(&id);
+            if let Some(s) = server.upgrade() {
+                s.handler.session_ended(&id);
             }
         }));
         tracing::debug!(
@@ -194,7 +200,7 @@ impl<H: Handler> Server<H> {
     }
 
     async fn dispatch(&self, ctx: RequestContext, request: ClientRequest) -> Answer {
-        let h = &*self.handler;
+        let h = &self.handler;
         h.authorize(ctx.principal(), request.method())?;
         let (ctx, request) = match h.intercept(ctx, request).await {
             Intercepted::Answered(answer) => return answer,

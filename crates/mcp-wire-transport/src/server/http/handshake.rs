@@ -20,11 +20,11 @@ use super::response::{accepted, json_error, json_response, plain, sse_response};
 use super::stream::{EventWriter, answer_request};
 use crate::Frame;
 use crate::routing::{LAST_EVENT_HEADER, SESSION_HEADER, VERSION_HEADER};
-use crate::server::Server;
+use crate::server::Runtime;
 use crate::server::auth::Principal;
 use crate::server::context::emit;
 use crate::server::context::session_context;
-use crate::server::handler::{Handler, codes};
+use crate::server::handler::codes;
 use crate::server::notify::session_change;
 use crate::server::runtime::{envelope_reply, parse_error, request_id};
 use crate::server::runtime::{error_frame, response_frame};
@@ -32,11 +32,7 @@ use crate::server::session::{Ended, Session, new_session_id};
 use crate::telemetry::{self, RequestTrace, StreamKind, Wire};
 
 /// `initialize` without a session: negotiate, mint a session, answer.
-pub(super) fn initialize<H: Handler>(
-    server: &Arc<Server<H>>,
-    value: &Value,
-    principal: Principal,
-) -> Response {
+pub(super) fn initialize(server: &Arc<Runtime>, value: &Value, principal: Principal) -> Response {
     let legacy: Vec<ProtocolVersion> = server
         .shared
         .revisions
@@ -109,8 +105,8 @@ pub(super) fn initialize<H: Handler>(
 }
 
 /// A POST on a handshake-era session.
-pub(super) async fn session_post<H: Handler>(
-    server: &Arc<Server<H>>,
+pub(super) async fn session_post(
+    server: &Arc<Runtime>,
     headers: &Arc<HeaderMap>,
     session: Arc<Session>,
     body: PostBody<'_>,
@@ -205,8 +201,8 @@ pub(super) async fn session_post<H: Handler>(
 }
 
 /// A 2025-03-26 batch: each member alone, the answers as one JSON array (202 when none).
-async fn batch<H: Handler>(
-    server: &Arc<Server<H>>,
+async fn batch(
+    server: &Arc<Runtime>,
     session: &Arc<Session>,
     headers: &Arc<HeaderMap>,
     value: &Value,
@@ -273,8 +269,8 @@ async fn batch<H: Handler>(
 }
 
 /// GET: the session's standalone SSE stream, or a resumption from `Last-Event-ID`.
-pub(super) async fn get_stream<H: Handler>(
-    server: &Arc<Server<H>>,
+pub(super) async fn get_stream(
+    server: &Arc<Runtime>,
     headers: &HeaderMap,
     principal: &Principal,
 ) -> Response {
@@ -394,8 +390,8 @@ pub(super) async fn get_stream<H: Handler>(
 }
 
 /// DELETE: ends the session (then its id is 404).
-pub(super) fn delete_session<H: Handler>(
-    server: &Arc<Server<H>>,
+pub(super) fn delete_session(
+    server: &Arc<Runtime>,
     headers: &HeaderMap,
     principal: &Principal,
 ) -> Response {

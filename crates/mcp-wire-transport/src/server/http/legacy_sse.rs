@@ -25,11 +25,11 @@ use super::response::{accepted, plain, refused, sse_response};
 use crate::Frame;
 use crate::server::auth::Principal;
 use crate::server::context::{ContextInner, Outgoing, RequestContext, emit, session_context};
-use crate::server::handler::{Handler, codes};
+use crate::server::handler::codes;
 use crate::server::notify::session_change;
 use crate::server::runtime::{envelope_reply, error_frame, parse_error, response_frame};
 use crate::server::session::{Ended, Session, lock, new_session_id};
-use crate::server::{Server, ServerShared};
+use crate::server::{Runtime, ServerShared};
 use crate::telemetry::{self, RequestTrace, StreamKind, Transport, Wire};
 
 const REVISION: ProtocolVersion = ProtocolVersion::V2024_11_05;
@@ -55,23 +55,23 @@ impl SseConnections {
 }
 
 /// Adds the two HTTP+SSE routes to `router`.
-pub(crate) fn mount<H: Handler>(
-    router: axum::Router<Arc<Server<H>>>,
+pub(crate) fn mount(
+    router: axum::Router<Arc<Runtime>>,
     sse_path: &str,
     post_path: &str,
-) -> axum::Router<Arc<Server<H>>> {
+) -> axum::Router<Arc<Runtime>> {
     let post_path_owned = post_path.to_owned();
     router
         .route(
             sse_path,
             axum::routing::get(move |state, request| open(state, request, post_path_owned.clone())),
         )
-        .route(post_path, axum::routing::post(message::<H>))
+        .route(post_path, axum::routing::post(message))
 }
 
 /// `GET /sse`: a new connection, announced by its `endpoint` event.
-async fn open<H: Handler>(
-    State(server): State<Arc<Server<H>>>,
+async fn open(
+    State(server): State<Arc<Runtime>>,
     request: Request<Body>,
     post_path: String,
 ) -> Response {
@@ -181,10 +181,7 @@ fn session_param(uri: &http::Uri) -> Option<String> {
 }
 
 /// `POST /messages?sessionId=…`: one client message; answers go out on the stream.
-async fn message<H: Handler>(
-    State(server): State<Arc<Server<H>>>,
-    request: Request<Body>,
-) -> Response {
+async fn message(State(server): State<Arc<Runtime>>, request: Request<Body>) -> Response {
     let shared = &server.shared;
     let (parts, body) = request.into_parts();
     let Ok(body) = axum::body::to_bytes(body, shared.limits.max_body_bytes).await else {

@@ -46,9 +46,9 @@ use serde_json::Value;
 
 use crate::Frame;
 use crate::routing::{SESSION_HEADER, VERSION_HEADER};
-use crate::server::Server;
+use crate::server::Runtime;
 use crate::server::auth::{Principal, ResourceMetadata};
-use crate::server::handler::{Handler, codes, keys};
+use crate::server::handler::{codes, keys};
 use crate::server::runtime::request_id;
 use crate::telemetry::{self, Transport};
 use handshake::{delete_session, get_stream, initialize, session_post};
@@ -58,9 +58,8 @@ use stateless::{stateless_post, unsupported_version};
 
 pub(super) use legacy_sse::SseConnections;
 
-pub(crate) fn router<H: Handler>(server: Arc<Server<H>>, path: &str) -> axum::Router {
-    let mut router =
-        axum::Router::new().route(path, post(handle::<H>).get(handle::<H>).delete(handle::<H>));
+pub(crate) fn router(server: Arc<Runtime>, path: &str) -> axum::Router {
+    let mut router = axum::Router::new().route(path, post(handle).get(handle).delete(handle));
     if server
         .shared
         .revisions
@@ -102,10 +101,7 @@ fn mount_resource_metadata<S: Clone + Send + Sync + 'static>(
 }
 
 /// One HTTP request to the endpoint.
-async fn handle<H: Handler>(
-    State(server): State<Arc<Server<H>>>,
-    request: Request<Body>,
-) -> Response {
+async fn handle(State(server): State<Arc<Runtime>>, request: Request<Body>) -> Response {
     let (parts, body) = request.into_parts();
     let shared = &server.shared;
     // Read the body first, even when the request is refused (some clients wait for it).
@@ -135,8 +131,8 @@ async fn handle<H: Handler>(
 }
 
 /// A POST: one JSON-RPC message (or a 2025-03-26 batch).
-async fn post_message<H: Handler>(
-    server: &Arc<Server<H>>,
+async fn post_message(
+    server: &Arc<Runtime>,
     headers: &Arc<HeaderMap>,
     body: Bytes,
     principal: Principal,
@@ -271,7 +267,7 @@ impl<'a> PostBody<'a> {
 }
 
 /// The revision used to frame errors that precede any negotiation.
-fn fallback_revision<H>(server: &Server<H>) -> ProtocolVersion {
+fn fallback_revision(server: &Runtime) -> ProtocolVersion {
     server
         .shared
         .revisions

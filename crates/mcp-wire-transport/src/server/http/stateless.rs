@@ -21,11 +21,11 @@ use super::response::{accepted, json_error, sse_response, status_for};
 use super::stream::{EventWriter, answer_request};
 use crate::routing::decode_header_value;
 use crate::routing::{METHOD_HEADER, NAME_HEADER, NameMember, VERSION_HEADER, name_member};
-use crate::server::Server;
+use crate::server::Runtime;
 use crate::server::auth::Principal;
 use crate::server::context::emit;
 use crate::server::context::stateless_context;
-use crate::server::handler::{Handler, codes, keys};
+use crate::server::handler::{codes, keys};
 use crate::server::notify::{change_notification, listen_ack, tag_subscription};
 use crate::server::runtime::parse_error;
 use crate::telemetry::{self, Held, Open, StreamKind, Wire};
@@ -41,8 +41,8 @@ const REMOVED_2026: [&str; 5] = [
 
 /// A POST on the stateless wire (2026-07-28): one request, judged by its envelope (split
 /// from the text), checked against its routing headers, then typed once. No `Value` is built.
-pub(super) async fn stateless_post<H: Handler>(
-    server: &Arc<Server<H>>,
+pub(super) async fn stateless_post(
+    server: &Arc<Runtime>,
     headers: &Arc<HeaderMap>,
     body: PostBody<'_>,
     principal: Principal,
@@ -200,7 +200,7 @@ pub(super) async fn stateless_post<H: Handler>(
 /// and, when the server offers a handshake revision, `initialize` without that declaration,
 /// with every revision offered in `data.supported`. (Serving the handshake anyway would open a
 /// session the client's next POST, carrying the same header, is refused on.)
-fn method_not_found<H>(server: &Server<H>, method: &str) -> ErrorData {
+fn method_not_found(server: &Runtime, method: &str) -> ErrorData {
     if method != "initialize" {
         return ErrorData::new(
             codes::METHOD_NOT_FOUND,
@@ -230,7 +230,7 @@ fn method_not_found<H>(server: &Server<H>, method: &str) -> ErrorData {
 }
 
 /// `-32022` naming the stateless versions offered and the one requested.
-pub(super) fn unsupported_version<H>(server: &Server<H>, requested: Option<&Value>) -> ErrorData {
+pub(super) fn unsupported_version(server: &Runtime, requested: Option<&Value>) -> ErrorData {
     let supported: Vec<&str> = server
         .shared
         .revisions
@@ -276,8 +276,8 @@ fn name_of(method: &str, raw: &RawFrame<'_>) -> Option<String> {
 
 /// `subscriptions/listen`: acknowledge, then deliver the filtered changes until the client
 /// closes the stream.
-fn listen_stream<H: Handler>(
-    server: &Arc<Server<H>>,
+fn listen_stream(
+    server: &Arc<Runtime>,
     id: RequestId,
     filter: SubscriptionFilter,
     guard: Option<crate::server::handler::ListenGuard>,

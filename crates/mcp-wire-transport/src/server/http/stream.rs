@@ -12,17 +12,16 @@ use tokio::sync::mpsc;
 
 use super::response::{json_response, sse_response, status_for};
 use crate::Frame;
-use crate::server::Server;
+use crate::server::Runtime;
 use crate::server::context::{Outgoing, RequestContext};
-use crate::server::handler::Handler;
 use crate::server::runtime::AbortOnDrop;
 use crate::server::session::{Session, StreamLog};
 use crate::telemetry::{self, StreamKind, Wire};
 
 /// Runs a request and answers it: JSON when the answer comes first, else an SSE stream that
 /// carries what the handler sends and then the answer.
-pub(super) async fn answer_request<H: Handler>(
-    server: &Arc<Server<H>>,
+pub(super) async fn answer_request(
+    server: &Arc<Runtime>,
     wire: Wire,
     ctx: RequestContext,
     request: ClientRequest,
