@@ -1,7 +1,7 @@
 //! Typed tools (feature `schemars`): a tool's `inputSchema` and `outputSchema` from Rust types
 //! ([`schemars`] 1, JSON Schema 2020-12) and its arguments read as a Rust type; with feature
 //! `output-check`, structured output from a `Serialize` type checked against the output schema
-//! ([`OutputCheck`]).
+//! (`OutputCheck`).
 //!
 //! Every revision that has tools requires a tool schema whose root is `"type": "object"`, so a
 //! type whose schema is anything else (an enum, an `Option`, a scalar, `serde_json::Value`) is a
