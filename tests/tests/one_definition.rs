@@ -1,7 +1,8 @@
 //! Every JSON-RPC error code and every reserved `_meta` key has exactly one definition in the
-//! workspace: `mcp_wire::jsonrpc::codes` and `mcp_wire::model::meta::keys`. Library code of
-//! every crate names them through those constants; only tests may spell the wire value (they
-//! assert what goes on the wire), and serde attributes, which cannot name a constant.
+//! workspace: `mcp_wire::jsonrpc::codes` (defined in `de/error.rs`, beside `ModelError`) and
+//! `mcp_wire::model::meta::keys`. Library code of every crate names them through those
+//! constants; only tests may spell the wire value (they assert what goes on the wire), and serde
+//! attributes, which cannot name a constant.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -71,7 +72,7 @@ fn has_reserved_key_literal(line: &str) -> bool {
 
 /// The places that define the constants.
 const DEFINITIONS: [&str; 2] = [
-    "crates/mcp-wire/src/jsonrpc.rs",
+    "crates/mcp-wire/src/de/error.rs",
     "crates/mcp-wire/src/model/meta.rs",
 ];
 
