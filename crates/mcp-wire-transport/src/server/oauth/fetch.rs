@@ -1,5 +1,6 @@
-//! The HTTP the validators speak to authorization servers: a pluggable sender, the plain-HTTP
-//! one built in, and the two exchanges they make (a JSON document, a form post).
+//! The HTTP the validators speak to authorization servers: a pluggable sender, the one built in
+//! (`https://` with feature `tls`), and the two exchanges they make (a JSON document, a form
+//! post).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -14,6 +15,18 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 use serde_json::Value;
 
+/// The connector under [`HttpSender`]: TLS over TCP with feature `tls`, plain TCP without.
+#[cfg(feature = "tls")]
+type Connector = hyper_rustls::HttpsConnector<HttpConnector>;
+#[cfg(not(feature = "tls"))]
+type Connector = HttpConnector;
+
+/// The URI schemes [`HttpSender`] reaches.
+#[cfg(feature = "tls")]
+const SCHEMES: &[&str] = &["https", "http"];
+#[cfg(not(feature = "tls"))]
+const SCHEMES: &[&str] = &["http"];
+
 /// The largest document a validator reads from an authorization server.
 const MAX_DOCUMENT_BYTES: usize = 1 << 20;
 
@@ -22,8 +35,8 @@ pub type FetchFuture<'a> =
     Pin<Box<dyn Future<Output = Result<Response<Bytes>, FetchError>> + Send + 'a>>;
 
 /// Sends the requests a validator makes to an authorization server (its metadata, its key set,
-/// its introspection endpoint). The built-in [`PlainHttp`] speaks plain HTTP only; plug a sender
-/// with TLS to reach `https://` authorization servers.
+/// its introspection endpoint). The built-in [`HttpSender`] speaks `https://` with feature `tls`
+/// and plain `http://` always; plug another sender for other needs (a proxy, private roots).
 pub trait OAuthHttp: Send + Sync + 'static {
     /// The response to `request`, its body read whole.
     fn send(&self, request: Request<Bytes>) -> FetchFuture<'_>;
@@ -43,31 +56,40 @@ impl FetchError {
 
 /// Plain HTTP/1.1 (no TLS), each exchange bounded in time and in size.
 #[derive(Clone)]
-pub struct PlainHttp {
-    client: Client<HttpConnector, Full<Bytes>>,
+pub struct HttpSender {
+    client: Client<Connector, Full<Bytes>>,
     timeout: Duration,
 }
 
-impl std::fmt::Debug for PlainHttp {
+impl std::fmt::Debug for HttpSender {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PlainHttp")
+        f.debug_struct("HttpSender")
             .field("timeout", &self.timeout)
             .finish_non_exhaustive()
     }
 }
 
-impl Default for PlainHttp {
+impl Default for HttpSender {
     fn default() -> Self {
         Self::new(Duration::from_secs(10))
     }
 }
 
-impl PlainHttp {
+impl HttpSender {
     /// A sender whose exchanges each take at most `timeout`.
     pub fn new(timeout: Duration) -> Self {
         let mut connector = HttpConnector::new();
         connector.set_nodelay(true);
         connector.set_connect_timeout(Some(timeout));
+        #[cfg(feature = "tls")]
+        let connector = {
+            connector.enforce_http(false);
+            hyper_rustls::HttpsConnectorBuilder::new()
+                .with_webpki_roots()
+                .https_or_http()
+                .enable_http1()
+                .wrap_connector(connector)
+        };
         Self {
             client: Client::builder(TokioExecutor::new()).build(connector),
             timeout,
@@ -75,13 +97,14 @@ impl PlainHttp {
     }
 }
 
-impl OAuthHttp for PlainHttp {
+impl OAuthHttp for HttpSender {
     fn send(&self, request: Request<Bytes>) -> FetchFuture<'_> {
         Box::pin(async move {
-            if request.uri().scheme_str() != Some("http") {
+            if !SCHEMES.contains(&request.uri().scheme_str().unwrap_or_default()) {
                 return Err(FetchError::new(format!(
-                    "{}: the built-in sender speaks plain http:// only",
-                    request.uri()
+                    "{}: the built-in sender speaks {}",
+                    request.uri(),
+                    SCHEMES.join(" and "),
                 )));
             }
             let uri = request.uri().clone();
@@ -186,13 +209,59 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn the_built_in_sender_refuses_https() {
-        let e = post_form(&PlainHttp::default(), "https://as.example/keys", &[], None)
+    async fn the_built_in_sender_refuses_other_schemes() {
+        let e = post_form(&HttpSender::default(), "ftp://as.example/keys", &[], None)
             .await
             .unwrap_err();
         assert_eq!(
             e.to_string(),
-            "https://as.example/keys: the built-in sender speaks plain http:// only"
+            format!(
+                "ftp://as.example/keys: the built-in sender speaks {}",
+                SCHEMES.join(" and ")
+            )
         );
+    }
+
+    #[cfg(not(feature = "tls"))]
+    #[tokio::test]
+    async fn without_tls_the_built_in_sender_refuses_https() {
+        let e = post_form(&HttpSender::default(), "https://as.example/keys", &[], None)
+            .await
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "https://as.example/keys: the built-in sender speaks http"
+        );
+    }
+
+    /// An `https://` URL goes through a TLS handshake: a loopback listener that answers in
+    /// plain HTTP fails it, where the plain connector would have read its answer.
+    #[cfg(feature = "tls")]
+    #[tokio::test]
+    async fn with_tls_the_built_in_sender_shakes_hands_on_https() {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let server = tokio::spawn(async move {
+            let (mut socket, _) = listener.accept().await.unwrap();
+            let mut hello = [0u8; 5];
+            socket.read_exact(&mut hello).await.unwrap();
+            socket
+                .write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}")
+                .await
+                .unwrap();
+            hello
+        });
+        let url = format!("https://127.0.0.1:{port}/keys");
+        let e = post_form(&HttpSender::default(), &url, &[], None)
+            .await
+            .unwrap_err();
+        let hello = server.await.unwrap();
+        assert_eq!(
+            hello[0], 0x16,
+            "a TLS handshake record opens the connection"
+        );
+        assert!(e.to_string().starts_with(&format!("{url}: ")), "{e}");
+        assert!(!e.to_string().contains("speaks"), "{e}");
     }
 }

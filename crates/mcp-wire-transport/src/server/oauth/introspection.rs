@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::Value;
 
-use super::fetch::{OAuthHttp, PlainHttp, post_form};
+use super::fetch::{HttpSender, OAuthHttp, post_form};
 use super::{ScopeClaim, TokenClaims, TokenError, TokenFuture, TokenValidator};
 
 /// Checks a token by posting it to the authorization server's introspection endpoint with this
@@ -48,7 +48,7 @@ impl IntrospectionValidator {
             issuers,
             client: None,
             leeway: Duration::from_secs(30),
-            http: Arc::new(PlainHttp::default()),
+            http: Arc::new(HttpSender::default()),
         }
     }
 

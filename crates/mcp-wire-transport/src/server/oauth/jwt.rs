@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::discovery::discover;
-use super::fetch::{OAuthHttp, PlainHttp, get_json};
+use super::fetch::{HttpSender, OAuthHttp, get_json};
 use super::{ScopeClaim, TokenClaims, TokenError, TokenFuture, TokenValidator};
 
 /// The signature algorithms accepted: asymmetric ones only. `none` is no algorithm, and an HMAC
@@ -72,7 +72,7 @@ impl JwtValidator {
             leeway: Duration::from_secs(30),
             refresh_interval: Duration::from_secs(30),
             max_key_age: Duration::from_secs(15 * 60),
-            http: Arc::new(PlainHttp::default()),
+            http: Arc::new(HttpSender::default()),
             issuers: issuers.into_iter().map(IssuerKeys::new).collect(),
         }
     }

@@ -32,7 +32,7 @@ use super::auth::{
     AuthFuture, AuthRejection, Authenticator, Presented, Principal, ResourceMetadata, bearer_token,
 };
 
-pub use fetch::{FetchError, FetchFuture, OAuthHttp, PlainHttp};
+pub use fetch::{FetchError, FetchFuture, HttpSender, OAuthHttp};
 pub use introspection::IntrospectionValidator;
 #[cfg(feature = "jwt")]
 pub use jwt::JwtValidator;
