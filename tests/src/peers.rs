@@ -404,3 +404,22 @@ pub fn write_totals(file: &str, summaries: &[String]) {
     fs::create_dir_all(&dir).expect("target/conformance");
     fs::write(dir.join(file), summaries.join("\n") + "\n").expect("totals written");
 }
+
+/// Runs a peer client to its end within `within` (killed when dropped or late) and reads the
+/// JSON object it prints on stdout; panics with its stderr when it fails or prints none.
+pub async fn run_to_json(command: Command, within: std::time::Duration) -> serde_json::Value {
+    let mut command = tokio::process::Command::from(command);
+    command.kill_on_drop(true);
+    let output = tokio::time::timeout(within, command.output())
+        .await
+        .unwrap_or_else(|_| panic!("{command:?} did not finish within {within:?}"))
+        .expect("the client runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "client failed ({}):\n{stderr}",
+        output.status
+    );
+    serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("the client printed no JSON ({e}):\n{stderr}"))
+}

@@ -160,20 +160,7 @@ async fn options_without_an_issuer_are_refused_at_start() {
 /// A real SDK client run to its end (bounded); the JSON object it prints.
 async fn run_client(mut command: std::process::Command) -> Value {
     command.stdin(Stdio::null());
-    let mut command = Command::from(command);
-    command.kill_on_drop(true);
-    let output = tokio::time::timeout(RUN, command.output())
-        .await
-        .unwrap_or_else(|_| panic!("{command:?} did not finish within {RUN:?}"))
-        .expect("the client runs");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "client failed ({}):\n{stderr}",
-        output.status
-    );
-    serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|e| panic!("the client printed no JSON ({e}):\n{stderr}"))
+    mcp_wire_tests::peers::run_to_json(command, RUN).await
 }
 
 /// The protected conformance server and the mock authorization server, ready for a client of

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use mcp_wire_tests::peers::peers;
 use mcp_wire_tests::plans::{Outcome, Step, assert_fixtures, fixture_plan, plan_env};
-use serde_json::{Value, json};
+use serde_json::json;
 use tokio::io::AsyncBufReadExt;
 use tokio::process::{Child, Command};
 
@@ -43,20 +43,7 @@ async fn server(revisions: Option<&str>) -> (Child, String) {
 /// Runs a plan client with `plan` to its end and reads the JSON object it prints.
 async fn observe(mut command: std::process::Command, plan: &[Step]) -> Outcome {
     command.env("PLAN", plan_env(plan));
-    let mut command = Command::from(command);
-    command.kill_on_drop(true);
-    let output = tokio::time::timeout(RUN, command.output())
-        .await
-        .unwrap_or_else(|_| panic!("{command:?} did not finish within {RUN:?}"))
-        .expect("the client runs");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "client failed ({}):\n{stderr}",
-        output.status
-    );
-    let report: Value = serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|e| panic!("the client printed no JSON ({e}):\n{stderr}"));
+    let report = mcp_wire_tests::peers::run_to_json(command, RUN).await;
     Outcome::new(plan, report)
 }
 
