@@ -19,7 +19,6 @@ use mcp_wire::model::{
     ServerRequest, ServerResult, SubscriptionFilter,
 };
 use mcp_wire::wire::ledger::RESERVED_META;
-use mcp_wire::wire::{MethodResult, parse_result_str_for};
 use mcp_wire::{Era, JsonPath, ProtocolVersion};
 use mcp_wire_transport::server::{
     Handler, HandlerError, Intercepted, ListenGuard, RequestContext, SessionHandle, capability_for,
@@ -33,7 +32,7 @@ use crate::handshake_sessions::HandshakeSessions;
 use crate::limits::{Limits, Reason};
 use crate::listen::Listener;
 use crate::report::{Dir, Report, Status};
-use crate::stateless_to_handshake::StatelessToHandshake;
+use crate::stateless_to_handshake::{Downstream, StatelessToHandshake};
 use crate::upstream::{Answer, LegEvent, LegHandle, Snapshot, Upstream, bridge_info};
 
 /// The hard cap on one leg, however much progress extends it.
@@ -212,56 +211,6 @@ impl BridgeHandler {
             .copied()
     }
 
-    /// The request as the upstream gets it: `_meta` cleaned of the reserved identity keys,
-    /// stamped for a 2026-07-28 upstream, and the progress token replaced by the leg id (tokens
-    /// of different sessions must not collide upstream). Everything else is the request as read.
-    pub(crate) fn prepare(
-        &self,
-        ctx: &RequestContext,
-        mut request: ClientRequest,
-        leg: i64,
-    ) -> ClientRequest {
-        let mut meta = request.take_meta().unwrap_or_default();
-        let sent_level = meta.get(keys::LOG_LEVEL).cloned();
-        for key in RESERVED_META.iter().map(|reserved| reserved.key) {
-            meta.shift_remove(key);
-        }
-        if meta.contains_key(keys::PROGRESS_TOKEN) {
-            meta.insert(keys::PROGRESS_TOKEN.into(), json!(leg));
-        }
-        if self.stateless_upstream() {
-            // The keys before the stamp, only for a report of what it injected.
-            let before: Option<Vec<String>> = self
-                .report
-                .enabled()
-                .then(|| meta.keys().cloned().collect());
-            self.stamp(ctx, &mut meta, sent_level);
-            if let Some(before) = before {
-                let injected = meta
-                    .keys()
-                    .filter(|k| !before.contains(k))
-                    .map(|k| {
-                        JsonPath::root()
-                            .key("params")
-                            .key("_meta")
-                            .key(k.as_str())
-                            .pointer()
-                    })
-                    .collect();
-                self.report.stamped(
-                    request.method(),
-                    ctx.revision(),
-                    ProtocolVersion::LATEST_STATELESS,
-                    injected,
-                );
-            }
-        }
-        if !meta.is_empty() {
-            *request.meta_mut() = meta;
-        }
-        request
-    }
-
     /// The identity stamped for `ctx`'s client: made once per legacy session (its
     /// `initialize` fixed it) and kept until the session ends; made per request otherwise.
     fn identity_of(&self, ctx: &RequestContext) -> Arc<Identity> {
@@ -352,7 +301,7 @@ impl BridgeHandler {
             let outgoing = self.prepare(ctx, sent, id);
             let leg = self.upstream.start_leg(id, outgoing, Some(from)).await?;
             let answer = self.run_leg(ctx, leg, method).await?;
-            let result = read_result(method, &answer, to)?;
+            let result = answer.read_result(method, to)?;
             let ServerResult::InputRequired(irr) = result else {
                 return self.shape_for_client(result, method, ctx);
             };
@@ -572,36 +521,6 @@ impl BridgeHandler {
         }
     }
 
-    /// The upstream's result as the client's revision has it: 2026-07-28-only `_meta` keys
-    /// go for a legacy client; the emission at the client's revision is checked (and reported)
-    /// here, so a refusal reaches the client with its reason. Not when [`same_wire`] holds: a
-    /// result read at the client's own revision meets that revision's emission contract, so
-    /// there is nothing to refuse and, with the report off, nothing to record.
-    pub(crate) fn shape_for_client(
-        &self,
-        mut result: ServerResult,
-        method: &str,
-        ctx: &RequestContext,
-    ) -> Result<ServerResult, ErrorData> {
-        let to = ctx.revision();
-        let from = self.upstream.revision();
-        if to != ProtocolVersion::LATEST_STATELESS {
-            strip_stateless_meta(&mut result);
-        }
-        if !same_wire(from, to, &self.report, self.emitter) {
-            emit_frame(
-                &JsonRpcResponse::new(ctx.request_id().clone(), result.clone()),
-                Dir::ToClient,
-                method,
-                Some(from),
-                to,
-                &self.report,
-                self.emitter,
-            )?;
-        }
-        Ok(result)
-    }
-
     /// `logging/setLevel` from a legacy client: refused without the capability; carried to a
     /// legacy upstream; remembered for stamping toward a 2026-07-28 one (A4).
     async fn set_level(&self, ctx: &RequestContext, request: &ClientRequest) -> Option<ErrorData> {
@@ -632,6 +551,83 @@ impl BridgeHandler {
             return None;
         }
         self.forward(ctx, request.clone()).await.err()
+    }
+}
+
+impl Downstream for BridgeHandler {
+    /// The request as the upstream gets it: `_meta` cleaned of the reserved identity keys,
+    /// stamped for a 2026-07-28 upstream, and the progress token replaced by the leg id (tokens
+    /// of different sessions must not collide upstream). Everything else is the request as read.
+    fn prepare(&self, ctx: &RequestContext, mut request: ClientRequest, leg: i64) -> ClientRequest {
+        let mut meta = request.take_meta().unwrap_or_default();
+        let sent_level = meta.get(keys::LOG_LEVEL).cloned();
+        for key in RESERVED_META.iter().map(|reserved| reserved.key) {
+            meta.shift_remove(key);
+        }
+        if meta.contains_key(keys::PROGRESS_TOKEN) {
+            meta.insert(keys::PROGRESS_TOKEN.into(), json!(leg));
+        }
+        if self.stateless_upstream() {
+            // The keys before the stamp, only for a report of what it injected.
+            let before: Option<Vec<String>> = self
+                .report
+                .enabled()
+                .then(|| meta.keys().cloned().collect());
+            self.stamp(ctx, &mut meta, sent_level);
+            if let Some(before) = before {
+                let injected = meta
+                    .keys()
+                    .filter(|k| !before.contains(k))
+                    .map(|k| {
+                        JsonPath::root()
+                            .key("params")
+                            .key("_meta")
+                            .key(k.as_str())
+                            .pointer()
+                    })
+                    .collect();
+                self.report.stamped(
+                    request.method(),
+                    ctx.revision(),
+                    ProtocolVersion::LATEST_STATELESS,
+                    injected,
+                );
+            }
+        }
+        if !meta.is_empty() {
+            *request.meta_mut() = meta;
+        }
+        request
+    }
+
+    /// The upstream's result as the client's revision has it: 2026-07-28-only `_meta` keys
+    /// go for a legacy client; the emission at the client's revision is checked (and reported)
+    /// here, so a refusal reaches the client with its reason. Not when [`same_wire`] holds: a
+    /// result read at the client's own revision meets that revision's emission contract, so
+    /// there is nothing to refuse and, with the report off, nothing to record.
+    fn shape_for_client(
+        &self,
+        mut result: ServerResult,
+        method: &str,
+        ctx: &RequestContext,
+    ) -> Result<ServerResult, ErrorData> {
+        let to = ctx.revision();
+        let from = self.upstream.revision();
+        if to != ProtocolVersion::LATEST_STATELESS {
+            strip_stateless_meta(&mut result);
+        }
+        if !same_wire(from, to, &self.report, self.emitter) {
+            emit_frame(
+                &JsonRpcResponse::new(ctx.request_id().clone(), result.clone()),
+                Dir::ToClient,
+                method,
+                Some(from),
+                to,
+                &self.report,
+                self.emitter,
+            )?;
+        }
+        Ok(result)
     }
 }
 
@@ -906,41 +902,6 @@ fn with_inputs(
     Ok(next)
 }
 
-/// Reads an upstream result at its revision, typed from its text; an input-required answer
-/// where 2026-07-28 forbids one and an unknown `resultType` get their own reasons.
-pub(crate) fn read_result(
-    method: &str,
-    answer: &Answer,
-    at: ProtocolVersion,
-) -> Result<ServerResult, ErrorData> {
-    match parse_result_str_for(method, answer.text(), at) {
-        Ok(MethodResult::Server(r)) => Ok(r),
-        Ok(_) => Err(Reason::InvalidUpstreamAnswer.error(
-            format!("the answer to {method} is a client result"),
-            None,
-            None,
-        )),
-        Err(e) => {
-            let value = answer.value();
-            let result_type = value.get("resultType").and_then(Value::as_str);
-            let reason = match result_type {
-                Some("input_required")
-                    if !mcp_wire::wire::INPUT_REQUIRED_METHODS.contains(&method) =>
-                {
-                    Reason::MrtrForbiddenMethod
-                }
-                Some(t) if t != "complete" && t != "input_required" => Reason::UnknownResultType,
-                _ => Reason::InvalidUpstreamAnswer,
-            };
-            Err(reason.error(
-                format!("the upstream's answer to {method} is not valid at {at}: {e}"),
-                None,
-                Some(json!({"resultType": result_type})),
-            ))
-        }
-    }
-}
-
 fn server_request(request: InputRequest) -> ServerRequest {
     match request {
         InputRequest::CreateMessage(r) => ServerRequest::CreateMessage(r),
@@ -1007,24 +968,19 @@ mod tests {
 
     #[test]
     fn modern_meta_keys_leave_a_result_for_a_legacy_client() {
-        let mut result = read_result(
-            "tools/call",
-            &Answer::of_result(&json!({"content": [], "resultType": "complete", "_meta": {
+        let mut result =
+            Answer::of_result(&json!({"content": [], "resultType": "complete", "_meta": {
                 "io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"},
-                "io.modelcontextprotocol/subscriptionId": 3}})),
-            ProtocolVersion::LATEST_STATELESS,
-        )
-        .unwrap();
+                "io.modelcontextprotocol/subscriptionId": 3}}))
+            .read_result("tools/call", ProtocolVersion::LATEST_STATELESS)
+            .unwrap();
         strip_stateless_meta(&mut result);
         assert!(result.meta().is_none(), "{result:?}");
         // Other keys stay.
-        let mut result = read_result(
-            "tools/list",
-            &Answer::of_result(&json!({"tools": [], "_meta": {
+        let mut result = Answer::of_result(&json!({"tools": [], "_meta": {
                 "io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"},
-                "x/y": 1}})),
-            ProtocolVersion::LATEST_STATELESS,
-        )
+                "x/y": 1}}))
+        .read_result("tools/list", ProtocolVersion::LATEST_STATELESS)
         .unwrap();
         strip_stateless_meta(&mut result);
         assert_eq!(
@@ -1061,19 +1017,13 @@ mod tests {
 
     #[test]
     fn results_the_revision_forbids_get_their_reason() {
-        let e = read_result(
-            "tools/list",
-            &Answer::of_result(&json!({"resultType": "input_required", "inputRequests": {}})),
-            ProtocolVersion::LATEST_STATELESS,
-        )
-        .unwrap_err();
+        let e = Answer::of_result(&json!({"resultType": "input_required", "inputRequests": {}}))
+            .read_result("tools/list", ProtocolVersion::LATEST_STATELESS)
+            .unwrap_err();
         assert_eq!(e.data.unwrap()["reason"], "mrtr_forbidden_method");
-        let e = read_result(
-            "tools/call",
-            &Answer::of_result(&json!({"resultType": "later", "content": []})),
-            ProtocolVersion::LATEST_STATELESS,
-        )
-        .unwrap_err();
+        let e = Answer::of_result(&json!({"resultType": "later", "content": []}))
+            .read_result("tools/call", ProtocolVersion::LATEST_STATELESS)
+            .unwrap_err();
         assert_eq!(e.data.unwrap()["reason"], "unknown_result_type");
     }
 }

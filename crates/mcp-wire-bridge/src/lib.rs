@@ -77,6 +77,7 @@ pub mod cli;
 pub mod emit;
 pub mod engine;
 mod handshake_sessions;
+mod input_rounds;
 pub mod limits;
 mod listen;
 mod park;

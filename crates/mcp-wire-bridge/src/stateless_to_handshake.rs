@@ -33,34 +33,45 @@ use indexmap::IndexMap;
 use mcp_wire::ProtocolVersion;
 use mcp_wire::jsonrpc::{ErrorData, codes};
 use mcp_wire::model::{
-    ClientCapabilities, ClientRequest, ClientResult, DiscoverResult, GetDetailedTaskResult,
-    InputRequest, InputRequiredResult, InputResponse, Meta, ServerCapabilities, ServerRequest,
-    ServerResult, SubscriptionFilter, TaskSupport, Tool, meta::keys,
+    ClientRequest, DiscoverResult, GetDetailedTaskResult, InputRequest, InputRequiredResult,
+    InputResponse, Meta, ServerCapabilities, ServerResult, SubscriptionFilter, TaskSupport, Tool,
+    meta::keys,
 };
 use mcp_wire::wire::INPUT_REQUIRED_METHODS;
 use mcp_wire_transport::server::{
-    Change, HandlerError, INPUT_KEY_META, ListenGuard, RequestContext, capability_for,
-    check_param_headers, declares,
+    Change, HandlerError, ListenGuard, RequestContext, check_param_headers,
 };
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
-use crate::engine::{BridgeHandler, read_result};
 use crate::handshake_sessions::{HandshakeSessions, Identity, identity_of};
+use crate::input_rounds::{admit, client_result, error_for_stateless_client, fits};
 use crate::limits::{Limits, Reason};
 use crate::park::{Abandon, Call, Parks, Pending, params_digest};
 use crate::report::{Dir, Report, Status};
 use crate::tasks::{self, Tasks};
 use crate::upstream::{LegEvent, Snapshot, Upstream, client_request};
 
+/// What these paths need from the handler that faces the client: a request made ready for
+/// the upstream (its `_meta` restated, its progress token the leg's), and a result shaped for
+/// the client's revision.
+pub(crate) trait Downstream: Sync {
+    /// `request` as it goes upstream on leg `leg`.
+    fn prepare(&self, ctx: &RequestContext, request: ClientRequest, leg: i64) -> ClientRequest;
+    /// `result` (the upstream's answer to `method`) as the client's revision carries it.
+    fn shape_for_client(
+        &self,
+        result: ServerResult,
+        method: &str,
+        ctx: &RequestContext,
+    ) -> Result<ServerResult, ErrorData>;
+}
+
 /// Each identity's tool list and the list generation it was read at.
 type ToolCache = HashMap<String, (u64, Arc<Vec<Tool>>)>;
 
 /// Pages of `tools/list` read for the `Mcp-Param-*` check.
 const MAX_TOOL_PAGES: usize = 16;
-
-/// The longest input key taken from a legacy request's `_meta`.
-const MAX_KEY_LEN: usize = 128;
 
 /// The params members of a retry that a legacy server never sees.
 const RETRY_MEMBERS: [&str; 2] = ["inputResponses", "requestState"];
@@ -329,7 +340,7 @@ impl StatelessToHandshake {
     /// The tools `identity`'s session lists, read once per tool list generation.
     async fn tools(
         &self,
-        handler: &BridgeHandler,
+        handler: &dyn Downstream,
         ctx: &RequestContext,
         identity: &Identity,
         session: &Arc<Upstream>,
@@ -426,7 +437,7 @@ impl StatelessToHandshake {
     /// Answers one 2026-07-28 request.
     pub(crate) async fn answer(
         &self,
-        handler: &BridgeHandler,
+        handler: &dyn Downstream,
         ctx: &RequestContext,
         request: ClientRequest,
     ) -> Result<ServerResult, ErrorData> {
@@ -598,7 +609,7 @@ impl StatelessToHandshake {
     /// call is parked and the answer is an `InputRequiredResult`).
     async fn drive(
         &self,
-        handler: &BridgeHandler,
+        handler: &dyn Downstream,
         ctx: &RequestContext,
         mut call: Call,
         turn: &Turn<'_>,
@@ -649,7 +660,7 @@ impl StatelessToHandshake {
                             )
                         }
                         Ok(answer) => {
-                            let result = read_result(method, &answer, revision)?;
+                            let result = answer.read_result(method, revision)?;
                             handler.shape_for_client(result, method, ctx)
                         }
                         Err(e) => match url_elicitation_round(ctx, &e, mrtr) {
@@ -790,7 +801,7 @@ impl StatelessToHandshake {
     /// is its `CreateTaskResult`. A full store gives the call back.
     fn host(
         &self,
-        handler: &BridgeHandler,
+        handler: &dyn Downstream,
         ctx: &RequestContext,
         call: Call,
         turn: &Turn<'_>,
@@ -863,10 +874,6 @@ impl StatelessToHandshake {
     }
 }
 
-/// A legacy request the client cannot be asked: the error for the server, and the capability
-/// the client lacked (when that was why).
-type Refusal = (ErrorData, Option<Value>);
-
 /// What one request's turn through the bridge is bound to.
 struct Turn<'a> {
     method: &'a str,
@@ -875,86 +882,6 @@ struct Turn<'a> {
     digest: [u8; 32],
     /// `resources/read`'s URI (for -32002's `data.uri`).
     uri: Option<&'a str>,
-}
-
-/// A legacy server→client request as an input request of the current call, checked against
-/// the client's capabilities; else the error for the server and, when a capability was
-/// missing, what the client would have needed.
-pub(crate) fn admit(
-    client: &ClientCapabilities,
-    request: ServerRequest,
-    mrtr: bool,
-) -> Result<(InputRequest, Option<String>), Box<Refusal>> {
-    let input = match request {
-        ServerRequest::CreateMessage(r) => InputRequest::CreateMessage(r),
-        ServerRequest::ListRoots(r) => InputRequest::ListRoots(r),
-        ServerRequest::Elicit(r) => InputRequest::Elicit(r),
-        other => {
-            return Err(Box::new((
-                ErrorData::new(
-                    codes::METHOD_NOT_FOUND,
-                    format!("the bridge does not carry {}", other.method()),
-                ),
-                None,
-            )));
-        }
-    };
-    if !mrtr {
-        // B10: never attached to a request that cannot answer input-required.
-        return Err(Box::new((
-            ErrorData::new(
-                codes::METHOD_NOT_FOUND,
-                format!(
-                    "{}: the client's request cannot carry input requests",
-                    input.tag()
-                ),
-            ),
-            None,
-        )));
-    }
-    let mut value = serde_json::to_value(&input).unwrap_or(Value::Null);
-    let needed = capability_for(&input);
-    let caps = serde_json::to_value(client).unwrap_or(Value::Null);
-    // Sub-capabilities: URL elicitation and sampling with tools.
-    let sub = match needed {
-        "elicitation" if value.pointer("/params/mode") == Some(&json!("url")) => Some("url"),
-        "sampling" if value.pointer("/params/tools").is_some() => Some("tools"),
-        _ => None,
-    };
-    let missing = if !declares(client, needed) {
-        Some(match sub {
-            Some(s) => json!({ needed: { s: {} } }),
-            None => json!({ needed: {} }),
-        })
-    } else {
-        sub.filter(|s| caps.pointer(&format!("/{needed}/{s}")).is_none())
-            .map(|s| json!({ needed: { s: {} } }))
-    };
-    if let Some(missing) = missing {
-        return Err(Box::new((
-            ErrorData::new(
-                codes::METHOD_NOT_FOUND,
-                format!("the client did not declare the capability {missing}"),
-            ),
-            Some(missing),
-        )));
-    }
-    // The handler's own key, when the server is this project's runtime (`INPUT_KEY_META`).
-    let key = value
-        .get("params")
-        .and_then(|p| p.get("_meta"))
-        .and_then(|m| m.get(INPUT_KEY_META))
-        .and_then(Value::as_str)
-        .filter(|k| !k.is_empty() && k.len() <= MAX_KEY_LEN)
-        .map(str::to_owned);
-    // `_meta` and `task` are the legacy request's own (B9).
-    if let Some(params) = value.get_mut("params").and_then(Value::as_object_mut) {
-        params.shift_remove("_meta");
-        params.shift_remove("task");
-    }
-    serde_json::from_value(value)
-        .map(|input| (input, key))
-        .map_err(|e| Box::new((ErrorData::new(codes::INTERNAL_ERROR, e.to_string()), None)))
 }
 
 /// Answers the parked call's waiting requests that `responses` answers (unknown keys are
@@ -983,30 +910,6 @@ async fn deliver(
         }
     }
     Ok(())
-}
-
-pub(crate) fn fits(request: &InputRequest, answer: &InputResponse) -> bool {
-    matches!(
-        (request, answer),
-        (
-            InputRequest::CreateMessage(_),
-            InputResponse::CreateMessage(_)
-        ) | (InputRequest::ListRoots(_), InputResponse::ListRoots(_))
-            | (InputRequest::Elicit(_), InputResponse::Elicit(_))
-    )
-}
-
-pub(crate) fn client_result(answer: InputResponse) -> Result<ClientResult, ErrorData> {
-    match answer {
-        InputResponse::CreateMessage(r) => Ok(ClientResult::CreateMessage(r)),
-        InputResponse::ListRoots(r) => Ok(ClientResult::ListRoots(r)),
-        InputResponse::Elicit(r) => Ok(ClientResult::Elicit(r)),
-        #[allow(unreachable_patterns)]
-        _ => Err(ErrorData::new(
-            codes::INTERNAL_ERROR,
-            "an answer the bridge does not carry",
-        )),
-    }
 }
 
 /// B11: a legacy server's -32042 (`URLElicitationRequiredError`: complete these URL flows,
@@ -1068,64 +971,6 @@ fn url_elicitations_accepted(responses: &serde_json::Map<String, Value>) -> Resu
             None,
         )),
         None => Ok(()),
-    }
-}
-
-/// A legacy server's error as a 2026-07-28 client gets it (B17): -32002 becomes
-/// -32602 with `data.uri`; a call that failed after the bridge refused it a capability is
-/// -32021 naming it (Q20); -32021 with `requiredCapabilities` passes (a legacy server that
-/// checked the client's capabilities itself); any other code of -32020..-32099, which
-/// 2026-07-28 reserves, becomes -32603 with `data.originalCode`.
-pub(crate) fn error_for_stateless_client(
-    e: ErrorData,
-    refused: Option<Value>,
-    uri: Option<&str>,
-) -> ErrorData {
-    if let Some(required) = refused {
-        return ErrorData::new(
-            codes::MISSING_CLIENT_CAPABILITY,
-            "Missing required client capability",
-        )
-        .with_data(json!({
-            "requiredCapabilities": required,
-            "upstreamError": {"code": e.code, "message": e.message},
-        }));
-    }
-    match e.code {
-        codes::RESOURCE_NOT_FOUND => {
-            let mut data = match e.data {
-                Some(Value::Object(m)) => m,
-                _ => serde_json::Map::new(),
-            };
-            if !data.contains_key("uri")
-                && let Some(uri) = uri
-            {
-                data.insert("uri".into(), Value::String(uri.to_owned()));
-            }
-            ErrorData::new(codes::INVALID_PARAMS, e.message).with_data(Value::Object(data))
-        }
-        codes::MISSING_CLIENT_CAPABILITY
-            if e.data
-                .as_ref()
-                .and_then(|d| d.get("requiredCapabilities"))
-                .is_some_and(Value::is_object) =>
-        {
-            e
-        }
-        code if codes::RESERVED_2026.contains(&code) => {
-            let mut data = match e.data {
-                Some(Value::Object(m)) => m,
-                Some(other) => {
-                    let mut m = serde_json::Map::new();
-                    m.insert("originalData".into(), other);
-                    m
-                }
-                None => serde_json::Map::new(),
-            };
-            data.insert("originalCode".into(), json!(code));
-            ErrorData::new(codes::INTERNAL_ERROR, e.message).with_data(Value::Object(data))
-        }
-        _ => e,
     }
 }
 

@@ -44,10 +44,9 @@ use mcp_wire_transport::server::{iso8601, new_task_id};
 use serde_json::{Map, Value, json};
 use tokio::time::Instant;
 
-use crate::engine::read_result;
+use crate::input_rounds::{admit, client_result, error_for_stateless_client, fits};
 use crate::limits::{Limits, Reason};
 use crate::park::{Call, Pending};
-use crate::stateless_to_handshake::{admit, client_result, error_for_stateless_client, fits};
 use crate::upstream::{Answer, LegEvent, Upstream, client_request};
 
 /// Whether a legacy server with these capabilities offers task-augmented `tools/call`.
@@ -531,8 +530,7 @@ async fn drive_hosted(
             Ok(Some(LegEvent::Done(answer))) => {
                 call.leg.finished = true;
                 break match answer {
-                    Ok(answer) => match read_result("tools/call", &answer, call.session.revision())
-                    {
+                    Ok(answer) => match answer.read_result("tools/call", call.session.revision()) {
                         Ok(ServerResult::CallTool(result)) => completed(result),
                         Ok(_) => Outcome::Failed(Reason::InvalidUpstreamAnswer.error(
                             "tools/call did not answer a tool result",

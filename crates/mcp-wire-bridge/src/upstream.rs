@@ -99,6 +99,43 @@ pub(crate) struct Answer {
 }
 
 impl Answer {
+    /// Reads an upstream result at its revision, typed from its text; an input-required answer
+    /// where 2026-07-28 forbids one and an unknown `resultType` get their own reasons.
+    pub(crate) fn read_result(
+        &self,
+        method: &str,
+        at: ProtocolVersion,
+    ) -> Result<ServerResult, ErrorData> {
+        match parse_result_str_for(method, self.text(), at) {
+            Ok(MethodResult::Server(r)) => Ok(r),
+            Ok(_) => Err(Reason::InvalidUpstreamAnswer.error(
+                format!("the answer to {method} is a client result"),
+                None,
+                None,
+            )),
+            Err(e) => {
+                let value = self.value();
+                let result_type = value.get("resultType").and_then(Value::as_str);
+                let reason = match result_type {
+                    Some("input_required")
+                        if !mcp_wire::wire::INPUT_REQUIRED_METHODS.contains(&method) =>
+                    {
+                        Reason::MrtrForbiddenMethod
+                    }
+                    Some(t) if t != "complete" && t != "input_required" => {
+                        Reason::UnknownResultType
+                    }
+                    _ => Reason::InvalidUpstreamAnswer,
+                };
+                Err(reason.error(
+                    format!("the upstream's answer to {method} is not valid at {at}: {e}"),
+                    None,
+                    Some(json!({"resultType": result_type})),
+                ))
+            }
+        }
+    }
+
     /// The answer of a response frame split as `raw` (from `frame`'s text); `None` when it is
     /// not a success response.
     fn of(frame: &Frame, raw: &RawFrame<'_>) -> Option<Answer> {

@@ -8,12 +8,52 @@ use mcp_wire::model::{
     ServerResult,
 };
 use mcp_wire::wire::{
-    self, EmissionReport, EmitError, EmitOptions, MethodResult, ParseError, WireBody, WireParse,
+    self, EmissionReport, EmitError, EmitOptions, MethodResult, ParseError, ResultFor, WireBody,
+    WireParse,
 };
 use serde_json::Value;
 
-use crate::convert::{BodyKind, Failure};
 use crate::record::Direction;
+
+/// Why a frame was not converted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// Valid at the source, but without a form at the target.
+    Refused {
+        /// Why.
+        reason: String,
+        /// The JSON-RPC code for an error reply.
+        code: i64,
+    },
+    /// Not valid at the source revision.
+    Invalid {
+        /// Why.
+        reason: String,
+        /// The JSON-RPC code for an error reply.
+        code: i64,
+    },
+}
+
+impl Failure {
+    /// Why the frame was not converted.
+    pub fn reason(&self) -> &str {
+        match self {
+            Failure::Refused { reason, .. } | Failure::Invalid { reason, .. } => reason,
+        }
+    }
+}
+
+/// What the body of a frame is, for the boundary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyKind<'a> {
+    /// A request sent in the given direction.
+    Request(Direction),
+    /// A notification sent in the given direction.
+    Notification(Direction),
+    /// The result of a request (its method, and how it asked to be answered), sent in the
+    /// given direction.
+    Result(Direction, ResultFor<'a>),
+}
 
 /// What [`emit`] returns: the emitted body and the body-relative pointers of what the emission
 /// changed (all empty without a report).

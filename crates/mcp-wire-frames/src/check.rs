@@ -277,7 +277,7 @@ pub fn typed_errors(placed: &Placed, version: ProtocolVersion) -> Vec<FrameError
 
 /// Reads `placed` with the boundary at `version` (superset parse plus the revision's mandates).
 pub fn mandate_errors(placed: &Placed, version: ProtocolVersion) -> Vec<FrameError> {
-    use crate::convert::BodyKind;
+    use crate::boundary::BodyKind;
     let d = placed.context.direction;
     let (kind, prefix) = match &placed.envelope {
         Envelope::Request { .. } => (BodyKind::Request(d), ""),

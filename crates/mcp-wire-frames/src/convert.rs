@@ -14,6 +14,7 @@ use mcp_wire::wire::ResultFor;
 use mcp_wire::{Era, JsonPath, ProtocolVersion};
 use serde_json::{Map, Value};
 
+use crate::boundary::{BodyKind, Failure};
 use crate::pointer;
 use crate::record::Direction;
 use crate::session::ClientIdentity;
@@ -48,46 +49,6 @@ impl Converted {
             rewritten: Vec::new(),
         }
     }
-}
-
-/// Why a frame was not converted.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Failure {
-    /// Valid at the source, but without a form at the target.
-    Refused {
-        /// Why.
-        reason: String,
-        /// The JSON-RPC code for an error reply.
-        code: i64,
-    },
-    /// Not valid at the source revision.
-    Invalid {
-        /// Why.
-        reason: String,
-        /// The JSON-RPC code for an error reply.
-        code: i64,
-    },
-}
-
-impl Failure {
-    /// Why the frame was not converted.
-    pub fn reason(&self) -> &str {
-        match self {
-            Failure::Refused { reason, .. } | Failure::Invalid { reason, .. } => reason,
-        }
-    }
-}
-
-/// What the body of a frame is, for the boundary.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BodyKind<'a> {
-    /// A request sent in the given direction.
-    Request(Direction),
-    /// A notification sent in the given direction.
-    Notification(Direction),
-    /// The result of a request (its method, and how it asked to be answered), sent in the
-    /// given direction.
-    Result(Direction, ResultFor<'a>),
 }
 
 /// Moves the body the boundary works on out of `frame`: `{"method","params"?}` for requests

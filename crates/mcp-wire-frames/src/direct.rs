@@ -43,7 +43,7 @@ use serde_json::{Map, Value};
 use smallvec::SmallVec;
 
 use crate::boundary::Restate;
-use crate::convert::{BodyKind, Failure};
+use crate::boundary::{BodyKind, Failure};
 use crate::record::{Direction, Format};
 use crate::session::{ClientIdentity, Evidence};
 use mcp_wire::jsonrpc::RequestId;

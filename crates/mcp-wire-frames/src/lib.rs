@@ -14,7 +14,7 @@
 //! Modules without a link are internal; the public ones are what the binary, the tests, the
 //! benches and the fuzz targets drive.
 
-mod boundary;
+pub(crate) mod boundary;
 pub(crate) mod check;
 pub(crate) mod convert;
 pub mod direct;

@@ -7,8 +7,9 @@ use std::io;
 use mcp_wire::ProtocolVersion;
 use mcp_wire::wire::EmitOptions;
 
+use crate::boundary::{BodyKind, Failure};
 use crate::check;
-use crate::convert::{self, BodyKind, Converted, Failure};
+use crate::convert::{self, Converted};
 use crate::direct::{self, Unwritten};
 use crate::explain::{Explanation, Status};
 use crate::record::{Direction, Record};
