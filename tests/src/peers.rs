@@ -182,10 +182,26 @@ impl Peers {
     /// its summary. Panics when the suite cannot run or prints no `Total:` line; whether it passed
     /// is the caller's judgement ([`SuiteRun::passed`]).
     pub fn run_server_suite(&self, label: &str, url: &str, args: &[&str]) -> SuiteRun {
+        self.run_suite(label, &["server", "--url", url], args)
+    }
+
+    /// One run of the conformance suite in client mode: `client` (an absolute path, no spaces:
+    /// the suite splits the command on spaces) is started once per scenario with the mock
+    /// server's URL; otherwise as [`Peers::run_server_suite`].
+    pub fn run_client_suite(&self, label: &str, client: &Path, args: &[&str]) -> SuiteRun {
+        let client = client.to_str().expect("a UTF-8 path");
+        assert!(
+            !client.contains(' '),
+            "the suite splits {client:?} on spaces"
+        );
+        self.run_suite(label, &["client", "--command", client], args)
+    }
+
+    fn run_suite(&self, label: &str, mode: &[&str], args: &[&str]) -> SuiteRun {
         let started = std::time::Instant::now();
         let output = self
             .conformance()
-            .args(["server", "--url", url])
+            .args(mode)
             .args(args)
             .stdin(std::process::Stdio::null())
             .output()
@@ -382,7 +398,7 @@ fn run(step: &str, command: &mut Command) -> Result<(), InstallError> {
     ))
 }
 
-/// One conformance-suite run ([`Peers::run_server_suite`]).
+/// One conformance-suite run ([`Peers::run_server_suite`], [`Peers::run_client_suite`]).
 #[derive(Debug)]
 pub struct SuiteRun {
     /// `<label>: Total: N passed, M failed (S s)`.

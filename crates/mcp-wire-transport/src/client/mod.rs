@@ -16,6 +16,7 @@
 
 mod http;
 mod legacy_sse;
+mod param_headers;
 mod peek;
 mod sse;
 mod streamable;
@@ -26,6 +27,7 @@ use std::time::Duration;
 use mcp_wire::wire::RawFrame;
 
 pub use legacy_sse::connect_legacy_sse;
+pub use param_headers::{ParamHeader, tool_param_headers};
 pub use streamable::connect_streamable;
 
 #[cfg(doc)]

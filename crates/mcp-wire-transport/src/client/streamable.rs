@@ -10,11 +10,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bytes::Bytes;
-use http::{HeaderValue, Method, Request, StatusCode, Uri, header};
+use http::{HeaderName, HeaderValue, Method, Request, StatusCode, Uri, header};
 use http_body_util::Full;
 use hyper::body::Incoming;
 use mcp_wire::ProtocolVersion;
 use mcp_wire::jsonrpc::{RequestId, codes};
+use mcp_wire::session::Envelope;
 use mcp_wire::wire::RawFrame;
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, mpsc, watch};
 use tokio::task::{AbortHandle, JoinSet};
@@ -23,6 +24,7 @@ use super::http::{
     HttpClient, Media, Reason, SseBody, client, each_answer, error_answer, hand, hand_bytes,
     media_type, parse_url, read_body, send, status_message,
 };
+use super::param_headers::{ParamHeader, param_text, tool_param_headers};
 use super::peek::{Peek, messages};
 use super::{ClientOptions, Wire};
 use crate::routing::{
@@ -98,6 +100,8 @@ pub fn connect_streamable(
         fatal: Mutex::new(None),
         fatal_set: Notify::new(),
         closing: driver.close_requested.clone(),
+        tool_headers: Mutex::default(),
+        tool_lists: Mutex::default(),
     });
     tokio::spawn(async move {
         let mut tasks = JoinSet::new();
@@ -163,6 +167,11 @@ struct Shared {
     /// Held until the standalone stream's first GET is answered (see
     /// [`crate::ConnectionHandle::server_stream_ready`]).
     server_stream: Mutex<Option<ServerStreamGate>>,
+    /// Stateless wire: each valid tool's `x-mcp-header` annotations, from the `tools/list`
+    /// answers seen (see [`super::param_headers`]).
+    tool_headers: Mutex<HashMap<String, Vec<ParamHeader>>>,
+    /// Stateless wire: the ids of `tools/list` requests whose answers are still to be read.
+    tool_lists: Mutex<HashSet<RequestId>>,
 }
 
 /// What the stateful wire learns: the session id, the negotiated revision.
@@ -190,6 +199,8 @@ struct Plan {
     version: Option<String>,
     /// The frame is `notifications/initialized` (the GET stream may open after it).
     initialized: bool,
+    /// Stateless `tools/call`: the `Mcp-Param-*` headers its arguments fill.
+    param_headers: Vec<(HeaderName, HeaderValue)>,
 }
 
 impl Shared {
@@ -217,6 +228,14 @@ impl Shared {
         }
         plan.initialized = method == Some("notifications/initialized");
         if self.rules.routing_headers {
+            if method == Some("tools/list")
+                && let Some(id) = peek.request_id()
+            {
+                lock(&self.tool_lists).insert(id.clone());
+            }
+            if method == Some("tools/call") {
+                plan.param_headers = self.param_headers(peek, frame);
+            }
             plan.name = routing_name(peek);
             plan.version = peek
                 .params
@@ -230,7 +249,57 @@ impl Shared {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Session> {
-        self.session.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.session)
+    }
+
+    /// The `Mcp-Param-*` headers of a `tools/call` frame: one per annotated property of the
+    /// called tool whose argument is a string, number or boolean.
+    fn param_headers(&self, peek: &Peek<'_>, frame: &Frame) -> Vec<(HeaderName, HeaderValue)> {
+        let Some(name) = peek.params.as_ref().and_then(|p| p.name.as_deref()) else {
+            return Vec::new();
+        };
+        let annotated = match lock(&self.tool_headers).get(name) {
+            Some(annotated) if !annotated.is_empty() => annotated.clone(),
+            _ => return Vec::new(),
+        };
+        let Ok(body) = frame.to_value() else {
+            return Vec::new();
+        };
+        let arguments = &body["params"]["arguments"];
+        annotated
+            .iter()
+            .filter_map(|p| {
+                let text = param_text(arguments.get(&p.property)?)?;
+                let name = HeaderName::try_from(format!("mcp-param-{}", p.header)).ok()?;
+                Some((name, header_value(&text)))
+            })
+            .collect()
+    }
+
+    /// Learns the tools a `tools/list` answer lists (stateless wire).
+    fn learn_tools(&self, raw: &RawFrame<'_>) {
+        let Envelope::Response { id } = raw.envelope() else {
+            return;
+        };
+        if !lock(&self.tool_lists).remove(id) {
+            return;
+        }
+        let Some(result) = raw.result_text() else {
+            return;
+        };
+        let Ok(result) = serde_json::from_str::<serde_json::Value>(result.get()) else {
+            return;
+        };
+        let mut known = lock(&self.tool_headers);
+        for tool in result["tools"].as_array().into_iter().flatten() {
+            let Some(name) = tool["name"].as_str() else {
+                continue;
+            };
+            match tool_param_headers(tool) {
+                Ok(headers) => known.insert(name.to_owned(), headers),
+                Err(_) => known.remove(name),
+            };
+        }
     }
 
     /// The revision answers made here are written at.
@@ -300,6 +369,9 @@ impl Shared {
             }
             if let Some(name) = &plan.name {
                 builder = builder.header(NAME_HEADER, header_value(name));
+            }
+            for (name, value) in &plan.param_headers {
+                builder = builder.header(name, value.clone());
             }
         }
         let request = match builder.body(Full::new(frame.into_bytes())) {
@@ -529,6 +601,11 @@ impl Shared {
         pending: &mut HashSet<RequestId>,
     ) -> Result<(), TransportError> {
         let note = |frame: &Frame, raw: Option<&RawFrame<'_>>| {
+            if self.rules.routing_headers
+                && let Some(raw) = raw
+            {
+                self.learn_tools(raw);
+            }
             each_answer(frame, raw, |id, version| {
                 pending.remove(id);
                 if self.rules.session {
@@ -617,6 +694,12 @@ fn routing_name(peek: &Peek<'_>) -> Option<String> {
         NameMember::TaskId => params.task_id.as_deref(),
     }
     .map(str::to_owned)
+}
+
+/// A mutex's guard, a poisoned lock being used as it is (its data stays consistent: every
+/// critical section here is a single insert, remove or read).
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// A header value: as is when it is visible ASCII without surrounding spaces, else wrapped as
