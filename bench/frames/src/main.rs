@@ -23,7 +23,7 @@ use mcp_wire::ProtocolVersion;
 use mcp_wire::jsonrpc::{JsonRpcNotification, JsonRpcRequest, RequestId};
 use mcp_wire::model::{ClientNotification, ClientRequest, ServerNotification, ServerRequest};
 use mcp_wire::session::{Direction, Session};
-use mcp_wire::wire::{Frame, RawFrame, ResultFor, parse_frame_answering, serialize_for_vec};
+use mcp_wire::wire::{RawFrame, ResultFor, TypedFrame, parse_frame_answering, serialize_for_vec};
 use serde_json::Value;
 
 /// One corpus frame, with what the typed route needs to read it.
@@ -88,16 +88,16 @@ fn ours(case: &Case, out: &mut Vec<u8>) -> bool {
     }
 }
 
-fn emit<R, N>(frame: Frame<'_, R, N>, v: ProtocolVersion, out: &mut Vec<u8>) -> bool
+fn emit<R, N>(frame: TypedFrame<'_, R, N>, v: ProtocolVersion, out: &mut Vec<u8>) -> bool
 where
     JsonRpcRequest<R>: mcp_wire::wire::WireBody,
     JsonRpcNotification<N>: mcp_wire::wire::WireBody,
 {
     match frame {
-        Frame::Request(r) => serialize_for_vec(&r, v, out).is_ok(),
-        Frame::Notification(n) => serialize_for_vec(&n, v, out).is_ok(),
-        Frame::Response(r) => serialize_for_vec(&r, v, out).is_ok(),
-        Frame::Error(e) => serialize_for_vec(&e, v, out).is_ok(),
+        TypedFrame::Request(r) => serialize_for_vec(&r, v, out).is_ok(),
+        TypedFrame::Notification(n) => serialize_for_vec(&n, v, out).is_ok(),
+        TypedFrame::Response(r) => serialize_for_vec(&r, v, out).is_ok(),
+        TypedFrame::Error(e) => serialize_for_vec(&e, v, out).is_ok(),
         _ => false,
     }
 }

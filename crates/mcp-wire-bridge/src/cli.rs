@@ -28,7 +28,7 @@ use std::time::Duration;
 use mcp_wire::ProtocolVersion;
 use mcp_wire_transport::server::oauth::AuthOptions;
 
-use crate::{Bridge, BridgeError, BridgeOptions, Emitter, Limits, Report, UpstreamTarget};
+use crate::{Bridge, BridgeError, BridgeLimits, BridgeOptions, Emitter, Report, UpstreamTarget};
 
 #[cfg(feature = "cli")]
 pub use mcp_wire_transport::telemetry::{LogFormat, install_log_subscriber};
@@ -196,7 +196,7 @@ pub async fn run(args: BridgeArgs) -> Result<(), BridgeError> {
         None => Report::none(),
     };
     let mut limits =
-        Limits::default().request_timeout(Duration::from_secs(args.request_timeout.max(1)));
+        BridgeLimits::default().request_timeout(Duration::from_secs(args.request_timeout.max(1)));
     if let Some(ms) = args.host_tasks_after {
         limits = limits.host_tasks_after(Duration::from_millis(ms));
     }

@@ -29,7 +29,7 @@ use tokio::time::Instant;
 
 use crate::emit::{Emitter, emit_frame};
 use crate::handshake_sessions::HandshakeSessions;
-use crate::limits::{Limits, Reason};
+use crate::limits::{BridgeLimits, Reason};
 use crate::listen::Listener;
 use crate::report::{Dir, Report, Status};
 use crate::stateless_to_handshake::{Downstream, StatelessToHandshake};
@@ -81,7 +81,7 @@ pub struct BridgeHandler {
     listener: Option<Arc<Listener>>,
     snapshot: Snapshot,
     advertised: ServerCapabilities,
-    limits: Limits,
+    limits: BridgeLimits,
     report: Arc<Report>,
     emitter: Emitter,
     /// Direction A: each legacy session's `logging/setLevel`, stamped as `logLevel` (no entry:
@@ -103,7 +103,7 @@ impl BridgeHandler {
         upstream: Arc<Upstream>,
         listener: Option<Arc<Listener>>,
         snapshot: Snapshot,
-        limits: Limits,
+        limits: BridgeLimits,
         report: Arc<Report>,
         emitter: Emitter,
         handshake_sessions: Option<HandshakeSessions>,

@@ -5,8 +5,8 @@
 //! [`HANDSHAKE_CAPABILITY_MAP`]), and sends each request to its identity's session: the server
 //! then sees exactly what the client declared, and decides on it as it would for that client
 //! (a tool that needs sampling refuses a client without it itself). Nothing is shared across
-//! principals (Q15). The sessions are bounded ([`Limits::max_handshake_sessions`],
-//! least recently used idle one closed first) and end after [`Limits::handshake_session_idle`]
+//! principals (Q15). The sessions are bounded ([`BridgeLimits::max_handshake_sessions`],
+//! least recently used idle one closed first) and end after [`BridgeLimits::handshake_session_idle`]
 //! without use.
 
 use std::sync::Arc;
@@ -21,7 +21,7 @@ use serde_json::{Map, Value, json};
 use tokio::time::Instant;
 
 use crate::emit::Emitter;
-use crate::limits::{Limits, Reason};
+use crate::limits::{BridgeLimits, Reason};
 use crate::report::{Dir, Report, Status};
 use crate::upstream::{Snapshot, TapSlot, Upstream, UpstreamTarget, bridge_info};
 
@@ -119,7 +119,7 @@ impl Entry {
 pub(crate) struct HandshakeSessions {
     target: UpstreamTarget,
     snapshot: Snapshot,
-    limits: Limits,
+    limits: BridgeLimits,
     report: Arc<Report>,
     emitter: Emitter,
     changes: Notifier,
@@ -132,7 +132,7 @@ impl HandshakeSessions {
     pub(crate) fn new(
         target: UpstreamTarget,
         snapshot: Snapshot,
-        limits: Limits,
+        limits: BridgeLimits,
         report: Arc<Report>,
         emitter: Emitter,
         changes: Notifier,

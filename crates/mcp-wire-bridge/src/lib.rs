@@ -19,7 +19,7 @@
 //!   request they answer) and delivers it to the *leg* it belongs to.
 //! - The mapping tables are data: [`engine`]'s `CLIENT_CAPABILITY_MAP` (legacy
 //!   `initialize` capabilities → 2026-07-28 `clientCapabilities`), `SERVER_CAPABILITIES_HIDDEN`,
-//!   `STATELESS_RESULT_META`, the ledger's `RESERVED_META`; [`limits::Limits`] (every bound); [`limits::Reason`]
+//!   `STATELESS_RESULT_META`, the ledger's `RESERVED_META`; [`limits::BridgeLimits`] (every bound); [`limits::Reason`]
 //!   (the refusal catalogue, `data.reason`). Field-level stripping and refusing is the
 //!   boundary's ledger, not repeated here.
 //! - [`report`]: `--report FILE`, one line per frame changed, refused or synthesized, in
@@ -69,7 +69,7 @@
 //!   if the call then fails (Q20).
 //! - Tasks: never offered to legacy clients; offered to 2026-07-28 clients as the tasks
 //!   extension exactly when the legacy server has 2025-11-25 core tasks for `tools/call`, or
-//!   hosted by the bridge when [`Limits::host_tasks_after`] is set (Q8).
+//!   hosted by the bridge when [`BridgeLimits::host_tasks_after`] is set (Q8).
 //! - A changed listen filter opens the new stream before cancelling the old one; identical
 //!   changes within `DUPLICATE_WINDOW` (200 ms) are announced once (Q13).
 
@@ -98,7 +98,7 @@ use mcp_wire_transport::{Connection, Frame};
 
 pub use emit::Emitter;
 pub use engine::BridgeHandler;
-pub use limits::{Limits, Reason};
+pub use limits::{BridgeLimits, Reason};
 pub use report::Report;
 pub use upstream::{Snapshot, UpstreamTarget};
 
@@ -165,7 +165,7 @@ pub struct BridgeOptions {
     /// The revisions the bridge may speak upstream.
     pub server_revisions: Vec<ProtocolVersion>,
     /// Every bound.
-    pub limits: Limits,
+    pub limits: BridgeLimits,
     /// The live report.
     pub report: Arc<Report>,
     /// How upstream frames are emitted.
@@ -194,7 +194,7 @@ impl Default for BridgeOptions {
         Self {
             client_revisions: ProtocolVersion::ALL.to_vec(),
             server_revisions: ProtocolVersion::ALL.to_vec(),
-            limits: Limits::default(),
+            limits: BridgeLimits::default(),
             report: Arc::new(Report::none()),
             emitter: Emitter::default(),
             authenticator: Arc::new(NoAuth),
@@ -216,7 +216,7 @@ impl BridgeOptions {
     }
 
     /// Sets [`BridgeOptions::limits`].
-    pub fn limits(mut self, limits: Limits) -> Self {
+    pub fn limits(mut self, limits: BridgeLimits) -> Self {
         self.limits = limits;
         self
     }
@@ -239,7 +239,7 @@ pub struct Bridge {
     server: Arc<Server<BridgeHandler>>,
     upstream: Arc<upstream::Upstream>,
     snapshot: Snapshot,
-    limits: Limits,
+    limits: BridgeLimits,
 }
 
 impl Bridge {
@@ -368,7 +368,7 @@ impl Bridge {
 
     /// Serves one client over a frame connection (stdio, or any pipe) until it closes
     /// (`Ok`) or the upstream goes away (`Err(UpstreamClosed)`, after the failed answers had
-    /// [`Limits::drain_grace`] to reach the client).
+    /// [`BridgeLimits::drain_grace`] to reach the client).
     pub async fn serve_connection(&self, connection: Connection) -> Result<(), BridgeError> {
         let serving = self
             .server
@@ -392,7 +392,7 @@ impl Bridge {
 
     /// Serves one client over newline-delimited frames (stdio, a socket, a test pipe) as
     /// [`Bridge::serve_connection`] does, and returns once every request read before the input
-    /// ended has been answered and its answer written and flushed. A line over [`Limits::max_frame_bytes`] is skipped
+    /// ended has been answered and its answer written and flushed. A line over [`BridgeLimits::max_frame_bytes`] is skipped
     /// without being buffered and answered with a `limit_exceeded` error, one that is not JSON
     /// with -32700; both with `"id": null`, since the id of a line not read is unknown.
     pub async fn serve_lines<R, W>(&self, reader: R, writer: W) -> Result<(), BridgeError>

@@ -1,4 +1,4 @@
-//! Every bound the bridge keeps, as one table of data ([`Limits`]), and the refusal catalogue
+//! Every bound the bridge keeps, as one table of data ([`BridgeLimits`]), and the refusal catalogue
 //! ([`Reason`]): the `data.reason` of each error the bridge itself makes.
 
 use std::time::Duration;
@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 /// these.
 #[derive(Debug, Clone, Copy)]
 #[non_exhaustive]
-pub struct Limits {
+pub struct BridgeLimits {
     /// How long one upstream leg may take before it is cancelled and answered `timeout`.
     pub request_timeout: Duration,
     /// How long the upstream era probe (`server/discover`) may take.
@@ -63,7 +63,7 @@ pub struct Limits {
     pub host_tasks_after: Option<Duration>,
 }
 
-impl Default for Limits {
+impl Default for BridgeLimits {
     fn default() -> Self {
         Self {
             request_timeout: Duration::from_secs(60),
@@ -89,68 +89,68 @@ impl Default for Limits {
     }
 }
 
-impl Limits {
-    /// Sets [`Limits::max_handshake_sessions`].
+impl BridgeLimits {
+    /// Sets [`BridgeLimits::max_handshake_sessions`].
     pub fn max_handshake_sessions(mut self, sessions: usize) -> Self {
         self.max_handshake_sessions = sessions;
         self
     }
 
-    /// Sets [`Limits::max_tasks`].
+    /// Sets [`BridgeLimits::max_tasks`].
     pub fn max_tasks(mut self, tasks: usize) -> Self {
         self.max_tasks = tasks;
         self
     }
 
-    /// Sets [`Limits::task_ttl`].
+    /// Sets [`BridgeLimits::task_ttl`].
     pub fn task_ttl(mut self, ttl: Duration) -> Self {
         self.task_ttl = ttl;
         self
     }
 
-    /// Sets [`Limits::host_tasks_after`] (enables hosted tasks).
+    /// Sets [`BridgeLimits::host_tasks_after`] (enables hosted tasks).
     pub fn host_tasks_after(mut self, after: Duration) -> Self {
         self.host_tasks_after = Some(after);
         self
     }
 
-    /// Sets [`Limits::park_ttl`].
+    /// Sets [`BridgeLimits::park_ttl`].
     pub fn park_ttl(mut self, ttl: Duration) -> Self {
         self.park_ttl = ttl;
         self
     }
 
-    /// Sets [`Limits::request_timeout`].
+    /// Sets [`BridgeLimits::request_timeout`].
     pub fn request_timeout(mut self, timeout: Duration) -> Self {
         self.request_timeout = timeout;
         self
     }
 
-    /// Sets [`Limits::probe_timeout`].
+    /// Sets [`BridgeLimits::probe_timeout`].
     pub fn probe_timeout(mut self, timeout: Duration) -> Self {
         self.probe_timeout = timeout;
         self
     }
 
-    /// Sets [`Limits::initialize_timeout`].
+    /// Sets [`BridgeLimits::initialize_timeout`].
     pub fn initialize_timeout(mut self, timeout: Duration) -> Self {
         self.initialize_timeout = timeout;
         self
     }
 
-    /// Sets [`Limits::max_pending`].
+    /// Sets [`BridgeLimits::max_pending`].
     pub fn max_pending(mut self, requests: usize) -> Self {
         self.max_pending = requests;
         self
     }
 
-    /// Sets [`Limits::max_frame_bytes`].
+    /// Sets [`BridgeLimits::max_frame_bytes`].
     pub fn max_frame_bytes(mut self, bytes: usize) -> Self {
         self.max_frame_bytes = bytes;
         self
     }
 
-    /// Sets [`Limits::drain_grace`].
+    /// Sets [`BridgeLimits::drain_grace`].
     pub fn drain_grace(mut self, grace: Duration) -> Self {
         self.drain_grace = grace;
         self
@@ -167,7 +167,7 @@ pub enum Reason {
     InputRequestUntranslatable,
     /// The client answered a bridged input request with an error.
     ClientRefusedInput,
-    /// More input-required rounds than [`Limits::max_input_rounds`].
+    /// More input-required rounds than [`BridgeLimits::max_input_rounds`].
     MrtrRoundsExceeded,
     /// `input_required` on a method 2026-07-28 forbids it on.
     MrtrForbiddenMethod,
@@ -179,7 +179,7 @@ pub enum Reason {
     UpstreamUnavailable,
     /// The upstream went away with the request in flight.
     UpstreamClosed,
-    /// A bound of [`Limits`] was reached.
+    /// A bound of [`BridgeLimits`] was reached.
     LimitExceeded,
     /// The frame has no form at the other side's revision (the ledger refuses it).
     ContentUntranslatable,
@@ -247,7 +247,7 @@ impl Reason {
     }
 }
 
-/// The answer to a client line the bridge skipped unread: over [`Limits::max_frame_bytes`],
+/// The answer to a client line the bridge skipped unread: over [`BridgeLimits::max_frame_bytes`],
 /// `limit_exceeded` with the line's size and the limit; not JSON, -32700 (JSON-RPC's parse
 /// error).
 pub fn skipped_line_error(skipped: &Skipped) -> ErrorData {

@@ -11,8 +11,8 @@
 //! altered, shown by another principal, for another method or with other params fails its tag;
 //! one of an earlier process is told apart (`data.restarted`); one already redeemed or expired
 //! finds no park. Every one of these is `-32602`. Tokens are single use: each round gets a new
-//! one. The table is bounded ([`crate::Limits::max_parked`]); a park lives
-//! [`crate::Limits::park_ttl`], after which its waiting legacy requests are answered (an
+//! one. The table is bounded ([`crate::BridgeLimits::max_parked`]); a park lives
+//! [`crate::BridgeLimits::park_ttl`], after which its waiting legacy requests are answered (an
 //! elicitation `cancel`, anything else an error) and its upstream call is cancelled.
 
 use std::collections::HashMap;
@@ -67,7 +67,7 @@ pub(crate) struct Call {
     /// extension): its answer is a `CreateTaskResult`.
     pub augmented: bool,
     /// When a call not answered by then becomes a task the bridge hosts (the tasks
-    /// extension, [`crate::Limits::host_tasks_after`]).
+    /// extension, [`crate::BridgeLimits::host_tasks_after`]).
     pub promote_at: Option<tokio::time::Instant>,
 }
 

@@ -46,7 +46,7 @@ use tokio::time::Instant;
 
 use crate::handshake_sessions::{HandshakeSessions, Identity, identity_of};
 use crate::input_rounds::{admit, client_result, error_for_stateless_client, fits};
-use crate::limits::{Limits, Reason};
+use crate::limits::{BridgeLimits, Reason};
 use crate::park::{Abandon, Call, Parks, Pending, params_digest};
 use crate::report::{Dir, Report, Status};
 use crate::tasks::{self, Tasks};
@@ -95,7 +95,7 @@ const MAX_LISTEN_URIS: usize = 256;
 pub(crate) struct StatelessToHandshake {
     sessions: HandshakeSessions,
     parks: Arc<Parks>,
-    limits: Limits,
+    limits: BridgeLimits,
     report: Arc<Report>,
     snapshot: Snapshot,
     capabilities: ServerCapabilities,
@@ -107,7 +107,7 @@ pub(crate) struct StatelessToHandshake {
     /// The upstream resource subscriptions listen streams hold (B7).
     subscriptions: Arc<Subscriptions>,
     /// The tasks extension's tasks, when the legacy server offers core tasks for `tools/call`
-    /// or the bridge hosts tasks ([`Limits::host_tasks_after`]) (Q8).
+    /// or the bridge hosts tasks ([`BridgeLimits::host_tasks_after`]) (Q8).
     tasks: Option<Arc<Tasks>>,
     /// Whether the legacy server offers core tasks for `tools/call`.
     core_tasks: bool,
@@ -212,7 +212,7 @@ impl StatelessToHandshake {
         sessions: HandshakeSessions,
         snapshot: Snapshot,
         advertised: &ServerCapabilities,
-        limits: Limits,
+        limits: BridgeLimits,
         report: Arc<Report>,
     ) -> Self {
         let mut caps = serde_json::to_value(advertised).unwrap_or_else(|_| json!({}));

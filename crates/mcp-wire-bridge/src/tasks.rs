@@ -22,9 +22,9 @@
 //!   answers its waiting requests as a client that will never answer would, stops the driver
 //!   and sends `tasks/cancel` upstream.
 //!
-//! Bounds: at most [`Limits::max_tasks`] tasks (expired ones are swept first, then the oldest
+//! Bounds: at most [`BridgeLimits::max_tasks`] tasks (expired ones are swept first, then the oldest
 //! finished one makes room; a store of running tasks refuses `limit_exceeded` and cancels the
-//! new upstream task), each kept [`Limits::task_ttl`] after creation (a running one is then
+//! new upstream task), each kept [`BridgeLimits::task_ttl`] after creation (a running one is then
 //! cancelled upstream), its driver bounded by the same TTL. A task belongs to the principal
 //! whose call created it: another principal's `taskId` is unknown (`-32602`).
 
@@ -45,7 +45,7 @@ use serde_json::{Map, Value, json};
 use tokio::time::Instant;
 
 use crate::input_rounds::{admit, client_result, error_for_stateless_client, fits};
-use crate::limits::{Limits, Reason};
+use crate::limits::{BridgeLimits, Reason};
 use crate::park::{Call, Pending};
 use crate::upstream::{Answer, LegEvent, Upstream, client_request};
 
@@ -185,11 +185,11 @@ async fn upstream_cancel(session: &Arc<Upstream>, upstream_id: &str) -> Result<(
 /// The extension's tasks of one bridge.
 pub(crate) struct Tasks {
     entries: Mutex<HashMap<String, Entry>>,
-    limits: Limits,
+    limits: BridgeLimits,
 }
 
 impl Tasks {
-    pub(crate) fn new(limits: Limits) -> Arc<Self> {
+    pub(crate) fn new(limits: BridgeLimits) -> Arc<Self> {
         Arc::new(Self {
             entries: Mutex::new(HashMap::new()),
             limits,

@@ -37,7 +37,7 @@ use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
 
 use crate::emit::{Emitter, emit_frame};
-use crate::limits::{Limits, Reason};
+use crate::limits::{BridgeLimits, Reason};
 use crate::report::{Dir, Report, Status};
 
 /// How long a new handshake-era session waits for the server's standalone stream to be
@@ -193,7 +193,7 @@ pub struct Upstream {
     revision: Mutex<ProtocolVersion>,
     next_id: AtomicI64,
     state: Mutex<State>,
-    limits: Limits,
+    limits: BridgeLimits,
     report: Arc<Report>,
     emitter: Emitter,
     notifier: Notifier,
@@ -222,7 +222,7 @@ impl Upstream {
     pub async fn connect(
         target: &UpstreamTarget,
         revisions: &[ProtocolVersion],
-        limits: Limits,
+        limits: BridgeLimits,
         report: Arc<Report>,
         emitter: Emitter,
         notifier: Notifier,
@@ -344,7 +344,7 @@ impl Upstream {
     pub(crate) fn start(
         connection: Connection,
         tap: Option<TapSlot>,
-        limits: Limits,
+        limits: BridgeLimits,
         report: Arc<Report>,
         emitter: Emitter,
         notifier: Notifier,

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_wire::{Era, ProtocolVersion};
-use mcp_wire_bridge::{Bridge, BridgeOptions, Limits, Report, UpstreamTarget};
+use mcp_wire_bridge::{Bridge, BridgeLimits, BridgeOptions, Report, UpstreamTarget};
 use mcp_wire_transport::client::{ClientOptions, Wire, connect_streamable};
 use mcp_wire_transport::fixtures::ConformanceFixtures;
 use mcp_wire_transport::server::{Change, Server, ServerConfig};
@@ -425,7 +425,7 @@ fn scripted_server(after_init: &str) -> UpstreamTarget {
 
 async fn bridged_stdio(
     target: UpstreamTarget,
-    limits: Limits,
+    limits: BridgeLimits,
 ) -> (
     Client,
     tokio::task::JoinHandle<Result<(), mcp_wire_bridge::BridgeError>>,
@@ -453,7 +453,7 @@ async fn bridged_stdio(
 async fn upstream_death_fails_the_pending_call_and_ends_the_bridge() {
     // The server exits when the call arrives.
     let (mut client, serving) =
-        bridged_stdio(scripted_server("read l; exit 3"), Limits::default()).await;
+        bridged_stdio(scripted_server("read l; exit 3"), BridgeLimits::default()).await;
     client.initialize("2025-11-25", json!({})).await;
     let call = client
         .call("tools/call", json!({"name": "anything", "arguments": {}}))
@@ -474,7 +474,7 @@ async fn upstream_death_fails_the_pending_call_and_ends_the_bridge() {
 async fn a_silent_upstream_is_a_timeout() {
     let (mut client, serving) = bridged_stdio(
         scripted_server("read l; sleep 30"),
-        Limits::default().request_timeout(Duration::from_millis(300)),
+        BridgeLimits::default().request_timeout(Duration::from_millis(300)),
     )
     .await;
     client.initialize("2025-06-18", json!({})).await;
@@ -495,7 +495,7 @@ async fn a_client_cancel_reaches_the_upstream_naming_the_leg_id() {
             "read call; read cancel; echo \"$call\" > {0}.call; echo \"$cancel\" > {0}; sleep 30",
             seen.display()
         )),
-        Limits::default(),
+        BridgeLimits::default(),
     )
     .await;
     client.initialize("2025-11-25", json!({})).await;
@@ -557,7 +557,7 @@ async fn a_2025_03_26_batch_on_stdio_is_split_upstream_and_joined_for_the_client
             answer(2),
             answer(3)
         )),
-        Limits::default(),
+        BridgeLimits::default(),
     )
     .await;
     client.initialize("2025-03-26", json!({})).await;
@@ -610,7 +610,7 @@ async fn a_2025_03_26_batch_on_stdio_is_split_upstream_and_joined_for_the_client
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_batch_at_another_revision_is_one_invalid_request() {
     let (mut client, serving) =
-        bridged_stdio(scripted_server("exec sleep 30"), Limits::default()).await;
+        bridged_stdio(scripted_server("exec sleep 30"), BridgeLimits::default()).await;
     client.initialize("2025-11-25", json!({})).await;
     client
         .send(json!([{"jsonrpc": "2.0", "id": 1, "method": "ping"}]))

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mcp_wire::ProtocolVersion;
-use mcp_wire_bridge::{Bridge, BridgeError, BridgeOptions, Limits, UpstreamTarget};
+use mcp_wire_bridge::{Bridge, BridgeError, BridgeLimits, BridgeOptions, UpstreamTarget};
 use mcp_wire_transport::stdio::{StdioOptions, pipe};
 use mcp_wire_transport::{Connection, Frame};
 use serde_json::{Value, json};
@@ -198,7 +198,7 @@ fn attach(
 
 async fn connect(
     target: UpstreamTarget,
-    limits: Limits,
+    limits: BridgeLimits,
     revisions: &[ProtocolVersion],
 ) -> Arc<Bridge> {
     Arc::new(
@@ -242,7 +242,7 @@ async fn upstream_killed_mid_call_fails_every_pending_request_and_ends_the_bridg
     let bridge = connect(
         legacy("read a; read b; read c; kill -9 $$"),
         // Room for the late request below before the bridge ends.
-        Limits::default().drain_grace(Duration::from_secs(2)),
+        BridgeLimits::default().drain_grace(Duration::from_secs(2)),
         LEGACY,
     )
     .await;
@@ -293,7 +293,7 @@ async fn killed_while_the_client_holds_a_question(
             "read -r call; echo '{ask}'; echo $$ > {}; exec sleep 30",
             pid.display()
         )),
-        Limits::default(),
+        BridgeLimits::default(),
         revisions,
     )
     .await;
@@ -348,7 +348,7 @@ async fn a_dropped_client_connection_cancels_its_upstream_call_and_frees_its_slo
             "read -r call; printf '%s\n' \"$call\" >> {0}; read -r cancel; printf '%s\n' \"$cancel\" >> {0}; read -r again; echo '{second}'; exec sleep 30",
             log.display()
         )),
-        Limits::default().max_pending(1),
+        BridgeLimits::default().max_pending(1),
         LEGACY,
     )
     .await;
@@ -384,7 +384,7 @@ async fn a_silent_upstream_times_out_within_the_bound_and_the_call_is_cancelled(
             "read -r call; read -r cancel; printf '%s\n' \"$cancel\" > {}; exec sleep 30",
             log.display()
         )),
-        Limits::default().request_timeout(timeout),
+        BridgeLimits::default().request_timeout(timeout),
         LEGACY,
     )
     .await;
@@ -418,7 +418,7 @@ async fn a_silent_upstream_at_start_fails_the_connect_within_its_bounds_and_is_s
         "echo $$ > {}; while read -r l; do :; done",
         pid.display()
     ));
-    let limits = Limits::default()
+    let limits = BridgeLimits::default()
         .probe_timeout(Duration::from_millis(300))
         .initialize_timeout(Duration::from_millis(300));
     let connecting = Bridge::connect(&target, BridgeOptions::default().limits(limits));
@@ -447,7 +447,7 @@ async fn an_oversized_client_line_is_refused_with_a_reason_and_the_session_goes_
     let limit = 64 << 10;
     let bridge = connect(
         legacy("while read -r l; do :; done"),
-        Limits::default().max_frame_bytes(limit),
+        BridgeLimits::default().max_frame_bytes(limit),
         LEGACY,
     )
     .await;
@@ -480,7 +480,7 @@ async fn an_oversized_upstream_line_ends_the_upstream_with_its_reason_instead_of
         legacy(
             r#"read -r call; printf '{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"'; head -c 200000 /dev/zero | tr '\0' a; printf '"}]}}\n'; exec sleep 30"#,
         ),
-        Limits::default().max_frame_bytes(64 << 10),
+        BridgeLimits::default().max_frame_bytes(64 << 10),
         LEGACY,
     )
     .await;
@@ -508,7 +508,7 @@ async fn an_oversized_http_body_is_refused_413_at_the_bridges_limit() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let bridge = connect(
         legacy("while read -r l; do :; done"),
-        Limits::default().max_frame_bytes(64 << 10),
+        BridgeLimits::default().max_frame_bytes(64 << 10),
         LEGACY,
     )
     .await;
@@ -576,7 +576,7 @@ async fn the_upstreams_request_state_travels_opaquely_and_its_refusal_reaches_th
             "read -r call; echo '{question}'; read -r retry; printf '%s\n' \"$retry\" > {}; echo '{refusal}'; exec sleep 30",
             log.display()
         )),
-        Limits::default(),
+        BridgeLimits::default(),
         MODERN,
     )
     .await;
@@ -618,7 +618,7 @@ async fn an_unknown_result_type_is_an_error_with_its_reason_and_the_bridge_goes_
         modern(&format!(
             "read -r a; echo '{later}'; read -r b; echo '{list_question}'; read -r c; echo '{fine}'; exec sleep 30"
         )),
-        Limits::default(),
+        BridgeLimits::default(),
         MODERN,
     )
     .await;
@@ -654,7 +654,7 @@ async fn a_legacy_client_cannot_slip_its_own_request_state_to_a_2026_07_28_serve
             "read -r call; printf '%s\n' \"$call\" > {}; echo '{done}'; exec sleep 30",
             log.display()
         )),
-        Limits::default(),
+        BridgeLimits::default(),
         MODERN,
     )
     .await;
@@ -719,7 +719,7 @@ async fn a_client_that_goes_away_subscribed_gives_its_uris_back_to_the_upstream_
         .replace("DISCOVER", discover)
         .replace("LOG", &log.display().to_string())
         .replace("ACK", ack);
-    let bridge = connect(sh(&script), Limits::default(), MODERN).await;
+    let bridge = connect(sh(&script), BridgeLimits::default(), MODERN).await;
     let (mut first, first_serving) = attach(&bridge, 1 << 20);
     first.initialize("2025-11-25", json!({})).await;
     let (mut second, second_serving) = attach(&bridge, 1 << 20);
@@ -767,7 +767,7 @@ async fn a_server_request_the_client_cannot_answer_is_refused_upstream_and_its_f
             "read -r call; echo '{ask}'; read -r answer; printf '%s\n' \"$answer\" > {}; echo '{failed}'; exec sleep 30",
             log.display()
         )),
-        Limits::default(),
+        BridgeLimits::default(),
         LEGACY,
     )
     .await;

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use mcp_wire::model::{CallToolRequestParams, CallToolResult, Implementation, ServerCapabilities};
 use mcp_wire::{Era, ProtocolVersion};
-use mcp_wire_bridge::{Bridge, BridgeOptions, Limits, UpstreamTarget};
+use mcp_wire_bridge::{Bridge, BridgeLimits, BridgeOptions, UpstreamTarget};
 use mcp_wire_transport::client::{ClientOptions, Wire, connect_streamable};
 use mcp_wire_transport::fixtures::ConformanceFixtures;
 use mcp_wire_transport::server::{
@@ -40,11 +40,11 @@ impl Drop for Setup {
     }
 }
 
-async fn setup(limits: Limits) -> Setup {
+async fn setup(limits: BridgeLimits) -> Setup {
     setup_with(ConformanceFixtures::new(), limits).await
 }
 
-async fn setup_with<H: Handler>(handler: H, limits: Limits) -> Setup {
+async fn setup_with<H: Handler>(handler: H, limits: BridgeLimits) -> Setup {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let upstream_url = format!("http://{}/mcp", listener.local_addr().unwrap());
     let server = Server::new(
@@ -161,7 +161,7 @@ fn text_of(result: &Value) -> &str {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn discover_comes_from_the_legacy_handshake_and_removed_methods_are_refused() {
-    let s = setup(Limits::default()).await;
+    let s = setup(BridgeLimits::default()).await;
     let mut c = Client::new(&s.url, json!({}));
     let d = c.call("server/discover", json!({})).await;
     let r = &d["result"];
@@ -211,7 +211,7 @@ async fn discover_comes_from_the_legacy_handshake_and_removed_methods_are_refuse
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn results_are_decorated_and_legacy_errors_mapped() {
-    let s = setup(Limits::default()).await;
+    let s = setup(BridgeLimits::default()).await;
     let mut c = Client::new(&s.url, json!({}));
     let list = c.call("tools/list", json!({})).await;
     assert_eq!(list["result"]["resultType"], "complete", "{list}");
@@ -254,7 +254,7 @@ async fn results_are_decorated_and_legacy_errors_mapped() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_identity_gets_its_own_legacy_session_and_the_count_is_bounded() {
-    let s = setup(Limits::default().max_handshake_sessions(2)).await;
+    let s = setup(BridgeLimits::default().max_handshake_sessions(2)).await;
     let mut plain = Client::new(&s.url, json!({}));
     let mut sampler = Client::new(&s.url, json!({"sampling": {}}));
     let tool = json!({"name": "test_missing_capability", "arguments": {}});
@@ -281,7 +281,7 @@ async fn each_identity_gets_its_own_legacy_session_and_the_count_is_bounded() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_question_parks_the_call_and_the_retry_answers_it() {
-    let s = setup(Limits::default()).await;
+    let s = setup(BridgeLimits::default()).await;
     let mut c = Client::new(&s.url, all_inputs());
     let tool = json!({"name": "test_input_required_result_elicitation", "arguments": {}});
     let first = c.call("tools/call", tool.clone()).await;
@@ -326,7 +326,7 @@ async fn a_server_question_parks_the_call_and_the_retry_answers_it() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rounds_get_fresh_tokens_and_parallel_questions_come_in_one_round() {
-    let s = setup(Limits::default()).await;
+    let s = setup(BridgeLimits::default()).await;
     let mut c = Client::new(&s.url, all_inputs());
     let tool = json!({"name": "test_input_required_result_multi_round", "arguments": {}});
     let r1 = c.call("tools/call", tool.clone()).await["result"].clone();
@@ -376,7 +376,7 @@ async fn rounds_get_fresh_tokens_and_parallel_questions_come_in_one_round() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_answer_sent_with_the_first_call_needs_no_round_and_a_wrong_shape_is_refused() {
-    let s = setup(Limits::default()).await;
+    let s = setup(BridgeLimits::default()).await;
     let mut c = Client::new(&s.url, all_inputs());
     let tool = json!({"name": "test_input_required_result_elicitation", "arguments": {},
         "inputResponses": {"user_name": {"action": "accept", "content": {"name": "Eve"}},
@@ -399,7 +399,7 @@ async fn an_answer_sent_with_the_first_call_needs_no_round_and_a_wrong_shape_is_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_server_asks_only_what_the_identity_declared() {
-    let s = setup(Limits::default()).await;
+    let s = setup(BridgeLimits::default()).await;
     // The session of a sampling-only client declared sampling only, so the server asks no
     // elicitation or roots of it.
     let mut c = Client::new(&s.url, json!({"sampling": {}}));
@@ -415,7 +415,7 @@ async fn the_server_asks_only_what_the_identity_declared() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_parked_call_expires_its_token_and_ends_upstream() {
-    let s = setup(Limits::default().park_ttl(Duration::from_secs(1))).await;
+    let s = setup(BridgeLimits::default().park_ttl(Duration::from_secs(1))).await;
     let mut c = Client::new(&s.url, all_inputs());
     let tool = json!({"name": "test_input_required_result_elicitation", "arguments": {}});
     let r = c.call("tools/call", tool.clone()).await["result"].clone();
@@ -431,7 +431,7 @@ async fn a_parked_call_expires_its_token_and_ends_upstream() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn progress_reaches_the_callers_token_and_logs_need_a_level() {
-    let s = setup(Limits::default()).await;
+    let s = setup(BridgeLimits::default()).await;
     let mut c = Client::new(&s.url, json!({}));
     let id = c
         .send(
@@ -480,7 +480,7 @@ async fn progress_reaches_the_callers_token_and_logs_need_a_level() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_list_change_reaches_a_listen_stream_once() {
-    let s = setup(Limits::default()).await;
+    let s = setup(BridgeLimits::default()).await;
     let mut listener = Client::new(&s.url, json!({}));
     let listen = listener
         .send(
@@ -548,7 +548,7 @@ impl Handler for Watched {
 async fn listen_streams_are_narrowed_to_the_server_and_carry_subscribed_updates() {
     let watched = Watched::default();
     let subscribed = watched.subscribed.clone();
-    let s = setup_with(watched, Limits::default()).await;
+    let s = setup_with(watched, BridgeLimits::default()).await;
     let mut a = Client::new(&s.url, json!({}));
     let filter = json!({"notifications": {"toolsListChanged": true,
         "resourceSubscriptions": ["test://r", "test://r"]}});
@@ -614,7 +614,7 @@ fn with_tasks() -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_tasks_extension_maps_onto_the_legacy_servers_core_tasks() {
-    let s = setup(Limits::default()).await;
+    let s = setup(BridgeLimits::default()).await;
     let mut c = Client::new(&s.url, with_tasks());
     // A tool that runs no task answers at once, a client's `task` hint is not carried.
     let sync = c
@@ -710,7 +710,7 @@ async fn the_tasks_extension_maps_onto_the_legacy_servers_core_tasks() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_tasks_questions_are_its_input_requests_and_tasks_update_answers_them() {
-    let s = setup(Limits::default()).await;
+    let s = setup(BridgeLimits::default()).await;
     let mut c = Client::new(&s.url, with_tasks());
     let created = c
         .call(
@@ -792,7 +792,7 @@ async fn a_tasks_questions_are_its_input_requests_and_tasks_update_answers_them(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn required_task_tools_need_the_extension_and_a_request_may_opt_in() {
-    let s = setup(Limits::default()).await;
+    let s = setup(BridgeLimits::default()).await;
     let mut c = Client::new(&s.url, json!({"elicitation": {}}));
     let e = c
         .call(
@@ -828,7 +828,7 @@ async fn required_task_tools_need_the_extension_and_a_request_may_opt_in() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_input_round_before_the_task_composes_with_it() {
-    let s = setup(Limits::default()).await;
+    let s = setup(BridgeLimits::default()).await;
     let mut c = Client::new(&s.url, with_tasks());
     let first = c
         .call(
@@ -861,7 +861,7 @@ async fn an_input_round_before_the_task_composes_with_it() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tasks_are_bounded_owned_and_expire() {
     let s = setup(
-        Limits::default()
+        BridgeLimits::default()
             .max_tasks(2)
             .task_ttl(Duration::from_millis(1500)),
     )
@@ -963,7 +963,7 @@ async fn the_bridge_hosts_tasks_for_a_server_without_core_tasks_when_asked_to() 
     let ended = later.ended.clone();
     let s = setup_with(
         later,
-        Limits::default().host_tasks_after(Duration::from_millis(150)),
+        BridgeLimits::default().host_tasks_after(Duration::from_millis(150)),
     )
     .await;
     let mut c = Client::new(&s.url, with_tasks());

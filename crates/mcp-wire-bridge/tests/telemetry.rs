@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use mcp_wire::ProtocolVersion;
-use mcp_wire_bridge::{Bridge, BridgeOptions, Limits, UpstreamTarget};
+use mcp_wire_bridge::{Bridge, BridgeLimits, BridgeOptions, UpstreamTarget};
 use mcp_wire_transport::fixtures::ConformanceFixtures;
 use mcp_wire_transport::server::{BearerTokens, Principal, Server, ServerConfig};
 use mcp_wire_transport::stdio::{StdioOptions, pipe};
@@ -283,7 +283,7 @@ async fn spans_events_and_metrics_follow_the_traffic() {
     });
     let bridge = Bridge::connect(
         &UpstreamTarget::Url(url),
-        BridgeOptions::default().limits(Limits::default().max_frame_bytes(4096)),
+        BridgeOptions::default().limits(BridgeLimits::default().max_frame_bytes(4096)),
     )
     .await
     .expect("the bridge connects");

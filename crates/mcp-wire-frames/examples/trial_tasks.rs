@@ -15,7 +15,8 @@ use mcp_wire::convert::ToSuperset;
 use mcp_wire::jsonrpc::{JsonRpcResponse, RequestId};
 use mcp_wire::model::{CallToolResult, ClientNotification, ClientRequest, ServerResult};
 use mcp_wire::wire::{
-    Frame, MethodResult, parse_frame, parse_result_for, serialize_for_report, serialize_for_vec,
+    MethodResult, TypedFrame, parse_frame, parse_result_for, serialize_for_report,
+    serialize_for_vec,
 };
 use mcp_wire_frames::session::Session;
 use mcp_wire_frames::stream::{self, Output};
@@ -31,7 +32,8 @@ type Task = (&'static str, fn() -> Result);
 ///    one call, the method checked against that revision.
 fn parse_a_request() -> Result {
     let text = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}"#;
-    let Frame::Request(call) = parse_frame::<ClientRequest, ClientNotification>(text, V2025_06_18)?
+    let TypedFrame::Request(call) =
+        parse_frame::<ClientRequest, ClientNotification>(text, V2025_06_18)?
     else {
         return Err("not a request".into());
     };

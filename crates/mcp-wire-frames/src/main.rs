@@ -10,7 +10,7 @@ use mcp_wire::ProtocolVersion;
 use mcp_wire::wire::EmitOptions;
 use mcp_wire_frames::input::DEFAULT_MAX_LINE_BYTES;
 use mcp_wire_frames::session::Session;
-use mcp_wire_frames::stream::{self, Handler, Output};
+use mcp_wire_frames::stream::{self, LineHandler, Output};
 use mcp_wire_frames::translate::{self, Mode, Translate};
 use mcp_wire_frames::validate::Validate;
 
@@ -215,7 +215,7 @@ fn session_for(from: Option<ProtocolVersion>) -> Session {
 fn drive(
     input: &InputArgs,
     mut session: Session,
-    handler: &mut dyn Handler,
+    handler: &mut dyn LineHandler,
 ) -> anyhow::Result<bool> {
     let mut out = Output::new(
         Box::new(io::BufWriter::with_capacity(

@@ -1,5 +1,5 @@
 //! The driver shared by every command: read lines, parse them, split record and frame, check
-//! the envelope, place the frame in the session, and hand each outcome to a [`Handler`].
+//! the envelope, place the frame in the session, and hand each outcome to a [`LineHandler`].
 //! One bad line never stops the stream: every failure becomes a [`Fault`] with its line number.
 
 use std::io::{self, BufRead, Write};
@@ -43,14 +43,14 @@ pub struct Fault {
 }
 
 /// What a command does with each line.
-pub trait Handler {
+pub trait LineHandler {
     /// A frame placed in the session.
     fn frame(&mut self, placed: Placed, session: &mut Session, out: &mut Output) -> io::Result<()>;
     /// A line that could not be placed.
     fn fault(&mut self, fault: Fault, out: &mut Output) -> io::Result<()>;
     /// Offers the raw line first: a handler with a faster path handles it completely and
     /// returns `true`, or returns `false` without touching the session, and the line then
-    /// takes the general path ([`Handler::frame`] or [`Handler::fault`]).
+    /// takes the general path ([`LineHandler::frame`] or [`LineHandler::fault`]).
     fn direct(
         &mut self,
         line: usize,
@@ -125,7 +125,7 @@ pub fn run<R: BufRead>(
     input: R,
     max_line_bytes: usize,
     session: &mut Session,
-    handler: &mut dyn Handler,
+    handler: &mut dyn LineHandler,
     out: &mut Output,
 ) -> io::Result<()> {
     let mut reader = LineReader::new(input, max_line_bytes);
@@ -149,7 +149,7 @@ fn place_line(
     line: usize,
     content: LineContent<'_>,
     session: &mut Session,
-    handler: &mut dyn Handler,
+    handler: &mut dyn LineHandler,
     out: &mut Output,
 ) -> io::Result<()> {
     let bytes = match content {
@@ -205,7 +205,7 @@ fn place(
     line: usize,
     read: Result<(Record, Envelope), Fault>,
     session: &mut Session,
-    handler: &mut dyn Handler,
+    handler: &mut dyn LineHandler,
     out: &mut Output,
 ) -> io::Result<()> {
     let (record, envelope) = match read {

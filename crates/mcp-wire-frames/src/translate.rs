@@ -14,7 +14,7 @@ use crate::direct::{self, Unwritten};
 use crate::explain::{Explanation, Status};
 use crate::record::{Direction, Record};
 use crate::session::{FrameContext, Session};
-use crate::stream::{self, Fault, Handler, Output, Placed};
+use crate::stream::{self, Fault, LineHandler, Output, Placed};
 use mcp_wire::jsonrpc::{ErrorData, JsonRpcError, RequestId, codes};
 use mcp_wire::session::Envelope;
 
@@ -431,7 +431,7 @@ impl Translate {
     }
 }
 
-impl Handler for Translate {
+impl LineHandler for Translate {
     fn direct(
         &mut self,
         line: usize,

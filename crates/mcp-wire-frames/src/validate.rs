@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::check::{self, FrameError};
 use crate::session::Session;
-use crate::stream::{Fault, Handler, Output, Placed};
+use crate::stream::{Fault, LineHandler, Output, Placed};
 
 /// The `validate` command's state: the revision, the optional schema oracle, the counts.
 pub struct Validate {
@@ -41,7 +41,7 @@ impl Validate {
     }
 }
 
-impl Handler for Validate {
+impl LineHandler for Validate {
     fn frame(&mut self, placed: Placed, _: &mut Session, out: &mut Output) -> io::Result<()> {
         let mut errors = check::table_errors(&placed, self.version);
         if errors.is_empty() {

@@ -11,7 +11,7 @@ use std::rc::Rc;
 use common::{corpus_files, example_session};
 use mcp_wire::ProtocolVersion;
 use mcp_wire_frames::session::Session;
-use mcp_wire_frames::stream::{self, Fault, Handler, Output, Placed};
+use mcp_wire_frames::stream::{self, Fault, LineHandler, Output, Placed};
 use mcp_wire_frames::translate::{Mode, OnRefuse, Translate};
 
 /// A `Write` into a shared buffer.
@@ -31,7 +31,7 @@ impl Write for Shared {
 /// `Translate` with the direct path turned off (the trait's default `direct` declines).
 struct General(Translate);
 
-impl Handler for General {
+impl LineHandler for General {
     fn frame(&mut self, placed: Placed, session: &mut Session, out: &mut Output) -> io::Result<()> {
         self.0.frame(placed, session, out)
     }

@@ -128,7 +128,7 @@ impl LineStats {
 
 /// One line read by a [`LineReader`].
 #[derive(Debug)]
-pub enum Line {
+pub(crate) enum Line {
     /// A frame.
     Frame(Frame),
     /// A line over the limit, skipped; `size` is its length in bytes.
@@ -142,7 +142,7 @@ pub enum Line {
 
 /// Reads newline-delimited frames, holding at most `max_line_bytes` of one line in memory.
 #[derive(Debug)]
-pub struct LineReader<R> {
+pub(crate) struct LineReader<R> {
     reader: R,
     max: usize,
     line: Vec<u8>,

@@ -7,7 +7,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use mcp_wire_variants::{
-    InitializeInput, Principal, RequestView, RouteDecision, ServerVariant, VariantCatalog,
+    InitializeInput, PrincipalKey, RequestView, RouteDecision, ServerVariant, VariantCatalog,
     VariantRouter, VariantStatus,
 };
 use serde_json::{Value, json};
@@ -29,7 +29,7 @@ fn bench(c: &mut Criterion) {
         .initialize(InitializeInput::new("2025-11-25", None))
         .expect("negotiates")
         .session;
-    let anonymous = Principal::anonymous();
+    let anonymous = PrincipalKey::anonymous();
 
     // A continuation frame: selector plus a cursor minted under the same variant.
     let first = json!({"_meta": {"io.modelcontextprotocol/server-variant": "full"}});

@@ -31,7 +31,7 @@ use mcp_wire::model::{
 use mcp_wire::wire::{WireBody, serialize_for};
 use mcp_wire_variants::wire::hint_keys;
 use mcp_wire_variants::{
-    DeprecationInfo, Dispatch, InitializeInput, ListKind, Principal, RequestView, RouteDecision,
+    DeprecationInfo, Dispatch, InitializeInput, ListKind, PrincipalKey, RequestView, RouteDecision,
     ScopedMethod, ServerVariant, VariantCatalog, VariantRouter, VariantSession, VariantStatus,
 };
 use serde::Serialize;
@@ -155,7 +155,7 @@ struct Server {
     session: Option<VariantSession<Handle>>,
     /// The negotiated revision (the newest handshake revision until `initialize`).
     version: ProtocolVersion,
-    principal: Principal,
+    principal: PrincipalKey,
 }
 
 /// One untyped JSON-RPC message, as the superset envelope reads it.
@@ -363,7 +363,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         router: VariantRouter::new(catalog(&cursor_key())?),
         session: None,
         version: ProtocolVersion::LATEST_HANDSHAKE,
-        principal: Principal::anonymous(),
+        principal: PrincipalKey::anonymous(),
     };
     let stdin = io::stdin();
     let mut stdout = io::stdout().lock();

@@ -21,19 +21,19 @@ use crate::wire::{
 };
 
 /// Who is talking: an opaque key the transport derives from verified authentication (issuer,
-/// subject, client id), or [`Principal::anonymous`].
+/// subject, client id), or [`PrincipalKey::anonymous`].
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-pub struct Principal(String);
+pub struct PrincipalKey(String);
 
-impl Principal {
+impl PrincipalKey {
     /// A principal identified by `key`.
     pub fn new(key: impl Into<String>) -> Self {
-        Principal(key.into())
+        PrincipalKey(key.into())
     }
 
     /// The unauthenticated principal (e.g. a local stdio client).
     pub fn anonymous() -> Self {
-        Principal(String::new())
+        PrincipalKey(String::new())
     }
 
     /// The key (empty for anonymous).
@@ -61,7 +61,7 @@ pub struct RankingInput<'a> {
     /// The variants visible to the principal, in default order (priority, status, registration).
     pub candidates: &'a [Candidate<'a>],
     /// The principal being served.
-    pub principal: &'a Principal,
+    pub principal: &'a PrincipalKey,
 }
 
 /// Orders candidates for one client. Return ids best first; omitted candidates are appended.
@@ -165,7 +165,7 @@ pub enum AdvertisePolicy {
     WhenClientOptsIn,
 }
 
-type Visibility = dyn Fn(&ServerVariant, &Principal) -> bool + Send + Sync;
+type Visibility = dyn Fn(&ServerVariant, &PrincipalKey) -> bool + Send + Sync;
 type OptIn = dyn Fn(&VariantHints) -> bool + Send + Sync;
 
 struct Entry<B> {
@@ -254,7 +254,7 @@ impl<B> VariantCatalog<B> {
     }
 
     /// Whether `principal` may see the variant `id`.
-    pub fn is_visible_to(&self, id: &str, principal: &Principal) -> bool {
+    pub fn is_visible_to(&self, id: &str, principal: &PrincipalKey) -> bool {
         self.entry(id).is_some_and(|e| {
             self.visibility
                 .as_ref()
@@ -271,7 +271,7 @@ impl<B> VariantCatalog<B> {
         self.entries.iter().find(|e| e.variant.id == id)
     }
 
-    fn visible(&self, principal: &Principal) -> Vec<Candidate<'_>> {
+    fn visible(&self, principal: &PrincipalKey) -> Vec<Candidate<'_>> {
         let mut candidates: Vec<Candidate<'_>> = self
             .entries
             .iter()
@@ -295,7 +295,7 @@ impl<B> VariantCatalog<B> {
     pub fn rank(
         &self,
         hints: Option<&VariantHints>,
-        principal: &Principal,
+        principal: &PrincipalKey,
     ) -> Result<Ranked, VariantError> {
         let candidates = self.visible(principal);
         if candidates.is_empty() {
@@ -400,7 +400,7 @@ impl<B> VariantCatalogBuilder<B> {
     /// Restricts which variants a principal may see (default: all).
     pub fn visibility(
         mut self,
-        f: impl Fn(&ServerVariant, &Principal) -> bool + Send + Sync + 'static,
+        f: impl Fn(&ServerVariant, &PrincipalKey) -> bool + Send + Sync + 'static,
     ) -> Self {
         self.visibility = Some(Box::new(f));
         self
@@ -636,8 +636,8 @@ mod tests {
         r.ids.iter().map(VariantId::as_str).collect()
     }
 
-    fn anon() -> Principal {
-        Principal::anonymous()
+    fn anon() -> PrincipalKey {
+        PrincipalKey::anonymous()
     }
 
     #[test]
@@ -818,19 +818,21 @@ mod tests {
             .variant(v("public"), 1, ())
             .variant(v("internal"), 0, ())
             .variant(exp("lab"), 2, ())
-            .visibility(|v: &ServerVariant, p: &Principal| v.id != "internal" || p.key() == "staff")
+            .visibility(|v: &ServerVariant, p: &PrincipalKey| {
+                v.id != "internal" || p.key() == "staff"
+            })
             .cursor_key(KEY)
             .build()
             .unwrap();
-        let staff = cat.rank(None, &Principal::new("staff")).unwrap();
+        let staff = cat.rank(None, &PrincipalKey::new("staff")).unwrap();
         assert_eq!(ids(&staff), ["internal", "public", "lab"]);
-        let guest = cat.rank(None, &Principal::new("guest")).unwrap();
+        let guest = cat.rank(None, &PrincipalKey::new("guest")).unwrap();
         assert_eq!(ids(&guest), ["public", "lab"]);
         // Only an experimental variant visible and no opt-in: nothing stable to lead.
         let lab_only = VariantCatalog::builder()
             .variant(v("public"), 0, ())
             .variant(exp("lab"), 1, ())
-            .visibility(|v: &ServerVariant, _: &Principal| v.id == "lab")
+            .visibility(|v: &ServerVariant, _: &PrincipalKey| v.id == "lab")
             .cursor_key(KEY)
             .build()
             .unwrap();
@@ -840,7 +842,7 @@ mod tests {
         );
         let nothing = VariantCatalog::builder()
             .variant(v("public"), 0, ())
-            .visibility(|_: &ServerVariant, _: &Principal| false)
+            .visibility(|_: &ServerVariant, _: &PrincipalKey| false)
             .cursor_key(KEY)
             .build()
             .unwrap();

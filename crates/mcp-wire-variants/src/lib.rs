@@ -16,7 +16,7 @@
 //!   `mcp-wire-transport` runtime, Streamable HTTP and stdio.
 //!
 //! ```
-//! use mcp_wire_variants::{InitializeInput, Principal, RequestView, RouteDecision, ServerVariant,
+//! use mcp_wire_variants::{InitializeInput, PrincipalKey, RequestView, RouteDecision, ServerVariant,
 //!     VariantCatalog, VariantRouter};
 //! use serde_json::json;
 //!
@@ -37,7 +37,7 @@
 //!
 //! // A request selecting `full` goes to the `full` backend.
 //! let params = json!({"_meta": {"io.modelcontextprotocol/server-variant": "full"}});
-//! let anonymous = Principal::anonymous();
+//! let anonymous = PrincipalKey::anonymous();
 //! match session.route(&RequestView::new("tools/list", Some(&params), &anonymous)) {
 //!     RouteDecision::Dispatch(d) => assert_eq!(d.backend, "full-backend"),
 //!     other => panic!("unexpected {other:?}"),
@@ -55,14 +55,14 @@ pub mod router;
 pub mod wire;
 
 pub use catalog::{
-    AdvertisePolicy, CatalogError, CatalogProblem, HintScoreRanker, Principal, PriorityRanker,
+    AdvertisePolicy, CatalogError, CatalogProblem, HintScoreRanker, PrincipalKey, PriorityRanker,
     Ranked, Ranker, RankingInput, VariantCatalog, VariantCatalogBuilder,
 };
 pub use error::{ErrorData, VariantError};
 pub use methods::{ListKind, ScopedMethod};
 pub use router::{
-    Advertisement, Dispatch, InitializeInput, Negotiated, Notification, RequestView, RouteDecision,
-    SubscriptionState, UnsubscribeOutcome, VariantRouter, VariantSession,
+    Advertisement, Dispatch, InitializeInput, Negotiated, RequestView, RouteDecision,
+    RoutedNotification, SubscriptionState, UnsubscribeOutcome, VariantRouter, VariantSession,
 };
 pub use wire::{
     ClientVariantsExtension, DeprecationInfo, HintValue, ServerVariant, ServerVariantsExtension,

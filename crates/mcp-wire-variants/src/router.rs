@@ -19,7 +19,7 @@ use mcp_wire::model::{ClientCapabilities, ServerCapabilities};
 use mcp_wire::{ProtocolVersion, VersionLike};
 use serde_json::{Map, Value};
 
-use crate::catalog::{AdvertisePolicy, Principal, VariantCatalog};
+use crate::catalog::{AdvertisePolicy, PrincipalKey, VariantCatalog};
 use crate::cursor::{self, CursorBinding, CursorClaims, CursorError};
 use crate::error::{ErrorData, HEADER_PATH, SELECTOR_PATH, VariantError, with_active_variant};
 use crate::methods::{
@@ -53,7 +53,7 @@ pub struct InitializeInput {
     /// The client's extension payload and where it was found (`None`: the client did not opt in).
     pub client_extension: Option<(ClientVariantsExtension, ExtensionSlot)>,
     /// Who sent the request.
-    pub principal: Principal,
+    pub principal: PrincipalKey,
     /// The transport's session tag (e.g. the `MCP-Session-Id` it mints); cursors are bound to it.
     pub session_tag: String,
 }
@@ -67,7 +67,7 @@ impl InitializeInput {
         InitializeInput {
             protocol_version: protocol_version.into(),
             client_extension: client_capabilities.and_then(read_client_extension),
-            principal: Principal::anonymous(),
+            principal: PrincipalKey::anonymous(),
             session_tag: String::new(),
         }
     }
@@ -80,13 +80,13 @@ impl InitializeInput {
         InitializeInput {
             protocol_version: protocol_version.into(),
             client_extension: read_client_capabilities(client_capabilities),
-            principal: Principal::anonymous(),
+            principal: PrincipalKey::anonymous(),
             session_tag: String::new(),
         }
     }
 
     /// Sets the principal.
-    pub fn with_principal(mut self, principal: Principal) -> Self {
+    pub fn with_principal(mut self, principal: PrincipalKey) -> Self {
         self.principal = principal;
         self
     }
@@ -200,7 +200,7 @@ impl<B: Clone> VariantRouter<B> {
     fn without_hidden_replacement(
         &self,
         mut variant: crate::wire::ServerVariant,
-        principal: &Principal,
+        principal: &PrincipalKey,
     ) -> crate::wire::ServerVariant {
         if let Some(info) = &mut variant.deprecation_info
             && info
@@ -218,7 +218,7 @@ impl<B: Clone> VariantRouter<B> {
     /// ties two requests together, so subscriptions recorded on it are lost with it.
     pub fn stateless_session(
         &self,
-        principal: Principal,
+        principal: PrincipalKey,
     ) -> Result<VariantSession<B>, VariantError> {
         self.initialize(
             InitializeInput::new(ProtocolVersion::LATEST_HANDSHAKE, None).with_principal(principal),
@@ -272,17 +272,17 @@ pub enum UnsubscribeOutcome {
 
 /// A notification for the client: method and params.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Notification {
+pub struct RoutedNotification {
     /// The JSON-RPC method (a free string: the router forwards methods it does not know).
     pub method: String,
     /// The params, if any.
     pub params: Option<Value>,
 }
 
-impl Notification {
+impl RoutedNotification {
     /// A notification.
     pub fn new(method: impl Into<String>, params: Option<Value>) -> Self {
-        Notification {
+        RoutedNotification {
             method: method.into(),
             params,
         }
@@ -304,7 +304,7 @@ pub struct VariantSession<B> {
     state: SessionState,
     /// The list returned at `initialize` (head = the session default), fixed for the session.
     ids: Vec<VariantId>,
-    principal: Principal,
+    principal: PrincipalKey,
     session_tag: String,
     protocol_version: VersionLike,
     opted_in: bool,
@@ -321,7 +321,7 @@ pub struct RequestView<'a> {
     /// The `MCP-Server-Variant` header value (HTTP transports only).
     pub header: Option<&'a str>,
     /// Who sent it.
-    pub principal: &'a Principal,
+    pub principal: &'a PrincipalKey,
     /// When it arrived (unix seconds), for cursor expiry; `None`: expiry is not checked and
     /// minted cursors do not expire.
     pub now: Option<u64>,
@@ -329,7 +329,7 @@ pub struct RequestView<'a> {
 
 impl<'a> RequestView<'a> {
     /// A request without a header.
-    pub fn new(method: &'a str, params: Option<&'a Value>, principal: &'a Principal) -> Self {
+    pub fn new(method: &'a str, params: Option<&'a Value>, principal: &'a PrincipalKey) -> Self {
         RequestView {
             method,
             params,
@@ -437,7 +437,7 @@ impl<B: Clone> VariantSession<B> {
     }
 
     /// The principal the session belongs to.
-    pub fn principal(&self) -> &Principal {
+    pub fn principal(&self) -> &PrincipalKey {
         &self.principal
     }
 
@@ -654,8 +654,8 @@ impl<B: Clone> VariantSession<B> {
     pub fn on_backend_notification(
         &mut self,
         origin: Option<&VariantId>,
-        notification: Notification,
-    ) -> Vec<Notification> {
+        notification: RoutedNotification,
+    ) -> Vec<RoutedNotification> {
         if self.state == SessionState::Closed {
             return Vec::new();
         }
@@ -690,14 +690,18 @@ impl<B: Clone> VariantSession<B> {
 
     /// A subscribed resource left a variant's namespace: the subscription is tombstoned (no more
     /// updates; unsubscribe still succeeds) and the client gets a tagged `resources/list_changed`.
-    pub fn on_resource_unavailable(&mut self, variant: &VariantId, uri: &str) -> Vec<Notification> {
+    pub fn on_resource_unavailable(
+        &mut self,
+        variant: &VariantId,
+        uri: &str,
+    ) -> Vec<RoutedNotification> {
         match self
             .subscriptions
             .get_mut(&(variant.clone(), uri.to_owned()))
         {
             Some(state @ SubscriptionState::Live) => {
                 *state = SubscriptionState::Tombstoned;
-                vec![Notification::new(RESOURCES_LIST_CHANGED, None).tagged(variant)]
+                vec![RoutedNotification::new(RESOURCES_LIST_CHANGED, None).tagged(variant)]
             }
             _ => Vec::new(),
         }

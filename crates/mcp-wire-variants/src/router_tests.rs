@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 
 use super::*;
-use crate::catalog::{Principal, VariantCatalog};
+use crate::catalog::{PrincipalKey, VariantCatalog};
 use crate::error::{CURSOR_PATH, INVALID_PARAMS, MSG_CURSOR_MISMATCH, MSG_INVALID_CURSOR};
 use crate::wire::{
     DeprecationInfo, EXTENSION_ID, META_KEY, ServerVariant, SlotPolicy, VariantStatus,
@@ -47,8 +47,8 @@ fn sel(id: &str) -> Value {
     json!({"_meta": {META_KEY: id}})
 }
 
-fn anon() -> Principal {
-    Principal::anonymous()
+fn anon() -> PrincipalKey {
+    PrincipalKey::anonymous()
 }
 
 fn dispatch<B: Clone + std::fmt::Debug>(
@@ -557,13 +557,13 @@ fn sessions_are_principal_bound() {
         VariantCatalog::builder()
             .variant(ServerVariant::new("public", "P"), 1, ())
             .variant(ServerVariant::new("staff", "S"), 0, ())
-            .visibility(|v: &ServerVariant, p: &Principal| v.id != "staff" || p.key() == "alice")
+            .visibility(|v: &ServerVariant, p: &PrincipalKey| v.id != "staff" || p.key() == "alice")
             .cursor_key(KEY)
             .build()
             .unwrap(),
     );
-    let alice = Principal::new("alice");
-    let bob = Principal::new("bob");
+    let alice = PrincipalKey::new("alice");
+    let bob = PrincipalKey::new("bob");
     let a = router
         .initialize(InitializeInput::new("2025-11-25", None).with_principal(alice.clone()))
         .unwrap()
@@ -613,24 +613,24 @@ fn notifications_are_tagged() {
     let mut s = session(&go_router());
     let compact = VariantId::from("compact");
     for method in crate::methods::TAGGED_LIST_CHANGED {
-        let out = s.on_backend_notification(Some(&compact), Notification::new(method, None));
+        let out = s.on_backend_notification(Some(&compact), RoutedNotification::new(method, None));
         assert_eq!(
             out,
-            vec![Notification::new(
+            vec![RoutedNotification::new(
                 method,
                 Some(json!({"_meta": {META_KEY: "compact"}}))
             )]
         );
-        let global = s.on_backend_notification(None, Notification::new(method, None));
-        assert_eq!(global, vec![Notification::new(method, None)]);
+        let global = s.on_backend_notification(None, RoutedNotification::new(method, None));
+        assert_eq!(global, vec![RoutedNotification::new(method, None)]);
         // A variant this session never saw: nothing.
         let foreign = VariantId::from("other");
         assert!(
-            s.on_backend_notification(Some(&foreign), Notification::new(method, None))
+            s.on_backend_notification(Some(&foreign), RoutedNotification::new(method, None))
                 .is_empty()
         );
     }
-    let progress = Notification::new(
+    let progress = RoutedNotification::new(
         "notifications/progress",
         Some(json!({"progressToken": 1, "progress": 0.5})),
     );
@@ -655,12 +655,12 @@ fn subscriptions_are_variant_bound() {
     );
     assert_eq!(s.subscription("coding", uri), None);
 
-    let update = Notification::new(RESOURCE_UPDATED, Some(json!({"uri": uri})));
+    let update = RoutedNotification::new(RESOURCE_UPDATED, Some(json!({"uri": uri})));
     let compact = VariantId::from("compact");
     let coding = VariantId::from("coding");
     assert_eq!(
         s.on_backend_notification(Some(&compact), update.clone()),
-        vec![Notification::new(
+        vec![RoutedNotification::new(
             RESOURCE_UPDATED,
             Some(json!({"uri": uri, "_meta": {META_KEY: "compact"}}))
         )]
@@ -670,7 +670,7 @@ fn subscriptions_are_variant_bound() {
         s.on_backend_notification(Some(&coding), update.clone())
             .is_empty()
     );
-    let other_uri = Notification::new(RESOURCE_UPDATED, Some(json!({"uri": "file:///x"})));
+    let other_uri = RoutedNotification::new(RESOURCE_UPDATED, Some(json!({"uri": "file:///x"})));
     assert!(s.on_backend_notification(None, other_uri).is_empty());
 
     // A second subscription on the same URI under `coding` is a separate one.
@@ -681,7 +681,7 @@ fn subscriptions_are_variant_bound() {
     // Disappearance: tagged list_changed, no more updates, unsubscribe still succeeds.
     assert_eq!(
         s.on_resource_unavailable(&compact, uri),
-        vec![Notification::new(
+        vec![RoutedNotification::new(
             RESOURCES_LIST_CHANGED,
             Some(json!({"_meta": {META_KEY: "compact"}}))
         )]
@@ -743,7 +743,7 @@ fn initialize_failures_are_error_frames() {
     let router = VariantRouter::new(
         VariantCatalog::builder()
             .variant(ServerVariant::new("a", "A"), 0, ())
-            .visibility(|_: &ServerVariant, p: &Principal| p.key() == "ok")
+            .visibility(|_: &ServerVariant, p: &PrincipalKey| p.key() == "ok")
             .cursor_key(KEY)
             .build()
             .unwrap(),
@@ -875,7 +875,7 @@ fn a_hidden_variant_never_leaks_through_a_replacement() {
         let n = router
             .initialize(
                 InitializeInput::new("2025-11-25", Some(&opt_in()))
-                    .with_principal(Principal::new(who)),
+                    .with_principal(PrincipalKey::new(who)),
             )
             .unwrap();
         let mut caps = json!({});
@@ -906,7 +906,7 @@ fn cursors_survive_a_key_rotation_until_the_old_key_is_retired_and_expire() {
     let old_key: &[u8] = b"the-key-before-rotation";
     let new_key: &[u8] = b"the-key-after-rotation!";
     let before = session(&with_keys(old_key, None));
-    let anonymous = Principal::anonymous();
+    let anonymous = PrincipalKey::anonymous();
     let view = |params| RequestView::new("tools/list", params, &anonymous);
     let d = match before.route(&view(None).with_now(1_000)) {
         RouteDecision::Dispatch(d) => d,

@@ -20,7 +20,7 @@ use std::sync::{Arc, OnceLock};
 use mcp_wire_variants::methods::{RESOURCE_UPDATED, TAGGED_LIST_CHANGED};
 use mcp_wire_variants::wire::META_KEY;
 use mcp_wire_variants::{
-    AdvertisePolicy, InitializeInput, Notification, Principal, RequestView, RouteDecision,
+    AdvertisePolicy, InitializeInput, PrincipalKey, RequestView, RouteDecision, RoutedNotification,
     ScopedMethod, ServerVariant, SubscriptionState, UnsubscribeOutcome, VariantCatalog, VariantId,
     VariantRouter, VariantSession, VariantStatus,
 };
@@ -82,8 +82,8 @@ pub fn run(data: &[u8]) {
         return;
     };
     let router = router(*config & 3);
-    let owner = Principal::new("owner");
-    let stranger = Principal::new("stranger");
+    let owner = PrincipalKey::new("owner");
+    let stranger = PrincipalKey::new("stranger");
     let principal = if *config & 4 != 0 { &stranger } else { &owner };
     let mut session: Option<VariantSession<Backend>> = None;
     for line in rest.split(|b| *b == b'\n') {
@@ -143,7 +143,7 @@ pub fn run(data: &[u8]) {
                     .get("origin")
                     .and_then(Value::as_str)
                     .map(VariantId::new);
-                let n = Notification::new(method, params.cloned());
+                let n = RoutedNotification::new(method, params.cloned());
                 // Only what the router tags is checked: other notifications (and list changes
                 // of an unknown origin) pass with the backend's own params, untouched.
                 let tagged = origin.is_some()

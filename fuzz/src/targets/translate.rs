@@ -20,7 +20,7 @@ use std::rc::Rc;
 use mcp_wire::ProtocolVersion;
 use mcp_wire_frames::input::DEFAULT_MAX_LINE_BYTES;
 use mcp_wire_frames::session::Session;
-use mcp_wire_frames::stream::{self, Fault, Handler, Output, Placed};
+use mcp_wire_frames::stream::{self, Fault, LineHandler, Output, Placed};
 use mcp_wire_frames::translate::{Mode, OnRefuse, Translate};
 use mcp_wire_frames::validate::Validate;
 use serde_json::Value;
@@ -75,7 +75,7 @@ impl Write for Captured {
 /// line, so each one takes the general path.
 struct GeneralOnly(Translate);
 
-impl Handler for GeneralOnly {
+impl LineHandler for GeneralOnly {
     fn frame(&mut self, placed: Placed, session: &mut Session, out: &mut Output) -> io::Result<()> {
         self.0.frame(placed, session, out)
     }
@@ -101,7 +101,7 @@ struct Written {
 fn drive(
     input: &[u8],
     options: &Options,
-    handler: &mut dyn Handler,
+    handler: &mut dyn LineHandler,
     mut session: Session,
 ) -> Written {
     let (stdout, stderr) = (Captured::default(), Captured::default());

@@ -21,12 +21,12 @@ use mcp_wire_transport::server::{
 use serde_json::{Map, Value, json};
 
 use crate::catalog::{
-    AdvertisePolicy, CatalogError, Principal, VariantCatalog, VariantCatalogBuilder,
+    AdvertisePolicy, CatalogError, PrincipalKey, VariantCatalog, VariantCatalogBuilder,
 };
 use crate::error::{INVALID_PARAMS, MSG_RESOURCE_UNAVAILABLE, VariantError};
 use crate::methods::{RESOURCE_UPDATED, ScopedMethod};
 use crate::router::{
-    Dispatch, InitializeInput, Notification, RequestView, RouteDecision, VariantRouter,
+    Dispatch, InitializeInput, RequestView, RouteDecision, RoutedNotification, VariantRouter,
     VariantSession,
 };
 use crate::wire::{HTTP_HEADER, META_KEY, ServerVariant, VariantId};
@@ -182,7 +182,7 @@ impl VariantServerBuilder {
         let capabilities = union_capabilities(self.backends.iter().map(|b| b.capabilities()));
         let ids = catalog.variants().map(|v| v.id.clone()).collect();
         let stateless_default = catalog
-            .rank(None, &Principal::anonymous())
+            .rank(None, &PrincipalKey::anonymous())
             .ok()
             .and_then(|r| r.ids.into_iter().next());
         Ok(VariantServer {
@@ -254,8 +254,8 @@ fn rpc(error: &VariantError) -> HandlerError {
 }
 
 /// The router's principal for the transport's.
-fn principal_of(p: &mcp_wire_transport::server::Principal) -> Principal {
-    Principal::new(&**p.key())
+fn principal_of(p: &mcp_wire_transport::server::Principal) -> PrincipalKey {
+    PrincipalKey::new(&**p.key())
 }
 
 /// Now, in unix seconds (cursor expiry).
@@ -587,7 +587,7 @@ impl Inner {
             let mut stream = stream;
             while let Some(update) = stream.next().await {
                 let Some(live) = weak.upgrade() else { break };
-                let updated = Notification::new(RESOURCE_UPDATED, Some(json!({"uri": uri})));
+                let updated = RoutedNotification::new(RESOURCE_UPDATED, Some(json!({"uri": uri})));
                 let gone = update == ResourceUpdate::Gone;
                 let out = {
                     let mut state = lock(&live.state);
@@ -635,15 +635,17 @@ impl Inner {
     /// sessions that opted in, untagged (and only from the default variant) for the others.
     fn relay(&self, variant: &VariantId, change: &Change) {
         let notification = match change {
-            Change::ToolsListChanged => Notification::new("notifications/tools/list_changed", None),
+            Change::ToolsListChanged => {
+                RoutedNotification::new("notifications/tools/list_changed", None)
+            }
             Change::PromptsListChanged => {
-                Notification::new("notifications/prompts/list_changed", None)
+                RoutedNotification::new("notifications/prompts/list_changed", None)
             }
             Change::ResourcesListChanged => {
-                Notification::new("notifications/resources/list_changed", None)
+                RoutedNotification::new("notifications/resources/list_changed", None)
             }
             Change::ResourceUpdated(uri) => {
-                Notification::new(RESOURCE_UPDATED, Some(json!({"uri": uri})))
+                RoutedNotification::new(RESOURCE_UPDATED, Some(json!({"uri": uri})))
             }
             _ => return,
         };
@@ -675,7 +677,7 @@ impl Inner {
 
 impl LiveSession {
     /// Sends the router's notifications on the session's standalone stream.
-    fn push_all(&self, notifications: Vec<Notification>) {
+    fn push_all(&self, notifications: Vec<RoutedNotification>) {
         for n in notifications {
             let mut frame = Map::new();
             frame.insert("method".into(), Value::String(n.method));
@@ -690,7 +692,7 @@ impl LiveSession {
 }
 
 /// A notification without the variant tag (for clients that did not opt in).
-fn untagged(mut n: Notification) -> Notification {
+fn untagged(mut n: RoutedNotification) -> RoutedNotification {
     if let Some(Value::Object(params)) = &mut n.params {
         if let Some(Value::Object(meta)) = params.get_mut("_meta") {
             meta.remove(META_KEY);

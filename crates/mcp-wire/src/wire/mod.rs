@@ -99,7 +99,7 @@ use serde_json::Value;
 
 pub use body::{BodyInfo, BodyKind};
 pub use error::{EmitError, EmitErrorKind, JsonPath, ParseError, ParseErrorKind, PathSegment};
-pub use frame::{Frame, FrameError, RawFrame, parse_frame, parse_frame_answering};
+pub use frame::{FrameError, RawFrame, TypedFrame, parse_frame, parse_frame_answering};
 pub use impls::WireBody;
 pub use ledger::{
     Action, Cause, LedgerRow, MemberAction, MemberRow, OlderForm, RefuseWhen, TypeRow,
@@ -110,7 +110,7 @@ pub use parse::{
     parse_result_str_into, parse_slice_as, parse_str_as, parse_str_into,
     parse_unchecked_result_str_into,
 };
-pub use report::{Change, EmissionReport};
+pub use report::{EmissionReport, ReportEntry};
 pub use revs::Revisions;
 
 use crate::ProtocolVersion;

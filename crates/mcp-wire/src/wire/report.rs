@@ -9,7 +9,7 @@ use crate::ProtocolVersion;
 /// One change the emitter made (or one field it let through untouched although the revision does
 /// not define it).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Change {
+pub struct ReportEntry {
     /// Where, in the emitted value (see the boundary's [paths](crate::wire#paths)).
     pub path: JsonPath,
     /// The table row behind it.
@@ -18,7 +18,7 @@ pub struct Change {
     pub value: Option<serde_json::Value>,
 }
 
-impl Change {
+impl ReportEntry {
     /// The location as a JSON Pointer.
     pub fn pointer(&self) -> String {
         self.path.pointer()
@@ -31,15 +31,15 @@ pub struct EmissionReport {
     /// The target revision.
     pub version: ProtocolVersion,
     /// Keys left out (a `strip` ledger row), with their subtrees.
-    pub stripped: Vec<Change>,
+    pub stripped: Vec<ReportEntry>,
     /// Keys added (2026-07-28 shaping), appended at the end of their object.
-    pub injected: Vec<Change>,
+    pub injected: Vec<ReportEntry>,
     /// Keys the revision does not define, written verbatim (a `pass` ledger row). A strict
     /// emission writes none: it strips them instead (listed in `stripped`).
-    pub passed: Vec<Change>,
+    pub passed: Vec<ReportEntry>,
     /// Union members written in an older form the revision carries (a member row): the path of
     /// the member, the row, and the value written.
-    pub rewritten: Vec<Change>,
+    pub rewritten: Vec<ReportEntry>,
 }
 
 /// Which list of the report a change goes to.
@@ -57,7 +57,7 @@ pub enum NoteKind {
 
 impl EmissionReport {
     /// Adds `change` to list `list`.
-    pub(crate) fn record(&mut self, list: NoteKind, change: Change) {
+    pub(crate) fn record(&mut self, list: NoteKind, change: ReportEntry) {
         match list {
             NoteKind::Stripped => self.stripped.push(change),
             NoteKind::Injected => self.injected.push(change),
@@ -78,22 +78,22 @@ impl EmissionReport {
 
     /// JSON Pointers of the stripped keys, in emission order.
     pub fn stripped_pointers(&self) -> Vec<String> {
-        self.stripped.iter().map(Change::pointer).collect()
+        self.stripped.iter().map(ReportEntry::pointer).collect()
     }
 
     /// JSON Pointers of the injected keys, in emission order.
     pub fn injected_pointers(&self) -> Vec<String> {
-        self.injected.iter().map(Change::pointer).collect()
+        self.injected.iter().map(ReportEntry::pointer).collect()
     }
 
     /// JSON Pointers of the passed keys, in emission order.
     pub fn passed_pointers(&self) -> Vec<String> {
-        self.passed.iter().map(Change::pointer).collect()
+        self.passed.iter().map(ReportEntry::pointer).collect()
     }
 
     /// JSON Pointers of the rewritten union members, in emission order.
     pub fn rewritten_pointers(&self) -> Vec<String> {
-        self.rewritten.iter().map(Change::pointer).collect()
+        self.rewritten.iter().map(ReportEntry::pointer).collect()
     }
 
     /// Whether the emitted body is the plain serialization of the value: nothing stripped,

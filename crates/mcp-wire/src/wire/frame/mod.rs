@@ -23,11 +23,11 @@
 //! ```
 //! use mcp_wire::ProtocolVersion::V2025_06_18;
 //! use mcp_wire::model::{ClientNotification, ClientRequest};
-//! use mcp_wire::wire::{Frame, parse_frame};
+//! use mcp_wire::wire::{TypedFrame, parse_frame};
 //!
 //! let text = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"add"}}"#;
 //! let frame = parse_frame::<ClientRequest, ClientNotification>(text, V2025_06_18)?;
-//! let Frame::Request(call) = frame else { unreachable!() };
+//! let TypedFrame::Request(call) = frame else { unreachable!() };
 //! assert!(matches!(call.request, ClientRequest::CallTool(_)));
 //!
 //! // A bad body still gives the id, and the reply names the JSON Pointer of the fault.
@@ -63,7 +63,7 @@ const ENVELOPE: &str = "JSONRPCMessage";
 #[non_exhaustive]
 // Typed bodies are large by nature; a frame is read once and moved once.
 #[allow(clippy::large_enum_variant)]
-pub enum Frame<'a, R, N> {
+pub enum TypedFrame<'a, R, N> {
     /// A request, its body typed as `R` (e.g. `ClientRequest`).
     Request(JsonRpcRequest<R>),
     /// A notification, its body typed as `N` (e.g. `ClientNotification`).
@@ -333,13 +333,13 @@ impl<'a> RawFrame<'a> {
 
     /// Types the body at `version`: a request as `R`, a notification as `N`, a response by
     /// `answering` (the request it answers; without it the result stays text,
-    /// [`Frame::UntypedResponse`]). A fault carries the frame's id and envelope; its JSON
+    /// [`TypedFrame::UntypedResponse`]). A fault carries the frame's id and envelope; its JSON
     /// Pointer is relative to the frame (`/params/name`, `/result/content/0`).
     pub fn parse<R: WireParse, N: WireParse>(
         &self,
         version: impl Into<VersionLike>,
         answering: Option<ResultFor<'_>>,
-    ) -> Result<Frame<'a, R, N>, FrameError> {
+    ) -> Result<TypedFrame<'a, R, N>, FrameError> {
         let version = version.into();
         let fail = |error: ParseError| FrameError {
             id: self.envelope.id().cloned(),
@@ -348,26 +348,26 @@ impl<'a> RawFrame<'a> {
         };
         match &self.envelope {
             Envelope::Request { id, .. } => parse_str_as::<R>(self.text, version)
-                .map(|r| Frame::Request(JsonRpcRequest::new(id.clone(), r)))
+                .map(|r| TypedFrame::Request(JsonRpcRequest::new(id.clone(), r)))
                 .map_err(fail),
             Envelope::Notification { .. } => parse_str_as::<N>(self.text, version)
-                .map(|n| Frame::Notification(JsonRpcNotification::new(n)))
+                .map(|n| TypedFrame::Notification(JsonRpcNotification::new(n)))
                 .map_err(fail),
             Envelope::Response { id } => {
                 let Some(result) = self.result else {
                     unreachable_response()
                 };
                 match answering {
-                    None => Ok(Frame::UntypedResponse {
+                    None => Ok(TypedFrame::UntypedResponse {
                         id: id.clone(),
                         result,
                     }),
                     Some(answering) => parse_result_str_for(answering, result.get(), version)
-                        .map(|r| Frame::Response(JsonRpcResponse::new(id.clone(), r)))
+                        .map(|r| TypedFrame::Response(JsonRpcResponse::new(id.clone(), r)))
                         .map_err(|e| fail(under("result", e))),
                 }
             }
-            Envelope::Error { id, .. } => Ok(Frame::Error(JsonRpcError::new(
+            Envelope::Error { id, .. } => Ok(TypedFrame::Error(JsonRpcError::new(
                 id.clone(),
                 self.error.clone().unwrap_or_else(|| ErrorData::new(0, "")),
             ))),
@@ -435,20 +435,20 @@ fn under(member: &str, mut e: ParseError) -> ParseError {
 }
 
 /// Reads one frame at `version`: the envelope, a request typed as `R`, a notification as `N`
-/// (responses keep their result as text: [`Frame::UntypedResponse`]; type them with
+/// (responses keep their result as text: [`TypedFrame::UntypedResponse`]; type them with
 /// [`parse_frame_answering`]). On a bad frame the [`FrameError`] keeps the id whenever there
 /// is one, and [`FrameError::reply`] is the answer to send.
 pub fn parse_frame<R: WireParse, N: WireParse>(
     text: &str,
     version: impl Into<VersionLike>,
-) -> Result<Frame<'_, R, N>, FrameError> {
+) -> Result<TypedFrame<'_, R, N>, FrameError> {
     parse_frame_answering(text, version, |_| None)
 }
 
 /// [`parse_frame`] with responses typed by the request they answer: `answering` is asked once,
 /// with a response's id, what it answers (a [`Session`](crate::session::Session) tells:
 /// `|id| session.pending(direction, id).map(Pending::result_for)`); `None` keeps the result as
-/// text ([`Frame::UntypedResponse`]).
+/// text ([`TypedFrame::UntypedResponse`]).
 ///
 /// A good frame is read in one pass (envelope and body together, in any member order); a
 /// frame that is not is read again by [`RawFrame::split`] and [`RawFrame::parse`], whose
@@ -458,13 +458,13 @@ pub fn parse_frame<R: WireParse, N: WireParse>(
 /// use mcp_wire::ProtocolVersion::V2025_06_18;
 /// use mcp_wire::jsonrpc::RequestId;
 /// use mcp_wire::model::{ServerNotification, ServerRequest, ServerResult};
-/// use mcp_wire::wire::{Frame, MethodResult, ResultFor, parse_frame_answering};
+/// use mcp_wire::wire::{TypedFrame, MethodResult, ResultFor, parse_frame_answering};
 ///
 /// let text = r#"{"jsonrpc":"2.0","id":3,"result":{"tools":[]}}"#;
 /// let frame = parse_frame_answering::<ServerRequest, ServerNotification>(text, V2025_06_18, |id| {
 ///     (id == &RequestId::Integer(3)).then(|| ResultFor::method("tools/list"))
 /// })?;
-/// let Frame::Response(r) = frame else { unreachable!() };
+/// let TypedFrame::Response(r) = frame else { unreachable!() };
 /// assert!(matches!(r.result, MethodResult::Server(ServerResult::ListTools(_))));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -472,7 +472,7 @@ pub fn parse_frame_answering<'a, 'r, R: WireParse, N: WireParse>(
     text: &'a str,
     version: impl Into<VersionLike>,
     answering: impl FnOnce(&RequestId) -> Option<ResultFor<'r>>,
-) -> Result<Frame<'a, R, N>, FrameError> {
+) -> Result<TypedFrame<'a, R, N>, FrameError> {
     let version = version.into();
     let mut answering = once::Answering::new(answering);
     let mut slot = None;
@@ -492,7 +492,7 @@ fn read_twice<'a, 'r, R: WireParse, N: WireParse>(
     text: &'a str,
     version: VersionLike,
     answering: &mut once::Answering<'r, impl FnOnce(&RequestId) -> Option<ResultFor<'r>>>,
-) -> Result<Frame<'a, R, N>, FrameError> {
+) -> Result<TypedFrame<'a, R, N>, FrameError> {
     let raw = RawFrame::split(text).map_err(|mut e| {
         e.error.version = version.clone();
         e

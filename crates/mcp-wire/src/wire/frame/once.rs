@@ -25,7 +25,7 @@ use serde::de::{
 };
 use serde_json::value::RawValue;
 
-use super::Frame;
+use super::TypedFrame;
 use crate::VersionLike;
 use crate::de::strict::CowStr;
 use crate::de::strict::{FromText, Strict};
@@ -73,7 +73,7 @@ pub(super) fn read<'a, 'r, R, N, F>(
     text: &'a str,
     version: &VersionLike,
     answering: &mut Answering<'r, F>,
-    slot: &mut Option<Frame<'a, R, N>>,
+    slot: &mut Option<TypedFrame<'a, R, N>>,
 ) -> bool
 where
     R: WireParse,
@@ -221,7 +221,7 @@ struct FrameVisitor<'v, 'a, 'r, R, N, F> {
     requests: &'static [&'static str],
     notifications: &'static [&'static str],
     /// Where the frame read is put.
-    slot: &'v mut Option<Frame<'a, R, N>>,
+    slot: &'v mut Option<TypedFrame<'a, R, N>>,
 }
 
 impl<'v, 'a, 'r, R, N, F> FrameVisitor<'v, 'a, 'r, R, N, F>
@@ -332,26 +332,26 @@ where
         }
         *self.slot = Some(match (body, seen.error, seen.id) {
             (Some(Body::Request(r)), None, Some(Some(id))) => {
-                Frame::Request(JsonRpcRequest::new(id, r))
+                TypedFrame::Request(JsonRpcRequest::new(id, r))
             }
             (Some(Body::Notification(n)), None, None) => {
-                Frame::Notification(JsonRpcNotification::new(n))
+                TypedFrame::Notification(JsonRpcNotification::new(n))
             }
             (Some(Body::Result(r)), None, Some(Some(id))) => {
-                Frame::Response(JsonRpcResponse::new(id, r))
+                TypedFrame::Response(JsonRpcResponse::new(id, r))
             }
             (Some(Body::RawResult(result)), None, Some(Some(id))) => {
                 match self.answering.get(&id) {
-                    None => Frame::UntypedResponse { id, result },
+                    None => TypedFrame::UntypedResponse { id, result },
                     Some(answering) => {
                         let typed =
                             parse_result_str_for(answering, result.get(), self.version.clone())
                                 .map_err(|_| give_up())?;
-                        Frame::Response(JsonRpcResponse::new(id, typed))
+                        TypedFrame::Response(JsonRpcResponse::new(id, typed))
                     }
                 }
             }
-            (None, Some(error), id) => Frame::Error(JsonRpcError::new(id.flatten(), error)),
+            (None, Some(error), id) => TypedFrame::Error(JsonRpcError::new(id.flatten(), error)),
             _ => return Err(give_up()),
         });
         Ok(())

@@ -15,7 +15,7 @@ use crate::wire::{
     serialize_for_report, serialize_for_vec,
 };
 
-type Client<'a> = Frame<'a, ClientRequest, ClientNotification>;
+type Client<'a> = TypedFrame<'a, ClientRequest, ClientNotification>;
 
 fn client(text: &str, v: ProtocolVersion) -> Result<Client<'_>, FrameError> {
     parse_frame::<ClientRequest, ClientNotification>(text, v)
@@ -28,13 +28,13 @@ fn reply(e: &FrameError) -> Value {
 #[test]
 fn requests_and_notifications_come_typed_with_their_envelope() {
     let text = r#"{"jsonrpc":"2.0","id":"a","method":"tools/list","params":{}}"#;
-    let Ok(Frame::Request(r)) = client(text, V2025_06_18) else {
+    let Ok(TypedFrame::Request(r)) = client(text, V2025_06_18) else {
         panic!("a request")
     };
     assert_eq!(r.id, RequestId::String("a".into()));
     assert!(matches!(r.request, ClientRequest::ListTools(_)));
     let text = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
-    let Ok(Frame::Notification(n)) = client(text, V2025_06_18) else {
+    let Ok(TypedFrame::Notification(n)) = client(text, V2025_06_18) else {
         panic!("a notification")
     };
     assert!(matches!(n.notification, ClientNotification::Initialized(_)));
@@ -166,7 +166,7 @@ fn responses_are_typed_by_the_request_they_answer() {
             id: RequestId::Integer(3)
         }
     );
-    let Ok(Frame::UntypedResponse { result, .. }) =
+    let Ok(TypedFrame::UntypedResponse { result, .. }) =
         raw.parse::<ServerRequest, ServerNotification>(V2025_06_18, None)
     else {
         panic!("untyped without its request")
@@ -176,7 +176,7 @@ fn responses_are_typed_by_the_request_they_answer() {
         V2025_06_18,
         Some(ResultFor::method("tools/call")),
     );
-    let Ok(Frame::Response(r)) = typed else {
+    let Ok(TypedFrame::Response(r)) = typed else {
         panic!("typed")
     };
     assert!(matches!(
@@ -184,7 +184,7 @@ fn responses_are_typed_by_the_request_they_answer() {
         MethodResult::Server(ServerResult::CallTool(_))
     ));
     let error = r#"{"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"no"}}"#;
-    let Ok(Frame::Error(e)) = client(error, V2025_06_18) else {
+    let Ok(TypedFrame::Error(e)) = client(error, V2025_06_18) else {
         panic!("an error response")
     };
     assert_eq!(e.error.code, -32601);
@@ -212,7 +212,7 @@ fn a_raw_frame_is_the_sessions_evidence() {
         .unwrap();
     assert!(matches!(
         frame,
-        Frame::Response(JsonRpcResponse {
+        TypedFrame::Response(JsonRpcResponse {
             result: MethodResult::Server(ServerResult::CreateTask(_)),
             ..
         })
@@ -275,8 +275,8 @@ fn envelopes_emit_their_bodies_framed() {
                 V2026_07_28
             };
             match client(t, at).unwrap() {
-                Frame::Request(r) => frames.push(JsonRpcMessage::Request(r)),
-                Frame::Notification(n) => frames.push(JsonRpcMessage::Notification(n)),
+                TypedFrame::Request(r) => frames.push(JsonRpcMessage::Request(r)),
+                TypedFrame::Notification(n) => frames.push(JsonRpcMessage::Notification(n)),
                 _ => unreachable!(),
             }
         }
@@ -438,7 +438,7 @@ fn good_frames_are_read_in_one_pass_in_any_member_order() {
                 assert_eq!(id, &RequestId::Integer(3));
                 tools
             });
-            assert!(matches!(typed, Ok(Frame::Response(_))), "{v} {text}");
+            assert!(matches!(typed, Ok(TypedFrame::Response(_))), "{v} {text}");
         }
     }
     // A task-augmented answer and an input-required one take the routes that type them.
@@ -479,7 +479,7 @@ fn good_frames_are_read_in_one_pass_in_any_member_order() {
         parse_frame_answering::<ClientRequest, ClientNotification>(input, V2026_07_28, |_| {
             Some(ResultFor::method("tools/call"))
         }),
-        Ok(Frame::Response(_))
+        Ok(TypedFrame::Response(_))
     ));
 }
 
@@ -542,7 +542,7 @@ fn duplicate_members_answer_as_the_two_pass_route() {
     // `Value` detour).
     let text = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","name":"b"}}"#;
     assert!(!one_pass_agrees(text, V2025_06_18, None));
-    let Ok(Frame::Request(r)) = client(text, V2025_06_18) else {
+    let Ok(TypedFrame::Request(r)) = client(text, V2025_06_18) else {
         panic!("a request")
     };
     let ClientRequest::CallTool(call) = r.request else {
@@ -574,7 +574,7 @@ fn ids_beyond_i64_are_refused_in_any_member_order() {
     for id in [i64::MAX, i64::MIN] {
         let text = format!(r#"{{"method":"ping","jsonrpc":"2.0","id":{id}}}"#);
         assert!(one_pass_agrees(&text, V2025_06_18, None));
-        let Ok(Frame::Request(r)) = client(&text, V2025_06_18) else {
+        let Ok(TypedFrame::Request(r)) = client(&text, V2025_06_18) else {
             panic!("{text} is a request")
         };
         assert_eq!(r.id, RequestId::Integer(id));

@@ -11,7 +11,7 @@ use crate::jsonrpc::RequestId;
 use crate::wire::error::{EmitErrorKind, JsonPath, PathSegment};
 use crate::wire::json::{JsonWriter, write_str};
 use crate::wire::ledger::Cause;
-use crate::wire::report::{Change, EmissionReport, NoteKind};
+use crate::wire::report::{EmissionReport, NoteKind, ReportEntry};
 use crate::wire::shaping::Scalar;
 
 /// An output of the emitter.
@@ -443,6 +443,6 @@ impl Sink for Reporting {
         if let Some(k) = key {
             path.push(PathSegment::Key(k.to_owned()));
         }
-        self.report.record(list, Change { path, cause, value });
+        self.report.record(list, ReportEntry { path, cause, value });
     }
 }
