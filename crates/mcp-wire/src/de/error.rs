@@ -6,6 +6,9 @@
 //! message string, so the dispatch code packs the member's own path and a typed kind into that
 //! string ([`encode`]) and [`from_value`] unpacks it again. The packing never leaves this module.
 
+use std::cell::Cell;
+use std::fmt;
+
 use serde::de;
 
 use crate::path::{JsonPath, PathSegment};
@@ -139,9 +142,60 @@ impl ModelError {
 // Packing of a located, typed error into a serde message string.
 const MARK: char = '\u{1}';
 
-/// Packs `path` (relative to the union value) and `kind` into a message string.
-pub(crate) fn encode(path: &JsonPath, kind: &ModelErrorKind) -> String {
-    let path = path.to_packed();
+thread_local! {
+    /// Whether the current read wants errors located (set by [`super::from_value`] for its
+    /// duration): then every map and array level a `Value` read climbs out of puts its step in
+    /// front of the error's path ([`located`]). Other reads keep serde's bare message.
+    static PRECISE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Resets [`PRECISE`] to its previous value when dropped.
+pub(crate) struct PreciseGuard(bool);
+
+impl PreciseGuard {
+    /// Turns located errors on until the guard is dropped.
+    pub(crate) fn enter() -> Self {
+        PreciseGuard(PRECISE.with(|p| p.replace(true)))
+    }
+}
+
+impl Drop for PreciseGuard {
+    fn drop(&mut self) {
+        PRECISE.with(|p| p.set(self.0));
+    }
+}
+
+/// Whether errors are being located (see [`PRECISE`]).
+pub(crate) fn precise() -> bool {
+    PRECISE.with(Cell::get)
+}
+
+/// One step of the path of an error still climbing out of a `Value` read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// An object member named by its key.
+    Key(String),
+    /// An array element.
+    Index(usize),
+    /// An object member named by its position among the object's members, in the order the
+    /// `Value` hands them out (a map level knows how many entries it gave, not their keys);
+    /// [`resolve`] turns it into the key.
+    Entry(usize),
+}
+
+/// Packs `steps` and `kind` into a message string.
+fn encode_steps(steps: &[Step], kind: &ModelErrorKind) -> String {
+    let path = serde_json::Value::Array(
+        steps
+            .iter()
+            .map(|s| match s {
+                Step::Key(k) => serde_json::Value::from(k.as_str()),
+                Step::Index(i) => serde_json::Value::from(*i),
+                Step::Entry(i) => serde_json::Value::Array(vec![serde_json::Value::from(*i)]),
+            })
+            .collect(),
+    )
+    .to_string();
     match kind {
         ModelErrorKind::UnknownTag {
             field,
@@ -153,8 +207,36 @@ pub(crate) fn encode(path: &JsonPath, kind: &ModelErrorKind) -> String {
     }
 }
 
+/// Packs `path` (relative to the union value) and `kind` into a message string.
+pub(crate) fn encode(path: &JsonPath, kind: &ModelErrorKind) -> String {
+    let steps: Vec<Step> = path
+        .segments()
+        .iter()
+        .map(|s| match s {
+            PathSegment::Key(k) => Step::Key(k.clone()),
+            PathSegment::Index(i) => Step::Index(*i),
+        })
+        .collect();
+    encode_steps(&steps, kind)
+}
+
+/// Reads the steps [`encode_steps`] wrote; `None` for anything else.
+fn steps_of(packed: &str) -> Option<Vec<Step>> {
+    let items: Vec<serde_json::Value> = serde_json::from_str(packed).ok()?;
+    let index = |v: &serde_json::Value| v.as_u64().and_then(|i| usize::try_from(i).ok());
+    items
+        .iter()
+        .map(|v| match v {
+            serde_json::Value::String(k) => Some(Step::Key(k.clone())),
+            serde_json::Value::Number(_) => index(v).map(Step::Index),
+            serde_json::Value::Array(a) if a.len() == 1 => index(&a[0]).map(Step::Entry),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Unpacks a message made by [`encode`]; `None` for ordinary serde messages.
-fn decode(message: &str) -> Option<(JsonPath, ModelErrorKind)> {
+fn decode(message: &str) -> Option<(Vec<Step>, ModelErrorKind)> {
     let start = message.find(MARK)?;
     let body = &message[start + 1..];
     // serde_json may append " at line L column C" when parsing text.
@@ -163,7 +245,7 @@ fn decode(message: &str) -> Option<(JsonPath, ModelErrorKind)> {
         _ => body,
     };
     let mut parts = body.split(MARK);
-    let path = JsonPath::from_packed(parts.next()?)?;
+    let steps = steps_of(parts.next()?)?;
     let kind = match parts.next()? {
         "tag" => ModelErrorKind::UnknownTag {
             field: parts.next()?.to_owned(),
@@ -175,31 +257,70 @@ fn decode(message: &str) -> Option<(JsonPath, ModelErrorKind)> {
         },
         _ => ModelErrorKind::Invalid(parts.collect::<Vec<_>>().join("")),
     };
-    Some((path, kind))
+    Some((steps, kind))
 }
 
-/// A `serde_path_to_error` path as a [`JsonPath`] (`content`, `0`, `type`).
-fn path_of(path: &serde_path_to_error::Path) -> JsonPath {
-    use serde_path_to_error::Segment;
-    JsonPath::from_segments(
-        path.iter()
-            .filter_map(|s| match s {
-                Segment::Seq { index } => Some(PathSegment::Index(*index)),
-                Segment::Map { key } => Some(PathSegment::Key(key.clone())),
-                Segment::Enum { variant } => Some(PathSegment::Key(variant.clone())),
-                Segment::Unknown => None,
-            })
-            .collect(),
-    )
+/// A read's error message as steps and a kind: unpacked when packed, else serde's message at
+/// the value itself.
+fn unpack(message: String) -> (Vec<Step>, ModelErrorKind) {
+    decode(&message).unwrap_or_else(|| (Vec::new(), ModelErrorKind::Invalid(message)))
 }
 
-pub(crate) fn from_path_error(err: serde_path_to_error::Error<serde_json::Error>) -> ModelError {
-    let outer = path_of(err.path());
-    let message = err.inner().to_string();
-    match decode(&message) {
-        Some((inner, kind)) => ModelError::new(inner.under(&outer), kind),
-        None => ModelError::new(outer, ModelErrorKind::Invalid(message)),
+/// `e`, raised inside the value reached by `step`, with `step` put in front of its path while
+/// errors are located ([`precise`]); otherwise `e` itself.
+#[cold]
+#[inline(never)]
+pub(crate) fn located<E: de::Error>(e: E, step: Step) -> E {
+    if !precise() {
+        return e;
     }
+    let (mut steps, kind) = unpack(e.to_string());
+    steps.insert(0, step);
+    E::custom(encode_steps(&steps, &kind))
+}
+
+/// The JSON path of `steps` in `root`: [`Step::Entry`] becomes the key at that position. A step
+/// that `root` does not have ends the path there (it cannot happen for steps taken by a read of
+/// `root`).
+fn resolve(steps: Vec<Step>, root: &serde_json::Value) -> JsonPath {
+    let mut path = JsonPath::root();
+    let mut at = Some(root);
+    for step in steps {
+        let (segment, next) = match step {
+            Step::Key(k) => {
+                let next = at.and_then(|v| v.get(&k));
+                (PathSegment::Key(k), next)
+            }
+            Step::Index(i) => (PathSegment::Index(i), at.and_then(|v| v.get(i))),
+            Step::Entry(i) => match at
+                .and_then(serde_json::Value::as_object)
+                .and_then(|m| m.iter().nth(i))
+            {
+                Some((k, v)) => (PathSegment::Key(k.clone()), Some(v)),
+                None => break,
+            },
+        };
+        path.push(segment);
+        at = next;
+    }
+    path
+}
+
+/// The error of a located read of `root` ([`super::from_value`]) as a [`ModelError`].
+pub(crate) fn from_value_error(err: serde_json::Error, root: &serde_json::Value) -> ModelError {
+    let (steps, kind) = unpack(err.to_string());
+    ModelError::new(resolve(steps, root), kind)
+}
+
+/// A union member's error, relative to the member's buffered value under `key`, as an error of
+/// the union's own read (packed with its path while errors are located).
+pub(crate) fn under_entry<E: de::Error>(err: impl fmt::Display, key: &str) -> E {
+    if !precise() {
+        return E::custom(err);
+    }
+    let (mut steps, kind) = unpack(err.to_string());
+    steps.insert(0, Step::Key(key.to_owned()));
+    E::custom(encode_steps(&steps, &kind))
 }
 
 /// The serde error for an unknown tag, in a form [`from_value`] turns into
@@ -239,12 +360,56 @@ mod tests {
         };
         let at = JsonPath::root().index(1);
         let msg = encode(&at, &kind);
-        assert_eq!(decode(&msg), Some((at.clone(), kind)));
+        assert_eq!(decode(&msg), Some((vec![Step::Index(1)], kind)));
         assert_eq!(
             decode(&format!("{msg} at line 1 column 9")).map(|d| d.0),
-            Some(at)
+            Some(vec![Step::Index(1)])
         );
         assert_eq!(decode("missing field `text`"), None);
+    }
+
+    #[test]
+    fn packed_steps_keep_keys_indices_and_entries_apart() {
+        let steps = vec![
+            Step::Key("content".into()),
+            Step::Index(1),
+            Step::Key("0".into()),
+            Step::Entry(2),
+            Step::Key("a\u{1}/b".into()),
+        ];
+        let kind = ModelErrorKind::Invalid("bad".into());
+        assert_eq!(
+            decode(&encode_steps(&steps, &kind)),
+            Some((steps, kind.clone()))
+        );
+        assert_eq!(steps_of("not json"), None);
+        assert_eq!(steps_of("[true]"), None);
+        assert_eq!(steps_of("[[1,2]]"), None);
+    }
+
+    #[test]
+    fn entries_resolve_to_the_keys_of_the_value_read() {
+        let root = serde_json::json!({"b": [{"x": 1, "y": {"z": 2}}], "a": 0});
+        // The members' order is the map's (sorted, or as written with `preserve_order`).
+        let key_of_b = root
+            .as_object()
+            .unwrap()
+            .keys()
+            .position(|k| k == "b")
+            .unwrap();
+        let steps = vec![
+            Step::Entry(key_of_b),
+            Step::Index(0),
+            Step::Key("y".into()),
+            Step::Entry(0),
+        ];
+        assert_eq!(resolve(steps, &root).pointer(), "/b/0/y/z");
+        // A step the value does not have ends the path before it.
+        assert_eq!(resolve(vec![Step::Entry(9)], &root).pointer(), "");
+        assert_eq!(
+            resolve(vec![Step::Key("q".into()), Step::Index(3)], &root).pointer(),
+            "/q/3"
+        );
     }
 
     #[test]
@@ -271,6 +436,35 @@ mod tests {
         assert_eq!(content.path.pointer(), "/content/0");
         assert_eq!(content.code(), -32602);
         assert_eq!(e(ModelErrorKind::Invalid("x".into())).code(), -32602);
+    }
+
+    #[test]
+    fn one_read_of_a_value_locates_errors_in_members_elements_and_replayed_entries() {
+        let at = |value: serde_json::Value| {
+            from_value::<crate::model::CallToolResult>(value)
+                .unwrap_err()
+                .path
+                .pointer()
+        };
+        // An element of an array, a member of an object.
+        let text = serde_json::json!({"content": [
+            {"type": "text", "text": "a"},
+            {"type": "text", "text": 5}
+        ]});
+        assert_eq!(at(text), "/content/1/text");
+        // A member read before the union's tag (buffered, then replayed), two levels down.
+        let annotated = serde_json::json!({"content": [
+            {"annotations": {"priority": "high"}, "type": "text", "text": "a"}
+        ]});
+        assert_eq!(at(annotated), "/content/0/annotations/priority");
+        // A missing field is reported at its object.
+        let missing = serde_json::json!({"content": [{"type": "text"}]});
+        let e = from_value::<crate::model::CallToolResult>(missing).unwrap_err();
+        assert_eq!(e.path.pointer(), "/content/0");
+        assert_eq!(
+            e.kind,
+            ModelErrorKind::Invalid("missing field `text`".into())
+        );
     }
 
     #[test]

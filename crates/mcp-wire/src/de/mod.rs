@@ -24,9 +24,8 @@
 //!
 //! This works for any `Deserializer`: text (`serde_json::from_str`/`from_slice`), `Value` and
 //! `&Value`. Errors keep the kinds of [`error`] (`UnknownTag`, `MissingTag`) and, under
-//! [`from_value`], their JSON paths: an error inside a replayed entry is located by a
-//! path tracker on that entry (only while `from_value` runs, the slow error-locating pass; the
-//! fast pass needs no path).
+//! [`from_value`], their JSON paths: an error inside a replayed entry gets the entry's key put in
+//! front of its path (only while `from_value` runs; the text reads need no path).
 //!
 //! Duplicate keys: a `Value` keeps the last of duplicate keys (it reads
 //! `{"type":"text","text":"a","text":"b"}` as `"b"`); streaming hands both entries to the member,
@@ -38,7 +37,6 @@ pub(crate) mod error;
 pub(crate) mod strict;
 
 use std::borrow::Cow;
-use std::cell::Cell;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -49,34 +47,11 @@ use serde::de::{
 };
 use serde_json::Value;
 
-use self::error::{ModelError, encode, from_path_error, missing_tag, unknown_tag};
+pub(crate) use self::error::PreciseGuard;
+use self::error::{
+    ModelError, encode, from_value_error, missing_tag, precise, under_entry, unknown_tag,
+};
 use self::strict::{CowStr, FromValue, Strict};
-
-thread_local! {
-    /// Whether the current parse wants precise paths for errors inside replayed entries (set by
-    /// [`from_value`] for its duration).
-    static PRECISE: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Resets [`PRECISE`] to its previous value when dropped.
-pub(crate) struct PreciseGuard(bool);
-
-impl PreciseGuard {
-    /// Turns precise paths on until the guard is dropped.
-    pub(crate) fn enter() -> Self {
-        PreciseGuard(PRECISE.with(|p| p.replace(true)))
-    }
-}
-
-impl Drop for PreciseGuard {
-    fn drop(&mut self) {
-        PRECISE.with(|p| p.set(self.0));
-    }
-}
-
-fn precise() -> bool {
-    PRECISE.with(Cell::get)
-}
 
 /// An object key as read: borrowed from the input when the input allows it.
 pub(crate) type Key<'de> = Cow<'de, str>;
@@ -345,23 +320,8 @@ fn replay_value<'de, V: DeserializeSeed<'de>, E: de::Error>(
     key: &str,
     value: Value,
 ) -> Result<V::Value, E> {
-    if !precise() {
-        return seed
-            .deserialize(Strict(value, FromValue))
-            .map_err(E::custom);
-    }
-    let mut track = serde_path_to_error::Track::new();
-    match seed.deserialize(serde_path_to_error::Deserializer::new(
-        Strict(value, FromValue),
-        &mut track,
-    )) {
-        Ok(v) => Ok(v),
-        Err(e) => {
-            let located =
-                from_path_error(serde_path_to_error::Error::new(track.path(), e)).under_key(key);
-            Err(E::custom(encode(&located.path, &located.kind)))
-        }
-    }
+    seed.deserialize(Strict(value, FromValue))
+        .map_err(|e| under_entry(e, key))
 }
 
 /// A union chosen by a string discriminator; implemented by `tagged_union!`.
@@ -802,8 +762,7 @@ mod generated_unions {
 
     /// A generated union member's parse, located ([`from_value`]'s path and kind).
     pub(crate) fn member<T: de::DeserializeOwned>(value: &Value) -> Result<T, ModelError> {
-        let _precise = PreciseGuard::enter();
-        serde_path_to_error::deserialize(Strict(value, FromValue)).map_err(from_path_error)
+        located_read(value)
     }
 
     /// The `Deserialize` of a generated untagged union (emitted by `cargo xtask codegen`): the
@@ -879,8 +838,15 @@ pub(crate) fn check_as<T: serde::de::DeserializeOwned>(
 
 /// Parses `value` as `T`, reporting failures as a located, typed [`ModelError`].
 pub fn from_value<T: de::DeserializeOwned>(value: Value) -> Result<T, ModelError> {
+    located_read(&value)
+}
+
+/// Reads `value` as `T` through [`Strict`], with errors located: the one read of a `Value`,
+/// which types it and, when it fails, says where (each map and array level the error climbs
+/// out of puts its step in front of the path; see [`error::located`]).
+pub(crate) fn located_read<T: de::DeserializeOwned>(value: &Value) -> Result<T, ModelError> {
     let _precise = PreciseGuard::enter();
-    serde_path_to_error::deserialize(Strict(value, FromValue)).map_err(from_path_error)
+    T::deserialize(Strict(value, FromValue)).map_err(|e| from_value_error(e, value))
 }
 
 /// Parses `value` as `T` inside a `Deserialize` impl (union dispatch), keeping the member's

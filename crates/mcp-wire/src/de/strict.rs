@@ -7,7 +7,7 @@
 //!   field (`visit_seq`), so `"params":["x"]` would be a struct whose first field is `"x"`;
 //!   every type the model reads as a struct is an object in the schema. The array form is
 //!   refused with serde's own message (`invalid type: sequence, expected struct Tool`), located
-//!   by the path tracker when one runs ([`super::from_value`]).
+//!   at its path when errors are located ([`super::from_value`]).
 //! - **An ignored member is still JSON a `Value` can hold.** `serde_json` skips the value of a
 //!   member a type does not name without reading it as a value: a number out of range
 //!   (`6E9373`) or a lone surrogate escape passes there, and the same text read as a `Value`
@@ -27,10 +27,17 @@ use std::hash::BuildHasher;
 use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, Unexpected, Visitor};
 use smallvec::SmallVec;
 
+use super::error::{Step, located};
+
 /// How a [`Strict`] parse reads its input: what it checks beyond the two rules every mode keeps.
 pub(crate) trait Mode: Copy {
     /// Whether the input is JSON text (ignored values are then read as values).
     const TEXT: bool;
+    /// Whether an error climbing out of a map entry or an array element gets that step put in
+    /// front of its path when errors are located ([`super::error::located`]). The `Value` reads
+    /// do it, so one read both types a value and locates its error; text reads leave the
+    /// locating to that read.
+    const LOCATES: bool = false;
     /// The keys of one object read so far, for the repeated-key check (`()`: not checked).
     type Keys: Keys;
     /// The mode one level of nesting deeper; an error past the mode's bound.
@@ -72,6 +79,7 @@ pub(crate) struct Unchecked {
 
 impl Mode for FromValue {
     const TEXT: bool = false;
+    const LOCATES: bool = true;
     type Keys = ();
 
     #[inline]
@@ -133,6 +141,16 @@ pub(crate) struct StrictMap<A, M: Mode> {
     map: A,
     mode: M,
     keys: M::Keys,
+    /// Entries handed out so far (counted when the mode locates errors).
+    entries: usize,
+}
+
+/// A sequence access whose elements are [`Strict`]; it counts them when the mode locates
+/// errors.
+pub(crate) struct StrictSeq<A, M> {
+    seq: A,
+    mode: M,
+    elements: usize,
 }
 
 /// Reads a `T` from JSON text through [`Strict`] in `mode` (trailing text refused, as
@@ -493,7 +511,11 @@ impl<'de, V: Visitor<'de>, M: Mode> Visitor<'de> for Wrap<V, M> {
 
     #[inline]
     fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-        self.0.visit_seq(Strict(seq, self.1.deeper::<A::Error>()?))
+        self.0.visit_seq(StrictSeq {
+            seq,
+            mode: self.1.deeper::<A::Error>()?,
+            elements: 0,
+        })
     }
 }
 
@@ -507,7 +529,7 @@ impl<'de, V: Visitor<'de>, M: Mode> Visitor<'de> for ObjectOnly<V, M> {
     }
 }
 
-impl<'de, A: de::SeqAccess<'de>, M: Mode> de::SeqAccess<'de> for Strict<A, M> {
+impl<'de, A: de::SeqAccess<'de>, M: Mode> de::SeqAccess<'de> for StrictSeq<A, M> {
     type Error = A::Error;
 
     #[inline]
@@ -515,11 +537,17 @@ impl<'de, A: de::SeqAccess<'de>, M: Mode> de::SeqAccess<'de> for Strict<A, M> {
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>, A::Error> {
-        self.0.next_element_seed(StrictSeed(seed, self.1))
+        let read = self.seq.next_element_seed(StrictSeed(seed, self.mode));
+        if M::LOCATES {
+            let index = self.elements;
+            self.elements += 1;
+            return read.map_err(|e| located(e, Step::Index(index)));
+        }
+        read
     }
 
     fn size_hint(&self) -> Option<usize> {
-        self.0.size_hint()
+        self.seq.size_hint()
     }
 }
 
@@ -529,6 +557,7 @@ impl<A, M: Mode> StrictMap<A, M> {
             map,
             mode,
             keys: M::Keys::default(),
+            entries: 0,
         }
     }
 }
@@ -542,6 +571,9 @@ impl<'de, A: de::MapAccess<'de>, M: Mode> de::MapAccess<'de> for StrictMap<A, M>
         seed: K,
     ) -> Result<Option<K::Value>, A::Error> {
         if !<M::Keys as Keys>::CHECKED {
+            if M::LOCATES {
+                self.entries += 1;
+            }
             return self.map.next_key_seed(StrictSeed(seed, self.mode));
         }
         // The key is read as a string first, to be checked, then handed to the seed as one
@@ -560,7 +592,13 @@ impl<'de, A: de::MapAccess<'de>, M: Mode> de::MapAccess<'de> for StrictMap<A, M>
 
     #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
-        self.map.next_value_seed(StrictSeed(seed, self.mode))
+        let read = self.map.next_value_seed(StrictSeed(seed, self.mode));
+        if M::LOCATES {
+            // The value of the entry whose key was handed out last.
+            let entry = self.entries.wrapping_sub(1);
+            return read.map_err(|e| located(e, Step::Entry(entry)));
+        }
+        read
     }
 
     fn size_hint(&self) -> Option<usize> {

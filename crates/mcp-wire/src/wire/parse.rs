@@ -258,20 +258,14 @@ pub(crate) fn from_model(
     ParseError::new(kind, path, version, type_name, message)
 }
 
-/// A plain lenient parse; on failure, a second pass locates the error.
+/// A plain lenient parse, its error located by the same read.
 pub(crate) fn plain<T: DeserializeOwned>(
     value: &Value,
     version: &VersionLike,
     type_name: &'static str,
     kind: ParseKind,
 ) -> Result<T, ParseError> {
-    match strict::from_value::<T, _>(value) {
-        Ok(v) => Ok(v),
-        Err(_) => match model::from_value::<T>(value.clone()) {
-            Ok(v) => Ok(v),
-            Err(e) => Err(from_model(e, version, type_name, kind)),
-        },
-    }
+    crate::de::located_read::<T>(value).map_err(|e| from_model(e, version, type_name, kind))
 }
 
 /// The 2026-07-28 mandates on the raw input (they apply to known 2026-07-28 only).
