@@ -439,3 +439,26 @@ pub async fn run_to_json(command: Command, within: std::time::Duration) -> serde
     serde_json::from_slice(&output.stdout)
         .unwrap_or_else(|e| panic!("the client printed no JSON ({e}):\n{stderr}"))
 }
+
+/// Kills (by pid, SIGKILL) every process whose environment holds `mark=value`: the processes a
+/// run started through a shell pipeline, which it cannot reach by its children's pids.
+pub fn kill_marked(mark: &str, value: &std::path::Path) {
+    let mark = format!("{mark}={}", value.display());
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+        else {
+            continue;
+        };
+        let marked = fs::read(entry.path().join("environ"))
+            .is_ok_and(|env| env.split(|b| *b == 0).any(|v| v == mark.as_bytes()));
+        if marked {
+            let _ = Command::new("kill").args(["-9", pid]).status();
+        }
+    }
+}

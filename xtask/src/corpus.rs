@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use mcp_wire::ProtocolVersion;
-use mcp_wire_tests::peers::Peers;
+use mcp_wire_tests::peers::{Peers, kill_marked};
 use serde_json::{Value, json};
 
 /// Where to write the sessions.
@@ -319,7 +319,7 @@ fn record(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let outcome = run_bounded(client, scratch);
-    end_marked(scratch);
+    kill_marked(MARK, scratch);
     let report: Value = serde_json::from_str(&outcome?).context("the client's report")?;
     let steps = report["steps"].as_array().map_or(&[][..], Vec::as_slice);
     let failed = steps.iter().filter(|s| s.get("error").is_some()).count();
@@ -389,32 +389,10 @@ fn run_bounded(mut command: Command, scratch: &Path) -> anyhow::Result<String> {
         }
         if started.elapsed() > RUN {
             let _ = child.kill();
-            end_marked(scratch);
+            kill_marked(MARK, scratch);
             bail!("the session did not end within {RUN:?}");
         }
         std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-/// Ends (by pid) every process left over from the session marked with `scratch`.
-fn end_marked(scratch: &Path) {
-    let mark = format!("{MARK}={}", scratch.display());
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(pid) = name
-            .to_str()
-            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
-        else {
-            continue;
-        };
-        let marked = std::fs::read(entry.path().join("environ"))
-            .is_ok_and(|env| env.split(|b| *b == 0).any(|v| v == mark.as_bytes()));
-        if marked {
-            let _ = Command::new("kill").args(["-9", pid]).status();
-        }
     }
 }
 

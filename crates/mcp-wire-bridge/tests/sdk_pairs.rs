@@ -27,7 +27,7 @@ use std::time::Duration;
 use mcp_wire::ProtocolVersion;
 use mcp_wire_bridge::{Bridge, BridgeOptions, UpstreamTarget};
 use mcp_wire_schemas::{SchemaOracle, SchemaStore};
-use mcp_wire_tests::peers::peers;
+use mcp_wire_tests::peers::{kill_marked, peers};
 use mcp_wire_tests::plans::{Outcome, Step, plan_env};
 use serde_json::{Value, json};
 use tokio::io::AsyncBufReadExt;
@@ -165,12 +165,12 @@ fn free_port() -> u16 {
 }
 
 /// The environment variable that marks a pair's stdio servers with its taps directory, so
-/// they can be found and killed by pid when the run ends ([`kill_marked`]).
+/// they can be found and killed by pid when the run ends (`kill_marked`).
 const MARK: &str = "MCP_WIRE_PAIR";
 
 /// The server over stdio, its stdin and stdout logged to `dir`, its stderr dropped (the bridge
 /// kills the `sh`; the pipeline's server, which may keep timers running after its stdin ends,
-/// is killed by [`kill_marked`]).
+/// is killed by `kill_marked`).
 fn server_stdio(server: Server, dir: &Path) -> UpstreamTarget {
     let (script, arg) = match server {
         Server::Everything => (everything(), "stdio"),
@@ -183,30 +183,6 @@ fn server_stdio(server: Server, dir: &Path) -> UpstreamTarget {
         script.display()
     );
     UpstreamTarget::Command(["sh", "-c", &line].map(Into::into).to_vec())
-}
-
-/// Kills (by pid) every process whose environment carries [`MARK`] for `dir`.
-fn kill_marked(dir: &Path) {
-    let mark = format!("{MARK}={}", dir.display());
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(pid) = name
-            .to_str()
-            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
-        else {
-            continue;
-        };
-        let marked = std::fs::read(entry.path().join("environ"))
-            .is_ok_and(|env| env.split(|b| *b == 0).any(|v| v == mark.as_bytes()));
-        if marked {
-            let _ = std::process::Command::new("kill")
-                .args(["-9", pid])
-                .status();
-        }
-    }
 }
 
 /// The server over Streamable HTTP behind a tap logging to `dir`; the processes and the
@@ -438,7 +414,7 @@ impl Run {
 
 impl Drop for Run {
     fn drop(&mut self) {
-        kill_marked(&self.dir);
+        kill_marked(MARK, &self.dir);
         if !std::thread::panicking() {
             std::fs::remove_dir_all(&self.dir).ok();
         }
