@@ -36,6 +36,11 @@ pub enum TransportError {
     /// Nothing arrived within the allowed time.
     #[error("timed out after {0:?}")]
     Timeout(Duration),
+    /// A client could not obtain the authorization a server asked for (discovery,
+    /// registration, the authorization or token request failed, or a check of what the
+    /// authorization server said did). The message never quotes a credential.
+    #[error("authorization failed: {0}")]
+    Authorization(String),
     /// The peer broke the protocol; `code` is the JSON-RPC error code it maps to.
     #[error("protocol error {code}: {message}")]
     Protocol {

@@ -11,13 +11,20 @@
 //! (2026-07-28 and later: stateless). Exit status 0 when the calls went through.
 
 use std::error::Error;
+use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_wire::ProtocolVersion;
 use mcp_wire::jsonrpc::{JsonRpcNotification, JsonRpcRequest};
 use mcp_wire::model::{ClientNotification, ClientRequest, InitializedNotification};
 use mcp_wire::wire::serialize_for_vec;
-use mcp_wire_transport::client::{ClientOptions, Wire, connect_streamable, tool_param_headers};
+use mcp_wire_transport::client::oauth::{
+    FollowRedirect, Grant, OAuthClient, OAuthConfig, PreRegistered, Secret,
+};
+use mcp_wire_transport::client::{
+    Authorizer, ClientOptions, Wire, connect_streamable, tool_param_headers,
+};
+use mcp_wire_transport::server::oauth::{HttpSender, OAuthHttp};
 use mcp_wire_transport::{Connection, Frame};
 use serde_json::{Map, Value, json};
 
@@ -44,6 +51,8 @@ const SCENARIOS: &[(&str, Play)] = &[
         Box::pin(request_state(p))
     }),
     ("http-standard-headers", |p| Box::pin(call_each_tool(p))),
+    // Authorization: the same calls; the OAuth client (see `authorizer`) answers the 401s.
+    ("auth/*", |p| Box::pin(list_then_call_first(p))),
     ("http-custom-headers", |p| Box::pin(context_tool_calls(p))),
     ("http-invalid-tool-headers", |p| Box::pin(call_each_tool(p))),
 ];
@@ -335,6 +344,38 @@ fn answer_input(request: &Value) -> Value {
     }
 }
 
+/// Where the suite's authorization servers redirect (never listened on: the redirect is read).
+const REDIRECT_URI: &str = "http://localhost:3000/callback";
+/// The client ID metadata document URL the suite's authorization servers accept.
+const CLIENT_METADATA_URL: &str = "https://conformance-test.local/client-metadata.json";
+
+/// The OAuth client of an `auth/*` scenario: the authorization code flow through redirects
+/// the mock authorization server makes by itself, or client credentials where the scenario
+/// hands them out; a client pre-registered when `MCP_CONFORMANCE_CONTEXT` names one.
+fn authorizer(url: &str, scenario: &str) -> Result<Arc<dyn Authorizer>> {
+    let context: Value = std::env::var("MCP_CONFORMANCE_CONTEXT")
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default();
+    let http: Arc<dyn OAuthHttp> = Arc::new(HttpSender::default());
+    let grant = if scenario.starts_with("auth/client-credentials") {
+        Grant::ClientCredentials
+    } else {
+        Grant::AuthorizationCode(Arc::new(FollowRedirect::new(http.clone(), REDIRECT_URI)))
+    };
+    let mut config = OAuthConfig::new(grant)
+        .http(http)
+        .client_name("mcp-wire-conformance-client")
+        .client_metadata_url(CLIENT_METADATA_URL);
+    if let Some(client_id) = context["client_id"].as_str() {
+        config = config.pre_registered(PreRegistered {
+            client_id: client_id.to_owned(),
+            client_secret: context["client_secret"].as_str().map(Secret::new),
+        });
+    }
+    Ok(Arc::new(OAuthClient::new(url, config)?))
+}
+
 #[tokio::main]
 async fn main() {
     if let Err(e) = run().await {
@@ -355,7 +396,10 @@ async fn run() -> Result<()> {
         .map_err(|_| "unknown MCP_CONFORMANCE_PROTOCOL_VERSION")?;
     let play = SCENARIOS
         .iter()
-        .find(|(name, _)| *name == scenario)
+        .find(|(name, _)| match name.strip_suffix('*') {
+            Some(prefix) => scenario.starts_with(prefix),
+            None => *name == scenario,
+        })
         .map(|(_, play)| *play)
         .ok_or_else(|| format!("unknown scenario {scenario:?}"))?;
     let stateless = revision >= ProtocolVersion::V2026_07_28;
@@ -364,9 +408,12 @@ async fn run() -> Result<()> {
     } else {
         Wire::Stateful
     };
-    let options = ClientOptions::default()
+    let mut options = ClientOptions::default()
         .request_timeout(Duration::from_secs(20))
         .open_get_stream(scenario != "sse-retry");
+    if scenario.starts_with("auth/") {
+        options = options.authorizer(authorizer(&url, &scenario)?);
+    }
     let connection = connect_streamable(&url, wire, options)?;
     let mut peer = Peer {
         connection,

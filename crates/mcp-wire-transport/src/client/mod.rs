@@ -14,8 +14,11 @@
 //! `data.reason` from the bridge's refusal catalogue: `upstream_unavailable`, `upstream_closed`,
 //! `timeout`). Loopback `http://` only: no TLS.
 
+mod auth;
 mod http;
 mod legacy_sse;
+#[cfg(feature = "oauth-client")]
+pub mod oauth;
 mod param_headers;
 mod peek;
 mod sse;
@@ -26,6 +29,7 @@ use std::time::Duration;
 
 use mcp_wire::wire::RawFrame;
 
+pub use auth::{Authorizer, ChallengeFuture, StaticToken};
 pub use legacy_sse::connect_legacy_sse;
 pub use param_headers::{ParamHeader, tool_param_headers};
 pub use streamable::connect_streamable;
@@ -98,6 +102,19 @@ pub struct ClientOptions {
     pub stateless_version: String,
     /// Takes the server's frames ahead of the receiver (none: all go to the receiver).
     pub tap: Option<FrameTap>,
+    /// Streamable HTTP: the credentials of every request, and what answers a 401 or 403
+    /// (none: requests go without, and a refusal is the answer).
+    pub authorizer: Option<AuthorizerSlot>,
+}
+
+/// An [`Authorizer`] shared by the exchanges of a connection.
+#[derive(Clone)]
+pub struct AuthorizerSlot(pub(crate) Arc<dyn Authorizer>);
+
+impl std::fmt::Debug for AuthorizerSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Authorizer")
+    }
 }
 
 impl Default for ClientOptions {
@@ -111,6 +128,7 @@ impl Default for ClientOptions {
             open_get_stream: true,
             stateless_version: "2026-07-28".to_owned(),
             tap: None,
+            authorizer: None,
         }
     }
 }
@@ -137,6 +155,12 @@ impl ClientOptions {
     /// Sets [`ClientOptions::tap`].
     pub fn tap(mut self, tap: FrameTap) -> Self {
         self.tap = Some(tap);
+        self
+    }
+
+    /// Sets [`ClientOptions::authorizer`].
+    pub fn authorizer(mut self, authorizer: Arc<dyn Authorizer>) -> Self {
+        self.authorizer = Some(AuthorizerSlot(authorizer));
         self
     }
 

@@ -20,6 +20,7 @@ use mcp_wire::wire::RawFrame;
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, mpsc, watch};
 use tokio::task::{AbortHandle, JoinSet};
 
+use super::auth::{MAX_AUTHORIZATIONS_PER_REQUEST, is_auth_refusal};
 use super::http::{
     HttpClient, Media, Reason, SseBody, client, each_answer, error_answer, hand, hand_bytes,
     media_type, parse_url, read_body, send, status_message,
@@ -336,9 +337,14 @@ impl Shared {
     /// A request to the endpoint with the headers every exchange carries.
     fn request(&self, method: Method, accept: &'static str) -> http::request::Builder {
         let mut builder = Request::builder()
-            .method(method)
             .uri(self.url.clone())
             .header(header::ACCEPT, HeaderValue::from_static(accept));
+        if let Some(authorizer) = &self.options.authorizer {
+            for (name, value) in authorizer.0.request_headers(&method, &self.url) {
+                builder = builder.header(name, value);
+            }
+        }
+        let mut builder = builder.method(method);
         if self.rules.session {
             let session = self.lock();
             if let Some(id) = &session.id {
@@ -354,6 +360,62 @@ impl Shared {
     /// One POST exchange: send `frame`, deliver what comes back, answer what the server did not.
     async fn exchange(self: Arc<Self>, frame: Frame, plan: Plan, _permit: OwnedSemaphorePermit) {
         let mut pending: HashSet<RequestId> = plan.requests.iter().cloned().collect();
+        let body = frame.into_bytes();
+        let mut authorizations = 0;
+        let response = loop {
+            let request = match self.post_request(&plan, body.clone()) {
+                Ok(request) => request,
+                Err(e) => {
+                    let message = format!("cannot build the request: {e}");
+                    return self
+                        .answer_rest(&mut pending, Reason::Unavailable, &message, None)
+                        .await;
+                }
+            };
+            let response = match send(&self.client, request, self.options.request_timeout).await {
+                Ok(response) => response,
+                Err(e) => {
+                    let message = format!("POST {} failed: {e}", self.url);
+                    return self
+                        .answer_rest(&mut pending, Reason::of(&e), &message, None)
+                        .await;
+                }
+            };
+            let status = response.status();
+            let Some(authorizer) = &self.options.authorizer else {
+                break response;
+            };
+            if !is_auth_refusal(status) || authorizations >= MAX_AUTHORIZATIONS_PER_REQUEST {
+                break response;
+            }
+            authorizations += 1;
+            let (parts, body) = response.into_parts();
+            let _ = read_body(body, 1 << 16).await;
+            match authorizer
+                .0
+                .challenged(&self.url, status, &parts.headers)
+                .await
+            {
+                Ok(true) => continue,
+                Ok(false) => {
+                    let message = format!("the server refused the request (HTTP {status})");
+                    return self
+                        .answer_rest(&mut pending, Reason::Unavailable, &message, Some(status))
+                        .await;
+                }
+                Err(e) => {
+                    let message = e.to_string();
+                    return self
+                        .answer_rest(&mut pending, Reason::Unavailable, &message, Some(status))
+                        .await;
+                }
+            }
+        };
+        self.answered(response, &plan, &mut pending).await;
+    }
+
+    /// The POST carrying `body` as `plan` says.
+    fn post_request(&self, plan: &Plan, body: Bytes) -> Result<Request<Full<Bytes>>, http::Error> {
         let mut builder = self.request(Method::POST, ACCEPT_BOTH).header(
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
@@ -374,24 +436,16 @@ impl Shared {
                 builder = builder.header(name, value.clone());
             }
         }
-        let request = match builder.body(Full::new(frame.into_bytes())) {
-            Ok(request) => request,
-            Err(e) => {
-                let message = format!("cannot build the request: {e}");
-                return self
-                    .answer_rest(&mut pending, Reason::Unavailable, &message, None)
-                    .await;
-            }
-        };
-        let response = match send(&self.client, request, self.options.request_timeout).await {
-            Ok(response) => response,
-            Err(e) => {
-                let message = format!("POST {} failed: {e}", self.url);
-                return self
-                    .answer_rest(&mut pending, Reason::of(&e), &message, None)
-                    .await;
-            }
-        };
+        builder.body(Full::new(body))
+    }
+
+    /// Delivers what the server answered a POST with, and answers what it left unanswered.
+    async fn answered(
+        self: &Arc<Self>,
+        response: http::Response<Incoming>,
+        plan: &Plan,
+        pending: &mut HashSet<RequestId>,
+    ) {
         let status = response.status();
         if self.rules.session
             && let Some(id) = response.headers().get(&SESSION_HEADER)
@@ -406,7 +460,7 @@ impl Shared {
         if status == StatusCode::NOT_FOUND && self.rules.session && self.lock().id.is_some() {
             let message =
                 "the server ended the session (HTTP 404): start a new one with initialize";
-            self.answer_rest(&mut pending, Reason::Closed, message, Some(status))
+            self.answer_rest(pending, Reason::Closed, message, Some(status))
                 .await;
             return self.fail(TransportError::HttpStatus {
                 status: 404,
@@ -417,14 +471,14 @@ impl Shared {
             // The body may be a JSON-RPC error answering the request (e.g. -32020 with HTTP 400).
             let bytes = read_body(body, 1 << 20).await.unwrap_or_default();
             // Anything else (an HTML error page, nothing) is only the status's message.
-            let _ = self.deliver(bytes.clone(), &mut pending).await;
+            let _ = self.deliver(bytes.clone(), pending).await;
             let message = status_message(status, &bytes);
             return self
-                .answer_rest(&mut pending, Reason::Unavailable, &message, Some(status))
+                .answer_rest(pending, Reason::Unavailable, &message, Some(status))
                 .await;
         }
         match media {
-            Media::EventStream => self.read_stream(body, &mut pending).await,
+            Media::EventStream => self.read_stream(body, pending).await,
             Media::Json => {
                 let read = tokio::time::timeout(
                     self.options.request_timeout,
@@ -433,14 +487,14 @@ impl Shared {
                 .await
                 .unwrap_or(Err(TransportError::Timeout(self.options.request_timeout)));
                 let delivered = match read {
-                    Ok(bytes) => self.deliver(bytes, &mut pending).await,
+                    Ok(bytes) => self.deliver(bytes, pending).await,
                     Err(e) => Err(e),
                 };
                 match delivered {
                     Ok(()) => {}
                     Err(e) => {
                         let message = format!("unreadable JSON answer: {e}");
-                        self.answer_rest(&mut pending, Reason::of(&e), &message, Some(status))
+                        self.answer_rest(pending, Reason::of(&e), &message, Some(status))
                             .await;
                     }
                 }
@@ -452,7 +506,7 @@ impl Shared {
         if !pending.is_empty() {
             let message =
                 format!("the server answered HTTP {status} without answering the request");
-            self.answer_rest(&mut pending, Reason::Closed, &message, Some(status))
+            self.answer_rest(pending, Reason::Closed, &message, Some(status))
                 .await;
         }
         if plan.initialized && status.is_success() {

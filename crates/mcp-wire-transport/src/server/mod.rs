@@ -21,7 +21,7 @@
 //!   [`Limits`], the authentication hook); [`Server::serve_http`] and [`Server::serve_stdio`]
 //!   serve it, [`Server::router`] is the axum router serving the endpoint.
 
-mod auth;
+pub(crate) mod auth;
 mod connection;
 mod context;
 mod handler;

@@ -1,12 +1,15 @@
 //! Authorization server metadata: found from the issuer identifier (RFC 8414, then OpenID
 //! Connect discovery), and what the validators read of it.
 
+#[cfg(feature = "jwt")]
 use serde_json::Value;
 
+#[cfg(feature = "jwt")]
 use super::fetch::{FetchError, OAuthHttp, get_json};
 use crate::server::auth::{resource_origin, resource_path};
 
 /// What the validators read of an authorization server's metadata.
+#[cfg(feature = "jwt")]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct IssuerMetadata {
     /// Where its signing keys are published (a JWK set).
@@ -31,6 +34,7 @@ pub(crate) fn metadata_urls(issuer: &str) -> Vec<String> {
 
 /// The metadata of `issuer`: the first document found whose `issuer` is exactly `issuer`
 /// (RFC 8414 §3.3: a document naming another issuer is not this one's).
+#[cfg(feature = "jwt")]
 pub(crate) async fn discover(
     http: &dyn OAuthHttp,
     issuer: &str,

@@ -13,8 +13,8 @@
 //! ones; any other is a [`TokenValidator`]. [`AuthOptions`] is the command-line spelling every
 //! binary of the workspace shares.
 
-#[cfg(feature = "jwt")]
-mod discovery;
+#[cfg(any(feature = "jwt", feature = "oauth-client"))]
+pub(crate) mod discovery;
 mod fetch;
 mod introspection;
 #[cfg(feature = "jwt")]
@@ -32,6 +32,8 @@ use super::auth::{
     AuthFuture, AuthRejection, Authenticator, Presented, Principal, ResourceMetadata, bearer_token,
 };
 
+#[cfg(feature = "oauth-client")]
+pub(crate) use fetch::form_encode;
 pub use fetch::{FetchError, FetchFuture, HttpSender, OAuthHttp};
 pub use introspection::IntrospectionValidator;
 #[cfg(feature = "jwt")]
