@@ -4,7 +4,8 @@
 //! cargo run -p mcp-wire-transport --features cli,conformance-fixtures --bin conformance_server -- \
 //!     --listen 127.0.0.1:3001 [--revisions 2024-11-05,2025-03-26,2025-06-18,2025-11-25,2026-07-28] \
 //!     [--log-format text|json] [--metrics 127.0.0.1:9464] \
-//!     [--auth-issuer URL [--auth-scopes A,B] [--resource URL] [--auth-introspection URL …]]
+//!     [--auth-issuer URL [--auth-scopes A,B] [--resource URL] [--auth-introspection URL …]] \
+//!     [--store redis://HOST:PORT[/DB] --secret-file PATH]
 //! ```
 //!
 //! (`--listen 127.0.0.1:0` picks a free port.) The first line on stdout is the endpoint URL.
@@ -14,6 +15,9 @@
 //! stderr at the levels `RUST_LOG` selects (`info` by default); `--metrics ADDR` serves the
 //! runtime's metrics at `http://ADDR/metrics` (off by default). `--auth-issuer` makes `/mcp` an
 //! OAuth resource server (`server::oauth::AuthOptions`; `--help` lists the options).
+//! `--store` (feature `redis`) makes the process one replica of a server whose replicas share
+//! their sessions, stream logs and tasks in that Redis; `--secret-file` gives every replica the
+//! same keys (at least 32 bytes of secret; the store never holds them).
 
 use mcp_wire::ProtocolVersion;
 use mcp_wire_transport::fixtures::ConformanceFixtures;
@@ -24,7 +28,8 @@ use mcp_wire_transport::server::{Server, ServerConfig};
 use mcp_wire_transport::telemetry::{self, LogFormat, MetricsEndpoint};
 
 const USAGE: &str = "usage: conformance_server (--listen HOST:PORT | --stdio) [--revisions V1,V2,...] \
-[--log-format text|json] [--metrics HOST:PORT] [authorization options]";
+[--log-format text|json] [--metrics HOST:PORT] [--store redis://HOST:PORT[/DB]] \
+[--secret-file PATH] [authorization options]";
 
 fn usage(problem: &str) -> ! {
     eprintln!("conformance_server: {problem}\n{USAGE}");
@@ -38,6 +43,8 @@ async fn main() -> std::io::Result<()> {
     let mut revisions = ProtocolVersion::ALL.to_vec();
     let mut log_format = LogFormat::Text;
     let mut metrics = None;
+    let mut store = None;
+    let mut secret_file = None;
     let mut auth = AuthOptions::default();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -65,6 +72,8 @@ async fn main() -> std::io::Result<()> {
             }
             "--log-format" => log_format = value().parse().unwrap_or_else(|e: String| usage(&e)),
             "--metrics" => metrics = Some(value()),
+            "--store" => store = Some(value()),
+            "--secret-file" => secret_file = Some(value()),
             "--help" | "-h" => {
                 println!("{USAGE}\n\n{AUTH_OPTIONS_HELP}");
                 return Ok(());
@@ -80,8 +89,16 @@ async fn main() -> std::io::Result<()> {
     };
     let mut config = ServerConfig {
         revisions,
+        store: store.map(|url| open_store(&url)),
         ..ServerConfig::default()
     };
+    if let Some(path) = secret_file {
+        let secret = std::fs::read(&path)
+            .unwrap_or_else(|e| usage(&format!("cannot read --secret-file {path}: {e}")));
+        config = config
+            .with_shared_secret(&secret)
+            .unwrap_or_else(|e| usage(&format!("--secret-file {path}: {e}")));
+    }
     if stdio {
         if !auth.issuers.is_empty() {
             usage("authorization protects HTTP endpoints: use --listen");
@@ -102,4 +119,24 @@ async fn main() -> std::io::Result<()> {
     println!("http://{addr}/mcp");
     tracing::info!(%addr, "serving /mcp");
     server.serve(listener).await
+}
+
+/// The shared store named by `--store`.
+#[cfg(feature = "redis")]
+fn open_store(url: &str) -> Arc<dyn mcp_wire_transport::server::store::Store> {
+    use mcp_wire_transport::server::store::RedisStore;
+    if !url.starts_with("redis://") {
+        usage(&format!(
+            "--store takes redis://HOST:PORT[/DB], not {url:?}"
+        ));
+    }
+    let store = RedisStore::open(url, std::time::Duration::from_secs(2))
+        .unwrap_or_else(|e| usage(&format!("--store {url}: {e}")));
+    Arc::new(store)
+}
+
+/// Without the `redis` feature there is no shared store to open.
+#[cfg(not(feature = "redis"))]
+fn open_store(_url: &str) -> Arc<dyn mcp_wire_transport::server::store::Store> {
+    usage("--store needs conformance_server built with the feature `redis`")
 }

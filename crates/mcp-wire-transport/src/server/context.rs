@@ -200,6 +200,16 @@ impl LevelCell {
         self.0.store(level_rank(level), Ordering::Relaxed);
     }
 
+    /// The level's rank, as a shared session record keeps it.
+    pub(crate) fn rank_raw(&self) -> Option<u8> {
+        self.rank()
+    }
+
+    /// Sets the level from its rank (`None`: no level).
+    pub(crate) fn set_rank(&self, rank: Option<u8>) {
+        self.0.store(rank.unwrap_or(u8::MAX), Ordering::Relaxed);
+    }
+
     fn rank(&self) -> Option<u8> {
         let r = self.0.load(Ordering::Relaxed);
         (r != u8::MAX).then_some(r)

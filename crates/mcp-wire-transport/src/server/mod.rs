@@ -27,13 +27,16 @@ mod context;
 mod handler;
 mod http;
 mod limits;
+mod mirror;
 mod notify;
 pub mod oauth;
+mod replica;
 #[cfg(feature = "schemars")]
 mod router;
 mod runtime;
 mod session;
 mod state;
+pub mod store;
 mod tasks;
 
 use std::net::SocketAddr;
@@ -74,8 +77,43 @@ pub struct ServerConfig {
     /// Host names accepted in `Host`/`Origin` (DNS-rebinding protection); loopback names by
     /// default.
     pub allowed_hosts: Vec<String>,
-    /// The key `requestState` is signed with (random per process by default).
+    /// The key `requestState` is signed with (random per process by default; replicas share
+    /// one: [`ServerConfig::with_shared_secret`]).
     pub state_key: [u8; 32],
+    /// Where replicas of this server share their state (sessions, stream logs, the bus between
+    /// them); `None` (the default): this process's memory only. A server with a store is made
+    /// inside a tokio runtime (it starts its replica's background work there).
+    pub store: Option<Arc<dyn store::Store>>,
+}
+
+/// A shared secret too short to derive keys from.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the shared secret has {found} bytes; at least {MIN_SECRET_BYTES} are needed")]
+pub struct SecretTooShort {
+    /// How many bytes it had.
+    pub found: usize,
+}
+
+/// The fewest bytes a shared secret may have.
+pub const MIN_SECRET_BYTES: usize = 32;
+
+impl ServerConfig {
+    /// The configuration with its keys (the `requestState` key) derived from `secret`, which
+    /// every replica of a server is given (from a file, never from the shared store), so that
+    /// what one replica signs another accepts.
+    pub fn with_shared_secret(mut self, secret: &[u8]) -> Result<Self, SecretTooShort> {
+        use sha2::Digest;
+        if secret.len() < MIN_SECRET_BYTES {
+            return Err(SecretTooShort {
+                found: secret.len(),
+            });
+        }
+        let mut hash = sha2::Sha256::new();
+        hash.update(b"mcp-wire requestState key\0");
+        hash.update(secret);
+        self.state_key = hash.finalize().into();
+        Ok(self)
+    }
 }
 
 impl Default for ServerConfig {
@@ -96,6 +134,7 @@ impl Default for ServerConfig {
                 .map(str::to_owned)
                 .to_vec(),
             state_key,
+            store: None,
         }
     }
 }
@@ -111,6 +150,8 @@ pub(crate) struct ServerShared {
     pub notifier: Notifier,
     pub sse: http::SseConnections,
     pub tasks: Arc<tasks::TaskStore>,
+    /// With a shared store: this process's replica.
+    pub replica: Option<Arc<replica::Replica>>,
 }
 
 /// A server: a [`Handler`] and everything the runtime keeps for it.
@@ -130,7 +171,17 @@ impl<H: Handler> Server<H> {
         let mut revisions = config.revisions;
         revisions.sort();
         revisions.dedup();
-        Arc::new(Self {
+        let replica = config.store.map(|s| Arc::new(replica::Replica::new(s)));
+        let mut notifier = Notifier::new(config.limits.change_backlog);
+        let mut task_store = tasks::TaskStore::new(config.limits);
+        let mut changes = None;
+        if let Some(replica) = &replica {
+            let (tx, rx) = tokio::sync::mpsc::channel(config.limits.change_backlog.max(1));
+            notifier = notifier.with_outward(tx);
+            changes = Some(rx);
+            task_store = task_store.with_id_prefix(format!("{:08x}.", replica.id));
+        }
+        let server = Arc::new(Self {
             handler,
             shared: ServerShared {
                 revisions,
@@ -139,11 +190,16 @@ impl<H: Handler> Server<H> {
                 allowed_hosts: config.allowed_hosts,
                 signer: StateSigner::new(config.state_key, config.limits.request_state_ttl),
                 sessions: Sessions::new(config.limits),
-                notifier: Notifier::new(config.limits.change_backlog),
+                notifier,
                 sse: http::SseConnections::default(),
-                tasks: Arc::new(tasks::TaskStore::new(config.limits)),
+                tasks: Arc::new(task_store),
+                replica,
             },
-        })
+        });
+        if let Some(changes) = changes {
+            replica::start(&server.runtime(), changes);
+        }
+        server
     }
 
     /// The handler.

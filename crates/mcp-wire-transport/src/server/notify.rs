@@ -33,6 +33,8 @@ pub enum Change {
 #[derive(Debug, Clone)]
 pub struct Notifier {
     tx: broadcast::Sender<Change>,
+    /// With replicas: where the announced changes go to reach the others.
+    outward: Option<tokio::sync::mpsc::Sender<Change>>,
 }
 
 impl Notifier {
@@ -40,11 +42,28 @@ impl Notifier {
     pub fn new(capacity: usize) -> Self {
         Self {
             tx: broadcast::channel(capacity.max(1)).0,
+            outward: None,
         }
     }
 
-    /// Announces `change` to every current listener.
+    /// The same notifier, its announcements also sent to `outward` (the other replicas).
+    pub(crate) fn with_outward(mut self, outward: tokio::sync::mpsc::Sender<Change>) -> Self {
+        self.outward = Some(outward);
+        self
+    }
+
+    /// Announces `change` to every current listener (of every replica).
     pub fn announce(&self, change: Change) {
+        if let Some(outward) = &self.outward
+            && outward.try_send(change.clone()).is_err()
+        {
+            crate::telemetry::limit_hit("change_backlog");
+        }
+        self.announce_here(change);
+    }
+
+    /// Announces `change` to the listeners of this process only.
+    pub(crate) fn announce_here(&self, change: Change) {
         // No listener is fine.
         let _ = self.tx.send(change);
     }

@@ -16,12 +16,14 @@ use mcp_wire::{Era, ProtocolVersion};
 
 use super::context::{ContextInner, InputMode, RequestContext, StatelessInputs};
 use super::handler::{Boxed, Handler, HandlerError, Intercepted, codes, keys};
+use super::replica::TaskOp;
 use super::session::{Session, SessionHandle};
 use super::state::StateError;
 use super::tasks::{self, TaskOffer};
 use super::{Runtime, Server, ServerShared};
 use crate::Frame;
 use crate::telemetry::{self, RequestTrace, Wire};
+use serde_json::Value;
 
 /// The answer to one request, before framing.
 pub(crate) type Answer = Result<ServerResult, HandlerError>;
@@ -172,14 +174,18 @@ impl Runtime {
         init: &mcp_wire::model::InitializeRequestParams,
         principal: super::auth::Principal,
     ) -> Result<(Arc<Session>, InitializeResult), ErrorData> {
-        let session = Arc::new(Session::new(
+        let mut session = Session::new(
             id,
             revision,
             init.capabilities.as_ref().clone(),
             Some(init.client_info.clone()),
             principal,
             self.shared.limits,
-        ));
+        );
+        if let Some(replica) = &self.shared.replica {
+            session.set_mirror(replica.mirror());
+        }
+        let session = Arc::new(session);
         let mut result = self.initialize_result(revision);
         self.handler
             .session_started(&SessionHandle::new(&session), &mut result)?;
@@ -217,6 +223,7 @@ impl Runtime {
             }
             ClientRequest::SetLevel(r) => {
                 ctx.inner.log_level.set(r.params.level);
+                self.share_session_change(&ctx).await?;
                 ServerResult::Empty(EmptyResult::new())
             }
             ClientRequest::ListTools(_) => {
@@ -316,12 +323,14 @@ impl Runtime {
                 {
                     return Err(HandlerError::invalid_params("too many subscriptions"));
                 }
+                self.share_session_change(&ctx).await?;
                 ServerResult::Empty(EmptyResult::new())
             }
             ClientRequest::Unsubscribe(r) => {
                 if let InputMode::Session(link) = ctx.input_mode() {
                     link.session.unsubscribe(&r.params.uri);
                 }
+                self.share_session_change(&ctx).await?;
                 ServerResult::Empty(EmptyResult::new())
             }
             ClientRequest::ListPrompts(_) => {
@@ -352,40 +361,69 @@ impl Runtime {
             }
             ClientRequest::GetTask(r) if extension_tasks(revision) => {
                 self.task_gate(&ctx, "tasks/get")?;
-                let task = self
-                    .shared
-                    .tasks
-                    .get(ctx.principal().key(), &r.params.task_id)?;
+                let (owner, id) = (ctx.principal().key(), &r.params.task_id);
+                let op = TaskOp::Get {
+                    owner: owner.to_string(),
+                    id: id.clone(),
+                };
+                let task = match self.task_elsewhere(op).await {
+                    Some(remote) => remote?,
+                    None => self.shared.tasks.get(owner, id)?,
+                };
                 ServerResult::DetailedTask(GetDetailedTaskResult::new(task))
             }
             ClientRequest::UpdateTask(r) if extension_tasks(revision) => {
                 self.task_gate(&ctx, "tasks/update")?;
-                self.shared.tasks.update(
-                    ctx.principal().key(),
-                    &r.params.task_id,
-                    &r.params.input_responses,
-                )?;
+                let (owner, id) = (ctx.principal().key(), &r.params.task_id);
+                let op = TaskOp::Update {
+                    owner: owner.to_string(),
+                    id: id.clone(),
+                    responses: r.params.input_responses.clone(),
+                };
+                match self.task_elsewhere::<Value>(op).await {
+                    Some(remote) => drop(remote?),
+                    None => self
+                        .shared
+                        .tasks
+                        .update(owner, id, &r.params.input_responses)?,
+                }
                 ServerResult::Empty(EmptyResult::new())
             }
             ClientRequest::CancelTask(r) if extension_tasks(revision) => {
                 self.task_gate(&ctx, "tasks/cancel")?;
-                self.shared
-                    .tasks
-                    .cancel(ctx.principal().key(), &r.params.task_id)?;
+                let (owner, id) = (ctx.principal().key(), &r.params.task_id);
+                let op = TaskOp::Cancel {
+                    owner: owner.to_string(),
+                    id: id.clone(),
+                };
+                match self.task_elsewhere::<Value>(op).await {
+                    Some(remote) => drop(remote?),
+                    None => self.shared.tasks.cancel(owner, id)?,
+                }
                 ServerResult::Empty(EmptyResult::new())
             }
             ClientRequest::GetTask(r) if core_tasks(revision) && self.tasks_offered() => {
-                let task = self
-                    .shared
-                    .tasks
-                    .core_get(ctx.principal().key(), &r.params.task_id)?;
+                let (owner, id) = (ctx.principal().key(), &r.params.task_id);
+                let op = TaskOp::CoreGet {
+                    owner: owner.to_string(),
+                    id: id.clone(),
+                };
+                let task = match self.task_elsewhere(op).await {
+                    Some(remote) => remote?,
+                    None => self.shared.tasks.core_get(owner, id)?,
+                };
                 ServerResult::GetTask(mcp_wire::model::GetTaskResult::new(task))
             }
             ClientRequest::CancelTask(r) if core_tasks(revision) && self.tasks_offered() => {
-                let task = self
-                    .shared
-                    .tasks
-                    .core_cancel(ctx.principal().key(), &r.params.task_id)?;
+                let (owner, id) = (ctx.principal().key(), &r.params.task_id);
+                let op = TaskOp::CoreCancel {
+                    owner: owner.to_string(),
+                    id: id.clone(),
+                };
+                let task = match self.task_elsewhere(op).await {
+                    Some(remote) => remote?,
+                    None => self.shared.tasks.core_cancel(owner, id)?,
+                };
                 ServerResult::GetTask(mcp_wire::model::GetTaskResult::new(task))
             }
             ClientRequest::ListTasks(_) if core_tasks(revision) && self.tasks_offered() => {
@@ -398,6 +436,17 @@ impl Runtime {
             }
             other => return Err(HandlerError::method_not_found(other.method())),
         })
+    }
+
+    /// With a shared store: the record of the request's session after a change of its level or
+    /// subscriptions (a store that cannot take it is `-32603` with the reason).
+    async fn share_session_change(&self, ctx: &RequestContext) -> Result<(), HandlerError> {
+        if let InputMode::Session(link) = ctx.input_mode() {
+            self.session_changed(&link.session)
+                .await
+                .map_err(|e| super::replica::store_failed(&e))?;
+        }
+        Ok(())
     }
 
     /// A task-augmented 2025-11-25 call's context: its task goes to the server's store.

@@ -19,6 +19,7 @@ use mcp_wire::model::ServerNotification;
 use super::auth::Principal;
 use super::context::LevelCell;
 use super::limits::Limits;
+use super::mirror::{LogMirror, events_key};
 use crate::telemetry::{self, Held, Open};
 
 /// Why a session ended (the `reason` of its `session closed` event).
@@ -95,6 +96,9 @@ pub(crate) struct Session {
     /// dropped).
     open: Mutex<Option<Held>>,
     opened: Instant,
+    /// With a shared store: where the session's stream logs are copied, and the replica that
+    /// names its stream ids and server→client request ids.
+    mirror: Option<LogMirror>,
 }
 
 impl Session {
@@ -129,7 +133,37 @@ impl Session {
             on_close: Mutex::new(None),
             open: Mutex::new(Some(Held::new(Open::Session))),
             opened: Instant::now(),
+            mirror: None,
         }
+    }
+
+    /// Copies the session's stream logs to the shared store through `mirror`.
+    pub(crate) fn set_mirror(&mut self, mirror: LogMirror) {
+        self.mirror = Some(mirror);
+    }
+
+    /// The resources the session is subscribed to.
+    pub(crate) fn subscription_list(&self) -> Vec<String> {
+        lock(&self.subscriptions).keys().cloned().collect()
+    }
+
+    /// Takes the level and subscriptions of the session's shared record.
+    pub(crate) fn apply_shared(&self, level: Option<u8>, subscriptions: &[String]) {
+        self.level.set_rank(level);
+        let mut subs = lock(&self.subscriptions);
+        subs.retain(|uri, _| subscriptions.contains(uri));
+        for uri in subscriptions {
+            if subs.len() >= self.limits.subscriptions_per_session {
+                break;
+            }
+            subs.entry(uri.clone())
+                .or_insert_with(|| Held::new(Open::ResourceSubscription));
+        }
+    }
+
+    /// Whether a handler here waits for the answer to server→client request `id`.
+    pub(crate) fn waits_for(&self, id: &RequestId) -> bool {
+        lock(&self.pending).contains_key(id)
     }
 
     /// Sets what runs when the session ends.
@@ -189,7 +223,11 @@ impl Session {
             return Err("too many requests to the client pending");
         }
         let n = self.next_request.fetch_add(1, Ordering::Relaxed);
-        let id = RequestId::String(format!("srv-{n}"));
+        // With replicas, the id names the one that asks (the answer may reach another).
+        let id = RequestId::String(match &self.mirror {
+            Some(m) => format!("srv-{:08x}-{n}", m.replica),
+            None => format!("srv-{n}"),
+        });
         let (tx, rx) = oneshot::channel();
         pending.insert(id.clone(), (tx, Held::new(Open::PendingClientRequest)));
         Ok((id, rx))
@@ -249,21 +287,34 @@ impl Session {
         running.insert(id, handle);
     }
 
-    /// Cancels a running request.
-    pub(crate) fn cancel(&self, id: &RequestId) {
-        if let Some(h) = lock(&self.running).remove(id) {
-            h.abort();
+    /// Cancels a running request; whether it ran here.
+    pub(crate) fn cancel(&self, id: &RequestId) -> bool {
+        match lock(&self.running).remove(id) {
+            Some(h) => {
+                h.abort();
+                true
+            }
+            None => false,
         }
     }
 
     /// A new replay log for an SSE stream (the oldest is dropped beyond the limit).
     pub(crate) fn open_stream(&self) -> Arc<StreamLog> {
-        let id = self.next_stream.fetch_add(1, Ordering::Relaxed);
-        let log = Arc::new(StreamLog::new(
+        let n = self.next_stream.fetch_add(1, Ordering::Relaxed);
+        // With replicas, the id's high half names the one that writes the stream.
+        let id = match &self.mirror {
+            Some(m) => (u64::from(m.replica) << 32) | (n & 0xffff_ffff),
+            None => n,
+        };
+        let mut log = StreamLog::new(
             id,
             self.limits.replay_events_per_stream,
             self.limits.replay_bytes_per_stream,
-        ));
+        );
+        if let Some(m) = &self.mirror {
+            log.mirror = Some((events_key(&self.id, id), m.clone()));
+        }
+        let log = Arc::new(log);
         let mut streams = lock(&self.streams);
         while streams.len() >= self.limits.replay_streams_per_session {
             streams.pop_front();
@@ -385,6 +436,8 @@ pub(crate) struct StreamLog {
     cap: usize,
     cap_bytes: usize,
     inner: Mutex<StreamLogInner>,
+    /// With a shared store: the log's key there, and the way to it.
+    mirror: Option<(Arc<str>, LogMirror)>,
 }
 
 struct StreamLogInner {
@@ -408,6 +461,7 @@ impl StreamLog {
                 sink: None,
                 done: false,
             }),
+            mirror: None,
         }
     }
 
@@ -421,6 +475,9 @@ impl StreamLog {
         let seq = inner.next_seq;
         inner.next_seq += 1;
         let event = render(&format!("{}-{seq}", self.id));
+        if let Some((key, mirror)) = &self.mirror {
+            mirror.event(key, seq, &event);
+        }
         // Keep the newest events within both bounds (a single event larger than the byte
         // bound is not kept: it cannot be replayed).
         inner.bytes += event.len();
@@ -462,6 +519,11 @@ impl StreamLog {
     /// Marks the stream complete and lets its connection close.
     pub(crate) fn finish(&self) {
         let mut inner = lock(&self.inner);
+        if !inner.done
+            && let Some((key, mirror)) = &self.mirror
+        {
+            mirror.done(key);
+        }
         inner.done = true;
         inner.sink = None;
     }
@@ -489,6 +551,33 @@ impl Sessions {
         }
         map.insert(session.id.clone(), session);
         true
+    }
+
+    /// Adds a session restored from the shared store, or the copy another request restored
+    /// meanwhile; `None` when the server holds the maximum number.
+    pub(crate) fn insert_or_get(&self, session: Arc<Session>) -> Option<Arc<Session>> {
+        let mut map = lock(&self.map);
+        if let Some(s) = map.get(&session.id) {
+            return Some(s.clone());
+        }
+        if map.len() >= self.limits.max_sessions {
+            return None;
+        }
+        map.insert(session.id.clone(), session.clone());
+        Some(session)
+    }
+
+    /// The session with this id, if this process holds it (not marked used).
+    pub(crate) fn peek(&self, id: &str) -> Option<Arc<Session>> {
+        lock(&self.map).get(id).cloned()
+    }
+
+    /// Ends and removes this process's copy of a session that ended elsewhere.
+    pub(crate) fn drop_copy(&self, id: &str) {
+        let removed = lock(&self.map).remove(id);
+        if let Some(s) = removed {
+            s.close(Ended::Deleted);
+        }
     }
 
     /// The session with this id opened by `principal` (and marks it used); a session of

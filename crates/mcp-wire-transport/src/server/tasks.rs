@@ -153,6 +153,8 @@ pub(crate) struct TaskStore {
     limits: Limits,
     /// Woken by every change of a task's state (the 2025-11-25 `tasks/result` waits on it).
     changed: tokio::sync::Notify,
+    /// Starts every task id (with replicas: the replica running the task).
+    id_prefix: String,
 }
 
 impl TaskStore {
@@ -161,7 +163,14 @@ impl TaskStore {
             tasks: Mutex::new(HashMap::new()),
             limits,
             changed: tokio::sync::Notify::new(),
+            id_prefix: String::new(),
         }
+    }
+
+    /// The same store, its task ids starting with `prefix`.
+    pub(crate) fn with_id_prefix(mut self, prefix: String) -> Self {
+        self.id_prefix = prefix;
+        self
     }
 
     fn lock(&self) -> MutexGuard<'_, HashMap<String, Entry>> {
@@ -209,7 +218,7 @@ impl TaskStore {
                 }
             }
         }
-        let id = new_task_id();
+        let id = format!("{}{}", self.id_prefix, new_task_id());
         let now = iso8601(SystemTime::now());
         tasks.insert(
             id.clone(),

@@ -14,10 +14,10 @@ use mcp_wire::wire::parse_str_as;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
-use super::PostBody;
 use super::headers::{accepts, header_str};
 use super::response::{accepted, json_error, json_response, plain, sse_response};
 use super::stream::{EventWriter, answer_request};
+use super::{PostBody, fallback_revision, store_unavailable};
 use crate::Frame;
 use crate::routing::{LAST_EVENT_HEADER, SESSION_HEADER, VERSION_HEADER};
 use crate::server::Runtime;
@@ -32,7 +32,11 @@ use crate::server::session::{Ended, Session, new_session_id};
 use crate::telemetry::{self, RequestTrace, StreamKind, Wire};
 
 /// `initialize` without a session: negotiate, mint a session, answer.
-pub(super) fn initialize(server: &Arc<Runtime>, value: &Value, principal: Principal) -> Response {
+pub(super) async fn initialize(
+    server: &Arc<Runtime>,
+    value: &Value,
+    principal: Principal,
+) -> Response {
     let legacy: Vec<ProtocolVersion> = server
         .shared
         .revisions
@@ -66,7 +70,7 @@ pub(super) fn initialize(server: &Arc<Runtime>, value: &Value, principal: Princi
         &principal,
         None,
     );
-    let _entered = trace.span().clone().entered();
+    let entered = trace.span().clone().entered();
     let refuse = |trace: RequestTrace, status, id, error: ErrorData| {
         trace.finish(Some(error.code));
         json_error(status, Some(id), error, revision)
@@ -92,6 +96,19 @@ pub(super) fn initialize(server: &Arc<Runtime>, value: &Value, principal: Princi
         session.close(Ended::Refused);
         telemetry::limit_hit("max_sessions");
         return plain(StatusCode::SERVICE_UNAVAILABLE, "too many sessions");
+    }
+    // Not held across the store's await (an entered span is not `Send`).
+    drop(entered);
+    let shared = server.share_session(&session).await;
+    let _entered = trace.span().clone().entered();
+    if let Err(e) = shared {
+        server
+            .shared
+            .sessions
+            .remove_for(&session.id, &session.principal);
+        let error = ErrorData::new(codes::INTERNAL_ERROR, e.to_string());
+        trace.finish(Some(error.code));
+        return json_error(StatusCode::SERVICE_UNAVAILABLE, Some(id), error, revision);
     }
     trace.span().record("session", &*session.id);
     let result = mcp_wire::model::ServerResult::Initialize(result);
@@ -171,8 +188,9 @@ pub(super) async fn session_post(
             if let Ok(ClientNotification::Cancelled(c)) =
                 parse_str_as::<ClientNotification>(text, revision)
                 && let Some(id) = c.params.request_id
+                && !session.cancel(&id)
             {
-                session.cancel(&id);
+                server.relay_cancel(&session.id, &id).await;
             }
             return accepted();
         }
@@ -182,12 +200,12 @@ pub(super) async fn session_post(
                 .result_text()
                 .and_then(|r| serde_json::from_str::<Value>(r.get()).ok())
                 .unwrap_or_else(|| json!({}));
-            session.deliver(id, Ok(result));
+            deliver(server, &session, id, Ok(result)).await;
             return accepted();
         }
         Envelope::Error { id, .. } => {
             if let (Some(id), Some(error)) = (id, raw.error()) {
-                session.deliver(id, Err(error.clone()));
+                deliver(server, &session, id, Err(error.clone())).await;
             }
             return accepted();
         }
@@ -198,6 +216,21 @@ pub(super) async fn session_post(
     let ctx = session_context(server, &session, id.clone(), &request, principal, None)
         .with_headers(headers);
     answer_request(server, Wire::HttpSession, ctx, request, Some(session), None).await
+}
+
+/// The client's answer to server→client request `id`: to the handler waiting here, or to the
+/// replica that asked.
+async fn deliver(
+    server: &Arc<Runtime>,
+    session: &Session,
+    id: &mcp_wire::jsonrpc::RequestId,
+    answer: crate::server::session::ClientAnswer,
+) {
+    if session.waits_for(id) {
+        session.deliver(id, answer);
+    } else {
+        server.relay_answer(&session.id, id, answer).await;
+    }
 }
 
 /// A 2025-03-26 batch: each member alone, the answers as one JSON array (202 when none).
@@ -239,11 +272,11 @@ async fn batch(
                 answers.push(frame);
             }
             Ok(JsonRpcMessage::Response(r)) => {
-                session.deliver(&r.id, Ok(Value::Object(r.result)));
+                deliver(server, session, &r.id, Ok(Value::Object(r.result))).await;
             }
             Ok(JsonRpcMessage::Error(e)) => {
                 if let Some(id) = &e.id {
-                    session.deliver(id, Err(e.error.clone()));
+                    deliver(server, session, id, Err(e.error.clone())).await;
                 }
             }
             Ok(_) => {}
@@ -292,8 +325,10 @@ pub(super) async fn get_stream(
             plain(StatusCode::BAD_REQUEST, "missing Mcp-Session-Id")
         };
     };
-    let Some(session) = server.shared.sessions.get_for(id, principal) else {
-        return plain(StatusCode::NOT_FOUND, "unknown or ended session");
+    let session = match server.find_session(id, principal).await {
+        Ok(Some(session)) => session,
+        Ok(None) => return plain(StatusCode::NOT_FOUND, "unknown or ended session"),
+        Err(e) => return store_unavailable(&e, fallback_revision(server)),
     };
     let limits = server.shared.limits;
     let (sink, body_rx) = mpsc::channel::<Bytes>(limits.stream_queue);
@@ -319,6 +354,18 @@ pub(super) async fn get_stream(
                     }
                 }
             });
+            return sse_response(body_rx, StreamKind::Resumed, Some(session.id.clone()));
+        }
+        // A stream this replica does not hold: from its shared log, when there is one.
+        if let Some((stream, seq)) = parsed
+            && server.follow_shared_log(&session, stream, seq, sink.clone())
+        {
+            tracing::debug!(
+                session = &*session.id,
+                stream,
+                after = seq,
+                "stream resumed from the shared log"
+            );
             return sse_response(body_rx, StreamKind::Resumed, Some(session.id.clone()));
         }
     }
@@ -390,7 +437,7 @@ pub(super) async fn get_stream(
 }
 
 /// DELETE: ends the session (then its id is 404).
-pub(super) fn delete_session(
+pub(super) async fn delete_session(
     server: &Arc<Runtime>,
     headers: &HeaderMap,
     principal: &Principal,
@@ -407,9 +454,9 @@ pub(super) fn delete_session(
             plain(StatusCode::BAD_REQUEST, "missing Mcp-Session-Id")
         };
     };
-    if server.shared.sessions.remove_for(id, principal) {
-        plain(StatusCode::OK, "")
-    } else {
-        plain(StatusCode::NOT_FOUND, "unknown or ended session")
+    match server.end_session(id, principal).await {
+        Ok(true) => plain(StatusCode::OK, ""),
+        Ok(false) => plain(StatusCode::NOT_FOUND, "unknown or ended session"),
+        Err(e) => store_unavailable(&e, fallback_revision(server)),
     }
 }

@@ -125,7 +125,7 @@ async fn handle(State(server): State<Arc<Runtime>>, request: Request<Body>) -> R
     match parts.method {
         Method::POST => post_message(&server, &headers, body, principal).await,
         Method::GET => get_stream(&server, &headers, &principal).await,
-        Method::DELETE => delete_session(&server, &headers, &principal),
+        Method::DELETE => delete_session(&server, &headers, &principal).await,
         _ => plain(StatusCode::METHOD_NOT_ALLOWED, "method not allowed"),
     }
 }
@@ -185,9 +185,13 @@ async fn post_message(
         return stateless_post(server, headers, body, principal).await;
     }
     if let Some(id) = session_id {
-        return match server.shared.sessions.get_for(id, &principal) {
-            Some(session) => session_post(server, headers, session, body, principal).await,
-            None => plain(StatusCode::NOT_FOUND, "unknown or ended session"),
+        return match server.find_session(id, &principal).await {
+            Ok(Some(session)) => session_post(server, headers, session, body, principal).await,
+            Ok(None) => plain(StatusCode::NOT_FOUND, "unknown or ended session"),
+            Err(e) => {
+                let id = body.value().get("id").cloned().and_then(request_id);
+                store_unavailable_for(id, &e, fallback_revision(server))
+            }
         };
     }
     if is_initialize
@@ -197,7 +201,7 @@ async fn post_message(
             .iter()
             .any(|v| *v != ProtocolVersion::LATEST_STATELESS)
     {
-        return initialize(server, body.value(), principal);
+        return initialize(server, body.value(), principal).await;
     }
     if is_initialize {
         // A 2026-07-28-only endpoint: say which versions it speaks.
@@ -266,8 +270,30 @@ impl<'a> PostBody<'a> {
     }
 }
 
+/// 503 with `-32603` naming why the shared store failed: a request that needs it is refused
+/// at once, never held.
+pub(super) fn store_unavailable(
+    e: &crate::server::store::StoreError,
+    revision: ProtocolVersion,
+) -> Response {
+    store_unavailable_for(None, e, revision)
+}
+
+fn store_unavailable_for(
+    id: Option<mcp_wire::jsonrpc::RequestId>,
+    e: &crate::server::store::StoreError,
+    revision: ProtocolVersion,
+) -> Response {
+    json_error(
+        StatusCode::SERVICE_UNAVAILABLE,
+        id,
+        ErrorData::new(codes::INTERNAL_ERROR, e.to_string()),
+        revision,
+    )
+}
+
 /// The revision used to frame errors that precede any negotiation.
-fn fallback_revision(server: &Runtime) -> ProtocolVersion {
+pub(super) fn fallback_revision(server: &Runtime) -> ProtocolVersion {
     server
         .shared
         .revisions

@@ -1,0 +1,697 @@
+//! Replicas of one server behind a load balancer, sharing their state through a [`Store`]:
+//! any replica answers any request, whichever served the ones before.
+//!
+//! What is shared, and how:
+//! - **Handshake-era sessions**: a record per session (revision, client capabilities and
+//!   info, the principal's key, log level, subscriptions) under a key whose expiry every
+//!   request of the session moves ([`Limits::session_idle`]). A replica that does not know a
+//!   session restores it from its record; `DELETE` removes the record and tells every replica
+//!   to drop its copy.
+//! - **What lives in one process** (a handler waiting for the client's answer, a running
+//!   request, a task's work) stays where it runs; the bus carries to it what arrives
+//!   elsewhere: a client's answer to a server→client request (whose id names the replica
+//!   that asked), `notifications/cancelled`, and the `tasks/*` operations on a task (whose id
+//!   names the replica that runs it; the caller waits for the reply, bounded).
+//! - **Changes** (list changes, resource updates) announced on one replica reach the streams
+//!   and `subscriptions/listen` held on every other.
+//! - **SSE event logs**: every event of a session's stream is also appended, in order, to a
+//!   bounded log whose key names the session and the stream; stream ids carry the replica
+//!   that writes them, so `Last-Event-ID` is unique across replicas. A resumption on another
+//!   replica replays the log and follows it until the stream ends or its replica stops
+//!   (each replica keeps a short-lived liveness key).
+//! - **Secrets** (the `requestState` key) come from configuration, never from the store.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
+
+use bytes::Bytes;
+use indexmap::IndexMap;
+use mcp_wire::ProtocolVersion;
+use mcp_wire::jsonrpc::{ErrorData, RequestId};
+use mcp_wire::model::{ClientCapabilities, Implementation};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot};
+
+use super::Runtime;
+use super::auth::Principal;
+use super::handler::{HandlerError, HandlerResult, codes};
+use super::limits::Limits;
+use super::mirror::{DONE, EventWrite, LogMirror, WRITE_QUEUE, events_key};
+use super::notify::Change;
+use super::session::{Session, lock};
+use super::store::{Store, StoreError};
+use super::tasks::TaskStore;
+
+/// The bus channel every replica listens on.
+const BUS: &str = "mcp-wire:bus";
+/// How long a replica's liveness key lives without a refresh.
+const ALIVE_TTL: Duration = Duration::from_secs(3);
+/// How often a replica refreshes its liveness key.
+const HEARTBEAT: Duration = Duration::from_secs(1);
+/// How long a `tasks/*` operation waits for the replica running the task.
+const TASK_CALL_TIMEOUT: Duration = Duration::from_secs(5);
+/// How often a stream resumed away from its replica reads its log for new events.
+const FOLLOW_POLL: Duration = Duration::from_millis(50);
+
+fn inbox(replica: u32) -> String {
+    format!("mcp-wire:to:{replica:08x}")
+}
+
+fn session_key(id: &str) -> String {
+    format!("mcp-wire:session:{id}")
+}
+
+fn alive_key(replica: u32) -> String {
+    format!("mcp-wire:alive:{replica:08x}")
+}
+
+/// The replica that writes stream `stream` (its id's high half).
+fn stream_replica(stream: u64) -> u32 {
+    u32::try_from(stream >> 32).unwrap_or(0)
+}
+
+/// The replica running task `id`, when its id names one (`xxxxxxxx.…`).
+pub(crate) fn task_replica(id: &str) -> Option<u32> {
+    let (prefix, _) = id.split_once('.')?;
+    (prefix.len() == 8)
+        .then(|| u32::from_str_radix(prefix, 16).ok())
+        .flatten()
+}
+
+/// This process's replica: its id, the store, and what waits on the bus.
+pub(crate) struct Replica {
+    pub store: Arc<dyn Store>,
+    /// Random per process; never 0.
+    pub id: u32,
+    calls: Mutex<HashMap<u64, oneshot::Sender<Result<Value, ErrorData>>>>,
+    next_call: AtomicU64,
+    writes: mpsc::Sender<EventWrite>,
+    writes_rx: Mutex<Option<mpsc::Receiver<EventWrite>>>,
+}
+
+/// What the store keeps of a handshake-era session.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct SessionRecord {
+    pub revision: ProtocolVersion,
+    pub principal: String,
+    pub capabilities: ClientCapabilities,
+    pub client_info: Option<Implementation>,
+    pub level: Option<u8>,
+    pub subscriptions: Vec<String>,
+}
+
+/// A change, as the bus carries it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+enum SharedChange {
+    Tools,
+    Prompts,
+    Resources,
+    Resource(String),
+    StatelessOnly(Box<SharedChange>),
+}
+
+impl SharedChange {
+    fn from_change(change: &Change) -> Self {
+        match change {
+            Change::ToolsListChanged => Self::Tools,
+            Change::PromptsListChanged => Self::Prompts,
+            Change::ResourcesListChanged => Self::Resources,
+            Change::ResourceUpdated(uri) => Self::Resource(uri.clone()),
+            Change::StatelessOnly(inner) => Self::StatelessOnly(Box::new(Self::from_change(inner))),
+        }
+    }
+
+    fn into_change(self) -> Change {
+        match self {
+            Self::Tools => Change::ToolsListChanged,
+            Self::Prompts => Change::PromptsListChanged,
+            Self::Resources => Change::ResourcesListChanged,
+            Self::Resource(uri) => Change::ResourceUpdated(uri),
+            Self::StatelessOnly(inner) => Change::StatelessOnly(Box::new(inner.into_change())),
+        }
+    }
+}
+
+/// A `tasks/*` operation for the replica running the task.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) enum TaskOp {
+    /// Tasks extension `tasks/get`.
+    Get { owner: String, id: String },
+    /// Tasks extension `tasks/update`.
+    Update {
+        owner: String,
+        id: String,
+        responses: IndexMap<String, Value>,
+    },
+    /// Tasks extension `tasks/cancel`.
+    Cancel { owner: String, id: String },
+    /// 2025-11-25 `tasks/get`.
+    CoreGet { owner: String, id: String },
+    /// 2025-11-25 `tasks/cancel`.
+    CoreCancel { owner: String, id: String },
+}
+
+impl TaskOp {
+    fn task_id(&self) -> &str {
+        match self {
+            Self::Get { id, .. }
+            | Self::Update { id, .. }
+            | Self::Cancel { id, .. }
+            | Self::CoreGet { id, .. }
+            | Self::CoreCancel { id, .. } => id,
+        }
+    }
+
+    /// Runs the operation on this replica's tasks.
+    fn run(&self, tasks: &TaskStore) -> HandlerResult<Value> {
+        let json = |v: Result<Value, serde_json::Error>| {
+            v.map_err(|e| HandlerError::internal(e.to_string()))
+        };
+        match self {
+            Self::Get { owner, id } => json(serde_json::to_value(tasks.get(owner, id)?)),
+            Self::Update {
+                owner,
+                id,
+                responses,
+            } => tasks.update(owner, id, responses).map(|()| Value::Null),
+            Self::Cancel { owner, id } => tasks.cancel(owner, id).map(|()| Value::Null),
+            Self::CoreGet { owner, id } => json(serde_json::to_value(tasks.core_get(owner, id)?)),
+            Self::CoreCancel { owner, id } => {
+                json(serde_json::to_value(tasks.core_cancel(owner, id)?))
+            }
+        }
+    }
+}
+
+/// What the bus carries between replicas.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "t")]
+enum Message {
+    /// The client's answer to a server→client request of `session`.
+    Answer {
+        from: u32,
+        session: String,
+        id: RequestId,
+        answer: Result<Value, ErrorData>,
+    },
+    /// `notifications/cancelled` for request `id` of `session`.
+    Cancel {
+        from: u32,
+        session: String,
+        id: RequestId,
+    },
+    /// A change announced on replica `from`.
+    Change { from: u32, change: SharedChange },
+    /// The record of `session` changed: copies reload it.
+    SessionUpdated { from: u32, session: String },
+    /// `session` ended: copies are dropped.
+    SessionEnded { from: u32, session: String },
+    /// A `tasks/*` operation for the receiving replica; the reply goes to `from`'s inbox.
+    TaskCall { from: u32, call: u64, op: TaskOp },
+    /// The reply to call `call`.
+    TaskReply {
+        call: u64,
+        result: Result<Value, ErrorData>,
+    },
+}
+
+impl Message {
+    fn from(&self) -> Option<u32> {
+        match self {
+            Self::Answer { from, .. }
+            | Self::Cancel { from, .. }
+            | Self::Change { from, .. }
+            | Self::SessionUpdated { from, .. }
+            | Self::SessionEnded { from, .. }
+            | Self::TaskCall { from, .. } => Some(*from),
+            Self::TaskReply { .. } => None,
+        }
+    }
+}
+
+fn rpc_error(e: HandlerError) -> ErrorData {
+    match e {
+        HandlerError::Rpc(error) => error,
+        _ => ErrorData::new(codes::INTERNAL_ERROR, "unexpected task outcome"),
+    }
+}
+
+/// The store's failure as a handler error: `-32603` with the reason.
+pub(crate) fn store_failed(e: &StoreError) -> HandlerError {
+    HandlerError::internal(e.to_string())
+}
+
+impl Replica {
+    /// A replica on `store` with a random id.
+    pub(crate) fn new(store: Arc<dyn Store>) -> Self {
+        let mut bytes = [0u8; 4];
+        let _ = getrandom::fill(&mut bytes);
+        let mut id = u32::from_le_bytes(bytes);
+        if id == 0 {
+            // Zero marks "no replica" in stream ids; time is unique enough here.
+            id = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.subsec_nanos() | 1);
+        }
+        let (writes, writes_rx) = mpsc::channel(WRITE_QUEUE);
+        Self {
+            store,
+            id,
+            calls: Mutex::new(HashMap::new()),
+            next_call: AtomicU64::new(1),
+            writes,
+            writes_rx: Mutex::new(Some(writes_rx)),
+        }
+    }
+
+    /// How this replica's sessions mirror their stream logs.
+    pub(crate) fn mirror(&self) -> LogMirror {
+        LogMirror {
+            replica: self.id,
+            writes: self.writes.clone(),
+        }
+    }
+
+    async fn publish(&self, channel: &str, message: &Message) -> Result<(), StoreError> {
+        let payload = serde_json::to_vec(message).unwrap_or_default();
+        self.store.publish(channel, payload).await
+    }
+
+    async fn is_alive(&self, replica: u32) -> bool {
+        replica == self.id || matches!(self.store.get(&alive_key(replica), None).await, Ok(Some(_)))
+    }
+}
+
+/// Starts a replica's background work: the bus listener, the liveness key, the event-log
+/// writer and the relay of announced changes. Each ends when the server is dropped.
+pub(crate) fn start(server: &Arc<Runtime>, mut changes: mpsc::Receiver<Change>) {
+    let Some(replica) = server.shared.replica.clone() else {
+        return;
+    };
+    let weak = Arc::downgrade(server);
+    let mut bus = replica
+        .store
+        .subscribe(vec![BUS.to_owned(), inbox(replica.id)]);
+    tokio::spawn({
+        let weak = weak.clone();
+        async move {
+            while let Some(message) = bus.recv().await {
+                let Some(server) = weak.upgrade() else { break };
+                match serde_json::from_slice::<Message>(&message.payload) {
+                    Ok(m) if m.from() != Some(server.replica_id()) => server.on_message(m).await,
+                    Ok(_) => {}
+                    Err(e) => tracing::warn!(error = %e, "unreadable bus message"),
+                }
+            }
+        }
+    });
+    tokio::spawn({
+        let replica = replica.clone();
+        let weak = weak.clone();
+        async move {
+            let mut tick = tokio::time::interval(HEARTBEAT);
+            while weak.strong_count() > 0 {
+                tick.tick().await;
+                let key = alive_key(replica.id);
+                if let Err(e) = replica.store.put(&key, b"1".to_vec(), ALIVE_TTL).await {
+                    tracing::warn!(error = %e, "liveness key not written");
+                }
+            }
+        }
+    });
+    let writes = lock(&replica.writes_rx).take();
+    if let Some(mut writes) = writes {
+        let limits = server.shared.limits;
+        let replica = replica.clone();
+        tokio::spawn(async move {
+            while let Some(w) = writes.recv().await {
+                let keep = limits.replay_events_per_stream + 1;
+                if let Err(e) = replica
+                    .store
+                    .append(&w.key, w.entry, keep, limits.session_idle)
+                    .await
+                {
+                    tracing::warn!(error = %e, "stream event not logged in the shared store");
+                }
+            }
+        });
+    }
+    tokio::spawn(async move {
+        while let Some(change) = changes.recv().await {
+            let Some(server) = weak.upgrade() else { break };
+            let message = Message::Change {
+                from: replica.id,
+                change: SharedChange::from_change(&change),
+            };
+            if let Err(e) = replica.publish(BUS, &message).await {
+                tracing::warn!(error = %e, "change not relayed to the other replicas");
+            }
+            drop(server);
+        }
+    });
+}
+
+impl Runtime {
+    fn replica_id(&self) -> u32 {
+        self.shared.replica.as_ref().map_or(0, |r| r.id)
+    }
+
+    async fn on_message(self: &Arc<Self>, message: Message) {
+        let sessions = &self.shared.sessions;
+        match message {
+            Message::Answer {
+                session,
+                id,
+                answer,
+                ..
+            } => {
+                if let Some(s) = sessions.peek(&session) {
+                    s.deliver(&id, answer);
+                }
+            }
+            Message::Cancel { session, id, .. } => {
+                if let Some(s) = sessions.peek(&session) {
+                    s.cancel(&id);
+                }
+            }
+            Message::Change { change, .. } => {
+                self.shared.notifier.announce_here(change.into_change());
+            }
+            Message::SessionUpdated { session, .. } => {
+                if let Some(s) = sessions.peek(&session) {
+                    let server = self.clone();
+                    tokio::spawn(async move {
+                        if let Err(e) = server.reload_session(&s).await {
+                            tracing::warn!(error = %e, "session copy not reloaded");
+                        }
+                    });
+                }
+            }
+            Message::SessionEnded { session, .. } => {
+                sessions.drop_copy(&session);
+            }
+            Message::TaskCall { from, call, op } => {
+                let result = op.run(&self.shared.tasks).map_err(rpc_error);
+                if let Some(replica) = &self.shared.replica {
+                    let reply = Message::TaskReply { call, result };
+                    if let Err(e) = replica.publish(&inbox(from), &reply).await {
+                        tracing::warn!(error = %e, "task reply not sent");
+                    }
+                }
+            }
+            Message::TaskReply { call, result } => {
+                if let Some(replica) = &self.shared.replica
+                    && let Some(waiter) = lock(&replica.calls).remove(&call)
+                {
+                    let _ = waiter.send(result);
+                }
+            }
+        }
+    }
+
+    /// The record of `session` as it stands in this process.
+    fn record_of(session: &Session) -> SessionRecord {
+        SessionRecord {
+            revision: session.revision,
+            principal: session.principal.key().to_string(),
+            capabilities: (*session.client_capabilities).clone(),
+            client_info: session.client_info.as_deref().cloned(),
+            level: session.level.rank_raw(),
+            subscriptions: session.subscription_list(),
+        }
+    }
+
+    /// Writes a new session's record (handshake era, with a shared store).
+    pub(crate) async fn share_session(&self, session: &Session) -> Result<(), StoreError> {
+        let Some(replica) = &self.shared.replica else {
+            return Ok(());
+        };
+        let record = serde_json::to_vec(&Self::record_of(session)).unwrap_or_default();
+        replica
+            .store
+            .put(
+                &session_key(&session.id),
+                record,
+                self.shared.limits.session_idle,
+            )
+            .await
+    }
+
+    /// Writes a session's changed record and tells the replicas holding a copy.
+    pub(crate) async fn session_changed(&self, session: &Session) -> Result<(), StoreError> {
+        let Some(replica) = &self.shared.replica else {
+            return Ok(());
+        };
+        self.share_session(session).await?;
+        let message = Message::SessionUpdated {
+            from: replica.id,
+            session: session.id.to_string(),
+        };
+        replica.publish(BUS, &message).await
+    }
+
+    /// Reloads a copy's level and subscriptions from the store.
+    async fn reload_session(&self, session: &Session) -> Result<(), StoreError> {
+        let Some(replica) = &self.shared.replica else {
+            return Ok(());
+        };
+        if let Some(bytes) = replica.store.get(&session_key(&session.id), None).await?
+            && let Ok(record) = serde_json::from_slice::<SessionRecord>(&bytes)
+        {
+            session.apply_shared(record.level, &record.subscriptions);
+        }
+        Ok(())
+    }
+
+    /// The session `id` opened by `principal`: this process's copy, or with a shared store
+    /// the record (which every lookup keeps alive), restored here when this replica has no
+    /// copy. `None` when it is unknown, ended, or another principal's.
+    pub(crate) async fn find_session(
+        self: &Arc<Self>,
+        id: &str,
+        principal: &Principal,
+    ) -> Result<Option<Arc<Session>>, StoreError> {
+        let sessions = &self.shared.sessions;
+        let Some(replica) = &self.shared.replica else {
+            return Ok(sessions.get_for(id, principal));
+        };
+        let idle = self.shared.limits.session_idle;
+        let record = replica
+            .store
+            .get(&session_key(id), Some(idle))
+            .await?
+            .and_then(|bytes| serde_json::from_slice::<SessionRecord>(&bytes).ok());
+        let Some(record) = record else {
+            sessions.drop_copy(id);
+            return Ok(None);
+        };
+        if *record.principal != **principal.key() {
+            return Ok(None);
+        }
+        let session = match sessions.get_for(id, principal) {
+            Some(s) => s,
+            None => {
+                let mut restored = Session::new(
+                    id.to_owned(),
+                    record.revision,
+                    record.capabilities.clone(),
+                    record.client_info.clone(),
+                    principal.clone(),
+                    self.shared.limits,
+                );
+                restored.set_mirror(replica.mirror());
+                let restored = Arc::new(restored);
+                match sessions.insert_or_get(restored) {
+                    Some(s) => s,
+                    None => return Err(StoreError::Full),
+                }
+            }
+        };
+        session.apply_shared(record.level, &record.subscriptions);
+        Ok(Some(session))
+    }
+
+    /// Ends session `id` of `principal` here and, with a shared store, everywhere; `false`
+    /// when it was unknown (or another principal's).
+    pub(crate) async fn end_session(
+        self: &Arc<Self>,
+        id: &str,
+        principal: &Principal,
+    ) -> Result<bool, StoreError> {
+        let Some(replica) = &self.shared.replica else {
+            return Ok(self.shared.sessions.remove_for(id, principal));
+        };
+        if self.find_session(id, principal).await?.is_none() {
+            return Ok(false);
+        }
+        replica.store.delete(&session_key(id)).await?;
+        self.shared.sessions.remove_for(id, principal);
+        let message = Message::SessionEnded {
+            from: replica.id,
+            session: id.to_owned(),
+        };
+        replica.publish(BUS, &message).await?;
+        Ok(true)
+    }
+
+    /// The client's answer to a server→client request that no handler here waits for: to the
+    /// replica that asked.
+    pub(crate) async fn relay_answer(
+        &self,
+        session: &str,
+        id: &RequestId,
+        answer: Result<Value, ErrorData>,
+    ) {
+        let Some(replica) = &self.shared.replica else {
+            return;
+        };
+        let message = Message::Answer {
+            from: replica.id,
+            session: session.to_owned(),
+            id: id.clone(),
+            answer,
+        };
+        if let Err(e) = replica.publish(BUS, &message).await {
+            tracing::warn!(error = %e, "client answer not relayed");
+        }
+    }
+
+    /// `notifications/cancelled` for a request not running here: to every replica.
+    pub(crate) async fn relay_cancel(&self, session: &str, id: &RequestId) {
+        let Some(replica) = &self.shared.replica else {
+            return;
+        };
+        let message = Message::Cancel {
+            from: replica.id,
+            session: session.to_owned(),
+            id: id.clone(),
+        };
+        if let Err(e) = replica.publish(BUS, &message).await {
+            tracing::warn!(error = %e, "cancellation not relayed");
+        }
+    }
+
+    /// A `tasks/*` operation on a task another replica runs: its reply. `None` when the task
+    /// is this replica's (or there is no shared store): the caller runs it here.
+    pub(crate) async fn task_elsewhere<T: serde::de::DeserializeOwned>(
+        &self,
+        op: TaskOp,
+    ) -> Option<HandlerResult<T>> {
+        let replica = self.shared.replica.as_ref()?;
+        let owner = task_replica(op.task_id()).filter(|r| *r != replica.id)?;
+        Some(self.call_replica(replica, owner, op).await)
+    }
+
+    async fn call_replica<T: serde::de::DeserializeOwned>(
+        &self,
+        replica: &Replica,
+        owner: u32,
+        op: TaskOp,
+    ) -> HandlerResult<T> {
+        let id = op.task_id().to_owned();
+        let gone = || {
+            HandlerError::Rpc(
+                ErrorData::new(
+                    codes::INTERNAL_ERROR,
+                    format!("the replica running task {id} does not answer"),
+                )
+                .with_data(serde_json::json!({ "taskId": id })),
+            )
+        };
+        if !replica.is_alive(owner).await {
+            return Err(gone());
+        }
+        let call = replica.next_call.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = oneshot::channel();
+        lock(&replica.calls).insert(call, tx);
+        let message = Message::TaskCall {
+            from: replica.id,
+            call,
+            op,
+        };
+        if let Err(e) = replica.publish(&inbox(owner), &message).await {
+            lock(&replica.calls).remove(&call);
+            return Err(store_failed(&e));
+        }
+        let reply = tokio::time::timeout(TASK_CALL_TIMEOUT, rx).await;
+        lock(&replica.calls).remove(&call);
+        match reply {
+            Ok(Ok(Ok(value))) => {
+                serde_json::from_value(value).map_err(|e| HandlerError::internal(e.to_string()))
+            }
+            Ok(Ok(Err(error))) => Err(HandlerError::Rpc(error)),
+            Ok(Err(_)) | Err(_) => Err(gone()),
+        }
+    }
+
+    /// Resumes, from its shared log, stream `stream` of `session` that this replica does not
+    /// hold: the events after `after`, then the ones its replica goes on writing, until the
+    /// log ends, its replica stops, `sink` closes or the session's idle limit passes.
+    pub(crate) fn follow_shared_log(
+        self: &Arc<Self>,
+        session: &Session,
+        stream: u64,
+        after: u64,
+        sink: mpsc::Sender<Bytes>,
+    ) -> bool {
+        let Some(replica) = self.shared.replica.clone() else {
+            return false;
+        };
+        let key = events_key(&session.id, stream);
+        let writer = stream_replica(stream);
+        let limits: Limits = self.shared.limits;
+        let server: Weak<Runtime> = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let deadline = tokio::time::Instant::now() + limits.session_idle;
+            let mut next = after + 1;
+            loop {
+                let writer_alive = replica.is_alive(writer).await;
+                let entries = match replica.store.entries(&key).await {
+                    Ok(entries) => entries,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "shared stream log unreadable");
+                        break;
+                    }
+                };
+                let mut done = false;
+                for entry in entries {
+                    if entry == DONE {
+                        done = true;
+                        continue;
+                    }
+                    let Some(split) = entry.iter().position(|b| *b == b'\n') else {
+                        continue;
+                    };
+                    let seq = std::str::from_utf8(&entry[..split])
+                        .ok()
+                        .and_then(|s| s.parse::<u64>().ok());
+                    if let Some(seq) = seq
+                        && seq >= next
+                    {
+                        next = seq + 1;
+                        if sink
+                            .send(Bytes::copy_from_slice(&entry[split + 1..]))
+                            .await
+                            .is_err()
+                        {
+                            return;
+                        }
+                    }
+                }
+                if done
+                    || !writer_alive
+                    || sink.is_closed()
+                    || server.strong_count() == 0
+                    || tokio::time::Instant::now() > deadline
+                {
+                    break;
+                }
+                tokio::time::sleep(FOLLOW_POLL).await;
+            }
+        });
+        true
+    }
+}
