@@ -1,12 +1,14 @@
 //! Shared helpers for the cross-crate tests: locating the shared corpus and examples,
 //! installing the pinned real MCP peers ([`peers`]) and the plans their clients run
-//! ([`plans`]), the mock OAuth authorization server ([`oauth`]).
+//! ([`plans`]), the mock OAuth authorization server ([`oauth`]), the system services some live
+//! tests start (Redis, HAProxy: [`services`]).
 
 use std::path::PathBuf;
 
 pub mod oauth;
 pub mod peers;
 pub mod plans;
+pub mod services;
 
 use mcp_wire::ProtocolVersion;
 

@@ -48,7 +48,7 @@ impl fmt::Display for InstallError {
 impl std::error::Error for InstallError {}
 
 impl InstallError {
-    fn new(step: impl Into<String>, detail: impl fmt::Display) -> Self {
+    pub(crate) fn new(step: impl Into<String>, detail: impl fmt::Display) -> Self {
         Self {
             step: step.into(),
             detail: detail.to_string(),
@@ -376,7 +376,7 @@ fn venv_python(venv: &Path) -> PathBuf {
 }
 
 /// Runs `command`, turning a spawn failure or a non-zero exit into an error with its output's tail.
-fn run(step: &str, command: &mut Command) -> Result<(), InstallError> {
+pub(crate) fn run(step: &str, command: &mut Command) -> Result<(), InstallError> {
     let output = command
         .output()
         .map_err(|e| InstallError::new(step, format!("cannot run {command:?}: {e}")))?;

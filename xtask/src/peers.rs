@@ -2,6 +2,8 @@
 //!
 //! The same installer the tests call (`mcp_wire_tests::peers`): `npm ci` of the committed lockfile
 //! and a Python virtual environment with the pinned `mcp` SDK; a no-op when already installed.
+//! Also the Debian packages the scale test starts (`redis-server`, `haproxy`), installed with
+//! `apt-get` when missing (`mcp_wire_tests::services`).
 
 use anyhow::Context;
 
@@ -9,6 +11,7 @@ use anyhow::Context;
 pub fn run() -> anyhow::Result<()> {
     let target = mcp_wire_tests::peers::target_dir();
     let peers = mcp_wire_tests::peers::install(&target).context("cargo xtask peers")?;
+    mcp_wire_tests::services::ensure_packages().context("cargo xtask peers")?;
     eprintln!(
         "xtask: peers ready in {} (node {}, python {})",
         peers.root().display(),
