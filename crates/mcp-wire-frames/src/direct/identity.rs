@@ -1,0 +1,205 @@
+//! The client identity a 2026-07-28 request must carry in `_meta`, lent to each request that
+//! lacks it, and the body text with it added.
+
+use std::sync::Arc;
+
+use mcp_wire::model::{ClientRequest, Meta, RequestMeta};
+use serde_json::Value;
+
+use crate::session::ClientIdentity;
+use mcp_wire::model::meta::keys;
+
+use super::GiveUp;
+use super::line::Line;
+
+/// The `_meta` entries of a client identity, owned once and lent to each request that lacks
+/// them, so restating the identity costs nothing per request in the usual case: a request
+/// without `_meta` is lent the whole map (swapped in for the emission and swapped back out
+/// after: no hashing, no allocation); one with a `_meta` of its own gets copies of the entries
+/// it lacks.
+pub(super) struct LentIdentity {
+    /// The identity the entries were made from (the session's, kept alive so that the same
+    /// pointer is the same identity).
+    pub(super) of: Option<Arc<ClientIdentity>>,
+    /// `clientInfo` and `clientCapabilities` entries, in that order, where the identity has them.
+    pub(super) entries: Meta,
+}
+
+/// How [`LentIdentity::lend`] lent the entries to a request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Lent {
+    /// The identity has no entries: the request is left as it is (no `_meta` made for it).
+    Nothing,
+    /// The request had no `_meta`: the entries are its `_meta` until they are taken back.
+    Whole,
+    /// The request had a `_meta`: copies of the entries it lacked were added to its end.
+    Copied,
+}
+
+impl LentIdentity {
+    /// The entries of `identity` (made anew only when it changed).
+    pub(super) fn entries_of(&mut self, identity: &Arc<ClientIdentity>) -> &mut Self {
+        if !self.of.as_ref().is_some_and(|of| Arc::ptr_eq(of, identity)) {
+            self.entries = Meta(
+                [
+                    (keys::CLIENT_INFO, &identity.client_info),
+                    (keys::CLIENT_CAPABILITIES, &identity.capabilities),
+                ]
+                .into_iter()
+                .filter_map(|(key, v)| Some((key.to_owned(), v.clone()?)))
+                .collect(),
+            );
+            self.of = Some(identity.clone());
+        }
+        self
+    }
+
+    /// Gives `request` the entries its `_meta` lacks (at its end, as `convert::add_identity`
+    /// adds them).
+    pub(super) fn lend(&mut self, request: &mut ClientRequest) -> Lent {
+        if self.entries.is_empty() {
+            return Lent::Nothing;
+        }
+        if request.meta().is_none() {
+            std::mem::swap(request.meta_mut(), &mut self.entries);
+            return Lent::Whole;
+        }
+        let meta = request.meta_mut();
+        for (key, value) in self.entries.iter() {
+            if !meta.contains_key(key) {
+                meta.insert(key.clone(), value.clone());
+            }
+        }
+        Lent::Copied
+    }
+
+    /// Takes lent entries back from `request` (copies stay: the request is not emitted again).
+    pub(super) fn take_back(&mut self, request: &mut ClientRequest, lent: Lent) {
+        if lent == Lent::Whole {
+            std::mem::swap(request.meta_mut(), &mut self.entries);
+        }
+    }
+}
+
+impl Default for LentIdentity {
+    fn default() -> Self {
+        LentIdentity {
+            of: None,
+            entries: Meta::new(),
+        }
+    }
+}
+
+/// The `_meta` entries of a client identity as JSON text (`"key":value`).
+#[derive(Debug, Default)]
+pub(super) struct IdentityText {
+    pub(super) client_info: Option<String>,
+    pub(super) capabilities: Option<String>,
+}
+
+impl IdentityText {
+    pub(super) fn of(identity: &ClientIdentity) -> Result<Self, GiveUp> {
+        let entry = |key: &str, v: &Option<Value>| -> Result<Option<String>, GiveUp> {
+            let Some(v) = v else { return Ok(None) };
+            let mut text = serde_json::to_string(key).map_err(|_| GiveUp)?;
+            text.push(':');
+            text.push_str(&serde_json::to_string(v).map_err(|_| GiveUp)?);
+            Ok(Some(text))
+        };
+        Ok(IdentityText {
+            client_info: entry(keys::CLIENT_INFO, &identity.client_info)?,
+            capabilities: entry(keys::CLIENT_CAPABILITIES, &identity.capabilities)?,
+        })
+    }
+}
+
+/// Params from this size on are parsed from the frame's own text (see [`body_text`]).
+pub(super) const LARGE_PARAMS: usize = 64 * 1024;
+
+/// The body text the boundary parses, borrowed from the line where it can be (no copy of a body
+/// that may be tens of megabytes): for responses the `result` text; for requests and
+/// notifications `{"method":…,"params":…}` built in `buf`, with the client identity added
+/// where `convert::add_identity` adds it, or, when nothing is added and the params are large,
+/// the frame's own text. That reads as the same body: a request or notification type has
+/// exactly the members `method` and `params` and ignores any other (`jsonrpc`, `id`, unknown
+/// frame members), and its errors and mandates concern those two alone.
+pub(super) fn body_text<'t: 'r, 'b: 'r, 'r>(
+    line: &Line<'t>,
+    identity: Option<&IdentityText>,
+    buf: &'b mut String,
+) -> Result<&'r str, GiveUp> {
+    buf.clear();
+    let Some(method) = line.method else {
+        return line.body.ok_or(GiveUp);
+    };
+    // The `_meta` entries to add, as `"key":value` text.
+    let mut add = String::new();
+    if let Some(identity) = identity {
+        let meta = &line.params.meta;
+        let entries = [
+            (&identity.client_info, meta.has_client_info),
+            (&identity.capabilities, meta.has_capabilities),
+        ];
+        for (entry, present) in entries {
+            let Some(entry) = entry else { continue };
+            if present {
+                continue;
+            }
+            if !add.is_empty() {
+                add.push(',');
+            }
+            add.push_str(entry);
+        }
+    }
+    if add.is_empty() && line.body.is_some_and(|p| p.len() >= LARGE_PARAMS) {
+        return Ok(line.frame_text);
+    }
+    buf.push_str("{\"method\":");
+    buf.push_str(method);
+    match line.body {
+        None if add.is_empty() => {}
+        None => {
+            buf.push_str(",\"params\":{\"_meta\":{");
+            buf.push_str(&add);
+            buf.push_str("}}");
+        }
+        Some(p) => {
+            buf.push_str(",\"params\":");
+            let p: &str = p;
+            let meta = &line.params.meta;
+            if add.is_empty() {
+                buf.push_str(p);
+            } else if let Some(m) = meta.raw {
+                if !m.starts_with('{') {
+                    return Err(GiveUp);
+                }
+                // `_meta` is a sub-slice of `params`: add the entries before its `}`.
+                let start = (m.as_ptr() as usize)
+                    .checked_sub(p.as_ptr() as usize)
+                    .ok_or(GiveUp)?;
+                let end = start + m.len();
+                if end > p.len() {
+                    return Err(GiveUp);
+                }
+                buf.push_str(&p[..end - 1]);
+                if meta.len > 0 {
+                    buf.push(',');
+                }
+                buf.push_str(&add);
+                buf.push('}');
+                buf.push_str(&p[end..]);
+            } else if line.params.len == 0 {
+                buf.push_str("{\"_meta\":{");
+                buf.push_str(&add);
+                buf.push_str("}}");
+            } else {
+                buf.push_str(&p[..p.len() - 1]);
+                buf.push_str(",\"_meta\":{");
+                buf.push_str(&add);
+                buf.push_str("}}");
+            }
+        }
+    }
+    buf.push('}');
+    Ok(buf)
+}

@@ -1,0 +1,399 @@
+//! The boundary's verdict on a body, and writing the output line: the envelope around the
+//! emitted body, members in the input's order.
+
+use mcp_wire::ProtocolVersion;
+use mcp_wire::model::{ClientNotification, ClientRequest, ServerNotification, ServerRequest};
+use mcp_wire::wire::{
+    self, EmitError, EmitErrorKind, MethodResult, ParseError, ParseErrorKind, WireBody, WireParse,
+};
+use serde_json::Value;
+use smallvec::SmallVec;
+
+use crate::boundary::Restate;
+use crate::boundary::{BodyKind, Failure};
+use crate::record::Direction;
+use mcp_wire::jsonrpc::RequestId;
+use mcp_wire::session::Envelope;
+
+use super::identity::LentIdentity;
+use super::line::{FrameMember, KNOWN_FRAME_KEYS, Line, UNCHECKED_LEVELS};
+use super::{GiveUp, scan};
+
+/// Where the boundary's verdict on a body is kept when it is the one the general path reaches
+/// (the direct path then gives up with it, see [`Unwritten::Failed`](super::Unwritten::Failed)).
+pub(super) type Verdict = Option<Failure>;
+
+/// A parse failure: kept as the general path reports it (`parse_str_as` fails exactly as
+/// `parse_as` does on the same text; a syntax error cannot arise from a checked body, and is
+/// left to the general path all the same).
+pub(super) fn parse_failed(e: ParseError, verdict: &mut Verdict) -> GiveUp {
+    if e.kind != ParseErrorKind::Syntax {
+        *verdict = Some(crate::boundary::invalid(e));
+    }
+    GiveUp
+}
+
+/// An emission failure: a refusal is kept as the general path reports it (the shaping
+/// serializer refuses alike whatever it writes into); a failure of a value's own `Serialize`
+/// is left to the general path.
+pub(super) fn emit_failed(e: EmitError, verdict: &mut Verdict) -> GiveUp {
+    if e.kind != EmitErrorKind::Serialization {
+        *verdict = Some(crate::boundary::refused(e));
+    }
+    GiveUp
+}
+
+/// Parses `text` as a `T` at `from` and emits it for `to` into `out`. (The body is parsed into
+/// a slot here and written from there: a typed body is a few hundred bytes, and every layer it
+/// were returned through would copy it.)
+pub(super) fn through<T: WireParse + WireBody + Restate>(
+    text: &str,
+    from: ProtocolVersion,
+    to: ProtocolVersion,
+    out: &mut Vec<u8>,
+    verdict: &mut Verdict,
+) -> Result<(), GiveUp> {
+    let mut slot: Option<T> = None;
+    wire::parse_str_into(text, from, &mut slot).map_err(|e| parse_failed(e, verdict))?;
+    let model = slot.as_mut().ok_or(GiveUp)?;
+    model.restate(to);
+    wire::serialize_for_vec(model, to, out).map_err(|e| emit_failed(e, verdict))
+}
+
+/// Parses the body at `from` and emits it for `to` into `out`; a client request is lent the
+/// `restated` identity entries it lacks for its emission. The boundary's verdict on a body it
+/// does not write goes into `verdict`. An `unchecked` result is read by the typed read that
+/// checks it; when that read does not decide, this gives up with no verdict.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn emit(
+    kind: BodyKind<'_>,
+    text: &str,
+    unchecked: bool,
+    from: ProtocolVersion,
+    to: ProtocolVersion,
+    restated: Option<&mut LentIdentity>,
+    out: &mut Vec<u8>,
+    verdict: &mut Verdict,
+) -> Result<(), GiveUp> {
+    use Direction::{ClientToServer as C2s, ServerToClient as S2c};
+    match kind {
+        BodyKind::Request(C2s) if let Some(identity) = restated => {
+            let mut slot: Option<ClientRequest> = None;
+            wire::parse_str_into(text, from, &mut slot).map_err(|e| parse_failed(e, verdict))?;
+            let request = slot.as_mut().ok_or(GiveUp)?;
+            request.restate(to);
+            let lent = identity.lend(request);
+            let emitted = wire::serialize_for_vec(request, to, out);
+            identity.take_back(request, lent);
+            emitted.map_err(|e| emit_failed(e, verdict))
+        }
+        BodyKind::Request(C2s) => through::<ClientRequest>(text, from, to, out, verdict),
+        BodyKind::Request(S2c) => through::<ServerRequest>(text, from, to, out, verdict),
+        BodyKind::Notification(C2s) => through::<ClientNotification>(text, from, to, out, verdict),
+        BodyKind::Notification(S2c) => through::<ServerNotification>(text, from, to, out, verdict),
+        BodyKind::Result(_, answering) => {
+            let mut slot = None;
+            let parsed = match unchecked {
+                false => wire::parse_result_str_into(answering, text, from, &mut slot),
+                true => wire::parse_unchecked_result_str_into(
+                    answering,
+                    text,
+                    UNCHECKED_LEVELS,
+                    from,
+                    &mut slot,
+                )
+                .ok_or(GiveUp)?,
+            };
+            parsed.map_err(|e| parse_failed(e, verdict))?;
+            match slot.as_mut().ok_or(GiveUp)? {
+                MethodResult::Server(r) => {
+                    r.restate(to);
+                    wire::serialize_for_vec(r, to, out)
+                }
+                MethodResult::Client(r) => {
+                    r.restate(to);
+                    wire::serialize_for_vec(r, to, out)
+                }
+                _ => return Err(GiveUp),
+            }
+            .map_err(|e| emit_failed(e, verdict))
+        }
+    }
+}
+
+/// Each key (with its quotes) and value text of a compact JSON object, in order.
+pub(super) type SplitMembers<'t> = SmallVec<[(&'t [u8], &'t [u8]); 4]>;
+
+/// The top-level members of a compact JSON object written by `serde_json`: each key with its
+/// quotes, and the value's text.
+pub(super) fn split_members(text: &[u8]) -> Option<SplitMembers<'_>> {
+    let inner = text.strip_prefix(b"{")?.strip_suffix(b"}")?;
+    let mut out = SmallVec::new();
+    let mut i = 0;
+    while i < inner.len() {
+        let key_end = string_end(inner, i)?;
+        let key = &inner[i..key_end];
+        if inner.get(key_end) != Some(&b':') {
+            return None;
+        }
+        let start = key_end + 1;
+        let end = value_end(inner, start)?;
+        out.push((key, &inner[start..end]));
+        i = end;
+        if i < inner.len() {
+            if inner[i] != b',' {
+                return None;
+            }
+            i += 1;
+        }
+    }
+    Some(out)
+}
+
+/// The end (exclusive) of the JSON string starting at `at`.
+pub(super) fn string_end(text: &[u8], at: usize) -> Option<usize> {
+    if text.get(at) != Some(&b'"') {
+        return None;
+    }
+    let mut i = at + 1;
+    loop {
+        // The next quote or backslash (compact output has no control characters in strings).
+        i = scan::plain_run_end(text, i);
+        match *text.get(i)? {
+            b'"' => return Some(i + 1),
+            b'\\' => i += 2,
+            _ => i += 1,
+        }
+    }
+}
+
+/// The end (exclusive) of the compact JSON value starting at `at`.
+pub(super) fn value_end(text: &[u8], at: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = at;
+    while i < text.len() {
+        match text[i] {
+            b'"' => {
+                i = string_end(text, i)?;
+                if depth == 0 {
+                    return Some(i);
+                }
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            b',' if depth == 0 => return Some(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    (depth == 0).then_some(i)
+}
+
+pub(super) fn push_key(out: &mut Vec<u8>, key: &str) -> Result<(), GiveUp> {
+    serde_json::to_writer(&mut *out, key).map_err(|_| GiveUp)?;
+    out.push(b':');
+    Ok(())
+}
+
+pub(super) fn push_value(out: &mut Vec<u8>, value: &Value) -> Result<(), GiveUp> {
+    serde_json::to_writer(&mut *out, value).map_err(|_| GiveUp)
+}
+
+/// Where the emitted body goes in the output frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Layout {
+    /// The body is written where it lands: a response's `result`, or a request's or
+    /// notification's `method` and `params` when they end the frame, in that order. A request
+    /// or notification body emits `method` first and then, if any, `params` (the members of
+    /// every request and notification type), so its members are the frame's last ones, in the
+    /// order the split layout would give them.
+    InPlace,
+    /// The body is emitted first and its members placed one by one ([`write_split_frame`]).
+    Split,
+}
+
+impl Layout {
+    pub(super) fn of(line: &Line<'_>) -> Layout {
+        if matches!(line.envelope, Envelope::Response { .. }) {
+            return Layout::InPlace;
+        }
+        // From the first body member on: each member's key if it is a body member.
+        let mut keys = line
+            .frame
+            .iter()
+            .skip_while(|(_, m)| !matches!(m, FrameMember::Body))
+            .map(|(key, m)| matches!(m, FrameMember::Body).then_some(*key));
+        let in_place = matches!(
+            (keys.next(), keys.next(), keys.next()),
+            (Some(Some("method")), None | Some(Some("params")), None)
+        );
+        if in_place {
+            Layout::InPlace
+        } else {
+            Layout::Split
+        }
+    }
+}
+
+/// The body of the output frame: emitted while the frame is written, or already emitted.
+pub(super) enum Body<'e> {
+    Emit(&'e mut dyn FnMut(&mut Vec<u8>) -> Result<(), GiveUp>),
+    Emitted(&'e [u8]),
+}
+
+/// Writes the frame around the body, in the input's member order (as `convert::put_back`
+/// places it).
+pub(super) fn write_frame(
+    line: &Line<'_>,
+    body: &mut Body<'_>,
+    out: &mut Vec<u8>,
+) -> Result<(), GiveUp> {
+    let emit = match body {
+        Body::Emit(emit) => emit,
+        Body::Emitted(emitted) => return write_split_frame(line, emitted, out),
+    };
+    out.push(b'{');
+    let mut first = true;
+    for (key, member) in &line.frame {
+        match member {
+            FrameMember::Body => {
+                // The body object's `{` stands in for the separator and its `}` closes the
+                // frame: `method` and `params` are the last members, after `jsonrpc` at least
+                // (every frame the direct path reads has it).
+                if first {
+                    return Err(GiveUp);
+                }
+                let at = out.len();
+                emit(out)?;
+                if !out[at..].starts_with(b"{\"method\":") {
+                    return Err(GiveUp);
+                }
+                out[at] = b',';
+                return Ok(());
+            }
+            FrameMember::Result => {
+                separate(out, &mut first);
+                out.extend_from_slice(b"\"result\":");
+                emit(out)?;
+            }
+            other => write_envelope_member(line, key, other, &mut first, out)?,
+        }
+    }
+    out.push(b'}');
+    Ok(())
+}
+
+/// A `,` before every member but the first.
+pub(super) fn separate(out: &mut Vec<u8>, first: &mut bool) {
+    if !std::mem::take(first) {
+        out.push(b',');
+    }
+}
+
+/// Writes a frame member that is not the body: `jsonrpc`, `id`, or one copied.
+pub(super) fn write_envelope_member(
+    line: &Line<'_>,
+    key: &str,
+    member: &FrameMember,
+    first: &mut bool,
+    out: &mut Vec<u8>,
+) -> Result<(), GiveUp> {
+    match member {
+        FrameMember::Version => {
+            separate(out, first);
+            out.extend_from_slice(b"\"jsonrpc\":\"2.0\"");
+        }
+        FrameMember::Id => {
+            let id = match &line.envelope {
+                Envelope::Request { id, .. } | Envelope::Response { id } => id,
+                _ => return Err(GiveUp),
+            };
+            separate(out, first);
+            out.extend_from_slice(b"\"id\":");
+            match id {
+                RequestId::Integer(i) => serde_json::to_writer(&mut *out, i),
+                RequestId::String(s) => serde_json::to_writer(&mut *out, s),
+            }
+            .map_err(|_| GiveUp)?;
+        }
+        FrameMember::Other(v) => {
+            separate(out, first);
+            push_key(out, key)?;
+            push_value(out, v)?;
+        }
+        FrameMember::Body | FrameMember::Result => return Err(GiveUp),
+    }
+    Ok(())
+}
+
+/// [`write_frame`] for a request or notification body already emitted (responses are always
+/// written in place): its members are placed where the frame has them, and members the body
+/// gained are appended.
+pub(super) fn write_split_frame(
+    line: &Line<'_>,
+    emitted: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<(), GiveUp> {
+    let body_members = split_members(emitted).ok_or(GiveUp)?;
+    let emitted_member = |k: &[u8]| {
+        body_members
+            .iter()
+            .find(|(key, _)| *key == k)
+            .map(|(_, v)| *v)
+    };
+    out.push(b'{');
+    let mut first = true;
+    for (key, member) in &line.frame {
+        match member {
+            FrameMember::Body => {
+                let quoted = if *key == "method" {
+                    &b"\"method\""[..]
+                } else {
+                    &b"\"params\""[..]
+                };
+                if let Some(v) = emitted_member(quoted) {
+                    separate(out, &mut first);
+                    out.extend_from_slice(quoted);
+                    out.push(b':');
+                    out.extend_from_slice(v);
+                }
+            }
+            // A `result` member is not expected here (`write_envelope_member` gives up).
+            other => write_envelope_member(line, key, other, &mut first, out)?,
+        }
+    }
+    // Members the body gained are appended (a materialized `params`), in body order.
+    let frame_has = |name: &str| line.frame.iter().any(|(key, _)| *key == name);
+    for (k, v) in &body_members {
+        let name = k.get(1..k.len().saturating_sub(1)).unwrap_or_default();
+        let in_frame = match name {
+            b"method" | b"params" => line
+                .frame
+                .iter()
+                .any(|(key, m)| key.as_bytes() == name && matches!(m, FrameMember::Body)),
+            _ => {
+                // A body member that could collide with an envelope member: not here.
+                if KNOWN_FRAME_KEYS.iter().any(|n| n.as_bytes() == name)
+                    || std::str::from_utf8(name).map_or(true, frame_has)
+                {
+                    return Err(GiveUp);
+                }
+                false
+            }
+        };
+        if !in_frame {
+            separate(out, &mut first);
+            out.extend_from_slice(k);
+            out.push(b':');
+            out.extend_from_slice(v);
+        }
+    }
+    out.push(b'}');
+    Ok(())
+}
