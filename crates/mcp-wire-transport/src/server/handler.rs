@@ -586,7 +586,7 @@ fn with_input_key(request: InputRequest, key: &str) -> InputRequest {
     if let Some(meta) = meta.as_object_mut() {
         meta.insert(INPUT_KEY_META.to_owned(), Value::String(key.to_owned()));
     }
-    serde_json::from_value(value).unwrap_or(request)
+    mcp_wire::model::from_value(value).unwrap_or(request)
 }
 
 /// The reserved `_meta` keys the runtime reads and writes (the model's one table of them).

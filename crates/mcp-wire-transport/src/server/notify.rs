@@ -97,7 +97,7 @@ pub(crate) fn tag_subscription(n: ServerNotification, id: &Value) -> ServerNotif
             }
         }
     }
-    serde_json::from_value(v).unwrap_or(n)
+    mcp_wire::model::from_value(v).unwrap_or(n)
 }
 
 /// The acknowledgement that opens a listen stream.

@@ -496,7 +496,7 @@ impl Runtime {
                 .map_err(|e: StateError| HandlerError::invalid_params(e.to_string()))?;
             rounds = state.rounds;
             for (key, raw) in state.gathered {
-                let typed: InputResponse = serde_json::from_value(raw.clone())
+                let typed: InputResponse = mcp_wire::model::from_value(raw.clone())
                     .map_err(|_| HandlerError::invalid_params("requestState is malformed"))?;
                 inputs.answers.insert(key.clone(), typed);
                 inputs.raw.insert(key, raw);
@@ -750,7 +750,7 @@ fn add_meta(result: &mut ServerResult, meta: &Meta) {
 }
 
 pub(crate) fn request_id(v: serde_json::Value) -> Option<RequestId> {
-    serde_json::from_value(v).ok()
+    RequestId::from_value(&v)
 }
 
 /// The error a request whose body does not read is answered with: the library's

@@ -303,7 +303,7 @@ impl TaskStore {
             let Some((request, _)) = e.pending.get(key) else {
                 continue;
             };
-            let Ok(answer) = serde_json::from_value::<InputResponse>(raw.clone()) else {
+            let Ok(answer) = mcp_wire::model::from_value::<InputResponse>(raw.clone()) else {
                 continue;
             };
             if !answers_request(request, &answer) {
@@ -613,7 +613,7 @@ fn with_related_task(request: InputRequest, id: &str) -> InputRequest {
             json!({ "taskId": id }),
         );
     }
-    serde_json::from_value(value).unwrap_or(request)
+    mcp_wire::model::from_value(value).unwrap_or(request)
 }
 
 /// The 2025-11-25 `CreateTaskResult` of a task started with [`RequestContext::run_as_task`].
