@@ -19,7 +19,7 @@ use mcp_wire::jsonrpc::{JsonRpcNotification, JsonRpcRequest};
 use mcp_wire::model::{ClientNotification, ClientRequest, InitializedNotification};
 use mcp_wire::wire::serialize_for_vec;
 use mcp_wire_transport::client::oauth::{
-    FollowRedirect, Grant, OAuthClient, OAuthConfig, PreRegistered, Secret,
+    Assertion, FollowRedirect, Grant, OAuthClient, OAuthConfig, PreRegistered, PrivateKey, Secret,
 };
 use mcp_wire_transport::client::{
     Authorizer, ClientOptions, Wire, connect_streamable, tool_param_headers,
@@ -350,28 +350,45 @@ const REDIRECT_URI: &str = "http://localhost:3000/callback";
 const CLIENT_METADATA_URL: &str = "https://conformance-test.local/client-metadata.json";
 
 /// The OAuth client of an `auth/*` scenario: the authorization code flow through redirects
-/// the mock authorization server makes by itself, or client credentials where the scenario
-/// hands them out; a client pre-registered when `MCP_CONFORMANCE_CONTEXT` names one.
+/// the mock authorization server makes by itself, client credentials or a JWT bearer grant
+/// where the scenario hands them out; a client pre-registered when `MCP_CONFORMANCE_CONTEXT`
+/// names one; DPoP-bound tokens where the authorization server offers them.
 fn authorizer(url: &str, scenario: &str) -> Result<Arc<dyn Authorizer>> {
     let context: Value = std::env::var("MCP_CONFORMANCE_CONTEXT")
         .ok()
         .and_then(|text| serde_json::from_str(&text).ok())
         .unwrap_or_default();
     let http: Arc<dyn OAuthHttp> = Arc::new(HttpSender::default());
-    let grant = if scenario.starts_with("auth/client-credentials") {
-        Grant::ClientCredentials
-    } else {
-        Grant::AuthorizationCode(Arc::new(FollowRedirect::new(http.clone(), REDIRECT_URI)))
+    let text = |name: &str| context[name].as_str().map(str::to_owned);
+    let grant = match scenario {
+        "auth/client-credentials-basic" | "auth/client-credentials-jwt" => Grant::ClientCredentials,
+        "auth/wif-jwt-bearer" => Grant::JwtBearer(Assertion::Given(Secret::new(
+            text("valid_jwt").ok_or("the context has no valid_jwt")?,
+        ))),
+        "auth/enterprise-managed-authorization" => Grant::JwtBearer(Assertion::TokenExchange {
+            token_endpoint: text("idp_token_endpoint").ok_or("no idp_token_endpoint")?,
+            client_id: text("idp_client_id").ok_or("no idp_client_id")?,
+            id_token: Secret::new(text("idp_id_token").ok_or("no idp_id_token")?),
+        }),
+        _ => Grant::AuthorizationCode(Arc::new(FollowRedirect::new(http.clone(), REDIRECT_URI))),
     };
     let mut config = OAuthConfig::new(grant)
         .http(http)
         .client_name("mcp-wire-conformance-client")
-        .client_metadata_url(CLIENT_METADATA_URL);
-    if let Some(client_id) = context["client_id"].as_str() {
-        config = config.pre_registered(PreRegistered {
-            client_id: client_id.to_owned(),
-            client_secret: context["client_secret"].as_str().map(Secret::new),
-        });
+        .client_metadata_url(CLIENT_METADATA_URL)
+        .dpop(true);
+    if let Some(client_id) = text("client_id") {
+        let mut client = PreRegistered::new(client_id);
+        if let Some(secret) = text("client_secret") {
+            client = client.secret(Secret::new(secret));
+        }
+        if let Some(pem) = text("private_key_pem") {
+            client = client.private_key(PrivateKey {
+                pem: Secret::new(pem),
+                algorithm: text("signing_algorithm").unwrap_or_else(|| "ES256".to_owned()),
+            });
+        }
+        config = config.pre_registered(client);
     }
     Ok(Arc::new(OAuthClient::new(url, config)?))
 }

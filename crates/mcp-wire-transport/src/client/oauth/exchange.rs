@@ -4,7 +4,7 @@
 
 use base64::Engine as _;
 use bytes::Bytes;
-use http::{HeaderName, HeaderValue, Method, Request, StatusCode, header};
+use http::{HeaderMap, HeaderName, HeaderValue, Method, Request, StatusCode, header};
 use serde_json::Value;
 
 use crate::TransportError;
@@ -47,6 +47,7 @@ pub(crate) async fn get_json(
 #[derive(Debug)]
 pub(crate) struct Answer {
     pub status: StatusCode,
+    pub headers: HeaderMap,
     /// The JSON object of the body (`Null` when it is none).
     pub body: Value,
 }
@@ -103,6 +104,7 @@ pub(crate) async fn post(
     let (parts, body) = response.into_parts();
     Ok(Answer {
         status: parts.status,
+        headers: parts.headers,
         body: serde_json::from_slice(&body).unwrap_or(Value::Null),
     })
 }

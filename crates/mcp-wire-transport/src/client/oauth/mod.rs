@@ -18,6 +18,8 @@
 //! resource server's pluggable sender ([`OAuthHttp`]; `https://` with feature `tls`).
 
 mod discovery;
+#[cfg(feature = "jwt")]
+mod dpop;
 mod exchange;
 mod redirect;
 mod store;
@@ -43,11 +45,65 @@ pub use store::{FileStore, MemoryStore, Registration, Secret, Stored, TokenStore
 
 /// A client registered with the authorization server beforehand.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct PreRegistered {
     /// Its client id.
     pub client_id: String,
-    /// Its secret (none: a public client).
+    /// Its secret (none: a public client, or one authenticating with a key).
     pub client_secret: Option<Secret>,
+    /// Its private key, for `private_key_jwt` (RFC 7523 §2.2; feature `jwt`).
+    pub private_key: Option<PrivateKey>,
+}
+
+impl PreRegistered {
+    /// A client known by `client_id` alone (a public client).
+    pub fn new(client_id: impl Into<String>) -> Self {
+        Self {
+            client_id: client_id.into(),
+            client_secret: None,
+            private_key: None,
+        }
+    }
+
+    /// Sets [`PreRegistered::client_secret`].
+    pub fn secret(mut self, secret: Secret) -> Self {
+        self.client_secret = Some(secret);
+        self
+    }
+
+    /// Sets [`PreRegistered::private_key`].
+    pub fn private_key(mut self, key: PrivateKey) -> Self {
+        self.private_key = Some(key);
+        self
+    }
+}
+
+/// A client's signing key: PEM text and its JWS algorithm (`ES256`, `RS256`, …).
+#[derive(Debug, Clone)]
+pub struct PrivateKey {
+    /// The key in PEM (PKCS#8 or SEC1 for EC keys, PKCS#1 or PKCS#8 for RSA).
+    pub pem: Secret,
+    /// The JWS algorithm it signs with.
+    pub algorithm: String,
+}
+
+/// Where the assertion of a JWT bearer grant (RFC 7523 §2.1) comes from.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum Assertion {
+    /// Given (a workload identity token from the platform).
+    Given(Secret),
+    /// Exchanged (RFC 8693) at an enterprise identity provider for an identity assertion
+    /// authorization grant (an ID-JAG): the user's ID token for one naming the authorization
+    /// server and the resource.
+    TokenExchange {
+        /// The identity provider's token endpoint.
+        token_endpoint: String,
+        /// This client's id at the identity provider.
+        client_id: String,
+        /// The user's ID token from the identity provider.
+        id_token: Secret,
+    },
 }
 
 /// How the client obtains tokens.
@@ -60,6 +116,9 @@ pub enum Grant {
     /// Client credentials (RFC 6749 §4.4): a service acting for itself; needs a
     /// [`PreRegistered`] client.
     ClientCredentials,
+    /// The JWT bearer grant (RFC 7523): an assertion from elsewhere traded for a token, once
+    /// (a refused assertion is not retried, nor another grant tried).
+    JwtBearer(Assertion),
 }
 
 impl std::fmt::Debug for Grant {
@@ -67,6 +126,7 @@ impl std::fmt::Debug for Grant {
         f.write_str(match self {
             Grant::AuthorizationCode(_) => "AuthorizationCode",
             Grant::ClientCredentials => "ClientCredentials",
+            Grant::JwtBearer(_) => "JwtBearer",
         })
     }
 }
@@ -88,6 +148,9 @@ pub struct OAuthConfig {
     /// The HTTPS URL of this client's metadata document, used as its client id where the
     /// authorization server takes such documents.
     pub client_metadata_url: Option<String>,
+    /// Ask for DPoP-bound tokens (RFC 9449) where the authorization server offers ES256 proofs
+    /// (feature `jwt`; without it the setting is refused when a token is obtained).
+    pub dpop: bool,
 }
 
 impl OAuthConfig {
@@ -100,7 +163,14 @@ impl OAuthConfig {
             client_name: "mcp-wire".to_owned(),
             pre_registered: None,
             client_metadata_url: None,
+            dpop: false,
         }
+    }
+
+    /// Sets [`OAuthConfig::dpop`].
+    pub fn dpop(mut self, dpop: bool) -> Self {
+        self.dpop = dpop;
+        self
     }
 
     /// Sets [`OAuthConfig::http`].
@@ -149,8 +219,13 @@ impl std::fmt::Debug for OAuthConfig {
 pub struct OAuthClient {
     server_url: String,
     config: OAuthConfig,
-    /// The `Authorization` value requests carry now.
-    header: RwLock<Option<HeaderValue>>,
+    /// The tokens requests carry now.
+    current: RwLock<Option<Tokens>>,
+    /// The DPoP key, when [`OAuthConfig::dpop`] is set.
+    #[cfg(feature = "jwt")]
+    dpop: Option<dpop::DpopKey>,
+    /// The last DPoP nonces of the authorization server and of the MCP server.
+    nonces: Mutex<Nonces>,
     /// The scopes last asked for (kept across a step-up).
     requested_scope: Mutex<Option<String>>,
     /// One authorization at a time.
@@ -171,15 +246,25 @@ impl OAuthClient {
     pub fn new(server_url: impl Into<String>, config: OAuthConfig) -> Result<Self, TransportError> {
         let server_url = server_url.into();
         let stored = config.store.load(&server_url)?;
-        let header = stored
+        let current = stored
             .tokens
-            .as_ref()
-            .filter(|t| !t.expired(Duration::from_secs(30)))
-            .map(authorization_value);
+            .filter(|t| !t.expired(Duration::from_secs(30)));
+        #[cfg(feature = "jwt")]
+        let dpop = match config.dpop {
+            true => Some(dpop::DpopKey::generate()?),
+            false => None,
+        };
+        #[cfg(not(feature = "jwt"))]
+        if config.dpop {
+            return Err(failed("DPoP needs feature jwt"));
+        }
         Ok(Self {
             server_url,
             config,
-            header: RwLock::new(header),
+            current: RwLock::new(current),
+            #[cfg(feature = "jwt")]
+            dpop,
+            nonces: Mutex::default(),
             requested_scope: Mutex::new(None),
             flow: tokio::sync::Mutex::new(()),
         })
@@ -193,7 +278,35 @@ impl OAuthClient {
     }
 
     fn set_tokens(&self, tokens: &Tokens) {
-        *self.header.write().unwrap_or_else(|e| e.into_inner()) = Some(authorization_value(tokens));
+        *self.current.write().unwrap_or_else(|e| e.into_inner()) = Some(tokens.clone());
+    }
+
+    /// A DPoP proof for a `method` request to `url`, when this client binds its tokens.
+    #[cfg(feature = "jwt")]
+    fn proof(
+        &self,
+        method: &str,
+        url: &str,
+        nonce: Option<&str>,
+        access_token: Option<&str>,
+    ) -> Option<Result<String, TransportError>> {
+        let key = self.dpop.as_ref()?;
+        Some(key.proof(method, url, nonce, access_token))
+    }
+
+    #[cfg(not(feature = "jwt"))]
+    fn proof(
+        &self,
+        _: &str,
+        _: &str,
+        _: Option<&str>,
+        _: Option<&str>,
+    ) -> Option<Result<String, TransportError>> {
+        None
+    }
+
+    fn nonces(&self) -> std::sync::MutexGuard<'_, Nonces> {
+        self.nonces.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Answers a refusal: a refresh when it can, else discovery, registration and the grant.
@@ -251,8 +364,79 @@ impl OAuthClient {
                 self.token_request(&server, &registration, &fields, resource.as_ref())
                     .await?
             }
+            Grant::JwtBearer(assertion) => {
+                let assertion = self
+                    .assertion(assertion, &server, resource.as_ref())
+                    .await?;
+                let mut fields = vec![
+                    ("grant_type", JWT_BEARER_GRANT),
+                    ("assertion", assertion.expose()),
+                ];
+                if let Some(scope) = &scope {
+                    fields.push(("scope", scope));
+                }
+                self.token_request(&server, &registration, &fields, resource.as_ref())
+                    .await?
+            }
         };
         self.keep(&mut stored, tokens)
+    }
+
+    /// The assertion of a JWT bearer grant at `server`.
+    async fn assertion(
+        &self,
+        assertion: &Assertion,
+        server: &AuthServer,
+        resource: Option<&ResourceDocument>,
+    ) -> Result<Secret, TransportError> {
+        let (token_endpoint, client_id, id_token) = match assertion {
+            Assertion::Given(assertion) => return Ok(assertion.clone()),
+            Assertion::TokenExchange {
+                token_endpoint,
+                client_id,
+                id_token,
+            } => (token_endpoint, client_id, id_token),
+        };
+        let resource = resource.map_or(self.server_url.as_str(), |r| r.resource.as_str());
+        let fields = [
+            (
+                "grant_type",
+                "urn:ietf:params:oauth:grant-type:token-exchange",
+            ),
+            (
+                "requested_token_type",
+                "urn:ietf:params:oauth:token-type:id-jag",
+            ),
+            ("subject_token", id_token.expose()),
+            (
+                "subject_token_type",
+                "urn:ietf:params:oauth:token-type:id_token",
+            ),
+            ("audience", server.issuer.as_str()),
+            ("resource", resource),
+            ("client_id", client_id.as_str()),
+        ];
+        let answer = post(
+            self.config.http.as_ref(),
+            token_endpoint,
+            PostBody::Form(&fields),
+            &[],
+        )
+        .await?;
+        if answer.status != StatusCode::OK {
+            return Err(failed(format!(
+                "token exchange at {token_endpoint}: {}",
+                answer.describe()
+            )));
+        }
+        answer.body["access_token"]
+            .as_str()
+            .map(Secret::new)
+            .ok_or_else(|| {
+                failed(format!(
+                    "token exchange at {token_endpoint}: no access_token"
+                ))
+            })
     }
 
     fn keep(&self, stored: &mut Stored, tokens: Tokens) -> Result<(), TransportError> {
@@ -311,10 +495,14 @@ impl OAuthClient {
             return Ok(registration);
         }
         let registration = if let Some(client) = &self.config.pre_registered {
+            let method = match &client.private_key {
+                Some(_) => "private_key_jwt".to_owned(),
+                None => auth_method(server, client.client_secret.is_some()),
+            };
             Registration {
                 issuer: server.issuer.clone(),
                 client_id: client.client_id.clone(),
-                token_endpoint_auth_method: auth_method(server, client.client_secret.is_some()),
+                token_endpoint_auth_method: method,
                 client_secret: client.client_secret.clone(),
             }
         } else if let (true, Some(url)) = (
@@ -355,6 +543,10 @@ impl OAuthClient {
             }
             Grant::ClientCredentials => {
                 metadata["grant_types"] = json!(["client_credentials"]);
+                metadata["redirect_uris"] = json!([]);
+            }
+            Grant::JwtBearer(_) => {
+                metadata["grant_types"] = json!([JWT_BEARER_GRANT]);
                 metadata["redirect_uris"] = json!([]);
             }
         }
@@ -478,7 +670,14 @@ impl OAuthClient {
         }
         let mut headers: Vec<(HeaderName, HeaderValue)> = Vec::new();
         let secret = registration.client_secret.as_ref().map(Secret::expose);
+        let client_assertion;
         match (registration.token_endpoint_auth_method.as_str(), secret) {
+            ("private_key_jwt", _) => {
+                client_assertion = self.client_assertion(registration, server)?;
+                fields.push(("client_id", registration.client_id.as_str()));
+                fields.push(("client_assertion_type", CLIENT_ASSERTION_TYPE));
+                fields.push(("client_assertion", client_assertion.expose()));
+            }
             ("client_secret_basic", Some(secret)) => {
                 headers.push((
                     header::AUTHORIZATION,
@@ -491,25 +690,143 @@ impl OAuthClient {
             }
             _ => fields.push(("client_id", registration.client_id.as_str())),
         }
-        let answer = post(
-            self.config.http.as_ref(),
-            &server.token_endpoint,
-            PostBody::Form(&fields),
-            &headers,
-        )
-        .await?;
+        let dpop = server
+            .dpop_signing_alg_values_supported
+            .as_ref()
+            .is_some_and(|algs| algs.iter().any(|a| a == "ES256"));
+        let mut answer = None;
+        // A DPoP nonce challenge (RFC 9449 §8) is answered once, with the nonce it gives.
+        for _ in 0..2 {
+            let mut headers = headers.clone();
+            if dpop {
+                let nonce = self.nonces().token.clone();
+                if let Some(proof) =
+                    self.proof("POST", &server.token_endpoint, nonce.as_deref(), None)
+                {
+                    headers.push((DPOP_HEADER, header_value(&proof?)?));
+                }
+            }
+            let posted = post(
+                self.config.http.as_ref(),
+                &server.token_endpoint,
+                PostBody::Form(&fields),
+                &headers,
+            )
+            .await?;
+            let challenge = posted.error_code() == Some("use_dpop_nonce");
+            let nonce = posted
+                .headers
+                .get(&DPOP_NONCE_HEADER)
+                .and_then(|v| v.to_str().ok());
+            if let (true, Some(nonce)) = (challenge, nonce) {
+                self.nonces().token = Some(nonce.to_owned());
+                answer = Some(posted);
+                continue;
+            }
+            answer = Some(posted);
+            break;
+        }
+        let answer = answer.ok_or_else(|| failed("no token request was made"))?;
         read_tokens(&answer, &server.issuer)
             .map_err(|e| failed(format!("token request at {}: {e}", server.token_endpoint)))
     }
 }
 
+impl OAuthClient {
+    /// The signed JWT a `private_key_jwt` client authenticates with (RFC 7523 §2.2): issued by
+    /// and about the client, for the authorization server's issuer, good for five minutes.
+    #[cfg(feature = "jwt")]
+    fn client_assertion(
+        &self,
+        registration: &Registration,
+        server: &AuthServer,
+    ) -> Result<Secret, TransportError> {
+        let key = self
+            .config
+            .pre_registered
+            .as_ref()
+            .and_then(|c| c.private_key.as_ref())
+            .ok_or_else(|| failed("private_key_jwt needs the client's private key"))?;
+        let algorithm: jsonwebtoken::Algorithm = key
+            .algorithm
+            .parse()
+            .map_err(|_| failed(format!("unknown signing algorithm {}", key.algorithm)))?;
+        let der = pem_body(key.pem.expose())
+            .ok_or_else(|| failed("the client's private key is not PEM text"))?;
+        let encoding = match algorithm {
+            jsonwebtoken::Algorithm::ES256 | jsonwebtoken::Algorithm::ES384 => {
+                jsonwebtoken::EncodingKey::from_ec_der(&der)
+            }
+            jsonwebtoken::Algorithm::EdDSA => jsonwebtoken::EncodingKey::from_ed_der(&der),
+            _ => jsonwebtoken::EncodingKey::from_rsa_der(&der),
+        };
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_secs();
+        let claims = json!({
+            "iss": registration.client_id,
+            "sub": registration.client_id,
+            "aud": server.issuer,
+            "iat": now,
+            "exp": now + 300,
+            "jti": random_text(16)?,
+        });
+        let header = jsonwebtoken::Header::new(algorithm);
+        jsonwebtoken::encode(&header, &claims, &encoding)
+            .map(Secret::new)
+            .map_err(|e| failed(format!("signing the client assertion: {e}")))
+    }
+
+    #[cfg(not(feature = "jwt"))]
+    fn client_assertion(&self, _: &Registration, _: &AuthServer) -> Result<Secret, TransportError> {
+        Err(failed("private_key_jwt needs feature jwt"))
+    }
+}
+
+/// The DER bytes of a PEM block (its base64 lines between the `-----` markers).
+#[cfg(feature = "jwt")]
+fn pem_body(pem: &str) -> Option<Vec<u8>> {
+    let body: String = pem
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with("-----"))
+        .collect();
+    base64::engine::general_purpose::STANDARD.decode(body).ok()
+}
+
+/// The grant type of RFC 7523 §2.1.
+const JWT_BEARER_GRANT: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+/// The client assertion type of RFC 7523 §2.2.
+const CLIENT_ASSERTION_TYPE: &str = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
+
 impl Authorizer for OAuthClient {
-    fn request_headers(&self, _: &Method, _: &Uri) -> Vec<(HeaderName, HeaderValue)> {
-        let header = self.header.read().unwrap_or_else(|e| e.into_inner());
-        header
-            .iter()
-            .map(|v| (header::AUTHORIZATION, v.clone()))
-            .collect()
+    fn request_headers(&self, method: &Method, url: &Uri) -> Vec<(HeaderName, HeaderValue)> {
+        let current = self.current.read().unwrap_or_else(|e| e.into_inner());
+        let Some(tokens) = current.as_ref() else {
+            return Vec::new();
+        };
+        let token = tokens.access_token.expose();
+        if tokens.token_type.eq_ignore_ascii_case("DPoP") {
+            let nonce = self.nonces().resource.clone();
+            let proof = self.proof(
+                method.as_str(),
+                &url.to_string(),
+                nonce.as_deref(),
+                Some(token),
+            );
+            if let Some(Ok(proof)) = proof
+                && let (Ok(authorization), Ok(proof)) =
+                    (header_value(&format!("DPoP {token}")), header_value(&proof))
+            {
+                return vec![(header::AUTHORIZATION, authorization), (DPOP_HEADER, proof)];
+            }
+            return Vec::new();
+        }
+        match header_value(&format!("Bearer {token}")) {
+            Ok(value) => vec![(header::AUTHORIZATION, value)],
+            Err(_) => Vec::new(),
+        }
     }
 
     fn challenged<'a>(
@@ -520,6 +837,19 @@ impl Authorizer for OAuthClient {
     ) -> ChallengeFuture<'a> {
         Box::pin(async move {
             let challenge = Challenge::of(headers);
+            // A DPoP nonce challenge (RFC 9449 §9): the same token again, with the nonce.
+            let nonce = headers
+                .get(&DPOP_NONCE_HEADER)
+                .and_then(|v| v.to_str().ok());
+            if challenge.error.as_deref() == Some("use_dpop_nonce")
+                && let Some(nonce) = nonce
+            {
+                let mut nonces = self.nonces();
+                if nonces.resource.as_deref() != Some(nonce) {
+                    nonces.resource = Some(nonce.to_owned());
+                    return Ok(true);
+                }
+            }
             let _flow = self.flow.lock().await;
             self.obtain(status, &challenge).await?;
             Ok(true)
@@ -573,12 +903,25 @@ fn read_tokens(answer: &Answer, issuer: &str) -> Result<Tokens, String> {
     })
 }
 
-/// `Authorization: Bearer …` (marked sensitive, so header dumps hide it).
-fn authorization_value(tokens: &Tokens) -> HeaderValue {
-    let mut value = HeaderValue::from_str(&format!("Bearer {}", tokens.access_token.expose()))
-        .unwrap_or_else(|_| HeaderValue::from_static("Bearer"));
+/// A credential-bearing header value (marked sensitive, so header dumps hide it); an error
+/// that does not quote it when it holds characters a header cannot carry.
+fn header_value(text: &str) -> Result<HeaderValue, TransportError> {
+    let mut value = HeaderValue::from_str(text)
+        .map_err(|_| failed("a credential holds characters a header cannot carry"))?;
     value.set_sensitive(true);
-    value
+    Ok(value)
+}
+
+/// `DPoP` (RFC 9449 §4.1).
+const DPOP_HEADER: HeaderName = HeaderName::from_static("dpop");
+/// `DPoP-Nonce` (RFC 9449 §8, §9).
+const DPOP_NONCE_HEADER: HeaderName = HeaderName::from_static("dpop-nonce");
+
+/// The DPoP nonces servers handed out, each used in the next proof to that server.
+#[derive(Debug, Default)]
+struct Nonces {
+    token: Option<String>,
+    resource: Option<String>,
 }
 
 /// `bytes` random bytes, base64url without padding.
