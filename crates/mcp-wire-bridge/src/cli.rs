@@ -7,6 +7,9 @@
 //!     [--request-timeout SECONDS] [--host-tasks-after MS]
 //!     [--log-format text|json] [--metrics 127.0.0.1:PORT]
 //!     [--auth-issuer URL [--auth-scopes A,B] [--resource URL] [--auth-introspection URL …]]
+//!     [--upstream-token TOKEN | --upstream-oauth [--upstream-client-id ID
+//!      [--upstream-client-secret SECRET]] [--upstream-client-credentials]
+//!      [--upstream-token-file FILE] [--upstream-redirect-port PORT] [--upstream-no-browser]]
 //! ```
 //!
 //! With `--listen http://…`, the first line on stdout is the endpoint URL (port 0 picks a free
@@ -20,6 +23,13 @@
 //! `mcp_wire_transport::server::oauth::AuthOptions`', spelled the same on every server binary;
 //! the default `--resource` is the listen URL). A client's token is checked and kept here: the
 //! upstream sees only what the bridge itself sends.
+//!
+//! With feature `cli`, an HTTP upstream that requires authorization gets the bridge's own
+//! credentials: `--upstream-token` (a token obtained elsewhere), or `--upstream-oauth`, the
+//! library's OAuth client — the authorization code flow through the browser (the URL is printed
+//! on stderr; the redirect comes back to a loopback port) or, with
+//! `--upstream-client-credentials`, a pre-registered client acting for itself. Tokens are kept
+//! in `--upstream-token-file` (created readable by its owner only), else in memory.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -94,6 +104,39 @@ pub struct BridgeArgs {
     /// Its secret (default: the MCP_AUTH_CLIENT_SECRET variable).
     #[arg(long, value_name = "SECRET")]
     pub auth_client_secret: Option<Secret>,
+    /// Sign in to the HTTP upstream with this bearer token (default: the MCP_UPSTREAM_TOKEN
+    /// variable, when set).
+    #[cfg(feature = "cli")]
+    #[arg(long, value_name = "TOKEN", conflicts_with = "upstream_oauth")]
+    pub upstream_token: Option<Secret>,
+    /// Sign in to the HTTP upstream with the OAuth client when it asks (401/403).
+    #[cfg(feature = "cli")]
+    #[arg(long)]
+    pub upstream_oauth: bool,
+    /// The bridge's pre-registered client id upstream (default: dynamic registration).
+    #[cfg(feature = "cli")]
+    #[arg(long, value_name = "ID", requires = "upstream_oauth")]
+    pub upstream_client_id: Option<String>,
+    /// Its secret (default: the MCP_UPSTREAM_CLIENT_SECRET variable, when set).
+    #[cfg(feature = "cli")]
+    #[arg(long, value_name = "SECRET", requires = "upstream_client_id")]
+    pub upstream_client_secret: Option<Secret>,
+    /// Use the client credentials grant (no user; needs --upstream-client-id).
+    #[cfg(feature = "cli")]
+    #[arg(long, requires = "upstream_client_id")]
+    pub upstream_client_credentials: bool,
+    /// Keep upstream tokens in this file (mode 0600) across runs (default: in memory).
+    #[cfg(feature = "cli")]
+    #[arg(long, value_name = "FILE", requires = "upstream_oauth")]
+    pub upstream_token_file: Option<PathBuf>,
+    /// The loopback port the browser's redirect comes back to (default: any free one).
+    #[cfg(feature = "cli")]
+    #[arg(long, value_name = "PORT", default_value_t = 0)]
+    pub upstream_redirect_port: u16,
+    /// Print the authorization URL only; do not try to open a browser.
+    #[cfg(feature = "cli")]
+    #[arg(long)]
+    pub upstream_no_browser: bool,
     /// The upstream server command and its arguments, after `--`.
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<OsString>,
@@ -171,6 +214,62 @@ impl BridgeArgs {
     }
 }
 
+/// The bridge's own credentials upstream, as the `--upstream-*` options say (none without
+/// them).
+#[cfg(feature = "cli")]
+async fn upstream_authorizer(
+    args: &BridgeArgs,
+    server_url: &str,
+) -> Result<Option<std::sync::Arc<dyn mcp_wire_transport::client::Authorizer>>, BridgeError> {
+    use mcp_wire_transport::client::StaticToken;
+    use mcp_wire_transport::client::oauth::{
+        FileStore, Grant, LoopbackBrowser, OAuthClient, OAuthConfig, PreRegistered,
+    };
+    let config_error = |e: mcp_wire_transport::TransportError| BridgeError::Config(e.to_string());
+    let token = args
+        .upstream_token
+        .as_ref()
+        .map(|t| t.0.clone())
+        .or_else(|| std::env::var("MCP_UPSTREAM_TOKEN").ok());
+    if let (Some(token), false) = (&token, args.upstream_oauth) {
+        return Ok(Some(std::sync::Arc::new(
+            StaticToken::bearer(token).map_err(config_error)?,
+        )));
+    }
+    if !args.upstream_oauth {
+        return Ok(None);
+    }
+    let grant = if args.upstream_client_credentials {
+        Grant::ClientCredentials
+    } else {
+        let agent = LoopbackBrowser::bind(
+            args.upstream_redirect_port,
+            !args.upstream_no_browser,
+            Duration::from_secs(300),
+        )
+        .await?;
+        Grant::AuthorizationCode(std::sync::Arc::new(agent))
+    };
+    let mut config = OAuthConfig::new(grant).client_name("mcp-frames bridge");
+    if let Some(id) = &args.upstream_client_id {
+        let mut client = PreRegistered::new(id.clone());
+        let secret = args
+            .upstream_client_secret
+            .as_ref()
+            .map(|s| s.0.clone())
+            .or_else(|| std::env::var("MCP_UPSTREAM_CLIENT_SECRET").ok());
+        if let Some(secret) = secret {
+            client = client.secret(mcp_wire_transport::client::oauth::Secret::new(secret));
+        }
+        config = config.pre_registered(client);
+    }
+    if let Some(path) = &args.upstream_token_file {
+        config = config.store(std::sync::Arc::new(FileStore::new(path)));
+    }
+    let client = OAuthClient::new(server_url, config).map_err(config_error)?;
+    Ok(Some(std::sync::Arc::new(client)))
+}
+
 /// Runs the bridge until the client side ends or the upstream goes away.
 pub async fn run(args: BridgeArgs) -> Result<(), BridgeError> {
     let target = match (&args.server_url, args.command.is_empty()) {
@@ -205,11 +304,17 @@ pub async fn run(args: BridgeArgs) -> Result<(), BridgeError> {
     options.emitter = Emitter {
         strict: args.strict,
     };
-    if let Some(RevisionList(r)) = args.client_revisions {
-        options = options.client_revisions(r);
+    if let Some(RevisionList(r)) = &args.client_revisions {
+        options = options.client_revisions(r.clone());
     }
-    if let Some(RevisionList(r)) = args.server_revisions {
-        options = options.server_revisions(r);
+    if let Some(RevisionList(r)) = &args.server_revisions {
+        options = options.server_revisions(r.clone());
+    }
+    #[cfg(feature = "cli")]
+    if let UpstreamTarget::Url(url) = &target
+        && let Some(authorizer) = upstream_authorizer(&args, url).await?
+    {
+        options = options.upstream_authorizer(authorizer);
     }
     // Bound before the upstream is reached: the default resource is the listen URL.
     let http_listener = match &listen {

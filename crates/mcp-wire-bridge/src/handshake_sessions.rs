@@ -14,7 +14,9 @@ use std::sync::Arc;
 use mcp_wire::ProtocolVersion;
 use mcp_wire::jsonrpc::ErrorData;
 use mcp_wire::model::{ClientCapabilities, Implementation};
-use mcp_wire_transport::client::{ClientOptions, Wire, connect_legacy_sse, connect_streamable};
+use mcp_wire_transport::client::{
+    AuthorizerSlot, ClientOptions, Wire, connect_legacy_sse, connect_streamable,
+};
 use mcp_wire_transport::server::Notifier;
 use mcp_wire_transport::stdio::{StdioOptions, spawn_child};
 use serde_json::{Map, Value, json};
@@ -120,6 +122,7 @@ pub(crate) struct HandshakeSessions {
     target: UpstreamTarget,
     snapshot: Snapshot,
     limits: BridgeLimits,
+    authorizer: Option<AuthorizerSlot>,
     report: Arc<Report>,
     emitter: Emitter,
     changes: Notifier,
@@ -133,6 +136,7 @@ impl HandshakeSessions {
         target: UpstreamTarget,
         snapshot: Snapshot,
         limits: BridgeLimits,
+        authorizer: Option<AuthorizerSlot>,
         report: Arc<Report>,
         emitter: Emitter,
         changes: Notifier,
@@ -141,6 +145,7 @@ impl HandshakeSessions {
             target,
             snapshot,
             limits,
+            authorizer,
             report,
             emitter,
             changes,
@@ -235,9 +240,10 @@ impl HandshakeSessions {
             }
             UpstreamTarget::Url(url) => {
                 let tap = TapSlot::default();
-                let options = ClientOptions::default()
+                let mut options = ClientOptions::default()
                     .max_frame_bytes(self.limits.max_frame_bytes)
                     .request_timeout(self.limits.request_timeout);
+                options.authorizer = self.authorizer.clone();
                 let connection = if revision == ProtocolVersion::V2024_11_05
                     && self.snapshot.transport == "http+sse"
                 {

@@ -91,6 +91,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use mcp_wire::{Era, ProtocolVersion};
+use mcp_wire_transport::client::{Authorizer, AuthorizerSlot};
 use mcp_wire_transport::server::{
     Authenticator, NoAuth, Notifier, Principal, Server, ServerConfig,
 };
@@ -175,6 +176,10 @@ pub struct BridgeOptions {
     /// client presents stays with the bridge: upstream requests carry only the bridge's own
     /// credentials, never a client's token.
     pub authenticator: Arc<dyn Authenticator>,
+    /// The bridge's own credentials at an HTTP upstream that requires authorization (an OAuth
+    /// client, `mcp_wire_transport::client::oauth::OAuthClient`, or a fixed token); none by
+    /// default. Only these reach the upstream: a client's token is never passed on.
+    pub upstream_authorizer: Option<AuthorizerSlot>,
 }
 
 impl std::fmt::Debug for BridgeOptions {
@@ -198,6 +203,7 @@ impl Default for BridgeOptions {
             report: Arc::new(Report::none()),
             emitter: Emitter::default(),
             authenticator: Arc::new(NoAuth),
+            upstream_authorizer: None,
         }
     }
 }
@@ -224,6 +230,12 @@ impl BridgeOptions {
     /// Sets [`BridgeOptions::report`].
     pub fn report(mut self, report: Report) -> Self {
         self.report = Arc::new(report);
+        self
+    }
+
+    /// Sets [`BridgeOptions::upstream_authorizer`].
+    pub fn upstream_authorizer(mut self, authorizer: Arc<dyn Authorizer>) -> Self {
+        self.upstream_authorizer = Some(AuthorizerSlot::new(authorizer));
         self
     }
 
@@ -254,6 +266,7 @@ impl Bridge {
             target,
             &options.server_revisions,
             options.limits,
+            options.upstream_authorizer.as_ref(),
             options.report.clone(),
             options.emitter,
             changes.clone(),
@@ -299,6 +312,7 @@ impl Bridge {
                 target.clone(),
                 snapshot.clone(),
                 options.limits,
+                options.upstream_authorizer.clone(),
                 options.report.clone(),
                 options.emitter,
                 changes.clone(),

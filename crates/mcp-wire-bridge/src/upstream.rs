@@ -28,7 +28,7 @@ use mcp_wire::wire::{
 };
 use mcp_wire::{Era, ProtocolVersion};
 use mcp_wire_transport::client::{
-    ClientOptions, FrameTap, Wire, connect_legacy_sse, connect_streamable,
+    AuthorizerSlot, ClientOptions, FrameTap, Wire, connect_legacy_sse, connect_streamable,
 };
 use mcp_wire_transport::server::{Change, Notifier, SessionHandle};
 use mcp_wire_transport::stdio::{StdioOptions, spawn_child};
@@ -223,6 +223,7 @@ impl Upstream {
         target: &UpstreamTarget,
         revisions: &[ProtocolVersion],
         limits: BridgeLimits,
+        authorizer: Option<&AuthorizerSlot>,
         report: Arc<Report>,
         emitter: Emitter,
         notifier: Notifier,
@@ -269,9 +270,10 @@ impl Upstream {
                 }
             }
             UpstreamTarget::Url(url) => {
-                let options = ClientOptions::default()
+                let mut options = ClientOptions::default()
                     .max_frame_bytes(limits.max_frame_bytes)
                     .request_timeout(limits.request_timeout);
+                options.authorizer = authorizer.cloned();
                 let mut last = String::from("no revision allowed");
                 // A Streamable HTTP upstream on `wire`, its frames routed by the tap.
                 let streamable = |wire: Wire| {

@@ -111,6 +111,13 @@ pub struct ClientOptions {
 #[derive(Clone)]
 pub struct AuthorizerSlot(pub(crate) Arc<dyn Authorizer>);
 
+impl AuthorizerSlot {
+    /// Holds `authorizer`.
+    pub fn new(authorizer: Arc<dyn Authorizer>) -> Self {
+        Self(authorizer)
+    }
+}
+
 impl std::fmt::Debug for AuthorizerSlot {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Authorizer")
