@@ -98,18 +98,6 @@ pub(crate) fn admit(
         .map_err(|e| Box::new((ErrorData::new(codes::INTERNAL_ERROR, e.to_string()), None)))
 }
 
-/// Whether `answer` is the kind of answer `request` asks for.
-pub(crate) fn fits(request: &InputRequest, answer: &InputResponse) -> bool {
-    matches!(
-        (request, answer),
-        (
-            InputRequest::CreateMessage(_),
-            InputResponse::CreateMessage(_)
-        ) | (InputRequest::ListRoots(_), InputResponse::ListRoots(_))
-            | (InputRequest::Elicit(_), InputResponse::Elicit(_))
-    )
-}
-
 /// An input response as the legacy client result it carries to the server.
 pub(crate) fn client_result(answer: InputResponse) -> Result<ClientResult, ErrorData> {
     match answer {

@@ -45,7 +45,7 @@ use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use crate::handshake_sessions::{HandshakeSessions, Identity, identity_of};
-use crate::input_rounds::{admit, client_result, error_for_stateless_client, fits};
+use crate::input_rounds::{admit, client_result, error_for_stateless_client};
 use crate::limits::{BridgeLimits, Reason};
 use crate::park::{Abandon, Call, Parks, Pending, params_digest};
 use crate::report::{Dir, Report, Status};
@@ -703,7 +703,7 @@ impl StatelessToHandshake {
                             };
                             // An answer the request already carried (same key) goes at once.
                             if let Some(answer) = call.prefilled.shift_remove(&key)
-                                && fits(&input, &answer)
+                                && answer.answers(&input)
                             {
                                 call.session.respond(id, client_result(answer)).await;
                                 continue;
@@ -892,7 +892,7 @@ async fn deliver(
 ) -> Result<(), ErrorData> {
     for (key, answer) in &responses {
         if let Some(p) = call.pending.get(key)
-            && !fits(&p.request, answer)
+            && !answer.answers(&p.request)
         {
             return Err(ErrorData::new(
                 codes::INVALID_PARAMS,

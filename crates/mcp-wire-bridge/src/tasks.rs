@@ -44,7 +44,7 @@ use mcp_wire_transport::server::{iso8601, new_task_id};
 use serde_json::{Map, Value, json};
 use tokio::time::Instant;
 
-use crate::input_rounds::{admit, client_result, error_for_stateless_client, fits};
+use crate::input_rounds::{admit, client_result, error_for_stateless_client};
 use crate::limits::{BridgeLimits, Reason};
 use crate::park::{Call, Pending};
 use crate::upstream::{Answer, LegEvent, Upstream, client_request};
@@ -402,7 +402,7 @@ impl Tasks {
                 let Ok(answer) = serde_json::from_value::<InputResponse>(raw.clone()) else {
                     continue;
                 };
-                if !fits(&p.request, &answer) {
+                if !answer.answers(&p.request) {
                     continue;
                 }
                 if let Some(p) = e.pending.shift_remove(key) {

@@ -76,7 +76,7 @@ impl StatelessInputs {
         let mut missing = IndexMap::new();
         for (key, request) in requests {
             match self.answers.get(&key) {
-                Some(answer) if answers_request(&request, answer) => {
+                Some(answer) if answer.answers(&request) => {
                     answers.insert(key, answer.clone());
                 }
                 _ => {
@@ -94,18 +94,6 @@ impl StatelessInputs {
             gathered,
         })))
     }
-}
-
-/// Whether `answer` has the shape of an answer to `request`.
-pub(crate) fn answers_request(request: &InputRequest, answer: &InputResponse) -> bool {
-    matches!(
-        (request, answer),
-        (
-            InputRequest::CreateMessage(_),
-            InputResponse::CreateMessage(_)
-        ) | (InputRequest::ListRoots(_), InputResponse::ListRoots(_))
-            | (InputRequest::Elicit(_), InputResponse::Elicit(_))
-    )
 }
 
 /// A handshake-era request's way to the client: its session (for the pending-answer table)

@@ -35,7 +35,7 @@ use mcp_wire::model::{
 use serde_json::{Map, Value, json};
 use tokio::sync::oneshot;
 
-use super::context::{InputMode, RequestContext, answers_request};
+use super::context::{InputMode, RequestContext};
 use super::handler::{HandlerError, HandlerResult, codes};
 use super::limits::Limits;
 
@@ -306,7 +306,7 @@ impl TaskStore {
             let Ok(answer) = mcp_wire::model::from_value::<InputResponse>(raw.clone()) else {
                 continue;
             };
-            if !answers_request(request, &answer) {
+            if !answer.answers(request) {
                 continue;
             }
             if let Some((_, waiter)) = e.pending.shift_remove(key) {

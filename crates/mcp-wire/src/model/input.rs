@@ -57,6 +57,19 @@ pub enum InputResponse {
     Elicit(ElicitResult),
 }
 
+impl InputResponse {
+    /// Whether this is the kind of answer `request` asks for (an answer carries no method: its
+    /// member says which request it can answer).
+    pub fn answers(&self, request: &InputRequest) -> bool {
+        matches!(
+            (request, self),
+            (InputRequest::CreateMessage(_), Self::CreateMessage(_))
+                | (InputRequest::ListRoots(_), Self::ListRoots(_))
+                | (InputRequest::Elicit(_), Self::Elicit(_))
+        )
+    }
+}
+
 impl Serialize for InputResponse {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -193,5 +206,29 @@ impl super::ClientRequest {
             input_responses,
             request_state,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_answer_answers_only_the_request_of_its_kind() {
+        let ask_roots: InputRequest =
+            serde_json::from_value(serde_json::json!({"method": "roots/list"})).unwrap();
+        let ask_elicit: InputRequest = serde_json::from_value(serde_json::json!({
+            "method": "elicitation/create",
+            "params": {"message": "m", "requestedSchema": {"type": "object", "properties": {}}}
+        }))
+        .unwrap();
+        let roots: InputResponse =
+            serde_json::from_value(serde_json::json!({"roots": []})).unwrap();
+        let elicit: InputResponse =
+            serde_json::from_value(serde_json::json!({"action": "decline"})).unwrap();
+        assert!(roots.answers(&ask_roots));
+        assert!(!roots.answers(&ask_elicit));
+        assert!(elicit.answers(&ask_elicit));
+        assert!(!elicit.answers(&ask_roots));
     }
 }
