@@ -4,13 +4,14 @@
 //! replica whose handler asked for it, and a store that fails is an immediate error.
 
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use http::StatusCode;
 use mcp_wire_transport::fixtures::ConformanceFixtures;
 use mcp_wire_transport::server::store::{BusMessage, MemoryStore, Store, StoreError, StoreFuture};
-use mcp_wire_transport::server::{Server, ServerConfig};
+use mcp_wire_transport::server::{Handler, Server, ServerConfig, SessionHandle};
 use serde_json::json;
 use tokio::sync::mpsc;
 
@@ -20,13 +21,18 @@ use http_client::{client, events, message, open_session, post, text};
 
 /// A server on `store` (with the replicas' one secret), serving on a free loopback port.
 async fn replica(store: Arc<dyn Store>) -> String {
+    serve(ConformanceFixtures::new(), store).await
+}
+
+/// `handler` on `store` (with the replicas' one secret), serving on a free loopback port.
+async fn serve<H: Handler>(handler: H, store: Arc<dyn Store>) -> String {
     let config = ServerConfig {
         store: Some(store),
         ..ServerConfig::default()
     }
     .with_shared_secret(&[7; 32])
     .expect("a long enough secret");
-    let server = Server::new(ConformanceFixtures::new(), config);
+    let server = Server::new(handler, config);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("a loopback port");
@@ -144,4 +150,89 @@ async fn a_store_that_fails_is_an_error_with_its_reason() {
     let (status, body) = text(post(&client, &url, Some("abc"), ping).await).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
     assert_eq!(message(&body)["id"], 2);
+}
+
+/// A handler that records the sessions it sees start and end, by label.
+#[derive(Clone)]
+struct Watcher {
+    label: &'static str,
+    seen: Arc<Mutex<Vec<String>>>,
+    started: Arc<AtomicUsize>,
+}
+
+impl Handler for Watcher {
+    fn server_info(&self) -> mcp_wire::model::Implementation {
+        mcp_wire::model::Implementation::new("watcher", "1.0.0")
+    }
+
+    fn capabilities(&self) -> mcp_wire::model::ServerCapabilities {
+        mcp_wire::model::ServerCapabilities::default()
+    }
+
+    fn session_started(
+        &self,
+        session: &SessionHandle,
+        _: &mut mcp_wire::model::InitializeResult,
+    ) -> Result<(), mcp_wire::jsonrpc::ErrorData> {
+        self.started.fetch_add(1, Ordering::Relaxed);
+        let client = session.client_info().map_or("?", |c| c.name.as_str());
+        self.seen
+            .lock()
+            .unwrap()
+            .push(format!("{} started {client}", self.label));
+        Ok(())
+    }
+
+    fn session_ended(&self, _: &str) {
+        self.seen
+            .lock()
+            .unwrap()
+            .push(format!("{} ended", self.label));
+    }
+}
+
+#[tokio::test]
+async fn each_replica_starts_its_copy_for_the_handler_and_ends_it_with_the_session() {
+    let store: Arc<dyn Store> = Arc::new(MemoryStore::default());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let started = Arc::new(AtomicUsize::new(0));
+    let watcher = |label| Watcher {
+        label,
+        seen: seen.clone(),
+        started: started.clone(),
+    };
+    let a = serve(watcher("a"), store.clone()).await;
+    let b = serve(watcher("b"), store).await;
+    let client = client();
+    let session = open_session(&client, &a).await;
+    for n in 0..2 {
+        let ping = json!({"jsonrpc": "2.0", "id": 10 + n, "method": "ping"});
+        let (status, _) = text(post(&client, &b, Some(&session), ping).await).await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    // Restored once on b, with the client's `initialize` as its record keeps it.
+    assert_eq!(started.load(Ordering::Relaxed), 2);
+    let request = http::Request::delete(&a)
+        .header("mcp-session-id", &session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .body(http_body_util::Full::new(bytes::Bytes::new()))
+        .expect("a request");
+    let (status, _) = text(client.request(request).await.expect("DELETE")).await;
+    assert_eq!(status, StatusCode::OK);
+    // b drops its copy when the bus tells it.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    while seen.lock().unwrap().len() < 4 && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let mut seen = seen.lock().unwrap().clone();
+    seen.sort();
+    assert_eq!(
+        seen,
+        [
+            "a ended",
+            "a started scale-test",
+            "b ended",
+            "b started scale-test"
+        ]
+    );
 }

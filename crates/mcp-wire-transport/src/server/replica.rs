@@ -41,7 +41,7 @@ use super::handler::{HandlerError, HandlerResult, codes};
 use super::limits::Limits;
 use super::mirror::{DONE, EventWrite, LogMirror, WRITE_QUEUE, events_key};
 use super::notify::Change;
-use super::session::{Session, lock};
+use super::session::{Ended, Session, lock};
 use super::store::{Store, StoreError};
 use super::tasks::TaskStore;
 
@@ -494,7 +494,7 @@ impl Runtime {
         let session = match sessions.get_for(id, principal) {
             Some(s) => s,
             None => {
-                let mut restored = Session::new(
+                let restored = Session::new(
                     id.to_owned(),
                     record.revision,
                     record.capabilities.clone(),
@@ -502,11 +502,27 @@ impl Runtime {
                     principal.clone(),
                     self.shared.limits,
                 );
-                restored.set_mirror(replica.mirror());
-                let restored = Arc::new(restored);
-                match sessions.insert_or_get(restored) {
-                    Some(s) => s,
-                    None => return Err(StoreError::Full),
+                let restored = match self.start_session(restored) {
+                    Ok((session, _)) => session,
+                    Err(error) => {
+                        // The handler refuses the session here: unknown to this replica.
+                        tracing::warn!(session = id, error = %error.message, "session not restored");
+                        return Ok(None);
+                    }
+                };
+                match sessions.insert_or_get(restored.clone()) {
+                    Some(s) if Arc::ptr_eq(&s, &restored) => s,
+                    Some(s) => {
+                        // Another request restored it first: this copy ends unseen.
+                        restored.forget();
+                        s
+                    }
+                    None => {
+                        restored.close(Ended::Refused);
+                        return Err(StoreError::Unavailable(
+                            "this replica holds as many sessions as it may".to_owned(),
+                        ));
+                    }
                 }
             }
         };

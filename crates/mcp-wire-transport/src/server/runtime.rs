@@ -174,7 +174,7 @@ impl Runtime {
         init: &mcp_wire::model::InitializeRequestParams,
         principal: super::auth::Principal,
     ) -> Result<(Arc<Session>, InitializeResult), ErrorData> {
-        let mut session = Session::new(
+        let session = Session::new(
             id,
             revision,
             init.capabilities.as_ref().clone(),
@@ -182,6 +182,17 @@ impl Runtime {
             principal,
             self.shared.limits,
         );
+        self.start_session(session)
+    }
+
+    /// Starts `session` as [`Runtime::open_session`] does: what `initialize` opens here, and
+    /// what a replica restores from a shared record (the handler sees each replica's copy
+    /// start and end, as it would see the session's `initialize` replayed there).
+    pub(crate) fn start_session(
+        self: &Arc<Self>,
+        mut session: Session,
+    ) -> Result<(Arc<Session>, InitializeResult), ErrorData> {
+        let revision = session.revision;
         if let Some(replica) = &self.shared.replica {
             session.set_mirror(replica.mirror());
         }

@@ -161,6 +161,13 @@ impl Session {
         }
     }
 
+    /// Ends a copy that was never used (another request restored the same session first):
+    /// closed without telling the handler, which keeps the state of the copy in use.
+    pub(crate) fn forget(&self) {
+        lock(&self.on_close).take();
+        self.close(Ended::Refused);
+    }
+
     /// Whether a handler here waits for the answer to server→client request `id`.
     pub(crate) fn waits_for(&self, id: &RequestId) -> bool {
         lock(&self.pending).contains_key(id)
