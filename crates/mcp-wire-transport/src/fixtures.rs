@@ -5,10 +5,11 @@
 //! (the variants server's conformance test makes them its default variant). Test support, behind
 //! the `conformance-fixtures` feature: not part of the API a server is built on.
 
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
+use crate::server::store::Store;
 use crate::server::{Change, Handler, HandlerError, HandlerResult, RequestContext};
 use mcp_wire::ProtocolVersion;
 use mcp_wire::model::{
@@ -370,16 +371,87 @@ fn elicited(answer: &InputResponse, field: &str) -> String {
 pub struct ConformanceFixtures {
     extra_tool: AtomicBool,
     extra_prompt: AtomicBool,
+    /// With replicas: where the list-changing tools keep their flags, so that every replica
+    /// lists what one of them changed.
+    shared: Option<SharedFlags>,
     /// [`ConformanceFixtures::fixed_tools`]: before 2025-11-25, and from it on.
     fixed_tools: [OnceLock<Vec<Tool>>; 2],
     /// What [`Handler::capabilities`] answers.
     capabilities: OnceLock<ServerCapabilities>,
 }
 
+/// The fixtures' flags in a shared store (what an application's handler does with its own
+/// mutable state when it runs as several replicas).
+struct SharedFlags(Arc<dyn Store>);
+
+impl std::fmt::Debug for SharedFlags {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SharedFlags")
+    }
+}
+
+/// A flag the list-changing tools flip.
+#[derive(Debug, Clone, Copy)]
+enum Flag {
+    ExtraTool,
+    ExtraPrompt,
+}
+
+/// How long a flipped flag is kept in a shared store.
+const FLAG_TTL: Duration = Duration::from_secs(3600);
+
+impl Flag {
+    fn key(self) -> &'static str {
+        match self {
+            Flag::ExtraTool => "mcp-wire:fixtures:extra-tool",
+            Flag::ExtraPrompt => "mcp-wire:fixtures:extra-prompt",
+        }
+    }
+}
+
 impl ConformanceFixtures {
     /// A fresh set of fixtures.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The fixtures with their mutable state (the added tool, the added prompt) in `store`,
+    /// shared with the other replicas on it.
+    pub fn with_store(mut self, store: Arc<dyn Store>) -> Self {
+        self.shared = Some(SharedFlags(store));
+        self
+    }
+
+    fn local(&self, flag: Flag) -> &AtomicBool {
+        match flag {
+            Flag::ExtraTool => &self.extra_tool,
+            Flag::ExtraPrompt => &self.extra_prompt,
+        }
+    }
+
+    /// Whether `flag` is set (a store that fails is `-32603` with the reason).
+    async fn is_set(&self, flag: Flag) -> HandlerResult<bool> {
+        match &self.shared {
+            None => Ok(self.local(flag).load(Ordering::Relaxed)),
+            Some(SharedFlags(store)) => store
+                .get(flag.key(), None)
+                .await
+                .map(|v| v.is_some_and(|v| v == b"1"))
+                .map_err(|e| HandlerError::internal(e.to_string())),
+        }
+    }
+
+    /// Flips `flag`.
+    async fn flip(&self, flag: Flag) -> HandlerResult<()> {
+        let Some(SharedFlags(store)) = &self.shared else {
+            self.local(flag).fetch_xor(true, Ordering::Relaxed);
+            return Ok(());
+        };
+        let value = if self.is_set(flag).await? { "0" } else { "1" };
+        store
+            .put(flag.key(), value.as_bytes().to_vec(), FLAG_TTL)
+            .await
+            .map_err(|e| HandlerError::internal(e.to_string()))
     }
 
     /// The tools that are always there, as listed at the request's revision (from 2025-11-25
@@ -435,7 +507,7 @@ impl Handler for ConformanceFixtures {
 
     async fn list_tools(&self, ctx: &RequestContext) -> HandlerResult<Vec<Tool>> {
         let mut list = self.fixed_tools(ctx).to_vec();
-        if self.extra_tool.load(Ordering::Relaxed) {
+        if self.is_set(Flag::ExtraTool).await? {
             list.push(added_tool());
         }
         Ok(list)
@@ -443,7 +515,7 @@ impl Handler for ConformanceFixtures {
 
     async fn tool(&self, ctx: &RequestContext, name: &str) -> HandlerResult<Option<Tool>> {
         if name == "test_added_tool" {
-            return Ok(self.extra_tool.load(Ordering::Relaxed).then(added_tool));
+            return Ok(self.is_set(Flag::ExtraTool).await?.then(added_tool));
         }
         Ok(self
             .fixed_tools(ctx)
@@ -734,17 +806,17 @@ impl Handler for ConformanceFixtures {
                 text_result("The client declared sampling")
             }
             "test_trigger_tool_change" => {
-                self.extra_tool.fetch_xor(true, Ordering::Relaxed);
+                self.flip(Flag::ExtraTool).await?;
                 ctx.notifier().announce(Change::ToolsListChanged);
                 text_result("Tool list changed")
             }
             "test_trigger_prompt_change" => {
-                self.extra_prompt.fetch_xor(true, Ordering::Relaxed);
+                self.flip(Flag::ExtraPrompt).await?;
                 ctx.notifier().announce(Change::PromptsListChanged);
                 text_result("Prompt list changed")
             }
             "test_custom_headers" => text_result(format!("region={}", arg("region"))),
-            "test_added_tool" if self.extra_tool.load(Ordering::Relaxed) => text_result("added"),
+            "test_added_tool" if self.is_set(Flag::ExtraTool).await? => text_result("added"),
             "json_schema_2020_12_tool" => text_result("Schema tool called"),
             other => {
                 return Err(HandlerError::invalid_params(format!(
@@ -824,7 +896,7 @@ impl Handler for ConformanceFixtures {
                 json!({"name": "test_input_required_result_prompt", "description": "A prompt that needs input"}),
             ),
         ];
-        if self.extra_prompt.load(Ordering::Relaxed) {
+        if self.is_set(Flag::ExtraPrompt).await? {
             list.push(typed(
                 json!({"name": "test_added_prompt", "description": "Added at run time"}),
             ));

@@ -21,7 +21,7 @@ use http_client::{client, events, message, open_session, post, text};
 
 /// A server on `store` (with the replicas' one secret), serving on a free loopback port.
 async fn replica(store: Arc<dyn Store>) -> String {
-    serve(ConformanceFixtures::new(), store).await
+    serve(ConformanceFixtures::new().with_store(store.clone()), store).await
 }
 
 /// `handler` on `store` (with the replicas' one secret), serving on a free loopback port.
@@ -234,5 +234,47 @@ async fn each_replica_starts_its_copy_for_the_handler_and_ends_it_with_the_sessi
             "b ended",
             "b started scale-test"
         ]
+    );
+}
+
+#[tokio::test]
+async fn a_change_on_one_replica_is_listed_and_announced_on_the_other() {
+    let (a, b) = two_replicas().await;
+    let client = client();
+    let session = open_session(&client, &a).await;
+    // The session's standalone stream, held by b.
+    let request = http::Request::get(&b)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", &session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .body(http_body_util::Full::new(bytes::Bytes::new()))
+        .expect("a request");
+    let response = client.request(request).await.expect("GET");
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut stream = response.into_body();
+    assert_eq!(
+        events(&mut stream, 1).await[0].data,
+        "",
+        "the priming event"
+    );
+    // The tool list changes on a.
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "test_trigger_tool_change", "arguments": {}}});
+    let (status, body) = text(post(&client, &a, Some(&session), call).await).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    // b's stream announces it, and b lists the added tool.
+    let announced = events(&mut stream, 1).await;
+    assert_eq!(
+        message(&format!("data: {}", announced[0].data))["method"],
+        "notifications/tools/list_changed"
+    );
+    let list = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"});
+    let (_, body) = text(post(&client, &b, Some(&session), list).await).await;
+    let tools = message(&body)["result"]["tools"].clone();
+    assert!(
+        tools
+            .as_array()
+            .is_some_and(|t| t.iter().any(|t| t["name"] == "test_added_tool")),
+        "{body}"
     );
 }

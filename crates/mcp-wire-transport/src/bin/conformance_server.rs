@@ -87,9 +87,14 @@ async fn main() -> std::io::Result<()> {
         Some(addr) => Some(MetricsEndpoint::bind(addr).await?),
         None => None,
     };
+    let store = store.map(|url| open_store(&url));
+    let fixtures = || match &store {
+        Some(store) => ConformanceFixtures::new().with_store(store.clone()),
+        None => ConformanceFixtures::new(),
+    };
     let mut config = ServerConfig {
         revisions,
-        store: store.map(|url| open_store(&url)),
+        store: store.clone(),
         ..ServerConfig::default()
     };
     if let Some(path) = secret_file {
@@ -103,9 +108,7 @@ async fn main() -> std::io::Result<()> {
         if !auth.issuers.is_empty() {
             usage("authorization protects HTTP endpoints: use --listen");
         }
-        Server::new(ConformanceFixtures::new(), config)
-            .serve_stdio()
-            .await;
+        Server::new(fixtures(), config).serve_stdio().await;
         return Ok(());
     }
     let listen = listen.unwrap_or_else(|| usage("name --listen HOST:PORT or --stdio"));
@@ -115,7 +118,7 @@ async fn main() -> std::io::Result<()> {
         tracing::info!(resource = %resource_server.metadata().resource, "authorization on");
         config.authenticator = Arc::new(resource_server);
     }
-    let server = Server::new(ConformanceFixtures::new(), config);
+    let server = Server::new(fixtures(), config);
     println!("http://{addr}/mcp");
     tracing::info!(%addr, "serving /mcp");
     server.serve(listener).await
