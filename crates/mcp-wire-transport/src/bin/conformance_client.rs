@@ -15,7 +15,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_wire::ProtocolVersion;
+use mcp_wire::jsonrpc::codes;
 use mcp_wire::jsonrpc::{JsonRpcNotification, JsonRpcRequest};
+use mcp_wire::model::meta::keys;
 use mcp_wire::model::{ClientNotification, ClientRequest, InitializedNotification};
 use mcp_wire::wire::serialize_for_vec;
 use mcp_wire_transport::client::oauth::{
@@ -72,13 +74,10 @@ impl Peer {
     fn identity(&self) -> Map<String, Value> {
         let mut meta = Map::new();
         meta.insert(
-            "io.modelcontextprotocol/clientInfo".into(),
+            keys::CLIENT_INFO.into(),
             json!({"name": "mcp-wire-conformance-client", "version": env!("CARGO_PKG_VERSION")}),
         );
-        meta.insert(
-            "io.modelcontextprotocol/clientCapabilities".into(),
-            capabilities(),
-        );
+        meta.insert(keys::CLIENT_CAPABILITIES.into(), capabilities());
         meta
     }
 
@@ -100,7 +99,7 @@ impl Peer {
         let Err(error) = &answer else {
             return Ok(answer);
         };
-        if !self.stateless || error["code"] != -32022 {
+        if !self.stateless || error["code"] != codes::UNSUPPORTED_PROTOCOL_VERSION {
             return Ok(answer);
         }
         let supported = error["data"]["supported"].as_array().into_iter().flatten();
@@ -175,7 +174,9 @@ impl Peer {
                 json!({"result": accept_with_defaults(&message["params"])})
             }
             Some("ping") => json!({"result": {}}),
-            _ => json!({"error": {"code": -32601, "message": "not served by this client"}}),
+            _ => {
+                json!({"error": {"code": codes::METHOD_NOT_FOUND, "message": "not served by this client"}})
+            }
         };
         let mut body = answer;
         body["jsonrpc"] = json!("2.0");
