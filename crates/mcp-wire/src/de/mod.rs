@@ -48,9 +48,7 @@ use serde::de::{
 use serde_json::Value;
 
 pub(crate) use self::error::PreciseGuard;
-use self::error::{
-    ModelError, encode, from_value_error, missing_tag, precise, under_entry, unknown_tag,
-};
+use self::error::{ModelError, encode, from_value_error, missing_tag, under_entry, unknown_tag};
 use self::strict::{CowStr, FromValue, Strict};
 
 /// An object key as read: borrowed from the input when the input allows it.
@@ -810,7 +808,7 @@ mod generated_unions {
             "no member of {union} matches; the closest, {name}, fails: {}",
             e.kind
         );
-        if precise() {
+        if self::error::precise() {
             // Under `from_value` the path joins the union's own (`/content/0` + `/text`).
             return Err(D::Error::custom(encode(
                 &e.path,
