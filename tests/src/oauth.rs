@@ -309,6 +309,33 @@ pub async fn send(
         .expect("an answer in time")
 }
 
+/// Opens a 2025-11-25 session at `http://{addr}/mcp` (with `authorization` on every request
+/// when given), calls the `greet` tool with `name: alice` and returns the text it answered.
+pub async fn greet_alice(addr: SocketAddr, authorization: Option<&str>) -> String {
+    let mut headers = vec![("accept", "application/json, text/event-stream")];
+    if let Some(value) = authorization {
+        headers.push(("authorization", value));
+    }
+    let init = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "greet-alice", "version": "1"}}});
+    let opened = send(addr, Method::POST, "/mcp", &headers, &init).await;
+    assert_eq!(opened.status, 200, "{}", opened.body);
+    let session = opened.headers["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    headers.push(("mcp-session-id", &session));
+    let call = serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "greet", "arguments": {"name": "alice"}}});
+    let called = send(addr, Method::POST, "/mcp", &headers, &call).await;
+    let messages = called.messages();
+    messages[0]["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a text answer: {}", called.body))
+        .to_owned()
+}
+
 /// The client the token endpoint knows (client credentials grant).
 pub const PEER_CLIENT: (&str, &str) = ("peer-client", "peer-secret");
 

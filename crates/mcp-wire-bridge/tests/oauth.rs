@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use axum::http::{self, Method};
 use mcp_wire_bridge::{Bridge, BridgeOptions, UpstreamTarget};
-use mcp_wire_tests::oauth::{PEER_CLIENT, SCOPE, TestKey, now, send, start_as};
+use mcp_wire_tests::oauth::{PEER_CLIENT, SCOPE, TestKey, greet_alice, now, send, start_as};
 use mcp_wire_transport::client::oauth::{Grant, OAuthClient, OAuthConfig, PreRegistered, Secret};
 use mcp_wire_transport::fixtures::ConformanceFixtures;
 use mcp_wire_transport::server::oauth::{JwtValidator, ResourceServer};
@@ -79,39 +79,7 @@ async fn the_bridge_checks_tokens_and_never_passes_them_upstream() {
     let claims = json!({"iss": authz.issuer, "sub": "alice", "aud": resource, "scope": SCOPE,
         "exp": now() + 300});
     let bearer = format!("Bearer {}", key.sign(&claims));
-    let opened = send(
-        addr,
-        Method::POST,
-        "/mcp",
-        &[accept, ("authorization", &bearer)],
-        &init,
-    )
-    .await;
-    assert_eq!(opened.status, 200, "{}", opened.body);
-    let session = opened.headers["mcp-session-id"]
-        .to_str()
-        .unwrap()
-        .to_owned();
-    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-        "params": {"name": "greet", "arguments": {"name": "alice"}}});
-    let called = send(
-        addr,
-        Method::POST,
-        "/mcp",
-        &[
-            accept,
-            ("authorization", &bearer),
-            ("mcp-session-id", &session),
-        ],
-        &call,
-    )
-    .await;
-    assert_eq!(
-        called.messages()[0]["result"]["content"][0]["text"],
-        "Hello, alice!",
-        "{}",
-        called.body
-    );
+    assert_eq!(greet_alice(addr, Some(&bearer)).await, "Hello, alice!");
     // The upstream answered the bridge's own requests, none with a client's credentials.
     tokio::time::sleep(Duration::from_millis(100)).await;
     let seen = recorded.lock().unwrap().clone();
@@ -177,43 +145,7 @@ async fn the_bridge_signs_in_to_a_protected_upstream_with_its_own_client() {
 
     // A client of the bridge presents a token of its own; the bridge's side is open.
     let downstream = "Bearer downstream-token";
-    let accept = ("accept", "application/json, text/event-stream");
-    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "oauth-bridge", "version": "1"}}});
-    let opened = send(
-        addr,
-        Method::POST,
-        "/mcp",
-        &[accept, ("authorization", downstream)],
-        &init,
-    )
-    .await;
-    assert_eq!(opened.status, 200, "{}", opened.body);
-    let session = opened.headers["mcp-session-id"]
-        .to_str()
-        .unwrap()
-        .to_owned();
-    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-        "params": {"name": "greet", "arguments": {"name": "alice"}}});
-    let called = send(
-        addr,
-        Method::POST,
-        "/mcp",
-        &[
-            accept,
-            ("authorization", downstream),
-            ("mcp-session-id", &session),
-        ],
-        &call,
-    )
-    .await;
-    assert_eq!(
-        called.messages()[0]["result"]["content"][0]["text"],
-        "Hello, alice!",
-        "{}",
-        called.body
-    );
+    assert_eq!(greet_alice(addr, Some(downstream)).await, "Hello, alice!");
     // One client-credentials grant, for the upstream as the resource.
     let requests = authz.state.token_requests.lock().unwrap().clone();
     assert_eq!(requests.len(), 1, "{requests:?}");

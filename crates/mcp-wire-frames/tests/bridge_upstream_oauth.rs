@@ -7,12 +7,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use http::Method;
-use mcp_wire_tests::oauth::{PEER_CLIENT, SCOPE, TestKey, send, start_as};
+use mcp_wire_tests::oauth::{PEER_CLIENT, SCOPE, TestKey, greet_alice, start_as};
 use mcp_wire_transport::fixtures::ConformanceFixtures;
 use mcp_wire_transport::server::oauth::{JwtValidator, ResourceServer};
 use mcp_wire_transport::server::{Server, ServerConfig};
-use serde_json::json;
 use tokio::io::{AsyncBufReadExt as _, BufReader};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -67,32 +65,7 @@ async fn the_bridge_signs_in_upstream_by_its_options() {
         .parse()
         .unwrap();
 
-    let accept = ("accept", "application/json, text/event-stream");
-    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "cli", "version": "1"}}});
-    let opened = send(addr, Method::POST, "/mcp", &[accept], &init).await;
-    assert_eq!(opened.status, 200, "{}", opened.body);
-    let session = opened.headers["mcp-session-id"]
-        .to_str()
-        .unwrap()
-        .to_owned();
-    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-        "params": {"name": "greet", "arguments": {"name": "alice"}}});
-    let called = send(
-        addr,
-        Method::POST,
-        "/mcp",
-        &[accept, ("mcp-session-id", &session)],
-        &call,
-    )
-    .await;
-    assert_eq!(
-        called.messages()[0]["result"]["content"][0]["text"],
-        "Hello, alice!",
-        "{}",
-        called.body
-    );
+    assert_eq!(greet_alice(addr, None).await, "Hello, alice!");
     let requests = authz.state.token_requests.lock().unwrap().clone();
     assert_eq!(requests.len(), 1, "{requests:?}");
     assert_eq!(requests[0]["grant_type"], "client_credentials");

@@ -18,8 +18,7 @@ use mcp_wire::model::{
     ServerCapabilities, TextResourceContents, Tool,
 };
 use mcp_wire_transport::server::{
-    BearerTokens, Change, Handler, HandlerResult, Principal as AuthPrincipal, RequestContext,
-    Server, ServerConfig,
+    BearerTokens, Change, Handler, HandlerResult, Principal, RequestContext, Server, ServerConfig,
 };
 use mcp_wire_variants::live::{
     LiveConfigError, ResourceUpdate, SubscriptionProvider, VariantServer, union_capabilities,
@@ -233,8 +232,8 @@ fn front(provider: Provider, advertise: AdvertisePolicy) -> VariantServer {
 
 fn tokens() -> BearerTokens {
     BearerTokens::new()
-        .with_token("alice", AuthPrincipal::new("alice", vec![]))
-        .with_token("bob", AuthPrincipal::new("bob", vec![]))
+        .with_token("alice", Principal::new("alice", vec![]))
+        .with_token("bob", Principal::new("bob", vec![]))
 }
 
 struct Harness {
@@ -1162,7 +1161,7 @@ async fn over_a_frame_connection_a_disconnect_closes_every_provider_stream() {
     let mut from_server = driver.outgoing;
     let s = server.clone();
     let serving = tokio::spawn(async move {
-        s.serve_connection(connection, AuthPrincipal::new("alice", vec![]))
+        s.serve_connection(connection, Principal::new("alice", vec![]))
             .await
     });
     let frame = |v: Value| Frame::parse(v.to_string()).unwrap();
@@ -1548,7 +1547,7 @@ async fn reinitializing_a_connection_ends_its_first_session() {
     let mut from_server = driver.outgoing;
     let s = server.clone();
     let serving = tokio::spawn(async move {
-        s.serve_connection(connection, AuthPrincipal::new("alice", vec![]))
+        s.serve_connection(connection, Principal::new("alice", vec![]))
             .await
     });
     let mut exchange = async |v: Value| {
