@@ -1,5 +1,5 @@
-//! The text entry points (`parse_str_as`, `parse_slice_as`, `parse_result_str_for`,
-//! `parse_result_slice_for`) give exactly what the `Value` entry points give on the same JSON:
+//! `parse_as` and `parse_result_for` on text and bytes give exactly what they give on the same
+//! JSON as a `Value`:
 //! the same `Ok` value, or the same error (kind, JSON path, JSON-RPC code, message).
 //!
 //! Inputs: every body of the real-peer corpus and of the 2026-07-28 examples, read at each of
@@ -61,7 +61,7 @@ fn concrete_request(tally: &mut Tally, label: &str, value: &Value, text: &str, v
                 $(Some(<$ty as Request>::METHOD) => tally.record(
                     label,
                     parse_as::<$ty>(value, v),
-                    parse_str_as::<$ty>(text, v),
+                    parse_as::<$ty>(text, v),
                 ),)*
                 _ => {}
             }
@@ -103,12 +103,12 @@ fn compare(tally: &mut Tally, kind: Kind, label: &str, value: &Value, text: &str
                 tally.record(
                     &label,
                     parse_as::<ClientRequest>(value, v),
-                    parse_str_as(text, v),
+                    parse_as(text, v),
                 );
                 tally.record(
                     &label,
                     parse_as::<ClientRequest>(value, v),
-                    parse_slice_as(bytes, v),
+                    parse_as(bytes, v),
                 );
                 concrete_request(tally, &label, value, text, v);
             }
@@ -116,40 +116,40 @@ fn compare(tally: &mut Tally, kind: Kind, label: &str, value: &Value, text: &str
                 tally.record(
                     &label,
                     parse_as::<ServerRequest>(value, v),
-                    parse_str_as(text, v),
+                    parse_as(text, v),
                 );
                 concrete_request(tally, &label, value, text, v);
             }
             Kind::ClientNotification => tally.record(
                 &label,
                 parse_as::<ClientNotification>(value, v),
-                parse_slice_as(bytes, v),
+                parse_as(bytes, v),
             ),
             Kind::ServerNotification => tally.record(
                 &label,
                 parse_as::<ServerNotification>(value, v),
-                parse_str_as(text, v),
+                parse_as(text, v),
             ),
             Kind::Result(method) => {
                 tally.record(
                     &label,
                     parse_result_for(method, value, v),
-                    parse_result_str_for(method, text, v),
+                    parse_result_for(method, text, v),
                 );
                 tally.record(
                     &label,
                     parse_result_for(method, value, v),
-                    parse_result_slice_for(method, bytes, v),
+                    parse_result_for(method, bytes, v),
                 );
                 tally.record(
                     &label,
                     parse_as::<ServerResult>(value, v),
-                    parse_str_as(text, v),
+                    parse_as(text, v),
                 );
                 tally.record(
                     &label,
                     parse_as::<ClientResult>(value, v),
-                    parse_str_as(text, v),
+                    parse_as(text, v),
                 );
             }
         }
@@ -466,18 +466,16 @@ fn text_path_equals_value_path_on_the_2026_07_28_examples() {
                         | "ToolResultContent" => tally.record(
                             &label,
                             parse_as::<ContentBlock>(&value, v),
-                            parse_str_as(&text, v),
+                            parse_as(&text, v),
                         ),
                         "SamplingMessage" => tally.record(
                             &label,
                             parse_as::<SamplingMessage>(&value, v),
-                            parse_str_as(&text, v),
+                            parse_as(&text, v),
                         ),
-                        "Tool" => tally.record(
-                            &label,
-                            parse_as::<Tool>(&value, v),
-                            parse_str_as(&text, v),
-                        ),
+                        "Tool" => {
+                            tally.record(&label, parse_as::<Tool>(&value, v), parse_as(&text, v))
+                        }
                         _ => {}
                     }
                 }
@@ -531,17 +529,17 @@ fn text_that_is_not_json_is_the_same_syntax_error() {
         "[1,2",
         "nul",
     ] {
-        let by_text = parse_str_as::<ClientRequest>(text, v).unwrap_err();
+        let by_text = parse_as::<ClientRequest>(text, v).unwrap_err();
         assert_eq!(by_text.kind, ParseErrorKind::Syntax, "{text:?}");
         assert_eq!(by_text.code(), -32700, "{text:?}");
-        let by_result = parse_result_str_for("tools/list", text, v).unwrap_err();
+        let by_result = parse_result_for("tools/list", text, v).unwrap_err();
         assert_eq!(by_result.kind, ParseErrorKind::Syntax, "{text:?}");
         // An unknown method still reports the syntax error first, as the `Value` path does.
-        let unknown = parse_result_str_for("no/such", text, v).unwrap_err();
+        let unknown = parse_result_for("no/such", text, v).unwrap_err();
         assert_eq!(unknown.kind, ParseErrorKind::Syntax, "{text:?}");
     }
     let bytes = b"{\"method\":\"tools/list\",\"params\":{\"cursor\":\"\xff\"}}";
-    let e = parse_slice_as::<ClientRequest>(bytes, v).unwrap_err();
+    let e = parse_as::<ClientRequest>(bytes, v).unwrap_err();
     assert_eq!(e.kind, ParseErrorKind::Syntax);
 }
 
@@ -550,24 +548,24 @@ fn duplicate_keys_read_last_wins_as_the_value_path_does() {
     let v = ProtocolVersion::V2025_06_18;
     // A duplicate tag: the `Value` path keeps the last one.
     let text = r#"{"method":"tools/list","method":"ping"}"#;
-    let parsed = parse_str_as::<ClientRequest>(text, v).unwrap();
+    let parsed = parse_as::<ClientRequest>(text, v).unwrap();
     assert!(matches!(parsed, ClientRequest::Ping(_)), "{parsed:?}");
     // A duplicate field of a member.
     let text = r#"{"content":[{"type":"text","text":"a","text":"b"}]}"#;
     let MethodResult::Server(ServerResult::CallTool(r)) =
-        parse_result_str_for("tools/call", text, v).unwrap()
+        parse_result_for("tools/call", text, v).unwrap()
     else {
         panic!("not a CallToolResult")
     };
     assert_eq!(serde_json::to_value(&r.content[0]).unwrap()["text"], "b");
     // A duplicate `resultType` at 2026-07-28: the last (bad) one is checked.
     let text = r#"{"content":[],"resultType":"complete","resultType":"bogus"}"#;
-    let e = parse_result_str_for("tools/call", text, ProtocolVersion::V2026_07_28).unwrap_err();
+    let e = parse_result_for("tools/call", text, ProtocolVersion::V2026_07_28).unwrap_err();
     assert_eq!(e.kind, ParseErrorKind::ResultTypeInvalid);
     assert_eq!(e.path.to_string(), "/resultType");
     // And a duplicate reserved `_meta` key does not hide a missing one.
     let text = r#"{"method":"tools/list","params":{"_meta":{"a":1,"a":2}}}"#;
-    let e = parse_str_as::<ClientRequest>(text, ProtocolVersion::V2026_07_28).unwrap_err();
+    let e = parse_as::<ClientRequest>(text, ProtocolVersion::V2026_07_28).unwrap_err();
     assert_eq!(e.kind, ParseErrorKind::MissingRequiredMeta);
 }
 
@@ -579,7 +577,7 @@ fn deep_nesting_and_huge_numbers_are_errors_not_panics() {
         "[".repeat(10_000),
         "]".repeat(10_000)
     );
-    let e = parse_str_as::<ClientRequest>(&deep, v).unwrap_err();
+    let e = parse_as::<ClientRequest>(&deep, v).unwrap_err();
     assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
     // Nested unions, tag last at every level, deeper than the recursion limit.
     let mut nested = String::from("{\"type\":\"text\",\"text\":\"x\"}");
@@ -587,13 +585,13 @@ fn deep_nesting_and_huge_numbers_are_errors_not_panics() {
         nested = format!("{{\"content\":[{nested}],\"type\":\"tool_result\",\"toolUseId\":\"t\"}}");
     }
     let text = format!("{{\"role\":\"user\",\"content\":{nested}}}");
-    assert!(parse_str_as::<SamplingMessage>(&text, v).is_err());
+    assert!(parse_as::<SamplingMessage>(&text, v).is_err());
     let huge =
         r#"{"method":"notifications/progress","params":{"progressToken":1,"progress":1e400}}"#;
-    let e = parse_str_as::<ClientNotification>(huge, v).unwrap_err();
+    let e = parse_as::<ClientNotification>(huge, v).unwrap_err();
     assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
     let big_int =
         r#"{"method":"tools/list","params":{"cursor":"c"},"id":123456789012345678901234567890}"#;
-    let parsed = parse_str_as::<ClientRequest>(big_int, v).unwrap();
+    let parsed = parse_as::<ClientRequest>(big_int, v).unwrap();
     assert!(matches!(parsed, ClientRequest::ListTools(_)));
 }

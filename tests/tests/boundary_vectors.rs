@@ -678,11 +678,11 @@ fn parse_result_for_types_task_answers_by_the_request_and_its_augmentation() {
     // The text entry points type alike.
     let text = task.to_string();
     assert_eq!(
-        parse_result_str_for(augmented("tools/call"), &text, V2025_11_25).unwrap(),
+        parse_result_for(augmented("tools/call"), &text, V2025_11_25).unwrap(),
         parse_result_for(augmented("tools/call"), &task, V2025_11_25).unwrap()
     );
     assert_eq!(
-        parse_result_slice_for(payload, call.to_string().as_bytes(), V2025_11_25).unwrap(),
+        parse_result_for(payload, call.to_string().as_bytes(), V2025_11_25).unwrap(),
         parse_result_for(payload, &call, V2025_11_25).unwrap()
     );
 }

@@ -15,7 +15,7 @@
 //! - **Upstream** ([`upstream::Upstream`]) is one client connection of the transport crate: a
 //!   child process over stdio, or a URL (the 2026-07-28 stateless wire, the stateful wire, or
 //!   HTTP+SSE, tried in that order by the probe). Its router task reads every upstream frame
-//!   at the upstream's revision (`parse_str_as`, results with `parse_result_for` typed by the
+//!   at the upstream's revision (`parse_as`, results with `parse_result_for` typed by the
 //!   request they answer) and delivers it to the *leg* it belongs to.
 //! - The mapping tables are data: [`engine`]'s `CLIENT_CAPABILITY_MAP` (legacy
 //!   `initialize` capabilities → 2026-07-28 `clientCapabilities`), `SERVER_CAPABILITIES_HIDDEN`,

@@ -39,7 +39,7 @@ use mcp_wire::model::{
     ClientCapabilities, CreateTaskResult, DetailedTask, InputResponse, ServerResult,
     TASKS_EXTENSION_ID, TaskCreatedResult, TaskInfo, TaskStatus, meta::keys,
 };
-use mcp_wire::wire::{MethodResult, ResultFor, parse_result_str_for, serialize_for};
+use mcp_wire::wire::{MethodResult, ResultFor, parse_result_for, serialize_for};
 use mcp_wire_transport::server::{iso8601, new_task_id};
 use serde_json::{Map, Value, json};
 use tokio::time::Instant;
@@ -687,7 +687,7 @@ async fn drive_leg(
 /// revision and written at 2026-07-28, without the `related-task` `_meta` (the task id is at
 /// the top level of `tasks/get`).
 fn payload(answer: &Answer, revision: ProtocolVersion) -> Outcome {
-    match parse_result_str_for(
+    match parse_result_for(
         ResultFor::task_payload("tools/call"),
         answer.text(),
         revision,
@@ -736,7 +736,7 @@ pub(crate) fn read_created(
     answer: &Answer,
     revision: ProtocolVersion,
 ) -> Result<CreateTaskResult, ErrorData> {
-    match parse_result_str_for(
+    match parse_result_for(
         ResultFor::method("tools/call").task_augmented(true),
         answer.text(),
         revision,

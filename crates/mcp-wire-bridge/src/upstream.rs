@@ -23,9 +23,7 @@ use mcp_wire::model::{
     ServerCapabilities, ServerNotification, ServerRequest, ServerResult, SubscriptionFilter,
 };
 use mcp_wire::session::Envelope;
-use mcp_wire::wire::{
-    MethodResult, RawFrame, parse_result_for, parse_result_str_for, parse_str_as,
-};
+use mcp_wire::wire::{MethodResult, RawFrame, parse_as, parse_result_for};
 use mcp_wire::{Era, ProtocolVersion};
 use mcp_wire_transport::client::{
     AuthorizerSlot, ClientOptions, FrameTap, Wire, connect_legacy_sse, connect_streamable,
@@ -106,7 +104,7 @@ impl Answer {
         method: &str,
         at: ProtocolVersion,
     ) -> Result<ServerResult, ErrorData> {
-        match parse_result_str_for(method, self.text(), at) {
+        match parse_result_for(method, self.text(), at) {
             Ok(MethodResult::Server(r)) => Ok(r),
             Ok(_) => Err(Reason::InvalidUpstreamAnswer.error(
                 format!("the answer to {method} is a client result"),
@@ -597,7 +595,7 @@ impl Upstream {
             client_request(json!({"method": "server/discover", "params": {"_meta": meta}}))
                 .map_err(|e| crate::BridgeError::UpstreamUnavailable(e.message))?;
         match self.request_once(request, self.limits.probe_timeout).await {
-            Ok(answer) => match parse_result_str_for(
+            Ok(answer) => match parse_result_for(
                 "server/discover",
                 answer.text(),
                 ProtocolVersion::LATEST_STATELESS,
@@ -817,7 +815,7 @@ impl Upstream {
                 }
             }
             Envelope::Notification { .. } => {
-                match parse_str_as::<ServerNotification>(frame.as_str(), revision) {
+                match parse_as::<ServerNotification>(frame.as_str(), revision) {
                     Ok(n) => self.route_notification(n),
                     Err(_) => self.report.event(
                         Dir::ToClient,
@@ -831,7 +829,7 @@ impl Upstream {
             }
             Envelope::Request { id, .. } => {
                 let id = id.clone();
-                return match parse_str_as::<ServerRequest>(frame.as_str(), revision) {
+                return match parse_as::<ServerRequest>(frame.as_str(), revision) {
                     Ok(ServerRequest::Ping(_)) => {
                         self.report.event(
                             Dir::ToServer,

@@ -11,7 +11,7 @@
 //!
 //! A `result` that ends the line is not scanned: its span is taken from the line's end, and its
 //! typed read checks it while it parses it (no repeated key, bounded nesting:
-//! [`mcp_wire::wire::parse_unchecked_result_str_into`]). The caller runs that read before the session
+//! [`mcp_wire::wire::in_place::parse_unchecked_result_str`]). The caller runs that read before the session
 //! places the line (with the context [`crate::session::Session::preview_answer`] gives), and
 //! reads the line again, checked ([`read_checked`]), whenever the read does not decide: the
 //! session never learns from a line the strict reader would refuse.

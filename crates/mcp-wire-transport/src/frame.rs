@@ -17,7 +17,7 @@ use crate::TransportError;
 ///
 /// A frame is checked once, when it is made ([`Frame::parse`]): the bytes are UTF-8 and hold
 /// exactly one JSON value (surrounding ASCII whitespace, such as stdio's newline, is trimmed).
-/// Reading it as a typed message is the boundary's job (`mcp_wire::wire::parse_str_as`).
+/// Reading it as a typed message is the boundary's job (`mcp_wire::wire::parse_as`).
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Frame(Bytes);
 

@@ -1,7 +1,7 @@
 #![allow(missing_docs)] // criterion_group! generates undocumented items
 //! `serialize_for` and `parse_as` on a mix of real frames (the shared corpus), against plain
 //! `serde_json` on the same superset values, in the same run; and the text entry points
-//! (`parse_str_as`, `parse_result_str_for`) against `serde_json::from_str` of a `Value` and of
+//! (`parse_as`, `parse_result_for`) against `serde_json::from_str` of a `Value` and of
 //! the same concrete types, from the same frame text.
 //!
 //! Run with `cargo bench -p mcp-wire --bench boundary`; the latest ratios are in
@@ -335,13 +335,13 @@ fn parse(c: &mut Criterion) {
             for (b, _, text) in &inputs {
                 match b {
                     Body::ClientRequest(_) => {
-                        black_box(parse_str_as::<ClientRequest>(text, v).is_ok());
+                        black_box(parse_as::<ClientRequest>(text, v).is_ok());
                     }
                     Body::ServerNotification(_) => {
-                        black_box(parse_str_as::<ServerNotification>(text, v).is_ok());
+                        black_box(parse_as::<ServerNotification>(text, v).is_ok());
                     }
                     Body::Result(m, _) => {
-                        black_box(parse_result_str_for(m, text, v).is_ok());
+                        black_box(parse_result_for(m, text, v).is_ok());
                     }
                 }
             }
@@ -351,7 +351,7 @@ fn parse(c: &mut Criterion) {
         group.bench_function("parse_as / parse_result_for", |bch| bch.iter(wire_value));
         group.bench_function("text: serde_json Value", |bch| bch.iter(text_value));
         group.bench_function("text: plain serde_json typed", |bch| bch.iter(text_plain));
-        group.bench_function("text: parse_str_as / parse_result_str_for", |bch| {
+        group.bench_function("text: parse_as / parse_result_for", |bch| {
             bch.iter(text_wire)
         });
         group.finish();
@@ -366,7 +366,7 @@ fn parse(c: &mut Criterion) {
                 &text_wire,
             ]);
             eprintln!(
-                "parse/{v} ratios: parse_as/plain {:.2}x; text: parse_str_as/Value {:.2}x, parse_str_as/plain typed {:.2}x, plain typed/Value {:.2}x",
+                "parse/{v} ratios: parse_as/plain {:.2}x; text: parse_as/Value {:.2}x, parse_as/plain typed {:.2}x, plain typed/Value {:.2}x",
                 m[1] / m[0],
                 m[4] / m[2],
                 m[4] / m[3],

@@ -4,9 +4,9 @@
 //! Input: byte 0 picks the version ([`crate::version_like`]), byte 1 the type (an index into
 //! [`TYPES`], then into the methods for results), the rest is the JSON text.
 //!
-//! Checked: nothing panics; the text entry points (`parse_slice_as`, `parse_str_as`) give exactly
-//! what `parse_as` gives on the same text parsed as a `serde_json::Value` (result or error), and
-//! the same holds for `parse_result_for` and its text forms; a parsed body meets the emission
+//! Checked: nothing panics; `parse_as` on the bytes and on the text gives exactly what it gives
+//! on the same text parsed as a `serde_json::Value` (result or error), and the same holds for
+//! `parse_result_for`; a parsed body meets the emission
 //! contract of [`crate::emission`] at every revision.
 
 use std::fmt::Debug;
@@ -14,10 +14,7 @@ use std::fmt::Debug;
 use mcp_wire::VersionLike;
 use mcp_wire::facts;
 use mcp_wire::model::*;
-use mcp_wire::wire::{
-    MethodResult, ParseError, WireParse, parse_as, parse_result_for, parse_result_slice_for,
-    parse_result_str_for, parse_slice_as, parse_str_as,
-};
+use mcp_wire::wire::{MethodResult, ParseError, WireParse, parse_as, parse_result_for};
 use serde_json::Value;
 
 use crate::emission;
@@ -136,22 +133,22 @@ pub fn run(data: &[u8]) {
     }
 }
 
-/// `parse_as` and its text forms on `bytes`: they must agree; the parsed value, if any.
+/// `parse_as` on `bytes`, on their text and on their `Value`: they must agree; the parsed value, if any.
 fn parsed<T: WireParse + PartialEq + Debug>(bytes: &[u8], version: &VersionLike) -> Option<T> {
     agree(
         bytes,
-        |b| parse_slice_as::<T>(b, version.clone()),
-        |s| parse_str_as::<T>(s, version.clone()),
+        |b| parse_as::<T>(b, version.clone()),
+        |s| parse_as::<T>(s, version.clone()),
         |v| parse_as::<T>(v, version.clone()),
     )
 }
 
-/// `parse_result_for` and its text forms on `bytes`; a result meets the emission contract.
+/// `parse_result_for` on `bytes`, their text and their `Value`; a result meets the emission contract.
 fn result_for(method: &str, bytes: &[u8], version: &VersionLike) {
     let result = agree(
         bytes,
-        |b| parse_result_slice_for(method, b, version.clone()),
-        |s| parse_result_str_for(method, s, version.clone()),
+        |b| parse_result_for(method, b, version.clone()),
+        |s| parse_result_for(method, s, version.clone()),
         |v| parse_result_for(method, v, version.clone()),
     );
     match result {

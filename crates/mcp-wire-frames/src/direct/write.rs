@@ -23,7 +23,7 @@ use super::{GiveUp, scan};
 /// (the direct path then gives up with it, see [`Unwritten::Failed`](super::Unwritten::Failed)).
 pub(super) type Verdict = Option<Failure>;
 
-/// A parse failure: kept as the general path reports it (`parse_str_as` fails exactly as
+/// A parse failure: kept as the general path reports it (`parse_as` fails exactly as
 /// `parse_as` does on the same text; a syntax error cannot arise from a checked body, and is
 /// left to the general path all the same).
 pub(super) fn parse_failed(e: ParseError, verdict: &mut Verdict) -> GiveUp {
@@ -54,7 +54,7 @@ pub(super) fn through<T: WireParse + WireBody + Restate>(
     verdict: &mut Verdict,
 ) -> Result<(), GiveUp> {
     let mut slot: Option<T> = None;
-    wire::parse_str_into(text, from, &mut slot).map_err(|e| parse_failed(e, verdict))?;
+    wire::in_place::parse_str(text, from, &mut slot).map_err(|e| parse_failed(e, verdict))?;
     let model = slot.as_mut().ok_or(GiveUp)?;
     model.restate(to);
     wire::serialize_for_vec(model, to, out).map_err(|e| emit_failed(e, verdict))
@@ -79,7 +79,8 @@ pub(super) fn emit(
     match kind {
         BodyKind::Request(C2s) if let Some(identity) = restated => {
             let mut slot: Option<ClientRequest> = None;
-            wire::parse_str_into(text, from, &mut slot).map_err(|e| parse_failed(e, verdict))?;
+            wire::in_place::parse_str(text, from, &mut slot)
+                .map_err(|e| parse_failed(e, verdict))?;
             let request = slot.as_mut().ok_or(GiveUp)?;
             request.restate(to);
             let lent = identity.lend(request);
@@ -94,8 +95,8 @@ pub(super) fn emit(
         BodyKind::Result(_, answering) => {
             let mut slot = None;
             let parsed = match unchecked {
-                false => wire::parse_result_str_into(answering, text, from, &mut slot),
-                true => wire::parse_unchecked_result_str_into(
+                false => wire::in_place::parse_result_str(answering, text, from, &mut slot),
+                true => wire::in_place::parse_unchecked_result_str(
                     answering,
                     text,
                     UNCHECKED_LEVELS,

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use mcp_wire::ProtocolVersion;
 use mcp_wire::jsonrpc::{ErrorData, JsonRpcMessage, JsonRpcNotification, RawMessage, RequestId};
 use mcp_wire::model::{ClientNotification, ClientRequest, ServerResult};
-use mcp_wire::wire::parse_str_as;
+use mcp_wire::wire::parse_as;
 use serde_json::Value;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::mpsc;
@@ -188,7 +188,7 @@ impl Runtime {
                             .await;
                         continue;
                     };
-                    let request = match parse_str_as::<ClientRequest>(frame.as_str(), s.revision) {
+                    let request = match parse_as::<ClientRequest>(frame.as_str(), s.revision) {
                         Ok(req) => req,
                         Err(e) => {
                             let error = parse_error(&e);
@@ -224,7 +224,7 @@ impl Runtime {
                         .as_ref()
                         .map_or(ProtocolVersion::LATEST_STATELESS, |s| s.revision);
                     if let Ok(ClientNotification::Cancelled(c)) =
-                        parse_str_as::<ClientNotification>(frame.as_str(), rev)
+                        parse_as::<ClientNotification>(frame.as_str(), rev)
                         && let Some(id) = c.params.request_id
                     {
                         if let Some(s) = &session {
@@ -317,8 +317,7 @@ impl Runtime {
             .unwrap_or(latest);
         let trace = RequestTrace::start(Wire::Stdio, "initialize", revision, &id, principal, None);
         let _entered = trace.span().clone().entered();
-        let ((frame, code), session) = match parse_str_as::<ClientRequest>(frame.as_str(), revision)
-        {
+        let ((frame, code), session) = match parse_as::<ClientRequest>(frame.as_str(), revision) {
             Ok(ClientRequest::Initialize(init)) => {
                 match self.open_session(new_session_id(), revision, &init.params, principal.clone())
                 {
@@ -387,16 +386,14 @@ impl Runtime {
             let _ = outgoing.send(refuse(error)).await;
             return;
         }
-        let request = match parse_str_as::<ClientRequest>(
-            frame.as_str(),
-            ProtocolVersion::LATEST_STATELESS,
-        ) {
-            Ok(r) => r,
-            Err(e) => {
-                let _ = outgoing.send(refuse(parse_error(&e))).await;
-                return;
-            }
-        };
+        let request =
+            match parse_as::<ClientRequest>(frame.as_str(), ProtocolVersion::LATEST_STATELESS) {
+                Ok(r) => r,
+                Err(e) => {
+                    let _ = outgoing.send(refuse(parse_error(&e))).await;
+                    return;
+                }
+            };
         if let ClientRequest::SubscriptionsListen(listen) = &request {
             use tracing::Instrument;
             let ctx = stateless_context(self, id.clone(), &request, principal.clone(), Vec::new());
@@ -492,7 +489,7 @@ impl Runtime {
                 let text = member.to_string();
                 match RawMessage::from_value(member.clone()) {
                     Ok(JsonRpcMessage::Request(r)) => {
-                        let frame = match parse_str_as::<ClientRequest>(&text, revision) {
+                        let frame = match parse_as::<ClientRequest>(&text, revision) {
                             Ok(ClientRequest::Initialize(_)) => {
                                 let error = ErrorData::new(
                                     codes::INVALID_REQUEST,
@@ -528,7 +525,7 @@ impl Runtime {
                     }
                     Ok(JsonRpcMessage::Notification(_)) => {
                         if let Ok(ClientNotification::Cancelled(c)) =
-                            parse_str_as::<ClientNotification>(&text, revision)
+                            parse_as::<ClientNotification>(&text, revision)
                             && let Some(id) = c.params.request_id
                         {
                             session.cancel(&id);

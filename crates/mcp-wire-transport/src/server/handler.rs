@@ -601,7 +601,7 @@ pub fn level_rank(level: LoggingLevel) -> u8 {
 mod tests {
     use super::*;
     use mcp_wire::model::{ClientNotification, InputRequiredResult};
-    use mcp_wire::wire::{parse_frame, parse_str_as, serialize_for};
+    use mcp_wire::wire::{parse_as, parse_frame, serialize_for};
 
     /// The error `?` makes of `result`'s error in a handler.
     fn answered<T, E>(result: Result<T, E>) -> ErrorData
@@ -644,7 +644,7 @@ mod tests {
     #[test]
     fn boundary_errors_keep_their_codes_and_pointers() {
         // A request whose params do not fit the revision's type.
-        let parse = parse_str_as::<ClientRequest>(
+        let parse = parse_as::<ClientRequest>(
             r#"{"method": "tools/call", "params": {"name": 7}}"#,
             ProtocolVersion::V2025_06_18,
         );

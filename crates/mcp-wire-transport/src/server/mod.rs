@@ -3,7 +3,7 @@
 //! - [`Handler`]: what a server offers (tools, resources and templates, prompts, completion),
 //!   answered with the superset model's types; the runtime frames every answer with
 //!   `mcp_wire::wire::serialize_for_vec` at the request's revision and reads every frame with
-//!   `parse_str_as`.
+//!   `parse_as`.
 //! - [`RequestContext`]: who asks, at which revision, progress and logs on the request's
 //!   stream, and [`RequestContext::input`], the one way a handler asks the client for input:
 //!   server→client requests on the request's SSE stream at the handshake revisions, an

@@ -30,7 +30,7 @@
 //! Duplicate keys: a `Value` keeps the last of duplicate keys (it reads
 //! `{"type":"text","text":"a","text":"b"}` as `"b"`); streaming hands both entries to the member,
 //! and serde's derived structs refuse a duplicate field. The wire boundary's text entry points
-//! (`parse_str_as`, …) fall back to the `Value` path whenever the streaming parse fails, so they
+//! (`parse_as`, …) fall back to the `Value` path whenever the streaming parse fails, so they
 //! keep the last-wins reading.
 
 pub(crate) mod error;

@@ -30,7 +30,7 @@
 //! # Reading
 //!
 //! [`parse_frame`] reads a whole JSON-RPC frame at a revision (its id kept for the reply when
-//! the body is bad); [`parse_as`] / [`parse_str_as`] read a body; [`parse_result_for`] types a
+//! the body is bad); [`parse_as`] reads a body (a `Value`, text or bytes); [`parse_result_for`] types a
 //! result by the request it answers.
 
 /// `serde::Serializer` methods (without type parameters) that all fail with `$err`: for the
@@ -104,11 +104,11 @@ pub use impls::WireBody;
 pub use ledger::{
     Action, Cause, LedgerRow, MemberAction, MemberRow, OlderForm, RefuseWhen, TypeRow,
 };
+#[doc(hidden)]
+pub use parse::in_place;
 pub use parse::{
     INPUT_REQUIRED_METHODS, MandateFacts, MethodResult, ParseKind, ResultFor, ResultTyping,
-    WireParse, parse_as, parse_result_for, parse_result_slice_for, parse_result_str_for,
-    parse_result_str_into, parse_slice_as, parse_str_as, parse_str_into,
-    parse_unchecked_result_str_into,
+    WireInput, WireParse, parse_as, parse_result_for,
 };
 pub use report::{EmissionReport, ReportEntry};
 pub use revs::Revisions;

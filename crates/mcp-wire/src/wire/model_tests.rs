@@ -122,7 +122,7 @@ fn tasks_get_and_cancel_results_are_typed_per_revision() {
     let text = detailed.to_string();
     for got in [
         parse_result_for("tasks/get", &detailed, V2026_07_28),
-        parse_result_str_for("tasks/get", &text, V2026_07_28),
+        parse_result_for("tasks/get", &text, V2026_07_28),
     ] {
         match got.unwrap() {
             MethodResult::Server(ServerResult::DetailedTask(r)) => {
@@ -138,7 +138,7 @@ fn tasks_get_and_cancel_results_are_typed_per_revision() {
         MethodResult::Server(ServerResult::Empty(_))
     ));
     assert!(matches!(
-        parse_result_str_for("tasks/cancel", &ack.to_string(), V2026_07_28).unwrap(),
+        parse_result_for("tasks/cancel", &ack.to_string(), V2026_07_28).unwrap(),
         MethodResult::Server(ServerResult::Empty(_))
     ));
     // 2025-11-25's core task: `ttl`, a `Task` for both.
@@ -153,7 +153,7 @@ fn tasks_get_and_cancel_results_are_typed_per_revision() {
     }
     // A task that is not an object is refused on both paths.
     assert!(parse_result_for("tasks/get", &json!(["t1"]), V2026_07_28).is_err());
-    assert!(parse_result_str_for("tasks/get", "[\"t1\"]", V2026_07_28).is_err());
+    assert!(parse_result_for("tasks/get", "[\"t1\"]", V2026_07_28).is_err());
 }
 
 #[test]
@@ -161,18 +161,18 @@ fn tasks_update_parses_at_2026_07_28_only() {
     let text = r#"{"method": "tasks/update", "params": {"taskId": "t1",
         "inputResponses": {"k": {"action": "accept"}, "other": {"ignored": true}},
         "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}}"#;
-    match parse_str_as::<ClientRequest>(text, V2026_07_28).unwrap() {
+    match parse_as::<ClientRequest>(text, V2026_07_28).unwrap() {
         ClientRequest::UpdateTask(r) => {
             assert_eq!(r.params.task_id, "t1");
             assert_eq!(r.params.input_responses.len(), 2);
         }
         other => panic!("parsed as {}", other.method()),
     }
-    let e = parse_str_as::<ClientRequest>(text, V2025_11_25).unwrap_err();
+    let e = parse_as::<ClientRequest>(text, V2025_11_25).unwrap_err();
     assert_eq!(e.kind, ParseErrorKind::UnknownMethod);
     let get = r#"{"method": "tasks/get", "params": {"taskId": "t1"}}"#;
-    assert!(parse_str_as::<ClientRequest>(get, V2026_07_28).is_ok());
+    assert!(parse_as::<ClientRequest>(get, V2026_07_28).is_ok());
     let list = r#"{"method": "tasks/list", "params": {}}"#;
-    let e = parse_str_as::<ClientRequest>(list, V2026_07_28).unwrap_err();
+    let e = parse_as::<ClientRequest>(list, V2026_07_28).unwrap_err();
     assert_eq!(e.kind, ParseErrorKind::UnknownMethod);
 }

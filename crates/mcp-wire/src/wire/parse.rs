@@ -163,7 +163,7 @@ fn parsed_method<T: WireParse>(parsed: &T) -> Option<&str> {
 
 /// What the 2026-07-28 mandates read from a body: its `method`, its `resultType` (when a string)
 /// and its `params._meta` object. Taken from the raw `Value` by [`parse_as`], or from the typed
-/// value by the text entry points ([`parse_str_as`], …), so both check exactly the same thing.
+/// value by the text entry points ([`parse_as`], …), so both check exactly the same thing.
 #[doc(hidden)]
 #[derive(Debug, Clone, Copy)]
 pub struct MandateFacts<'a> {
@@ -374,7 +374,7 @@ impl<'a> Text<'a> {
         }
     }
 
-    /// Parses the text into a `Value`, or the syntax error `parse_str_as` reports.
+    /// Parses the text into a `Value`, or the syntax error `parse_as` reports.
     fn value(self, version: &VersionLike, type_name: &'static str) -> Result<Value, ParseError> {
         match self {
             Text::Str(s) => serde_json::from_str(s),
@@ -528,12 +528,76 @@ fn parse_text_by_value<T: WireParse>(
     version: VersionLike,
 ) -> Result<T, ParseError> {
     let value = text.value(&version, T::TYPE_NAME)?;
-    parse_as(&value, version)
+    parse_value_as(&value, version)
 }
 
-/// Parses `json` as `T` at `version`: the type (or, for a method-tagged union, the method) must
+/// What the boundary reads a body from: a parsed [`Value`], JSON text (`str`, `String`) or
+/// JSON bytes (`[u8]`, `[u8; N]`, `Vec<u8>`, a line as read from a stream; invalid UTF-8 is a
+/// [`ParseErrorKind::Syntax`] error).
+///
+/// Every input gets the answer its `Value` would: text is read straight into the typed value
+/// (no `Value` tree), and only when that fails (a bad body, or duplicate keys, which a `Value`
+/// reads last-wins) is it parsed again as a `Value` to give the `Value`'s answer.
+pub trait WireInput: input::Sealed {}
+
+pub(crate) mod input {
+    use serde_json::Value;
+
+    /// The input as the boundary reads it.
+    pub enum Source<'a> {
+        Value(&'a Value),
+        Str(&'a str),
+        Bytes(&'a [u8]),
+    }
+
+    /// Only this crate's inputs are [`super::WireInput`]s.
+    pub trait Sealed {
+        fn source(&self) -> Source<'_>;
+    }
+
+    impl Sealed for Value {
+        fn source(&self) -> Source<'_> {
+            Source::Value(self)
+        }
+    }
+    impl Sealed for str {
+        fn source(&self) -> Source<'_> {
+            Source::Str(self)
+        }
+    }
+    impl Sealed for String {
+        fn source(&self) -> Source<'_> {
+            Source::Str(self)
+        }
+    }
+    impl Sealed for [u8] {
+        fn source(&self) -> Source<'_> {
+            Source::Bytes(self)
+        }
+    }
+    impl Sealed for Vec<u8> {
+        fn source(&self) -> Source<'_> {
+            Source::Bytes(self)
+        }
+    }
+    impl<const N: usize> Sealed for [u8; N] {
+        fn source(&self) -> Source<'_> {
+            Source::Bytes(self)
+        }
+    }
+    impl<T: Sealed + ?Sized> Sealed for &T {
+        fn source(&self) -> Source<'_> {
+            (**self).source()
+        }
+    }
+}
+
+impl<T: input::Sealed + ?Sized> WireInput for T {}
+
+/// Parses a body as `T` at `version`: the type (or, for a method-tagged union, the method) must
 /// exist at the revision, then the lenient superset parse, then the revision's mandates.
 ///
+/// `input` is a `Value`, JSON text or JSON bytes ([`WireInput`]), with one answer for all three.
 /// A method the revision lacks is [`ParseErrorKind::UnknownMethod`] (`-32601`, naming only that
 /// revision's methods): `initialize` read as a `ClientRequest` at 2026-07-28, `tasks/list` at
 /// 2024-11-05. A body type the revision does not define is [`ParseErrorKind::TypeAbsent`].
@@ -543,50 +607,32 @@ fn parse_text_by_value<T: WireParse>(
 /// when the body is bad) is read by [`parse_frame`](super::parse_frame). The version-free
 /// `JsonRpcRequest::parse_as` types an envelope's interior with no revision at all.
 pub fn parse_as<T: WireParse>(
-    json: &Value,
+    input: &(impl WireInput + ?Sized),
     version: impl Into<VersionLike>,
 ) -> Result<T, ParseError> {
-    let version = version.into();
+    parse_source_as(input.source(), version.into())
+}
+
+fn parse_source_as<T: WireParse>(
+    source: input::Source<'_>,
+    version: VersionLike,
+) -> Result<T, ParseError> {
+    match source {
+        input::Source::Value(json) => parse_value_as(json, version),
+        input::Source::Str(text) => parse_text_as(Text::Str(text), version),
+        input::Source::Bytes(bytes) => parse_text_as(Text::of_bytes(bytes), version),
+    }
+}
+
+/// [`parse_as`] on a `Value`: the reference every other input's answer equals.
+pub(crate) fn parse_value_as<T: WireParse>(
+    json: &Value,
+    version: VersionLike,
+) -> Result<T, ParseError> {
     existence::<T>(json.get("method").and_then(Value::as_str), &version)?;
     let parsed = T::parse_structure(json, &version)?;
     mandates(json, &version, T::TYPE_NAME, T::KIND)?;
     Ok(parsed)
-}
-
-/// Parses JSON text as `T` at `version`, with the result and errors of [`parse_as`] on the
-/// same text parsed as a `Value`.
-///
-/// The text is parsed straight into `T` (no `Value` tree) and the mandates are checked on the
-/// typed value; only when that fails (a bad frame, or duplicate keys, which a `Value` reads
-/// last-wins) is the text parsed again as a `Value` to produce `parse_as`'s answer.
-pub fn parse_str_as<T: WireParse>(
-    text: &str,
-    version: impl Into<VersionLike>,
-) -> Result<T, ParseError> {
-    parse_text_as(Text::Str(text), version.into())
-}
-
-/// [`parse_str_as`] into the caller's `slot`, which holds the value when this returns `Ok` and
-/// is empty when it returns `Err`.
-///
-/// For loops over many frames: a typed body is a few hundred bytes, and returning it through
-/// each layer of the parse copies it each time; here it is written once, where the caller
-/// keeps it.
-pub fn parse_str_into<T: WireParse>(
-    text: &str,
-    version: impl Into<VersionLike>,
-    slot: &mut Option<T>,
-) -> Result<(), ParseError> {
-    parse_text_into(Text::Str(text), version.into(), slot)
-}
-
-/// Parses JSON bytes (a line as read from a stream) as `T` at `version`: [`parse_str_as`] for
-/// bytes. Invalid UTF-8 is a [`ParseErrorKind::Syntax`] error.
-pub fn parse_slice_as<T: WireParse>(
-    bytes: &[u8],
-    version: impl Into<VersionLike>,
-) -> Result<T, ParseError> {
-    parse_text_as(Text::of_bytes(bytes), version.into())
 }
 
 /// A result typed by the method of the request it answers.
@@ -795,9 +841,10 @@ macro_rules! side {
     };
 }
 
-/// Parses `json` as the result of the request `answering` describes: a method (`&str`), or a
+/// Parses a result as the request `answering` describes types it: a method (`&str`), or a
 /// [`ResultFor`] that also says whether the request was task-augmented or which request a
-/// `tasks/result` payload belongs to.
+/// `tasks/result` payload belongs to. `input` is a `Value`, JSON text or JSON bytes
+/// ([`WireInput`]), with one answer for all three.
 ///
 /// The request decides the type: no structural guessing, so `{"tools":[],"prompts":[]}`
 /// answering `tools/list` is a `ListToolsResult`, and a `tools/call` is answered by a
@@ -808,13 +855,28 @@ macro_rules! side {
 /// server's `EmptyResult`. An unknown method is [`ParseErrorKind::UnknownMethod`].
 pub fn parse_result_for<'a>(
     answering: impl Into<ResultFor<'a>>,
-    json: &Value,
+    input: &(impl WireInput + ?Sized),
     version: impl Into<VersionLike>,
 ) -> Result<MethodResult, ParseError> {
-    let version = version.into();
+    let (answering, version) = (answering.into(), version.into());
+    match input.source() {
+        input::Source::Value(json) => parse_result_value_for(answering, json, version),
+        input::Source::Str(text) => parse_result_text_for(answering, Text::Str(text), version),
+        input::Source::Bytes(bytes) => {
+            parse_result_text_for(answering, Text::of_bytes(bytes), version)
+        }
+    }
+}
+
+/// [`parse_result_for`] on a `Value`: the reference every other input's answer equals.
+pub(crate) fn parse_result_value_for(
+    answering: ResultFor<'_>,
+    json: &Value,
+    version: VersionLike,
+) -> Result<MethodResult, ParseError> {
     let stateless = version.era() == Some(Era::Stateless);
     let tasks_ext = tasks_extension_at(&version);
-    let typing = answering.into().typing(version.clone());
+    let typing = answering.typing(version.clone());
     if !json.is_object() {
         return Err(not_an_object(json, &version, "Result"));
     }
@@ -859,63 +921,59 @@ pub fn parse_result_for<'a>(
     Ok(result)
 }
 
-/// Parses JSON text as the result of the request `answering` describes: [`parse_result_for`]
-/// from text, with the same result and errors.
-///
-/// The text is parsed straight into the method's result type and `resultType` is checked on the
-/// typed value. The `Value` path of [`parse_result_for`] answers whenever that fails or cannot
-/// decide alone: a body that does not parse as the method's own result (an input-required
-/// result, a bad frame), a created task, `resultType: "input_required"` at 2026-07-28, or a
-/// result type that does not keep `resultType` (`InitializeResult`, client results) at
-/// 2026-07-28.
-pub fn parse_result_str_for<'a>(
-    answering: impl Into<ResultFor<'a>>,
-    text: &str,
-    version: impl Into<VersionLike>,
-) -> Result<MethodResult, ParseError> {
-    parse_result_text_for(answering.into(), Text::Str(text), version.into())
-}
+/// Reads that write the typed value into the caller's slot instead of returning it, for the
+/// translator of `mcp-wire-frames` (a typed body is a few hundred bytes, and returning it
+/// through each layer copies it each time). Not part of the API: hidden, and it may change in
+/// any release. Each answers exactly as [`parse_as`] / [`parse_result_for`] on the same text.
+#[doc(hidden)]
+pub mod in_place {
+    use super::{
+        MethodResult, ParseError, ResultFor, Text, UncheckedText, VersionLike, WireParse,
+        parse_result_text_into, parse_text_into, typed_result,
+    };
 
-/// [`parse_result_str_for`] into the caller's `slot`, which holds the result when this returns
-/// `Ok` and is empty when it returns `Err` (see [`parse_str_into`]).
-pub fn parse_result_str_into<'a>(
-    answering: impl Into<ResultFor<'a>>,
-    text: &str,
-    version: impl Into<VersionLike>,
-    slot: &mut Option<MethodResult>,
-) -> Result<(), ParseError> {
-    parse_result_text_into(answering.into(), Text::Str(text), version.into(), slot)
-}
+    /// [`parse_as`](super::parse_as) on text, into `slot`: it holds the value when this
+    /// returns `Ok` and is empty when it returns `Err`.
+    pub fn parse_str<T: WireParse>(
+        text: &str,
+        version: impl Into<VersionLike>,
+        slot: &mut Option<T>,
+    ) -> Result<(), ParseError> {
+        parse_text_into(Text::Str(text), version.into(), slot)
+    }
 
-/// [`parse_result_str_into`] on text no strict reader has checked yet (the `json_text` reader,
-/// which refuses repeated keys), in one read: the typed read alone, which also checks the
-/// text.
-///
-/// `Some` when the typed read decided after reading the whole text, which it accepts only as
-/// strict JSON: valid, no object with a repeated key, at most `levels` arrays and objects
-/// nested (the result's own object included). The answer is then [`parse_result_str_into`]'s
-/// on the same text. `None` when it did not decide (the text may not be strict JSON, or the
-/// result may need the `Value` path): check the text, then call [`parse_result_str_into`].
-/// `slot` holds the result when this returns `Some(Ok(()))` and is empty otherwise.
-pub fn parse_unchecked_result_str_into<'a>(
-    answering: impl Into<ResultFor<'a>>,
-    text: &str,
-    levels: usize,
-    version: impl Into<VersionLike>,
-    slot: &mut Option<MethodResult>,
-) -> Option<Result<(), ParseError>> {
-    *slot = None;
-    let source = UncheckedText { text, levels };
-    typed_result(answering.into(), source, &version.into(), slot)
-}
+    /// [`parse_result_for`](super::parse_result_for) on text, into `slot` (as [`parse_str`]).
+    pub fn parse_result_str<'a>(
+        answering: impl Into<ResultFor<'a>>,
+        text: &str,
+        version: impl Into<VersionLike>,
+        slot: &mut Option<MethodResult>,
+    ) -> Result<(), ParseError> {
+        parse_result_text_into(answering.into(), Text::Str(text), version.into(), slot)
+    }
 
-/// [`parse_result_str_for`] for JSON bytes.
-pub fn parse_result_slice_for<'a>(
-    answering: impl Into<ResultFor<'a>>,
-    bytes: &[u8],
-    version: impl Into<VersionLike>,
-) -> Result<MethodResult, ParseError> {
-    parse_result_text_for(answering.into(), Text::of_bytes(bytes), version.into())
+    /// [`parse_result_str`] on text no strict reader has checked yet (the `json_text` reader,
+    /// which refuses repeated keys), in one read: the typed read alone, which also checks the
+    /// text.
+    ///
+    /// `Some` when the typed read decided after reading the whole text, which it accepts only
+    /// as strict JSON: valid, no object with a repeated key, at most `levels` arrays and
+    /// objects nested (the result's own object included). The answer is then
+    /// [`parse_result_str`]'s on the same text. `None` when it did not decide (the text may not
+    /// be strict JSON, or the result may need the `Value` path): check the text, then call
+    /// [`parse_result_str`]. `slot` holds the result when this returns `Some(Ok(()))` and is
+    /// empty otherwise.
+    pub fn parse_unchecked_result_str<'a>(
+        answering: impl Into<ResultFor<'a>>,
+        text: &str,
+        levels: usize,
+        version: impl Into<VersionLike>,
+        slot: &mut Option<MethodResult>,
+    ) -> Option<Result<(), ParseError>> {
+        *slot = None;
+        let source = UncheckedText { text, levels };
+        typed_result(answering.into(), source, &version.into(), slot)
+    }
 }
 
 fn parse_result_text_for(
@@ -970,7 +1028,7 @@ fn parse_result_text_by_value(
     version: VersionLike,
 ) -> Result<MethodResult, ParseError> {
     let value = text.value(&version, "Result")?;
-    parse_result_for(answering, &value, version)
+    parse_result_value_for(answering, &value, version)
 }
 
 /// The typed half of [`parse_result_text_for`] for a result typed by `method` (its own
@@ -1230,15 +1288,15 @@ mod tests {
                     let from_value = parse_result_for(method, &value, v).unwrap_err();
                     assert_eq!(from_value.kind, ParseErrorKind::Invalid, "{method} {text}");
                     assert!(from_value.message.contains("result object"), "{from_value}");
-                    let from_text = parse_result_str_for(method, text, v).unwrap_err();
+                    let from_text = parse_result_for(method, text, v).unwrap_err();
                     assert_eq!(from_text, from_value, "{method} {text} at {v}");
-                    let from_slice = parse_result_slice_for(method, text.as_bytes(), v);
+                    let from_slice = parse_result_for(method, text.as_bytes(), v);
                     assert_eq!(from_slice.unwrap_err(), from_value);
                 }
             }
         }
         // Objects still parse, on both paths.
-        let ok = parse_result_str_for("ping", r#"{"resultType":"complete"}"#, V2026_07_28);
+        let ok = parse_result_for("ping", r#"{"resultType":"complete"}"#, V2026_07_28);
         assert!(ok.is_ok(), "{ok:?}");
     }
 
@@ -1250,10 +1308,10 @@ mod tests {
     fn text_a_value_cannot_hold_is_refused_in_ignored_members_too() {
         let crash = r#"{"resultType":"complete","contents":[{"uri":"file:///proect/src/main.rs","mimeType":"txx-e/trust","text":"fn main() {}"}],"ttnMs":6E9373,"cac*heScope              ":"p)ivate"}"#;
         assert!(serde_json::from_str::<Value>(crash).is_err());
-        let e = parse_result_str_for("resources/read", crash, V2026_07_28).unwrap_err();
+        let e = parse_result_for("resources/read", crash, V2026_07_28).unwrap_err();
         assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
         assert!(e.message.contains("number out of range"), "{e}");
-        let from_slice = parse_result_slice_for("resources/read", crash.as_bytes(), V2026_07_28);
+        let from_slice = parse_result_for("resources/read", crash.as_bytes(), V2026_07_28);
         assert_eq!(from_slice.unwrap_err(), e);
         // Deeper, in other bodies and revisions: an ignored number, a lone surrogate.
         for (text, v) in [
@@ -1267,14 +1325,14 @@ mod tests {
             ),
         ] {
             assert!(serde_json::from_str::<Value>(text).is_err(), "{text}");
-            let e = parse_str_as::<ListToolsRequest>(text, v).unwrap_err();
+            let e = parse_as::<ListToolsRequest>(text, v).unwrap_err();
             assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
-            let e = parse_str_as::<model::ClientRequest>(text, v).unwrap_err();
+            let e = parse_as::<model::ClientRequest>(text, v).unwrap_err();
             assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
         }
         // In range, the same shapes parse.
         let fine = crash.replace("6E9373", "6E3");
-        assert!(parse_result_str_for("resources/read", &fine, V2026_07_28).is_ok());
+        assert!(parse_result_for("resources/read", &fine, V2026_07_28).is_ok());
     }
 
     /// Issue 14: serde's derived structs read a JSON array field by field, so `["…"]` stood
@@ -1332,9 +1390,9 @@ mod tests {
                 assert_eq!(e.path.pointer(), *pointer, "{method} at {v}: {e}");
                 let tagged = pointer.ends_with("/type");
                 assert!(tagged || e.message.contains("sequence"), "{e}");
-                assert_eq!(parse_result_str_for(*method, &text, v).unwrap_err(), e);
+                assert_eq!(parse_result_for(*method, &text, v).unwrap_err(), e);
                 assert_eq!(
-                    parse_result_slice_for(*method, text.as_bytes(), v).unwrap_err(),
+                    parse_result_for(*method, text.as_bytes(), v).unwrap_err(),
                     e
                 );
             }
@@ -1359,9 +1417,9 @@ mod tests {
             let value: Value = serde_json::from_str(text).unwrap();
             let e = parse_as::<ClientRequest>(&value, v).unwrap_err();
             assert_eq!(e.path.pointer(), pointer, "{text}: {e}");
-            assert_eq!(parse_str_as::<ClientRequest>(text, v).unwrap_err(), e);
+            assert_eq!(parse_as::<ClientRequest>(text, v).unwrap_err(), e);
             assert_eq!(
-                parse_slice_as::<ClientRequest>(text.as_bytes(), v).unwrap_err(),
+                parse_as::<ClientRequest>(text.as_bytes(), v).unwrap_err(),
                 e
             );
         }
@@ -1370,14 +1428,14 @@ mod tests {
         let e = parse_as::<ServerRequest>(&value, V2025_03_26).unwrap_err();
         assert_eq!(e.path.pointer(), "/params/modelPreferences", "{e}");
         assert_eq!(
-            parse_str_as::<ServerRequest>(sampling, V2025_03_26).unwrap_err(),
+            parse_as::<ServerRequest>(sampling, V2025_03_26).unwrap_err(),
             e
         );
         // The object forms parse.
         let fine = sampling.replace(r#"["fast"]"#, r#"{"speedPriority":1}"#);
-        assert!(parse_str_as::<ServerRequest>(&fine, V2025_03_26).is_ok());
+        assert!(parse_as::<ServerRequest>(&fine, V2025_03_26).is_ok());
         let fine = format!(r#"{{"tools":[{tool}]}}"#);
-        assert!(parse_result_str_for("tools/list", &fine, V2025_06_18).is_ok());
+        assert!(parse_result_for("tools/list", &fine, V2025_06_18).is_ok());
     }
 
     /// Found by the `parse_as` fuzz target: `serde_json` skips the string of a member the type
@@ -1387,24 +1445,20 @@ mod tests {
     fn slices_that_are_not_utf8_are_syntax_errors_in_ignored_members_too() {
         let frame = b"{\"id\":\"list-ro\xdes-example\",\"method\":\"roots/list\"}";
         for v in [V2024_11_05, V2026_07_28] {
-            let e = parse_slice_as::<ListRootsRequest>(frame, v).unwrap_err();
+            let e = parse_as::<ListRootsRequest>(frame, v).unwrap_err();
             assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
-            let e = parse_slice_as::<ListToolsRequest>(
-                b"{\"method\":\"tools/list\",\"x\":\"\xff\"}",
-                v,
-            )
-            .unwrap_err();
-            assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
-            let e = parse_result_slice_for("tools/list", b"{\"tools\":[],\"x\":\"\xc3\"}", v)
+            let e = parse_as::<ListToolsRequest>(b"{\"method\":\"tools/list\",\"x\":\"\xff\"}", v)
                 .unwrap_err();
+            assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
+            let e =
+                parse_result_for("tools/list", b"{\"tools\":[],\"x\":\"\xc3\"}", v).unwrap_err();
             assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
         }
         // The same bytes as UTF-8 parse, on both paths.
         let fixed = br#"{"id":"list-roots-example","method":"roots/list"}"#;
-        assert!(parse_slice_as::<ListRootsRequest>(fixed, V2025_06_18).is_ok());
+        assert!(parse_as::<ListRootsRequest>(fixed, V2025_06_18).is_ok());
         assert!(
-            parse_result_slice_for("tools/list", br#"{"tools":[],"x":"\u00ff"}"#, V2025_06_18)
-                .is_ok()
+            parse_result_for("tools/list", br#"{"tools":[],"x":"\u00ff"}"#, V2025_06_18).is_ok()
         );
     }
 }

@@ -1,6 +1,6 @@
-//! The text entry points (`parse_str_as`, `parse_slice_as`, `parse_result_str_for`, and the
-//! `_into` forms that fill a caller's slot) against the `Value` ones (`parse_as`, `parse_result_for`) on the real superset model: for the same input
-//! both routes give the same value, or the same error (kind, JSON Pointer, message, JSON-RPC
+//! `parse_as` and `parse_result_for` on text and bytes (and `in_place`'s forms that fill a
+//! caller's slot) against the same functions on the text's `Value`, on the real superset model:
+//! for the same input both routes give the same value, or the same error (kind, JSON Pointer, message, JSON-RPC
 //! code). `mcp-frames`' direct path reads bodies as text and its general path as `Value`s, so a
 //! difference here would be a difference in what `translate` reports.
 
@@ -49,9 +49,9 @@ where
     let mut slot: Option<T> = None;
     for v in ProtocolVersion::ALL {
         let by_value = parse_as::<T>(&value, v);
-        let by_text = parse_str_as::<T>(text, v);
-        let by_bytes = parse_slice_as::<T>(text.as_bytes(), v);
-        let into = parse_str_into::<T>(text, v, &mut slot).map(|()| slot.take());
+        let by_text = parse_as::<T>(text, v);
+        let by_bytes = parse_as::<T>(text.as_bytes(), v);
+        let into = in_place::parse_str::<T>(text, v, &mut slot).map(|()| slot.take());
         assert_eq!(by_text, by_value, "{} {text} at {v}", T::TYPE_NAME);
         assert_eq!(by_bytes, by_value, "{} {text} at {v} (bytes)", T::TYPE_NAME);
         assert_eq!(
@@ -106,12 +106,11 @@ fn missing_and_empty_params_read_alike_from_text_and_from_values() {
     assert!(failed > 100, "only {failed} failing inputs");
     // The wording both routes give a request without its required params: the missing member,
     // where it is missing.
-    let e =
-        parse_str_as::<ClientRequest>(r#"{"method":"tools/call"}"#, ProtocolVersion::V2025_06_18)
-            .unwrap_err();
+    let e = parse_as::<ClientRequest>(r#"{"method":"tools/call"}"#, ProtocolVersion::V2025_06_18)
+        .unwrap_err();
     assert_eq!(e.kind, ParseErrorKind::Missing);
     assert_eq!(e.path.pointer(), "/params");
-    let e = parse_str_as::<ClientRequest>(
+    let e = parse_as::<ClientRequest>(
         r#"{"method":"tools/call","params":{"_meta":{}}}"#,
         ProtocolVersion::V2025_06_18,
     )
@@ -145,11 +144,11 @@ fn missing_and_empty_results_read_alike_from_text_and_from_values() {
             let value: Value = serde_json::from_str(text).unwrap();
             for v in ProtocolVersion::ALL {
                 let by_value = parse_result_for(method, &value, v);
-                let by_text = parse_result_str_for(method, text, v);
+                let by_text = parse_result_for(method, text, v);
                 assert_eq!(by_text, by_value, "{method} {text} at {v}");
                 // Into a slot that holds an earlier result.
-                let mut slot = parse_result_str_for("ping", "{}", v).ok();
-                let into = parse_result_str_into(method, text, v, &mut slot).map(|()| slot);
+                let mut slot = parse_result_for("ping", "{}", v).ok();
+                let into = in_place::parse_result_str(method, text, v, &mut slot).map(|()| slot);
                 failed += usize::from(by_value.is_err());
                 assert_eq!(into, by_value.map(Some), "{method} {text} at {v} (slot)");
             }

@@ -10,7 +10,7 @@ use mcp_wire::ProtocolVersion;
 use mcp_wire::jsonrpc::{ErrorData, JsonRpcMessage, JsonRpcNotification, RawMessage};
 use mcp_wire::model::{ClientNotification, ClientRequest};
 use mcp_wire::session::Envelope;
-use mcp_wire::wire::parse_str_as;
+use mcp_wire::wire::parse_as;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
@@ -75,7 +75,7 @@ pub(super) async fn initialize(
         trace.finish(Some(error.code));
         json_error(status, Some(id), error, revision)
     };
-    let request = match parse_str_as::<ClientRequest>(&value.to_string(), revision) {
+    let request = match parse_as::<ClientRequest>(&value.to_string(), revision) {
         Ok(ClientRequest::Initialize(r)) => r,
         Ok(_) => {
             let error = ErrorData::new(codes::INVALID_REQUEST, "not an initialize request");
@@ -176,7 +176,7 @@ pub(super) async fn session_post(
     // What the envelope says is read out before the request is answered (a split frame is
     // read in this task only).
     let (id, request) = match raw.envelope() {
-        Envelope::Request { id, method } => match parse_str_as::<ClientRequest>(text, revision) {
+        Envelope::Request { id, method } => match parse_as::<ClientRequest>(text, revision) {
             Ok(request) => (id.clone(), request),
             Err(e) => {
                 let error = parse_error(&e);
@@ -186,7 +186,7 @@ pub(super) async fn session_post(
         },
         Envelope::Notification { .. } => {
             if let Ok(ClientNotification::Cancelled(c)) =
-                parse_str_as::<ClientNotification>(text, revision)
+                parse_as::<ClientNotification>(text, revision)
                 && let Some(id) = c.params.request_id
                 && !session.cancel(&id)
             {
@@ -247,7 +247,7 @@ async fn batch(
         let text = member.to_string();
         match RawMessage::from_value(member.clone()) {
             Ok(JsonRpcMessage::Request(r)) => {
-                let (frame, _) = match parse_str_as::<ClientRequest>(&text, revision) {
+                let (frame, _) = match parse_as::<ClientRequest>(&text, revision) {
                     Ok(ClientRequest::Initialize(_)) => error_frame(
                         Some(r.id),
                         ErrorData::new(codes::INVALID_REQUEST, "initialize cannot be batched"),

@@ -16,7 +16,7 @@ use http::{Request, StatusCode};
 use mcp_wire::ProtocolVersion;
 use mcp_wire::jsonrpc::{ErrorData, JsonRpcMessage, JsonRpcNotification, RawMessage};
 use mcp_wire::model::{ClientNotification, ClientRequest, ServerResult};
-use mcp_wire::wire::parse_str_as;
+use mcp_wire::wire::parse_as;
 use serde_json::Value;
 use tokio::sync::{broadcast, mpsc};
 
@@ -231,7 +231,7 @@ async fn message(State(server): State<Arc<Runtime>>, request: Request<Body>) -> 
     };
     match message {
         JsonRpcMessage::Request(r) => {
-            let request = match parse_str_as::<ClientRequest>(frame.as_str(), REVISION) {
+            let request = match parse_as::<ClientRequest>(frame.as_str(), REVISION) {
                 Ok(req) => req,
                 Err(e) => {
                     let error = parse_error(&e);
@@ -312,7 +312,7 @@ async fn message(State(server): State<Arc<Runtime>>, request: Request<Body>) -> 
         JsonRpcMessage::Notification(_) => {
             if let (Some(session), Ok(ClientNotification::Cancelled(c))) = (
                 connection.session.get(),
-                parse_str_as::<ClientNotification>(frame.as_str(), REVISION),
+                parse_as::<ClientNotification>(frame.as_str(), REVISION),
             ) && let Some(id) = c.params.request_id
             {
                 session.cancel(&id);

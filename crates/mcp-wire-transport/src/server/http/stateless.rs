@@ -10,7 +10,7 @@ use mcp_wire::ProtocolVersion;
 use mcp_wire::jsonrpc::{ErrorData, JsonRpcNotification, RequestId};
 use mcp_wire::model::{ClientRequest, ServerNotification, SubscriptionFilter};
 use mcp_wire::session::{Envelope, Evidence};
-use mcp_wire::wire::{RawFrame, parse_str_as};
+use mcp_wire::wire::{RawFrame, parse_as};
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -143,8 +143,7 @@ pub(super) async fn stateless_post(
             }
         }
     }
-    let request = match parse_str_as::<ClientRequest>(raw.text(), ProtocolVersion::LATEST_STATELESS)
-    {
+    let request = match parse_as::<ClientRequest>(raw.text(), ProtocolVersion::LATEST_STATELESS) {
         Ok(r) => r,
         Err(e) => return refuse(StatusCode::BAD_REQUEST, parse_error(&e)),
     };

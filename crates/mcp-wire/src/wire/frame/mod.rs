@@ -10,8 +10,8 @@
 //! and the typed body come out of the same `serde_json` read, in any member order (`once.rs`).
 //! A frame the one pass does not take (any fault, a repeated member, `params` before `method`)
 //! is read again by the two-pass route, `RawFrame::split` (the envelope members as borrowed
-//! `serde_json::value::RawValue`s) then `RawFrame::parse` ([`parse_str_as`] /
-//! [`parse_result_str_for`] on the text), whose answers and errors are the reference. The
+//! `serde_json::value::RawValue`s) then `RawFrame::parse` ([`parse_as`] /
+//! [`parse_result_for`] on the text), whose answers and errors are the reference. The
 //! envelope types emit through [`serialize_for_vec`](super::serialize_for_vec) by writing the
 //! body's planned text inside the envelope's, in the same buffer. No `serde_json::Value` is
 //! built for a good frame.
@@ -48,7 +48,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::error::{JsonPath, ParseError, ParseErrorKind, PathSegment};
-use super::parse::{MethodResult, ResultFor, WireParse, parse_result_str_for, parse_str_as};
+use super::parse::{MethodResult, ResultFor, WireParse, parse_as, parse_result_for};
 use crate::VersionLike;
 use crate::jsonrpc::{
     Envelope, ErrorData, JsonRpcError, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse,
@@ -72,7 +72,7 @@ pub enum TypedFrame<'a, R, N> {
     Response(JsonRpcResponse<MethodResult>),
     /// A success response read without the request it answers: the `result` as raw JSON, to be
     /// typed by [`RawFrame::parse`] with a [`ResultFor`] (a session gives one) or
-    /// [`parse_result_str_for`].
+    /// [`parse_result_for`].
     UntypedResponse {
         /// The id of the request it answers.
         id: RequestId,
@@ -347,10 +347,10 @@ impl<'a> RawFrame<'a> {
             error: Box::new(error),
         };
         match &self.envelope {
-            Envelope::Request { id, .. } => parse_str_as::<R>(self.text, version)
+            Envelope::Request { id, .. } => parse_as::<R>(self.text, version)
                 .map(|r| TypedFrame::Request(JsonRpcRequest::new(id.clone(), r)))
                 .map_err(fail),
-            Envelope::Notification { .. } => parse_str_as::<N>(self.text, version)
+            Envelope::Notification { .. } => parse_as::<N>(self.text, version)
                 .map(|n| TypedFrame::Notification(JsonRpcNotification::new(n)))
                 .map_err(fail),
             Envelope::Response { id } => {
@@ -362,7 +362,7 @@ impl<'a> RawFrame<'a> {
                         id: id.clone(),
                         result,
                     }),
-                    Some(answering) => parse_result_str_for(answering, result.get(), version)
+                    Some(answering) => parse_result_for(answering, result.get(), version)
                         .map(|r| TypedFrame::Response(JsonRpcResponse::new(id.clone(), r)))
                         .map_err(|e| fail(under("result", e))),
                 }

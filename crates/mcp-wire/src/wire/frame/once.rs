@@ -34,7 +34,7 @@ use crate::jsonrpc::{
     RequestId,
 };
 use crate::wire::parse::{
-    MethodResult, NextValue, ResultFor, ResultTyping, WireParse, check, parse_result_str_for,
+    MethodResult, NextValue, ResultFor, ResultTyping, WireParse, check, parse_result_for,
     typed_result_for,
 };
 
@@ -344,9 +344,8 @@ where
                 match self.answering.get(&id) {
                     None => TypedFrame::UntypedResponse { id, result },
                     Some(answering) => {
-                        let typed =
-                            parse_result_str_for(answering, result.get(), self.version.clone())
-                                .map_err(|_| give_up())?;
+                        let typed = parse_result_for(answering, result.get(), self.version.clone())
+                            .map_err(|_| give_up())?;
                         TypedFrame::Response(JsonRpcResponse::new(id, typed))
                     }
                 }

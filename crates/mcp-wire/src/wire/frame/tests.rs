@@ -97,12 +97,12 @@ fn a_method_the_revision_lacks_is_32601_listing_only_its_methods() {
 #[test]
 fn type_absent_is_produced_for_types_and_results_the_revision_lacks() {
     use crate::model::ListTasksRequest;
-    use crate::wire::{parse_as, parse_result_for, parse_str_as};
+    use crate::wire::{parse_as, parse_result_for};
     let body = json!({"method": "tasks/list"});
     let e = parse_as::<ListTasksRequest>(&body, V2024_11_05).unwrap_err();
     assert_eq!(e.kind, ParseErrorKind::TypeAbsent);
     assert_eq!(e.code(), -32601);
-    let e = parse_str_as::<ListTasksRequest>(&body.to_string(), V2025_06_18).unwrap_err();
+    let e = parse_as::<ListTasksRequest>(&body.to_string(), V2025_06_18).unwrap_err();
     assert_eq!(e.kind, ParseErrorKind::TypeAbsent);
     assert!(parse_as::<ListTasksRequest>(&body, V2025_11_25).is_ok());
     // A method no revision has stays UnknownMethod.
