@@ -16,10 +16,11 @@ use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 use super::auth::Principal;
-use super::context::{ContextInner, Outgoing, RequestContext, emit, stateless_context};
-use super::handler::{Boxed, Handler, codes, keys};
+use super::context::{ContextInner, Outgoing, RequestContext, clone_inner, emit};
+use super::error::codes;
+use super::handler::{Boxed, Handler, keys};
 use super::notify::{change_notification, listen_ack, session_change, tag_subscription};
-use super::runtime::{clone_inner, envelope_reply, error_frame, parse_error, response_frame};
+use super::runtime::{envelope_reply, error_frame, parse_error, response_frame};
 use super::session::{Ended, Session, new_session_id};
 use super::{Runtime, Server};
 use crate::telemetry::{self, Held, Open, RequestTrace, Wire};
@@ -207,14 +208,8 @@ impl Runtime {
                             continue;
                         }
                     };
-                    let base = super::context::session_context(
-                        self,
-                        &s,
-                        r.id.clone(),
-                        &request,
-                        principal.clone(),
-                        None,
-                    );
+                    let base =
+                        self.session_context(&s, r.id.clone(), &request, principal.clone(), None);
                     let handle =
                         self.spawn_answer(&mut tasks, base, request, outgoing.clone(), None);
                     s.track(r.id, handle);
@@ -396,7 +391,7 @@ impl Runtime {
             };
         if let ClientRequest::SubscriptionsListen(listen) = &request {
             use tracing::Instrument;
-            let ctx = stateless_context(self, id.clone(), &request, principal.clone(), Vec::new());
+            let ctx = self.stateless_context(id.clone(), &request, principal.clone(), Vec::new());
             let trace = RequestTrace::start(
                 Wire::Stdio,
                 "subscriptions/listen",
@@ -451,7 +446,7 @@ impl Runtime {
             listens.insert(id, handle);
             return;
         }
-        let ctx = stateless_context(self, id, &request, principal.clone(), Vec::new());
+        let ctx = self.stateless_context(id, &request, principal.clone(), Vec::new());
         let meta = self.server_info_meta();
         self.spawn_answer(tasks, ctx, request, outgoing.clone(), Some(meta));
     }
@@ -498,8 +493,7 @@ impl Runtime {
                                 error_frame(Some(r.id), error, revision).0
                             }
                             Ok(request) => {
-                                let ctx = super::context::session_context(
-                                    &server,
+                                let ctx = server.session_context(
                                     &session,
                                     r.id.clone(),
                                     &request,

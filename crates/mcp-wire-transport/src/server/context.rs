@@ -2,12 +2,12 @@
 //! the request's own stream for progress, logs and (handshake era) requests to the client.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::Duration;
 
 use indexmap::IndexMap;
 use mcp_wire::ProtocolVersion;
 use mcp_wire::jsonrpc::{JsonRpcNotification, JsonRpcRequest, RequestId};
+use mcp_wire::model::meta::keys;
 use mcp_wire::model::{
     ClientCapabilities, ClientResult, Implementation, InputRequest, InputResponse, LoggingLevel,
     LoggingMessageNotification, LoggingMessageNotificationParams, ProgressNotification,
@@ -18,12 +18,10 @@ use serde::Deserialize;
 use serde_json::{Number, Value};
 use tokio::sync::mpsc;
 
-use super::Runtime;
 use super::auth::Principal;
-use super::handler::keys;
-use super::handler::{HandlerError, HandlerResult, InputPending, level_rank};
+use super::error::{HandlerError, HandlerResult, InputPending};
 use super::notify::Notifier;
-use super::session::Session;
+use super::session::{LevelCell, Session, level_rank};
 use crate::Frame;
 use mcp_wire::model::{ClientRequest, RequestMeta};
 
@@ -173,37 +171,6 @@ pub(crate) fn emit<B: mcp_wire::wire::WireBody + ?Sized>(
     Ok(Frame::from_emitted(buf))
 }
 
-/// The log level a session or request asks for: `u8::MAX` = none set.
-#[derive(Debug)]
-pub(crate) struct LevelCell(AtomicU8);
-
-impl LevelCell {
-    /// No level set.
-    pub(crate) fn unset() -> Self {
-        Self(AtomicU8::new(u8::MAX))
-    }
-
-    /// Fixed to `level`.
-    pub(crate) fn set(&self, level: LoggingLevel) {
-        self.0.store(level_rank(level), Ordering::Relaxed);
-    }
-
-    /// The level's rank, as a shared session record keeps it.
-    pub(crate) fn rank_raw(&self) -> Option<u8> {
-        self.rank()
-    }
-
-    /// Sets the level from its rank (`None`: no level).
-    pub(crate) fn set_rank(&self, rank: Option<u8>) {
-        self.0.store(rank.unwrap_or(u8::MAX), Ordering::Relaxed);
-    }
-
-    fn rank(&self) -> Option<u8> {
-        let r = self.0.load(Ordering::Relaxed);
-        (r != u8::MAX).then_some(r)
-    }
-}
-
 /// Everything a handler knows about the request it answers.
 #[derive(Clone)]
 pub struct RequestContext {
@@ -316,7 +283,7 @@ impl RequestContext {
         match Arc::get_mut(&mut self.inner) {
             Some(inner) => edit(inner),
             None => {
-                let mut inner = super::runtime::clone_inner(&self.inner);
+                let mut inner = clone_inner(&self.inner);
                 edit(&mut inner);
                 self.inner = Arc::new(inner);
             }
@@ -331,7 +298,7 @@ impl RequestContext {
         RequestContext {
             inner: Arc::new(ContextInner {
                 notifier,
-                ..super::runtime::clone_inner(&self.inner)
+                ..clone_inner(&self.inner)
             }),
         }
     }
@@ -343,7 +310,7 @@ impl RequestContext {
             inner: Arc::new(ContextInner {
                 input: InputMode::Task(link),
                 outbox: None,
-                ..super::runtime::clone_inner(&self.inner)
+                ..clone_inner(&self.inner)
             }),
         }
     }
@@ -420,8 +387,11 @@ pub(crate) fn progress_token(request: &ClientRequest) -> Option<ProgressToken> {
     })
 }
 
+/// The context of a handshake-era request of `session`; input requests wait `answer_timeout`
+/// for the client's answer.
 pub(crate) fn session_context(
-    server: &Arc<Runtime>,
+    notifier: &Notifier,
+    answer_timeout: Duration,
     session: &Arc<Session>,
     id: RequestId,
     request: &ClientRequest,
@@ -442,10 +412,10 @@ pub(crate) fn session_context(
             outbox,
             input: InputMode::Session(SessionLink {
                 session: session.clone(),
-                timeout: server.shared.limits.client_answer_timeout,
+                timeout: answer_timeout,
                 tasks: None,
             }),
-            notifier: server.shared.notifier.clone(),
+            notifier: notifier.clone(),
             param_headers: Vec::new(),
             session_id: Some(session.id.clone()),
             headers: None,
@@ -456,7 +426,7 @@ pub(crate) fn session_context(
 /// The context of a 2026-07-28 request: identity and capabilities from its `_meta`, no logs
 /// unless `_meta` asks for a level.
 pub(crate) fn stateless_context(
-    server: &Arc<Runtime>,
+    notifier: &Notifier,
     id: RequestId,
     request: &ClientRequest,
     principal: Principal,
@@ -487,10 +457,31 @@ pub(crate) fn stateless_context(
             log_by_default: false,
             outbox: None,
             input: InputMode::Stateless(Arc::new(StatelessInputs::default())),
-            notifier: server.shared.notifier.clone(),
+            notifier: notifier.clone(),
             param_headers,
             session_id: None,
             headers: None,
         }),
+    }
+}
+
+/// A copy of `inner`, for a context derived from another (a task's, a later round's).
+pub(crate) fn clone_inner(inner: &ContextInner) -> ContextInner {
+    ContextInner {
+        revision: inner.revision,
+        principal: inner.principal.clone(),
+        client_capabilities: inner.client_capabilities.clone(),
+        client_info: inner.client_info.clone(),
+        request_id: inner.request_id.clone(),
+        method: inner.method,
+        progress_token: inner.progress_token.clone(),
+        log_level: inner.log_level.clone(),
+        log_by_default: inner.log_by_default,
+        outbox: inner.outbox.clone(),
+        input: inner.input.clone(),
+        notifier: inner.notifier.clone(),
+        param_headers: inner.param_headers.clone(),
+        session_id: inner.session_id.clone(),
+        headers: inner.headers.clone(),
     }
 }

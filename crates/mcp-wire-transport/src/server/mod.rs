@@ -24,6 +24,7 @@
 pub(crate) mod auth;
 mod connection;
 mod context;
+mod error;
 mod handler;
 mod http;
 mod limits;
@@ -50,11 +51,9 @@ pub use auth::{
     RESOURCE_METADATA_PREFIX, ResourceMetadata,
 };
 pub use context::RequestContext;
+pub use error::{HandlerError, HandlerResult, InputPending, codes};
 use handler::DynHandler;
-pub use handler::{
-    Handler, HandlerError, HandlerResult, INPUT_KEY_META, InputPending, Intercepted, ListenGuard,
-    capability_for, codes, declares,
-};
+pub use handler::{Handler, INPUT_KEY_META, Intercepted, ListenGuard, capability_for, declares};
 pub use limits::Limits;
 pub use notify::{Change, Notifier};
 #[cfg(feature = "schemars")]

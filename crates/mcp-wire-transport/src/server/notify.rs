@@ -8,8 +8,8 @@ use mcp_wire::model::{
 use serde_json::Value;
 use tokio::sync::broadcast;
 
-use super::handler::keys;
 use super::session::Session;
+use mcp_wire::model::meta::keys;
 
 /// One change a server announces.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -37,7 +37,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::Runtime;
 use super::auth::Principal;
-use super::handler::{HandlerError, HandlerResult, codes};
+use super::error::{HandlerError, HandlerResult, codes};
 use super::limits::Limits;
 use super::mirror::{DONE, EventWrite, LogMirror, WRITE_QUEUE, events_key};
 use super::notify::Change;

@@ -28,7 +28,8 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use super::context::RequestContext;
-use super::handler::{Handler, HandlerError, HandlerResult};
+use super::error::{HandlerError, HandlerResult};
+use super::handler::Handler;
 
 type Answer<T> = Pin<Box<dyn Future<Output = HandlerResult<T>> + Send>>;
 type ToolFn = dyn Fn(RequestContext, CallToolRequestParams) -> Answer<CallToolResult> + Send + Sync;

@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use tokio::sync::mpsc;
+
 use mcp_wire::facts;
 use mcp_wire::jsonrpc::{ErrorData, JsonRpcError, JsonRpcResponse, RequestId};
 use mcp_wire::model::{
@@ -14,8 +16,10 @@ use mcp_wire::model::{
 use mcp_wire::wire::ledger;
 use mcp_wire::{Era, ProtocolVersion};
 
-use super::context::{ContextInner, InputMode, RequestContext, StatelessInputs};
-use super::handler::{Boxed, Handler, HandlerError, Intercepted, codes, keys};
+use super::auth::Principal;
+use super::context::{self, InputMode, Outgoing, RequestContext, StatelessInputs};
+use super::error::{HandlerError, codes};
+use super::handler::{Boxed, Handler, Intercepted, keys};
 use super::replica::TaskOp;
 use super::session::{Session, SessionHandle};
 use super::state::StateError;
@@ -60,6 +64,37 @@ impl<H: Handler> Server<H> {
 }
 
 impl Runtime {
+    /// The context of a handshake-era request of `session` (see [`context::session_context`]).
+    pub(crate) fn session_context(
+        &self,
+        session: &Arc<Session>,
+        id: RequestId,
+        request: &ClientRequest,
+        principal: Principal,
+        outbox: Option<mpsc::Sender<Outgoing>>,
+    ) -> RequestContext {
+        context::session_context(
+            &self.shared.notifier,
+            self.shared.limits.client_answer_timeout,
+            session,
+            id,
+            request,
+            principal,
+            outbox,
+        )
+    }
+
+    /// The context of a 2026-07-28 request (see [`context::stateless_context`]).
+    pub(crate) fn stateless_context(
+        &self,
+        id: RequestId,
+        request: &ClientRequest,
+        principal: Principal,
+        param_headers: Vec<(String, String)>,
+    ) -> RequestContext {
+        context::stateless_context(&self.shared.notifier, id, request, principal, param_headers)
+    }
+
     /// The `initialize` result at `revision`.
     pub(crate) fn initialize_result(&self, revision: ProtocolVersion) -> InitializeResult {
         let mut capabilities = self.handler.capabilities();
@@ -639,26 +674,6 @@ fn tasks_declared(ctx: &RequestContext) -> bool {
 struct WithRounds {
     ctx: RequestContext,
     rounds: usize,
-}
-
-pub(crate) fn clone_inner(inner: &ContextInner) -> ContextInner {
-    ContextInner {
-        revision: inner.revision,
-        principal: inner.principal.clone(),
-        client_capabilities: inner.client_capabilities.clone(),
-        client_info: inner.client_info.clone(),
-        request_id: inner.request_id.clone(),
-        method: inner.method,
-        progress_token: inner.progress_token.clone(),
-        log_level: inner.log_level.clone(),
-        log_by_default: inner.log_by_default,
-        outbox: inner.outbox.clone(),
-        input: inner.input.clone(),
-        notifier: inner.notifier.clone(),
-        param_headers: inner.param_headers.clone(),
-        session_id: inner.session_id.clone(),
-        headers: inner.headers.clone(),
-    }
 }
 
 /// Aborts a task when dropped (a client that goes away cancels its request).

@@ -2,14 +2,14 @@
 //! the client, resource subscriptions, and the replay logs of SSE streams. All bounded.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use mcp_wire::ProtocolVersion;
 use mcp_wire::jsonrpc::{ErrorData, RequestId};
-use mcp_wire::model::{ClientCapabilities, Implementation};
+use mcp_wire::model::{ClientCapabilities, Implementation, LoggingLevel};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::AbortHandle;
@@ -17,10 +17,45 @@ use tokio::task::AbortHandle;
 use mcp_wire::model::ServerNotification;
 
 use super::auth::Principal;
-use super::context::LevelCell;
 use super::limits::Limits;
 use super::mirror::{LogMirror, events_key};
 use crate::telemetry::{self, Held, Open};
+
+/// Levels in order of severity, for filtering (`logging/setLevel`, `_meta` logLevel).
+pub fn level_rank(level: LoggingLevel) -> u8 {
+    level as u8
+}
+
+/// The log level a session or request asks for: `u8::MAX` = none set.
+#[derive(Debug)]
+pub(crate) struct LevelCell(AtomicU8);
+
+impl LevelCell {
+    /// No level set.
+    pub(crate) fn unset() -> Self {
+        Self(AtomicU8::new(u8::MAX))
+    }
+
+    /// Fixed to `level`.
+    pub(crate) fn set(&self, level: LoggingLevel) {
+        self.0.store(level_rank(level), Ordering::Relaxed);
+    }
+
+    /// The level's rank, as a shared session record keeps it.
+    pub(crate) fn rank_raw(&self) -> Option<u8> {
+        self.rank()
+    }
+
+    /// Sets the level from its rank (`None`: no level).
+    pub(crate) fn set_rank(&self, rank: Option<u8>) {
+        self.0.store(rank.unwrap_or(u8::MAX), Ordering::Relaxed);
+    }
+
+    pub(crate) fn rank(&self) -> Option<u8> {
+        let r = self.0.load(Ordering::Relaxed);
+        (r != u8::MAX).then_some(r)
+    }
+}
 
 /// Why a session ended (the `reason` of its `session closed` event).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -36,7 +36,7 @@ use serde_json::{Map, Value, json};
 use tokio::sync::oneshot;
 
 use super::context::{InputMode, RequestContext};
-use super::handler::{HandlerError, HandlerResult, codes};
+use super::error::{HandlerError, HandlerResult, codes};
 use super::limits::Limits;
 
 /// Whether a server offering these capabilities offers the tasks extension.

@@ -23,8 +23,7 @@ use crate::routing::{LAST_EVENT_HEADER, SESSION_HEADER, VERSION_HEADER};
 use crate::server::Runtime;
 use crate::server::auth::Principal;
 use crate::server::context::emit;
-use crate::server::context::session_context;
-use crate::server::handler::codes;
+use crate::server::error::codes;
 use crate::server::notify::session_change;
 use crate::server::runtime::{envelope_reply, parse_error, request_id};
 use crate::server::runtime::{error_frame, response_frame};
@@ -213,7 +212,8 @@ pub(super) async fn session_post(
         _ => return accepted(),
     };
     drop(raw);
-    let ctx = session_context(server, &session, id.clone(), &request, principal, None)
+    let ctx = server
+        .session_context(&session, id.clone(), &request, principal, None)
         .with_headers(headers);
     answer_request(server, Wire::HttpSession, ctx, request, Some(session), None).await
 }
@@ -254,15 +254,15 @@ async fn batch(
                         revision,
                     ),
                     Ok(request) => {
-                        let ctx = session_context(
-                            server,
-                            session,
-                            r.id.clone(),
-                            &request,
-                            principal.clone(),
-                            None,
-                        )
-                        .with_headers(headers);
+                        let ctx = server
+                            .session_context(
+                                session,
+                                r.id.clone(),
+                                &request,
+                                principal.clone(),
+                                None,
+                            )
+                            .with_headers(headers);
                         server
                             .answer_framed(Wire::HttpSession, ctx, request, None)
                             .await

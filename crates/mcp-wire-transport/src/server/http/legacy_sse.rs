@@ -24,8 +24,8 @@ use super::headers::{accepts, check_host_origin};
 use super::response::{accepted, plain, refused, sse_response};
 use crate::Frame;
 use crate::server::auth::Principal;
-use crate::server::context::{ContextInner, Outgoing, RequestContext, emit, session_context};
-use crate::server::handler::codes;
+use crate::server::context::{ContextInner, Outgoing, RequestContext, clone_inner, emit};
+use crate::server::error::codes;
 use crate::server::notify::session_change;
 use crate::server::runtime::{envelope_reply, error_frame, parse_error, response_frame};
 use crate::server::session::{Ended, Session, lock, new_session_id};
@@ -281,11 +281,11 @@ async fn message(State(server): State<Arc<Runtime>>, request: Request<Body>) -> 
                 return accepted();
             };
             let (tx, mut rx) = mpsc::channel::<Outgoing>(shared.limits.stream_queue);
-            let base = session_context(&server, &session, r.id.clone(), &request, principal, None);
+            let base = server.session_context(&session, r.id.clone(), &request, principal, None);
             let ctx = RequestContext {
                 inner: Arc::new(ContextInner {
                     outbox: Some(tx),
-                    ..crate::server::runtime::clone_inner(&base.inner)
+                    ..clone_inner(&base.inner)
                 }),
             };
             let forward = connection.clone();

@@ -10,7 +10,7 @@ use tokio::sync::mpsc;
 
 use crate::Frame;
 use crate::server::auth::AuthRejection;
-use crate::server::handler::codes;
+use crate::server::error::codes;
 use crate::server::runtime::error_frame;
 use crate::telemetry::{self, StreamKind, StreamLife, Transport};
 

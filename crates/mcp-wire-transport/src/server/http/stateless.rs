@@ -24,8 +24,8 @@ use crate::routing::{METHOD_HEADER, NAME_HEADER, NameMember, VERSION_HEADER, nam
 use crate::server::Runtime;
 use crate::server::auth::Principal;
 use crate::server::context::emit;
-use crate::server::context::stateless_context;
-use crate::server::handler::{codes, keys};
+use crate::server::error::codes;
+use crate::server::handler::keys;
 use crate::server::notify::{change_notification, listen_ack, tag_subscription};
 use crate::server::runtime::parse_error;
 use crate::telemetry::{self, Held, Open, StreamKind, Wire};
@@ -148,14 +148,9 @@ pub(super) async fn stateless_post(
         Err(e) => return refuse(StatusCode::BAD_REQUEST, parse_error(&e)),
     };
     let id = id.clone();
-    let ctx = stateless_context(
-        server,
-        id.clone(),
-        &request,
-        principal,
-        param_headers(headers),
-    )
-    .with_headers(headers);
+    let ctx = server
+        .stateless_context(id.clone(), &request, principal, param_headers(headers))
+        .with_headers(headers);
     if let ClientRequest::SubscriptionsListen(listen) = request {
         // Boxed: the handler's listen future would make every stateless POST's future its
         // size.
