@@ -9,11 +9,11 @@ use mcp_wire::ProtocolVersion;
 use mcp_wire::jsonrpc::{JsonRpcNotification, JsonRpcRequest, RequestId};
 use mcp_wire::model::meta::keys;
 use mcp_wire::model::{
-    ClientCapabilities, ClientResult, Implementation, InputRequest, InputResponse, LoggingLevel,
+    ClientCapabilities, Implementation, InputRequest, InputResponse, LoggingLevel,
     LoggingMessageNotification, LoggingMessageNotificationParams, ProgressNotification,
     ProgressNotificationParams, ProgressToken, ServerNotification, ServerRequest,
 };
-use mcp_wire::wire::{MethodResult, parse_result_for, serialize_for_vec};
+use mcp_wire::wire::{ParseError, parse_as, serialize_for_vec};
 use serde::Deserialize;
 use serde_json::{Number, Value};
 use tokio::sync::mpsc;
@@ -105,6 +105,9 @@ pub(crate) struct SessionLink {
     pub tasks: Option<super::tasks::TaskOffer>,
 }
 
+/// Reads a client's answer to one server→client request at a revision.
+type ReadAnswer = fn(&Value, ProtocolVersion) -> Result<InputResponse, ParseError>;
+
 impl SessionLink {
     /// Sends `request` to the client on the context's stream and waits for the answer.
     pub(crate) async fn ask(
@@ -113,10 +116,17 @@ impl SessionLink {
         request: InputRequest,
     ) -> HandlerResult<InputResponse> {
         let revision = ctx.revision();
-        let body = match request {
-            InputRequest::CreateMessage(r) => ServerRequest::CreateMessage(r),
-            InputRequest::ListRoots(r) => ServerRequest::ListRoots(r),
-            InputRequest::Elicit(r) => ServerRequest::Elicit(r),
+        // The answer is read as the one result type the request asks for.
+        let (body, read): (_, ReadAnswer) = match request {
+            InputRequest::CreateMessage(r) => (ServerRequest::CreateMessage(r), |v, rev| {
+                parse_as(v, rev).map(InputResponse::CreateMessage)
+            }),
+            InputRequest::ListRoots(r) => (ServerRequest::ListRoots(r), |v, rev| {
+                parse_as(v, rev).map(InputResponse::ListRoots)
+            }),
+            InputRequest::Elicit(r) => (ServerRequest::Elicit(r), |v, rev| {
+                parse_as(v, rev).map(InputResponse::Elicit)
+            }),
             #[allow(unreachable_patterns)]
             _ => return Err(HandlerError::internal("unsupported input request")),
         };
@@ -144,19 +154,9 @@ impl SessionLink {
                 )));
             }
         };
-        match parse_result_for(method, &value, revision) {
-            Ok(MethodResult::Client(ClientResult::CreateMessage(r))) => {
-                Ok(InputResponse::CreateMessage(r))
-            }
-            Ok(MethodResult::Client(ClientResult::ListRoots(r))) => Ok(InputResponse::ListRoots(r)),
-            Ok(MethodResult::Client(ClientResult::Elicit(r))) => Ok(InputResponse::Elicit(r)),
-            Ok(_) => Err(HandlerError::invalid_params(format!(
-                "the client's answer to {method} has another type"
-            ))),
-            Err(e) => Err(HandlerError::invalid_params(format!(
-                "the client's answer to {method}: {e}"
-            ))),
-        }
+        read(&value, revision).map_err(|e| {
+            HandlerError::invalid_params(format!("the client's answer to {method}: {e}"))
+        })
     }
 }
 

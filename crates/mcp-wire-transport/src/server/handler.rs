@@ -450,22 +450,29 @@ impl RequestContext {
 /// handler's keys look the same to a client of either era.
 pub const INPUT_KEY_META: &str = "dev.mcp-wire/inputKey";
 
-/// `request` with [`INPUT_KEY_META`] = `key` in its params' `_meta`.
-fn with_input_key(request: InputRequest, key: &str) -> InputRequest {
-    let mut value = match serde_json::to_value(&request) {
-        Ok(v) => v,
-        Err(_) => return request,
-    };
-    let Some(params) = value.get_mut("params").and_then(Value::as_object_mut) else {
-        return request;
-    };
-    let meta = params
-        .entry("_meta")
-        .or_insert_with(|| Value::Object(serde_json::Map::new()));
-    if let Some(meta) = meta.as_object_mut() {
+/// `request` with [`INPUT_KEY_META`] = `key` in its params' `_meta` (a request without params
+/// is left as it is).
+fn with_input_key(mut request: InputRequest, key: &str) -> InputRequest {
+    if let Some(meta) = input_params_meta(&mut request) {
         meta.insert(INPUT_KEY_META.to_owned(), Value::String(key.to_owned()));
     }
-    mcp_wire::model::from_value(value).unwrap_or(request)
+    request
+}
+
+/// The `_meta` of an input request's params, created where absent; `None` when the request has
+/// no params.
+pub(crate) fn input_params_meta(request: &mut InputRequest) -> Option<&mut mcp_wire::model::Meta> {
+    use mcp_wire::model::{ParamsMeta, RequestMeta};
+    match request {
+        InputRequest::CreateMessage(r) => Some(r.meta_mut()),
+        InputRequest::Elicit(r) => Some(r.meta_mut()),
+        InputRequest::ListRoots(r) => r
+            .params
+            .as_mut()
+            .map(|p| p.meta_slot().get_or_insert_with(Default::default)),
+        #[allow(unreachable_patterns)]
+        _ => None,
+    }
 }
 
 /// The reserved `_meta` keys the runtime reads and writes (the model's one table of them).

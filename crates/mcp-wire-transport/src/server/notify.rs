@@ -81,23 +81,28 @@ impl Notifier {
     }
 }
 
-/// `n` tagged with the listen request's id in `params._meta` (2026-07-28 listen streams).
-pub(crate) fn tag_subscription(n: ServerNotification, id: &Value) -> ServerNotification {
-    let mut v = serde_json::to_value(&n).unwrap_or(Value::Null);
-    if let Some(obj) = v.as_object_mut() {
-        let params = obj
-            .entry("params")
-            .or_insert_with(|| Value::Object(Default::default()));
-        if let Some(params) = params.as_object_mut() {
-            let meta = params
-                .entry("_meta")
-                .or_insert_with(|| Value::Object(Default::default()));
-            if let Some(meta) = meta.as_object_mut() {
-                meta.insert(keys::SUBSCRIPTION_ID.to_owned(), id.clone());
-            }
+/// `n` tagged with the listen request's id in `params._meta` (2026-07-28 listen streams). A
+/// listen stream carries its acknowledgement ([`listen_ack`]) and change notifications
+/// ([`change_notification`]): those members are tagged; any other passes as it is.
+pub(crate) fn tag_subscription(mut n: ServerNotification, id: &Value) -> ServerNotification {
+    use mcp_wire::model::NotificationParams;
+    let meta = match &mut n {
+        ServerNotification::ToolListChanged(x) => {
+            &mut x.params.get_or_insert_with(NotificationParams::new).meta
         }
-    }
-    mcp_wire::model::from_value(v).unwrap_or(n)
+        ServerNotification::PromptListChanged(x) => {
+            &mut x.params.get_or_insert_with(NotificationParams::new).meta
+        }
+        ServerNotification::ResourceListChanged(x) => {
+            &mut x.params.get_or_insert_with(NotificationParams::new).meta
+        }
+        ServerNotification::ResourceUpdated(x) => &mut x.params.meta,
+        ServerNotification::SubscriptionsAcknowledged(x) => &mut x.params.meta,
+        _ => return n,
+    };
+    meta.get_or_insert_with(Default::default)
+        .insert(keys::SUBSCRIPTION_ID.to_owned(), id.clone());
+    n
 }
 
 /// The acknowledgement that opens a listen stream.

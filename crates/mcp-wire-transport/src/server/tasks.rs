@@ -595,25 +595,16 @@ enum CoreStep {
     Wait,
 }
 
-/// `request` with `_meta.io.modelcontextprotocol/related-task` naming task `id`.
-fn with_related_task(request: InputRequest, id: &str) -> InputRequest {
-    let mut value = match serde_json::to_value(&request) {
-        Ok(v) => v,
-        Err(_) => return request,
-    };
-    let Some(params) = value.get_mut("params").and_then(Value::as_object_mut) else {
-        return request;
-    };
-    let meta = params
-        .entry("_meta")
-        .or_insert_with(|| Value::Object(Map::new()));
-    if let Some(meta) = meta.as_object_mut() {
+/// `request` with `_meta.io.modelcontextprotocol/related-task` naming task `id` (a request
+/// without params is left as it is).
+fn with_related_task(mut request: InputRequest, id: &str) -> InputRequest {
+    if let Some(meta) = super::handler::input_params_meta(&mut request) {
         meta.insert(
             mcp_wire::model::meta::keys::RELATED_TASK.to_owned(),
             json!({ "taskId": id }),
         );
     }
-    mcp_wire::model::from_value(value).unwrap_or(request)
+    request
 }
 
 /// The 2025-11-25 `CreateTaskResult` of a task started with [`RequestContext::run_as_task`].
