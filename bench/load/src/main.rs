@@ -16,11 +16,21 @@
 //! started as `PATH ARG… --listen 127.0.0.1:0` (for instance two builds of
 //! `conformance_server`, or one build with and without `--metrics`); the ratios are then each
 //! server's over the first's.
+//!
+//! `--cluster N` adds N replicas of the `--ours` program (built with the feature `redis`) behind
+//! one address: a `redis-server`, the replicas started with `--store redis://…` and one
+//! `--secret-file`, HAProxy balancing requests round-robin without stickiness in front (the
+//! services of `mcp-wire-tests`, on free loopback ports). Without `--server` it is measured
+//! against one `--ours` process keeping its state in memory, rounds interleaved; each session's
+//! requests then reach every replica, which restores the session from Redis.
 
+use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use mcp_wire_tests::services::{self, Service};
 use mcp_wire_transport::client::{ClientOptions, Wire, connect_streamable};
 use mcp_wire_transport::{Connection, Frame};
 use serde_json::{Value, json};
@@ -33,6 +43,8 @@ struct Settings {
     ours: String,
     /// `--server`: label, program, arguments.
     servers: Vec<(String, String, Vec<String>)>,
+    /// `--cluster`: how many replicas of `ours` run behind the balancer.
+    cluster: Option<usize>,
     sessions: usize,
     requests: usize,
     rounds: usize,
@@ -43,6 +55,7 @@ fn settings() -> Settings {
     let mut s = Settings {
         ours: "target/release/conformance_server".into(),
         servers: Vec::new(),
+        cluster: None,
         sessions: 200,
         requests: 100,
         rounds: 2,
@@ -58,8 +71,16 @@ fn settings() -> Settings {
                 let (label, command) = spec.split_once('=').unwrap_or_else(|| usage());
                 let mut words = command.split_whitespace().map(str::to_owned);
                 let program = words.next().unwrap_or_else(|| usage());
-                s.servers
-                    .push((label.to_owned(), program, words.collect()));
+                s.servers.push((label.to_owned(), program, words.collect()));
+            }
+            "--cluster" => {
+                s.cluster = Some(
+                    value()
+                        .parse()
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .unwrap_or_else(|| usage()),
+                )
             }
             "--sessions" => s.sessions = value().parse().unwrap_or_else(|_| usage()),
             "--requests" => s.requests = value().parse().unwrap_or_else(|_| usage()),
@@ -75,7 +96,7 @@ fn settings() -> Settings {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: mcp-load-bench [--ours PATH | --server 'LABEL=PATH ARG…'…] [--sessions N] [--requests M] [--rounds R] [--deadline SECS]\n       mcp-load-bench rmcp-server"
+        "usage: mcp-load-bench [--ours PATH] [--server 'LABEL=PATH ARG…'…] [--cluster REPLICAS] [--sessions N] [--requests M] [--rounds R] [--deadline SECS]\n       mcp-load-bench rmcp-server"
     );
     std::process::exit(2)
 }
@@ -104,7 +125,7 @@ async fn main() {
         return rmcp_server::serve().await;
     }
     let s = settings();
-    if !s.servers.is_empty() {
+    if !s.servers.is_empty() || s.cluster.is_some() {
         return compare(&s).await;
     }
     let exe = std::env::current_exe().expect("own path");
@@ -151,15 +172,35 @@ async fn main() {
     );
 }
 
-/// The servers of `--server`, rounds interleaved: each one's table rows, then the medians of
-/// the rounds and of the per-round throughput ratios over the first server.
+/// The servers of `--server` (or the `--ours` process) and the `--cluster`, rounds interleaved:
+/// each one's table rows, then the medians of the rounds and of the per-round throughput ratios
+/// over the first server.
 async fn compare(s: &Settings) {
-    let mut started = Vec::new();
-    for (label, program, args) in &s.servers {
+    // Label and URL of each server; the processes (and the cluster) stop when these drop.
+    let mut started: Vec<(String, String)> = Vec::new();
+    let mut processes = Vec::new();
+    let mut cluster = None;
+    let mut servers = s.servers.clone();
+    if servers.is_empty() {
+        servers.push((
+            "1 process, state in memory".into(),
+            s.ours.clone(),
+            Vec::new(),
+        ));
+    }
+    for (label, program, args) in servers {
         let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
         args.extend(["--listen", "127.0.0.1:0"]);
-        let (child, url) = start(program, &args).await;
-        started.push((label.as_str(), child, url));
+        let (child, url) = start(&program, &args).await;
+        processes.push(child);
+        started.push((label, url));
+    }
+    if let Some(replicas) = s.cluster {
+        let started_cluster = cluster.insert(Cluster::start(replicas, &s.ours).await);
+        started.push((
+            format!("{replicas} replicas, Redis, HAProxy"),
+            started_cluster.url(),
+        ));
     }
     println!(
         "{} sessions x {} requests, {} rounds (tools/call and resources/read alternating)",
@@ -169,7 +210,7 @@ async fn compare(s: &Settings) {
     println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
     let mut runs: Vec<Vec<Run>> = started.iter().map(|_| Vec::new()).collect();
     for round in 1..=s.rounds {
-        for (i, (label, _, url)) in started.iter().enumerate() {
+        for (i, (label, url)) in started.iter().enumerate() {
             let run = load(url, s).await;
             println!(
                 "| {round} | {label} | {} | {} | {:.2} | {:.0} | {:.2} | {:.2} |",
@@ -190,7 +231,7 @@ async fn compare(s: &Settings) {
     println!();
     println!("| server | errors | req/s | p50 ms | p99 ms | req/s / first's (median of rounds) |");
     println!("| --- | --- | --- | --- | --- | --- |");
-    for (i, (label, _, _)) in started.iter().enumerate() {
+    for (i, (label, _)) in started.iter().enumerate() {
         let ratio = median(
             runs[i]
                 .iter()
@@ -202,9 +243,82 @@ async fn compare(s: &Settings) {
             "| {label} | {} | {:.0} | {:.2} | {:.2} | {ratio:.3} |",
             runs[i].iter().map(|r| r.errors).sum::<usize>(),
             median(runs[i].iter().map(Run::throughput).collect()),
-            median(runs[i].iter().map(|r| r.percentile(0.5).as_secs_f64() * 1e3).collect()),
-            median(runs[i].iter().map(|r| r.percentile(0.99).as_secs_f64() * 1e3).collect()),
+            median(
+                runs[i]
+                    .iter()
+                    .map(|r| r.percentile(0.5).as_secs_f64() * 1e3)
+                    .collect()
+            ),
+            median(
+                runs[i]
+                    .iter()
+                    .map(|r| r.percentile(0.99).as_secs_f64() * 1e3)
+                    .collect()
+            ),
         );
+    }
+}
+
+/// Replicas of one server program sharing a Redis store behind HAProxy, every process on a free
+/// loopback port and killed by its own handle when dropped (replicas first, then the balancer,
+/// then Redis); its scratch directory (the secret, HAProxy's configuration) is removed then.
+struct Cluster {
+    replicas: Vec<tokio::process::Child>,
+    balancer: Service,
+    _redis: Service,
+    dir: PathBuf,
+}
+
+impl Cluster {
+    async fn start(replicas: usize, program: &str) -> Self {
+        let mut nonce = [0u8; 8];
+        getrandom::fill(&mut nonce).expect("OS randomness");
+        let dir = mcp_wire_tests::peers::target_dir()
+            .join("load-cluster")
+            .join(format!("{:016x}", u64::from_le_bytes(nonce)));
+        std::fs::create_dir_all(&dir).expect("the cluster's scratch directory");
+        let secret = dir.join("secret");
+        let mut bytes = [0u8; 48];
+        getrandom::fill(&mut bytes).expect("OS randomness");
+        std::fs::write(&secret, bytes).expect("the secret file");
+        let redis = services::start_redis(None);
+        let store = format!("redis://127.0.0.1:{}", redis.port);
+        let secret = secret.to_str().expect("a UTF-8 target path");
+        let mut children = Vec::with_capacity(replicas);
+        let mut addrs: Vec<SocketAddr> = Vec::with_capacity(replicas);
+        for _ in 0..replicas {
+            let args = ["--store", &store, "--secret-file", secret];
+            let (child, url) =
+                start(program, &[&args[..], &["--listen", "127.0.0.1:0"]].concat()).await;
+            let addr = url
+                .strip_prefix("http://")
+                .and_then(|rest| rest.strip_suffix("/mcp"))
+                .and_then(|addr| addr.parse().ok())
+                .unwrap_or_else(|| panic!("{program} printed {url:?}, not http://ADDR/mcp"));
+            children.push(child);
+            addrs.push(addr);
+        }
+        let balancer = services::start_haproxy(&dir, &addrs);
+        Self {
+            replicas: children,
+            balancer,
+            _redis: redis,
+            dir,
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/mcp", self.balancer.port)
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        for replica in &mut self.replicas {
+            let _ = replica.start_kill();
+        }
+        self.balancer.kill();
+        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 
