@@ -11,7 +11,10 @@
 //!   request, a task's work) stays where it runs; the bus carries to it what arrives
 //!   elsewhere: a client's answer to a server→client request (whose id names the replica
 //!   that asked), `notifications/cancelled`, and the `tasks/*` operations on a task (whose id
-//!   names the replica that runs it; the caller waits for the reply, bounded).
+//!   names the replica that runs it; the caller waits for the reply, bounded). A 2025-11-25
+//!   `tasks/result` elsewhere asks the task's replica for its next step, a bounded wait at a
+//!   time, and carries its input requests and the client's answers; `tasks/list` reads the
+//!   owner's index of task ids and asks each replica running some of them.
 //! - **Changes** (list changes, resource updates) announced on one replica reach the streams
 //!   and `subscriptions/listen` held on every other.
 //! - **SSE event logs**: every event of a session's stream is also appended, in order, to a
@@ -30,20 +33,21 @@ use bytes::Bytes;
 use indexmap::IndexMap;
 use mcp_wire::ProtocolVersion;
 use mcp_wire::jsonrpc::{ErrorData, RequestId};
-use mcp_wire::model::{ClientCapabilities, Implementation};
+use mcp_wire::model::{ClientCapabilities, Implementation, InputResponse, Task};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
 use super::Runtime;
 use super::auth::Principal;
+use super::context::RequestContext;
 use super::error::{HandlerError, HandlerResult, codes};
 use super::limits::Limits;
 use super::mirror::{DONE, EventWrite, LogMirror, WRITE_QUEUE, events_key};
 use super::notify::Change;
 use super::session::{Ended, Session, lock};
 use super::store::{Store, StoreError};
-use super::tasks::TaskStore;
+use super::tasks::{self, CoreStep, TaskHome, TaskStore};
 
 /// The bus channel every replica listens on.
 const BUS: &str = "mcp-wire:bus";
@@ -53,6 +57,9 @@ const ALIVE_TTL: Duration = Duration::from_secs(3);
 const HEARTBEAT: Duration = Duration::from_secs(1);
 /// How long a `tasks/*` operation waits for the replica running the task.
 const TASK_CALL_TIMEOUT: Duration = Duration::from_secs(5);
+/// The longest a replica holds a `tasks/result` step for another, waiting for the task to
+/// change (well within [`TASK_CALL_TIMEOUT`]).
+const TASK_STEP_WAIT: Duration = Duration::from_secs(2);
 /// How often a stream resumed away from its replica reads its log for new events.
 const FOLLOW_POLL: Duration = Duration::from_millis(50);
 
@@ -66,6 +73,15 @@ fn session_key(id: &str) -> String {
 
 fn alive_key(replica: u32) -> String {
     format!("mcp-wire:alive:{replica:08x}")
+}
+
+/// The index of the task ids `owner` created on any replica (a hash of the principal's key:
+/// keys stay short and name no credential).
+fn tasks_key(owner: &str) -> String {
+    use sha2::Digest;
+    let hash = sha2::Sha256::digest(owner.as_bytes());
+    let hex: String = hash.iter().map(|b| format!("{b:02x}")).collect();
+    format!("mcp-wire:tasks:{hex}")
 }
 
 /// The replica that writes stream `stream` (its id's high half).
@@ -152,35 +168,83 @@ pub(crate) enum TaskOp {
     CoreGet { owner: String, id: String },
     /// 2025-11-25 `tasks/cancel`.
     CoreCancel { owner: String, id: String },
+    /// 2025-11-25 `tasks/result`: the next step, after waiting at most `wait_ms` for one.
+    CoreStep {
+        owner: String,
+        id: String,
+        wait_ms: u64,
+    },
+    /// 2025-11-25 `tasks/result`: the client's answers to the task's input requests.
+    CoreDeliver {
+        owner: String,
+        id: String,
+        answers: IndexMap<String, InputResponse>,
+    },
+    /// 2025-11-25 `tasks/result`: input requests the client did not answer, to ask again.
+    CoreUnrelay {
+        owner: String,
+        id: String,
+        keys: Vec<String>,
+    },
+    /// 2025-11-25 `tasks/list`: those of tasks `ids` this replica still keeps for `owner`.
+    CoreList { owner: String, ids: Vec<String> },
 }
 
 impl TaskOp {
-    fn task_id(&self) -> &str {
+    /// The one task the operation is on (`None` for a list).
+    fn task_id(&self) -> Option<&str> {
         match self {
             Self::Get { id, .. }
             | Self::Update { id, .. }
             | Self::Cancel { id, .. }
             | Self::CoreGet { id, .. }
-            | Self::CoreCancel { id, .. } => id,
+            | Self::CoreCancel { id, .. }
+            | Self::CoreStep { id, .. }
+            | Self::CoreDeliver { id, .. }
+            | Self::CoreUnrelay { id, .. } => Some(id),
+            Self::CoreList { .. } => None,
         }
     }
 
     /// Runs the operation on this replica's tasks.
-    fn run(&self, tasks: &TaskStore) -> HandlerResult<Value> {
+    async fn run(self, tasks: &TaskStore) -> HandlerResult<Value> {
         let json = |v: Result<Value, serde_json::Error>| {
             v.map_err(|e| HandlerError::internal(e.to_string()))
         };
         match self {
-            Self::Get { owner, id } => json(serde_json::to_value(tasks.get(owner, id)?)),
+            Self::Get { owner, id } => json(serde_json::to_value(tasks.get(&owner, &id)?)),
             Self::Update {
                 owner,
                 id,
                 responses,
-            } => tasks.update(owner, id, responses).map(|()| Value::Null),
-            Self::Cancel { owner, id } => tasks.cancel(owner, id).map(|()| Value::Null),
-            Self::CoreGet { owner, id } => json(serde_json::to_value(tasks.core_get(owner, id)?)),
+            } => tasks.update(&owner, &id, &responses).map(|()| Value::Null),
+            Self::Cancel { owner, id } => tasks.cancel(&owner, &id).map(|()| Value::Null),
+            Self::CoreGet { owner, id } => json(serde_json::to_value(tasks.core_get(&owner, &id)?)),
             Self::CoreCancel { owner, id } => {
-                json(serde_json::to_value(tasks.core_cancel(owner, id)?))
+                json(serde_json::to_value(tasks.core_cancel(&owner, &id)?))
+            }
+            Self::CoreStep { owner, id, wait_ms } => {
+                let wait = Duration::from_millis(wait_ms).min(TASK_STEP_WAIT);
+                let until = tokio::time::Instant::now() + wait;
+                json(serde_json::to_value(
+                    tasks.next_step(&owner, &id, until).await?,
+                ))
+            }
+            Self::CoreDeliver { owner, id, answers } => {
+                TaskHome::deliver(tasks, &owner, &id, answers)
+                    .await
+                    .map(|()| Value::Null)
+            }
+            Self::CoreUnrelay { owner, id, keys } => TaskHome::unrelay(tasks, &owner, &id, keys)
+                .await
+                .map(|()| Value::Null),
+            Self::CoreList { owner, ids } => {
+                let kept: Vec<Task> = tasks
+                    .core_list(&owner)
+                    .into_iter()
+                    .filter(|t| ids.contains(&t.task_id))
+                    .collect();
+                json(serde_json::to_value(kept))
             }
         }
     }
@@ -394,13 +458,17 @@ impl Runtime {
                 sessions.drop_copy(&session);
             }
             Message::TaskCall { from, call, op } => {
-                let result = op.run(&self.shared.tasks).map_err(rpc_error);
-                if let Some(replica) = &self.shared.replica {
-                    let reply = Message::TaskReply { call, result };
-                    if let Err(e) = replica.publish(&inbox(from), &reply).await {
-                        tracing::warn!(error = %e, "task reply not sent");
+                // On its own: a `tasks/result` step may wait, and the bus goes on meanwhile.
+                let server = self.clone();
+                tokio::spawn(async move {
+                    let result = op.run(&server.shared.tasks).await.map_err(rpc_error);
+                    if let Some(replica) = &server.shared.replica {
+                        let reply = Message::TaskReply { call, result };
+                        if let Err(e) = replica.publish(&inbox(from), &reply).await {
+                            tracing::warn!(error = %e, "task reply not sent");
+                        }
                     }
-                }
+                });
             }
             Message::TaskReply { call, result } => {
                 if let Some(replica) = &self.shared.replica
@@ -597,7 +665,7 @@ impl Runtime {
         op: TaskOp,
     ) -> Option<HandlerResult<T>> {
         let replica = self.shared.replica.as_ref()?;
-        let owner = task_replica(op.task_id()).filter(|r| *r != replica.id)?;
+        let owner = task_replica(op.task_id()?).filter(|r| *r != replica.id)?;
         Some(self.call_replica(replica, owner, op).await)
     }
 
@@ -607,15 +675,19 @@ impl Runtime {
         owner: u32,
         op: TaskOp,
     ) -> HandlerResult<T> {
-        let id = op.task_id().to_owned();
+        let subject = op
+            .task_id()
+            .map_or_else(|| "the tasks".to_owned(), |id| format!("task {id}"));
+        let data = op.task_id().map(|id| serde_json::json!({ "taskId": id }));
         let gone = || {
-            HandlerError::Rpc(
-                ErrorData::new(
-                    codes::INTERNAL_ERROR,
-                    format!("the replica running task {id} does not answer"),
-                )
-                .with_data(serde_json::json!({ "taskId": id })),
-            )
+            let error = ErrorData::new(
+                codes::INTERNAL_ERROR,
+                format!("the replica running {subject} does not answer"),
+            );
+            HandlerError::Rpc(match &data {
+                Some(data) => error.with_data(data.clone()),
+                None => error,
+            })
         };
         if !replica.is_alive(owner).await {
             return Err(gone());
@@ -641,6 +713,84 @@ impl Runtime {
             Ok(Ok(Err(error))) => Err(HandlerError::Rpc(error)),
             Ok(Err(_)) | Err(_) => Err(gone()),
         }
+    }
+
+    /// `tasks/result` at 2025-11-25: on this replica's tasks, or through the replica running
+    /// the task, asked one bounded step at a time.
+    pub(crate) async fn task_payload(
+        &self,
+        ctx: &RequestContext,
+        id: &str,
+    ) -> HandlerResult<mcp_wire::model::ServerResult> {
+        let ttl = self.shared.limits.task_ttl;
+        let elsewhere = self.shared.replica.as_deref().and_then(|replica| {
+            task_replica(id)
+                .filter(|r| *r != replica.id)
+                .map(|runs| TaskElsewhere {
+                    server: self,
+                    replica,
+                    runs,
+                })
+        });
+        match elsewhere {
+            Some(home) => tasks::payload(&home, ctx, id, ttl, TASK_STEP_WAIT).await,
+            None => tasks::payload(&*self.shared.tasks, ctx, id, ttl, ttl).await,
+        }
+    }
+
+    /// Files a new task of `owner` in the owner's index in the store (with replicas), so that
+    /// `tasks/list` on any replica finds it. A store that fails leaves the task unlisted
+    /// elsewhere (it runs, and `tasks/get` reaches it); the failure is logged.
+    pub(crate) async fn index_task(&self, owner: &str, id: &str) {
+        let Some(replica) = &self.shared.replica else {
+            return;
+        };
+        let limits = self.shared.limits;
+        let key = tasks_key(owner);
+        let entry = id.as_bytes().to_vec();
+        if let Err(e) = replica
+            .store
+            .append(&key, entry, limits.max_tasks, limits.task_ttl)
+            .await
+        {
+            tracing::warn!(error = %e, task = id, "task not filed in the shared index");
+        }
+    }
+
+    /// `tasks/list` at 2025-11-25: `owner`'s tasks here and, with replicas, those its index
+    /// names on the other replicas (each asked once; a replica that does not answer ran tasks
+    /// that are lost with it, and they are left out), oldest first.
+    pub(crate) async fn list_tasks(&self, owner: &str) -> HandlerResult<Vec<Task>> {
+        let mut list = self.shared.tasks.core_list(owner);
+        let Some(replica) = &self.shared.replica else {
+            return Ok(list);
+        };
+        let entries = replica
+            .store
+            .entries(&tasks_key(owner))
+            .await
+            .map_err(|e| store_failed(&e))?;
+        let mut elsewhere: IndexMap<u32, Vec<String>> = IndexMap::new();
+        for id in entries.iter().filter_map(|e| std::str::from_utf8(e).ok()) {
+            if let Some(runs) = task_replica(id).filter(|r| *r != replica.id) {
+                elsewhere.entry(runs).or_default().push(id.to_owned());
+            }
+        }
+        for (runs, ids) in elsewhere {
+            let op = TaskOp::CoreList {
+                owner: owner.to_owned(),
+                ids,
+            };
+            match self.call_replica::<Vec<Task>>(replica, runs, op).await {
+                Ok(tasks) => list.extend(tasks),
+                Err(e) => {
+                    tracing::warn!(replica = format!("{runs:08x}"), error = ?e, "tasks not listed");
+                }
+            }
+        }
+        // Timestamps of one format (ISO 8601 UTC, milliseconds) sort as text.
+        list.sort_by(|a, b| a.created_at.cmp(&b.created_at));
+        Ok(list)
     }
 
     /// Resumes, from its shared log, stream `stream` of `session` that this replica does not
@@ -709,5 +859,58 @@ impl Runtime {
             }
         });
         true
+    }
+}
+
+/// A 2025-11-25 task that replica `runs` runs, reached over the bus.
+struct TaskElsewhere<'a> {
+    server: &'a Runtime,
+    replica: &'a Replica,
+    runs: u32,
+}
+
+impl TaskHome for TaskElsewhere<'_> {
+    async fn next_step(
+        &self,
+        owner: &str,
+        id: &str,
+        until: tokio::time::Instant,
+    ) -> HandlerResult<CoreStep> {
+        let wait = until.saturating_duration_since(tokio::time::Instant::now());
+        let op = TaskOp::CoreStep {
+            owner: owner.to_owned(),
+            id: id.to_owned(),
+            wait_ms: u64::try_from(wait.as_millis()).unwrap_or(u64::MAX),
+        };
+        self.server.call_replica(self.replica, self.runs, op).await
+    }
+
+    async fn deliver(
+        &self,
+        owner: &str,
+        id: &str,
+        answers: IndexMap<String, InputResponse>,
+    ) -> HandlerResult<()> {
+        let op = TaskOp::CoreDeliver {
+            owner: owner.to_owned(),
+            id: id.to_owned(),
+            answers,
+        };
+        self.server
+            .call_replica::<Value>(self.replica, self.runs, op)
+            .await
+            .map(drop)
+    }
+
+    async fn unrelay(&self, owner: &str, id: &str, keys: Vec<String>) -> HandlerResult<()> {
+        let op = TaskOp::CoreUnrelay {
+            owner: owner.to_owned(),
+            id: id.to_owned(),
+            keys,
+        };
+        self.server
+            .call_replica::<Value>(self.replica, self.runs, op)
+            .await
+            .map(drop)
     }
 }

@@ -326,17 +326,19 @@ impl Runtime {
                 );
                 // A task-augmented call is answered with a task in the 2025-11-25 form, even
                 // when the handler answered at once (its result is then the task's outcome).
-                return match (augmented, answer) {
+                let created = match (augmented, answer) {
                     (true, Ok(ServerResult::TaskCreated(created))) => {
-                        Ok(ServerResult::CreateTask(tasks::core_created(&created.task)))
+                        tasks::core_created(&created.task)
                     }
-                    (true, Ok(ServerResult::CallTool(result))) => Ok(ServerResult::CreateTask(
+                    (true, Ok(ServerResult::CallTool(result))) => {
                         mcp_wire::model::CreateTaskResult::new(
                             self.shared.tasks.insert_finished(&owner, Ok(result))?,
-                        ),
-                    )),
-                    (_, answer) => answer,
+                        )
+                    }
+                    (_, answer) => return answer,
                 };
+                self.index_task(&owner, &created.task.task_id).await;
+                return Ok(ServerResult::CreateTask(created));
             }
             ClientRequest::ListResources(_) => {
                 ServerResult::ListResources(ListResourcesResult::new(h.list_resources(&ctx).await?))
@@ -474,11 +476,11 @@ impl Runtime {
             }
             ClientRequest::ListTasks(_) if core_tasks(revision) && self.tasks_offered() => {
                 ServerResult::ListTasks(mcp_wire::model::ListTasksResult::new(
-                    self.shared.tasks.core_list(ctx.principal().key()),
+                    self.list_tasks(ctx.principal().key()).await?,
                 ))
             }
             ClientRequest::GetTaskPayload(r) if core_tasks(revision) && self.tasks_offered() => {
-                self.shared.tasks.payload(&ctx, &r.params.task_id).await?
+                self.task_payload(&ctx, &r.params.task_id).await?
             }
             other => return Err(HandlerError::method_not_found(other.method())),
         })

@@ -514,84 +514,150 @@ impl TaskStore {
             }
         })
     }
+}
 
-    /// Delivers answers the 2025-11-25 client gave on a `tasks/result` stream.
-    fn deliver(&self, id: &str, answers: IndexMap<String, InputResponse>) {
-        let mut tasks = self.lock();
-        if let Some(e) = tasks.get_mut(id) {
-            for (key, answer) in answers {
-                e.relayed.retain(|r| r != &key);
-                if let Some((_, waiter)) = e.pending.shift_remove(&key) {
-                    let _ = waiter.send(answer);
-                }
-            }
-            e.touch();
-        }
-        drop(tasks);
-        self.changed.notify_waiters();
-    }
+/// Where a 2025-11-25 `tasks/result` reaches its task: this process's [`TaskStore`], or (with
+/// replicas) the replica running it, over the bus.
+pub(crate) trait TaskHome {
+    /// What to do next: the task's end, input requests to carry to the client, or `Wait` when
+    /// nothing changed before `until`.
+    fn next_step(
+        &self,
+        owner: &str,
+        id: &str,
+        until: tokio::time::Instant,
+    ) -> impl Future<Output = HandlerResult<CoreStep>> + Send;
+
+    /// Gives the task the answers the client sent on the `tasks/result` stream.
+    fn deliver(
+        &self,
+        owner: &str,
+        id: &str,
+        answers: IndexMap<String, InputResponse>,
+    ) -> impl Future<Output = HandlerResult<()>> + Send;
 
     /// Forgets that `keys` are being carried (the client did not answer them): a later
     /// `tasks/result` asks again.
-    fn unrelay(&self, id: &str, keys: &[String]) {
-        let mut tasks = self.lock();
-        if let Some(e) = tasks.get_mut(id) {
-            e.relayed.retain(|r| !keys.contains(r));
-        }
-    }
-
-    /// `tasks/result` at 2025-11-25: waits until the task ends (at most its TTL) and answers
-    /// what the call would have (its result with `_meta.related-task`, or its error); while it
-    /// waits, the task's input requests go to the client on `ctx`'s stream.
-    pub(crate) async fn payload(
+    fn unrelay(
         &self,
-        ctx: &RequestContext,
+        owner: &str,
         id: &str,
-    ) -> HandlerResult<ServerResult> {
-        let owner = ctx.principal().key().clone();
-        let deadline = tokio::time::Instant::now() + self.limits.task_ttl;
+        keys: Vec<String>,
+    ) -> impl Future<Output = HandlerResult<()>> + Send;
+}
+
+impl TaskHome for TaskStore {
+    async fn next_step(
+        &self,
+        owner: &str,
+        id: &str,
+        until: tokio::time::Instant,
+    ) -> HandlerResult<CoreStep> {
         loop {
             let changed = self.changed.notified();
             tokio::pin!(changed);
             changed.as_mut().enable();
-            match self.core_step(&owner, id)? {
-                CoreStep::Done(Ok(mut result)) => {
-                    result
-                        .meta
-                        .get_or_insert_with(mcp_wire::model::Meta::new)
-                        .set_related_task(RelatedTaskMetadata::new(id));
-                    return Ok(ServerResult::CallTool(result));
-                }
-                CoreStep::Done(Err(error)) => return Err(HandlerError::Rpc(error)),
-                CoreStep::Ask(requests) => {
-                    let keys: Vec<String> = requests.iter().map(|(k, _)| k.clone()).collect();
-                    let related = requests
-                        .into_iter()
-                        .map(|(k, r)| (k, with_related_task(r, id)));
-                    match ctx.inputs(related).await {
-                        Ok(answers) => self.deliver(id, answers),
-                        Err(e) => {
-                            self.unrelay(id, &keys);
-                            return Err(e);
-                        }
+            match self.core_step(owner, id)? {
+                CoreStep::Wait => {
+                    if tokio::time::timeout_at(until, changed).await.is_err() {
+                        return Ok(CoreStep::Wait);
                     }
                 }
-                CoreStep::Wait => {
-                    if tokio::time::timeout_at(deadline, changed).await.is_err() {
-                        return Err(HandlerError::internal(format!(
-                            "task {id} did not finish within its TTL"
-                        )));
+                step => return Ok(step),
+            }
+        }
+    }
+
+    async fn deliver(
+        &self,
+        owner: &str,
+        id: &str,
+        answers: IndexMap<String, InputResponse>,
+    ) -> HandlerResult<()> {
+        let mut tasks = self.lock();
+        let e = tasks
+            .get_mut(id)
+            .filter(|e| &*e.owner == owner)
+            .ok_or_else(|| unknown_task(id))?;
+        for (key, answer) in answers {
+            e.relayed.retain(|r| r != &key);
+            if let Some((_, waiter)) = e.pending.shift_remove(&key) {
+                let _ = waiter.send(answer);
+            }
+        }
+        e.touch();
+        drop(tasks);
+        self.changed.notify_waiters();
+        Ok(())
+    }
+
+    async fn unrelay(&self, owner: &str, id: &str, keys: Vec<String>) -> HandlerResult<()> {
+        let mut tasks = self.lock();
+        let e = tasks
+            .get_mut(id)
+            .filter(|e| &*e.owner == owner)
+            .ok_or_else(|| unknown_task(id))?;
+        e.relayed.retain(|r| !keys.contains(r));
+        Ok(())
+    }
+}
+
+/// `tasks/result` at 2025-11-25 on task `id` of `ctx`'s principal, reached through `home`:
+/// waits until the task ends (at most the task TTL, `ttl`) and answers what the call would
+/// have (its result with `_meta.related-task`, or its error); while it waits, the task's input
+/// requests go to the client on `ctx`'s stream and its answers back to the task. Each wait
+/// lasts at most `slice`, so a task on another replica is asked again at that pace.
+pub(crate) async fn payload(
+    home: &impl TaskHome,
+    ctx: &RequestContext,
+    id: &str,
+    ttl: Duration,
+    slice: Duration,
+) -> HandlerResult<ServerResult> {
+    let owner = ctx.principal().key().clone();
+    let deadline = tokio::time::Instant::now() + ttl;
+    loop {
+        let until = deadline.min(tokio::time::Instant::now() + slice);
+        match home.next_step(&owner, id, until).await? {
+            CoreStep::Done(Ok(mut result)) => {
+                result
+                    .meta
+                    .get_or_insert_with(mcp_wire::model::Meta::new)
+                    .set_related_task(RelatedTaskMetadata::new(id));
+                return Ok(ServerResult::CallTool(result));
+            }
+            CoreStep::Done(Err(error)) => return Err(HandlerError::Rpc(error)),
+            CoreStep::Ask(requests) => {
+                let keys: Vec<String> = requests.iter().map(|(k, _)| k.clone()).collect();
+                let related = requests
+                    .into_iter()
+                    .map(|(k, r)| (k, with_related_task(r, id)));
+                match ctx.inputs(related).await {
+                    Ok(answers) => home.deliver(&owner, id, answers).await?,
+                    Err(e) => {
+                        home.unrelay(&owner, id, keys).await?;
+                        return Err(e);
                     }
                 }
             }
+            CoreStep::Wait if tokio::time::Instant::now() >= deadline => {
+                return Err(HandlerError::internal(format!(
+                    "task {id} did not finish within its TTL"
+                )));
+            }
+            CoreStep::Wait => {}
         }
     }
 }
 
 /// What a 2025-11-25 `tasks/result` does next.
-enum CoreStep {
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+pub(crate) enum CoreStep {
+    /// The task ended: its result or its error.
     Done(Result<CallToolResult, ErrorData>),
+    /// Input requests to carry to the client, by key.
     Ask(Vec<(String, InputRequest)>),
+    /// Nothing to do yet.
     Wait,
 }
 
