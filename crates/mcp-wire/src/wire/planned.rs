@@ -34,6 +34,7 @@ use serde_json::{Map, Value};
 use super::body::{BodyInfo, BodyKind};
 use super::clean::{self, FieldTable};
 use super::error::{EmitError, EmitErrorKind, JsonPath, PathSegment};
+use super::json::JsonWriter;
 use super::ledger::{
     self, Action, AnswerVerdict, Cause, LedgerRow, MemberAction, MemberRow, OlderForm, OwnerInfo,
     RefuseWhen, TypeRow, member_rows_at,
@@ -1028,10 +1029,25 @@ fn with_object<T: Describe + ?Sized, R>(
     match T::SHAPE {
         Shape::Scalar | Shape::Seq => f(None),
         _ => {
-            let copy = serde_json::to_value(value).ok();
+            let copy = json_copy(value);
             f(copy.as_ref().and_then(Value::as_object))
         }
     }
+}
+
+/// `value` as a `Value`, read back from the text serde writes of it: the value's type is
+/// serialized by the one text writer the emitter already compiles it for, not a second time
+/// into a `Value` (for the few checks that read a typed member as JSON).
+fn json_copy<T: Serialize + ?Sized>(value: &T) -> Option<Value> {
+    let mut text = Vec::new();
+    value.serialize(&mut JsonWriter::new(&mut text)).ok()?;
+    read_copy(&text)
+}
+
+/// [`json_copy`]'s read of the text, compiled once.
+#[inline(never)]
+fn read_copy(text: &[u8]) -> Option<Value> {
+    serde_json::from_slice(text).ok()
 }
 
 /// The refusal of an array where a [`RefuseWhen::Array`] row refuses one.

@@ -90,6 +90,24 @@ impl<'a> Bytes<'a> {
     }
 }
 
+impl Bytes<'_> {
+    /// Judges the value written from `at` on as a `Value` (its text alone was not enough: a
+    /// string with escapes, or it fails). The `Value` is read back from that text, which holds
+    /// what `serde_json` makes of the value; the text stays when the value passes. Not generic,
+    /// so no value type is compiled again for this rare path.
+    #[cold]
+    #[inline(never)]
+    fn check_written(&mut self, at: usize, check: ScalarCheck) -> Result<(), Refused> {
+        let copy: Value = serde_json::from_slice(&self.out[at..]).map_err(serialization)?;
+        let scalar = Scalar::of_value(&copy);
+        if !check.passes(scalar) {
+            self.out.truncate(at);
+            return Err(check.refusal(scalar));
+        }
+        Ok(())
+    }
+}
+
 impl Sink for Bytes<'_> {
     #[inline]
     fn plain<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Refused> {
@@ -108,15 +126,7 @@ impl Sink for Bytes<'_> {
         if check.passes(Scalar::of_text(&self.out[at..])) {
             return Ok(());
         }
-        // The text is not enough to judge (a string with escapes) or the value fails: judge
-        // the value itself.
-        self.out.truncate(at);
-        let copy = serde_json::to_value(value).map_err(serialization)?;
-        let scalar = Scalar::of_value(&copy);
-        if !check.passes(scalar) {
-            return Err(check.refusal(scalar));
-        }
-        self.plain(&copy)
+        self.check_written(at, check)
     }
 
     #[inline]
