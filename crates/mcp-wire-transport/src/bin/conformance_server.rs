@@ -24,12 +24,12 @@ use mcp_wire_transport::fixtures::ConformanceFixtures;
 use std::sync::Arc;
 
 use mcp_wire_transport::server::oauth::{AUTH_OPTIONS_HELP, AuthOptions};
+use mcp_wire_transport::server::store::{REPLICA_OPTIONS_HELP, ReplicaOptions};
 use mcp_wire_transport::server::{Server, ServerConfig};
 use mcp_wire_transport::telemetry::{self, LogFormat, MetricsEndpoint};
 
 const USAGE: &str = "usage: conformance_server (--listen HOST:PORT | --stdio) [--revisions V1,V2,...] \
-[--log-format text|json] [--metrics HOST:PORT] [--store redis://HOST:PORT[/DB]] \
-[--secret-file PATH] [authorization options]";
+[--log-format text|json] [--metrics HOST:PORT] [replica options] [authorization options]";
 
 fn usage(problem: &str) -> ! {
     eprintln!("conformance_server: {problem}\n{USAGE}");
@@ -43,12 +43,16 @@ async fn main() -> std::io::Result<()> {
     let mut revisions = ProtocolVersion::ALL.to_vec();
     let mut log_format = LogFormat::Text;
     let mut metrics = None;
-    let mut store = None;
-    let mut secret_file = None;
+    let mut replica = ReplicaOptions::default();
     let mut auth = AuthOptions::default();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match auth.take(&a, || args.next()) {
+            Ok(true) => continue,
+            Ok(false) => {}
+            Err(problem) => usage(&problem),
+        }
+        match replica.take(&a, || args.next()) {
             Ok(true) => continue,
             Ok(false) => {}
             Err(problem) => usage(&problem),
@@ -72,10 +76,8 @@ async fn main() -> std::io::Result<()> {
             }
             "--log-format" => log_format = value().parse().unwrap_or_else(|e: String| usage(&e)),
             "--metrics" => metrics = Some(value()),
-            "--store" => store = Some(value()),
-            "--secret-file" => secret_file = Some(value()),
             "--help" | "-h" => {
-                println!("{USAGE}\n\n{AUTH_OPTIONS_HELP}");
+                println!("{USAGE}\n\n{REPLICA_OPTIONS_HELP}\n\n{AUTH_OPTIONS_HELP}");
                 return Ok(());
             }
             other => usage(&format!("unknown argument {other:?}")),
@@ -87,23 +89,17 @@ async fn main() -> std::io::Result<()> {
         Some(addr) => Some(MetricsEndpoint::bind(addr).await?),
         None => None,
     };
-    let store = store.map(|url| open_store(&url));
+    let mut config = replica
+        .configure(ServerConfig {
+            revisions,
+            ..ServerConfig::default()
+        })
+        .unwrap_or_else(|e| usage(&e));
+    let store = config.store.clone();
     let fixtures = || match &store {
         Some(store) => ConformanceFixtures::new().with_store(store.clone()),
         None => ConformanceFixtures::new(),
     };
-    let mut config = ServerConfig {
-        revisions,
-        store: store.clone(),
-        ..ServerConfig::default()
-    };
-    if let Some(path) = secret_file {
-        let secret = std::fs::read(&path)
-            .unwrap_or_else(|e| usage(&format!("cannot read --secret-file {path}: {e}")));
-        config = config
-            .with_shared_secret(&secret)
-            .unwrap_or_else(|e| usage(&format!("--secret-file {path}: {e}")));
-    }
     if stdio {
         if !auth.issuers.is_empty() {
             usage("authorization protects HTTP endpoints: use --listen");
@@ -122,24 +118,4 @@ async fn main() -> std::io::Result<()> {
     println!("http://{addr}/mcp");
     tracing::info!(%addr, "serving /mcp");
     server.serve(listener).await
-}
-
-/// The shared store named by `--store`.
-#[cfg(feature = "redis")]
-fn open_store(url: &str) -> Arc<dyn mcp_wire_transport::server::store::Store> {
-    use mcp_wire_transport::server::store::RedisStore;
-    if !url.starts_with("redis://") {
-        usage(&format!(
-            "--store takes redis://HOST:PORT[/DB], not {url:?}"
-        ));
-    }
-    let store = RedisStore::open(url, std::time::Duration::from_secs(2))
-        .unwrap_or_else(|e| usage(&format!("--store {url}: {e}")));
-    Arc::new(store)
-}
-
-/// Without the `redis` feature there is no shared store to open.
-#[cfg(not(feature = "redis"))]
-fn open_store(_url: &str) -> Arc<dyn mcp_wire_transport::server::store::Store> {
-    usage("--store needs conformance_server built with the feature `redis`")
 }
