@@ -12,6 +12,7 @@ use mcp_wire::model::{
     ServerCapabilities, TextResourceContents, Tool,
 };
 use mcp_wire_transport::server::oauth::{AUTH_OPTIONS_HELP, AuthOptions};
+use mcp_wire_transport::server::store::{REPLICA_OPTIONS_HELP, ReplicaOptions};
 use mcp_wire_transport::server::{
     Authenticator, BearerTokens, Handler, HandlerError, HandlerResult, Principal, RequestContext,
     ServerConfig,
@@ -30,6 +31,7 @@ variants_http: a variant-aware MCP server (SEP-2053) over Streamable HTTP at /mc
 USAGE:
     variants_http [--listen HOST:PORT] [--tick-ms N] [--revisions V1,V2,...]
                   [--log-format text|json] [--metrics HOST:PORT]
+                  [--store redis://HOST:PORT[/DB] --secret-file PATH]
                   [--auth-issuer URL [--auth-scopes A,B] [--resource URL] ...]
 
 OPTIONS:
@@ -40,6 +42,9 @@ OPTIONS:
     --log-format FORMAT  logs on stderr as text lines or JSON objects (default text); the
                          levels come from RUST_LOG (default info)
     --metrics HOST:PORT  serve the metrics at http://HOST:PORT/metrics (default: off)
+    --store, --secret-file  run as one replica of several behind a load balancer: the
+                         sessions, their variant lists and subscriptions live in that Redis;
+                         the cursor key is derived from the secret (see below)
     --help               this text
 
 VARIANTS (same four as the variants_stdio example; tools/list pages two tools at a time):
@@ -203,6 +208,7 @@ impl SubscriptionProvider for Ticker {
 fn front(
     tick: Duration,
     preview_readers: Vec<String>,
+    cursor_key: Vec<u8>,
 ) -> Result<VariantServer, mcp_wire_variants::live::LiveConfigError> {
     static STATUS: &[&str] = &["demo://status"];
     static INDEXED: &[&str] = &["demo://status", "demo://index"];
@@ -258,7 +264,7 @@ fn front(
             },
         )
         .catalog(|c| {
-            c.cursor_key(cursor_key())
+            c.cursor_key(cursor_key)
                 .advertise(AdvertisePolicy::WhenClientOptsIn)
                 .visibility(move |variant, principal| {
                     variant.id != "preview" || preview_readers.iter().any(|k| k == principal.key())
@@ -273,8 +279,16 @@ fn front(
         .build()
 }
 
-/// The cursor-signing secret: `MCP_VARIANTS_CURSOR_KEY`, else random per process.
-fn cursor_key() -> Vec<u8> {
+/// The cursor-signing key: derived from the replicas' shared secret (`--secret-file`), else
+/// `MCP_VARIANTS_CURSOR_KEY`, else random per process.
+fn cursor_key(shared_secret: Option<&[u8]>) -> Vec<u8> {
+    if let Some(secret) = shared_secret {
+        use sha2::Digest;
+        let mut hash = sha2::Sha256::new();
+        hash.update(b"mcp-wire-variants cursor key\0");
+        hash.update(secret);
+        return hash.finalize().to_vec();
+    }
     if let Ok(key) = std::env::var("MCP_VARIANTS_CURSOR_KEY") {
         return key.into_bytes();
     }
@@ -306,16 +320,20 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut metrics = None;
     let mut args = std::env::args().skip(1);
     let mut auth = AuthOptions::default();
+    let mut replica = ReplicaOptions::default();
     while let Some(arg) = args.next() {
         if auth
             .take(&arg, || args.next())
             .unwrap_or_else(|e| usage(&e))
+            || replica
+                .take(&arg, || args.next())
+                .unwrap_or_else(|e| usage(&e))
         {
             continue;
         }
         match arg.as_str() {
             "--help" | "-h" => {
-                print!("{HELP}\n{AUTH_OPTIONS_HELP}\n");
+                print!("{HELP}\n{REPLICA_OPTIONS_HELP}\n\n{AUTH_OPTIONS_HELP}\n");
                 return Ok(());
             }
             "--listen" => {
@@ -382,12 +400,16 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                     .with_token("bob", Principal::new("bob", vec![])),
             ),
         };
-    let config = ServerConfig {
-        revisions,
-        authenticator,
-        ..ServerConfig::default()
-    };
-    let server = front(tick, preview_readers)?.into_server(config)?;
+    let secret = replica.secret().unwrap_or_else(|e| usage(&e));
+    let config = replica
+        .configure(ServerConfig {
+            revisions,
+            authenticator,
+            ..ServerConfig::default()
+        })
+        .unwrap_or_else(|e| usage(&e));
+    let server =
+        front(tick, preview_readers, cursor_key(secret.as_deref()))?.into_server(config)?;
     println!("http://{addr}/mcp");
     server.serve(listener).await?;
     Ok(())

@@ -62,7 +62,8 @@ pub use error::{ErrorData, VariantError};
 pub use methods::{ListKind, ScopedMethod};
 pub use router::{
     Advertisement, Dispatch, InitializeInput, Negotiated, RequestView, RouteDecision,
-    RoutedNotification, SubscriptionState, UnsubscribeOutcome, VariantRouter, VariantSession,
+    RoutedNotification, SessionSnapshot, SubscriptionRecord, SubscriptionState, UnsubscribeOutcome,
+    VariantRouter, VariantSession,
 };
 pub use wire::{
     ClientVariantsExtension, DeprecationInfo, HintValue, ServerVariant, ServerVariantsExtension,

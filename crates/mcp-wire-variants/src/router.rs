@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 use mcp_wire::model::{ClientCapabilities, ServerCapabilities};
 use mcp_wire::{ProtocolVersion, VersionLike};
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::catalog::{AdvertisePolicy, PrincipalKey, VariantCatalog};
@@ -716,6 +717,106 @@ impl<B: Clone> VariantSession<B> {
             .filter(|(_, s)| *s == SubscriptionState::Live)
             .map(|(k, _)| k)
             .collect()
+    }
+}
+
+/// What a negotiated session holds, as plain data: what replicas of one server share so that
+/// a session answers the same on each (the list fixed at `initialize`, its default first; the
+/// principal and tag cursors are bound to; the subscriptions). A closed session has none.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionSnapshot {
+    /// Whether selectors are honoured (the revision is in the catalog's allow-list).
+    pub enabled: bool,
+    /// The list returned at `initialize`; its head is the session default.
+    pub variants: Vec<VariantId>,
+    /// The principal's key.
+    pub principal: String,
+    /// The transport's session tag.
+    pub session_tag: String,
+    /// The negotiated revision.
+    pub protocol_version: VersionLike,
+    /// Whether the client sent the extension payload.
+    pub opted_in: bool,
+    /// The subscriptions, in (variant, uri) order.
+    pub subscriptions: Vec<SubscriptionRecord>,
+}
+
+/// One subscription of a [`SessionSnapshot`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SubscriptionRecord {
+    /// The variant it was made in.
+    pub variant: VariantId,
+    /// The resource.
+    pub uri: String,
+    /// Whether the resource left the variant (no more updates; unsubscribe still succeeds).
+    pub tombstoned: bool,
+}
+
+impl<B> VariantSession<B> {
+    /// The session as plain data (`None` once closed).
+    pub fn snapshot(&self) -> Option<SessionSnapshot> {
+        if self.state == SessionState::Closed {
+            return None;
+        }
+        Some(SessionSnapshot {
+            enabled: self.state == SessionState::Enabled,
+            variants: self.ids.clone(),
+            principal: self.principal.key().to_owned(),
+            session_tag: self.session_tag.clone(),
+            protocol_version: self.protocol_version.clone(),
+            opted_in: self.opted_in,
+            subscriptions: self
+                .subscriptions
+                .iter()
+                .map(|((variant, uri), state)| SubscriptionRecord {
+                    variant: variant.clone(),
+                    uri: uri.clone(),
+                    tombstoned: *state == SubscriptionState::Tombstoned,
+                })
+                .collect(),
+        })
+    }
+}
+
+impl<B> VariantRouter<B> {
+    /// The session `snapshot` describes, on this router's catalog. Variants the catalog no
+    /// longer has are dropped from the list and the subscriptions; `None` when none of the
+    /// list is left (the session cannot be served here).
+    pub fn restore(&self, snapshot: SessionSnapshot) -> Option<VariantSession<B>> {
+        let known = |id: &VariantId| self.catalog.variant(id.as_str()).is_some();
+        let ids: Vec<VariantId> = snapshot.variants.into_iter().filter(known).collect();
+        if ids.is_empty() {
+            return None;
+        }
+        let subscriptions = snapshot
+            .subscriptions
+            .into_iter()
+            .filter(|s| ids.contains(&s.variant))
+            .map(|s| {
+                let state = if s.tombstoned {
+                    SubscriptionState::Tombstoned
+                } else {
+                    SubscriptionState::Live
+                };
+                ((s.variant, s.uri), state)
+            })
+            .collect();
+        Some(VariantSession {
+            catalog: Arc::clone(&self.catalog),
+            state: if snapshot.enabled {
+                SessionState::Enabled
+            } else {
+                SessionState::Disabled
+            },
+            ids,
+            principal: PrincipalKey::new(snapshot.principal),
+            session_tag: snapshot.session_tag,
+            protocol_version: snapshot.protocol_version,
+            opted_in: snapshot.opted_in,
+            subscriptions,
+        })
     }
 }
 

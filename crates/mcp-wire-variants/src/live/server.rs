@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::hash::BuildHasher;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, Weak};
@@ -14,10 +15,12 @@ use mcp_wire::model::{
     ClientRequest, Implementation, InitializeResult, ServerCapabilities, ServerNotification,
     ServerResult,
 };
+use mcp_wire_transport::server::store::Store;
 use mcp_wire_transport::server::{
     Change, Handler, HandlerError, HandlerResult, Intercepted, Notifier, RequestContext, Server,
     ServerConfig, SessionHandle,
 };
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::catalog::{
@@ -26,8 +29,8 @@ use crate::catalog::{
 use crate::error::{INVALID_PARAMS, MSG_RESOURCE_UNAVAILABLE, VariantError};
 use crate::methods::{RESOURCE_UPDATED, ScopedMethod};
 use crate::router::{
-    Dispatch, InitializeInput, RequestView, RouteDecision, RoutedNotification, VariantRouter,
-    VariantSession,
+    Dispatch, InitializeInput, RequestView, RouteDecision, RoutedNotification, SessionSnapshot,
+    VariantRouter, VariantSession,
 };
 use crate::wire::{HTTP_HEADER, META_KEY, ServerVariant, VariantId};
 
@@ -200,6 +203,7 @@ impl VariantServerBuilder {
                 open_streams: Arc::new(AtomicUsize::new(0)),
                 front_notifier: OnceLock::new(),
                 stateless_default,
+                shared: OnceLock::new(),
             }),
         })
     }
@@ -231,12 +235,79 @@ struct Inner {
     front_notifier: OnceLock<Notifier>,
     /// The variant that serves 2026-07-28 clients: the first-ranked stable one without hints.
     stateless_default: Option<VariantId>,
+    /// The store shared with the other replicas (set from the transport's configuration).
+    shared: OnceLock<Shared>,
+}
+
+/// What replicas of one variant server share (the transport's store, `ServerConfig::store`):
+/// - each session's [`SessionSnapshot`] under [`snapshot_key`], expiring after the session's
+///   idle limit, which every request of the session moves; the replica that negotiates a
+///   session writes it, every replica reads it before routing and writes it back when a
+///   subscription changes;
+/// - on the bus ([`BUS`]): the notifications a provider stream produces (the stream runs on
+///   the replica that accepted `resources/subscribe`; the session's standalone stream may be
+///   held by any replica) and the end of a subscription unsubscribed elsewhere.
+struct Shared {
+    store: Arc<dyn Store>,
+    /// How long a snapshot lives without a request of its session.
+    idle: std::time::Duration,
+    /// This process, on the bus (random).
+    replica: u64,
+    /// The bus listener (started with the first session).
+    listening: OnceLock<()>,
+}
+
+/// The bus channel of variant servers.
+const BUS: &str = "mcp-wire-variants:bus";
+
+/// Where the snapshot of session `id` is kept.
+fn snapshot_key(id: &str) -> String {
+    format!("mcp-wire-variants:session:{id}")
+}
+
+/// A notification as the bus carries it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct SharedNotification {
+    method: String,
+    params: Option<Value>,
+}
+
+/// What the bus carries between replicas.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "t")]
+enum BusMessage {
+    /// Notifications for `session`'s standalone stream.
+    Notify {
+        from: u64,
+        session: String,
+        notifications: Vec<SharedNotification>,
+    },
+    /// The subscription (variant, uri) of `session` ended: its provider stream closes.
+    Unsubscribed {
+        from: u64,
+        session: String,
+        variant: VariantId,
+        uri: String,
+    },
+}
+
+impl BusMessage {
+    fn from(&self) -> u64 {
+        match self {
+            Self::Notify { from, .. } | Self::Unsubscribed { from, .. } => *from,
+        }
+    }
 }
 
 /// One negotiated session.
 struct LiveSession {
     state: Mutex<VariantSession<usize>>,
-    handle: SessionHandle,
+    /// The session id.
+    id: String,
+    /// The transport's copies of the session in this process (one, but two for a moment when
+    /// two requests restore it at once and the runtime keeps one): notifications go to each
+    /// that is live.
+    handles: Mutex<Vec<SessionHandle>>,
     /// The provider stream of each live subscription.
     streams: Mutex<HashMap<(VariantId, String), tokio::task::AbortHandle>>,
 }
@@ -303,6 +374,17 @@ impl VariantServer {
         if !config.revisions.iter().any(|v| catalog.is_enabled_for(*v)) {
             return Err(LiveConfigError::NoHandshakeRevision(config.revisions));
         }
+        if let Some(store) = &config.store {
+            // Keyed from the OS's randomness: distinct per process.
+            let replica =
+                std::collections::hash_map::RandomState::new().hash_one(std::process::id());
+            let _ = self.inner.shared.set(Shared {
+                store: Arc::clone(store),
+                idle: config.limits.session_idle,
+                replica,
+                listening: OnceLock::new(),
+            });
+        }
         Ok(Server::new(self, config))
     }
 
@@ -362,12 +444,28 @@ impl Handler for VariantServer {
         if let Some(advertisement) = &negotiated.advertisement {
             advertisement.apply_to_capabilities(&mut result.capabilities);
         }
-        let live = Arc::new(LiveSession {
-            state: Mutex::new(negotiated.session),
-            handle: session.clone(),
-            streams: Mutex::new(HashMap::new()),
-        });
-        lock(&self.inner.sessions).insert(session.id().to_owned(), live);
+        let live = {
+            let mut sessions = lock(&self.inner.sessions);
+            if let Some(existing) = sessions.get(session.id()) {
+                // Another copy of a session restored here: its state is the one in use.
+                existing.add_handle(session.clone());
+                return Ok(());
+            }
+            let live = Arc::new(LiveSession {
+                state: Mutex::new(negotiated.session),
+                id: session.id().to_owned(),
+                handles: Mutex::new(vec![session.clone()]),
+                streams: Mutex::new(HashMap::new()),
+            });
+            sessions.insert(session.id().to_owned(), Arc::clone(&live));
+            live
+        };
+        if self.inner.shared.get().is_some() {
+            // The negotiating replica writes the snapshot; a replica restoring the session
+            // finds one there already (it adopts it before each request).
+            let inner = Arc::clone(&self.inner);
+            tokio::spawn(async move { inner.share_if_absent(&live).await });
+        }
         Ok(())
     }
 
@@ -415,6 +513,12 @@ impl Inner {
             }
             return self.sessionless(ctx, request, params, header).await;
         };
+        if let Err(e) = self
+            .sync_shared(ctx.session_id().unwrap_or_default(), &live)
+            .await
+        {
+            return Intercepted::Answered(Err(e));
+        }
         let principal = principal_of(ctx.principal());
         let decision = {
             let state = lock(&live.state);
@@ -518,16 +622,24 @@ impl Inner {
             }
             ScopedMethod::Subscribe => {
                 lock(&live.state).record_subscribe(&d);
+                self.share_snapshot(live).await?;
                 self.open_stream(live, &d);
                 Ok(result)
             }
             ScopedMethod::Unsubscribe => {
                 lock(&live.state).record_unsubscribe(&d);
-                if let Some(uri) = &d.uri
-                    && let Some(task) =
-                        lock(&live.streams).remove(&(d.variant.clone(), uri.clone()))
-                {
-                    task.abort();
+                self.share_snapshot(live).await?;
+                if let Some(uri) = &d.uri {
+                    live.stop_stream(&d.variant, uri);
+                    if let Some(shared) = self.shared.get() {
+                        let message = BusMessage::Unsubscribed {
+                            from: shared.replica,
+                            session: live.id.as_str().to_owned(),
+                            variant: d.variant.clone(),
+                            uri: uri.clone(),
+                        };
+                        shared.publish(&message).await;
+                    }
                 }
                 Ok(result)
             }
@@ -581,12 +693,15 @@ impl Inner {
         let stream = provider.open(&d.variant, uri);
         let open = OpenStream::new(Arc::clone(&self.open_streams));
         let weak: Weak<LiveSession> = Arc::downgrade(live);
+        let front: Weak<Inner> = Arc::downgrade(self);
         let (variant, uri) = key.clone();
         let task = tokio::spawn(async move {
             let _open = open;
             let mut stream = stream;
             while let Some(update) = stream.next().await {
-                let Some(live) = weak.upgrade() else { break };
+                let (Some(live), Some(front)) = (weak.upgrade(), front.upgrade()) else {
+                    break;
+                };
                 let updated = RoutedNotification::new(RESOURCE_UPDATED, Some(json!({"uri": uri})));
                 let gone = update == ResourceUpdate::Gone;
                 let out = {
@@ -597,8 +712,11 @@ impl Inner {
                     }
                     out
                 };
-                live.push_all(out);
+                front.deliver(&live, out).await;
                 if gone {
+                    if let Err(e) = front.share_snapshot(&live).await {
+                        tracing::warn!(error = ?e, "tombstone not shared");
+                    }
                     lock(&live.streams).remove(&(variant.clone(), uri.clone()));
                     break;
                 }
@@ -607,8 +725,141 @@ impl Inner {
         streams.insert(key, task.abort_handle());
     }
 
+    /// With a shared store: adopts the session's shared snapshot (its expiry moved: the
+    /// session is in use), or writes this replica's when there is none yet.
+    async fn sync_shared(&self, id: &str, live: &LiveSession) -> HandlerResult<()> {
+        let Some(shared) = self.shared.get() else {
+            return Ok(());
+        };
+        let key = snapshot_key(id);
+        let stored = shared
+            .store
+            .get(&key, Some(shared.idle))
+            .await
+            .map_err(|e| HandlerError::internal(e.to_string()))?;
+        let snapshot = stored.and_then(|bytes| {
+            serde_json::from_slice::<SessionSnapshot>(&bytes)
+                .inspect_err(|e| tracing::warn!(error = %e, "unreadable session snapshot"))
+                .ok()
+        });
+        match snapshot.and_then(|s| self.router.restore(s)) {
+            Some(restored) => {
+                let mut state = lock(&live.state);
+                if state.snapshot().is_some() {
+                    *state = restored;
+                }
+                Ok(())
+            }
+            None => self.share_snapshot(live).await,
+        }
+    }
+
+    /// Writes the session's snapshot unless the shared store has one (a failure is logged:
+    /// the session's next request writes it).
+    async fn share_if_absent(&self, live: &LiveSession) {
+        let Some(shared) = self.shared.get() else {
+            return;
+        };
+        let written = match shared.store.get(&snapshot_key(&live.id), None).await {
+            Ok(Some(_)) => Ok(()),
+            Ok(None) => self.share_snapshot(live).await,
+            Err(e) => Err(HandlerError::internal(e.to_string())),
+        };
+        if let Err(e) = written {
+            tracing::warn!(error = ?e, "session snapshot not shared");
+        }
+    }
+
+    /// Writes the session's snapshot to the shared store (nothing without one, or once the
+    /// session is closed).
+    async fn share_snapshot(&self, live: &LiveSession) -> HandlerResult<()> {
+        let Some(shared) = self.shared.get() else {
+            return Ok(());
+        };
+        let Some(snapshot) = lock(&live.state).snapshot() else {
+            return Ok(());
+        };
+        let bytes =
+            serde_json::to_vec(&snapshot).map_err(|e| HandlerError::internal(e.to_string()))?;
+        shared
+            .store
+            .put(&snapshot_key(live.id.as_str()), bytes, shared.idle)
+            .await
+            .map_err(|e| HandlerError::internal(e.to_string()))
+    }
+
+    /// Sends notifications to a session: on its standalone stream here, and with a shared
+    /// store to the replicas that hold a copy (the stream may be open on any of them).
+    async fn deliver(&self, live: &LiveSession, notifications: Vec<RoutedNotification>) {
+        if notifications.is_empty() {
+            return;
+        }
+        if let Some(shared) = self.shared.get() {
+            let message = BusMessage::Notify {
+                from: shared.replica,
+                session: live.id.as_str().to_owned(),
+                notifications: notifications
+                    .iter()
+                    .map(|n| SharedNotification {
+                        method: n.method.clone(),
+                        params: n.params.clone(),
+                    })
+                    .collect(),
+            };
+            shared.publish(&message).await;
+        }
+        live.push_all(notifications);
+    }
+
+    /// A message from another replica.
+    fn on_bus(&self, message: BusMessage) {
+        match message {
+            BusMessage::Notify {
+                session,
+                notifications,
+                ..
+            } => {
+                if let Some(live) = self.session(&session) {
+                    live.push_all(
+                        notifications
+                            .into_iter()
+                            .map(|n| RoutedNotification::new(n.method, n.params))
+                            .collect(),
+                    );
+                }
+            }
+            BusMessage::Unsubscribed {
+                session,
+                variant,
+                uri,
+                ..
+            } => {
+                if let Some(live) = self.session(&session) {
+                    live.stop_stream(&variant, &uri);
+                }
+            }
+        }
+    }
+
     /// Starts relaying each backend's changes to the sessions (once).
     fn start_relays(self: &Arc<Self>) {
+        if let Some(shared) = self.shared.get() {
+            shared.listening.get_or_init(|| {
+                let mut bus = shared.store.subscribe(vec![BUS.to_owned()]);
+                let weak = Arc::downgrade(self);
+                let replica = shared.replica;
+                tokio::spawn(async move {
+                    while let Some(message) = bus.recv().await {
+                        let Some(inner) = weak.upgrade() else { break };
+                        match serde_json::from_slice::<BusMessage>(&message.payload) {
+                            Ok(m) if m.from() != replica => inner.on_bus(m),
+                            Ok(_) => {}
+                            Err(e) => tracing::warn!(error = %e, "unreadable variants bus message"),
+                        }
+                    }
+                });
+            });
+        }
         self.relays.get_or_init(|| {
             for (index, backend) in self.backends.iter().enumerate() {
                 let mut changes = backend.notifier().subscribe();
@@ -675,7 +926,31 @@ impl Inner {
     }
 }
 
+impl Shared {
+    /// Publishes `message` to the other replicas (a failure is logged: the bus is best effort).
+    async fn publish(&self, message: &BusMessage) {
+        let payload = serde_json::to_vec(message).unwrap_or_default();
+        if let Err(e) = self.store.publish(BUS, payload).await {
+            tracing::warn!(error = %e, "variants bus message not sent");
+        }
+    }
+}
+
 impl LiveSession {
+    /// Adds a copy of the session (dropping those that ended).
+    fn add_handle(&self, handle: SessionHandle) {
+        let mut handles = lock(&self.handles);
+        handles.retain(SessionHandle::is_live);
+        handles.push(handle);
+    }
+
+    /// Closes the provider stream of subscription (variant, uri), when it runs here.
+    fn stop_stream(&self, variant: &VariantId, uri: &str) {
+        if let Some(task) = lock(&self.streams).remove(&(variant.clone(), uri.to_owned())) {
+            task.abort();
+        }
+    }
+
     /// Sends the router's notifications on the session's standalone stream.
     fn push_all(&self, notifications: Vec<RoutedNotification>) {
         for n in notifications {
@@ -685,7 +960,11 @@ impl LiveSession {
                 frame.insert("params".into(), params);
             }
             if let Ok(typed) = serde_json::from_value::<ServerNotification>(Value::Object(frame)) {
-                self.handle.notify(typed);
+                let mut handles = lock(&self.handles);
+                handles.retain(SessionHandle::is_live);
+                for handle in handles.iter() {
+                    handle.notify(typed.clone());
+                }
             }
         }
     }
