@@ -9,6 +9,8 @@
 //!   resumes the stream on another replica with `Last-Event-ID` and gets the events it missed,
 //!   and the session goes on. Redis stopped: a request that needs it gets a JSON-RPC error
 //!   naming the reason at once; Redis back: new sessions are served again.
+//! - 2025-11-25 core tasks on two of the processes: each lists the other's task, and
+//!   `tasks/result` on one carries the other's task's questions and result.
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
@@ -25,6 +27,8 @@ mod http_client;
 use http_client::{
     EXCHANGE, client, events, message, open_session, post, resume, session_id, text,
 };
+#[path = "support/replicated_tasks.rs"]
+mod replicated_tasks;
 
 /// One `conformance_server` replica, killed (SIGKILL, by its own handle) when dropped.
 struct Replica {
@@ -242,4 +246,13 @@ async fn a_killed_replica_loses_nothing_written_and_redis_outages_are_errors() {
         let (status, body) = text(post(&client, &balanced, Some(&session), ping).await).await;
         assert_eq!(status, StatusCode::OK, "{body}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn core_tasks_are_listed_and_their_results_carried_on_any_replica() {
+    let cluster = tokio::task::spawn_blocking(|| Cluster::start(2))
+        .await
+        .expect("the cluster starts");
+    let (a, b) = (cluster.replicas[0].url(), cluster.replicas[1].url());
+    replicated_tasks::listed_and_carried_on_any_replica(&a, &b).await;
 }
