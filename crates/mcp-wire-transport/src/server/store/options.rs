@@ -75,13 +75,14 @@ impl ReplicaOptions {
         self.store.as_deref().map(open).transpose()
     }
 
-    /// `config` with the store and the keys derived from the secret, as the options give them.
+    /// `config` with the store and the keys derived from the secret, when the options give
+    /// them (what `config` has stays otherwise).
     pub fn configure(&self, config: ServerConfig) -> Result<ServerConfig, String> {
         let secret = self.secret()?;
-        let mut config = ServerConfig {
-            store: self.open_store()?,
-            ..config
-        };
+        let mut config = config;
+        if let Some(store) = self.open_store()? {
+            config.store = Some(store);
+        }
         if let Some(secret) = secret {
             config = config.with_shared_secret(&secret).map_err(|e| {
                 format!(
