@@ -10,6 +10,7 @@
 //!     [--upstream-token TOKEN | --upstream-oauth [--upstream-client-id ID
 //!      [--upstream-client-secret SECRET]] [--upstream-client-credentials]
 //!      [--upstream-token-file FILE] [--upstream-redirect-port PORT] [--upstream-no-browser]]
+//!     [--store redis://HOST:PORT[/DB] --secret-file PATH]
 //! ```
 //!
 //! With `--listen http://…`, the first line on stdout is the endpoint URL (port 0 picks a free
@@ -24,6 +25,11 @@
 //! the default `--resource` is the listen URL). A client's token is checked and kept here: the
 //! upstream sees only what the bridge itself sends.
 //!
+//! `--store` with `--secret-file` (an HTTP client side; Redis needs feature `redis`) makes the
+//! process one replica of a bridge whose replicas share their client sessions in that Redis,
+//! opened by `mcp_wire_transport::server::store::ReplicaOptions` as on every server binary;
+//! each replica keeps its own upstream connection.
+//!
 //! With feature `cli`, an HTTP upstream that requires authorization gets the bridge's own
 //! credentials: `--upstream-token` (a token obtained elsewhere), or `--upstream-oauth`, the
 //! library's OAuth client — the authorization code flow through the browser (the URL is printed
@@ -37,6 +43,8 @@ use std::time::Duration;
 
 use mcp_wire::ProtocolVersion;
 use mcp_wire_transport::server::oauth::AuthOptions;
+
+use mcp_wire_transport::server::store::ReplicaOptions;
 
 use crate::{Bridge, BridgeError, BridgeLimits, BridgeOptions, Emitter, Report, UpstreamTarget};
 
@@ -137,6 +145,14 @@ pub struct BridgeArgs {
     #[cfg(feature = "cli")]
     #[arg(long)]
     pub upstream_no_browser: bool,
+    /// Share the client side's sessions with the other replicas of this bridge in this Redis
+    /// (`redis://HOST:PORT[/DB]`; needs --secret-file and an HTTP --listen).
+    #[arg(long, value_name = "URL", requires = "secret_file")]
+    pub store: Option<String>,
+    /// The secret every replica derives its keys from (at least 32 bytes; the same file on
+    /// every replica; never stored in Redis).
+    #[arg(long, value_name = "PATH")]
+    pub secret_file: Option<PathBuf>,
     /// The upstream server command and its arguments, after `--`.
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<OsString>,
@@ -300,7 +316,18 @@ pub async fn run(args: BridgeArgs) -> Result<(), BridgeError> {
         limits = limits.host_tasks_after(Duration::from_millis(ms));
     }
     let mut auth = args.auth_options();
-    let mut options = BridgeOptions::default().limits(limits).report(report);
+    if args.store.is_some() && matches!(listen, Listen::Stdio) {
+        return Err(BridgeError::Config(
+            "--store shares the sessions of an HTTP client side: --listen http://…".into(),
+        ));
+    }
+    let mut options = BridgeOptions::default()
+        .limits(limits)
+        .report(report)
+        .replica(ReplicaOptions {
+            store: args.store.clone(),
+            secret_file: args.secret_file.clone(),
+        });
     options.emitter = Emitter {
         strict: args.strict,
     };

@@ -92,6 +92,7 @@ use std::sync::Arc;
 
 use mcp_wire::{Era, ProtocolVersion};
 use mcp_wire_transport::client::{Authorizer, AuthorizerSlot};
+use mcp_wire_transport::server::store::ReplicaOptions;
 use mcp_wire_transport::server::{
     Authenticator, NoAuth, Notifier, Principal, Server, ServerConfig,
 };
@@ -180,6 +181,9 @@ pub struct BridgeOptions {
     /// client, `mcp_wire_transport::client::oauth::OAuthClient`, or a fixed token); none by
     /// default. Only these reach the upstream: a client's token is never passed on.
     pub upstream_authorizer: Option<AuthorizerSlot>,
+    /// `--store` and `--secret-file`: the client side's sessions shared with the other
+    /// replicas of this bridge behind a load balancer (none by default: this process only).
+    pub replica: ReplicaOptions,
 }
 
 impl std::fmt::Debug for BridgeOptions {
@@ -204,6 +208,7 @@ impl Default for BridgeOptions {
             emitter: Emitter::default(),
             authenticator: Arc::new(NoAuth),
             upstream_authorizer: None,
+            replica: ReplicaOptions::default(),
         }
     }
 }
@@ -236,6 +241,12 @@ impl BridgeOptions {
     /// Sets [`BridgeOptions::upstream_authorizer`].
     pub fn upstream_authorizer(mut self, authorizer: Arc<dyn Authorizer>) -> Self {
         self.upstream_authorizer = Some(AuthorizerSlot::new(authorizer));
+        self
+    }
+
+    /// Sets [`BridgeOptions::replica`].
+    pub fn replica(mut self, replica: ReplicaOptions) -> Self {
+        self.replica = replica;
         self
     }
 
@@ -327,11 +338,14 @@ impl Bridge {
             options.emitter,
             handshake_sessions,
         );
-        let mut config = ServerConfig {
-            revisions,
-            authenticator: options.authenticator.clone(),
-            ..ServerConfig::default()
-        };
+        let mut config = options
+            .replica
+            .configure(ServerConfig {
+                revisions,
+                authenticator: options.authenticator.clone(),
+                ..ServerConfig::default()
+            })
+            .map_err(BridgeError::Config)?;
         // One bound on a client frame, whatever carries it (stdio lines, HTTP bodies: 413).
         config.limits.max_body_bytes = options.limits.max_frame_bytes;
         let server = Server::new(handler, config);
