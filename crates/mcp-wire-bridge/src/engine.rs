@@ -84,9 +84,6 @@ pub struct BridgeHandler {
     limits: BridgeLimits,
     report: Arc<Report>,
     emitter: Emitter,
-    /// Direction A: each legacy session's `logging/setLevel`, stamped as `logLevel` (no entry:
-    /// no level, the server stays quiet, Q6). Entries leave with their session.
-    levels: Mutex<HashMap<String, LoggingLevel>>,
     /// Direction A: each legacy session's stamped identity ([`BridgeHandler::identity_of`]);
     /// entries leave with their session.
     identities: Mutex<HashMap<String, Arc<Identity>>>,
@@ -126,7 +123,6 @@ impl BridgeHandler {
             limits,
             report,
             emitter,
-            levels: Mutex::new(HashMap::new()),
             identities: Mutex::new(HashMap::new()),
             subscribed: Mutex::new(HashMap::new()),
             stateless_to_handshake,
@@ -202,13 +198,12 @@ impl BridgeHandler {
         changed
     }
 
+    /// Direction A: the level a legacy client's session set (`logging/setLevel`, kept by the
+    /// runtime with the session, so the same on every replica), stamped as `logLevel`; `None`
+    /// outside a session or before one is set (the server stays quiet, Q6).
     fn level_of(&self, ctx: &RequestContext) -> Option<LoggingLevel> {
-        let id = ctx.session_id()?;
-        self.levels
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(id)
-            .copied()
+        ctx.session_id()?;
+        ctx.log_level()
     }
 
     /// The identity stamped for `ctx`'s client: made once per legacy session (its
@@ -524,7 +519,7 @@ impl BridgeHandler {
     /// `logging/setLevel` from a legacy client: refused without the capability; carried to a
     /// legacy upstream; remembered for stamping toward a 2026-07-28 one (A4).
     async fn set_level(&self, ctx: &RequestContext, request: &ClientRequest) -> Option<ErrorData> {
-        let ClientRequest::SetLevel(r) = request else {
+        let ClientRequest::SetLevel(_) = request else {
             return None;
         };
         if self.advertised.logging.is_none() {
@@ -534,12 +529,7 @@ impl BridgeHandler {
             ));
         }
         if self.stateless_upstream() {
-            if let Some(id) = ctx.session_id() {
-                self.levels
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .insert(id.to_owned(), r.params.level);
-            }
+            // The runtime keeps the level with the session (`Intercepted::Continue`).
             self.report.event(
                 Dir::ToClient,
                 "logging/setLevel",
@@ -752,10 +742,6 @@ impl Handler for BridgeHandler {
     }
 
     fn session_ended(&self, session_id: &str) {
-        self.levels
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .remove(session_id);
         self.identities
             .lock()
             .unwrap_or_else(PoisonError::into_inner)

@@ -5,6 +5,7 @@
 //!
 //! - A 2025-11-25 client's session, opened through the balancer, is served by every replica
 //!   (each bridges it to the upstream on its own connection).
+//!   Its log level, set on one replica, is stamped upstream by the others.
 //! - 2026-07-28 requests through the balancer are served by every replica.
 //! - A server→client round trip in flight on one replica (the upstream's input request, sent
 //!   to the client as `sampling/createMessage` on the call's stream) is completed by the
@@ -190,6 +191,36 @@ async fn clients_of_either_era_are_served_by_every_replica() {
         assert_eq!(
             answer["result"]["content"][0]["text"], "This is a simple text response for testing.",
             "{answer}"
+        );
+    }
+    // The session's log level, set on one replica, is stamped upstream by the others: the
+    // upstream logs only at a level it is given.
+    let set_level = json!({"jsonrpc": "2.0", "id": 20, "method": "logging/setLevel",
+        "params": {"level": "debug"}});
+    let (status, answer) = post(cluster.replicas[0].addr, &with_session, &set_level).await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["result"], json!({}), "{answer}");
+    for (n, replica) in (21..).zip(&cluster.replicas[1..]) {
+        let call = json!({"jsonrpc": "2.0", "id": n, "method": "tools/call",
+            "params": {"name": "test_tool_with_logging", "arguments": {}}});
+        let reply = send(replica.addr, Method::POST, "/mcp", &with_session, &call).await;
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        let logs: Vec<Value> = reply
+            .messages()
+            .into_iter()
+            .filter(|m| m["method"] == "notifications/message")
+            .map(|m| m["params"]["data"].clone())
+            .collect();
+        assert_eq!(
+            logs,
+            [
+                "Tool execution started",
+                "Tool processing data",
+                "Tool execution completed"
+            ],
+            "at {}: {}",
+            replica.addr,
+            reply.body
         );
     }
     // 2026-07-28: no session; each request names its revision and client.

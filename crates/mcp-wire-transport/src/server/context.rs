@@ -254,6 +254,12 @@ impl RequestContext {
         &self.inner.notifier
     }
 
+    /// The log level the client asked for: its session's (`logging/setLevel`, the same on
+    /// every replica) or, at 2026-07-28, the request's `_meta` logLevel; `None` when none.
+    pub fn log_level(&self) -> Option<LoggingLevel> {
+        self.inner.log_level.level()
+    }
+
     /// The id of the handshake-era session this request belongs to (`Mcp-Session-Id` over
     /// HTTP, the connection's session on stdio); `None` at 2026-07-28.
     pub fn session_id(&self) -> Option<&str> {

@@ -55,6 +55,23 @@ impl LevelCell {
         let r = self.0.load(Ordering::Relaxed);
         (r != u8::MAX).then_some(r)
     }
+
+    /// The level, when one is set.
+    pub(crate) fn level(&self) -> Option<LoggingLevel> {
+        let rank = self.rank()?;
+        [
+            LoggingLevel::Debug,
+            LoggingLevel::Info,
+            LoggingLevel::Notice,
+            LoggingLevel::Warning,
+            LoggingLevel::Error,
+            LoggingLevel::Critical,
+            LoggingLevel::Alert,
+            LoggingLevel::Emergency,
+        ]
+        .into_iter()
+        .find(|l| level_rank(*l) == rank)
+    }
 }
 
 /// Why a session ended (the `reason` of its `session closed` event).
