@@ -130,8 +130,10 @@ pub type HandlerResult<T> = Result<T, HandlerError>;
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(feature = "schemars")]
+    use mcp_wire::model::Tool;
     use mcp_wire::model::{
-        CallToolRequestParams, ClientNotification, ClientRequest, InputRequiredResult, Tool,
+        CallToolRequestParams, ClientNotification, ClientRequest, InputRequiredResult,
     };
     use mcp_wire::wire::{parse_as, parse_frame, serialize_for};
 
