@@ -707,9 +707,9 @@ impl Runtime {
         let reply = tokio::time::timeout(TASK_CALL_TIMEOUT, rx).await;
         lock(&replica.calls).remove(&call);
         match reply {
-            Ok(Ok(Ok(value))) => {
-                serde_json::from_value(value).map_err(|e| HandlerError::internal(e.to_string()))
-            }
+            // Read as the model reads every `Value` (one compiled read per type).
+            Ok(Ok(Ok(value))) => mcp_wire::model::from_value(value)
+                .map_err(|e| HandlerError::internal(e.to_string())),
             Ok(Ok(Err(error))) => Err(HandlerError::Rpc(error)),
             Ok(Err(_)) | Err(_) => Err(gone()),
         }
