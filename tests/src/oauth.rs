@@ -336,6 +336,35 @@ pub async fn greet_alice(addr: SocketAddr, authorization: Option<&str>) -> Strin
         .to_owned()
 }
 
+/// The JSON-RPC messages of an SSE response `body`, each sent on the returned channel as its
+/// event arrives (for a stream that stays open); the channel closes when the body ends.
+pub fn sse_messages<B>(mut body: B) -> tokio::sync::mpsc::UnboundedReceiver<Value>
+where
+    B: http_body::Body<Data = Bytes> + Send + Unpin + 'static,
+{
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        let mut text = String::new();
+        while let Some(Ok(frame)) = body.frame().await {
+            let Ok(chunk) = frame.into_data() else {
+                continue;
+            };
+            text.push_str(&String::from_utf8_lossy(&chunk));
+            while let Some(end) = text.find("\n\n") {
+                let event: String = text.drain(..end + 2).collect();
+                for data in event.lines().filter_map(|l| l.strip_prefix("data:")) {
+                    if let Ok(message) = serde_json::from_str::<Value>(data.trim())
+                        && tx.send(message).is_err()
+                    {
+                        return;
+                    }
+                }
+            }
+        }
+    });
+    rx
+}
+
 /// The client the token endpoint knows (client credentials grant).
 pub const PEER_CLIENT: (&str, &str) = ("peer-client", "peer-secret");
 

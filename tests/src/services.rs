@@ -1,9 +1,11 @@
 //! System services the scale tests start: a Redis server and an HAProxy load balancer, both
 //! from Debian's packages (`redis-server`, `haproxy`). [`ensure_packages`] installs them with
 //! `apt-get` when they are missing (CI and fresh machines run as root); each service runs on a
-//! free loopback port and is killed by its own process handle when dropped.
+//! free loopback port and is killed by its own process handle when dropped. [`Cluster`] puts
+//! replicas of a server sharing one Redis behind HAProxy.
 
 use std::fs::{self, File};
+use std::io::{BufRead, BufReader};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -177,4 +179,120 @@ pub fn start_haproxy(dir: &Path, backends: &[SocketAddr]) -> Service {
     let mut command = Command::new(program("haproxy").expect("haproxy installed"));
     command.arg("-f").arg(&path).arg("-db");
     Service::start(command, port)
+}
+
+/// One replica process: a server that prints its URL (`http://ADDR/mcp`) as its first line,
+/// killed (SIGKILL, by its own handle) when dropped.
+#[derive(Debug)]
+pub struct Replica {
+    child: Child,
+    /// The address it listens on.
+    pub addr: SocketAddr,
+}
+
+impl Replica {
+    /// Starts `command` (the program with its listen address on port 0 and its own arguments)
+    /// with `--store redis://127.0.0.1:{redis_port} --secret-file {secret}` appended, and reads
+    /// its address from the first line it prints.
+    pub fn start(mut command: Command, redis_port: u16, secret: &Path) -> Self {
+        let mut child = command
+            .arg("--store")
+            .arg(format!("redis://127.0.0.1:{redis_port}"))
+            .arg("--secret-file")
+            .arg(secret)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {command:?}: {e}"));
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("piped stdout"))
+            .read_line(&mut line)
+            .unwrap_or_else(|e| panic!("{command:?} prints its URL: {e}"));
+        let addr = line
+            .trim()
+            .strip_prefix("http://")
+            .and_then(|s| s.strip_suffix("/mcp"))
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("unexpected first line {line:?} of {command:?}"));
+        Self { child, addr }
+    }
+
+    /// Its endpoint.
+    pub fn url(&self) -> String {
+        format!("http://{}/mcp", self.addr)
+    }
+
+    /// Kills it now (SIGKILL) and waits for it to end.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Replica {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A Redis server, replicas sharing it with one secret file, and HAProxy round-robin without
+/// stickiness in front of them; the scratch directory (secret, HAProxy configuration) under
+/// the target dir is removed when dropped, after every process is killed.
+#[derive(Debug)]
+pub struct Cluster {
+    /// The replicas, in start order.
+    pub replicas: Vec<Replica>,
+    /// The load balancer.
+    pub balancer: Service,
+    /// The shared store.
+    pub redis: Service,
+    dir: PathBuf,
+}
+
+impl Cluster {
+    /// `replicas` processes, each started by [`Replica::start`] on a command `command` makes.
+    pub fn start(replicas: usize, command: impl Fn() -> Command) -> Self {
+        let mut n = [0u8; 8];
+        getrandom::fill(&mut n).expect("OS randomness");
+        let dir = target_dir()
+            .join("scale")
+            .join(format!("{:016x}", u64::from_le_bytes(n)));
+        fs::create_dir_all(&dir).expect("a scratch directory");
+        let secret = dir.join("secret");
+        let mut bytes = [0u8; 48];
+        getrandom::fill(&mut bytes).expect("OS randomness");
+        fs::write(&secret, bytes).expect("the secret file");
+        let redis = start_redis(None);
+        let replicas: Vec<Replica> = (0..replicas)
+            .map(|_| Replica::start(command(), redis.port, &secret))
+            .collect();
+        let addrs: Vec<SocketAddr> = replicas.iter().map(|r| r.addr).collect();
+        let balancer = start_haproxy(&dir, &addrs);
+        Self {
+            replicas,
+            balancer,
+            redis,
+            dir,
+        }
+    }
+
+    /// The balancer's address.
+    pub fn balancer(&self) -> SocketAddr {
+        SocketAddr::from(([127, 0, 0, 1], self.balancer.port))
+    }
+
+    /// The endpoint through the balancer.
+    pub fn url(&self) -> String {
+        format!("http://{}/mcp", self.balancer())
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        self.balancer.kill();
+        self.replicas.iter_mut().for_each(Replica::kill);
+        self.redis.kill();
+        let _ = fs::remove_dir_all(&self.dir);
+    }
 }

@@ -12,20 +12,18 @@
 //!   client's answer posted to another.
 #![cfg(feature = "redis")]
 
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use bytes::Bytes;
 use http::Method;
-use http_body_util::{BodyExt, Full};
+use http_body_util::Full;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use mcp_wire::ProtocolVersion;
-use mcp_wire_tests::oauth::send;
-use mcp_wire_tests::services::{self, Service};
+use mcp_wire_tests::oauth::{send, sse_messages};
+use mcp_wire_tests::services::Cluster;
 use mcp_wire_transport::fixtures::ConformanceFixtures;
 use mcp_wire_transport::server::{Server, ServerConfig};
 use serde_json::{Value, json};
@@ -33,15 +31,11 @@ use tokio::sync::mpsc;
 
 const ACCEPT: (&str, &str) = ("accept", "application/json, text/event-stream");
 
-/// One bridge replica, killed (SIGKILL, by its own handle) when dropped.
-struct Replica {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl Replica {
-    fn start(upstream: &str, redis_port: u16, secret: &Path) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-frames"))
+/// `n` bridge replicas before `upstream`, with Redis behind HAProxy.
+fn cluster(upstream: &str, n: usize) -> Cluster {
+    Cluster::start(n, || {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_mcp-frames"));
+        command
             .args([
                 "bridge",
                 "--listen",
@@ -49,81 +43,9 @@ impl Replica {
                 "--server-url",
             ])
             .arg(upstream)
-            .arg("--store")
-            .arg(format!("redis://127.0.0.1:{redis_port}"))
-            .arg("--secret-file")
-            .arg(secret)
-            .env("RUST_LOG", "error")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("mcp-frames bridge starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("piped stdout"))
-            .read_line(&mut line)
-            .expect("the bridge prints its URL");
-        let addr = line
-            .trim()
-            .strip_prefix("http://")
-            .and_then(|s| s.strip_suffix("/mcp"))
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
-        Self { child, addr }
-    }
-}
-
-impl Drop for Replica {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Redis, the bridge replicas and the balancer in front of them.
-struct Cluster {
-    replicas: Vec<Replica>,
-    balancer: Service,
-    _redis: Service,
-    dir: PathBuf,
-}
-
-impl Cluster {
-    fn start(upstream: &str, replicas: usize) -> Self {
-        let dir = std::env::temp_dir().join(format!(
-            "bridge-replicas-{}-{:x}",
-            std::process::id(),
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_nanos()
-        ));
-        std::fs::create_dir_all(&dir).expect("a scratch directory");
-        let secret = dir.join("secret");
-        std::fs::write(&secret, b"the secret every bridge replica is given\n").unwrap();
-        let redis = services::start_redis(None);
-        let replicas: Vec<Replica> = (0..replicas)
-            .map(|_| Replica::start(upstream, redis.port, &secret))
-            .collect();
-        let addrs: Vec<SocketAddr> = replicas.iter().map(|r| r.addr).collect();
-        let balancer = services::start_haproxy(&dir, &addrs);
-        Self {
-            replicas,
-            balancer,
-            _redis: redis,
-            dir,
-        }
-    }
-
-    fn balancer(&self) -> SocketAddr {
-        SocketAddr::from(([127, 0, 0, 1], self.balancer.port))
-    }
-}
-
-impl Drop for Cluster {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
+            .env("RUST_LOG", "error");
+        command
+    })
 }
 
 /// The fixtures at `revisions`, served in this process: their URL.
@@ -158,7 +80,7 @@ fn simple_text_call(id: u64) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn clients_of_either_era_are_served_by_every_replica() {
     let url = upstream(vec![ProtocolVersion::V2026_07_28]).await;
-    let cluster = tokio::task::spawn_blocking(move || Cluster::start(&url, 3))
+    let cluster = tokio::task::spawn_blocking(move || cluster(&url, 3))
         .await
         .expect("the cluster starts");
     let balancer = cluster.balancer();
@@ -279,28 +201,7 @@ async fn post_streaming(
         .expect("an answer in time")
         .expect("an answer");
     assert_eq!(response.status(), 200);
-    let (tx, rx) = mpsc::unbounded_channel();
-    let mut body = response.into_body();
-    tokio::spawn(async move {
-        let mut text = String::new();
-        while let Some(Ok(frame)) = body.frame().await {
-            let Ok(chunk) = frame.into_data() else {
-                continue;
-            };
-            text.push_str(&String::from_utf8_lossy(&chunk));
-            while let Some(end) = text.find("\n\n") {
-                let event: String = text.drain(..end + 2).collect();
-                for data in event.lines().filter_map(|l| l.strip_prefix("data:")) {
-                    if let Ok(message) = serde_json::from_str::<Value>(data.trim())
-                        && tx.send(message).is_err()
-                    {
-                        return;
-                    }
-                }
-            }
-        }
-    });
-    rx
+    sse_messages(response.into_body())
 }
 
 async fn next_message(rx: &mut mpsc::UnboundedReceiver<Value>) -> Value {
@@ -313,7 +214,7 @@ async fn next_message(rx: &mut mpsc::UnboundedReceiver<Value>) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_round_trip_started_on_one_replica_is_answered_on_another() {
     let url = upstream(vec![ProtocolVersion::V2026_07_28]).await;
-    let cluster = tokio::task::spawn_blocking(move || Cluster::start(&url, 2))
+    let cluster = tokio::task::spawn_blocking(move || cluster(&url, 2))
         .await
         .expect("the cluster starts");
     let [first, second] = [0, 1].map(|i| cluster.replicas[i].addr);

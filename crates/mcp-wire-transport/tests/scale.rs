@@ -12,14 +12,11 @@
 //! - 2025-11-25 core tasks on two of the processes: each lists the other's task, and
 //!   `tasks/result` on one carries the other's task's questions and result.
 
-use std::io::{BufRead, BufReader};
-use std::net::SocketAddr;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use http::StatusCode;
-use mcp_wire_tests::services::{self, Service};
+use mcp_wire_tests::services::{self, Cluster};
 use serde_json::json;
 
 #[path = "support/http.rs"]
@@ -30,112 +27,20 @@ use http_client::{
 #[path = "support/replicated_tasks.rs"]
 mod replicated_tasks;
 
-/// One `conformance_server` replica, killed (SIGKILL, by its own handle) when dropped.
-struct Replica {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl Replica {
-    fn start(redis_port: u16, secret: &std::path::Path) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_conformance_server"))
-            .args(["--listen", "127.0.0.1:0", "--store"])
-            .arg(format!("redis://127.0.0.1:{redis_port}"))
-            .arg("--secret-file")
-            .arg(secret)
-            .env("RUST_LOG", "error")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("conformance_server starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("piped stdout"))
-            .read_line(&mut line)
-            .expect("conformance_server prints its URL");
-        let addr = line
-            .trim()
-            .strip_prefix("http://")
-            .and_then(|s| s.strip_suffix("/mcp"))
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
-        Self { child, addr }
-    }
-
-    fn url(&self) -> String {
-        format!("http://{}/mcp", self.addr)
-    }
-
-    fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Replica {
-    fn drop(&mut self) {
-        self.kill();
-    }
-}
-
-/// Redis, the replicas and the balancer in front of them.
-struct Cluster {
-    replicas: Vec<Replica>,
-    balancer: Service,
-    redis: Service,
-    _dir: TempDir,
-}
-
-impl Cluster {
-    fn start(replicas: usize) -> Self {
-        let dir = TempDir::new();
-        let secret = dir.0.join("secret");
-        let mut bytes = [0u8; 48];
-        getrandom::fill(&mut bytes).expect("OS randomness");
-        std::fs::write(&secret, bytes).expect("the secret file");
-        let redis = services::start_redis(None);
-        let replicas: Vec<Replica> = (0..replicas)
-            .map(|_| Replica::start(redis.port, &secret))
-            .collect();
-        let addrs: Vec<SocketAddr> = replicas.iter().map(|r| r.addr).collect();
-        let balancer = services::start_haproxy(&dir.0, &addrs);
-        Self {
-            replicas,
-            balancer,
-            redis,
-            _dir: dir,
-        }
-    }
-
-    fn url(&self) -> String {
-        format!("http://127.0.0.1:{}/mcp", self.balancer.port)
-    }
-}
-
-/// A directory under the target dir, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new() -> Self {
-        let mut n = [0u8; 8];
-        getrandom::fill(&mut n).expect("OS randomness");
-        let dir = mcp_wire_tests::peers::target_dir()
-            .join("scale")
-            .join(format!("{:016x}", u64::from_le_bytes(n)));
-        std::fs::create_dir_all(&dir).expect("a scratch directory");
-        Self(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// Three (or `n`) `conformance_server` replicas with Redis behind HAProxy.
+fn cluster(n: usize) -> Cluster {
+    Cluster::start(n, || {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_conformance_server"));
+        command
+            .args(["--listen", "127.0.0.1:0"])
+            .env("RUST_LOG", "error");
+        command
+    })
 }
 
 #[test]
 fn the_suite_passes_through_the_balancer() {
-    let cluster = Cluster::start(3);
+    let cluster = cluster(3);
     let url = cluster.url();
     let mut totals = Vec::new();
     for revision in ["2025-11-25", "2026-07-28"] {
@@ -156,7 +61,7 @@ fn the_suite_passes_through_the_balancer() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_replica_loses_nothing_written_and_redis_outages_are_errors() {
-    let mut cluster = tokio::task::spawn_blocking(|| Cluster::start(3))
+    let mut cluster = tokio::task::spawn_blocking(|| cluster(3))
         .await
         .expect("the cluster starts");
     let client = client();
@@ -250,7 +155,7 @@ async fn a_killed_replica_loses_nothing_written_and_redis_outages_are_errors() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn core_tasks_are_listed_and_their_results_carried_on_any_replica() {
-    let cluster = tokio::task::spawn_blocking(|| Cluster::start(2))
+    let cluster = tokio::task::spawn_blocking(|| cluster(2))
         .await
         .expect("the cluster starts");
     let (a, b) = (cluster.replicas[0].url(), cluster.replicas[1].url());

@@ -11,19 +11,17 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use axum::body::Bytes;
 use http::Method;
-use http_body_util::{BodyExt, Empty};
+use http_body_util::Empty;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
-use mcp_wire_tests::oauth::send;
-use mcp_wire_tests::services::{self, Service};
+use mcp_wire_tests::oauth::{send, sse_messages};
+use mcp_wire_tests::services::{self, Cluster};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
@@ -32,118 +30,41 @@ const SELECTOR: &str = "io.modelcontextprotocol/server-variant";
 const ACCEPT: (&str, &str) = ("accept", "application/json, text/event-stream");
 const ALICE: (&str, &str) = ("authorization", "Bearer alice");
 
-/// One `variants_http` replica, killed (SIGKILL, by its own handle) when dropped.
-struct Replica {
-    child: Child,
-    addr: SocketAddr,
+/// The keys under `prefix` in the cluster's Redis, each with its time to live in seconds.
+fn keys_with_ttl(cluster: &Cluster, prefix: &str) -> Vec<(String, i64)> {
+    let cli = services::program("redis-cli").expect("redis-cli installed");
+    let port = cluster.redis.port.to_string();
+    let out = Command::new(&cli)
+        .args(["-p", &port, "--scan", "--pattern", &format!("{prefix}*")])
+        .output()
+        .expect("redis-cli runs");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|key| {
+            let ttl = Command::new(&cli)
+                .args(["-p", &port, "TTL", key])
+                .output()
+                .expect("redis-cli runs");
+            let ttl = String::from_utf8_lossy(&ttl.stdout).trim().parse().unwrap();
+            (key.to_owned(), ttl)
+        })
+        .collect()
 }
 
-impl Replica {
-    fn start(redis_port: u16, secret: &std::path::Path) -> Self {
-        let mut child = Command::new(common::example("variants_http"))
-            .args(["--listen", "127.0.0.1:0", "--tick-ms", "100", "--store"])
-            .arg(format!("redis://127.0.0.1:{redis_port}"))
-            .arg("--secret-file")
-            .arg(secret)
+/// Three `variants_http` replicas with Redis behind HAProxy (`REPLICA_LOG` sets their
+/// `RUST_LOG`).
+async fn start_cluster() -> Cluster {
+    let command = || {
+        let mut command = Command::new(common::example("variants_http"));
+        command
+            .args(["--listen", "127.0.0.1:0", "--tick-ms", "100"])
             .env(
                 "RUST_LOG",
                 std::env::var("REPLICA_LOG").unwrap_or("error".into()),
-            )
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("variants_http starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("piped stdout"))
-            .read_line(&mut line)
-            .expect("variants_http prints its URL");
-        let addr = line
-            .trim()
-            .strip_prefix("http://")
-            .and_then(|s| s.strip_suffix("/mcp"))
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
-        Self { child, addr }
-    }
-}
-
-impl Drop for Replica {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Redis, the replicas and the balancer in front of them.
-struct Cluster {
-    replicas: Vec<Replica>,
-    balancer: Service,
-    redis: Service,
-    dir: PathBuf,
-}
-
-impl Cluster {
-    fn start(replicas: usize) -> Self {
-        let dir = std::env::temp_dir().join(format!(
-            "variants-replicas-{}-{:x}",
-            std::process::id(),
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_nanos()
-        ));
-        std::fs::create_dir_all(&dir).expect("a scratch directory");
-        let secret = dir.join("secret");
-        std::fs::write(&secret, b"the secret every variants replica is given\n").unwrap();
-        let redis = services::start_redis(None);
-        let replicas: Vec<Replica> = (0..replicas)
-            .map(|_| Replica::start(redis.port, &secret))
-            .collect();
-        let addrs: Vec<SocketAddr> = replicas.iter().map(|r| r.addr).collect();
-        let balancer = services::start_haproxy(&dir, &addrs);
-        Self {
-            replicas,
-            balancer,
-            redis,
-            dir,
-        }
-    }
-
-    fn balancer(&self) -> SocketAddr {
-        SocketAddr::from(([127, 0, 0, 1], self.balancer.port))
-    }
-
-    /// The keys under `prefix` in Redis, each with its time to live in seconds.
-    fn keys_with_ttl(&self, prefix: &str) -> Vec<(String, i64)> {
-        let cli = services::program("redis-cli").expect("redis-cli installed");
-        let port = self.redis.port.to_string();
-        let out = Command::new(&cli)
-            .args(["-p", &port, "--scan", "--pattern", &format!("{prefix}*")])
-            .output()
-            .expect("redis-cli runs");
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .map(|key| {
-                let ttl = Command::new(&cli)
-                    .args(["-p", &port, "TTL", key])
-                    .output()
-                    .expect("redis-cli runs");
-                let ttl = String::from_utf8_lossy(&ttl.stdout).trim().parse().unwrap();
-                (key.to_owned(), ttl)
-            })
-            .collect()
-    }
-}
-
-impl Drop for Cluster {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-async fn start_cluster() -> Cluster {
-    tokio::task::spawn_blocking(|| Cluster::start(3))
+            );
+        command
+    };
+    tokio::task::spawn_blocking(move || Cluster::start(3, command))
         .await
         .expect("the cluster starts")
 }
@@ -215,28 +136,7 @@ async fn open_stream(addr: SocketAddr, session: &str) -> mpsc::UnboundedReceiver
         .expect("the stream opens in time")
         .expect("the stream opens");
     assert_eq!(response.status(), 200);
-    let (tx, rx) = mpsc::unbounded_channel();
-    let mut body = response.into_body();
-    tokio::spawn(async move {
-        let mut text = String::new();
-        while let Some(Ok(frame)) = body.frame().await {
-            let Ok(chunk) = frame.into_data() else {
-                continue;
-            };
-            text.push_str(&String::from_utf8_lossy(&chunk));
-            while let Some(end) = text.find("\n\n") {
-                let event: String = text.drain(..end + 2).collect();
-                for data in event.lines().filter_map(|l| l.strip_prefix("data:")) {
-                    if let Ok(message) = serde_json::from_str::<Value>(data.trim())
-                        && tx.send(message).is_err()
-                    {
-                        return;
-                    }
-                }
-            }
-        }
-    });
-    rx
+    sse_messages(response.into_body())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -303,7 +203,7 @@ async fn a_session_is_the_same_on_every_replica() {
         assert_eq!(tool_names(&reply.messages()[0]), ["search"]);
     }
     // The snapshot is in Redis, with the session's idle limit as its time to live.
-    let keys = cluster.keys_with_ttl("mcp-wire-variants:");
+    let keys = keys_with_ttl(&cluster, "mcp-wire-variants:");
     assert_eq!(
         keys.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(),
         [format!("mcp-wire-variants:session:{session}")]
