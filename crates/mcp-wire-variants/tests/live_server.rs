@@ -3,11 +3,14 @@
 //! principals, header selection, cursors, notifications, subscriptions with providers, the
 //! legacy-only rule, and a bounded many-session run.
 
+mod common;
+
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::body::Body;
+use common::tool_names;
 use futures_util::StreamExt;
 use futures_util::stream::BoxStream;
 use http::{Request, Response, StatusCode};
@@ -507,15 +510,6 @@ fn ids(result: &Value) -> Vec<String> {
         .expect("availableVariants")
         .iter()
         .map(|v| v["id"].as_str().unwrap().to_owned())
-        .collect()
-}
-
-fn tool_names(answer: &Value) -> Vec<String> {
-    answer["result"]["tools"]
-        .as_array()
-        .unwrap_or_else(|| panic!("a tools/list result: {answer}"))
-        .iter()
-        .map(|t| t["name"].as_str().unwrap().to_owned())
         .collect()
 }
 

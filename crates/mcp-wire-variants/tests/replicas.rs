@@ -16,6 +16,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use axum::body::Bytes;
+use common::tool_names;
 use http::Method;
 use http_body_util::Empty;
 use hyper_util::client::legacy::Client;
@@ -110,15 +111,6 @@ async fn call(addr: SocketAddr, session: &str, method: &str, params: Value) -> V
     .await;
     assert_eq!(reply.status, 200, "{method} at {addr}: {}", reply.body);
     reply.messages().pop().expect("an answer")
-}
-
-fn tool_names(answer: &Value) -> Vec<String> {
-    answer["result"]["tools"]
-        .as_array()
-        .unwrap_or_else(|| panic!("a tools/list result: {answer}"))
-        .iter()
-        .map(|t| t["name"].as_str().unwrap().to_owned())
-        .collect()
 }
 
 /// Opens the session's standalone GET stream at `addr`; its JSON-RPC messages arrive on the

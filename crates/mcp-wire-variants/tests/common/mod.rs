@@ -4,6 +4,8 @@
 
 use std::path::PathBuf;
 
+use serde_json::Value;
+
 /// The cargo target directory this test binary was built into (`…/target`).
 pub fn target_dir() -> PathBuf {
     // The test binary lives at <target>/<profile>/deps/<name>-<hash>.
@@ -34,4 +36,14 @@ pub fn example(name: &str) -> PathBuf {
         path.display()
     );
     path
+}
+
+/// The tool names of a `tools/list` answer, in its order.
+pub fn tool_names(answer: &Value) -> Vec<String> {
+    answer["result"]["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("a tools/list result: {answer}"))
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect()
 }

@@ -610,14 +610,8 @@ pub fn parse_as<T: WireParse>(
     input: &(impl WireInput + ?Sized),
     version: impl Into<VersionLike>,
 ) -> Result<T, ParseError> {
-    parse_source_as(input.source(), version.into())
-}
-
-fn parse_source_as<T: WireParse>(
-    source: input::Source<'_>,
-    version: VersionLike,
-) -> Result<T, ParseError> {
-    match source {
+    let version = version.into();
+    match input.source() {
         input::Source::Value(json) => parse_value_as(json, version),
         input::Source::Str(text) => parse_text_as(Text::Str(text), version),
         input::Source::Bytes(bytes) => parse_text_as(Text::of_bytes(bytes), version),
