@@ -27,7 +27,7 @@
 //!
 //! `--store` with `--secret-file` (an HTTP client side; Redis needs feature `redis`) makes the
 //! process one replica of a bridge whose replicas share their client sessions in that Redis,
-//! opened by `mcp_wire_transport::server::store::ReplicaOptions` as on every server binary;
+//! opened by `mcp_wire_transport::server::ReplicaOptions` as on every server binary;
 //! each replica keeps its own upstream connection.
 //!
 //! With feature `cli`, an HTTP upstream that requires authorization gets the bridge's own
@@ -44,7 +44,7 @@ use std::time::Duration;
 use mcp_wire::ProtocolVersion;
 use mcp_wire_transport::server::oauth::AuthOptions;
 
-use mcp_wire_transport::server::store::ReplicaOptions;
+use mcp_wire_transport::server::ReplicaOptions;
 
 use crate::{Bridge, BridgeError, BridgeLimits, BridgeOptions, Emitter, Report, UpstreamTarget};
 

@@ -92,7 +92,7 @@ use std::sync::Arc;
 
 use mcp_wire::{Era, ProtocolVersion};
 use mcp_wire_transport::client::{Authorizer, AuthorizerSlot};
-use mcp_wire_transport::server::store::ReplicaOptions;
+use mcp_wire_transport::server::ReplicaOptions;
 use mcp_wire_transport::server::{
     Authenticator, NoAuth, Notifier, Principal, Server, ServerConfig,
 };

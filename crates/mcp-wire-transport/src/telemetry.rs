@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 use mcp_wire::ProtocolVersion;
 use mcp_wire::jsonrpc::{ErrorData, RequestId};
 
-use crate::server::Principal;
+use crate::server::auth::Principal;
 
 /// What kind of metric a row of [`METRICS`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -12,11 +12,11 @@ use mcp_wire::model::{
     ServerCapabilities, TextResourceContents, Tool,
 };
 use mcp_wire_transport::server::oauth::{AUTH_OPTIONS_HELP, AuthOptions};
-use mcp_wire_transport::server::store::{REPLICA_OPTIONS_HELP, ReplicaOptions};
 use mcp_wire_transport::server::{
     Authenticator, BearerTokens, Handler, HandlerError, HandlerResult, Principal, RequestContext,
     ServerConfig,
 };
+use mcp_wire_transport::server::{REPLICA_OPTIONS_HELP, ReplicaOptions};
 use mcp_wire_transport::telemetry::{LogFormat, MetricsEndpoint, install_log_subscriber};
 use mcp_wire_variants::live::{ResourceUpdate, SubscriptionProvider, VariantServer};
 use mcp_wire_variants::wire::hint_keys;

@@ -24,7 +24,7 @@ use mcp_wire_transport::fixtures::ConformanceFixtures;
 use std::sync::Arc;
 
 use mcp_wire_transport::server::oauth::{AUTH_OPTIONS_HELP, AuthOptions};
-use mcp_wire_transport::server::store::{REPLICA_OPTIONS_HELP, ReplicaOptions};
+use mcp_wire_transport::server::{REPLICA_OPTIONS_HELP, ReplicaOptions};
 use mcp_wire_transport::server::{Server, ServerConfig};
 use mcp_wire_transport::telemetry::{self, LogFormat, MetricsEndpoint};
 

@@ -22,7 +22,7 @@ use super::handler::{Boxed, Handler, keys};
 use super::notify::{change_notification, listen_ack, session_change, tag_subscription};
 use super::runtime::{envelope_reply, error_frame, parse_error, response_frame};
 use super::session::{Ended, Session, new_session_id};
-use super::{Runtime, Server};
+use super::shared::{Runtime, Server};
 use crate::telemetry::{self, Held, Open, RequestTrace, Wire};
 use crate::{Connection, Frame, FrameSender};
 

@@ -22,6 +22,7 @@
 //!   serve it, [`Server::router`] is the axum router serving the endpoint.
 
 pub(crate) mod auth;
+mod config;
 mod connection;
 mod context;
 mod error;
@@ -36,6 +37,7 @@ mod replica;
 mod router;
 mod runtime;
 mod session;
+mod shared;
 mod state;
 pub mod store;
 mod tasks;
@@ -44,15 +46,12 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_wire::ProtocolVersion;
-
 pub use auth::{
     AuthFuture, AuthRejection, Authenticator, BearerTokens, NoAuth, Principal,
     RESOURCE_METADATA_PREFIX, ResourceMetadata,
 };
 pub use context::RequestContext;
 pub use error::{HandlerError, HandlerResult, InputPending, codes};
-use handler::DynHandler;
 pub use handler::{Handler, INPUT_KEY_META, Intercepted, ListenGuard, capability_for, declares};
 pub use limits::Limits;
 pub use notify::{Change, Notifier};
@@ -62,107 +61,13 @@ pub use runtime::check_param_headers;
 pub use session::SessionHandle;
 pub use tasks::{iso8601, new_task_id, tasks_required};
 
+pub use config::{
+    MIN_SECRET_BYTES, REPLICA_OPTIONS_HELP, ReplicaOptions, SecretTooShort, ServerConfig,
+};
 use session::Sessions;
+pub use shared::Server;
+use shared::{Runtime, ServerShared};
 use state::StateSigner;
-
-/// How a server is set up.
-pub struct ServerConfig {
-    /// The revisions offered (any subset of the five).
-    pub revisions: Vec<ProtocolVersion>,
-    /// Every bound the server keeps.
-    pub limits: Limits,
-    /// The authentication hook.
-    pub authenticator: Arc<dyn Authenticator>,
-    /// Host names accepted in `Host`/`Origin` (DNS-rebinding protection); loopback names by
-    /// default.
-    pub allowed_hosts: Vec<String>,
-    /// The key `requestState` is signed with (random per process by default; replicas share
-    /// one: [`ServerConfig::with_shared_secret`]).
-    pub state_key: [u8; 32],
-    /// Where replicas of this server share their state (sessions, stream logs, the bus between
-    /// them); `None` (the default): this process's memory only. A server with a store is made
-    /// inside a tokio runtime (it starts its replica's background work there).
-    pub store: Option<Arc<dyn store::Store>>,
-}
-
-/// A shared secret too short to derive keys from.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("the shared secret has {found} bytes; at least {MIN_SECRET_BYTES} are needed")]
-pub struct SecretTooShort {
-    /// How many bytes it had.
-    pub found: usize,
-}
-
-/// The fewest bytes a shared secret may have.
-pub const MIN_SECRET_BYTES: usize = 32;
-
-impl ServerConfig {
-    /// The configuration with its keys (the `requestState` key) derived from `secret`, which
-    /// every replica of a server is given (from a file, never from the shared store), so that
-    /// what one replica signs another accepts.
-    pub fn with_shared_secret(mut self, secret: &[u8]) -> Result<Self, SecretTooShort> {
-        use sha2::Digest;
-        if secret.len() < MIN_SECRET_BYTES {
-            return Err(SecretTooShort {
-                found: secret.len(),
-            });
-        }
-        let mut hash = sha2::Sha256::new();
-        hash.update(b"mcp-wire requestState key\0");
-        hash.update(secret);
-        self.state_key = hash.finalize().into();
-        Ok(self)
-    }
-}
-
-impl Default for ServerConfig {
-    fn default() -> Self {
-        let mut state_key = [0u8; 32];
-        // Without OS randomness the key stays zero-filled but per-process unique by time.
-        if getrandom::fill(&mut state_key).is_err() {
-            let t = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos());
-            state_key[..16].copy_from_slice(&t.to_le_bytes());
-        }
-        Self {
-            revisions: ProtocolVersion::ALL.to_vec(),
-            limits: Limits::default(),
-            authenticator: Arc::new(NoAuth),
-            allowed_hosts: ["localhost", "127.0.0.1", "[::1]"]
-                .map(str::to_owned)
-                .to_vec(),
-            state_key,
-            store: None,
-        }
-    }
-}
-
-/// The state every request of a server shares.
-pub(crate) struct ServerShared {
-    pub revisions: Vec<ProtocolVersion>,
-    pub limits: Limits,
-    pub authenticator: Arc<dyn Authenticator>,
-    pub allowed_hosts: Vec<String>,
-    pub signer: StateSigner,
-    pub sessions: Sessions,
-    pub notifier: Notifier,
-    pub sse: http::SseConnections,
-    pub tasks: Arc<tasks::TaskStore>,
-    /// With a shared store: this process's replica.
-    pub replica: Option<Arc<replica::Replica>>,
-}
-
-/// A server: a [`Handler`] and everything the runtime keeps for it.
-pub struct Server<H: ?Sized> {
-    pub(crate) shared: ServerShared,
-    /// Last, so that an `Arc<Server<H>>` is also an `Arc<Runtime>`.
-    pub(crate) handler: H,
-}
-
-/// The server as the runtime serves it, whatever its handler type: the runtime is compiled
-/// once, here, not for each handler type in the crate that names it.
-pub(crate) type Runtime = Server<dyn DynHandler>;
 
 impl<H: Handler> Server<H> {
     /// A server for `handler` set up by `config`.
@@ -190,13 +95,12 @@ impl<H: Handler> Server<H> {
                 signer: StateSigner::new(config.state_key, config.limits.request_state_ttl),
                 sessions: Sessions::new(config.limits),
                 notifier,
-                sse: http::SseConnections::default(),
                 tasks: Arc::new(task_store),
                 replica,
             },
         });
         if let Some(changes) = changes {
-            replica::start(&server.runtime(), changes);
+            replica::serve::start(&server.runtime(), changes);
         }
         server
     }
@@ -236,33 +140,6 @@ impl<H: Handler> Server<H> {
         let listener = tokio::net::TcpListener::bind(addr).await?;
         let runtime = self.runtime();
         runtime.serve_at(listener, path).await
-    }
-}
-
-impl<H: ?Sized> Server<H> {
-    /// Announces changes to every listening client.
-    pub fn notifier(&self) -> &Notifier {
-        &self.shared.notifier
-    }
-
-    /// The revisions offered, oldest first.
-    pub fn revisions(&self) -> &[ProtocolVersion] {
-        &self.shared.revisions
-    }
-
-    /// How many handshake-era sessions are live.
-    pub fn session_count(&self) -> usize {
-        self.shared.sessions.len()
-    }
-
-    /// How many tasks (tasks extension) the server keeps.
-    pub fn task_count(&self) -> usize {
-        self.shared.tasks.len()
-    }
-
-    /// Ends idle sessions now (a background task also does it, see [`Server::serve`]).
-    pub fn expire_idle_sessions(&self) {
-        self.shared.sessions.expire_idle();
     }
 }
 

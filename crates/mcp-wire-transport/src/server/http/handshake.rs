@@ -20,7 +20,6 @@ use super::stream::{EventWriter, answer_request};
 use super::{PostBody, fallback_revision, store_unavailable};
 use crate::Frame;
 use crate::routing::{LAST_EVENT_HEADER, SESSION_HEADER, VERSION_HEADER};
-use crate::server::Runtime;
 use crate::server::auth::Principal;
 use crate::server::context::emit;
 use crate::server::error::codes;
@@ -28,6 +27,7 @@ use crate::server::notify::session_change;
 use crate::server::runtime::{envelope_reply, parse_error, request_id};
 use crate::server::runtime::{error_frame, response_frame};
 use crate::server::session::{Ended, Session, new_session_id};
+use crate::server::shared::Runtime;
 use crate::telemetry::{self, RequestTrace, StreamKind, Wire};
 
 /// `initialize` without a session: negotiate, mint a session, answer.

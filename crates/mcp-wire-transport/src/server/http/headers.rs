@@ -4,7 +4,7 @@ use axum::response::Response;
 use http::{HeaderMap, HeaderName, StatusCode, header};
 
 use super::response::plain;
-use crate::server::ServerShared;
+use crate::server::shared::ServerShared;
 
 /// DNS-rebinding protection: `Host` and `Origin` (when present) must name an allowed host.
 #[allow(clippy::result_large_err)]

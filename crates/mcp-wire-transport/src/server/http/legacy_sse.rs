@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use axum::body::Body;
-use axum::extract::State;
+use axum::extract::{Extension, State};
 use axum::response::Response;
 use bytes::Bytes;
 use http::{Request, StatusCode};
@@ -29,14 +29,14 @@ use crate::server::error::codes;
 use crate::server::notify::session_change;
 use crate::server::runtime::{envelope_reply, error_frame, parse_error, response_frame};
 use crate::server::session::{Ended, Session, lock, new_session_id};
-use crate::server::{Runtime, ServerShared};
+use crate::server::shared::{Runtime, ServerShared};
 use crate::telemetry::{self, RequestTrace, StreamKind, Transport, Wire};
 
 const REVISION: ProtocolVersion = ProtocolVersion::V2024_11_05;
 
 /// One HTTP+SSE connection: its stream, the principal that opened it (a POST of anyone else
 /// does not find it) and, after `initialize`, its session.
-pub(crate) struct SseConnection {
+struct SseConnection {
     sink: mpsc::Sender<Bytes>,
     principal: Principal,
     session: OnceLock<Arc<Session>>,
@@ -44,7 +44,7 @@ pub(crate) struct SseConnection {
 
 /// The open HTTP+SSE connections, bounded in number.
 #[derive(Default)]
-pub(crate) struct SseConnections {
+struct SseConnections {
     map: Mutex<HashMap<String, Arc<SseConnection>>>,
 }
 
@@ -54,24 +54,29 @@ impl SseConnections {
     }
 }
 
-/// Adds the two HTTP+SSE routes to `router`.
+/// Adds the two HTTP+SSE routes to `router`, with the table of their open connections.
 pub(crate) fn mount(
     router: axum::Router<Arc<Runtime>>,
     sse_path: &str,
     post_path: &str,
 ) -> axum::Router<Arc<Runtime>> {
     let post_path_owned = post_path.to_owned();
+    let connections = Extension(Arc::new(SseConnections::default()));
     router
         .route(
             sse_path,
-            axum::routing::get(move |state, request| open(state, request, post_path_owned.clone())),
+            axum::routing::get(move |state, connections, request| {
+                open(state, connections, request, post_path_owned.clone())
+            })
+            .layer(connections.clone()),
         )
-        .route(post_path, axum::routing::post(message))
+        .route(post_path, axum::routing::post(message).layer(connections))
 }
 
 /// `GET /sse`: a new connection, announced by its `endpoint` event.
 async fn open(
     State(server): State<Arc<Runtime>>,
+    Extension(connections): Extension<Arc<SseConnections>>,
     request: Request<Body>,
     post_path: String,
 ) -> Response {
@@ -98,7 +103,7 @@ async fn open(
         session: OnceLock::new(),
     });
     {
-        let mut map = lock(&shared.sse.map);
+        let mut map = lock(&connections.map);
         if map.len() >= shared.limits.max_sessions {
             drop(map);
             telemetry::limit_hit("max_sessions");
@@ -111,7 +116,6 @@ async fn open(
     ));
     let _ = sink.try_send(endpoint);
     let mut changes = shared.notifier.listen();
-    let weak = Arc::downgrade(&server);
     let keep_alive = shared.limits.keep_alive;
     let stream_session: Arc<str> = Arc::from(id.as_str());
     // The connection's own task: server-wide changes (list changes, updates of subscribed
@@ -161,9 +165,7 @@ async fn open(
                 break;
             }
         }
-        if let Some(server) = weak.upgrade() {
-            lock(&server.shared.sse.map).remove(&id);
-        }
+        lock(&connections.map).remove(&id);
         // The stream is the connection: its session ends with it.
         if let Some(session) = connection.session.get() {
             session.close(Ended::Disconnected);
@@ -181,7 +183,11 @@ fn session_param(uri: &http::Uri) -> Option<String> {
 }
 
 /// `POST /messages?sessionId=…`: one client message; answers go out on the stream.
-async fn message(State(server): State<Arc<Runtime>>, request: Request<Body>) -> Response {
+async fn message(
+    State(server): State<Arc<Runtime>>,
+    Extension(connections): Extension<Arc<SseConnections>>,
+    request: Request<Body>,
+) -> Response {
     let shared = &server.shared;
     let (parts, body) = request.into_parts();
     let Ok(body) = axum::body::to_bytes(body, shared.limits.max_body_bytes).await else {
@@ -199,8 +205,7 @@ async fn message(State(server): State<Arc<Runtime>>, request: Request<Body>) -> 
     let Some(session_id) = session_param(&parts.uri) else {
         return plain(StatusCode::BAD_REQUEST, "missing sessionId");
     };
-    let Some(connection) = shared
-        .sse
+    let Some(connection) = connections
         .get(&session_id)
         .filter(|c| c.principal.same_identity(&principal))
     else {

@@ -46,18 +46,16 @@ use serde_json::Value;
 
 use crate::Frame;
 use crate::routing::{SESSION_HEADER, VERSION_HEADER};
-use crate::server::Runtime;
 use crate::server::auth::{Principal, ResourceMetadata};
 use crate::server::error::codes;
 use crate::server::handler::keys;
 use crate::server::runtime::request_id;
+use crate::server::shared::Runtime;
 use crate::telemetry::{self, Transport};
 use handshake::{delete_session, get_stream, initialize, session_post};
 use headers::{accepts, check_host_origin, header_str};
 use response::{json_error, plain, refused};
 use stateless::{stateless_post, unsupported_version};
-
-pub(super) use legacy_sse::SseConnections;
 
 pub(crate) fn router(server: Arc<Runtime>, path: &str) -> axum::Router {
     let mut router = axum::Router::new().route(path, post(handle).get(handle).delete(handle));

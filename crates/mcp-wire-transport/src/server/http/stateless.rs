@@ -21,13 +21,13 @@ use super::response::{accepted, json_error, sse_response, status_for};
 use super::stream::{EventWriter, answer_request};
 use crate::routing::decode_header_value;
 use crate::routing::{METHOD_HEADER, NAME_HEADER, NameMember, VERSION_HEADER, name_member};
-use crate::server::Runtime;
 use crate::server::auth::Principal;
 use crate::server::context::emit;
 use crate::server::error::codes;
 use crate::server::handler::keys;
 use crate::server::notify::{change_notification, listen_ack, tag_subscription};
 use crate::server::runtime::parse_error;
+use crate::server::shared::Runtime;
 use crate::telemetry::{self, Held, Open, StreamKind, Wire};
 
 /// Methods 2026-07-28 removed (answered 404 with `-32601` on the stateless wire).

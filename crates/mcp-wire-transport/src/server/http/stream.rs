@@ -12,10 +12,10 @@ use tokio::sync::mpsc;
 
 use super::response::{json_response, sse_response, status_for};
 use crate::Frame;
-use crate::server::Runtime;
 use crate::server::context::{Outgoing, RequestContext};
 use crate::server::runtime::AbortOnDrop;
 use crate::server::session::{Session, StreamLog};
+use crate::server::shared::Runtime;
 use crate::telemetry::{self, StreamKind, Wire};
 
 /// Runs a request and answers it: JSON when the answer comes first, else an SSE stream that

@@ -8,7 +8,6 @@
 //! an engine holds has a time to live or a bound, so that what a server stores stays bounded
 //! however its clients behave.
 
-mod options;
 #[cfg(feature = "redis")]
 mod redis;
 
@@ -20,7 +19,6 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{broadcast, mpsc};
 
-pub use self::options::{REPLICA_OPTIONS_HELP, ReplicaOptions};
 #[cfg(feature = "redis")]
 pub use self::redis::RedisStore;
 

@@ -1,13 +1,91 @@
-//! `--store` and `--secret-file`: the options that make a server process one replica of a
-//! server whose replicas share their state, parsed and opened in one place for every binary
-//! that serves (`conformance_server`, the variants example, `mcp-frames bridge --listen`).
+//! How a server is set up: in code ([`ServerConfig`]) and from a command line
+//! ([`ReplicaOptions`]: `--store` and `--secret-file`, the options that make a server process
+//! one replica of a server whose replicas share their state, parsed and opened in one place for
+//! every binary that serves: `conformance_server`, the variants example,
+//! `mcp-frames bridge --listen`).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::Store;
-use crate::server::{MIN_SECRET_BYTES, ServerConfig};
+use mcp_wire::ProtocolVersion;
+
+use super::auth::{Authenticator, NoAuth};
+use super::limits::Limits;
+use super::store::Store;
+
+/// How a server is set up.
+pub struct ServerConfig {
+    /// The revisions offered (any subset of the five).
+    pub revisions: Vec<ProtocolVersion>,
+    /// Every bound the server keeps.
+    pub limits: Limits,
+    /// The authentication hook.
+    pub authenticator: Arc<dyn Authenticator>,
+    /// Host names accepted in `Host`/`Origin` (DNS-rebinding protection); loopback names by
+    /// default.
+    pub allowed_hosts: Vec<String>,
+    /// The key `requestState` is signed with (random per process by default; replicas share
+    /// one: [`ServerConfig::with_shared_secret`]).
+    pub state_key: [u8; 32],
+    /// Where replicas of this server share their state (sessions, stream logs, the bus between
+    /// them); `None` (the default): this process's memory only. A server with a store is made
+    /// inside a tokio runtime (it starts its replica's background work there).
+    pub store: Option<Arc<dyn Store>>,
+}
+
+/// A shared secret too short to derive keys from.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the shared secret has {found} bytes; at least {MIN_SECRET_BYTES} are needed")]
+pub struct SecretTooShort {
+    /// How many bytes it had.
+    pub found: usize,
+}
+
+/// The fewest bytes a shared secret may have.
+pub const MIN_SECRET_BYTES: usize = 32;
+
+impl ServerConfig {
+    /// The configuration with its keys (the `requestState` key) derived from `secret`, which
+    /// every replica of a server is given (from a file, never from the shared store), so that
+    /// what one replica signs another accepts.
+    pub fn with_shared_secret(mut self, secret: &[u8]) -> Result<Self, SecretTooShort> {
+        use sha2::Digest;
+        if secret.len() < MIN_SECRET_BYTES {
+            return Err(SecretTooShort {
+                found: secret.len(),
+            });
+        }
+        let mut hash = sha2::Sha256::new();
+        hash.update(b"mcp-wire requestState key\0");
+        hash.update(secret);
+        self.state_key = hash.finalize().into();
+        Ok(self)
+    }
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        let mut state_key = [0u8; 32];
+        // Without OS randomness the key stays zero-filled but per-process unique by time.
+        if getrandom::fill(&mut state_key).is_err() {
+            let t = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos());
+            state_key[..16].copy_from_slice(&t.to_le_bytes());
+        }
+        Self {
+            revisions: ProtocolVersion::ALL.to_vec(),
+            limits: Limits::default(),
+            authenticator: Arc::new(NoAuth),
+            allowed_hosts: ["localhost", "127.0.0.1", "[::1]"]
+                .map(str::to_owned)
+                .to_vec(),
+            state_key,
+            store: None,
+        }
+    }
+}
 
 /// The help text of the options [`ReplicaOptions::take`] knows.
 pub const REPLICA_OPTIONS_HELP: &str = "\
@@ -104,8 +182,8 @@ fn open(url: &str) -> Result<Arc<dyn Store>, String> {
     if !url.starts_with("redis://") {
         return Err(format!("--store takes redis://HOST:PORT[/DB], not {url:?}"));
     }
-    let store =
-        super::RedisStore::open(url, STORE_TIMEOUT).map_err(|e| format!("--store {url}: {e}"))?;
+    let store = super::store::RedisStore::open(url, STORE_TIMEOUT)
+        .map_err(|e| format!("--store {url}: {e}"))?;
     Ok(Arc::new(store))
 }
 

@@ -1,7 +1,7 @@
 //! The runtime's task store: the `io.modelcontextprotocol/tasks` extension (SEP-2663) at
 //! 2026-07-28 and the core tasks of 2025-11-25, one store for both. A handler runs a tool as a
-//! task with [`RequestContext::run_as_task`]; the store keeps each task's state, its outcome
-//! and the input requests it waits on.
+//! task with `RequestContext::run_as_task` ([`run`]); the store keeps each task's state, its
+//! outcome and the input requests it waits on.
 //!
 //! - 2026-07-28 (server-directed): `tasks/get` inlines the outcome, `tasks/update` answers the
 //!   input requests, `tasks/cancel` acks.
@@ -19,7 +19,6 @@
 //! wait bounded by [`Limits::client_answer_timeout`]. Tasks belong to the principal that
 //! created them: another principal's `taskId` is unknown (`-32602`).
 
-use crate::telemetry::{self, Held, Open};
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -29,15 +28,17 @@ use indexmap::IndexMap;
 use mcp_wire::ProtocolVersion;
 use mcp_wire::jsonrpc::ErrorData;
 use mcp_wire::model::{
-    CallToolResult, CreateTaskResult, DetailedTask, InputRequest, InputResponse,
-    RelatedTaskMetadata, ServerResult, TASKS_EXTENSION_ID, Task, TaskInfo, TaskStatus,
+    CallToolResult, CreateTaskResult, DetailedTask, InputRequest, InputResponse, ServerResult,
+    TASKS_EXTENSION_ID, Task, TaskInfo, TaskStatus,
 };
 use serde_json::{Map, Value, json};
 use tokio::sync::oneshot;
 
-use super::context::{InputMode, RequestContext};
-use super::error::{HandlerError, HandlerResult, codes};
-use super::limits::Limits;
+use crate::server::error::{HandlerError, HandlerResult, codes};
+use crate::server::limits::Limits;
+use crate::telemetry::{self, Held, Open};
+
+pub(crate) mod run;
 
 /// Whether a server offering these capabilities offers the tasks extension.
 pub(crate) fn offered(extensions: Option<&Map<String, Value>>) -> bool {
@@ -602,54 +603,6 @@ impl TaskHome for TaskStore {
     }
 }
 
-/// `tasks/result` at 2025-11-25 on task `id` of `ctx`'s principal, reached through `home`:
-/// waits until the task ends (at most the task TTL, `ttl`) and answers what the call would
-/// have (its result with `_meta.related-task`, or its error); while it waits, the task's input
-/// requests go to the client on `ctx`'s stream and its answers back to the task. Each wait
-/// lasts at most `slice`, so a task on another replica is asked again at that pace.
-pub(crate) async fn payload(
-    home: &impl TaskHome,
-    ctx: &RequestContext,
-    id: &str,
-    ttl: Duration,
-    slice: Duration,
-) -> HandlerResult<ServerResult> {
-    let owner = ctx.principal().key().clone();
-    let deadline = tokio::time::Instant::now() + ttl;
-    loop {
-        let until = deadline.min(tokio::time::Instant::now() + slice);
-        match home.next_step(&owner, id, until).await? {
-            CoreStep::Done(Ok(mut result)) => {
-                result
-                    .meta
-                    .get_or_insert_with(mcp_wire::model::Meta::new)
-                    .set_related_task(RelatedTaskMetadata::new(id));
-                return Ok(ServerResult::CallTool(result));
-            }
-            CoreStep::Done(Err(error)) => return Err(HandlerError::Rpc(error)),
-            CoreStep::Ask(requests) => {
-                let keys: Vec<String> = requests.iter().map(|(k, _)| k.clone()).collect();
-                let related = requests
-                    .into_iter()
-                    .map(|(k, r)| (k, with_related_task(r, id)));
-                match ctx.inputs(related).await {
-                    Ok(answers) => home.deliver(&owner, id, answers).await?,
-                    Err(e) => {
-                        home.unrelay(&owner, id, keys).await?;
-                        return Err(e);
-                    }
-                }
-            }
-            CoreStep::Wait if tokio::time::Instant::now() >= deadline => {
-                return Err(HandlerError::internal(format!(
-                    "task {id} did not finish within its TTL"
-                )));
-            }
-            CoreStep::Wait => {}
-        }
-    }
-}
-
 /// What a 2025-11-25 `tasks/result` does next.
 #[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) enum CoreStep {
@@ -661,19 +614,7 @@ pub(crate) enum CoreStep {
     Wait,
 }
 
-/// `request` with `_meta.io.modelcontextprotocol/related-task` naming task `id` (a request
-/// without params is left as it is).
-fn with_related_task(mut request: InputRequest, id: &str) -> InputRequest {
-    if let Some(meta) = super::handler::input_params_meta(&mut request) {
-        meta.insert(
-            mcp_wire::model::meta::keys::RELATED_TASK.to_owned(),
-            json!({ "taskId": id }),
-        );
-    }
-    request
-}
-
-/// The 2025-11-25 `CreateTaskResult` of a task started with [`RequestContext::run_as_task`].
+/// The 2025-11-25 `CreateTaskResult` of a task started with `RequestContext::run_as_task`.
 pub(crate) fn core_created(info: &TaskInfo) -> CreateTaskResult {
     let mut task = Task::new(
         info.task_id.clone(),
@@ -737,84 +678,6 @@ impl TaskLink {
 pub(crate) struct TaskOffer {
     pub store: Arc<TaskStore>,
     pub negotiated: bool,
-}
-
-impl RequestContext {
-    /// Whether this request may be answered with a task: a 2026-07-28 `tools/call` to a server
-    /// offering the tasks extension from a client that declared it, or a task-augmented
-    /// 2025-11-25 `tools/call` of a tool that supports tasks.
-    pub fn tasks_negotiated(&self) -> bool {
-        self.task_offer().is_some()
-    }
-
-    /// The store a task of this request goes to, when it may run as one.
-    fn task_offer(&self) -> Option<TaskOffer> {
-        match self.input_mode() {
-            InputMode::Stateless(s) => s.tasks.clone(),
-            InputMode::Session(link) => link.tasks.clone(),
-            InputMode::Task(_) => None,
-        }
-        .filter(|t| t.negotiated)
-    }
-
-    /// Runs `work` as a task when [`RequestContext::tasks_negotiated`]: the task is stored,
-    /// `work` starts in the background with the task's own context (whose
-    /// [`RequestContext::input`] parks the task until `tasks/update` answers, or at 2025-11-25
-    /// until a `tasks/result` carries the question to the client and its answer back), and
-    /// this returns `Err(HandlerError::TaskCreated)`, which the runtime answers with a
-    /// `CreateTaskResult` (the extension's flat one, or 2025-11-25's).
-    /// Otherwise `work` runs here, with this context, and its result is the answer.
-    ///
-    /// `work`'s tool errors (`isError`) end the task `completed`; its JSON-RPC errors (and a
-    /// panic, `-32603`) end it `failed`.
-    pub async fn run_as_task<F, Fut>(&self, work: F) -> HandlerResult<CallToolResult>
-    where
-        F: FnOnce(RequestContext) -> Fut,
-        Fut: Future<Output = HandlerResult<CallToolResult>> + Send + 'static,
-    {
-        let Some(offer) = self.task_offer() else {
-            return work(self.clone()).await;
-        };
-        let store = offer.store;
-        let owner: Arc<str> = self.principal().key().clone();
-        let id = store.insert(&owner)?;
-        let link = TaskLink {
-            store: store.clone(),
-            id: id.clone(),
-            timeout: store.limits.client_answer_timeout,
-        };
-        let fut = work(self.for_task(link));
-        let inner = tokio::spawn(fut);
-        store.set_abort(&id, inner.abort_handle());
-        {
-            let store = store.clone();
-            let id = id.clone();
-            tokio::spawn(async move {
-                let outcome = match inner.await {
-                    Ok(Ok(result)) => Outcome::Completed(result),
-                    Ok(Err(HandlerError::Rpc(e))) => Outcome::Failed(e),
-                    Ok(Err(_)) => Outcome::Failed(ErrorData::new(
-                        codes::INTERNAL_ERROR,
-                        "the task's work cannot stop for input or start another task",
-                    )),
-                    Err(e) if e.is_panic() => Outcome::Failed(ErrorData::new(
-                        codes::INTERNAL_ERROR,
-                        "the task's work panicked",
-                    )),
-                    Err(_) => Outcome::Cancelled,
-                };
-                store.finish(&id, outcome);
-            });
-        }
-        let info = {
-            let tasks = store.lock();
-            let e = tasks
-                .get(&id)
-                .ok_or_else(|| HandlerError::internal("the task vanished"))?;
-            store.info(&id, e)
-        };
-        Err(HandlerError::TaskCreated(Box::new(info)))
-    }
 }
 
 /// A finished tool call's result as `tasks/get` inlines it: emitted at 2026-07-28. Emitted as
