@@ -1,7 +1,9 @@
-//! The modules of `mcp-wire` form layers, and every reference between two of them runs down:
-//! a module names only modules of lower layers, so no two modules need each other.
+//! The modules of `mcp-wire` and of `mcp-wire-transport` form layers, and every reference
+//! between two of them runs down: a module names only modules of lower layers, so no two
+//! modules need each other.
 //!
-//! [`LAYERS`] is the order, bottom first. The check reads every source file under `src/`
+//! [`WIRE`] and [`TRANSPORT`] are the orders, bottom first. The check reads every source file
+//! under the crate's `src/` (its binaries, separate crate roots, left out)
 //! (generated ones included, test modules left out) and every path it names through `crate::`,
 //! `$crate::`, `super::` or `self::` outside comments — `use` items, paths in code and macro
 //! bodies, and `deserialize_with = "crate::…"` strings alike. Doc links may point anywhere.
@@ -11,13 +13,16 @@ use std::fs;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-/// The layers of the crate, bottom first. A module may name the modules of lower rows; the
-/// modules of one row name none of each other.
+/// Layers of a crate, bottom first. A module may name the modules of lower rows; the modules of
+/// one row name none of each other.
 ///
 /// An entry is a module path. A file belongs to the longest entry its module path starts with,
 /// and so does every path it names: `de::strict` is its own layer below the rest of `de`.
+type Layers = &'static [&'static [&'static str]];
+
+/// The layers of `mcp-wire`.
 #[rustfmt::skip]
-const LAYERS: &[&[&str]] = &[
+const WIRE: Layers = &[
     // Leaves: the revisions, JSON paths, the generated modules' constant tags.
     &["version", "path", "wire_const"],
     // How every parse reads JSON: the error of a read (and the one table of JSON-RPC codes),
@@ -42,10 +47,68 @@ const LAYERS: &[&[&str]] = &[
     &["convert", "tool", "design"],
 ];
 
-/// The layer of `module` (a module path): its row in [`LAYERS`] and the longest entry it starts
+/// The layers of `mcp-wire-transport`: the frame and its JSON-RPC plumbing, then the server from
+/// its state upward to the transports that serve it, the client beside it.
+#[rustfmt::skip]
+const TRANSPORT: Layers = &[
+    // The transport's errors; the HTTP routing headers; the server's leaves: who asks, its
+    // bounds, the signed request state, the store engines.
+    &["error", "routing", "server::auth", "server::limits", "server::state", "server::store"],
+    // One JSON-RPC frame.
+    &["frame"],
+    // Logs and metrics; how a server is set up; the OAuth resource server.
+    &["telemetry", "server::config", "server::oauth"],
+    // Frames over stdio; what a handler answers instead of a result; stream logs mirrored to
+    // the store.
+    &["stdio", "server::error", "server::mirror"],
+    // Handshake-era sessions; the task store; the client.
+    &["server::session", "server::tasks", "client"],
+    // Server-wide changes.
+    &["server::notify"],
+    // The per-request context.
+    &["server::context"],
+    // The handler trait.
+    &["server::handler"],
+    // Registered tools, resources and prompts; running a request as a task; what replicas
+    // share and say to each other.
+    &["server::router", "server::tasks::run", "server::replica"],
+    // The server value: a handler and the state its requests share.
+    &["server::shared"],
+    // A replica at work.
+    &["server::replica::serve"],
+    // The transport-free runtime.
+    &["server::runtime"],
+    // The transports: one connection of frames, Streamable HTTP and HTTP+SSE.
+    &["server::connection", "server::http"],
+    // The server's face.
+    &["server"],
+    // The conformance fixtures.
+    &["fixtures"],
+];
+
+/// A crate whose modules form layers.
+struct Crate {
+    /// Its `src/` directory.
+    src: PathBuf,
+    layers: Layers,
+}
+
+impl Crate {
+    fn at(dir: &str, layers: Layers) -> Self {
+        let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .expect("workspace");
+        Self {
+            src: workspace.join(dir).join("src"),
+            layers,
+        }
+    }
+}
+
+/// The layer of `module` (a module path): its row in `layers` and the longest entry it starts
 /// with; `None` when no entry does.
-fn layer_of(module: &[String]) -> Option<(usize, &'static str)> {
-    LAYERS
+fn layer_of(layers: Layers, module: &[String]) -> Option<(usize, &'static str)> {
+    layers
         .iter()
         .enumerate()
         .flat_map(|(row, entries)| entries.iter().map(move |e| (row, *e)))
@@ -319,6 +382,11 @@ fn named_paths(code: &str, module: &[String]) -> Vec<Named> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < b.len() {
+        // Paths are ASCII: the rest of a character outside ASCII is skipped.
+        if !code.is_char_boundary(i) {
+            i += 1;
+            continue;
+        }
         let starts_word = i == 0 || !is_ident_byte(b[i - 1]);
         let word = ident(&code[i..]);
         let Some(word) = word.filter(|_| starts_word) else {
@@ -360,10 +428,13 @@ fn named_paths(code: &str, module: &[String]) -> Vec<Named> {
 
 // ---- the crate's files ------------------------------------------------------------------------
 
-/// Every `.rs` file under `dir`, recursively.
+/// Every `.rs` file under `dir`, recursively, but for the binaries (`src/bin`).
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in fs::read_dir(dir).expect("readable source dir") {
         let path = entry.expect("dir entry").path();
+        if path.ends_with("src/bin") {
+            continue;
+        }
         if path.is_dir() {
             rust_files(&path, out);
         } else if path.extension().is_some_and(|e| e == "rs") {
@@ -372,13 +443,9 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-fn src() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
-}
-
 /// The module path of a file by its place (`wire/frame/mod.rs` is `wire::frame`).
-fn module_by_place(file: &Path) -> Vec<String> {
-    let rel = file.strip_prefix(src()).expect("under src");
+fn module_by_place(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).expect("under src");
     let mut parts: Vec<String> = rel
         .with_extension("")
         .iter()
@@ -401,9 +468,10 @@ fn declaring_dir(file: &Path) -> PathBuf {
 
 /// Every source file of the crate with its module path (a `#[path]` declaration decides it
 /// where there is one) and its code; test modules are left out.
-fn sources() -> Vec<Source> {
+fn sources(krate: &Crate) -> Vec<Source> {
+    let src = &krate.src;
     let mut files = Vec::new();
-    rust_files(&src(), &mut files);
+    rust_files(src, &mut files);
     let mut read: BTreeMap<PathBuf, (String, Vec<Range<usize>>)> = BTreeMap::new();
     for file in &files {
         let text = fs::read_to_string(file).expect("readable source");
@@ -413,7 +481,7 @@ fn sources() -> Vec<Source> {
     let mut placed: BTreeMap<PathBuf, Vec<String>> = BTreeMap::new();
     let mut test_files: Vec<PathBuf> = Vec::new();
     for (file, (code, literals)) in &read {
-        let module = module_by_place(file);
+        let module = module_by_place(src, file);
         for (at, _) in code.match_indices("#[path = \"") {
             let rest = &code[at + "#[path = \"".len()..];
             let target = &rest[..rest.find('"').expect("closed path")];
@@ -449,7 +517,7 @@ fn sources() -> Vec<Source> {
         let module = placed
             .get(&file)
             .cloned()
-            .unwrap_or_else(|| module_by_place(&file));
+            .unwrap_or_else(|| module_by_place(src, &file));
         out.push(Source {
             file,
             module,
@@ -474,7 +542,7 @@ fn root_reexports(lib: &Source) -> BTreeMap<String, Vec<String>> {
 }
 
 /// A reference that breaks the order, or names a module with no layer.
-fn violations(sources: &[Source]) -> Vec<String> {
+fn violations(layers: Layers, sources: &[Source]) -> Vec<String> {
     let lib = sources
         .iter()
         .find(|s| s.module.is_empty())
@@ -482,9 +550,9 @@ fn violations(sources: &[Source]) -> Vec<String> {
     let reexports = root_reexports(lib);
     let mut found = Vec::new();
     for source in sources.iter().filter(|s| !s.module.is_empty()) {
-        let Some((row, entry)) = layer_of(&source.module) else {
+        let Some((row, entry)) = layer_of(layers, &source.module) else {
             found.push(format!(
-                "{}: module `{}` has no layer in LAYERS",
+                "{}: module `{}` has no layer",
                 source.file.display(),
                 source.module.join("::")
             ));
@@ -500,9 +568,9 @@ fn violations(sources: &[Source]) -> Vec<String> {
                 }
                 path.splice(0..0, from.iter().cloned());
             }
-            let Some((to_row, to_entry)) = layer_of(&path) else {
+            let Some((to_row, to_entry)) = layer_of(layers, &path) else {
                 found.push(format!(
-                    "{}:{}: `crate::{}` is in no layer of LAYERS",
+                    "{}:{}: `crate::{}` is in no layer",
                     source.file.display(),
                     named.line,
                     named.path.join("::")
@@ -524,17 +592,40 @@ fn violations(sources: &[Source]) -> Vec<String> {
 
 // ---- the checks -------------------------------------------------------------------------------
 
-#[test]
-fn every_reference_between_modules_runs_down_the_layers() {
-    let sources = sources();
-    assert!(sources.len() > 60, "found only {} sources", sources.len());
-    let found = violations(&sources);
+fn wire() -> Crate {
+    Crate::at("crates/mcp-wire", WIRE)
+}
+
+fn transport() -> Crate {
+    Crate::at("crates/mcp-wire-transport", TRANSPORT)
+}
+
+/// The references of `krate` that break its order (at least `min_sources` files read).
+fn check_runs_down(krate: &Crate, min_sources: usize) {
+    let sources = sources(krate);
+    assert!(
+        sources.len() >= min_sources,
+        "found only {} sources",
+        sources.len()
+    );
+    let found = violations(krate.layers, &sources);
     assert!(found.is_empty(), "layering broken:\n{}", found.join("\n"));
 }
 
 #[test]
-fn every_module_of_the_crate_root_has_a_layer() {
-    let sources = sources();
+fn every_reference_between_modules_of_mcp_wire_runs_down_the_layers() {
+    check_runs_down(&wire(), 60);
+}
+
+#[test]
+fn every_reference_between_modules_of_mcp_wire_transport_runs_down_the_layers() {
+    check_runs_down(&transport(), 50);
+}
+
+/// Every module the crate root declares has a layer, and every entry names a module that
+/// exists, so the table cannot drift from the crate.
+fn check_table_matches(krate: &Crate, min_declared: usize) {
+    let sources = sources(krate);
     let lib = sources
         .iter()
         .find(|s| s.module.is_empty())
@@ -548,27 +639,32 @@ fn every_module_of_the_crate_root_has_a_layer() {
             ident(line.strip_prefix("mod ")?).map(str::to_owned)
         })
         .collect();
-    assert!(declared.len() >= 14, "read {declared:?}");
+    assert!(declared.len() >= min_declared, "read {declared:?}");
     let missing: Vec<&String> = declared
         .iter()
-        .filter(|m| layer_of(&[(*m).clone()]).is_none())
+        .filter(|m| layer_of(krate.layers, &[(*m).clone()]).is_none())
         .collect();
     assert!(missing.is_empty(), "modules without a layer: {missing:?}");
-    // Every entry names a module that exists, so the table cannot drift from the crate.
-    for entry in LAYERS.iter().flat_map(|row| row.iter()) {
+    for entry in krate.layers.iter().flat_map(|row| row.iter()) {
         let path: Vec<String> = entry.split("::").map(str::to_owned).collect();
         assert!(
             sources.iter().any(|s| s.module == path),
-            "LAYERS names `{entry}`, which no source file is"
+            "the table names `{entry}`, which no source file is"
         );
     }
+}
+
+#[test]
+fn every_module_of_each_crate_root_has_a_layer() {
+    check_table_matches(&wire(), 14);
+    check_table_matches(&transport(), 8);
 }
 
 /// The boundary decides; the superset model only describes. Kept apart from the general
 /// check so the reason stays stated.
 #[test]
 fn the_model_imports_nothing_from_the_boundary() {
-    let sources = sources();
+    let sources = sources(&wire());
     let model: Vec<&Source> = sources
         .iter()
         .filter(|s| s.module.first().is_some_and(|m| m == "model"))
@@ -686,7 +782,7 @@ fn a_reference_up_the_layers_is_reported() {
         ),
         source("wire/mod.rs", &["wire"], "use crate::nowhere::X;\n"),
     ];
-    let found = violations(&sources);
+    let found = violations(WIRE, &sources);
     assert_eq!(found.len(), 4, "{found:#?}");
     assert!(
         found[0].starts_with("model/x.rs:1: `model` (row 7) names `session::Session`"),
