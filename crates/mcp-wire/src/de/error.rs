@@ -263,7 +263,23 @@ fn decode(message: &str) -> Option<(Vec<Step>, ModelErrorKind)> {
 /// A read's error message as steps and a kind: unpacked when packed, else serde's message at
 /// the value itself.
 fn unpack(message: String) -> (Vec<Step>, ModelErrorKind) {
-    decode(&message).unwrap_or_else(|| (Vec::new(), ModelErrorKind::Invalid(message)))
+    decode(&message).unwrap_or_else(|| {
+        let message = match without_position(&message) {
+            Some(bare) => bare.to_owned(),
+            None => message,
+        };
+        (Vec::new(), ModelErrorKind::Invalid(message))
+    })
+}
+
+/// `message` without the ` at line L column C` that `serde_json` puts after the message of an
+/// error raised while reading text; `None` when it has none. A located read of text
+/// ([`super::located_text_read`]) words its errors as the read of the `Value` does.
+fn without_position(message: &str) -> Option<&str> {
+    let at = message.rfind(" at line ")?;
+    let (line, column) = message[at + " at line ".len()..].split_once(" column ")?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    (digits(line) && digits(column)).then(|| &message[..at])
 }
 
 /// `e`, raised inside the value reached by `step`, with `step` put in front of its path while
@@ -465,6 +481,30 @@ mod tests {
             e.kind,
             ModelErrorKind::Invalid("missing field `text`".into())
         );
+    }
+
+    #[test]
+    fn a_located_read_of_text_gives_the_values_answer() {
+        for value in [
+            serde_json::json!({"content": [{"type": "text", "text": "a"}, {"type": "text", "text": 5}]}),
+            serde_json::json!({"content": [{"annotations": {"priority": "high"}, "type": "text", "text": "a"}]}),
+            serde_json::json!({"content": [{"type": "text"}]}),
+            serde_json::json!({"content": [{"type": "holo"}]}),
+            serde_json::json!({"content": "x"}),
+            serde_json::json!([1]),
+        ] {
+            let by_value = from_value::<crate::model::CallToolResult>(value.clone()).unwrap_err();
+            let by_text =
+                crate::de::located_text_read::<crate::model::CallToolResult>(&value).unwrap_err();
+            assert_eq!(by_text, by_value, "{value}");
+        }
+        let ok = serde_json::json!({"content": [{"type": "text", "text": "a"}]});
+        assert!(crate::de::located_text_read::<crate::model::CallToolResult>(&ok).is_ok());
+        assert_eq!(
+            without_position("missing field `text` at line 1 column 30"),
+            Some("missing field `text`")
+        );
+        assert_eq!(without_position("a value at line one"), None);
     }
 
     #[test]

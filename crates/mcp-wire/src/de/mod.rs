@@ -847,6 +847,17 @@ pub(crate) fn located_read<T: de::DeserializeOwned>(value: &Value) -> Result<T, 
     T::deserialize(Strict(value, FromValue)).map_err(|e| from_value_error(e, value))
 }
 
+/// Reads `value` as `T` from the value's JSON text, with the answer and the located error of
+/// [`located_read`]: the text reader every text path already has, so a program that reads only
+/// text needs no typed read of a `Value` to word its errors. The text is the value's own
+/// serialization, in the value's member order, so each [`error::Step::Entry`] the read locates
+/// names the same member of `value`.
+pub(crate) fn located_text_read<T: de::DeserializeOwned>(value: &Value) -> Result<T, ModelError> {
+    let text = value.to_string();
+    let _precise = PreciseGuard::enter();
+    strict::from_str(&text, strict::FromText).map_err(|e| from_value_error(e, value))
+}
+
 /// Parses `value` as `T` inside a `Deserialize` impl (union dispatch), keeping the member's
 /// inner path and error kind in the returned serde error.
 pub(crate) fn dispatch<T: de::DeserializeOwned, E: de::Error>(value: Value) -> Result<T, E> {

@@ -35,8 +35,8 @@ pub(crate) trait Mode: Copy {
     const TEXT: bool;
     /// Whether an error climbing out of a map entry or an array element gets that step put in
     /// front of its path when errors are located ([`super::error::located`]). The `Value` reads
-    /// do it, so one read both types a value and locates its error; text reads leave the
-    /// locating to that read.
+    /// and the reads of checked text do it, so one read both types a value and locates its
+    /// error (a located read of text: [`super::located_text_read`]).
     const LOCATES: bool = false;
     /// The keys of one object read so far, for the repeated-key check (`()`: not checked).
     type Keys: Keys;
@@ -90,6 +90,7 @@ impl Mode for FromValue {
 
 impl Mode for FromText {
     const TEXT: bool = true;
+    const LOCATES: bool = true;
     type Keys = ();
 
     #[inline]

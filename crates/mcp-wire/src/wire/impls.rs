@@ -359,6 +359,10 @@ impl WireParse for ServerResult {
         ];
         ranked(value, version, "ServerResult", &arms)
     }
+
+    fn parse_structure_of_text(value: &Value, version: &VersionLike) -> Result<Self, ParseError> {
+        Self::parse_structure(value, version)
+    }
 }
 
 impl WireParse for ClientResult {
@@ -378,6 +382,10 @@ impl WireParse for ClientResult {
             arm!(ClientResult::ListTasks(ListTasksResult)),
         ];
         ranked(value, version, "ClientResult", &arms)
+    }
+
+    fn parse_structure_of_text(value: &Value, version: &VersionLike) -> Result<Self, ParseError> {
+        Self::parse_structure(value, version)
     }
 }
 

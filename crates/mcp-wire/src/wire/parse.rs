@@ -55,6 +55,15 @@ pub trait WireParse: DeserializeOwned {
         plain(value, version, Self::TYPE_NAME, Self::KIND)
     }
 
+    /// [`Self::parse_structure`] for a `Value` parsed from text, with the same answer and error:
+    /// the type is read from the value's text ([`plain_text`]), so a program whose bodies
+    /// arrive as text reads them with the text reader alone, its errors included. The ranked
+    /// result unions read the `Value`.
+    #[doc(hidden)]
+    fn parse_structure_of_text(value: &Value, version: &VersionLike) -> Result<Self, ParseError> {
+        plain_text(value, version, Self::TYPE_NAME, Self::KIND)
+    }
+
     /// Whether the structural parse is the type's own `Deserialize` (so text can be parsed
     /// straight into it); `false` for the ranked result unions, which need the whole object.
     #[doc(hidden)]
@@ -266,6 +275,17 @@ pub(crate) fn plain<T: DeserializeOwned>(
     kind: ParseKind,
 ) -> Result<T, ParseError> {
     crate::de::located_read::<T>(value).map_err(|e| from_model(e, version, type_name, kind))
+}
+
+/// [`plain`] read from `value`'s text ([`crate::de::located_text_read`]): the same answer and
+/// error.
+pub(crate) fn plain_text<T: DeserializeOwned>(
+    value: &Value,
+    version: &VersionLike,
+    type_name: &'static str,
+    kind: ParseKind,
+) -> Result<T, ParseError> {
+    crate::de::located_text_read::<T>(value).map_err(|e| from_model(e, version, type_name, kind))
 }
 
 /// The 2026-07-28 mandates on the raw input (they apply to known 2026-07-28 only).
@@ -528,7 +548,7 @@ fn parse_text_by_value<T: WireParse>(
     version: VersionLike,
 ) -> Result<T, ParseError> {
     let value = text.value(&version, T::TYPE_NAME)?;
-    parse_value_as(&value, version)
+    parse_value_with(&value, version, T::parse_structure_of_text)
 }
 
 /// What the boundary reads a body from: a parsed [`Value`], JSON text (`str`, `String`) or
@@ -623,8 +643,18 @@ pub(crate) fn parse_value_as<T: WireParse>(
     json: &Value,
     version: VersionLike,
 ) -> Result<T, ParseError> {
+    parse_value_with(json, version, T::parse_structure)
+}
+
+/// [`parse_value_as`] with `structure` as the structural parse ([`WireParse::parse_structure`],
+/// or its read through text for a `Value` parsed from text).
+fn parse_value_with<T: WireParse>(
+    json: &Value,
+    version: VersionLike,
+    structure: fn(&Value, &VersionLike) -> Result<T, ParseError>,
+) -> Result<T, ParseError> {
     existence::<T>(json.get("method").and_then(Value::as_str), &version)?;
-    let parsed = T::parse_structure(json, &version)?;
+    let parsed = structure(json, &version)?;
     mandates(json, &version, T::TYPE_NAME, T::KIND)?;
     Ok(parsed)
 }
