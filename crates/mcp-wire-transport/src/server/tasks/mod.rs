@@ -711,28 +711,11 @@ pub fn new_task_id() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// `t` as ISO 8601 UTC with milliseconds, e.g. `2026-12-02T04:05:06.789Z` (task timestamps).
+/// `t` as ISO 8601 UTC with milliseconds, e.g. `2026-12-02T04:05:06.789Z` (task timestamps);
+/// a time outside the years 1970 to 9999 is written as the nearer end of that range.
 pub fn iso8601(t: SystemTime) -> String {
-    let d = t.duration_since(UNIX_EPOCH).unwrap_or_default();
-    let secs = d.as_secs();
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rem / 3_600,
-        rem % 3_600 / 60,
-        rem % 60,
-        d.subsec_millis()
-    )
+    let last = UNIX_EPOCH + Duration::from_millis(253_402_300_799_999);
+    humantime::format_rfc3339_millis(t.clamp(UNIX_EPOCH, last)).to_string()
 }
 
 #[cfg(test)]
@@ -746,6 +729,10 @@ mod tests {
         assert_eq!(iso8601(t), "2026-12-02T04:05:06.789Z");
         let leap = UNIX_EPOCH + Duration::from_secs(951_782_400);
         assert_eq!(iso8601(leap), "2000-02-29T00:00:00.000Z");
+        let before = UNIX_EPOCH - Duration::from_secs(1);
+        assert_eq!(iso8601(before), "1970-01-01T00:00:00.000Z");
+        let after = UNIX_EPOCH + Duration::from_secs(400_000_000_000);
+        assert_eq!(iso8601(after), "9999-12-31T23:59:59.999Z");
     }
 
     fn store(max: usize, ttl: Duration) -> Arc<TaskStore> {
