@@ -42,6 +42,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use mcp_wire::ProtocolVersion;
+use mcp_wire_transport::Secret;
 use mcp_wire_transport::server::oauth::AuthOptions;
 
 use mcp_wire_transport::server::ReplicaOptions;
@@ -158,24 +159,6 @@ pub struct BridgeArgs {
     pub command: Vec<OsString>,
 }
 
-/// A secret given on the command line: its `Debug` output says nothing of it.
-#[derive(Clone)]
-pub struct Secret(String);
-
-impl std::str::FromStr for Secret {
-    type Err = std::convert::Infallible;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self(s.to_owned()))
-    }
-}
-
-impl std::fmt::Debug for Secret {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Secret(…)")
-    }
-}
-
 /// A parsed revision list.
 #[derive(Debug, Clone)]
 pub struct RevisionList(pub Vec<ProtocolVersion>);
@@ -225,7 +208,7 @@ impl BridgeArgs {
         auth.resource = self.resource.clone();
         auth.introspection = self.auth_introspection.clone();
         auth.client_id = self.auth_client_id.clone();
-        auth.client_secret = self.auth_client_secret.as_ref().map(|s| s.0.clone());
+        auth.client_secret = self.auth_client_secret.clone();
         auth
     }
 }
@@ -239,13 +222,13 @@ async fn upstream_authorizer(
 ) -> Result<Option<std::sync::Arc<dyn mcp_wire_transport::client::Authorizer>>, BridgeError> {
     use mcp_wire_transport::client::StaticToken;
     use mcp_wire_transport::client::oauth::{
-        FileStore, Grant, LoopbackBrowser, OAuthClient, OAuthConfig, PreRegistered,
+        FileTokenStore, Grant, LoopbackBrowser, OAuthClient, OAuthConfig, PreRegistered,
     };
     let config_error = |e: mcp_wire_transport::TransportError| BridgeError::Config(e.to_string());
     let token = args
         .upstream_token
         .as_ref()
-        .map(|t| t.0.clone())
+        .map(|t| t.expose().to_owned())
         .or_else(|| std::env::var("MCP_UPSTREAM_TOKEN").ok());
     if let (Some(token), false) = (&token, args.upstream_oauth) {
         return Ok(Some(std::sync::Arc::new(
@@ -269,18 +252,18 @@ async fn upstream_authorizer(
     let mut config = OAuthConfig::new(grant).client_name("mcp-frames bridge");
     if let Some(id) = &args.upstream_client_id {
         let mut client = PreRegistered::new(id.clone());
-        let secret = args
-            .upstream_client_secret
-            .as_ref()
-            .map(|s| s.0.clone())
-            .or_else(|| std::env::var("MCP_UPSTREAM_CLIENT_SECRET").ok());
+        let secret = args.upstream_client_secret.as_ref().cloned().or_else(|| {
+            std::env::var("MCP_UPSTREAM_CLIENT_SECRET")
+                .ok()
+                .map(Secret::new)
+        });
         if let Some(secret) = secret {
-            client = client.secret(mcp_wire_transport::client::oauth::Secret::new(secret));
+            client = client.secret(secret);
         }
         config = config.pre_registered(client);
     }
     if let Some(path) = &args.upstream_token_file {
-        config = config.store(std::sync::Arc::new(FileStore::new(path)));
+        config = config.store(std::sync::Arc::new(FileTokenStore::new(path)));
     }
     let client = OAuthClient::new(server_url, config).map_err(config_error)?;
     Ok(Some(std::sync::Arc::new(client)))

@@ -20,6 +20,7 @@ pub mod error;
 pub mod fixtures;
 pub mod frame;
 mod routing;
+mod secret;
 pub mod server;
 pub mod stdio;
 pub mod telemetry;
@@ -29,3 +30,4 @@ pub use frame::{
     Connection, ConnectionDriver, ConnectionEnd, ConnectionHandle, Frame, FrameReceiver,
     FrameSender, ServerStreamGate,
 };
+pub use secret::Secret;

@@ -40,8 +40,9 @@ use super::auth::{Authorizer, ChallengeFuture};
 use crate::TransportError;
 use crate::server::oauth::OAuthHttp;
 
+pub use crate::Secret;
 pub use redirect::{CallbackFuture, FollowRedirect, LoopbackBrowser, UserAgent};
-pub use store::{FileStore, MemoryStore, Registration, Secret, Stored, TokenStore, Tokens};
+pub use store::{FileTokenStore, MemoryTokenStore, Registration, Stored, TokenStore, Tokens};
 
 /// A client registered with the authorization server beforehand.
 #[derive(Debug, Clone)]
@@ -159,7 +160,7 @@ impl OAuthConfig {
         Self {
             grant,
             http: Arc::new(crate::server::oauth::HttpSender::default()),
-            store: Arc::new(MemoryStore::default()),
+            store: Arc::new(MemoryTokenStore::default()),
             client_name: "mcp-wire".to_owned(),
             pre_registered: None,
             client_metadata_url: None,

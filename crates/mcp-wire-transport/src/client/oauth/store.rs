@@ -1,6 +1,6 @@
 //! Where the OAuth client keeps what it obtained — tokens and client registrations — between
-//! uses: a pluggable [`TokenStore`], kept in memory ([`MemoryStore`]) or in a file readable by
-//! its owner only ([`FileStore`]).
+//! uses: a pluggable [`TokenStore`], kept in memory ([`MemoryTokenStore`]) or in a file readable by
+//! its owner only ([`FileTokenStore`]).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -9,30 +9,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
-use crate::TransportError;
-
-/// A credential: shown as `…` by `Debug`, so it never reaches a log by accident.
-#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct Secret(String);
-
-impl Secret {
-    /// Wraps `text`.
-    pub fn new(text: impl Into<String>) -> Self {
-        Self(text.into())
-    }
-
-    /// The credential itself, for the one place that sends it.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl std::fmt::Debug for Secret {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Secret(…)")
-    }
-}
+use crate::{Secret, TransportError};
 
 /// The tokens a token endpoint issued.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -106,9 +83,9 @@ pub trait TokenStore: Send + Sync + 'static {
 
 /// Credentials for this process only.
 #[derive(Debug, Default)]
-pub struct MemoryStore(Mutex<HashMap<String, Stored>>);
+pub struct MemoryTokenStore(Mutex<HashMap<String, Stored>>);
 
-impl TokenStore for MemoryStore {
+impl TokenStore for MemoryTokenStore {
     fn load(&self, resource: &str) -> Result<Stored, TransportError> {
         let map = self.0.lock().unwrap_or_else(|e| e.into_inner());
         Ok(map.get(resource).cloned().unwrap_or_default())
@@ -124,12 +101,12 @@ impl TokenStore for MemoryStore {
 /// Credentials in one JSON file (an object by resource), created readable and writable by its
 /// owner only (mode 0600 on Unix) and replaced whole on every save.
 #[derive(Debug)]
-pub struct FileStore {
+pub struct FileTokenStore {
     path: PathBuf,
     lock: Mutex<()>,
 }
 
-impl FileStore {
+impl FileTokenStore {
     /// A store in `path` (created on the first save).
     pub fn new(path: impl Into<PathBuf>) -> Self {
         Self {
@@ -152,7 +129,7 @@ impl FileStore {
     }
 }
 
-impl TokenStore for FileStore {
+impl TokenStore for FileTokenStore {
     fn load(&self, resource: &str) -> Result<Stored, TransportError> {
         let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
         Ok(self.read_all()?.remove(resource).unwrap_or_default())
@@ -223,7 +200,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("mcp-wire-store-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("tokens.json");
-        let store = FileStore::new(&path);
+        let store = FileTokenStore::new(&path);
         assert_eq!(store.load("http://h/mcp").unwrap(), Stored::default());
         let stored = Stored {
             tokens: Some(tokens()),
@@ -235,7 +212,10 @@ mod tests {
             }],
         };
         store.save("http://h/mcp", &stored).unwrap();
-        assert_eq!(FileStore::new(&path).load("http://h/mcp").unwrap(), stored);
+        assert_eq!(
+            FileTokenStore::new(&path).load("http://h/mcp").unwrap(),
+            stored
+        );
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt as _;

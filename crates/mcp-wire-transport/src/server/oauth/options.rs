@@ -3,6 +3,7 @@
 use std::net::SocketAddr;
 
 use super::{IntrospectionValidator, ResourceServer};
+use crate::Secret;
 
 /// The `--help` lines of [`AuthOptions`].
 pub const AUTH_OPTIONS_HELP: &str = "\
@@ -21,7 +22,7 @@ authorization (OAuth 2.1 resource server; off unless --auth-issuer is given):
 const SECRET_VARIABLE: &str = "MCP_AUTH_CLIENT_SECRET";
 
 /// The authorization options of a server binary (see [`AUTH_OPTIONS_HELP`]).
-#[derive(Clone, Default)]
+#[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub struct AuthOptions {
     /// `--auth-issuer`: the accepted authorization servers' issuer identifiers.
@@ -35,20 +36,7 @@ pub struct AuthOptions {
     /// `--auth-client-id`.
     pub client_id: Option<String>,
     /// `--auth-client-secret`.
-    pub client_secret: Option<String>,
-}
-
-impl std::fmt::Debug for AuthOptions {
-    // The client secret stays out of every log line.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("AuthOptions")
-            .field("issuers", &self.issuers)
-            .field("scopes", &self.scopes)
-            .field("resource", &self.resource)
-            .field("introspection", &self.introspection)
-            .field("client_id", &self.client_id)
-            .finish_non_exhaustive()
-    }
+    pub client_secret: Option<Secret>,
 }
 
 impl AuthOptions {
@@ -73,7 +61,7 @@ impl AuthOptions {
             "--resource" => self.resource = Some(value()?),
             "--auth-introspection" => self.introspection = Some(value()?),
             "--auth-client-id" => self.client_id = Some(value()?),
-            "--auth-client-secret" => self.client_secret = Some(value()?),
+            "--auth-client-secret" => self.client_secret = Some(Secret::new(value()?)),
             _ => return Ok(false),
         }
         Ok(true)
@@ -116,7 +104,7 @@ impl AuthOptions {
                     IntrospectionValidator::new(endpoint, &resource, self.issuers.clone());
                 if let Some(id) = &self.client_id {
                     let secret = match &self.client_secret {
-                        Some(s) => s.clone(),
+                        Some(s) => s.expose().to_owned(),
                         None => std::env::var(SECRET_VARIABLE).map_err(|_| {
                             format!(
                                 "--auth-client-id needs --auth-client-secret or {SECRET_VARIABLE}"
