@@ -212,9 +212,9 @@ impl TaskOp {
     }
 }
 
-/// What the bus carries between replicas. Externally tagged (`{"Answer": {…}}`): the variant
-/// name comes first, so a message is read as it arrives, with no buffering of its members.
+/// What the bus carries between replicas.
 #[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "t")]
 enum Message {
     /// The client's answer to a server→client request of `session`.
     Answer {
