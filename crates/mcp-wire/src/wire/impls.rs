@@ -110,8 +110,6 @@ macro_rules! requests {
         impl WireParse for $ty {
             const TYPE_NAME: &'static str = stringify!($ty);
             const KIND: ParseKind = ParseKind::Request;
-            const FRAME_METHODS: Option<&'static [&'static str]> =
-                Some(&[<$ty as Request>::METHOD]);
 
             fn mandate_facts(&self) -> MandateFacts<'_> {
                 MandateFacts::request(
@@ -134,8 +132,6 @@ macro_rules! notifications {
         impl WireParse for $ty {
             const TYPE_NAME: &'static str = stringify!($ty);
             const KIND: ParseKind = ParseKind::Notification;
-            const FRAME_METHODS: Option<&'static [&'static str]> =
-                Some(&[<$ty as Notification>::METHOD]);
         }
     )*};
 }
@@ -259,7 +255,6 @@ macro_rules! method_unions {
             }
 
             const METHOD_TABLE: Option<MethodTable> = Some(|f| f.$table);
-            const FRAME_METHODS: Option<&'static [&'static str]> = Some(<$ty>::TAGS);
 
             fn union_method(&self) -> Option<&'static str> {
                 Some(self.method())

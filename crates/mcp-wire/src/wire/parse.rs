@@ -88,12 +88,6 @@ pub trait WireParse: DeserializeOwned {
         None
     }
 
-    /// For request and notification bodies (and their unions): the methods the type reads.
-    /// The one-pass frame read ([`parse_frame`](super::parse_frame)) tells a request from a
-    /// notification by them when the method comes before the id; `None` (every other type)
-    /// keeps the type out of that read.
-    #[doc(hidden)]
-    const FRAME_METHODS: Option<&'static [&'static str]> = None;
 }
 
 /// A method table of a revision's facts (`client_requests`, `server_notifications`, …).
@@ -412,8 +406,7 @@ impl<'a> Text<'a> {
     }
 }
 
-/// Where a typed parse reads from: JSON text, text not yet checked as strict JSON, or the next
-/// value of a map being read (a frame's `result`, typed in the frame's one pass).
+/// Where a typed parse reads from: JSON text, or text not yet checked as strict JSON.
 pub(crate) trait TypedSource<'de> {
     /// The source as one that can be read more than once.
     type Again: TypedSource<'de> + Copy;
@@ -470,34 +463,10 @@ impl<'a> TypedSource<'a> for UncheckedText<'a> {
     }
 }
 
-/// The next value of a map being read, as a [`TypedSource`].
-pub(crate) struct NextValue<'m, A>(pub(crate) &'m mut A);
-
-impl<'de, A: serde::de::MapAccess<'de>> TypedSource<'de> for NextValue<'_, A> {
-    type Again = Text<'de>;
-
-    #[inline]
-    fn typed<T: serde::Deserialize<'de>>(self) -> Option<T> {
-        self.0
-            .next_value_seed(strict::StrictSeed(
-                std::marker::PhantomData::<T>,
-                strict::FromText,
-            ))
-            .ok()
-    }
-
-    fn again(self) -> Option<Text<'de>> {
-        self.0
-            .next_value::<&'de serde_json::value::RawValue>()
-            .ok()
-            .map(|raw| Text::Str(raw.get()))
-    }
-}
-
 /// Whether a typed value passes at `version`: its type (or method) exists there, then the
 /// revision's mandates; `None` when the typed value cannot answer (the `Value` path then
 /// decides). Judged by reference, so a large typed value is not moved in and out.
-pub(crate) fn check<T: WireParse>(
+fn check<T: WireParse>(
     parsed: &T,
     version: &VersionLike,
 ) -> Option<Result<(), ParseError>> {
@@ -1057,9 +1026,9 @@ fn parse_result_text_by_value(
 
 /// The typed half of [`parse_result_text_for`] for a result typed by `method` (its own
 /// result, or at 2026-07-28 an `InputRequiredResult` where `resultType` says so), read from
-/// text or from a frame's `result` member into `slot` (filled when this gives `Some(Ok(()))`);
+/// text into `slot` (filled when this gives `Some(Ok(()))`);
 /// `None` sends the caller to the `Value` path.
-pub(crate) fn typed_result_for<'de>(
+fn typed_result_for<'de>(
     method: &str,
     source: impl TypedSource<'de>,
     version: &VersionLike,

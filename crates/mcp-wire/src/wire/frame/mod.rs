@@ -6,12 +6,9 @@
 //! place the frame in its [`Session`](crate::session::Session) (a `RawFrame` is the session's
 //! [`Evidence`](crate::session::Evidence)) before typing it ([`RawFrame::parse`] with a [`ResultFor`]).
 //!
-//! `parse_frame` and `parse_frame_answering` read a good frame in one pass: the envelope members
-//! and the typed body come out of the same `serde_json` read, in any member order (`once.rs`).
-//! A frame the one pass does not take (any fault, a repeated member, `params` before `method`)
-//! is read again by the two-pass route, `RawFrame::split` (the envelope members as borrowed
-//! `serde_json::value::RawValue`s) then `RawFrame::parse` ([`parse_as`] /
-//! [`parse_result_for`] on the text), whose answers and errors are the reference. The
+//! `parse_frame` and `parse_frame_answering` take one route for every frame: `RawFrame::split`
+//! (the envelope members as borrowed `serde_json::value::RawValue`s, in any member order) then
+//! `RawFrame::parse` ([`parse_as`] / [`parse_result_for`] on the body's text). The
 //! envelope types emit through [`serialize_for_vec`](super::serialize_for_vec) by writing the
 //! body's planned text inside the envelope's, in the same buffer. No `serde_json::Value` is
 //! built for a good frame.
@@ -450,9 +447,8 @@ pub fn parse_frame<R: WireParse, N: WireParse>(
 /// `|id| session.pending(direction, id).map(Pending::result_for)`); `None` keeps the result as
 /// text ([`TypedFrame::UntypedResponse`]).
 ///
-/// A good frame is read in one pass (envelope and body together, in any member order); a
-/// frame that is not is read again by [`RawFrame::split`] and [`RawFrame::parse`], whose
-/// answers and errors these are.
+/// The frame is split ([`RawFrame::split`]), then its body typed ([`RawFrame::parse`]): one
+/// route for every frame, good or bad.
 ///
 /// ```
 /// use mcp_wire::ProtocolVersion::V2025_06_18;
@@ -474,36 +470,16 @@ pub fn parse_frame_answering<'a, 'r, R: WireParse, N: WireParse>(
     answering: impl FnOnce(&RequestId) -> Option<ResultFor<'r>>,
 ) -> Result<TypedFrame<'a, R, N>, FrameError> {
     let version = version.into();
-    let mut answering = once::Answering::new(answering);
-    let mut slot = None;
-    if once::read(text, &version, &mut answering, &mut slot)
-        && let Some(frame) = slot
-    {
-        return Ok(frame);
-    }
-    read_twice(text, version, &mut answering)
-}
-
-/// The two-pass read of [`parse_frame_answering`]: the split, then the body typed (out of line:
-/// bad frames and the unusual ones come here).
-#[cold]
-#[inline(never)]
-fn read_twice<'a, 'r, R: WireParse, N: WireParse>(
-    text: &'a str,
-    version: VersionLike,
-    answering: &mut once::Answering<'r, impl FnOnce(&RequestId) -> Option<ResultFor<'r>>>,
-) -> Result<TypedFrame<'a, R, N>, FrameError> {
     let raw = RawFrame::split(text).map_err(|mut e| {
         e.error.version = version.clone();
         e
     })?;
     let answers = match raw.envelope() {
-        Envelope::Response { id } => answering.get(id),
+        Envelope::Response { id } => answering(id),
         _ => None,
     };
     raw.parse(version, answers)
 }
 
-mod once;
 #[cfg(test)]
 mod tests;
