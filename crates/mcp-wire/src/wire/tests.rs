@@ -744,6 +744,41 @@ fn writer_and_vec_agree() {
     );
 }
 
+/// Strings drawn mostly from the characters that matter to escaping.
+fn tricky_string() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let pieces = prop_oneof![
+        Just("a".to_owned()),
+        Just("\"".to_owned()),
+        Just("\\".to_owned()),
+        (0u8..0x20).prop_map(|b| char::from(b).to_string()),
+        Just("\u{7f}\u{2028}é🦀".to_owned()),
+        any::<char>().prop_map(String::from),
+    ];
+    prop::collection::vec(pieces, 0..24).prop_map(|v| v.concat())
+}
+
+proptest::proptest! {
+    /// The text output writes strings, keys and numbers as `serde_json` writes the same
+    /// emission's `Value`: escapes included, in keys of open maps and in values.
+    #[test]
+    fn text_is_serde_json_text_of_the_value(s in tricky_string(), n in proptest::prelude::any::<f64>()) {
+        let mut meta = Meta::new();
+        meta.insert(s.clone(), json!([s, n, -1, u64::MAX]));
+        let r = CallToolResult {
+            meta: Some(meta),
+            content: vec![text(&s)],
+            structured_content: Some(json!({ s.clone(): s })),
+            ..Default::default()
+        };
+        for v in ProtocolVersion::ALL {
+            let mut bytes = Vec::new();
+            serialize_for_vec(&r, v, &mut bytes).unwrap();
+            proptest::prop_assert_eq!(&bytes, &serde_json::to_vec(&serialize_for(&r, v).unwrap()).unwrap());
+        }
+    }
+}
+
 /// The ledger against the generated field tables.
 mod completeness {
     use std::collections::BTreeMap;
