@@ -215,20 +215,9 @@ const STATELESS_ERA: Revisions = Revisions::STATELESS;
 const EVERY_REVISION: Revisions = Revisions::ALL;
 const UP_TO_2025_06_18_AND_STATELESS: Revisions = UP_TO_2025_06_18.or(STATELESS_ERA);
 
-const fn row(
-    owner: &'static str,
-    field: &'static str,
-    revisions: Revisions,
-    action: Action,
-    reason: &'static str,
-) -> LedgerRow {
-    LedgerRow {
-        owner,
-        field,
-        revisions,
-        action,
-        reason,
-    }
+#[rustfmt::skip]
+const fn row(owner: &'static str, field: &'static str, revisions: Revisions, action: Action, reason: &'static str) -> LedgerRow {
+    LedgerRow { owner, field, revisions, action, reason }
 }
 
 use Action::{Pass, Refuse, Strip};
@@ -369,18 +358,9 @@ pub static LEDGER: &[LedgerRow] = &[
     row("UntitledSingleSelectEnumSchema", "default", ONLY_2025_06_18, Pass, "a form default; descriptive (2025-06-18 writes this member as its EnumSchema)"),
 ];
 
-const fn ty(
-    name: &'static str,
-    body: Revisions,
-    nested: Revisions,
-    reason: &'static str,
-) -> TypeRow {
-    TypeRow {
-        name,
-        body,
-        nested,
-        reason,
-    }
+#[rustfmt::skip]
+const fn ty(name: &'static str, body: Revisions, nested: Revisions, reason: &'static str) -> TypeRow {
+    TypeRow { name, body, nested, reason }
 }
 
 const NO_REVISION: Revisions = Revisions::NONE;
@@ -490,12 +470,9 @@ pub struct ExtensionType {
     pub extension: &'static str,
 }
 
+#[rustfmt::skip]
 const fn ext(name: &'static str, revisions: Revisions) -> ExtensionType {
-    ExtensionType {
-        name,
-        revisions,
-        extension: crate::model::TASKS_EXTENSION_ID,
-    }
+    ExtensionType { name, revisions, extension: crate::model::TASKS_EXTENSION_ID }
 }
 
 /// The extension types (today: the tasks extension, SEP-2663, at 2026-07-28). Sorted by name.
@@ -662,20 +639,9 @@ impl fmt::Display for MemberRow {
     }
 }
 
-const fn member(
-    union: &'static str,
-    member: &'static str,
-    revisions: Revisions,
-    action: MemberAction,
-    reason: &'static str,
-) -> MemberRow {
-    MemberRow {
-        union,
-        member,
-        revisions,
-        action,
-        reason,
-    }
+#[rustfmt::skip]
+const fn member(union: &'static str, member: &'static str, revisions: Revisions, action: MemberAction, reason: &'static str) -> MemberRow {
+    MemberRow { union, member, revisions, action, reason }
 }
 
 const MULTI: &str = "multi-select answers are string arrays, which 2025-06-18 cannot carry";
@@ -768,12 +734,9 @@ pub struct ResultShape {
     pub cacheable: bool,
 }
 
+#[rustfmt::skip]
 const fn result(name: &'static str, result_type: &'static str, cacheable: bool) -> ResultShape {
-    ResultShape {
-        name,
-        result_type,
-        cacheable,
-    }
+    ResultShape { name, result_type, cacheable }
 }
 
 /// The results of 2026-07-28 (the `Result` subtypes; sampling, roots and elicitation results are
@@ -801,17 +764,10 @@ pub static RESULTS_2026: &[ResultShape] = &[
 pub const RESULT_TYPES_2026: [&str; 2] = ["complete", "input_required"];
 
 /// The client requests of 2026-07-28 (they carry the reserved `_meta` identity).
+#[rustfmt::skip]
 pub const CLIENT_REQUESTS_2026: [&str; 10] = [
-    "completion/complete",
-    "prompts/get",
-    "prompts/list",
-    "resources/list",
-    "resources/read",
-    "resources/templates/list",
-    "server/discover",
-    "subscriptions/listen",
-    "tools/call",
-    "tools/list",
+    "completion/complete", "prompts/get", "prompts/list", "resources/list", "resources/read",
+    "resources/templates/list", "server/discover", "subscriptions/listen", "tools/call", "tools/list",
 ];
 
 /// A reserved `_meta` key of 2026-07-28 client requests.
@@ -836,16 +792,8 @@ pub static RESERVED_META: &[ReservedMeta] = &[
 ];
 
 /// The eight logging levels.
-pub const LOGGING_LEVELS: [&str; 8] = [
-    "debug",
-    "info",
-    "notice",
-    "warning",
-    "error",
-    "critical",
-    "alert",
-    "emergency",
-];
+#[rustfmt::skip]
+pub const LOGGING_LEVELS: [&str; 8] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
 /// A typed edge into an open map: the value under `key` of `owner` is a `child`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -867,13 +815,11 @@ pub static EDGES: &[Edge] = &[
 ];
 
 /// Fields whose values are free-form JSON: never shaped, written as they are.
+#[rustfmt::skip]
 pub static OPAQUE: &[(&str, &str)] = &[
-    ("CallToolRequestParams", "arguments"),
-    ("CallToolResult", "structuredContent"),
-    ("LoggingMessageNotificationParams", "data"),
-    ("Tool", "inputSchema"),
-    ("Tool", "outputSchema"),
-    ("ToolUseContent", "input"),
+    ("CallToolRequestParams", "arguments"), ("CallToolResult", "structuredContent"),
+    ("LoggingMessageNotificationParams", "data"), ("Tool", "inputSchema"),
+    ("Tool", "outputSchema"), ("ToolUseContent", "input"),
 ];
 
 /// Everything the emitter knows about one owner, gathered from the tables once.
