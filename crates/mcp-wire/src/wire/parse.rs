@@ -87,7 +87,6 @@ pub trait WireParse: DeserializeOwned {
     fn union_method(&self) -> Option<&'static str> {
         None
     }
-
 }
 
 /// A method table of a revision's facts (`client_requests`, `server_notifications`, …).
@@ -466,10 +465,7 @@ impl<'a> TypedSource<'a> for UncheckedText<'a> {
 /// Whether a typed value passes at `version`: its type (or method) exists there, then the
 /// revision's mandates; `None` when the typed value cannot answer (the `Value` path then
 /// decides). Judged by reference, so a large typed value is not moved in and out.
-fn check<T: WireParse>(
-    parsed: &T,
-    version: &VersionLike,
-) -> Option<Result<(), ParseError>> {
+fn check<T: WireParse>(parsed: &T, version: &VersionLike) -> Option<Result<(), ParseError>> {
     if let Err(e) = existence::<T>(parsed_method(parsed), version) {
         return Some(Err(e));
     }

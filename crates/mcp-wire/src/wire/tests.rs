@@ -1,7 +1,8 @@
 //! Engine tests on a small stand-in model shaped like the superset (same spec names, serde
 //! layout: optional fields skipped when `None`, `_meta` an open map, content internally tagged).
 
-use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::impls::sealed::Sealed;
@@ -13,7 +14,7 @@ type Meta = Map<String, Value>;
 
 use crate::model::ContentBlock;
 
-#[derive(Serialize, Default, Describe)]
+#[derive(Serialize, Deserialize, Default, Describe)]
 #[serde(rename_all = "camelCase")]
 struct CallToolResult {
     #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
@@ -26,7 +27,7 @@ struct CallToolResult {
     is_error: bool,
 }
 
-#[derive(Serialize, Default, Describe)]
+#[derive(Serialize, Deserialize, Default, Describe)]
 #[serde(rename_all = "camelCase")]
 struct ListToolsResult {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -38,7 +39,7 @@ struct ListToolsResult {
     result_type: Option<String>,
 }
 
-#[derive(Serialize, Default, Describe)]
+#[derive(Serialize, Deserialize, Default, Describe)]
 #[serde(rename_all = "camelCase")]
 struct EmptyResult {
     #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
@@ -47,7 +48,7 @@ struct EmptyResult {
     result_type: Option<String>,
 }
 
-#[derive(Serialize, Default, Describe)]
+#[derive(Serialize, Deserialize, Default, Describe)]
 #[serde(rename_all = "camelCase")]
 struct InputRequiredResult {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -58,7 +59,7 @@ struct InputRequiredResult {
     result_type: Option<String>,
 }
 
-#[derive(Serialize, Default, Describe)]
+#[derive(Serialize, Deserialize, Default, Describe)]
 #[serde(rename_all = "camelCase")]
 struct CallToolRequestParams {
     #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
@@ -70,13 +71,13 @@ struct CallToolRequestParams {
     input_responses: Option<Map<String, Value>>,
 }
 
-#[derive(Serialize, Describe)]
+#[derive(Serialize, Deserialize, Describe)]
 struct CallToolRequest {
-    method: &'static str,
+    method: String,
     params: CallToolRequestParams,
 }
 
-#[derive(Serialize, Default, Describe)]
+#[derive(Serialize, Deserialize, Default, Describe)]
 struct PaginatedRequestParams {
     #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     meta: Option<Meta>,
@@ -84,14 +85,14 @@ struct PaginatedRequestParams {
     cursor: Option<String>,
 }
 
-#[derive(Serialize, Describe)]
+#[derive(Serialize, Deserialize, Describe)]
 struct ListToolsRequest {
-    method: &'static str,
+    method: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     params: Option<PaginatedRequestParams>,
 }
 
-#[derive(Serialize, Default, Describe)]
+#[derive(Serialize, Deserialize, Default, Describe)]
 #[serde(rename_all = "camelCase")]
 struct CancelledNotificationParams {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -100,13 +101,13 @@ struct CancelledNotificationParams {
     reason: Option<String>,
 }
 
-#[derive(Serialize, Describe)]
+#[derive(Serialize, Deserialize, Describe)]
 struct CancelledNotification {
-    method: &'static str,
+    method: String,
     params: CancelledNotificationParams,
 }
 
-#[derive(Serialize, Default, Describe)]
+#[derive(Serialize, Deserialize, Default, Describe)]
 #[serde(rename_all = "camelCase")]
 struct ServerCapabilities {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -117,7 +118,7 @@ struct ServerCapabilities {
     extensions: Option<Value>,
 }
 
-#[derive(Serialize, Describe)]
+#[derive(Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 struct InitializeResult {
     protocol_version: String,
@@ -125,7 +126,7 @@ struct InitializeResult {
     server_info: Value,
 }
 
-#[derive(Serialize, Describe)]
+#[derive(Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 struct ElicitResult {
     action: String,
@@ -135,22 +136,22 @@ struct ElicitResult {
     result_type: Option<String>,
 }
 
-#[derive(Serialize, Describe)]
+#[derive(Serialize, Deserialize, Describe)]
 struct SamplingMessage {
     role: String,
     content: Value,
 }
 
-#[derive(Serialize, Describe)]
+#[derive(Serialize, Deserialize, Describe)]
 #[serde(rename_all = "camelCase")]
 struct CreateMessageRequestParams {
     messages: Vec<SamplingMessage>,
     max_tokens: u64,
 }
 
-#[derive(Serialize, Describe)]
+#[derive(Serialize, Deserialize, Describe)]
 struct CreateMessageRequest {
-    method: &'static str,
+    method: String,
     params: CreateMessageRequestParams,
 }
 
@@ -225,6 +226,16 @@ fn emit<B: WireBody>(b: &B, v: ProtocolVersion) -> String {
         "value and bytes agree"
     );
     text
+}
+
+/// A stand-in body read from its JSON.
+fn stand_in<T: DeserializeOwned>(json: Value) -> T {
+    serde_json::from_value(json).expect("a stand-in body")
+}
+
+/// A `tools/list` request whose params hold only `meta` as `_meta`.
+fn list_tools(meta: Meta) -> ListToolsRequest {
+    stand_in(json!({"method": "tools/list", "params": {"_meta": meta}}))
 }
 
 fn identity() -> Meta {
@@ -318,13 +329,8 @@ fn cache_values_are_checked() {
 
 #[test]
 fn e7_input_required_result() {
-    let mut reqs = Map::new();
-    reqs.insert("r1".into(), json!({"method":"roots/list"}));
-    let r = InputRequiredResult {
-        input_requests: Some(reqs),
-        request_state: Some("s1".into()),
-        result_type: None,
-    };
+    let r: InputRequiredResult =
+        stand_in(json!({"inputRequests": {"r1": {"method": "roots/list"}}, "requestState": "s1"}));
     assert_eq!(
         emit(&r, V2026_07_28),
         r#"{"inputRequests":{"r1":{"method":"roots/list"}},"requestState":"s1","resultType":"input_required"}"#
@@ -367,13 +373,8 @@ fn d10_d11_input_required_rules() {
 
 #[test]
 fn e8_protocol_version_injected_and_identity_required() {
-    let r = ListToolsRequest {
-        method: "tools/list",
-        params: Some(PaginatedRequestParams {
-            meta: Some(identity()),
-            cursor: Some("c1".into()),
-        }),
-    };
+    let r: ListToolsRequest =
+        stand_in(json!({"method": "tools/list", "params": {"_meta": identity(), "cursor": "c1"}}));
     let plain = serde_json::to_string(&r).unwrap();
     assert_eq!(emit(&r, V2025_11_25), plain);
     let (v, report) = serialize_for_report(&r, V2026_07_28).unwrap();
@@ -388,78 +389,36 @@ fn e8_protocol_version_injected_and_identity_required() {
     // Without clientCapabilities: refused (clientInfo alone is not enough).
     let mut meta = identity();
     meta.remove("io.modelcontextprotocol/clientCapabilities");
-    let r = ListToolsRequest {
-        method: "tools/list",
-        params: Some(PaginatedRequestParams {
-            meta: Some(meta),
-            cursor: None,
-        }),
-    };
-    let e = serialize_for(&r, V2026_07_28).unwrap_err();
+    let e = serialize_for(&list_tools(meta), V2026_07_28).unwrap_err();
     assert_eq!(e.kind, EmitErrorKind::MissingRequired);
     assert_eq!(
         e.path.pointer(),
         "/params/_meta/io.modelcontextprotocol~1clientCapabilities"
     );
     // No params at all: refused too, with the path of what is missing.
-    let r = ListToolsRequest {
-        method: "tools/list",
-        params: None,
-    };
+    let r: ListToolsRequest = stand_in(json!({"method": "tools/list"}));
     let e = serialize_for(&r, V2026_07_28).unwrap_err();
     assert_eq!(e.path.pointer(), "/params");
     // clientInfo is optional in the published schema.
-    let mut meta = Map::new();
-    meta.insert(
-        "io.modelcontextprotocol/clientCapabilities".into(),
-        json!({}),
-    );
-    meta.insert(
-        "io.modelcontextprotocol/protocolVersion".into(),
-        json!("caller-pinned"),
-    );
-    let r = ListToolsRequest {
-        method: "tools/list",
-        params: Some(PaginatedRequestParams {
-            meta: Some(meta),
-            cursor: None,
-        }),
-    };
+    let meta = json!({"io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/protocolVersion": "caller-pinned"});
     assert_eq!(
-        emit(&r, V2026_07_28),
+        emit(&list_tools(stand_in(meta)), V2026_07_28),
         r#"{"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/protocolVersion":"caller-pinned"}}}"#
     );
 }
 
 #[test]
 fn reserved_meta_values_are_typed() {
-    let mut meta = identity();
-    meta.insert("io.modelcontextprotocol/logLevel".into(), json!("loud"));
-    let r = ListToolsRequest {
-        method: "tools/list",
-        params: Some(PaginatedRequestParams {
-            meta: Some(meta),
-            cursor: None,
-        }),
-    };
-    let e = serialize_for(&r, V2026_07_28).unwrap_err();
-    assert_eq!(e.kind, EmitErrorKind::InvalidValue);
-    let mut meta = identity();
-    meta.insert(
-        "io.modelcontextprotocol/clientCapabilities".into(),
-        json!("all"),
-    );
-    let r = ListToolsRequest {
-        method: "tools/list",
-        params: Some(PaginatedRequestParams {
-            meta: Some(meta),
-            cursor: None,
-        }),
-    };
-    assert_eq!(
-        serialize_for(&r, V2026_07_28).unwrap_err().kind,
-        EmitErrorKind::InvalidValue
-    );
+    for (key, value) in [
+        ("logLevel", json!("loud")),
+        ("clientCapabilities", json!("all")),
+    ] {
+        let mut meta = identity();
+        meta.insert(format!("io.modelcontextprotocol/{key}"), value);
+        let e = serialize_for(&list_tools(meta), V2026_07_28).unwrap_err();
+        assert_eq!(e.kind, EmitErrorKind::InvalidValue, "{key}");
+    }
 }
 
 #[test]
@@ -469,13 +428,7 @@ fn roots_list_changed_stripped_inside_meta_capabilities() {
         "io.modelcontextprotocol/clientCapabilities".into(),
         json!({"roots": {"listChanged": true}, "tasks": {"list": {}}, "extensions": {"x": {}}}),
     );
-    let r = ListToolsRequest {
-        method: "tools/list",
-        params: Some(PaginatedRequestParams {
-            meta: Some(meta),
-            cursor: None,
-        }),
-    };
+    let r = list_tools(meta);
     let (v, report) = serialize_for_report(&r, V2026_07_28).unwrap();
     assert_eq!(
         v["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"],
@@ -495,15 +448,8 @@ fn roots_list_changed_stripped_inside_meta_capabilities() {
 
 #[test]
 fn e9_task_only_at_2025_11_25() {
-    let r = CallToolRequest {
-        method: "tools/call",
-        params: CallToolRequestParams {
-            meta: Some(identity()),
-            name: "x".into(),
-            task: Some(json!({"ttl":5})),
-            input_responses: None,
-        },
-    };
+    let r: CallToolRequest = stand_in(json!({"method": "tools/call",
+        "params": {"_meta": identity(), "name": "x", "task": {"ttl": 5}}}));
     let v3 = serialize_for(&r, V2025_06_18).unwrap();
     assert!(v3["params"].get("task").is_none());
     let v4 = serialize_for(&r, V2025_11_25).unwrap();
@@ -518,20 +464,10 @@ fn e9_task_only_at_2025_11_25() {
 
 #[test]
 fn d9_retry_fields_stripped_below_2026() {
-    let mut responses = Map::new();
-    responses.insert(
-        "r1".into(),
-        json!({"role":"assistant","content":{"type":"text","text":"x"},"model":"m"}),
+    let r: CallToolRequest = stand_in(
+        json!({"method": "tools/call", "params": {"name": "retry-me",
+        "inputResponses": {"r1": {"role":"assistant","content":{"type":"text","text":"x"},"model":"m"}}}}),
     );
-    let r = CallToolRequest {
-        method: "tools/call",
-        params: CallToolRequestParams {
-            meta: None,
-            name: "retry-me".into(),
-            task: None,
-            input_responses: Some(responses),
-        },
-    };
     let (v, report) = serialize_for_report(&r, V2025_11_25).unwrap();
     assert_eq!(
         v,
@@ -542,26 +478,16 @@ fn d9_retry_fields_stripped_below_2026() {
 
 #[test]
 fn e10_cancelled_requires_request_id_where_the_revision_does() {
-    let r = CancelledNotification {
-        method: "notifications/cancelled",
-        params: CancelledNotificationParams {
-            request_id: Some(json!("abc")),
-            reason: Some("user".into()),
-        },
-    };
+    let r: CancelledNotification = stand_in(json!({"method": "notifications/cancelled",
+        "params": {"requestId": "abc", "reason": "user"}}));
     for v in ProtocolVersion::ALL {
         assert_eq!(
             emit(&r, v),
             r#"{"method":"notifications/cancelled","params":{"requestId":"abc","reason":"user"}}"#
         );
     }
-    let r = CancelledNotification {
-        method: "notifications/cancelled",
-        params: CancelledNotificationParams {
-            request_id: None,
-            reason: Some("user".into()),
-        },
-    };
+    let r: CancelledNotification =
+        stand_in(json!({"method": "notifications/cancelled", "params": {"reason": "user"}}));
     assert!(serialize_for(&r, V2025_11_25).is_ok());
     for v in [V2024_11_05, V2025_06_18, V2026_07_28] {
         let e = serialize_for(&r, v).unwrap_err();
@@ -572,15 +498,9 @@ fn e10_cancelled_requires_request_id_where_the_revision_does() {
 
 #[test]
 fn e11_capability_extensions_and_tasks() {
-    let r = InitializeResult {
-        protocol_version: "2025-11-25".into(),
-        capabilities: ServerCapabilities {
-            tools: Some(json!({"listChanged": true})),
-            tasks: Some(json!({"list": {}})),
-            extensions: Some(json!({"io.x/y": {}})),
-        },
-        server_info: json!({"name":"s","version":"1"}),
-    };
+    let r: InitializeResult = stand_in(json!({"protocolVersion": "2025-11-25",
+        "capabilities": {"tools": {"listChanged": true}, "tasks": {"list": {}}, "extensions": {"io.x/y": {}}},
+        "serverInfo": {"name": "s", "version": "1"}}));
     // Extension entries pass at handshake revisions (server variants live only there).
     let (v, report) = serialize_for_report(&r, V2025_11_25).unwrap();
     assert_eq!(
@@ -614,14 +534,7 @@ fn e11_capability_extensions_and_tasks() {
 
 #[test]
 fn e13_e17_elicit_result() {
-    let mut content = Map::new();
-    content.insert("x".into(), Value::Null);
-    content.insert("y".into(), json!("ok"));
-    let r = ElicitResult {
-        action: "accept".into(),
-        content: Some(content),
-        result_type: None,
-    };
+    let r: ElicitResult = stand_in(json!({"action": "accept", "content": {"x": null, "y": "ok"}}));
     // Deliberately not the literal translation (which emits the null): no revision's schema
     // admits a null answer, and an absent answer means the same, so null answers are stripped.
     for v in [V2025_06_18, V2025_11_25] {
@@ -639,13 +552,9 @@ fn e13_e17_elicit_result() {
         EmitErrorKind::TypeAbsent
     );
     // A list-valued answer cannot be carried at 2025-06-18.
-    let mut content = Map::new();
-    content.insert("pick".into(), json!(["a", "b"]));
-    let r = ElicitResult {
-        action: "accept".into(),
-        content: Some(content),
-        result_type: Some("complete".into()),
-    };
+    let r: ElicitResult = stand_in(
+        json!({"action": "accept", "content": {"pick": ["a", "b"]}, "resultType": "complete"}),
+    );
     let e = serialize_for(&r, V2025_06_18).unwrap_err();
     assert_eq!(e.kind, EmitErrorKind::NotExpressible);
     assert_eq!(e.path.pointer(), "/content/pick");
@@ -679,16 +588,8 @@ fn sampling_tool_content_and_arrays_refused_before_2025_11_25() {
         input: json!({}),
     }))
     .unwrap();
-    let r = CreateMessageRequest {
-        method: "sampling/createMessage",
-        params: CreateMessageRequestParams {
-            messages: vec![SamplingMessage {
-                role: "user".into(),
-                content: json!([{"type":"text","text":"hi"}, tool_use]),
-            }],
-            max_tokens: 10,
-        },
-    };
+    let r: CreateMessageRequest = stand_in(json!({"method": "sampling/createMessage", "params": {
+        "messages": [{"role": "user", "content": [{"type":"text","text":"hi"}, tool_use]}], "maxTokens": 10}}));
     let e = serialize_for(&r, V2025_06_18).unwrap_err();
     assert_eq!(e.kind, EmitErrorKind::NotExpressible);
     assert_eq!(e.path.pointer(), "/params/messages/0/content");
@@ -758,17 +659,37 @@ fn tricky_string() -> impl proptest::strategy::Strategy<Value = String> {
     prop::collection::vec(pieces, 0..24).prop_map(|v| v.concat())
 }
 
+/// JSON values of every kind, with tricky strings as keys and values.
+fn json_value() -> impl proptest::strategy::Strategy<Value = Value> {
+    use proptest::prelude::*;
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        any::<f64>().prop_map(Value::from),
+        tricky_string().prop_map(Value::String),
+    ];
+    leaf.prop_recursive(3, 32, 5, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            prop::collection::vec((tricky_string(), inner), 0..5)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+        ]
+    })
+}
+
 proptest::proptest! {
     /// The text output writes strings, keys and numbers as `serde_json` writes the same
     /// emission's `Value`: escapes included, in keys of open maps and in values.
     #[test]
-    fn text_is_serde_json_text_of_the_value(s in tricky_string(), n in proptest::prelude::any::<f64>()) {
+    fn text_is_serde_json_text_of_the_value(s in tricky_string(), any in json_value()) {
         let mut meta = Meta::new();
-        meta.insert(s.clone(), json!([s, n, -1, u64::MAX]));
+        meta.insert(s.clone(), json!([s, any.clone(), -1, u64::MAX, 0.5]));
         let r = CallToolResult {
             meta: Some(meta),
             content: vec![text(&s)],
-            structured_content: Some(json!({ s.clone(): s })),
+            structured_content: Some(Value::Object(Meta::from_iter([(s.clone(), any)]))),
             ..Default::default()
         };
         for v in ProtocolVersion::ALL {

@@ -382,7 +382,9 @@ fn good_frames_are_read_in_any_member_order() {
     ];
     for text in &frames {
         // Every frame here reads at the revisions that have its method.
-        let at = ProtocolVersion::ALL.into_iter().filter(|v| reads(text, *v, None));
+        let at = ProtocolVersion::ALL
+            .into_iter()
+            .filter(|v| reads(text, *v, None));
         assert!(at.count() >= 1, "{text} reads nowhere");
     }
     // Responses: typed where they stand when the id comes first, after the id when it comes
@@ -421,10 +423,7 @@ fn good_frames_are_read_in_any_member_order() {
             r#"{"jsonrpc":"2.0","id":5,"result":{"resultType":"later"}}"#,
             r#"{"jsonrpc":"2.0","id":5,"result":{"inputRequests":{}}}"#,
         ] {
-            assert!(
-                !reads(bad, V2026_07_28, answering),
-                "{method} {bad}"
-            );
+            assert!(!reads(bad, V2026_07_28, answering), "{method} {bad}");
         }
         // Before 2026-07-28 the body is the method's own result, whatever it says.
         assert!(!reads(input, V2025_11_25, answering), "{method}");
