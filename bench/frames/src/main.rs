@@ -2,7 +2,7 @@
 //!
 //! - **baseline**: `serde_json::from_str::<Value>` then `serde_json::to_writer`;
 //! - **mcp-wire**: the frame API at the frame's revision — `parse_frame_answering` (envelope
-//!   and typed body in one pass; results by the request they answer, from
+//!   split, then the typed body; results by the request they answer, from
 //!   `mcp_wire::session` at load time), then the typed frame written with
 //!   `serialize_for_vec` at the same revision;
 //! - **rmcp**: `serde_json::from_str` into rmcp 3.11's `ClientJsonRpcMessage` /

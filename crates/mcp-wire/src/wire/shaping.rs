@@ -69,42 +69,13 @@ pub struct ShapedMember {
 }
 
 /// The members 2026-07-28 shaping checks and injects, in the order injections are appended.
+#[rustfmt::skip]
 pub static SHAPED_MEMBERS: &[ShapedMember] = &[
-    ShapedMember {
-        on: ShapedObject::Result,
-        key: "resultType",
-        accepts: Accepts::ResultType,
-        injected: Some(Injected::ResultType),
-        rule: "S1",
-    },
-    ShapedMember {
-        on: ShapedObject::CacheableResult,
-        key: "ttlMs",
-        accepts: Accepts::NonNegativeInteger,
-        injected: Some(Injected::Integer(0)),
-        rule: "S2",
-    },
-    ShapedMember {
-        on: ShapedObject::CacheableResult,
-        key: "cacheScope",
-        accepts: Accepts::OneOf(&["public", "private"], "\"public\" or \"private\""),
-        injected: Some(Injected::Str("private")),
-        rule: "S2",
-    },
-    ShapedMember {
-        on: ShapedObject::ClientMeta,
-        key: keys::PROTOCOL_VERSION,
-        accepts: Accepts::String,
-        injected: Some(Injected::ProtocolVersion),
-        rule: "S3",
-    },
-    ShapedMember {
-        on: ShapedObject::ClientMeta,
-        key: keys::LOG_LEVEL,
-        accepts: Accepts::OneOf(&LOGGING_LEVELS, "a logging level"),
-        injected: None,
-        rule: "S6",
-    },
+    ShapedMember { on: ShapedObject::Result, key: "resultType", accepts: Accepts::ResultType, injected: Some(Injected::ResultType), rule: "S1" },
+    ShapedMember { on: ShapedObject::CacheableResult, key: "ttlMs", accepts: Accepts::NonNegativeInteger, injected: Some(Injected::Integer(0)), rule: "S2" },
+    ShapedMember { on: ShapedObject::CacheableResult, key: "cacheScope", accepts: Accepts::OneOf(&["public", "private"], "\"public\" or \"private\""), injected: Some(Injected::Str("private")), rule: "S2" },
+    ShapedMember { on: ShapedObject::ClientMeta, key: keys::PROTOCOL_VERSION, accepts: Accepts::String, injected: Some(Injected::ProtocolVersion), rule: "S3" },
+    ShapedMember { on: ShapedObject::ClientMeta, key: keys::LOG_LEVEL, accepts: Accepts::OneOf(&LOGGING_LEVELS, "a logging level"), injected: None, rule: "S6" },
 ];
 
 /// The flag an object sets when it writes the member of row `index` of [`SHAPED_MEMBERS`].
