@@ -149,6 +149,16 @@ mod tests {
 
     const LISTEN: &str = "127.0.0.1:4000";
 
+    /// Without the `jwt` feature, an issuer without an introspection endpoint is refused.
+    #[cfg(not(feature = "jwt"))]
+    #[test]
+    fn jwt_validation_needs_its_feature() {
+        let o = parse(&["--auth-issuer", "http://a"]).unwrap();
+        let error = o.resource_server(LISTEN.parse().unwrap()).err().unwrap();
+        assert!(error.contains("`jwt` feature"), "{error}");
+    }
+
+    #[cfg(feature = "jwt")]
     #[test]
     fn issuers_repeat_or_comma_separate_and_the_resource_defaults_to_the_endpoint() {
         let o = parse(&[
