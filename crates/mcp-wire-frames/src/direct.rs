@@ -4,17 +4,17 @@
 //! body out as another `Value`, and builds the output as a `Value` again. Here the line is read
 //! into its members as borrowed raw text: the capture record's members, the frame's members,
 //! and nothing deeper. The body (`params` or `result`) is checked for what the strict reader of
-//! [`mcp_wire::json_text`] refuses (duplicate keys, depth) without building anything (by a byte scanner,
-//! with `serde_json` judging only what it is unsure of), parsed from its text into the superset
-//! at the source revision, and emitted for the target; when the body ends the frame it is
-//! emitted straight into the output line, with the envelope written around it.
+//! [`mcp_wire::json_text`] refuses (duplicate keys, depth) without building anything
+//! (`serde_json` reads it, with a visitor that keeps only each object's keys), parsed from its
+//! text into the superset at the source revision, and emitted for the target; when the body ends
+//! the frame it is emitted straight into the output line, with the envelope written around it.
 //!
-//! A `result` that ends the line is not scanned: its span is taken from the line's end, and its
-//! typed read checks it while it parses it (no repeated key, bounded nesting:
-//! [`mcp_wire::wire::in_place::parse_unchecked_result_str`]). The caller runs that read before the session
-//! places the line (with the context [`crate::session::Session::preview_answer`] gives), and
-//! reads the line again, checked ([`read_checked`]), whenever the read does not decide: the
-//! session never learns from a line the strict reader would refuse.
+//! A `result` that ends the line is not checked apart: its span is taken from the line's end,
+//! and its typed read checks it while it parses it (no repeated key, bounded nesting:
+//! [`mcp_wire::wire::in_place::parse_unchecked_result_str`]). The caller runs that read before
+//! the session places the line (with the context [`crate::session::Session::preview_answer`]
+//! gives), and reads the line again, checked ([`read_checked`]), whenever the read does not
+//! decide: the session never learns from a line the strict reader would refuse.
 //!
 //! The direct path writes what the general path writes, byte for byte. Error responses are
 //! copied as they are; frames the session or the method tables refuse are reported without
@@ -25,8 +25,8 @@
 //! it exactly as before. Giving up after the session has seen the frame is fine: the caller then
 //! rebuilds the general path's view of the line and continues from the same session state.
 //!
-//! The stages, one module each: `line` (the line into its members and envelope), `check` and
-//! `scan` (a body's text checked without building it), `hollow` (a large body's long strings
+//! The stages, one module each: `line` (the line into its members and envelope), `check` (a
+//! body's text checked without building it), `hollow` (a large body's long strings
 //! set aside), `identity` (the client identity a 2026-07-28 request is lent), `write` (the
 //! boundary's verdict and the output line); this module drives them per line.
 
@@ -44,10 +44,8 @@ mod check;
 mod hollow;
 mod identity;
 mod line;
-mod scan;
 mod write;
 
-pub use check::scan_oracle;
 use identity::{IdentityText, LentIdentity, body_text};
 use line::Copied;
 pub use line::{Line, read, read_checked};
@@ -302,9 +300,7 @@ mod tests {
 
     use crate::session::Evidence;
 
-    use super::check::{
-        CheckedParams, MEMBER_DEPTH, checked_at, params_at, scanned_params, value_at,
-    };
+    use super::check::{checked_at, params_at};
     use super::identity::Lent;
     use super::line::UNCHECKED_BELOW;
     use super::write::split_members;
@@ -318,8 +314,7 @@ mod tests {
     }
 
     #[test]
-    fn members_are_read_as_the_deserializer_reads_them() {
-        // Vouched for by the scanner: read without a deserializer.
+    fn members_are_checked_as_the_strict_reader_checks_them() {
         for text in [
             r#""c2s""#,
             r#""""#,
@@ -327,63 +322,61 @@ mod tests {
             "0",
             "-7",
             "1.5",
+            "1e3",
             "12345678901234567890123",
             "true",
             "null",
             "[1,{}]",
+            r#"{"\u0061":1}"#,
         ] {
             let framed = format!("{text},");
-            assert_eq!(
-                scan::vouched_end(&framed, 0, MEMBER_DEPTH),
-                Some(text.len()),
-                "{text}"
-            );
             assert_eq!(
                 checked_at(&framed, 0).ok(),
                 Some((text, text.len())),
                 "{text}"
             );
         }
-        // Whatever the scanner leaves, the deserializer judges as before.
-        assert!(checked_at("01", 0).is_err());
-        assert!(checked_at(r#"{"a":1,"a":2}"#, 0).is_err());
-        assert_eq!(checked_at("1e3,", 0).ok(), Some(("1e3", 3)));
-        assert_eq!(
-            checked_at(r#"{"\u0061":1},"#, 0).ok(),
-            Some((r#"{"\u0061":1}"#, 12))
-        );
+        for bad in [
+            "01",
+            r#"{"a":1,"a":2}"#,
+            r#"{"a":1,"\u0061":2}"#,
+            "1E400",
+            "tru",
+            "1.",
+            "\"a\tb\"",
+            "\"open",
+        ] {
+            assert!(checked_at(bad, 0).is_err(), "{bad}");
+        }
+        let deep = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert!(checked_at(&deep, 0).is_err());
     }
 
     #[test]
-    fn params_are_read_alike_by_the_scanner_and_the_deserializer() {
-        for text in [
-            r#"{}"#,
-            r#"{"name":"x","_meta":{"progressToken":1}}"#,
-            r#"{ "_meta" : { "io.modelcontextprotocol/protocolVersion" : "2026-07-28", "io.modelcontextprotocol/clientInfo":{} } , "a":[1] }"#,
-            r#"{"_meta":{"io.modelcontextprotocol/clientCapabilities":{}},"b":null}"#,
-        ] {
-            let (fast, fast_raw, fast_end) = scanned_params(text, 0).expect(text);
-            let (CheckedParams(slow), slow_raw, slow_end) =
-                value_at::<CheckedParams<'_>>(text, 0).expect(text);
-            assert_eq!((fast_raw, fast_end), (slow_raw, slow_end), "{text}");
-            assert_eq!(fast.len, slow.len, "{text}");
-            let (f, s) = (&fast.meta, &slow.meta);
-            assert_eq!(f.raw, s.raw, "{text}");
-            assert_eq!(f.len, s.len, "{text}");
-            assert_eq!(f.revision, s.revision, "{text}");
-            assert_eq!(f.has_client_info, s.has_client_info, "{text}");
-            assert_eq!(f.has_capabilities, s.has_capabilities, "{text}");
-        }
-        // Not vouched for: the deserializer decides (and refuses or accepts as before).
+    fn params_facts_are_read_while_checking() {
+        let text = r#"{ "_meta" : { "io.modelcontextprotocol/protocolVersion" : "2026-07-28", "io.modelcontextprotocol/clientInfo":{} } , "a":[1], "task":{}, "taskId":"t" },"#;
+        let (facts, raw, end) = params_at(text, 0).unwrap();
+        assert_eq!((raw, end), (&text[..text.len() - 1], text.len() - 1));
+        assert_eq!(facts.len, 4);
+        assert!(facts.task);
+        assert_eq!(facts.task_id, Some(r#""t""#));
+        let meta = &facts.meta;
+        assert_eq!(meta.len, 2);
+        let meta_text = r#"{ "io.modelcontextprotocol/protocolVersion" : "2026-07-28", "io.modelcontextprotocol/clientInfo":{} }"#;
+        assert_eq!(meta.raw, Some(meta_text));
+        assert_eq!(meta.revision.as_deref(), Some(&Value::from("2026-07-28")));
+        assert!(meta.has_client_info && !meta.has_capabilities);
         for (text, accepted) in [
             (r#"{"_meta":1}"#, false),
             (r#"{"a":1,"a":2}"#, false),
+            (r#"{"_meta":{"k":1,"k":2}}"#, false),
             (r#"{"\u0061":1}"#, true),
             (r#"{"_meta":{"x":1e2}}"#, true),
+            (r#"{"task":null}"#, true),
         ] {
-            assert!(scanned_params(text, 0).is_none(), "{text}");
             assert_eq!(params_at(text, 0).is_ok(), accepted, "{text}");
         }
+        assert!(!params_at(r#"{"task":null}"#, 0).unwrap().0.task);
     }
 
     #[test]

@@ -2,6 +2,5 @@
 
 pub mod parse_as;
 pub mod router;
-pub mod scan;
 pub mod serialize_for;
 pub mod translate;

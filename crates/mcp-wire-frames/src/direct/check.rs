@@ -12,8 +12,7 @@ use smallvec::SmallVec;
 
 use mcp_wire::model::meta::keys;
 
-use super::scan::skip_ws;
-use super::{GiveUp, MAX_DEPTH, scan};
+use super::{GiveUp, MAX_DEPTH};
 
 /// An object key, borrowed from the line unless it had escapes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -146,63 +145,8 @@ pub(super) fn check(raw: &str, depth: usize) -> Result<(), GiveUp> {
 
 /// A member checked with [`Check`], then read as a `Value` (members the direct path copies).
 pub(super) fn value_of(raw: &str, depth: usize) -> Result<Value, GiveUp> {
-    if scan::vouched_end(raw, 0, depth) != Some(raw.len()) {
-        check(raw, depth)?;
-    }
+    check(raw, depth)?;
     serde_json::from_str(raw).map_err(|_| GiveUp)
-}
-
-/// The byte scanner held to the deserializer, for the differential fuzz target (`fuzz/`) and
-/// the scanner's own tests. Not part of the API: it exposes the direct path's internals.
-#[doc(hidden)]
-pub mod scan_oracle {
-    use serde_json::Value;
-
-    use super::{Checked, check, scan, value_at};
-
-    /// The direct path's nesting bound: depths at and beyond it are never vouched for.
-    pub const MAX_DEPTH: usize = super::MAX_DEPTH;
-
-    /// The scanner's verdict on the value at the start of `text` (no leading whitespace), nested
-    /// at `depth`: the index after it when the scanner vouches for it, `None` when unsure.
-    pub fn vouched_end(text: &str, depth: usize) -> Option<usize> {
-        scan::vouched_end(text, 0, depth)
-    }
-
-    /// The deserializer's verdict on the same value: the index after it when the strict check at
-    /// `depth` and `serde_json` both accept it.
-    pub fn judged_end(text: &str, depth: usize) -> Option<usize> {
-        let (Checked, raw, end) = value_at::<Checked>(text, 0).ok()?;
-        check(raw, depth).ok()?;
-        serde_json::from_str::<Value>(raw).ok()?;
-        Some(end)
-    }
-
-    /// The scanner's contract: it may be unsure, but when it vouches for a value the
-    /// deserializer accepts exactly that text and reads the value to the same end (what follows
-    /// the value is the caller's to check). `Err` describes a breach.
-    pub fn soundness(text: &str, depth: usize) -> Result<(), String> {
-        let Some(end) = vouched_end(text, depth) else {
-            return Ok(());
-        };
-        let Some(vouched) = text.get(..end) else {
-            return Err(format!(
-                "vouched end {end} is not a char boundary of {text:?}"
-            ));
-        };
-        if judged_end(vouched, depth) != Some(end) {
-            return Err(format!(
-                "vouched for {vouched:?} at depth {depth}, which the deserializer reads as {:?}",
-                judged_end(vouched, depth)
-            ));
-        }
-        match judged_end(text, depth) {
-            Some(judged) if judged != end => Err(format!(
-                "{text:?} at depth {depth}: vouched end {end}, deserializer's end {judged}"
-            )),
-            _ => Ok(()),
-        }
-    }
 }
 
 /// The nesting the direct path assumes for every member of a frame (a capture record's frame
@@ -353,64 +297,14 @@ pub(super) fn meta_facts(raw: &RawValue, depth: usize) -> Result<MetaFacts<'_>, 
     Ok(facts)
 }
 
-/// The nesting of a `params` member's value ([`ParamsScan`] reads `params` at [`MEMBER_DEPTH`]).
-pub(super) const PARAMS_MEMBER_DEPTH: usize = MEMBER_DEPTH + 1;
-
-/// The nesting of a `params._meta` member's value.
-pub(super) const META_MEMBER_DEPTH: usize = PARAMS_MEMBER_DEPTH + 1;
-
-/// Reads the `params` object at `start` as [`CheckedParams`] does: its facts, its text and the
-/// index after it. The [`scan`]ner reads it when it vouches for every member; otherwise the
-/// deserializer judges.
+/// Reads the `params` object at `start` as [`CheckedParams`]: its facts, its text and the
+/// index after it.
 pub(super) fn params_at(
     text: &str,
     start: usize,
 ) -> Result<(ParamsFacts<'_>, &str, usize), GiveUp> {
-    if let Some(read) = scanned_params(text, start) {
-        return Ok(read);
-    }
     let (p, raw, end) = value_at::<CheckedParams<'_>>(text, start)?;
     Ok((p.0, raw, end))
-}
-
-/// [`params_at`] by the [`scan`]ner alone; `None` when it cannot vouch for the object.
-pub(super) fn scanned_params(text: &str, start: usize) -> Option<(ParamsFacts<'_>, &str, usize)> {
-    let mut facts = ParamsFacts::default();
-    let end = object(text, start, |key, at| {
-        facts.len += 1;
-        if key == "_meta" {
-            let (meta, end) = scanned_meta(text, at).ok_or(GiveUp)?;
-            facts.meta = meta;
-            return Ok(end);
-        }
-        let end = scan::vouched_end(text, at, PARAMS_MEMBER_DEPTH).ok_or(GiveUp)?;
-        facts.note_task_member(key, &text[at..end]);
-        Ok(end)
-    })
-    .ok()?;
-    Some((facts, &text[start..end], end))
-}
-
-/// `params._meta` at `start`, read as [`MetaScan`] does, by the [`scan`]ner alone; `None`
-/// when it cannot vouch for the object (including a `_meta` that is not one).
-pub(super) fn scanned_meta(text: &str, start: usize) -> Option<(MetaFacts<'_>, usize)> {
-    let mut facts = MetaFacts::default();
-    let end = object(text, start, |key, at| {
-        facts.len += 1;
-        let end = scan::vouched_end(text, at, META_MEMBER_DEPTH).ok_or(GiveUp)?;
-        match key {
-            keys::PROTOCOL_VERSION => {
-                facts.revision = Some(serde_json::from_str(&text[at..end]).map_err(|_| GiveUp)?);
-            }
-            keys::CLIENT_INFO => facts.has_client_info = true,
-            keys::CLIENT_CAPABILITIES => facts.has_capabilities = true,
-            _ => {}
-        }
-        Ok(end)
-    })
-    .ok()?;
-    facts.raw = Some(&text[start..end]);
-    Some((facts, end))
 }
 
 /// The object key at `i` when it is plain (no escapes, no control characters), and the index
@@ -421,8 +315,7 @@ pub(super) fn key_at(text: &str, i: usize) -> Result<(&str, usize), GiveUp> {
         return Err(GiveUp);
     }
     let start = i + 1;
-    // Keys are short: read by the word, not by a search set up for long runs.
-    let end = scan::plain_run_end(b, start);
+    let end = plain_end(b, start);
     if b.get(end) != Some(&b'"') {
         return Err(GiveUp);
     }
@@ -442,10 +335,11 @@ pub(super) fn value_at<'a, T: de::Deserialize<'a>>(
     Ok((value, text.get(i..end).ok_or(GiveUp)?, end))
 }
 
-/// A member value at `i`, checked as [`Checked`] would check it: its text and the index after
-/// it. What the [`scan`]ner vouches for is read without a deserializer.
+/// A member value at `i`, checked by [`Checked`]: its text and the index after it. Most members
+/// of a frame (`"2.0"`, an id, a method) are a string without escapes or a short integer,
+/// which need no deserializer to be checked.
 pub(super) fn checked_at(text: &str, i: usize) -> Result<(&str, usize), GiveUp> {
-    if let Some(end) = scan::vouched_end(text, i, MEMBER_DEPTH) {
+    if let Some(end) = plain_scalar_end(text.as_bytes(), i) {
         return Ok((&text[i..end], end));
     }
     let (Checked, raw, end) = value_at::<Checked>(text, i)?;
@@ -486,5 +380,41 @@ pub(super) fn object<'a>(
             Some(b'}') => return Ok(i + 1),
             _ => return Err(GiveUp),
         }
+    }
+}
+
+/// JSON whitespace, as the strict reader skips it.
+pub(super) fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
+        i += 1;
+    }
+    i
+}
+
+/// The index of the first `"`, `\\` or control character at or after `start` (`b.len()` if
+/// none): a string's plain run.
+fn plain_end(b: &[u8], start: usize) -> usize {
+    b[start..]
+        .iter()
+        .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
+        .map_or(b.len(), |n| start + n)
+}
+
+/// The index after the value at `i` when it is a string without escapes or an integer of at
+/// most 18 digits without a leading zero (JSON the strict reader accepts, whatever follows it);
+/// `None` for anything else.
+fn plain_scalar_end(b: &[u8], i: usize) -> Option<usize> {
+    match *b.get(i)? {
+        b'"' => {
+            let end = plain_end(b, i + 1);
+            (b.get(end) == Some(&b'"')).then_some(end + 1)
+        }
+        first @ b'0'..=b'9' => {
+            let digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+            let fraction = matches!(b.get(i + digits), Some(b'.' | b'e' | b'E'));
+            let leading_zero = first == b'0' && digits > 1;
+            (digits <= 18 && !fraction && !leading_zero).then_some(i + digits)
+        }
+        _ => None,
     }
 }

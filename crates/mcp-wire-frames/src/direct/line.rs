@@ -14,8 +14,9 @@ use crate::session::Evidence;
 use mcp_wire::jsonrpc::RequestId;
 use mcp_wire::session::Envelope;
 
-use super::check::{Key, MEMBER_DEPTH, ParamsFacts, checked_at, object, params_at, value_of};
-use super::scan::skip_ws;
+use super::check::{
+    Key, MEMBER_DEPTH, ParamsFacts, checked_at, object, params_at, skip_ws, value_of,
+};
 use super::{GiveUp, MAX_DEPTH, hollow};
 
 /// A frame member as read: its key and its text.

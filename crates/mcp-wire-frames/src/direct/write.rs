@@ -15,9 +15,9 @@ use crate::record::Direction;
 use mcp_wire::jsonrpc::RequestId;
 use mcp_wire::session::Envelope;
 
+use super::GiveUp;
 use super::identity::LentIdentity;
 use super::line::{FrameMember, KNOWN_FRAME_KEYS, Line, UNCHECKED_LEVELS};
-use super::{GiveUp, scan};
 
 /// Where the boundary's verdict on a body is kept when it is the one the general path reaches
 /// (the direct path then gives up with it, see [`Unwritten::Failed`](super::Unwritten::Failed)).
@@ -159,8 +159,8 @@ pub(super) fn string_end(text: &[u8], at: usize) -> Option<usize> {
     let mut i = at + 1;
     loop {
         // The next quote or backslash (compact output has no control characters in strings).
-        i = scan::plain_run_end(text, i);
-        match *text.get(i)? {
+        i += memchr::memchr2(b'"', b'\\', text.get(i..)?)?;
+        match text[i] {
             b'"' => return Some(i + 1),
             b'\\' => i += 2,
             _ => i += 1,
