@@ -380,7 +380,7 @@ mod tests {
     }
 
     #[test]
-    fn results_that_end_the_line_are_left_to_their_typed_read() {
+    fn results_are_left_to_their_typed_read() {
         let unchecked = |text: &str| read_owned(text.as_bytes()).map(|l| l.result_unchecked());
         for (text, left) in [
             (
@@ -391,15 +391,16 @@ mod tests {
             (r#"{"jsonrpc":"2.0","id":1,"result":{}}"#, true),
             // The last member, as far as the end of the line tells: its typed read finds out.
             (r#"{"jsonrpc":"2.0","id":1,"result":{},"x":{}}"#, true),
-            // Not the last member, or not a result: checked as read.
+            // Not the last member: its span is read as raw text, and its typed read checks it.
             (
                 r#"{"dir":"s2c","frame":{"result":{"a":1},"jsonrpc":"2.0","id":1}}"#,
-                false,
+                true,
             ),
             (
                 r#"{"dir":"s2c","frame":{"jsonrpc":"2.0","id":1,"result":{}},"t":1}"#,
-                false,
+                true,
             ),
+            // Not a result: checked as read.
             (
                 r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{}}"#,
                 false,

@@ -158,13 +158,13 @@ const EMPTY_IDENTITY: &str = r#"{"dir": "c2s", "frame": {"jsonrpc": "2.0", "id":
 {"dir": "c2s", "frame": {"jsonrpc": "2.0", "id": 28, "method": "tools/list"}}
 "#;
 
-/// Responses whose `result` ends the line, which the direct path reads unchecked (its typed
-/// read checks it, before the session may learn from the line): results the strict reader
-/// refuses (a repeated key at any depth, escaped or not, in typed, open and ignored members;
-/// nesting past the direct path's bound and the reader's; numbers out of range; lone
-/// surrogates), spans that are not the result (members after it, in the frame or the record),
-/// results the typed read decides (translated, invalid) or leaves to the `Value` path, at
-/// 2025-11-25 and 2026-07-28, in capture records and bare frames.
+/// Responses whose `result` the direct path reads unchecked, at the end of the line or before
+/// other members (its typed read checks it, before the session may learn from the line):
+/// results the strict reader refuses (a repeated key at any depth, escaped or not, in typed,
+/// open and ignored members; nesting past the direct path's bound and the reader's; numbers out
+/// of range; lone surrogates), spans that are not the result (members after it, in the frame or
+/// the record), results the typed read decides (translated, invalid) or leaves to the `Value`
+/// path, at 2025-11-25 and 2026-07-28, in capture records and bare frames.
 fn unchecked_results() -> Vec<u8> {
     let nest = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
     let mut results: Vec<String> = [
@@ -229,6 +229,12 @@ fn unchecked_results() -> Vec<u8> {
                     false => frame,
                 });
             }
+            // The result first, as some SDKs write it: not the last member.
+            id += 1;
+            lines.push(request(id, true));
+            lines.push(format!(
+                r#"{{"dir":"s2c","frame":{{"result":{result},"jsonrpc":"2.0","id":{id}}}}}"#
+            ));
         }
         // Spans that are not the result: members after it, in the frame or the record; and
         // whitespace around the closing braces.

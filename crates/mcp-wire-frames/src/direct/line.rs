@@ -6,6 +6,7 @@ use std::fmt;
 
 use serde::Deserializer as _;
 use serde::de::{self, MapAccess, Visitor};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use smallvec::SmallVec;
 
@@ -15,7 +16,7 @@ use mcp_wire::jsonrpc::RequestId;
 use mcp_wire::session::Envelope;
 
 use super::check::{
-    Key, MEMBER_DEPTH, ParamsFacts, checked_at, object, params_at, skip_ws, value_of,
+    Key, MEMBER_DEPTH, ParamsFacts, checked_at, object, params_at, skip_ws, value_at, value_of,
 };
 use super::{GiveUp, MAX_DEPTH, hollow};
 
@@ -57,6 +58,12 @@ impl<'a> FrameRead<'a> {
         {
             self.unchecked = true;
             (&text[start..end], end)
+        } else if key == "result"
+            && self.closers > 0
+            && let Some((raw, end)) = unchecked_result_span(text, start)
+        {
+            self.unchecked = true;
+            (raw, end)
         } else {
             checked_at(text, start)?
         };
@@ -95,6 +102,18 @@ pub(super) fn unchecked_result_end(text: &str, start: usize, closers: usize) -> 
         end = text[..end].trim_end_matches(JSON_WS).len();
     }
     (end > start && b[end - 1] == b'}' && end - start < UNCHECKED_BELOW).then_some(end)
+}
+
+/// A `result` object at `start` that is not the frame's last member, left unchecked as
+/// [`unchecked_result_end`]'s are: `serde_json` reads it as raw text for its span (syntax only),
+/// and its typed read checks it. `None` when it is not an object or not below
+/// [`UNCHECKED_BELOW`] (it is then checked as it is read).
+fn unchecked_result_span(text: &str, start: usize) -> Option<(&str, usize)> {
+    if text.as_bytes().get(start) != Some(&b'{') {
+        return None;
+    }
+    let (_, raw, end) = value_at::<&RawValue>(text, start).ok()?;
+    (raw.len() < UNCHECKED_BELOW).then_some((raw, end))
 }
 
 /// JSON's whitespace characters.
