@@ -9,8 +9,9 @@
 //! text into the superset at the source revision, and emitted for the target; when the body ends
 //! the frame it is emitted straight into the output line, with the envelope written around it.
 //!
-//! A `result` that ends the line is not checked apart: its span is taken from the line's end,
-//! and its typed read checks it while it parses it (no repeated key, bounded nesting:
+//! A `result` is not checked apart: its span is taken from the line's end (or, when other
+//! members follow it, read by `serde_json` as raw text), and its typed read checks it while it
+//! parses it (no repeated key, bounded nesting:
 //! [`mcp_wire::wire::in_place::parse_unchecked_result_str`]). The caller runs that read before
 //! the session places the line (with the context [`crate::session::Session::preview_answer`]
 //! gives), and reads the line again, checked ([`read_checked`]), whenever the read does not
