@@ -31,8 +31,8 @@
 //! walking it with a type graph, is simpler but allocates the whole tree; wrapping serde's
 //! `Serializer` instead doubles the code every value passes through.
 //!
-//! The text sink writes values and keys through `serde_json`'s own compact `Serializer`, so its
-//! bytes are `serde_json::to_writer`'s.
+//! The text sink writes through the crate's own compact JSON writer (`wire/json.rs`), which
+//! writes the bytes `serde_json` writes but scans strings for escapes eight bytes at a time.
 //!
 //! **2026-07-28 shaping.** The body's object gets the shaping of `wire::ledger::SHAPING_2026`:
 //! `resultType`, cache hints and the `_meta` protocol version are appended when the object

@@ -34,6 +34,7 @@ use serde_json::{Map, Value};
 use super::body::{BodyInfo, BodyKind};
 use super::clean::{self, FieldTable};
 use super::error::{EmitError, EmitErrorKind, JsonPath, PathSegment};
+use super::json::JsonWriter;
 use super::ledger::{
     self, Action, AnswerVerdict, Cause, LedgerRow, MemberAction, MemberRow, OlderForm, OwnerInfo,
     RefuseWhen, TypeRow, member_rows_at,
@@ -1039,7 +1040,7 @@ fn with_object<T: Describe + ?Sized, R>(
 /// into a `Value` (for the few checks that read a typed member as JSON).
 fn json_copy<T: Serialize + ?Sized>(value: &T) -> Option<Value> {
     let mut text = Vec::new();
-    serde_json::to_writer(&mut text, value).ok()?;
+    value.serialize(&mut JsonWriter::new(&mut text)).ok()?;
     read_copy(&text)
 }
 

@@ -2,7 +2,7 @@
 //! tests emit every body of the shared corpus and every 2026-07-28 example at every revision,
 //! with and without a report, once that way and once walking every object, and require the same
 //! bytes, the same report and the same refusal. The bytes are also compared with `serde_json`
-//! writing the same emission's `Value`, which checks the text sink on real frames.
+//! writing the same emission's `Value`, which checks the byte writer (`json`) on real frames.
 
 use std::path::{Path, PathBuf};
 

@@ -9,6 +9,7 @@ use super::{Refused, ScalarCheck, serialization};
 use crate::ProtocolVersion;
 use crate::jsonrpc::RequestId;
 use crate::wire::error::{EmitErrorKind, JsonPath, PathSegment};
+use crate::wire::json::{JsonWriter, write_str};
 use crate::wire::ledger::Cause;
 use crate::wire::report::{EmissionReport, NoteKind, ReportEntry};
 use crate::wire::shaping::Scalar;
@@ -111,7 +112,7 @@ impl Sink for Bytes<'_> {
     #[inline]
     fn plain<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Refused> {
         value
-            .serialize(&mut serde_json::Serializer::new(&mut *self.out))
+            .serialize(&mut JsonWriter::new(self.out))
             .map_err(serialization)
     }
 
@@ -141,8 +142,7 @@ impl Sink for Bytes<'_> {
         match quoted {
             Some(q) => self.out.extend_from_slice(q),
             None => {
-                // A `&str` key always serializes; its text is the escaped string.
-                let _ = self.plain(key);
+                write_str(self.out, key);
                 self.out.push(b':');
             }
         }
@@ -184,7 +184,7 @@ impl Sink for Bytes<'_> {
         match member {
             Some(member) => {
                 self.out.push(b',');
-                self.plain(member)?;
+                write_str(self.out, member);
                 self.out.push(b':');
                 body(self)?;
                 self.out.push(b'}');

@@ -1,0 +1,340 @@
+//! The writer against `serde_json::to_vec`: every shape of the serde data model, map keys (and
+//! the keys both refuse), raw values, and random strings and values.
+
+use std::collections::BTreeMap;
+
+use proptest::prelude::*;
+use serde::{Serialize, Serializer};
+use serde_json::{Value, json};
+
+use super::*;
+
+/// What `serde_json` writes, or its error text.
+fn reference<T: Serialize + ?Sized>(value: &T) -> std::result::Result<Vec<u8>, String> {
+    serde_json::to_vec(value).map_err(|e| e.to_string())
+}
+
+/// What the writer writes, or its error text.
+fn ours<T: Serialize + ?Sized>(value: &T) -> std::result::Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    value
+        .serialize(&mut JsonWriter::new(&mut out))
+        .map(|()| out)
+        .map_err(|e| e.to_string())
+}
+
+#[track_caller]
+fn same<T: Serialize + ?Sized>(value: &T) {
+    let (want, got) = (reference(value), ours(value));
+    assert_eq!(
+        got.as_ref()
+            .map(|b| String::from_utf8_lossy(b).into_owned()),
+        want.as_ref()
+            .map(|b| String::from_utf8_lossy(b).into_owned())
+    );
+    assert_eq!(got, want);
+}
+
+#[derive(Serialize)]
+struct Unit;
+
+#[derive(Serialize)]
+struct Newtype(u8);
+
+#[derive(Serialize)]
+struct Pair(i32, &'static str);
+
+#[derive(Serialize)]
+enum Shape {
+    Unit,
+    Newtype(i64),
+    Tuple(u8, bool),
+    Struct { a: Option<u8>, b: &'static str },
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Everything {
+    a_bool: bool,
+    i8: i8,
+    i16: i16,
+    i32: i32,
+    i64: i64,
+    i128: i128,
+    u8: u8,
+    u16: u16,
+    u32: u32,
+    u64: u64,
+    u128: u128,
+    f32: f32,
+    f64: f64,
+    chars: Vec<char>,
+    text: String,
+    none: Option<u8>,
+    some: Option<&'static str>,
+    unit: (),
+    unit_struct: Unit,
+    newtype: Newtype,
+    tuple: (u8, &'static str, ()),
+    tuple_struct: Pair,
+    shapes: Vec<Shape>,
+    empty_vec: Vec<u8>,
+    empty_map: BTreeMap<String, u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skipped: Option<u8>,
+    nested: Vec<Vec<BTreeMap<&'static str, Vec<u8>>>>,
+}
+
+/// Bytes through `serialize_bytes` (a `Vec<u8>` would be a sequence).
+struct Bytes(&'static [u8]);
+
+impl Serialize for Bytes {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_bytes(self.0)
+    }
+}
+
+/// A value written through `collect_str`.
+struct Displayed(&'static str);
+
+impl Serialize for Displayed {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(&format_args!("<{}|{}>", self.0, self.0))
+    }
+}
+
+#[test]
+fn every_shape_of_the_data_model_is_written_as_serde_json_writes_it() {
+    same(&Everything {
+        a_bool: true,
+        i8: i8::MIN,
+        i16: -300,
+        i32: i32::MAX,
+        i64: i64::MIN,
+        i128: i128::MIN,
+        u8: 255,
+        u16: 0,
+        u32: 7,
+        u64: u64::MAX,
+        u128: u128::MAX,
+        f32: 0.1,
+        f64: -1.5e300,
+        chars: vec!['a', '"', '\\', '\n', '\u{1}', 'é', '🦀'],
+        text: "plain".into(),
+        none: None,
+        some: Some("x"),
+        unit: (),
+        unit_struct: Unit,
+        newtype: Newtype(3),
+        tuple: (1, "two", ()),
+        tuple_struct: Pair(-1, "p"),
+        shapes: vec![
+            Shape::Unit,
+            Shape::Newtype(-9),
+            Shape::Tuple(4, false),
+            Shape::Struct { a: None, b: "b" },
+            Shape::Struct { a: Some(1), b: "" },
+        ],
+        empty_vec: vec![],
+        empty_map: BTreeMap::new(),
+        skipped: None,
+        nested: vec![
+            vec![],
+            vec![BTreeMap::from([("k", vec![1, 2]), ("", vec![])])],
+        ],
+    });
+    for f in [
+        0.0,
+        -0.0,
+        1.0,
+        0.1 + 0.2,
+        1e21,
+        1e-7,
+        f64::MAX,
+        f64::MIN_POSITIVE,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    ] {
+        same(&f);
+        same(&(f as f32));
+    }
+    same(&Bytes(b"\x00\xffab"));
+    same(&Bytes(b""));
+    same(&Displayed("a\"b\\c\u{7}"));
+    same(&Some(Some(())));
+}
+
+#[test]
+fn map_keys_follow_serde_json_including_its_refusals() {
+    same(&BTreeMap::from([(1i32, "a"), (-2, "b")]));
+    same(&BTreeMap::from([(u128::MAX, 0)]));
+    same(&BTreeMap::from([(true, 1), (false, 2)]));
+    same(&BTreeMap::from([('"', 1), ('é', 2)]));
+    same(&BTreeMap::from([("a\tb\u{0}", 1)]));
+
+    /// A map with one entry whose key is `K`.
+    struct OneKey<K>(K);
+    impl<K: Serialize> Serialize for OneKey<K> {
+        fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+            use serde::ser::SerializeMap;
+            let mut m = s.serialize_map(Some(1))?;
+            m.serialize_entry(&self.0, &0)?;
+            m.end()
+        }
+    }
+    #[derive(Serialize)]
+    enum Key {
+        Variant,
+        Newtype(u8),
+    }
+    same(&OneKey(Key::Variant));
+    same(&OneKey(Newtype(7)));
+    same(&OneKey(1.5f64));
+    same(&OneKey(-0.25f32));
+    same(&OneKey(Some("k")));
+    same(&OneKey(Displayed("shown")));
+    // The keys serde_json refuses are refused with the same message.
+    for refused in [
+        ours(&OneKey(Key::Newtype(1))),
+        ours(&OneKey(())),
+        ours(&OneKey(Unit)),
+        ours(&OneKey(None::<&str>)),
+        ours(&OneKey(Bytes(b"k"))),
+        ours(&OneKey(vec![1])),
+        ours(&OneKey((1, 2))),
+        ours(&OneKey(BTreeMap::<u8, u8>::new())),
+    ] {
+        assert_eq!(refused, Err("key must be a string".to_owned()));
+    }
+    same(&OneKey(f64::NAN));
+    same(&OneKey(f32::INFINITY));
+    assert!(ours(&OneKey(f64::NAN)).is_err());
+}
+
+#[test]
+fn raw_values_are_written_verbatim() {
+    let raw = serde_json::value::RawValue::from_string(r#"{"a" : [1, 2]}"#.to_owned()).unwrap();
+    same(&raw);
+    same(&vec![raw.clone(), raw]);
+}
+
+#[test]
+fn json_values_with_every_kind_of_member() {
+    same(&json!({
+        "null": null, "t": true, "f": false, "i": -12, "u": u64::MAX, "x": 2.5,
+        "s": "line\nbreak \"quoted\" back\\slash \u{1f} \u{7f} é 🦀",
+        "a": [[], {}, [null, {"k": "v"}]], "": {"": ""}
+    }));
+}
+
+#[test]
+fn the_eight_byte_scan_finds_the_first_byte_to_escape_at_every_position() {
+    for byte in 0..=255u8 {
+        for at in 0..8 {
+            let mut chunk = [b'a'; 8];
+            chunk[at] = byte;
+            let mask = escape_mask(u64::from_le_bytes(chunk));
+            if needs_escape(byte) {
+                assert_eq!(
+                    mask.trailing_zeros() / 8,
+                    at as u32,
+                    "byte {byte:#x} at {at}"
+                );
+            } else {
+                assert_eq!(mask, 0, "byte {byte:#x} at {at}");
+            }
+            // A second byte to escape after it never hides the first.
+            if at < 7 {
+                chunk[7] = 0;
+                let mask = escape_mask(u64::from_le_bytes(chunk));
+                let first = if needs_escape(byte) { at } else { 7 };
+                assert_eq!(mask.trailing_zeros() / 8, first as u32);
+            }
+        }
+    }
+}
+
+#[test]
+fn strings_of_every_length_around_the_chunk_size() {
+    for len in 0..40 {
+        for special in ["", "\"", "\\", "\n", "\u{0}", "\u{1f}", "é", "🦀", "\u{7f}"] {
+            for at in 0..=len {
+                let mut s: String = "x".repeat(len);
+                s.insert_str(at, special);
+                same(&s);
+            }
+        }
+    }
+}
+
+/// Strings drawn mostly from the characters that matter to escaping.
+fn tricky_string() -> impl Strategy<Value = String> {
+    let pieces = prop_oneof![
+        Just("a".to_owned()),
+        Just("bcdefgh".to_owned()),
+        Just("\"".to_owned()),
+        Just("\\".to_owned()),
+        (0u8..0x20).prop_map(|b| char::from(b).to_string()),
+        Just("\u{7f}".to_owned()),
+        Just("é".to_owned()),
+        Just("\u{2028}".to_owned()),
+        Just("🦀".to_owned()),
+        any::<char>().prop_map(String::from),
+    ];
+    prop::collection::vec(pieces, 0..40).prop_map(|v| v.concat())
+}
+
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        any::<f64>().prop_map(Value::from),
+        tricky_string().prop_map(Value::String),
+    ];
+    leaf.prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::vec((tricky_string(), inner), 0..6)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #[test]
+    fn random_strings_are_escaped_as_serde_json_escapes_them(s in tricky_string()) {
+        prop_assert_eq!(ours(&s), reference(&s));
+    }
+
+    #[test]
+    fn arbitrary_strings_are_escaped_as_serde_json_escapes_them(s in any::<String>()) {
+        prop_assert_eq!(ours(&s), reference(&s));
+    }
+
+    #[test]
+    fn random_values_are_written_as_serde_json_writes_them(v in json_value()) {
+        prop_assert_eq!(ours(&v), reference(&v));
+    }
+}
+
+#[test]
+fn first_escape_agrees_with_a_byte_by_byte_scan() {
+    for len in 0..40 {
+        for byte in [b'"', b'\\', 0, 0x1f, b'a', 0x7f, 0xc3] {
+            for at in 0..len {
+                for second in [None, Some(len - 1)] {
+                    let mut s = vec![b'x'; len];
+                    s[at] = byte;
+                    if let Some(j) = second {
+                        s[j] = b'\n';
+                    }
+                    let want = s.iter().position(|&b| needs_escape(b));
+                    assert_eq!(first_escape(&s), want, "{s:?}");
+                }
+            }
+        }
+    }
+}
