@@ -302,6 +302,27 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
         EMPTY_IDENTITY.as_bytes().to_vec(),
     ));
     out.push(("unchecked results".into(), unchecked_results()));
+    out.push(("deep nesting".into(), deep_nesting()));
+    out
+}
+
+/// A value nested 98 levels deep, near the direct path's bound, on which the former byte scanner
+/// and the strict reader disagreed (found by the `scan` fuzz target), as a request's `params`
+/// and a response's `result`, in bare frames and capture records.
+fn deep_nesting() -> Vec<u8> {
+    let value = include_str!("deep-nesting.json").trim();
+    let initialize = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
+    let lines = [
+        initialize.to_owned(),
+        format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{value}}}"#),
+        format!(
+            r#"{{"dir":"c2s","frame":{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{value}}}}}"#
+        ),
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"t"}}"#.to_owned(),
+        format!(r#"{{"jsonrpc":"2.0","id":3,"result":{value}}}"#),
+    ];
+    let mut out = lines.join("\n").into_bytes();
+    out.push(b'\n');
     out
 }
 
