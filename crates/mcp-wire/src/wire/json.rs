@@ -684,4 +684,4 @@ impl ser::Serializer for RawText<'_> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;

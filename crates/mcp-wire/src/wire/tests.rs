@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::impls::sealed::Sealed;
+use super::json::tests::{json_value, tricky_string};
 use super::*;
 use crate::ProtocolVersion::{self, *};
 use crate::model::describe::Describe;
@@ -643,40 +644,6 @@ fn writer_and_vec_agree() {
         String::from_utf8(out).unwrap(),
         r#"{"tools":[],"resultType":"complete","ttlMs":0,"cacheScope":"private"}"#
     );
-}
-
-/// Strings drawn mostly from the characters that matter to escaping.
-fn tricky_string() -> impl proptest::strategy::Strategy<Value = String> {
-    use proptest::prelude::*;
-    let pieces = prop_oneof![
-        Just("a".to_owned()),
-        Just("\"".to_owned()),
-        Just("\\".to_owned()),
-        (0u8..0x20).prop_map(|b| char::from(b).to_string()),
-        Just("\u{7f}\u{2028}é🦀".to_owned()),
-        any::<char>().prop_map(String::from),
-    ];
-    prop::collection::vec(pieces, 0..24).prop_map(|v| v.concat())
-}
-
-/// JSON values of every kind, with tricky strings as keys and values.
-fn json_value() -> impl proptest::strategy::Strategy<Value = Value> {
-    use proptest::prelude::*;
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(Value::from),
-        any::<u64>().prop_map(Value::from),
-        any::<f64>().prop_map(Value::from),
-        tricky_string().prop_map(Value::String),
-    ];
-    leaf.prop_recursive(3, 32, 5, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
-            prop::collection::vec((tricky_string(), inner), 0..5)
-                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
-        ]
-    })
 }
 
 proptest::proptest! {

@@ -269,7 +269,7 @@ fn strings_of_every_length_around_the_chunk_size() {
 }
 
 /// Strings drawn mostly from the characters that matter to escaping.
-fn tricky_string() -> impl Strategy<Value = String> {
+pub(in crate::wire) fn tricky_string() -> impl Strategy<Value = String> {
     let pieces = prop_oneof![
         Just("a".to_owned()),
         Just("bcdefgh".to_owned()),
@@ -285,7 +285,8 @@ fn tricky_string() -> impl Strategy<Value = String> {
     prop::collection::vec(pieces, 0..40).prop_map(|v| v.concat())
 }
 
-fn json_value() -> impl Strategy<Value = Value> {
+/// JSON values of every kind, with tricky strings as keys and values.
+pub(in crate::wire) fn json_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
