@@ -95,11 +95,8 @@ struct Crate {
 
 impl Crate {
     fn at(dir: &str, layers: Layers) -> Self {
-        let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .parent()
-            .expect("workspace");
         Self {
-            src: workspace.join(dir).join("src"),
+            src: mcp_wire_schemas::workspace_root().join(dir).join("src"),
             layers,
         }
     }
