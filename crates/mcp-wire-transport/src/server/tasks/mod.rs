@@ -258,10 +258,7 @@ impl TaskStore {
     pub(crate) fn get(&self, owner: &str, id: &str) -> HandlerResult<DetailedTask> {
         let mut tasks = self.lock();
         self.sweep(&mut tasks);
-        let e = tasks
-            .get(id)
-            .filter(|e| &*e.owner == owner)
-            .ok_or_else(|| unknown_task(id))?;
+        let e = owned(&mut tasks, owner, id)?;
         let mut detailed = DetailedTask::new(self.info(id, e));
         match &e.outcome {
             Outcome::Running if !e.pending.is_empty() => {
@@ -295,10 +292,7 @@ impl TaskStore {
     ) -> HandlerResult<()> {
         let mut tasks = self.lock();
         self.sweep(&mut tasks);
-        let e = tasks
-            .get_mut(id)
-            .filter(|e| &*e.owner == owner)
-            .ok_or_else(|| unknown_task(id))?;
+        let e = owned(&mut tasks, owner, id)?;
         let mut delivered = false;
         for (key, raw) in responses {
             let Some((request, _)) = e.pending.get(key) else {
@@ -328,10 +322,7 @@ impl TaskStore {
     pub(crate) fn cancel(&self, owner: &str, id: &str) -> HandlerResult<()> {
         let mut tasks = self.lock();
         self.sweep(&mut tasks);
-        let e = tasks
-            .get_mut(id)
-            .filter(|e| &*e.owner == owner)
-            .ok_or_else(|| unknown_task(id))?;
+        let e = owned(&mut tasks, owner, id)?;
         if matches!(e.outcome, Outcome::Running) {
             e.stop();
             e.outcome = Outcome::Cancelled;
@@ -441,10 +432,7 @@ impl TaskStore {
     pub(crate) fn core_get(&self, owner: &str, id: &str) -> HandlerResult<Task> {
         let mut tasks = self.lock();
         self.sweep(&mut tasks);
-        let e = tasks
-            .get(id)
-            .filter(|e| &*e.owner == owner)
-            .ok_or_else(|| unknown_task(id))?;
+        let e = owned(&mut tasks, owner, id)?;
         Ok(self.core_task(id, e))
     }
 
@@ -465,11 +453,8 @@ impl TaskStore {
     /// finished one is `-32602`.
     pub(crate) fn core_cancel(&self, owner: &str, id: &str) -> HandlerResult<Task> {
         {
-            let tasks = self.lock();
-            let e = tasks
-                .get(id)
-                .filter(|e| &*e.owner == owner)
-                .ok_or_else(|| unknown_task(id))?;
+            let mut tasks = self.lock();
+            let e = owned(&mut tasks, owner, id)?;
             if !matches!(e.outcome, Outcome::Running) {
                 return Err(HandlerError::Rpc(
                     ErrorData::new(
@@ -488,10 +473,7 @@ impl TaskStore {
     fn core_step(&self, owner: &str, id: &str) -> HandlerResult<CoreStep> {
         let mut tasks = self.lock();
         self.sweep(&mut tasks);
-        let e = tasks
-            .get_mut(id)
-            .filter(|e| &*e.owner == owner)
-            .ok_or_else(|| unknown_task(id))?;
+        let e = owned(&mut tasks, owner, id)?;
         Ok(match &e.outcome {
             Outcome::Completed(r) => CoreStep::Done(Ok(r.clone())),
             Outcome::Failed(error) => CoreStep::Done(Err(error.clone())),
@@ -515,6 +497,18 @@ impl TaskStore {
             }
         })
     }
+}
+
+/// `owner`'s task `id`; another owner's task is as unknown as a missing one.
+fn owned<'t>(
+    tasks: &'t mut HashMap<String, Entry>,
+    owner: &str,
+    id: &str,
+) -> HandlerResult<&'t mut Entry> {
+    tasks
+        .get_mut(id)
+        .filter(|e| &*e.owner == owner)
+        .ok_or_else(|| unknown_task(id))
 }
 
 /// Where a 2025-11-25 `tasks/result` reaches its task: this process's [`TaskStore`], or (with
@@ -576,10 +570,7 @@ impl TaskHome for TaskStore {
         answers: IndexMap<String, InputResponse>,
     ) -> HandlerResult<()> {
         let mut tasks = self.lock();
-        let e = tasks
-            .get_mut(id)
-            .filter(|e| &*e.owner == owner)
-            .ok_or_else(|| unknown_task(id))?;
+        let e = owned(&mut tasks, owner, id)?;
         for (key, answer) in answers {
             e.relayed.retain(|r| r != &key);
             if let Some((_, waiter)) = e.pending.shift_remove(&key) {
@@ -594,10 +585,7 @@ impl TaskHome for TaskStore {
 
     async fn unrelay(&self, owner: &str, id: &str, keys: Vec<String>) -> HandlerResult<()> {
         let mut tasks = self.lock();
-        let e = tasks
-            .get_mut(id)
-            .filter(|e| &*e.owner == owner)
-            .ok_or_else(|| unknown_task(id))?;
+        let e = owned(&mut tasks, owner, id)?;
         e.relayed.retain(|r| !keys.contains(r));
         Ok(())
     }
