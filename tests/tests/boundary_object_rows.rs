@@ -7,13 +7,19 @@ use mcp_wire::model::*;
 use mcp_wire::wire::*;
 use serde_json::{Value, json};
 
+/// The compact text output of `b` at `v`.
+fn text_of<B: WireBody>(b: &B, v: ProtocolVersion) -> Result<String, EmitError> {
+    let mut out = Vec::new();
+    serialize_for_vec(b, v, &mut out).map(|()| String::from_utf8(out).expect("UTF-8"))
+}
+
 fn from<T: serde::de::DeserializeOwned>(v: Value) -> T {
     serde_json::from_value(v).expect("test input parses as the superset type")
 }
 
 /// Emits through every output form; all must refuse alike, and the refusal is returned.
 fn refusal<B: WireBody>(b: &B, v: ProtocolVersion) -> EmitError {
-    let text = serialize_for_string(b, v).expect_err("text output refuses");
+    let text = text_of(b, v).expect_err("text output refuses");
     let value = serialize_for(b, v).expect_err("value output refuses");
     let report = serialize_for_report(b, v).expect_err("report output refuses");
     let mut buf = b"kept".to_vec();
@@ -75,7 +81,7 @@ fn input_schema_with_root_object_type_is_written_verbatim() {
     });
     let r = tools(schema.clone());
     for v in ProtocolVersion::ALL {
-        let text = serialize_for_string(&r, v).unwrap();
+        let text = text_of(&r, v).unwrap();
         let back: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(back["tools"][1]["inputSchema"], schema, "at {v}");
         // Member order as given (not sorted, not moved).

@@ -9,13 +9,19 @@ use mcp_wire::wire::*;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
+/// The compact text output of `b` at `v`.
+fn text_of<B: WireBody>(b: &B, v: ProtocolVersion) -> Result<String, EmitError> {
+    let mut out = Vec::new();
+    serialize_for_vec(b, v, &mut out).map(|()| String::from_utf8(out).expect("UTF-8"))
+}
+
 fn from<T: DeserializeOwned>(v: Value) -> T {
     serde_json::from_value(v).expect("test input parses as the superset type")
 }
 
 /// Emits as text, and checks the `Value` and byte outputs agree.
 fn emit<B: WireBody>(b: &B, v: ProtocolVersion) -> String {
-    let text = serialize_for_string(b, v).unwrap_or_else(|e| panic!("emit at {v}: {e}"));
+    let text = text_of(b, v).unwrap_or_else(|e| panic!("emit at {v}: {e}"));
     let value = serialize_for(b, v).unwrap();
     assert_eq!(serde_json::to_string(&value).unwrap(), text);
     text

@@ -8,7 +8,7 @@ use common::oracle;
 use mcp_wire::ProtocolVersion;
 use mcp_wire::model::{CallToolRequestParams, ListToolsResult, ModelErrorKind, Tool};
 use mcp_wire::tool::{OutputCheck, ToolSchemaErrorKind};
-use mcp_wire::wire::{EmitOptions, serialize_for, serialize_for_with};
+use mcp_wire::wire::{EmitOptions, serialize_for};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -75,12 +75,12 @@ fn a_typed_tool_and_its_structured_result_validate_at_every_revision_with_tools(
     for v in revisions_with_tools() {
         for strict in [false, true] {
             let options = EmitOptions::new().strict(strict);
-            let listed = serialize_for_with(&list, v, options).expect("a tool list emits");
+            let listed = serialize_for(&list, (v, options)).expect("a tool list emits");
             let violations = oracle(v)
                 .violations("ListToolsResult", &listed)
                 .expect("the oracle has ListToolsResult");
             assert!(violations.is_empty(), "{v} strict={strict}: {violations:?}");
-            let answered = serialize_for_with(&result, v, options).expect("a result emits");
+            let answered = serialize_for(&result, (v, options)).expect("a result emits");
             let violations = oracle(v)
                 .violations("CallToolResult", &answered)
                 .expect("the oracle has CallToolResult");

@@ -11,9 +11,7 @@ use mcp_wire::model::{
     ClientRequest, Implementation, InitializeResult, ServerCapabilities, ServerResult,
     ToolsCapability,
 };
-use mcp_wire::wire::{
-    EmitOptions, MethodResult, parse_as, serialize_for, serialize_for_report, serialize_for_with,
-};
+use mcp_wire::wire::{EmitOptions, MethodResult, parse_as, serialize_for, serialize_for_report};
 use mcp_wire_variants::wire::{EXTENSION_ID, read_client_extension, read_server_extension};
 use mcp_wire_variants::{
     InitializeInput, ServerVariant, VariantCatalog, VariantRouter, VariantStatus,
@@ -86,7 +84,7 @@ fn the_advertisement_survives_serialize_for_at_every_handshake_revision() {
             "{v}"
         );
         // A strict emission, for closed-world peers, leaves it out (and says so).
-        let strict = serialize_for_with(&result, v, EmitOptions::new().strict(true)).unwrap();
+        let strict = serialize_for(&result, (v, EmitOptions::new().strict(true))).unwrap();
         assert!(strict["capabilities"].get("extensions").is_none(), "{v}");
     }
 }

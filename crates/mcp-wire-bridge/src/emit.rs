@@ -6,8 +6,7 @@
 use mcp_wire::ProtocolVersion;
 use mcp_wire::jsonrpc::{ErrorData, codes};
 use mcp_wire::wire::{
-    EmitError, EmitErrorKind, EmitOptions, WireBody, serialize_for_report_with,
-    serialize_for_vec_with,
+    EmitError, EmitErrorKind, EmitOptions, WireBody, serialize_for_report, serialize_for_vec,
 };
 use mcp_wire_transport::Frame;
 
@@ -45,7 +44,7 @@ pub(crate) fn emit_frame<B: WireBody + ?Sized>(
     // The report pass runs for the report file and for a subscriber that logs translations.
     let traced = tracing::enabled!(tracing::Level::DEBUG);
     let result = if report.enabled() || traced {
-        serialize_for_report_with(body, to, emitter.options()).map(|(value, changes)| {
+        serialize_for_report(body, (to, emitter.options())).map(|(value, changes)| {
             if !changes.is_plain() {
                 tracing::debug!(
                     dir = dir.as_str(),
@@ -62,7 +61,7 @@ pub(crate) fn emit_frame<B: WireBody + ?Sized>(
         })
     } else {
         let mut buf = Vec::with_capacity(256);
-        serialize_for_vec_with(body, to, emitter.options(), &mut buf).map(|()| buf)
+        serialize_for_vec(body, (to, emitter.options()), &mut buf).map(|()| buf)
     };
     match result {
         Ok(bytes) => Ok(Frame::from_emitted(bytes)),

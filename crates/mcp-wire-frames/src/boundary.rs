@@ -166,9 +166,9 @@ fn emit_model<B: WireBody>(
     options: EmitOptions,
 ) -> Result<Emitted, Failure> {
     if report {
-        emitted(wire::serialize_for_report_with(model, to, options))
+        emitted(wire::serialize_for_report(model, (to, options)))
     } else {
-        let value = wire::serialize_for_with(model, to, options).map_err(refused)?;
+        let value = wire::serialize_for(model, (to, options)).map_err(refused)?;
         Ok(Emitted {
             value,
             ..Emitted::default()

@@ -45,8 +45,7 @@
 //!
 //! **Refusals and reports.** A refusal leaves the walk as a `Refused` that gathers its JSON path
 //! segment by segment on the way out, so a successful emission pays nothing for paths. On a
-//! refusal the output is discarded: `serialize_for_vec` truncates the buffer back and
-//! `serialize_for_writer` writes nothing. The report (stripped, passed and injected pointers)
+//! refusal the output is discarded: `serialize_for_vec` truncates the buffer back. The report (stripped, passed and injected pointers)
 //! is kept by the reporting sink alone, which tracks the current path; the other sinks compile
 //! the bookkeeping away.
 //!

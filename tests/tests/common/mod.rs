@@ -82,9 +82,11 @@ impl Body {
         self.info().type_name
     }
 
-    /// The compact text output (`serialize_for_string`).
+    /// The compact text output (`serialize_for_vec`).
     pub fn emit_text(&self, v: ProtocolVersion) -> Result<String, EmitError> {
-        on_body!(self, b => serialize_for_string(b, v))
+        let mut out = Vec::new();
+        on_body!(self, b => serialize_for_vec(b, v, &mut out))?;
+        Ok(String::from_utf8(out).expect("UTF-8"))
     }
 
     /// The value output (`serialize_for`).
@@ -107,9 +109,9 @@ impl Body {
         let strict = EmitOptions::new().strict(true);
         on_body!(self, b => {
             let mut bytes = Vec::new();
-            let text = serialize_for_vec_with(b, v, strict, &mut bytes)
+            let text = serialize_for_vec(b, (v, strict), &mut bytes)
                 .map(|()| String::from_utf8(bytes).expect("UTF-8"));
-            (serialize_for_report_with(b, v, strict), text)
+            (serialize_for_report(b, (v, strict)), text)
         })
     }
 

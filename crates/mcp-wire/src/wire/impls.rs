@@ -8,28 +8,21 @@ use super::body::{BodyInfo, BodyKind};
 use super::parse::MethodResult;
 use super::parse::{Arm, MandateFacts, MethodTable, ParseKind, WireParse, plain, ranked};
 use super::planned::{Refused, Sink};
-use super::{EmitError, ParseError};
+use super::{EmitError, EmitTarget, ParseError};
+use crate::VersionLike;
 use crate::jsonrpc::{
     JsonRpcError, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RawRequest,
 };
 use crate::model::*;
-use crate::{ProtocolVersion, VersionLike};
 
 pub(crate) mod sealed {
-    use crate::ProtocolVersion;
-    use crate::wire::EmitError;
     use crate::wire::planned::Sink;
+    use crate::wire::{EmitError, EmitTarget};
 
     /// Only this crate decides what is a message body, and how it is emitted.
     pub trait Sealed {
-        /// Writes the body at `version` into `sink` through the emitter
-        /// ([`crate::wire::planned`]); `strict` strips what the revision does not declare.
-        fn emit_into<S: Sink>(
-            &self,
-            version: ProtocolVersion,
-            strict: bool,
-            sink: &mut S,
-        ) -> Result<(), EmitError>;
+        /// Writes the body for `to` into `sink` through the emitter ([`crate::wire::planned`]).
+        fn emit_into<S: Sink>(&self, to: EmitTarget, sink: &mut S) -> Result<(), EmitError>;
     }
 }
 
@@ -51,13 +44,8 @@ pub trait WireBody: serde::Serialize + sealed::Sealed {
 }
 
 impl<T: WireBody + ?Sized> sealed::Sealed for &T {
-    fn emit_into<S: crate::wire::planned::Sink>(
-        &self,
-        version: crate::ProtocolVersion,
-        strict: bool,
-        sink: &mut S,
-    ) -> Result<(), crate::wire::EmitError> {
-        (**self).emit_into(version, strict, sink)
+    fn emit_into<S: Sink>(&self, to: EmitTarget, sink: &mut S) -> Result<(), EmitError> {
+        (**self).emit_into(to, sink)
     }
 }
 
@@ -71,32 +59,28 @@ impl<T: WireBody + ?Sized> WireBody for &T {
 macro_rules! planned_body {
     ($ty:ty) => {
         impl Sealed for $ty {
-            fn emit_into<S: Sink>(
-                &self,
-                version: ProtocolVersion,
-                strict: bool,
-                sink: &mut S,
-            ) -> Result<(), EmitError> {
-                super::planned::emit_body(self, self.body_info(), version, strict, sink)
+            fn emit_into<S: Sink>(&self, to: EmitTarget, sink: &mut S) -> Result<(), EmitError> {
+                super::planned::emit_body(self, self.body_info(), to, sink)
             }
         }
     };
 }
 
-/// A body that names no type to shape: emitted as plain serde writes it.
-macro_rules! plain_body {
-    ($ty:ty) => {
+/// Envelopes and bodies that name no type to shape (emitted as plain serde writes them), with
+/// their [`BodyInfo::envelope`] names.
+macro_rules! plain_bodies {
+    ($($ty:ty => $name:literal,)*) => {$(
         impl Sealed for $ty {
-            fn emit_into<S: Sink>(
-                &self,
-                version: ProtocolVersion,
-                _strict: bool,
-                sink: &mut S,
-            ) -> Result<(), EmitError> {
-                super::planned::emit_plain(self, self.body_info(), version, sink)
+            fn emit_into<S: Sink>(&self, to: EmitTarget, sink: &mut S) -> Result<(), EmitError> {
+                super::planned::emit_plain(self, self.body_info(), to.version, sink)
             }
         }
-    };
+        impl WireBody for $ty {
+            fn body_info(&self) -> BodyInfo {
+                BodyInfo::envelope($name)
+            }
+        }
+    )*};
 }
 
 macro_rules! requests {
@@ -354,10 +338,6 @@ impl WireParse for ServerResult {
         ];
         ranked(value, version, "ServerResult", &arms)
     }
-
-    fn parse_structure_of_text(value: &Value, version: &VersionLike) -> Result<Self, ParseError> {
-        Self::parse_structure(value, version)
-    }
 }
 
 impl WireParse for ClientResult {
@@ -378,18 +358,13 @@ impl WireParse for ClientResult {
         ];
         ranked(value, version, "ClientResult", &arms)
     }
-
-    fn parse_structure_of_text(value: &Value, version: &VersionLike) -> Result<Self, ParseError> {
-        Self::parse_structure(value, version)
-    }
 }
 
-// An untyped request or notification interior: emitted verbatim (it names no type to shape).
-plain_body!(RawRequest);
-impl WireBody for RawRequest {
-    fn body_info(&self) -> BodyInfo {
-        BodyInfo::envelope("RawRequest")
-    }
+// Untyped interiors and errors: emitted verbatim (they name no type to shape).
+plain_bodies! {
+    RawRequest => "RawRequest",
+    JsonRpcResponse<Map<String, Value>> => "JSONRPCResponse",
+    JsonRpcError => "JSONRPCError",
 }
 
 /// A JSON-RPC frame around `body` (see [`Sink::envelope`]). A refusal inside the body is
@@ -397,92 +372,51 @@ impl WireBody for RawRequest {
 /// (a response's `/result/...`), at the frame's root otherwise (a request's `/params/...`).
 fn envelope<B: WireBody + ?Sized, S: Sink>(
     sink: &mut S,
-    version: ProtocolVersion,
-    strict: bool,
+    to: EmitTarget,
     id: Option<&crate::jsonrpc::RequestId>,
     member: Option<&'static str>,
     body: &B,
 ) -> Result<(), EmitError> {
     sink.envelope(id, member, &mut |s| {
-        body.emit_into(version, strict, s).map_err(|e| {
-            let refused = Refused::from(e);
-            match member {
-                Some(m) => refused.at_key(m),
-                None => refused,
-            }
+        body.emit_into(to, s).map_err(|e| match member {
+            Some(m) => Refused::from(e).at_key(m),
+            None => Refused::from(e),
         })
     })
-    .map_err(|r| r.into_error(version, BodyKind::Envelope))
+    .map_err(|r| r.into_error(to.version, BodyKind::Envelope))
 }
 
-impl<R: WireBody> Sealed for JsonRpcRequest<R> {
-    fn emit_into<S: Sink>(
-        &self,
-        version: ProtocolVersion,
-        strict: bool,
-        sink: &mut S,
-    ) -> Result<(), EmitError> {
-        envelope(sink, version, strict, Some(&self.id), None, &self.request)
-    }
-}
-impl<R: WireBody> WireBody for JsonRpcRequest<R> {
-    fn body_info(&self) -> BodyInfo {
-        BodyInfo::envelope("JSONRPCRequest")
-    }
-}
-
-impl<N: WireBody> Sealed for JsonRpcNotification<N> {
-    fn emit_into<S: Sink>(
-        &self,
-        version: ProtocolVersion,
-        strict: bool,
-        sink: &mut S,
-    ) -> Result<(), EmitError> {
-        envelope(sink, version, strict, None, None, &self.notification)
-    }
-}
-impl<N: WireBody> WireBody for JsonRpcNotification<N> {
-    fn body_info(&self) -> BodyInfo {
-        BodyInfo::envelope("JSONRPCNotification")
-    }
+/// The typed envelopes: each writes its frame around its body (`id` when it has one;
+/// `$member`: the member holding the body when the body is one).
+macro_rules! envelopes {
+    ($($ty:ident<$p:ident>.$body:ident, $id:ident, $member:expr => $name:literal;)*) => {$(
+        impl<$p: WireBody> Sealed for $ty<$p> {
+            fn emit_into<S: Sink>(&self, to: EmitTarget, sink: &mut S) -> Result<(), EmitError> {
+                envelope(sink, to, envelope_id!(self, $id), $member, &self.$body)
+            }
+        }
+        impl<$p: WireBody> WireBody for $ty<$p> {
+            fn body_info(&self) -> BodyInfo {
+                BodyInfo::envelope($name)
+            }
+        }
+    )*};
 }
 
-impl<T: WireBody> Sealed for JsonRpcResponse<T> {
-    fn emit_into<S: Sink>(
-        &self,
-        version: ProtocolVersion,
-        strict: bool,
-        sink: &mut S,
-    ) -> Result<(), EmitError> {
-        envelope(
-            sink,
-            version,
-            strict,
-            Some(&self.id),
-            Some("result"),
-            &self.result,
-        )
-    }
-}
-impl<T: WireBody> WireBody for JsonRpcResponse<T> {
-    fn body_info(&self) -> BodyInfo {
-        BodyInfo::envelope("JSONRPCResponse")
-    }
+/// An envelope's id, for [`envelopes!`].
+macro_rules! envelope_id {
+    ($frame:ident, id) => {
+        Some(&$frame.id)
+    };
+    ($frame:ident, none) => {
+        None
+    };
 }
 
-// An untyped result interior (`JsonRpcResponse<JsonObject>`): emitted verbatim.
-plain_body!(JsonRpcResponse<Map<String, Value>>);
-impl WireBody for JsonRpcResponse<Map<String, Value>> {
-    fn body_info(&self) -> BodyInfo {
-        BodyInfo::envelope("JSONRPCResponse")
-    }
-}
-
-plain_body!(JsonRpcError);
-impl WireBody for JsonRpcError {
-    fn body_info(&self) -> BodyInfo {
-        BodyInfo::envelope("JSONRPCError")
-    }
+envelopes! {
+    JsonRpcRequest<R>.request, id, None => "JSONRPCRequest";
+    JsonRpcNotification<N>.notification, none, None => "JSONRPCNotification";
+    JsonRpcResponse<T>.result, id, Some("result") => "JSONRPCResponse";
 }
 
 /// A whole message: each variant emits as its own envelope.
@@ -492,17 +426,12 @@ where
     JsonRpcNotification<N>: WireBody,
     JsonRpcResponse<T>: WireBody,
 {
-    fn emit_into<S: Sink>(
-        &self,
-        version: ProtocolVersion,
-        strict: bool,
-        sink: &mut S,
-    ) -> Result<(), EmitError> {
+    fn emit_into<S: Sink>(&self, to: EmitTarget, sink: &mut S) -> Result<(), EmitError> {
         match self {
-            JsonRpcMessage::Request(m) => m.emit_into(version, strict, sink),
-            JsonRpcMessage::Notification(m) => m.emit_into(version, strict, sink),
-            JsonRpcMessage::Response(m) => m.emit_into(version, strict, sink),
-            JsonRpcMessage::Error(m) => m.emit_into(version, strict, sink),
+            JsonRpcMessage::Request(m) => m.emit_into(to, sink),
+            JsonRpcMessage::Notification(m) => m.emit_into(to, sink),
+            JsonRpcMessage::Response(m) => m.emit_into(to, sink),
+            JsonRpcMessage::Error(m) => m.emit_into(to, sink),
         }
     }
 }
@@ -526,15 +455,10 @@ where
 
 /// A result typed by its method: emitted as the union member it holds.
 impl Sealed for MethodResult {
-    fn emit_into<S: Sink>(
-        &self,
-        version: ProtocolVersion,
-        strict: bool,
-        sink: &mut S,
-    ) -> Result<(), EmitError> {
+    fn emit_into<S: Sink>(&self, to: EmitTarget, sink: &mut S) -> Result<(), EmitError> {
         match self {
-            MethodResult::Server(r) => r.emit_into(version, strict, sink),
-            MethodResult::Client(r) => r.emit_into(version, strict, sink),
+            MethodResult::Server(r) => r.emit_into(to, sink),
+            MethodResult::Client(r) => r.emit_into(to, sink),
         }
     }
 }

@@ -3,8 +3,9 @@
 //!
 //! # Emission
 //!
-//! [`serialize_for`] (to a [`serde_json::Value`]), [`serialize_for_vec`] / [`serialize_for_writer`]
-//! (bytes) and [`serialize_for_report`] (value plus an [`EmissionReport`]) accept only
+//! [`serialize_for`] (to a [`serde_json::Value`]), [`serialize_for_vec`] (bytes) and
+//! [`serialize_for_report`] (value plus an [`EmissionReport`]), each at an [`EmitTarget`] (a
+//! revision, with [`EmitOptions`] or without), accept only
 //! [`WireBody`] values — requests, notifications, results and JSON-RPC envelopes — so passing a
 //! fragment is a compile error.
 //!
@@ -15,8 +16,8 @@
 //! keys), one row per member in [`shaping::SHAPED_MEMBERS`]: the values accepted, the default
 //! injected, the rule.
 //!
-//! On a refusal the output is discarded: [`serialize_for_vec`] truncates the buffer back and
-//! [`serialize_for_writer`] writes nothing; the error has the JSON path of the refused member.
+//! On a refusal the output is discarded ([`serialize_for_vec`] truncates the buffer back); the
+//! error has the JSON path of the refused member.
 //!
 //! # Paths
 //!
@@ -93,8 +94,6 @@ pub mod report;
 pub mod revs;
 pub mod shaping;
 
-use std::io;
-
 use serde_json::Value;
 
 pub use body::{BodyInfo, BodyKind};
@@ -135,9 +134,7 @@ fn check_body(body: names::Known, version: ProtocolVersion) -> Result<(), EmitEr
     Ok(())
 }
 
-/// How a body is emitted, beyond its revision: the `*_with` functions take one
-/// ([`serialize_for_with`], [`serialize_for_vec_with`], [`serialize_for_report_with`]); the
-/// others use the default.
+/// How a body is emitted, beyond its revision.
 ///
 /// By default a member the target revision does not declare but can carry harmlessly (a `pass`
 /// ledger row: a display `title`, `icons`, `structuredContent` at 2024-11-05, …) is written,
@@ -149,12 +146,12 @@ fn check_body(body: names::Known, version: ProtocolVersion) -> Result<(), EmitEr
 /// ```
 /// use mcp_wire::ProtocolVersion::V2024_11_05;
 /// use mcp_wire::model::{ListToolsResult, Tool};
-/// use mcp_wire::wire::{EmitOptions, serialize_for, serialize_for_with};
+/// use mcp_wire::wire::{EmitOptions, serialize_for};
 ///
 /// let tool = Tool::new("t", Tool::empty_input_schema()).with_title("T");
 /// let r = ListToolsResult::new(vec![tool]);
 /// assert_eq!(serialize_for(&r, V2024_11_05)?["tools"][0]["title"], "T");
-/// let strict = serialize_for_with(&r, V2024_11_05, EmitOptions::new().strict(true))?;
+/// let strict = serialize_for(&r, (V2024_11_05, EmitOptions::new().strict(true)))?;
 /// assert!(strict["tools"][0].get("title").is_none());
 /// # Ok::<(), mcp_wire::wire::EmitError>(())
 /// ```
@@ -182,137 +179,82 @@ impl EmitOptions {
     }
 }
 
-/// `body` at `version` into a `serde_json::Value`, with its report when `S` keeps one.
-fn emit_value<B: WireBody + ?Sized, S: Sink>(
+/// What an emission targets: a revision, and [`EmitOptions`]. Every `serialize_for*` function
+/// takes a [`ProtocolVersion`] (the default options) or a `(ProtocolVersion, EmitOptions)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct EmitTarget {
+    /// The revision emitted for.
+    pub version: ProtocolVersion,
+    /// How it is emitted.
+    pub options: EmitOptions,
+}
+
+impl From<ProtocolVersion> for EmitTarget {
+    fn from(version: ProtocolVersion) -> Self {
+        (version, EmitOptions::new()).into()
+    }
+}
+
+impl From<(ProtocolVersion, EmitOptions)> for EmitTarget {
+    fn from((version, options): (ProtocolVersion, EmitOptions)) -> Self {
+        EmitTarget { version, options }
+    }
+}
+
+/// `body` at `target` into `sink`.
+fn emit<B: WireBody + ?Sized, S: Sink>(
     body: &B,
-    version: ProtocolVersion,
-    options: EmitOptions,
+    target: EmitTarget,
     mut sink: S,
 ) -> Result<S, EmitError> {
-    body.emit_into(version, options.is_strict(), &mut sink)?;
+    body.emit_into(target, &mut sink)?;
     Ok(sink)
 }
 
 /// The error of an emission that wrote no whole value (a body whose own `Serialize` wrote
 /// nothing).
 fn no_value(version: ProtocolVersion) -> EmitError {
-    EmitError::new(
-        EmitErrorKind::Serialization,
-        version,
-        "the emission wrote no value",
-        None,
-    )
+    let message = "the emission wrote no value";
+    EmitError::new(EmitErrorKind::Serialization, version, message, None)
 }
 
-/// Emits `body` for `version` as a JSON value (always an object).
+/// Emits `body` for `target` (a revision, or a revision with [`EmitOptions`]) as a JSON value
+/// (always an object).
 ///
 /// Below 2026-07-28 a body that uses only what the revision defines comes out exactly as plain
 /// `serde_json::to_value` would produce it.
 pub fn serialize_for<B: WireBody + ?Sized>(
     body: &B,
-    version: ProtocolVersion,
+    target: impl Into<EmitTarget>,
 ) -> Result<Value, EmitError> {
-    serialize_for_with(body, version, EmitOptions::new())
+    let target = target.into();
+    let values = emit(body, target, Values::default())?;
+    values.into_value().ok_or_else(|| no_value(target.version))
 }
 
-/// [`serialize_for`] with [`EmitOptions`].
-pub fn serialize_for_with<B: WireBody + ?Sized>(
-    body: &B,
-    version: ProtocolVersion,
-    options: EmitOptions,
-) -> Result<Value, EmitError> {
-    emit_value(body, version, options, Values::default())?
-        .into_value()
-        .ok_or_else(|| no_value(version))
-}
-
-/// Emits `body` for `version` as a JSON object map.
-pub fn serialize_for_map<B: WireBody + ?Sized>(
-    body: &B,
-    version: ProtocolVersion,
-) -> Result<serde_json::Map<String, Value>, EmitError> {
-    match serialize_for(body, version)? {
-        Value::Object(m) => Ok(m),
-        other => Err(EmitError::new(
-            EmitErrorKind::Serialization,
-            version,
-            format!("the body serialized to a non-object: {other}"),
-            None,
-        )),
-    }
-}
-
-/// Emits `body` for `version` and lists what was stripped, injected, rewritten and passed.
+/// Emits `body` for `target` and lists what was stripped, injected, rewritten and passed.
 pub fn serialize_for_report<B: WireBody + ?Sized>(
     body: &B,
-    version: ProtocolVersion,
+    target: impl Into<EmitTarget>,
 ) -> Result<(Value, EmissionReport), EmitError> {
-    serialize_for_report_with(body, version, EmitOptions::new())
+    let target = target.into();
+    let (value, report) = emit(body, target, Reporting::new(target.version))?.finish();
+    Ok((value.ok_or_else(|| no_value(target.version))?, report))
 }
 
-/// [`serialize_for_report`] with [`EmitOptions`].
-pub fn serialize_for_report_with<B: WireBody + ?Sized>(
-    body: &B,
-    version: ProtocolVersion,
-    options: EmitOptions,
-) -> Result<(Value, EmissionReport), EmitError> {
-    let (value, report) = emit_value(body, version, options, Reporting::new(version))?.finish();
-    Ok((value.ok_or_else(|| no_value(version))?, report))
-}
-
-/// Appends the compact JSON text of `body` at `version` to `out`; on error `out` is unchanged.
+/// Appends the compact JSON text of `body` at `target` to `out` (UTF-8, as `serde_json`
+/// writes it); on error `out` is unchanged.
 pub fn serialize_for_vec<B: WireBody + ?Sized>(
     body: &B,
-    version: ProtocolVersion,
-    out: &mut Vec<u8>,
-) -> Result<(), EmitError> {
-    serialize_for_vec_with(body, version, EmitOptions::new(), out)
-}
-
-/// [`serialize_for_vec`] with [`EmitOptions`].
-pub fn serialize_for_vec_with<B: WireBody + ?Sized>(
-    body: &B,
-    version: ProtocolVersion,
-    options: EmitOptions,
+    target: impl Into<EmitTarget>,
     out: &mut Vec<u8>,
 ) -> Result<(), EmitError> {
     let start = out.len();
-    let written = body.emit_into(version, options.is_strict(), &mut Bytes::new(out));
+    let written = emit(body, target.into(), Bytes::new(out)).map(drop);
     if written.is_err() {
         out.truncate(start);
     }
     written
-}
-
-/// Writes the compact JSON text of `body` at `version` to `writer`; on error nothing is written
-/// (an I/O failure is reported as [`EmitErrorKind::Serialization`]).
-pub fn serialize_for_writer<B: WireBody + ?Sized, W: io::Write>(
-    body: &B,
-    version: ProtocolVersion,
-    mut writer: W,
-) -> Result<(), EmitError> {
-    let mut buf = Vec::with_capacity(256);
-    serialize_for_vec(body, version, &mut buf)?;
-    writer.write_all(&buf).map_err(|e| {
-        EmitError::new(
-            EmitErrorKind::Serialization,
-            version,
-            format!("write failed: {e}"),
-            None,
-        )
-    })
-}
-
-/// The compact JSON text of `body` at `version`.
-pub fn serialize_for_string<B: WireBody + ?Sized>(
-    body: &B,
-    version: ProtocolVersion,
-) -> Result<String, EmitError> {
-    let mut buf = Vec::with_capacity(256);
-    serialize_for_vec(body, version, &mut buf)?;
-    // serde_json only writes UTF-8.
-    String::from_utf8(buf)
-        .map_err(|e| EmitError::new(EmitErrorKind::Serialization, version, e.to_string(), None))
 }
 
 #[cfg(test)]

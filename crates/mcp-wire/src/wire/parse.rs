@@ -55,15 +55,6 @@ pub trait WireParse: DeserializeOwned {
         plain(value, version, Self::TYPE_NAME, Self::KIND)
     }
 
-    /// [`Self::parse_structure`] for a `Value` parsed from text, with the same answer and error:
-    /// the type is read from the value's text ([`plain_text`]), so a program whose bodies
-    /// arrive as text reads them with the text reader alone, its errors included. The ranked
-    /// result unions read the `Value`.
-    #[doc(hidden)]
-    fn parse_structure_of_text(value: &Value, version: &VersionLike) -> Result<Self, ParseError> {
-        plain_text(value, version, Self::TYPE_NAME, Self::KIND)
-    }
-
     /// Whether the structural parse is the type's own `Deserialize` (so text can be parsed
     /// straight into it); `false` for the ranked result unions, which need the whole object.
     #[doc(hidden)]
@@ -513,7 +504,13 @@ fn parse_text_by_value<T: WireParse>(
     version: VersionLike,
 ) -> Result<T, ParseError> {
     let value = text.value(&version, T::TYPE_NAME)?;
-    parse_value_with(&value, version, T::parse_structure_of_text)
+    // A direct type is read from the value's text ([`plain_text`]: the same answer and error),
+    // so a program whose bodies arrive as text reads them with the text reader alone.
+    let structure = match T::DIRECT {
+        true => |v: &Value, ver: &VersionLike| plain_text(v, ver, T::TYPE_NAME, T::KIND),
+        false => T::parse_structure,
+    };
+    parse_value_with(&value, version, structure)
 }
 
 /// What the boundary reads a body from: a parsed [`Value`], JSON text (`str`, `String`) or

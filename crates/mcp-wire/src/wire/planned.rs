@@ -216,15 +216,15 @@ impl Layout {
 pub(crate) fn emit_body<B: Describe + ?Sized, S: Sink>(
     body: &B,
     info: BodyInfo,
-    version: ProtocolVersion,
-    strict: bool,
+    to: super::EmitTarget,
     sink: &mut S,
 ) -> Result<(), EmitError> {
+    let version = to.version;
     super::check_body(names::known(info.type_name), version).map_err(|mut e| {
         e.body.get_or_insert(info.kind);
         e
     })?;
-    let mode = Mode::of(strict, S::REPORTS);
+    let mode = Mode::of(to.options.is_strict(), S::REPORTS);
     let mut e = Emitter {
         sink,
         version,

@@ -176,11 +176,10 @@ macro_rules! body {
         impl Sealed for $t {
             fn emit_into<S: super::planned::Sink>(
                 &self,
-                version: ProtocolVersion,
-                strict: bool,
+                to: EmitTarget,
                 sink: &mut S,
             ) -> Result<(), EmitError> {
-                super::planned::emit_body(self, self.body_info(), version, strict, sink)
+                super::planned::emit_body(self, self.body_info(), to, sink)
             }
         }
         impl WireBody for $t {
@@ -218,9 +217,18 @@ fn text(t: &str) -> ContentBlock {
     ContentBlock::text(t)
 }
 
+/// The compact text output of `b` at `v`.
+pub(super) fn text_of<B: WireBody + ?Sized>(
+    b: &B,
+    v: ProtocolVersion,
+) -> Result<String, EmitError> {
+    let mut out = Vec::new();
+    serialize_for_vec(b, v, &mut out).map(|()| String::from_utf8(out).expect("UTF-8"))
+}
+
 fn emit<B: WireBody>(b: &B, v: ProtocolVersion) -> String {
     let value = serialize_for(b, v).unwrap();
-    let text = serialize_for_string(b, v).unwrap();
+    let text = text_of(b, v).unwrap();
     assert_eq!(
         serde_json::to_string(&value).unwrap(),
         text,
@@ -523,7 +531,7 @@ fn e11_capability_extensions_and_tasks() {
     ));
     // A strict emission writes only what 2025-06-18 declares.
     let strict = EmitOptions::new().strict(true);
-    let (v, report) = serialize_for_report_with(&r, V2025_06_18, strict).unwrap();
+    let (v, report) = serialize_for_report(&r, (V2025_06_18, strict)).unwrap();
     assert_eq!(v["capabilities"], json!({"tools":{"listChanged":true}}));
     assert_eq!(
         report.stripped_pointers(),
@@ -620,29 +628,29 @@ fn structured_content_passes_verbatim_and_is_reported() {
     assert!(!report.writes_only_declared());
     // A strict emission strips it, and says so.
     let strict = EmitOptions::new().strict(true);
-    let (v, report) = serialize_for_report_with(&r, V2024_11_05, strict).unwrap();
+    let (v, report) = serialize_for_report(&r, (V2024_11_05, strict)).unwrap();
     assert_eq!(v, json!({"content":[],"isError":false}));
     assert_eq!(report.stripped_pointers(), ["/structuredContent"]);
     assert!(report.passed.is_empty() && !report.is_plain() && report.writes_only_declared());
-    assert_eq!(serialize_for_with(&r, V2024_11_05, strict).unwrap(), v);
+    assert_eq!(serialize_for(&r, (V2024_11_05, strict)).unwrap(), v);
     let mut bytes = Vec::new();
-    serialize_for_vec_with(&r, V2024_11_05, strict, &mut bytes).unwrap();
+    serialize_for_vec(&r, (V2024_11_05, strict), &mut bytes).unwrap();
     assert_eq!(bytes, serde_json::to_vec(&v).unwrap());
     // At a revision that declares it, strict changes nothing.
     assert_eq!(
-        serialize_for_with(&r, V2026_07_28, strict).unwrap(),
+        serialize_for(&r, (V2026_07_28, strict)).unwrap(),
         serialize_for(&r, V2026_07_28).unwrap()
     );
 }
 
 #[test]
-fn writer_and_vec_agree() {
+fn vec_appends_to_what_the_buffer_holds() {
     let r = ListToolsResult::default();
-    let mut out = Vec::new();
-    serialize_for_writer(&r, V2026_07_28, &mut out).unwrap();
+    let mut out = b"[".to_vec();
+    serialize_for_vec(&r, V2026_07_28, &mut out).unwrap();
     assert_eq!(
         String::from_utf8(out).unwrap(),
-        r#"{"tools":[],"resultType":"complete","ttlMs":0,"cacheScope":"private"}"#
+        r#"[{"tools":[],"resultType":"complete","ttlMs":0,"cacheScope":"private"}"#
     );
 }
 
@@ -1169,7 +1177,7 @@ mod elicitation_members {
             ["/params/requestedSchema/properties/p/default"]
         );
         let strict = EmitOptions::new().strict(true);
-        let (s, sr) = serialize_for_report_with(&r, V2025_06_18, strict).unwrap();
+        let (s, sr) = serialize_for_report(&r, (V2025_06_18, strict)).unwrap();
         assert!(property(&s).get("default").is_none());
         assert_eq!(
             sr.stripped_pointers(),

@@ -140,7 +140,7 @@ type Emitted = (
 
 fn emit<B: WireBody>(b: &B, v: ProtocolVersion, walk_everything: bool) -> Emitted {
     WALK_EVERYTHING.set(walk_everything);
-    let out = (serialize_for_string(b, v), serialize_for_report(b, v));
+    let out = (super::tests::text_of(b, v), serialize_for_report(b, v));
     WALK_EVERYTHING.set(false);
     out
 }
