@@ -228,8 +228,8 @@ pub fn serialize_for<B: WireBody + ?Sized>(
     target: impl Into<EmitTarget>,
 ) -> Result<Value, EmitError> {
     let target = target.into();
-    let values = emit(body, target, Values::default())?;
-    values.into_value().ok_or_else(|| no_value(target.version))
+    let (value, _) = emit(body, target, Values::new(target.version))?.finish();
+    value.ok_or_else(|| no_value(target.version))
 }
 
 /// Emits `body` for `target` and lists what was stripped, injected, rewritten and passed.

@@ -149,11 +149,6 @@ fn existence<T: WireParse>(method: Option<&str>, version: &VersionLike) -> Resul
     Ok(())
 }
 
-/// The method of a parsed body, for [`existence`] (only the unions are asked).
-fn parsed_method<T: WireParse>(parsed: &T) -> Option<&str> {
-    parsed.union_method()
-}
-
 /// What the 2026-07-28 mandates read from a body: its `method`, its `resultType` (when a string)
 /// and its `params._meta` object. Taken from the raw `Value` by [`parse_as`], or from the typed
 /// value by the text entry points ([`parse_as`], …), so both check exactly the same thing.
@@ -272,9 +267,9 @@ pub(crate) fn plain_text<T: DeserializeOwned>(
     crate::de::located_text_read::<T>(value).map_err(|e| from_model(e, version, type_name, kind))
 }
 
-/// The 2026-07-28 mandates on the raw input (they apply to known 2026-07-28 only).
-fn mandates(
-    value: &Value,
+/// The 2026-07-28 mandates on the facts of a body (they apply to known 2026-07-28 only).
+fn check_mandates(
+    facts: MandateFacts<'_>,
     version: &VersionLike,
     type_name: &'static str,
     kind: ParseKind,
@@ -282,16 +277,6 @@ fn mandates(
     if version.era() != Some(Era::Stateless) {
         return Ok(());
     }
-    check_mandates(MandateFacts::of_value(value), version, type_name, kind)
-}
-
-/// The 2026-07-28 mandates on the facts of a body (the caller has checked the revision).
-fn check_mandates(
-    facts: MandateFacts<'_>,
-    version: &VersionLike,
-    type_name: &'static str,
-    kind: ParseKind,
-) -> Result<(), ParseError> {
     match kind {
         ParseKind::Result => {
             // M1: an unrecognized resultType.
@@ -347,15 +332,10 @@ fn typed_mandates<T: WireParse>(
     version: &VersionLike,
     type_name: &'static str,
 ) -> Option<Result<(), ParseError>> {
-    if version.era() != Some(Era::Stateless)
-        || !matches!(T::KIND, ParseKind::Request | ParseKind::Result)
-    {
-        return Some(Ok(()));
-    }
     let facts = parsed.mandate_facts();
-    facts
-        .known
-        .then(|| check_mandates(facts, version, type_name, T::KIND))
+    let applies = version.era() == Some(Era::Stateless)
+        && matches!(T::KIND, ParseKind::Request | ParseKind::Result);
+    (facts.known || !applies).then(|| check_mandates(facts, version, type_name, T::KIND))
 }
 
 /// JSON text or bytes, for the text entry points.
@@ -453,30 +433,18 @@ impl<'a> TypedSource<'a> for UncheckedText<'a> {
     }
 }
 
-/// Whether a typed value passes at `version`: its type (or method) exists there, then the
-/// revision's mandates; `None` when the typed value cannot answer (the `Value` path then
-/// decides). Judged by reference, so a large typed value is not moved in and out.
-fn check<T: WireParse>(parsed: &T, version: &VersionLike) -> Option<Result<(), ParseError>> {
-    if let Err(e) = existence::<T>(parsed_method(parsed), version) {
-        return Some(Err(e));
-    }
-    typed_mandates(parsed, version, T::TYPE_NAME)
-}
-
 /// The text entry points' common body: the typed parse straight from the text with the
 /// mandates on the typed value; on any failure, or when the typed value cannot answer the
 /// mandates, the `Value` path ([`parse_as`]), whose result (and error) is the reference.
 fn parse_text_as<T: WireParse>(text: Text<'_>, version: VersionLike) -> Result<T, ParseError> {
     let mut slot = None;
     parse_text_into(text, version.clone(), &mut slot)?;
-    match slot {
-        Some(parsed) => Ok(parsed),
-        None => parse_text_by_value(text, version),
-    }
+    slot.map_or_else(|| parse_text_by_value(text, version), Ok)
 }
 
 /// [`parse_text_as`] into `slot`, which holds the value when this returns `Ok` and is empty
-/// when it returns `Err`.
+/// when it returns `Err`. A typed value passes when its type (or method) exists at `version`,
+/// then by the revision's mandates; judged by reference, so a large value is not moved.
 fn parse_text_into<T: WireParse>(
     text: Text<'_>,
     version: VersionLike,
@@ -486,7 +454,10 @@ fn parse_text_into<T: WireParse>(
         && let Text::Str(s) = text
         && strict::from_str_into::<T, _>(s, strict::FromText, slot).is_ok()
         && let Some(parsed) = slot.as_ref()
-        && let Some(verdict) = check(parsed, &version)
+        && let Some(verdict) = existence::<T>(parsed.union_method(), &version).map_or_else(
+            |e| Some(Err(e)),
+            |()| typed_mandates(parsed, &version, T::TYPE_NAME),
+        )
     {
         return verdict.inspect_err(|_| *slot = None);
     }
@@ -617,7 +588,12 @@ fn parse_value_with<T: WireParse>(
 ) -> Result<T, ParseError> {
     existence::<T>(json.get("method").and_then(Value::as_str), &version)?;
     let parsed = structure(json, &version)?;
-    mandates(json, &version, T::TYPE_NAME, T::KIND)?;
+    check_mandates(
+        MandateFacts::of_value(json),
+        &version,
+        T::TYPE_NAME,
+        T::KIND,
+    )?;
     Ok(parsed)
 }
 
@@ -903,7 +879,12 @@ pub(crate) fn parse_result_value_for(
             by_method!(method, tasks_ext: tasks_ext, p, return Err(unknown(method)))
         }
     };
-    mandates(json, &version, "Result", ParseKind::Result)?;
+    check_mandates(
+        MandateFacts::of_value(json),
+        &version,
+        "Result",
+        ParseKind::Result,
+    )?;
     Ok(result)
 }
 
@@ -969,10 +950,7 @@ fn parse_result_text_for(
 ) -> Result<MethodResult, ParseError> {
     let mut slot = None;
     parse_result_text_into(answering, text, version.clone(), &mut slot)?;
-    match slot {
-        Some(result) => Ok(result),
-        None => parse_result_text_by_value(answering, text, version),
-    }
+    slot.map_or_else(|| parse_result_text_by_value(answering, text, version), Ok)
 }
 
 /// [`parse_result_text_for`] into `slot`, which holds the result when this returns `Ok` and is

@@ -207,12 +207,22 @@ impl Sink for Bytes<'_> {
     }
 }
 
-/// Builds a `serde_json::Value`.
-#[derive(Debug, Default)]
-pub struct Values {
+/// Builds a `serde_json::Value`, and with `REPORT` the report of what the emission changed
+/// ([`Values`], [`Reporting`]).
+#[derive(Debug)]
+pub struct ValueSink<const REPORT: bool> {
     open: Vec<Container>,
     done: Option<Value>,
+    /// The current path (kept when reporting).
+    path: JsonPath,
+    report: EmissionReport,
 }
+
+/// Builds a `serde_json::Value`.
+pub type Values = ValueSink<false>;
+
+/// Builds a `serde_json::Value` and the report of what the emission changed.
+pub type Reporting = ValueSink<true>;
 
 #[derive(Debug)]
 enum Container {
@@ -220,14 +230,23 @@ enum Container {
     Array(Vec<Value>),
 }
 
-impl Values {
-    /// The value written.
-    pub fn into_value(self) -> Option<Value> {
-        if self.open.is_empty() {
-            self.done
-        } else {
-            None
+impl<const REPORT: bool> ValueSink<REPORT> {
+    /// An empty output for an emission at `version`.
+    pub fn new(version: ProtocolVersion) -> Self {
+        ValueSink {
+            open: Vec::new(),
+            done: None,
+            path: JsonPath::root(),
+            report: EmissionReport::new(version),
         }
+    }
+
+    /// The value written and the report (empty without `REPORT`).
+    pub fn finish(self) -> (Option<Value>, EmissionReport) {
+        (
+            self.open.is_empty().then_some(self.done).flatten(),
+            self.report,
+        )
     }
 
     fn put(&mut self, value: Value) {
@@ -275,7 +294,9 @@ impl Values {
     }
 }
 
-impl Sink for Values {
+impl<const REPORT: bool> Sink for ValueSink<REPORT> {
+    const REPORTS: bool = REPORT;
+
     #[inline]
     fn plain<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Refused> {
         let value = value
@@ -345,98 +366,22 @@ impl Sink for Values {
         member: Option<&'static str>,
         body: &mut dyn FnMut(&mut Self) -> Result<(), Refused>,
     ) -> Result<(), Refused> {
-        let mut interior = Values::default();
-        body(&mut interior)?;
-        let frame = Values::frame(id, member, interior.into_value())?;
-        self.put(frame);
-        Ok(())
-    }
-}
-
-/// Builds a `serde_json::Value` and the report of what the emission changed.
-#[derive(Debug)]
-pub struct Reporting {
-    values: Values,
-    path: JsonPath,
-    report: EmissionReport,
-}
-
-impl Reporting {
-    /// An empty output for an emission at `version`.
-    pub fn new(version: ProtocolVersion) -> Self {
-        Reporting {
-            values: Values::default(),
-            path: JsonPath::root(),
-            report: EmissionReport::new(version),
-        }
-    }
-
-    /// The value written and the report.
-    pub fn finish(self) -> (Option<Value>, EmissionReport) {
-        (self.values.into_value(), self.report)
-    }
-}
-
-impl Sink for Reporting {
-    const REPORTS: bool = true;
-
-    #[inline]
-    fn plain<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Refused> {
-        self.values.plain(value)
-    }
-
-    fn plain_checked<T: Serialize + ?Sized>(
-        &mut self,
-        value: &T,
-        check: ScalarCheck,
-    ) -> Result<(), Refused> {
-        self.values.plain_checked(value, check)
-    }
-
-    fn open_object(&mut self, members: usize) {
-        self.values.open_object(members);
-    }
-
-    fn key(&mut self, first: bool, key: &str, quoted: Option<&[u8]>) {
-        self.values.key(first, key, quoted);
-    }
-
-    fn close_object(&mut self) {
-        self.values.close_object();
-    }
-
-    fn open_array(&mut self, items: usize) {
-        self.values.open_array(items);
-    }
-
-    fn item(&mut self, first: bool) {
-        self.values.item(first);
-    }
-
-    fn close_array(&mut self) {
-        self.values.close_array();
-    }
-
-    fn envelope(
-        &mut self,
-        id: Option<&RequestId>,
-        member: Option<&'static str>,
-        body: &mut dyn FnMut(&mut Self) -> Result<(), Refused>,
-    ) -> Result<(), Refused> {
         // The body is written on its own and framed; its changes are reported at their place
         // in the frame.
-        let outer = std::mem::take(&mut self.values);
-        if let Some(m) = member {
+        let outer = (std::mem::take(&mut self.open), self.done.take());
+        let at_member = REPORT && member.is_some();
+        if let (true, Some(m)) = (at_member, member) {
             self.path.push(PathSegment::Key(m.to_owned()));
         }
         let written = body(self);
-        if member.is_some() {
+        if at_member {
             self.path.pop();
         }
-        let interior = std::mem::replace(&mut self.values, outer);
+        let interior = (self.open.is_empty()).then(|| self.done.take()).flatten();
+        (self.open, self.done) = outer;
         written?;
-        let frame = Values::frame(id, member, interior.into_value())?;
-        self.values.put(frame);
+        let frame = Self::frame(id, member, interior)?;
+        self.put(frame);
         Ok(())
     }
 
