@@ -245,7 +245,29 @@ impl<'a, 'w> ser::Serializer for &'w mut JsonWriter<'a> {
         self.serialize_unit()
     }
 
-    transparent!();
+    #[inline]
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<()> {
+        value.serialize(self)
+    }
+
+    #[inline]
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        value.serialize(self)
+    }
+
+    #[inline]
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<()> {
+        self.serialize_str(variant)
+    }
 
     #[inline]
     fn serialize_unit(self) -> Result<()> {
@@ -388,7 +410,8 @@ impl<'w, 'a> Compound<'w, 'a> {
     fn field<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<()> {
         if self.close == Close::Raw {
             return if key == RAW_VALUE_TOKEN {
-                value.serialize(RawText(self.w.out))
+                let out = &mut *self.w.out;
+                value.serialize(StrOnly(|raw: &str| out.extend_from_slice(raw.as_bytes())))
             } else {
                 Err(ser::Error::custom("expected RawValue"))
             };
@@ -447,7 +470,11 @@ impl ser::SerializeMap for Compound<'_, '_> {
     #[inline]
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
         self.separator();
-        key.serialize(KeyWriter(self.w.out))
+        let out = &mut *self.w.out;
+        match key.serialize(StrOnly(|k: &str| write_str(out, k))) {
+            Ok(()) => Ok(()),
+            Err(_) => serde_json_key(self.w.out, key),
+        }
     }
 
     #[inline]
@@ -494,47 +521,50 @@ impl ser::SerializeStructVariant for Compound<'_, '_> {
     }
 }
 
-fn key_must_be_a_string() -> Error {
-    ser::Error::custom("key must be a string")
-}
-
-/// A map key: strings, and scalars written as strings, as `serde_json` accepts them.
-struct KeyWriter<'o>(&'o mut Vec<u8>);
-
-/// Writes a scalar key between quotes.
-fn quoted(
-    out: &mut Vec<u8>,
-    write: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>,
-) -> Result<()> {
-    out.push(b'"');
-    infallible(write(out))?;
-    out.push(b'"');
-    Ok(())
-}
-
-/// Refuses a non-finite float key, as `serde_json` does.
-fn finite_key(finite: bool) -> Result<()> {
-    if finite {
-        Ok(())
-    } else {
-        Err(ser::Error::custom(
-            "float key must be finite (got NaN or +/-inf)",
-        ))
-    }
-}
-
-/// Scalar keys, quoted.
-macro_rules! quoted_keys {
-    ($($method:ident($ty:ty) => $write:ident;)*) => {
+/// `serde::Serializer` methods (without type parameters) that all fail with `$err`.
+macro_rules! refusing {
+    ($err:expr; $($method:ident($($arg:ty),*) -> $ret:ty),* $(,)?) => {
         $(
-            fn $method(self, v: $ty) -> Result<()> {
-                quoted(self.0, |out| CompactFormatter.$write(out, v))
+            fn $method(self, $(_: $arg),*) -> ::std::result::Result<$ret, Self::Error> {
+                Err($err)
             }
         )*
     };
 }
 
-impl ser::Serializer for KeyWriter<'_> {
+/// The error of [`StrOnly`] on anything but a string.
+fn not_a_str() -> Error {
+    ser::Error::custom("expected a string")
+}
+
+/// Writes a map key that is not a string as `serde_json` writes it (a scalar in quotes, or its
+/// refusal): the text of the one-entry map `{key: null}` without the rest.
+#[cold]
+#[inline(never)]
+fn serde_json_key<T: Serialize + ?Sized>(out: &mut Vec<u8>, key: &T) -> Result<()> {
+    struct OneKey<'k, K: ?Sized>(&'k K);
+    impl<K: Serialize + ?Sized> Serialize for OneKey<'_, K> {
+        fn serialize<S: ser::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+            use ser::SerializeMap;
+            let mut map = s.serialize_map(Some(1))?;
+            map.serialize_entry(self.0, &())?;
+            map.end()
+        }
+    }
+    let text = serde_json::to_vec(&OneKey(key))?;
+    let key = text
+        .strip_prefix(b"{")
+        .and_then(|t| t.strip_suffix(b":null}"))
+        .ok_or_else(not_a_str)?;
+    out.extend_from_slice(key);
+    Ok(())
+}
+
+/// A serializer of a string alone, handed to `F`: a map key's text, a raw JSON value's text.
+/// Anything else fails with [`not_a_str`] (a key then takes [`serde_json_key`]).
+struct StrOnly<F>(F);
+
+impl<F: FnOnce(&str)> ser::Serializer for StrOnly<F> {
     type Ok = ();
     type Error = Error;
     type SerializeSeq = Impossible<(), Error>;
@@ -544,96 +574,14 @@ impl ser::Serializer for KeyWriter<'_> {
     type SerializeMap = Impossible<(), Error>;
     type SerializeStruct = Impossible<(), Error>;
     type SerializeStructVariant = Impossible<(), Error>;
-
-    quoted_keys! {
-        serialize_bool(bool) => write_bool;
-        serialize_i8(i8) => write_i8;
-        serialize_i16(i16) => write_i16;
-        serialize_i32(i32) => write_i32;
-        serialize_i64(i64) => write_i64;
-        serialize_i128(i128) => write_i128;
-        serialize_u8(u8) => write_u8;
-        serialize_u16(u16) => write_u16;
-        serialize_u32(u32) => write_u32;
-        serialize_u64(u64) => write_u64;
-        serialize_u128(u128) => write_u128;
-    }
-
-    fn serialize_f32(self, v: f32) -> Result<()> {
-        finite_key(v.is_finite())?;
-        quoted(self.0, |out| CompactFormatter.write_f32(out, v))
-    }
-
-    fn serialize_f64(self, v: f64) -> Result<()> {
-        finite_key(v.is_finite())?;
-        quoted(self.0, |out| CompactFormatter.write_f64(out, v))
-    }
-
-    fn serialize_char(self, v: char) -> Result<()> {
-        self.serialize_str(v.encode_utf8(&mut [0; 4]))
-    }
 
     #[inline]
     fn serialize_str(self, v: &str) -> Result<()> {
-        write_str(self.0, v);
+        (self.0)(v);
         Ok(())
     }
 
-    refusing!(key_must_be_a_string();
-        serialize_bytes(&[u8]) -> (),
-        serialize_none() -> (),
-        serialize_unit() -> (),
-        serialize_unit_struct(&'static str) -> (),
-        serialize_seq(Option<usize>) -> Impossible<(), Error>,
-        serialize_tuple(usize) -> Impossible<(), Error>,
-        serialize_tuple_struct(&'static str, usize) -> Impossible<(), Error>,
-        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Impossible<(), Error>,
-        serialize_map(Option<usize>) -> Impossible<(), Error>,
-        serialize_struct(&'static str, usize) -> Impossible<(), Error>,
-        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Impossible<(), Error>,
-    );
-
-    transparent!();
-
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _value: &T,
-    ) -> Result<()> {
-        Err(key_must_be_a_string())
-    }
-
-    fn collect_str<T: Display + ?Sized>(self, value: &T) -> Result<()> {
-        self.serialize_str(&value.to_string())
-    }
-}
-
-/// The text of a raw JSON value, written verbatim.
-struct RawText<'o>(&'o mut Vec<u8>);
-
-fn expected_raw_text() -> Error {
-    ser::Error::custom("expected RawValue")
-}
-
-impl ser::Serializer for RawText<'_> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = Impossible<(), Error>;
-    type SerializeTuple = Impossible<(), Error>;
-    type SerializeTupleStruct = Impossible<(), Error>;
-    type SerializeTupleVariant = Impossible<(), Error>;
-    type SerializeMap = Impossible<(), Error>;
-    type SerializeStruct = Impossible<(), Error>;
-    type SerializeStructVariant = Impossible<(), Error>;
-
-    fn serialize_str(self, v: &str) -> Result<()> {
-        self.0.extend_from_slice(v.as_bytes());
-        Ok(())
-    }
-
-    refusing!(expected_raw_text();
+    refusing!(not_a_str();
         serialize_bool(bool) -> (),
         serialize_i8(i8) -> (),
         serialize_i16(i16) -> (),
@@ -661,7 +609,7 @@ impl ser::Serializer for RawText<'_> {
     );
 
     fn serialize_some<T: Serialize + ?Sized>(self, _value: &T) -> Result<()> {
-        Err(expected_raw_text())
+        Err(not_a_str())
     }
 
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
@@ -669,7 +617,7 @@ impl ser::Serializer for RawText<'_> {
         _name: &'static str,
         _value: &T,
     ) -> Result<()> {
-        Err(expected_raw_text())
+        Err(not_a_str())
     }
 
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -679,7 +627,7 @@ impl ser::Serializer for RawText<'_> {
         _variant: &'static str,
         _value: &T,
     ) -> Result<()> {
-        Err(expected_raw_text())
+        Err(not_a_str())
     }
 }
 

@@ -34,52 +34,6 @@
 //! the body is bad); [`parse_as`] reads a body (a `Value`, text or bytes); [`parse_result_for`] types a
 //! result by the request it answers.
 
-/// `serde::Serializer` methods (without type parameters) that all fail with `$err`: for the
-/// serializers that take only a few shapes (a map key, raw JSON text).
-macro_rules! refusing {
-    ($err:expr; $($method:ident($($arg:ty),*) -> $ret:ty),* $(,)?) => {
-        $(
-            fn $method(self, $(_: $arg),*) -> ::std::result::Result<$ret, Self::Error> {
-                Err($err)
-            }
-        )*
-    };
-}
-
-/// The `serde::Serializer` methods that only pass through: `Some(v)` and a newtype struct
-/// write `v`, a unit variant writes its name as a string. Shared by the serializers whose
-/// scalars need nothing more (the byte writer, its key writer, the key reader).
-macro_rules! transparent {
-    () => {
-        #[inline]
-        fn serialize_some<T: ::serde::Serialize + ?Sized>(
-            self,
-            value: &T,
-        ) -> ::std::result::Result<Self::Ok, Self::Error> {
-            ::serde::Serialize::serialize(value, self)
-        }
-
-        #[inline]
-        fn serialize_newtype_struct<T: ::serde::Serialize + ?Sized>(
-            self,
-            _name: &'static str,
-            value: &T,
-        ) -> ::std::result::Result<Self::Ok, Self::Error> {
-            ::serde::Serialize::serialize(value, self)
-        }
-
-        #[inline]
-        fn serialize_unit_variant(
-            self,
-            _name: &'static str,
-            _index: u32,
-            variant: &'static str,
-        ) -> ::std::result::Result<Self::Ok, Self::Error> {
-            ::serde::Serializer::serialize_str(self, variant)
-        }
-    };
-}
-
 mod body;
 mod clean;
 pub mod error;
