@@ -173,9 +173,15 @@ pub enum Reached {
     ClientMeta,
 }
 
-/// One emission: the output, the revision and the mode.
+/// One emission: the output, and what the plans depend on (read through `Deref`).
 pub struct Emitter<'s, S> {
     sink: &'s mut S,
+    emission: Emission,
+}
+
+/// What a plan depends on in an emission: the revision, the mode and the body.
+#[derive(Clone, Copy)]
+pub struct Emission {
     version: ProtocolVersion,
     mode: Mode,
     /// The [`clean::clean_bit`] of the revision and mode.
@@ -183,13 +189,13 @@ pub struct Emitter<'s, S> {
     body: BodyInfo,
 }
 
-/// What a plan depends on in an emission: all of [`Emitter`] but its sink.
-#[derive(Clone, Copy)]
-struct Emission {
-    version: ProtocolVersion,
-    mode: Mode,
-    bit: u16,
-    body: BodyInfo,
+impl<S> std::ops::Deref for Emitter<'_, S> {
+    type Target = Emission;
+
+    #[inline]
+    fn deref(&self) -> &Emission {
+        &self.emission
+    }
 }
 
 /// What a plan reads of a struct type ([`Struct`]'s constants).
@@ -225,17 +231,18 @@ pub(crate) fn emit_body<B: Describe + ?Sized, S: Sink>(
         e
     })?;
     let mode = Mode::of(to.options.is_strict(), S::REPORTS);
-    let mut e = Emitter {
-        sink,
+    let bit = if walk_everything() {
+        0
+    } else {
+        mode.clean_bit(version)
+    };
+    let emission = Emission {
         version,
         mode,
-        bit: if walk_everything() {
-            0
-        } else {
-            mode.clean_bit(version)
-        },
+        bit,
         body: info,
     };
+    let mut e = Emitter { sink, emission };
     body.describe(&mut EmitWalker::new(&mut e, Reached::Body))
         .map_err(|r| r.into_error(version, info.kind))
 }
@@ -272,19 +279,6 @@ pub(crate) fn emit_plain<B: Serialize + ?Sized, S: Sink>(
         e
     })?;
     sink.plain(body).map_err(fail)
-}
-
-impl<S> Emitter<'_, S> {
-    /// The emission's revision, mode, clean bit and body.
-    #[inline]
-    fn emission(&self) -> Emission {
-        Emission {
-            version: self.version,
-            mode: self.mode,
-            bit: self.bit,
-            body: self.body,
-        }
-    }
 }
 
 impl<S: Sink> Emitter<'_, S> {
@@ -1381,7 +1375,7 @@ impl<S: Sink> Walker for EmitWalker<'_, '_, S> {
         let plans: &'static Plans = T::memo()
             .get_or_init(Plans::new)
             .ok_or_else(|| serialization(format!("{} keeps another walker's memo", T::NAME)))?;
-        let plan = plans.get(e.emission(), Layout::of::<T>(), self.how);
+        let plan = plans.get(e.emission, Layout::of::<T>(), self.how);
         if let Some(t) = plan.absent {
             return Err(Refused::new(
                 EmitErrorKind::TypeAbsent,
