@@ -53,7 +53,7 @@ const WIRE: Layers = &[
 const TRANSPORT: Layers = &[
     // The transport's errors; the HTTP routing headers; the server's leaves: who asks, its
     // bounds, the signed request state, the store engines.
-    &["error", "routing", "secret", "server::auth", "server::limits", "server::state", "server::store"],
+    &["error", "routing", "secret", "spawn", "server::auth", "server::limits", "server::state", "server::store"],
     // One JSON-RPC frame.
     &["frame"],
     // Logs and metrics; how a server is set up; the OAuth resource server.

@@ -22,6 +22,7 @@ pub mod frame;
 mod routing;
 mod secret;
 pub mod server;
+mod spawn;
 pub mod stdio;
 pub mod telemetry;
 

@@ -295,13 +295,13 @@ where
     let (connection, mut driver) = Connection::pair(options.queue);
     let stats = LineStats::default();
     let lines = LineReader::new(BufReader::new(reader), options.max_line_bytes);
-    let reading = tokio::spawn(read_lines(
+    let reading = crate::spawn::spawn(read_lines(
         lines,
         reader_sender(&mut driver),
         stats.clone(),
         Counted::Yes,
     ));
-    tokio::spawn(async move {
+    crate::spawn::spawn(async move {
         let (driver, end, _writer) = drive(
             driver,
             writer,
@@ -338,14 +338,14 @@ pub fn spawn_child(
     let stats = LineStats::default();
     let (exit_tx, exit_rx) = watch::channel(None);
     let lines = LineReader::new(BufReader::new(stdout), options.max_line_bytes);
-    let reading = tokio::spawn(read_lines(
+    let reading = crate::spawn::spawn(read_lines(
         lines,
         reader_sender(&mut driver),
         stats.clone(),
         Counted::No,
     ));
     let grace = options.shutdown_grace;
-    tokio::spawn(async move {
+    crate::spawn::spawn(async move {
         let (driver, end, stdin) = drive(driver, stdin, reading, InputEnd::Ends, Counted::No).await;
         // Closing stdin is the shutdown request of the stdio transport.
         drop(stdin);

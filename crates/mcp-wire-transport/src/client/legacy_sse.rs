@@ -76,8 +76,8 @@ pub async fn connect_legacy_sse(
         incoming: driver.incoming.clone(),
         pending: Mutex::new(HashSet::new()),
     });
-    let mut reading = tokio::spawn(Arc::clone(&shared).read(stream));
-    tokio::spawn(async move {
+    let mut reading = crate::spawn::spawn(Arc::clone(&shared).read(stream));
+    crate::spawn::spawn(async move {
         let mut posts = JoinSet::new();
         let mut close = driver.close_requested.clone();
         let end = loop {
@@ -96,7 +96,7 @@ pub async fn connect_legacy_sse(
                 permit = shared.permits.clone().acquire_owned() => permit.expect("never closed"),
                 () = close_requested(&mut close) => break ConnectionEnd::Closed,
             };
-            posts.spawn(Arc::clone(&shared).post(frame, permit));
+            crate::spawn::spawn_in(&mut posts, Arc::clone(&shared).post(frame, permit));
         };
         reading.abort();
         posts.abort_all();

@@ -104,7 +104,7 @@ pub fn connect_streamable(
         tool_headers: Mutex::default(),
         tool_lists: Mutex::default(),
     });
-    tokio::spawn(async move {
+    crate::spawn::spawn(async move {
         let mut tasks = JoinSet::new();
         let mut by_request: HashMap<RequestId, AbortHandle> = HashMap::new();
         let mut close = driver.close_requested.clone();
@@ -138,7 +138,10 @@ pub fn connect_streamable(
                 continue;
             }
             let requests = plan.requests.clone();
-            let task = tasks.spawn(Arc::clone(&shared).exchange(frame, plan, permit));
+            let task = crate::spawn::spawn_in(
+                &mut tasks,
+                Arc::clone(&shared).exchange(frame, plan, permit),
+            );
             if shared.rules.cancel_by_closing {
                 for id in requests {
                     by_request.insert(id, task.clone());
@@ -604,7 +607,7 @@ impl Shared {
         }
         let shared = Arc::clone(self);
         let mut closing = self.closing.clone();
-        tokio::spawn(async move {
+        crate::spawn::spawn(async move {
             tokio::select! {
                 () = shared.get_stream() => {}
                 () = close_requested(&mut closing) => {}

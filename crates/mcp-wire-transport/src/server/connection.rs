@@ -146,37 +146,36 @@ impl Runtime {
                             let out = outgoing.clone();
                             let mut changes = self.shared.notifier.listen();
                             changes_task = Some(
-                                tasks
-                                    .spawn(async move {
-                                        loop {
-                                            let notifications = tokio::select! {
-                                                change = changes.recv() => match change {
-                                                    Ok(change) => {
-                                                        session_change(&change, &new)
-                                                            .into_iter()
-                                                            .collect()
-                                                    }
-                                                    Err(RecvError::Lagged(_)) => Vec::new(),
-                                                    Err(RecvError::Closed) => break,
-                                                },
-                                                () = new.push_signal.notified() => {
-                                                    new.take_pushed()
+                                crate::spawn::spawn_in(&mut tasks, async move {
+                                    loop {
+                                        let notifications = tokio::select! {
+                                            change = changes.recv() => match change {
+                                                Ok(change) => {
+                                                    session_change(&change, &new)
+                                                        .into_iter()
+                                                        .collect()
                                                 }
-                                            };
-                                            if new.has_ended() {
-                                                break;
+                                                Err(RecvError::Lagged(_)) => Vec::new(),
+                                                Err(RecvError::Closed) => break,
+                                            },
+                                            () = new.push_signal.notified() => {
+                                                new.take_pushed()
                                             }
-                                            for n in notifications {
-                                                if let Ok(f) =
-                                                    emit(&JsonRpcNotification::new(n), new.revision)
-                                                    && out.send(f).await.is_err()
-                                                {
-                                                    return;
-                                                }
+                                        };
+                                        if new.has_ended() {
+                                            break;
+                                        }
+                                        for n in notifications {
+                                            if let Ok(f) =
+                                                emit(&JsonRpcNotification::new(n), new.revision)
+                                                && out.send(f).await.is_err()
+                                            {
+                                                return;
                                             }
                                         }
-                                    })
-                                    .clone(),
+                                    }
+                                })
+                                .clone(),
                             );
                         }
                         let _ = outgoing.send(answer).await;
@@ -421,7 +420,7 @@ impl Runtime {
             let id_value = serde_json::to_value(&id).unwrap_or(Value::Null);
             let out = outgoing.clone();
             let mut changes = self.shared.notifier.listen();
-            let handle = tasks.spawn(async move {
+            let handle = crate::spawn::spawn_in(tasks, async move {
                 // Held for as long as the stream lives.
                 let _guard = guard;
                 let _subscription = Held::new(Open::ListenSubscription);
@@ -464,12 +463,12 @@ impl Runtime {
     ) {
         let server = self.clone();
         let principal = principal.clone();
-        tasks.spawn(async move {
+        crate::spawn::spawn_in(tasks, async move {
             let revision = session.revision;
             let (tx, mut rx) = mpsc::channel::<Outgoing>(server.shared.limits.stream_queue);
             let forward = {
                 let outgoing = outgoing.clone();
-                tokio::spawn(async move {
+                crate::spawn::spawn(async move {
                     while let Some(out) = rx.recv().await {
                         if let Outgoing::Frame(f) = out
                             && outgoing.send(f).await.is_err()
@@ -568,7 +567,7 @@ impl Runtime {
             }),
         };
         let server = self.clone();
-        tasks.spawn(async move {
+        crate::spawn::spawn_in(tasks, async move {
             let forward = {
                 let outgoing = outgoing.clone();
                 async move {

@@ -162,7 +162,7 @@ impl Runtime {
         let sweeper = {
             let server = Arc::downgrade(self);
             let period = (self.shared.limits.session_idle / 4).max(Duration::from_millis(100));
-            tokio::spawn(async move {
+            crate::spawn::spawn(async move {
                 let mut tick = tokio::time::interval(period);
                 loop {
                     tick.tick().await;

@@ -68,13 +68,13 @@ impl MetricsEndpoint {
                 }
             }),
         );
-        let serving = tokio::spawn(async move {
+        let serving = crate::spawn::spawn(async move {
             // A listener that fails ends the endpoint; the server it reports on goes on.
             let _ = axum::serve(listener, app).await;
         })
         .abort_handle();
         // The histograms' samples are folded in periodically (the exporter's upkeep).
-        let upkeep = tokio::spawn(async move {
+        let upkeep = crate::spawn::spawn(async move {
             let mut tick = tokio::time::interval(Duration::from_secs(5));
             loop {
                 tick.tick().await;

@@ -161,7 +161,7 @@ mod tests {
             .trim_start_matches("http://")
             .trim_end_matches("/callback")
             .to_owned();
-        let browser = tokio::spawn(async move {
+        let browser = crate::spawn::spawn(async move {
             let mut stray = tokio::net::TcpStream::connect(&address).await.unwrap();
             stray
                 .write_all(b"GET /favicon.ico HTTP/1.1\r\n\r\n")

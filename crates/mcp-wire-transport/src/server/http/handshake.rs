@@ -347,7 +347,7 @@ pub(super) async fn get_stream(
                 replayed = replay.len(),
                 "stream resumed"
             );
-            tokio::spawn(async move {
+            crate::spawn::spawn(async move {
                 for event in replay {
                     if sink.send(event).await.is_err() {
                         break;
@@ -383,7 +383,7 @@ pub(super) async fn get_stream(
     let mut changes = server.shared.notifier.listen();
     let server = Arc::downgrade(server);
     let stream_session = Some(session.id.clone());
-    tokio::spawn(async move {
+    crate::spawn::spawn(async move {
         let mut writer =
             EventWriter::new(Some(log.clone()), sink.clone(), limits.slow_reader_timeout);
         if session.revision == ProtocolVersion::V2025_11_25 {

@@ -121,7 +121,7 @@ async fn open(
     // The connection's own task: server-wide changes (list changes, updates of subscribed
     // resources) once the session is initialized, keep-alives, and forgetting the connection
     // when its stream closes.
-    tokio::spawn(async move {
+    crate::spawn::spawn(async move {
         let mut tick = tokio::time::interval(keep_alive);
         tick.tick().await;
         loop {
@@ -295,14 +295,14 @@ async fn message(
             };
             let forward = connection.clone();
             let server = server.clone();
-            let task = tokio::spawn(async move {
+            let task = crate::spawn::spawn(async move {
                 server
                     .answer_framed(Wire::HttpSse, ctx, request, None)
                     .await
                     .0
             });
             session.track(r.id, task.abort_handle());
-            tokio::spawn(async move {
+            crate::spawn::spawn(async move {
                 while let Some(out) = rx.recv().await {
                     if let Outgoing::Frame(f) = out {
                         send(&forward, f).await;

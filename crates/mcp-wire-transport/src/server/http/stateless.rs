@@ -282,7 +282,7 @@ fn listen_stream(
     let id_value = serde_json::to_value(&id).unwrap_or(Value::Null);
     let tag = move |n: ServerNotification| tag_subscription(n, &id_value);
     let ack = listen_ack(&filter, &serde_json::to_value(&id).unwrap_or(Value::Null));
-    tokio::spawn(async move {
+    crate::spawn::spawn(async move {
         // Held for as long as the stream lives.
         let _guard = guard;
         let _subscription = Held::new(Open::ListenSubscription);

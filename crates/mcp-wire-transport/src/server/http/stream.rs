@@ -37,7 +37,7 @@ pub(super) async fn answer_request(
     let task = {
         let server = server.clone();
         let session = session.clone();
-        tokio::spawn(async move {
+        crate::spawn::spawn(async move {
             let framed = server
                 .answer_framed(wire, ctx, request, server_meta.as_ref())
                 .await;
@@ -85,7 +85,7 @@ pub(super) async fn answer_request(
             if let Some(log) = &log {
                 log.attach(sink.clone());
             }
-            tokio::spawn(pump(
+            crate::spawn::spawn(pump(
                 PumpInput {
                     first,
                     rx,

@@ -242,7 +242,7 @@ mod tests {
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
-        let server = tokio::spawn(async move {
+        let server = crate::spawn::spawn(async move {
             let (mut socket, _) = listener.accept().await.unwrap();
             let mut hello = [0u8; 5];
             socket.read_exact(&mut hello).await.unwrap();

@@ -81,7 +81,7 @@ pub(crate) fn start(server: &Arc<Runtime>, mut changes: mpsc::Receiver<Change>) 
     let mut bus = replica
         .store
         .subscribe(vec![BUS.to_owned(), inbox(replica.id)]);
-    tokio::spawn({
+    crate::spawn::spawn({
         let weak = weak.clone();
         async move {
             while let Some(message) = bus.recv().await {
@@ -94,7 +94,7 @@ pub(crate) fn start(server: &Arc<Runtime>, mut changes: mpsc::Receiver<Change>) 
             }
         }
     });
-    tokio::spawn({
+    crate::spawn::spawn({
         let replica = replica.clone();
         let weak = weak.clone();
         async move {
@@ -112,7 +112,7 @@ pub(crate) fn start(server: &Arc<Runtime>, mut changes: mpsc::Receiver<Change>) 
     if let Some(mut writes) = writes {
         let limits = server.shared.limits;
         let replica = replica.clone();
-        tokio::spawn(async move {
+        crate::spawn::spawn(async move {
             while let Some(w) = writes.recv().await {
                 let keep = limits.replay_events_per_stream + 1;
                 if let Err(e) = replica
@@ -125,7 +125,7 @@ pub(crate) fn start(server: &Arc<Runtime>, mut changes: mpsc::Receiver<Change>) 
             }
         });
     }
-    tokio::spawn(async move {
+    crate::spawn::spawn(async move {
         while let Some(change) = changes.recv().await {
             let Some(server) = weak.upgrade() else { break };
             let message = Message::Change {
@@ -169,7 +169,7 @@ impl Runtime {
             Message::SessionUpdated { session, .. } => {
                 if let Some(s) = sessions.peek(&session) {
                     let server = self.clone();
-                    tokio::spawn(async move {
+                    crate::spawn::spawn(async move {
                         if let Err(e) = server.reload_session(&s).await {
                             tracing::warn!(error = %e, "session copy not reloaded");
                         }
@@ -182,7 +182,7 @@ impl Runtime {
             Message::TaskCall { from, call, op } => {
                 // On its own: a `tasks/result` step may wait, and the bus goes on meanwhile.
                 let server = self.clone();
-                tokio::spawn(async move {
+                crate::spawn::spawn(async move {
                     let result = op.run(&server.shared.tasks).await.map_err(rpc_error);
                     if let Some(replica) = &server.shared.replica {
                         let reply = Message::TaskReply { call, result };
@@ -532,7 +532,7 @@ impl Runtime {
         let writer = stream_replica(stream);
         let limits: Limits = self.shared.limits;
         let server: Weak<Runtime> = Arc::downgrade(self);
-        tokio::spawn(async move {
+        crate::spawn::spawn(async move {
             let deadline = tokio::time::Instant::now() + limits.session_idle;
             let mut next = after + 1;
             loop {

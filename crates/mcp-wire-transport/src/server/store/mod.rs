@@ -241,7 +241,7 @@ impl Store for MemoryStore {
     fn subscribe(&self, channels: Vec<String>) -> mpsc::Receiver<BusMessage> {
         let (tx, rx) = mpsc::channel(BUS_BACKLOG);
         let mut bus = self.bus.subscribe();
-        tokio::spawn(async move {
+        crate::spawn::spawn(async move {
             loop {
                 match bus.recv().await {
                     Ok(message) if channels.contains(&message.channel) => {

@@ -146,7 +146,7 @@ impl Store for RedisStore {
         let (tx, rx) = mpsc::channel(BUS_BACKLOG);
         let client = self.client.clone();
         let timeout = self.timeout;
-        tokio::spawn(async move {
+        crate::spawn::spawn(async move {
             while !tx.is_closed() {
                 let opened = tokio::time::timeout(timeout, async {
                     let mut pubsub = client.get_async_pubsub().await?;

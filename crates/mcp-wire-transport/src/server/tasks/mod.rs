@@ -800,7 +800,7 @@ mod tests {
             id: id.clone(),
             timeout: Duration::from_secs(5),
         };
-        let waiting = tokio::spawn(async move {
+        let waiting = crate::spawn::spawn(async move {
             link.ask(vec![("a".into(), elicit("A")), ("b".into(), elicit("B"))])
                 .await
         });

@@ -60,12 +60,12 @@ impl RequestContext {
             timeout: store.limits.client_answer_timeout,
         };
         let fut = work(self.for_task(link));
-        let inner = tokio::spawn(fut);
+        let inner = crate::spawn::spawn(fut);
         store.set_abort(&id, inner.abort_handle());
         {
             let store = store.clone();
             let id = id.clone();
-            tokio::spawn(async move {
+            crate::spawn::spawn(async move {
                 let outcome = match inner.await {
                     Ok(Ok(result)) => Outcome::Completed(result),
                     Ok(Err(HandlerError::Rpc(e))) => Outcome::Failed(e),
