@@ -51,9 +51,11 @@ const WIRE: Layers = &[
 /// its state upward to the transports that serve it, the client beside it.
 #[rustfmt::skip]
 const TRANSPORT: Layers = &[
+    // How the crate spawns its background work.
+    &["spawn"],
     // The transport's errors; the HTTP routing headers; the server's leaves: who asks, its
     // bounds, the signed request state, the store engines.
-    &["error", "routing", "secret", "spawn", "server::auth", "server::limits", "server::state", "server::store"],
+    &["error", "routing", "secret", "server::auth", "server::limits", "server::state", "server::store"],
     // One JSON-RPC frame.
     &["frame"],
     // Logs and metrics; how a server is set up; the OAuth resource server.
