@@ -690,44 +690,33 @@ mod completeness {
     type Fields = BTreeMap<&'static str, BTreeMap<&'static str, Revisions>>;
 
     fn field_tables() -> (Fields, BTreeMap<&'static str, Revisions>) {
-        let mut fields_by_owner: BTreeMap<&'static str, BTreeMap<&'static str, Revisions>> =
-            BTreeMap::new();
+        let mut fields_by_owner = Fields::new();
         let mut owners: BTreeMap<&'static str, Revisions> = BTreeMap::new();
         for v in ProtocolVersion::ALL {
             let only = Revisions::only(v);
             let rev = facts::revision(v);
+            let mut add = |owner: &'static str, list: &'static [crate::facts::FieldFact]| {
+                let o = owners.entry(owner).or_insert(Revisions::NONE);
+                *o = o.or(only);
+                let map = fields_by_owner.entry(owner).or_default();
+                for f in list {
+                    let r = map.entry(f.name).or_insert(Revisions::NONE);
+                    *r = r.or(only);
+                }
+            };
             for t in rev.types {
                 // An alias of an object definition (`EmptyResult = Result`) has its fields.
-                let t = match (t.kind, t.target) {
-                    (TypeKind::Object, _) => t,
+                let fields = match (t.kind, t.target) {
+                    (TypeKind::Object, _) => t.fields,
                     (TypeKind::Other, Some(TypeRef::Named(target))) => {
                         match rev.type_fact(target) {
-                            Some(o) if o.kind == TypeKind::Object => {
-                                let fields = o.fields;
-                                let o = owners.entry(t.name).or_insert(Revisions::NONE);
-                                *o = o.or(only);
-                                let map = fields_map(&mut fields_by_owner, t.name);
-                                for f in fields {
-                                    let r = map.entry(f.name).or_insert(Revisions::NONE);
-                                    *r = r.or(only);
-                                }
-                                continue;
-                            }
+                            Some(o) if o.kind == TypeKind::Object => o.fields,
                             _ => continue,
                         }
                     }
                     _ => continue,
                 };
-                let mut add = |owner: &'static str, list: &'static [crate::facts::FieldFact]| {
-                    let o = owners.entry(owner).or_insert(Revisions::NONE);
-                    *o = o.or(only);
-                    let map = fields_map(&mut fields_by_owner, owner);
-                    for f in list {
-                        let r = map.entry(f.name).or_insert(Revisions::NONE);
-                        *r = r.or(only);
-                    }
-                };
-                add(t.name, t.fields);
+                add(t.name, fields);
                 if let Some(p) = t.field("params")
                     && let TypeRef::Object { fields: inner, .. } = p.ty
                     && (t.name.ends_with("Request") || t.name.ends_with("Notification"))
@@ -739,13 +728,6 @@ mod completeness {
             }
         }
         (fields_by_owner, owners)
-    }
-
-    fn fields_map<'m>(
-        all: &'m mut BTreeMap<&'static str, BTreeMap<&'static str, Revisions>>,
-        owner: &'static str,
-    ) -> &'m mut BTreeMap<&'static str, Revisions> {
-        all.entry(owner).or_default()
     }
 
     /// Envelope members folded into request/notification definitions from 2025-11-25 on:
