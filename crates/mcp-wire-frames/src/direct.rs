@@ -47,7 +47,7 @@ mod identity;
 mod line;
 mod write;
 
-use identity::{IdentityText, LentIdentity, body_text};
+use identity::{LentIdentity, body_text};
 use line::Copied;
 pub use line::{Line, read, read_checked};
 use write::{Body, Layout, Verdict, emit, push_key, push_value, write_frame};
@@ -80,9 +80,6 @@ impl de::Error for GiveUp {
 pub struct Buffers {
     body: String,
     emitted: Vec<u8>,
-    /// The client identity last written, with its JSON text (written once per `initialize`,
-    /// not once per request).
-    identity: Option<(Arc<ClientIdentity>, IdentityText)>,
     /// The client identity's `_meta` entries, lent to each parsed request for its emission.
     lent: LentIdentity,
     /// The output line, newline included, after a successful [`translate`] (with placeholders
@@ -152,42 +149,26 @@ fn translate_into(
     buffers: &mut Buffers,
     verdict: &mut Verdict,
 ) -> Result<(), GiveUp> {
-    let identity = identity.filter(|_| {
-        to.era() == Era::Stateless && kind == BodyKind::Request(Direction::ClientToServer)
-    });
-    // The general path adds the identity to the body before parsing it (`convert::add_identity`),
-    // and so does the direct path wherever that can change the verdict: the identity goes into
-    // the text first. Below 2026-07-28 a request that has `params` has an open `_meta` map in
-    // them, where the entries change nothing the parse decides, so they are lent to the parsed
-    // request instead ([`LentIdentity`]), not parsed again from text. A request without
-    // `params` gets them materialized, which can (`tools/call` then lacks `params.name`, not
-    // `params`); a 2026-07-28 source is checked for its `_meta` mandates while it is parsed.
-    let (spliced, restated) = match identity {
-        Some(id) if from.era() != Era::Stateless && line.body.is_some() => (None, Some(id)),
-        other => (other, None),
-    };
     let Buffers {
         body,
         emitted,
-        identity: cached,
         lent,
         line: out,
         hollow,
         splices,
     } = buffers;
     splices.clear();
-    let restated = restated.map(|id| lent.entries_of(id));
-    let identity = match spliced {
-        None => None,
-        Some(id) => {
-            if cached.as_ref().is_none_or(|(c, _)| !Arc::ptr_eq(c, id)) {
-                *cached = Some((id.clone(), IdentityText::of(id)?));
-            }
-            cached.as_ref().map(|(_, text)| text)
-        }
-    };
-    let text = body_text(line, identity, body)?;
-    let mut restated = restated;
+    // The general path adds the client identity to the body before parsing it
+    // (`convert::add_identity`); here the entries are lent to the parsed request instead
+    // ([`LentIdentity`]). Where the entries were missing, that changes no verdict the parse
+    // reaches: below 2026-07-28 `_meta` is an open map; at 2026-07-28 a request that lacks them
+    // fails its `_meta` mandates, and the general path then decides.
+    let mut restated = identity
+        .filter(|_| {
+            to.era() == Era::Stateless && kind == BodyKind::Request(Direction::ClientToServer)
+        })
+        .map(|id| lent.entries_of(id));
+    let text = body_text(line, body)?;
     // A large body's long strings stay in the line (see [`hollow`]); whatever goes wrong with
     // the hollowed body, the whole one is read as usual. (An unchecked result is never
     // hollowed: its strings must be read to be checked.)
@@ -358,15 +339,10 @@ mod tests {
         let text = r#"{ "_meta" : { "io.modelcontextprotocol/protocolVersion" : "2026-07-28", "io.modelcontextprotocol/clientInfo":{} } , "a":[1], "task":{}, "taskId":"t" },"#;
         let (facts, raw, end) = params_at(text, 0).unwrap();
         assert_eq!((raw, end), (&text[..text.len() - 1], text.len() - 1));
-        assert_eq!(facts.len, 4);
         assert!(facts.task);
         assert_eq!(facts.task_id, Some(r#""t""#));
         let meta = &facts.meta;
-        assert_eq!(meta.len, 2);
-        let meta_text = r#"{ "io.modelcontextprotocol/protocolVersion" : "2026-07-28", "io.modelcontextprotocol/clientInfo":{} }"#;
-        assert_eq!(meta.raw, Some(meta_text));
         assert_eq!(meta.revision.as_deref(), Some(&Value::from("2026-07-28")));
-        assert!(meta.has_client_info && !meta.has_capabilities);
         for (text, accepted) in [
             (r#"{"_meta":1}"#, false),
             (r#"{"a":1,"a":2}"#, false),
@@ -569,7 +545,6 @@ mod tests {
             l.meta_revision().as_deref(),
             Some(&Value::from("2026-07-28"))
         );
-        assert!(l.params.meta.has_client_info && !l.params.meta.has_capabilities);
     }
 
     #[test]
@@ -667,42 +642,38 @@ mod tests {
     }
 
     #[test]
-    fn identity_is_spliced_into_the_body_text() {
-        let id = ClientIdentity {
+    fn identity_is_added_where_the_request_lacks_it() {
+        let id = Arc::new(ClientIdentity {
             client_info: Some(serde_json::json!({"name":"c"})),
             capabilities: Some(serde_json::json!({})),
-        };
-        let mut buf = String::new();
+        });
+        // The entries the request lacks, then the revision the target's emission states.
+        let both = r#""io.modelcontextprotocol/clientInfo":{"name":"c"},"#.to_owned()
+            + r#""io.modelcontextprotocol/clientCapabilities":{},"#
+            + r#""io.modelcontextprotocol/protocolVersion":"2026-07-28""#;
         let cases = [
+            (r#""#, format!(r#","params":{{"_meta":{{{both}}}}}"#)),
+            (r#","params":{ }"#, format!(r#","params":{{"_meta":{{{both}}}}}"#)),
             (
-                r#"{"jsonrpc":"2.0","id":1,"method":"m"}"#,
-                r#"{"method":"m","params":{"_meta":{"io.modelcontextprotocol/clientInfo":{"name":"c"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+                r#","params":{"cursor":"x" }"#,
+                format!(r#","params":{{"cursor":"x","_meta":{{{both}}}}}"#),
             ),
             (
-                r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{ }}"#,
-                r#"{"method":"m","params":{"_meta":{"io.modelcontextprotocol/clientInfo":{"name":"c"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+                r#","params":{"_meta":{"io.modelcontextprotocol/clientInfo":{"name":"own"}},"cursor":"x"}"#,
+                r#","params":{"cursor":"x","_meta":{"io.modelcontextprotocol/clientInfo":{"name":"own"},"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}"#.into(),
             ),
-            (
-                r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1 }}"#,
-                r#"{"method":"m","params":{"a":1 ,"_meta":{"io.modelcontextprotocol/clientInfo":{"name":"c"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#,
-            ),
-            (
-                r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"io.modelcontextprotocol/clientInfo":1},"b":2}}"#,
-                r#"{"method":"m","params":{"_meta":{"io.modelcontextprotocol/clientInfo":1,"io.modelcontextprotocol/clientCapabilities":{}},"b":2}}"#,
-            ),
-            (
-                r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{}}}"#,
-                r#"{"method":"m","params":{"_meta":{"io.modelcontextprotocol/clientInfo":{"name":"c"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#,
-            ),
+            (r#","params":{"_meta":{}}"#, format!(r#","params":{{"_meta":{{{both}}}}}"#)),
         ];
-        for (input, want) in cases {
+        let kind = BodyKind::Request(Direction::ClientToServer);
+        let (from, to) = (ProtocolVersion::V2025_11_25, ProtocolVersion::V2026_07_28);
+        let mut buffers = Buffers::default();
+        for (params, want) in cases {
+            let input = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list"{params}}}"#);
             let l = read_owned(input.as_bytes()).unwrap();
-            let text = IdentityText::of(&id).unwrap();
-            assert_eq!(
-                body_text(&l, Some(&text), &mut buf).unwrap(),
-                want,
-                "{input}"
-            );
+            translate(&l, kind, from, to, Some(&id), &mut buffers).unwrap();
+            let want =
+                format!("{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"{want}}}\n");
+            assert_eq!(String::from_utf8_lossy(&buffers.line), want, "{input}");
         }
     }
 }

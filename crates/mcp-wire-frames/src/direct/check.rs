@@ -180,22 +180,15 @@ impl<'de> de::Deserialize<'de> for CheckedParams<'de> {
 
 /// What the direct path needs from a request's `params._meta`.
 #[derive(Default)]
-pub(super) struct MetaFacts<'a> {
-    /// The `_meta` member's text (a sub-slice of `params`).
-    pub(super) raw: Option<&'a str>,
-    /// Its member count.
-    pub(super) len: usize,
+pub(super) struct MetaFacts {
     /// `io.modelcontextprotocol/protocolVersion`.
     pub(super) revision: Option<Box<Value>>,
-    pub(super) has_client_info: bool,
-    pub(super) has_capabilities: bool,
 }
 
 /// What the direct path needs from a request's `params` (checked on the way).
 #[derive(Default)]
 pub(super) struct ParamsFacts<'a> {
-    pub(super) len: usize,
-    pub(super) meta: MetaFacts<'a>,
+    pub(super) meta: MetaFacts,
     /// A `task` member that is not `null` (a task-augmented request).
     pub(super) task: bool,
     /// The raw text of a `taskId` member (`tasks/*` requests).
@@ -234,7 +227,6 @@ impl<'de> Visitor<'de> for ParamsScan {
             if !seen.insert(key) {
                 return Err(de::Error::custom("duplicate key"));
             }
-            facts.len += 1;
             if is_meta {
                 let raw: &'de RawValue = map.next_value()?;
                 facts.meta = meta_facts(raw, inner.depth).map_err(de::Error::custom)?;
@@ -255,13 +247,13 @@ pub(super) struct MetaScan {
 }
 
 impl<'de> Visitor<'de> for MetaScan {
-    type Value = MetaFacts<'de>;
+    type Value = MetaFacts;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("an object")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<MetaFacts<'de>, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<MetaFacts, A::Error> {
         let inner = Check { depth: self.depth }.deeper::<A::Error>()?;
         let mut seen = Seen::new();
         let mut facts = MetaFacts::default();
@@ -270,31 +262,22 @@ impl<'de> Visitor<'de> for MetaScan {
             if !seen.insert(key) {
                 return Err(de::Error::custom("duplicate key"));
             }
-            facts.len += 1;
-            match &*name {
-                keys::PROTOCOL_VERSION => {
-                    let raw: &'de RawValue = map.next_value()?;
-                    facts.revision = Some(Box::new(
-                        value_of(raw.get(), inner.depth).map_err(de::Error::custom)?,
-                    ));
-                    continue;
-                }
-                keys::CLIENT_INFO => facts.has_client_info = true,
-                keys::CLIENT_CAPABILITIES => facts.has_capabilities = true,
-                _ => {}
+            if name == keys::PROTOCOL_VERSION {
+                let raw: &'de RawValue = map.next_value()?;
+                let revision = value_of(raw.get(), inner.depth).map_err(de::Error::custom)?;
+                facts.revision = Some(Box::new(revision));
+            } else {
+                map.next_value_seed(inner)?;
             }
-            map.next_value_seed(inner)?;
         }
         Ok(facts)
     }
 }
 
 /// Reads `params._meta`; a `_meta` that is not an object gives up (the general path decides).
-pub(super) fn meta_facts(raw: &RawValue, depth: usize) -> Result<MetaFacts<'_>, GiveUp> {
+pub(super) fn meta_facts(raw: &RawValue, depth: usize) -> Result<MetaFacts, GiveUp> {
     let mut de = serde_json::Deserializer::from_str(raw.get());
-    let mut facts = de.deserialize_map(MetaScan { depth }).map_err(|_| GiveUp)?;
-    facts.raw = Some(raw.get());
-    Ok(facts)
+    de.deserialize_map(MetaScan { depth }).map_err(|_| GiveUp)
 }
 
 /// Reads the `params` object at `start` as [`CheckedParams`]: its facts, its text and the

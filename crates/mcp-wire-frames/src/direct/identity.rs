@@ -4,7 +4,6 @@
 use std::sync::Arc;
 
 use mcp_wire::model::{ClientRequest, Meta, RequestMeta};
-use serde_json::Value;
 
 use crate::session::ClientIdentity;
 use mcp_wire::model::meta::keys;
@@ -90,115 +89,33 @@ impl Default for LentIdentity {
     }
 }
 
-/// The `_meta` entries of a client identity as JSON text (`"key":value`).
-#[derive(Debug, Default)]
-pub(super) struct IdentityText {
-    pub(super) client_info: Option<String>,
-    pub(super) capabilities: Option<String>,
-}
-
-impl IdentityText {
-    pub(super) fn of(identity: &ClientIdentity) -> Result<Self, GiveUp> {
-        let entry = |key: &str, v: &Option<Value>| -> Result<Option<String>, GiveUp> {
-            let Some(v) = v else { return Ok(None) };
-            let mut text = serde_json::to_string(key).map_err(|_| GiveUp)?;
-            text.push(':');
-            text.push_str(&serde_json::to_string(v).map_err(|_| GiveUp)?);
-            Ok(Some(text))
-        };
-        Ok(IdentityText {
-            client_info: entry(keys::CLIENT_INFO, &identity.client_info)?,
-            capabilities: entry(keys::CLIENT_CAPABILITIES, &identity.capabilities)?,
-        })
-    }
-}
-
 /// Params from this size on are parsed from the frame's own text (see [`body_text`]).
 pub(super) const LARGE_PARAMS: usize = 64 * 1024;
 
-/// The body text the boundary parses, borrowed from the line where it can be (no copy of a body
-/// that may be tens of megabytes): for responses the `result` text; for requests and
-/// notifications `{"method":…,"params":…}` built in `buf`, with the client identity added
-/// where `convert::add_identity` adds it, or, when nothing is added and the params are large,
-/// the frame's own text. That reads as the same body: a request or notification type has
-/// exactly the members `method` and `params` and ignores any other (`jsonrpc`, `id`, unknown
+/// The body text the boundary parses: for responses the `result` text; for requests and
+/// notifications the frame's own text where `method` is its first member or the params are
+/// large (no copy of a body that may be tens of megabytes), and otherwise
+/// `{"method":…,"params":…}` built in `buf` (members before the `method` tag would be buffered
+/// by the typed read). The frame's text reads as the same body: a request or notification type
+/// has exactly the members `method` and `params` and ignores any other (`jsonrpc`, `id`, unknown
 /// frame members), and its errors and mandates concern those two alone.
 pub(super) fn body_text<'t: 'r, 'b: 'r, 'r>(
     line: &Line<'t>,
-    identity: Option<&IdentityText>,
     buf: &'b mut String,
 ) -> Result<&'r str, GiveUp> {
-    buf.clear();
     let Some(method) = line.method else {
         return line.body.ok_or(GiveUp);
     };
-    // The `_meta` entries to add, as `"key":value` text.
-    let mut add = String::new();
-    if let Some(identity) = identity {
-        let meta = &line.params.meta;
-        let entries = [
-            (&identity.client_info, meta.has_client_info),
-            (&identity.capabilities, meta.has_capabilities),
-        ];
-        for (entry, present) in entries {
-            let Some(entry) = entry else { continue };
-            if present {
-                continue;
-            }
-            if !add.is_empty() {
-                add.push(',');
-            }
-            add.push_str(entry);
-        }
-    }
-    if add.is_empty() && line.body.is_some_and(|p| p.len() >= LARGE_PARAMS) {
+    let first = line.frame.first().map(|(key, _)| *key);
+    if first == Some("method") || line.body.is_some_and(|p| p.len() >= LARGE_PARAMS) {
         return Ok(line.frame_text);
     }
+    buf.clear();
     buf.push_str("{\"method\":");
     buf.push_str(method);
-    match line.body {
-        None if add.is_empty() => {}
-        None => {
-            buf.push_str(",\"params\":{\"_meta\":{");
-            buf.push_str(&add);
-            buf.push_str("}}");
-        }
-        Some(p) => {
-            buf.push_str(",\"params\":");
-            let p: &str = p;
-            let meta = &line.params.meta;
-            if add.is_empty() {
-                buf.push_str(p);
-            } else if let Some(m) = meta.raw {
-                if !m.starts_with('{') {
-                    return Err(GiveUp);
-                }
-                // `_meta` is a sub-slice of `params`: add the entries before its `}`.
-                let start = (m.as_ptr() as usize)
-                    .checked_sub(p.as_ptr() as usize)
-                    .ok_or(GiveUp)?;
-                let end = start + m.len();
-                if end > p.len() {
-                    return Err(GiveUp);
-                }
-                buf.push_str(&p[..end - 1]);
-                if meta.len > 0 {
-                    buf.push(',');
-                }
-                buf.push_str(&add);
-                buf.push('}');
-                buf.push_str(&p[end..]);
-            } else if line.params.len == 0 {
-                buf.push_str("{\"_meta\":{");
-                buf.push_str(&add);
-                buf.push_str("}}");
-            } else {
-                buf.push_str(&p[..p.len() - 1]);
-                buf.push_str(",\"_meta\":{");
-                buf.push_str(&add);
-                buf.push_str("}}");
-            }
-        }
+    if let Some(params) = line.body {
+        buf.push_str(",\"params\":");
+        buf.push_str(params);
     }
     buf.push('}');
     Ok(buf)

@@ -79,8 +79,13 @@ pub(super) fn emit(
     match kind {
         BodyKind::Request(C2s) if let Some(identity) = restated => {
             let mut slot: Option<ClientRequest> = None;
-            wire::in_place::parse_str(text, from, &mut slot)
-                .map_err(|e| parse_failed(e, verdict))?;
+            if let Err(e) = wire::in_place::parse_str(text, from, &mut slot) {
+                // The general path parses the body with the entries it lacked: it decides.
+                return Err(match identity.entries.is_empty() {
+                    true => parse_failed(e, verdict),
+                    false => GiveUp,
+                });
+            }
             let request = slot.as_mut().ok_or(GiveUp)?;
             request.restate(to);
             let lent = identity.lend(request);
