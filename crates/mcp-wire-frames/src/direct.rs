@@ -285,7 +285,7 @@ mod tests {
     use super::check::{checked_at, params_at};
     use super::identity::Lent;
     use super::line::UNCHECKED_BELOW;
-    use super::write::split_members;
+    use super::write::method_and_params;
     use super::*;
 
     /// [`read`] into a slot of its own.
@@ -457,29 +457,35 @@ mod tests {
     }
 
     #[test]
-    fn compact_objects_split_into_members() {
-        let m =
-            split_members(br#"{"method":"a\"b","params":{"x":[1,{"y":"}"}],"z":null}}"#).unwrap();
+    fn emitted_bodies_split_into_method_and_params() {
+        let body = br#"{"method":"a\"b","params":{"x":[1,{"y":"}"}],"z":null}}"#;
+        let params = &br#"{"x":[1,{"y":"}"}],"z":null}"#[..];
         assert_eq!(
-            m.as_slice(),
-            [
-                (&br#""method""#[..], &br#""a\"b""#[..]),
-                (&br#""params""#[..], &br#"{"x":[1,{"y":"}"}],"z":null}"#[..]),
-            ]
+            method_and_params(body),
+            Some((&br#""a\"b""#[..], Some(params)))
         );
-        assert!(split_members(b"{}").unwrap().is_empty());
-        assert_eq!(split_members(b"{\"a\":1"), None);
         // Escapes at the ends of strings, and strings that never end.
-        let m = split_members(br#"{"k\\":"\\","v":"\""}"#).unwrap();
+        let body = br#"{"method":"\\"}"#;
+        assert_eq!(method_and_params(body), Some((&br#""\\""#[..], None)));
         assert_eq!(
-            m.as_slice(),
-            [
-                (&br#""k\\""#[..], &br#""\\""#[..]),
-                (&br#""v""#[..], &br#""\"""#[..])
-            ]
+            method_and_params(br#"{"method":"\""}"#),
+            Some((&br#""\"""#[..], None))
         );
-        assert_eq!(split_members(br#"{"k":"ab\"}"#), None);
-        assert_eq!(split_members(br#"{"k":"ab\}"#), None);
+        for bad in [
+            &b"{}"[..],
+            b"{\"method\":\"m\"",
+            br#"{"method":"ab\"}"#,
+            br#"{"method":"ab\}"#,
+            br#"{"method":"m","x":1}"#,
+            br#"{"params":{},"method":"m"}"#,
+        ] {
+            assert_eq!(
+                method_and_params(bad),
+                None,
+                "{}",
+                String::from_utf8_lossy(bad)
+            );
+        }
     }
 
     #[test]

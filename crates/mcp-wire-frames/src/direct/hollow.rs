@@ -248,7 +248,7 @@ fn long_strings(text: &[u8], min: usize) -> impl Iterator<Item = Range<usize>> +
 
 /// The end (after the closing quote) of the string whose opening quote is at `start`, and
 /// whether every escape in it is the one the writer writes.
-fn string_end(text: &[u8], start: usize) -> Option<(usize, bool)> {
+pub(super) fn string_end(text: &[u8], start: usize) -> Option<(usize, bool)> {
     let mut at = start + 1;
     let mut canonical = true;
     loop {

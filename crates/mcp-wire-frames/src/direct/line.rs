@@ -170,9 +170,6 @@ pub(super) enum FrameMember {
     Other(Box<Value>),
 }
 
-pub(super) const KNOWN_FRAME_KEYS: [&str; 6] =
-    ["jsonrpc", "id", "method", "params", "result", "error"];
-
 impl Line<'_> {
     /// Whether the line's `result` is not checked yet: everything else is, and the result is
     /// checked by its typed read ([`translate`](super::translate) says [`Unwritten::Unchecked`](super::Unwritten::Unchecked) when that read

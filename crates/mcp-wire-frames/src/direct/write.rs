@@ -7,7 +7,6 @@ use mcp_wire::wire::{
     self, EmitError, EmitErrorKind, MethodResult, ParseError, ParseErrorKind, WireBody, WireParse,
 };
 use serde_json::Value;
-use smallvec::SmallVec;
 
 use crate::boundary::Restate;
 use crate::boundary::{BodyKind, Failure};
@@ -17,7 +16,7 @@ use mcp_wire::session::Envelope;
 
 use super::GiveUp;
 use super::identity::LentIdentity;
-use super::line::{FrameMember, KNOWN_FRAME_KEYS, Line, UNCHECKED_LEVELS};
+use super::line::{FrameMember, Line, UNCHECKED_LEVELS};
 
 /// Where the boundary's verdict on a body is kept when it is the one the general path reaches
 /// (the direct path then gives up with it, see [`Unwritten::Failed`](super::Unwritten::Failed)).
@@ -127,78 +126,15 @@ pub(super) fn emit(
     }
 }
 
-/// Each key (with its quotes) and value text of a compact JSON object, in order.
-pub(super) type SplitMembers<'t> = SmallVec<[(&'t [u8], &'t [u8]); 4]>;
-
-/// The top-level members of a compact JSON object written by `serde_json`: each key with its
-/// quotes, and the value's text.
-pub(super) fn split_members(text: &[u8]) -> Option<SplitMembers<'_>> {
-    let inner = text.strip_prefix(b"{")?.strip_suffix(b"}")?;
-    let mut out = SmallVec::new();
-    let mut i = 0;
-    while i < inner.len() {
-        let key_end = string_end(inner, i)?;
-        let key = &inner[i..key_end];
-        if inner.get(key_end) != Some(&b':') {
-            return None;
-        }
-        let start = key_end + 1;
-        let end = value_end(inner, start)?;
-        out.push((key, &inner[start..end]));
-        i = end;
-        if i < inner.len() {
-            if inner[i] != b',' {
-                return None;
-            }
-            i += 1;
-        }
+/// The `method` and `params` texts of an emitted request or notification body: every such
+/// type writes `{"method":…}` or `{"method":…,"params":{…}}`, in that order.
+pub(super) fn method_and_params(emitted: &[u8]) -> Option<(&[u8], Option<&[u8]>)> {
+    let rest = emitted.strip_prefix(b"{\"method\":")?.strip_suffix(b"}")?;
+    let (method, params) = rest.split_at(super::hollow::string_end(rest, 0)?.0);
+    match params.strip_prefix(b",\"params\":") {
+        Some(params) => Some((method, Some(params))),
+        None => params.is_empty().then_some((method, None)),
     }
-    Some(out)
-}
-
-/// The end (exclusive) of the JSON string starting at `at`.
-pub(super) fn string_end(text: &[u8], at: usize) -> Option<usize> {
-    if text.get(at) != Some(&b'"') {
-        return None;
-    }
-    let mut i = at + 1;
-    loop {
-        // The next quote or backslash (compact output has no control characters in strings).
-        i += memchr::memchr2(b'"', b'\\', text.get(i..)?)?;
-        match text[i] {
-            b'"' => return Some(i + 1),
-            b'\\' => i += 2,
-            _ => i += 1,
-        }
-    }
-}
-
-/// The end (exclusive) of the compact JSON value starting at `at`.
-pub(super) fn value_end(text: &[u8], at: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut i = at;
-    while i < text.len() {
-        match text[i] {
-            b'"' => {
-                i = string_end(text, i)?;
-                if depth == 0 {
-                    return Some(i);
-                }
-                continue;
-            }
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(i + 1);
-                }
-            }
-            b',' if depth == 0 => return Some(i),
-            _ => {}
-        }
-        i += 1;
-    }
-    (depth == 0).then_some(i)
 }
 
 pub(super) fn push_key(out: &mut Vec<u8>, key: &str) -> Result<(), GiveUp> {
@@ -339,66 +275,36 @@ pub(super) fn write_envelope_member(
 }
 
 /// [`write_frame`] for a request or notification body already emitted (responses are always
-/// written in place): its members are placed where the frame has them, and members the body
-/// gained are appended.
+/// written in place): `method` and `params` are placed where the frame has them, and a
+/// `params` the body gained (materialized for the target) is appended, as
+/// `convert::put_back` places them.
 pub(super) fn write_split_frame(
     line: &Line<'_>,
     emitted: &[u8],
     out: &mut Vec<u8>,
 ) -> Result<(), GiveUp> {
-    let body_members = split_members(emitted).ok_or(GiveUp)?;
-    let emitted_member = |k: &[u8]| {
-        body_members
-            .iter()
-            .find(|(key, _)| *key == k)
-            .map(|(_, v)| *v)
-    };
+    let (method, mut params) = method_and_params(emitted).ok_or(GiveUp)?;
     out.push(b'{');
     let mut first = true;
     for (key, member) in &line.frame {
-        match member {
-            FrameMember::Body => {
-                let quoted = if *key == "method" {
-                    &b"\"method\""[..]
-                } else {
-                    &b"\"params\""[..]
-                };
-                if let Some(v) = emitted_member(quoted) {
-                    separate(out, &mut first);
-                    out.extend_from_slice(quoted);
-                    out.push(b':');
-                    out.extend_from_slice(v);
-                }
-            }
+        let body = match (*key, member) {
+            ("method", FrameMember::Body) => Some(method),
+            (_, FrameMember::Body) => params.take(),
             // A `result` member is not expected here (`write_envelope_member` gives up).
-            other => write_envelope_member(line, key, other, &mut first, out)?,
-        }
-    }
-    // Members the body gained are appended (a materialized `params`), in body order.
-    let frame_has = |name: &str| line.frame.iter().any(|(key, _)| *key == name);
-    for (k, v) in &body_members {
-        let name = k.get(1..k.len().saturating_sub(1)).unwrap_or_default();
-        let in_frame = match name {
-            b"method" | b"params" => line
-                .frame
-                .iter()
-                .any(|(key, m)| key.as_bytes() == name && matches!(m, FrameMember::Body)),
-            _ => {
-                // A body member that could collide with an envelope member: not here.
-                if KNOWN_FRAME_KEYS.iter().any(|n| n.as_bytes() == name)
-                    || std::str::from_utf8(name).map_or(true, frame_has)
-                {
-                    return Err(GiveUp);
-                }
-                false
+            (_, other) => {
+                write_envelope_member(line, key, other, &mut first, out)?;
+                continue;
             }
         };
-        if !in_frame {
+        if let Some(value) = body {
             separate(out, &mut first);
-            out.extend_from_slice(k);
-            out.push(b':');
-            out.extend_from_slice(v);
+            push_key(out, key)?;
+            out.extend_from_slice(value);
         }
+    }
+    if let Some(value) = params {
+        out.extend_from_slice(b",\"params\":");
+        out.extend_from_slice(value);
     }
     out.push(b'}');
     Ok(())
