@@ -368,7 +368,7 @@ mod tests {
             (r#"{"jsonrpc":"2.0","id":1,"result":{}}"#, true),
             // The last member, as far as the end of the line tells: its typed read finds out.
             (r#"{"jsonrpc":"2.0","id":1,"result":{},"x":{}}"#, true),
-            // Not the last member: its span is read as raw text, and its typed read checks it.
+            // Not the last member: its span is found from the line's end as well.
             (
                 r#"{"dir":"s2c","frame":{"result":{"a":1},"jsonrpc":"2.0","id":1}}"#,
                 true,

@@ -6,7 +6,6 @@ use std::fmt;
 
 use serde::Deserializer as _;
 use serde::de::{self, MapAccess, Visitor};
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use smallvec::SmallVec;
 
@@ -16,7 +15,7 @@ use mcp_wire::jsonrpc::RequestId;
 use mcp_wire::session::Envelope;
 
 use super::check::{
-    Key, MEMBER_DEPTH, ParamsFacts, checked_at, object, params_at, skip_ws, value_at, value_of,
+    Key, MEMBER_DEPTH, ParamsFacts, checked_at, object, params_at, skip_ws, value_of,
 };
 use super::{GiveUp, MAX_DEPTH, hollow};
 
@@ -58,12 +57,6 @@ impl<'a> FrameRead<'a> {
         {
             self.unchecked = true;
             (&text[start..end], end)
-        } else if key == "result"
-            && self.closers > 0
-            && let Some((raw, end)) = unchecked_result_span(text, start)
-        {
-            self.unchecked = true;
-            (raw, end)
         } else {
             checked_at(text, start)?
         };
@@ -80,44 +73,27 @@ pub(super) const UNCHECKED_BELOW: usize = hollow::MIN_BODY;
 /// stays within [`MAX_DEPTH`] as a member at [`MEMBER_DEPTH`].
 pub(super) const UNCHECKED_LEVELS: usize = MAX_DEPTH - MEMBER_DEPTH;
 
-/// Where a `result` object starting at `start` ends if it is the frame's last member and the
-/// frame ends the line (`closers` braces follow it, with whitespace): such a result is read only
-/// once, by its typed read, which also checks it ([`mcp_wire::wire::in_place::parse_unchecked_result_str`]),
-/// and a line whose result that read does not accept is read again, checked ([`read_checked`]).
-/// `None` for any other result: it is checked as it is read.
+/// Where a `result` object starting at `start` ends if the frame ends the line (`closers`
+/// braces close it and the capture record): at the last `}` before them. Such a result is read
+/// only once, by its typed read, which also checks it
+/// ([`mcp_wire::wire::in_place::parse_unchecked_result_str`]), and a line whose result that read
+/// does not accept is read again, checked ([`read_checked`]). `None` for any other result: it
+/// is checked as it is read.
 ///
-/// The span is found from the end of the line, not by reading the result; if the result was not
-/// the last member after all, the span holds more than one value and its typed read fails.
+/// The span is found from the end of the line, not by reading the result. It ends at or after
+/// the result's own end; where it ends after (a `}` in the members that follow it), it holds
+/// more than one value and its typed read fails.
 pub(super) fn unchecked_result_end(text: &str, start: usize, closers: usize) -> Option<usize> {
     let b = text.as_bytes();
     if closers == 0 || b.get(start) != Some(&b'{') {
         return None;
     }
-    let mut end = text.trim_end_matches(JSON_WS).len();
-    for _ in 0..closers {
-        end = end.checked_sub(1)?;
-        if b[end] != b'}' {
-            return None;
-        }
-        end = text[..end].trim_end_matches(JSON_WS).len();
+    let mut end = b.len();
+    for _ in 0..=closers {
+        end = start + memchr::memrchr(b'}', &b[start..end])?;
     }
-    (end > start && b[end - 1] == b'}' && end - start < UNCHECKED_BELOW).then_some(end)
+    (end - start < UNCHECKED_BELOW).then_some(end + 1)
 }
-
-/// A `result` object at `start` that is not the frame's last member, left unchecked as
-/// [`unchecked_result_end`]'s are: `serde_json` reads it as raw text for its span (syntax only),
-/// and its typed read checks it. `None` when it is not an object or not below
-/// [`UNCHECKED_BELOW`] (it is then checked as it is read).
-fn unchecked_result_span(text: &str, start: usize) -> Option<(&str, usize)> {
-    if text.as_bytes().get(start) != Some(&b'{') {
-        return None;
-    }
-    let (_, raw, end) = value_at::<&RawValue>(text, start).ok()?;
-    (raw.len() < UNCHECKED_BELOW).then_some((raw, end))
-}
-
-/// JSON's whitespace characters.
-pub(super) const JSON_WS: [char; 4] = [' ', '\t', '\n', '\r'];
 
 /// One line read by the direct path: a valid request, notification, success or error response
 /// that the strict reader accepts, but for a `result` left unchecked ([`Line::result_unchecked`]).
