@@ -341,8 +341,8 @@ mod tests {
         assert_eq!((raw, end), (&text[..text.len() - 1], text.len() - 1));
         assert!(facts.task);
         assert_eq!(facts.task_id, Some(r#""t""#));
-        let meta = &facts.meta;
-        assert_eq!(meta.revision.as_deref(), Some(&Value::from("2026-07-28")));
+        let revision = facts.meta_revision.as_deref();
+        assert_eq!(revision, Some(&Value::from("2026-07-28")));
         for (text, accepted) in [
             (r#"{"_meta":1}"#, false),
             (r#"{"a":1,"a":2}"#, false),

@@ -4,7 +4,6 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use serde::Deserializer as _;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -173,41 +172,36 @@ impl<'de> de::Deserialize<'de> for CheckedParams<'de> {
     fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         d.deserialize_map(ParamsScan {
             depth: MEMBER_DEPTH,
+            meta: false,
         })
         .map(CheckedParams)
     }
 }
 
-/// What the direct path needs from a request's `params._meta`.
-#[derive(Default)]
-pub(super) struct MetaFacts {
-    /// `io.modelcontextprotocol/protocolVersion`.
-    pub(super) revision: Option<Box<Value>>,
-}
-
 /// What the direct path needs from a request's `params` (checked on the way).
 #[derive(Default)]
 pub(super) struct ParamsFacts<'a> {
-    pub(super) meta: MetaFacts,
+    /// `_meta["io.modelcontextprotocol/protocolVersion"]`.
+    pub(super) meta_revision: Option<Box<Value>>,
     /// A `task` member that is not `null` (a task-augmented request).
     pub(super) task: bool,
     /// The raw text of a `taskId` member (`tasks/*` requests).
     pub(super) task_id: Option<&'a str>,
 }
 
-impl<'a> ParamsFacts<'a> {
-    /// Notes what a member says about tasks.
-    pub(super) fn note_task_member(&mut self, key: &str, raw: &'a str) {
-        match key {
-            "task" => self.task = raw != "null",
-            "taskId" => self.task_id = Some(raw),
-            _ => {}
-        }
-    }
-}
-
+/// Reads `params` (or, with `meta`, its `_meta`) as [`Check`] at `depth` does, keeping the
+/// facts of [`ParamsFacts`]; anything but an object is refused (the general path decides).
+#[derive(Clone, Copy)]
 pub(super) struct ParamsScan {
     pub(super) depth: usize,
+    pub(super) meta: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for ParamsScan {
+    type Value = ParamsFacts<'de>;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<ParamsFacts<'de>, D::Error> {
+        d.deserialize_map(self)
+    }
 }
 
 impl<'de> Visitor<'de> for ParamsScan {
@@ -222,62 +216,36 @@ impl<'de> Visitor<'de> for ParamsScan {
         let mut seen = Seen::new();
         let mut facts = ParamsFacts::default();
         while let Some(key) = map.next_key::<Key<'de>>()? {
-            let is_meta = key.0 == "_meta";
             let name = key.0.clone();
             if !seen.insert(key) {
                 return Err(de::Error::custom("duplicate key"));
             }
-            if is_meta {
-                let raw: &'de RawValue = map.next_value()?;
-                facts.meta = meta_facts(raw, inner.depth).map_err(de::Error::custom)?;
-            } else if matches!(&*name, "task" | "taskId") {
-                let raw: &'de RawValue = map.next_value()?;
-                check(raw.get(), inner.depth).map_err(de::Error::custom)?;
-                facts.note_task_member(&name, raw.get());
-            } else {
-                map.next_value_seed(inner)?;
+            match (self.meta, &*name) {
+                (false, "_meta") => {
+                    let meta = ParamsScan {
+                        depth: inner.depth,
+                        meta: true,
+                    };
+                    facts.meta_revision = map.next_value_seed(meta)?.meta_revision;
+                }
+                (false, "task" | "taskId") => {
+                    let raw: &'de RawValue = map.next_value()?;
+                    check(raw.get(), inner.depth).map_err(de::Error::custom)?;
+                    match &*name {
+                        "task" => facts.task = raw.get() != "null",
+                        _ => facts.task_id = Some(raw.get()),
+                    }
+                }
+                (true, keys::PROTOCOL_VERSION) => {
+                    let raw: &'de RawValue = map.next_value()?;
+                    let revision = value_of(raw.get(), inner.depth).map_err(de::Error::custom)?;
+                    facts.meta_revision = Some(Box::new(revision));
+                }
+                _ => map.next_value_seed(inner)?,
             }
         }
         Ok(facts)
     }
-}
-
-pub(super) struct MetaScan {
-    pub(super) depth: usize,
-}
-
-impl<'de> Visitor<'de> for MetaScan {
-    type Value = MetaFacts;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an object")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<MetaFacts, A::Error> {
-        let inner = Check { depth: self.depth }.deeper::<A::Error>()?;
-        let mut seen = Seen::new();
-        let mut facts = MetaFacts::default();
-        while let Some(key) = map.next_key::<Key<'de>>()? {
-            let name = key.0.clone();
-            if !seen.insert(key) {
-                return Err(de::Error::custom("duplicate key"));
-            }
-            if name == keys::PROTOCOL_VERSION {
-                let raw: &'de RawValue = map.next_value()?;
-                let revision = value_of(raw.get(), inner.depth).map_err(de::Error::custom)?;
-                facts.revision = Some(Box::new(revision));
-            } else {
-                map.next_value_seed(inner)?;
-            }
-        }
-        Ok(facts)
-    }
-}
-
-/// Reads `params._meta`; a `_meta` that is not an object gives up (the general path decides).
-pub(super) fn meta_facts(raw: &RawValue, depth: usize) -> Result<MetaFacts, GiveUp> {
-    let mut de = serde_json::Deserializer::from_str(raw.get());
-    de.deserialize_map(MetaScan { depth }).map_err(|_| GiveUp)
 }
 
 /// Reads the `params` object at `start` as [`CheckedParams`]: its facts, its text and the

@@ -436,7 +436,7 @@ impl Evidence for Line<'_> {
     }
 
     fn meta_revision(&self) -> Option<Cow<'_, Value>> {
-        self.params.meta.revision.as_deref().map(Cow::Borrowed)
+        self.params.meta_revision.as_deref().map(Cow::Borrowed)
     }
 
     fn task_augmented(&self) -> bool {
