@@ -27,7 +27,7 @@ const WIRE: Layers = &[
     &["version", "path", "wire_const"],
     // How every parse reads JSON: the error of a read (and the one table of JSON-RPC codes),
     // the strict deserializer, the streaming reads of unions.
-    &["de::error"],
+    &["de::error", "de::value"],
     &["de::strict"],
     &["de"],
     // Strict reading of a frame's text.

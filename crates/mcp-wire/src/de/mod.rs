@@ -35,6 +35,7 @@
 
 pub(crate) mod error;
 pub(crate) mod strict;
+pub(crate) mod value;
 
 use std::borrow::Cow;
 use std::fmt;
@@ -50,6 +51,7 @@ use serde_json::Value;
 pub(crate) use self::error::PreciseGuard;
 use self::error::{ModelError, encode, from_value_error, missing_tag, under_entry, unknown_tag};
 use self::strict::{CowStr, FromValue, Strict};
+use self::value::ValueRef;
 
 /// An object key as read: borrowed from the input when the input allows it.
 pub(crate) type Key<'de> = Cow<'de, str>;
@@ -318,7 +320,7 @@ fn replay_value<'de, V: DeserializeSeed<'de>, E: de::Error>(
     key: &str,
     value: Value,
 ) -> Result<V::Value, E> {
-    seed.deserialize(Strict(value, FromValue))
+    seed.deserialize(Strict(ValueRef(&value), FromValue))
         .map_err(|e| under_entry(e, key))
 }
 
@@ -380,7 +382,7 @@ macro_rules! scalars_as_value {
 impl<T: Tagged> TaggedVisitor<T> {
     fn value<E: de::Error>(self, value: Value) -> Result<T, E> {
         match T::DEFAULT_MEMBER {
-            Some(i) => T::member(i, Strict(value, FromValue)).map_err(E::custom),
+            Some(i) => T::member(i, Strict(ValueRef(&value), FromValue)).map_err(E::custom),
             None => Err(missing_tag(T::TAG_FIELD)),
         }
     }
@@ -577,7 +579,7 @@ where
     }
     impl<'de, W, O: de::Deserialize<'de>, T> V<W, O, T> {
         fn value<E: de::Error>(self, value: Value) -> Result<T, E> {
-            strict::from_value::<O, _>(value)
+            strict::from_value::<O, _>(ValueRef(&value))
                 .map(self.without)
                 .map_err(E::custom)
         }
@@ -633,7 +635,7 @@ where
     }
     impl<'de, One: de::Deserialize<'de>, Many, T> V<One, Many, T> {
         fn scalar<E: de::Error>(self, value: Value) -> Result<T, E> {
-            strict::from_value::<One, _>(value)
+            strict::from_value::<One, _>(ValueRef(&value))
                 .map(self.one)
                 .map_err(E::custom)
         }
@@ -844,7 +846,7 @@ pub fn from_value<T: de::DeserializeOwned>(value: Value) -> Result<T, ModelError
 /// out of puts its step in front of the path; see [`error::located`]).
 pub(crate) fn located_read<T: de::DeserializeOwned>(value: &Value) -> Result<T, ModelError> {
     let _precise = PreciseGuard::enter();
-    T::deserialize(Strict(value, FromValue)).map_err(|e| from_value_error(e, value))
+    T::deserialize(Strict(ValueRef(value), FromValue)).map_err(|e| from_value_error(e, value))
 }
 
 /// Reads `value` as `T` from the value's JSON text, with the answer and the located error of
