@@ -267,6 +267,19 @@ pub(crate) fn plain_text<T: DeserializeOwned>(
     crate::de::located_text_read::<T>(value).map_err(|e| from_model(e, version, type_name, kind))
 }
 
+/// The 2026-07-28 mandates on a raw body, its facts read only at that revision.
+fn value_mandates(
+    json: &Value,
+    version: &VersionLike,
+    type_name: &'static str,
+    kind: ParseKind,
+) -> Result<(), ParseError> {
+    if version.era() != Some(Era::Stateless) {
+        return Ok(());
+    }
+    check_mandates(MandateFacts::of_value(json), version, type_name, kind)
+}
+
 /// The 2026-07-28 mandates on the facts of a body (they apply to known 2026-07-28 only).
 fn check_mandates(
     facts: MandateFacts<'_>,
@@ -588,12 +601,7 @@ fn parse_value_with<T: WireParse>(
 ) -> Result<T, ParseError> {
     existence::<T>(json.get("method").and_then(Value::as_str), &version)?;
     let parsed = structure(json, &version)?;
-    check_mandates(
-        MandateFacts::of_value(json),
-        &version,
-        T::TYPE_NAME,
-        T::KIND,
-    )?;
+    value_mandates(json, &version, T::TYPE_NAME, T::KIND)?;
     Ok(parsed)
 }
 
@@ -879,12 +887,7 @@ pub(crate) fn parse_result_value_for(
             by_method!(method, tasks_ext: tasks_ext, p, return Err(unknown(method)))
         }
     };
-    check_mandates(
-        MandateFacts::of_value(json),
-        &version,
-        "Result",
-        ParseKind::Result,
-    )?;
+    value_mandates(json, &version, "Result", ParseKind::Result)?;
     Ok(result)
 }
 
