@@ -579,7 +579,7 @@ where
     }
     impl<'de, W, O: de::Deserialize<'de>, T> V<W, O, T> {
         fn value<E: de::Error>(self, value: Value) -> Result<T, E> {
-            strict::from_value::<O, _>(ValueRef(&value))
+            strict::from_value::<O>(&value)
                 .map(self.without)
                 .map_err(E::custom)
         }
@@ -635,7 +635,7 @@ where
     }
     impl<'de, One: de::Deserialize<'de>, Many, T> V<One, Many, T> {
         fn scalar<E: de::Error>(self, value: Value) -> Result<T, E> {
-            strict::from_value::<One, _>(ValueRef(&value))
+            strict::from_value::<One>(&value)
                 .map(self.one)
                 .map_err(E::custom)
         }

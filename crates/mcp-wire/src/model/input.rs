@@ -94,11 +94,9 @@ impl<'de> Deserialize<'de> for InputResponse {
                 }
             },
             |value| {
-                crate::de::strict::from_value::<CreateMessageResult, _>(crate::de::value::ValueRef(
-                    &value,
-                ))
-                .map(Self::CreateMessage)
-                .map_err(|e| e.to_string())
+                crate::de::strict::from_value::<CreateMessageResult>(&value)
+                    .map(Self::CreateMessage)
+                    .map_err(|e| e.to_string())
             },
         )
     }

@@ -302,7 +302,7 @@ impl<'de> Deserialize<'de> for ServerResult {
             d,
             |e| SERVER_RANKING.choose(e),
             |value| {
-                crate::de::strict::from_value::<EmptyResult, _>(crate::de::value::ValueRef(&value))
+                crate::de::strict::from_value::<EmptyResult>(&value)
                     .map(Self::Empty)
                     .map_err(|e| e.to_string())
             },
@@ -317,7 +317,7 @@ impl<'de> Deserialize<'de> for ClientResult {
             d,
             |e| CLIENT_RANKING.choose(e),
             |value| {
-                crate::de::strict::from_value::<EmptyResult, _>(crate::de::value::ValueRef(&value))
+                crate::de::strict::from_value::<EmptyResult>(&value)
                     .map(Self::Empty)
                     .map_err(|e| e.to_string())
             },
