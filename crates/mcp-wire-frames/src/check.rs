@@ -30,32 +30,35 @@ impl FrameError {
     }
 }
 
-/// The method-table row of a request sent in `direction` at `version`.
-pub fn request_fact(
+/// The method-table row of a request (or, without `request`, a notification) sent in
+/// `direction` at `version`.
+pub fn method_fact(
     version: ProtocolVersion,
     direction: Direction,
     method: &str,
+    request: bool,
 ) -> Option<&'static MethodFact> {
     let f = facts::revision(version);
-    let table = match direction {
-        Direction::ClientToServer => f.client_requests,
-        Direction::ServerToClient => f.server_requests,
+    let table = match (request, direction) {
+        (true, Direction::ClientToServer) => f.client_requests,
+        (true, Direction::ServerToClient) => f.server_requests,
+        (false, Direction::ClientToServer) => f.client_notifications,
+        (false, Direction::ServerToClient) => f.server_notifications,
     };
     table.iter().find(|m| m.method == method)
 }
 
-/// The method-table row of a notification sent in `direction` at `version`.
-pub fn notification_fact(
+/// The method-table row of a request or notification frame sent in `direction` at `version`.
+fn envelope_fact(
     version: ProtocolVersion,
     direction: Direction,
-    method: &str,
+    envelope: &Envelope,
 ) -> Option<&'static MethodFact> {
-    let f = facts::revision(version);
-    let table = match direction {
-        Direction::ClientToServer => f.client_notifications,
-        Direction::ServerToClient => f.server_notifications,
-    };
-    table.iter().find(|m| m.method == method)
+    match envelope {
+        Envelope::Request { method, .. } => method_fact(version, direction, method, true),
+        Envelope::Notification { method } => method_fact(version, direction, method, false),
+        Envelope::Response { .. } | Envelope::Error { .. } => None,
+    }
 }
 
 fn sender(d: Direction) -> &'static str {
@@ -72,25 +75,11 @@ pub fn method_problem(
     method: &str,
     request: bool,
 ) -> Option<String> {
-    let (found, kind) = if request {
-        (
-            request_fact(version, direction, method).is_some(),
-            "request",
-        )
-    } else {
-        (
-            notification_fact(version, direction, method).is_some(),
-            "notification",
-        )
-    };
-    if found {
+    let kind = if request { "request" } else { "notification" };
+    if method_fact(version, direction, method, request).is_some() {
         return None;
     }
-    let other = if request {
-        request_fact(version, direction.reverse(), method).is_some()
-    } else {
-        notification_fact(version, direction.reverse(), method).is_some()
-    };
+    let other = method_fact(version, direction.reverse(), method, request).is_some();
     Some(if other {
         format!(
             "{method} is a {} {kind} at {version}, not a {} one",
@@ -145,7 +134,7 @@ pub fn result_type(placed: &Placed, version: ProtocolVersion) -> Option<&'static
     let sender = placed.context.direction.reverse();
     let declared = match origin.result_for().typing(version) {
         ResultTyping::CreatedTask(_) => CREATED_TASK,
-        ResultTyping::Method(method) => request_fact(version, sender, method)?.result?,
+        ResultTyping::Method(method) => method_fact(version, sender, method, true)?.result?,
     };
     let (interim, tag) = INPUT_REQUIRED;
     let result_type = placed
@@ -221,23 +210,14 @@ pub fn schema_errors(
         Ok(())
     };
     check(envelope_definition(oracle, &placed.envelope), frame, "")?;
-    match &placed.envelope {
-        Envelope::Request { method, .. } => {
-            if let Some(f) = request_fact(v, d, method) {
-                check(f.type_name, frame, "")?;
-            }
-        }
-        Envelope::Notification { method } => {
-            if let Some(f) = notification_fact(v, d, method) {
-                check(f.type_name, frame, "")?;
-            }
-        }
-        Envelope::Response { .. } => {
-            if let (Some(def), Some(result)) = (result_type(placed, v), frame.get("result")) {
-                check(def, result, "/result")?;
-            }
-        }
-        Envelope::Error { .. } => {}
+    if let Some(f) = envelope_fact(v, d, &placed.envelope) {
+        check(f.type_name, frame, "")?;
+    } else if let (Envelope::Response { .. }, Some(def), Some(result)) = (
+        &placed.envelope,
+        result_type(placed, v),
+        frame.get("result"),
+    ) {
+        check(def, result, "/result")?;
     }
     Ok(out)
 }
@@ -248,19 +228,14 @@ pub fn typed_errors(placed: &Placed, version: ProtocolVersion) -> Vec<FrameError
     let frame = &placed.record.frame;
     let d = placed.context.direction;
     let (checked, under) = match &placed.envelope {
-        Envelope::Request { method, .. } => (
-            request_fact(version, d, method).map(|f| (f.type_name, frame)),
-            "",
-        ),
-        Envelope::Notification { method } => (
-            notification_fact(version, d, method).map(|f| (f.type_name, frame)),
-            "",
-        ),
         Envelope::Response { .. } => (
             result_type(placed, version).zip(frame.get("result")),
             "/result",
         ),
-        Envelope::Error { .. } => (None, ""),
+        envelope => (
+            envelope_fact(version, d, envelope).map(|f| (f.type_name, frame)),
+            "",
+        ),
     };
     let outcome = checked.and_then(|(name, value)| {
         facts::check_generated(version, name, value).map(|checked| {

@@ -212,7 +212,7 @@ impl Translate {
                         codes::INVALID_REQUEST,
                     );
                 };
-                if check::request_fact(from, d.reverse(), &origin.method).is_none() {
+                if check::method_fact(from, d.reverse(), &origin.method, true).is_none() {
                     return invalid(
                         format!(
                             "answers {} (line {}), which is not a request at {from}",
