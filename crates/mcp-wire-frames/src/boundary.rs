@@ -9,7 +9,6 @@ use mcp_wire::model::{
 };
 use mcp_wire::wire::{
     self, EmissionReport, EmitError, EmitOptions, MethodResult, ParseError, ResultFor, WireBody,
-    WireParse,
 };
 use serde_json::Value;
 
@@ -132,15 +131,28 @@ impl Restate for ClientNotification {}
 impl Restate for ServerNotification {}
 impl Restate for ClientResult {}
 
-fn through<T: WireParse + WireBody + Restate>(
-    body: &Value,
-    from: ProtocolVersion,
-    to: ProtocolVersion,
-    report: bool,
-    options: EmitOptions,
-) -> Result<Emitted, Failure> {
-    let mut model: T = wire::parse_as(body, from).map_err(invalid)?;
-    restated_emit(&mut model, to, report, options)
+/// A body as the boundary parsed it, typed by its kind.
+enum Parsed {
+    ClientRequest(ClientRequest),
+    ServerRequest(ServerRequest),
+    ClientNotification(ClientNotification),
+    ServerNotification(ServerNotification),
+    Result(MethodResult),
+}
+
+/// Parses `body` as `kind` at `version` with the boundary (the lenient superset parse plus the
+/// revision's mandates, e.g. the reserved `_meta` keys at 2026-07-28).
+fn parse(kind: BodyKind<'_>, body: &Value, version: ProtocolVersion) -> Result<Parsed, ParseError> {
+    use Direction::{ClientToServer as C2s, ServerToClient as S2c};
+    Ok(match kind {
+        BodyKind::Request(C2s) => Parsed::ClientRequest(wire::parse_as(body, version)?),
+        BodyKind::Request(S2c) => Parsed::ServerRequest(wire::parse_as(body, version)?),
+        BodyKind::Notification(C2s) => Parsed::ClientNotification(wire::parse_as(body, version)?),
+        BodyKind::Notification(S2c) => Parsed::ServerNotification(wire::parse_as(body, version)?),
+        BodyKind::Result(_, answering) => {
+            Parsed::Result(wire::parse_result_for(answering, body, version)?)
+        }
+    })
 }
 
 /// [`Restate`]s the body, then emits it; the restated member is listed as rewritten.
@@ -197,53 +209,29 @@ pub(crate) fn emit(
     report: bool,
     options: EmitOptions,
 ) -> Result<Emitted, Failure> {
-    use Direction::{ClientToServer as C2s, ServerToClient as S2c};
     let (r, o) = (report, options);
-    match kind {
-        BodyKind::Request(C2s) => through::<ClientRequest>(&body, from, to, r, o),
-        BodyKind::Request(S2c) => through::<ServerRequest>(&body, from, to, r, o),
-        BodyKind::Notification(C2s) => through::<ClientNotification>(&body, from, to, r, o),
-        BodyKind::Notification(S2c) => through::<ServerNotification>(&body, from, to, r, o),
-        BodyKind::Result(_, answering) => {
-            match wire::parse_result_for(answering, &body, from).map_err(invalid)? {
-                MethodResult::Server(mut m) => restated_emit(&mut m, to, r, o),
-                MethodResult::Client(mut m) => restated_emit(&mut m, to, r, o),
-                _ => Err(Failure::Invalid {
-                    reason: format!(
-                        "the result of {} is of a kind this tool cannot emit",
-                        answering.method_answered()
-                    ),
-                    code: codes::INTERNAL_ERROR,
-                }),
-            }
-        }
+    match parse(kind, &body, from).map_err(invalid)? {
+        Parsed::ClientRequest(mut m) => restated_emit(&mut m, to, r, o),
+        Parsed::ServerRequest(mut m) => restated_emit(&mut m, to, r, o),
+        Parsed::ClientNotification(mut m) => restated_emit(&mut m, to, r, o),
+        Parsed::ServerNotification(mut m) => restated_emit(&mut m, to, r, o),
+        Parsed::Result(MethodResult::Server(mut m)) => restated_emit(&mut m, to, r, o),
+        Parsed::Result(MethodResult::Client(mut m)) => restated_emit(&mut m, to, r, o),
+        Parsed::Result(_) => Err(Failure::Invalid {
+            reason: "the result is of a kind this tool cannot emit".into(),
+            code: codes::INTERNAL_ERROR,
+        }),
     }
 }
 
-fn parse_only<T: WireParse>(body: &Value, version: ProtocolVersion) -> Result<(), ParseError> {
-    wire::parse_as::<T>(body, version).map(|_| ())
-}
-
-/// Reads `body` as `kind` at `version` with the boundary (the lenient superset parse plus the
-/// revision's mandates, e.g. the reserved `_meta` keys at 2026-07-28); returns every error as a
-/// body-relative JSON Pointer and a message.
+/// [`parse`]'s errors, each as a body-relative JSON Pointer and a message.
 pub(crate) fn parse_errors(
     kind: BodyKind<'_>,
     body: &Value,
     version: ProtocolVersion,
 ) -> Vec<(String, String)> {
-    use Direction::{ClientToServer as C2s, ServerToClient as S2c};
-    let r = match kind {
-        BodyKind::Request(C2s) => parse_only::<ClientRequest>(body, version),
-        BodyKind::Request(S2c) => parse_only::<ServerRequest>(body, version),
-        BodyKind::Notification(C2s) => parse_only::<ClientNotification>(body, version),
-        BodyKind::Notification(S2c) => parse_only::<ServerNotification>(body, version),
-        BodyKind::Result(_, answering) => {
-            wire::parse_result_for(answering, body, version).map(|_| ())
-        }
-    };
-    match r {
-        Ok(()) => Vec::new(),
+    match parse(kind, body, version) {
+        Ok(_) => Vec::new(),
         Err(e) => e
             .all()
             .map(|e| {
