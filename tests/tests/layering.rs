@@ -58,8 +58,8 @@ const TRANSPORT: Layers = &[
     &["error", "routing", "secret", "server::auth", "server::limits", "server::state", "server::store"],
     // One JSON-RPC frame.
     &["frame"],
-    // Logs and metrics; how a server is set up; the OAuth resource server.
-    &["telemetry", "server::config", "server::oauth"],
+    // Logs and metrics; the OAuth resource server.
+    &["telemetry", "server::oauth"],
     // Frames over stdio; what a handler answers instead of a result; stream logs mirrored to
     // the store.
     &["stdio", "server::error", "server::mirror"],
@@ -78,6 +78,8 @@ const TRANSPORT: Layers = &[
     &["server::shared"],
     // A replica at work.
     &["server::replica::serve"],
+    // How a server is set up (a shared store brings its replica).
+    &["server::config"],
     // The transport-free runtime.
     &["server::runtime"],
     // The transports: one connection of frames, Streamable HTTP and HTTP+SSE.

@@ -11,7 +11,7 @@ use std::time::Duration;
 use http::StatusCode;
 use mcp_wire_transport::fixtures::ConformanceFixtures;
 use mcp_wire_transport::server::store::{BusMessage, MemoryStore, Store, StoreError, StoreFuture};
-use mcp_wire_transport::server::{Handler, Server, ServerConfig, SessionHandle};
+use mcp_wire_transport::server::{Handler, Server, ServerConfig, SessionHandle, SharedStore};
 use serde_json::json;
 use tokio::sync::mpsc;
 
@@ -29,7 +29,7 @@ async fn replica(store: Arc<dyn Store>) -> String {
 /// `handler` on `store` (with the replicas' one secret), serving on a free loopback port.
 async fn serve<H: Handler>(handler: H, store: Arc<dyn Store>) -> String {
     let config = ServerConfig {
-        store: Some(store),
+        store: Some(SharedStore::new(store)),
         ..ServerConfig::default()
     }
     .with_shared_secret(&[7; 32])

@@ -95,7 +95,7 @@ async fn main() -> std::io::Result<()> {
             ..ServerConfig::default()
         })
         .unwrap_or_else(|e| usage(&e));
-    let store = config.store.clone();
+    let store = config.store.as_ref().map(|s| s.store().clone());
     let fixtures = || match &store {
         Some(store) => ConformanceFixtures::new().with_store(store.clone()),
         None => ConformanceFixtures::new(),

@@ -12,6 +12,8 @@ use mcp_wire::ProtocolVersion;
 
 use super::auth::{Authenticator, NoAuth};
 use super::limits::Limits;
+use super::replica::serve::engine;
+use super::shared::Replicas;
 use super::store::Store;
 
 /// How a server is set up.
@@ -31,7 +33,42 @@ pub struct ServerConfig {
     /// Where replicas of this server share their state (sessions, stream logs, the bus between
     /// them); `None` (the default): this process's memory only. A server with a store is made
     /// inside a tokio runtime (it starts its replica's background work there).
-    pub store: Option<Arc<dyn Store>>,
+    pub store: Option<SharedStore>,
+}
+
+/// A [`Store`] that replicas of one server share, as [`ServerConfig::store`] holds it: the
+/// store and the replica that works through it on each server made with it. A server built
+/// without one carries none of the replica's code.
+#[derive(Clone)]
+pub struct SharedStore {
+    store: Arc<dyn Store>,
+    replica: fn(Arc<dyn Store>) -> Arc<dyn Replicas>,
+}
+
+impl SharedStore {
+    /// Replicas sharing their state through `store`.
+    pub fn new(store: Arc<dyn Store>) -> Self {
+        Self {
+            store,
+            replica: engine,
+        }
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.store
+    }
+
+    /// A new replica on the store, for one server.
+    pub(crate) fn replica(&self) -> Arc<dyn Replicas> {
+        (self.replica)(self.store.clone())
+    }
+}
+
+impl std::fmt::Debug for SharedStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SharedStore")
+    }
 }
 
 /// A shared secret too short to derive keys from.
@@ -159,7 +196,7 @@ impl ReplicaOptions {
         let secret = self.secret()?;
         let mut config = config;
         if let Some(store) = self.open_store()? {
-            config.store = Some(store);
+            config.store = Some(SharedStore::new(store));
         }
         if let Some(secret) = secret {
             config = config.with_shared_secret(&secret).map_err(|e| {

@@ -63,6 +63,7 @@ pub use tasks::{iso8601, new_task_id, tasks_required};
 
 pub use config::{
     MIN_SECRET_BYTES, REPLICA_OPTIONS_HELP, ReplicaOptions, SecretTooShort, ServerConfig,
+    SharedStore,
 };
 use session::Sessions;
 pub use shared::Server;
@@ -75,7 +76,7 @@ impl<H: Handler> Server<H> {
         let mut revisions = config.revisions;
         revisions.sort();
         revisions.dedup();
-        let replica = config.store.map(|s| Arc::new(replica::Replica::new(s)));
+        let replica = config.store.map(|s| s.replica());
         let mut notifier = Notifier::new(config.limits.change_backlog);
         let mut task_store = tasks::TaskStore::new(config.limits);
         let mut changes = None;
@@ -83,7 +84,7 @@ impl<H: Handler> Server<H> {
             let (tx, rx) = tokio::sync::mpsc::channel(config.limits.change_backlog.max(1));
             notifier = notifier.with_outward(tx);
             changes = Some(rx);
-            task_store = task_store.with_id_prefix(format!("{:08x}.", replica.id));
+            task_store = task_store.with_id_prefix(format!("{:08x}.", replica.id()));
         }
         let server = Arc::new(Self {
             handler,
@@ -99,8 +100,8 @@ impl<H: Handler> Server<H> {
                 replica,
             },
         });
-        if let Some(changes) = changes {
-            replica::serve::start(&server.runtime(), changes);
+        if let (Some(replica), Some(changes)) = (&server.shared.replica, changes) {
+            replica.clone().start(&server.runtime(), changes);
         }
         server
     }

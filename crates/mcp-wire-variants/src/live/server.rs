@@ -379,7 +379,7 @@ impl VariantServer {
             let replica =
                 std::collections::hash_map::RandomState::new().hash_one(std::process::id());
             let _ = self.inner.shared.set(Shared {
-                store: Arc::clone(store),
+                store: Arc::clone(store.store()),
                 idle: config.limits.session_idle,
                 replica,
                 listening: OnceLock::new(),

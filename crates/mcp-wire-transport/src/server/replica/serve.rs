@@ -1,5 +1,6 @@
 //! A replica at work: its background tasks (the bus listener, the liveness key, the event-log
-//! writer, the relay of announced changes) and how the runtime answers what the bus brings.
+//! writer, the relay of announced changes), how it answers what the bus brings, and what it
+//! does for the runtime ([`Replicas`]), installed on a server by a shared store only.
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};
@@ -8,7 +9,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use indexmap::IndexMap;
 use mcp_wire::jsonrpc::{ErrorData, RequestId};
-use mcp_wire::model::{InputResponse, Task};
+use mcp_wire::model::{InputResponse, ServerResult, Task};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
@@ -19,11 +20,12 @@ use super::{
 use crate::server::auth::Principal;
 use crate::server::context::RequestContext;
 use crate::server::error::{HandlerError, HandlerResult, codes};
+use crate::server::handler::Boxed;
 use crate::server::limits::Limits;
-use crate::server::mirror::{DONE, events_key};
+use crate::server::mirror::{DONE, LogMirror, events_key};
 use crate::server::notify::Change;
 use crate::server::session::{Ended, Session, lock};
-use crate::server::shared::Runtime;
+use crate::server::shared::{Replicas, Runtime};
 use crate::server::store::{Store, StoreError};
 use crate::server::tasks::{self, CoreStep, TaskHome};
 
@@ -71,23 +73,182 @@ fn rpc_error(e: HandlerError) -> ErrorData {
     }
 }
 
+/// The replica a shared store installs on a server (see `SharedStore`).
+pub(crate) fn engine(store: Arc<dyn Store>) -> Arc<dyn Replicas> {
+    Arc::new(Replica::new(store))
+}
+
+impl Replicas for Replica {
+    fn id(&self) -> u32 {
+        self.id
+    }
+
+    fn mirror(&self) -> LogMirror {
+        Replica::mirror(self)
+    }
+
+    fn start(self: Arc<Self>, server: &Arc<Runtime>, changes: mpsc::Receiver<Change>) {
+        start(self, server, changes);
+    }
+
+    fn share_session<'a>(
+        &'a self,
+        server: &'a Runtime,
+        session: &'a Session,
+    ) -> Boxed<'a, Result<(), StoreError>> {
+        Box::pin(self.share_session(server.shared.limits, session))
+    }
+
+    fn session_changed<'a>(
+        &'a self,
+        server: &'a Runtime,
+        session: &'a Session,
+    ) -> Boxed<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            self.share_session(server.shared.limits, session).await?;
+            let message = Message::SessionUpdated {
+                from: self.id,
+                session: session.id.to_string(),
+            };
+            self.publish(BUS, &message).await
+        })
+    }
+
+    fn find_session<'a>(
+        &'a self,
+        server: &'a Arc<Runtime>,
+        id: &'a str,
+        principal: &'a Principal,
+    ) -> Boxed<'a, Result<Option<Arc<Session>>, StoreError>> {
+        Box::pin(self.find_session(server, id, principal))
+    }
+
+    fn end_session<'a>(
+        &'a self,
+        server: &'a Arc<Runtime>,
+        id: &'a str,
+        principal: &'a Principal,
+    ) -> Boxed<'a, Result<bool, StoreError>> {
+        Box::pin(async move {
+            if self.find_session(server, id, principal).await?.is_none() {
+                return Ok(false);
+            }
+            self.store.delete(&session_key(id)).await?;
+            server.shared.sessions.remove_for(id, principal);
+            let message = Message::SessionEnded {
+                from: self.id,
+                session: id.to_owned(),
+            };
+            self.publish(BUS, &message).await?;
+            Ok(true)
+        })
+    }
+
+    fn relay_answer<'a>(
+        &'a self,
+        session: &'a str,
+        id: &'a RequestId,
+        answer: Result<Value, ErrorData>,
+    ) -> Boxed<'a, ()> {
+        Box::pin(async move {
+            let message = Message::Answer {
+                from: self.id,
+                session: session.to_owned(),
+                id: id.clone(),
+                answer,
+            };
+            if let Err(e) = self.publish(BUS, &message).await {
+                tracing::warn!(error = %e, "client answer not relayed");
+            }
+        })
+    }
+
+    fn relay_cancel<'a>(&'a self, session: &'a str, id: &'a RequestId) -> Boxed<'a, ()> {
+        Box::pin(async move {
+            let message = Message::Cancel {
+                from: self.id,
+                session: session.to_owned(),
+                id: id.clone(),
+            };
+            if let Err(e) = self.publish(BUS, &message).await {
+                tracing::warn!(error = %e, "cancellation not relayed");
+            }
+        })
+    }
+
+    fn task_elsewhere(&self, op: TaskOp) -> Option<Boxed<'_, HandlerResult<Value>>> {
+        let owner = task_replica(op.task_id()?).filter(|r| *r != self.id)?;
+        Some(Box::pin(self.call(owner, op)))
+    }
+
+    fn task_payload<'a>(
+        &'a self,
+        server: &'a Runtime,
+        ctx: &'a RequestContext,
+        id: &'a str,
+    ) -> Option<Boxed<'a, HandlerResult<ServerResult>>> {
+        let runs = task_replica(id).filter(|r| *r != self.id)?;
+        let ttl = server.shared.limits.task_ttl;
+        Some(Box::pin(async move {
+            let home = TaskElsewhere {
+                replica: self,
+                runs,
+            };
+            tasks::run::payload(&home, ctx, id, ttl, TASK_STEP_WAIT).await
+        }))
+    }
+
+    fn index_task<'a>(&'a self, server: &'a Runtime, owner: &'a str, id: &'a str) -> Boxed<'a, ()> {
+        let limits = server.shared.limits;
+        Box::pin(async move {
+            let key = tasks_key(owner);
+            let entry = id.as_bytes().to_vec();
+            if let Err(e) = self
+                .store
+                .append(&key, entry, limits.max_tasks, limits.task_ttl)
+                .await
+            {
+                tracing::warn!(error = %e, task = id, "task not filed in the shared index");
+            }
+        })
+    }
+
+    fn list_tasks<'a>(
+        &'a self,
+        owner: &'a str,
+        list: Vec<Task>,
+    ) -> Boxed<'a, HandlerResult<Vec<Task>>> {
+        Box::pin(self.list_tasks(owner, list))
+    }
+
+    fn follow_shared_log(
+        self: Arc<Self>,
+        server: &Arc<Runtime>,
+        session: &Session,
+        stream: u64,
+        after: u64,
+        sink: mpsc::Sender<Bytes>,
+    ) -> bool {
+        follow_shared_log(self, server, session, stream, after, sink);
+        true
+    }
+}
+
 /// Starts a replica's background work: the bus listener, the liveness key, the event-log
 /// writer and the relay of announced changes. Each ends when the server is dropped.
-pub(crate) fn start(server: &Arc<Runtime>, mut changes: mpsc::Receiver<Change>) {
-    let Some(replica) = server.shared.replica.clone() else {
-        return;
-    };
+fn start(replica: Arc<Replica>, server: &Arc<Runtime>, mut changes: mpsc::Receiver<Change>) {
     let weak = Arc::downgrade(server);
     let mut bus = replica
         .store
         .subscribe(vec![BUS.to_owned(), inbox(replica.id)]);
     crate::spawn::spawn({
         let weak = weak.clone();
+        let replica = replica.clone();
         async move {
             while let Some(message) = bus.recv().await {
                 let Some(server) = weak.upgrade() else { break };
                 match serde_json::from_slice::<Message>(&message.payload) {
-                    Ok(m) if m.from() != Some(server.replica_id()) => server.on_message(m).await,
+                    Ok(m) if m.from() != Some(replica.id) => replica.on_message(&server, m),
                     Ok(_) => {}
                     Err(e) => tracing::warn!(error = %e, "unreadable bus message"),
                 }
@@ -140,13 +301,10 @@ pub(crate) fn start(server: &Arc<Runtime>, mut changes: mpsc::Receiver<Change>) 
     });
 }
 
-impl Runtime {
-    fn replica_id(&self) -> u32 {
-        self.shared.replica.as_ref().map_or(0, |r| r.id)
-    }
-
-    async fn on_message(self: &Arc<Self>, message: Message) {
-        let sessions = &self.shared.sessions;
+impl Replica {
+    /// Answers what the bus brings from another replica.
+    fn on_message(self: &Arc<Self>, server: &Arc<Runtime>, message: Message) {
+        let sessions = &server.shared.sessions;
         match message {
             Message::Answer {
                 session,
@@ -164,13 +322,13 @@ impl Runtime {
                 }
             }
             Message::Change { change, .. } => {
-                self.shared.notifier.announce_here(change.into_change());
+                server.shared.notifier.announce_here(change.into_change());
             }
             Message::SessionUpdated { session, .. } => {
                 if let Some(s) = sessions.peek(&session) {
-                    let server = self.clone();
+                    let replica = self.clone();
                     crate::spawn::spawn(async move {
-                        if let Err(e) = server.reload_session(&s).await {
+                        if let Err(e) = replica.reload_session(&s).await {
                             tracing::warn!(error = %e, "session copy not reloaded");
                         }
                     });
@@ -181,21 +339,18 @@ impl Runtime {
             }
             Message::TaskCall { from, call, op } => {
                 // On its own: a `tasks/result` step may wait, and the bus goes on meanwhile.
-                let server = self.clone();
+                let server = server.clone();
+                let replica = self.clone();
                 crate::spawn::spawn(async move {
                     let result = op.run(&server.shared.tasks).await.map_err(rpc_error);
-                    if let Some(replica) = &server.shared.replica {
-                        let reply = Message::TaskReply { call, result };
-                        if let Err(e) = replica.publish(&inbox(from), &reply).await {
-                            tracing::warn!(error = %e, "task reply not sent");
-                        }
+                    let reply = Message::TaskReply { call, result };
+                    if let Err(e) = replica.publish(&inbox(from), &reply).await {
+                        tracing::warn!(error = %e, "task reply not sent");
                     }
                 });
             }
             Message::TaskReply { call, result } => {
-                if let Some(replica) = &self.shared.replica
-                    && let Some(waiter) = lock(&replica.calls).remove(&call)
-                {
+                if let Some(waiter) = lock(&self.calls).remove(&call) {
                     let _ = waiter.send(result);
                 }
             }
@@ -214,41 +369,17 @@ impl Runtime {
         }
     }
 
-    /// Writes a new session's record (handshake era, with a shared store).
-    pub(crate) async fn share_session(&self, session: &Session) -> Result<(), StoreError> {
-        let Some(replica) = &self.shared.replica else {
-            return Ok(());
-        };
+    /// Writes a session's record, kept for the session's idle limit.
+    async fn share_session(&self, limits: Limits, session: &Session) -> Result<(), StoreError> {
         let record = serde_json::to_vec(&Self::record_of(session)).unwrap_or_default();
-        replica
-            .store
-            .put(
-                &session_key(&session.id),
-                record,
-                self.shared.limits.session_idle,
-            )
+        self.store
+            .put(&session_key(&session.id), record, limits.session_idle)
             .await
-    }
-
-    /// Writes a session's changed record and tells the replicas holding a copy.
-    pub(crate) async fn session_changed(&self, session: &Session) -> Result<(), StoreError> {
-        let Some(replica) = &self.shared.replica else {
-            return Ok(());
-        };
-        self.share_session(session).await?;
-        let message = Message::SessionUpdated {
-            from: replica.id,
-            session: session.id.to_string(),
-        };
-        replica.publish(BUS, &message).await
     }
 
     /// Reloads a copy's level and subscriptions from the store.
     async fn reload_session(&self, session: &Session) -> Result<(), StoreError> {
-        let Some(replica) = &self.shared.replica else {
-            return Ok(());
-        };
-        if let Some(bytes) = replica.store.get(&session_key(&session.id), None).await?
+        if let Some(bytes) = self.store.get(&session_key(&session.id), None).await?
             && let Ok(record) = serde_json::from_slice::<SessionRecord>(&bytes)
         {
             session.apply_shared(record.level, &record.subscriptions);
@@ -256,20 +387,18 @@ impl Runtime {
         Ok(())
     }
 
-    /// The session `id` opened by `principal`: this process's copy, or with a shared store
-    /// the record (which every lookup keeps alive), restored here when this replica has no
-    /// copy. `None` when it is unknown, ended, or another principal's.
-    pub(crate) async fn find_session(
-        self: &Arc<Self>,
+    /// The session `id` opened by `principal`: the record (which every lookup keeps alive),
+    /// and this process's copy, restored here when this replica has none. `None` when it is
+    /// unknown, ended, or another principal's.
+    async fn find_session(
+        &self,
+        server: &Arc<Runtime>,
         id: &str,
         principal: &Principal,
     ) -> Result<Option<Arc<Session>>, StoreError> {
-        let sessions = &self.shared.sessions;
-        let Some(replica) = &self.shared.replica else {
-            return Ok(sessions.get_for(id, principal));
-        };
-        let idle = self.shared.limits.session_idle;
-        let record = replica
+        let sessions = &server.shared.sessions;
+        let idle = server.shared.limits.session_idle;
+        let record = self
             .store
             .get(&session_key(id), Some(idle))
             .await?
@@ -290,9 +419,9 @@ impl Runtime {
                     record.capabilities.clone(),
                     record.client_info.clone(),
                     principal.clone(),
-                    self.shared.limits,
+                    server.shared.limits,
                 );
-                let restored = match self.start_session(restored) {
+                let restored = match server.start_session(restored) {
                     Ok((session, _)) => session,
                     Err(error) => {
                         // The handler refuses the session here: unknown to this replica.
@@ -320,83 +449,8 @@ impl Runtime {
         Ok(Some(session))
     }
 
-    /// Ends session `id` of `principal` here and, with a shared store, everywhere; `false`
-    /// when it was unknown (or another principal's).
-    pub(crate) async fn end_session(
-        self: &Arc<Self>,
-        id: &str,
-        principal: &Principal,
-    ) -> Result<bool, StoreError> {
-        let Some(replica) = &self.shared.replica else {
-            return Ok(self.shared.sessions.remove_for(id, principal));
-        };
-        if self.find_session(id, principal).await?.is_none() {
-            return Ok(false);
-        }
-        replica.store.delete(&session_key(id)).await?;
-        self.shared.sessions.remove_for(id, principal);
-        let message = Message::SessionEnded {
-            from: replica.id,
-            session: id.to_owned(),
-        };
-        replica.publish(BUS, &message).await?;
-        Ok(true)
-    }
-
-    /// The client's answer to a server→client request that no handler here waits for: to the
-    /// replica that asked.
-    pub(crate) async fn relay_answer(
-        &self,
-        session: &str,
-        id: &RequestId,
-        answer: Result<Value, ErrorData>,
-    ) {
-        let Some(replica) = &self.shared.replica else {
-            return;
-        };
-        let message = Message::Answer {
-            from: replica.id,
-            session: session.to_owned(),
-            id: id.clone(),
-            answer,
-        };
-        if let Err(e) = replica.publish(BUS, &message).await {
-            tracing::warn!(error = %e, "client answer not relayed");
-        }
-    }
-
-    /// `notifications/cancelled` for a request not running here: to every replica.
-    pub(crate) async fn relay_cancel(&self, session: &str, id: &RequestId) {
-        let Some(replica) = &self.shared.replica else {
-            return;
-        };
-        let message = Message::Cancel {
-            from: replica.id,
-            session: session.to_owned(),
-            id: id.clone(),
-        };
-        if let Err(e) = replica.publish(BUS, &message).await {
-            tracing::warn!(error = %e, "cancellation not relayed");
-        }
-    }
-
-    /// A `tasks/*` operation on a task another replica runs: its reply. `None` when the task
-    /// is this replica's (or there is no shared store): the caller runs it here.
-    pub(crate) async fn task_elsewhere<T: serde::de::DeserializeOwned>(
-        &self,
-        op: TaskOp,
-    ) -> Option<HandlerResult<T>> {
-        let replica = self.shared.replica.as_ref()?;
-        let owner = task_replica(op.task_id()?).filter(|r| *r != replica.id)?;
-        Some(self.call_replica(replica, owner, op).await)
-    }
-
-    async fn call_replica<T: serde::de::DeserializeOwned>(
-        &self,
-        replica: &Replica,
-        owner: u32,
-        op: TaskOp,
-    ) -> HandlerResult<T> {
+    /// Runs `op` on replica `owner` over the bus: its reply.
+    async fn call(&self, owner: u32, op: TaskOp) -> HandlerResult<Value> {
         let subject = op
             .task_id()
             .map_or_else(|| "the tasks".to_owned(), |id| format!("task {id}"));
@@ -411,90 +465,51 @@ impl Runtime {
                 None => error,
             })
         };
-        if !replica.is_alive(owner).await {
+        if !self.is_alive(owner).await {
             return Err(gone());
         }
-        let call = replica.next_call.fetch_add(1, Ordering::Relaxed);
+        let call = self.next_call.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
-        lock(&replica.calls).insert(call, tx);
+        lock(&self.calls).insert(call, tx);
         let message = Message::TaskCall {
-            from: replica.id,
+            from: self.id,
             call,
             op,
         };
-        if let Err(e) = replica.publish(&inbox(owner), &message).await {
-            lock(&replica.calls).remove(&call);
+        if let Err(e) = self.publish(&inbox(owner), &message).await {
+            lock(&self.calls).remove(&call);
             return Err(store_failed(&e));
         }
         let reply = tokio::time::timeout(TASK_CALL_TIMEOUT, rx).await;
-        lock(&replica.calls).remove(&call);
+        lock(&self.calls).remove(&call);
         match reply {
-            // Read as the model reads every `Value` (one compiled read per type).
-            Ok(Ok(Ok(value))) => mcp_wire::model::from_value(value)
-                .map_err(|e| HandlerError::internal(e.to_string())),
-            Ok(Ok(Err(error))) => Err(HandlerError::Rpc(error)),
+            Ok(Ok(reply)) => reply.map_err(HandlerError::Rpc),
             Ok(Err(_)) | Err(_) => Err(gone()),
         }
     }
 
-    /// `tasks/result` at 2025-11-25: on this replica's tasks, or through the replica running
-    /// the task, asked one bounded step at a time.
-    pub(crate) async fn task_payload(
+    /// [`Replica::call`]'s reply read as `T`, as the model reads every `Value`.
+    async fn call_as<T: serde::de::DeserializeOwned>(
         &self,
-        ctx: &RequestContext,
-        id: &str,
-    ) -> HandlerResult<mcp_wire::model::ServerResult> {
-        let ttl = self.shared.limits.task_ttl;
-        let elsewhere = self.shared.replica.as_deref().and_then(|replica| {
-            task_replica(id)
-                .filter(|r| *r != replica.id)
-                .map(|runs| TaskElsewhere {
-                    server: self,
-                    replica,
-                    runs,
-                })
-        });
-        match elsewhere {
-            Some(home) => tasks::run::payload(&home, ctx, id, ttl, TASK_STEP_WAIT).await,
-            None => tasks::run::payload(&*self.shared.tasks, ctx, id, ttl, ttl).await,
-        }
+        owner: u32,
+        op: TaskOp,
+    ) -> HandlerResult<T> {
+        let value = self.call(owner, op).await?;
+        mcp_wire::model::from_value(value).map_err(|e| HandlerError::internal(e.to_string()))
     }
 
-    /// Files a new task of `owner` in the owner's index in the store (with replicas), so that
-    /// `tasks/list` on any replica finds it. A store that fails leaves the task unlisted
-    /// elsewhere (it runs, and `tasks/get` reaches it); the failure is logged.
-    pub(crate) async fn index_task(&self, owner: &str, id: &str) {
-        let Some(replica) = &self.shared.replica else {
-            return;
-        };
-        let limits = self.shared.limits;
-        let key = tasks_key(owner);
-        let entry = id.as_bytes().to_vec();
-        if let Err(e) = replica
-            .store
-            .append(&key, entry, limits.max_tasks, limits.task_ttl)
-            .await
-        {
-            tracing::warn!(error = %e, task = id, "task not filed in the shared index");
-        }
-    }
-
-    /// `tasks/list` at 2025-11-25: `owner`'s tasks here and, with replicas, those its index
-    /// names on the other replicas (each asked once; a replica that does not answer ran tasks
-    /// that are lost with it, and they are left out), oldest first.
-    pub(crate) async fn list_tasks(&self, owner: &str) -> HandlerResult<Vec<Task>> {
-        let mut list = self.shared.tasks.core_list(owner);
-        let Some(replica) = &self.shared.replica else {
-            return Ok(list);
-        };
-        let entries = replica
+    /// `list` (`owner`'s tasks here) and those `owner`'s index names on the other replicas
+    /// (each asked once; a replica that does not answer ran tasks that are lost with it, and
+    /// they are left out), oldest first.
+    async fn list_tasks(&self, owner: &str, mut list: Vec<Task>) -> HandlerResult<Vec<Task>> {
+        let entries = self
             .store
             .entries(&tasks_key(owner))
             .await
             .map_err(|e| store_failed(&e))?;
         let mut elsewhere: IndexMap<u32, Vec<String>> = IndexMap::new();
         for id in entries.iter().filter_map(|e| std::str::from_utf8(e).ok()) {
-            if let Some(runs) = task_replica(id).filter(|r| *r != replica.id) {
+            if let Some(runs) = task_replica(id).filter(|r| *r != self.id) {
                 elsewhere.entry(runs).or_default().push(id.to_owned());
             }
         }
@@ -503,7 +518,7 @@ impl Runtime {
                 owner: owner.to_owned(),
                 ids,
             };
-            match self.call_replica::<Vec<Task>>(replica, runs, op).await {
+            match self.call_as::<Vec<Task>>(runs, op).await {
                 Ok(tasks) => list.extend(tasks),
                 Err(e) => {
                     tracing::warn!(replica = format!("{runs:08x}"), error = ?e, "tasks not listed");
@@ -514,79 +529,75 @@ impl Runtime {
         list.sort_by(|a, b| a.created_at.cmp(&b.created_at));
         Ok(list)
     }
+}
 
-    /// Resumes, from its shared log, stream `stream` of `session` that this replica does not
-    /// hold: the events after `after`, then the ones its replica goes on writing, until the
-    /// log ends, its replica stops, `sink` closes or the session's idle limit passes.
-    pub(crate) fn follow_shared_log(
-        self: &Arc<Self>,
-        session: &Session,
-        stream: u64,
-        after: u64,
-        sink: mpsc::Sender<Bytes>,
-    ) -> bool {
-        let Some(replica) = self.shared.replica.clone() else {
-            return false;
-        };
-        let key = events_key(&session.id, stream);
-        let writer = stream_replica(stream);
-        let limits: Limits = self.shared.limits;
-        let server: Weak<Runtime> = Arc::downgrade(self);
-        crate::spawn::spawn(async move {
-            let deadline = tokio::time::Instant::now() + limits.session_idle;
-            let mut next = after + 1;
-            loop {
-                let writer_alive = replica.is_alive(writer).await;
-                let entries = match replica.store.entries(&key).await {
-                    Ok(entries) => entries,
-                    Err(e) => {
-                        tracing::warn!(error = %e, "shared stream log unreadable");
-                        break;
-                    }
-                };
-                let mut done = false;
-                for entry in entries {
-                    if entry == DONE {
-                        done = true;
-                        continue;
-                    }
-                    let Some(split) = entry.iter().position(|b| *b == b'\n') else {
-                        continue;
-                    };
-                    let seq = std::str::from_utf8(&entry[..split])
-                        .ok()
-                        .and_then(|s| s.parse::<u64>().ok());
-                    if let Some(seq) = seq
-                        && seq >= next
-                    {
-                        next = seq + 1;
-                        if sink
-                            .send(Bytes::copy_from_slice(&entry[split + 1..]))
-                            .await
-                            .is_err()
-                        {
-                            return;
-                        }
-                    }
-                }
-                if done
-                    || !writer_alive
-                    || sink.is_closed()
-                    || server.strong_count() == 0
-                    || tokio::time::Instant::now() > deadline
-                {
+/// Resumes, from its shared log, stream `stream` of `session` that this replica does not
+/// hold: the events after `after`, then the ones its replica goes on writing, until the log
+/// ends, its replica stops, `sink` closes or the session's idle limit passes.
+fn follow_shared_log(
+    replica: Arc<Replica>,
+    server: &Arc<Runtime>,
+    session: &Session,
+    stream: u64,
+    after: u64,
+    sink: mpsc::Sender<Bytes>,
+) {
+    let key = events_key(&session.id, stream);
+    let writer = stream_replica(stream);
+    let limits: Limits = server.shared.limits;
+    let server: Weak<Runtime> = Arc::downgrade(server);
+    crate::spawn::spawn(async move {
+        let deadline = tokio::time::Instant::now() + limits.session_idle;
+        let mut next = after + 1;
+        loop {
+            let writer_alive = replica.is_alive(writer).await;
+            let entries = match replica.store.entries(&key).await {
+                Ok(entries) => entries,
+                Err(e) => {
+                    tracing::warn!(error = %e, "shared stream log unreadable");
                     break;
                 }
-                tokio::time::sleep(FOLLOW_POLL).await;
+            };
+            let mut done = false;
+            for entry in entries {
+                if entry == DONE {
+                    done = true;
+                    continue;
+                }
+                let Some(split) = entry.iter().position(|b| *b == b'\n') else {
+                    continue;
+                };
+                let seq = std::str::from_utf8(&entry[..split])
+                    .ok()
+                    .and_then(|s| s.parse::<u64>().ok());
+                if let Some(seq) = seq
+                    && seq >= next
+                {
+                    next = seq + 1;
+                    if sink
+                        .send(Bytes::copy_from_slice(&entry[split + 1..]))
+                        .await
+                        .is_err()
+                    {
+                        return;
+                    }
+                }
             }
-        });
-        true
-    }
+            if done
+                || !writer_alive
+                || sink.is_closed()
+                || server.strong_count() == 0
+                || tokio::time::Instant::now() > deadline
+            {
+                break;
+            }
+            tokio::time::sleep(FOLLOW_POLL).await;
+        }
+    });
 }
 
 /// A 2025-11-25 task that replica `runs` runs, reached over the bus.
 struct TaskElsewhere<'a> {
-    server: &'a Runtime,
     replica: &'a Replica,
     runs: u32,
 }
@@ -604,7 +615,7 @@ impl TaskHome for TaskElsewhere<'_> {
             id: id.to_owned(),
             wait_ms: u64::try_from(wait.as_millis()).unwrap_or(u64::MAX),
         };
-        self.server.call_replica(self.replica, self.runs, op).await
+        self.replica.call_as(self.runs, op).await
     }
 
     async fn deliver(
@@ -618,10 +629,7 @@ impl TaskHome for TaskElsewhere<'_> {
             id: id.to_owned(),
             answers,
         };
-        self.server
-            .call_replica::<Value>(self.replica, self.runs, op)
-            .await
-            .map(drop)
+        self.replica.call(self.runs, op).await.map(drop)
     }
 
     async fn unrelay(&self, owner: &str, id: &str, keys: Vec<String>) -> HandlerResult<()> {
@@ -630,9 +638,6 @@ impl TaskHome for TaskElsewhere<'_> {
             id: id.to_owned(),
             keys,
         };
-        self.server
-            .call_replica::<Value>(self.replica, self.runs, op)
-            .await
-            .map(drop)
+        self.replica.call(self.runs, op).await.map(drop)
     }
 }
