@@ -389,34 +389,75 @@ impl<'a> Text<'a> {
     }
 }
 
-/// Where a typed parse reads from: JSON text, or text not yet checked as strict JSON.
-pub(crate) trait TypedSource<'de> {
-    /// The source as one that can be read more than once.
-    type Again: TypedSource<'de> + Copy;
+/// Where a result is typed from: its `Value`, whose every read decides (errors included), or
+/// its text, whose typed read decides or leaves the answer to the text's `Value`.
+trait ResultSource: Copy {
+    /// Reads the result as `T`; `None` when this source does not decide.
+    fn read<T: WireParse>(
+        self,
+        version: &VersionLike,
+        type_name: &'static str,
+    ) -> Option<Result<T, ParseError>>;
 
-    /// Parses straight into `T` (no `Value`); `None` on any failure (the `Value` path then
-    /// reproduces the exact error).
-    fn typed<T: serde::Deserialize<'de>>(self) -> Option<T>;
-
-    /// The source as one that can be read more than once, for a body that may be read as more
-    /// than one type; `None` when it has no text (the `Value` path then answers).
-    fn again(self) -> Option<Self::Again>;
-}
-
-impl<'a> TypedSource<'a> for Text<'a> {
-    type Again = Self;
-
-    #[inline]
-    fn typed<T: serde::Deserialize<'a>>(self) -> Option<T> {
-        match self {
-            Text::Str(s) => strict::from_str(s, strict::FromText).ok(),
-            Text::Bytes(_) => None,
-        }
+    /// Whether the result's `resultType` is `input_required`, where the source tells without a
+    /// typed read (text does not: it is read as the method's own result first).
+    fn input_required(self) -> Option<bool> {
+        None
     }
 
-    fn again(self) -> Option<Self> {
+    /// The 2026-07-28 mandates on the result, read as `parsed`; `None` when this source does
+    /// not decide.
+    fn mandates<T: WireParse>(
+        self,
+        parsed: &T,
+        version: &VersionLike,
+    ) -> Option<Result<(), ParseError>> {
+        typed_mandates(parsed, version, "Result")
+    }
+
+    /// The error for a method no request has; `None` when this source does not decide.
+    fn unknown(self, _method: &str, _version: &VersionLike) -> Option<ParseError> {
+        None
+    }
+}
+
+impl ResultSource for &Value {
+    fn read<T: WireParse>(
+        self,
+        version: &VersionLike,
+        type_name: &'static str,
+    ) -> Option<Result<T, ParseError>> {
+        Some(plain(self, version, type_name, ParseKind::Result))
+    }
+
+    fn input_required(self) -> Option<bool> {
+        Some(self.get("resultType").and_then(Value::as_str) == Some("input_required"))
+    }
+
+    fn mandates<T: WireParse>(
+        self,
+        _: &T,
+        version: &VersionLike,
+    ) -> Option<Result<(), ParseError>> {
+        Some(value_mandates(self, version, "Result", ParseKind::Result))
+    }
+
+    fn unknown(self, method: &str, version: &VersionLike) -> Option<ParseError> {
+        Some(ParseError::new(
+            ParseErrorKind::UnknownMethod,
+            JsonPath::root(),
+            version,
+            "Result",
+            format!("no request has method \"{method}\", so its result has no type"),
+        ))
+    }
+}
+
+impl ResultSource for Text<'_> {
+    #[inline]
+    fn read<T: WireParse>(self, _: &VersionLike, _: &'static str) -> Option<Result<T, ParseError>> {
         match self {
-            Text::Str(_) => Some(self),
+            Text::Str(s) => strict::from_str(s, strict::FromText).ok().map(Ok),
             Text::Bytes(_) => None,
         }
     }
@@ -430,19 +471,13 @@ struct UncheckedText<'a> {
     levels: usize,
 }
 
-impl<'a> TypedSource<'a> for UncheckedText<'a> {
-    type Again = Self;
-
+impl ResultSource for UncheckedText<'_> {
     #[inline]
-    fn typed<T: serde::Deserialize<'a>>(self) -> Option<T> {
+    fn read<T: WireParse>(self, _: &VersionLike, _: &'static str) -> Option<Result<T, ParseError>> {
         let mode = strict::Unchecked {
             levels: self.levels,
         };
-        strict::from_str(self.text, mode).ok()
-    }
-
-    fn again(self) -> Option<Self> {
-        Some(self)
+        strict::from_str(self.text, mode).ok().map(Ok)
     }
 }
 
@@ -844,51 +879,13 @@ pub(crate) fn parse_result_value_for(
     json: &Value,
     version: VersionLike,
 ) -> Result<MethodResult, ParseError> {
-    let stateless = version.era() == Some(Era::Stateless);
-    let tasks_ext = tasks_extension_at(&version);
-    let typing = answering.typing(version.clone());
     if !json.is_object() {
         return Err(not_an_object(json, &version, "Result"));
     }
-    macro_rules! p {
-        ($side:ident, $union:ident, $variant:ident, $ty:ident) => {
-            MethodResult::$side(model::$union::$variant(plain::<model::$ty>(
-                json,
-                &version,
-                stringify!($ty),
-                ParseKind::Result,
-            )?))
-        };
-    }
-    let unknown = |method: &str| {
-        ParseError::new(
-            ParseErrorKind::UnknownMethod,
-            JsonPath::root(),
-            &version,
-            "Result",
-            format!("no request has method \"{method}\", so its result has no type"),
-        )
-    };
-    let result = match typing {
-        ResultTyping::CreatedTask(method) => {
-            match by_method!(method, tasks_ext: tasks_ext, side, Side::Server) {
-                Side::Server => p!(Server, ServerResult, CreateTask, CreateTaskResult),
-                Side::Client => p!(Client, ClientResult, CreateTask, CreateTaskResult),
-            }
-        }
-        ResultTyping::Method(method)
-            if stateless
-                && INPUT_REQUIRED_METHODS.contains(&method)
-                && json.get("resultType").and_then(Value::as_str) == Some("input_required") =>
-        {
-            p!(Server, ServerResult, InputRequired, InputRequiredResult)
-        }
-        ResultTyping::Method(method) => {
-            by_method!(method, tasks_ext: tasks_ext, p, return Err(unknown(method)))
-        }
-    };
-    value_mandates(json, &version, "Result", ParseKind::Result)?;
-    Ok(result)
+    let mut slot = None;
+    type_result(answering, json, &version, &mut slot).transpose()?;
+    // A `Value` decides every read: the slot is full.
+    slot.ok_or_else(|| not_an_object(json, &version, "Result"))
 }
 
 /// Reads that write the typed value into the caller's slot instead of returning it, for the
@@ -899,7 +896,7 @@ pub(crate) fn parse_result_value_for(
 pub mod in_place {
     use super::{
         MethodResult, ParseError, ResultFor, Text, UncheckedText, VersionLike, WireParse,
-        parse_result_text_into, parse_text_into, typed_result,
+        parse_result_text_into, parse_text_into, type_result,
     };
 
     /// [`parse_as`](super::parse_as) on text, into `slot`: it holds the value when this
@@ -940,9 +937,8 @@ pub mod in_place {
         version: impl Into<VersionLike>,
         slot: &mut Option<MethodResult>,
     ) -> Option<Result<(), ParseError>> {
-        *slot = None;
         let source = UncheckedText { text, levels };
-        typed_result(answering.into(), source, &version.into(), slot)
+        type_result(answering.into(), source, &version.into(), slot)
     }
 }
 
@@ -964,26 +960,89 @@ fn parse_result_text_into(
     version: VersionLike,
     slot: &mut Option<MethodResult>,
 ) -> Result<(), ParseError> {
-    *slot = None;
-    if let Some(done) = typed_result(answering, text, &version, slot) {
+    if let Some(done) = type_result(answering, text, &version, slot) {
         return done;
     }
     *slot = Some(parse_result_text_by_value(answering, text, version)?);
     Ok(())
 }
 
-/// The typed read of a result as `answering` types it, into `slot` (filled only when this gives
-/// `Some(Ok(()))`); `None` sends the caller to the `Value` path.
-fn typed_result<'de>(
+/// Types a result as `answering` says at `version`, into `slot` (full only when this gives
+/// `Some(Ok(()))`): the one decision of [`parse_result_for`], whatever the input. `None` when
+/// `source` does not decide (text then answers by its `Value`).
+///
+/// A task-augmented request is answered by a `CreateTaskResult`; otherwise the method's own
+/// result, or at 2026-07-28, for the [`INPUT_REQUIRED_METHODS`], an `InputRequiredResult` where
+/// `resultType` says so (text is read as the method's own result first, the common answer).
+fn type_result(
     answering: ResultFor<'_>,
-    source: impl TypedSource<'de>,
+    source: impl ResultSource,
     version: &VersionLike,
     slot: &mut Option<MethodResult>,
 ) -> Option<Result<(), ParseError>> {
-    let ResultTyping::Method(method) = answering.typing(version.clone()) else {
-        return None;
+    *slot = None;
+    let tasks_ext = tasks_extension_at(version);
+    let typing = answering.typing(version.clone());
+    let (method, created) = match typing {
+        ResultTyping::CreatedTask(method) => (method, true),
+        ResultTyping::Method(method) => (method, false),
     };
-    typed_result_for(method, source, version, slot)
+    let interim = !created
+        && version.era() == Some(Era::Stateless)
+        && INPUT_REQUIRED_METHODS.contains(&method);
+    'own: {
+        if interim && source.input_required() == Some(true) {
+            break 'own;
+        }
+        macro_rules! p {
+            ($side:ident, $union:ident, $variant:ident, $ty:ident) => {{
+                let Some(read) = source.read::<model::$ty>(version, stringify!($ty)) else {
+                    break 'own;
+                };
+                let parsed = match read {
+                    Ok(parsed) => parsed,
+                    Err(e) => return Some(Err(e)),
+                };
+                if interim && parsed.mandate_facts().result_type == Some("input_required") {
+                    break 'own;
+                }
+                if let Err(e) = source.mandates(&parsed, version)? {
+                    return Some(Err(e));
+                }
+                *slot = Some(MethodResult::$side(model::$union::$variant(parsed)));
+            }};
+        }
+        match created {
+            true => match by_method!(method, tasks_ext: tasks_ext, side, Side::Server) {
+                Side::Server => p!(Server, ServerResult, CreateTask, CreateTaskResult),
+                Side::Client => p!(Client, ClientResult, CreateTask, CreateTaskResult),
+            },
+            false => by_method!(
+                method,
+                tasks_ext: tasks_ext,
+                p,
+                return source.unknown(method, version).map(Err)
+            ),
+        }
+        return Some(Ok(()));
+    }
+    if !interim {
+        return None;
+    }
+    let parsed = match source.read::<model::InputRequiredResult>(version, "InputRequiredResult")? {
+        Ok(parsed) => parsed,
+        Err(e) => return Some(Err(e)),
+    };
+    if parsed.mandate_facts().result_type != Some("input_required") {
+        return None;
+    }
+    if let Err(e) = source.mandates(&parsed, version)? {
+        return Some(Err(e));
+    }
+    *slot = Some(MethodResult::Server(model::ServerResult::InputRequired(
+        parsed,
+    )));
+    Some(Ok(()))
 }
 
 /// The `Value` path of [`parse_result_text_for`], out of line.
@@ -996,79 +1055,6 @@ fn parse_result_text_by_value(
 ) -> Result<MethodResult, ParseError> {
     let value = text.value(&version, "Result")?;
     parse_result_value_for(answering, &value, version)
-}
-
-/// The typed half of [`parse_result_text_for`] for a result typed by `method` (its own
-/// result, or at 2026-07-28 an `InputRequiredResult` where `resultType` says so), read from
-/// text into `slot` (filled when this gives `Some(Ok(()))`);
-/// `None` sends the caller to the `Value` path.
-fn typed_result_for<'de>(
-    method: &str,
-    source: impl TypedSource<'de>,
-    version: &VersionLike,
-    slot: &mut Option<MethodResult>,
-) -> Option<Result<(), ParseError>> {
-    if version.era() == Some(Era::Stateless) && INPUT_REQUIRED_METHODS.contains(&method) {
-        // The answer is the method's own result or an `InputRequiredResult`, as its
-        // `resultType` says: read the text as the first, then as the second.
-        let source = source.again()?;
-        return typed_own_result(method, source, version, slot)
-            .or_else(|| typed_input_required(source, version, slot));
-    }
-    typed_own_result(method, source, version, slot)
-}
-
-/// The typed read of a result as `method`'s own result type into `slot`; `None` sends the
-/// caller on (an `input_required` answer included).
-fn typed_own_result<'de>(
-    method: &str,
-    source: impl TypedSource<'de>,
-    version: &VersionLike,
-    slot: &mut Option<MethodResult>,
-) -> Option<Result<(), ParseError>> {
-    let stateless = version.era() == Some(Era::Stateless);
-    let tasks_ext = tasks_extension_at(version);
-    macro_rules! p {
-        ($side:ident, $union:ident, $variant:ident, $ty:ident) => {{
-            // `Strict` (every typed entry) refuses an array for a struct: the `Value` path then
-            // answers with `not_an_object`.
-            let parsed = source.typed::<model::$ty>()?;
-            if stateless
-                && INPUT_REQUIRED_METHODS.contains(&method)
-                && parsed.mandate_facts().result_type == Some("input_required")
-            {
-                return None;
-            }
-            if let Err(e) = typed_mandates(&parsed, version, "Result")? {
-                return Some(Err(e));
-            }
-            *slot = Some(MethodResult::$side(model::$union::$variant(parsed)));
-        }};
-    }
-    // An unknown method: the `Value` path reports it (after checking the text is JSON).
-    by_method!(method, tasks_ext: tasks_ext, p, return None);
-    Some(Ok(()))
-}
-
-/// The typed read of a 2026-07-28 answer whose `resultType` is `input_required`; `None` for
-/// any other (the `Value` path then decides and words the error).
-#[inline(never)]
-fn typed_input_required<'de>(
-    source: impl TypedSource<'de>,
-    version: &VersionLike,
-    slot: &mut Option<MethodResult>,
-) -> Option<Result<(), ParseError>> {
-    let parsed = source.typed::<model::InputRequiredResult>()?;
-    if parsed.mandate_facts().result_type != Some("input_required") {
-        return None;
-    }
-    if let Err(e) = typed_mandates(&parsed, version, "InputRequiredResult")? {
-        return Some(Err(e));
-    }
-    *slot = Some(MethodResult::Server(model::ServerResult::InputRequired(
-        parsed,
-    )));
-    Some(Ok(()))
 }
 
 /// Whether `version` has the tasks extension's forms of `tasks/get` and `tasks/cancel` (the
