@@ -1,7 +1,7 @@
 //! `mcp-frames`: translate, validate and explain real MCP traffic between protocol revisions.
 
 use std::fs::File;
-use std::io::{self, BufReader, IsTerminal};
+use std::io::{self, BufRead, BufReader, IsTerminal};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -224,18 +224,12 @@ fn drive(
         )),
         Box::new(io::stderr()),
     );
-    if input.input.as_os_str() == "-" {
+    let reader: Box<dyn BufRead> = if input.input.as_os_str() == "-" {
         let stdin = io::stdin();
         if stdin.is_terminal() {
             eprintln!("mcp-frames: reading frames from the terminal (end with Ctrl-D)");
         }
-        stream::run(
-            stdin.lock(),
-            input.max_line_bytes,
-            &mut session,
-            handler,
-            &mut out,
-        )?;
+        Box::new(stdin.lock())
     } else {
         if input.input.is_dir() {
             anyhow::bail!(
@@ -245,14 +239,14 @@ fn drive(
         }
         let file = File::open(&input.input)
             .map_err(|e| anyhow::anyhow!("{}: {e}", input.input.display()))?;
-        let reader = BufReader::with_capacity(256 * 1024, file);
-        stream::run(
-            reader,
-            input.max_line_bytes,
-            &mut session,
-            handler,
-            &mut out,
-        )?;
-    }
+        Box::new(BufReader::with_capacity(256 * 1024, file))
+    };
+    stream::run(
+        reader,
+        input.max_line_bytes,
+        &mut session,
+        handler,
+        &mut out,
+    )?;
     Ok(handler.all_fine())
 }
