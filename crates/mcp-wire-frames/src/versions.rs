@@ -173,29 +173,17 @@ impl Walk<'_> {
         };
         self.places.reached.insert(def.name);
         self.stack.push(def.name);
-        match def.kind {
-            TypeKind::Object => {
-                self.kind(path, "object");
-                if def.open {
-                    self.open(path);
-                }
-                self.fields(path, parent, def.fields, def.name)
-            }
-            TypeKind::Union => {
-                for m in def.members {
-                    self.member(path, parent, m, def.name);
-                }
-            }
-            TypeKind::Enum => {
-                self.kind(path, "string");
-                self.values(path, parent, def.values, def.name)
-            }
-            TypeKind::Other => {
-                if let Some(target) = &def.target {
-                    self.shape(path, parent, target, def.name);
-                }
-            }
-        }
+        // A definition walks as the inline shape of its kind would, declared by its name.
+        let shape = match def.kind {
+            TypeKind::Object => TypeRef::Object {
+                fields: def.fields,
+                open: def.open,
+            },
+            TypeKind::Union => TypeRef::Union(def.members),
+            TypeKind::Enum => TypeRef::Enum(def.values),
+            TypeKind::Other => def.target.unwrap_or(TypeRef::Union(&[])),
+        };
+        self.shape(path, parent, &shape, def.name);
         self.stack.pop();
     }
 
@@ -222,7 +210,7 @@ impl Walk<'_> {
         }
     }
 
-    fn shape(&mut self, path: &str, parent: &str, ty: &'static TypeRef, owner: &str) {
+    fn shape(&mut self, path: &str, parent: &str, ty: &TypeRef, owner: &str) {
         match ty {
             TypeRef::Named(n) => self.named(path, parent, n),
             // An array is a place of its own: a value that becomes a list is a wire change.
