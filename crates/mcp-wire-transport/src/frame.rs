@@ -90,7 +90,8 @@ impl Frame {
 
     /// The frame as an untyped JSON value.
     pub fn to_value(&self) -> Result<Value, TransportError> {
-        serde_json::from_slice(&self.0).map_err(|e| TransportError::BadFrame(e.to_string()))
+        // Read as text (checked UTF-8): the one JSON reader every other path uses.
+        serde_json::from_str(self.as_str()).map_err(|e| TransportError::BadFrame(e.to_string()))
     }
 
     /// The frame's size in bytes.

@@ -14,7 +14,6 @@ use mcp_wire::model::{
     ProgressNotificationParams, ProgressToken, ServerNotification, ServerRequest,
 };
 use mcp_wire::wire::{ParseError, parse_as, serialize_for_vec};
-use serde::Deserialize;
 use serde_json::{Number, Value};
 use tokio::sync::mpsc;
 
@@ -23,7 +22,7 @@ use super::error::{HandlerError, HandlerResult, InputPending};
 use super::notify::Notifier;
 use super::session::{LevelCell, Session, level_rank};
 use crate::Frame;
-use mcp_wire::model::{ClientRequest, RequestMeta};
+use mcp_wire::model::{ClientRequest, Meta, RequestMeta};
 
 /// What a request's stream carries besides its final answer.
 #[derive(Debug)]
@@ -429,6 +428,13 @@ pub(crate) fn session_context(
     }
 }
 
+/// Member `key` of a request's `_meta` read as `T`, as the model reads every `Value` (one
+/// compiled read per type); `None` when absent or of another shape.
+fn meta_member<T: serde::de::DeserializeOwned>(meta: Option<&Meta>, key: &str) -> Option<T> {
+    let value = meta?.get(key)?.clone();
+    mcp_wire::model::from_value(value).ok()
+}
+
 /// The context of a 2026-07-28 request: identity and capabilities from its `_meta`, no logs
 /// unless `_meta` asks for a level.
 pub(crate) fn stateless_context(
@@ -440,14 +446,11 @@ pub(crate) fn stateless_context(
 ) -> RequestContext {
     // A member of the wrong shape is as good as absent (the request's own parse judged it).
     let meta = request.meta();
-    let field = |key: &str| meta.and_then(|m| m.get(key));
-    let client_capabilities: ClientCapabilities = field(keys::CLIENT_CAPABILITIES)
-        .and_then(|v| ClientCapabilities::deserialize(v).ok())
-        .unwrap_or_default();
-    let client_info: Option<Implementation> =
-        field(keys::CLIENT_INFO).and_then(|v| Implementation::deserialize(v).ok());
+    let client_capabilities: ClientCapabilities =
+        meta_member(meta, keys::CLIENT_CAPABILITIES).unwrap_or_default();
+    let client_info: Option<Implementation> = meta_member(meta, keys::CLIENT_INFO);
     let log_level = Arc::new(LevelCell::unset());
-    if let Some(level) = field(keys::LOG_LEVEL).and_then(|v| LoggingLevel::deserialize(v).ok()) {
+    if let Some(level) = meta_member::<LoggingLevel>(meta, keys::LOG_LEVEL) {
         log_level.set(level);
     }
     RequestContext {

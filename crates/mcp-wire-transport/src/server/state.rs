@@ -122,8 +122,10 @@ impl StateSigner {
         self.mac(&payload)
             .verify_slice(&tag)
             .map_err(|_| StateError::Tampered)?;
+        // Read as text, as every other JSON read is (one compiled reader).
+        let payload = std::str::from_utf8(&payload).map_err(|_| StateError::Malformed)?;
         let state: RequestState =
-            serde_json::from_slice(&payload).map_err(|_| StateError::Malformed)?;
+            serde_json::from_str(payload).map_err(|_| StateError::Malformed)?;
         if state.method != method || state.name != name {
             return Err(StateError::Mismatch);
         }

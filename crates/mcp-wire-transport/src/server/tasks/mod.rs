@@ -683,8 +683,11 @@ fn inline_result(result: CallToolResult) -> Result<Map<String, Value>, ErrorData
             format!("cannot emit the result: {e}"),
         )
     })?;
-    serde_json::from_slice(&text)
-        .map_err(|_| ErrorData::new(codes::INTERNAL_ERROR, "the result is not an object"))
+    // Read as text, as every other JSON read is (one compiled reader); emitted text is UTF-8.
+    std::str::from_utf8(&text)
+        .ok()
+        .and_then(|text| serde_json::from_str(text).ok())
+        .ok_or_else(|| ErrorData::new(codes::INTERNAL_ERROR, "the result is not an object"))
 }
 
 /// A fresh task id: 128 random bits, hex.
