@@ -27,7 +27,6 @@ use super::state::StateError;
 use super::tasks::{self, TaskOffer};
 use crate::Frame;
 use crate::telemetry::{self, RequestTrace, Wire};
-use serde_json::Value;
 
 /// The answer to one request, before framing.
 pub(crate) type Answer = Result<ServerResult, HandlerError>;
@@ -415,7 +414,7 @@ impl Runtime {
                     id: id.clone(),
                 };
                 let task = match self.task_elsewhere(op).await {
-                    Some(remote) => remote?,
+                    Some(remote) => remote?.detailed()?,
                     None => self.shared.tasks.get(owner, id)?,
                 };
                 ServerResult::DetailedTask(GetDetailedTaskResult::new(task))
@@ -428,7 +427,7 @@ impl Runtime {
                     id: id.clone(),
                     responses: r.params.input_responses.clone(),
                 };
-                match self.task_elsewhere::<Value>(op).await {
+                match self.task_elsewhere(op).await {
                     Some(remote) => drop(remote?),
                     None => self
                         .shared
@@ -444,7 +443,7 @@ impl Runtime {
                     owner: owner.to_string(),
                     id: id.clone(),
                 };
-                match self.task_elsewhere::<Value>(op).await {
+                match self.task_elsewhere(op).await {
                     Some(remote) => drop(remote?),
                     None => self.shared.tasks.cancel(owner, id)?,
                 }
@@ -457,7 +456,7 @@ impl Runtime {
                     id: id.clone(),
                 };
                 let task = match self.task_elsewhere(op).await {
-                    Some(remote) => remote?,
+                    Some(remote) => remote?.task()?,
                     None => self.shared.tasks.core_get(owner, id)?,
                 };
                 ServerResult::GetTask(mcp_wire::model::GetTaskResult::new(task))
@@ -469,7 +468,7 @@ impl Runtime {
                     id: id.clone(),
                 };
                 let task = match self.task_elsewhere(op).await {
-                    Some(remote) => remote?,
+                    Some(remote) => remote?.task()?,
                     None => self.shared.tasks.core_cancel(owner, id)?,
                 };
                 ServerResult::GetTask(mcp_wire::model::GetTaskResult::new(task))

@@ -17,7 +17,7 @@ use super::handler::{Boxed, DynHandler};
 use super::limits::Limits;
 use super::mirror::LogMirror;
 use super::notify::{Change, Notifier};
-use super::replica::TaskOp;
+use super::replica::{TaskOp, TaskReply};
 use super::session::{Session, Sessions};
 use super::state::StateSigner;
 use super::store::StoreError;
@@ -85,7 +85,7 @@ pub(crate) trait Replicas: Send + Sync {
     fn relay_cancel<'a>(&'a self, session: &'a str, id: &'a RequestId) -> Boxed<'a, ()>;
     /// `op`'s reply from the replica running its task; `None` when the task is this
     /// replica's (the caller runs it here).
-    fn task_elsewhere(&self, op: TaskOp) -> Option<Boxed<'_, HandlerResult<Value>>>;
+    fn task_elsewhere(&self, op: TaskOp) -> Option<Boxed<'_, HandlerResult<TaskReply>>>;
     /// 2025-11-25 `tasks/result` on a task another replica runs; `None` when it is this
     /// replica's.
     fn task_payload<'a>(
@@ -217,18 +217,10 @@ impl Runtime {
         }
     }
 
-    /// A `tasks/*` operation on a task another replica runs: its reply, read as the model
-    /// reads every `Value`. `None` when the task is this replica's (or there is no shared
-    /// store): the caller runs it here.
-    pub(crate) async fn task_elsewhere<T: serde::de::DeserializeOwned>(
-        &self,
-        op: TaskOp,
-    ) -> Option<HandlerResult<T>> {
-        let reply = self.shared.replica.as_ref()?.task_elsewhere(op)?.await;
-        Some(reply.and_then(|value| {
-            mcp_wire::model::from_value(value)
-                .map_err(|e| super::error::HandlerError::internal(e.to_string()))
-        }))
+    /// A `tasks/*` operation on a task another replica runs: its reply. `None` when the task
+    /// is this replica's (or there is no shared store): the caller runs it here.
+    pub(crate) async fn task_elsewhere(&self, op: TaskOp) -> Option<HandlerResult<TaskReply>> {
+        Some(self.shared.replica.as_ref()?.task_elsewhere(op)?.await)
     }
 
     /// `tasks/result` at 2025-11-25: on this replica's tasks, or through the replica running

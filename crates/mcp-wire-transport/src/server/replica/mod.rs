@@ -36,7 +36,7 @@ use std::time::Duration;
 use indexmap::IndexMap;
 use mcp_wire::ProtocolVersion;
 use mcp_wire::jsonrpc::{ErrorData, RequestId};
-use mcp_wire::model::{ClientCapabilities, Implementation, InputResponse, Task};
+use mcp_wire::model::{ClientCapabilities, DetailedTask, Implementation, InputResponse, Task};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
@@ -150,6 +150,38 @@ pub(crate) enum TaskOp {
     },
     /// 2025-11-25 `tasks/list`: those of tasks `ids` this replica still keeps for `owner`.
     CoreList { owner: String, ids: Vec<String> },
+}
+
+/// The reply to a [`TaskOp`] run on another replica, read as the operation's result.
+pub(crate) enum TaskReply {
+    /// Tasks extension `tasks/get`.
+    Detailed(Box<DetailedTask>),
+    /// 2025-11-25 `tasks/get` and `tasks/cancel`.
+    Task(Task),
+    /// An operation that answers nothing (`tasks/update`, the extension's `tasks/cancel`).
+    Done,
+}
+
+impl TaskReply {
+    /// The extension's task, which `tasks/get` answers.
+    pub(crate) fn detailed(self) -> HandlerResult<DetailedTask> {
+        match self {
+            Self::Detailed(task) => Ok(*task),
+            _ => Err(unexpected_reply()),
+        }
+    }
+
+    /// The 2025-11-25 task, which `tasks/get` and `tasks/cancel` answer.
+    pub(crate) fn task(self) -> HandlerResult<Task> {
+        match self {
+            Self::Task(task) => Ok(task),
+            _ => Err(unexpected_reply()),
+        }
+    }
+}
+
+fn unexpected_reply() -> HandlerError {
+    HandlerError::internal("the replica running the task answered another operation")
 }
 
 impl TaskOp {

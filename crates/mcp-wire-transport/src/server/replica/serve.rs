@@ -14,8 +14,8 @@ use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
 use super::{
-    Message, Replica, SessionRecord, SharedChange, TASK_STEP_WAIT, TaskOp, alive_key, inbox,
-    store_failed,
+    Message, Replica, SessionRecord, SharedChange, TASK_STEP_WAIT, TaskOp, TaskReply, alive_key,
+    inbox, store_failed,
 };
 use crate::server::auth::Principal;
 use crate::server::context::RequestContext;
@@ -176,9 +176,20 @@ impl Replicas for Replica {
         })
     }
 
-    fn task_elsewhere(&self, op: TaskOp) -> Option<Boxed<'_, HandlerResult<Value>>> {
+    fn task_elsewhere(&self, op: TaskOp) -> Option<Boxed<'_, HandlerResult<TaskReply>>> {
         let owner = task_replica(op.task_id()?).filter(|r| *r != self.id)?;
-        Some(Box::pin(self.call(owner, op)))
+        Some(Box::pin(async move {
+            Ok(match op {
+                TaskOp::Get { .. } => TaskReply::Detailed(Box::new(self.call_as(owner, op).await?)),
+                TaskOp::CoreGet { .. } | TaskOp::CoreCancel { .. } => {
+                    TaskReply::Task(self.call_as(owner, op).await?)
+                }
+                _ => {
+                    self.call(owner, op).await?;
+                    TaskReply::Done
+                }
+            })
+        }))
     }
 
     fn task_payload<'a>(
