@@ -431,8 +431,7 @@ pub(crate) fn session_context(
 /// Member `key` of a request's `_meta` read as `T`, as the model reads every `Value` (one
 /// compiled read per type); `None` when absent or of another shape.
 fn meta_member<T: serde::de::DeserializeOwned>(meta: Option<&Meta>, key: &str) -> Option<T> {
-    let value = meta?.get(key)?.clone();
-    mcp_wire::model::from_value(value).ok()
+    mcp_wire::model::from_value_ref(meta?.get(key)?).ok()
 }
 
 /// The context of a 2026-07-28 request: identity and capabilities from its `_meta`, no logs

@@ -841,6 +841,11 @@ pub fn from_value<T: de::DeserializeOwned>(value: Value) -> Result<T, ModelError
     located_read(&value)
 }
 
+/// [`from_value`] of a value the caller keeps (a member of a larger value), without a copy.
+pub fn from_value_ref<T: de::DeserializeOwned>(value: &Value) -> Result<T, ModelError> {
+    located_read(value)
+}
+
 /// Reads `value` as `T` through [`Strict`], with errors located: the one read of a `Value`,
 /// which types it and, when it fails, says where (each map and array level the error climbs
 /// out of puts its step in front of the path; see [`error::located`]).

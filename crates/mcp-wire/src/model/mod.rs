@@ -102,7 +102,7 @@ mod tasks_ext;
 mod tools;
 
 pub use crate::de::error::{ModelError, ModelErrorKind, codes};
-pub use crate::de::from_value;
+pub use crate::de::{from_value, from_value_ref};
 pub use capabilities::*;
 pub use common::*;
 pub use completion::*;
