@@ -54,8 +54,9 @@ const TRANSPORT: Layers = &[
     // How the crate spawns its background work.
     &["spawn"],
     // The transport's errors; the HTTP routing headers; the server's leaves: who asks, its
-    // bounds, the signed request state, the store engines.
-    &["error", "routing", "secret", "server::auth", "server::limits", "server::state", "server::store"],
+    // bounds, the signed request state, the store engines, the bounded task table.
+    &["error", "routing", "secret", "server::auth", "server::limits", "server::state", "server::store",
+      "server::tasks::table"],
     // One JSON-RPC frame.
     &["frame"],
     // Logs and metrics; the OAuth resource server.

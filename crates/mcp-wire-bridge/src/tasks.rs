@@ -22,15 +22,13 @@
 //!   answers its waiting requests as a client that will never answer would, stops the driver
 //!   and sends `tasks/cancel` upstream.
 //!
-//! Bounds: at most [`BridgeLimits::max_tasks`] tasks (expired ones are swept first, then the oldest
-//! finished one makes room; a store of running tasks refuses `limit_exceeded` and cancels the
-//! new upstream task), each kept [`BridgeLimits::task_ttl`] after creation (a running one is then
-//! cancelled upstream), its driver bounded by the same TTL. A task belongs to the principal
-//! whose call created it: another principal's `taskId` is unknown (`-32602`).
+//! Bounds: at most [`BridgeLimits::max_tasks`] tasks, each kept [`BridgeLimits::task_ttl`] after
+//! creation (the rule is the runtime's [`TaskTable`]'s; a full store refuses `limit_exceeded`
+//! and cancels the new upstream task; a running one is cancelled upstream when it expires), its
+//! driver bounded by the same TTL. A task belongs to the principal whose call created it:
+//! another principal's `taskId` is unknown (`-32602`).
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::time::SystemTime;
+use std::sync::Arc;
 
 use indexmap::IndexMap;
 use mcp_wire::ProtocolVersion;
@@ -40,7 +38,7 @@ use mcp_wire::model::{
     TASKS_EXTENSION_ID, TaskCreatedResult, TaskInfo, TaskStatus, meta::keys,
 };
 use mcp_wire::wire::{MethodResult, ResultFor, parse_result_for, serialize_for};
-use mcp_wire_transport::server::{iso8601, new_task_id};
+use mcp_wire_transport::server::{TableFull, TaskEntry, TaskTable, new_task_id};
 use serde_json::{Map, Value, json};
 use tokio::time::Instant;
 
@@ -96,9 +94,6 @@ enum Outcome {
 
 struct Entry {
     owner: String,
-    created: Instant,
-    created_at: String,
-    updated_at: String,
     outcome: Outcome,
     /// The legacy server's requests the task waits on, by key.
     pending: IndexMap<String, Pending>,
@@ -111,7 +106,7 @@ struct Entry {
     driver: Option<tokio::task::AbortHandle>,
 }
 
-impl Entry {
+impl TaskEntry for Entry {
     fn status(&self) -> TaskStatus {
         match self.outcome {
             Outcome::Running if !self.pending.is_empty() => TaskStatus::InputRequired,
@@ -122,18 +117,12 @@ impl Entry {
         }
     }
 
-    fn touch(&mut self) {
-        self.updated_at = iso8601(SystemTime::now());
-    }
-
-    /// Ends a running task here and upstream: the driver stops, the waiting requests are
-    /// answered as a client that will never answer would, and the server's task is cancelled.
-    fn stop(&mut self, outcome: Outcome) {
+    /// Ends a running task upstream: the driver stops, the waiting requests are answered as a
+    /// client that will never answer would, and the server's task is cancelled.
+    fn stop(&mut self) {
         if let Some(driver) = self.driver.take() {
             driver.abort();
         }
-        self.outcome = outcome;
-        self.touch();
         let pending = std::mem::take(&mut self.pending);
         let session = self.session.clone();
         let upstream_id = self.upstream_id.clone();
@@ -184,51 +173,21 @@ async fn upstream_cancel(session: &Arc<Upstream>, upstream_id: &str) -> Result<(
 
 /// The extension's tasks of one bridge.
 pub(crate) struct Tasks {
-    entries: Mutex<HashMap<String, Entry>>,
+    entries: TaskTable<Entry>,
     limits: BridgeLimits,
 }
 
 impl Tasks {
     pub(crate) fn new(limits: BridgeLimits) -> Arc<Self> {
         Arc::new(Self {
-            entries: Mutex::new(HashMap::new()),
+            entries: TaskTable::new(limits.max_tasks, limits.task_ttl, limits.task_poll_interval),
             limits,
         })
     }
 
-    fn lock(&self) -> MutexGuard<'_, HashMap<String, Entry>> {
-        self.entries.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
     /// How many tasks are kept.
     pub(crate) fn len(&self) -> usize {
-        let mut entries = self.lock();
-        self.sweep(&mut entries);
-        entries.len()
-    }
-
-    /// Drops the tasks whose TTL has passed (cancelling those still running).
-    fn sweep(&self, entries: &mut HashMap<String, Entry>) {
-        let ttl = self.limits.task_ttl;
-        entries.retain(|_, e| {
-            let keep = e.created.elapsed() < ttl;
-            if !keep && matches!(e.outcome, Outcome::Running) {
-                e.stop(Outcome::Cancelled);
-            }
-            keep
-        });
-    }
-
-    fn info(&self, id: &str, e: &Entry) -> TaskInfo {
-        let ms = |d: std::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX).max(1);
-        TaskInfo::new(
-            id,
-            e.status(),
-            e.created_at.clone(),
-            e.updated_at.clone(),
-            Some(ms(self.limits.task_ttl)),
-        )
-        .with_poll_interval_ms(ms(self.limits.task_poll_interval))
+        self.entries.live().len()
     }
 
     /// Stores a new running task of `owner` on `session` (kept before its id is returned, so
@@ -241,12 +200,8 @@ impl Tasks {
         upstream_id: Option<String>,
     ) -> Result<(String, TaskInfo), ErrorData> {
         let id = new_task_id();
-        let now = iso8601(SystemTime::now());
         let entry = Entry {
             owner: owner.to_owned(),
-            created: Instant::now(),
-            created_at: now.clone(),
-            updated_at: now,
             outcome: Outcome::Running,
             pending: IndexMap::new(),
             keys: 0,
@@ -254,32 +209,19 @@ impl Tasks {
             upstream_id,
             driver: None,
         };
-        let mut entries = self.lock();
-        self.sweep(&mut entries);
-        if entries.len() >= self.limits.max_tasks {
-            let oldest_finished = entries
-                .iter()
-                .filter(|(_, e)| !matches!(e.outcome, Outcome::Running))
-                .min_by_key(|(_, e)| e.created)
-                .map(|(id, _)| id.clone());
-            match oldest_finished {
-                Some(old) => {
-                    entries.remove(&old);
-                }
-                None => {
-                    return Err(Reason::LimitExceeded.error(
-                        format!(
-                            "the bridge keeps at most {} running tasks",
-                            self.limits.max_tasks
-                        ),
-                        None,
-                        None,
-                    ));
-                }
-            }
-        }
-        let info = self.info(&id, &entry);
-        entries.insert(id.clone(), entry);
+        let info = self
+            .entries
+            .insert(id.clone(), entry)
+            .map_err(|TableFull| {
+                Reason::LimitExceeded.error(
+                    format!(
+                        "the bridge keeps at most {} running tasks",
+                        self.limits.max_tasks
+                    ),
+                    None,
+                    None,
+                )
+            })?;
         Ok((id, info))
     }
 
@@ -289,7 +231,7 @@ impl Tasks {
         F: std::future::Future<Output = ()> + Send + 'static,
     {
         let driver = tokio::spawn(driver);
-        match self.lock().get_mut(id) {
+        match self.entries.lock().get_mut(id) {
             Some(e) if matches!(e.outcome, Outcome::Running) => {
                 e.driver = Some(driver.abort_handle());
             }
@@ -356,13 +298,12 @@ impl Tasks {
 
     /// `tasks/get`: the task with its outcome (or the requests it waits on).
     pub(crate) fn get(&self, owner: &str, id: &str) -> Result<DetailedTask, ErrorData> {
-        let mut entries = self.lock();
-        self.sweep(&mut entries);
+        let entries = self.entries.live();
         let e = entries
             .get(id)
             .filter(|e| e.owner == owner)
             .ok_or_else(|| unknown_task(id))?;
-        let mut detailed = DetailedTask::new(self.info(id, e));
+        let mut detailed = DetailedTask::new(self.entries.info(id, e));
         match &e.outcome {
             Outcome::Running if !e.pending.is_empty() => {
                 detailed = detailed.with_input_requests(
@@ -388,8 +329,7 @@ impl Tasks {
         responses: &IndexMap<String, Value>,
     ) -> Result<(), ErrorData> {
         let (session, answers) = {
-            let mut entries = self.lock();
-            self.sweep(&mut entries);
+            let mut entries = self.entries.live();
             let e = entries
                 .get_mut(id)
                 .filter(|e| e.owner == owner)
@@ -425,21 +365,22 @@ impl Tasks {
     /// `tasks/cancel`: a running task ends `cancelled` here and upstream; a finished one is
     /// left as it is (the ack is the same).
     pub(crate) fn cancel(&self, owner: &str, id: &str) -> Result<(), ErrorData> {
-        let mut entries = self.lock();
-        self.sweep(&mut entries);
+        let mut entries = self.entries.live();
         let e = entries
             .get_mut(id)
             .filter(|e| e.owner == owner)
             .ok_or_else(|| unknown_task(id))?;
         if matches!(e.outcome, Outcome::Running) {
-            e.stop(Outcome::Cancelled);
+            e.stop();
+            e.outcome = Outcome::Cancelled;
+            e.touch();
         }
         Ok(())
     }
 
     /// Records how the task ended (unless it was cancelled first).
     fn finish(&self, id: &str, outcome: Outcome) {
-        if let Some(e) = self.lock().get_mut(id)
+        if let Some(e) = self.entries.lock().get_mut(id)
             && matches!(e.outcome, Outcome::Running)
         {
             e.pending.clear();
@@ -452,7 +393,7 @@ impl Tasks {
     /// A legacy request of the task's: waiting under `key` (the server's own, else a fresh
     /// one); `false` when the task is no longer running.
     fn ask(&self, id: &str, key: Option<String>, pending: Pending) -> bool {
-        let mut entries = self.lock();
+        let mut entries = self.entries.lock();
         let Some(e) = entries
             .get_mut(id)
             .filter(|e| matches!(e.outcome, Outcome::Running))

@@ -13,16 +13,15 @@
 //!   requests on its own stream, each with `_meta.io.modelcontextprotocol/related-task`
 //!   ([`TaskStore::payload`]).
 //!
-//! Bounds: at most [`Limits::max_tasks`] tasks (expired ones are swept first, then the oldest
-//! finished one makes room; a store full of running tasks refuses a new one), each kept
-//! [`Limits::task_ttl`] after creation (a task still running then is cancelled), each input
-//! wait bounded by [`Limits::client_answer_timeout`]. Tasks belong to the principal that
-//! created them: another principal's `taskId` is unknown (`-32602`).
+//! Bounds: at most [`Limits::max_tasks`] tasks, each kept [`Limits::task_ttl`] after creation
+//! (the rule is [`table`]'s; a task still running then is cancelled), each input wait bounded
+//! by [`Limits::client_answer_timeout`]. Tasks belong to the principal that created them:
+//! another principal's `taskId` is unknown (`-32602`).
 
 use std::collections::HashMap;
 use std::future::Future;
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use indexmap::IndexMap;
 use mcp_wire::ProtocolVersion;
@@ -39,6 +38,10 @@ use crate::server::limits::Limits;
 use crate::telemetry::{self, Held, Open};
 
 pub(crate) mod run;
+pub mod table;
+
+pub use table::iso8601;
+use table::{TableFull, TaskEntry, TaskRecord, TaskTable};
 
 /// Whether a server offering these capabilities offers the tasks extension.
 pub(crate) fn offered(extensions: Option<&Map<String, Value>>) -> bool {
@@ -103,9 +106,6 @@ enum Outcome {
 
 struct Entry {
     owner: Arc<str>,
-    created: Instant,
-    created_at: String,
-    updated_at: String,
     outcome: Outcome,
     /// The input requests the task waits on, by key, each with the way to its waiter.
     pending: IndexMap<String, (InputRequest, oneshot::Sender<InputResponse>)>,
@@ -116,7 +116,7 @@ struct Entry {
     _held: Held,
 }
 
-impl Entry {
+impl TaskEntry for Entry {
     fn status(&self) -> TaskStatus {
         match self.outcome {
             Outcome::Running if !self.pending.is_empty() => TaskStatus::InputRequired,
@@ -127,10 +127,6 @@ impl Entry {
         }
     }
 
-    fn touch(&mut self) {
-        self.updated_at = iso8601(SystemTime::now());
-    }
-
     fn stop(&mut self) {
         if let Some(abort) = self.abort.take() {
             abort.abort();
@@ -138,7 +134,9 @@ impl Entry {
         self.pending.clear();
         self.relayed.clear();
     }
+}
 
+impl Entry {
     /// The status a 2025-11-25 client sees: a tool result with `isError` is `failed` there.
     fn core_status(&self) -> TaskStatus {
         match &self.outcome {
@@ -150,7 +148,7 @@ impl Entry {
 
 /// Every task of one server.
 pub(crate) struct TaskStore {
-    tasks: Mutex<HashMap<String, Entry>>,
+    tasks: TaskTable<Entry>,
     limits: Limits,
     /// Woken by every change of a task's state (the 2025-11-25 `tasks/result` waits on it).
     changed: tokio::sync::Notify,
@@ -161,7 +159,7 @@ pub(crate) struct TaskStore {
 impl TaskStore {
     pub(crate) fn new(limits: Limits) -> Self {
         Self {
-            tasks: Mutex::new(HashMap::new()),
+            tasks: TaskTable::new(limits.max_tasks, limits.task_ttl, limits.task_poll_interval),
             limits,
             changed: tokio::sync::Notify::new(),
             id_prefix: String::new(),
@@ -174,92 +172,35 @@ impl TaskStore {
         self
     }
 
-    fn lock(&self) -> MutexGuard<'_, HashMap<String, Entry>> {
-        self.tasks.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
     /// How many tasks are kept.
     pub(crate) fn len(&self) -> usize {
-        let mut tasks = self.lock();
-        self.sweep(&mut tasks);
-        tasks.len()
-    }
-
-    /// Drops the tasks whose TTL has passed (cancelling those still running).
-    fn sweep(&self, tasks: &mut HashMap<String, Entry>) {
-        let ttl = self.limits.task_ttl;
-        tasks.retain(|_, e| {
-            let keep = e.created.elapsed() < ttl;
-            if !keep {
-                e.stop();
-            }
-            keep
-        });
+        self.tasks.live().len()
     }
 
     /// Registers a new running task of `owner`: kept before its id is returned, so a
     /// `tasks/get` right after the `CreateTaskResult` finds it.
     fn insert(&self, owner: &Arc<str>) -> HandlerResult<String> {
-        let mut tasks = self.lock();
-        self.sweep(&mut tasks);
-        if tasks.len() >= self.limits.max_tasks {
-            let oldest_finished = tasks
-                .iter()
-                .filter(|(_, e)| !matches!(e.outcome, Outcome::Running))
-                .min_by_key(|(_, e)| e.created)
-                .map(|(id, _)| id.clone());
-            match oldest_finished {
-                Some(id) => {
-                    tasks.remove(&id);
-                }
-                None => {
-                    drop(tasks);
-                    telemetry::limit_hit("max_tasks");
-                    return Err(HandlerError::internal("too many tasks running"));
-                }
-            }
-        }
         let id = format!("{}{}", self.id_prefix, new_task_id());
-        let now = iso8601(SystemTime::now());
-        tasks.insert(
-            id.clone(),
-            Entry {
-                owner: owner.clone(),
-                created: Instant::now(),
-                created_at: now.clone(),
-                updated_at: now,
-                outcome: Outcome::Running,
-                pending: IndexMap::new(),
-                relayed: Vec::new(),
-                abort: None,
-                _held: Held::new(Open::Task),
-            },
-        );
+        let entry = Entry {
+            owner: owner.clone(),
+            outcome: Outcome::Running,
+            pending: IndexMap::new(),
+            relayed: Vec::new(),
+            abort: None,
+            _held: Held::new(Open::Task),
+        };
+        self.tasks.insert(id.clone(), entry).map_err(|TableFull| {
+            telemetry::limit_hit("max_tasks");
+            HandlerError::internal("too many tasks running")
+        })?;
         Ok(id)
-    }
-
-    /// The wire form of a task's base fields.
-    fn info(&self, id: &str, e: &Entry) -> TaskInfo {
-        let ttl_ms = u64::try_from(self.limits.task_ttl.as_millis()).unwrap_or(u64::MAX);
-        let poll_ms = u64::try_from(self.limits.task_poll_interval.as_millis())
-            .unwrap_or(u64::MAX)
-            .max(1);
-        TaskInfo::new(
-            id,
-            e.status(),
-            e.created_at.clone(),
-            e.updated_at.clone(),
-            Some(ttl_ms.max(1)),
-        )
-        .with_poll_interval_ms(poll_ms)
     }
 
     /// `tasks/get`: the task and its outcome.
     pub(crate) fn get(&self, owner: &str, id: &str) -> HandlerResult<DetailedTask> {
-        let mut tasks = self.lock();
-        self.sweep(&mut tasks);
+        let mut tasks = self.tasks.live();
         let e = owned(&mut tasks, owner, id)?;
-        let mut detailed = DetailedTask::new(self.info(id, e));
+        let mut detailed = DetailedTask::new(self.tasks.info(id, e));
         match &e.outcome {
             Outcome::Running if !e.pending.is_empty() => {
                 detailed = detailed.with_input_requests(
@@ -290,8 +231,7 @@ impl TaskStore {
         id: &str,
         responses: &IndexMap<String, Value>,
     ) -> HandlerResult<()> {
-        let mut tasks = self.lock();
-        self.sweep(&mut tasks);
+        let mut tasks = self.tasks.live();
         let e = owned(&mut tasks, owner, id)?;
         let mut delivered = false;
         for (key, raw) in responses {
@@ -320,8 +260,7 @@ impl TaskStore {
     /// `tasks/cancel`: stops a running task (it settles to `cancelled`); a finished task is
     /// left as it is (the ack is the same).
     pub(crate) fn cancel(&self, owner: &str, id: &str) -> HandlerResult<()> {
-        let mut tasks = self.lock();
-        self.sweep(&mut tasks);
+        let mut tasks = self.tasks.live();
         let e = owned(&mut tasks, owner, id)?;
         if matches!(e.outcome, Outcome::Running) {
             e.stop();
@@ -334,7 +273,7 @@ impl TaskStore {
 
     /// Records how the task's work ended (unless it was cancelled first).
     fn finish(&self, id: &str, outcome: Outcome) {
-        let mut tasks = self.lock();
+        let mut tasks = self.tasks.lock();
         if let Some(e) = tasks.get_mut(id)
             && matches!(e.outcome, Outcome::Running)
         {
@@ -349,7 +288,7 @@ impl TaskStore {
     }
 
     fn set_abort(&self, id: &str, abort: tokio::task::AbortHandle) {
-        let mut tasks = self.lock();
+        let mut tasks = self.tasks.lock();
         match tasks.get_mut(id) {
             Some(e) if matches!(e.outcome, Outcome::Running) => e.abort = Some(abort),
             // Cancelled (or expired) before the work started.
@@ -364,7 +303,7 @@ impl TaskStore {
         id: &str,
         requests: Vec<(String, InputRequest)>,
     ) -> HandlerResult<Vec<(String, oneshot::Receiver<InputResponse>)>> {
-        let mut tasks = self.lock();
+        let mut tasks = self.tasks.lock();
         let e = tasks
             .get_mut(id)
             .filter(|e| matches!(e.outcome, Outcome::Running))
@@ -387,7 +326,7 @@ impl TaskStore {
     }
 
     fn unpark(&self, id: &str, keys: &[String]) {
-        let mut tasks = self.lock();
+        let mut tasks = self.tasks.lock();
         if let Some(e) = tasks.get_mut(id) {
             for k in keys {
                 e.pending.shift_remove(k);
@@ -415,23 +354,15 @@ impl TaskStore {
     }
 
     /// The 2025-11-25 form of a task.
-    fn core_task(&self, id: &str, e: &Entry) -> Task {
-        let info = self.info(id, e);
-        let mut task = Task::new(
-            id,
-            e.core_status(),
-            info.created_at,
-            info.last_updated_at,
-            info.ttl_ms.map(|t| i64::try_from(t).unwrap_or(i64::MAX)),
-        );
-        task.poll_interval = info.poll_interval_ms;
-        task
+    fn core_task(&self, id: &str, e: &TaskRecord<Entry>) -> Task {
+        let mut info = self.tasks.info(id, e);
+        info.status = e.core_status();
+        core_created(&info).task
     }
 
     /// `tasks/get` at 2025-11-25.
     pub(crate) fn core_get(&self, owner: &str, id: &str) -> HandlerResult<Task> {
-        let mut tasks = self.lock();
-        self.sweep(&mut tasks);
+        let mut tasks = self.tasks.live();
         let e = owned(&mut tasks, owner, id)?;
         Ok(self.core_task(id, e))
     }
@@ -439,11 +370,10 @@ impl TaskStore {
     /// `tasks/list` at 2025-11-25: the owner's tasks, oldest first (one page: the store holds
     /// at most [`Limits::max_tasks`]).
     pub(crate) fn core_list(&self, owner: &str) -> Vec<Task> {
-        let mut tasks = self.lock();
-        self.sweep(&mut tasks);
-        let mut mine: Vec<(&String, &Entry)> =
+        let tasks = self.tasks.live();
+        let mut mine: Vec<(&String, &TaskRecord<Entry>)> =
             tasks.iter().filter(|(_, e)| &*e.owner == owner).collect();
-        mine.sort_by_key(|(_, e)| e.created);
+        mine.sort_by_key(|(_, e)| e.created());
         mine.into_iter()
             .map(|(id, e)| self.core_task(id, e))
             .collect()
@@ -453,7 +383,7 @@ impl TaskStore {
     /// finished one is `-32602`.
     pub(crate) fn core_cancel(&self, owner: &str, id: &str) -> HandlerResult<Task> {
         {
-            let mut tasks = self.lock();
+            let mut tasks = self.tasks.lock();
             let e = owned(&mut tasks, owner, id)?;
             if !matches!(e.outcome, Outcome::Running) {
                 return Err(HandlerError::Rpc(
@@ -471,8 +401,7 @@ impl TaskStore {
 
     /// What a 2025-11-25 `tasks/result` does next.
     fn core_step(&self, owner: &str, id: &str) -> HandlerResult<CoreStep> {
-        let mut tasks = self.lock();
-        self.sweep(&mut tasks);
+        let mut tasks = self.tasks.live();
         let e = owned(&mut tasks, owner, id)?;
         Ok(match &e.outcome {
             Outcome::Completed(r) => CoreStep::Done(Ok(r.clone())),
@@ -501,10 +430,10 @@ impl TaskStore {
 
 /// `owner`'s task `id`; another owner's task is as unknown as a missing one.
 fn owned<'t>(
-    tasks: &'t mut HashMap<String, Entry>,
+    tasks: &'t mut HashMap<String, TaskRecord<Entry>>,
     owner: &str,
     id: &str,
-) -> HandlerResult<&'t mut Entry> {
+) -> HandlerResult<&'t mut TaskRecord<Entry>> {
     tasks
         .get_mut(id)
         .filter(|e| &*e.owner == owner)
@@ -569,7 +498,7 @@ impl TaskHome for TaskStore {
         id: &str,
         answers: IndexMap<String, InputResponse>,
     ) -> HandlerResult<()> {
-        let mut tasks = self.lock();
+        let mut tasks = self.tasks.lock();
         let e = owned(&mut tasks, owner, id)?;
         for (key, answer) in answers {
             e.relayed.retain(|r| r != &key);
@@ -584,7 +513,7 @@ impl TaskHome for TaskStore {
     }
 
     async fn unrelay(&self, owner: &str, id: &str, keys: Vec<String>) -> HandlerResult<()> {
-        let mut tasks = self.lock();
+        let mut tasks = self.tasks.lock();
         let e = owned(&mut tasks, owner, id)?;
         e.relayed.retain(|r| !keys.contains(r));
         Ok(())
@@ -702,29 +631,9 @@ pub fn new_task_id() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// `t` as ISO 8601 UTC with milliseconds, e.g. `2026-12-02T04:05:06.789Z` (task timestamps);
-/// a time outside the years 1970 to 9999 is written as the nearer end of that range.
-pub fn iso8601(t: SystemTime) -> String {
-    let last = UNIX_EPOCH + Duration::from_millis(253_402_300_799_999);
-    humantime::format_rfc3339_millis(t.clamp(UNIX_EPOCH, last)).to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn iso8601_is_utc_with_millis() {
-        assert_eq!(iso8601(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
-        let t = UNIX_EPOCH + Duration::from_millis(1_796_184_306_789);
-        assert_eq!(iso8601(t), "2026-12-02T04:05:06.789Z");
-        let leap = UNIX_EPOCH + Duration::from_secs(951_782_400);
-        assert_eq!(iso8601(leap), "2000-02-29T00:00:00.000Z");
-        let before = UNIX_EPOCH - Duration::from_secs(1);
-        assert_eq!(iso8601(before), "1970-01-01T00:00:00.000Z");
-        let after = UNIX_EPOCH + Duration::from_secs(400_000_000_000);
-        assert_eq!(iso8601(after), "9999-12-31T23:59:59.999Z");
-    }
 
     fn store(max: usize, ttl: Duration) -> Arc<TaskStore> {
         Arc::new(TaskStore::new(Limits {

@@ -83,11 +83,11 @@ impl RequestContext {
             });
         }
         let info = {
-            let tasks = store.lock();
+            let tasks = store.tasks.lock();
             let e = tasks
                 .get(&id)
                 .ok_or_else(|| HandlerError::internal("the task vanished"))?;
-            store.info(&id, e)
+            store.tasks.info(&id, e)
         };
         Err(HandlerError::TaskCreated(Box::new(info)))
     }
