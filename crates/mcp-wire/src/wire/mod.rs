@@ -67,7 +67,7 @@ pub use report::{EmissionReport, ReportEntry};
 pub use revs::Revisions;
 
 use crate::ProtocolVersion;
-use planned::{Bytes, Reporting, Sink, Values};
+use planned::{Bytes, Reporting, Values};
 
 /// Refuses a body type the revision does not define as a message (`body` is what is known
 /// about the body's type name).
@@ -155,16 +155,6 @@ impl From<(ProtocolVersion, EmitOptions)> for EmitTarget {
     }
 }
 
-/// `body` at `target` into `sink`.
-fn emit<B: WireBody + ?Sized, S: Sink>(
-    body: &B,
-    target: EmitTarget,
-    mut sink: S,
-) -> Result<S, EmitError> {
-    body.emit_into(target, &mut sink)?;
-    Ok(sink)
-}
-
 /// The error of an emission that wrote no whole value (a body whose own `Serialize` wrote
 /// nothing).
 fn no_value(version: ProtocolVersion) -> EmitError {
@@ -182,8 +172,9 @@ pub fn serialize_for<B: WireBody + ?Sized>(
     target: impl Into<EmitTarget>,
 ) -> Result<Value, EmitError> {
     let target = target.into();
-    let (value, _) = emit(body, target, Values::new(target.version))?.finish();
-    value.ok_or_else(|| no_value(target.version))
+    let mut values = Values::new();
+    body.emit_into(target, &mut values)?;
+    values.value().ok_or_else(|| no_value(target.version))
 }
 
 /// Emits `body` for `target` and lists what was stripped, injected, rewritten and passed.
@@ -192,8 +183,10 @@ pub fn serialize_for_report<B: WireBody + ?Sized>(
     target: impl Into<EmitTarget>,
 ) -> Result<(Value, EmissionReport), EmitError> {
     let target = target.into();
-    let (value, report) = emit(body, target, Reporting::new(target.version))?.finish();
-    Ok((value.ok_or_else(|| no_value(target.version))?, report))
+    let mut reporting = Reporting::new(target.version);
+    body.emit_into(target, &mut reporting)?;
+    let value = reporting.value().ok_or_else(|| no_value(target.version))?;
+    Ok((value, reporting.report()))
 }
 
 /// Appends the compact JSON text of `body` at `target` to `out` (UTF-8, as `serde_json`
@@ -204,7 +197,7 @@ pub fn serialize_for_vec<B: WireBody + ?Sized>(
     out: &mut Vec<u8>,
 ) -> Result<(), EmitError> {
     let start = out.len();
-    let written = emit(body, target.into(), Bytes::new(out)).map(drop);
+    let written = body.emit_into(target.into(), &mut Bytes::new(out));
     if written.is_err() {
         out.truncate(start);
     }

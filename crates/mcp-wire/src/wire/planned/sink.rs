@@ -207,22 +207,90 @@ impl Sink for Bytes<'_> {
     }
 }
 
-/// Builds a `serde_json::Value`, and with `REPORT` the report of what the emission changed
-/// ([`Values`], [`Reporting`]).
+/// Builds a `serde_json::Value`, and with a [`Recorder`] the report of what the emission
+/// changed ([`Values`] keeps nothing beside the value, [`Reporting`] the report).
 #[derive(Debug)]
-pub struct ValueSink<const REPORT: bool> {
+pub struct ValueSink<R> {
     open: Vec<Container>,
     done: Option<Value>,
-    /// The current path (kept when reporting).
+    kept: R,
+}
+
+/// Builds a `serde_json::Value`.
+pub type Values = ValueSink<()>;
+
+/// Builds a `serde_json::Value` and the report of what the emission changed.
+pub type Reporting = ValueSink<Recorder>;
+
+/// What a [`ValueSink`] keeps beside the value: nothing (`()`), or a [`Recorder`].
+pub trait Keep {
+    /// Whether a report is kept ([`Sink::REPORTS`]).
+    const REPORTS: bool;
+
+    /// [`Sink::enter`].
+    fn enter(&mut self, _segment: PathSegment) {}
+
+    /// [`Sink::leave`].
+    fn leave(&mut self) {}
+
+    /// [`Sink::note`].
+    fn note(&mut self, _list: NoteKind, _key: Option<&str>, _cause: Cause, _value: Option<Value>) {}
+}
+
+impl Keep for () {
+    const REPORTS: bool = false;
+}
+
+/// The report of an emission and the current path, where its changes are recorded.
+#[derive(Debug)]
+pub struct Recorder {
     path: JsonPath,
     report: EmissionReport,
 }
 
-/// Builds a `serde_json::Value`.
-pub type Values = ValueSink<false>;
+impl Keep for Recorder {
+    const REPORTS: bool = true;
 
-/// Builds a `serde_json::Value` and the report of what the emission changed.
-pub type Reporting = ValueSink<true>;
+    fn enter(&mut self, segment: PathSegment) {
+        self.path.push(segment);
+    }
+
+    fn leave(&mut self) {
+        self.path.pop();
+    }
+
+    fn note(&mut self, list: NoteKind, key: Option<&str>, cause: Cause, value: Option<Value>) {
+        let mut path = self.path.clone();
+        if let Some(k) = key {
+            path.push(PathSegment::Key(k.to_owned()));
+        }
+        self.report.record(list, ReportEntry { path, cause, value });
+    }
+}
+
+impl Values {
+    /// An empty output.
+    #[inline]
+    pub fn new() -> Self {
+        ValueSink::keeping(())
+    }
+}
+
+impl Reporting {
+    /// An empty output for an emission at `version`, with its empty report.
+    pub fn new(version: ProtocolVersion) -> Self {
+        let report = EmissionReport::new(version);
+        ValueSink::keeping(Recorder {
+            path: JsonPath::root(),
+            report,
+        })
+    }
+
+    /// The report.
+    pub fn report(self) -> EmissionReport {
+        self.kept.report
+    }
+}
 
 #[derive(Debug)]
 enum Container {
@@ -230,23 +298,20 @@ enum Container {
     Array(Vec<Value>),
 }
 
-impl<const REPORT: bool> ValueSink<REPORT> {
-    /// An empty output for an emission at `version`.
-    pub fn new(version: ProtocolVersion) -> Self {
+impl<R: Keep> ValueSink<R> {
+    /// An empty output keeping `kept` beside the value.
+    fn keeping(kept: R) -> Self {
         ValueSink {
             open: Vec::new(),
             done: None,
-            path: JsonPath::root(),
-            report: EmissionReport::new(version),
+            kept,
         }
     }
 
-    /// The value written and the report (empty without `REPORT`).
-    pub fn finish(self) -> (Option<Value>, EmissionReport) {
-        (
-            self.open.is_empty().then_some(self.done).flatten(),
-            self.report,
-        )
+    /// The value written, when it is whole.
+    #[inline]
+    pub fn value(&mut self) -> Option<Value> {
+        self.open.is_empty().then(|| self.done.take()).flatten()
     }
 
     fn put(&mut self, value: Value) {
@@ -294,8 +359,8 @@ impl<const REPORT: bool> ValueSink<REPORT> {
     }
 }
 
-impl<const REPORT: bool> Sink for ValueSink<REPORT> {
-    const REPORTS: bool = REPORT;
+impl<R: Keep> Sink for ValueSink<R> {
+    const REPORTS: bool = R::REPORTS;
 
     #[inline]
     fn plain<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Refused> {
@@ -369,15 +434,14 @@ impl<const REPORT: bool> Sink for ValueSink<REPORT> {
         // The body is written on its own and framed; its changes are reported at their place
         // in the frame.
         let outer = (std::mem::take(&mut self.open), self.done.take());
-        let at_member = REPORT && member.is_some();
-        if let (true, Some(m)) = (at_member, member) {
-            self.path.push(PathSegment::Key(m.to_owned()));
+        if let (true, Some(m)) = (R::REPORTS, member) {
+            self.kept.enter(PathSegment::Key(m.to_owned()));
         }
         let written = body(self);
-        if at_member {
-            self.path.pop();
+        if R::REPORTS && member.is_some() {
+            self.kept.leave();
         }
-        let interior = (self.open.is_empty()).then(|| self.done.take()).flatten();
+        let interior = self.value();
         (self.open, self.done) = outer;
         written?;
         let frame = Self::frame(id, member, interior)?;
@@ -386,18 +450,14 @@ impl<const REPORT: bool> Sink for ValueSink<REPORT> {
     }
 
     fn enter(&mut self, segment: PathSegment) {
-        self.path.push(segment);
+        self.kept.enter(segment);
     }
 
     fn leave(&mut self) {
-        self.path.pop();
+        self.kept.leave();
     }
 
     fn note(&mut self, list: NoteKind, key: Option<&str>, cause: Cause, value: Option<Value>) {
-        let mut path = self.path.clone();
-        if let Some(k) = key {
-            path.push(PathSegment::Key(k.to_owned()));
-        }
-        self.report.record(list, ReportEntry { path, cause, value });
+        self.kept.note(list, key, cause, value);
     }
 }
