@@ -651,7 +651,7 @@ const MULTI: &str = "multi-select answers are string arrays, which 2025-06-18 ca
 /// test derives the unions from the generated facts: named unions, and fields typed as one,
 /// named `Owner.field`).
 #[rustfmt::skip]
-pub const MEMBER_ROWS: &[MemberRow] = &[
+pub static MEMBERS: &[MemberRow] = &[
     member("CompleteRequestParams.ref", "ResourceTemplateReference", UP_TO_2025_03_26, MemberAction::Same("ResourceReference"), "the same ref/resource shape under its older name"),
     member("JSONRPCMessage", "JSONRPCError", SINCE_2025_11_25, MemberAction::Same("JSONRPCErrorResponse"), "the same error envelope under its newer name"),
     member("JSONRPCMessage", "JSONRPCResponse", SINCE_2025_11_25, MemberAction::Same("JSONRPCResultResponse"), "the same result envelope under its newer name"),
@@ -662,38 +662,14 @@ pub const MEMBER_ROWS: &[MemberRow] = &[
     member("PrimitiveSchemaDefinition", "UntitledSingleSelectEnumSchema", ONLY_2025_06_18, MemberAction::Same("EnumSchema"), "2025-06-18's EnumSchema without enumNames is this shape"),
 ];
 
-/// [`MEMBER_ROWS`], for reading at run time.
-pub static MEMBERS: &[MemberRow] = MEMBER_ROWS;
-
 /// The revisions at which `member` of `union` has a member row that refuses or rewrites it (the
-/// emitter walks those members through their row); evaluated at compile time.
-pub const fn member_rows_at(union: &str, member: &str) -> Revisions {
-    let mut out = Revisions::NONE;
-    let mut i = 0;
-    while i < MEMBER_ROWS.len() {
-        let r = &MEMBER_ROWS[i];
-        let decides = !matches!(r.action, MemberAction::Same(_));
-        if decides && str_eq(r.union, union) && str_eq(r.member, member) {
-            out = out.or(r.revisions);
-        }
-        i += 1;
-    }
-    out
-}
-
-const fn str_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
+/// emitter walks those members through their row).
+pub fn member_rows_at(union: &str, member: &str) -> Revisions {
+    MEMBERS
+        .iter()
+        .filter(|r| r.union == union && r.member == member)
+        .filter(|r| !matches!(r.action, MemberAction::Same(_)))
+        .fold(Revisions::NONE, |out, r| out.or(r.revisions))
 }
 
 /// The member row for `member` at `version`, if there is one (a superset member belongs to one
@@ -828,10 +804,10 @@ pub(crate) struct OwnerInfo {
     pub rows: Vec<&'static LedgerRow>,
     pub ty: Option<&'static TypeRow>,
     pub result: Option<&'static ResultShape>,
-    pub edges: Vec<&'static Edge>,
+    /// Typed edges by key: [`EDGES`]' first, then those read from the generated facts (a
+    /// field typed as a named object definition).
+    pub edges: Vec<(&'static str, &'static str)>,
     pub opaque: Vec<&'static str>,
-    /// Edges read from the generated facts (field typed as a named object definition).
-    pub derived: Vec<(&'static str, &'static str)>,
     /// Per field with any decision: everything the emitter needs, resolved per revision.
     pub plans: Vec<FieldPlan>,
     /// Per revision (by index): a bit per row of `rows` that refuses the field's absence there.
@@ -868,8 +844,7 @@ impl OwnerInfo {
             .iter()
             .map(|r| r.field)
             .chain(self.opaque.iter().copied())
-            .chain(self.edges.iter().map(|e| e.key))
-            .chain(self.derived.iter().map(|(k, _)| *k));
+            .chain(self.edges.iter().map(|(k, _)| *k));
         for n in all {
             if !names.contains(&n) {
                 names.push(n);
@@ -913,16 +888,7 @@ impl OwnerInfo {
     }
 
     pub fn edge(&self, key: &str) -> Option<&'static str> {
-        self.edges
-            .iter()
-            .find(|e| e.key == key)
-            .map(|e| e.child)
-            .or_else(|| {
-                self.derived
-                    .iter()
-                    .find(|(k, _)| *k == key)
-                    .map(|(_, c)| *c)
-            })
+        self.edges.iter().find(|(k, _)| *k == key).map(|(_, c)| *c)
     }
     pub fn is_opaque(&self, field: &str) -> bool {
         self.opaque.contains(&field)
@@ -945,7 +911,7 @@ pub(crate) fn owner(name: &str) -> Option<&'static OwnerInfo> {
                 m.entry(r.name).or_default().result = Some(r);
             }
             for e in EDGES {
-                m.entry(e.owner).or_default().edges.push(e);
+                m.entry(e.owner).or_default().edges.push((e.key, e.child));
             }
             for (o, f) in OPAQUE {
                 m.entry(o).or_default().opaque.push(f);
@@ -967,7 +933,7 @@ pub(crate) fn owner(name: &str) -> Option<&'static OwnerInfo> {
                         }
                         let info = m.entry(t.name).or_default();
                         if info.edge(f.name).is_none() {
-                            info.derived.push((f.name, child));
+                            info.edges.push((f.name, child));
                         }
                     }
                 }
@@ -978,17 +944,6 @@ pub(crate) fn owner(name: &str) -> Option<&'static OwnerInfo> {
             m
         })
         .get(name)
-}
-
-/// The ledger row for `owner.field` at `version`, if there is one.
-pub fn ledger_row_at(
-    owner: &str,
-    field: &str,
-    version: crate::ProtocolVersion,
-) -> Option<&'static LedgerRow> {
-    LEDGER
-        .iter()
-        .find(|r| r.owner == owner && r.field == field && r.revisions.contains(version))
 }
 
 /// The first ledger row for `owner.field`, if there is one.
