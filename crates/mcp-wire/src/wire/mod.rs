@@ -69,23 +69,22 @@ pub use revs::Revisions;
 use crate::ProtocolVersion;
 use planned::{Bytes, Reporting, Values};
 
-/// Refuses a body type the revision does not define as a message (`body` is what is known
-/// about the body's type name).
-fn check_body(body: names::Known, version: ProtocolVersion) -> Result<(), EmitError> {
-    if let Some(t) = body.owner.and_then(|o| o.ty)
-        && !t.body.contains(version)
-    {
-        return Err(EmitError::new(
-            EmitErrorKind::TypeAbsent,
-            version,
-            format!(
-                "{} has no wire form at protocol version {version}: {}",
-                t.name, t.reason
-            ),
-            Some(Cause::Type(t)),
-        ));
+/// Refuses a body (of type `info`) that the revision does not define as a message.
+fn check_body(info: BodyInfo, version: ProtocolVersion) -> Result<(), EmitError> {
+    let Some(t) = names::known(info.type_name).owner.and_then(|o| o.ty) else {
+        return Ok(());
+    };
+    if t.body.contains(version) {
+        return Ok(());
     }
-    Ok(())
+    let message = format!(
+        "{} has no wire form at protocol version {version}: {}",
+        t.name, t.reason
+    );
+    let cause = Some(Cause::Type(t));
+    let mut error = EmitError::new(EmitErrorKind::TypeAbsent, version, message, cause);
+    error.body = Some(info.kind);
+    Err(error)
 }
 
 /// How a body is emitted, beyond its revision.

@@ -81,6 +81,14 @@ impl Refused {
         )
     }
 
+    /// A value of type `t`, which does not exist inside a body at `version`.
+    #[cold]
+    #[inline(never)]
+    fn absent(t: &'static TypeRow, version: ProtocolVersion) -> Refused {
+        let message = format!("{} does not exist at {version}: {}", t.name, t.reason);
+        Refused::new(EmitErrorKind::TypeAbsent, message, Some(Cause::Type(t)))
+    }
+
     /// A missing member a 2026-07-28 shaping rule requires.
     #[cold]
     #[inline(never)]
@@ -226,10 +234,7 @@ pub(crate) fn emit_body<B: Describe + ?Sized, S: Sink>(
     sink: &mut S,
 ) -> Result<(), EmitError> {
     let version = to.version;
-    super::check_body(names::known(info.type_name), version).map_err(|mut e| {
-        e.body.get_or_insert(info.kind);
-        e
-    })?;
+    super::check_body(info, version)?;
     let mode = Mode::of(to.options.is_strict(), S::REPORTS);
     let bit = if walk_everything() {
         0
@@ -273,12 +278,9 @@ pub(crate) fn emit_plain<B: Serialize + ?Sized, S: Sink>(
     version: ProtocolVersion,
     sink: &mut S,
 ) -> Result<(), EmitError> {
-    let fail = |r: Refused| r.into_error(version, info.kind);
-    super::check_body(names::known(info.type_name), version).map_err(|mut e| {
-        e.body.get_or_insert(info.kind);
-        e
-    })?;
-    sink.plain(body).map_err(fail)
+    super::check_body(info, version)?;
+    sink.plain(body)
+        .map_err(|r| r.into_error(version, info.kind))
 }
 
 impl<S: Sink> Emitter<'_, S> {
@@ -696,17 +698,13 @@ fn decide(
             (ShapingRole::ClientParams, "_meta") => {
                 (F_META, Check::None, Some(Reached::ClientMeta))
             }
-            (ShapingRole::ClientMeta, keys::CLIENT_CAPABILITIES) => (
-                F_CAPABILITIES,
-                Check::MetaObject,
-                Some(
-                    owner
-                        .and_then(|o| o.edge(key))
-                        .map_or(Reached::Nested, Reached::Edge),
-                ),
-            ),
-            (ShapingRole::ClientMeta, keys::CLIENT_INFO) => (
-                0,
+            // The client identity: objects typed by the `_meta` owner's edges.
+            (ShapingRole::ClientMeta, keys::CLIENT_CAPABILITIES | keys::CLIENT_INFO) => (
+                if key == keys::CLIENT_CAPABILITIES {
+                    F_CAPABILITIES
+                } else {
+                    0
+                },
                 Check::MetaObject,
                 Some(
                     owner
@@ -956,55 +954,32 @@ impl Open {
             )
             .at_key(row.field));
         }
-        let v = e.version;
-        match plan.rules.role {
-            ShapingRole::Result2026(shape) => {
-                self.inject(e, plan.rules.role)?;
-                if shape.result_type == "input_required"
-                    && self.flags & (F_INPUT_REQUESTS | F_REQUEST_STATE) == 0
-                {
-                    return Err(Refused::missing(
-                        "an InputRequiredResult needs a non-empty inputRequests or a requestState"
-                            .to_owned(),
-                        "S5",
-                        "inputRequests",
-                    ));
-                }
-            }
-            ShapingRole::ClientRequest2026 if self.flags & F_PARAMS == 0 => {
-                return Err(Refused::missing(
-                    format!(
-                        "a client request at {v} needs params._meta with {}",
-                        keys::CLIENT_CAPABILITIES
-                    ),
-                    "S4",
-                    "params",
-                ));
-            }
-            ShapingRole::ClientParams if self.flags & F_META == 0 => {
-                return Err(Refused::missing(
-                    format!(
-                        "a client request at {v} needs _meta with {}",
-                        keys::CLIENT_CAPABILITIES
-                    ),
-                    "S4",
-                    "_meta",
-                ));
-            }
-            ShapingRole::ClientMeta => {
-                if self.flags & F_CAPABILITIES == 0 {
-                    return Err(Refused::missing(
-                        format!(
-                            "a client request at {v} needs _meta {} (never synthesized)",
-                            keys::CLIENT_CAPABILITIES
-                        ),
-                        "S4",
-                        keys::CLIENT_CAPABILITIES,
-                    ));
-                }
-                self.inject(e, plan.rules.role)?;
-            }
-            _ => {}
+        let role = plan.rules.role;
+        // The member each object of a 2026-07-28 client request needs: its flag, its key and
+        // what the refusal names (the capabilities are never synthesized).
+        let needed = match role {
+            ShapingRole::ClientRequest2026 => Some((F_PARAMS, "params", "params._meta with")),
+            ShapingRole::ClientParams => Some((F_META, "_meta", "_meta with")),
+            ShapingRole::ClientMeta => Some((F_CAPABILITIES, keys::CLIENT_CAPABILITIES, "_meta")),
+            _ => None,
+        };
+        if let Some((flag, key, what)) = needed
+            && self.flags & flag == 0
+        {
+            let (v, caps) = (e.version, keys::CLIENT_CAPABILITIES);
+            let message = format!("a client request at {v} needs {what} {caps}");
+            return Err(Refused::missing(message, "S4", key));
+        }
+        if let ShapingRole::Result2026(_) | ShapingRole::ClientMeta = role {
+            self.inject(e, role)?;
+        }
+        if let ShapingRole::Result2026(shape) = role
+            && shape.result_type == "input_required"
+            && self.flags & (F_INPUT_REQUESTS | F_REQUEST_STATE) == 0
+        {
+            let message =
+                "an InputRequiredResult needs a non-empty inputRequests or a requestState";
+            return Err(Refused::missing(message.to_owned(), "S5", "inputRequests"));
         }
         e.sink.close_object();
         Ok(())
@@ -1278,11 +1253,7 @@ fn member_decision(
         };
     }
     match ledger::type_row(name) {
-        Some(t) if !t.nested.contains(v) => Err(Refused::new(
-            EmitErrorKind::TypeAbsent,
-            format!("{} does not exist at {v}: {}", t.name, t.reason),
-            Some(Cause::Type(t)),
-        )),
+        Some(t) if !t.nested.contains(v) => Err(Refused::absent(t, v)),
         _ => Ok(None),
     }
 }
@@ -1377,11 +1348,7 @@ impl<S: Sink> Walker for EmitWalker<'_, '_, S> {
             .ok_or_else(|| serialization(format!("{} keeps another walker's memo", T::NAME)))?;
         let plan = plans.get(e.emission, Layout::of::<T>(), self.how);
         if let Some(t) = plan.absent {
-            return Err(Refused::new(
-                EmitErrorKind::TypeAbsent,
-                format!("{} does not exist at {}: {}", t.name, e.version, t.reason),
-                Some(Cause::Type(t)),
-            ));
+            return Err(Refused::absent(t, e.version));
         }
         if plan.through {
             return e.plain(value);
