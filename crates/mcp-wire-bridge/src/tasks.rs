@@ -38,7 +38,7 @@ use mcp_wire::model::{
     TASKS_EXTENSION_ID, TaskCreatedResult, TaskInfo, TaskStatus, meta::keys,
 };
 use mcp_wire::wire::{MethodResult, ResultFor, parse_result_for, serialize_for};
-use mcp_wire_transport::server::{TableFull, TaskEntry, TaskTable, new_task_id};
+use mcp_wire_transport::server::{TableFull, TaskEntry, TaskTable, new_task_id, owned};
 use serde_json::{Map, Value, json};
 use tokio::time::Instant;
 
@@ -78,11 +78,6 @@ pub(crate) fn tasks_required() -> ErrorData {
     }))
 }
 
-fn unknown_task(id: &str) -> ErrorData {
-    ErrorData::new(codes::INVALID_PARAMS, format!("unknown task: {id}"))
-        .with_data(json!({ "taskId": id }))
-}
-
 /// How a task ended, or that it has not.
 enum Outcome {
     Running,
@@ -107,6 +102,10 @@ struct Entry {
 }
 
 impl TaskEntry for Entry {
+    fn owner(&self) -> &str {
+        &self.owner
+    }
+
     fn status(&self) -> TaskStatus {
         match self.outcome {
             Outcome::Running if !self.pending.is_empty() => TaskStatus::InputRequired,
@@ -298,11 +297,8 @@ impl Tasks {
 
     /// `tasks/get`: the task with its outcome (or the requests it waits on).
     pub(crate) fn get(&self, owner: &str, id: &str) -> Result<DetailedTask, ErrorData> {
-        let entries = self.entries.live();
-        let e = entries
-            .get(id)
-            .filter(|e| e.owner == owner)
-            .ok_or_else(|| unknown_task(id))?;
+        let mut entries = self.entries.live();
+        let e = owned(&mut entries, owner, id)?;
         let mut detailed = DetailedTask::new(self.entries.info(id, e));
         match &e.outcome {
             Outcome::Running if !e.pending.is_empty() => {
@@ -330,10 +326,7 @@ impl Tasks {
     ) -> Result<(), ErrorData> {
         let (session, answers) = {
             let mut entries = self.entries.live();
-            let e = entries
-                .get_mut(id)
-                .filter(|e| e.owner == owner)
-                .ok_or_else(|| unknown_task(id))?;
+            let e = owned(&mut entries, owner, id)?;
             let mut answers = Vec::new();
             for (key, raw) in responses {
                 let Some(p) = e.pending.get(key) else {
@@ -366,10 +359,7 @@ impl Tasks {
     /// left as it is (the ack is the same).
     pub(crate) fn cancel(&self, owner: &str, id: &str) -> Result<(), ErrorData> {
         let mut entries = self.entries.live();
-        let e = entries
-            .get_mut(id)
-            .filter(|e| e.owner == owner)
-            .ok_or_else(|| unknown_task(id))?;
+        let e = owned(&mut entries, owner, id)?;
         if matches!(e.outcome, Outcome::Running) {
             e.stop();
             e.outcome = Outcome::Cancelled;

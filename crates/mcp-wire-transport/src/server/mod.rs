@@ -59,7 +59,7 @@ pub use notify::{Change, Notifier};
 pub use router::{IntoPromptResult, IntoResourceResult, IntoToolResult, Router, Structured};
 pub use runtime::check_param_headers;
 pub use session::SessionHandle;
-pub use tasks::table::{TableFull, TaskEntry, TaskRecord, TaskRecords, TaskTable};
+pub use tasks::table::{TableFull, TaskEntry, TaskRecord, TaskRecords, TaskTable, owned};
 pub use tasks::{iso8601, new_task_id, tasks_required};
 
 pub use config::{

@@ -18,7 +18,6 @@
 //! by [`Limits::client_answer_timeout`]. Tasks belong to the principal that created them:
 //! another principal's `taskId` is unknown (`-32602`).
 
-use std::collections::HashMap;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -41,7 +40,7 @@ pub(crate) mod run;
 pub mod table;
 
 pub use table::iso8601;
-use table::{TableFull, TaskEntry, TaskRecord, TaskTable};
+use table::{TableFull, TaskEntry, TaskRecord, TaskTable, owned};
 
 /// Whether a server offering these capabilities offers the tasks extension.
 pub(crate) fn offered(extensions: Option<&Map<String, Value>>) -> bool {
@@ -88,14 +87,6 @@ pub fn tasks_required() -> HandlerError {
     HandlerError::missing_capability(json!({ "extensions": { TASKS_EXTENSION_ID: {} } }))
 }
 
-/// `-32602` for a task id the store does not know (for this principal).
-fn unknown_task(id: &str) -> HandlerError {
-    HandlerError::Rpc(
-        ErrorData::new(codes::INVALID_PARAMS, format!("unknown task: {id}"))
-            .with_data(json!({ "taskId": id })),
-    )
-}
-
 /// How a task ended, or that it has not.
 enum Outcome {
     Running,
@@ -117,6 +108,10 @@ struct Entry {
 }
 
 impl TaskEntry for Entry {
+    fn owner(&self) -> &str {
+        &self.owner
+    }
+
     fn status(&self) -> TaskStatus {
         match self.outcome {
             Outcome::Running if !self.pending.is_empty() => TaskStatus::InputRequired,
@@ -426,18 +421,6 @@ impl TaskStore {
             }
         })
     }
-}
-
-/// `owner`'s task `id`; another owner's task is as unknown as a missing one.
-fn owned<'t>(
-    tasks: &'t mut HashMap<String, TaskRecord<Entry>>,
-    owner: &str,
-    id: &str,
-) -> HandlerResult<&'t mut TaskRecord<Entry>> {
-    tasks
-        .get_mut(id)
-        .filter(|e| &*e.owner == owner)
-        .ok_or_else(|| unknown_task(id))
 }
 
 /// Where a 2025-11-25 `tasks/result` reaches its task: this process's [`TaskStore`], or (with

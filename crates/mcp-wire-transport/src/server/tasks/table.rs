@@ -2,18 +2,22 @@
 //! bridge's share: at most `max_tasks` entries; a new task first sweeps the expired ones, then
 //! (if still full) drops the oldest finished one, and a table full of running tasks refuses it
 //! ([`TableFull`]); each entry is kept `ttl` after its creation, a running one stopped
-//! ([`TaskEntry::stop`]) when a sweep drops it. The entry, what stopping does and the error a
-//! refusal becomes are the caller's.
+//! ([`TaskEntry::stop`]) when a sweep drops it; a task is [`owned`] by the principal that
+//! created it. The entry, what stopping does and the error a refusal becomes are the caller's.
 
 use std::collections::HashMap;
 use std::ops::{Deref, DerefMut};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use mcp_wire::jsonrpc::{ErrorData, codes};
 use mcp_wire::model::{TaskInfo, TaskStatus};
 
 /// What a [`TaskTable`] keeps for each task beside its id and timestamps.
 pub trait TaskEntry {
+    /// The principal that created the task: only it reaches the task.
+    fn owner(&self) -> &str;
+
     /// The task's state: `working` and `input_required` are running, the rest finished.
     fn status(&self) -> TaskStatus;
 
@@ -144,6 +148,21 @@ impl<E: TaskEntry> TaskTable<E> {
     }
 }
 
+/// `owner`'s task `id` among `records`; another owner's task is as unknown as a missing one
+/// (`-32602`, the id in `data.taskId`).
+pub fn owned<'t, E: TaskEntry>(
+    records: &'t mut HashMap<String, TaskRecord<E>>,
+    owner: &str,
+    id: &str,
+) -> Result<&'t mut TaskRecord<E>, ErrorData> {
+    let unknown = || {
+        ErrorData::new(codes::INVALID_PARAMS, format!("unknown task: {id}"))
+            .with_data(serde_json::json!({ "taskId": id }))
+    };
+    let record = records.get_mut(id).filter(|r| r.owner() == owner);
+    record.ok_or_else(unknown)
+}
+
 /// `t` as ISO 8601 UTC with milliseconds, e.g. `2026-12-02T04:05:06.789Z` (task timestamps);
 /// a time outside the years 1970 to 9999 is written as the nearer end of that range.
 pub fn iso8601(t: SystemTime) -> String {
@@ -162,6 +181,9 @@ mod tests {
     struct Job(TaskStatus, Arc<AtomicBool>);
 
     impl TaskEntry for Job {
+        fn owner(&self) -> &str {
+            "o"
+        }
         fn status(&self) -> TaskStatus {
             self.0
         }
@@ -226,7 +248,7 @@ mod tests {
     }
 
     #[test]
-    fn the_wire_form_carries_ttl_and_poll_interval_in_ms() {
+    fn the_wire_form_counts_ms_and_only_the_owner_reaches_a_task() {
         let t = TaskTable::new(1, Duration::from_secs(90), Duration::ZERO);
         let info = t
             .insert("a".into(), Job(TaskStatus::Working, Arc::default()))
@@ -236,5 +258,11 @@ mod tests {
         assert_eq!(info.ttl_ms, Some(90_000));
         assert_eq!(info.poll_interval_ms, Some(1));
         assert_eq!(info.created_at, info.last_updated_at);
+        assert!(owned(&mut t.lock(), "o", "a").is_ok());
+        for (owner, id) in [("p", "a"), ("o", "b")] {
+            let unknown = owned(&mut t.lock(), owner, id).err().unwrap();
+            assert_eq!(unknown.code, codes::INVALID_PARAMS);
+            assert_eq!(unknown.data, Some(serde_json::json!({ "taskId": id })));
+        }
     }
 }
