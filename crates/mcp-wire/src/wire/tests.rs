@@ -1,5 +1,7 @@
 //! Engine tests on the superset model's bodies (`_meta` an open map, content internally
-//! tagged); the ledger, type and union tables against the generated facts.
+//! tagged); the ledger, type and union tables against the generated facts. An emission is
+//! checked as a row: a name, the emission by every output ([`emitted`]) and the parts of its
+//! [`outcome`] the row expects ([`expect`]).
 
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
@@ -9,32 +11,78 @@ use super::*;
 use crate::ProtocolVersion::{self, *};
 use crate::model::{
     CacheScope, CallToolRequest, CallToolResult, CancelledNotification, ContentBlock,
-    CreateMessageRequest, ElicitResult, EmptyResult, InitializeResult, InputRequiredResult,
-    ListToolsRequest, ListToolsResult, Meta, ResultType,
+    CreateMessageRequest, ElicitRequest, ElicitResult, EmptyResult, InitializeResult,
+    InputRequiredResult, ListToolsRequest, ListToolsResult, Meta, ResultType,
 };
 
-fn text(t: &str) -> ContentBlock {
-    ContentBlock::text(t)
+/// An emission: the value and its report, or the refusal.
+pub(super) type Emitted = Result<(Value, EmissionReport), EmitError>;
+
+/// `b` emitted at `at` by every output, which must agree: the value, the report's value and the
+/// text (appended to what the buffer held); or one refusal, with nothing written.
+pub(super) fn emitted<B: WireBody + ?Sized>(b: &B, at: impl Into<EmitTarget>) -> Emitted {
+    let at = at.into();
+    let mut text = b"[".to_vec();
+    let written = serialize_for_vec(b, at, &mut text);
+    let (value, report) = (serialize_for(b, at), serialize_for_report(b, at));
+    match (&value, &written, &report) {
+        (Ok(v), Ok(()), Ok((r, _))) => {
+            assert_eq!(v, r, "value and report at {at:?}");
+            let text = String::from_utf8_lossy(&text[1..]);
+            assert_eq!(text, serde_json::to_string(v).unwrap(), "text at {at:?}");
+        }
+        (Err(e), Err(w), Err(r)) => {
+            assert!(e == w && e == r, "one refusal at {at:?}: {e} / {w} / {r}");
+            assert_eq!(text, b"[", "nothing written on a refusal at {at:?}");
+        }
+        _ => panic!("outputs disagree at {at:?}: {value:?} / {written:?} / {report:?}"),
+    }
+    report
 }
 
-/// The compact text output of `b` at `v`.
-pub(super) fn text_of<B: WireBody + ?Sized>(
-    b: &B,
-    v: ProtocolVersion,
-) -> Result<String, EmitError> {
-    let mut out = Vec::new();
-    serialize_for_vec(b, v, &mut out).map(|()| String::from_utf8(out).expect("UTF-8"))
+/// An emission as a value whose parts a row names: the `body`, the report's pointer lists, the
+/// keys of the rows behind strips and rewrites (`stripped_by`, `rewritten_by`), the rewritten
+/// values (`rewritten_as`), `plain` and `declared`; or the refusal's kind (`refused`), pointer
+/// (`at`), `code`, `cause` and `message`.
+pub(super) fn outcome(got: &Emitted) -> Value {
+    let key = |c: &Cause| match c {
+        Cause::Ledger(r) => format!("{}.{}", r.owner, r.field),
+        Cause::Type(r) => r.name.to_owned(),
+        Cause::Shaping(r) => r.id.to_owned(),
+        Cause::Member(r) => r.member.to_owned(),
+    };
+    let keys = |l: &[ReportEntry]| l.iter().map(|e| key(&e.cause)).collect::<Vec<_>>();
+    match got {
+        Ok((body, r)) => json!({"body": body, "stripped": r.stripped_pointers(),
+            "injected": r.injected_pointers(), "passed": r.passed_pointers(),
+            "rewritten": r.rewritten_pointers(), "stripped_by": keys(&r.stripped),
+            "rewritten_by": keys(&r.rewritten),
+            "rewritten_as": r.rewritten.iter().map(|e| &e.value).collect::<Vec<_>>(),
+            "plain": r.is_plain(), "declared": r.writes_only_declared()}),
+        Err(e) => json!({"refused": format!("{:?}", e.kind), "at": e.path.pointer(),
+            "code": e.code(), "cause": e.cause.as_ref().map(key), "message": e.message}),
+    }
 }
 
-fn emit<B: WireBody>(b: &B, v: ProtocolVersion) -> String {
-    let value = serialize_for(b, v).unwrap();
-    let text = text_of(b, v).unwrap();
-    assert_eq!(
-        serde_json::to_string(&value).unwrap(),
-        text,
-        "value and bytes agree"
-    );
-    text
+/// Each row: a name, an emission, and the parts of its [`outcome`] it must have, compared as
+/// text so that member order counts; `says` lists parts of the refusal's message.
+#[track_caller]
+pub(super) fn expect<N: std::fmt::Display>(rows: impl IntoIterator<Item = (N, Emitted, Value)>) {
+    for (name, got, want) in rows {
+        let got = outcome(&got);
+        for (part, w) in want.as_object().expect("a row wants an object") {
+            if part == "says" {
+                let message = got["message"].as_str().unwrap_or_default();
+                for s in w.as_array().expect("says lists strings") {
+                    let s = s.as_str().unwrap();
+                    assert!(message.contains(s), "{name}: does not say {s}: {got}");
+                }
+            } else {
+                let (g, w) = (got[part].to_string(), w.to_string());
+                assert_eq!(g, w, "{name}: {part} of {got}");
+            }
+        }
+    }
 }
 
 /// A body read from its JSON.
@@ -42,391 +90,233 @@ fn body<T: DeserializeOwned>(json: Value) -> T {
     serde_json::from_value(json).expect("a body")
 }
 
+/// The `_meta` of a 2026-07-28 request: the client's identity, then `more`.
+fn identity(more: Value) -> Value {
+    let mut meta: Map<String, Value> = body(json!({
+        "io.modelcontextprotocol/clientInfo": {"name": "c", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {}
+    }));
+    meta.extend(body::<Map<String, Value>>(more));
+    Value::Object(meta)
+}
+
 /// A `tools/list` request whose params hold only `meta` as `_meta`.
-fn list_tools(meta: Map<String, Value>) -> ListToolsRequest {
+fn list_tools(meta: Value) -> ListToolsRequest {
     body(json!({"method": "tools/list", "params": {"_meta": meta}}))
 }
 
-fn identity() -> Map<String, Value> {
-    json!({
-        "io.modelcontextprotocol/clientInfo": {"name": "c", "version": "1"},
-        "io.modelcontextprotocol/clientCapabilities": {}
-    })
-    .as_object()
-    .unwrap()
-    .clone()
-}
-
+/// Results: 2026-07-28's `resultType` and cache defaults injected (after the caller's keys; a
+/// caller's own `resultType` stays where it stands, before `_meta`), valid caller values kept,
+/// contradicting or empty ones refused (D10, D11), and the same members stripped below.
 #[test]
-fn e1_empty_result() {
-    let r = EmptyResult::default();
-    assert_eq!(emit(&r, V2024_11_05), "{}");
-    assert_eq!(emit(&r, V2025_11_25), "{}");
-    assert_eq!(emit(&r, V2026_07_28), r#"{"resultType":"complete"}"#);
-}
-
-#[test]
-fn e2_e3_call_tool_result() {
-    let r = CallToolResult::new(vec![text("hi")]);
-    assert_eq!(
-        emit(&r, V2025_11_25),
-        r#"{"content":[{"type":"text","text":"hi"}]}"#
-    );
-    assert_eq!(
-        emit(&r, V2025_11_25),
-        serde_json::to_string(&r).unwrap(),
-        "byte identity"
-    );
-    assert_eq!(
-        emit(&r, V2026_07_28),
-        r#"{"content":[{"type":"text","text":"hi"}],"resultType":"complete"}"#
-    );
-    // The caller's resultType stays where it stands (before `_meta`); an injected one comes
-    // after the caller's keys.
-    let meta = Meta(Map::from_iter([("k".to_owned(), json!(1))]));
-    let r = CallToolResult::new(vec![]).with_meta(meta);
-    assert_eq!(
-        emit(&r, V2026_07_28),
-        r#"{"content":[],"_meta":{"k":1},"resultType":"complete"}"#
-    );
-    let r = r.with_result_type(ResultType::Complete);
-    assert_eq!(emit(&r, V2025_11_25), r#"{"content":[],"_meta":{"k":1}}"#);
-    assert_eq!(
-        emit(&r, V2026_07_28),
-        r#"{"content":[],"resultType":"complete","_meta":{"k":1}}"#
-    );
-}
-
-#[test]
-fn e4_e5_cache_defaults() {
-    let r: ListToolsResult = body(json!({"tools": [{"name":"t","inputSchema":{"type":"object"}}]}));
-    assert_eq!(
-        emit(&r, V2025_11_25),
-        r#"{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}"#
-    );
-    assert_eq!(
-        emit(&r, V2026_07_28),
-        r#"{"tools":[{"name":"t","inputSchema":{"type":"object"}}],"resultType":"complete","ttlMs":0,"cacheScope":"private"}"#
-    );
-    let r = ListToolsResult::new(vec![])
-        .with_ttl_ms(60000)
-        .with_cache_scope(CacheScope::Public);
-    let (v, report) = serialize_for_report(&r, V2025_11_25).unwrap();
-    assert_eq!(v, json!({"tools":[]}));
-    assert_eq!(report.stripped_pointers(), ["/ttlMs", "/cacheScope"]);
-    assert_eq!(
-        emit(&r, V2026_07_28),
-        r#"{"tools":[],"ttlMs":60000,"cacheScope":"public","resultType":"complete"}"#
-    );
-}
-
-#[test]
-fn e7_input_required_result() {
-    let r: InputRequiredResult =
+fn results_get_the_2026_members_and_lose_them_below() {
+    let hi = CallToolResult::new(vec![ContentBlock::text("hi")]);
+    let k = CallToolResult::new(vec![]).with_meta(Meta(Map::from_iter([("k".into(), json!(1))])));
+    let typed = k.clone().with_result_type(ResultType::Complete);
+    let tool = json!([{"name": "t", "inputSchema": {"type": "object"}}]);
+    let tools: ListToolsResult = body(json!({"tools": tool}));
+    let cached = ListToolsResult::new(vec![]).with_ttl_ms(60000);
+    let cached = cached.with_cache_scope(CacheScope::Public);
+    let input: InputRequiredResult =
         body(json!({"inputRequests": {"r1": {"method": "roots/list"}}, "requestState": "s1"}));
-    assert_eq!(
-        emit(&r, V2026_07_28),
-        r#"{"inputRequests":{"r1":{"method":"roots/list"}},"requestState":"s1","resultType":"input_required"}"#
-    );
-    let e = serialize_for(&r, V2025_11_25).unwrap_err();
-    assert_eq!(e.kind, EmitErrorKind::TypeAbsent);
-    // A result we cannot express is our own failure to answer, not a missing method.
-    assert_eq!(e.code(), -32603);
-    assert!(e.message.contains("InputRequiredResult"), "{e}");
+    let mut no_requests = InputRequiredResult::new();
+    no_requests.input_requests = Some(Default::default());
+    let contradicting = InputRequiredResult::new().with_request_state("x");
+    let contradicting = contradicting.with_result_type(ResultType::Complete);
+    let task = CallToolResult::new(vec![]).with_result_type(ResultType::Task);
+    let empty = EmptyResult::default();
+    #[rustfmt::skip]
+    let rows = [
+        ("e1 at 2024-11-05", emitted(&empty, V2024_11_05), json!({"body": {}})),
+        ("e1 at 2025-11-25", emitted(&empty, V2025_11_25), json!({"body": {}})),
+        ("e1 at 2026-07-28", emitted(&empty, V2026_07_28), json!({"body": {"resultType": "complete"}})),
+        ("e2 at 2025-11-25", emitted(&hi, V2025_11_25), json!({"body": {"content": [{"type": "text", "text": "hi"}]}})),
+        ("e2 is serde's text", emitted(&hi, V2025_11_25), json!({"body": serde_json::to_value(&hi).unwrap()})),
+        ("e3 at 2026-07-28", emitted(&hi, V2026_07_28),
+            json!({"body": {"content": [{"type": "text", "text": "hi"}], "resultType": "complete"}})),
+        ("injected after _meta", emitted(&k, V2026_07_28),
+            json!({"body": {"content": [], "_meta": {"k": 1}, "resultType": "complete"}})),
+        ("the caller's below", emitted(&typed, V2025_11_25), json!({"body": {"content": [], "_meta": {"k": 1}}})),
+        ("the caller's where it stands", emitted(&typed, V2026_07_28),
+            json!({"body": {"content": [], "resultType": "complete", "_meta": {"k": 1}}})),
+        ("e4 at 2025-11-25", emitted(&tools, V2025_11_25), json!({"body": {"tools": tool}})),
+        ("e4 at 2026-07-28", emitted(&tools, V2026_07_28),
+            json!({"body": {"tools": tool, "resultType": "complete", "ttlMs": 0, "cacheScope": "private"}})),
+        ("e5 at 2025-11-25", emitted(&cached, V2025_11_25),
+            json!({"body": {"tools": []}, "stripped": ["/ttlMs", "/cacheScope"]})),
+        ("e5 at 2026-07-28", emitted(&cached, V2026_07_28),
+            json!({"body": {"tools": [], "ttlMs": 60000, "cacheScope": "public", "resultType": "complete"}})),
+        ("empty tools at 2026-07-28", emitted(&ListToolsResult::new(vec![]), V2026_07_28),
+            json!({"body": {"tools": [], "resultType": "complete", "ttlMs": 0, "cacheScope": "private"}})),
+        ("e7 at 2026-07-28", emitted(&input, V2026_07_28), json!({"body": {"inputRequests":
+            {"r1": {"method": "roots/list"}}, "requestState": "s1", "resultType": "input_required"}})),
+        // A result we cannot express is our own failure to answer, not a missing method.
+        ("e7 at 2025-11-25", emitted(&input, V2025_11_25),
+            json!({"refused": "TypeAbsent", "code": -32603, "says": ["InputRequiredResult"]})),
+        // An empty inputRequests map counts as absent.
+        ("d11", emitted(&no_requests, V2026_07_28), json!({"refused": "MissingRequired", "cause": "S5"})),
+        ("d10", emitted(&contradicting, V2026_07_28), json!({"refused": "InvalidValue", "at": "/resultType"})),
+        ("d10 task", emitted(&task, V2026_07_28), json!({"refused": "InvalidValue", "at": "/resultType"})),
+    ];
+    expect(rows);
 }
 
+/// Requests: at 2026-07-28 the protocol version injected into `_meta`, the identity required
+/// (clientCapabilities; clientInfo is optional in the published schema) and the reserved keys
+/// typed; roots' `listChanged` and tasks stripped from the capabilities there; `_meta`
+/// verbatim below, where it is opaque metadata; members of other revisions stripped.
 #[test]
-fn d10_d11_input_required_rules() {
-    // D11: an empty inputRequests map counts as absent.
-    let mut r = InputRequiredResult::new();
-    r.input_requests = Some(Default::default());
-    let e = serialize_for(&r, V2026_07_28).unwrap_err();
-    assert_eq!(e.kind, EmitErrorKind::MissingRequired);
-    assert!(matches!(e.cause, Some(Cause::Shaping(r)) if r.id == "S5"));
-    // D10: a contradicting caller resultType is refused, not emitted.
-    let r = InputRequiredResult::new()
-        .with_request_state("x")
-        .with_result_type(ResultType::Complete);
-    let e = serialize_for(&r, V2026_07_28).unwrap_err();
-    assert_eq!(e.kind, EmitErrorKind::InvalidValue);
-    assert_eq!(e.path.pointer(), "/resultType");
-    let r = CallToolResult::new(vec![]).with_result_type(ResultType::Task);
-    assert_eq!(
-        serialize_for(&r, V2026_07_28).unwrap_err().kind,
-        EmitErrorKind::InvalidValue
+fn requests_carry_the_meta_and_members_of_their_revision() {
+    let (pv, caps) = (
+        "io.modelcontextprotocol/protocolVersion",
+        "io.modelcontextprotocol/clientCapabilities",
     );
+    #[rustfmt::skip]
+    let (cursor, no_params, task, retry): (ListToolsRequest, ListToolsRequest, CallToolRequest, CallToolRequest) = (
+        body(json!({"method": "tools/list", "params": {"_meta": identity(json!({})), "cursor": "c1"}})),
+        body(json!({"method": "tools/list"})),
+        body(json!({"method": "tools/call", "params": {"_meta": identity(json!({})), "name": "x", "task": {"ttl": 5}}})),
+        body(json!({"method": "tools/call", "params": {"name": "retry-me", "inputResponses":
+            {"r1": {"role": "assistant", "content": {"type": "text", "text": "x"}, "model": "m"}}}})),
+    );
+    let info = json!({"name": "c", "version": "1"});
+    let no_caps = list_tools(json!({"io.modelcontextprotocol/clientInfo": info}));
+    let no_info = list_tools(json!({caps: {}, pv: "caller-pinned"}));
+    let loud = list_tools(identity(
+        json!({"io.modelcontextprotocol/logLevel": "loud"}),
+    ));
+    let all = list_tools(identity(json!({caps: "all"})));
+    let roots =
+        json!({"roots": {"listChanged": true}, "tasks": {"list": {}}, "extensions": {"x": {}}});
+    let roots = list_tools(identity(json!({caps: roots})));
+    #[rustfmt::skip]
+    let rows = [
+        ("e8 at 2025-11-25", emitted(&cursor, V2025_11_25), json!({"body": serde_json::to_value(&cursor).unwrap()})),
+        ("e8 at 2026-07-28", emitted(&cursor, V2026_07_28), json!({
+            "body": {"method": "tools/list", "params": {"cursor": "c1", "_meta": identity(json!({pv: "2026-07-28"}))}},
+            "injected": ["/params/_meta/io.modelcontextprotocol~1protocolVersion"]})),
+        ("e8 without clientCapabilities", emitted(&no_caps, V2026_07_28), json!({"refused": "MissingRequired",
+            "at": "/params/_meta/io.modelcontextprotocol~1clientCapabilities"})),
+        ("e8 without params", emitted(&no_params, V2026_07_28), json!({"refused": "MissingRequired", "at": "/params"})),
+        ("e8 without clientInfo", emitted(&no_info, V2026_07_28), json!({"body": {"method": "tools/list", "params":
+            {"_meta": {caps: {}, pv: "caller-pinned"}}}})),
+        ("a loud logLevel", emitted(&loud, V2026_07_28), json!({"refused": "InvalidValue"})),
+        ("capabilities \"all\"", emitted(&all, V2026_07_28), json!({"refused": "InvalidValue"})),
+        ("roots at 2026-07-28", emitted(&roots, V2026_07_28), json!({
+            "body": {"method": "tools/list", "params": {"_meta": identity(json!({
+                caps: {"roots": {}, "extensions": {"x": {}}}, pv: "2026-07-28"}))}},
+            "stripped": ["/params/_meta/io.modelcontextprotocol~1clientCapabilities/roots/listChanged",
+                "/params/_meta/io.modelcontextprotocol~1clientCapabilities/tasks"]})),
+        ("roots at 2025-11-25", emitted(&roots, V2025_11_25), json!({"body": serde_json::to_value(&roots).unwrap()})),
+        ("e9 at 2025-06-18", emitted(&task, V2025_06_18),
+            json!({"body": {"method": "tools/call", "params": {"name": "x", "_meta": identity(json!({}))}}})),
+        ("e9 at 2025-11-25", emitted(&task, V2025_11_25),
+            json!({"body": {"method": "tools/call", "params": {"name": "x", "task": {"ttl": 5}, "_meta": identity(json!({}))}}})),
+        ("e9 at 2026-07-28", emitted(&task, V2026_07_28), json!({"body": {"method": "tools/call",
+            "params": {"name": "x", "_meta": identity(json!({pv: "2026-07-28"}))}}})),
+        ("d9", emitted(&retry, V2025_11_25), json!({"body": {"method": "tools/call", "params": {"name": "retry-me"}},
+            "stripped": ["/params/inputResponses"]})),
+    ];
+    expect(rows);
+    // E10: requestId is required except at 2025-11-25.
+    #[rustfmt::skip]
+    let (full, bare): (CancelledNotification, CancelledNotification) = (
+        body(json!({"method": "notifications/cancelled", "params": {"requestId": "abc", "reason": "user"}})),
+        body(json!({"method": "notifications/cancelled", "params": {"reason": "user"}})),
+    );
+    let cancelled = |params: Value| json!({"method": "notifications/cancelled", "params": params});
+    #[rustfmt::skip]
+    let rows = ProtocolVersion::ALL.into_iter().flat_map(|v| [
+        (format!("e10 at {v}"), emitted(&full, v), json!({"body": cancelled(json!({"requestId": "abc", "reason": "user"}))})),
+        (format!("e10 without requestId at {v}"), emitted(&bare, v), match v {
+            V2025_11_25 => json!({"body": cancelled(json!({"reason": "user"}))}),
+            _ => json!({"refused": "MissingRequired", "at": "/params/requestId"}),
+        }),
+    ]);
+    expect(rows);
 }
 
+/// Members and types a revision lacks: stripped, passed (written as they are, and stripped
+/// when strict) or refused, the same by every output.
 #[test]
-fn e8_protocol_version_injected_and_identity_required() {
-    let r: ListToolsRequest =
-        body(json!({"method": "tools/list", "params": {"_meta": identity(), "cursor": "c1"}}));
-    let plain = serde_json::to_string(&r).unwrap();
-    assert_eq!(emit(&r, V2025_11_25), plain);
-    let (v, report) = serialize_for_report(&r, V2026_07_28).unwrap();
-    assert_eq!(
-        serde_json::to_string(&v).unwrap(),
-        r#"{"method":"tools/list","params":{"cursor":"c1","_meta":{"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#
-    );
-    assert_eq!(
-        report.injected_pointers(),
-        ["/params/_meta/io.modelcontextprotocol~1protocolVersion"]
-    );
-    // Without clientCapabilities: refused (clientInfo alone is not enough).
-    let mut meta = identity();
-    meta.remove("io.modelcontextprotocol/clientCapabilities");
-    let e = serialize_for(&list_tools(meta), V2026_07_28).unwrap_err();
-    assert_eq!(e.kind, EmitErrorKind::MissingRequired);
-    assert_eq!(
-        e.path.pointer(),
-        "/params/_meta/io.modelcontextprotocol~1clientCapabilities"
-    );
-    // No params at all: refused too, with the path of what is missing.
-    let r: ListToolsRequest = body(json!({"method": "tools/list"}));
-    let e = serialize_for(&r, V2026_07_28).unwrap_err();
-    assert_eq!(e.path.pointer(), "/params");
-    // clientInfo is optional in the published schema.
-    let meta = json!({"io.modelcontextprotocol/clientCapabilities": {},
-        "io.modelcontextprotocol/protocolVersion": "caller-pinned"});
-    assert_eq!(
-        emit(&list_tools(body(meta)), V2026_07_28),
-        r#"{"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/protocolVersion":"caller-pinned"}}}"#
-    );
-}
-
-#[test]
-fn reserved_meta_values_are_typed() {
-    for (key, value) in [
-        ("logLevel", json!("loud")),
-        ("clientCapabilities", json!("all")),
-    ] {
-        let mut meta = identity();
-        meta.insert(format!("io.modelcontextprotocol/{key}"), value);
-        let e = serialize_for(&list_tools(meta), V2026_07_28).unwrap_err();
-        assert_eq!(e.kind, EmitErrorKind::InvalidValue, "{key}");
-    }
-}
-
-#[test]
-fn roots_list_changed_stripped_inside_meta_capabilities() {
-    let mut meta = identity();
-    meta.insert(
-        "io.modelcontextprotocol/clientCapabilities".into(),
-        json!({"roots": {"listChanged": true}, "tasks": {"list": {}}, "extensions": {"x": {}}}),
-    );
-    let r = list_tools(meta);
-    let (v, report) = serialize_for_report(&r, V2026_07_28).unwrap();
-    assert_eq!(
-        v["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"],
-        json!({"roots": {}, "extensions": {"x": {}}})
-    );
-    assert_eq!(
-        report.stripped_pointers(),
-        [
-            "/params/_meta/io.modelcontextprotocol~1clientCapabilities/roots/listChanged",
-            "/params/_meta/io.modelcontextprotocol~1clientCapabilities/tasks"
-        ]
-    );
-    // Below 2026-07-28 `_meta` is opaque metadata: verbatim.
-    let plain = serde_json::to_value(&r).unwrap();
-    assert_eq!(serialize_for(&r, V2025_11_25).unwrap(), plain);
-}
-
-#[test]
-fn e9_task_only_at_2025_11_25() {
-    let r: CallToolRequest = body(json!({"method": "tools/call",
-        "params": {"_meta": identity(), "name": "x", "task": {"ttl": 5}}}));
-    let v3 = serialize_for(&r, V2025_06_18).unwrap();
-    assert!(v3["params"].get("task").is_none());
-    let v4 = serialize_for(&r, V2025_11_25).unwrap();
-    assert_eq!(v4["params"]["task"], json!({"ttl":5}));
-    let d = serialize_for(&r, V2026_07_28).unwrap();
-    assert!(d["params"].get("task").is_none());
-    assert_eq!(
-        d["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
-        "2026-07-28"
-    );
-}
-
-#[test]
-fn d9_retry_fields_stripped_below_2026() {
-    let r: CallToolRequest = body(
-        json!({"method": "tools/call", "params": {"name": "retry-me",
-        "inputResponses": {"r1": {"role":"assistant","content":{"type":"text","text":"x"},"model":"m"}}}}),
-    );
-    let (v, report) = serialize_for_report(&r, V2025_11_25).unwrap();
-    assert_eq!(
-        v,
-        json!({"method":"tools/call","params":{"name":"retry-me"}})
-    );
-    assert_eq!(report.stripped_pointers(), ["/params/inputResponses"]);
-}
-
-#[test]
-fn e10_cancelled_requires_request_id_where_the_revision_does() {
-    let r: CancelledNotification = body(json!({"method": "notifications/cancelled",
-        "params": {"requestId": "abc", "reason": "user"}}));
-    for v in ProtocolVersion::ALL {
-        assert_eq!(
-            emit(&r, v),
-            r#"{"method":"notifications/cancelled","params":{"requestId":"abc","reason":"user"}}"#
-        );
-    }
-    let r: CancelledNotification =
-        body(json!({"method": "notifications/cancelled", "params": {"reason": "user"}}));
-    assert!(serialize_for(&r, V2025_11_25).is_ok());
-    for v in [V2024_11_05, V2025_06_18, V2026_07_28] {
-        let e = serialize_for(&r, v).unwrap_err();
-        assert_eq!(e.kind, EmitErrorKind::MissingRequired);
-        assert_eq!(e.path.pointer(), "/params/requestId");
-    }
-}
-
-#[test]
-fn e11_capability_extensions_and_tasks() {
-    let r: InitializeResult = body(json!({"protocolVersion": "2025-11-25",
+fn what_a_revision_lacks_is_stripped_passed_or_refused() {
+    let init: InitializeResult = body(json!({"protocolVersion": "2025-11-25",
         "capabilities": {"tools": {"listChanged": true}, "tasks": {"list": {}}, "extensions": {"io.x/y": {}}},
         "serverInfo": {"name": "s", "version": "1"}}));
-    // Extension entries pass at handshake revisions (server variants live only there).
-    let (v, report) = serialize_for_report(&r, V2025_11_25).unwrap();
-    assert_eq!(
-        v["capabilities"],
-        json!({"tools":{"listChanged":true},"tasks":{"list":{}},"extensions":{"io.x/y":{}}})
+    let server = json!({"name": "s", "version": "1"});
+    let init_body =
+        |caps| json!({"protocolVersion": "2025-11-25", "capabilities": caps, "serverInfo": server});
+    #[rustfmt::skip]
+    let (null_answer, list_answer): (ElicitResult, ElicitResult) = (
+        body(json!({"action": "accept", "content": {"x": null, "y": "ok"}})),
+        body(json!({"action": "accept", "content": {"pick": ["a", "b"]}})),
     );
-    assert!(report.stripped.is_empty());
-    assert_eq!(report.passed_pointers(), ["/capabilities/extensions"]);
-    let (v, report) = serialize_for_report(&r, V2025_06_18).unwrap();
-    assert_eq!(
-        v["capabilities"],
-        json!({"tools":{"listChanged":true},"extensions":{"io.x/y":{}}})
-    );
-    assert_eq!(report.stripped_pointers(), ["/capabilities/tasks"]);
-    assert_eq!(report.passed_pointers(), ["/capabilities/extensions"]);
-    assert!(matches!(
-        report.stripped[0].cause,
-        Cause::Ledger(row) if row.owner == "ServerCapabilities" && row.field == "tasks"
-    ));
-    // A strict emission writes only what 2025-06-18 declares.
-    let strict = EmitOptions::new().strict(true);
-    let (v, report) = serialize_for_report(&r, (V2025_06_18, strict)).unwrap();
-    assert_eq!(v["capabilities"], json!({"tools":{"listChanged":true}}));
-    assert_eq!(
-        report.stripped_pointers(),
-        ["/capabilities/tasks", "/capabilities/extensions"]
-    );
-    let e = serialize_for(&r, V2026_07_28).unwrap_err();
-    assert_eq!(e.kind, EmitErrorKind::TypeAbsent);
-}
-
-#[test]
-fn e13_e17_elicit_result() {
-    let r: ElicitResult = body(json!({"action": "accept", "content": {"x": null, "y": "ok"}}));
-    // Deliberately not the literal translation (which emits the null): no revision's schema
-    // admits a null answer, and an absent answer means the same, so null answers are stripped.
-    for v in [V2025_06_18, V2025_11_25] {
-        let (value, report) = serialize_for_report(&r, v).unwrap();
-        assert_eq!(value, json!({"action":"accept","content":{"y":"ok"}}));
-        assert_eq!(report.stripped_pointers(), ["/content/x"]);
-    }
-    // Absent as a body at 2024-11-05 and (standalone) at 2026-07-28.
-    assert_eq!(
-        serialize_for(&r, V2025_03_26).unwrap_err().kind,
-        EmitErrorKind::TypeAbsent
-    );
-    assert_eq!(
-        serialize_for(&r, V2026_07_28).unwrap_err().kind,
-        EmitErrorKind::TypeAbsent
-    );
-    // A list-valued answer cannot be carried at 2025-06-18.
-    let r: ElicitResult = body(json!({"action": "accept", "content": {"pick": ["a", "b"]}}));
-    let e = serialize_for(&r, V2025_06_18).unwrap_err();
-    assert_eq!(e.kind, EmitErrorKind::NotExpressible);
-    assert_eq!(e.path.pointer(), "/content/pick");
-    let (v, report) = serialize_for_report(&r, V2025_11_25).unwrap();
-    assert_eq!(v, json!({"action":"accept","content":{"pick":["a","b"]}}));
-    assert!(report.stripped.is_empty());
-}
-
-#[test]
-fn absent_union_members_are_refused() {
-    let r = CallToolResult::new(vec![text("a"), ContentBlock::audio("AAAA", "audio/wav")]);
-    let e = serialize_for(&r, V2024_11_05).unwrap_err();
-    assert_eq!(e.kind, EmitErrorKind::TypeAbsent);
-    assert_eq!(e.path.pointer(), "/content/1");
-    assert!(matches!(e.cause, Some(Cause::Type(t)) if t.name == "AudioContent"));
-    assert!(serialize_for(&r, V2025_03_26).is_ok());
-    // Nothing reaches the buffer on a refusal.
-    let mut buf = b"prefix".to_vec();
-    assert!(serialize_for_vec(&r, V2024_11_05, &mut buf).is_err());
-    assert_eq!(buf, b"prefix");
-}
-
-#[test]
-fn sampling_tool_content_and_arrays_refused_before_2025_11_25() {
+    let audio = ContentBlock::audio("AAAA", "audio/wav");
+    let audio = CallToolResult::new(vec![ContentBlock::text("a"), audio]);
     let tool_use = json!({"type": "tool_use", "id": "call-1", "name": "get_weather", "input": {}});
-    let r: CreateMessageRequest = body(json!({"method": "sampling/createMessage", "params": {
-        "messages": [{"role": "user", "content": [{"type":"text","text":"hi"}, tool_use]}], "maxTokens": 10}}));
-    let e = serialize_for(&r, V2025_06_18).unwrap_err();
-    assert_eq!(e.kind, EmitErrorKind::NotExpressible);
-    assert_eq!(e.path.pointer(), "/params/messages/0/content");
-    assert!(serialize_for(&r, V2025_11_25).is_ok());
-    // D13: a standalone server-to-client request does not exist at 2026-07-28.
-    assert_eq!(
-        serialize_for(&r, V2026_07_28).unwrap_err().kind,
-        EmitErrorKind::TypeAbsent
-    );
-}
-
-#[test]
-fn structured_content_passes_verbatim_and_is_reported() {
-    let r = CallToolResult::new(vec![]).with_structured_content(json!(5));
-    let (v, report) = serialize_for_report(&r, V2024_11_05).unwrap();
-    assert_eq!(v, json!({"content":[],"structuredContent":5}));
-    assert_eq!(report.passed_pointers(), ["/structuredContent"]);
-    // Written as plain serde writes it, but with a member 2024-11-05 does not declare.
-    assert!(report.is_plain());
-    assert!(!report.writes_only_declared());
-    // A strict emission strips it, and says so.
+    let sampling = json!({"method": "sampling/createMessage", "params": {
+        "messages": [{"role": "user", "content": [{"type":"text","text":"hi"}, tool_use]}], "maxTokens": 10}});
+    let create: CreateMessageRequest = body(sampling.clone());
+    let structured = CallToolResult::new(vec![]).with_structured_content(json!(5));
     let strict = EmitOptions::new().strict(true);
-    let (v, report) = serialize_for_report(&r, (V2024_11_05, strict)).unwrap();
-    assert_eq!(v, json!({"content":[]}));
-    assert_eq!(report.stripped_pointers(), ["/structuredContent"]);
-    assert!(report.passed.is_empty() && !report.is_plain() && report.writes_only_declared());
-    assert_eq!(serialize_for(&r, (V2024_11_05, strict)).unwrap(), v);
-    let mut bytes = Vec::new();
-    serialize_for_vec(&r, (V2024_11_05, strict), &mut bytes).unwrap();
-    assert_eq!(bytes, serde_json::to_vec(&v).unwrap());
-    // At a revision that declares it, strict changes nothing.
-    assert_eq!(
-        serialize_for(&r, (V2026_07_28, strict)).unwrap(),
-        serialize_for(&r, V2026_07_28).unwrap()
-    );
-}
-
-#[test]
-fn vec_appends_to_what_the_buffer_holds() {
-    let r = ListToolsResult::new(vec![]);
-    let mut out = b"[".to_vec();
-    serialize_for_vec(&r, V2026_07_28, &mut out).unwrap();
-    assert_eq!(
-        String::from_utf8(out).unwrap(),
-        r#"[{"tools":[],"resultType":"complete","ttlMs":0,"cacheScope":"private"}"#
-    );
+    #[rustfmt::skip]
+    let rows = [
+        // E11: extension entries pass at handshake revisions (server variants live only there).
+        ("e11 at 2025-11-25", emitted(&init, V2025_11_25), json!({"body": init_body(json!({"tools": {"listChanged": true},
+            "tasks": {"list": {}}, "extensions": {"io.x/y": {}}})), "stripped": [], "passed": ["/capabilities/extensions"]})),
+        ("e11 at 2025-06-18", emitted(&init, V2025_06_18), json!({"body": init_body(json!({"tools": {"listChanged": true},
+            "extensions": {"io.x/y": {}}})), "stripped": ["/capabilities/tasks"], "stripped_by": ["ServerCapabilities.tasks"],
+            "passed": ["/capabilities/extensions"]})),
+        // A strict emission writes only what 2025-06-18 declares.
+        ("e11 strict at 2025-06-18", emitted(&init, (V2025_06_18, strict)), json!({"body": init_body(json!({"tools":
+            {"listChanged": true}})), "stripped": ["/capabilities/tasks", "/capabilities/extensions"]})),
+        ("e11 at 2026-07-28", emitted(&init, V2026_07_28), json!({"refused": "TypeAbsent"})),
+        // E13: deliberately not the literal translation (which emits the null): no revision's
+        // schema admits a null answer, and an absent answer means the same.
+        ("e13 at 2025-06-18", emitted(&null_answer, V2025_06_18),
+            json!({"body": {"action": "accept", "content": {"y": "ok"}}, "stripped": ["/content/x"]})),
+        ("e13 at 2025-11-25", emitted(&null_answer, V2025_11_25),
+            json!({"body": {"action": "accept", "content": {"y": "ok"}}, "stripped": ["/content/x"]})),
+        // Absent as a body at 2025-03-26 and (standalone) at 2026-07-28.
+        ("e13 at 2025-03-26", emitted(&null_answer, V2025_03_26), json!({"refused": "TypeAbsent"})),
+        ("e13 at 2026-07-28", emitted(&null_answer, V2026_07_28), json!({"refused": "TypeAbsent"})),
+        // E17: a list-valued answer cannot be carried at 2025-06-18.
+        ("e17 at 2025-06-18", emitted(&list_answer, V2025_06_18), json!({"refused": "NotExpressible", "at": "/content/pick"})),
+        ("e17 at 2025-11-25", emitted(&list_answer, V2025_11_25),
+            json!({"body": {"action": "accept", "content": {"pick": ["a", "b"]}}, "stripped": []})),
+        ("audio at 2024-11-05", emitted(&audio, V2024_11_05),
+            json!({"refused": "TypeAbsent", "at": "/content/1", "cause": "AudioContent"})),
+        ("audio at 2025-03-26", emitted(&audio, V2025_03_26), json!({"body": serde_json::to_value(&audio).unwrap()})),
+        ("tool use at 2025-06-18", emitted(&create, V2025_06_18),
+            json!({"refused": "NotExpressible", "at": "/params/messages/0/content"})),
+        ("tool use at 2025-11-25", emitted(&create, V2025_11_25), json!({"body": sampling})),
+        // D13: a standalone server-to-client request does not exist at 2026-07-28.
+        ("tool use at 2026-07-28", emitted(&create, V2026_07_28), json!({"refused": "TypeAbsent"})),
+        // Written as plain serde writes it, but with a member 2024-11-05 does not declare.
+        ("structured at 2024-11-05", emitted(&structured, V2024_11_05), json!({"body": {"content": [],
+            "structuredContent": 5}, "passed": ["/structuredContent"], "plain": true, "declared": false})),
+        ("structured strict at 2024-11-05", emitted(&structured, (V2024_11_05, strict)), json!({"body": {"content": []},
+            "stripped": ["/structuredContent"], "passed": [], "plain": false, "declared": true})),
+        // At a revision that declares it, strict changes nothing.
+        ("structured at 2026-07-28", emitted(&structured, V2026_07_28),
+            json!({"body": {"content": [], "structuredContent": 5, "resultType": "complete"}})),
+        ("structured strict at 2026-07-28", emitted(&structured, (V2026_07_28, strict)),
+            json!({"body": {"content": [], "structuredContent": 5, "resultType": "complete"}})),
+    ];
+    expect(rows);
 }
 
 proptest::proptest! {
     /// The text output writes strings, keys and numbers as `serde_json` writes the same
-    /// emission's `Value`: escapes included, in keys of open maps and in values.
+    /// emission's `Value` (see [`emitted`]): escapes included, in keys of open maps and in values.
     #[test]
     fn text_is_serde_json_text_of_the_value(s in tricky_string(), any in json_value()) {
         let meta = Map::from_iter([(s.clone(), json!([s, any.clone(), -1, u64::MAX, 0.5]))]);
-        let r = CallToolResult::new(vec![text(&s)])
+        let r = CallToolResult::new(vec![ContentBlock::text(&s)])
             .with_meta(Meta(meta))
             .with_structured_content(Value::Object(Map::from_iter([(s.clone(), any)])));
         for v in ProtocolVersion::ALL {
-            let mut bytes = Vec::new();
-            serialize_for_vec(&r, v, &mut bytes).unwrap();
-            proptest::prop_assert_eq!(&bytes, &serde_json::to_vec(&serialize_for(&r, v).unwrap()).unwrap());
+            emitted(&r, v).unwrap();
         }
     }
 }
@@ -838,147 +728,61 @@ mod union_members {
 }
 
 /// Elicitation form members of 2025-11-25 at 2025-06-18: refused, rewritten or written as is,
-/// the same by every output.
-mod elicitation_members {
-    use serde_json::{Value, json};
-
-    use super::super::*;
-    use crate::ProtocolVersion::{self, *};
-    use crate::model::ElicitRequest;
-
-    fn request(property: Value) -> ElicitRequest {
-        let body = json!({
-            "method": "elicitation/create",
-            "params": {
-                "message": "m",
-                "requestedSchema": {"type": "object", "properties": {"p": property}}
-            }
-        });
-        parse_as::<ElicitRequest>(&body, V2025_11_25).expect("a 2025-11-25 elicitation")
+/// the same by every output. 2026-07-28 has no elicitation request body.
+#[test]
+fn elicitation_members_are_refused_rewritten_or_kept_at_2025_06_18() {
+    fn elicit(p: &Value) -> Value {
+        json!({"method": "elicitation/create", "params": {"message": "m",
+            "requestedSchema": {"type": "object", "properties": {"p": p}}}})
     }
-
-    /// The property as written at `v` by every output, which must agree.
-    fn emitted(
-        r: &ElicitRequest,
-        v: ProtocolVersion,
-    ) -> Result<(Value, EmissionReport), EmitError> {
-        let value = serialize_for(r, v);
-        let mut bytes = Vec::new();
-        let text = serialize_for_vec(r, v, &mut bytes).map(|()| bytes);
-        let report = serialize_for_report(r, v);
-        match (&value, &text, &report) {
-            (Ok(a), Ok(b), Ok((c, _))) => {
-                assert_eq!(a, c);
-                assert_eq!(serde_json::from_slice::<Value>(b).unwrap(), *a);
-                assert_eq!(*b, serde_json::to_vec(a).unwrap());
-            }
-            (Err(a), Err(b), Err(c)) => {
-                assert_eq!((a.kind, &a.message), (b.kind, &b.message));
-                assert_eq!((a.kind, &a.message), (c.kind, &c.message));
-            }
-            _ => panic!("outputs disagree at {v}: {value:?} / {text:?} / {report:?}"),
-        }
-        report
+    fn at(p: &Value, v: impl Into<EmitTarget>) -> Emitted {
+        let r: ElicitRequest = parse_as(&elicit(p), V2025_11_25).expect("a 2025-11-25 elicitation");
+        emitted(&r, v)
     }
-
-    fn property(v: &Value) -> &Value {
-        &v["params"]["requestedSchema"]["properties"]["p"]
-    }
-
-    #[test]
-    fn a_titled_single_select_is_written_with_enum_names_at_2025_06_18() {
-        let titled = json!({
-            "type": "string", "title": "Colour",
-            "oneOf": [{"const": "r", "title": "Red"}, {"const": "g", "title": "Green"}],
-            "default": "r"
-        });
-        let r = request(titled.clone());
-        let (v, report) = emitted(&r, V2025_06_18).unwrap();
-        assert_eq!(
-            property(&v),
-            &json!({"type": "string", "title": "Colour", "enum": ["r", "g"],
-                    "enumNames": ["Red", "Green"], "default": "r"})
-        );
-        assert_eq!(
-            report.rewritten_pointers(),
-            ["/params/requestedSchema/properties/p"]
-        );
-        assert!(matches!(
-            report.rewritten[0].cause,
-            Cause::Member(row) if row.member == "TitledSingleSelectEnumSchema"
-        ));
-        assert_eq!(report.rewritten[0].value.as_ref(), Some(property(&v)));
-        assert!(!report.is_plain());
+    let titled = json!({"type": "string", "title": "Colour",
+        "oneOf": [{"const": "r", "title": "Red"}, {"const": "g", "title": "Green"}], "default": "r"});
+    let strict_form = json!({"type": "string", "title": "Colour", "enum": ["r", "g"],
+        "enumNames": ["Red", "Green"]});
+    let mut written = strict_form.clone();
+    written["default"] = json!("r");
+    let untitled = json!({"type": "array", "items": {"type": "string", "enum": ["a", "b"]}});
+    let multi = json!({"type": "array", "items": {"anyOf": [{"const": "a", "title": "A"}]}});
+    let colliding =
+        json!({"type": "string", "oneOf": [{"const": "r", "title": "Red"}], "enumNames": ["x"]});
+    let known = [
+        json!({"type": "string", "enum": ["a", "b"]}),
+        json!({"type": "string", "enum": ["a", "b"], "enumNames": ["A", "B"]}),
+        json!({"type": "string", "minLength": 1}),
+        json!({"type": "boolean", "default": true}),
+    ];
+    let p = "/params/requestedSchema/properties/p";
+    let strict = (V2025_06_18, EmitOptions::new().strict(true));
+    let refused = |member| {
+        json!({"refused": "NotExpressible", "at": p, "cause": member,
+        "says": [member, "arrived in 2025-11-25"]})
+    };
+    #[rustfmt::skip]
+    let rows = [
         // 2025-06-18's EnumSchema has no default: passed, and stripped when strict.
-        assert_eq!(
-            report.passed_pointers(),
-            ["/params/requestedSchema/properties/p/default"]
-        );
-        let strict = EmitOptions::new().strict(true);
-        let (s, sr) = serialize_for_report(&r, (V2025_06_18, strict)).unwrap();
-        assert!(property(&s).get("default").is_none());
-        assert_eq!(
-            sr.stripped_pointers(),
-            ["/params/requestedSchema/properties/p/default"]
-        );
-        // Where it exists it is written as it is (2026-07-28 has no elicitation request body).
-        let (out, report) = emitted(&r, V2025_11_25).unwrap();
-        assert_eq!(property(&out), &titled);
-        assert!(report.rewritten.is_empty() && report.is_plain());
-    }
-
-    #[test]
-    fn multi_selects_are_refused_at_2025_06_18_naming_the_member_and_its_revision() {
-        for (member, p) in [
-            (
-                "UntitledMultiSelectEnumSchema",
-                json!({"type": "array", "items": {"type": "string", "enum": ["a", "b"]}}),
-            ),
-            (
-                "TitledMultiSelectEnumSchema",
-                json!({"type": "array", "items": {"anyOf": [{"const": "a", "title": "A"}]}}),
-            ),
-        ] {
-            let r = request(p.clone());
-            let e = emitted(&r, V2025_06_18).unwrap_err();
-            assert_eq!(e.kind, EmitErrorKind::NotExpressible, "{member}");
-            assert!(e.message.contains(member), "{}", e.message);
-            assert!(e.message.contains("arrived in 2025-11-25"), "{}", e.message);
-            assert!(matches!(e.cause, Some(Cause::Member(row)) if row.member == member));
-            assert_eq!(e.path.pointer(), "/params/requestedSchema/properties/p");
-            assert_eq!(
-                property(&emitted(&r, V2025_11_25).unwrap().0),
-                &p,
-                "{member}"
-            );
-        }
-    }
-
-    #[test]
-    fn the_shapes_2025_06_18_knows_are_written_as_they_are() {
-        for p in [
-            json!({"type": "string", "enum": ["a", "b"]}),
-            json!({"type": "string", "enum": ["a", "b"], "enumNames": ["A", "B"]}),
-            json!({"type": "string", "minLength": 1}),
-            json!({"type": "boolean", "default": true}),
-        ] {
-            let r = request(p.clone());
-            let (v, report) = emitted(&r, V2025_06_18).unwrap();
-            assert_eq!(property(&v), &p);
-            assert!(report.is_plain(), "{p}: {report}");
-        }
-    }
-
-    #[test]
-    fn a_rewrite_that_would_lose_meaning_is_refused() {
+        ("titled single at 2025-06-18", at(&titled, V2025_06_18), json!({"body": elicit(&written),
+            "rewritten": [p], "rewritten_by": ["TitledSingleSelectEnumSchema"], "rewritten_as": [written],
+            "plain": false, "passed": [format!("{p}/default")]})),
+        ("titled single strict at 2025-06-18", at(&titled, strict),
+            json!({"body": elicit(&strict_form), "stripped": [format!("{p}/default")]})),
+        ("titled single at 2025-11-25", at(&titled, V2025_11_25), json!({"body": elicit(&titled), "rewritten": [], "plain": true})),
         // Extra keys that collide with the older form's own cannot be rewritten faithfully.
-        let r = request(json!({
-            "type": "string", "oneOf": [{"const": "r", "title": "Red"}], "enumNames": ["x"]
-        }));
-        let e = emitted(&r, V2025_06_18).unwrap_err();
-        assert_eq!(e.kind, EmitErrorKind::NotExpressible);
-        assert!(e.message.contains("as its EnumSchema"), "{}", e.message);
-    }
+        ("a colliding rewrite", at(&colliding, V2025_06_18), json!({"refused": "NotExpressible", "says": ["as its EnumSchema"]})),
+        ("untitled multi at 2025-06-18", at(&untitled, V2025_06_18), refused("UntitledMultiSelectEnumSchema")),
+        ("untitled multi at 2025-11-25", at(&untitled, V2025_11_25), json!({"body": elicit(&untitled)})),
+        ("titled multi at 2025-06-18", at(&multi, V2025_06_18), refused("TitledMultiSelectEnumSchema")),
+        ("titled multi at 2025-11-25", at(&multi, V2025_11_25), json!({"body": elicit(&multi)})),
+        // The shapes 2025-06-18 knows are written as they are.
+        ("a plain enum", at(&known[0], V2025_06_18), json!({"body": elicit(&known[0]), "plain": true})),
+        ("enumNames", at(&known[1], V2025_06_18), json!({"body": elicit(&known[1]), "plain": true})),
+        ("a string", at(&known[2], V2025_06_18), json!({"body": elicit(&known[2]), "plain": true})),
+        ("a boolean", at(&known[3], V2025_06_18), json!({"body": elicit(&known[3]), "plain": true})),
+    ];
+    expect(rows);
 }
 
 /// The model's retry members (`ClientRequest::retry_members_mut`) are those of the methods the
