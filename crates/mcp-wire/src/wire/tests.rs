@@ -64,12 +64,32 @@ pub(super) fn outcome(got: &Emitted) -> Value {
     }
 }
 
-/// Each row: a name, an emission, and the parts of its [`outcome`] it must have, compared as
-/// text so that member order counts; `says` lists parts of the refusal's message.
+/// A parse as a value whose parts a row names: the `body` read (as serde writes it), or the
+/// fault's `kind`, `code`, pointer (`at`) and `message`.
+pub(super) fn parsed<T: serde::Serialize>(got: Result<T, ParseError>) -> Value {
+    got.map_or_else(|e| fault(&e), |body| json!({"body": body}))
+}
+
+/// A parse's fault as a value (see [`parsed`]).
+pub(super) fn fault(e: &ParseError) -> Value {
+    json!({"kind": format!("{:?}", e.kind), "code": e.code(), "at": e.path.pointer(),
+        "message": e.message})
+}
+
+/// Each row: a name, an emission, and the parts of its [`outcome`] it must have (see [`check`]).
 #[track_caller]
 pub(super) fn expect<N: std::fmt::Display>(rows: impl IntoIterator<Item = (N, Emitted, Value)>) {
+    check(
+        rows.into_iter()
+            .map(|(name, got, want)| (name, outcome(&got), want)),
+    );
+}
+
+/// Each row: a name, a value, and the parts it must have, compared as text so that member order
+/// counts; `says` lists parts of its `message`.
+#[track_caller]
+pub(super) fn check<N: std::fmt::Display>(rows: impl IntoIterator<Item = (N, Value, Value)>) {
     for (name, got, want) in rows {
-        let got = outcome(&got);
         for (part, w) in want.as_object().expect("a row wants an object") {
             if part == "says" {
                 let message = got["message"].as_str().unwrap_or_default();

@@ -1,193 +1,160 @@
 //! The frame entry point: envelopes, typed bodies, faults that keep the id, and the envelope
-//! emission (the body's own emission inside the frame, as text, value and report).
+//! emission (the body's own emission inside the frame, as text, value and report). A read is
+//! checked as a row: a name, the frame as [`read`] gives it, and the parts it must have.
 
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::*;
 use crate::ProtocolVersion::{self, *};
 use crate::jsonrpc::{JsonRpcMessage, JsonRpcResponse};
 use crate::model::{
-    CallToolResult, ClientNotification, ClientRequest, ContentBlock, ServerNotification,
-    ServerRequest, ServerResult,
+    CallToolResult, ClientNotification, ClientRequest, ContentBlock, ListTasksRequest,
+    ServerNotification, ServerRequest, ServerResult,
 };
-use crate::wire::{
-    EmitError, INPUT_REQUIRED_METHODS, ParseErrorKind, ResultFor, WireBody, serialize_for,
-    serialize_for_report, serialize_for_vec,
-};
+use crate::wire::INPUT_REQUIRED_METHODS;
+use crate::wire::tests::{Emitted, check, emitted, expect, fault, outcome, parsed};
 
-type Client<'a> = TypedFrame<'a, ClientRequest, ClientNotification>;
-
-fn client(text: &str, v: ProtocolVersion) -> Result<Client<'_>, FrameError> {
-    parse_frame::<ClientRequest, ClientNotification>(text, v)
+/// Whether `text` reads as a frame at `v`, with the client's or the server's body types.
+fn reads(text: &str, v: ProtocolVersion, answering: Option<ResultFor<'_>>) -> bool {
+    let client = parse_frame_answering::<ClientRequest, ClientNotification>(text, v, |_| answering);
+    let server = parse_frame_answering::<ServerRequest, ServerNotification>(text, v, |_| answering);
+    client.is_ok() || server.is_ok()
 }
 
-fn reply(e: &FrameError) -> Value {
-    serde_json::to_value(e.reply().expect("a reply is owed")).unwrap()
+/// `text` read at `v` with the client's body types, a response's result typed as `answering`
+/// says (see [`read_as`]).
+fn read(text: &str, v: ProtocolVersion, answering: Option<ResultFor<'_>>) -> Value {
+    read_as::<ClientRequest, ClientNotification>(text, v, answering)
 }
 
-#[test]
-fn requests_and_notifications_come_typed_with_their_envelope() {
-    let text = r#"{"jsonrpc":"2.0","id":"a","method":"tools/list","params":{}}"#;
-    let Ok(TypedFrame::Request(r)) = client(text, V2025_06_18) else {
-        panic!("a request")
-    };
-    assert_eq!(r.id, RequestId::String("a".into()));
-    assert!(matches!(r.request, ClientRequest::ListTools(_)));
-    let text = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
-    let Ok(TypedFrame::Notification(n)) = client(text, V2025_06_18) else {
-        panic!("a notification")
-    };
-    assert!(matches!(n.notification, ClientNotification::Initialized(_)));
-}
-
-#[test]
-fn a_bad_body_keeps_the_id_and_the_reply_names_the_pointer() {
-    let text = r#"{"jsonrpc":"2.0","id":41,"method":"tools/call","params":{"name":5}}"#;
-    let e = client(text, V2025_11_25).unwrap_err();
-    assert_eq!(e.id, Some(RequestId::Integer(41)));
-    assert_eq!(e.code(), -32602);
-    let r = reply(&e);
-    assert_eq!(r["id"], 41);
-    assert_eq!(r["error"]["code"], -32602);
-    assert_eq!(r["error"]["data"]["pointer"], "/params/name");
-    assert_eq!(r["error"]["data"]["revision"], "2025-11-25");
-    // The message is for the peer: no crate prefix, no revision, no type name.
-    let message = r["error"]["message"].as_str().unwrap();
-    assert!(!message.starts_with("cannot parse"), "{message}");
-}
-
-#[test]
-fn a_method_the_revision_lacks_is_32601_listing_only_its_methods() {
-    let text = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2026-07-28","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
-    let e = client(text, V2026_07_28).unwrap_err();
-    assert_eq!(e.error.kind, ParseErrorKind::UnknownMethod);
-    assert_eq!(e.code(), -32601);
-    assert_eq!(e.error.path.pointer(), "/method");
-    assert_eq!(
-        e.error.message,
-        "method \"initialize\" does not exist at protocol version 2026-07-28; its client \
-         requests are completion/complete, prompts/get, prompts/list, resources/list, \
-         resources/read, resources/templates/list, server/discover, subscriptions/listen, \
-         tools/call, tools/list"
-    );
-    assert_eq!(reply(&e)["id"], 1);
-    let text = r#"{"jsonrpc":"2.0","id":2,"method":"tasks/list"}"#;
-    let e = client(text, V2024_11_05).unwrap_err();
-    assert_eq!(e.error.kind, ParseErrorKind::UnknownMethod);
-    assert!(
-        !e.error.message.contains("tasks/get"),
-        "{}",
-        e.error.message
-    );
-    // The same method where it exists.
-    assert!(client(text, V2025_11_25).is_ok());
-    // A server request at a revision without server requests, whose type it does not define.
-    let ping = r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#;
-    let e = parse_frame::<ServerRequest, ServerNotification>(ping, V2026_07_28).unwrap_err();
-    assert!(
-        e.error.message.ends_with("it has no server requests"),
-        "{}",
-        e.error.message
-    );
-    // Embedded-only members (2026-07-28's input requests) still parse as their union.
-    let roots = r#"{"jsonrpc":"2.0","id":4,"method":"roots/list"}"#;
-    assert!(parse_frame::<ServerRequest, ServerNotification>(roots, V2026_07_28).is_ok());
-}
-
-#[test]
-fn type_absent_is_produced_for_types_and_results_the_revision_lacks() {
-    use crate::model::ListTasksRequest;
-    use crate::wire::{parse_as, parse_result_for};
-    let body = json!({"method": "tasks/list"});
-    let e = parse_as::<ListTasksRequest>(&body, V2024_11_05).unwrap_err();
-    assert_eq!(e.kind, ParseErrorKind::TypeAbsent);
-    assert_eq!(e.code(), -32601);
-    let e = parse_as::<ListTasksRequest>(&body.to_string(), V2025_06_18).unwrap_err();
-    assert_eq!(e.kind, ParseErrorKind::TypeAbsent);
-    assert!(parse_as::<ListTasksRequest>(&body, V2025_11_25).is_ok());
-    // A method no revision has stays UnknownMethod.
-    let e = parse_result_for("bogus/method", &json!({}), V2025_03_26).unwrap_err();
-    assert_eq!(e.kind, ParseErrorKind::UnknownMethod);
-}
-
-#[test]
-fn envelope_faults_keep_a_usable_id_and_answer_null_otherwise() {
-    // Not JSON: -32700, answered with a null id.
-    let e = client("{\"jsonrpc\":", V2025_06_18).unwrap_err();
-    assert_eq!((e.code(), e.id.clone()), (-32700, None));
-    assert_eq!(reply(&e)["id"], Value::Null);
-    // A bad `jsonrpc` with a usable id keeps it.
-    let e = client(r#"{"jsonrpc":"1.0","id":9,"method":"ping"}"#, V2025_06_18).unwrap_err();
-    assert_eq!(
-        (e.code(), e.id.clone()),
-        (-32600, Some(RequestId::Integer(9)))
-    );
-    assert_eq!(e.error.path.pointer(), "/jsonrpc");
-    // A null, boolean or fractional id on a request is invalid, never a notification.
-    for id in ["null", "true", "1.5", "18446744073709551615"] {
-        let text = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#);
-        let e = client(&text, V2025_06_18).unwrap_err();
-        assert_eq!((e.code(), e.id.clone()), (-32600, None), "{id}");
-        assert_eq!(reply(&e)["id"], Value::Null);
-    }
-    let e = client(r#"[{"jsonrpc":"2.0","method":"ping"}]"#, V2025_06_18).unwrap_err();
-    assert!(e.error.message.contains("batch"), "{}", e.error.message);
-    let e = client(
-        r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}"#,
-        V2025_06_18,
-    )
-    .unwrap_err();
-    assert_eq!(e.code(), -32600);
-    // The envelope fault reads at the revision asked for.
-    assert_eq!(e.error.version, VersionLike::from(V2025_06_18));
-}
-
-#[test]
-fn notifications_and_responses_are_never_answered() {
-    let bad = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":"x"}}"#;
-    let e = client(bad, V2025_06_18).unwrap_err();
-    assert!(e.reply().is_none());
-    let raw = RawFrame::split(r#"{"jsonrpc":"2.0","id":3,"result":{"tools":5}}"#).unwrap();
-    let e = raw
-        .parse::<ClientRequest, ClientNotification>(V2025_06_18, Some("tools/list".into()))
-        .unwrap_err();
-    assert_eq!(e.id, Some(RequestId::Integer(3)));
-    assert_eq!(e.error.path.pointer(), "/result/tools");
-    assert!(e.reply().is_none());
-}
-
-#[test]
-fn responses_are_typed_by_the_request_they_answer() {
-    let text = r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"hi"}]}}"#;
-    let raw = RawFrame::split(text).unwrap();
-    assert_eq!(
-        raw.envelope(),
-        &Envelope::Response {
-            id: RequestId::Integer(3)
+/// `text` read at `v` as a value whose parts a row names: the `request` or `notification` body,
+/// a result `untyped` (its text) or `typed` (its variant), an `error`'s code, and the `id`; or
+/// the fault's parts (see `tests::parsed`), its usable `id`, the `reply` owed (its id and code;
+/// null when none is) with its `reply_message` and `data`, and the `version` it was read at. `reads`: whether the
+/// client's or the server's body types read it; `asked`: the id `answering` was asked about.
+fn read_as<R, N>(text: &str, v: ProtocolVersion, answering: Option<ResultFor<'_>>) -> Value
+where
+    R: WireParse + Serialize,
+    N: WireParse + Serialize,
+{
+    let mut asked = None;
+    let read = parse_frame_answering::<R, N>(text, v, |id| {
+        asked = Some(id.clone());
+        answering
+    });
+    let mut got = match read {
+        Ok(TypedFrame::Request(r)) => json!({"request": r.request, "id": r.id}),
+        Ok(TypedFrame::Notification(n)) => json!({"notification": n.notification}),
+        Ok(TypedFrame::Response(r)) => {
+            let variant = format!("{:?}", r.result);
+            let variant: Vec<_> = variant.split('(').take(2).collect();
+            json!({"typed": variant.join("::"), "id": r.id})
         }
+        Ok(TypedFrame::UntypedResponse { id, result }) => {
+            json!({"untyped": result.get(), "id": id})
+        }
+        Ok(TypedFrame::Error(e)) => json!({"error": e.error.code, "id": e.id}),
+        Err(e) => {
+            let mut got = fault(&e.error);
+            got["id"] = json!(e.id);
+            got["version"] = json!(e.error.version.to_string());
+            if let Some(r) = e.reply() {
+                got["reply"] = json!({"id": r.id, "code": r.error.code});
+                got["reply_message"] = json!(r.error.message);
+                got["data"] = json!(r.error.data);
+            }
+            got
+        }
+    };
+    got["reads"] = json!(reads(text, v, answering));
+    got["asked"] = json!(asked);
+    got
+}
+
+/// Frames read typed, or refused with the fault's code and pointer, keeping a usable id for the
+/// reply (requests and frames whose kind cannot be told are answered; notifications and
+/// responses never are).
+#[test]
+fn frames_are_typed_or_refused_keeping_a_usable_id() {
+    let no_initialize = "method \"initialize\" does not exist at protocol version 2026-07-28; its \
+        client requests are completion/complete, prompts/get, prompts/list, resources/list, \
+        resources/read, resources/templates/list, server/discover, subscriptions/listen, \
+        tools/call, tools/list";
+    let no_tasks = "method \"tasks/list\" does not exist at protocol version 2024-11-05; its client \
+        requests are completion/complete, initialize, logging/setLevel, ping, prompts/get, \
+        prompts/list, resources/list, resources/read, resources/subscribe, \
+        resources/templates/list, resources/unsubscribe, tools/call, tools/list";
+    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2026-07-28","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
+    let tasks = r#"{"jsonrpc":"2.0","id":2,"method":"tasks/list"}"#;
+    let call = r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"hi"}]}}"#;
+    let server = read_as::<ServerRequest, ServerNotification>;
+    let (list, tools) = (
+        json!({"method": "tasks/list"}),
+        Some(ResultFor::method("tools/list")),
     );
-    let Ok(TypedFrame::UntypedResponse { result, .. }) =
-        raw.parse::<ServerRequest, ServerNotification>(V2025_06_18, None)
-    else {
-        panic!("untyped without its request")
+    #[rustfmt::skip]
+    let rows = [
+        ("a request", read(r#"{"jsonrpc":"2.0","id":"a","method":"tools/list","params":{}}"#, V2025_06_18, None),
+            json!({"request": {"method": "tools/list", "params": {}}, "id": "a"})),
+        ("a notification", read(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, V2025_06_18, None),
+            json!({"notification": {"method": "notifications/initialized"}})),
+        // The reply's message is for the peer: no crate prefix, no revision, no type name.
+        ("a bad body", read(r#"{"jsonrpc":"2.0","id":41,"method":"tools/call","params":{"name":5}}"#, V2025_11_25, None),
+            json!({"id": 41, "code": -32602, "reply": {"id": 41, "code": -32602},
+                "reply_message": "invalid type: integer `5`, expected a string",
+                "data": {"pointer": "/params/name", "revision": "2025-11-25", "type": "ClientRequest"}})),
+        // A method the revision lacks is -32601, listing only the revision's methods.
+        ("initialize at 2026-07-28", read(init, V2026_07_28, None), json!({"kind": "UnknownMethod", "code": -32601,
+            "at": "/method", "message": no_initialize, "reply": {"id": 1, "code": -32601}})),
+        ("tasks/list at 2024-11-05", read(tasks, V2024_11_05, None), json!({"kind": "UnknownMethod", "message": no_tasks})),
+        ("tasks/list at 2025-11-25", read(tasks, V2025_11_25, None), json!({"request": {"method": "tasks/list"}, "id": 2})),
+        // A server request at a revision without server requests, whose type it does not define.
+        ("ping from a server at 2026-07-28", server(r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#, V2026_07_28, None),
+            json!({"message": "method \"ping\" does not exist at protocol version 2026-07-28; it has no server requests"})),
+        // Embedded-only members (2026-07-28's input requests) still parse as their union.
+        ("roots/list from a server at 2026-07-28", server(r#"{"jsonrpc":"2.0","id":4,"method":"roots/list"}"#, V2026_07_28, None),
+            json!({"request": {"method": "roots/list"}, "id": 4})),
+        // Bodies the revision lacks are TypeAbsent; a method no revision has stays UnknownMethod.
+        ("ListTasksRequest at 2024-11-05", parsed(parse_as::<ListTasksRequest>(&list, V2024_11_05)),
+            json!({"kind": "TypeAbsent", "code": -32601})),
+        ("ListTasksRequest text at 2025-06-18", parsed(parse_as::<ListTasksRequest>(&list.to_string(), V2025_06_18)),
+            json!({"kind": "TypeAbsent"})),
+        ("ListTasksRequest at 2025-11-25", parsed(parse_as::<ListTasksRequest>(&list, V2025_11_25)), json!({"body": list})),
+        ("a result of bogus/method", parsed(parse_result_for("bogus/method", &json!({}), V2025_03_26)),
+            json!({"kind": "UnknownMethod"})),
+        // Not JSON: -32700, answered with a null id; a bad `jsonrpc` with a usable id keeps it.
+        ("not JSON", read("{\"jsonrpc\":", V2025_06_18, None), json!({"code": -32700, "id": null, "reply": {"id": null, "code": -32700}})),
+        ("jsonrpc 1.0", read(r#"{"jsonrpc":"1.0","id":9,"method":"ping"}"#, V2025_06_18, None),
+            json!({"code": -32600, "id": 9, "at": "/jsonrpc"})),
+        // A null, boolean or fractional id on a request is invalid, never a notification.
+        ("a null id", read(r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#, V2025_06_18, None),
+            json!({"code": -32600, "id": null, "reply": {"id": null, "code": -32600}})),
+        ("a boolean id", read(r#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#, V2025_06_18, None),
+            json!({"code": -32600, "id": null, "reply": {"id": null, "code": -32600}})),
+        ("a fractional id", read(r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#, V2025_06_18, None),
+            json!({"code": -32600, "id": null, "reply": {"id": null, "code": -32600}})),
+        ("a u64 id", read(r#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"ping"}"#, V2025_06_18, None),
+            json!({"code": -32600, "id": null, "reply": {"id": null, "code": -32600}})),
+        ("a batch", read(r#"[{"jsonrpc":"2.0","method":"ping"}]"#, V2025_06_18, None), json!({"says": ["batch"]})),
+        // The envelope fault reads at the revision asked for.
+        ("result and error", read(r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}"#, V2025_06_18, None),
+            json!({"code": -32600, "version": "2025-06-18"})),
+        ("a bad notification", read(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":"x"}}"#,
+            V2025_06_18, None), json!({"reads": false, "reply": null})),
+        ("a bad result", read(r#"{"jsonrpc":"2.0","id":3,"result":{"tools":5}}"#, V2025_06_18, tools),
+            json!({"id": 3, "at": "/result/tools", "reply": null})),
+        // Responses are typed by the request they answer, kept as text without it.
+        ("untyped", server(call, V2025_06_18, None), json!({"untyped": r#"{"content":[{"type":"text","text":"hi"}]}"#, "id": 3})),
+        ("typed", server(call, V2025_06_18, Some(ResultFor::method("tools/call"))), json!({"typed": "Server::CallTool", "id": 3})),
+        ("an error response", read(r#"{"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"no"}}"#, V2025_06_18, None),
+            json!({"error": -32601, "id": "x"})),
+    ];
+    check(rows);
+    let response = Envelope::Response {
+        id: RequestId::Integer(3),
     };
-    assert_eq!(result.get(), r#"{"content":[{"type":"text","text":"hi"}]}"#);
-    let typed = raw.parse::<ServerRequest, ServerNotification>(
-        V2025_06_18,
-        Some(ResultFor::method("tools/call")),
-    );
-    let Ok(TypedFrame::Response(r)) = typed else {
-        panic!("typed")
-    };
-    assert!(matches!(
-        r.result,
-        MethodResult::Server(ServerResult::CallTool(_))
-    ));
-    let error = r#"{"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"no"}}"#;
-    let Ok(TypedFrame::Error(e)) = client(error, V2025_06_18) else {
-        panic!("an error response")
-    };
-    assert_eq!(e.error.code, -32601);
+    assert_eq!(RawFrame::split(call).unwrap().envelope(), &response);
 }
 
 #[test]
@@ -196,170 +163,109 @@ fn a_raw_frame_is_the_sessions_evidence() {
     let mut s = Session::new();
     let text = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","task":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25"}}}"#;
     let raw = RawFrame::split(text).unwrap();
-    let c = s
-        .observe(1, Some(Direction::ClientToServer), raw.envelope(), &raw)
-        .unwrap();
+    let c = s.observe(1, Some(Direction::ClientToServer), raw.envelope(), &raw);
+    let c = c.unwrap();
     assert_eq!(c.revision, Some(V2025_11_25));
     assert!(c.task_augmented);
     let answer = r#"{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t","status":"working","createdAt":"2025-01-01T00:00:00Z","lastUpdatedAt":"2025-01-01T00:00:00Z","ttl":null}}}"#;
     let raw = RawFrame::split(answer).unwrap();
-    let c = s
-        .observe(2, Some(Direction::ServerToClient), raw.envelope(), &raw)
-        .unwrap();
-    let origin = c.origin.unwrap();
-    let frame = raw
-        .parse::<ServerRequest, ServerNotification>(V2025_11_25, Some(origin.result_for()))
-        .unwrap();
+    let c = s.observe(2, Some(Direction::ServerToClient), raw.envelope(), &raw);
+    let origin = c.unwrap().origin.unwrap();
+    let origin = Some(origin.result_for());
+    let frame = raw.parse::<ServerRequest, ServerNotification>(V2025_11_25, origin);
+    let Ok(TypedFrame::Response(r)) = frame else {
+        panic!("a response: {frame:?}")
+    };
     assert!(matches!(
-        frame,
-        TypedFrame::Response(JsonRpcResponse {
-            result: MethodResult::Server(ServerResult::CreateTask(_)),
-            ..
-        })
+        r.result,
+        MethodResult::Server(ServerResult::CreateTask(_))
     ));
 }
 
-/// The frame around a body emitted on its own: `jsonrpc`, the id, then the body's members or
-/// the body as `result`.
-fn framed<B: WireBody>(
-    id: Option<Value>,
-    body: &B,
-    member: Option<&str>,
-    v: ProtocolVersion,
-) -> Result<Value, EmitError> {
-    let mut out = serde_json::Map::new();
-    out.insert("jsonrpc".into(), json!("2.0"));
+/// `body`'s emission framed: `jsonrpc`, the id, then the body's members or the body as
+/// `member`, with the refusal's path and the report's pointers under it.
+fn framed(id: Option<&RequestId>, body: &Emitted, member: Option<&str>) -> Value {
+    let base = member.map_or(String::new(), |m| format!("/{m}"));
+    let under = |p: &Value| json!(format!("{base}{}", p.as_str().unwrap()));
+    let mut want = outcome(body);
+    let Some(Value::Object(members)) = want.get("body").cloned() else {
+        want["at"] = under(&want["at"]);
+        return want;
+    };
+    let mut frame = json!({"jsonrpc": "2.0"});
     if let Some(id) = id {
-        out.insert("id".into(), id);
+        frame["id"] = json!(id);
     }
-    let emitted = serialize_for(body, v).map_err(|mut e| {
-        // A refusal inside a framed body is located in the frame.
-        if let Some(m) = member {
-            let mut segments = vec![PathSegment::Key(m.to_owned())];
-            segments.extend(e.path.segments().iter().cloned());
-            e.path = JsonPath::from_segments(segments);
-        }
-        e
-    })?;
-    match (member, emitted) {
-        (Some(m), body) => {
-            out.insert(m.into(), body);
-        }
-        (None, Value::Object(members)) => out.extend(members),
-        (None, other) => panic!("a body is an object: {other}"),
+    match member {
+        Some(m) => frame[m] = Value::Object(members),
+        None => frame.as_object_mut().unwrap().extend(members),
     }
-    Ok(Value::Object(out))
+    want["body"] = frame;
+    for list in ["stripped", "injected", "passed", "rewritten"] {
+        want[list] = want[list].as_array().unwrap().iter().map(under).collect();
+    }
+    want
 }
 
 /// An envelope emits as its body does, framed: the same text and value, the same refusal, and
 /// the body's report with the pointers of the frame.
 #[test]
 fn envelopes_emit_their_bodies_framed() {
-    let result = CallToolResult::new(vec![ContentBlock::text("hi")]);
-    let texts = [
-        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#,
-        r#"{"jsonrpc":"2.0","id":"p","method":"ping"}"#,
-        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#,
-    ];
-    for v in ProtocolVersion::ALL {
-        let mut frames: Vec<JsonRpcMessage<ClientRequest, ClientNotification, MethodResult>> =
-            vec![JsonRpcMessage::Response(JsonRpcResponse::new(
-                7,
-                MethodResult::Server(ServerResult::CallTool(result.clone())),
-            ))];
-        for t in texts {
-            // Read at the revision that has the method, emitted at every one.
-            let at = if t.contains("ping") {
-                V2025_06_18
-            } else {
-                V2026_07_28
-            };
-            match client(t, at).unwrap() {
-                TypedFrame::Request(r) => frames.push(JsonRpcMessage::Request(r)),
-                TypedFrame::Notification(n) => frames.push(JsonRpcMessage::Notification(n)),
-                _ => unreachable!(),
-            }
+    let result = MethodResult::Server(ServerResult::CallTool(CallToolResult::new(vec![
+        ContentBlock::text("hi"),
+    ])));
+    let mut frames: Vec<JsonRpcMessage<ClientRequest, ClientNotification, MethodResult>> =
+        vec![JsonRpcMessage::Response(JsonRpcResponse::new(7, result))];
+    // Each read at the revision that has its method, emitted at every one.
+    for (t, at) in [
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+            V2026_07_28,
+        ),
+        (r#"{"jsonrpc":"2.0","id":"p","method":"ping"}"#, V2025_06_18),
+        (
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#,
+            V2026_07_28,
+        ),
+    ] {
+        match parse_frame(t, at).unwrap() {
+            TypedFrame::Request(r) => frames.push(JsonRpcMessage::Request(r)),
+            TypedFrame::Notification(n) => frames.push(JsonRpcMessage::Notification(n)),
+            _ => unreachable!(),
         }
-        for f in &frames {
-            let expected = match f {
-                JsonRpcMessage::Request(r) => framed(Some(json!(r.id)), &r.request, None, v),
-                JsonRpcMessage::Notification(n) => framed(None, &n.notification, None, v),
+    }
+    for v in ProtocolVersion::ALL {
+        check(frames.iter().enumerate().map(|(i, f)| {
+            let want = match f {
+                JsonRpcMessage::Request(r) => framed(Some(&r.id), &emitted(&r.request, v), None),
+                JsonRpcMessage::Notification(n) => framed(None, &emitted(&n.notification, v), None),
                 JsonRpcMessage::Response(r) => {
-                    framed(Some(json!(r.id)), &r.result, Some("result"), v)
+                    framed(Some(&r.id), &emitted(&r.result, v), Some("result"))
                 }
                 JsonRpcMessage::Error(_) => unreachable!(),
             };
-            let mut text = b"prefix".to_vec();
-            let written = serialize_for_vec(f, v, &mut text);
-            match (&expected, serialize_for(f, v)) {
-                (Ok(expected), Ok(value)) => {
-                    assert_eq!(&value, expected, "{v}");
-                    assert!(written.is_ok(), "{v}");
-                    assert_eq!(
-                        String::from_utf8_lossy(&text[6..]),
-                        serde_json::to_string(expected).unwrap(),
-                        "{v}"
-                    );
-                }
-                (Err(expected), Err(e)) => {
-                    assert_eq!(&e, expected, "{v}");
-                    assert_eq!(written, Err(e), "{v}");
-                    assert_eq!(text, b"prefix", "{v}: nothing written on a refusal");
-                }
-                (expected, got) => panic!("{v}: {expected:?} / {got:?}"),
-            }
-            if let (JsonRpcMessage::Response(r), Ok(_)) = (f, &expected) {
-                let (_, inner) = serialize_for_report(&r.result, v).unwrap();
-                let (_, outer) = serialize_for_report(f, v).unwrap();
-                let prefixed = |p: Vec<String>| -> Vec<String> {
-                    p.into_iter().map(|p| format!("/result{p}")).collect()
-                };
-                assert_eq!(
-                    outer.injected_pointers(),
-                    prefixed(inner.injected_pointers())
-                );
-                assert_eq!(
-                    outer.stripped_pointers(),
-                    prefixed(inner.stripped_pointers())
-                );
-            }
-        }
+            (format!("frame {i} at {v}"), outcome(&emitted(f, v)), want)
+        }));
     }
 }
 
 /// Paths of an envelope's emission, refusals and report alike, are relative to the frame:
-/// a response's body sits under `/result` in both, a request's members at the frame's root.
+/// a response's body sits under `/result` in both (by every output: see `tests::emitted`).
 #[test]
 fn an_envelope_refusal_and_its_report_share_the_frame_as_base() {
-    let result = CallToolResult::new(vec![
-        ContentBlock::text("a"),
-        ContentBlock::audio("AAAA", "audio/wav"),
-    ]);
-    let response = JsonRpcResponse::new(7, result.clone());
-    // The body alone: relative to the body.
-    let alone = serialize_for(&result, V2024_11_05).unwrap_err();
-    assert_eq!(alone.path.pointer(), "/content/1");
-    // Framed: relative to the frame, refused the same way whichever output is asked for.
-    let framed = serialize_for(&response, V2024_11_05).unwrap_err();
-    assert_eq!(framed.path.pointer(), "/result/content/1");
-    assert_eq!(framed.kind, alone.kind);
-    let mut text = Vec::new();
-    let written = serialize_for_vec(&response, V2024_11_05, &mut text).unwrap_err();
-    assert_eq!(written.path.pointer(), "/result/content/1");
-    let reported = serialize_for_report(&response, V2024_11_05).unwrap_err();
-    assert_eq!(reported.path.pointer(), "/result/content/1");
-    // The report of an emission that succeeds names the same base.
+    let audio = ContentBlock::audio("AAAA", "audio/wav");
+    let audio = CallToolResult::new(vec![ContentBlock::text("a"), audio]);
     let passed =
         CallToolResult::new(vec![ContentBlock::text("a")]).with_structured_content(json!({"n": 1}));
-    let (_, report) = serialize_for_report(&JsonRpcResponse::new(8, passed), V2024_11_05).unwrap();
-    assert_eq!(report.passed_pointers(), ["/result/structuredContent"]);
-}
-
-/// Whether `text` reads as a frame at `v`, with the client's or the server's body types.
-fn reads(text: &str, v: ProtocolVersion, answering: Option<ResultFor<'_>>) -> bool {
-    let client = parse_frame_answering::<ClientRequest, ClientNotification>(text, v, |_| answering);
-    let server = parse_frame_answering::<ServerRequest, ServerNotification>(text, v, |_| answering);
-    client.is_ok() || server.is_ok()
+    #[rustfmt::skip]
+    let rows = [
+        ("the body alone", emitted(&audio, V2024_11_05), json!({"refused": "TypeAbsent", "at": "/content/1"})),
+        ("framed", emitted(&JsonRpcResponse::new(7, audio), V2024_11_05),
+            json!({"refused": "TypeAbsent", "at": "/result/content/1"})),
+        ("a report framed", emitted(&JsonRpcResponse::new(8, passed), V2024_11_05),
+            json!({"passed": ["/result/structuredContent"]})),
+    ];
+    expect(rows);
 }
 
 #[test]
@@ -382,134 +288,106 @@ fn good_frames_are_read_in_any_member_order() {
     ];
     for text in &frames {
         // Every frame here reads at the revisions that have its method.
-        let at = ProtocolVersion::ALL
+        let somewhere = ProtocolVersion::ALL
             .into_iter()
-            .filter(|v| reads(text, *v, None));
-        assert!(at.count() >= 1, "{text} reads nowhere");
+            .any(|v| reads(text, v, None));
+        assert!(somewhere, "{text} reads nowhere");
     }
+    let (tools, call) = (
+        Some(ResultFor::method("tools/list")),
+        Some(ResultFor::method("tools/call")),
+    );
+    let mut rows = Vec::new();
     // Responses: typed where they stand when the id comes first, after the id when it comes
     // last, and kept as text without the request they answer.
-    let tools = Some(ResultFor::method("tools/list"));
     for text in [
         r#"{"jsonrpc":"2.0","id":3,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}}"#,
         r#"{"result":{"tools":[]},"jsonrpc":"2.0","id":3}"#,
     ] {
         for v in ProtocolVersion::ALL {
-            assert!(reads(text, v, tools), "{v} {text}");
-            assert!(reads(text, v, None), "{v} {text}");
-            let typed = parse_frame_answering::<ClientRequest, ClientNotification>(text, v, |id| {
-                assert_eq!(id, &RequestId::Integer(3));
-                tools
-            });
-            assert!(matches!(typed, Ok(TypedFrame::Response(_))), "{v} {text}");
+            let typed = json!({"reads": true, "typed": "Server::ListTools", "asked": 3});
+            rows.push((format!("{text} at {v}"), read(text, v, tools), typed));
+            let untyped = json!({"reads": true, "id": 3, "asked": 3});
+            rows.push((
+                format!("{text} untyped at {v}"),
+                read(text, v, None),
+                untyped,
+            ));
         }
     }
     // A task-augmented answer and an input-required one take the routes that type them.
     let task = r#"{"jsonrpc":"2.0","id":4,"result":{"task":{"taskId":"t","status":"working","createdAt":"2025-01-01T00:00:00Z","lastUpdatedAt":"2025-01-01T00:00:00Z","ttl":null}}}"#;
     let augmented = Some(ResultFor::method("tools/call").task_augmented(true));
-    assert!(reads(task, V2025_11_25, augmented));
+    #[rustfmt::skip]
+    rows.push(("a task".into(), read(task, V2025_11_25, augmented), json!({"reads": true, "typed": "Server::CreateTask"})));
     let input = r#"{"jsonrpc":"2.0","id":5,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"roots/list"}}}}"#;
+    // The same body with `resultType` last, and with the result before the id.
+    let late = r#"{"jsonrpc":"2.0","id":5,"result":{"inputRequests":{"a":{"method":"roots/list"}},"requestState":"s","resultType":"input_required"}}"#;
+    let id_last = r#"{"jsonrpc":"2.0","result":{"resultType":"input_required"},"id":5}"#;
     for method in INPUT_REQUIRED_METHODS {
-        let answering = Some(ResultFor::method(method));
-        assert!(reads(input, V2026_07_28, answering), "{method}");
-        // The same body with `resultType` last, and with the result before the id.
-        let late = r#"{"jsonrpc":"2.0","id":5,"result":{"inputRequests":{"a":{"method":"roots/list"}},"requestState":"s","resultType":"input_required"}}"#;
-        assert!(reads(late, V2026_07_28, answering), "{method}");
-        let id_last = r#"{"jsonrpc":"2.0","result":{"resultType":"input_required"},"id":5}"#;
-        assert!(reads(id_last, V2026_07_28, answering), "{method}");
-        // Neither the method's own result nor an input-required one: refused.
-        for bad in [
-            r#"{"jsonrpc":"2.0","id":5,"result":{"resultType":"complete","inputRequests":{}}}"#,
-            r#"{"jsonrpc":"2.0","id":5,"result":{"resultType":"later"}}"#,
-            r#"{"jsonrpc":"2.0","id":5,"result":{"inputRequests":{}}}"#,
-        ] {
-            assert!(!reads(bad, V2026_07_28, answering), "{method} {bad}");
+        #[rustfmt::skip]
+        let cases = [
+            (input, V2026_07_28, true), (late, V2026_07_28, true), (id_last, V2026_07_28, true),
+            // Neither the method's own result nor an input-required one: refused.
+            (r#"{"jsonrpc":"2.0","id":5,"result":{"resultType":"complete","inputRequests":{}}}"#, V2026_07_28, false),
+            (r#"{"jsonrpc":"2.0","id":5,"result":{"resultType":"later"}}"#, V2026_07_28, false),
+            (r#"{"jsonrpc":"2.0","id":5,"result":{"inputRequests":{}}}"#, V2026_07_28, false),
+            // Before 2026-07-28 the body is the method's own result, whatever it says.
+            (input, V2025_11_25, false),
+        ];
+        for (text, v, reads) in cases {
+            let got = read(text, v, Some(ResultFor::method(method)));
+            let want = json!({"reads": reads});
+            rows.push((format!("{method}: {text} at {v}"), got, want));
         }
-        // Before 2026-07-28 the body is the method's own result, whatever it says.
-        assert!(!reads(input, V2025_11_25, answering), "{method}");
     }
     let complete = r#"{"jsonrpc":"2.0","id":5,"result":{"resultType":"complete","content":[]}}"#;
-    assert!(reads(
-        complete,
-        V2026_07_28,
-        Some(ResultFor::method("tools/call"))
-    ));
-    assert!(matches!(
-        parse_frame_answering::<ClientRequest, ClientNotification>(input, V2026_07_28, |_| {
-            Some(ResultFor::method("tools/call"))
-        }),
-        Ok(TypedFrame::Response(_))
-    ));
+    #[rustfmt::skip]
+    rows.extend([
+        ("complete".into(), read(complete, V2026_07_28, call), json!({"reads": true})),
+        ("input for tools/call".into(), read(input, V2026_07_28, call), json!({"typed": "Server::InputRequired"})),
+    ]);
+    check(rows);
 }
 
+/// Faults keep the id and pointer whatever the member order; duplicate envelope members, ids
+/// beyond i64 and batches are refused (-32600) at every revision; a duplicate inside the body
+/// reads last-wins, as a `Value` does.
 #[test]
-fn a_bad_body_keeps_the_id_in_any_member_order() {
+fn envelope_faults_in_any_member_order() {
+    let mut rows = Vec::new();
     for text in [
         r#"{"jsonrpc":"2.0","id":41,"method":"tools/call","params":{"name":5}}"#,
         r#"{"method":"tools/call","params":{"name":5},"jsonrpc":"2.0","id":41}"#,
         r#"{"params":{"name":5},"method":"tools/call","id":41,"jsonrpc":"2.0"}"#,
     ] {
         for v in [V2024_11_05, V2025_06_18, V2025_11_25] {
-            assert!(!reads(text, v, None), "{v} {text}");
-            let e = client(text, v).unwrap_err();
-            assert_eq!(e.id, Some(RequestId::Integer(41)), "{v} {text}");
-            assert_eq!(e.error.path.pointer(), "/params/name");
-            assert_eq!(reply(&e)["error"]["code"], -32602);
+            let want = json!({"reads": false, "id": 41, "at": "/params/name", "reply": {"id": 41, "code": -32602}});
+            rows.push((format!("{text} at {v}"), read(text, v, None), want));
         }
     }
-    // A bad result keeps the response's id, with the pointer under `result`.
-    let text = r#"{"result":{"tools":5},"jsonrpc":"2.0","id":3}"#;
-    let e = parse_frame_answering::<ClientRequest, ClientNotification>(text, V2025_06_18, |_| {
-        Some(ResultFor::method("tools/list"))
-    })
-    .unwrap_err();
-    assert_eq!(e.id, Some(RequestId::Integer(3)));
-    assert_eq!(e.error.path.pointer(), "/result/tools");
-    // A method the revision lacks, read in the TypeScript order, is still -32601 for its id.
-    let e = client(
-        r#"{"method":"tasks/list","jsonrpc":"2.0","id":6}"#,
-        V2024_11_05,
-    )
-    .unwrap_err();
-    assert_eq!(
-        (e.code(), e.id.clone()),
-        (-32601, Some(RequestId::Integer(6)))
-    );
-}
-
-#[test]
-fn duplicate_members_are_refused_in_the_envelope_and_last_wins_in_the_body() {
-    let dup_envelope = [
+    #[rustfmt::skip]
+    rows.extend([
+        // A bad result keeps the response's id, with the pointer under `result`.
+        ("a bad result, id last".into(), read(r#"{"result":{"tools":5},"jsonrpc":"2.0","id":3}"#, V2025_06_18,
+            Some(ResultFor::method("tools/list"))), json!({"id": 3, "at": "/result/tools"})),
+        // A method the revision lacks, read in the TypeScript order, is still -32601 for its id.
+        ("tasks/list, id last".into(), read(r#"{"method":"tasks/list","jsonrpc":"2.0","id":6}"#, V2024_11_05, None),
+            json!({"code": -32601, "id": 6})),
+        ("a duplicate in the body".into(), read(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","name":"b"}}"#,
+            V2025_06_18, None), json!({"request": {"method": "tools/call", "params": {"name": "b"}}, "id": 1})),
+    ]);
+    for text in [
         r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}"#,
         r#"{"jsonrpc":"2.0","jsonrpc":"2.0","id":1,"method":"ping"}"#,
         r#"{"jsonrpc":"2.0","id":1,"method":"ping","method":"ping"}"#,
         r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{},"params":{}}"#,
         r#"{"method":"ping","jsonrpc":"2.0","id":1,"id":1}"#,
         r#"{"jsonrpc":"2.0","id":1,"result":{},"result":{}}"#,
-    ];
-    for text in dup_envelope {
-        assert!(!reads(text, V2025_06_18, None), "{text}");
-        let e = client(text, V2025_06_18).unwrap_err();
-        assert_eq!(e.code(), -32600, "{text}");
-        assert!(
-            e.error.message.contains("duplicate field"),
-            "{}",
-            e.error.message
-        );
+    ] {
+        let want = json!({"reads": false, "code": -32600, "says": ["duplicate field"]});
+        rows.push((text.into(), read(text, V2025_06_18, None), want));
     }
-    // A duplicate inside the body reads last-wins, as a `Value` does.
-    let text = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","name":"b"}}"#;
-    let Ok(TypedFrame::Request(r)) = client(text, V2025_06_18) else {
-        panic!("a request")
-    };
-    let ClientRequest::CallTool(call) = r.request else {
-        panic!("tools/call")
-    };
-    assert_eq!(call.params.name, "b");
-}
-
-#[test]
-fn ids_beyond_i64_are_refused_in_any_member_order() {
     for id in [
         "18446744073709551615",
         "9223372036854775808",
@@ -521,35 +399,21 @@ fn ids_beyond_i64_are_refused_in_any_member_order() {
             format!(r#"{{"method":"ping","jsonrpc":"2.0","id":{id}}}"#),
             format!(r#"{{"result":{{}},"jsonrpc":"2.0","id":{id}}}"#),
         ] {
-            assert!(!reads(&text, V2025_06_18, None), "{text}");
-            let e = client(&text, V2025_06_18).unwrap_err();
-            assert_eq!((e.code(), e.id.clone()), (-32600, None), "{text}");
-            assert_eq!(e.error.path.pointer(), "/id", "{text}");
+            let want = json!({"reads": false, "code": -32600, "id": null, "at": "/id"});
+            rows.push((text.clone(), read(&text, V2025_06_18, None), want));
         }
     }
     // The ends of the range are ids.
     for id in [i64::MAX, i64::MIN] {
         let text = format!(r#"{{"method":"ping","jsonrpc":"2.0","id":{id}}}"#);
-        assert!(reads(&text, V2025_06_18, None));
-        let Ok(TypedFrame::Request(r)) = client(&text, V2025_06_18) else {
-            panic!("{text} is a request")
-        };
-        assert_eq!(r.id, RequestId::Integer(id));
+        let want = json!({"reads": true, "request": {"method": "ping"}, "id": id});
+        rows.push((text.clone(), read(&text, V2025_06_18, None), want));
     }
-}
-
-#[test]
-fn batches_are_refused_by_the_frame_api_at_every_revision() {
     let batch = r#"[{"jsonrpc":"2.0","method":"notifications/initialized"}]"#;
     for v in ProtocolVersion::ALL {
-        assert!(!reads(batch, v, None));
-        let e = client(batch, v).unwrap_err();
-        assert_eq!((e.code(), e.id.clone()), (-32600, None));
-        assert!(
-            e.error.message.contains("only at 2025-03-26"),
-            "{}",
-            e.error.message
-        );
+        let want =
+            json!({"reads": false, "code": -32600, "id": null, "says": ["only at 2025-03-26"]});
+        rows.push((format!("a batch at {v}"), read(batch, v, None), want));
         // The transport unit that reads batches takes it at 2025-03-26 only.
         let unit = crate::jsonrpc::JsonRpcFrame::<
             crate::jsonrpc::RawRequest,
@@ -558,6 +422,7 @@ fn batches_are_refused_by_the_frame_api_at_every_revision() {
         >::from_value_at(serde_json::from_str(batch).unwrap(), &v.into());
         assert_eq!(unit.is_ok(), v == V2025_03_26, "{v}");
     }
+    check(rows);
 }
 
 #[test]
@@ -614,10 +479,10 @@ fn text_and_value_readers_judge_envelopes_alike() {
         let value = Envelope::of(&frame).unwrap_err();
         assert_eq!(split.code(), value.code(), "{text}");
         assert_eq!(split.error.path, value.path, "{text}");
+        let message = &split.error.message;
         assert!(
-            value.to_string().contains(&split.error.message),
-            "{text}: {} vs {value}",
-            split.error.message
+            value.to_string().contains(message),
+            "{text}: {message} vs {value}"
         );
         let usable = frame.get("id").and_then(RequestId::from_value);
         let usable = usable.filter(|_| split.error.path.pointer() != "/id");
@@ -632,11 +497,11 @@ fn text_and_value_readers_judge_envelopes_alike() {
         json!({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error","data":[1]}}),
     ] {
         let text = frame.to_string();
-        assert_eq!(
-            RawFrame::split(&text).unwrap().envelope(),
-            &Envelope::of(&frame).unwrap(),
-            "{text}"
+        let (split, value) = (
+            RawFrame::split(&text).unwrap(),
+            Envelope::of(&frame).unwrap(),
         );
+        assert_eq!(split.envelope(), &value, "{text}");
     }
 }
 
@@ -652,23 +517,15 @@ fn the_params_peek_reads_each_member_alone_and_objects_only() {
         )
     };
     let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}"#;
-    // A `taskId` of the wrong kind hides neither the revision nor the task.
-    let text = format!(
-        r#"{{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{{"taskId":5,"task":{{}},{meta}}}}}"#
-    );
-    assert_eq!(
-        peek(&text),
-        (Some(serde_json::json!("2026-07-28")), true, None)
-    );
-    let text = format!(
-        r#"{{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{{"taskId":"t-1",{meta}}}}}"#
-    );
-    assert_eq!(peek(&text).2.as_deref(), Some("t-1"));
-    // Arrays are not objects: no revision read from `params` or `_meta` given positionally.
-    for text in [
-        r#"{"jsonrpc":"2.0","id":1,"method":"m","params":[{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}]}"#,
-        r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":["2026-07-28"]}}"#,
+    let pv = Some(json!("2026-07-28"));
+    for (text, want) in [
+        // A `taskId` of the wrong kind hides neither the revision nor the task.
+        (format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{{"taskId":5,"task":{{}},{meta}}}}}"#), (pv.clone(), true, None)),
+        (format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{{"taskId":"t-1",{meta}}}}}"#), (pv, false, Some("t-1".into()))),
+        // Arrays are not objects: no revision read from `params` or `_meta` given positionally.
+        (r#"{"jsonrpc":"2.0","id":1,"method":"m","params":[{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}]}"#.into(), (None, false, None)),
+        (r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":["2026-07-28"]}}"#.into(), (None, false, None)),
     ] {
-        assert_eq!(peek(text), (None, false, None), "{text}");
+        assert_eq!(peek(&text), want, "{text}");
     }
 }
