@@ -3,8 +3,9 @@
 //! and the extension's bodies emitted and read per revision. (They live here, not in `model/`,
 //! which knows nothing of the boundary.)
 
-use serde_json::json;
+use serde_json::{Value, json};
 
+use super::tests::{check, emitted, expect, parsed, typed};
 use super::*;
 use crate::ProtocolVersion::{self, V2025_11_25, V2026_07_28};
 use crate::jsonrpc::ErrorData;
@@ -23,18 +24,17 @@ fn map_agrees_with_the_facts() {
         ];
         for (table, kind, client) in tables {
             for fact in table {
-                let row = method_info(fact.method)
-                    .unwrap_or_else(|| panic!("{v}: {} has no row", fact.method));
-                assert_eq!(row.kind, kind, "{v}: {}", fact.method);
-                let side = if client {
-                    row.sender.client()
-                } else {
-                    row.sender.server()
-                };
-                assert!(side, "{v}: {} sent by the wrong side", fact.method);
-                assert_eq!(row.type_name, fact.type_name, "{v}: {}", fact.method);
+                let m = fact.method;
+                let row = method_info(m).unwrap_or_else(|| panic!("{v}: {m} has no row"));
+                assert_eq!(row.kind, kind, "{v}: {m}");
+                let side = (client, row.sender.client(), row.sender.server());
+                assert!(
+                    matches!(side, (true, true, _) | (false, _, true)),
+                    "{v}: {m} sent by the wrong side"
+                );
+                assert_eq!(row.type_name, fact.type_name, "{v}: {m}");
                 if let (Some(ours), Some(theirs)) = (row.result, fact.result) {
-                    assert_eq!(ours, theirs, "{v}: result of {}", fact.method);
+                    assert_eq!(ours, theirs, "{v}: result of {m}");
                 }
                 assert!(is_defined_at(v, fact.method, kind, row.sender));
                 used.insert((fact.method, client));
@@ -43,136 +43,92 @@ fn map_agrees_with_the_facts() {
     }
     for row in METHODS {
         // Methods only an extension defines are in no revision's schema tables.
+        let m = row.method;
         let extension = super::ledger::EXTENSION_METHODS
             .iter()
-            .any(|(m, _)| *m == row.method);
-        if extension && !used.iter().any(|(m, _)| *m == row.method) {
+            .any(|(e, _)| *e == m);
+        if extension && !used.iter().any(|(u, _)| *u == m) {
             continue;
         }
-        if row.sender.client() {
-            assert!(
-                used.contains(&(row.method, true)),
-                "{} never sent by clients",
-                row.method
-            );
-        }
-        if row.sender.server() {
-            assert!(
-                used.contains(&(row.method, false)),
-                "{} never sent by servers",
-                row.method
-            );
+        for (client, sends, who) in [
+            (true, row.sender.client(), "clients"),
+            (false, row.sender.server(), "servers"),
+        ] {
+            let used = !sends || used.contains(&(m, client));
+            assert!(used, "{m} never sent by {who}");
         }
     }
 }
 
 fn task(status: TaskStatus) -> TaskInfo {
-    TaskInfo::new(
-        "t1",
-        status,
-        "2026-12-02T04:05:06.789Z",
-        "2026-12-02T04:05:07.000Z",
-        Some(60_000),
-    )
-    .with_poll_interval_ms(200)
+    let (created, updated) = ("2026-12-02T04:05:06.789Z", "2026-12-02T04:05:07.000Z");
+    TaskInfo::new("t1", status, created, updated, Some(60_000)).with_poll_interval_ms(200)
 }
 
+/// The tasks extension's results at 2026-07-28: a created task flat (absent before: a result we
+/// cannot express is our own failure to answer), and `tasks/get` inlining the outcome with the
+/// outcome's result type.
 #[test]
-fn a_created_task_is_flat_at_2026_07_28_and_absent_before() {
-    let body = ServerResult::TaskCreated(TaskCreatedResult::new(task(TaskStatus::Working)));
-    assert_eq!(
-        serialize_for(&body, V2026_07_28).unwrap(),
-        json!({"taskId": "t1", "status": "working",
-            "createdAt": "2026-12-02T04:05:06.789Z", "lastUpdatedAt": "2026-12-02T04:05:07.000Z",
-            "ttlMs": 60_000, "pollIntervalMs": 200, "resultType": "task"})
-    );
-    let e = serialize_for(&body, V2025_11_25).unwrap_err();
-    assert_eq!(e.kind, EmitErrorKind::TypeAbsent);
-    // A result we cannot express is our own failure to answer.
-    assert_eq!(e.code(), -32603);
-}
-
-#[test]
-fn tasks_get_inlines_the_outcome_and_gets_its_result_type() {
+fn task_results_are_emitted_flat_with_their_outcome() {
+    let created = ServerResult::TaskCreated(TaskCreatedResult::new(task(TaskStatus::Working)));
     let result = json!({"content": [{"type": "text", "text": "done"}], "resultType": "complete"});
-    let detailed = DetailedTask::new(task(TaskStatus::Completed))
-        .with_result(result.as_object().unwrap().clone());
-    let body = ServerResult::DetailedTask(GetDetailedTaskResult::new(detailed));
-    let v = serialize_for(&body, V2026_07_28).unwrap();
-    assert_eq!(v["resultType"], "complete");
-    assert_eq!(v["result"], result);
-    assert_eq!(v["status"], "completed");
-    assert!(v.get("error").is_none() && v.get("inputRequests").is_none());
-    let failed =
-        DetailedTask::new(task(TaskStatus::Failed)).with_error(ErrorData::new(-32603, "boom"));
-    let v = serialize_for(
-        &ServerResult::DetailedTask(GetDetailedTaskResult::new(failed)),
-        V2026_07_28,
-    )
-    .unwrap();
-    assert_eq!(v["error"], json!({"code": -32603, "message": "boom"}));
+    let done = DetailedTask::new(task(TaskStatus::Completed));
+    let done = done.with_result(result.as_object().unwrap().clone());
+    let failed = DetailedTask::new(task(TaskStatus::Failed));
+    let failed = failed.with_error(ErrorData::new(-32603, "boom"));
+    let detailed = |t| ServerResult::DetailedTask(GetDetailedTaskResult::new(t));
+    #[rustfmt::skip]
+    let rows = [
+        ("created at 2026-07-28", emitted(&created, V2026_07_28), json!({"body": {"taskId": "t1", "status": "working",
+            "createdAt": "2026-12-02T04:05:06.789Z", "lastUpdatedAt": "2026-12-02T04:05:07.000Z",
+            "ttlMs": 60_000, "pollIntervalMs": 200, "resultType": "task"}})),
+        ("created at 2025-11-25", emitted(&created, V2025_11_25), json!({"refused": "TypeAbsent", "code": -32603})),
+        ("completed", emitted(&detailed(done), V2026_07_28), json!({"body": {"taskId": "t1", "status": "completed",
+            "createdAt": "2026-12-02T04:05:06.789Z", "lastUpdatedAt": "2026-12-02T04:05:07.000Z",
+            "ttlMs": 60_000, "pollIntervalMs": 200, "result": result, "resultType": "complete"}})),
+        ("failed", emitted(&detailed(failed), V2026_07_28), json!({"body": {"taskId": "t1", "status": "failed",
+            "createdAt": "2026-12-02T04:05:06.789Z", "lastUpdatedAt": "2026-12-02T04:05:07.000Z", "ttlMs": 60_000,
+            "pollIntervalMs": 200, "error": {"code": -32603, "message": "boom"}, "resultType": "complete"}})),
+    ];
+    expect(rows);
 }
 
+/// Task results and requests typed per revision, from a value and from text alike: the
+/// extension's detailed task and acknowledgement at 2026-07-28, 2025-11-25's core `Task` for
+/// both methods, and `tasks/update` at 2026-07-28 only.
 #[test]
-fn tasks_get_and_cancel_results_are_typed_per_revision() {
+fn task_results_and_requests_are_typed_per_revision() {
     let detailed = json!({"taskId": "t1", "status": "completed",
         "createdAt": "2026-12-02T04:05:06.789Z", "lastUpdatedAt": "2026-12-02T04:05:07.000Z",
-        "ttlMs": 60_000, "resultType": "complete",
-        "result": {"content": [], "resultType": "complete"}});
-    let text = detailed.to_string();
-    for got in [
-        parse_result_for("tasks/get", &detailed, V2026_07_28),
-        parse_result_for("tasks/get", &text, V2026_07_28),
-    ] {
-        match got.unwrap() {
-            MethodResult::Server(ServerResult::DetailedTask(r)) => {
-                assert_eq!(r.task.task.ttl_ms, Some(60_000));
-                assert!(r.task.result.is_some());
-            }
-            other => panic!("typed as {other:?}"),
-        }
-    }
-    let ack = json!({"resultType": "complete"});
-    assert!(matches!(
-        parse_result_for("tasks/cancel", &ack, V2026_07_28).unwrap(),
-        MethodResult::Server(ServerResult::Empty(_))
-    ));
-    assert!(matches!(
-        parse_result_for("tasks/cancel", &ack.to_string(), V2026_07_28).unwrap(),
-        MethodResult::Server(ServerResult::Empty(_))
-    ));
+        "ttlMs": 60_000, "result": {"content": [], "resultType": "complete"}, "resultType": "complete"});
+    let (ack, text) = (json!({"resultType": "complete"}), detailed.to_string());
     // 2025-11-25's core task: `ttl`, a `Task` for both.
     let core = json!({"taskId": "t1", "status": "cancelled",
         "createdAt": "2025-11-25T10:30:00Z", "lastUpdatedAt": "2025-11-25T10:40:00Z",
         "ttl": 30_000});
-    for method in ["tasks/get", "tasks/cancel"] {
-        assert!(matches!(
-            parse_result_for(method, &core, V2025_11_25).unwrap(),
-            MethodResult::Server(ServerResult::GetTask(_))
-        ));
-    }
-    // A task that is not an object is refused on both paths.
-    assert!(parse_result_for("tasks/get", &json!(["t1"]), V2026_07_28).is_err());
-    assert!(parse_result_for("tasks/get", "[\"t1\"]", V2026_07_28).is_err());
-}
-
-#[test]
-fn tasks_update_parses_at_2026_07_28_only() {
-    let text = r#"{"method": "tasks/update", "params": {"taskId": "t1",
+    let update = r#"{"method": "tasks/update", "params": {"taskId": "t1",
         "inputResponses": {"k": {"action": "accept"}, "other": {"ignored": true}},
         "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}}"#;
-    match parse_as::<ClientRequest>(text, V2026_07_28).unwrap() {
-        ClientRequest::UpdateTask(r) => {
-            assert_eq!(r.params.task_id, "t1");
-            assert_eq!(r.params.input_responses.len(), 2);
-        }
-        other => panic!("parsed as {}", other.method()),
-    }
-    let e = parse_as::<ClientRequest>(text, V2025_11_25).unwrap_err();
-    assert_eq!(e.kind, ParseErrorKind::UnknownMethod);
-    let get = r#"{"method": "tasks/get", "params": {"taskId": "t1"}}"#;
-    assert!(parse_as::<ClientRequest>(get, V2026_07_28).is_ok());
-    let list = r#"{"method": "tasks/list", "params": {}}"#;
-    let e = parse_as::<ClientRequest>(list, V2026_07_28).unwrap_err();
-    assert_eq!(e.kind, ParseErrorKind::UnknownMethod);
+    let request = |text: &str, v| parsed(parse_as::<ClientRequest>(text, v));
+    #[rustfmt::skip]
+    let rows = [
+        ("tasks/get", typed(parse_result_for("tasks/get", &detailed, V2026_07_28)),
+            json!({"typed": "Server::DetailedTask", "body": detailed})),
+        ("tasks/get from text", typed(parse_result_for("tasks/get", &text, V2026_07_28)),
+            json!({"typed": "Server::DetailedTask", "body": detailed})),
+        ("tasks/cancel", typed(parse_result_for("tasks/cancel", &ack, V2026_07_28)), json!({"typed": "Server::Empty"})),
+        ("tasks/cancel from text", typed(parse_result_for("tasks/cancel", &ack.to_string(), V2026_07_28)),
+            json!({"typed": "Server::Empty"})),
+        ("a core tasks/get", typed(parse_result_for("tasks/get", &core, V2025_11_25)), json!({"typed": "Server::GetTask"})),
+        ("a core tasks/cancel", typed(parse_result_for("tasks/cancel", &core, V2025_11_25)), json!({"typed": "Server::GetTask"})),
+        // A task that is not an object is refused on both paths.
+        ("a task in an array", typed(parse_result_for("tasks/get", &json!(["t1"]), V2026_07_28)), json!({"kind": "Invalid"})),
+        ("a task in an array, text", typed(parse_result_for("tasks/get", "[\"t1\"]", V2026_07_28)), json!({"kind": "Invalid"})),
+        ("tasks/update", request(update, V2026_07_28), json!({"body": serde_json::from_str::<Value>(update).unwrap()})),
+        ("tasks/update at 2025-11-25", request(update, V2025_11_25), json!({"kind": "UnknownMethod"})),
+        ("tasks/get", request(r#"{"method": "tasks/get", "params": {"taskId": "t1"}}"#, V2026_07_28),
+            json!({"body": {"method": "tasks/get", "params": {"taskId": "t1"}}})),
+        ("tasks/list", request(r#"{"method": "tasks/list", "params": {}}"#, V2026_07_28), json!({"kind": "UnknownMethod"})),
+    ];
+    check(rows);
 }

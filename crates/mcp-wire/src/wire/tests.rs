@@ -70,6 +70,20 @@ pub(super) fn parsed<T: serde::Serialize>(got: Result<T, ParseError>) -> Value {
     got.map_or_else(|e| fault(&e), |body| json!({"body": body}))
 }
 
+/// A typed result as [`parsed`] gives it, with its `typed` variant (see [`variant`]).
+pub(super) fn typed(got: Result<MethodResult, ParseError>) -> Value {
+    let variant = got.as_ref().map(variant).ok();
+    let mut got = parsed(got);
+    got["typed"] = json!(variant);
+    got
+}
+
+/// A result's variant, as `Side::Variant` (`Server::CallTool`).
+pub(super) fn variant(r: &MethodResult) -> String {
+    let debug = format!("{r:?}");
+    debug.split('(').take(2).collect::<Vec<_>>().join("::")
+}
+
 /// A parse's fault as a value (see [`parsed`]).
 pub(super) fn fault(e: &ParseError) -> Value {
     json!({"kind": format!("{:?}", e.kind), "code": e.code(), "at": e.path.pointer(),

@@ -13,7 +13,7 @@ use crate::model::{
     ServerNotification, ServerRequest, ServerResult,
 };
 use crate::wire::INPUT_REQUIRED_METHODS;
-use crate::wire::tests::{Emitted, check, emitted, expect, fault, outcome, parsed};
+use crate::wire::tests::{Emitted, check, emitted, expect, fault, outcome, parsed, variant};
 
 /// Whether `text` reads as a frame at `v`, with the client's or the server's body types.
 fn reads(text: &str, v: ProtocolVersion, answering: Option<ResultFor<'_>>) -> bool {
@@ -46,11 +46,7 @@ where
     let mut got = match read {
         Ok(TypedFrame::Request(r)) => json!({"request": r.request, "id": r.id}),
         Ok(TypedFrame::Notification(n)) => json!({"notification": n.notification}),
-        Ok(TypedFrame::Response(r)) => {
-            let variant = format!("{:?}", r.result);
-            let variant: Vec<_> = variant.split('(').take(2).collect();
-            json!({"typed": variant.join("::"), "id": r.id})
-        }
+        Ok(TypedFrame::Response(r)) => json!({"typed": variant(&r.result), "id": r.id}),
         Ok(TypedFrame::UntypedResponse { id, result }) => {
             json!({"untyped": result.get(), "id": id})
         }
