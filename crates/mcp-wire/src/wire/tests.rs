@@ -441,11 +441,8 @@ mod completeness {
                 }
             }
         }
-        assert!(
-            missing.is_empty(),
-            "ledger rows missing for:\n  {}",
-            missing.join("\n  ")
-        );
+        let missing = missing.join("\n  ");
+        assert!(missing.is_empty(), "ledger rows missing for:\n  {missing}");
     }
 
     /// Superset owners that no schema revision names (inline objects there).
@@ -502,15 +499,9 @@ mod type_table {
     fn nested_availability_matches_the_schemas() {
         for t in TYPES {
             for v in ProtocolVersion::ALL {
-                if extension_only(t.name, v) {
-                    assert!(t.nested.contains(v), "{t}: its extension revision {v}");
-                    continue;
-                }
-                assert_eq!(
-                    t.nested.contains(v),
-                    facts::revision(v).has_type(t.name),
-                    "{t} at {v}"
-                );
+                // A type an extension adds exists at its extension revision.
+                let defined = extension_only(t.name, v) || facts::revision(v).has_type(t.name);
+                assert_eq!(t.nested.contains(v), defined, "{t} at {v}");
             }
         }
     }
@@ -524,24 +515,20 @@ mod type_table {
                     continue;
                 }
                 let f = facts::revision(v);
-                let tables = f
-                    .client_requests
+                let requests = [f.client_requests, f.server_requests].concat();
+                let methods = [
+                    requests,
+                    [f.client_notifications, f.server_notifications].concat(),
+                ];
+                let methods = methods.concat();
+                let is_body = methods
                     .iter()
-                    .chain(f.server_requests)
-                    .chain(f.client_notifications)
-                    .chain(f.server_notifications);
-                let mut is_body = false;
-                let mut is_member = false;
-                for m in tables {
-                    is_body |= m.type_name == t.name || m.result == Some(t.name);
-                    is_member = true;
-                }
+                    .any(|m| m.type_name == t.name || m.result == Some(t.name));
                 // Results that answer a request in place of its table result: a task handle
                 // (task-augmented requests) and the 2026-07-28 input-required interim result; and
                 // EmptyResult, which 2026-07-28 defines though no core method of it returns one.
-                if ["CreateTaskResult", "InputRequiredResult", "EmptyResult"].contains(&t.name)
-                    || !is_member
-                {
+                let in_place = ["CreateTaskResult", "InputRequiredResult", "EmptyResult"];
+                if in_place.contains(&t.name) || methods.is_empty() {
                     continue;
                 }
                 // Results of methods and messages of the tables are bodies; the rest of TYPES are
@@ -590,13 +577,9 @@ mod union_members {
         }
     }
 
-    /// Every union site of every revision, with the superset names of its members (a member
-    /// row `Same(name)` says which superset member a revision's differently named one is).
-    pub(super) fn sites() -> Sites {
-        sites_named(true)
-    }
-
-    /// [`sites`], with the revisions' own member names when `!same`.
+    /// Every union site of every revision, with the superset names of its members when `same`
+    /// (a member row `Same(name)` says which superset member a revision's differently named one
+    /// is), or the revisions' own names.
     fn sites_named(same: bool) -> Sites {
         let mut out = Sites::new();
         for v in ProtocolVersion::ALL {
@@ -651,9 +634,9 @@ mod union_members {
 
     /// `(site, member, revisions of the site that lack it)` for every member some revision of
     /// its site lacks.
-    pub(super) fn differing() -> Vec<(String, &'static str, Revisions)> {
+    fn differing() -> Vec<(String, &'static str, Revisions)> {
         let mut out = Vec::new();
-        for (site, by_rev) in sites() {
+        for (site, by_rev) in sites_named(true) {
             let all: BTreeSet<&'static str> = by_rev.values().flatten().copied().collect();
             for m in all {
                 let lacking = Revisions::from_iter(
@@ -692,10 +675,10 @@ mod union_members {
                 undecided.push(format!("{m} in {site} (lacking at {lacking})"));
             }
         }
+        let undecided = undecided.join("\n  ");
         assert!(
             undecided.is_empty(),
-            "member rows missing for:\n  {}",
-            undecided.join("\n  ")
+            "member rows missing for:\n  {undecided}"
         );
     }
 
