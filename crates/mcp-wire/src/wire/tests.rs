@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 use super::json::tests::{json_value, tricky_string};
 use super::*;
 use crate::ProtocolVersion::{self, *};
+use crate::facts::{FieldFact, RevisionFacts, TypeKind, TypeRef};
 use crate::model::{
     CacheScope, CallToolRequest, CallToolResult, CancelledNotification, ContentBlock,
     CreateMessageRequest, ElicitRequest, ElicitResult, EmptyResult, InitializeResult,
@@ -355,55 +356,54 @@ proptest::proptest! {
     }
 }
 
+/// The objects of revision `rev` with their fields: object definitions, aliases of one
+/// (`EmptyResult = Result`), and the inline `params` objects of `XRequest`/`XNotification`,
+/// named `XRequestParams`/`XNotificationParams` as 2025-11-25 names them.
+fn objects(rev: &RevisionFacts) -> Vec<(String, &'static [FieldFact])> {
+    let mut out = Vec::new();
+    for t in rev.types {
+        let fields = match (t.kind, t.target) {
+            (TypeKind::Object, _) => t.fields,
+            (TypeKind::Other, Some(TypeRef::Named(target))) => match rev.type_fact(target) {
+                Some(o) if o.kind == TypeKind::Object => o.fields,
+                _ => continue,
+            },
+            _ => continue,
+        };
+        out.push((t.name.to_owned(), fields));
+        if let Some(p) = t.field("params")
+            && let TypeRef::Object { fields: inner, .. } = p.ty
+            && (t.name.ends_with("Request") || t.name.ends_with("Notification"))
+        {
+            out.push((format!("{}Params", t.name), inner));
+        }
+    }
+    out
+}
+
 /// The ledger against the generated field tables.
 mod completeness {
     use std::collections::BTreeMap;
 
     use crate::ProtocolVersion;
-    use crate::facts::{self, TypeKind, TypeRef};
+    use crate::facts;
     use crate::wire::ledger::{Action, LEDGER, TYPES};
     use crate::wire::revs::Revisions;
 
-    /// Owner → field → revisions defining it, and owner → revisions defining the owner.
-    /// Inline `params` objects of `XRequest`/`XNotification` are named `XRequestParams` /
-    /// `XNotificationParams`, the names 2025-11-25 gives them.
-    type Fields = BTreeMap<&'static str, BTreeMap<&'static str, Revisions>>;
+    /// Owner → field → revisions defining it, and owner → revisions defining the owner (see
+    /// `objects`).
+    type Fields = BTreeMap<String, BTreeMap<&'static str, Revisions>>;
 
-    fn field_tables() -> (Fields, BTreeMap<&'static str, Revisions>) {
-        let mut fields_by_owner = Fields::new();
-        let mut owners: BTreeMap<&'static str, Revisions> = BTreeMap::new();
+    fn field_tables() -> (Fields, BTreeMap<String, Revisions>) {
+        let (mut fields_by_owner, mut owners) = (Fields::new(), BTreeMap::new());
         for v in ProtocolVersion::ALL {
-            let only = Revisions::only(v);
-            let rev = facts::revision(v);
-            let mut add = |owner: &'static str, list: &'static [crate::facts::FieldFact]| {
-                let o = owners.entry(owner).or_insert(Revisions::NONE);
-                *o = o.or(only);
+            for (owner, fields) in super::objects(facts::revision(v)) {
+                let o = owners.entry(owner.clone()).or_insert(Revisions::NONE);
+                *o = o.or(Revisions::only(v));
                 let map = fields_by_owner.entry(owner).or_default();
-                for f in list {
+                for f in fields {
                     let r = map.entry(f.name).or_insert(Revisions::NONE);
-                    *r = r.or(only);
-                }
-            };
-            for t in rev.types {
-                // An alias of an object definition (`EmptyResult = Result`) has its fields.
-                let fields = match (t.kind, t.target) {
-                    (TypeKind::Object, _) => t.fields,
-                    (TypeKind::Other, Some(TypeRef::Named(target))) => {
-                        match rev.type_fact(target) {
-                            Some(o) if o.kind == TypeKind::Object => o.fields,
-                            _ => continue,
-                        }
-                    }
-                    _ => continue,
-                };
-                add(t.name, fields);
-                if let Some(p) = t.field("params")
-                    && let TypeRef::Object { fields: inner, .. } = p.ty
-                    && (t.name.ends_with("Request") || t.name.ends_with("Notification"))
-                {
-                    let name: &'static str =
-                        Box::leak(format!("{}Params", t.name).into_boxed_str());
-                    add(name, inner);
+                    *r = r.or(Revisions::only(v));
                 }
             }
         }
@@ -602,30 +602,15 @@ mod union_members {
                     .collect();
                 out.entry(site).or_default().insert(v, members);
             };
-            for t in rev.types {
-                match t.kind {
-                    TypeKind::Union => add(
-                        t.name.to_owned(),
-                        members_of(rev, &TypeRef::Union(t.members)).unwrap_or_default(),
-                    ),
-                    TypeKind::Object => {
-                        for f in t.fields {
-                            if let Some(ms) = members_of(rev, &f.ty) {
-                                add(format!("{}.{}", t.name, f.name), ms);
-                            }
-                            // Inline params objects, named as 2025-11-25 names them.
-                            if f.name == "params"
-                                && let TypeRef::Object { fields, .. } = f.ty
-                            {
-                                for p in fields.iter() {
-                                    if let Some(ms) = members_of(rev, &p.ty) {
-                                        add(format!("{}Params.{}", t.name, p.name), ms);
-                                    }
-                                }
-                            }
-                        }
+            for t in rev.types.iter().filter(|t| t.kind == TypeKind::Union) {
+                let members = members_of(rev, &TypeRef::Union(t.members));
+                add(t.name.to_owned(), members.unwrap_or_default());
+            }
+            for (owner, fields) in super::objects(rev) {
+                for f in fields {
+                    if let Some(ms) = members_of(rev, &f.ty) {
+                        add(format!("{owner}.{}", f.name), ms);
                     }
-                    _ => {}
                 }
             }
         }
