@@ -15,25 +15,15 @@ use crate::model::{ClientNotification, ClientRequest, ServerNotification, Server
 /// `null`, empty, `_meta`-only or partial `params`.
 fn bodies(methods: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
+    #[rustfmt::skip]
+    let params = ["null", "{}", r#"{"_meta":{}}"#, r#"{"_meta":{"progressToken":1}}"#, r#"{"name":"x"}"#,
+        r#"{"uri":7}"#, "[]"];
     for m in methods {
-        for params in [
-            None,
-            Some("null"),
-            Some("{}"),
-            Some(r#"{"_meta":{}}"#),
-            Some(r#"{"_meta":{"progressToken":1}}"#),
-            Some(r#"{"name":"x"}"#),
-            Some(r#"{"uri":7}"#),
-            Some("[]"),
-        ] {
-            out.push(match params {
-                None => format!(r#"{{"method":"{m}"}}"#),
-                Some(p) => format!(r#"{{"method":"{m}","params":{p}}}"#),
-            });
+        out.push(format!(r#"{{"method":"{m}"}}"#));
+        for p in params {
+            out.push(format!(r#"{{"method":"{m}","params":{p}}}"#));
             // The same body with an unknown member and the method last.
-            if let Some(p) = params {
-                out.push(format!(r#"{{"paraeCms":{p},"method":"{m}"}}"#));
-            }
+            out.push(format!(r#"{{"paraeCms":{p},"method":"{m}"}}"#));
         }
     }
     out

@@ -85,15 +85,16 @@ fn frames_are_typed_or_refused_keeping_a_usable_id() {
     let tasks = r#"{"jsonrpc":"2.0","id":2,"method":"tasks/list"}"#;
     let call = r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"hi"}]}}"#;
     let server = read_as::<ServerRequest, ServerNotification>;
+    let at_06 = |text: &str| read(text, V2025_06_18, None);
     let (list, tools) = (
         json!({"method": "tasks/list"}),
         Some(ResultFor::method("tools/list")),
     );
     #[rustfmt::skip]
     let rows = [
-        ("a request", read(r#"{"jsonrpc":"2.0","id":"a","method":"tools/list","params":{}}"#, V2025_06_18, None),
+        ("a request", at_06(r#"{"jsonrpc":"2.0","id":"a","method":"tools/list","params":{}}"#),
             json!({"request": {"method": "tools/list", "params": {}}, "id": "a"})),
-        ("a notification", read(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, V2025_06_18, None),
+        ("a notification", at_06(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#),
             json!({"notification": {"method": "notifications/initialized"}})),
         // The reply's message is for the peer: no crate prefix, no revision, no type name.
         ("a bad body", read(r#"{"jsonrpc":"2.0","id":41,"method":"tools/call","params":{"name":5}}"#, V2025_11_25, None),
@@ -120,30 +121,29 @@ fn frames_are_typed_or_refused_keeping_a_usable_id() {
         ("a result of bogus/method", parsed(parse_result_for("bogus/method", &json!({}), V2025_03_26)),
             json!({"kind": "UnknownMethod"})),
         // Not JSON: -32700, answered with a null id; a bad `jsonrpc` with a usable id keeps it.
-        ("not JSON", read("{\"jsonrpc\":", V2025_06_18, None), json!({"code": -32700, "id": null, "reply": {"id": null, "code": -32700}})),
-        ("jsonrpc 1.0", read(r#"{"jsonrpc":"1.0","id":9,"method":"ping"}"#, V2025_06_18, None),
+        ("not JSON", at_06("{\"jsonrpc\":"), json!({"code": -32700, "id": null, "reply": {"id": null, "code": -32700}})),
+        ("jsonrpc 1.0", at_06(r#"{"jsonrpc":"1.0","id":9,"method":"ping"}"#),
             json!({"code": -32600, "id": 9, "at": "/jsonrpc"})),
         // A null, boolean or fractional id on a request is invalid, never a notification.
-        ("a null id", read(r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#, V2025_06_18, None),
+        ("a null id", at_06(r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#),
             json!({"code": -32600, "id": null, "reply": {"id": null, "code": -32600}})),
-        ("a boolean id", read(r#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#, V2025_06_18, None),
+        ("a boolean id", at_06(r#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#),
             json!({"code": -32600, "id": null, "reply": {"id": null, "code": -32600}})),
-        ("a fractional id", read(r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#, V2025_06_18, None),
+        ("a fractional id", at_06(r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#),
             json!({"code": -32600, "id": null, "reply": {"id": null, "code": -32600}})),
-        ("a u64 id", read(r#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"ping"}"#, V2025_06_18, None),
+        ("a u64 id", at_06(r#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"ping"}"#),
             json!({"code": -32600, "id": null, "reply": {"id": null, "code": -32600}})),
-        ("a batch", read(r#"[{"jsonrpc":"2.0","method":"ping"}]"#, V2025_06_18, None), json!({"says": ["batch"]})),
+        ("a batch", at_06(r#"[{"jsonrpc":"2.0","method":"ping"}]"#), json!({"says": ["batch"]})),
         // The envelope fault reads at the revision asked for.
-        ("result and error", read(r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}"#, V2025_06_18, None),
+        ("result and error", at_06(r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}"#),
             json!({"code": -32600, "version": "2025-06-18"})),
-        ("a bad notification", read(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":"x"}}"#,
-            V2025_06_18, None), json!({"reads": false, "reply": null})),
+        ("a bad notification", at_06(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":"x"}}"#), json!({"reads": false, "reply": null})),
         ("a bad result", read(r#"{"jsonrpc":"2.0","id":3,"result":{"tools":5}}"#, V2025_06_18, tools),
             json!({"id": 3, "at": "/result/tools", "reply": null})),
         // Responses are typed by the request they answer, kept as text without it.
         ("untyped", server(call, V2025_06_18, None), json!({"untyped": r#"{"content":[{"type":"text","text":"hi"}]}"#, "id": 3})),
         ("typed", server(call, V2025_06_18, Some(ResultFor::method("tools/call"))), json!({"typed": "Server::CallTool", "id": 3})),
-        ("an error response", read(r#"{"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"no"}}"#, V2025_06_18, None),
+        ("an error response", at_06(r#"{"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"no"}}"#),
             json!({"error": -32601, "id": "x"})),
     ];
     check(rows);
