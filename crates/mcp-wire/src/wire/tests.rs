@@ -455,31 +455,20 @@ mod completeness {
             if SUPERSET_OWNERS.contains(&r.owner) {
                 continue;
             }
-            let owner = r.owner;
-            assert!(
-                fields.contains_key(owner),
-                "{r}: no revision defines {owner}"
-            );
-            let Some(defined) = fields[r.owner].get(r.field) else {
+            let (owner, field) = (r.owner, r.field);
+            assert!(fields.contains_key(owner), "{r}: no revision has {owner}");
+            let Some(defined) = fields[owner].get(field) else {
                 // A superset-only field (e.g. `resultType` on a result type that never had it):
-                // it must be stripped everywhere.
-                assert!(
-                    r.action == Action::Strip && r.revisions.contains_all(owners[r.owner]),
-                    "{r}: no revision defines {}.{}, so it must be stripped wherever the owner exists",
-                    r.owner,
-                    r.field
-                );
+                // it must be stripped wherever the owner exists.
+                let stripped = r.action == Action::Strip && r.revisions.contains_all(owners[owner]);
+                assert!(stripped, "{r}: no revision defines {owner}.{field}");
                 continue;
             };
             // A strip or pass row applies where the field is not defined; a value row where it
             // exists (or, for `Absent`, is required).
             let value_row = matches!(r.action, Action::Refuse(_));
             for v in r.revisions.iter() {
-                assert_eq!(
-                    defined.contains(v),
-                    value_row,
-                    "{r}: does {v} define the field?"
-                );
+                assert_eq!(defined.contains(v), value_row, "{r}: defined at {v}?");
             }
         }
     }
@@ -546,7 +535,7 @@ mod union_members {
 
     use crate::ProtocolVersion;
     use crate::facts::{self, TypeKind, TypeRef};
-    use crate::wire::ledger::{MEMBERS, MemberAction, TYPES};
+    use crate::wire::ledger::{MEMBERS, MemberAction, TYPES, extension_only};
     use crate::wire::revs::Revisions;
 
     /// Site (a union definition, or `Owner.field` typed as a union) → revision → member names.
@@ -620,12 +609,8 @@ mod union_members {
         for (site, by_rev) in sites_named(true) {
             let all: BTreeSet<&'static str> = by_rev.values().flatten().copied().collect();
             for m in all {
-                let lacking = Revisions::from_iter(
-                    by_rev
-                        .iter()
-                        .filter(|(_, ms)| !ms.contains(m))
-                        .map(|(v, _)| *v),
-                );
+                let lacking = by_rev.iter().filter(|(_, ms)| !ms.contains(m));
+                let lacking = Revisions::from_iter(lacking.map(|(v, _)| *v));
                 if !lacking.is_empty() {
                     out.push((site.clone(), m, lacking));
                 }
@@ -639,11 +624,8 @@ mod union_members {
         let mut undecided = Vec::new();
         for (site, m, lacking) in differing() {
             // Where an extension adds the member (its EXTENSION_TYPES row), it is decided.
-            let lacking = Revisions::from_iter(
-                lacking
-                    .iter()
-                    .filter(|v| !crate::wire::ledger::extension_only(m, *v)),
-            );
+            let lacking = lacking.iter().filter(|v| !extension_only(m, *v));
+            let lacking = Revisions::from_iter(lacking);
             let row = MEMBERS
                 .iter()
                 .any(|r| r.union == site && r.member == m && r.revisions.contains_all(lacking));
@@ -656,11 +638,8 @@ mod union_members {
                 undecided.push(format!("{m} in {site} (lacking at {lacking})"));
             }
         }
-        let undecided = undecided.join("\n  ");
-        assert!(
-            undecided.is_empty(),
-            "member rows missing for:\n  {undecided}"
-        );
+        let missing = undecided.join("\n  ");
+        assert!(missing.is_empty(), "member rows missing for:\n  {missing}");
     }
 
     #[test]
