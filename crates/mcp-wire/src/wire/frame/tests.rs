@@ -289,11 +289,8 @@ fn good_frames_are_read_in_any_member_order() {
             .any(|v| reads(text, v, None));
         assert!(somewhere, "{text} reads nowhere");
     }
-    let (tools, call) = (
-        Some(ResultFor::method("tools/list")),
-        Some(ResultFor::method("tools/call")),
-    );
-    let mut rows = Vec::new();
+    let tools = Some(ResultFor::method("tools/list"));
+    let (call, mut rows) = (Some(ResultFor::method("tools/call")), Vec::new());
     // Responses: typed where they stand when the id comes first, after the id when it comes
     // last, and kept as text without the request they answer.
     for text in [
@@ -301,14 +298,11 @@ fn good_frames_are_read_in_any_member_order() {
         r#"{"result":{"tools":[]},"jsonrpc":"2.0","id":3}"#,
     ] {
         for v in ProtocolVersion::ALL {
-            let typed = json!({"reads": true, "typed": "Server::ListTools", "asked": 3});
-            rows.push((format!("{text} at {v}"), read(text, v, tools), typed));
-            let untyped = json!({"reads": true, "id": 3, "asked": 3});
-            rows.push((
-                format!("{text} untyped at {v}"),
-                read(text, v, None),
-                untyped,
-            ));
+            #[rustfmt::skip]
+            rows.extend([
+                (format!("{text} at {v}"), read(text, v, tools), json!({"reads": true, "typed": "Server::ListTools", "asked": 3})),
+                (format!("{text} untyped at {v}"), read(text, v, None), json!({"reads": true, "id": 3, "asked": 3})),
+            ]);
         }
     }
     // A task-augmented answer and an input-required one take the routes that type them.
@@ -475,11 +469,8 @@ fn text_and_value_readers_judge_envelopes_alike() {
         let value = Envelope::of(&frame).unwrap_err();
         assert_eq!(split.code(), value.code(), "{text}");
         assert_eq!(split.error.path, value.path, "{text}");
-        let message = &split.error.message;
-        assert!(
-            value.to_string().contains(message),
-            "{text}: {message} vs {value}"
-        );
+        let (message, value) = (&split.error.message, value.to_string());
+        assert!(value.contains(message), "{text}: {message} vs {value}");
         let usable = frame.get("id").and_then(RequestId::from_value);
         let usable = usable.filter(|_| split.error.path.pointer() != "/id");
         assert_eq!(split.id, usable, "{text}");
@@ -493,11 +484,8 @@ fn text_and_value_readers_judge_envelopes_alike() {
         json!({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error","data":[1]}}),
     ] {
         let text = frame.to_string();
-        let (split, value) = (
-            RawFrame::split(&text).unwrap(),
-            Envelope::of(&frame).unwrap(),
-        );
-        assert_eq!(split.envelope(), &value, "{text}");
+        let split = RawFrame::split(&text).unwrap();
+        assert_eq!(split.envelope(), &Envelope::of(&frame).unwrap(), "{text}");
     }
 }
 
