@@ -28,10 +28,8 @@ fn map_agrees_with_the_facts() {
                 let row = method_info(m).unwrap_or_else(|| panic!("{v}: {m} has no row"));
                 assert_eq!(row.kind, kind, "{v}: {m}");
                 let side = (client, row.sender.client(), row.sender.server());
-                assert!(
-                    matches!(side, (true, true, _) | (false, _, true)),
-                    "{v}: {m} sent by the wrong side"
-                );
+                let right = matches!(side, (true, true, _) | (false, _, true));
+                assert!(right, "{v}: {m} sent by the wrong side");
                 assert_eq!(row.type_name, fact.type_name, "{v}: {m}");
                 if let (Some(ours), Some(theirs)) = (row.result, fact.result) {
                     assert_eq!(ours, theirs, "{v}: result of {m}");

@@ -202,10 +202,8 @@ fn results_get_the_2026_members_and_lose_them_below() {
 /// verbatim below, where it is opaque metadata; members of other revisions stripped.
 #[test]
 fn requests_carry_the_meta_and_members_of_their_revision() {
-    let (pv, caps) = (
-        "io.modelcontextprotocol/protocolVersion",
-        "io.modelcontextprotocol/clientCapabilities",
-    );
+    let pv = "io.modelcontextprotocol/protocolVersion";
+    let caps = "io.modelcontextprotocol/clientCapabilities";
     #[rustfmt::skip]
     let (cursor, no_params, task, retry): (ListToolsRequest, ListToolsRequest, CallToolRequest, CallToolRequest) = (
         body(json!({"method": "tools/list", "params": {"_meta": identity(json!({})), "cursor": "c1"}})),
@@ -669,38 +667,20 @@ mod union_members {
     /// The unions found: a new one (a regenerated schema) must be looked at, not slip through.
     #[test]
     fn the_differing_unions_are_the_known_ones() {
-        let found: BTreeSet<String> = differing().into_iter().map(|(s, _, _)| s).collect();
-        let known = [
-            "CallToolResult.content",
-            "ClientNotification",
-            "ClientRequest",
-            "ClientResult",
-            "CreateMessageResult.content",
-            "PrimitiveSchemaDefinition",
-            "PromptMessage.content",
-            "SamplingMessage.content",
-            "ServerNotification",
-            "ServerRequest",
-            "ServerResult",
-        ];
-        assert_eq!(
-            found,
-            known.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>()
-        );
+        let differing = differing();
+        let found: BTreeSet<&str> = differing.iter().map(|(s, _, _)| s.as_str()).collect();
+        #[rustfmt::skip]
+        let known = ["CallToolResult.content", "ClientNotification", "ClientRequest", "ClientResult",
+            "CreateMessageResult.content", "PrimitiveSchemaDefinition", "PromptMessage.content",
+            "SamplingMessage.content", "ServerNotification", "ServerRequest", "ServerResult"];
+        assert_eq!(found, BTreeSet::from(known));
         // The nested schema union of issue 14: three 2025-11-25 members 2025-06-18 lacks.
-        let psd: Vec<&str> = differing()
-            .into_iter()
-            .filter(|(s, _, _)| s == "PrimitiveSchemaDefinition")
-            .map(|(_, m, _)| m)
-            .collect();
-        assert_eq!(
-            psd,
-            [
-                "TitledMultiSelectEnumSchema",
-                "TitledSingleSelectEnumSchema",
-                "UntitledMultiSelectEnumSchema"
-            ]
-        );
+        let psd = differing
+            .iter()
+            .filter(|(s, _, _)| s == "PrimitiveSchemaDefinition");
+        let psd: Vec<&str> = psd.map(|(_, m, _)| *m).collect();
+        #[rustfmt::skip]
+        assert_eq!(psd, ["TitledMultiSelectEnumSchema", "TitledSingleSelectEnumSchema", "UntitledMultiSelectEnumSchema"]);
     }
 }
 
@@ -778,19 +758,16 @@ fn retry_members_are_those_of_the_input_required_methods() {
         let method = value["method"].as_str().unwrap().to_owned();
         let mut request: crate::model::ClientRequest = serde_json::from_value(value).unwrap();
         let retried = INPUT_REQUIRED_METHODS.contains(&method.as_str());
-        match request.retry_members_mut() {
-            Some(members) => {
-                assert!(retried, "{method}");
-                assert_eq!(members.request_state.as_deref(), Some("s"), "{method}");
-                *members.request_state = None;
-                *members.input_responses = Some(crate::model::InputResponses::new());
-            }
-            None => assert!(!retried, "{method}"),
-        }
-        if retried {
-            let params = serde_json::to_value(&request).unwrap()["params"].clone();
-            assert!(params.get("requestState").is_none(), "{method}");
-            assert_eq!(params["inputResponses"], json!({}), "{method}");
-        }
+        let Some(members) = request.retry_members_mut() else {
+            assert!(!retried, "{method}");
+            continue;
+        };
+        assert!(retried, "{method}");
+        assert_eq!(members.request_state.as_deref(), Some("s"), "{method}");
+        *members.request_state = None;
+        *members.input_responses = Some(crate::model::InputResponses::new());
+        let params = &serde_json::to_value(&request).unwrap()["params"];
+        assert!(params.get("requestState").is_none(), "{method}");
+        assert_eq!(params["inputResponses"], json!({}), "{method}");
     }
 }

@@ -207,23 +207,18 @@ fn framed(id: Option<&RequestId>, body: &Emitted, member: Option<&str>) -> Value
 /// the body's report with the pointers of the frame.
 #[test]
 fn envelopes_emit_their_bodies_framed() {
-    let result = MethodResult::Server(ServerResult::CallTool(CallToolResult::new(vec![
-        ContentBlock::text("hi"),
-    ])));
+    let hi = CallToolResult::new(vec![ContentBlock::text("hi")]);
+    let result = MethodResult::Server(ServerResult::CallTool(hi));
     let mut frames: Vec<JsonRpcMessage<ClientRequest, ClientNotification, MethodResult>> =
         vec![JsonRpcMessage::Response(JsonRpcResponse::new(7, result))];
     // Each read at the revision that has its method, emitted at every one.
-    for (t, at) in [
-        (
-            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#,
-            V2026_07_28,
-        ),
+    #[rustfmt::skip]
+    let texts = [
+        (r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#, V2026_07_28),
         (r#"{"jsonrpc":"2.0","id":"p","method":"ping"}"#, V2025_06_18),
-        (
-            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#,
-            V2026_07_28,
-        ),
-    ] {
+        (r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#, V2026_07_28),
+    ];
+    for (t, at) in texts {
         match parse_frame(t, at).unwrap() {
             TypedFrame::Request(r) => frames.push(JsonRpcMessage::Request(r)),
             TypedFrame::Notification(n) => frames.push(JsonRpcMessage::Notification(n)),
