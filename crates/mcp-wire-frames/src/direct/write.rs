@@ -3,7 +3,6 @@
 
 use mcp_wire::ProtocolVersion;
 use mcp_wire::model::{ClientNotification, ClientRequest, ServerNotification, ServerRequest};
-use mcp_wire::wire::in_place::Source;
 use mcp_wire::wire::{
     self, EmitError, EmitErrorKind, MethodResult, ParseError, ParseErrorKind, WireBody, WireParse,
 };
@@ -54,9 +53,7 @@ pub(super) fn through<T: WireParse + WireBody + Restate>(
     verdict: &mut Verdict,
 ) -> Result<(), GiveUp> {
     let mut slot: Option<T> = None;
-    wire::in_place::parse(Source::Text(text), from, &mut slot)
-        .ok_or(GiveUp)?
-        .map_err(|e| parse_failed(e, verdict))?;
+    wire::in_place::parse_str(text, from, &mut slot).map_err(|e| parse_failed(e, verdict))?;
     let model = slot.as_mut().ok_or(GiveUp)?;
     model.restate(to);
     wire::serialize_for_vec(model, to, out).map_err(|e| emit_failed(e, verdict))
@@ -81,8 +78,7 @@ pub(super) fn emit(
     match kind {
         BodyKind::Request(C2s) if let Some(identity) = restated => {
             let mut slot: Option<ClientRequest> = None;
-            let parsed = wire::in_place::parse(Source::Text(text), from, &mut slot);
-            if let Err(e) = parsed.ok_or(GiveUp)? {
+            if let Err(e) = wire::in_place::parse_str(text, from, &mut slot) {
                 // The general path parses the body with the entries it lacked: it decides.
                 return Err(match identity.entries.is_empty() {
                     true => parse_failed(e, verdict),
@@ -102,17 +98,18 @@ pub(super) fn emit(
         BodyKind::Notification(S2c) => through::<ServerNotification>(text, from, to, out, verdict),
         BodyKind::Result(_, answering) => {
             let mut slot = None;
-            let source = match unchecked {
-                false => Source::Text(text),
-                true => Source::Unchecked {
+            let parsed = match unchecked {
+                false => wire::in_place::parse_result_str(answering, text, from, &mut slot),
+                true => wire::in_place::parse_unchecked_result_str(
+                    answering,
                     text,
-                    levels: UNCHECKED_LEVELS,
-                },
+                    UNCHECKED_LEVELS,
+                    from,
+                    &mut slot,
+                )
+                .ok_or(GiveUp)?,
             };
-            let parsed = wire::in_place::parse_result(answering, source, from, &mut slot);
-            parsed
-                .ok_or(GiveUp)?
-                .map_err(|e| parse_failed(e, verdict))?;
+            parsed.map_err(|e| parse_failed(e, verdict))?;
             match slot.as_mut().ok_or(GiveUp)? {
                 MethodResult::Server(r) => {
                     r.restate(to);

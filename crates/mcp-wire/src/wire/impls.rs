@@ -6,9 +6,9 @@ use serde_json::{Map, Value};
 use self::sealed::Sealed;
 use super::body::{BodyInfo, BodyKind};
 use super::parse::MethodResult;
-use super::parse::{Arm, MandateFacts, MethodTable, ParseKind, Ranked, WireParse, plain, ranked};
+use super::parse::{Arm, MandateFacts, MethodTable, ParseKind, WireParse, plain, ranked};
 use super::planned::{Refused, Sink};
-use super::{EmitError, EmitTarget};
+use super::{EmitError, EmitTarget, ParseError};
 use crate::VersionLike;
 use crate::jsonrpc::{
     JsonRpcError, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RawRequest,
@@ -95,9 +95,11 @@ macro_rules! requests {
             const TYPE_NAME: &'static str = stringify!($ty);
             const KIND: ParseKind = ParseKind::Request;
 
-            fn mandate_facts(&self) -> Option<MandateFacts<'_>> {
-                let meta = RequestMeta::meta(self).map(|m| &m.0);
-                Some(MandateFacts::request(<$ty as Request>::METHOD, meta))
+            fn mandate_facts(&self) -> MandateFacts<'_> {
+                MandateFacts::request(
+                    <$ty as Request>::METHOD,
+                    RequestMeta::meta(self).map(|m| &m.0),
+                )
             }
         }
     )*};
@@ -130,7 +132,7 @@ macro_rules! results {
             const TYPE_NAME: &'static str = stringify!($ty);
             const KIND: ParseKind = ParseKind::Result;
 
-            fn mandate_facts(&self) -> Option<MandateFacts<'_>> {
+            fn mandate_facts(&self) -> MandateFacts<'_> {
                 ResultTypeOf::result_type_facts(self)
             }
         }
@@ -176,7 +178,7 @@ fragments!(
 
 /// `resultType` of a typed result, for the 2026-07-28 mandates on typed values.
 trait ResultTypeOf {
-    fn result_type_facts(&self) -> Option<MandateFacts<'_>>;
+    fn result_type_facts(&self) -> MandateFacts<'_>;
 }
 
 /// The [`ResultTypeOf`] impl of a result row: `field` reads its `result_type` field, `none`
@@ -185,17 +187,15 @@ trait ResultTypeOf {
 macro_rules! result_type_of {
     (field $ty:ident) => {
         impl ResultTypeOf for $ty {
-            fn result_type_facts(&self) -> Option<MandateFacts<'_>> {
-                Some(MandateFacts::result(
-                    self.result_type.as_ref().map(ResultType::as_str),
-                ))
+            fn result_type_facts(&self) -> MandateFacts<'_> {
+                MandateFacts::result(self.result_type.as_ref().map(ResultType::as_str))
             }
         }
     };
     (none $ty:ident) => {
         impl ResultTypeOf for $ty {
-            fn result_type_facts(&self) -> Option<MandateFacts<'_>> {
-                None
+            fn result_type_facts(&self) -> MandateFacts<'_> {
+                MandateFacts::UNKNOWN
             }
         }
     };
@@ -205,22 +205,20 @@ macro_rules! result_type_of {
 crate::model::methods::for_each_body!(wire_bodies);
 
 impl ResultTypeOf for TaskCreatedResult {
-    fn result_type_facts(&self) -> Option<MandateFacts<'_>> {
-        Some(MandateFacts::result(Some(self.result_type.as_str())))
+    fn result_type_facts(&self) -> MandateFacts<'_> {
+        MandateFacts::result(Some(self.result_type.as_str()))
     }
 }
 
 impl ResultTypeOf for GetTaskPayloadResult {
-    fn result_type_facts(&self) -> Option<MandateFacts<'_>> {
+    fn result_type_facts(&self) -> MandateFacts<'_> {
         // An open object: `resultType` stays among the other keys.
-        Some(MandateFacts::result(
-            self.extra.get("resultType").and_then(Value::as_str),
-        ))
+        MandateFacts::result(self.extra.get("resultType").and_then(Value::as_str))
     }
 }
 
 macro_rules! method_unions {
-    ($($ty:ident => $kind:ident, $pkind:ident, $table:ident, |$this:ident| $facts:expr;)*) => {$(
+    ($($ty:ident => $kind:ident, $pkind:ident, $table:ident;)*) => {$(
         planned_body!($ty);
         impl WireBody for $ty {
             /// The member's own type and method (the method map agrees: see the tests).
@@ -236,9 +234,8 @@ macro_rules! method_unions {
             const TYPE_NAME: &'static str = stringify!($ty);
             const KIND: ParseKind = ParseKind::$pkind;
 
-            fn mandate_facts(&self) -> Option<MandateFacts<'_>> {
-                let $this = self;
-                $facts
+            fn mandate_facts(&self) -> MandateFacts<'_> {
+                UnionFacts::union_facts(self)
             }
 
             const METHOD_TABLE: Option<MethodTable> = Some(|f| f.$table);
@@ -250,15 +247,42 @@ macro_rules! method_unions {
     )*};
 }
 
-// The mandate facts of a method-tagged union are its member's. No server request is among the
-// client requests the `_meta` mandate reads, and notifications have no mandate.
+/// The mandate facts of a method-tagged union: its member's.
+trait UnionFacts {
+    fn union_facts(&self) -> MandateFacts<'_>;
+}
+
+impl UnionFacts for ClientRequest {
+    fn union_facts(&self) -> MandateFacts<'_> {
+        MandateFacts::request(self.method(), RequestMeta::meta(self).map(|m| &m.0))
+    }
+}
+
+impl UnionFacts for ServerRequest {
+    fn union_facts(&self) -> MandateFacts<'_> {
+        // No server request is among the client requests the `_meta` mandate reads.
+        MandateFacts::request(self.method(), None)
+    }
+}
+
+// Notifications have no mandate.
+impl UnionFacts for ClientNotification {
+    fn union_facts(&self) -> MandateFacts<'_> {
+        MandateFacts::UNKNOWN
+    }
+}
+
+impl UnionFacts for ServerNotification {
+    fn union_facts(&self) -> MandateFacts<'_> {
+        MandateFacts::UNKNOWN
+    }
+}
+
 method_unions! {
-    ClientRequest => Request, Request, client_requests,
-        |r| Some(MandateFacts::request(r.method(), RequestMeta::meta(r).map(|m| &m.0)));
-    ServerRequest => Request, Request, server_requests,
-        |r| Some(MandateFacts::request(r.method(), None));
-    ClientNotification => Notification, Notification, client_notifications, |_n| None;
-    ServerNotification => Notification, Notification, server_notifications, |_n| None;
+    ClientRequest => Request, Request, client_requests;
+    ServerRequest => Request, Request, server_requests;
+    ClientNotification => Notification, Notification, client_notifications;
+    ServerNotification => Notification, Notification, server_notifications;
 }
 
 macro_rules! result_union_bodies {
@@ -288,7 +312,9 @@ macro_rules! arm {
 impl WireParse for ServerResult {
     const TYPE_NAME: &'static str = "ServerResult";
     const KIND: ParseKind = ParseKind::Result;
-    const RANKED: Option<Ranked<Self>> = Some(|value, version| {
+    const DIRECT: bool = false;
+
+    fn parse_structure(value: &Value, version: &VersionLike) -> Result<Self, ParseError> {
         let arms = [
             arm!(ServerResult::Empty(EmptyResult)),
             arm!(ServerResult::Initialize(InitializeResult)),
@@ -311,13 +337,15 @@ impl WireParse for ServerResult {
             arm!(ServerResult::InputRequired(InputRequiredResult)),
         ];
         ranked(value, version, "ServerResult", &arms)
-    });
+    }
 }
 
 impl WireParse for ClientResult {
     const TYPE_NAME: &'static str = "ClientResult";
     const KIND: ParseKind = ParseKind::Result;
-    const RANKED: Option<Ranked<Self>> = Some(|value, version| {
+    const DIRECT: bool = false;
+
+    fn parse_structure(value: &Value, version: &VersionLike) -> Result<Self, ParseError> {
         let arms = [
             arm!(ClientResult::Empty(EmptyResult)),
             arm!(ClientResult::CreateMessage(CreateMessageResult)),
@@ -329,7 +357,7 @@ impl WireParse for ClientResult {
             arm!(ClientResult::ListTasks(ListTasksResult)),
         ];
         ranked(value, version, "ClientResult", &arms)
-    });
+    }
 }
 
 // Untyped interiors and errors: emitted verbatim (they name no type to shape).

@@ -6,9 +6,6 @@
 //!   key, `-32602`). Embedded input requests must name their `method` (M2): the superset's
 //!   method-tagged unions already require it, at every revision.
 //! - An unknown version string parses with no mandates.
-//! - One route for every input ([`Source`], `decide`): a `Value` decides every read, errors
-//!   included; text is read straight into the typed value and leaves to its `Value` whatever
-//!   that read cannot decide, so every input gets its `Value`'s answer (value, error, path, code).
 //! - Result unions parsed without a method use a ranked structural selection
 //!   ([`WireParse`] for `ServerResult`/`ClientResult`); [`parse_result_for`] types a result by
 //!   the method of the request it answers and is the one to use whenever that is known.
@@ -51,18 +48,24 @@ pub trait WireParse: DeserializeOwned {
     /// What kind of value it is.
     const KIND: ParseKind;
 
-    /// For the result unions: the ranked structural selection, which needs the whole object
-    /// (so they are read from a `Value` only); `None` for every other type, whose structural
-    /// parse is its own `Deserialize`.
+    /// The structural parse (before mandates). Result unions override it with the ranked
+    /// selection; everything else is a plain lenient parse.
     #[doc(hidden)]
-    const RANKED: Option<Ranked<Self>> = None;
+    fn parse_structure(value: &Value, version: &VersionLike) -> Result<Self, ParseError> {
+        plain(value, version, Self::TYPE_NAME, Self::KIND)
+    }
 
-    /// What the 2026-07-28 mandates of [`Self::KIND`] read, taken from the parsed value; `None`
-    /// when the typed value does not keep it (a read from text then checks them on the text's
-    /// `Value`).
+    /// Whether the structural parse is the type's own `Deserialize` (so text can be parsed
+    /// straight into it); `false` for the ranked result unions, which need the whole object.
     #[doc(hidden)]
-    fn mandate_facts(&self) -> Option<MandateFacts<'_>> {
-        None
+    const DIRECT: bool = true;
+
+    /// What the 2026-07-28 mandates of [`Self::KIND`] read, taken from the parsed value
+    /// ([`MandateFacts::UNKNOWN`] when the typed value does not keep it: the text entry points
+    /// then check the mandates on a `Value`, as [`parse_as`] does).
+    #[doc(hidden)]
+    fn mandate_facts(&self) -> MandateFacts<'_> {
+        MandateFacts::UNKNOWN
     }
 
     /// For the method-tagged unions (`ClientRequest`, …): the method table of a revision's
@@ -76,10 +79,6 @@ pub trait WireParse: DeserializeOwned {
         None
     }
 }
-
-/// A ranked structural selection of a result union ([`WireParse::RANKED`]).
-#[doc(hidden)]
-pub type Ranked<T> = fn(&Value, &VersionLike) -> Result<T, ParseError>;
 
 /// A method table of a revision's facts (`client_requests`, `server_notifications`, …).
 #[doc(hidden)]
@@ -151,20 +150,30 @@ fn existence<T: WireParse>(method: Option<&str>, version: &VersionLike) -> Resul
 }
 
 /// What the 2026-07-28 mandates read from a body: its `method`, its `resultType` (when a string)
-/// and its `params._meta` object. Taken from the body's `Value`, or from the typed value read
-/// from text ([`WireParse::mandate_facts`]), so both check exactly the same thing.
+/// and its `params._meta` object. Taken from the raw `Value` by [`parse_as`], or from the typed
+/// value by the text entry points ([`parse_as`], …), so both check exactly the same thing.
 #[doc(hidden)]
 #[derive(Debug, Clone, Copy)]
 pub struct MandateFacts<'a> {
+    known: bool,
     method: Option<&'a str>,
     result_type: Option<&'a str>,
     meta: Option<&'a Map<String, Value>>,
 }
 
 impl<'a> MandateFacts<'a> {
+    /// The typed value does not tell.
+    pub(crate) const UNKNOWN: MandateFacts<'static> = MandateFacts {
+        known: false,
+        method: None,
+        result_type: None,
+        meta: None,
+    };
+
     /// A request with this method and `params._meta`.
     pub(crate) fn request(method: &'a str, meta: Option<&'a Map<String, Value>>) -> Self {
         MandateFacts {
+            known: true,
             method: Some(method),
             result_type: None,
             meta,
@@ -174,6 +183,7 @@ impl<'a> MandateFacts<'a> {
     /// A result with this `resultType`.
     pub(crate) fn result(result_type: Option<&'a str>) -> Self {
         MandateFacts {
+            known: true,
             method: None,
             result_type,
             meta: None,
@@ -183,6 +193,7 @@ impl<'a> MandateFacts<'a> {
     /// The facts of a raw body.
     fn of_value(value: &'a Value) -> Self {
         MandateFacts {
+            known: true,
             method: value.get("method").and_then(Value::as_str),
             result_type: value.get("resultType").and_then(Value::as_str),
             meta: value
@@ -190,48 +201,6 @@ impl<'a> MandateFacts<'a> {
                 .and_then(|p| p.get("_meta"))
                 .and_then(Value::as_object),
         }
-    }
-
-    /// The 2026-07-28 mandates on these facts of a `kind` body (the caller checks they apply:
-    /// [`Source::mandates`]).
-    fn check(
-        self,
-        version: &VersionLike,
-        type_name: &'static str,
-        kind: ParseKind,
-    ) -> Result<(), ParseError> {
-        let errors: Vec<ParseError> = match (kind, self.method, self.result_type) {
-            // M1: an unrecognized resultType.
-            (ParseKind::Result, _, Some(rt)) if !RESULT_TYPES_2026.contains(&rt) => {
-                vec![ParseError::new(
-                    ParseErrorKind::ResultTypeInvalid,
-                    JsonPath::root().key("resultType"),
-                    version,
-                    type_name,
-                    format!(
-                        "unrecognized resultType \"{rt}\"; this protocol version defines \"complete\" and \"input_required\""
-                    ),
-                )]
-            }
-            // M3: the reserved `_meta` keys of a client request.
-            (ParseKind::Request, Some(method), _) if CLIENT_REQUESTS_2026.contains(&method) => {
-                RESERVED_META
-                    .iter()
-                    .filter(|r| r.required && !self.meta.is_some_and(|m| m.contains_key(r.key)))
-                    .map(|r| {
-                        ParseError::new(
-                            ParseErrorKind::MissingRequiredMeta,
-                            JsonPath::root().key("params").key("_meta").key(r.key),
-                            version,
-                            type_name,
-                            format!("required reserved _meta entry {} is missing", r.key),
-                        )
-                    })
-                    .collect()
-            }
-            _ => Vec::new(),
-        };
-        ParseError::join(errors).map_or(Ok(()), Err)
     }
 }
 
@@ -287,263 +256,336 @@ pub(crate) fn plain<T: DeserializeOwned>(
     crate::de::located_read::<T>(value).map_err(|e| from_model(e, version, type_name, kind))
 }
 
-/// What the boundary reads a body from: the one input every read decides on.
-///
-/// A `Value` decides every read, errors included: it is the reference. Text is read straight
-/// into the typed value (no `Value` tree); where that read fails (a bad body, or duplicate keys,
-/// which a `Value` reads last-wins) or the typed value cannot answer the mandates, the text
-/// leaves the decision to its `Value` ([`decide`]), so every source gets its `Value`'s answer.
-/// Not part of the API: hidden, for [`in_place`].
-#[doc(hidden)]
-#[derive(Clone, Copy)]
-pub enum Source<'a> {
-    /// A `Value`.
-    Value(&'a Value),
-    /// A `Value` parsed from a text that did not decide. A body is read through the value's
-    /// own text ([`crate::de::located_text_read`], the same answer and error), so a program
-    /// whose bodies arrive as text reads them with the text reader alone; a result as a `Value`.
-    Parsed(&'a Value),
-    /// JSON text.
-    Text(&'a str),
-    /// JSON text no strict reader has checked: read in [`strict::Unchecked`] mode, so a typed
-    /// read that succeeds has checked it (no repeated key, at most `levels` levels of nesting,
-    /// the body's own object included). Where that read does not decide, nothing does: the
-    /// caller checks the text and reads it as [`Source::Text`].
-    Unchecked {
-        /// The body's text.
-        text: &'a str,
-        /// The nesting it may use.
-        levels: usize,
-    },
-    /// Bytes that are not UTF-8: only their `Value` read decides (a syntax error). The typed
-    /// read must only ever see UTF-8: `serde_json` skips the strings of members a type ignores
-    /// without checking their bytes, so invalid UTF-8 there would parse.
-    NotUtf8(&'a [u8]),
+/// [`plain`] read from `value`'s text ([`crate::de::located_text_read`]): the same answer and
+/// error.
+pub(crate) fn plain_text<T: DeserializeOwned>(
+    value: &Value,
+    version: &VersionLike,
+    type_name: &'static str,
+    kind: ParseKind,
+) -> Result<T, ParseError> {
+    crate::de::located_text_read::<T>(value).map_err(|e| from_model(e, version, type_name, kind))
 }
 
-impl<'a> Source<'a> {
-    /// JSON bytes: text when they are UTF-8.
+/// The 2026-07-28 mandates on a raw body, its facts read only at that revision.
+fn value_mandates(
+    json: &Value,
+    version: &VersionLike,
+    type_name: &'static str,
+    kind: ParseKind,
+) -> Result<(), ParseError> {
+    if version.era() != Some(Era::Stateless) {
+        return Ok(());
+    }
+    check_mandates(MandateFacts::of_value(json), version, type_name, kind)
+}
+
+/// The 2026-07-28 mandates on the facts of a body (they apply to known 2026-07-28 only).
+fn check_mandates(
+    facts: MandateFacts<'_>,
+    version: &VersionLike,
+    type_name: &'static str,
+    kind: ParseKind,
+) -> Result<(), ParseError> {
+    if version.era() != Some(Era::Stateless) {
+        return Ok(());
+    }
+    match kind {
+        ParseKind::Result => {
+            // M1: an unrecognized resultType.
+            if let Some(rt) = facts.result_type
+                && !RESULT_TYPES_2026.contains(&rt)
+            {
+                return Err(ParseError::new(
+                    ParseErrorKind::ResultTypeInvalid,
+                    JsonPath::root().key("resultType"),
+                    version,
+                    type_name,
+                    format!(
+                        "unrecognized resultType \"{rt}\"; this protocol version defines \"complete\" and \"input_required\""
+                    ),
+                ));
+            }
+        }
+        ParseKind::Request => {
+            // M3: the reserved `_meta` keys of a client request.
+            let Some(method) = facts.method else {
+                return Ok(());
+            };
+            if !CLIENT_REQUESTS_2026.contains(&method) {
+                return Ok(());
+            }
+            let meta = facts.meta;
+            let errors: Vec<ParseError> = RESERVED_META
+                .iter()
+                .filter(|r| r.required && !meta.is_some_and(|m| m.contains_key(r.key)))
+                .map(|r| {
+                    ParseError::new(
+                        ParseErrorKind::MissingRequiredMeta,
+                        JsonPath::root().key("params").key("_meta").key(r.key),
+                        version,
+                        type_name,
+                        format!("required reserved _meta entry {} is missing", r.key),
+                    )
+                })
+                .collect();
+            if let Some(e) = ParseError::join(errors) {
+                return Err(e);
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The mandates of `T` checked on a typed value; `None` when the typed value does not keep what
+/// they read (the caller then takes the `Value` path).
+fn typed_mandates<T: WireParse>(
+    parsed: &T,
+    version: &VersionLike,
+    type_name: &'static str,
+) -> Option<Result<(), ParseError>> {
+    let facts = parsed.mandate_facts();
+    let applies = version.era() == Some(Era::Stateless)
+        && matches!(T::KIND, ParseKind::Request | ParseKind::Result);
+    (facts.known || !applies).then(|| check_mandates(facts, version, type_name, T::KIND))
+}
+
+/// JSON text or bytes, for the text entry points.
+#[derive(Clone, Copy)]
+pub(crate) enum Text<'a> {
+    Str(&'a str),
+    /// Bytes that are not UTF-8 (see [`Text::of_bytes`]): only the `Value` path reads them.
+    Bytes(&'a [u8]),
+}
+
+impl<'a> Text<'a> {
+    /// Bytes as text. The typed parse must only ever see UTF-8: `serde_json` skips the strings of
+    /// members a type ignores without checking their bytes, so invalid UTF-8 there would parse.
+    /// Bytes that are not UTF-8 stay [`Text::Bytes`], which the typed parse declines and the
+    /// `Value` path reports as a syntax error.
     fn of_bytes(bytes: &'a [u8]) -> Self {
         match std::str::from_utf8(bytes) {
-            Ok(text) => Source::Text(text),
-            Err(_) => Source::NotUtf8(bytes),
+            Ok(s) => Text::Str(s),
+            Err(_) => Text::Bytes(bytes),
         }
     }
 
-    /// The `Value` of a source that is one.
-    #[inline(always)]
-    fn value(self) -> Option<&'a Value> {
+    /// Parses the text into a `Value`, or the syntax error `parse_as` reports.
+    fn value(self, version: &VersionLike, type_name: &'static str) -> Result<Value, ParseError> {
         match self {
-            Source::Value(json) | Source::Parsed(json) => Some(json),
-            Source::Text(_) | Source::Unchecked { .. } | Source::NotUtf8(_) => None,
+            Text::Str(s) => serde_json::from_str(s),
+            Text::Bytes(b) => serde_json::from_slice(b),
         }
+        .map_err(|e| {
+            ParseError::new(
+                ParseErrorKind::Syntax,
+                JsonPath::root(),
+                version,
+                type_name,
+                e.to_string(),
+            )
+        })
     }
+}
 
-    /// Reads a `T`: a `Value` decides (its error located, reported as `type_name`'s), text
-    /// only when the typed read succeeds (`None` otherwise).
-    #[inline(always)]
-    fn read<T: DeserializeOwned>(
+/// Where a result is typed from: its `Value`, whose every read decides (errors included), or
+/// its text, whose typed read decides or leaves the answer to the text's `Value`.
+trait ResultSource: Copy {
+    /// Reads the result as `T`; `None` when this source does not decide.
+    fn read<T: WireParse>(
         self,
         version: &VersionLike,
         type_name: &'static str,
-        kind: ParseKind,
-    ) -> Option<Result<T, ParseError>> {
-        match self {
-            Source::Value(json) => Some(plain(json, version, type_name, kind)),
-            Source::Parsed(json) => Some(
-                crate::de::located_text_read(json)
-                    .map_err(|e| from_model(e, version, type_name, kind)),
-            ),
-            Source::Text(text) => strict::from_str(text, strict::FromText).ok().map(Ok),
-            Source::Unchecked { text, levels } => {
-                strict::from_str(text, strict::Unchecked { levels })
-                    .ok()
-                    .map(Ok)
-            }
-            Source::NotUtf8(_) => None,
-        }
+    ) -> Option<Result<T, ParseError>>;
+
+    /// Whether the result's `resultType` is `input_required`, where the source tells without a
+    /// typed read (text does not: it is read as the method's own result first).
+    fn input_required(self) -> Option<bool> {
+        None
     }
 
-    /// The typed read of text into `slot`, which holds the value exactly when this gives `true`
-    /// (a typed body is a few hundred bytes; returning it would copy it); `false` for a
-    /// `Value`.
-    #[inline(always)]
-    fn read_into<T: DeserializeOwned>(self, slot: &mut Option<T>) -> bool {
-        *slot = None;
-        match self {
-            Source::Text(text) => strict::from_str_into(text, strict::FromText, slot).is_ok(),
-            Source::Unchecked { text, levels } => {
-                strict::from_str_into(text, strict::Unchecked { levels }, slot).is_ok()
-            }
-            Source::Value(_) | Source::Parsed(_) | Source::NotUtf8(_) => false,
-        }
-    }
-
-    /// The 2026-07-28 mandates (known 2026-07-28 only: M1 on results, M3 on requests) on a
-    /// body read from this source as `parsed`: their facts come from the `Value`, else from the
-    /// typed value, which may not keep them (`None`: the source does not decide).
-    #[inline(always)]
+    /// The 2026-07-28 mandates on the result, read as `parsed`; `None` when this source does
+    /// not decide.
     fn mandates<T: WireParse>(
         self,
         parsed: &T,
         version: &VersionLike,
-        type_name: &'static str,
     ) -> Option<Result<(), ParseError>> {
-        if version.era() != Some(Era::Stateless)
-            || !matches!(T::KIND, ParseKind::Request | ParseKind::Result)
-        {
-            return Some(Ok(()));
-        }
-        let facts = match self.value() {
-            Some(json) => MandateFacts::of_value(json),
-            None => parsed.mandate_facts()?,
-        };
-        Some(facts.check(version, type_name, T::KIND))
+        typed_mandates(parsed, version, "Result")
+    }
+
+    /// The error for a method no request has; `None` when this source does not decide.
+    fn unknown(self, _method: &str, _version: &VersionLike) -> Option<ParseError> {
+        None
     }
 }
 
-/// The one route of every read: `read` decides on `source` into `slot` (full exactly when it
-/// gives `Some(Ok(()))`), and text it leaves undecided is decided by its `Value` (a syntax error
-/// when it has none, reported as `type_name`'s). `None` only for [`Source::Unchecked`].
-///
-/// `decide` and the reads are inlined into each entry point, where the source's kind is known:
-/// the match on it folds away, and each input keeps only its own route.
-#[inline(always)]
-fn decide<T>(
-    source: Source<'_>,
-    version: &VersionLike,
-    type_name: &'static str,
-    slot: &mut Option<T>,
-    read: impl Fn(Source<'_>, &mut Option<T>) -> Option<Result<(), ParseError>>,
-) -> Option<Result<(), ParseError>> {
-    match read(source, slot) {
-        Some(done) => Some(done),
-        None => by_value(source, version, type_name, slot, read),
+impl ResultSource for &Value {
+    fn read<T: WireParse>(
+        self,
+        version: &VersionLike,
+        type_name: &'static str,
+    ) -> Option<Result<T, ParseError>> {
+        Some(plain(self, version, type_name, ParseKind::Result))
     }
-}
 
-/// [`decide`] on the `Value` of text that did not decide, kept out of line so the typed path
-/// stays small.
-#[cold]
-#[inline(never)]
-fn by_value<T>(
-    source: Source<'_>,
-    version: &VersionLike,
-    type_name: &'static str,
-    slot: &mut Option<T>,
-    read: impl Fn(Source<'_>, &mut Option<T>) -> Option<Result<(), ParseError>>,
-) -> Option<Result<(), ParseError>> {
-    let value = match source {
-        Source::Text(text) => serde_json::from_str(text),
-        Source::NotUtf8(bytes) => serde_json::from_slice(bytes),
-        Source::Value(_) | Source::Parsed(_) | Source::Unchecked { .. } => return None,
-    };
-    match value {
-        Ok(value) => read(Source::Parsed(&value), slot),
-        Err(e) => {
-            let kind = ParseErrorKind::Syntax;
-            let e = ParseError::new(kind, JsonPath::root(), version, type_name, e.to_string());
-            Some(Err(e))
-        }
+    fn input_required(self) -> Option<bool> {
+        Some(self.get("resultType").and_then(Value::as_str) == Some("input_required"))
     }
-}
 
-/// The value [`decide`] put in `slot`, for the entry points that return it.
-fn answer<T>(
-    decided: Option<Result<(), ParseError>>,
-    slot: Option<T>,
-    version: &VersionLike,
-    type_name: &'static str,
-) -> Result<T, ParseError> {
-    decided.unwrap_or(Ok(()))?;
-    // Every input of the entry points decides, and fills the slot when it succeeds.
-    slot.ok_or_else(|| {
-        let message = "the read gave no value";
-        ParseError::new(
-            ParseErrorKind::Invalid,
+    fn mandates<T: WireParse>(
+        self,
+        _: &T,
+        version: &VersionLike,
+    ) -> Option<Result<(), ParseError>> {
+        Some(value_mandates(self, version, "Result", ParseKind::Result))
+    }
+
+    fn unknown(self, method: &str, version: &VersionLike) -> Option<ParseError> {
+        Some(ParseError::new(
+            ParseErrorKind::UnknownMethod,
             JsonPath::root(),
             version,
-            type_name,
-            message,
-        )
-    })
+            "Result",
+            format!("no request has method \"{method}\", so its result has no type"),
+        ))
+    }
 }
 
-/// Reads a body as `T` from `source` into `slot` (see [`decide`]): the type (or the union
-/// member's method) must exist at `version`, then the lenient superset parse, then the
-/// revision's mandates. Text is read straight into the slot and judged there, so a large value
-/// is not moved.
-#[inline(always)]
-fn read_body<T: WireParse>(
-    source: Source<'_>,
-    version: &VersionLike,
-    slot: &mut Option<T>,
-) -> Option<Result<(), ParseError>> {
-    let exists = match (source.value(), T::RANKED) {
-        (Some(json), ranked) => {
-            *slot = None;
-            let method = json.get("method").and_then(Value::as_str);
-            let parsed = match (existence::<T>(method, version), ranked) {
-                (Err(e), _) => Err(e),
-                (Ok(()), Some(ranked)) => ranked(json, version),
-                (Ok(()), None) => source.read(version, T::TYPE_NAME, T::KIND)?,
-            };
-            parsed.map(|parsed| *slot = Some(parsed))
+impl ResultSource for Text<'_> {
+    #[inline]
+    fn read<T: WireParse>(self, _: &VersionLike, _: &'static str) -> Option<Result<T, ParseError>> {
+        match self {
+            Text::Str(s) => strict::from_str(s, strict::FromText).ok().map(Ok),
+            Text::Bytes(_) => None,
         }
-        (None, None) if source.read_into(slot) => {
-            existence::<T>(slot.as_ref()?.union_method(), version)
-        }
-        (None, _) => return None,
-    };
-    let verdict = match (exists, slot.as_ref()) {
-        (Ok(()), Some(parsed)) => source.mandates(parsed, version, T::TYPE_NAME),
-        (exists, _) => Some(exists),
-    };
-    if !matches!(verdict, Some(Ok(()))) {
-        *slot = None;
     }
-    verdict
+}
+
+/// JSON text no strict reader has checked: read in [`strict::Unchecked`] mode, so a typed
+/// read that succeeds has checked it (no repeated key, at most `levels` levels of nesting).
+#[derive(Clone, Copy)]
+struct UncheckedText<'a> {
+    text: &'a str,
+    levels: usize,
+}
+
+impl ResultSource for UncheckedText<'_> {
+    #[inline]
+    fn read<T: WireParse>(self, _: &VersionLike, _: &'static str) -> Option<Result<T, ParseError>> {
+        let mode = strict::Unchecked {
+            levels: self.levels,
+        };
+        strict::from_str(self.text, mode).ok().map(Ok)
+    }
+}
+
+/// The text entry points' common body: the typed parse straight from the text with the
+/// mandates on the typed value; on any failure, or when the typed value cannot answer the
+/// mandates, the `Value` path ([`parse_as`]), whose result (and error) is the reference.
+fn parse_text_as<T: WireParse>(text: Text<'_>, version: VersionLike) -> Result<T, ParseError> {
+    let mut slot = None;
+    parse_text_into(text, version.clone(), &mut slot)?;
+    slot.map_or_else(|| parse_text_by_value(text, version), Ok)
+}
+
+/// [`parse_text_as`] into `slot`, which holds the value when this returns `Ok` and is empty
+/// when it returns `Err`. A typed value passes when its type (or method) exists at `version`,
+/// then by the revision's mandates; judged by reference, so a large value is not moved.
+fn parse_text_into<T: WireParse>(
+    text: Text<'_>,
+    version: VersionLike,
+    slot: &mut Option<T>,
+) -> Result<(), ParseError> {
+    if T::DIRECT
+        && let Text::Str(s) = text
+        && strict::from_str_into::<T, _>(s, strict::FromText, slot).is_ok()
+        && let Some(parsed) = slot.as_ref()
+        && let Some(verdict) = existence::<T>(parsed.union_method(), &version).map_or_else(
+            |e| Some(Err(e)),
+            |()| typed_mandates(parsed, &version, T::TYPE_NAME),
+        )
+    {
+        return verdict.inspect_err(|_| *slot = None);
+    }
+    *slot = None;
+    *slot = Some(parse_text_by_value(text, version)?);
+    Ok(())
+}
+
+/// The `Value` path of [`parse_text_as`] (bad frames and the few cases the typed value cannot
+/// answer), kept out of line so the typed path stays small.
+#[cold]
+#[inline(never)]
+fn parse_text_by_value<T: WireParse>(
+    text: Text<'_>,
+    version: VersionLike,
+) -> Result<T, ParseError> {
+    let value = text.value(&version, T::TYPE_NAME)?;
+    // A direct type is read from the value's text ([`plain_text`]: the same answer and error),
+    // so a program whose bodies arrive as text reads them with the text reader alone.
+    let structure = match T::DIRECT {
+        true => |v: &Value, ver: &VersionLike| plain_text(v, ver, T::TYPE_NAME, T::KIND),
+        false => T::parse_structure,
+    };
+    parse_value_with(&value, version, structure)
 }
 
 /// What the boundary reads a body from: a parsed [`Value`], JSON text (`str`, `String`) or
 /// JSON bytes (`[u8]`, `[u8; N]`, `Vec<u8>`, a line as read from a stream; invalid UTF-8 is a
-/// [`ParseErrorKind::Syntax`] error), with one answer for all three (see [`Source`]).
+/// [`ParseErrorKind::Syntax`] error).
+///
+/// Every input gets the answer its `Value` would: text is read straight into the typed value
+/// (no `Value` tree), and only when that fails (a bad body, or duplicate keys, which a `Value`
+/// reads last-wins) is it parsed again as a `Value` to give the `Value`'s answer.
 pub trait WireInput: input::Sealed {}
 
 pub(crate) mod input {
-    use super::Source;
     use serde_json::Value;
+
+    /// The input as the boundary reads it.
+    pub enum Source<'a> {
+        Value(&'a Value),
+        Str(&'a str),
+        Bytes(&'a [u8]),
+    }
 
     /// Only this crate's inputs are [`super::WireInput`]s.
     pub trait Sealed {
         fn source(&self) -> Source<'_>;
     }
 
-    /// Each input type with the [`Source`] it is.
-    macro_rules! inputs {
-        ($($ty:ty => $source:expr;)*) => {$(
-            impl Sealed for $ty {
-                fn source(&self) -> Source<'_> {
-                    $source(self)
-                }
-            }
-        )*};
-    }
-
-    inputs! {
-        Value => Source::Value;
-        str => Source::Text;
-        String => Source::Text;
-        [u8] => Source::of_bytes;
-        Vec<u8> => Source::of_bytes;
-    }
-
-    impl<const N: usize> Sealed for [u8; N] {
+    impl Sealed for Value {
         fn source(&self) -> Source<'_> {
-            Source::of_bytes(self)
+            Source::Value(self)
         }
     }
-
+    impl Sealed for str {
+        fn source(&self) -> Source<'_> {
+            Source::Str(self)
+        }
+    }
+    impl Sealed for String {
+        fn source(&self) -> Source<'_> {
+            Source::Str(self)
+        }
+    }
+    impl Sealed for [u8] {
+        fn source(&self) -> Source<'_> {
+            Source::Bytes(self)
+        }
+    }
+    impl Sealed for Vec<u8> {
+        fn source(&self) -> Source<'_> {
+            Source::Bytes(self)
+        }
+    }
+    impl<const N: usize> Sealed for [u8; N] {
+        fn source(&self) -> Source<'_> {
+            Source::Bytes(self)
+        }
+    }
     impl<T: Sealed + ?Sized> Sealed for &T {
         fn source(&self) -> Source<'_> {
             (**self).source()
@@ -570,10 +612,32 @@ pub fn parse_as<T: WireParse>(
     version: impl Into<VersionLike>,
 ) -> Result<T, ParseError> {
     let version = version.into();
-    let mut slot = None;
-    let read = |source: Source<'_>, slot: &mut _| read_body(source, &version, slot);
-    let decided = decide(input.source(), &version, T::TYPE_NAME, &mut slot, read);
-    answer(decided, slot, &version, T::TYPE_NAME)
+    match input.source() {
+        input::Source::Value(json) => parse_value_as(json, version),
+        input::Source::Str(text) => parse_text_as(Text::Str(text), version),
+        input::Source::Bytes(bytes) => parse_text_as(Text::of_bytes(bytes), version),
+    }
+}
+
+/// [`parse_as`] on a `Value`: the reference every other input's answer equals.
+pub(crate) fn parse_value_as<T: WireParse>(
+    json: &Value,
+    version: VersionLike,
+) -> Result<T, ParseError> {
+    parse_value_with(json, version, T::parse_structure)
+}
+
+/// [`parse_value_as`] with `structure` as the structural parse ([`WireParse::parse_structure`],
+/// or its read through text for a `Value` parsed from text).
+fn parse_value_with<T: WireParse>(
+    json: &Value,
+    version: VersionLike,
+    structure: fn(&Value, &VersionLike) -> Result<T, ParseError>,
+) -> Result<T, ParseError> {
+    existence::<T>(json.get("method").and_then(Value::as_str), &version)?;
+    let parsed = structure(json, &version)?;
+    value_mandates(json, &version, T::TYPE_NAME, T::KIND)?;
+    Ok(parsed)
 }
 
 /// A result typed by the method of the request it answers.
@@ -800,109 +864,149 @@ pub fn parse_result_for<'a>(
     version: impl Into<VersionLike>,
 ) -> Result<MethodResult, ParseError> {
     let (answering, version) = (answering.into(), version.into());
-    let mut slot = None;
-    let read = |source: Source<'_>, slot: &mut _| type_result(answering, source, &version, slot);
-    let decided = decide(input.source(), &version, "Result", &mut slot, read);
-    answer(decided, slot, &version, "Result")
+    match input.source() {
+        input::Source::Value(json) => parse_result_value_for(answering, json, version),
+        input::Source::Str(text) => parse_result_text_for(answering, Text::Str(text), version),
+        input::Source::Bytes(bytes) => {
+            parse_result_text_for(answering, Text::of_bytes(bytes), version)
+        }
+    }
 }
 
-/// The reads of [`parse_as`] and [`parse_result_for`] from any [`Source`], writing the typed
-/// value into the caller's slot instead of returning it, for the translator of
-/// `mcp-wire-frames` (a typed body is a few hundred bytes, and returning it through each layer
-/// copies it each time). Not part of the API: hidden, and it may change in any release.
-///
-/// Each answers as its public form on the same input: `slot` holds the value when it gives
-/// `Some(Ok(()))` and is empty otherwise. `None` only for [`Source::Unchecked`] text whose
-/// typed read did not decide: check the text, then read it as [`Source::Text`].
+/// [`parse_result_for`] on a `Value`: the reference every other input's answer equals.
+pub(crate) fn parse_result_value_for(
+    answering: ResultFor<'_>,
+    json: &Value,
+    version: VersionLike,
+) -> Result<MethodResult, ParseError> {
+    if !json.is_object() {
+        return Err(not_an_object(json, &version, "Result"));
+    }
+    let mut slot = None;
+    type_result(answering, json, &version, &mut slot).transpose()?;
+    // A `Value` decides every read: the slot is full.
+    slot.ok_or_else(|| not_an_object(json, &version, "Result"))
+}
+
+/// Reads that write the typed value into the caller's slot instead of returning it, for the
+/// translator of `mcp-wire-frames` (a typed body is a few hundred bytes, and returning it
+/// through each layer copies it each time). Not part of the API: hidden, and it may change in
+/// any release. Each answers exactly as [`parse_as`] / [`parse_result_for`] on the same text.
 #[doc(hidden)]
 pub mod in_place {
-    pub use super::Source;
     use super::{
-        MethodResult, ParseError, ResultFor, VersionLike, WireParse, decide, read_body, type_result,
+        MethodResult, ParseError, ResultFor, Text, UncheckedText, VersionLike, WireParse,
+        parse_result_text_into, parse_text_into, type_result,
     };
 
-    /// [`parse_as`](super::parse_as) into `slot`.
-    pub fn parse<T: WireParse>(
-        source: Source<'_>,
+    /// [`parse_as`](super::parse_as) on text, into `slot`: it holds the value when this
+    /// returns `Ok` and is empty when it returns `Err`.
+    pub fn parse_str<T: WireParse>(
+        text: &str,
         version: impl Into<VersionLike>,
         slot: &mut Option<T>,
-    ) -> Option<Result<(), ParseError>> {
-        let version = version.into();
-        let read = |source: Source<'_>, slot: &mut _| read_body(source, &version, slot);
-        decide(source, &version, T::TYPE_NAME, slot, read)
+    ) -> Result<(), ParseError> {
+        parse_text_into(Text::Str(text), version.into(), slot)
     }
 
-    /// [`parse_result_for`](super::parse_result_for) into `slot`.
-    pub fn parse_result<'a>(
+    /// [`parse_result_for`](super::parse_result_for) on text, into `slot` (as [`parse_str`]).
+    pub fn parse_result_str<'a>(
         answering: impl Into<ResultFor<'a>>,
-        source: Source<'_>,
+        text: &str,
+        version: impl Into<VersionLike>,
+        slot: &mut Option<MethodResult>,
+    ) -> Result<(), ParseError> {
+        parse_result_text_into(answering.into(), Text::Str(text), version.into(), slot)
+    }
+
+    /// [`parse_result_str`] on text no strict reader has checked yet (the `json_text` reader,
+    /// which refuses repeated keys), in one read: the typed read alone, which also checks the
+    /// text.
+    ///
+    /// `Some` when the typed read decided after reading the whole text, which it accepts only
+    /// as strict JSON: valid, no object with a repeated key, at most `levels` arrays and
+    /// objects nested (the result's own object included). The answer is then
+    /// [`parse_result_str`]'s on the same text. `None` when it did not decide (the text may not
+    /// be strict JSON, or the result may need the `Value` path): check the text, then call
+    /// [`parse_result_str`]. `slot` holds the result when this returns `Some(Ok(()))` and is
+    /// empty otherwise.
+    pub fn parse_unchecked_result_str<'a>(
+        answering: impl Into<ResultFor<'a>>,
+        text: &str,
+        levels: usize,
         version: impl Into<VersionLike>,
         slot: &mut Option<MethodResult>,
     ) -> Option<Result<(), ParseError>> {
-        let (answering, version) = (answering.into(), version.into());
-        let read =
-            |source: Source<'_>, slot: &mut _| type_result(answering, source, &version, slot);
-        decide(source, &version, "Result", slot, read)
+        let source = UncheckedText { text, levels };
+        type_result(answering.into(), source, &version.into(), slot)
     }
 }
 
-/// Types a result as `answering` says at `version`, into `slot` (see [`decide`]): the one
-/// decision of [`parse_result_for`], whatever the source.
+fn parse_result_text_for(
+    answering: ResultFor<'_>,
+    text: Text<'_>,
+    version: VersionLike,
+) -> Result<MethodResult, ParseError> {
+    let mut slot = None;
+    parse_result_text_into(answering, text, version.clone(), &mut slot)?;
+    slot.map_or_else(|| parse_result_text_by_value(answering, text, version), Ok)
+}
+
+/// [`parse_result_text_for`] into `slot`, which holds the result when this returns `Ok` and is
+/// empty when it returns `Err`.
+fn parse_result_text_into(
+    answering: ResultFor<'_>,
+    text: Text<'_>,
+    version: VersionLike,
+    slot: &mut Option<MethodResult>,
+) -> Result<(), ParseError> {
+    if let Some(done) = type_result(answering, text, &version, slot) {
+        return done;
+    }
+    *slot = Some(parse_result_text_by_value(answering, text, version)?);
+    Ok(())
+}
+
+/// Types a result as `answering` says at `version`, into `slot` (full only when this gives
+/// `Some(Ok(()))`): the one decision of [`parse_result_for`], whatever the input. `None` when
+/// `source` does not decide (text then answers by its `Value`).
 ///
-/// Every result is an object. A task-augmented request is answered by a `CreateTaskResult`;
-/// otherwise the method's own result, or at 2026-07-28, for the [`INPUT_REQUIRED_METHODS`], an
-/// `InputRequiredResult` where `resultType` says so (a `Value` tells before any read; text is
-/// read as the method's own result first, the common answer).
-#[inline(always)]
+/// A task-augmented request is answered by a `CreateTaskResult`; otherwise the method's own
+/// result, or at 2026-07-28, for the [`INPUT_REQUIRED_METHODS`], an `InputRequiredResult` where
+/// `resultType` says so (text is read as the method's own result first, the common answer).
 fn type_result(
     answering: ResultFor<'_>,
-    source: Source<'_>,
+    source: impl ResultSource,
     version: &VersionLike,
     slot: &mut Option<MethodResult>,
 ) -> Option<Result<(), ParseError>> {
     *slot = None;
-    // A result's `Value` is read by the `Value` reader, whichever way it came (the ranked
-    // unions' arms read it so too).
-    let source = match source {
-        Source::Parsed(json) => Source::Value(json),
-        other => other,
-    };
-    let json = source.value();
-    if let Some(json) = json
-        && !json.is_object()
-    {
-        return Some(Err(not_an_object(json, version, "Result")));
-    }
     let tasks_ext = tasks_extension_at(version);
-    let (method, created) = match answering.typing(version.clone()) {
+    let typing = answering.typing(version.clone());
+    let (method, created) = match typing {
         ResultTyping::CreatedTask(method) => (method, true),
         ResultTyping::Method(method) => (method, false),
     };
     let interim = !created
         && version.era() == Some(Era::Stateless)
         && INPUT_REQUIRED_METHODS.contains(&method);
-    let input_required = |result_type: Option<&str>| result_type == Some("input_required");
     'own: {
-        if interim
-            && json.is_some_and(|j| input_required(j.get("resultType").and_then(Value::as_str)))
-        {
+        if interim && source.input_required() == Some(true) {
             break 'own;
         }
         macro_rules! p {
             ($side:ident, $union:ident, $variant:ident, $ty:ident) => {{
-                let Some(read) =
-                    source.read::<model::$ty>(version, stringify!($ty), ParseKind::Result)
-                else {
+                let Some(read) = source.read::<model::$ty>(version, stringify!($ty)) else {
                     break 'own;
                 };
                 let parsed = match read {
                     Ok(parsed) => parsed,
                     Err(e) => return Some(Err(e)),
                 };
-                if interim && input_required(parsed.mandate_facts().and_then(|f| f.result_type)) {
+                if interim && parsed.mandate_facts().result_type == Some("input_required") {
                     break 'own;
                 }
-                if let Err(e) = source.mandates(&parsed, version, "Result")? {
+                if let Err(e) = source.mandates(&parsed, version)? {
                     return Some(Err(e));
                 }
                 *slot = Some(MethodResult::$side(model::$union::$variant(parsed)));
@@ -917,13 +1021,7 @@ fn type_result(
                 method,
                 tasks_ext: tasks_ext,
                 p,
-                return json.map(|_| Err(ParseError::new(
-                    ParseErrorKind::UnknownMethod,
-                    JsonPath::root(),
-                    version,
-                    "Result",
-                    format!("no request has method \"{method}\", so its result has no type"),
-                )))
+                return source.unknown(method, version).map(Err)
             ),
         }
         return Some(Ok(()));
@@ -931,22 +1029,32 @@ fn type_result(
     if !interim {
         return None;
     }
-    let name = "InputRequiredResult";
-    let parsed =
-        match source.read::<model::InputRequiredResult>(version, name, ParseKind::Result)? {
-            Ok(parsed) => parsed,
-            Err(e) => return Some(Err(e)),
-        };
-    if !input_required(parsed.mandate_facts().and_then(|f| f.result_type)) {
+    let parsed = match source.read::<model::InputRequiredResult>(version, "InputRequiredResult")? {
+        Ok(parsed) => parsed,
+        Err(e) => return Some(Err(e)),
+    };
+    if parsed.mandate_facts().result_type != Some("input_required") {
         return None;
     }
-    if let Err(e) = source.mandates(&parsed, version, "Result")? {
+    if let Err(e) = source.mandates(&parsed, version)? {
         return Some(Err(e));
     }
     *slot = Some(MethodResult::Server(model::ServerResult::InputRequired(
         parsed,
     )));
     Some(Ok(()))
+}
+
+/// The `Value` path of [`parse_result_text_for`], out of line.
+#[cold]
+#[inline(never)]
+fn parse_result_text_by_value(
+    answering: ResultFor<'_>,
+    text: Text<'_>,
+    version: VersionLike,
+) -> Result<MethodResult, ParseError> {
+    let value = text.value(&version, "Result")?;
+    parse_result_value_for(answering, &value, version)
 }
 
 /// Whether `version` has the tasks extension's forms of `tasks/get` and `tasks/cancel` (the

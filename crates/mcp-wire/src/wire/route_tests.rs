@@ -42,9 +42,7 @@ where
         let by_value = parse_as::<T>(&value, v);
         let by_text = parse_as::<T>(text, v);
         let by_bytes = parse_as::<T>(text.as_bytes(), v);
-        let text_source = in_place::Source::Text(text);
-        let into = in_place::parse::<T>(text_source, v, &mut slot).expect("text decides");
-        let into = into.map(|()| slot.take());
+        let into = in_place::parse_str::<T>(text, v, &mut slot).map(|()| slot.take());
         let name = format!("{} {text} at {v}", T::TYPE_NAME);
         assert_eq!(by_text, by_value, "{name}");
         assert_eq!(by_bytes, by_value, "{name} (bytes)");
@@ -122,9 +120,7 @@ fn missing_and_empty_results_read_alike_from_text_and_from_values() {
                 assert_eq!(by_text, by_value, "{method} {text} at {v}");
                 // Into a slot that holds an earlier result.
                 let mut slot = parse_result_for("ping", "{}", v).ok();
-                let text_source = in_place::Source::Text(text);
-                let into = in_place::parse_result(method, text_source, v, &mut slot);
-                let into = into.expect("text decides").map(|()| slot);
+                let into = in_place::parse_result_str(method, text, v, &mut slot).map(|()| slot);
                 failed += usize::from(by_value.is_err());
                 assert_eq!(into, by_value.map(Some), "{method} {text} at {v} (slot)");
             }
