@@ -110,7 +110,7 @@ pub(crate) trait Replicas: Send + Sync {
         stream: u64,
         after: u64,
         sink: mpsc::Sender<Bytes>,
-    ) -> bool;
+    );
 }
 
 /// A server: a [`Handler`](super::handler::Handler) and everything the runtime keeps for it.
@@ -266,9 +266,12 @@ impl Runtime {
         sink: mpsc::Sender<Bytes>,
     ) -> bool {
         match &self.shared.replica {
-            Some(replica) => replica
-                .clone()
-                .follow_shared_log(self, session, stream, after, sink),
+            Some(replica) => {
+                replica
+                    .clone()
+                    .follow_shared_log(self, session, stream, after, sink);
+                true
+            }
             None => false,
         }
     }

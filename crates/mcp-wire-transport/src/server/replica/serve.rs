@@ -239,9 +239,8 @@ impl Replicas for Replica {
         stream: u64,
         after: u64,
         sink: mpsc::Sender<Bytes>,
-    ) -> bool {
+    ) {
         follow_shared_log(self, server, session, stream, after, sink);
-        true
     }
 }
 
