@@ -7,9 +7,9 @@ use mcp_wire::model::{
     ClientNotification, ClientRequest, ClientResult, ServerNotification, ServerRequest,
     ServerResult,
 };
-use mcp_wire::wire::{
-    self, EmissionReport, EmitError, EmitOptions, MethodResult, ParseError, ResultFor, WireBody,
-};
+use mcp_wire::session::{Envelope, FrameContext};
+use mcp_wire::wire::{self, EmitError, EmitOptions, MethodResult, ParseError, ResultFor, WireBody};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::record::Direction;
@@ -54,16 +54,38 @@ pub enum BodyKind<'a> {
     Result(Direction, ResultFor<'a>),
 }
 
-/// What [`emit`] returns: the emitted body and the body-relative pointers of what the emission
-/// changed (all empty without a report).
-#[derive(Debug, Default)]
-pub(crate) struct Emitted {
-    pub value: Value,
+impl<'c> BodyKind<'c> {
+    /// The body of a frame placed in its session: `None` for an error response (the same at
+    /// every revision) and for a response that answers no known request.
+    pub fn of(envelope: &Envelope, context: &'c FrameContext) -> Option<BodyKind<'c>> {
+        let d = context.direction;
+        match envelope {
+            Envelope::Request { .. } => Some(BodyKind::Request(d)),
+            Envelope::Notification { .. } => Some(BodyKind::Notification(d)),
+            Envelope::Response { .. } => {
+                (context.origin.as_ref()).map(|o| BodyKind::Result(d, o.result_for()))
+            }
+            Envelope::Error { .. } => None,
+        }
+    }
+}
+
+/// What an emission changed, as JSON Pointers (all empty without a report): body-relative as
+/// [`emit`] gives them, frame-relative in the `explain` record.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Changes {
+    /// Members of the input left out.
     pub stripped: Vec<String>,
+    /// Members of the output added.
     pub injected: Vec<String>,
-    /// Members written although the target does not declare them (a `pass` ledger row).
+    /// Members written although the target revision does not declare them (a `pass` ledger
+    /// row; a strict emission strips them instead).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub passed: Vec<String>,
-    /// Union members written in an older form the target carries.
+    /// Members whose value the output replaces: union members written in an older form the
+    /// target carries, and the revision an `initialize` or its answer names (restated as the
+    /// target).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rewritten: Vec<String>,
 }
 
@@ -155,48 +177,28 @@ fn parse(kind: BodyKind<'_>, body: &Value, version: ProtocolVersion) -> Result<P
     })
 }
 
-/// [`Restate`]s the body, then emits it; the restated member is listed as rewritten.
+/// [`Restate`]s the body, then emits it, with the report (for `explain`) or without
+/// (cheaper: no path tracking); the restated member is listed as rewritten.
 fn restated_emit<B: WireBody + Restate>(
     model: &mut B,
     to: ProtocolVersion,
     report: bool,
     options: EmitOptions,
-) -> Result<Emitted, Failure> {
+) -> Result<(Value, Changes), Failure> {
     let restated = model.restate(to);
-    let mut emitted = emit_model(model, to, report, options)?;
-    if report && let Some(p) = restated {
-        emitted.rewritten.push(p.to_owned());
-    }
-    Ok(emitted)
-}
-
-/// Emits with the report (for `explain`) or without (cheaper: no path tracking).
-fn emit_model<B: WireBody>(
-    model: &B,
-    to: ProtocolVersion,
-    report: bool,
-    options: EmitOptions,
-) -> Result<Emitted, Failure> {
-    if report {
-        emitted(wire::serialize_for_report(model, (to, options)))
-    } else {
+    if !report {
         let value = wire::serialize_for(model, (to, options)).map_err(refused)?;
-        Ok(Emitted {
-            value,
-            ..Emitted::default()
-        })
+        return Ok((value, Changes::default()));
     }
-}
-
-fn emitted(r: Result<(Value, EmissionReport), EmitError>) -> Result<Emitted, Failure> {
-    let (value, report) = r.map_err(refused)?;
-    Ok(Emitted {
-        stripped: report.stripped_pointers(),
-        injected: report.injected_pointers(),
-        passed: report.passed_pointers(),
-        rewritten: report.rewritten_pointers(),
-        value,
-    })
+    let (value, r) = wire::serialize_for_report(model, (to, options)).map_err(refused)?;
+    let mut changes = Changes {
+        stripped: r.stripped_pointers(),
+        injected: r.injected_pointers(),
+        passed: r.passed_pointers(),
+        rewritten: r.rewritten_pointers(),
+    };
+    changes.rewritten.extend(restated.map(str::to_owned));
+    Ok((value, changes))
 }
 
 /// Parses `body` at `from` as `kind` and emits it for `to` with `options`; with `report`, also
@@ -208,7 +210,7 @@ pub(crate) fn emit(
     to: ProtocolVersion,
     report: bool,
     options: EmitOptions,
-) -> Result<Emitted, Failure> {
+) -> Result<(Value, Changes), Failure> {
     let (r, o) = (report, options);
     match parse(kind, &body, from).map_err(invalid)? {
         Parsed::ClientRequest(mut m) => restated_emit(&mut m, to, r, o),

@@ -8,6 +8,7 @@ use mcp_wire::wire::{ResultFor, ResultTyping};
 use mcp_wire_schemas::{SchemaError, SchemaOracle};
 use serde_json::Value;
 
+use crate::boundary::BodyKind;
 use crate::record::Direction;
 use crate::stream::Placed;
 
@@ -252,18 +253,15 @@ pub fn typed_errors(placed: &Placed, version: ProtocolVersion) -> Vec<FrameError
 
 /// Reads `placed` with the boundary at `version` (superset parse plus the revision's mandates).
 pub fn mandate_errors(placed: &Placed, version: ProtocolVersion) -> Vec<FrameError> {
-    use crate::boundary::BodyKind;
-    let d = placed.context.direction;
-    let (kind, prefix) = match &placed.envelope {
-        Envelope::Request { .. } => (BodyKind::Request(d), ""),
-        Envelope::Notification { .. } => (BodyKind::Notification(d), ""),
-        Envelope::Response { .. } => match &placed.context.origin {
-            Some(o) => (BodyKind::Result(d, o.result_for()), "/result"),
-            None => return Vec::new(),
-        },
-        Envelope::Error { .. } => return Vec::new(),
+    let Some(kind) = BodyKind::of(&placed.envelope, &placed.context) else {
+        return Vec::new();
     };
-    let body = crate::convert::body_of(&placed.record.frame, &placed.envelope);
+    let prefix = if matches!(kind, BodyKind::Result(..)) {
+        "/result"
+    } else {
+        ""
+    };
+    let body = crate::convert::body_of(&placed.record.frame, kind);
     crate::boundary::parse_errors(kind, &body, version)
         .into_iter()
         .map(|(path, message)| FrameError::new(format!("{prefix}{path}"), message))

@@ -8,58 +8,24 @@
 //! the session's `initialize` did, so it is copied from there (and listed as injected).
 
 use mcp_wire::model::meta::keys;
-use mcp_wire::session::Envelope;
 use mcp_wire::wire::EmitOptions;
-use mcp_wire::wire::ResultFor;
 use mcp_wire::{Era, JsonPath, ProtocolVersion};
 use serde_json::{Map, Value};
 
-use crate::boundary::{BodyKind, Failure};
+use crate::boundary::{BodyKind, Changes, Failure};
 use crate::pointer;
 use crate::record::Direction;
 use crate::session::ClientIdentity;
-use crate::stream::Placed;
-
-/// A frame as written for the target, and what changed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Converted {
-    /// The frame for the target revision.
-    pub frame: Value,
-    /// JSON Pointers (into the input frame) of members left out.
-    pub stripped: Vec<String>,
-    /// JSON Pointers (into the output frame) of members added.
-    pub injected: Vec<String>,
-    /// JSON Pointers (into the output frame) of members written although the target revision
-    /// does not declare them (a strict emission strips them instead).
-    pub passed: Vec<String>,
-    /// JSON Pointers (into the output frame) of members whose value in the output replaces the
-    /// input's: union members written in an older form the target carries, and the revision
-    /// an `initialize` or its answer names (restated as the target).
-    pub rewritten: Vec<String>,
-}
-
-impl Converted {
-    /// A frame passed through untouched (error responses: the same at every revision).
-    pub fn unchanged(frame: Value) -> Self {
-        Converted {
-            frame,
-            stripped: Vec::new(),
-            injected: Vec::new(),
-            passed: Vec::new(),
-            rewritten: Vec::new(),
-        }
-    }
-}
 
 /// Moves the body the boundary works on out of `frame`: `{"method","params"?}` for requests
 /// and notifications, the `result` object for responses. The envelope keeps its key order (the
 /// moved member's slot holds `null` until [`put_back`] fills it).
-pub fn take_body(frame: &mut Value, envelope: &Envelope) -> Value {
+pub fn take_body(frame: &mut Value, kind: BodyKind<'_>) -> Value {
     let Value::Object(m) = frame else {
         return Value::Null;
     };
-    match envelope {
-        Envelope::Response { .. } => m.get_mut("result").map(std::mem::take).unwrap_or_default(),
+    match kind {
+        BodyKind::Result(..) => m.get_mut("result").map(std::mem::take).unwrap_or_default(),
         _ => {
             let mut body = Map::new();
             if let Some(method) = m.get("method") {
@@ -74,20 +40,20 @@ pub fn take_body(frame: &mut Value, envelope: &Envelope) -> Value {
 }
 
 /// A copy of the body of `frame` (see [`take_body`]), for read-only checks.
-pub fn body_of(frame: &Value, envelope: &Envelope) -> Value {
+pub fn body_of(frame: &Value, kind: BodyKind<'_>) -> Value {
     let mut copy = frame.clone();
-    take_body(&mut copy, envelope)
+    take_body(&mut copy, kind)
 }
 
 /// Puts an emitted body back into the envelope `take_body` left: the same slots, the same key
 /// order; a member the body gained (e.g. a materialized `params`) is appended, one it lost is
 /// removed.
-pub fn put_back(frame: &mut Value, envelope: &Envelope, body: Value) {
+pub fn put_back(frame: &mut Value, kind: BodyKind<'_>, body: Value) {
     let Value::Object(m) = frame else {
         return;
     };
-    match (envelope, body) {
-        (Envelope::Response { .. }, body) => {
+    match (kind, body) {
+        (BodyKind::Result(..), body) => {
             m.insert("result".into(), body);
         }
         (_, Value::Object(mut body)) => {
@@ -159,33 +125,19 @@ fn outside(pointers: Vec<String>, roots: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// Converts one placed frame from `from` to `to` with `options`. The frame is moved out of
-/// `placed`. Without `report`, the pointer lists stay empty (`translate` does not need them;
-/// `explain` does).
+/// Converts one frame carrying a `kind` body from `from` to `to` with `options`: the frame
+/// for the target, and with `report` what changed in it (`translate` does not need that;
+/// `explain` does). The frame is moved out of `frame`.
 pub fn convert(
-    placed: &mut Placed,
+    frame: &mut Value,
+    kind: BodyKind<'_>,
     from: ProtocolVersion,
     to: ProtocolVersion,
     identity: Option<&ClientIdentity>,
     report: bool,
     options: EmitOptions,
-) -> Result<Converted, Failure> {
-    let frame = &mut placed.record.frame;
-    let d = placed.context.direction;
-    let kind = match &placed.envelope {
-        Envelope::Request { .. } => BodyKind::Request(d),
-        Envelope::Notification { .. } => BodyKind::Notification(d),
-        Envelope::Response { .. } => {
-            let answering = placed
-                .context
-                .origin
-                .as_ref()
-                .map_or(ResultFor::method(""), |o| o.result_for());
-            BodyKind::Result(d, answering)
-        }
-        Envelope::Error { .. } => return Ok(Converted::unchanged(std::mem::take(frame))),
-    };
-    let mut body = take_body(frame, &placed.envelope);
+) -> Result<(Value, Changes), Failure> {
+    let mut body = take_body(frame, kind);
     let mut ours = Vec::new();
     if to.era() == Era::Stateless
         && kind == BodyKind::Request(Direction::ClientToServer)
@@ -193,38 +145,35 @@ pub fn convert(
     {
         ours = add_identity(&mut body, identity);
     }
-    let emitted = crate::boundary::emit(kind, body, from, to, report, options)?;
-    let stripped = outside(rebase(kind, emitted.stripped), &ours);
-    let mut injected_all = ours.clone();
-    injected_all.extend(outside(rebase(kind, emitted.injected), &ours));
-    let passed = outside(rebase(kind, emitted.passed), &ours);
-    let rewritten = outside(rebase(kind, emitted.rewritten), &ours);
-    put_back(frame, &placed.envelope, emitted.value);
-    Ok(Converted {
-        frame: std::mem::take(frame),
-        stripped,
-        injected: injected_all,
-        passed,
-        rewritten,
-    })
+    let (value, emitted) = crate::boundary::emit(kind, body, from, to, report, options)?;
+    let framed = |pointers| outside(rebase(kind, pointers), &ours);
+    let mut changes = Changes {
+        stripped: framed(emitted.stripped),
+        injected: ours.clone(),
+        passed: framed(emitted.passed),
+        rewritten: framed(emitted.rewritten),
+    };
+    changes.injected.extend(framed(emitted.injected));
+    put_back(frame, kind, value);
+    Ok((std::mem::take(frame), changes))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mcp_wire::jsonrpc::RequestId;
-    use mcp_wire::session::Envelope;
+    use mcp_wire::wire::ResultFor;
     use serde_json::json;
+
+    const REQUEST: BodyKind<'static> = BodyKind::Request(Direction::ClientToServer);
 
     #[test]
     fn bodies_are_moved_out_and_back_in_input_order() {
         let mut f = json!({"method":"tools/list","params":{"cursor":"c"},"jsonrpc":"2.0","id":1});
-        let env = Envelope::of(&f).unwrap();
-        let body = take_body(&mut f, &env);
+        let body = take_body(&mut f, REQUEST);
         assert_eq!(body, json!({"method":"tools/list","params":{"cursor":"c"}}));
         put_back(
             &mut f,
-            &env,
+            REQUEST,
             json!({"method":"tools/list","params":{"cursor":"d"}}),
         );
         assert_eq!(
@@ -232,11 +181,9 @@ mod tests {
             r#"{"method":"tools/list","params":{"cursor":"d"},"jsonrpc":"2.0","id":1}"#
         );
         let mut r = json!({"jsonrpc":"2.0","id":"x","result":{"a":1}});
-        let env = Envelope::Response {
-            id: RequestId::String("x".into()),
-        };
-        assert_eq!(take_body(&mut r, &env), json!({"a":1}));
-        put_back(&mut r, &env, json!({"a":1,"resultType":"complete"}));
+        let result = BodyKind::Result(Direction::ServerToClient, ResultFor::method("m"));
+        assert_eq!(take_body(&mut r, result), json!({"a":1}));
+        put_back(&mut r, result, json!({"a":1,"resultType":"complete"}));
         assert_eq!(
             r,
             json!({"jsonrpc":"2.0","id":"x","result":{"a":1,"resultType":"complete"}})
@@ -246,11 +193,10 @@ mod tests {
     #[test]
     fn a_materialized_params_is_appended() {
         let mut f = json!({"jsonrpc":"2.0","id":1,"method":"tools/list"});
-        let env = Envelope::of(&f).unwrap();
-        let _ = take_body(&mut f, &env);
+        let _ = take_body(&mut f, REQUEST);
         put_back(
             &mut f,
-            &env,
+            REQUEST,
             json!({"method":"tools/list","params":{"_meta":{}}}),
         );
         assert_eq!(

@@ -19,6 +19,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::boundary::Changes;
+
 /// Whether `translate` writes a frame, and if not, why.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -41,45 +43,22 @@ pub struct Explanation {
     /// Why the frame is not written (present exactly when `status` is not `written`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// JSON Pointers (into the input frame) of members left out.
-    pub stripped: Vec<String>,
-    /// JSON Pointers (into the output frame) of members added.
-    pub injected: Vec<String>,
-    /// JSON Pointers (into the output frame) of members written although the target revision
-    /// does not declare them (present when not empty).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub passed: Vec<String>,
-    /// JSON Pointers (into the output frame) of members whose value the output replaces: union
-    /// members written in an older form the target carries, and the revision an `initialize`
-    /// or its answer names, restated as the target (present when not empty).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub rewritten: Vec<String>,
+    /// What `translate` changes in a written frame: pointers into the input frame for
+    /// `stripped`, into the output frame for the others (`passed` and `rewritten` present when
+    /// not empty).
+    #[serde(flatten)]
+    pub changes: Changes,
 }
 
 impl Explanation {
     /// A frame written with these changes.
-    pub fn written(line: usize, stripped: Vec<String>, injected: Vec<String>) -> Self {
+    pub fn written(line: usize, changes: Changes) -> Self {
         Explanation {
             line,
             status: Status::Written,
             reason: None,
-            stripped,
-            injected,
-            passed: Vec::new(),
-            rewritten: Vec::new(),
+            changes,
         }
-    }
-
-    /// With the pointers of passed members.
-    pub fn with_passed(mut self, passed: Vec<String>) -> Self {
-        self.passed = passed;
-        self
-    }
-
-    /// With the pointers of rewritten members.
-    pub fn with_rewritten(mut self, rewritten: Vec<String>) -> Self {
-        self.rewritten = rewritten;
-        self
     }
 
     /// A frame not written (`status` refused or invalid), and why.
@@ -88,10 +67,7 @@ impl Explanation {
             line,
             status,
             reason: Some(reason.into()),
-            stripped: Vec::new(),
-            injected: Vec::new(),
-            passed: Vec::new(),
-            rewritten: Vec::new(),
+            changes: Changes::default(),
         }
     }
 }
@@ -102,7 +78,14 @@ mod tests {
 
     #[test]
     fn records_say_in_one_field_whether_the_frame_is_written() {
-        let w = Explanation::written(6, vec![], vec!["/params".into()]);
+        let injected = vec!["/params".into()];
+        let w = Explanation::written(
+            6,
+            Changes {
+                injected,
+                ..Changes::default()
+            },
+        );
         assert_eq!(
             serde_json::to_string(&w).unwrap(),
             r#"{"line":6,"status":"written","stripped":[],"injected":["/params"]}"#
@@ -118,7 +101,14 @@ mod tests {
         .unwrap();
         assert_eq!(i, Explanation::not_written(9, Status::Invalid, "bad"));
         assert_eq!((i.status, w.status), (Status::Invalid, Status::Written));
-        let p = Explanation::written(4, vec![], vec![]).with_passed(vec!["/result/title".into()]);
+        let passed = vec!["/result/title".into()];
+        let p = Explanation::written(
+            4,
+            Changes {
+                passed,
+                ..Changes::default()
+            },
+        );
         assert_eq!(
             serde_json::to_string(&p).unwrap(),
             r#"{"line":4,"status":"written","stripped":[],"injected":[],"passed":["/result/title"]}"#

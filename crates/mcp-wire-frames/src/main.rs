@@ -5,13 +5,13 @@ use std::io::{self, BufRead, BufReader, IsTerminal};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 use mcp_wire::ProtocolVersion;
 use mcp_wire::wire::EmitOptions;
 use mcp_wire_frames::input::DEFAULT_MAX_LINE_BYTES;
 use mcp_wire_frames::session::Session;
 use mcp_wire_frames::stream::{self, LineHandler, Output};
-use mcp_wire_frames::translate::{self, Mode, Translate};
+use mcp_wire_frames::translate::{Mode, OnRefuse, Translate};
 use mcp_wire_frames::validate::Validate;
 
 const AFTER_HELP: &str = "\
@@ -122,16 +122,6 @@ enum Command {
     Bridge(Box<mcp_wire_bridge::cli::BridgeArgs>),
 }
 
-/// What `--on-refuse` does with a refused request.
-#[derive(Clone, Copy, ValueEnum)]
-enum OnRefuse {
-    /// Report it on stderr only.
-    Skip,
-    /// Also answer it with a JSON-RPC error frame (same id) on stdout, so the sender is not
-    /// left waiting.
-    Error,
-}
-
 fn parse_version(s: &str) -> Result<ProtocolVersion, String> {
     s.parse().map_err(|_| {
         format!(
@@ -173,10 +163,6 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             strict,
             input,
         } => {
-            let on_refuse = match on_refuse {
-                OnRefuse::Skip => translate::OnRefuse::Skip,
-                OnRefuse::Error => translate::OnRefuse::Error,
-            };
             let mut handler = Translate::new(to, Mode::Translate(on_refuse))
                 .with_emit_options(EmitOptions::new().strict(strict));
             drive(&input, session_for(from), &mut handler)

@@ -42,6 +42,19 @@ pub struct Fault {
     pub record: Option<Box<Record>>,
 }
 
+impl Fault {
+    /// A line that is not a placeable frame (no record, no request to answer).
+    fn new(line: usize, reason: String, code: i64) -> Fault {
+        Fault {
+            line,
+            reason,
+            request: None,
+            code,
+            record: None,
+        }
+    }
+}
+
 /// What a command does with each line.
 pub trait LineHandler {
     /// A frame placed in the session.
@@ -155,18 +168,9 @@ fn place_line(
     let bytes = match content {
         LineContent::Bytes(b) => b,
         LineContent::TooLong { bytes } => {
-            return handler.fault(
-                Fault {
-                    line,
-                    reason: format!(
-                        "line of {bytes} bytes exceeds the limit (--max-line-bytes); skipped"
-                    ),
-                    request: None,
-                    code: codes::PARSE_ERROR,
-                    record: None,
-                },
-                out,
-            );
+            let reason =
+                format!("line of {bytes} bytes exceeds the limit (--max-line-bytes); skipped");
+            return handler.fault(Fault::new(line, reason, codes::PARSE_ERROR), out);
         }
     };
     let mut record = match read_record(line, bytes) {
@@ -236,13 +240,7 @@ pub(crate) fn read(line: usize, bytes: &[u8]) -> Result<(Record, Envelope), Faul
 
 /// Parses one line (strict JSON) and splits record from frame.
 fn read_record(line: usize, bytes: &[u8]) -> Result<Record, Fault> {
-    let fault = |reason: String, code: i64| Fault {
-        line,
-        reason,
-        request: None,
-        code,
-        record: None,
-    };
+    let fault = |reason, code| Fault::new(line, reason, code);
     let value = json_text::read(bytes).map_err(|e| fault(e.kind.to_string(), e.code()))?;
     Record::from_value(value).map_err(|e| fault(e.to_string(), codes::INVALID_REQUEST))
 }
@@ -258,18 +256,10 @@ fn classify(line: usize, record: Record) -> Result<(Record, Envelope), Fault> {
 /// The fault for a frame whose envelope is invalid. A request whose id is still readable is
 /// named, so a command can answer it.
 fn envelope_fault(line: usize, e: &ModelError, record: Record) -> Fault {
-    let id = record.frame.get("id").and_then(RequestId::from_value);
-    let is_request = record.frame.get("method").is_some();
-    let stated = record.direction();
-    Fault {
-        line,
-        reason: e.to_string(),
-        request: id
-            .filter(|_| is_request)
-            .map(|id| (id, stated.unwrap_or(Direction::ClientToServer))),
-        code: e.code(),
-        record: Some(Box::new(record)),
-    }
+    let frame = &record.frame;
+    let id =
+        (frame.get("id").and_then(RequestId::from_value)).filter(|_| frame.get("method").is_some());
+    placed_fault(line, e.to_string(), e.code(), id, record)
 }
 
 /// The fault for a frame the session cannot place.
@@ -279,17 +269,28 @@ pub(crate) fn session_fault(
     envelope: &Envelope,
     record: Record,
 ) -> Fault {
-    let stated = record.direction();
+    let id = match envelope {
+        Envelope::Request { id, .. } => Some(id.clone()),
+        _ => None,
+    };
+    placed_fault(line, e.to_string(), e.code(), id, record)
+}
+
+/// The fault for a frame read as a record, naming the request `id` (sent in the direction the
+/// record states, else by the client).
+fn placed_fault(
+    line: usize,
+    reason: String,
+    code: i64,
+    id: Option<RequestId>,
+    record: Record,
+) -> Fault {
+    let d = record.direction().unwrap_or(Direction::ClientToServer);
     Fault {
         line,
-        reason: e.to_string(),
-        code: e.code(),
-        request: match envelope {
-            Envelope::Request { id, .. } => {
-                Some((id.clone(), stated.unwrap_or(Direction::ClientToServer)))
-            }
-            _ => None,
-        },
+        reason,
+        request: id.map(|id| (id, d)),
+        code,
         record: Some(Box::new(record)),
     }
 }

@@ -7,9 +7,9 @@ use std::io;
 use mcp_wire::ProtocolVersion;
 use mcp_wire::wire::EmitOptions;
 
-use crate::boundary::{BodyKind, Failure};
+use crate::boundary::{BodyKind, Changes, Failure};
 use crate::check;
-use crate::convert::{self, Converted};
+use crate::convert;
 use crate::direct::{self, Unwritten};
 use crate::explain::{Explanation, Status};
 use crate::record::{Direction, Record};
@@ -17,13 +17,15 @@ use crate::session::{FrameContext, Session};
 use crate::stream::{self, Fault, LineHandler, Output, Placed};
 use mcp_wire::jsonrpc::{ErrorData, JsonRpcError, RequestId, codes};
 use mcp_wire::session::Envelope;
+use serde_json::Value;
 
-/// What `translate` does with a refused request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What `translate` does with a refused request (`--on-refuse`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum OnRefuse {
     /// Report it on stderr only.
     Skip,
-    /// Also answer it with a JSON-RPC error frame on stdout.
+    /// Also answer it with a JSON-RPC error frame (same id) on stdout, so the sender is not
+    /// left waiting.
     Error,
 }
 
@@ -34,45 +36,6 @@ pub enum Mode {
     Translate(OnRefuse),
     /// Write one `explain` record (an `Explanation`) per input line.
     Explain,
-}
-
-/// The outcome of one frame.
-enum Outcome {
-    Translated(Box<Converted>),
-    /// Not written (`status` says whether refused or invalid), with the reason and the code of
-    /// the error that answers it.
-    NotWritten {
-        status: Status,
-        reason: String,
-        code: i64,
-    },
-}
-
-impl From<Failure> for Outcome {
-    fn from(failure: Failure) -> Outcome {
-        match failure {
-            Failure::Refused { reason, code } => Outcome::refused(reason, code),
-            Failure::Invalid { reason, code } => Outcome::invalid(reason, code),
-        }
-    }
-}
-
-impl Outcome {
-    fn refused(reason: String, code: i64) -> Outcome {
-        Outcome::NotWritten {
-            status: Status::Refused,
-            reason,
-            code,
-        }
-    }
-
-    fn invalid(reason: String, code: i64) -> Outcome {
-        Outcome::NotWritten {
-            status: Status::Invalid,
-            reason,
-            code,
-        }
-    }
 }
 
 /// The `translate`/`explain` state: target, mode, counts.
@@ -125,54 +88,41 @@ impl Translate {
         self.direct
     }
 
-    fn outcome(&self, placed: &mut Placed, session: &Session) -> Outcome {
-        match self.gate(&placed.envelope, &placed.context) {
-            Err(outcome) => outcome,
-            Ok(None) => {
-                // Error responses are the same at every revision.
-                let frame = std::mem::take(&mut placed.record.frame);
-                Outcome::Translated(Box::new(Converted::unchanged(frame)))
-            }
-            Ok(Some(from)) => {
-                let report = self.mode == Mode::Explain;
-                let identity = session.client_identity();
-                match convert::convert(
-                    placed,
-                    from,
-                    self.to,
-                    identity.map(|i| &**i),
-                    report,
-                    self.options,
-                ) {
-                    Ok(c) => Outcome::Translated(Box::new(c)),
-                    Err(failure) => failure.into(),
-                }
-            }
-        }
+    /// The frame for the target and what changed in it, or why it is not written.
+    fn outcome(&self, placed: &mut Placed, session: &Session) -> Result<(Value, Changes), Failure> {
+        let frame = &mut placed.record.frame;
+        let Some((from, kind)) = self.gate(&placed.envelope, &placed.context)? else {
+            // Error responses are the same at every revision.
+            return Ok((std::mem::take(frame), Changes::default()));
+        };
+        let identity = session.client_identity().map(|i| &**i);
+        let report = self.mode == Mode::Explain;
+        convert::convert(frame, kind, from, self.to, identity, report, self.options)
     }
 
-    /// The checks before the boundary: `Ok(Some(from))` when the body goes through the
-    /// boundary from `from`, `Ok(None)` for an error response (passed unchanged), `Err` with the
-    /// outcome otherwise.
-    fn gate(
+    /// The checks before the boundary: `Ok(Some((from, kind)))` when the `kind` body goes
+    /// through the boundary from `from`, `Ok(None)` for an error response (passed unchanged),
+    /// `Err` with why the frame is not written otherwise.
+    fn gate<'c>(
         &self,
         envelope: &Envelope,
-        context: &FrameContext,
-    ) -> Result<Option<ProtocolVersion>, Outcome> {
+        context: &'c FrameContext,
+    ) -> Result<Option<(ProtocolVersion, BodyKind<'c>)>, Failure> {
         let to = self.to;
         let d = context.direction;
-        let invalid = |reason: String, code: i64| Err(Outcome::invalid(reason, code));
+        let invalid = |reason: String, code: i64| Err(Failure::Invalid { reason, code });
+        let refused = |reason: String, code: i64| Err(Failure::Refused { reason, code });
         // Answers to requests that never reached the output are not forwarded either.
         if let Some(origin) = &context.origin
             && !origin.forwarded
         {
-            return Err(Outcome::refused(
+            return refused(
                 format!(
                     "answers {} (line {}), which was not translated",
                     origin.method, origin.position
                 ),
                 codes::INTERNAL_ERROR,
-            ));
+            );
         }
         if let Envelope::Error { .. } = envelope {
             return Ok(None);
@@ -199,10 +149,7 @@ impl Translate {
                         .flatten()
                 });
                 if let Some(p) = problem {
-                    return Err(Outcome::refused(
-                        format!("no form at {to}: {p}"),
-                        codes::METHOD_NOT_FOUND,
-                    ));
+                    return refused(format!("no form at {to}: {p}"), codes::METHOD_NOT_FOUND);
                 }
             }
             Envelope::Response { .. } => {
@@ -224,7 +171,7 @@ impl Translate {
             }
             Envelope::Error { .. } => {}
         }
-        Ok(Some(from))
+        Ok(BodyKind::of(envelope, context).map(|kind| (from, kind)))
     }
 
     /// The direct path for one line (see [`crate::direct`]); `Ok(false)` when it gives up before
@@ -240,14 +187,13 @@ impl Translate {
         let Some(read) = direct::read(bytes, &mut slot) else {
             return Ok(false);
         };
-        let stated = read.format.direction();
         if !read.result_unchecked() {
             return self.direct_placed(line, bytes, read, None, session, out);
         }
         // A response whose `result` the read left unchecked: its typed read checks it, before
         // the session may learn anything from the line. Unless that read decides, the line is
         // read again, checked, and goes the usual way.
-        if let Some(translated) = self.unchecked_result(read, stated, session) {
+        if let Some(translated) = self.unchecked_result(read, session) {
             return self.direct_placed(line, bytes, read, Some(translated), session, out);
         }
         let mut checked = None;
@@ -263,18 +209,15 @@ impl Translate {
     fn unchecked_result(
         &mut self,
         read: &direct::Line<'_>,
-        stated: Option<Direction>,
         session: &Session,
     ) -> Option<Result<(), Unwritten>> {
         let Envelope::Response { id } = &read.envelope else {
             return None;
         };
-        let context = session.preview_answer(stated, id)?;
-        let Ok(Some(from)) = self.gate(&read.envelope, &context) else {
+        let context = session.preview_answer(read.format.direction(), id)?;
+        let Ok(Some((from, kind))) = self.gate(&read.envelope, &context) else {
             return None;
         };
-        let origin = context.origin.as_ref()?;
-        let kind = BodyKind::Result(context.direction, origin.result_for());
         match direct::translate(read, kind, from, self.to, None, &mut self.buffers) {
             Err(Unwritten::Unchecked) => None,
             decided => Some(decided),
@@ -306,55 +249,43 @@ impl Translate {
                 return Ok(true);
             }
         };
-        let mut gate = self.gate(&read.envelope, &context);
-        if let Ok(Some(from)) = gate {
-            let d = context.direction;
-            let kind = match &read.envelope {
-                Envelope::Request { .. } => Some(BodyKind::Request(d)),
-                Envelope::Notification { .. } => Some(BodyKind::Notification(d)),
-                Envelope::Response { .. } => context
-                    .origin
-                    .as_ref()
-                    .map(|o| BodyKind::Result(d, o.result_for())),
-                Envelope::Error { .. } => None,
-            };
-            let identity = session.client_identity();
-            if let Some(kind) = kind {
+        // `Some(Ok)`: written; `Some(Err)`: not written, for the reason the general path gives.
+        let verdict = match self.gate(&read.envelope, &context) {
+            Ok(Some((from, kind))) => {
+                let identity = session.client_identity();
                 let translated = decided.take().unwrap_or_else(|| {
                     direct::translate(read, kind, from, self.to, identity, &mut self.buffers)
                 });
                 match translated {
                     Ok(()) => {
                         if let Envelope::Request { id, .. } = &read.envelope {
-                            session.set_forwarded(d, id, true);
+                            session.set_forwarded(context.direction, id, true);
                         }
-                        self.translated += 1;
-                        self.direct += 1;
-                        out.raw_line_pieces(self.buffers.output(read))?;
-                        return Ok(true);
+                        Some(Ok(()))
                     }
                     // The boundary's own verdict, as the general path would reach it.
-                    Err(Unwritten::Failed(failure)) => gate = Err(failure.into()),
+                    Err(Unwritten::Failed(failure)) => Some(Err(failure)),
                     // (`Unchecked` only arises before the session placed the frame.)
-                    Err(Unwritten::GaveUp | Unwritten::Unchecked) => {}
+                    Err(Unwritten::GaveUp | Unwritten::Unchecked) => None,
                 }
             }
-        }
-        // A frame not written costs no more than a translated one: an error response is copied
-        // as it is, and a refusal (the gate's or the boundary's) is reported from what the
-        // direct read already knows (unless it must be answered, which needs the record).
-        match gate {
-            Ok(None) if direct::unchanged(read, &mut self.buffers) => {
+            // An error response is copied as it is.
+            Ok(None) => direct::unchanged(read, &mut self.buffers).then_some(Ok(())),
+            Err(failure) => Some(Err(failure)),
+        };
+        // A frame not written costs no more than a translated one: a refusal (the gate's or the
+        // boundary's) is reported from what the direct read already knows (unless it must be
+        // answered, which needs the record).
+        match verdict {
+            Some(Ok(())) => {
                 self.translated += 1;
                 self.direct += 1;
                 out.raw_line_pieces(self.buffers.output(read))?;
                 return Ok(true);
             }
-            Err(Outcome::NotWritten { status, reason, .. })
-                if self.mode == Mode::Translate(OnRefuse::Skip) =>
-            {
+            Some(Err(failure)) if self.mode == Mode::Translate(OnRefuse::Skip) => {
                 self.direct += 1;
-                self.not_written(line, status, reason, out)?;
+                self.not_written(line, failure, out)?;
                 return Ok(true);
             }
             _ => {}
@@ -398,23 +329,23 @@ impl Translate {
     }
 
     /// Counts and reports a frame that is not written: `line N: refused|invalid: reason` on
-    /// stderr, and for `explain` its record. Returns the reason when the frame may still be
-    /// answered (`translate`), `None` when the explain record was written instead.
+    /// stderr, and for `explain` its record. Returns the reason and the code of the error that
+    /// answers it when the frame may still be answered (`translate`), `None` when the explain
+    /// record was written instead.
     fn not_written(
         &mut self,
         line: usize,
-        status: Status,
-        reason: String,
+        failure: Failure,
         out: &mut Output,
-    ) -> io::Result<Option<String>> {
-        let label = match status {
-            Status::Refused => {
+    ) -> io::Result<Option<(String, i64)>> {
+        let (status, label, reason, code) = match failure {
+            Failure::Refused { reason, code } => {
                 self.refused += 1;
-                "refused"
+                (Status::Refused, "refused", reason, code)
             }
-            _ => {
+            Failure::Invalid { reason, code } => {
                 self.invalid += 1;
-                "invalid"
+                (Status::Invalid, "invalid", reason, code)
             }
         };
         out.report(line, &format!("{label}: {reason}"))?;
@@ -422,7 +353,7 @@ impl Translate {
             Self::explain_line(out, &Explanation::not_written(line, status, reason))?;
             return Ok(None);
         }
-        Ok(Some(reason))
+        Ok(Some((reason, code)))
     }
 
     fn explain_line(out: &mut Output, record: &Explanation) -> io::Result<()> {
@@ -454,52 +385,40 @@ impl LineHandler for Translate {
         out: &mut Output,
     ) -> io::Result<()> {
         let outcome = self.outcome(&mut placed, session);
-        let d = placed.context.direction;
-        let request_id = match &placed.envelope {
-            Envelope::Request { id, .. } => Some(id.clone()),
+        let (line, d) = (placed.line, placed.context.direction);
+        let request = match &placed.envelope {
+            Envelope::Request { id, .. } => Some((id, d)),
             _ => None,
         };
-        if let (Some(id), Outcome::Translated(_)) = (&request_id, &outcome) {
-            session.set_forwarded(d, id, true);
-        }
-        let line = placed.line;
         match outcome {
-            Outcome::Translated(c) => {
+            Ok((frame, changes)) => {
+                if let Some((id, d)) = request {
+                    session.set_forwarded(d, id, true);
+                }
                 self.translated += 1;
                 match self.mode {
-                    Mode::Translate(_) => {
-                        let rendered = placed.record.render(c.frame);
-                        out.json_line(&rendered)
-                    }
-                    Mode::Explain => {
-                        let record = Explanation::written(line, c.stripped, c.injected)
-                            .with_passed(c.passed)
-                            .with_rewritten(c.rewritten);
-                        Self::explain_line(out, &record)
-                    }
+                    Mode::Translate(_) => out.json_line(&placed.record.render(frame)),
+                    Mode::Explain => Self::explain_line(out, &Explanation::written(line, changes)),
                 }
             }
-            Outcome::NotWritten {
-                status,
-                reason,
-                code,
-            } => {
-                let Some(reason) = self.not_written(line, status, reason, out)? else {
-                    return Ok(());
-                };
-                let req = request_id.as_ref().map(|id| (id, d));
-                self.reply(out, Some(&mut placed.record), req, code, &reason)
-            }
+            Err(failure) => match self.not_written(line, failure, out)? {
+                Some((reason, code)) => {
+                    self.reply(out, Some(&mut placed.record), request, code, &reason)
+                }
+                None => Ok(()),
+            },
         }
     }
 
     fn fault(&mut self, mut fault: Fault, out: &mut Output) -> io::Result<()> {
-        let Some(reason) = self.not_written(fault.line, Status::Invalid, fault.reason, out)? else {
+        let (reason, code) = (fault.reason, fault.code);
+        let Some((reason, code)) =
+            self.not_written(fault.line, Failure::Invalid { reason, code }, out)?
+        else {
             return Ok(());
         };
         let req = fault.request.as_ref().map(|(id, d)| (id, *d));
-        let record = fault.record.as_deref_mut();
-        self.reply(out, record, req, fault.code, &reason)
+        self.reply(out, fault.record.as_deref_mut(), req, code, &reason)
     }
 
     fn summary(&self) -> String {
