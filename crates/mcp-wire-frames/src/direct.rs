@@ -35,7 +35,6 @@ use std::fmt;
 use std::sync::Arc;
 
 use mcp_wire::{Era, ProtocolVersion};
-use serde::de;
 
 use crate::boundary::{BodyKind, Failure};
 use crate::record::{Direction, Format};
@@ -64,14 +63,6 @@ struct GiveUp;
 impl fmt::Display for GiveUp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("not for the direct path")
-    }
-}
-
-impl std::error::Error for GiveUp {}
-
-impl de::Error for GiveUp {
-    fn custom<T: fmt::Display>(_: T) -> Self {
-        GiveUp
     }
 }
 

@@ -16,6 +16,7 @@ use super::line::Line;
 /// without `_meta` is lent the whole map (swapped in for the emission and swapped back out
 /// after: no hashing, no allocation); one with a `_meta` of its own gets copies of the entries
 /// it lacks.
+#[derive(Default)]
 pub(super) struct LentIdentity {
     /// The identity the entries were made from (the session's, kept alive so that the same
     /// pointer is the same identity).
@@ -76,15 +77,6 @@ impl LentIdentity {
     pub(super) fn take_back(&mut self, request: &mut ClientRequest, lent: Lent) {
         if lent == Lent::Whole {
             std::mem::swap(request.meta_mut(), &mut self.entries);
-        }
-    }
-}
-
-impl Default for LentIdentity {
-    fn default() -> Self {
-        LentIdentity {
-            of: None,
-            entries: Meta::new(),
         }
     }
 }

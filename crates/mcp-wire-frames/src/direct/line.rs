@@ -2,10 +2,7 @@
 //! envelope, and what the session needs to place it.
 
 use std::borrow::Cow;
-use std::fmt;
 
-use serde::Deserializer as _;
-use serde::de::{self, MapAccess, Visitor};
 use serde_json::{Map, Value};
 use smallvec::SmallVec;
 
@@ -14,9 +11,7 @@ use crate::session::Evidence;
 use mcp_wire::jsonrpc::RequestId;
 use mcp_wire::session::Envelope;
 
-use super::check::{
-    Key, MEMBER_DEPTH, ParamsFacts, checked_at, object, params_at, skip_ws, value_of,
-};
+use super::check::{MEMBER_DEPTH, ParamsFacts, checked_at, object, params_at, skip_ws, value_of};
 use super::{GiveUp, MAX_DEPTH, hollow};
 
 /// A frame member as read: its key and its text.
@@ -425,16 +420,6 @@ impl Evidence for Line<'_> {
         }
     }
 
-    fn result_member(&self, key: &str) -> Option<Cow<'_, Value>> {
-        match (&self.envelope, self.body) {
-            (Envelope::Response { .. }, Some(r)) => {
-                let mut de = serde_json::Deserializer::from_str(r);
-                de.deserialize_map(MemberOf(key)).ok()?.map(Cow::Owned)
-            }
-            _ => None,
-        }
-    }
-
     fn meta_revision(&self) -> Option<Cow<'_, Value>> {
         self.params.meta_revision.as_deref().map(Cow::Borrowed)
     }
@@ -447,29 +432,5 @@ impl Evidence for Line<'_> {
         let raw = self.params.task_id?;
         // Only strings name a task.
         serde_json::from_str::<String>(raw).ok().map(Cow::Owned)
-    }
-}
-
-/// Reads the member of an object named by its key as a `Value`, and skips the others without
-/// building them (the line is already checked: no key repeats).
-pub(super) struct MemberOf<'k>(&'k str);
-
-impl<'de> Visitor<'de> for MemberOf<'_> {
-    type Value = Option<Value>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an object")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<Value>, A::Error> {
-        let mut found = None;
-        while let Some(key) = map.next_key::<Key<'de>>()? {
-            if key.0 == self.0 {
-                found = Some(map.next_value()?);
-            } else {
-                map.next_value::<de::IgnoredAny>()?;
-            }
-        }
-        Ok(found)
     }
 }
