@@ -563,187 +563,135 @@ mod tests {
     use super::*;
     use ProtocolVersion::*;
 
-    #[test]
-    fn elicitation_arrives_in_2025_06_18() {
-        let c = changes(V2025_06_18);
-        assert!(
-            c.added_methods
-                .contains(&"server request elicitation/create".to_owned())
-        );
-        assert!(c.added_types.contains(&"ElicitRequest".to_owned()));
-        assert!(c.removed_methods.is_empty());
+    /// Every change as one line: a list's item (`+method client request ping`), a field's
+    /// places (`+field Tool.icons: result of tools/list: tools[].icons`, joined by `; `), a
+    /// regrouped definition's fields (`~regrouped CallToolRequest: +id +jsonrpc`).
+    fn facts(c: &Changes) -> Vec<String> {
+        let lists = [
+            ("+method", &c.added_methods),
+            ("-method", &c.removed_methods),
+            ("+type", &c.added_types),
+            ("-type", &c.removed_types),
+            ("+regrouped", &c.regrouped_added_types),
+            ("-regrouped", &c.regrouped_removed_types),
+            ("undescribed", &c.undescribed),
+            ("unreached", &c.unreached_types),
+        ];
+        let fields = [
+            ("+field", &c.added_fields),
+            ("-field", &c.removed_fields),
+            ("~field", &c.changed_fields),
+        ];
+        let mut out: Vec<String> = (lists.iter())
+            .flat_map(|(list, items)| items.iter().map(move |i| format!("{list} {i}")))
+            .collect();
+        out.extend(fields.iter().flat_map(|(list, by_owner)| {
+            (by_owner.iter()).map(move |(owner, p)| format!("{list} {owner}: {}", p.join("; ")))
+        }));
+        let regrouped = c.regrouped_fields.iter();
+        out.extend(regrouped.map(|(ty, delta)| format!("~regrouped {ty}: {}", delta.join(" "))));
+        out
     }
 
+    /// What each revision changes, as [`facts`]: a row `<revision> <fact>` holds that the
+    /// revision's changes have that fact; `!` before the fact, that they do not; a fact ending in
+    /// `:` or a space names a prefix (an owner listed, a list not empty).
     #[test]
-    fn the_stateless_revision_drops_the_handshake() {
-        let c = changes(V2026_07_28);
-        for m in [
-            "client request initialize",
-            "client request ping",
-            "client notification notifications/initialized",
-            "server request sampling/createMessage",
+    fn changes_per_revision() {
+        let all: Vec<_> = (ProtocolVersion::ALL.iter())
+            .map(|v| (v.as_str(), facts(&changes(*v))))
+            .collect();
+        for row in [
+            // The same method sets in 2024-11-05 and 2025-03-26.
+            "2025-03-26 !+method ",
+            "2025-03-26 !-method ",
+            "2025-03-26 +type AudioContent",
+            // Elicitation arrives in 2025-06-18.
+            "2025-06-18 +method server request elicitation/create",
+            "2025-06-18 +type ElicitRequest",
+            "2025-06-18 !-method ",
+            // The stateless revision drops the handshake.
+            "2026-07-28 -method client request initialize",
+            "2026-07-28 -method client request ping",
+            "2026-07-28 -method client notification notifications/initialized",
+            "2026-07-28 -method server request sampling/createMessage",
+            "2026-07-28 +method client request server/discover",
+            // Params moved into named definitions regroup, but their new fields are wire:
+            // `CallToolRequestParams` regroups `name` and `arguments`, already on the wire,
+            // while `task` and `_meta` inside it are new to the peer.
+            "2025-11-25 +regrouped CallToolRequestParams",
+            "2025-11-25 !+type CallToolRequestParams",
+            "2025-11-25 +field CallToolRequestParams.task: client request tools/call: params.task",
+            "2025-11-25 +field CallToolRequestParams._meta:",
+            // Every request definition now spells out the envelope: no wire change.
+            "2025-11-25 ~regrouped CallToolRequest: +id +jsonrpc",
+            // Icons: a new shape under a new field.
+            "2025-11-25 +type Icon",
+            "2025-11-25 +field Tool.icons: result of tools/list: tools[].icons",
+            // Elicitation params became a union; the form member's `mode` is optional, so its
+            // fields stay where they were and only the URL member (required `mode`) is new.
+            "2025-11-25 +field ElicitRequestURLParams: server request elicitation/create: params<mode=url>",
+            "2025-11-25 !-field ",
+            // Sampling content may now be a list.
+            "2025-11-25 +field CreateMessageResult.content: result of sampling/createMessage: content[]",
+            // The JSON-RPC error envelope's rename is on no method's message.
+            "2025-11-25 unreached -JSONRPCError",
+            "2025-11-25 unreached +JSONRPCErrorResponse",
+            // The stateless revision adds result hints and stops describing tool schemas.
+            "2026-07-28 +field CallToolResult.resultType: result of tools/call: resultType",
+            "2026-07-28 +field ListToolsResult.ttlMs: result of tools/list: ttlMs",
+            // `_meta` becomes a named object: the definition regroups `progressToken`, its
+            // reserved keys are new on the wire.
+            "2026-07-28 +regrouped RequestMetaObject",
+            "2026-07-28 +field RequestMetaObject.io.modelcontextprotocol/protocolVersion:",
+            // `inputSchema` keeps only `type` and `$schema`, but stays open.
+            "2026-07-28 undescribed Tool.inputSchema.properties",
+            "2026-07-28 !-field Tool.inputSchema.properties:",
+            // Sampling and elicitation requests no longer spell out the envelope.
+            "2026-07-28 ~regrouped CreateMessageRequest: -id -jsonrpc",
+            "2026-07-28 -type InitializeResult",
+            // A renamed definition with the same tag is restructuring: `ResourceReference`
+            // became `ResourceTemplateReference` (same `ref/resource` tag).
+            "2025-06-18 -regrouped ResourceReference",
+            "2025-06-18 +regrouped ResourceTemplateReference",
+            // The content union got a name (restructuring) and a new member (wire).
+            "2025-06-18 +regrouped ContentBlock",
+            "2025-06-18 +type ResourceLink",
+            "2025-06-18 +field ResourceLink: result of prompts/get: messages[].content<type=resource_link>; result of tools/call: content[]<type=resource_link>",
+            "2025-06-18 +field CallToolResult.structuredContent:",
+            // Issue 17 item 8: requiredness and JSON type changes of a field are wire changes
+            // (a peer that omits a newly required member, or sends the old type, is refused).
+            "2026-07-28 ~field CallToolRequestParams._meta: client request tools/call: params._meta optional -> required",
+            "2026-07-28 ~field ListPromptsRequest.params: client request prompts/list: params optional -> required",
+            "2026-07-28 ~field CallToolResult.structuredContent: result of tools/call: structuredContent type object -> any",
+            // A field that stays as it was is not listed (a required string in both).
+            "2026-07-28 !~field Tool.name:",
         ] {
-            assert!(c.removed_methods.contains(&m.to_owned()), "{m}");
+            let (v, fact) = row.split_once(' ').unwrap();
+            let facts = &all.iter().find(|(name, _)| *name == v).unwrap().1;
+            let (want, fact) = fact.strip_prefix('!').map_or((true, fact), |f| (false, f));
+            let prefix = fact.ends_with([':', ' ']);
+            let found = (facts.iter()).any(|f| f == fact || (prefix && f.starts_with(fact)));
+            assert_eq!(found, want, "{row}\n{facts:#?}");
         }
-        assert!(
-            c.added_methods
-                .contains(&"client request server/discover".to_owned())
-        );
     }
 
-    fn has(items: &[String], item: &str) -> bool {
-        items.iter().any(|i| i == item)
-    }
-
+    /// `CancelledNotificationParams.requestId` became optional in 2025-11-25 and required again
+    /// in 2026-07-28, at every place it is on the wire; `render` names such changes.
     #[test]
-    fn params_moved_into_named_definitions_regroup_but_their_new_fields_are_wire() {
-        let c = changes(V2025_11_25);
-        // `CallToolRequestParams` regroups `name` and `arguments`, already on the wire …
-        assert!(
-            has(&c.regrouped_added_types, "CallToolRequestParams"),
-            "{c:?}"
-        );
-        assert!(!has(&c.added_types, "CallToolRequestParams"));
-        // … while `task` and `_meta` inside it are new to the peer.
-        assert_eq!(
-            c.added_fields["CallToolRequestParams.task"],
-            ["client request tools/call: params.task"]
-        );
-        assert!(c.added_fields.contains_key("CallToolRequestParams._meta"));
-        // Every request definition now spells out the envelope: no wire change.
-        assert!(c.regrouped_fields.contains(&(
-            "CallToolRequest".to_owned(),
-            vec!["+id".into(), "+jsonrpc".into()]
-        )));
-        // Icons: a new shape under a new field.
-        assert!(has(&c.added_types, "Icon"));
-        assert_eq!(
-            c.added_fields["Tool.icons"],
-            ["result of tools/list: tools[].icons"]
-        );
-        // Elicitation params became a union; the form member's `mode` is optional, so its
-        // fields stay where they were and only the URL member (required `mode`) is new.
-        assert_eq!(
-            c.added_fields["ElicitRequestURLParams"],
-            ["server request elicitation/create: params<mode=url>"]
-        );
-        assert!(c.removed_fields.is_empty(), "{:?}", c.removed_fields);
-        // Sampling content may now be a list.
-        assert_eq!(
-            c.added_fields["CreateMessageResult.content"],
-            ["result of sampling/createMessage: content[]"]
-        );
-        // The JSON-RPC error envelope's rename is on no method's message.
-        assert!(has(&c.unreached_types, "-JSONRPCError"));
-        assert!(has(&c.unreached_types, "+JSONRPCErrorResponse"));
-    }
-
-    #[test]
-    fn the_stateless_revision_adds_result_hints_and_stops_describing_tool_schemas() {
-        let c = changes(V2026_07_28);
-        assert_eq!(
-            c.added_fields["CallToolResult.resultType"],
-            ["result of tools/call: resultType"]
-        );
-        assert_eq!(
-            c.added_fields["ListToolsResult.ttlMs"],
-            ["result of tools/list: ttlMs"]
-        );
-        // `_meta` becomes a named object: the definition regroups `progressToken`, its
-        // reserved keys are new on the wire.
-        assert!(has(&c.regrouped_added_types, "RequestMetaObject"), "{c:?}");
-        assert!(
-            c.added_fields
-                .contains_key("RequestMetaObject.io.modelcontextprotocol/protocolVersion")
-        );
-        // `inputSchema` keeps only `type` and `$schema`, but stays open.
-        assert!(has(&c.undescribed, "Tool.inputSchema.properties"));
-        assert!(!c.removed_fields.contains_key("Tool.inputSchema.properties"));
-        // Sampling and elicitation requests no longer spell out the envelope.
-        assert!(c.regrouped_fields.contains(&(
-            "CreateMessageRequest".to_owned(),
-            vec!["-id".into(), "-jsonrpc".into()]
-        )));
-        assert!(has(&c.removed_types, "InitializeResult"));
-    }
-
-    #[test]
-    fn a_renamed_definition_with_the_same_tag_is_restructuring() {
-        let c = changes(V2025_06_18);
-        // `ResourceReference` became `ResourceTemplateReference` (same `ref/resource` tag).
-        assert!(
-            has(&c.regrouped_removed_types, "ResourceReference"),
-            "{c:?}"
-        );
-        assert!(has(&c.regrouped_added_types, "ResourceTemplateReference"));
-        // The content union got a name (restructuring) and a new member (wire).
-        assert!(has(&c.regrouped_added_types, "ContentBlock"));
-        assert!(has(&c.added_types, "ResourceLink"));
-        assert_eq!(
-            c.added_fields["ResourceLink"],
-            [
-                "result of prompts/get: messages[].content<type=resource_link>",
-                "result of tools/call: content[]<type=resource_link>"
-            ]
-        );
-        assert!(
-            c.added_fields
-                .contains_key("CallToolResult.structuredContent")
-        );
-    }
-
-    /// Issue 17 item 8: requiredness and JSON type changes of a field are wire changes: a peer
-    /// that omits a newly required member, or sends the old type, is refused.
-    #[test]
-    fn requiredness_and_type_changes_are_wire_changes() {
-        let c = changes(V2026_07_28);
-        // `_meta` becomes required on requests (`CallToolRequestParams` ~ `_meta` optional ->
-        // required).
-        assert_eq!(
-            c.changed_fields["CallToolRequestParams._meta"],
-            ["client request tools/call: params._meta optional -> required"]
-        );
-        // `params` becomes required (`ListPromptsRequest` ~ `params` optional -> required).
-        assert_eq!(
-            c.changed_fields["ListPromptsRequest.params"],
-            ["client request prompts/list: params optional -> required"]
-        );
-        // `CancelledNotificationParams` ~ `requestId` optional -> required.
-        assert!(
-            c.changed_fields["CancelledNotificationParams.requestId"]
-                .iter()
-                .all(|p| p.ends_with("params.requestId optional -> required")),
-            "{:?}",
-            c.changed_fields
-        );
-        // `CallToolResult` ~ `structuredContent` type: object(any) -> any.
-        assert_eq!(
-            c.changed_fields["CallToolResult.structuredContent"],
-            ["result of tools/call: structuredContent type object -> any"]
-        );
-        // A field that stays as it was is not listed (`Tool.name`, required string in both).
-        assert!(!c.changed_fields.contains_key("Tool.name"));
-        // 2025-11-25: `requestId` became optional (`params.requestId` required -> optional).
-        let c = changes(V2025_11_25);
-        assert!(
-            c.changed_fields["CancelledNotificationParams.requestId"]
-                .iter()
-                .all(|p| p.ends_with("params.requestId required -> optional")),
-            "{:?}",
-            c.changed_fields
-        );
+    fn requiredness_changes_are_named_at_every_place() {
+        for (v, change) in [
+            (V2026_07_28, "params.requestId optional -> required"),
+            (V2025_11_25, "params.requestId required -> optional"),
+        ] {
+            let c = changes(v);
+            let places = &c.changed_fields["CancelledNotificationParams.requestId"];
+            assert!(places.iter().all(|p| p.ends_with(change)), "{places:?}");
+        }
         let text = render();
         assert!(
             text.contains("~ CallToolRequestParams._meta (client request tools/call: params._meta optional -> required)"),
             "{text}"
         );
-    }
-
-    #[test]
-    fn the_same_method_sets_in_2024_11_05_and_2025_03_26() {
-        let c = changes(V2025_03_26);
-        assert_eq!(c.added_methods, Vec::<String>::new());
-        assert_eq!(c.removed_methods, Vec::<String>::new());
-        assert!(c.added_types.contains(&"AudioContent".to_owned()));
     }
 }
