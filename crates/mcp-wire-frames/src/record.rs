@@ -82,11 +82,6 @@ impl Record {
         })
     }
 
-    /// The direction the line states, if it is a capture record.
-    pub fn direction(&self) -> Option<Direction> {
-        self.format.direction()
-    }
-
     /// A record of the same line carrying `frame` instead (one message of a batch): same
     /// format, same other keys.
     pub fn with_frame(&self, frame: Value) -> Record {
@@ -110,9 +105,7 @@ impl Record {
             }
         }
     }
-}
 
-impl Record {
     /// The output line for a reply to this record's frame, sent in `direction`: a capture
     /// record gets that `dir` (other keys kept), a bare frame stays bare.
     pub fn render_reply(&mut self, frame: Value, direction: Direction) -> Value {

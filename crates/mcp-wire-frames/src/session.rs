@@ -37,7 +37,7 @@ mod tests {
             .map(|(line, r)| {
                 let env = Envelope::of(&r.frame).unwrap();
                 let got = s
-                    .observe(line, r.direction(), &env, &r.frame)
+                    .observe(line, r.format.direction(), &env, &r.frame)
                     .map(|c| c.revision)
                     .map_err(|e| e.to_string());
                 (line, got)

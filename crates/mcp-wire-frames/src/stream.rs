@@ -8,6 +8,7 @@ use mcp_wire::jsonrpc::{RequestId, batch_messages, codes};
 use mcp_wire::model::ModelError;
 use mcp_wire::session::Envelope;
 use mcp_wire::{VersionLike, json_text};
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::input::{LineContent, LineReader};
@@ -98,7 +99,7 @@ impl Output {
     }
 
     /// Writes one JSON value as one compact line to stdout.
-    pub fn json_line(&mut self, value: &Value) -> io::Result<()> {
+    pub fn json_line<T: Serialize + ?Sized>(&mut self, value: &T) -> io::Result<()> {
         self.buf.clear();
         serde_json::to_writer(&mut self.buf, value).map_err(io::Error::other)?;
         self.buf.push(b'\n');
@@ -216,7 +217,7 @@ fn place(
         Ok(read) => read,
         Err(fault) => return handler.fault(fault, out),
     };
-    let stated = record.direction();
+    let stated = record.format.direction();
     match session.observe(line, stated, &envelope, &record.frame) {
         Ok(context) => handler.frame(
             Placed {
@@ -285,7 +286,10 @@ fn placed_fault(
     id: Option<RequestId>,
     record: Record,
 ) -> Fault {
-    let d = record.direction().unwrap_or(Direction::ClientToServer);
+    let d = record
+        .format
+        .direction()
+        .unwrap_or(Direction::ClientToServer);
     Fault {
         line,
         reason,

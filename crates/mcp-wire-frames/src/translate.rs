@@ -350,15 +350,10 @@ impl Translate {
         };
         out.report(line, &format!("{label}: {reason}"))?;
         if self.mode == Mode::Explain {
-            Self::explain_line(out, &Explanation::not_written(line, status, reason))?;
+            out.json_line(&Explanation::not_written(line, status, reason))?;
             return Ok(None);
         }
         Ok(Some((reason, code)))
-    }
-
-    fn explain_line(out: &mut Output, record: &Explanation) -> io::Result<()> {
-        let value = serde_json::to_value(record).map_err(io::Error::other)?;
-        out.json_line(&value)
     }
 }
 
@@ -398,7 +393,7 @@ impl LineHandler for Translate {
                 self.translated += 1;
                 match self.mode {
                     Mode::Translate(_) => out.json_line(&placed.record.render(frame)),
-                    Mode::Explain => Self::explain_line(out, &Explanation::written(line, changes)),
+                    Mode::Explain => out.json_line(&Explanation::written(line, changes)),
                 }
             }
             Err(failure) => match self.not_written(line, failure, out)? {
