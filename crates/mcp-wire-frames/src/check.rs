@@ -261,7 +261,7 @@ pub fn mandate_errors(placed: &Placed, version: ProtocolVersion) -> Vec<FrameErr
     } else {
         ""
     };
-    let body = crate::convert::body_of(&placed.record.frame, kind);
+    let body = crate::convert::take_body(&mut placed.record.frame.clone(), kind);
     crate::boundary::parse_errors(kind, &body, version)
         .into_iter()
         .map(|(path, message)| FrameError::new(format!("{prefix}{path}"), message))

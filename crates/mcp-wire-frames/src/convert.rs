@@ -39,12 +39,6 @@ pub fn take_body(frame: &mut Value, kind: BodyKind<'_>) -> Value {
     }
 }
 
-/// A copy of the body of `frame` (see [`take_body`]), for read-only checks.
-pub fn body_of(frame: &Value, kind: BodyKind<'_>) -> Value {
-    let mut copy = frame.clone();
-    take_body(&mut copy, kind)
-}
-
 /// Puts an emitted body back into the envelope `take_body` left: the same slots, the same key
 /// order; a member the body gained (e.g. a materialized `params`) is appended, one it lost is
 /// removed.
