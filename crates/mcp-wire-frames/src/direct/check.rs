@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -14,30 +15,9 @@ use mcp_wire::model::meta::keys;
 use super::{GiveUp, MAX_DEPTH};
 
 /// An object key, borrowed from the line unless it had escapes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Key<'a>(pub(super) Cow<'a, str>);
-
-impl<'de> de::Deserialize<'de> for Key<'de> {
-    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Key<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object key")
-            }
-            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Borrowed(v)))
-            }
-            fn visit_str<E>(self, v: &str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(v.to_owned())))
-            }
-            fn visit_string<E>(self, v: String) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(v)))
-            }
-        }
-        d.deserialize_str(V)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(transparent)]
+pub(super) struct Key<'a>(#[serde(borrow)] pub(super) Cow<'a, str>);
 
 /// The keys seen in one object, for the duplicate check (no allocation for small objects, and
 /// nothing written before a key arrives: the envelope readers make one per object they read).

@@ -156,7 +156,7 @@ pub(super) enum Layout {
     /// every request and notification type), so its members are the frame's last ones, in the
     /// order the split layout would give them.
     InPlace,
-    /// The body is emitted first and its members placed one by one ([`write_split_frame`]).
+    /// The body is emitted first and its members placed one by one ([`write_frame`]).
     Split,
 }
 
@@ -190,21 +190,26 @@ pub(super) enum Body<'e> {
 }
 
 /// Writes the frame around the body, in the input's member order (as `convert::put_back`
-/// places it).
+/// places it). A body already emitted (a request's or notification's, responses are always
+/// written in place) has its `method` and `params` placed where the frame has them, and a
+/// `params` it gained (materialized for the target) appended.
 pub(super) fn write_frame(
     line: &Line<'_>,
     body: &mut Body<'_>,
     out: &mut Vec<u8>,
 ) -> Result<(), GiveUp> {
-    let emit = match body {
-        Body::Emit(emit) => emit,
-        Body::Emitted(emitted) => return write_split_frame(line, emitted, out),
+    let (mut method, mut params) = match *body {
+        Body::Emitted(emitted) => {
+            let (method, params) = method_and_params(emitted).ok_or(GiveUp)?;
+            (Some(method), params)
+        }
+        Body::Emit(_) => (None, None),
     };
     out.push(b'{');
     let mut first = true;
     for (key, member) in &line.frame {
-        match member {
-            FrameMember::Body => {
+        let text = match (member, &mut *body) {
+            (FrameMember::Body, Body::Emit(emit)) => {
                 // The body object's `{` stands in for the separator and its `}` closes the
                 // frame: `method` and `params` are the last members, after `jsonrpc` at least
                 // (every frame the direct path reads has it).
@@ -219,13 +224,29 @@ pub(super) fn write_frame(
                 out[at] = b',';
                 return Ok(());
             }
-            FrameMember::Result => {
+            (FrameMember::Result, Body::Emit(emit)) => {
                 separate(out, &mut first);
                 out.extend_from_slice(b"\"result\":");
                 emit(out)?;
+                continue;
             }
-            other => write_envelope_member(line, key, other, &mut first, out)?,
+            (FrameMember::Body, Body::Emitted(_)) if *key == "method" => method.take(),
+            (FrameMember::Body, Body::Emitted(_)) => params.take(),
+            // (A `result` with an emitted body is not expected: `write_envelope_member` gives up.)
+            (other, _) => {
+                write_envelope_member(line, key, other, &mut first, out)?;
+                continue;
+            }
+        };
+        if let Some(text) = text {
+            separate(out, &mut first);
+            push_key(out, key)?;
+            out.extend_from_slice(text);
         }
+    }
+    if let Some(text) = params {
+        out.extend_from_slice(b",\"params\":");
+        out.extend_from_slice(text);
     }
     out.push(b'}');
     Ok(())
@@ -271,41 +292,5 @@ pub(super) fn write_envelope_member(
         }
         FrameMember::Body | FrameMember::Result => return Err(GiveUp),
     }
-    Ok(())
-}
-
-/// [`write_frame`] for a request or notification body already emitted (responses are always
-/// written in place): `method` and `params` are placed where the frame has them, and a
-/// `params` the body gained (materialized for the target) is appended, as
-/// `convert::put_back` places them.
-pub(super) fn write_split_frame(
-    line: &Line<'_>,
-    emitted: &[u8],
-    out: &mut Vec<u8>,
-) -> Result<(), GiveUp> {
-    let (method, mut params) = method_and_params(emitted).ok_or(GiveUp)?;
-    out.push(b'{');
-    let mut first = true;
-    for (key, member) in &line.frame {
-        let body = match (*key, member) {
-            ("method", FrameMember::Body) => Some(method),
-            (_, FrameMember::Body) => params.take(),
-            // A `result` member is not expected here (`write_envelope_member` gives up).
-            (_, other) => {
-                write_envelope_member(line, key, other, &mut first, out)?;
-                continue;
-            }
-        };
-        if let Some(value) = body {
-            separate(out, &mut first);
-            push_key(out, key)?;
-            out.extend_from_slice(value);
-        }
-    }
-    if let Some(value) = params {
-        out.extend_from_slice(b",\"params\":");
-        out.extend_from_slice(value);
-    }
-    out.push(b'}');
     Ok(())
 }
