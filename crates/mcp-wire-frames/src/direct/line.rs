@@ -71,7 +71,7 @@ pub(super) const UNCHECKED_LEVELS: usize = MAX_DEPTH - MEMBER_DEPTH;
 /// Where a `result` object starting at `start` ends if the frame ends the line (`closers`
 /// braces close it and the capture record): at the last `}` before them. Such a result is read
 /// only once, by its typed read, which also checks it
-/// ([`mcp_wire::wire::in_place::parse_unchecked_result_str`]), and a line whose result that read
+/// ([`mcp_wire::wire::in_place::parse_result_str`] of unchecked text), and a line whose result that read
 /// does not accept is read again, checked ([`read_checked`]). `None` for any other result: it
 /// is checked as it is read.
 ///

@@ -97,19 +97,10 @@ pub(super) fn emit(
         BodyKind::Notification(C2s) => through::<ClientNotification>(text, from, to, out, verdict),
         BodyKind::Notification(S2c) => through::<ServerNotification>(text, from, to, out, verdict),
         BodyKind::Result(_, answering) => {
-            let mut slot = None;
-            let parsed = match unchecked {
-                false => wire::in_place::parse_result_str(answering, text, from, &mut slot),
-                true => wire::in_place::parse_unchecked_result_str(
-                    answering,
-                    text,
-                    UNCHECKED_LEVELS,
-                    from,
-                    &mut slot,
-                )
-                .ok_or(GiveUp)?,
-            };
-            parsed.map_err(|e| parse_failed(e, verdict))?;
+            let (mut slot, levels) = (None, unchecked.then_some(UNCHECKED_LEVELS));
+            wire::in_place::parse_result_str(answering, text, levels, from, &mut slot)
+                .ok_or(GiveUp)?
+                .map_err(|e| parse_failed(e, verdict))?;
             match slot.as_mut().ok_or(GiveUp)? {
                 MethodResult::Server(r) => {
                     r.restate(to);

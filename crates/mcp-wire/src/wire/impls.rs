@@ -95,7 +95,7 @@ macro_rules! requests {
             const TYPE_NAME: &'static str = stringify!($ty);
             const KIND: ParseKind = ParseKind::Request;
 
-            fn mandate_facts(&self) -> MandateFacts<'_> {
+            fn mandate_facts(&self) -> Option<MandateFacts<'_>> {
                 MandateFacts::request(
                     <$ty as Request>::METHOD,
                     RequestMeta::meta(self).map(|m| &m.0),
@@ -132,7 +132,7 @@ macro_rules! results {
             const TYPE_NAME: &'static str = stringify!($ty);
             const KIND: ParseKind = ParseKind::Result;
 
-            fn mandate_facts(&self) -> MandateFacts<'_> {
+            fn mandate_facts(&self) -> Option<MandateFacts<'_>> {
                 ResultTypeOf::result_type_facts(self)
             }
         }
@@ -178,7 +178,7 @@ fragments!(
 
 /// `resultType` of a typed result, for the 2026-07-28 mandates on typed values.
 trait ResultTypeOf {
-    fn result_type_facts(&self) -> MandateFacts<'_>;
+    fn result_type_facts(&self) -> Option<MandateFacts<'_>>;
 }
 
 /// The [`ResultTypeOf`] impl of a result row: `field` reads its `result_type` field, `none`
@@ -187,15 +187,15 @@ trait ResultTypeOf {
 macro_rules! result_type_of {
     (field $ty:ident) => {
         impl ResultTypeOf for $ty {
-            fn result_type_facts(&self) -> MandateFacts<'_> {
+            fn result_type_facts(&self) -> Option<MandateFacts<'_>> {
                 MandateFacts::result(self.result_type.as_ref().map(ResultType::as_str))
             }
         }
     };
     (none $ty:ident) => {
         impl ResultTypeOf for $ty {
-            fn result_type_facts(&self) -> MandateFacts<'_> {
-                MandateFacts::UNKNOWN
+            fn result_type_facts(&self) -> Option<MandateFacts<'_>> {
+                None
             }
         }
     };
@@ -205,13 +205,13 @@ macro_rules! result_type_of {
 crate::model::methods::for_each_body!(wire_bodies);
 
 impl ResultTypeOf for TaskCreatedResult {
-    fn result_type_facts(&self) -> MandateFacts<'_> {
+    fn result_type_facts(&self) -> Option<MandateFacts<'_>> {
         MandateFacts::result(Some(self.result_type.as_str()))
     }
 }
 
 impl ResultTypeOf for GetTaskPayloadResult {
-    fn result_type_facts(&self) -> MandateFacts<'_> {
+    fn result_type_facts(&self) -> Option<MandateFacts<'_>> {
         // An open object: `resultType` stays among the other keys.
         MandateFacts::result(self.extra.get("resultType").and_then(Value::as_str))
     }
@@ -234,7 +234,7 @@ macro_rules! method_unions {
             const TYPE_NAME: &'static str = stringify!($ty);
             const KIND: ParseKind = ParseKind::$pkind;
 
-            fn mandate_facts(&self) -> MandateFacts<'_> {
+            fn mandate_facts(&self) -> Option<MandateFacts<'_>> {
                 UnionFacts::union_facts(self)
             }
 
@@ -249,17 +249,17 @@ macro_rules! method_unions {
 
 /// The mandate facts of a method-tagged union: its member's.
 trait UnionFacts {
-    fn union_facts(&self) -> MandateFacts<'_>;
+    fn union_facts(&self) -> Option<MandateFacts<'_>>;
 }
 
 impl UnionFacts for ClientRequest {
-    fn union_facts(&self) -> MandateFacts<'_> {
+    fn union_facts(&self) -> Option<MandateFacts<'_>> {
         MandateFacts::request(self.method(), RequestMeta::meta(self).map(|m| &m.0))
     }
 }
 
 impl UnionFacts for ServerRequest {
-    fn union_facts(&self) -> MandateFacts<'_> {
+    fn union_facts(&self) -> Option<MandateFacts<'_>> {
         // No server request is among the client requests the `_meta` mandate reads.
         MandateFacts::request(self.method(), None)
     }
@@ -267,14 +267,14 @@ impl UnionFacts for ServerRequest {
 
 // Notifications have no mandate.
 impl UnionFacts for ClientNotification {
-    fn union_facts(&self) -> MandateFacts<'_> {
-        MandateFacts::UNKNOWN
+    fn union_facts(&self) -> Option<MandateFacts<'_>> {
+        None
     }
 }
 
 impl UnionFacts for ServerNotification {
-    fn union_facts(&self) -> MandateFacts<'_> {
-        MandateFacts::UNKNOWN
+    fn union_facts(&self) -> Option<MandateFacts<'_>> {
+        None
     }
 }
 

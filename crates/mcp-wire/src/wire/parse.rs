@@ -11,6 +11,7 @@
 //!   the method of the request it answers and is the one to use whenever that is known.
 
 use std::collections::{BTreeSet, HashMap};
+use std::marker::PhantomData;
 use std::sync::OnceLock;
 
 use serde::de::DeserializeOwned;
@@ -60,12 +61,12 @@ pub trait WireParse: DeserializeOwned {
     #[doc(hidden)]
     const DIRECT: bool = true;
 
-    /// What the 2026-07-28 mandates of [`Self::KIND`] read, taken from the parsed value
-    /// ([`MandateFacts::UNKNOWN`] when the typed value does not keep it: the text entry points
-    /// then check the mandates on a `Value`, as [`parse_as`] does).
+    /// What the 2026-07-28 mandates of [`Self::KIND`] read, taken from the parsed value; `None`
+    /// when the typed value does not keep it (the text reads then check the mandates on a
+    /// `Value`, as a `Value`'s parse does).
     #[doc(hidden)]
-    fn mandate_facts(&self) -> MandateFacts<'_> {
-        MandateFacts::UNKNOWN
+    fn mandate_facts(&self) -> Option<MandateFacts<'_>> {
+        None
     }
 
     /// For the method-tagged unions (`ClientRequest`, …): the method table of a revision's
@@ -95,105 +96,87 @@ fn existence<T: WireParse>(method: Option<&str>, version: &VersionLike) -> Resul
         return Ok(());
     };
     let facts = crate::facts::revision(v);
-    if let Some(table) = T::METHOD_TABLE {
-        let Some(method) = method else {
-            return Ok(());
-        };
-        let methods = table(facts);
-        // Listed in the revision's table, or a member the revision still defines as a type
-        // (2026-07-28's server requests exist embedded in input-required results only).
-        let in_table = || methods.iter().any(|m| m.method == method);
-        let defined =
-            || crate::model::method_info(method).is_some_and(|m| facts.has_type(m.type_name));
-        // Or one an extension adds there (the tasks extension at 2026-07-28).
-        if in_table() || defined() || super::ledger::extension_method(method, v) {
-            return Ok(());
+    let fail =
+        |kind, path, message| Err(ParseError::new(kind, path, version, T::TYPE_NAME, message));
+    match (T::METHOD_TABLE, method) {
+        (Some(table), Some(method)) => {
+            let methods = table(facts);
+            // Listed in the revision's table, or a member the revision still defines as a type
+            // (2026-07-28's server requests exist embedded in input-required results only), or
+            // one an extension adds there (the tasks extension at 2026-07-28).
+            if methods.iter().any(|m| m.method == method)
+                || crate::model::method_info(method).is_some_and(|m| facts.has_type(m.type_name))
+                || super::ledger::extension_method(method, v)
+            {
+                return Ok(());
+            }
+            let sender = match T::TYPE_NAME.starts_with("Client") {
+                true => "client",
+                false => "server",
+            };
+            let members = match T::KIND {
+                ParseKind::Notification => "notifications",
+                _ => "requests",
+            };
+            let list = match methods.iter().map(|m| m.method).collect::<Vec<_>>() {
+                listed if listed.is_empty() => format!("it has no {sender} {members}"),
+                listed => format!("its {sender} {members} are {}", listed.join(", ")),
+            };
+            let message =
+                format!("method \"{method}\" does not exist at protocol version {v}; {list}");
+            fail(
+                ParseErrorKind::UnknownMethod,
+                JsonPath::root().key("method"),
+                message,
+            )
         }
-        let listed: Vec<&str> = methods.iter().map(|m| m.method).collect();
-        let members = match T::KIND {
-            ParseKind::Notification => "notifications",
-            _ => "requests",
-        };
-        let sender = if T::TYPE_NAME.starts_with("Client") {
-            "client"
-        } else {
-            "server"
-        };
-        let list = if listed.is_empty() {
-            format!("it has no {sender} {members}")
-        } else {
-            format!("its {sender} {members} are {}", listed.join(", "))
-        };
-        return Err(ParseError::new(
-            ParseErrorKind::UnknownMethod,
-            JsonPath::root().key("method"),
-            version,
-            T::TYPE_NAME,
-            format!("method \"{method}\" does not exist at protocol version {v}; {list}"),
-        ));
+        (None, _)
+            if matches!(
+                T::KIND,
+                ParseKind::Request | ParseKind::Notification | ParseKind::Result
+            ) && !facts.has_type(T::TYPE_NAME)
+                && !super::ledger::extension_only(T::TYPE_NAME, v) =>
+        {
+            let message = format!("{} does not exist at protocol version {v}", T::TYPE_NAME);
+            fail(ParseErrorKind::TypeAbsent, JsonPath::root(), message)
+        }
+        _ => Ok(()),
     }
-    if matches!(
-        T::KIND,
-        ParseKind::Request | ParseKind::Notification | ParseKind::Result
-    ) && !facts.has_type(T::TYPE_NAME)
-        && !super::ledger::extension_only(T::TYPE_NAME, v)
-    {
-        return Err(ParseError::new(
-            ParseErrorKind::TypeAbsent,
-            JsonPath::root(),
-            version,
-            T::TYPE_NAME,
-            format!("{} does not exist at protocol version {v}", T::TYPE_NAME),
-        ));
-    }
-    Ok(())
 }
 
 /// What the 2026-07-28 mandates read from a body: its `method`, its `resultType` (when a string)
-/// and its `params._meta` object. Taken from the raw `Value` by [`parse_as`], or from the typed
-/// value by the text entry points ([`parse_as`], …), so both check exactly the same thing.
+/// and its `params._meta` object. Taken from the raw `Value`, or from the typed value read from
+/// text ([`WireParse::mandate_facts`]), so both check exactly the same thing.
 #[doc(hidden)]
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct MandateFacts<'a> {
-    known: bool,
     method: Option<&'a str>,
     result_type: Option<&'a str>,
     meta: Option<&'a Map<String, Value>>,
 }
 
 impl<'a> MandateFacts<'a> {
-    /// The typed value does not tell.
-    pub(crate) const UNKNOWN: MandateFacts<'static> = MandateFacts {
-        known: false,
-        method: None,
-        result_type: None,
-        meta: None,
-    };
-
     /// A request with this method and `params._meta`.
-    pub(crate) fn request(method: &'a str, meta: Option<&'a Map<String, Value>>) -> Self {
-        MandateFacts {
-            known: true,
-            method: Some(method),
-            result_type: None,
+    pub(crate) fn request(method: &'a str, meta: Option<&'a Map<String, Value>>) -> Option<Self> {
+        let method = Some(method);
+        Some(MandateFacts {
+            method,
             meta,
-        }
+            ..Default::default()
+        })
     }
 
     /// A result with this `resultType`.
-    pub(crate) fn result(result_type: Option<&'a str>) -> Self {
-        MandateFacts {
-            known: true,
-            method: None,
+    pub(crate) fn result(result_type: Option<&'a str>) -> Option<Self> {
+        Some(MandateFacts {
             result_type,
-            meta: None,
-        }
+            ..Default::default()
+        })
     }
 
     /// The facts of a raw body.
     fn of_value(value: &'a Value) -> Self {
         MandateFacts {
-            known: true,
             method: value.get("method").and_then(Value::as_str),
             result_type: value.get("resultType").and_then(Value::as_str),
             meta: value
@@ -267,269 +250,200 @@ pub(crate) fn plain_text<T: DeserializeOwned>(
     crate::de::located_text_read::<T>(value).map_err(|e| from_model(e, version, type_name, kind))
 }
 
-/// The 2026-07-28 mandates on a raw body, its facts read only at that revision.
-fn value_mandates(
+/// The 2026-07-28 mandates on a `kind` body, on what `facts` reads from it (asked only where
+/// they apply: at 2026-07-28, to requests and results); `None` when they apply and `facts` does
+/// not tell (the typed value does not keep what they read).
+fn mandates<'a>(
+    facts: impl FnOnce() -> Option<MandateFacts<'a>>,
+    version: &VersionLike,
+    type_name: &'static str,
+    kind: ParseKind,
+) -> Option<Result<(), ParseError>> {
+    let applies = matches!(kind, ParseKind::Request | ParseKind::Result);
+    if version.era() != Some(Era::Stateless) || !applies {
+        return Some(Ok(()));
+    }
+    let facts = facts()?;
+    let fail =
+        |kind, path: JsonPath, message| ParseError::new(kind, path, version, type_name, message);
+    if kind == ParseKind::Result {
+        // M1: an unrecognized resultType.
+        return Some(match facts.result_type {
+            Some(rt) if !RESULT_TYPES_2026.contains(&rt) => Err(fail(
+                ParseErrorKind::ResultTypeInvalid,
+                JsonPath::root().key("resultType"),
+                format!(
+                    "unrecognized resultType \"{rt}\"; this protocol version defines \"complete\" and \"input_required\""
+                ),
+            )),
+            _ => Ok(()),
+        });
+    }
+    // M3: the reserved `_meta` keys of a client request.
+    if !facts
+        .method
+        .is_some_and(|m| CLIENT_REQUESTS_2026.contains(&m))
+    {
+        return Some(Ok(()));
+    }
+    let missing = RESERVED_META
+        .iter()
+        .filter(|r| r.required && !facts.meta.is_some_and(|m| m.contains_key(r.key)))
+        .map(|r| {
+            let path = JsonPath::root().key("params").key("_meta").key(r.key);
+            let message = format!("required reserved _meta entry {} is missing", r.key);
+            fail(ParseErrorKind::MissingRequiredMeta, path, message)
+        });
+    Some(ParseError::join(missing.collect()).map_or(Ok(()), Err))
+}
+
+/// A body's `Value` read as `T`, with `structure` as its structural parse
+/// ([`WireParse::parse_structure`], or its read through the value's text for a `Value` parsed
+/// from text): the answer every input's equals.
+fn value_as<T: WireParse>(
     json: &Value,
     version: &VersionLike,
-    type_name: &'static str,
-    kind: ParseKind,
-) -> Result<(), ParseError> {
-    if version.era() != Some(Era::Stateless) {
-        return Ok(());
-    }
-    check_mandates(MandateFacts::of_value(json), version, type_name, kind)
+    structure: fn(&Value, &VersionLike) -> Result<T, ParseError>,
+) -> Result<T, ParseError> {
+    existence::<T>(json.get("method").and_then(Value::as_str), version)?;
+    let parsed = structure(json, version)?;
+    mandates(
+        || Some(MandateFacts::of_value(json)),
+        version,
+        T::TYPE_NAME,
+        T::KIND,
+    )
+    .transpose()?;
+    Ok(parsed)
 }
 
-/// The 2026-07-28 mandates on the facts of a body (they apply to known 2026-07-28 only).
-fn check_mandates(
-    facts: MandateFacts<'_>,
-    version: &VersionLike,
-    type_name: &'static str,
-    kind: ParseKind,
-) -> Result<(), ParseError> {
-    if version.era() != Some(Era::Stateless) {
-        return Ok(());
-    }
-    match kind {
-        ParseKind::Result => {
-            // M1: an unrecognized resultType.
-            if let Some(rt) = facts.result_type
-                && !RESULT_TYPES_2026.contains(&rt)
-            {
-                return Err(ParseError::new(
-                    ParseErrorKind::ResultTypeInvalid,
-                    JsonPath::root().key("resultType"),
-                    version,
-                    type_name,
-                    format!(
-                        "unrecognized resultType \"{rt}\"; this protocol version defines \"complete\" and \"input_required\""
-                    ),
-                ));
-            }
-        }
-        ParseKind::Request => {
-            // M3: the reserved `_meta` keys of a client request.
-            let Some(method) = facts.method else {
-                return Ok(());
-            };
-            if !CLIENT_REQUESTS_2026.contains(&method) {
-                return Ok(());
-            }
-            let meta = facts.meta;
-            let errors: Vec<ParseError> = RESERVED_META
-                .iter()
-                .filter(|r| r.required && !meta.is_some_and(|m| m.contains_key(r.key)))
-                .map(|r| {
-                    ParseError::new(
-                        ParseErrorKind::MissingRequiredMeta,
-                        JsonPath::root().key("params").key("_meta").key(r.key),
-                        version,
-                        type_name,
-                        format!("required reserved _meta entry {} is missing", r.key),
-                    )
-                })
-                .collect();
-            if let Some(e) = ParseError::join(errors) {
-                return Err(e);
-            }
-        }
-        _ => {}
-    }
-    Ok(())
-}
+/// What a read produces: a body `T` (as `PhantomData<T>`) or a result typed by what it answers
+/// ([`ResultFor`]). Text is typed straight into it where that read decides; otherwise the text's
+/// `Value` answers, as a `Value` given as input does.
+trait Target: Copy {
+    type Out;
+    /// The type a syntax error names.
+    const NAME: &'static str;
 
-/// The mandates of `T` checked on a typed value; `None` when the typed value does not keep what
-/// they read (the caller then takes the `Value` path).
-fn typed_mandates<T: WireParse>(
-    parsed: &T,
-    version: &VersionLike,
-    type_name: &'static str,
-) -> Option<Result<(), ParseError>> {
-    let facts = parsed.mandate_facts();
-    let applies = version.era() == Some(Era::Stateless)
-        && matches!(T::KIND, ParseKind::Request | ParseKind::Result);
-    (facts.known || !applies).then(|| check_mandates(facts, version, type_name, T::KIND))
-}
-
-/// JSON text or bytes, for the text entry points.
-#[derive(Clone, Copy)]
-pub(crate) enum Text<'a> {
-    Str(&'a str),
-    /// Bytes that are not UTF-8 (see [`Text::of_bytes`]): only the `Value` path reads them.
-    Bytes(&'a [u8]),
-}
-
-impl<'a> Text<'a> {
-    /// Bytes as text. The typed parse must only ever see UTF-8: `serde_json` skips the strings of
-    /// members a type ignores without checking their bytes, so invalid UTF-8 there would parse.
-    /// Bytes that are not UTF-8 stay [`Text::Bytes`], which the typed parse declines and the
-    /// `Value` path reports as a syntax error.
-    fn of_bytes(bytes: &'a [u8]) -> Self {
-        match std::str::from_utf8(bytes) {
-            Ok(s) => Text::Str(s),
-            Err(_) => Text::Bytes(bytes),
-        }
-    }
-
-    /// Parses the text into a `Value`, or the syntax error `parse_as` reports.
-    fn value(self, version: &VersionLike, type_name: &'static str) -> Result<Value, ParseError> {
-        match self {
-            Text::Str(s) => serde_json::from_str(s),
-            Text::Bytes(b) => serde_json::from_slice(b),
-        }
-        .map_err(|e| {
-            ParseError::new(
-                ParseErrorKind::Syntax,
-                JsonPath::root(),
-                version,
-                type_name,
-                e.to_string(),
-            )
-        })
-    }
-}
-
-/// Where a result is typed from: its `Value`, whose every read decides (errors included), or
-/// its text, whose typed read decides or leaves the answer to the text's `Value`.
-trait ResultSource: Copy {
-    /// Reads the result as `T`; `None` when this source does not decide.
-    fn read<T: WireParse>(
+    /// The typed read of `text` into `slot`, which holds the value when this gives
+    /// `Some(Ok(()))`; `None` when that read does not decide.
+    fn typed(
         self,
+        text: &str,
         version: &VersionLike,
-        type_name: &'static str,
-    ) -> Option<Result<T, ParseError>>;
+        slot: &mut Option<Self::Out>,
+    ) -> Option<Result<(), ParseError>>;
 
-    /// Whether the result's `resultType` is `input_required`, where the source tells without a
-    /// typed read (text does not: it is read as the method's own result first).
-    fn input_required(self) -> Option<bool> {
-        None
-    }
+    /// The answer for a `Value` given as input.
+    fn of_value(self, json: &Value, version: &VersionLike) -> Result<Self::Out, ParseError>;
 
-    /// The 2026-07-28 mandates on the result, read as `parsed`; `None` when this source does
-    /// not decide.
-    fn mandates<T: WireParse>(
-        self,
-        parsed: &T,
-        version: &VersionLike,
-    ) -> Option<Result<(), ParseError>> {
-        typed_mandates(parsed, version, "Result")
-    }
-
-    /// The error for a method no request has; `None` when this source does not decide.
-    fn unknown(self, _method: &str, _version: &VersionLike) -> Option<ParseError> {
-        None
+    /// The answer for the `Value` of text the typed read did not decide: [`Target::of_value`]'s,
+    /// possibly read with the text reader.
+    fn of_text_value(self, json: &Value, version: &VersionLike) -> Result<Self::Out, ParseError> {
+        self.of_value(json, version)
     }
 }
 
-impl ResultSource for &Value {
-    fn read<T: WireParse>(
-        self,
-        version: &VersionLike,
-        type_name: &'static str,
-    ) -> Option<Result<T, ParseError>> {
-        Some(plain(self, version, type_name, ParseKind::Result))
-    }
+impl<T: WireParse> Target for PhantomData<T> {
+    type Out = T;
+    const NAME: &'static str = T::TYPE_NAME;
 
-    fn input_required(self) -> Option<bool> {
-        Some(self.get("resultType").and_then(Value::as_str) == Some("input_required"))
-    }
-
-    fn mandates<T: WireParse>(
-        self,
-        _: &T,
-        version: &VersionLike,
-    ) -> Option<Result<(), ParseError>> {
-        Some(value_mandates(self, version, "Result", ParseKind::Result))
-    }
-
-    fn unknown(self, method: &str, version: &VersionLike) -> Option<ParseError> {
-        Some(ParseError::new(
-            ParseErrorKind::UnknownMethod,
-            JsonPath::root(),
-            version,
-            "Result",
-            format!("no request has method \"{method}\", so its result has no type"),
-        ))
-    }
-}
-
-impl ResultSource for Text<'_> {
+    /// A typed value passes when its type (or method) exists at `version`, then by the
+    /// revision's mandates; judged by reference, so a large value is not moved.
     #[inline]
-    fn read<T: WireParse>(self, _: &VersionLike, _: &'static str) -> Option<Result<T, ParseError>> {
-        match self {
-            Text::Str(s) => strict::from_str(s, strict::FromText).ok().map(Ok),
-            Text::Bytes(_) => None,
+    fn typed(
+        self,
+        text: &str,
+        version: &VersionLike,
+        slot: &mut Option<T>,
+    ) -> Option<Result<(), ParseError>> {
+        if !T::DIRECT || strict::from_str_into::<T, _>(text, strict::FromText, slot).is_err() {
+            return None;
         }
-    }
-}
-
-/// JSON text no strict reader has checked: read in [`strict::Unchecked`] mode, so a typed
-/// read that succeeds has checked it (no repeated key, at most `levels` levels of nesting).
-#[derive(Clone, Copy)]
-struct UncheckedText<'a> {
-    text: &'a str,
-    levels: usize,
-}
-
-impl ResultSource for UncheckedText<'_> {
-    #[inline]
-    fn read<T: WireParse>(self, _: &VersionLike, _: &'static str) -> Option<Result<T, ParseError>> {
-        let mode = strict::Unchecked {
-            levels: self.levels,
+        let parsed = slot.as_ref()?;
+        let verdict = match existence::<T>(parsed.union_method(), version) {
+            Ok(()) => mandates(|| parsed.mandate_facts(), version, T::TYPE_NAME, T::KIND)?,
+            Err(e) => Err(e),
         };
-        strict::from_str(self.text, mode).ok().map(Ok)
+        Some(verdict.inspect_err(|_| *slot = None))
+    }
+
+    fn of_value(self, json: &Value, version: &VersionLike) -> Result<T, ParseError> {
+        value_as(json, version, T::parse_structure)
+    }
+
+    fn of_text_value(self, json: &Value, version: &VersionLike) -> Result<T, ParseError> {
+        // A direct type is read from the value's text ([`plain_text`]: the same answer and
+        // error), so a program whose bodies arrive as text reads them with the text reader alone.
+        let structure = match T::DIRECT {
+            true => |v: &Value, ver: &VersionLike| plain_text(v, ver, T::TYPE_NAME, T::KIND),
+            false => T::parse_structure,
+        };
+        value_as(json, version, structure)
     }
 }
 
-/// The text entry points' common body: the typed parse straight from the text with the
-/// mandates on the typed value; on any failure, or when the typed value cannot answer the
-/// mandates, the `Value` path ([`parse_as`]), whose result (and error) is the reference.
-fn parse_text_as<T: WireParse>(text: Text<'_>, version: VersionLike) -> Result<T, ParseError> {
+/// Reads `input` as `target` says. The input's kind is known wherever this is instantiated, so
+/// a program that reads only text links no typed read of a `Value`.
+#[inline]
+fn read<G: Target>(
+    target: G,
+    input: &(impl WireInput + ?Sized),
+    version: &VersionLike,
+) -> Result<G::Out, ParseError> {
+    let text = match input.source() {
+        input::Source::Value(json) => return target.of_value(json, version),
+        input::Source::Str(text) => text,
+        // The typed read only ever sees UTF-8: `serde_json` skips the strings of members a type
+        // ignores without checking their bytes, so invalid UTF-8 there would parse. Other bytes
+        // are left to the `Value` read, which refuses them.
+        input::Source::Bytes(bytes) => match std::str::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(_) => return by_value(target, bytes, version),
+        },
+    };
     let mut slot = None;
-    parse_text_into(text, version.clone(), &mut slot)?;
-    slot.map_or_else(|| parse_text_by_value(text, version), Ok)
+    read_into(target, text, version, &mut slot)?;
+    slot.map_or_else(|| by_value(target, text.as_bytes(), version), Ok)
 }
 
-/// [`parse_text_as`] into `slot`, which holds the value when this returns `Ok` and is empty
-/// when it returns `Err`. A typed value passes when its type (or method) exists at `version`,
-/// then by the revision's mandates; judged by reference, so a large value is not moved.
-fn parse_text_into<T: WireParse>(
-    text: Text<'_>,
-    version: VersionLike,
-    slot: &mut Option<T>,
+/// [`read`] of text into `slot`, which holds the value when this returns `Ok` and is empty when
+/// it returns `Err`.
+#[inline]
+fn read_into<G: Target>(
+    target: G,
+    text: &str,
+    version: &VersionLike,
+    slot: &mut Option<G::Out>,
 ) -> Result<(), ParseError> {
-    if T::DIRECT
-        && let Text::Str(s) = text
-        && strict::from_str_into::<T, _>(s, strict::FromText, slot).is_ok()
-        && let Some(parsed) = slot.as_ref()
-        && let Some(verdict) = existence::<T>(parsed.union_method(), &version).map_or_else(
-            |e| Some(Err(e)),
-            |()| typed_mandates(parsed, &version, T::TYPE_NAME),
-        )
-    {
-        return verdict.inspect_err(|_| *slot = None);
+    if let Some(done) = target.typed(text, version, slot) {
+        return done;
     }
     *slot = None;
-    *slot = Some(parse_text_by_value(text, version)?);
+    *slot = Some(by_value(target, text.as_bytes(), version)?);
     Ok(())
 }
 
-/// The `Value` path of [`parse_text_as`] (bad frames and the few cases the typed value cannot
-/// answer), kept out of line so the typed path stays small.
+/// The `Value` read of text the typed read did not decide (bad bodies, and the few cases the
+/// typed value cannot answer), kept out of line so the typed read stays small.
 #[cold]
 #[inline(never)]
-fn parse_text_by_value<T: WireParse>(
-    text: Text<'_>,
-    version: VersionLike,
-) -> Result<T, ParseError> {
-    let value = text.value(&version, T::TYPE_NAME)?;
-    // A direct type is read from the value's text ([`plain_text`]: the same answer and error),
-    // so a program whose bodies arrive as text reads them with the text reader alone.
-    let structure = match T::DIRECT {
-        true => |v: &Value, ver: &VersionLike| plain_text(v, ver, T::TYPE_NAME, T::KIND),
-        false => T::parse_structure,
-    };
-    parse_value_with(&value, version, structure)
+fn by_value<G: Target>(
+    target: G,
+    text: &[u8],
+    version: &VersionLike,
+) -> Result<G::Out, ParseError> {
+    let value = serde_json::from_slice(text).map_err(|e| {
+        let message = e.to_string();
+        ParseError::new(
+            ParseErrorKind::Syntax,
+            JsonPath::root(),
+            version,
+            G::NAME,
+            message,
+        )
+    })?;
+    target.of_text_value(&value, version)
 }
 
 /// What the boundary reads a body from: a parsed [`Value`], JSON text (`str`, `String`) or
@@ -556,37 +470,29 @@ pub(crate) mod input {
         fn source(&self) -> Source<'_>;
     }
 
-    impl Sealed for Value {
-        fn source(&self) -> Source<'_> {
-            Source::Value(self)
-        }
+    /// Each input type, and the source it is.
+    macro_rules! sources {
+        ($([$($generics:tt)*] $ty:ty => $source:ident,)*) => {$(
+            impl<$($generics)*> Sealed for $ty {
+                #[inline]
+                fn source(&self) -> Source<'_> {
+                    Source::$source(self)
+                }
+            }
+        )*};
     }
-    impl Sealed for str {
-        fn source(&self) -> Source<'_> {
-            Source::Str(self)
-        }
+
+    sources! {
+        [] Value => Value,
+        [] str => Str,
+        [] String => Str,
+        [] [u8] => Bytes,
+        [] Vec<u8> => Bytes,
+        [const N: usize] [u8; N] => Bytes,
     }
-    impl Sealed for String {
-        fn source(&self) -> Source<'_> {
-            Source::Str(self)
-        }
-    }
-    impl Sealed for [u8] {
-        fn source(&self) -> Source<'_> {
-            Source::Bytes(self)
-        }
-    }
-    impl Sealed for Vec<u8> {
-        fn source(&self) -> Source<'_> {
-            Source::Bytes(self)
-        }
-    }
-    impl<const N: usize> Sealed for [u8; N] {
-        fn source(&self) -> Source<'_> {
-            Source::Bytes(self)
-        }
-    }
+
     impl<T: Sealed + ?Sized> Sealed for &T {
+        #[inline]
         fn source(&self) -> Source<'_> {
             (**self).source()
         }
@@ -611,33 +517,7 @@ pub fn parse_as<T: WireParse>(
     input: &(impl WireInput + ?Sized),
     version: impl Into<VersionLike>,
 ) -> Result<T, ParseError> {
-    let version = version.into();
-    match input.source() {
-        input::Source::Value(json) => parse_value_as(json, version),
-        input::Source::Str(text) => parse_text_as(Text::Str(text), version),
-        input::Source::Bytes(bytes) => parse_text_as(Text::of_bytes(bytes), version),
-    }
-}
-
-/// [`parse_as`] on a `Value`: the reference every other input's answer equals.
-pub(crate) fn parse_value_as<T: WireParse>(
-    json: &Value,
-    version: VersionLike,
-) -> Result<T, ParseError> {
-    parse_value_with(json, version, T::parse_structure)
-}
-
-/// [`parse_value_as`] with `structure` as the structural parse ([`WireParse::parse_structure`],
-/// or its read through text for a `Value` parsed from text).
-fn parse_value_with<T: WireParse>(
-    json: &Value,
-    version: VersionLike,
-    structure: fn(&Value, &VersionLike) -> Result<T, ParseError>,
-) -> Result<T, ParseError> {
-    existence::<T>(json.get("method").and_then(Value::as_str), &version)?;
-    let parsed = structure(json, &version)?;
-    value_mandates(json, &version, T::TYPE_NAME, T::KIND)?;
-    Ok(parsed)
+    read(PhantomData, input, &version.into())
 }
 
 /// A result typed by the method of the request it answers.
@@ -863,108 +743,131 @@ pub fn parse_result_for<'a>(
     input: &(impl WireInput + ?Sized),
     version: impl Into<VersionLike>,
 ) -> Result<MethodResult, ParseError> {
-    let (answering, version) = (answering.into(), version.into());
-    match input.source() {
-        input::Source::Value(json) => parse_result_value_for(answering, json, version),
-        input::Source::Str(text) => parse_result_text_for(answering, Text::Str(text), version),
-        input::Source::Bytes(bytes) => {
-            parse_result_text_for(answering, Text::of_bytes(bytes), version)
-        }
-    }
+    read(answering.into(), input, &version.into())
 }
 
-/// [`parse_result_for`] on a `Value`: the reference every other input's answer equals.
-pub(crate) fn parse_result_value_for(
-    answering: ResultFor<'_>,
-    json: &Value,
-    version: VersionLike,
-) -> Result<MethodResult, ParseError> {
-    if !json.is_object() {
-        return Err(not_an_object(json, &version, "Result"));
+impl Target for ResultFor<'_> {
+    type Out = MethodResult;
+    const NAME: &'static str = "Result";
+
+    #[inline]
+    fn typed(
+        self,
+        text: &str,
+        version: &VersionLike,
+        slot: &mut Option<MethodResult>,
+    ) -> Option<Result<(), ParseError>> {
+        type_result(self, Text(text, strict::FromText), version, slot)
     }
-    let mut slot = None;
-    type_result(answering, json, &version, &mut slot).transpose()?;
-    // A `Value` decides every read: the slot is full.
-    slot.ok_or_else(|| not_an_object(json, &version, "Result"))
+
+    fn of_value(self, json: &Value, version: &VersionLike) -> Result<MethodResult, ParseError> {
+        if !json.is_object() {
+            return Err(not_an_object(json, version, "Result"));
+        }
+        let mut slot = None;
+        type_result(self, json, version, &mut slot).transpose()?;
+        // A `Value` decides every read: the slot is full.
+        slot.ok_or_else(|| not_an_object(json, version, "Result"))
+    }
 }
 
 /// Reads that write the typed value into the caller's slot instead of returning it, for the
 /// translator of `mcp-wire-frames` (a typed body is a few hundred bytes, and returning it
 /// through each layer copies it each time). Not part of the API: hidden, and it may change in
-/// any release. Each answers exactly as [`parse_as`] / [`parse_result_for`] on the same text.
+/// any release. Each answers exactly as [`parse_as`] / [`parse_result_for`] on the same text;
+/// `slot` holds the value when it answers `Ok` and is empty otherwise.
 #[doc(hidden)]
 pub mod in_place {
-    use super::{
-        MethodResult, ParseError, ResultFor, Text, UncheckedText, VersionLike, WireParse,
-        parse_result_text_into, parse_text_into, type_result,
-    };
+    use super::*;
 
-    /// [`parse_as`](super::parse_as) on text, into `slot`: it holds the value when this
-    /// returns `Ok` and is empty when it returns `Err`.
+    /// [`parse_as`] on text, into `slot`.
     pub fn parse_str<T: WireParse>(
         text: &str,
         version: impl Into<VersionLike>,
         slot: &mut Option<T>,
     ) -> Result<(), ParseError> {
-        parse_text_into(Text::Str(text), version.into(), slot)
+        read_into(PhantomData, text, &version.into(), slot)
     }
 
-    /// [`parse_result_for`](super::parse_result_for) on text, into `slot` (as [`parse_str`]).
+    /// [`parse_result_for`] on text, into `slot`; `None` when the read does not decide, which
+    /// only a read of `unchecked` text does.
+    ///
+    /// `unchecked: Some(levels)` reads text no strict reader has checked yet (the `json_text`
+    /// reader, which refuses repeated keys) in one read: the typed read alone, which also checks
+    /// the text. It decides only after reading the whole text, which it accepts only as strict
+    /// JSON: valid, no object with a repeated key, at most `levels` arrays and objects nested
+    /// (the result's own object included); the answer is then the checked read's. When it does
+    /// not decide (the text may not be strict JSON, or the result may need the `Value` path),
+    /// check the text, then read it with `unchecked: None`.
     pub fn parse_result_str<'a>(
         answering: impl Into<ResultFor<'a>>,
         text: &str,
-        version: impl Into<VersionLike>,
-        slot: &mut Option<MethodResult>,
-    ) -> Result<(), ParseError> {
-        parse_result_text_into(answering.into(), Text::Str(text), version.into(), slot)
-    }
-
-    /// [`parse_result_str`] on text no strict reader has checked yet (the `json_text` reader,
-    /// which refuses repeated keys), in one read: the typed read alone, which also checks the
-    /// text.
-    ///
-    /// `Some` when the typed read decided after reading the whole text, which it accepts only
-    /// as strict JSON: valid, no object with a repeated key, at most `levels` arrays and
-    /// objects nested (the result's own object included). The answer is then
-    /// [`parse_result_str`]'s on the same text. `None` when it did not decide (the text may not
-    /// be strict JSON, or the result may need the `Value` path): check the text, then call
-    /// [`parse_result_str`]. `slot` holds the result when this returns `Some(Ok(()))` and is
-    /// empty otherwise.
-    pub fn parse_unchecked_result_str<'a>(
-        answering: impl Into<ResultFor<'a>>,
-        text: &str,
-        levels: usize,
+        unchecked: Option<usize>,
         version: impl Into<VersionLike>,
         slot: &mut Option<MethodResult>,
     ) -> Option<Result<(), ParseError>> {
-        let source = UncheckedText { text, levels };
-        type_result(answering.into(), source, &version.into(), slot)
+        let (answering, version) = (answering.into(), version.into());
+        match unchecked {
+            None => Some(read_into(answering, text, &version, slot)),
+            Some(levels) => {
+                let text = Text(text, strict::Unchecked { levels });
+                type_result(answering, text, &version, slot)
+            }
+        }
     }
 }
 
-fn parse_result_text_for(
-    answering: ResultFor<'_>,
-    text: Text<'_>,
-    version: VersionLike,
-) -> Result<MethodResult, ParseError> {
-    let mut slot = None;
-    parse_result_text_into(answering, text, version.clone(), &mut slot)?;
-    slot.map_or_else(|| parse_result_text_by_value(answering, text, version), Ok)
+/// Where a result is typed from: its `Value`, whose every read decides (errors included), or
+/// its [`Text`], whose typed read decides or leaves the answer to the text's `Value`.
+trait ResultSource: Copy {
+    /// Reads the result as `T`; `None` when this source does not decide.
+    fn read<T: WireParse>(self, version: &VersionLike) -> Option<Result<T, ParseError>>;
+
+    /// The result's `Value`, when the source is one: it then tells the mandates' facts, whether
+    /// the result is input-required before any typed read, and that a method has no result.
+    fn value(&self) -> Option<&Value>;
 }
 
-/// [`parse_result_text_for`] into `slot`, which holds the result when this returns `Ok` and is
-/// empty when it returns `Err`.
-fn parse_result_text_into(
-    answering: ResultFor<'_>,
-    text: Text<'_>,
-    version: VersionLike,
-    slot: &mut Option<MethodResult>,
-) -> Result<(), ParseError> {
-    if let Some(done) = type_result(answering, text, &version, slot) {
-        return done;
+impl ResultSource for &Value {
+    fn read<T: WireParse>(self, version: &VersionLike) -> Option<Result<T, ParseError>> {
+        Some(plain(self, version, T::TYPE_NAME, ParseKind::Result))
     }
-    *slot = Some(parse_result_text_by_value(answering, text, version)?);
-    Ok(())
+
+    fn value(&self) -> Option<&Value> {
+        Some(self)
+    }
+}
+
+/// JSON text and how to read it: [`strict::FromText`] when a strict reader has checked it,
+/// [`strict::Unchecked`] when none has (a typed read that succeeds has then checked it).
+#[derive(Clone, Copy)]
+struct Text<'a, M>(&'a str, M);
+
+impl<M: strict::Mode> ResultSource for Text<'_, M> {
+    #[inline]
+    fn read<T: WireParse>(self, _: &VersionLike) -> Option<Result<T, ParseError>> {
+        strict::from_str(self.0, self.1).ok().map(Ok)
+    }
+
+    fn value(&self) -> Option<&Value> {
+        None
+    }
+}
+
+/// The 2026-07-28 mandates on a result read as `parsed`, their facts taken from the source's
+/// `Value` when it is one.
+fn result_mandates<T: WireParse>(
+    source: impl ResultSource,
+    parsed: &T,
+    version: &VersionLike,
+) -> Option<Result<(), ParseError>> {
+    let facts = || {
+        source
+            .value()
+            .map(MandateFacts::of_value)
+            .or_else(|| parsed.mandate_facts())
+    };
+    mandates(facts, version, "Result", ParseKind::Result)
 }
 
 /// Types a result as `answering` says at `version`, into `slot` (full only when this gives
@@ -982,31 +885,33 @@ fn type_result(
 ) -> Option<Result<(), ParseError>> {
     *slot = None;
     let tasks_ext = tasks_extension_at(version);
-    let typing = answering.typing(version.clone());
-    let (method, created) = match typing {
+    let (method, created) = match answering.typing(version.clone()) {
         ResultTyping::CreatedTask(method) => (method, true),
         ResultTyping::Method(method) => (method, false),
     };
     let interim = !created
         && version.era() == Some(Era::Stateless)
         && INPUT_REQUIRED_METHODS.contains(&method);
+    // Whether a result whose `resultType` is `rt` is the input-required answer.
+    let input_required = |rt: Option<&str>| interim && rt == Some("input_required");
     'own: {
-        if interim && source.input_required() == Some(true) {
+        let value_rt = source.value().and_then(|v| v.get("resultType"));
+        if input_required(value_rt.and_then(Value::as_str)) {
             break 'own;
         }
         macro_rules! p {
             ($side:ident, $union:ident, $variant:ident, $ty:ident) => {{
-                let Some(read) = source.read::<model::$ty>(version, stringify!($ty)) else {
+                let Some(read) = source.read::<model::$ty>(version) else {
                     break 'own;
                 };
                 let parsed = match read {
                     Ok(parsed) => parsed,
                     Err(e) => return Some(Err(e)),
                 };
-                if interim && parsed.mandate_facts().result_type == Some("input_required") {
+                if input_required(parsed.mandate_facts().and_then(|f| f.result_type)) {
                     break 'own;
                 }
-                if let Err(e) = source.mandates(&parsed, version)? {
+                if let Err(e) = result_mandates(source, &parsed, version)? {
                     return Some(Err(e));
                 }
                 *slot = Some(MethodResult::$side(model::$union::$variant(parsed)));
@@ -1017,44 +922,31 @@ fn type_result(
                 Side::Server => p!(Server, ServerResult, CreateTask, CreateTaskResult),
                 Side::Client => p!(Client, ClientResult, CreateTask, CreateTaskResult),
             },
-            false => by_method!(
-                method,
-                tasks_ext: tasks_ext,
-                p,
-                return source.unknown(method, version).map(Err)
-            ),
+            false => by_method!(method, tasks_ext: tasks_ext, p, {
+                // Text leaves this to its `Value`.
+                let message = format!("no request has method \"{method}\", so its result has no type");
+                let e = ParseError::new(ParseErrorKind::UnknownMethod, JsonPath::root(), version, "Result", message);
+                return source.value().map(|_| Err(e));
+            }),
         }
         return Some(Ok(()));
     }
     if !interim {
         return None;
     }
-    let parsed = match source.read::<model::InputRequiredResult>(version, "InputRequiredResult")? {
+    let parsed = match source.read::<model::InputRequiredResult>(version)? {
         Ok(parsed) => parsed,
         Err(e) => return Some(Err(e)),
     };
-    if parsed.mandate_facts().result_type != Some("input_required") {
+    if !input_required(parsed.mandate_facts().and_then(|f| f.result_type)) {
         return None;
     }
-    if let Err(e) = source.mandates(&parsed, version)? {
+    if let Err(e) = result_mandates(source, &parsed, version)? {
         return Some(Err(e));
     }
-    *slot = Some(MethodResult::Server(model::ServerResult::InputRequired(
-        parsed,
-    )));
+    let parsed = model::ServerResult::InputRequired(parsed);
+    *slot = Some(MethodResult::Server(parsed));
     Some(Ok(()))
-}
-
-/// The `Value` path of [`parse_result_text_for`], out of line.
-#[cold]
-#[inline(never)]
-fn parse_result_text_by_value(
-    answering: ResultFor<'_>,
-    text: Text<'_>,
-    version: VersionLike,
-) -> Result<MethodResult, ParseError> {
-    let value = text.value(&version, "Result")?;
-    parse_result_value_for(answering, &value, version)
 }
 
 /// Whether `version` has the tasks extension's forms of `tasks/get` and `tasks/cancel` (the
@@ -1213,205 +1105,4 @@ pub(crate) fn ranked<T>(
             "no member matched",
         )
     }))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::ProtocolVersion::*;
-    use crate::model::{ListRootsRequest, ListToolsRequest};
-
-    /// Found by the `parse_as` fuzz target (10-minute run): serde's derived structs also read a
-    /// JSON array field by field, so `[""]` answering `ping` at 2026-07-28 was an `EmptyResult`
-    /// with `resultType` `""` from a `Value` and a `resultType` error from text. Every result is
-    /// an object: each form, and a frame's `result` member, refuses the rest alike.
-    #[test]
-    fn a_result_that_is_not_an_object_is_invalid_in_every_form() {
-        for text in [
-            r#"[""]"#,
-            r#"["complete"]"#,
-            "[]",
-            "\"complete\"",
-            "7",
-            "null",
-        ] {
-            for v in [V2024_11_05, V2025_11_25, V2026_07_28] {
-                for method in ["ping", "tools/list", "tools/call", "sampling/createMessage"] {
-                    let value: Value = serde_json::from_str(text).unwrap();
-                    let from_value = parse_result_for(method, &value, v).unwrap_err();
-                    assert_eq!(from_value.kind, ParseErrorKind::Invalid, "{method} {text}");
-                    assert!(from_value.message.contains("result object"), "{from_value}");
-                    let from_text = parse_result_for(method, text, v).unwrap_err();
-                    assert_eq!(from_text, from_value, "{method} {text} at {v}");
-                    let from_slice = parse_result_for(method, text.as_bytes(), v);
-                    assert_eq!(from_slice.unwrap_err(), from_value);
-                }
-            }
-        }
-        // Objects still parse, on both paths.
-        let ok = parse_result_for("ping", r#"{"resultType":"complete"}"#, V2026_07_28);
-        assert!(ok.is_ok(), "{ok:?}");
-    }
-
-    /// Found by the `parse_as` fuzz target (issue 14): `serde_json` skips the value of a member
-    /// the type ignores without reading it as a value, so an out-of-range number there
-    /// (`"ttnMs":6E9373`, a misspelt `ttlMs`) parsed from text while the same text is no
-    /// `Value`. The text paths refuse every text a `Value` cannot hold, in ignored members too.
-    #[test]
-    fn text_a_value_cannot_hold_is_refused_in_ignored_members_too() {
-        let crash = r#"{"resultType":"complete","contents":[{"uri":"file:///proect/src/main.rs","mimeType":"txx-e/trust","text":"fn main() {}"}],"ttnMs":6E9373,"cac*heScope              ":"p)ivate"}"#;
-        assert!(serde_json::from_str::<Value>(crash).is_err());
-        let e = parse_result_for("resources/read", crash, V2026_07_28).unwrap_err();
-        assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
-        assert!(e.message.contains("number out of range"), "{e}");
-        let from_slice = parse_result_for("resources/read", crash.as_bytes(), V2026_07_28);
-        assert_eq!(from_slice.unwrap_err(), e);
-        // Deeper, in other bodies and revisions: an ignored number, a lone surrogate.
-        for (text, v) in [
-            (
-                r#"{"method":"tools/list","params":{"x":[1,{"y":-1e999}]}}"#,
-                V2025_06_18,
-            ),
-            (
-                r#"{"method":"tools/list","params":{"cursor":"c","x":"\udc00"}}"#,
-                V2024_11_05,
-            ),
-        ] {
-            assert!(serde_json::from_str::<Value>(text).is_err(), "{text}");
-            let e = parse_as::<ListToolsRequest>(text, v).unwrap_err();
-            assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
-            let e = parse_as::<model::ClientRequest>(text, v).unwrap_err();
-            assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
-        }
-        // In range, the same shapes parse.
-        let fine = crash.replace("6E9373", "6E3");
-        assert!(parse_result_for("resources/read", &fine, V2026_07_28).is_ok());
-    }
-
-    /// Issue 14: serde's derived structs read a JSON array field by field, so `["…"]` stood
-    /// for an object anywhere below the result (params, content blocks, tools, schemas). Every
-    /// type the model reads as a struct is an object: the array form is `Invalid` at its JSON
-    /// Pointer, the same from text, bytes and a `Value`.
-    #[test]
-    fn arrays_are_not_objects_at_any_depth() {
-        use model::{ClientRequest, ServerRequest};
-        let tool = r#"{"name":"t","inputSchema":{"type":"object"}}"#;
-        let results = [
-            // A tagged union (content block) finds no tag in an array.
-            (
-                "tools/call",
-                r#"{"content":[["text","hi"]]}"#.to_owned(),
-                "/content/0/type",
-            ),
-            (
-                "tools/list",
-                r#"{"tools":[["t",{"type":"object"}]]}"#.to_owned(),
-                "/tools/0",
-            ),
-            (
-                "tools/list",
-                r#"{"tools":[{"name":"t","inputSchema":["object"]}]}"#.to_owned(),
-                "/tools/0/inputSchema",
-            ),
-            (
-                "tools/list",
-                format!(
-                    r#"{{"tools":[{tool},{{"name":"u","inputSchema":{{"type":"object"}},"annotations":["x"]}}]}}"#
-                ),
-                "/tools/1/annotations",
-            ),
-            (
-                "prompts/get",
-                r#"{"messages":[{"role":"user","content":["text","hi"]}]}"#.to_owned(),
-                "/messages/0/content/type",
-            ),
-            (
-                "resources/read",
-                r#"{"contents":[["file:///a","text/plain","x"]]}"#.to_owned(),
-                "/contents/0",
-            ),
-        ];
-        for (method, text, pointer) in &results {
-            for v in [V2024_11_05, V2025_06_18, V2026_07_28] {
-                let text = if v.era() == Era::Stateless {
-                    text.replacen('{', r#"{"resultType":"complete","#, 1)
-                } else {
-                    text.clone()
-                };
-                let value: Value = serde_json::from_str(&text).unwrap();
-                let e = parse_result_for(*method, &value, v).unwrap_err();
-                assert_eq!(e.path.pointer(), *pointer, "{method} at {v}: {e}");
-                let tagged = pointer.ends_with("/type");
-                assert!(tagged || e.message.contains("sequence"), "{e}");
-                assert_eq!(parse_result_for(*method, &text, v).unwrap_err(), e);
-                assert_eq!(
-                    parse_result_for(*method, text.as_bytes(), v).unwrap_err(),
-                    e
-                );
-            }
-        }
-        let requests = [
-            (r#"{"method":"tools/call","params":["t",{}]}"#, "/params"),
-            (
-                r#"{"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":["roots"],"clientInfo":{"name":"c","version":"1"}}}"#,
-                "/params/capabilities",
-            ),
-            (
-                r#"{"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":["c","1"]}}"#,
-                "/params/clientInfo",
-            ),
-            (
-                r#"{"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"p"},"argument":["a","b"]}}"#,
-                "/params/argument",
-            ),
-        ];
-        for (text, pointer) in requests {
-            let v = V2025_06_18;
-            let value: Value = serde_json::from_str(text).unwrap();
-            let e = parse_as::<ClientRequest>(&value, v).unwrap_err();
-            assert_eq!(e.path.pointer(), pointer, "{text}: {e}");
-            assert_eq!(parse_as::<ClientRequest>(text, v).unwrap_err(), e);
-            assert_eq!(
-                parse_as::<ClientRequest>(text.as_bytes(), v).unwrap_err(),
-                e
-            );
-        }
-        let sampling = r#"{"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":5,"modelPreferences":["fast"]}}"#;
-        let value: Value = serde_json::from_str(sampling).unwrap();
-        let e = parse_as::<ServerRequest>(&value, V2025_03_26).unwrap_err();
-        assert_eq!(e.path.pointer(), "/params/modelPreferences", "{e}");
-        assert_eq!(
-            parse_as::<ServerRequest>(sampling, V2025_03_26).unwrap_err(),
-            e
-        );
-        // The object forms parse.
-        let fine = sampling.replace(r#"["fast"]"#, r#"{"speedPriority":1}"#);
-        assert!(parse_as::<ServerRequest>(&fine, V2025_03_26).is_ok());
-        let fine = format!(r#"{{"tools":[{tool}]}}"#);
-        assert!(parse_result_for("tools/list", &fine, V2025_06_18).is_ok());
-    }
-
-    /// Found by the `parse_as` fuzz target: `serde_json` skips the string of a member the type
-    /// ignores (here the frame's `id`) without checking its bytes, so the typed slice path took
-    /// invalid UTF-8 that `parse_as` can never see.
-    #[test]
-    fn slices_that_are_not_utf8_are_syntax_errors_in_ignored_members_too() {
-        let frame = b"{\"id\":\"list-ro\xdes-example\",\"method\":\"roots/list\"}";
-        for v in [V2024_11_05, V2026_07_28] {
-            let e = parse_as::<ListRootsRequest>(frame, v).unwrap_err();
-            assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
-            let e = parse_as::<ListToolsRequest>(b"{\"method\":\"tools/list\",\"x\":\"\xff\"}", v)
-                .unwrap_err();
-            assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
-            let e =
-                parse_result_for("tools/list", b"{\"tools\":[],\"x\":\"\xc3\"}", v).unwrap_err();
-            assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
-        }
-        // The same bytes as UTF-8 parse, on both paths.
-        let fixed = br#"{"id":"list-roots-example","method":"roots/list"}"#;
-        assert!(parse_as::<ListRootsRequest>(fixed, V2025_06_18).is_ok());
-        assert!(
-            parse_result_for("tools/list", br#"{"tools":[],"x":"\u00ff"}"#, V2025_06_18).is_ok()
-        );
-    }
 }
