@@ -6,9 +6,11 @@ use serde_json::{Map, Value};
 use self::sealed::Sealed;
 use super::body::{BodyInfo, BodyKind};
 use super::parse::MethodResult;
-use super::parse::{Arm, MandateFacts, MethodTable, ParseKind, WireParse, plain, ranked};
+use super::parse::{
+    Arm, MandateFacts, MethodTable, ParseKind, Structure, WireParse, plain, ranked,
+};
 use super::planned::{Refused, Sink};
-use super::{EmitError, EmitTarget, ParseError};
+use super::{EmitError, EmitTarget};
 use crate::VersionLike;
 use crate::jsonrpc::{
     JsonRpcError, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RawRequest,
@@ -121,7 +123,7 @@ macro_rules! notifications {
 }
 
 macro_rules! results {
-    ($($ty:ident),* $(,)?) => {$(
+    ($($ty:ident $rt:ident),* $(,)?) => {$(
         planned_body!($ty);
         impl WireBody for $ty {
             fn body_info(&self) -> BodyInfo {
@@ -133,7 +135,7 @@ macro_rules! results {
             const KIND: ParseKind = ParseKind::Result;
 
             fn mandate_facts(&self) -> Option<MandateFacts<'_>> {
-                ResultTypeOf::result_type_facts(self)
+                result_type!($rt self)
             }
         }
     )*};
@@ -161,8 +163,7 @@ macro_rules! wire_bodies {
     ) => {
         requests!($($req),*);
         notifications!($($note),*);
-        results!($($res),*);
-        $(result_type_of!($rt $res);)*
+        results!($($res $rt),*);
     };
 }
 
@@ -176,41 +177,31 @@ fragments!(
     InputResponse,
 );
 
-/// `resultType` of a typed result, for the 2026-07-28 mandates on typed values.
-trait ResultTypeOf {
-    fn result_type_facts(&self) -> Option<MandateFacts<'_>>;
-}
-
-/// The [`ResultTypeOf`] impl of a result row: `field` reads its `result_type` field, `none`
-/// does not keep `resultType` (the text entry points check it on a `Value` at 2026-07-28),
-/// `own` is written by hand below.
-macro_rules! result_type_of {
-    (field $ty:ident) => {
-        impl ResultTypeOf for $ty {
-            fn result_type_facts(&self) -> Option<MandateFacts<'_>> {
-                MandateFacts::result(self.result_type.as_ref().map(ResultType::as_str))
-            }
-        }
+/// What a result row's `resultType` is read from, for the 2026-07-28 mandates on typed values
+/// (the body table's column): the `result_type` field (`field`), nothing the type keeps (`none`:
+/// the text reads check it on a `Value` at 2026-07-28), or the type's own `result_type_facts`
+/// below (`own`).
+macro_rules! result_type {
+    (field $r:ident) => {
+        MandateFacts::result($r.result_type.as_ref().map(ResultType::as_str))
     };
-    (none $ty:ident) => {
-        impl ResultTypeOf for $ty {
-            fn result_type_facts(&self) -> Option<MandateFacts<'_>> {
-                None
-            }
-        }
+    (none $r:ident) => {
+        None
     };
-    (own $ty:ident) => {};
+    (own $r:ident) => {
+        $r.result_type_facts()
+    };
 }
 
 crate::model::methods::for_each_body!(wire_bodies);
 
-impl ResultTypeOf for TaskCreatedResult {
+impl TaskCreatedResult {
     fn result_type_facts(&self) -> Option<MandateFacts<'_>> {
         MandateFacts::result(Some(self.result_type.as_str()))
     }
 }
 
-impl ResultTypeOf for GetTaskPayloadResult {
+impl GetTaskPayloadResult {
     fn result_type_facts(&self) -> Option<MandateFacts<'_>> {
         // An open object: `resultType` stays among the other keys.
         MandateFacts::result(self.extra.get("resultType").and_then(Value::as_str))
@@ -218,7 +209,7 @@ impl ResultTypeOf for GetTaskPayloadResult {
 }
 
 macro_rules! method_unions {
-    ($($ty:ident => $kind:ident, $pkind:ident, $table:ident;)*) => {$(
+    ($($ty:ident => $kind:ident, $table:ident, |$u:ident| $facts:expr;)*) => {$(
         planned_body!($ty);
         impl WireBody for $ty {
             /// The member's own type and method (the method map agrees: see the tests).
@@ -232,10 +223,11 @@ macro_rules! method_unions {
         }
         impl WireParse for $ty {
             const TYPE_NAME: &'static str = stringify!($ty);
-            const KIND: ParseKind = ParseKind::$pkind;
+            const KIND: ParseKind = ParseKind::$kind;
 
             fn mandate_facts(&self) -> Option<MandateFacts<'_>> {
-                UnionFacts::union_facts(self)
+                let $u = self;
+                $facts
             }
 
             const METHOD_TABLE: Option<MethodTable> = Some(|f| f.$table);
@@ -247,42 +239,14 @@ macro_rules! method_unions {
     )*};
 }
 
-/// The mandate facts of a method-tagged union: its member's.
-trait UnionFacts {
-    fn union_facts(&self) -> Option<MandateFacts<'_>>;
-}
-
-impl UnionFacts for ClientRequest {
-    fn union_facts(&self) -> Option<MandateFacts<'_>> {
-        MandateFacts::request(self.method(), RequestMeta::meta(self).map(|m| &m.0))
-    }
-}
-
-impl UnionFacts for ServerRequest {
-    fn union_facts(&self) -> Option<MandateFacts<'_>> {
-        // No server request is among the client requests the `_meta` mandate reads.
-        MandateFacts::request(self.method(), None)
-    }
-}
-
-// Notifications have no mandate.
-impl UnionFacts for ClientNotification {
-    fn union_facts(&self) -> Option<MandateFacts<'_>> {
-        None
-    }
-}
-
-impl UnionFacts for ServerNotification {
-    fn union_facts(&self) -> Option<MandateFacts<'_>> {
-        None
-    }
-}
-
+// A member's mandate facts: a client request's method and `_meta`, a server request's method
+// (none is among the client requests the `_meta` mandate reads); notifications have no mandate.
 method_unions! {
-    ClientRequest => Request, Request, client_requests;
-    ServerRequest => Request, Request, server_requests;
-    ClientNotification => Notification, Notification, client_notifications;
-    ServerNotification => Notification, Notification, server_notifications;
+    ClientRequest => Request, client_requests,
+        |r| MandateFacts::request(r.method(), RequestMeta::meta(r).map(|m| &m.0));
+    ServerRequest => Request, server_requests, |r| MandateFacts::request(r.method(), None);
+    ClientNotification => Notification, client_notifications, |_n| None;
+    ServerNotification => Notification, server_notifications, |_n| None;
 }
 
 macro_rules! result_union_bodies {
@@ -312,9 +276,7 @@ macro_rules! arm {
 impl WireParse for ServerResult {
     const TYPE_NAME: &'static str = "ServerResult";
     const KIND: ParseKind = ParseKind::Result;
-    const DIRECT: bool = false;
-
-    fn parse_structure(value: &Value, version: &VersionLike) -> Result<Self, ParseError> {
+    const RANKED: Option<Structure<Self>> = Some(|value, version| {
         let arms = [
             arm!(ServerResult::Empty(EmptyResult)),
             arm!(ServerResult::Initialize(InitializeResult)),
@@ -337,15 +299,13 @@ impl WireParse for ServerResult {
             arm!(ServerResult::InputRequired(InputRequiredResult)),
         ];
         ranked(value, version, "ServerResult", &arms)
-    }
+    });
 }
 
 impl WireParse for ClientResult {
     const TYPE_NAME: &'static str = "ClientResult";
     const KIND: ParseKind = ParseKind::Result;
-    const DIRECT: bool = false;
-
-    fn parse_structure(value: &Value, version: &VersionLike) -> Result<Self, ParseError> {
+    const RANKED: Option<Structure<Self>> = Some(|value, version| {
         let arms = [
             arm!(ClientResult::Empty(EmptyResult)),
             arm!(ClientResult::CreateMessage(CreateMessageResult)),
@@ -357,7 +317,7 @@ impl WireParse for ClientResult {
             arm!(ClientResult::ListTasks(ListTasksResult)),
         ];
         ranked(value, version, "ClientResult", &arms)
-    }
+    });
 }
 
 // Untyped interiors and errors: emitted verbatim (they name no type to shape).

@@ -49,17 +49,11 @@ pub trait WireParse: DeserializeOwned {
     /// What kind of value it is.
     const KIND: ParseKind;
 
-    /// The structural parse (before mandates). Result unions override it with the ranked
-    /// selection; everything else is a plain lenient parse.
+    /// For the result unions (`ServerResult`, `ClientResult`): the structural parse (before
+    /// mandates), a ranked selection that needs the whole object. `None` for every other type:
+    /// its own `Deserialize` is its structural parse, so text can be parsed straight into it.
     #[doc(hidden)]
-    fn parse_structure(value: &Value, version: &VersionLike) -> Result<Self, ParseError> {
-        plain(value, version, Self::TYPE_NAME, Self::KIND)
-    }
-
-    /// Whether the structural parse is the type's own `Deserialize` (so text can be parsed
-    /// straight into it); `false` for the ranked result unions, which need the whole object.
-    #[doc(hidden)]
-    const DIRECT: bool = true;
+    const RANKED: Option<Structure<Self>> = None;
 
     /// What the 2026-07-28 mandates of [`Self::KIND`] read, taken from the parsed value; `None`
     /// when the typed value does not keep it (the text reads then check the mandates on a
@@ -80,6 +74,10 @@ pub trait WireParse: DeserializeOwned {
         None
     }
 }
+
+/// A structural parse of a `Value` at a revision.
+#[doc(hidden)]
+pub type Structure<T> = fn(&Value, &VersionLike) -> Result<T, ParseError>;
 
 /// A method table of a revision's facts (`client_requests`, `server_notifications`, …).
 #[doc(hidden)]
@@ -239,17 +237,6 @@ pub(crate) fn plain<T: DeserializeOwned>(
     crate::de::located_read::<T>(value).map_err(|e| from_model(e, version, type_name, kind))
 }
 
-/// [`plain`] read from `value`'s text ([`crate::de::located_text_read`]): the same answer and
-/// error.
-pub(crate) fn plain_text<T: DeserializeOwned>(
-    value: &Value,
-    version: &VersionLike,
-    type_name: &'static str,
-    kind: ParseKind,
-) -> Result<T, ParseError> {
-    crate::de::located_text_read::<T>(value).map_err(|e| from_model(e, version, type_name, kind))
-}
-
 /// The 2026-07-28 mandates on a `kind` body, on what `facts` reads from it (asked only where
 /// they apply: at 2026-07-28, to requests and results); `None` when they apply and `facts` does
 /// not tell (the typed value does not keep what they read).
@@ -297,13 +284,12 @@ fn mandates<'a>(
     Some(ParseError::join(missing.collect()).map_or(Ok(()), Err))
 }
 
-/// A body's `Value` read as `T`, with `structure` as its structural parse
-/// ([`WireParse::parse_structure`], or its read through the value's text for a `Value` parsed
-/// from text): the answer every input's equals.
+/// A body's `Value` read as `T`, with `structure` as its structural parse ([`WireParse::RANKED`],
+/// or [`plain`] or its read through the value's text): the answer every input's equals.
 fn value_as<T: WireParse>(
     json: &Value,
     version: &VersionLike,
-    structure: fn(&Value, &VersionLike) -> Result<T, ParseError>,
+    structure: Structure<T>,
 ) -> Result<T, ParseError> {
     existence::<T>(json.get("method").and_then(Value::as_str), version)?;
     let parsed = structure(json, version)?;
@@ -357,7 +343,9 @@ impl<T: WireParse> Target for PhantomData<T> {
         version: &VersionLike,
         slot: &mut Option<T>,
     ) -> Option<Result<(), ParseError>> {
-        if !T::DIRECT || strict::from_str_into::<T, _>(text, strict::FromText, slot).is_err() {
+        if T::RANKED.is_some()
+            || strict::from_str_into::<T, _>(text, strict::FromText, slot).is_err()
+        {
             return None;
         }
         let parsed = slot.as_ref()?;
@@ -369,17 +357,19 @@ impl<T: WireParse> Target for PhantomData<T> {
     }
 
     fn of_value(self, json: &Value, version: &VersionLike) -> Result<T, ParseError> {
-        value_as(json, version, T::parse_structure)
+        let plain = |v: &Value, ver: &VersionLike| plain(v, ver, T::TYPE_NAME, T::KIND);
+        value_as(json, version, T::RANKED.unwrap_or(plain))
     }
 
     fn of_text_value(self, json: &Value, version: &VersionLike) -> Result<T, ParseError> {
-        // A direct type is read from the value's text ([`plain_text`]: the same answer and
-        // error), so a program whose bodies arrive as text reads them with the text reader alone.
-        let structure = match T::DIRECT {
-            true => |v: &Value, ver: &VersionLike| plain_text(v, ver, T::TYPE_NAME, T::KIND),
-            false => T::parse_structure,
+        // [`plain`] read from the value's text ([`crate::de::located_text_read`]: the same answer
+        // and error), so a program whose bodies arrive as text reads them with the text reader
+        // alone.
+        let plain_text = |v: &Value, ver: &VersionLike| {
+            let read = crate::de::located_text_read::<T>(v);
+            read.map_err(|e| from_model(e, ver, T::TYPE_NAME, T::KIND))
         };
-        value_as(json, version, structure)
+        value_as(json, version, T::RANKED.unwrap_or(plain_text))
     }
 }
 
@@ -640,21 +630,10 @@ impl<'a> ResultFor<'a> {
     }
 }
 
-impl<'a> From<&'a str> for ResultFor<'a> {
-    fn from(method: &'a str) -> Self {
-        ResultFor::method(method)
-    }
-}
-
-impl<'a> From<&&'a str> for ResultFor<'a> {
-    fn from(method: &&'a str) -> Self {
-        ResultFor::method(method)
-    }
-}
-
-impl<'a> From<&'a String> for ResultFor<'a> {
-    fn from(method: &'a String) -> Self {
-        ResultFor::method(method)
+/// A method (`&str`, `&String`, …) is the result of a request with that method, answered plainly.
+impl<'a, S: AsRef<str> + ?Sized> From<&'a S> for ResultFor<'a> {
+    fn from(method: &'a S) -> Self {
+        ResultFor::method(method.as_ref())
     }
 }
 
@@ -884,7 +863,11 @@ fn type_result(
     slot: &mut Option<MethodResult>,
 ) -> Option<Result<(), ParseError>> {
     *slot = None;
-    let tasks_ext = tasks_extension_at(version);
+    // Whether the revision has the tasks extension's forms of `tasks/get` and `tasks/cancel`
+    // (the ledger's `EXTENSION_METHODS`).
+    let tasks_ext = version
+        .known()
+        .is_some_and(|v| super::ledger::extension_method("tasks/get", v));
     let (method, created) = match answering.typing(version.clone()) {
         ResultTyping::CreatedTask(method) => (method, true),
         ResultTyping::Method(method) => (method, false),
@@ -949,14 +932,6 @@ fn type_result(
     Some(Ok(()))
 }
 
-/// Whether `version` has the tasks extension's forms of `tasks/get` and `tasks/cancel` (the
-/// ledger's `EXTENSION_METHODS`).
-fn tasks_extension_at(version: &VersionLike) -> bool {
-    version
-        .known()
-        .is_some_and(|v| super::ledger::extension_method("tasks/get", v))
-}
-
 /// The error for a result that is not a JSON object (every result is one; serde's derived
 /// structs would also read an array, field by field).
 fn not_an_object(json: &Value, version: &VersionLike, type_name: &'static str) -> ParseError {
@@ -976,31 +951,28 @@ const BASE_KEYS: [&str; 4] = ["_meta", "resultType", "ttlMs", "cacheScope"];
 /// A member of a result union: its spec name and how to parse it.
 pub(crate) struct Arm<T> {
     pub name: &'static str,
-    pub parse: fn(&Value, &VersionLike) -> Result<T, ParseError>,
+    pub parse: Structure<T>,
 }
 
-/// The wire keys of a result type, over every revision, without the base keys.
-fn arm_keys(name: &'static str) -> &'static BTreeSet<&'static str> {
-    static CACHE: OnceLock<
-        std::sync::Mutex<HashMap<&'static str, &'static BTreeSet<&'static str>>>,
-    > = OnceLock::new();
-    let cache = CACHE.get_or_init(Default::default);
-    let mut guard = match cache.lock() {
-        Ok(g) => g,
-        Err(poisoned) => poisoned.into_inner(),
-    };
-    guard.entry(name).or_insert_with(|| {
-        let mut keys = BTreeSet::new();
-        for v in ProtocolVersion::ALL {
-            if let Some(t) = crate::facts::revision(v).type_fact(name) {
-                keys.extend(t.fields.iter().map(|f| f.name));
-            }
+/// The wire keys of a result type, over every revision, without the base keys (none for a name
+/// no revision defines).
+fn arm_keys(name: &str) -> &'static BTreeSet<&'static str> {
+    static KEYS: OnceLock<HashMap<&str, BTreeSet<&str>>> = OnceLock::new();
+    static NONE: BTreeSet<&str> = BTreeSet::new();
+    let keys = KEYS.get_or_init(|| {
+        let mut keys = HashMap::<_, BTreeSet<_>>::new();
+        for t in ProtocolVersion::ALL
+            .iter()
+            .flat_map(|v| crate::facts::revision(*v).types)
+        {
+            let fields = t.fields.iter().map(|f| f.name);
+            keys.entry(t.name)
+                .or_default()
+                .extend(fields.filter(|f| !BASE_KEYS.contains(f)));
         }
-        for b in BASE_KEYS {
-            keys.remove(b);
-        }
-        Box::leak(Box::new(keys))
-    })
+        keys
+    });
+    keys.get(name).unwrap_or(&NONE)
 }
 
 /// The ranked structural selection of a result-union member, for method-less contexts.
@@ -1022,6 +994,15 @@ pub(crate) fn ranked<T>(
 ) -> Result<T, ParseError> {
     let Some(obj) = value.as_object() else {
         return Err(not_an_object(value, version, union));
+    };
+    let invalid = |message| {
+        ParseError::new(
+            ParseErrorKind::Invalid,
+            JsonPath::root(),
+            version,
+            union,
+            message,
+        )
     };
     if version.era() == Some(Era::Stateless)
         && obj.get("resultType").and_then(Value::as_str) == Some("input_required")
@@ -1047,62 +1028,31 @@ pub(crate) fn ranked<T>(
     if candidates.is_empty() {
         return match arms.iter().find(|a| a.name == "EmptyResult") {
             Some(arm) => (arm.parse)(value, version),
-            None => Err(ParseError::new(
-                ParseErrorKind::Invalid,
-                JsonPath::root(),
-                version,
-                union,
-                format!(
-                    "no member of {union} has any of the keys {:?}",
-                    obj.keys().collect::<Vec<_>>()
-                ),
-            )),
+            None => Err(invalid(format!(
+                "no member of {union} has any of the keys {:?}",
+                obj.keys().collect::<Vec<_>>()
+            ))),
         };
     }
     let mut first_error = None;
-    let mut i = 0;
-    while i < candidates.len() {
-        let score = candidates[i].1.len();
-        let group: Vec<_> = candidates[i..]
-            .iter()
-            .take_while(|(_, m)| m.len() == score)
-            .collect();
-        i += group.len();
+    for group in candidates.chunk_by(|(_, a), (_, b)| a.len() == b.len()) {
         let mut successes: Vec<(&'static str, T)> = Vec::new();
-        for (arm, _) in &group {
+        for (arm, _) in group {
             match (arm.parse)(value, version) {
                 Ok(v) => successes.push((arm.name, v)),
-                Err(e) => {
-                    if first_error.is_none() {
-                        first_error = Some(e);
-                    }
-                }
+                Err(e) => _ = first_error.get_or_insert(e),
             }
         }
         let distinct: BTreeSet<&Vec<&str>> = group.iter().map(|(_, m)| m).collect();
         if successes.len() > 1 && distinct.len() > 1 {
             let names: Vec<_> = successes.iter().map(|(n, _)| *n).collect();
-            return Err(ParseError::new(
-                ParseErrorKind::Invalid,
-                JsonPath::root(),
-                version,
-                union,
-                format!(
-                    "ambiguous result: it parses as each of {names:?}, and any choice drops the others' keys; type it by its request method (parse_result_for)"
-                ),
-            ));
+            return Err(invalid(format!(
+                "ambiguous result: it parses as each of {names:?}, and any choice drops the others' keys; type it by its request method (parse_result_for)"
+            )));
         }
         if let Some((_, v)) = successes.into_iter().next() {
             return Ok(v);
         }
     }
-    Err(first_error.unwrap_or_else(|| {
-        ParseError::new(
-            ParseErrorKind::Invalid,
-            JsonPath::root(),
-            version,
-            union,
-            "no member matched",
-        )
-    }))
+    Err(first_error.unwrap_or_else(|| invalid("no member matched".into())))
 }
