@@ -103,14 +103,8 @@ impl FrameError {
     /// whose kind cannot be told (to its id, or `null`); `None` for notifications and
     /// responses, which JSON-RPC never answers.
     pub fn reply(&self) -> Option<JsonRpcError> {
-        match &self.envelope {
-            Some(Envelope::Notification { .. } | Envelope::Response { .. }) => None,
-            Some(Envelope::Error { .. }) => None,
-            Some(Envelope::Request { .. }) | None => Some(JsonRpcError::new(
-                self.id.clone(),
-                ErrorData::from(&*self.error),
-            )),
-        }
+        let answered = matches!(self.envelope, Some(Envelope::Request { .. }) | None);
+        answered.then(|| JsonRpcError::new(self.id.clone(), ErrorData::from(&*self.error)))
     }
 }
 
@@ -173,31 +167,6 @@ pub struct RawFrame<'a> {
     peek: OnceCell<ParamsPeek>,
 }
 
-fn envelope_error(
-    kind: ParseErrorKind,
-    path: JsonPath,
-    id: Option<RequestId>,
-    envelope: Option<Envelope>,
-    message: impl Into<String>,
-) -> FrameError {
-    FrameError {
-        id,
-        envelope,
-        error: Box::new(ParseError::new(
-            kind,
-            path,
-            &any_revision(),
-            ENVELOPE,
-            message,
-        )),
-    }
-}
-
-/// The envelope is the same at every revision: its faults name no one revision.
-fn any_revision() -> VersionLike {
-    VersionLike::Unknown("any revision".into())
-}
-
 /// The JSON kind of a member's text, in [`crate::path::json_kind`]'s words.
 fn raw_kind(raw: &RawValue) -> &'static str {
     match raw.get().as_bytes().first() {
@@ -215,18 +184,25 @@ impl<'a> RawFrame<'a> {
     /// `method`, `result`, `error`, the members' kinds) and the members stay text. Not JSON is `-32700`; a bad envelope
     /// `-32600`, with the id when it is usable.
     pub fn split(text: &'a str) -> Result<RawFrame<'a>, FrameError> {
+        // The envelope is the same at every revision: its faults name no one revision.
+        let fault = |kind, path, id, message: String| {
+            let any = VersionLike::Unknown("any revision".into());
+            let error = Box::new(ParseError::new(kind, path, &any, ENVELOPE, message));
+            FrameError {
+                id,
+                envelope: None,
+                error,
+            }
+        };
         let not_json = |e: serde_json::Error| {
-            envelope_error(
+            fault(
                 ParseErrorKind::Syntax,
                 JsonPath::root(),
-                None,
                 None,
                 e.to_string(),
             )
         };
-        let invalid = |path: JsonPath, id: Option<RequestId>, message: String| {
-            envelope_error(ParseErrorKind::InvalidEnvelope, path, id, None, message)
-        };
+        let invalid = |path, id, message| fault(ParseErrorKind::InvalidEnvelope, path, id, message);
         // A derived struct also reads a JSON array (positionally): only an object is a frame.
         if !text.trim_start().starts_with('{') {
             serde_json::from_str::<serde::de::IgnoredAny>(text).map_err(not_json)?;
@@ -270,31 +246,23 @@ impl<'a> RawFrame<'a> {
         };
         let kind = judge(members).map_err(|f| invalid(f.path, f.id, f.message))?;
         let envelope = kind.into_envelope();
-        if let (Envelope::Error { id, .. }, Some(error)) = (&envelope, error_value) {
+        let (mut params, mut result, mut error) = (split.params, split.result, None);
+        if let (Envelope::Error { id, .. }, Some(value)) = (&envelope, error_value) {
             // The judge checked `code` and `message`; `data` is free.
-            let error: ErrorData = serde_json::from_value(error).map_err(|e| {
-                invalid(
-                    JsonPath::root().key("error"),
-                    id.clone(),
-                    format!("`error` must be {{code, message, data?}}: {e}"),
-                )
-            })?;
-            return Ok(RawFrame {
-                text,
-                envelope,
-                params: None,
-                result: None,
-                error: Some(error),
-                peek: OnceCell::new(),
+            let read = serde_json::from_value(value).map_err(|e| {
+                let message = format!("`error` must be {{code, message, data?}}: {e}");
+                invalid(JsonPath::root().key("error"), id.clone(), message)
             });
+            (params, result, error) = (None, None, Some(read?));
         }
+        let peek = OnceCell::new();
         Ok(RawFrame {
             text,
             envelope,
-            params: split.params,
-            result: split.result,
-            error: None,
-            peek: OnceCell::new(),
+            params,
+            result,
+            error,
+            peek,
         })
     }
 
