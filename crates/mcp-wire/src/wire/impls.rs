@@ -98,7 +98,7 @@ macro_rules! requests {
             const KIND: ParseKind = ParseKind::Request;
 
             fn mandate_facts(&self) -> Option<MandateFacts<'_>> {
-                MandateFacts::request(
+                MandateFacts::body(
                     <$ty as Request>::METHOD,
                     RequestMeta::meta(self).map(|m| &m.0),
                 )
@@ -209,7 +209,7 @@ impl GetTaskPayloadResult {
 }
 
 macro_rules! method_unions {
-    ($($ty:ident => $kind:ident, $table:ident, |$u:ident| $facts:expr;)*) => {$(
+    ($($ty:ident => $kind:ident, $table:ident, |$u:pat_param| $meta:expr;)*) => {$(
         planned_body!($ty);
         impl WireBody for $ty {
             /// The member's own type and method (the method map agrees: see the tests).
@@ -227,26 +227,22 @@ macro_rules! method_unions {
 
             fn mandate_facts(&self) -> Option<MandateFacts<'_>> {
                 let $u = self;
-                $facts
+                MandateFacts::body(self.method(), $meta)
             }
 
             const METHOD_TABLE: Option<MethodTable> = Some(|f| f.$table);
 
-            fn union_method(&self) -> Option<&'static str> {
-                Some(self.method())
-            }
         }
     )*};
 }
 
-// A member's mandate facts: a client request's method and `_meta`, a server request's method
-// (none is among the client requests the `_meta` mandate reads); notifications have no mandate.
+// A member's facts: its method, and its `params._meta` where a mandate reads it (a client
+// request's; no server request is among the client requests the `_meta` mandate reads).
 method_unions! {
-    ClientRequest => Request, client_requests,
-        |r| MandateFacts::request(r.method(), RequestMeta::meta(r).map(|m| &m.0));
-    ServerRequest => Request, server_requests, |r| MandateFacts::request(r.method(), None);
-    ClientNotification => Notification, client_notifications, |_n| None;
-    ServerNotification => Notification, server_notifications, |_n| None;
+    ClientRequest => Request, client_requests, |r| RequestMeta::meta(r).map(|m| &m.0);
+    ServerRequest => Request, server_requests, |_| None;
+    ClientNotification => Notification, client_notifications, |_| None;
+    ServerNotification => Notification, server_notifications, |_| None;
 }
 
 macro_rules! result_union_bodies {
@@ -266,9 +262,7 @@ macro_rules! arm {
     ($union:ident :: $variant:ident($ty:ident)) => {
         Arm {
             name: stringify!($ty),
-            parse: |v: &Value, ver: &VersionLike| {
-                plain::<$ty>(v, ver, stringify!($ty), ParseKind::Result).map($union::$variant)
-            },
+            parse: |v: &Value, ver: &VersionLike| plain::<$ty>(v, ver).map($union::$variant),
         }
     };
 }

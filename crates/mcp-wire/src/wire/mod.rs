@@ -42,7 +42,7 @@ mod impls;
 mod json;
 pub mod ledger;
 mod names;
-pub mod parse;
+mod parse;
 pub(crate) mod planned;
 pub mod report;
 pub mod revs;

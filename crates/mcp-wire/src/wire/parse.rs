@@ -36,8 +36,6 @@ pub enum ParseKind {
     Notification,
     /// A result body or a union of results.
     Result,
-    /// A JSON-RPC frame (its interior is not typed, so no body mandate applies).
-    Envelope,
     /// Anything else (content blocks, capabilities, …): a plain lenient parse.
     Fragment,
 }
@@ -55,9 +53,9 @@ pub trait WireParse: DeserializeOwned {
     #[doc(hidden)]
     const RANKED: Option<Structure<Self>> = None;
 
-    /// What the 2026-07-28 mandates of [`Self::KIND`] read, taken from the parsed value; `None`
-    /// when the typed value does not keep it (the text reads then check the mandates on a
-    /// `Value`, as a `Value`'s parse does).
+    /// What the revision's checks read, taken from the parsed value: the method whose existence
+    /// is checked, and what the 2026-07-28 mandates of [`Self::KIND`] read. `None` when the typed
+    /// value does not keep it (the text reads then check on a `Value`, as a `Value`'s parse does).
     #[doc(hidden)]
     fn mandate_facts(&self) -> Option<MandateFacts<'_>> {
         None
@@ -67,12 +65,6 @@ pub trait WireParse: DeserializeOwned {
     /// facts that lists their members; `None` for every other type.
     #[doc(hidden)]
     const METHOD_TABLE: Option<MethodTable> = None;
-
-    /// For the method-tagged unions: the member's method.
-    #[doc(hidden)]
-    fn union_method(&self) -> Option<&'static str> {
-        None
-    }
 }
 
 /// A structural parse of a `Value` at a revision.
@@ -142,8 +134,8 @@ fn existence<T: WireParse>(method: Option<&str>, version: &VersionLike) -> Resul
     }
 }
 
-/// What the 2026-07-28 mandates read from a body: its `method`, its `resultType` (when a string)
-/// and its `params._meta` object. Taken from the raw `Value`, or from the typed value read from
+/// What the revision's checks read from a body: its `method` (whose existence is checked, and
+/// the 2026-07-28 mandates), its `resultType` (when a string) and its `params._meta` object. Taken from the raw `Value`, or from the typed value read from
 /// text ([`WireParse::mandate_facts`]), so both check exactly the same thing.
 #[doc(hidden)]
 #[derive(Debug, Clone, Copy, Default)]
@@ -154,8 +146,8 @@ pub struct MandateFacts<'a> {
 }
 
 impl<'a> MandateFacts<'a> {
-    /// A request with this method and `params._meta`.
-    pub(crate) fn request(method: &'a str, meta: Option<&'a Map<String, Value>>) -> Option<Self> {
+    /// A request or notification with this method and `params._meta`.
+    pub(crate) fn body(method: &'a str, meta: Option<&'a Map<String, Value>>) -> Option<Self> {
         let method = Some(method);
         Some(MandateFacts {
             method,
@@ -228,13 +220,9 @@ pub(crate) fn from_model(
 }
 
 /// A plain lenient parse, its error located by the same read.
-pub(crate) fn plain<T: DeserializeOwned>(
-    value: &Value,
-    version: &VersionLike,
-    type_name: &'static str,
-    kind: ParseKind,
-) -> Result<T, ParseError> {
-    crate::de::located_read::<T>(value).map_err(|e| from_model(e, version, type_name, kind))
+pub(crate) fn plain<T: WireParse>(value: &Value, version: &VersionLike) -> Result<T, ParseError> {
+    let read = crate::de::located_read::<T>(value);
+    read.map_err(|e| from_model(e, version, T::TYPE_NAME, T::KIND))
 }
 
 /// The 2026-07-28 mandates on a `kind` body, on what `facts` reads from it (asked only where
@@ -349,15 +337,15 @@ impl<T: WireParse> Target for PhantomData<T> {
             return None;
         }
         let parsed = slot.as_ref()?;
-        let verdict = match existence::<T>(parsed.union_method(), version) {
-            Ok(()) => mandates(|| parsed.mandate_facts(), version, T::TYPE_NAME, T::KIND)?,
+        let facts = parsed.mandate_facts();
+        let verdict = match existence::<T>(facts.and_then(|f| f.method), version) {
+            Ok(()) => mandates(|| facts, version, T::TYPE_NAME, T::KIND)?,
             Err(e) => Err(e),
         };
         Some(verdict.inspect_err(|_| *slot = None))
     }
 
     fn of_value(self, json: &Value, version: &VersionLike) -> Result<T, ParseError> {
-        let plain = |v: &Value, ver: &VersionLike| plain(v, ver, T::TYPE_NAME, T::KIND);
         value_as(json, version, T::RANKED.unwrap_or(plain))
     }
 
@@ -809,7 +797,7 @@ trait ResultSource: Copy {
 
 impl ResultSource for &Value {
     fn read<T: WireParse>(self, version: &VersionLike) -> Option<Result<T, ParseError>> {
-        Some(plain(self, version, T::TYPE_NAME, ParseKind::Result))
+        Some(plain(self, version))
     }
 
     fn value(&self) -> Option<&Value> {
