@@ -135,10 +135,11 @@ fn existence<T: WireParse>(method: Option<&str>, version: &VersionLike) -> Resul
 }
 
 /// What the revision's checks read from a body: its `method` (whose existence is checked, and
-/// the 2026-07-28 mandates), its `resultType` (when a string) and its `params._meta` object. Taken from the raw `Value`, or from the typed value read from
-/// text ([`WireParse::mandate_facts`]), so both check exactly the same thing.
+/// the 2026-07-28 mandates), its `resultType` (when a string) and its `params._meta` object.
+/// Taken from the raw `Value`, or from the typed value read from text
+/// ([`WireParse::mandate_facts`]), so both check exactly the same thing.
 #[doc(hidden)]
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct MandateFacts<'a> {
     method: Option<&'a str>,
     result_type: Option<&'a str>,
@@ -148,19 +149,21 @@ pub struct MandateFacts<'a> {
 impl<'a> MandateFacts<'a> {
     /// A request or notification with this method and `params._meta`.
     pub(crate) fn body(method: &'a str, meta: Option<&'a Map<String, Value>>) -> Option<Self> {
-        let method = Some(method);
+        let (method, result_type) = (Some(method), None);
         Some(MandateFacts {
             method,
+            result_type,
             meta,
-            ..Default::default()
         })
     }
 
     /// A result with this `resultType`.
     pub(crate) fn result(result_type: Option<&'a str>) -> Option<Self> {
+        let (method, meta) = (None, None);
         Some(MandateFacts {
+            method,
             result_type,
-            ..Default::default()
+            meta,
         })
     }
 
@@ -412,14 +415,8 @@ fn by_value<G: Target>(
     version: &VersionLike,
 ) -> Result<G::Out, ParseError> {
     let value = serde_json::from_slice(text).map_err(|e| {
-        let message = e.to_string();
-        ParseError::new(
-            ParseErrorKind::Syntax,
-            JsonPath::root(),
-            version,
-            G::NAME,
-            message,
-        )
+        let (path, message) = (JsonPath::root(), e.to_string());
+        ParseError::new(ParseErrorKind::Syntax, path, version, G::NAME, message)
     })?;
     target.of_text_value(&value, version)
 }
@@ -865,28 +862,35 @@ fn type_result(
         && INPUT_REQUIRED_METHODS.contains(&method);
     // Whether a result whose `resultType` is `rt` is the input-required answer.
     let input_required = |rt: Option<&str>| interim && rt == Some("input_required");
+    // Reads the result as `$ty` and, when it is the input-required answer exactly when `$want`
+    // says, checks it and puts it in the slot as `$side`'s `$union::$variant`; else leaves `$l`.
+    macro_rules! read {
+        ($l:lifetime, $want:expr, $side:ident, $union:ident, $variant:ident, $ty:ident) => {{
+            let Some(read) = source.read::<model::$ty>(version) else {
+                break $l;
+            };
+            let parsed = match read {
+                Ok(parsed) => parsed,
+                Err(e) => return Some(Err(e)),
+            };
+            if input_required(parsed.mandate_facts().and_then(|f| f.result_type)) != $want {
+                break $l;
+            }
+            if let Err(e) = result_mandates(source, &parsed, version)? {
+                return Some(Err(e));
+            }
+            *slot = Some(MethodResult::$side(model::$union::$variant(parsed)));
+        }};
+    }
     'own: {
         let value_rt = source.value().and_then(|v| v.get("resultType"));
         if input_required(value_rt.and_then(Value::as_str)) {
             break 'own;
         }
         macro_rules! p {
-            ($side:ident, $union:ident, $variant:ident, $ty:ident) => {{
-                let Some(read) = source.read::<model::$ty>(version) else {
-                    break 'own;
-                };
-                let parsed = match read {
-                    Ok(parsed) => parsed,
-                    Err(e) => return Some(Err(e)),
-                };
-                if input_required(parsed.mandate_facts().and_then(|f| f.result_type)) {
-                    break 'own;
-                }
-                if let Err(e) = result_mandates(source, &parsed, version)? {
-                    return Some(Err(e));
-                }
-                *slot = Some(MethodResult::$side(model::$union::$variant(parsed)));
-            }};
+            ($($row:tt)*) => {
+                read!('own, false, $($row)*)
+            };
         }
         match created {
             true => match by_method!(method, tasks_ext: tasks_ext, side, Side::Server) {
@@ -895,29 +899,21 @@ fn type_result(
             },
             false => by_method!(method, tasks_ext: tasks_ext, p, {
                 // Text leaves this to its `Value`.
-                let message = format!("no request has method \"{method}\", so its result has no type");
-                let e = ParseError::new(ParseErrorKind::UnknownMethod, JsonPath::root(), version, "Result", message);
+                let m = format!("no request has method \"{method}\", so its result has no type");
+                let (kind, path) = (ParseErrorKind::UnknownMethod, JsonPath::root());
+                let e = ParseError::new(kind, path, version, "Result", m);
                 return source.value().map(|_| Err(e));
             }),
         }
         return Some(Ok(()));
     }
-    if !interim {
-        return None;
+    'input: {
+        if interim {
+            read!('input, true, Server, ServerResult, InputRequired, InputRequiredResult);
+            return Some(Ok(()));
+        }
     }
-    let parsed = match source.read::<model::InputRequiredResult>(version)? {
-        Ok(parsed) => parsed,
-        Err(e) => return Some(Err(e)),
-    };
-    if !input_required(parsed.mandate_facts().and_then(|f| f.result_type)) {
-        return None;
-    }
-    if let Err(e) = result_mandates(source, &parsed, version)? {
-        return Some(Err(e));
-    }
-    let parsed = model::ServerResult::InputRequired(parsed);
-    *slot = Some(MethodResult::Server(parsed));
-    Some(Ok(()))
+    None
 }
 
 /// The error for a result that is not a JSON object (every result is one; serde's derived
