@@ -5,8 +5,8 @@
 
 use serde_json::{Value, json};
 
+use super::route_tests::{body, result};
 use super::tests::{check, emitted, expect, parsed, typed};
-use super::*;
 use crate::ProtocolVersion::{self, V2025_11_25, V2026_07_28};
 use crate::jsonrpc::ErrorData;
 use crate::model::*;
@@ -99,7 +99,7 @@ fn task_results_and_requests_are_typed_per_revision() {
     let detailed = json!({"taskId": "t1", "status": "completed",
         "createdAt": "2026-12-02T04:05:06.789Z", "lastUpdatedAt": "2026-12-02T04:05:07.000Z",
         "ttlMs": 60_000, "result": {"content": [], "resultType": "complete"}, "resultType": "complete"});
-    let (ack, text) = (json!({"resultType": "complete"}), detailed.to_string());
+    let ack = json!({"resultType": "complete"});
     // 2025-11-25's core task: `ttl`, a `Task` for both.
     let core = json!({"taskId": "t1", "status": "cancelled",
         "createdAt": "2025-11-25T10:30:00Z", "lastUpdatedAt": "2025-11-25T10:40:00Z",
@@ -107,21 +107,18 @@ fn task_results_and_requests_are_typed_per_revision() {
     let update = r#"{"method": "tasks/update", "params": {"taskId": "t1",
         "inputResponses": {"k": {"action": "accept"}, "other": {"ignored": true}},
         "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}}"#;
-    let request = |text: &str, v| parsed(parse_as::<ClientRequest>(text, v));
+    // Each read by every route (text, bytes, a `Value`, a slot): see `route_tests`.
+    let request = |text: &str, v| parsed(body::<ClientRequest>(text, v));
+    let result = |method: &str, json: &Value, v| typed(result(method, &json.to_string(), v));
     #[rustfmt::skip]
     let rows = [
-        ("tasks/get", typed(parse_result_for("tasks/get", &detailed, V2026_07_28)),
+        ("tasks/get", result("tasks/get", &detailed, V2026_07_28),
             json!({"typed": "Server::DetailedTask", "body": detailed})),
-        ("tasks/get from text", typed(parse_result_for("tasks/get", &text, V2026_07_28)),
-            json!({"typed": "Server::DetailedTask", "body": detailed})),
-        ("tasks/cancel", typed(parse_result_for("tasks/cancel", &ack, V2026_07_28)), json!({"typed": "Server::Empty"})),
-        ("tasks/cancel from text", typed(parse_result_for("tasks/cancel", &ack.to_string(), V2026_07_28)),
-            json!({"typed": "Server::Empty"})),
-        ("a core tasks/get", typed(parse_result_for("tasks/get", &core, V2025_11_25)), json!({"typed": "Server::GetTask"})),
-        ("a core tasks/cancel", typed(parse_result_for("tasks/cancel", &core, V2025_11_25)), json!({"typed": "Server::GetTask"})),
-        // A task that is not an object is refused on both paths.
-        ("a task in an array", typed(parse_result_for("tasks/get", &json!(["t1"]), V2026_07_28)), json!({"kind": "Invalid"})),
-        ("a task in an array, text", typed(parse_result_for("tasks/get", "[\"t1\"]", V2026_07_28)), json!({"kind": "Invalid"})),
+        ("tasks/cancel", result("tasks/cancel", &ack, V2026_07_28), json!({"typed": "Server::Empty"})),
+        ("a core tasks/get", result("tasks/get", &core, V2025_11_25), json!({"typed": "Server::GetTask"})),
+        ("a core tasks/cancel", result("tasks/cancel", &core, V2025_11_25), json!({"typed": "Server::GetTask"})),
+        // A task that is not an object is refused.
+        ("a task in an array", result("tasks/get", &json!(["t1"]), V2026_07_28), json!({"kind": "Invalid"})),
         ("tasks/update", request(update, V2026_07_28), json!({"body": serde_json::from_str::<Value>(update).unwrap()})),
         ("tasks/update at 2025-11-25", request(update, V2025_11_25), json!({"kind": "UnknownMethod"})),
         ("tasks/get", request(r#"{"method": "tasks/get", "params": {"taskId": "t1"}}"#, V2026_07_28),

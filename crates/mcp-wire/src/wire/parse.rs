@@ -639,13 +639,6 @@ fn task_augmentable(version: ProtocolVersion, method: &str) -> bool {
         .is_some_and(|params| declares_task(f, params))
 }
 
-/// Which side of the session sends the result of a method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Side {
-    Server,
-    Client,
-}
-
 /// The result type of each method (before the input-required and task-handle cases), for the
 /// `Value` and text paths: `$p!(side, union, variant, type)` parses one; an unknown method
 /// evaluates `$unknown`. The rows are the model's body table (`model::for_each_body!`): a
@@ -680,13 +673,6 @@ macro_rules! result_rows {
                 _ => $unknown,
             },
         }
-    };
-}
-
-/// The side of a `by_method!` row (used in place of a parser).
-macro_rules! side {
-    ($side:ident, $union:ident, $variant:ident, $ty:ident) => {
-        Side::$side
     };
 }
 
@@ -892,11 +878,12 @@ fn type_result(
                 read!('own, false, $($row)*)
             };
         }
+        // A created task is answered as `by_method!` answers the method: by a server when a
+        // client sends it (either side sending it included), or when no row names it.
+        let server = || model::method_info(method).is_none_or(|m| m.sender.client());
         match created {
-            true => match by_method!(method, tasks_ext: tasks_ext, side, Side::Server) {
-                Side::Server => p!(Server, ServerResult, CreateTask, CreateTaskResult),
-                Side::Client => p!(Client, ClientResult, CreateTask, CreateTaskResult),
-            },
+            true if server() => p!(Server, ServerResult, CreateTask, CreateTaskResult),
+            true => p!(Client, ClientResult, CreateTask, CreateTaskResult),
             false => by_method!(method, tasks_ext: tasks_ext, p, {
                 // Text leaves this to its `Value`.
                 let m = format!("no request has method \"{method}\", so its result has no type");

@@ -20,7 +20,10 @@ use crate::{Era, VersionLike};
 /// `text` read as `T` at `v` as text, as bytes, from its `Value` (when it is one) and into a
 /// slot that held a body already: one answer, returned.
 #[track_caller]
-fn body<T: WireParse + PartialEq + Debug>(text: &str, v: ProtocolVersion) -> Result<T, ParseError> {
+pub(super) fn body<T: WireParse + PartialEq + Debug>(
+    text: &str,
+    v: ProtocolVersion,
+) -> Result<T, ParseError> {
     let by_text = parse_as::<T>(text, v);
     let name = format!("{} {text} at {v}", T::TYPE_NAME);
     assert_eq!(parse_as::<T>(text.as_bytes(), v), by_text, "{name} (bytes)");
@@ -39,7 +42,7 @@ fn body<T: WireParse + PartialEq + Debug>(text: &str, v: ProtocolVersion) -> Res
 /// A result read as `answering` says at `v`, as [`body`] reads a body, and also into a slot from
 /// unchecked text wherever that read decides: one answer, returned.
 #[track_caller]
-fn result<'a>(
+pub(super) fn result<'a>(
     answering: impl Into<ResultFor<'a>>,
     text: &str,
     v: impl Into<VersionLike>,
