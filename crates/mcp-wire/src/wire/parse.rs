@@ -198,12 +198,11 @@ pub(crate) fn from_model(
         ModelErrorKind::InvalidEnvelope(_) | ModelErrorKind::BatchNotAllowed { .. } => {
             ParseErrorKind::InvalidEnvelope
         }
-        ModelErrorKind::Invalid(m) if m.starts_with("missing field `method`") => {
-            if matches!(kind_hint, ParseKind::Request | ParseKind::Notification) {
-                ParseErrorKind::MissingMethod
-            } else {
-                ParseErrorKind::Missing
-            }
+        ModelErrorKind::Invalid(m)
+            if m.starts_with("missing field `method`")
+                && matches!(kind_hint, ParseKind::Request | ParseKind::Notification) =>
+        {
+            ParseErrorKind::MissingMethod
         }
         ModelErrorKind::Invalid(m) if m.starts_with("missing field") => ParseErrorKind::Missing,
         _ => ParseErrorKind::Invalid,
@@ -640,19 +639,13 @@ fn task_augmentable(version: ProtocolVersion, method: &str) -> bool {
 }
 
 /// The result type of each method (before the input-required and task-handle cases), for the
-/// `Value` and text paths: `$p!(side, union, variant, type)` parses one; an unknown method
-/// evaluates `$unknown`. The rows are the model's body table (`model::for_each_body!`): a
-/// method a server answers is typed as the server's (`ping` and the core tasks requests, which
-/// either side may send, are answered by a server here). `$tasks_ext` says whether the revision
-/// has the tasks extension's forms (2026-07-28: `tasks/get` inlines the outcome, `tasks/cancel`
-/// is acknowledged empty), the two rows that depend on the revision.
-macro_rules! by_method {
-    ($method:expr, tasks_ext: $tasks_ext:expr, $p:ident, $unknown:expr) => {
-        model::methods::for_each_body!(by_sender(result_rows($method, $tasks_ext, $p, $unknown)))
-    };
-}
-
-/// [`by_method!`]'s expansion of the table's request rows, by the side that answers.
+/// `Value` and text paths, as the model's body table expands it
+/// (`model::methods::for_each_body!(by_sender(result_rows(method, tasks_ext, p, unknown)))`):
+/// `p!(side, union, variant, type)` parses one; an unknown method evaluates `unknown`. A method
+/// a server answers is typed as the server's (`ping` and the core tasks requests, which either
+/// side may send, are answered by a server here). `tasks_ext` says whether the revision has the
+/// tasks extension's forms (2026-07-28: `tasks/get` inlines the outcome, `tasks/cancel` is
+/// acknowledged empty), the two rows that depend on the revision.
 macro_rules! result_rows {
     (
         (($method:expr, $tasks_ext:expr, $p:ident, $unknown:expr))
@@ -878,19 +871,22 @@ fn type_result(
                 read!('own, false, $($row)*)
             };
         }
-        // A created task is answered as `by_method!` answers the method: by a server when a
+        // A created task is answered as `result_rows!` answers the method: by a server when a
         // client sends it (either side sending it included), or when no row names it.
         let server = || model::method_info(method).is_none_or(|m| m.sender.client());
         match created {
             true if server() => p!(Server, ServerResult, CreateTask, CreateTaskResult),
             true => p!(Client, ClientResult, CreateTask, CreateTaskResult),
-            false => by_method!(method, tasks_ext: tasks_ext, p, {
-                // Text leaves this to its `Value`.
-                let m = format!("no request has method \"{method}\", so its result has no type");
-                let (kind, path) = (ParseErrorKind::UnknownMethod, JsonPath::root());
-                let e = ParseError::new(kind, path, version, "Result", m);
-                return source.value().map(|_| Err(e));
-            }),
+            false => {
+                model::methods::for_each_body!(by_sender(result_rows(method, tasks_ext, p, {
+                    // Text leaves this to its `Value`.
+                    let m =
+                        format!("no request has method \"{method}\", so its result has no type");
+                    let (kind, path) = (ParseErrorKind::UnknownMethod, JsonPath::root());
+                    let e = ParseError::new(kind, path, version, "Result", m);
+                    return source.value().map(|_| Err(e));
+                })))
+            }
         }
         return Some(Ok(()));
     }

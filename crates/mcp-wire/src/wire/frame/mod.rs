@@ -415,9 +415,6 @@ pub fn parse_frame<R: WireParse, N: WireParse>(
 /// `|id| session.pending(direction, id).map(Pending::result_for)`); `None` keeps the result as
 /// text ([`TypedFrame::UntypedResponse`]).
 ///
-/// The frame is split ([`RawFrame::split`]), then its body typed ([`RawFrame::parse`]): one
-/// route for every frame, good or bad.
-///
 /// ```
 /// use mcp_wire::ProtocolVersion::V2025_06_18;
 /// use mcp_wire::jsonrpc::RequestId;
