@@ -85,6 +85,23 @@ macro_rules! plain_bodies {
     )*};
 }
 
+/// [`WireParse`] for a model type, named as it is in Rust, of `$kind`; `|r| facts` reads what the
+/// revision's checks read from it ([`WireParse::mandate_facts`]).
+macro_rules! wire_parse {
+    ($ty:ident: $kind:ident $(, |$r:ident| $facts:expr)?) => {
+        impl WireParse for $ty {
+            const TYPE_NAME: &'static str = stringify!($ty);
+            const KIND: ParseKind = ParseKind::$kind;
+            $(
+                fn mandate_facts(&self) -> Option<MandateFacts<'_>> {
+                    let $r = self;
+                    $facts
+                }
+            )?
+        }
+    };
+}
+
 macro_rules! requests {
     ($($ty:ident),* $(,)?) => {$(
         planned_body!($ty);
@@ -93,17 +110,9 @@ macro_rules! requests {
                 BodyInfo::request(stringify!($ty), <$ty as Request>::METHOD)
             }
         }
-        impl WireParse for $ty {
-            const TYPE_NAME: &'static str = stringify!($ty);
-            const KIND: ParseKind = ParseKind::Request;
-
-            fn mandate_facts(&self) -> Option<MandateFacts<'_>> {
-                MandateFacts::body(
-                    <$ty as Request>::METHOD,
-                    RequestMeta::meta(self).map(|m| &m.0),
-                )
-            }
-        }
+        wire_parse!($ty: Request, |r| {
+            MandateFacts::body(<$ty as Request>::METHOD, RequestMeta::meta(r).map(|m| &m.0))
+        });
     )*};
 }
 
@@ -115,10 +124,7 @@ macro_rules! notifications {
                 BodyInfo::notification(stringify!($ty), <$ty as Notification>::METHOD)
             }
         }
-        impl WireParse for $ty {
-            const TYPE_NAME: &'static str = stringify!($ty);
-            const KIND: ParseKind = ParseKind::Notification;
-        }
+        wire_parse!($ty: Notification);
     )*};
 }
 
@@ -130,23 +136,13 @@ macro_rules! results {
                 BodyInfo::result(stringify!($ty))
             }
         }
-        impl WireParse for $ty {
-            const TYPE_NAME: &'static str = stringify!($ty);
-            const KIND: ParseKind = ParseKind::Result;
-
-            fn mandate_facts(&self) -> Option<MandateFacts<'_>> {
-                result_type!($rt self)
-            }
-        }
+        wire_parse!($ty: Result, |r| result_type!($rt r));
     )*};
 }
 
 macro_rules! fragments {
     ($($ty:ident),* $(,)?) => {$(
-        impl WireParse for $ty {
-            const TYPE_NAME: &'static str = stringify!($ty);
-            const KIND: ParseKind = ParseKind::Fragment;
-        }
+        wire_parse!($ty: Fragment);
     )*};
 }
 
@@ -185,9 +181,10 @@ macro_rules! result_type {
     (field $r:ident) => {
         MandateFacts::result($r.result_type.as_ref().map(ResultType::as_str))
     };
-    (none $r:ident) => {
+    (none $r:ident) => {{
+        let _ = $r;
         None
-    };
+    }};
     (own $r:ident) => {
         $r.result_type_facts()
     };
