@@ -6,9 +6,7 @@ use serde_json::{Map, Value};
 use self::sealed::Sealed;
 use super::body::{BodyInfo, BodyKind};
 use super::parse::MethodResult;
-use super::parse::{
-    Arm, MandateFacts, MethodTable, ParseKind, Structure, WireParse, plain, ranked,
-};
+use super::parse::{Arm, MandateFacts, MethodTable, Structure, WireParse, plain, ranked};
 use super::planned::{Refused, Sink};
 use super::{EmitError, EmitTarget};
 use crate::VersionLike;
@@ -91,7 +89,7 @@ macro_rules! wire_parse {
     ($ty:ident: $kind:ident $(, |$r:ident| $facts:expr)?) => {
         impl WireParse for $ty {
             const TYPE_NAME: &'static str = stringify!($ty);
-            const KIND: ParseKind = ParseKind::$kind;
+            const KIND: Option<BodyKind> = Some(BodyKind::$kind);
             $(
                 fn mandate_facts(&self) -> Option<MandateFacts<'_>> {
                     let $r = self;
@@ -142,7 +140,10 @@ macro_rules! results {
 
 macro_rules! fragments {
     ($($ty:ident),* $(,)?) => {$(
-        wire_parse!($ty: Fragment);
+        impl WireParse for $ty {
+            const TYPE_NAME: &'static str = stringify!($ty);
+            const KIND: Option<BodyKind> = None;
+        }
     )*};
 }
 
@@ -220,7 +221,7 @@ macro_rules! method_unions {
         }
         impl WireParse for $ty {
             const TYPE_NAME: &'static str = stringify!($ty);
-            const KIND: ParseKind = ParseKind::$kind;
+            const KIND: Option<BodyKind> = Some(BodyKind::$kind);
 
             fn mandate_facts(&self) -> Option<MandateFacts<'_>> {
                 let $u = self;
@@ -266,7 +267,7 @@ macro_rules! arm {
 
 impl WireParse for ServerResult {
     const TYPE_NAME: &'static str = "ServerResult";
-    const KIND: ParseKind = ParseKind::Result;
+    const KIND: Option<BodyKind> = Some(BodyKind::Result);
     const RANKED: Option<Structure<Self>> = Some(|value, version| {
         let arms = [
             arm!(ServerResult::Empty(EmptyResult)),
@@ -295,7 +296,7 @@ impl WireParse for ServerResult {
 
 impl WireParse for ClientResult {
     const TYPE_NAME: &'static str = "ClientResult";
-    const KIND: ParseKind = ParseKind::Result;
+    const KIND: Option<BodyKind> = Some(BodyKind::Result);
     const RANKED: Option<Structure<Self>> = Some(|value, version| {
         let arms = [
             arm!(ClientResult::Empty(EmptyResult)),

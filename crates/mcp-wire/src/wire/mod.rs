@@ -60,8 +60,8 @@ pub use ledger::{
 #[doc(hidden)]
 pub use parse::in_place;
 pub use parse::{
-    INPUT_REQUIRED_METHODS, MandateFacts, MethodResult, ParseKind, ResultFor, ResultTyping,
-    WireInput, WireParse, parse_as, parse_result_for,
+    INPUT_REQUIRED_METHODS, MandateFacts, MethodResult, ResultFor, ResultTyping, WireInput,
+    WireParse, parse_as, parse_result_for,
 };
 pub use report::{EmissionReport, ReportEntry};
 pub use revs::Revisions;

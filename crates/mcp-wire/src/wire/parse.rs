@@ -17,6 +17,7 @@ use std::sync::OnceLock;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use super::body::BodyKind::{self, Notification, Request};
 use super::error::{JsonPath, ParseError, ParseErrorKind};
 use super::ledger::{CLIENT_REQUESTS_2026, RESERVED_META, RESULT_TYPES_2026};
 use crate::de::strict;
@@ -26,26 +27,13 @@ use crate::model::{self, ModelError, ModelErrorKind};
 use crate::path::json_kind;
 use crate::{Era, ProtocolVersion, VersionLike};
 
-/// What kind of value a parse target is (decides which mandates apply).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ParseKind {
-    /// A request body or a union of requests.
-    Request,
-    /// A notification body or a union of notifications.
-    Notification,
-    /// A result body or a union of results.
-    Result,
-    /// Anything else (content blocks, capabilities, …): a plain lenient parse.
-    Fragment,
-}
-
 /// A superset type `parse_as` can produce.
 pub trait WireParse: DeserializeOwned {
     /// The spec name of the type (or union), for error messages.
     const TYPE_NAME: &'static str;
-    /// What kind of value it is.
-    const KIND: ParseKind;
+    /// Which kind of message body it is (or a union of), which decides the checks that apply;
+    /// `None` for a fragment (content blocks, capabilities, …), a plain lenient parse.
+    const KIND: Option<BodyKind>;
 
     /// For the result unions (`ServerResult`, `ClientResult`): the structural parse (before
     /// mandates), a ranked selection that needs the whole object. `None` for every other type:
@@ -105,7 +93,7 @@ fn existence<T: WireParse>(method: Option<&str>, version: &VersionLike) -> Resul
                 false => "server",
             };
             let members = match T::KIND {
-                ParseKind::Notification => "notifications",
+                Some(BodyKind::Notification) => "notifications",
                 _ => "requests",
             };
             let list = match methods.iter().map(|m| m.method).collect::<Vec<_>>() {
@@ -121,10 +109,8 @@ fn existence<T: WireParse>(method: Option<&str>, version: &VersionLike) -> Resul
             )
         }
         (None, _)
-            if matches!(
-                T::KIND,
-                ParseKind::Request | ParseKind::Notification | ParseKind::Result
-            ) && !facts.has_type(T::TYPE_NAME)
+            if matches!(T::KIND, Some(Request | Notification | BodyKind::Result))
+                && !facts.has_type(T::TYPE_NAME)
                 && !super::ledger::extension_only(T::TYPE_NAME, v) =>
         {
             let message = format!("{} does not exist at protocol version {v}", T::TYPE_NAME);
@@ -185,7 +171,7 @@ pub(crate) fn from_model(
     e: ModelError,
     version: &VersionLike,
     type_name: &'static str,
-    kind_hint: ParseKind,
+    kind_hint: Option<BodyKind>,
 ) -> ParseError {
     let path = e.path.clone();
     let message = e.kind.to_string();
@@ -200,7 +186,7 @@ pub(crate) fn from_model(
         }
         ModelErrorKind::Invalid(m)
             if m.starts_with("missing field `method`")
-                && matches!(kind_hint, ParseKind::Request | ParseKind::Notification) =>
+                && matches!(kind_hint, Some(Request | Notification)) =>
         {
             ParseErrorKind::MissingMethod
         }
@@ -234,16 +220,16 @@ fn mandates<'a>(
     facts: impl FnOnce() -> Option<MandateFacts<'a>>,
     version: &VersionLike,
     type_name: &'static str,
-    kind: ParseKind,
+    kind: Option<BodyKind>,
 ) -> Option<Result<(), ParseError>> {
-    let applies = matches!(kind, ParseKind::Request | ParseKind::Result);
+    let applies = matches!(kind, Some(Request | BodyKind::Result));
     if version.era() != Some(Era::Stateless) || !applies {
         return Some(Ok(()));
     }
     let facts = facts()?;
     let fail =
         |kind, path: JsonPath, message| ParseError::new(kind, path, version, type_name, message);
-    if kind == ParseKind::Result {
+    if kind == Some(BodyKind::Result) {
         // M1: an unrecognized resultType.
         return Some(match facts.result_type {
             Some(rt) if !RESULT_TYPES_2026.contains(&rt) => Err(fail(
@@ -810,7 +796,7 @@ fn result_mandates<T: WireParse>(
             .map(MandateFacts::of_value)
             .or_else(|| parsed.mandate_facts())
     };
-    mandates(facts, version, "Result", ParseKind::Result)
+    mandates(facts, version, "Result", Some(BodyKind::Result))
 }
 
 /// Types a result as `answering` says at `version`, into `slot` (full only when this gives
