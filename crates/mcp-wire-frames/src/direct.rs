@@ -12,10 +12,11 @@
 //! A `result` is not checked apart: its span is taken from the line's end (or, when other
 //! members follow it, read by `serde_json` as raw text), and its typed read checks it while it
 //! parses it (no repeated key, bounded nesting:
-//! [`mcp_wire::wire::in_place::parse_result_str`] of unchecked text). The caller runs that read before
-//! the session places the line (with the context [`crate::session::Session::preview_answer`]
-//! gives), and reads the line again, checked ([`read_checked`]), whenever the read does not
-//! decide: the session never learns from a line the strict reader would refuse.
+//! [`mcp_wire::wire::in_place::parse_result_str`] of unchecked text). The caller runs that read
+//! before the session places the line (with the context
+//! [`crate::session::Session::preview_answer`] gives), and reads the line again, checked
+//! ([`read_checked`]), whenever the read does not decide: the session never learns from a line
+//! the strict reader would refuse.
 //!
 //! The direct path writes what the general path writes, byte for byte. Error responses are
 //! copied as they are; frames the session or the method tables refuse are reported without

@@ -71,9 +71,9 @@ pub(super) const UNCHECKED_LEVELS: usize = MAX_DEPTH - MEMBER_DEPTH;
 /// Where a `result` object starting at `start` ends if the frame ends the line (`closers`
 /// braces close it and the capture record): at the last `}` before them. Such a result is read
 /// only once, by its typed read, which also checks it
-/// ([`mcp_wire::wire::in_place::parse_result_str`] of unchecked text), and a line whose result that read
-/// does not accept is read again, checked ([`read_checked`]). `None` for any other result: it
-/// is checked as it is read.
+/// ([`mcp_wire::wire::in_place::parse_result_str`] of unchecked text), and a line whose result
+/// that read does not accept is read again, checked ([`read_checked`]). `None` for any other
+/// result: it is checked as it is read.
 ///
 /// The span is found from the end of the line, not by reading the result. It ends at or after
 /// the result's own end; where it ends after (a `}` in the members that follow it), it holds
