@@ -21,30 +21,17 @@ pub(super) struct Key<'a>(#[serde(borrow)] pub(super) Cow<'a, str>);
 
 /// The keys seen in one object, for the duplicate check (no allocation for small objects, and
 /// nothing written before a key arrives: the envelope readers make one per object they read).
-pub(super) struct Seen<'a> {
-    pub(super) borrowed: SmallVec<[&'a str; 16]>,
-    pub(super) owned: Vec<String>,
-}
+#[derive(Default)]
+pub(super) struct Seen<'a>(SmallVec<[Key<'a>; 16]>);
 
 impl<'a> Seen<'a> {
-    pub(super) fn new() -> Self {
-        Seen {
-            borrowed: SmallVec::new(),
-            owned: Vec::new(),
-        }
-    }
-
     /// Adds `key`; `false` if it was already there.
     pub(super) fn insert(&mut self, key: Key<'a>) -> bool {
-        let k: &str = &key.0;
-        if self.borrowed.contains(&k) || self.owned.iter().any(|s| s == k) {
-            return false;
+        let new = !self.0.contains(&key);
+        if new {
+            self.0.push(key);
         }
-        match key.0 {
-            Cow::Borrowed(b) => self.borrowed.push(b),
-            Cow::Owned(o) => self.owned.push(o),
-        }
-        true
+        new
     }
 }
 
@@ -93,7 +80,7 @@ impl<'de> Visitor<'de> for Check {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let inner = self.deeper::<A::Error>()?;
-        let mut seen = Seen::new();
+        let mut seen = Seen::default();
         while let Some(key) = map.next_key::<Key<'de>>()? {
             if !seen.insert(key) {
                 return Err(de::Error::custom("duplicate key"));
@@ -193,7 +180,7 @@ impl<'de> Visitor<'de> for ParamsScan {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ParamsFacts<'de>, A::Error> {
         let inner = Check { depth: self.depth }.deeper::<A::Error>()?;
-        let mut seen = Seen::new();
+        let mut seen = Seen::default();
         let mut facts = ParamsFacts::default();
         while let Some(key) = map.next_key::<Key<'de>>()? {
             let name = key.0.clone();
@@ -294,7 +281,7 @@ pub(super) fn object<'a>(
     if b.get(i) == Some(&b'}') {
         return Ok(i + 1);
     }
-    let mut seen = Seen::new();
+    let mut seen = Seen::default();
     loop {
         let (key, next) = key_at(text, i)?;
         if !seen.insert(Key(Cow::Borrowed(key))) {

@@ -178,55 +178,17 @@ impl Splices {
 
     /// The pieces of the output line: `written`'s text with each placeholder replaced by its
     /// string from the input line `read`.
-    pub(super) fn pieces<'a>(&'a self, written: &'a [u8], read: &'a [u8]) -> Pieces<'a> {
-        Pieces {
-            written,
-            read,
-            parts: &self.parts,
-            done: 0,
-            next: 0,
-            in_string: false,
-        }
-    }
-}
-
-/// The pieces of an output line (see [`Splices::pieces`]).
-pub(super) struct Pieces<'a> {
-    /// The line as written, with placeholders.
-    written: &'a [u8],
-    /// The input line.
-    read: &'a [u8],
-    parts: &'a [Splice],
-    /// How much of `written` has been given out.
-    done: usize,
-    /// The next placeholder.
-    next: usize,
-    /// Whether the next piece is that placeholder's string.
-    in_string: bool,
-}
-
-impl<'a> Iterator for Pieces<'a> {
-    type Item = &'a [u8];
-
-    fn next(&mut self) -> Option<&'a [u8]> {
-        match self.parts.get(self.next) {
-            Some(part) if self.in_string => {
-                self.in_string = false;
-                self.next += 1;
-                self.done = part.at.end;
-                Some(&self.read[part.from.clone()])
-            }
-            Some(part) => {
-                self.in_string = true;
-                Some(&self.written[self.done..part.at.start])
-            }
-            None if self.done < self.written.len() => {
-                let rest = &self.written[self.done..];
-                self.done = self.written.len();
-                Some(rest)
-            }
-            None => None,
-        }
+    pub(super) fn pieces<'a>(
+        &'a self,
+        written: &'a [u8],
+        read: &'a [u8],
+    ) -> impl Iterator<Item = &'a [u8]> + 'a {
+        // Each placeholder's string follows the written text since the one before it.
+        let starts = std::iter::once(0).chain(self.parts.iter().map(|p| p.at.end));
+        let tail = self.parts.last().map_or(0, |p| p.at.end);
+        (self.parts.iter().zip(starts))
+            .flat_map(|(p, start)| [&written[start..p.at.start], &read[p.from.clone()]])
+            .chain(std::iter::once(&written[tail..]))
     }
 }
 
