@@ -19,27 +19,27 @@ use serde_json::{Value, json};
 /// The bound on every wait of these tests.
 const LIMIT: Duration = Duration::from_secs(20);
 
-/// A legacy (2025-06-18) server's answer to the bridge's `initialize` (id 1).
-const LEGACY_INIT: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"scripted","version":"1"}}}"#;
+/// A handshake-era (2025-06-18) server's answer to the bridge's `initialize` (id 1).
+const HANDSHAKE_INIT: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"scripted","version":"1"}}}"#;
 
 /// A 2026-07-28 server's answer to the bridge's probe (id 1); nothing to listen to, so no
 /// listen leg takes an id.
-const MODERN_DISCOVER: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"scripted-modern","version":"1"}}}}"#;
+const STATELESS_DISCOVER: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"scripted-stateless","version":"1"}}}}"#;
 
 /// A scripted upstream: `sh -c script`.
 fn sh(script: &str) -> UpstreamTarget {
     UpstreamTarget::Command(["sh", "-c", script].map(Into::into).to_vec())
 }
 
-/// A legacy server that answers `initialize`, reads `notifications/initialized`, then runs
+/// A handshake-era server that answers `initialize`, reads `notifications/initialized`, then runs
 /// `then`.
-fn legacy(then: &str) -> UpstreamTarget {
-    sh(&format!("read l; echo '{LEGACY_INIT}'; read l; {then}"))
+fn handshake_server(then: &str) -> UpstreamTarget {
+    sh(&format!("read l; echo '{HANDSHAKE_INIT}'; read l; {then}"))
 }
 
 /// A 2026-07-28 server that answers the probe, then runs `then`.
-fn modern(then: &str) -> UpstreamTarget {
-    sh(&format!("read l; echo '{MODERN_DISCOVER}'; {then}"))
+fn stateless_server(then: &str) -> UpstreamTarget {
+    sh(&format!("read l; echo '{STATELESS_DISCOVER}'; {then}"))
 }
 
 /// A file of this test run (removed by the caller).
@@ -233,17 +233,17 @@ fn reason(answer: &Value) -> &str {
     answer["error"]["data"]["reason"].as_str().unwrap_or("")
 }
 
-const LEGACY: &[ProtocolVersion] = &[ProtocolVersion::V2025_06_18];
-const MODERN: &[ProtocolVersion] = &[ProtocolVersion::V2026_07_28];
+const HANDSHAKE_CLIENTS: &[ProtocolVersion] = &[ProtocolVersion::V2025_06_18];
+const STATELESS_CLIENTS: &[ProtocolVersion] = &[ProtocolVersion::V2026_07_28];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn upstream_killed_mid_call_fails_every_pending_request_and_ends_the_bridge() {
     // Three calls arrive, then the server is killed (SIGKILL, by itself: no clean exit).
     let bridge = connect(
-        legacy("read a; read b; read c; kill -9 $$"),
+        handshake_server("read a; read b; read c; kill -9 $$"),
         // Room for the late request below before the bridge ends.
         BridgeLimits::default().drain_grace(Duration::from_secs(2)),
-        LEGACY,
+        HANDSHAKE_CLIENTS,
     )
     .await;
     let (mut client, serving) = attach(&bridge, 1 << 20);
@@ -279,8 +279,8 @@ const QUESTION: &str = r#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"input_
 
 /// The server answers the client's call by asking it something (`ask`, one line), then is
 /// killed before the client answers: the call fails at once (nothing is in flight upstream)
-/// and the bridge ends. `upstream` is [`legacy`] or [`modern`], `revisions` what the bridge may
-/// speak to it, `revision` the client's.
+/// and the bridge ends. `upstream` is [`handshake_server`] or [`stateless_server`],
+/// `revisions` what the bridge may speak to it, `revision` the client's.
 async fn killed_while_the_client_holds_a_question(
     upstream: fn(&str) -> UpstreamTarget,
     ask: &str,
@@ -326,14 +326,26 @@ async fn killed_while_the_client_holds_a_question(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn upstream_killed_while_the_client_holds_a_bridged_question_fails_the_call_at_once() {
     // Direction A: the server's InputRequiredResult became an elicitation/create to the client.
-    killed_while_the_client_holds_a_question(modern, QUESTION, MODERN, "2025-06-18").await;
+    killed_while_the_client_holds_a_question(
+        stateless_server,
+        QUESTION,
+        STATELESS_CLIENTS,
+        "2025-06-18",
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn upstream_killed_while_the_client_holds_its_server_request_fails_the_call_at_once() {
-    // Direction C: a legacy server's elicitation/create rides on the call to the client.
+    // Direction C: a handshake-era server's elicitation/create rides on the call to the client.
     let ask = r#"{"jsonrpc":"2.0","id":"s-1","method":"elicitation/create","params":{"message":"who?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}"#;
-    killed_while_the_client_holds_a_question(legacy, ask, LEGACY, "2025-11-25").await;
+    killed_while_the_client_holds_a_question(
+        handshake_server,
+        ask,
+        HANDSHAKE_CLIENTS,
+        "2025-11-25",
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -344,12 +356,12 @@ async fn a_dropped_client_connection_cancels_its_upstream_call_and_frees_its_slo
     let second =
         r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"second"}]}}"#;
     let bridge = connect(
-        legacy(&format!(
+        handshake_server(&format!(
             "read -r call; printf '%s\n' \"$call\" >> {0}; read -r cancel; printf '%s\n' \"$cancel\" >> {0}; read -r again; echo '{second}'; exec sleep 30",
             log.display()
         )),
         BridgeLimits::default().max_pending(1),
-        LEGACY,
+        HANDSHAKE_CLIENTS,
     )
     .await;
     let (mut first, serving) = attach(&bridge, 1 << 20);
@@ -380,12 +392,12 @@ async fn a_silent_upstream_times_out_within_the_bound_and_the_call_is_cancelled(
     let log = scratch("silent.log");
     let timeout = Duration::from_millis(400);
     let bridge = connect(
-        legacy(&format!(
+        handshake_server(&format!(
             "read -r call; read -r cancel; printf '%s\n' \"$cancel\" > {}; exec sleep 30",
             log.display()
         )),
         BridgeLimits::default().request_timeout(timeout),
-        LEGACY,
+        HANDSHAKE_CLIENTS,
     )
     .await;
     let (mut client, serving) = attach(&bridge, 1 << 20);
@@ -446,9 +458,9 @@ async fn a_silent_upstream_at_start_fails_the_connect_within_its_bounds_and_is_s
 async fn an_oversized_client_line_is_refused_with_a_reason_and_the_session_goes_on() {
     let limit = 64 << 10;
     let bridge = connect(
-        legacy("while read -r l; do :; done"),
+        handshake_server("while read -r l; do :; done"),
         BridgeLimits::default().max_frame_bytes(limit),
-        LEGACY,
+        HANDSHAKE_CLIENTS,
     )
     .await;
     let (mut client, serving) = attach(&bridge, 4 << 20);
@@ -477,11 +489,11 @@ async fn an_oversized_client_line_is_refused_with_a_reason_and_the_session_goes_
 async fn an_oversized_upstream_line_ends_the_upstream_with_its_reason_instead_of_a_timeout() {
     // The answer to the call is a 200 000-byte line; the bridge reads at most 64 KiB.
     let bridge = connect(
-        legacy(
+        handshake_server(
             r#"read -r call; printf '{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"'; head -c 200000 /dev/zero | tr '\0' a; printf '"}]}}\n'; exec sleep 30"#,
         ),
         BridgeLimits::default().max_frame_bytes(64 << 10),
-        LEGACY,
+        HANDSHAKE_CLIENTS,
     )
     .await;
     let (mut client, serving) = attach(&bridge, 1 << 20);
@@ -507,9 +519,9 @@ async fn an_oversized_upstream_line_ends_the_upstream_with_its_reason_instead_of
 async fn an_oversized_http_body_is_refused_413_at_the_bridges_limit() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let bridge = connect(
-        legacy("while read -r l; do :; done"),
+        handshake_server("while read -r l; do :; done"),
         BridgeLimits::default().max_frame_bytes(64 << 10),
-        LEGACY,
+        HANDSHAKE_CLIENTS,
     )
     .await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -572,12 +584,12 @@ async fn the_upstreams_request_state_travels_opaquely_and_its_refusal_reaches_th
         "code": -32602, "message": "requestState failed verification",
         "data": {"reason": "tampered", "detail": [1, 2]}}});
     let bridge = connect(
-        modern(&format!(
+        stateless_server(&format!(
             "read -r call; echo '{question}'; read -r retry; printf '%s\n' \"$retry\" > {}; echo '{refusal}'; exec sleep 30",
             log.display()
         )),
         BridgeLimits::default(),
-        MODERN,
+        STATELESS_CLIENTS,
     )
     .await;
     let (mut client, serving) = attach(&bridge, 1 << 20);
@@ -615,11 +627,11 @@ async fn an_unknown_result_type_is_an_error_with_its_reason_and_the_bridge_goes_
     let list_question = r#"{"jsonrpc":"2.0","id":3,"result":{"resultType":"input_required","inputRequests":{"r":{"method":"roots/list"}},"requestState":"s"}}"#;
     let fine = r#"{"jsonrpc":"2.0","id":4,"result":{"resultType":"complete","content":[{"type":"text","text":"fine"}]}}"#;
     let bridge = connect(
-        modern(&format!(
+        stateless_server(&format!(
             "read -r a; echo '{later}'; read -r b; echo '{list_question}'; read -r c; echo '{fine}'; exec sleep 30"
         )),
         BridgeLimits::default(),
-        MODERN,
+        STATELESS_CLIENTS,
     )
     .await;
     let (mut client, serving) = attach(&bridge, 1 << 20);
@@ -644,18 +656,19 @@ async fn an_unknown_result_type_is_an_error_with_its_reason_and_the_bridge_goes_
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_legacy_client_cannot_slip_its_own_request_state_to_a_2026_07_28_server() {
-    // `requestState` and `inputResponses` are the bridge's to send in direction A: a legacy
-    // client's own copies (members its revision does not have) never reach the server.
+async fn a_handshake_era_client_cannot_slip_its_own_request_state_to_a_2026_07_28_server() {
+    // `requestState` and `inputResponses` are the bridge's to send in direction A: a
+    // handshake-era client's own copies (members its revision does not have) never reach the
+    // server.
     let log = scratch("forged.log");
     let done = r#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","content":[{"type":"text","text":"ok"}]}}"#;
     let bridge = connect(
-        modern(&format!(
+        stateless_server(&format!(
             "read -r call; printf '%s\n' \"$call\" > {}; echo '{done}'; exec sleep 30",
             log.display()
         )),
         BridgeLimits::default(),
-        MODERN,
+        STATELESS_CLIENTS,
     )
     .await;
     let (mut client, serving) = attach(&bridge, 1 << 20);
@@ -713,13 +726,13 @@ async fn a_client_that_goes_away_subscribed_gives_its_uris_back_to_the_upstream_
     // Direction A: a 2026-07-28 server that offers subscriptions and acknowledges every
     // listen stream with the filter it asked for (its id from the frame), logging each line.
     let log = scratch("listen.log");
-    let discover = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"resources":{"subscribe":true}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"scripted-modern","version":"1"}}}}"#;
+    let discover = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"resources":{"subscribe":true}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"scripted-stateless","version":"1"}}}}"#;
     let ack = r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":%s,"_meta":{"io.modelcontextprotocol/subscriptionId":%s}}}\n"#;
     let script = r#"read l; echo 'DISCOVER'; while read -r l; do printf '%s\n' "$l" >> LOG; case "$l" in *'"subscriptions/listen"'*) id=$(printf '%s' "$l" | sed -n 's/.*"id":\([0-9]*\).*/\1/p'); f=$(printf '%s' "$l" | sed -n 's/.*"notifications":\({[^}]*}\).*/\1/p'); printf 'ACK' "$f" "$id";; esac; done"#
         .replace("DISCOVER", discover)
         .replace("LOG", &log.display().to_string())
         .replace("ACK", ack);
-    let bridge = connect(sh(&script), BridgeLimits::default(), MODERN).await;
+    let bridge = connect(sh(&script), BridgeLimits::default(), STATELESS_CLIENTS).await;
     let (mut first, first_serving) = attach(&bridge, 1 << 20);
     first.initialize("2025-11-25", json!({})).await;
     let (mut second, second_serving) = attach(&bridge, 1 << 20);
@@ -755,7 +768,7 @@ async fn a_client_that_goes_away_subscribed_gives_its_uris_back_to_the_upstream_
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_request_the_client_cannot_answer_is_refused_upstream_and_its_failure_is_minus_32021()
  {
-    // Direction B (Q20): a legacy server that asks for sampling without checking
+    // Direction B (Q20): a handshake-era server that asks for sampling without checking
     // the capabilities of its session, then fails the call when refused. Every session the
     // bridge opens runs this script (its own probe session never gets a call).
     let log = scratch("q20.log");
@@ -763,12 +776,12 @@ async fn a_server_request_the_client_cannot_answer_is_refused_upstream_and_its_f
     let failed =
         r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"sampling was refused"}}"#;
     let bridge = connect(
-        legacy(&format!(
+        handshake_server(&format!(
             "read -r call; echo '{ask}'; read -r answer; printf '%s\n' \"$answer\" > {}; echo '{failed}'; exec sleep 30",
             log.display()
         )),
         BridgeLimits::default(),
-        LEGACY,
+        HANDSHAKE_CLIENTS,
     )
     .await;
     let (mut client, serving) = attach(&bridge, 1 << 20);
