@@ -135,21 +135,19 @@ pub struct MandateFacts<'a> {
 impl<'a> MandateFacts<'a> {
     /// A request or notification with this method and `params._meta`.
     pub(crate) fn body(method: &'a str, meta: Option<&'a Map<String, Value>>) -> Option<Self> {
-        let (method, result_type) = (Some(method), None);
         Some(MandateFacts {
-            method,
-            result_type,
+            method: Some(method),
+            result_type: None,
             meta,
         })
     }
 
     /// A result with this `resultType`.
     pub(crate) fn result(result_type: Option<&'a str>) -> Option<Self> {
-        let (method, meta) = (None, None);
         Some(MandateFacts {
-            method,
+            method: None,
             result_type,
-            meta,
+            meta: None,
         })
     }
 
