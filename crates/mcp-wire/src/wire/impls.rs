@@ -13,6 +13,7 @@ use crate::VersionLike;
 use crate::jsonrpc::{
     JsonRpcError, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RawRequest,
 };
+use crate::model::methods::by_sender;
 use crate::model::*;
 
 pub(crate) mod sealed {
@@ -55,100 +56,44 @@ impl<T: WireBody + ?Sized> WireBody for &T {
     }
 }
 
-/// A message body of the model: emitted by walking its description.
-macro_rules! planned_body {
-    ($ty:ty) => {
+/// A message body of the model, emitted by walking its description: `|b| name, method` is its
+/// [`BodyInfo`] (of `$kind`), `|b| facts` what the revision's checks read from it
+/// ([`WireParse::mandate_facts`]), and any further [`WireParse`] items follow the `;`.
+macro_rules! body {
+    (
+        $ty:ident: $kind:ident, |$i:tt| $name:expr, $method:expr,
+        |$f:tt| $facts:expr $(; $($parse:tt)*)?
+    ) => {
         impl Sealed for $ty {
             fn emit_into<S: Sink>(&self, to: EmitTarget, sink: &mut S) -> Result<(), EmitError> {
                 super::planned::emit_body(self, self.body_info(), to, sink)
             }
         }
-    };
-}
-
-/// Envelopes and bodies that name no type to shape (emitted as plain serde writes them), with
-/// their [`BodyInfo::envelope`] names.
-macro_rules! plain_bodies {
-    ($($ty:ty => $name:literal,)*) => {$(
-        impl Sealed for $ty {
-            fn emit_into<S: Sink>(&self, to: EmitTarget, sink: &mut S) -> Result<(), EmitError> {
-                super::planned::emit_plain(self, self.body_info(), to.version, sink)
-            }
-        }
         impl WireBody for $ty {
             fn body_info(&self) -> BodyInfo {
-                BodyInfo::envelope($name)
+                let $i = self;
+                BodyInfo {
+                    type_name: $name,
+                    kind: BodyKind::$kind,
+                    method: $method,
+                }
             }
         }
-    )*};
-}
-
-/// [`WireParse`] for a model type, named as it is in Rust, of `$kind`; `|r| facts` reads what the
-/// revision's checks read from it ([`WireParse::mandate_facts`]).
-macro_rules! wire_parse {
-    ($ty:ident: $kind:ident $(, |$r:ident| $facts:expr)?) => {
         impl WireParse for $ty {
             const TYPE_NAME: &'static str = stringify!($ty);
             const KIND: Option<BodyKind> = Some(BodyKind::$kind);
-            $(
-                fn mandate_facts(&self) -> Option<MandateFacts<'_>> {
-                    let $r = self;
-                    $facts
-                }
-            )?
+            $($($parse)*)?
+
+            fn mandate_facts(&self) -> Option<MandateFacts<'_>> {
+                let $f = self;
+                $facts
+            }
         }
     };
 }
 
-macro_rules! requests {
-    ($($ty:ident),* $(,)?) => {$(
-        planned_body!($ty);
-        impl WireBody for $ty {
-            fn body_info(&self) -> BodyInfo {
-                BodyInfo::request(stringify!($ty), <$ty as Request>::METHOD)
-            }
-        }
-        wire_parse!($ty: Request, |r| {
-            MandateFacts::body(<$ty as Request>::METHOD, RequestMeta::meta(r).map(|m| &m.0))
-        });
-    )*};
-}
-
-macro_rules! notifications {
-    ($($ty:ident),* $(,)?) => {$(
-        planned_body!($ty);
-        impl WireBody for $ty {
-            fn body_info(&self) -> BodyInfo {
-                BodyInfo::notification(stringify!($ty), <$ty as Notification>::METHOD)
-            }
-        }
-        wire_parse!($ty: Notification);
-    )*};
-}
-
-macro_rules! results {
-    ($($ty:ident $rt:ident),* $(,)?) => {$(
-        planned_body!($ty);
-        impl WireBody for $ty {
-            fn body_info(&self) -> BodyInfo {
-                BodyInfo::result(stringify!($ty))
-            }
-        }
-        wire_parse!($ty: Result, |r| result_type!($rt r));
-    )*};
-}
-
-macro_rules! fragments {
-    ($($ty:ident),* $(,)?) => {$(
-        impl WireParse for $ty {
-            const TYPE_NAME: &'static str = stringify!($ty);
-            const KIND: Option<BodyKind> = None;
-        }
-    )*};
-}
-
-/// The body table's rows, each through its list macro: `requests!`, `notifications!`,
-/// `results!` and the `resultType` accessor of each result.
+/// The body table's rows: each request (its `params._meta` read by the mandates),
+/// notification and result (its `resultType` read as the row's column says: [`result_type!`]).
 macro_rules! wire_bodies {
     (
         ()
@@ -158,21 +103,14 @@ macro_rules! wire_bodies {
         notifications { $($(#[$_nd:meta])* $_nv:ident($note:ident): $_ns:ident,)* }
         results { $($(#[$_sd:meta])* $_sv:ident($res:ident): $_ss:ident, $rt:ident,)* }
     ) => {
-        requests!($($req),*);
-        notifications!($($note),*);
-        results!($($res $rt),*);
+        $(body!($req: Request, |_| stringify!($req), Some(<$req as Request>::METHOD), |r| {
+            MandateFacts::body(<$req as Request>::METHOD, RequestMeta::meta(r).map(|m| &m.0))
+        });)*
+        $(body!($note: Notification, |_| stringify!($note), Some(<$note as Notification>::METHOD),
+            |_| None);)*
+        $(body!($res: Result, |_| stringify!($res), None, |r| result_type!($rt r));)*
     };
 }
-
-fragments!(
-    ContentBlock,
-    SamplingMessage,
-    ClientCapabilities,
-    ServerCapabilities,
-    Tool,
-    InputRequest,
-    InputResponse,
-);
 
 /// What a result row's `resultType` is read from, for the 2026-07-28 mandates on typed values
 /// (the body table's column): the `result_type` field (`field`), nothing the type keeps (`none`:
@@ -206,36 +144,39 @@ impl GetTaskPayloadResult {
     }
 }
 
-macro_rules! method_unions {
-    ($($ty:ident => $kind:ident, $table:ident, |$u:pat_param| $meta:expr;)*) => {$(
-        planned_body!($ty);
-        impl WireBody for $ty {
-            /// The member's own type and method (the method map agrees: see the tests).
-            fn body_info(&self) -> BodyInfo {
-                BodyInfo {
-                    type_name: self.type_name(),
-                    kind: BodyKind::$kind,
-                    method: Some(self.method()),
-                }
-            }
-        }
+/// Fragments: a plain lenient parse, no checks.
+macro_rules! fragments {
+    ($($ty:ident),* $(,)?) => {$(
         impl WireParse for $ty {
             const TYPE_NAME: &'static str = stringify!($ty);
-            const KIND: Option<BodyKind> = Some(BodyKind::$kind);
-
-            fn mandate_facts(&self) -> Option<MandateFacts<'_>> {
-                let $u = self;
-                MandateFacts::body(self.method(), $meta)
-            }
-
-            const METHOD_TABLE: Option<MethodTable> = Some(|f| f.$table);
-
+            const KIND: Option<BodyKind> = None;
         }
     )*};
 }
 
-// A member's facts: its method, and its `params._meta` where a mandate reads it (a client
-// request's; no server request is among the client requests the `_meta` mandate reads).
+fragments!(
+    ContentBlock,
+    SamplingMessage,
+    ClientCapabilities,
+    ServerCapabilities,
+    Tool,
+    InputRequest,
+    InputResponse,
+);
+
+/// The method-tagged unions: each member is its own type and method (the method map agrees: see
+/// the tests), and exists where the revision's `$table` lists it. A member's facts: its method,
+/// and its `params._meta` where a mandate reads it (a client request's; no server request is
+/// among the client requests the `_meta` mandate reads).
+macro_rules! method_unions {
+    ($($ty:ident => $kind:ident, $table:ident, |$u:pat_param| $meta:expr;)*) => {$(
+        body!($ty: $kind, |u| u.type_name(), Some(u.method()), |u| {
+            let $u = u;
+            MandateFacts::body(u.method(), $meta)
+        }; const METHOD_TABLE: Option<MethodTable> = Some(|f| f.$table););
+    )*};
+}
+
 method_unions! {
     ClientRequest => Request, client_requests, |r| RequestMeta::meta(r).map(|m| &m.0);
     ServerRequest => Request, server_requests, |_| None;
@@ -243,76 +184,54 @@ method_unions! {
     ServerNotification => Notification, server_notifications, |_| None;
 }
 
-macro_rules! result_union_bodies {
-    ($($ty:ident),*) => {$(
-        planned_body!($ty);
+/// The result unions, from the body table's rows of each side: parsed by the ranked structural
+/// selection over their members. The tasks extension's results are in no revision's schema, so
+/// they declare no keys and are never a structural candidate.
+macro_rules! result_unions {
+    (
+        ()
+        client_requests { $($_cr:tt)* }
+        server_requests { $($_sr:tt)* }
+        client_notifications { $($_cn:tt)* }
+        server_notifications { $($_sn:tt)* }
+        server_results { $($(#[$_sd:meta])* $sv:ident($st:ident): $_srt:ident,)* }
+        client_results { $($(#[$_cd:meta])* $cv:ident($ct:ident): $_crt:ident,)* }
+    ) => {
+        result_unions!(@union ServerResult $($sv($st))*);
+        result_unions!(@union ClientResult $($cv($ct))*);
+    };
+    (@union $union:ident $($variant:ident($ty:ident))*) => {
+        body!($union: Result, |u| u.type_name(), None, |_| None;
+            const RANKED: Option<Structure<Self>> = Some(|value, version| {
+                let arms = [$(Arm {
+                    name: stringify!($ty),
+                    parse: |v: &Value, ver: &VersionLike| plain::<$ty>(v, ver).map($union::$variant),
+                }),*];
+                ranked(value, version, stringify!($union), &arms)
+            });
+        );
+    };
+}
+
+crate::model::methods::for_each_body!(by_sender(result_unions));
+
+/// Untyped interiors and errors, emitted verbatim (they name no type to shape), with their
+/// [`BodyInfo::envelope`] names.
+macro_rules! plain_bodies {
+    ($($ty:ty => $name:literal,)*) => {$(
+        impl Sealed for $ty {
+            fn emit_into<S: Sink>(&self, to: EmitTarget, sink: &mut S) -> Result<(), EmitError> {
+                super::planned::emit_plain(self, self.body_info(), to.version, sink)
+            }
+        }
         impl WireBody for $ty {
             fn body_info(&self) -> BodyInfo {
-                BodyInfo::result(self.type_name())
+                BodyInfo::envelope($name)
             }
         }
     )*};
 }
 
-result_union_bodies!(ServerResult, ClientResult);
-
-macro_rules! arm {
-    ($union:ident :: $variant:ident($ty:ident)) => {
-        Arm {
-            name: stringify!($ty),
-            parse: |v: &Value, ver: &VersionLike| plain::<$ty>(v, ver).map($union::$variant),
-        }
-    };
-}
-
-impl WireParse for ServerResult {
-    const TYPE_NAME: &'static str = "ServerResult";
-    const KIND: Option<BodyKind> = Some(BodyKind::Result);
-    const RANKED: Option<Structure<Self>> = Some(|value, version| {
-        let arms = [
-            arm!(ServerResult::Empty(EmptyResult)),
-            arm!(ServerResult::Initialize(InitializeResult)),
-            arm!(ServerResult::Discover(DiscoverResult)),
-            arm!(ServerResult::Complete(CompleteResult)),
-            arm!(ServerResult::GetPrompt(GetPromptResult)),
-            arm!(ServerResult::ListPrompts(ListPromptsResult)),
-            arm!(ServerResult::ListResources(ListResourcesResult)),
-            arm!(ServerResult::ListResourceTemplates(
-                ListResourceTemplatesResult
-            )),
-            arm!(ServerResult::ReadResource(ReadResourceResult)),
-            arm!(ServerResult::CallTool(CallToolResult)),
-            arm!(ServerResult::ListTools(ListToolsResult)),
-            arm!(ServerResult::SubscriptionsListen(SubscriptionsListenResult)),
-            arm!(ServerResult::CreateTask(CreateTaskResult)),
-            arm!(ServerResult::GetTask(GetTaskResult)),
-            arm!(ServerResult::GetTaskPayload(GetTaskPayloadResult)),
-            arm!(ServerResult::ListTasks(ListTasksResult)),
-            arm!(ServerResult::InputRequired(InputRequiredResult)),
-        ];
-        ranked(value, version, "ServerResult", &arms)
-    });
-}
-
-impl WireParse for ClientResult {
-    const TYPE_NAME: &'static str = "ClientResult";
-    const KIND: Option<BodyKind> = Some(BodyKind::Result);
-    const RANKED: Option<Structure<Self>> = Some(|value, version| {
-        let arms = [
-            arm!(ClientResult::Empty(EmptyResult)),
-            arm!(ClientResult::CreateMessage(CreateMessageResult)),
-            arm!(ClientResult::ListRoots(ListRootsResult)),
-            arm!(ClientResult::Elicit(ElicitResult)),
-            arm!(ClientResult::CreateTask(CreateTaskResult)),
-            arm!(ClientResult::GetTask(GetTaskResult)),
-            arm!(ClientResult::GetTaskPayload(GetTaskPayloadResult)),
-            arm!(ClientResult::ListTasks(ListTasksResult)),
-        ];
-        ranked(value, version, "ClientResult", &arms)
-    });
-}
-
-// Untyped interiors and errors: emitted verbatim (they name no type to shape).
 plain_bodies! {
     RawRequest => "RawRequest",
     JsonRpcResponse<Map<String, Value>> => "JSONRPCResponse",
@@ -338,13 +257,14 @@ fn envelope<B: WireBody + ?Sized, S: Sink>(
     .map_err(|r| r.into_error(to.version, BodyKind::Envelope))
 }
 
-/// The typed envelopes: each writes its frame around its body (`id` when it has one;
-/// `$member`: the member holding the body when the body is one).
+/// The typed envelopes: each writes its frame around its body (`|frame| id`; `$member`: the
+/// member holding the body when the body is one).
 macro_rules! envelopes {
-    ($($ty:ident<$p:ident>.$body:ident, $id:ident, $member:expr => $name:literal;)*) => {$(
+    ($($ty:ident<$p:ident>.$body:ident, |$f:tt| $id:expr, $member:expr => $name:literal;)*) => {$(
         impl<$p: WireBody> Sealed for $ty<$p> {
             fn emit_into<S: Sink>(&self, to: EmitTarget, sink: &mut S) -> Result<(), EmitError> {
-                envelope(sink, to, envelope_id!(self, $id), $member, &self.$body)
+                let $f = self;
+                envelope(sink, to, $id, $member, &self.$body)
             }
         }
         impl<$p: WireBody> WireBody for $ty<$p> {
@@ -355,73 +275,46 @@ macro_rules! envelopes {
     )*};
 }
 
-/// An envelope's id, for [`envelopes!`].
-macro_rules! envelope_id {
-    ($frame:ident, id) => {
-        Some(&$frame.id)
-    };
-    ($frame:ident, none) => {
-        None
-    };
-}
-
 envelopes! {
-    JsonRpcRequest<R>.request, id, None => "JSONRPCRequest";
-    JsonRpcNotification<N>.notification, none, None => "JSONRPCNotification";
-    JsonRpcResponse<T>.result, id, Some("result") => "JSONRPCResponse";
+    JsonRpcRequest<R>.request, |f| Some(&f.id), None => "JSONRPCRequest";
+    JsonRpcNotification<N>.notification, |_| None, None => "JSONRPCNotification";
+    JsonRpcResponse<T>.result, |f| Some(&f.id), Some("result") => "JSONRPCResponse";
 }
 
-/// A whole message: each variant emits as its own envelope.
-impl<R, N, T> Sealed for JsonRpcMessage<R, N, T>
-where
-    JsonRpcRequest<R>: WireBody,
-    JsonRpcNotification<N>: WireBody,
-    JsonRpcResponse<T>: WireBody,
-{
-    fn emit_into<S: Sink>(&self, to: EmitTarget, sink: &mut S) -> Result<(), EmitError> {
-        match self {
-            JsonRpcMessage::Request(m) => m.emit_into(to, sink),
-            JsonRpcMessage::Notification(m) => m.emit_into(to, sink),
-            JsonRpcMessage::Response(m) => m.emit_into(to, sink),
-            JsonRpcMessage::Error(m) => m.emit_into(to, sink),
+/// Sums of bodies (`[generics] type where [bounds] { variants }`): each variant emits as the
+/// body it holds, and is that body. A whole message emits as its own envelope; a result typed by
+/// its method as the union member it holds.
+macro_rules! sums {
+    ($([$($g:tt)*] $ty:ty where [$($w:tt)*] { $($variant:path),* })*) => {$(
+        impl<$($g)*> Sealed for $ty where Self: serde::Serialize, $($w)* {
+            fn emit_into<S: Sink>(&self, to: EmitTarget, sink: &mut S) -> Result<(), EmitError> {
+                match self {
+                    $($variant(b) => b.emit_into(to, sink),)*
+                }
+            }
         }
-    }
+        impl<$($g)*> WireBody for $ty where Self: serde::Serialize, $($w)* {
+            fn body_info(&self) -> BodyInfo {
+                match self {
+                    $($variant(b) => b.body_info(),)*
+                }
+            }
+        }
+    )*};
 }
 
-impl<R, N, T> WireBody for JsonRpcMessage<R, N, T>
-where
-    JsonRpcRequest<R>: WireBody,
-    JsonRpcNotification<N>: WireBody,
-    JsonRpcResponse<T>: WireBody,
-    Self: serde::Serialize,
-{
-    fn body_info(&self) -> BodyInfo {
-        match self {
-            JsonRpcMessage::Request(m) => m.body_info(),
-            JsonRpcMessage::Notification(m) => m.body_info(),
-            JsonRpcMessage::Response(m) => m.body_info(),
-            JsonRpcMessage::Error(m) => m.body_info(),
-        }
+sums! {
+    [R, N, T] JsonRpcMessage<R, N, T> where [
+        JsonRpcRequest<R>: WireBody,
+        JsonRpcNotification<N>: WireBody,
+        JsonRpcResponse<T>: WireBody,
+    ] {
+        JsonRpcMessage::Request,
+        JsonRpcMessage::Notification,
+        JsonRpcMessage::Response,
+        JsonRpcMessage::Error
     }
-}
-
-/// A result typed by its method: emitted as the union member it holds.
-impl Sealed for MethodResult {
-    fn emit_into<S: Sink>(&self, to: EmitTarget, sink: &mut S) -> Result<(), EmitError> {
-        match self {
-            MethodResult::Server(r) => r.emit_into(to, sink),
-            MethodResult::Client(r) => r.emit_into(to, sink),
-        }
-    }
-}
-
-impl WireBody for MethodResult {
-    fn body_info(&self) -> BodyInfo {
-        match self {
-            MethodResult::Server(r) => r.body_info(),
-            MethodResult::Client(r) => r.body_info(),
-        }
-    }
+    [] MethodResult where [] { MethodResult::Server, MethodResult::Client }
 }
 
 #[cfg(test)]
