@@ -202,16 +202,6 @@ impl ParseError {
     pub fn all(&self) -> impl Iterator<Item = &ParseError> {
         std::iter::once(self).chain(self.more.iter())
     }
-
-    /// Joins a list of errors into one (the first, with the rest as [`ParseError::more`]).
-    pub(crate) fn join(mut errors: Vec<ParseError>) -> Option<ParseError> {
-        if errors.is_empty() {
-            return None;
-        }
-        let mut first = errors.remove(0);
-        first.more.extend(errors);
-        Some(first)
-    }
 }
 
 /// The `data` of an error response: where (`pointer`, a JSON Pointer into the frame or body
@@ -254,12 +244,6 @@ impl From<&ParseError> for ErrorData {
     }
 }
 
-impl From<ParseError> for ErrorData {
-    fn from(e: ParseError) -> Self {
-        ErrorData::from(&e)
-    }
-}
-
 /// The error our side answers with when it cannot emit: the code, the message, and `data` with
 /// the JSON Pointer into the emitted value (`pointer`), the revision and the table row that refused
 /// (`cause`).
@@ -273,25 +257,26 @@ impl From<&EmitError> for ErrorData {
     }
 }
 
-impl From<EmitError> for ErrorData {
-    fn from(e: EmitError) -> Self {
-        ErrorData::from(&e)
-    }
+/// Each error answers a peer alike: as the error response's `error`, by value or by reference,
+/// or as the whole error response.
+macro_rules! answers {
+    ($($ty:ident),*) => {$(
+        impl From<$ty> for ErrorData {
+            fn from(e: $ty) -> Self {
+                ErrorData::from(&e)
+            }
+        }
+
+        impl $ty {
+            /// The error response to the request `id` (`None`: the id is unknown, sent as `null`).
+            pub fn to_response(&self, id: Option<RequestId>) -> JsonRpcError {
+                JsonRpcError::new(id, self.into())
+            }
+        }
+    )*};
 }
 
-impl ParseError {
-    /// The error response to the request `id` (`None`: the id is unknown, sent as `null`).
-    pub fn to_response(&self, id: Option<RequestId>) -> JsonRpcError {
-        JsonRpcError::new(id, self.into())
-    }
-}
-
-impl EmitError {
-    /// The error response to the request `id` (`None`: the id is unknown, sent as `null`).
-    pub fn to_response(&self, id: Option<RequestId>) -> JsonRpcError {
-        JsonRpcError::new(id, self.into())
-    }
-}
+answers!(ParseError, EmitError);
 
 #[cfg(test)]
 mod tests {

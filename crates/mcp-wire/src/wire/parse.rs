@@ -164,13 +164,8 @@ impl<'a> MandateFacts<'a> {
     }
 }
 
-/// Converts the model layer's error (a JSON Pointer and a kind) into a [`ParseError`].
-pub(crate) fn from_model(
-    e: ModelError,
-    version: &VersionLike,
-    type_name: &'static str,
-    kind_hint: Option<BodyKind>,
-) -> ParseError {
+/// The model layer's error (a JSON Pointer and a kind) as the [`ParseError`] of reading a `T`.
+fn from_model<T: WireParse>(e: ModelError, version: &VersionLike) -> ParseError {
     let path = e.path.clone();
     let message = e.kind.to_string();
     let kind = match &e.kind {
@@ -184,7 +179,7 @@ pub(crate) fn from_model(
         }
         ModelErrorKind::Invalid(m)
             if m.starts_with("missing field `method`")
-                && matches!(kind_hint, Some(Request | Notification)) =>
+                && matches!(T::KIND, Some(Request | Notification)) =>
         {
             ParseErrorKind::MissingMethod
         }
@@ -202,13 +197,12 @@ pub(crate) fn from_model(
         (ModelErrorKind::MissingTag { field }, _) => path.key(field.clone()),
         _ => path,
     };
-    ParseError::new(kind, path, version, type_name, message)
+    ParseError::new(kind, path, version, T::TYPE_NAME, message)
 }
 
 /// A plain lenient parse, its error located by the same read.
 pub(crate) fn plain<T: WireParse>(value: &Value, version: &VersionLike) -> Result<T, ParseError> {
-    let read = crate::de::located_read::<T>(value);
-    read.map_err(|e| from_model(e, version, T::TYPE_NAME, T::KIND))
+    crate::de::located_read::<T>(value).map_err(|e| from_model::<T>(e, version))
 }
 
 /// The 2026-07-28 mandates on a `kind` body, on what `facts` reads from it (asked only where
@@ -247,7 +241,7 @@ fn mandates<'a>(
     {
         return Some(Ok(()));
     }
-    let missing = RESERVED_META
+    let mut missing = RESERVED_META
         .iter()
         .filter(|r| r.required && !facts.meta.is_some_and(|m| m.contains_key(r.key)))
         .map(|r| {
@@ -255,7 +249,14 @@ fn mandates<'a>(
             let message = format!("required reserved _meta entry {} is missing", r.key);
             fail(ParseErrorKind::MissingRequiredMeta, path, message)
         });
-    Some(ParseError::join(missing.collect()).map_or(Ok(()), Err))
+    // One error per missing key: the first, with the rest as its `more`.
+    Some(match missing.next() {
+        Some(mut first) => {
+            first.more.extend(missing);
+            Err(first)
+        }
+        None => Ok(()),
+    })
 }
 
 /// A body's `Value` read as `T`, with `structure` as its structural parse ([`WireParse::RANKED`],
@@ -267,13 +268,8 @@ fn value_as<T: WireParse>(
 ) -> Result<T, ParseError> {
     existence::<T>(json.get("method").and_then(Value::as_str), version)?;
     let parsed = structure(json, version)?;
-    mandates(
-        || Some(MandateFacts::of_value(json)),
-        version,
-        T::TYPE_NAME,
-        T::KIND,
-    )
-    .transpose()?;
+    let facts = || Some(MandateFacts::of_value(json));
+    mandates(facts, version, T::TYPE_NAME, T::KIND).transpose()?;
     Ok(parsed)
 }
 
@@ -340,8 +336,7 @@ impl<T: WireParse> Target for PhantomData<T> {
         // and error), so a program whose bodies arrive as text reads them with the text reader
         // alone.
         let plain_text = |v: &Value, ver: &VersionLike| {
-            let read = crate::de::located_text_read::<T>(v);
-            read.map_err(|e| from_model(e, ver, T::TYPE_NAME, T::KIND))
+            crate::de::located_text_read::<T>(v).map_err(|e| from_model::<T>(e, ver))
         };
         value_as(json, version, T::RANKED.unwrap_or(plain_text))
     }
@@ -781,22 +776,6 @@ impl<M: strict::Mode> ResultSource for Text<'_, M> {
     }
 }
 
-/// The 2026-07-28 mandates on a result read as `parsed`, their facts taken from the source's
-/// `Value` when it is one.
-fn result_mandates<T: WireParse>(
-    source: impl ResultSource,
-    parsed: &T,
-    version: &VersionLike,
-) -> Option<Result<(), ParseError>> {
-    let facts = || {
-        source
-            .value()
-            .map(MandateFacts::of_value)
-            .or_else(|| parsed.mandate_facts())
-    };
-    mandates(facts, version, "Result", Some(BodyKind::Result))
-}
-
 /// Types a result as `answering` says at `version`, into `slot` (full only when this gives
 /// `Some(Ok(()))`): the one decision of [`parse_result_for`], whatever the input. `None` when
 /// `source` does not decide (text then answers by its `Value`).
@@ -839,7 +818,12 @@ fn type_result(
             if input_required(parsed.mandate_facts().and_then(|f| f.result_type)) != $want {
                 break $l;
             }
-            if let Err(e) = result_mandates(source, &parsed, version)? {
+            // The mandates' facts: the source's `Value` when it is one, else the typed value's.
+            let facts = || {
+                let value = source.value().map(MandateFacts::of_value);
+                value.or_else(|| parsed.mandate_facts())
+            };
+            if let Err(e) = mandates(facts, version, "Result", Some(BodyKind::Result))? {
                 return Some(Err(e));
             }
             *slot = Some(MethodResult::$side(model::$union::$variant(parsed)));
