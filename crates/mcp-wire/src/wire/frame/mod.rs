@@ -6,12 +6,10 @@
 //! place the frame in its [`Session`](crate::session::Session) (a `RawFrame` is the session's
 //! [`Evidence`](crate::session::Evidence)) before typing it ([`RawFrame::parse`] with a [`ResultFor`]).
 //!
-//! `parse_frame` and `parse_frame_answering` take one route for every frame: `RawFrame::split`
-//! (the envelope members as borrowed `serde_json::value::RawValue`s, in any member order) then
-//! `RawFrame::parse` ([`parse_as`] / [`parse_result_for`] on the body's text). The
-//! envelope types emit through [`serialize_for_vec`](super::serialize_for_vec) by writing the
-//! body's planned text inside the envelope's, in the same buffer. No `serde_json::Value` is
-//! built for a good frame.
+//! Both take one route for every frame, in any member order: `RawFrame::split` (the envelope
+//! judged, `params` and `result` kept as borrowed text) then `RawFrame::parse` ([`parse_as`] /
+//! [`parse_result_for`] on the body's text), so a good frame's body is never built as a
+//! `serde_json::Value`.
 //!
 //! On a bad frame the error still carries the id whenever the envelope has a usable one, so a
 //! request can always be answered: [`FrameError::reply`] builds the error response (with
@@ -44,9 +42,10 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::error::{JsonPath, ParseError, ParseErrorKind, PathSegment};
+use super::error::{JsonPath, ParseError, ParseErrorKind};
 use super::parse::{MethodResult, ResultFor, WireParse, parse_as, parse_result_for};
 use crate::VersionLike;
+use crate::de::keep_null;
 use crate::jsonrpc::{
     Envelope, ErrorData, JsonRpcError, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse,
     Members, RequestId, judge,
@@ -122,21 +121,22 @@ impl From<FrameError> for ErrorData {
     }
 }
 
-/// The envelope members as borrowed JSON text.
+/// The envelope members: the small ones as values, `params` and `result` as borrowed JSON text
+/// (a present `null` is kept: an `Option` alone would read it as absent).
 #[derive(Deserialize)]
 struct Split<'a> {
-    #[serde(borrow, default, deserialize_with = "present")]
-    jsonrpc: Option<&'a RawValue>,
-    #[serde(borrow, default, deserialize_with = "present")]
-    id: Option<&'a RawValue>,
-    #[serde(borrow, default, deserialize_with = "present")]
-    method: Option<&'a RawValue>,
+    #[serde(default, deserialize_with = "keep_null")]
+    jsonrpc: Option<Value>,
+    #[serde(default, deserialize_with = "keep_null")]
+    id: Option<Value>,
+    #[serde(default, deserialize_with = "keep_null")]
+    method: Option<Value>,
     #[serde(borrow, default, deserialize_with = "present")]
     params: Option<&'a RawValue>,
     #[serde(borrow, default, deserialize_with = "present")]
     result: Option<&'a RawValue>,
-    #[serde(borrow, default, deserialize_with = "present")]
-    error: Option<&'a RawValue>,
+    #[serde(default, deserialize_with = "keep_null")]
+    error: Option<Value>,
 }
 
 /// A present member, `null` included (an `Option` alone would read `null` as absent).
@@ -181,8 +181,8 @@ fn raw_kind(raw: &RawValue) -> &'static str {
 
 impl<'a> RawFrame<'a> {
     /// Splits one frame: the crate's envelope judge decides (`jsonrpc`, `id`, exactly one of
-    /// `method`, `result`, `error`, the members' kinds) and the members stay text. Not JSON is `-32700`; a bad envelope
-    /// `-32600`, with the id when it is usable.
+    /// `method`, `result`, `error`, the members' kinds) and the members stay text. Not JSON is
+    /// `-32700`; a bad envelope `-32600`, with the id when it is usable.
     pub fn split(text: &'a str) -> Result<RawFrame<'a>, FrameError> {
         // The envelope is the same at every revision: its faults name no one revision.
         let fault = |kind, path, id, message: String| {
@@ -204,50 +204,36 @@ impl<'a> RawFrame<'a> {
         };
         let invalid = |path, id, message| fault(ParseErrorKind::InvalidEnvelope, path, id, message);
         // A derived struct also reads a JSON array (positionally): only an object is a frame.
-        if !text.trim_start().starts_with('{') {
-            serde_json::from_str::<serde::de::IgnoredAny>(text).map_err(not_json)?;
-            let message = if text.trim_start().starts_with('[') {
-                "a batch (JSON array) where one message was expected; batches exist only at \
-                 2025-03-26 (see JsonRpcFrame)"
-            } else {
-                "expected a JSON-RPC object"
-            };
-            return Err(invalid(JsonPath::root(), None, message.to_owned()));
-        }
+        let first = text.trim_start().bytes().next();
         let split: Split<'a> = match serde_json::from_str(text) {
-            Ok(s) => s,
-            Err(e) if e.is_data() => {
+            Ok(split) if first == Some(b'{') => split,
+            Err(e) if first == Some(b'{') && !e.is_data() => return Err(not_json(e)),
+            read => {
                 // Not JSON at all is the parse error, even when serde saw the shape first.
                 serde_json::from_str::<serde::de::IgnoredAny>(text).map_err(not_json)?;
-                return Err(invalid(
-                    JsonPath::root(),
-                    None,
-                    format!("not a JSON-RPC message: {e}"),
-                ));
+                let message = match read {
+                    Err(e) if first == Some(b'{') => format!("not a JSON-RPC message: {e}"),
+                    _ if first == Some(b'[') => "a batch (JSON array) where one message was \
+                        expected; batches exist only at 2025-03-26 (see JsonRpcFrame)"
+                        .to_owned(),
+                    _ => "expected a JSON-RPC object".to_owned(),
+                };
+                return Err(invalid(JsonPath::root(), None, message));
             }
-            Err(e) => return Err(not_json(e)),
         };
-        // The small members are read as values, `params` and `result` only by their kind;
-        // the crate's one envelope judge decides.
-        let small = |raw: Option<&RawValue>| -> Result<Option<Cow<'static, Value>>, FrameError> {
-            raw.map(|raw| serde_json::from_str::<Value>(raw.get()).map(Cow::Owned))
-                .transpose()
-                .map_err(not_json)
-        };
-        // `error` is kept: an error response's `ErrorData` is read from it after the judge.
-        let error_value = small(split.error)?.map(Cow::into_owned);
+        // `params` and `result` are judged by their kind alone.
         let members = Members {
-            jsonrpc: small(split.jsonrpc)?,
-            id: small(split.id)?,
-            method: small(split.method)?,
+            jsonrpc: split.jsonrpc.as_ref().map(Cow::Borrowed),
+            id: split.id.as_ref().map(Cow::Borrowed),
+            method: split.method.as_ref().map(Cow::Borrowed),
             params: split.params.map(raw_kind),
             result: split.result.map(raw_kind),
-            error: error_value.as_ref().map(Cow::Borrowed),
+            error: split.error.as_ref().map(Cow::Borrowed),
         };
         let kind = judge(members).map_err(|f| invalid(f.path, f.id, f.message))?;
         let envelope = kind.into_envelope();
         let (mut params, mut result, mut error) = (split.params, split.result, None);
-        if let (Envelope::Error { id, .. }, Some(value)) = (&envelope, error_value) {
+        if let (Envelope::Error { id, .. }, Some(value)) = (&envelope, split.error) {
             // The judge checked `code` and `message`; `data` is free.
             let read = serde_json::from_value(value).map_err(|e| {
                 let message = format!("`error` must be {{code, message, data?}}: {e}");
@@ -385,9 +371,7 @@ impl<'a> RawFrame<'a> {
 
 /// The error of a member's parse, relative to the frame.
 fn under(member: &str, mut e: ParseError) -> ParseError {
-    let mut segments = vec![PathSegment::Key(member.to_owned())];
-    segments.extend(e.path.segments().iter().cloned());
-    e.path = JsonPath::from_segments(segments);
+    e.path = e.path.under(&JsonPath::root().key(member));
     e.more = e.more.into_iter().map(|m| under(member, m)).collect();
     e
 }
