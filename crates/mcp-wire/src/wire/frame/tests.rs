@@ -124,19 +124,13 @@ fn frames_are_typed_or_refused_keeping_a_usable_id() {
         ("not JSON", at_06("{\"jsonrpc\":"), json!({"code": -32700, "id": null, "reply": {"id": null, "code": -32700}})),
         ("jsonrpc 1.0", at_06(r#"{"jsonrpc":"1.0","id":9,"method":"ping"}"#),
             json!({"code": -32600, "id": 9, "at": "/jsonrpc"})),
-        // A null, boolean or fractional id on a request is invalid, never a notification.
-        ("a null id", at_06(r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#),
-            json!({"code": -32600, "id": null, "reply": {"id": null, "code": -32600}})),
+        // A boolean or fractional id on a request is invalid, never a notification (a null one:
+        // `bad_envelopes_are_refused_at_every_revision_as_values_judge_them`).
         ("a boolean id", at_06(r#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#),
             json!({"code": -32600, "id": null, "reply": {"id": null, "code": -32600}})),
         ("a fractional id", at_06(r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#),
             json!({"code": -32600, "id": null, "reply": {"id": null, "code": -32600}})),
-        ("a u64 id", at_06(r#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"ping"}"#),
-            json!({"code": -32600, "id": null, "reply": {"id": null, "code": -32600}})),
         ("a batch", at_06(r#"[{"jsonrpc":"2.0","method":"ping"}]"#), json!({"says": ["batch"]})),
-        // The envelope fault reads at the revision asked for.
-        ("result and error", at_06(r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}"#),
-            json!({"code": -32600, "version": "2025-06-18"})),
         ("a bad notification", at_06(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":"x"}}"#), json!({"reads": false, "reply": null})),
         ("a bad result", read(r#"{"jsonrpc":"2.0","id":3,"result":{"tools":5}}"#, V2025_06_18, tools),
             json!({"id": 3, "at": "/result/tools", "reply": null})),
@@ -274,15 +268,24 @@ fn good_frames_are_read_in_any_member_order() {
         r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":0.5},"x-extra":[1,{"a":null}]}"#.into(),
         r#"{"jsonrpc":"2.0","id":9,"error":{"code":-32601,"message":"no","data":null}}"#.into(),
         r#"{"error":{"code":1,"message":"m"},"id":null,"jsonrpc":"2.0"}"#.into(),
+        r#"{"jsonrpc":"2.0","id":"a","method":"ping"}"#.into(),
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}"#.into(),
+        r#"{"jsonrpc":"2.0","id":7,"result":{}}"#.into(),
+        r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}"#.into(),
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error","data":[1]}}"#.into(),
         // Escaped keys and values read as their text.
         r#"{"jsonr\u0070c":"2\u002e0","id":"\u0031","method":"ping"}"#.into(),
     ];
     for text in &frames {
-        // Every frame here reads at the revisions that have its method.
+        // Every frame here reads at the revisions that have its method, with the envelope its
+        // `Value` has.
         let somewhere = ProtocolVersion::ALL
             .into_iter()
             .any(|v| reads(text, v, None));
         assert!(somewhere, "{text} reads nowhere");
+        let value = serde_json::from_str(text).unwrap();
+        let envelope = RawFrame::split(text).unwrap().envelope().clone();
+        assert_eq!(envelope, Envelope::of(&value).unwrap(), "{text}");
     }
     let tools = Some(ResultFor::method("tools/list"));
     let (call, mut rows) = (Some(ResultFor::method("tools/call")), Vec::new());
@@ -335,9 +338,8 @@ fn good_frames_are_read_in_any_member_order() {
     check(rows);
 }
 
-/// Faults keep the id and pointer whatever the member order; duplicate envelope members, ids
-/// beyond i64 and batches are refused (-32600) at every revision; a duplicate inside the body
-/// reads last-wins, as a `Value` does.
+/// Faults keep the id and pointer whatever the member order; a duplicate inside the body reads
+/// last-wins, as a `Value` does.
 #[test]
 fn envelope_faults_in_any_member_order() {
     let mut rows = Vec::new();
@@ -362,125 +364,120 @@ fn envelope_faults_in_any_member_order() {
         ("a duplicate in the body".into(), read(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","name":"b"}}"#,
             V2025_06_18, None), json!({"request": {"method": "tools/call", "params": {"name": "b"}}, "id": 1})),
     ]);
-    for text in [
-        r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}"#,
-        r#"{"jsonrpc":"2.0","jsonrpc":"2.0","id":1,"method":"ping"}"#,
-        r#"{"jsonrpc":"2.0","id":1,"method":"ping","method":"ping"}"#,
-        r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{},"params":{}}"#,
-        r#"{"method":"ping","jsonrpc":"2.0","id":1,"id":1}"#,
-        r#"{"jsonrpc":"2.0","id":1,"result":{},"result":{}}"#,
-    ] {
-        let want = json!({"reads": false, "code": -32600, "says": ["duplicate field"]});
-        rows.push((text.into(), read(text, V2025_06_18, None), want));
-    }
-    for id in [
-        "18446744073709551615",
-        "9223372036854775808",
-        "-9223372036854775809",
-        "1e3",
-    ] {
-        for text in [
-            format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#),
-            format!(r#"{{"method":"ping","jsonrpc":"2.0","id":{id}}}"#),
-            format!(r#"{{"result":{{}},"jsonrpc":"2.0","id":{id}}}"#),
-        ] {
-            let want = json!({"reads": false, "code": -32600, "id": null, "at": "/id"});
-            rows.push((text.clone(), read(&text, V2025_06_18, None), want));
-        }
-    }
     // The ends of the range are ids.
     for id in [i64::MAX, i64::MIN] {
         let text = format!(r#"{{"method":"ping","jsonrpc":"2.0","id":{id}}}"#);
         let want = json!({"reads": true, "request": {"method": "ping"}, "id": id});
         rows.push((text.clone(), read(&text, V2025_06_18, None), want));
     }
-    let batch = r#"[{"jsonrpc":"2.0","method":"notifications/initialized"}]"#;
+    check(rows);
+}
+
+/// Envelopes no revision reads, each read at every revision with the parts its row names (the
+/// fault read at that revision). The text splitter and the `Value` readers ask the same judge:
+/// where the text is a JSON object whose `Value` has a bad envelope, the split fails with the
+/// same path, code, message and usable id. Duplicate members (which a `Value` reads last-wins),
+/// ids beyond i64 and batches are refused (-32600) too.
+#[test]
+fn bad_envelopes_are_refused_at_every_revision_as_values_judge_them() {
+    let duplicate = json!({"code": -32600, "says": ["duplicate field"]});
+    let id =
+        json!({"code": -32600, "id": null, "at": "/id", "reply": {"id": null, "code": -32600}});
+    #[rustfmt::skip]
+    let mut rows: Vec<(String, Value)> = [
+        (r#"{"jsonrpc":"2.0","method":"tools/list","params":{}}"#, json!({})), // a request method, no id
+        (r#"{"jsonrpc":"2.0","id":1,"method":"notifications/initialized"}"#, json!({})), // a notification with an id
+        // A null id on a request is invalid, never a notification.
+        (r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#, json!({"code": -32600, "id": null, "reply": {"id": null, "code": -32600}})),
+        (r#"{"id":1,"method":"ping"}"#, json!({})),
+        (r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#, json!({})),
+        (r#"{"jsonrpc":"2.0","id":1,"method":"ping","result":{}}"#, json!({})),
+        (r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}"#, json!({"code": -32600})),
+        (r#"{"jsonrpc":"2.0","result":{}}"#, json!({})),
+        (r#"{"jsonrpc":"2.0","id":1}"#, json!({})),
+        (r#"{"jsonrpc":"2.0","id":1,"method":7}"#, json!({})),
+        (r#"{"jsonrpc":"2.0","id":1,"error":{"code":"x"}}"#, json!({})),
+        (r#"{"jsonrpc":"2.0","id":1,"method":"ping"} x"#, json!({})),
+        (r#"{"jsonrpc":"2.0","id":1,"method":"bogus/method"}"#, json!({})),
+        (r#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"a"},"id":true}"#, json!({})),
+        ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"", json!({})),
+        ("7", json!({})),
+        (r#"{"id":1,"method":"x"}"#, json!({})),
+        (r#"{"jsonrpc":"1.0","id":1,"method":"x"}"#, json!({})),
+        (r#"{"jsonrpc":"2.0","id":1,"method":3}"#, json!({})),
+        (r#"{"jsonrpc":"2.0","id":1,"method":"x","result":{}}"#, json!({})),
+        (r#"{"jsonrpc":"2.0","id":1,"method":"x","params":"p"}"#, json!({})),
+        (r#"{"jsonrpc":"2.0","id":true,"method":"x"}"#, json!({})),
+        (r#"{"jsonrpc":"2.0","id":null,"method":"x"}"#, json!({})),
+        (r#"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#, json!({})),
+        (r#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"x"}"#, json!({})),
+        (r#"{"jsonrpc":"2.0","id":1,"result":[]}"#, json!({})),
+        (r#"{"jsonrpc":"2.0","id":1,"error":"m"}"#, json!({})),
+        (r#"{"jsonrpc":"2.0","id":1,"error":{"message":"m"}}"#, json!({})),
+        (r#"{"jsonrpc":"2.0","id":1,"error":{"code":1.5,"message":"m"}}"#, json!({})),
+        (r#"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":2}}"#, json!({})),
+        (r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}"#, duplicate.clone()),
+        (r#"{"jsonrpc":"2.0","jsonrpc":"2.0","id":1,"method":"ping"}"#, duplicate.clone()),
+        (r#"{"jsonrpc":"2.0","id":1,"method":"ping","method":"ping"}"#, duplicate.clone()),
+        (r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{},"params":{}}"#, duplicate.clone()),
+        (r#"{"method":"ping","jsonrpc":"2.0","id":1,"id":1}"#, duplicate.clone()),
+        (r#"{"jsonrpc":"2.0","id":1,"result":{},"result":{}}"#, duplicate),
+        (r#"[{"jsonrpc":"2.0","method":"notifications/initialized"}]"#,
+            json!({"code": -32600, "id": null, "says": ["only at 2025-03-26"]})),
+    ].map(|(text, want)| (text.to_owned(), want)).into();
+    for big in [
+        "18446744073709551615",
+        "9223372036854775808",
+        "-9223372036854775809",
+        "1e3",
+    ] {
+        rows.extend([
+            (
+                format!(r#"{{"jsonrpc":"2.0","id":{big},"method":"ping"}}"#),
+                id.clone(),
+            ),
+            (
+                format!(r#"{{"method":"ping","jsonrpc":"2.0","id":{big}}}"#),
+                id.clone(),
+            ),
+            (
+                format!(r#"{{"result":{{}},"jsonrpc":"2.0","id":{big}}}"#),
+                id.clone(),
+            ),
+        ]);
+    }
+    let mut reads = Vec::new();
+    for (text, want) in &rows {
+        for v in ProtocolVersion::ALL {
+            let mut want = want.clone();
+            (want["reads"], want["version"]) = (json!(false), json!(v.to_string()));
+            reads.push((format!("{text} at {v}"), read(text, v, None), want));
+        }
+        let value = serde_json::from_str::<Value>(text)
+            .ok()
+            .filter(Value::is_object);
+        let Some((value, Err(judged))) = value.as_ref().map(|v| (v, Envelope::of(v))) else {
+            continue;
+        };
+        let split = RawFrame::split(text).unwrap_err();
+        assert_eq!(split.code(), judged.code(), "{text}");
+        assert_eq!(split.error.path, judged.path, "{text}");
+        let (message, judged) = (&split.error.message, judged.to_string());
+        assert!(judged.contains(message), "{text}: {message} vs {judged}");
+        let usable = value.get("id").and_then(RequestId::from_value);
+        let usable = usable.filter(|_| split.error.path.pointer() != "/id");
+        assert_eq!(split.id, usable, "{text}");
+    }
+    check(reads);
+    // The transport unit that reads batches takes one at 2025-03-26 only.
+    let batch = json!([{"jsonrpc": "2.0", "method": "notifications/initialized"}]);
     for v in ProtocolVersion::ALL {
-        let want =
-            json!({"reads": false, "code": -32600, "id": null, "says": ["only at 2025-03-26"]});
-        rows.push((format!("a batch at {v}"), read(batch, v, None), want));
-        // The transport unit that reads batches takes it at 2025-03-26 only.
         let unit = crate::jsonrpc::JsonRpcFrame::<
             crate::jsonrpc::RawRequest,
             crate::jsonrpc::RawNotification,
             crate::jsonrpc::JsonObject,
-        >::from_value_at(serde_json::from_str(batch).unwrap(), &v.into());
+        >::from_value_at(batch.clone(), &v.into());
         assert_eq!(unit.is_ok(), v == V2025_03_26, "{v}");
-    }
-    check(rows);
-}
-
-#[test]
-fn unusual_envelopes_are_refused_at_every_revision() {
-    for text in [
-        r#"{"jsonrpc":"2.0","method":"tools/list","params":{}}"#, // a request method, no id
-        r#"{"jsonrpc":"2.0","id":1,"method":"notifications/initialized"}"#, // a notification with an id
-        r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
-        r#"{"id":1,"method":"ping"}"#,
-        r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#,
-        r#"{"jsonrpc":"2.0","id":1,"method":"ping","result":{}}"#,
-        r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}"#,
-        r#"{"jsonrpc":"2.0","result":{}}"#,
-        r#"{"jsonrpc":"2.0","id":1}"#,
-        r#"{"jsonrpc":"2.0","id":1,"method":7}"#,
-        r#"{"jsonrpc":"2.0","id":1,"error":{"code":"x"}}"#,
-        r#"{"jsonrpc":"2.0","id":1,"method":"ping"} x"#,
-        r#"{"jsonrpc":"2.0","id":1,"method":"bogus/method"}"#,
-        r#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"a"},"id":true}"#,
-        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"",
-        "7",
-    ] {
-        for v in ProtocolVersion::ALL {
-            assert!(!reads(text, v, None), "{v} {text}");
-        }
-    }
-}
-
-/// The text splitter and the `Value` readers ask the same judge: every envelope fault has the
-/// same path, code, message and usable id whichever way the frame was read.
-#[test]
-fn text_and_value_readers_judge_envelopes_alike() {
-    let frames = [
-        json!({"id":1,"method":"x"}),
-        json!({"jsonrpc":"1.0","id":1,"method":"x"}),
-        json!({"jsonrpc":"2.0","id":1,"method":3}),
-        json!({"jsonrpc":"2.0","id":1,"method":"x","result":{}}),
-        json!({"jsonrpc":"2.0","id":1,"method":"x","params":"p"}),
-        json!({"jsonrpc":"2.0","id":true,"method":"x"}),
-        json!({"jsonrpc":"2.0","id":null,"method":"x"}),
-        json!({"jsonrpc":"2.0","id":1.5,"method":"x"}),
-        json!({"jsonrpc":"2.0","id":u64::MAX,"method":"x"}),
-        json!({"jsonrpc":"2.0","result":{}}),
-        json!({"jsonrpc":"2.0","id":1,"result":[]}),
-        json!({"jsonrpc":"2.0","id":1,"error":"m"}),
-        json!({"jsonrpc":"2.0","id":1,"error":{"message":"m"}}),
-        json!({"jsonrpc":"2.0","id":1,"error":{"code":1.5,"message":"m"}}),
-        json!({"jsonrpc":"2.0","id":1,"error":{"code":1,"message":2}}),
-        json!({"jsonrpc":"2.0","id":1}),
-    ];
-    for frame in frames {
-        let text = frame.to_string();
-        let split = RawFrame::split(&text).unwrap_err();
-        let value = Envelope::of(&frame).unwrap_err();
-        assert_eq!(split.code(), value.code(), "{text}");
-        assert_eq!(split.error.path, value.path, "{text}");
-        let (message, value) = (&split.error.message, value.to_string());
-        assert!(value.contains(message), "{text}: {message} vs {value}");
-        let usable = frame.get("id").and_then(RequestId::from_value);
-        let usable = usable.filter(|_| split.error.path.pointer() != "/id");
-        assert_eq!(split.id, usable, "{text}");
-    }
-    // Valid frames get the same envelope both ways.
-    for frame in [
-        json!({"jsonrpc":"2.0","id":"a","method":"ping"}),
-        json!({"jsonrpc":"2.0","method":"notifications/initialized","params":{}}),
-        json!({"jsonrpc":"2.0","id":7,"result":{}}),
-        json!({"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}),
-        json!({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error","data":[1]}}),
-    ] {
-        let text = frame.to_string();
-        let split = RawFrame::split(&text).unwrap();
-        assert_eq!(split.envelope(), &Envelope::of(&frame).unwrap(), "{text}");
     }
 }
 
