@@ -1,6 +1,6 @@
 //! The boundary's two error types, [`EmitError`] and [`ParseError`], and the JSON path they carry.
 
-use serde_json::{Map, Value};
+use serde_json::json;
 
 use crate::jsonrpc::{ErrorData, JsonRpcError, RequestId};
 use crate::{ProtocolVersion, VersionLike};
@@ -204,56 +204,37 @@ impl ParseError {
     }
 }
 
-/// The `data` of an error response: where (`pointer`, a JSON Pointer into the frame or body
-/// read), at which revision, and for which type.
-fn error_data(
-    pointer: &JsonPath,
-    version: Option<&str>,
-    type_name: Option<&str>,
-) -> Map<String, Value> {
-    let mut data = Map::new();
-    data.insert("pointer".into(), Value::from(pointer.pointer()));
-    if let Some(v) = version {
-        data.insert("revision".into(), Value::from(v));
-    }
-    if let Some(t) = type_name {
-        data.insert("type".into(), Value::from(t));
-    }
-    data
-}
-
 /// The error a peer is answered with: the code, the message (what was expected and what was
-/// found, without this crate's prefixes), and `data` with the JSON Pointer (`pointer`), the
-/// revision and the type read; further errors of the same pass are listed in `data.more`.
+/// found, without this crate's prefixes), and `data` with the JSON Pointer (`pointer`) into the
+/// frame or body read, the revision and the type read; further errors of the same pass are
+/// listed in `data.more`.
 impl From<&ParseError> for ErrorData {
     fn from(e: &ParseError) -> Self {
-        let mut data = error_data(
-            &e.path,
-            e.version.known().map(ProtocolVersion::as_str),
-            Some(e.type_name),
-        );
-        if !e.more.is_empty() {
-            let more = e
-                .more
-                .iter()
-                .map(|m| serde_json::json!({"pointer": m.path.pointer(), "message": m.message}))
-                .collect();
-            data.insert("more".into(), Value::Array(more));
+        let mut data = json!({"pointer": e.path.pointer()});
+        if let Some(v) = e.version.known() {
+            data["revision"] = json!(v.as_str());
         }
-        ErrorData::new(e.code(), e.message.clone()).with_data(Value::Object(data))
+        data["type"] = json!(e.type_name);
+        if !e.more.is_empty() {
+            let more = e.more.iter();
+            data["more"] = more
+                .map(|m| json!({"pointer": m.path.pointer(), "message": m.message}))
+                .collect();
+        }
+        ErrorData::new(e.code(), e.message.clone()).with_data(data)
     }
 }
 
 /// The error our side answers with when it cannot emit: the code, the message, and `data` with
-/// the JSON Pointer into the emitted value (`pointer`), the revision and the table row that refused
-/// (`cause`).
+/// the JSON Pointer into the emitted value (`pointer`), the revision and the table row that
+/// refused (`cause`).
 impl From<&EmitError> for ErrorData {
     fn from(e: &EmitError) -> Self {
-        let mut data = error_data(&e.path, Some(e.version.as_str()), None);
+        let mut data = json!({"pointer": e.path.pointer(), "revision": e.version.as_str()});
         if let Some(cause) = &e.cause {
-            data.insert("cause".into(), Value::from(cause.to_string()));
+            data["cause"] = json!(cause.to_string());
         }
-        ErrorData::new(e.code(), e.message.clone()).with_data(Value::Object(data))
+        ErrorData::new(e.code(), e.message.clone()).with_data(data)
     }
 }
 
