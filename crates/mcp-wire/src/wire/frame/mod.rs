@@ -327,43 +327,44 @@ impl<'a> RawFrame<'a> {
     /// What a session reads from the request's params, read on the first call.
     pub(crate) fn peek(&self) -> &ParamsPeek {
         self.peek.get_or_init(|| {
-            // Every member read as raw text, so one of the wrong kind (a numeric `taskId`)
-            // hides nothing else; objects only (a derived struct also reads an array).
+            // Each member read alone, so one of the wrong kind (a numeric `taskId`) hides
+            // nothing else; objects only (a derived struct also reads an array).
             #[derive(Deserialize)]
             struct Peek<'a> {
                 #[serde(rename = "_meta", default, borrow)]
                 meta: Option<&'a RawValue>,
-                #[serde(default, deserialize_with = "present")]
-                task: Option<&'a RawValue>,
-                #[serde(rename = "taskId", default, borrow)]
-                task_id: Option<&'a RawValue>,
+                task: Option<Value>,
+                #[serde(rename = "taskId")]
+                task_id: Option<Value>,
             }
             #[derive(Deserialize)]
-            struct MetaPeek<'a> {
-                #[serde(rename = "io.modelcontextprotocol/protocolVersion", default, borrow)]
-                protocol_version: Option<&'a RawValue>,
+            struct MetaPeek {
+                #[serde(rename = "io.modelcontextprotocol/protocolVersion")]
+                protocol_version: Option<Value>,
             }
             fn object(raw: &RawValue) -> Option<&str> {
                 Some(raw.get()).filter(|text| text.starts_with('{'))
             }
-            let Some(params) = self.params.and_then(object) else {
+            let peek = self
+                .params
+                .and_then(object)
+                .map(serde_json::from_str::<Peek<'_>>);
+            // Not JSON members (never, after the split): the body parse reports it.
+            let Some(Ok(p)) = peek else {
                 return ParamsPeek::default();
             };
-            match serde_json::from_str::<Peek<'_>>(params) {
-                Ok(p) => ParamsPeek {
-                    meta_revision: p
-                        .meta
-                        .and_then(object)
-                        .and_then(|meta| serde_json::from_str::<MetaPeek<'_>>(meta).ok())
-                        .and_then(|m| m.protocol_version)
-                        .and_then(|raw| serde_json::from_str(raw.get()).ok()),
-                    task: p.task.is_some_and(|t| t.get() != "null"),
-                    task_id: p
-                        .task_id
-                        .and_then(|raw| serde_json::from_str::<String>(raw.get()).ok()),
+            ParamsPeek {
+                meta_revision: p
+                    .meta
+                    .and_then(object)
+                    .and_then(|meta| serde_json::from_str::<MetaPeek>(meta).ok())
+                    .and_then(|m| m.protocol_version),
+                // A `null` task is none.
+                task: p.task.is_some(),
+                task_id: match p.task_id {
+                    Some(Value::String(id)) => Some(id),
+                    _ => None,
                 },
-                // Not JSON members (never, after the split): the body parse reports it.
-                Err(_) => ParamsPeek::default(),
             }
         })
     }
