@@ -546,14 +546,11 @@ impl<'a> ResultFor<'a> {
     /// Marks the request as task-augmented (it carried `params.task`) or not. Where the
     /// revision defines task augmentation for the method, the answer is a `CreateTaskResult`.
     pub fn task_augmented(self, augmented: bool) -> Self {
-        ResultFor {
-            task: if augmented {
-                TaskRole::Augmented
-            } else {
-                TaskRole::Plain
-            },
-            ..self
-        }
+        let task = match augmented {
+            true => TaskRole::Augmented,
+            false => TaskRole::Plain,
+        };
+        ResultFor { task, ..self }
     }
 
     /// The result of `tasks/result` for a task that a request with method `original` created:

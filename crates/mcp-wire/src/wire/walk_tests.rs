@@ -92,11 +92,7 @@ fn bodies() -> Vec<Body> {
                 let Some(m) = methods.get(&(!dir, id)) else {
                     continue;
                 };
-                match parse_result_for(m, result, version) {
-                    Ok(MethodResult::Server(r)) => out.push(boxed(r)),
-                    Ok(MethodResult::Client(r)) => out.push(boxed(r)),
-                    _ => {}
-                }
+                out.extend(parse_result_for(m, result, version).map(boxed).ok());
             }
         }
     }
