@@ -125,7 +125,7 @@ fn frames_are_typed_or_refused_keeping_a_usable_id() {
         ("jsonrpc 1.0", at_06(r#"{"jsonrpc":"1.0","id":9,"method":"ping"}"#),
             json!({"code": -32600, "id": 9, "at": "/jsonrpc"})),
         // A boolean or fractional id on a request is invalid, never a notification (a null one:
-        // `bad_envelopes_are_refused_at_every_revision_as_values_judge_them`).
+        // `bad_frames_are_refused_at_every_revision_as_values_judge_them`).
         ("a boolean id", at_06(r#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#),
             json!({"code": -32600, "id": null, "reply": {"id": null, "code": -32600}})),
         ("a fractional id", at_06(r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#),
@@ -139,6 +139,19 @@ fn frames_are_typed_or_refused_keeping_a_usable_id() {
         ("typed", server(call, V2025_06_18, Some(ResultFor::method("tools/call"))), json!({"typed": "Server::CallTool", "id": 3})),
         ("an error response", at_06(r#"{"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"no"}}"#),
             json!({"error": -32601, "id": "x"})),
+        // Faults keep the id and pointer whatever the member order (the TypeScript SDK's: id last).
+        ("a bad result, id last", read(r#"{"result":{"tools":5},"jsonrpc":"2.0","id":3}"#, V2025_06_18, tools),
+            json!({"id": 3, "at": "/result/tools"})),
+        ("tasks/list, id last", read(r#"{"method":"tasks/list","jsonrpc":"2.0","id":6}"#, V2024_11_05, None),
+            json!({"code": -32601, "id": 6})),
+        // A duplicate inside the body reads last-wins, as a `Value` does.
+        ("a duplicate in the body", at_06(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","name":"b"}}"#),
+            json!({"request": {"method": "tools/call", "params": {"name": "b"}}, "id": 1})),
+        // The ends of the range are ids.
+        ("id i64::MAX", at_06(&format!(r#"{{"method":"ping","jsonrpc":"2.0","id":{}}}"#, i64::MAX)),
+            json!({"reads": true, "request": {"method": "ping"}, "id": i64::MAX})),
+        ("id i64::MIN", at_06(&format!(r#"{{"method":"ping","jsonrpc":"2.0","id":{}}}"#, i64::MIN)),
+            json!({"reads": true, "request": {"method": "ping"}, "id": i64::MIN})),
     ];
     check(rows);
     let response = Envelope::Response {
@@ -338,53 +351,23 @@ fn good_frames_are_read_in_any_member_order() {
     check(rows);
 }
 
-/// Faults keep the id and pointer whatever the member order; a duplicate inside the body reads
-/// last-wins, as a `Value` does.
-#[test]
-fn envelope_faults_in_any_member_order() {
-    let mut rows = Vec::new();
-    for text in [
-        r#"{"jsonrpc":"2.0","id":41,"method":"tools/call","params":{"name":5}}"#,
-        r#"{"method":"tools/call","params":{"name":5},"jsonrpc":"2.0","id":41}"#,
-        r#"{"params":{"name":5},"method":"tools/call","id":41,"jsonrpc":"2.0"}"#,
-    ] {
-        for v in [V2024_11_05, V2025_06_18, V2025_11_25] {
-            let want = json!({"reads": false, "id": 41, "at": "/params/name", "reply": {"id": 41, "code": -32602}});
-            rows.push((format!("{text} at {v}"), read(text, v, None), want));
-        }
-    }
-    #[rustfmt::skip]
-    rows.extend([
-        // A bad result keeps the response's id, with the pointer under `result`.
-        ("a bad result, id last".into(), read(r#"{"result":{"tools":5},"jsonrpc":"2.0","id":3}"#, V2025_06_18,
-            Some(ResultFor::method("tools/list"))), json!({"id": 3, "at": "/result/tools"})),
-        // A method the revision lacks, read in the TypeScript order, is still -32601 for its id.
-        ("tasks/list, id last".into(), read(r#"{"method":"tasks/list","jsonrpc":"2.0","id":6}"#, V2024_11_05, None),
-            json!({"code": -32601, "id": 6})),
-        ("a duplicate in the body".into(), read(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","name":"b"}}"#,
-            V2025_06_18, None), json!({"request": {"method": "tools/call", "params": {"name": "b"}}, "id": 1})),
-    ]);
-    // The ends of the range are ids.
-    for id in [i64::MAX, i64::MIN] {
-        let text = format!(r#"{{"method":"ping","jsonrpc":"2.0","id":{id}}}"#);
-        let want = json!({"reads": true, "request": {"method": "ping"}, "id": id});
-        rows.push((text.clone(), read(&text, V2025_06_18, None), want));
-    }
-    check(rows);
-}
-
-/// Envelopes no revision reads, each read at every revision with the parts its row names (the
+/// Frames no revision reads, each read at every revision with the parts its row names (the
 /// fault read at that revision). The text splitter and the `Value` readers ask the same judge:
 /// where the text is a JSON object whose `Value` has a bad envelope, the split fails with the
 /// same path, code, message and usable id. Duplicate members (which a `Value` reads last-wins),
-/// ids beyond i64 and batches are refused (-32600) too.
+/// ids beyond i64 and batches are refused (-32600) too; a bad body keeps its id and pointer
+/// whatever the member order.
 #[test]
-fn bad_envelopes_are_refused_at_every_revision_as_values_judge_them() {
+fn bad_frames_are_refused_at_every_revision_as_values_judge_them() {
     let duplicate = json!({"code": -32600, "says": ["duplicate field"]});
     let id =
         json!({"code": -32600, "id": null, "at": "/id", "reply": {"id": null, "code": -32600}});
+    let name = json!({"id": 41, "at": "/params/name", "reply": {"id": 41, "code": -32602}});
     #[rustfmt::skip]
     let mut rows: Vec<(String, Value)> = [
+        (r#"{"jsonrpc":"2.0","id":41,"method":"tools/call","params":{"name":5}}"#, name.clone()),
+        (r#"{"method":"tools/call","params":{"name":5},"jsonrpc":"2.0","id":41}"#, name.clone()),
+        (r#"{"params":{"name":5},"method":"tools/call","id":41,"jsonrpc":"2.0"}"#, name),
         (r#"{"jsonrpc":"2.0","method":"tools/list","params":{}}"#, json!({})), // a request method, no id
         (r#"{"jsonrpc":"2.0","id":1,"method":"notifications/initialized"}"#, json!({})), // a notification with an id
         // A null id on a request is invalid, never a notification.
@@ -501,6 +484,8 @@ fn the_params_peek_reads_each_member_alone_and_objects_only() {
         // Arrays are not objects: no revision read from `params` or `_meta` given positionally.
         (r#"{"jsonrpc":"2.0","id":1,"method":"m","params":[{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}]}"#.into(), (None, false, None)),
         (r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":["2026-07-28"]}}"#.into(), (None, false, None)),
+        // A null task or revision is none.
+        (r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"task":null,"_meta":{"io.modelcontextprotocol/protocolVersion":null}}}"#.into(), (None, false, None)),
     ] {
         assert_eq!(peek(&text), want, "{text}");
     }
