@@ -63,12 +63,9 @@ pub type Structure<T> = fn(&Value, &VersionLike) -> Result<T, ParseError>;
 #[doc(hidden)]
 pub type MethodTable = fn(&'static RevisionFacts) -> &'static [MethodFact];
 
-/// Whether the type `T` (or, for a method-tagged union, its member with `method`) exists at
-/// `version`, from the revision's facts: a method the revision's table lacks is
-/// [`ParseErrorKind::UnknownMethod`] (`-32601`) with a message listing only that revision's
-/// methods; a request, notification or result type the revision does not define is
-/// [`ParseErrorKind::TypeAbsent`] (`-32601`). Fragments are not checked, and neither is an
-/// unknown revision.
+/// Whether the body type `T` (or, for a method-tagged union, its member with `method`) exists at
+/// a known `version`: a method the revision's table lacks is `UnknownMethod`, listing only that
+/// revision's methods; a type the revision does not define is `TypeAbsent` (both `-32601`).
 fn existence<T: WireParse>(method: Option<&str>, version: &VersionLike) -> Result<(), ParseError> {
     let Some(v) = version.known() else {
         return Ok(());
@@ -614,14 +611,12 @@ fn task_augmentable(version: ProtocolVersion, method: &str) -> bool {
         .is_some_and(|params| declares_task(f, params))
 }
 
-/// The result type of each method (before the input-required and task-handle cases), for the
-/// `Value` and text paths, as the model's body table expands it
-/// (`model::methods::for_each_body!(by_sender(result_rows(method, tasks_ext, p, unknown)))`):
-/// `p!(side, union, variant, type)` parses one; an unknown method evaluates `unknown`. A method
-/// a server answers is typed as the server's (`ping` and the core tasks requests, which either
-/// side may send, are answered by a server here). `tasks_ext` says whether the revision has the
-/// tasks extension's forms (2026-07-28: `tasks/get` inlines the outcome, `tasks/cancel` is
-/// acknowledged empty), the two rows that depend on the revision.
+/// The result type of each method (before the input-required and task-handle cases), from the
+/// body table (`for_each_body!(by_sender(result_rows(method, tasks_ext, p, unknown)))`):
+/// `p!(side, union, variant, type)` reads one; an unknown method evaluates `unknown`. A method
+/// either side may send (`ping`, the core tasks requests) is answered by a server. `tasks_ext`:
+/// the revision has the tasks extension's forms (`tasks/get` inlines the outcome, `tasks/cancel`
+/// is acknowledged empty).
 macro_rules! result_rows {
     (
         (($method:expr, $tasks_ext:expr, $p:ident, $unknown:expr))
