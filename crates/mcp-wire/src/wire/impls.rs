@@ -7,7 +7,7 @@ use self::sealed::Sealed;
 use super::body::{BodyInfo, BodyKind};
 use super::parse::MethodResult;
 use super::parse::{Arm, MandateFacts, MethodTable, Structure, WireParse, plain, ranked};
-use super::planned::{Refused, Sink};
+use super::planned::{Refused, Sink, emit_plain};
 use super::{EmitError, EmitTarget};
 use crate::VersionLike;
 use crate::jsonrpc::{
@@ -215,16 +215,18 @@ macro_rules! result_unions {
 
 crate::model::methods::for_each_body!(by_sender(result_unions));
 
-/// Untyped interiors and errors, emitted verbatim (they name no type to shape), with their
-/// [`BodyInfo::envelope`] names.
-macro_rules! plain_bodies {
-    ($($ty:ty => $name:literal,)*) => {$(
-        impl Sealed for $ty {
+/// Envelopes and the bodies that name no type to shape, each with its [`BodyInfo::envelope`]
+/// name and how it emits (`|value, to, sink| …`): untyped interiors and errors verbatim, as plain
+/// serde writes them; a typed envelope as its frame around its body ([`envelope`]).
+macro_rules! envelopes {
+    ($([$($g:tt)*] $ty:ty => $name:literal, |$v:ident, $to:ident, $sink:ident| $emit:expr;)*) => {$(
+        impl<$($g)*> Sealed for $ty {
             fn emit_into<S: Sink>(&self, to: EmitTarget, sink: &mut S) -> Result<(), EmitError> {
-                super::planned::emit_plain(self, self.body_info(), to.version, sink)
+                let ($v, $to, $sink) = (self, to, sink);
+                $emit
             }
         }
-        impl WireBody for $ty {
+        impl<$($g)*> WireBody for $ty {
             fn body_info(&self) -> BodyInfo {
                 BodyInfo::envelope($name)
             }
@@ -232,10 +234,17 @@ macro_rules! plain_bodies {
     )*};
 }
 
-plain_bodies! {
-    RawRequest => "RawRequest",
-    JsonRpcResponse<Map<String, Value>> => "JSONRPCResponse",
-    JsonRpcError => "JSONRPCError",
+envelopes! {
+    [] RawRequest => "RawRequest", |b, to, sink| emit_plain(b, b.body_info(), to.version, sink);
+    [] JsonRpcResponse<Map<String, Value>> => "JSONRPCResponse",
+        |b, to, sink| emit_plain(b, b.body_info(), to.version, sink);
+    [] JsonRpcError => "JSONRPCError", |b, to, sink| emit_plain(b, b.body_info(), to.version, sink);
+    [R: WireBody] JsonRpcRequest<R> => "JSONRPCRequest",
+        |f, to, sink| envelope(sink, to, Some(&f.id), None, &f.request);
+    [N: WireBody] JsonRpcNotification<N> => "JSONRPCNotification",
+        |f, to, sink| envelope(sink, to, None, None, &f.notification);
+    [T: WireBody] JsonRpcResponse<T> => "JSONRPCResponse",
+        |f, to, sink| envelope(sink, to, Some(&f.id), Some("result"), &f.result);
 }
 
 /// A JSON-RPC frame around `body` (see [`Sink::envelope`]). A refusal inside the body is
@@ -255,30 +264,6 @@ fn envelope<B: WireBody + ?Sized, S: Sink>(
         })
     })
     .map_err(|r| r.into_error(to.version, BodyKind::Envelope))
-}
-
-/// The typed envelopes: each writes its frame around its body (`|frame| id`; `$member`: the
-/// member holding the body when the body is one).
-macro_rules! envelopes {
-    ($($ty:ident<$p:ident>.$body:ident, |$f:tt| $id:expr, $member:expr => $name:literal;)*) => {$(
-        impl<$p: WireBody> Sealed for $ty<$p> {
-            fn emit_into<S: Sink>(&self, to: EmitTarget, sink: &mut S) -> Result<(), EmitError> {
-                let $f = self;
-                envelope(sink, to, $id, $member, &self.$body)
-            }
-        }
-        impl<$p: WireBody> WireBody for $ty<$p> {
-            fn body_info(&self) -> BodyInfo {
-                BodyInfo::envelope($name)
-            }
-        }
-    )*};
-}
-
-envelopes! {
-    JsonRpcRequest<R>.request, |f| Some(&f.id), None => "JSONRPCRequest";
-    JsonRpcNotification<N>.notification, |_| None, None => "JSONRPCNotification";
-    JsonRpcResponse<T>.result, |f| Some(&f.id), Some("result") => "JSONRPCResponse";
 }
 
 /// Sums of bodies (`[generics] type where [bounds] { variants }`): each variant emits as the
