@@ -42,6 +42,24 @@ struct InputArgs {
     max_line_bytes: usize,
 }
 
+/// What `translate` and `explain` translate to, and from where.
+#[derive(clap::Args)]
+struct TargetArgs {
+    /// The target revision.
+    #[arg(long, value_name = "VERSION", value_parser = parse_version)]
+    to: ProtocolVersion,
+    /// The source revision of every frame (default: detected from the traffic).
+    #[arg(long, value_name = "VERSION", value_parser = parse_version)]
+    from: Option<ProtocolVersion>,
+    /// Write only what the target revision declares: members it does not declare but could
+    /// carry harmlessly (display titles, icons, structuredContent at 2024-11-05, …) are
+    /// stripped instead of written, for peers that validate closed-world.
+    #[arg(long)]
+    strict: bool,
+    #[command(flatten)]
+    input: InputArgs,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Translate every frame to another revision, with the boundary.
@@ -54,22 +72,11 @@ enum Command {
     /// target is not written; it is reported as `line N: refused: <reason>`. The last stderr
     /// line is `translated N, refused M, invalid K`.
     Translate {
-        /// The target revision.
-        #[arg(long, value_name = "VERSION", value_parser = parse_version)]
-        to: ProtocolVersion,
-        /// The source revision of every frame (default: detected from the traffic).
-        #[arg(long, value_name = "VERSION", value_parser = parse_version)]
-        from: Option<ProtocolVersion>,
+        #[command(flatten)]
+        target: TargetArgs,
         /// What to do with a refused or invalid request.
         #[arg(long, value_enum, default_value_t = OnRefuse::Skip)]
         on_refuse: OnRefuse,
-        /// Write only what the target revision declares: members it does not declare but could
-        /// carry harmlessly (display titles, icons, structuredContent at 2024-11-05, …) are
-        /// stripped instead of written, for peers that validate closed-world.
-        #[arg(long)]
-        strict: bool,
-        #[command(flatten)]
-        input: InputArgs,
     },
     /// Show, per frame, what `translate` strips and injects (JSON Pointers into the frame).
     ///
@@ -79,19 +86,8 @@ enum Command {
     /// "reason":"<why>","stripped":[],"injected":[]}` for one it does not write (`refused`: no
     /// form at the target; `invalid`: not valid at its source revision). `status` is the one
     /// field that says whether the frame is written; `reason` is present exactly when it is not.
-    Explain {
-        /// The target revision.
-        #[arg(long, value_name = "VERSION", value_parser = parse_version)]
-        to: ProtocolVersion,
-        /// The source revision of every frame (default: detected from the traffic).
-        #[arg(long, value_name = "VERSION", value_parser = parse_version)]
-        from: Option<ProtocolVersion>,
-        /// Explain a strict translation (see `translate --strict`).
-        #[arg(long)]
-        strict: bool,
-        #[command(flatten)]
-        input: InputArgs,
-    },
+    /// With `--strict`, the strict translation is explained.
+    Explain(TargetArgs),
     /// Check every frame against one revision; one verdict line per non-blank input line.
     ///
     /// Prints `{"line":N,"ok":true}` or `{"line":N,"ok":false,"errors":[{"path":…,"message":…}]}`
@@ -156,27 +152,8 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             print!("{}", mcp_wire_frames::versions::render());
             Ok(true)
         }
-        Command::Translate {
-            to,
-            from,
-            on_refuse,
-            strict,
-            input,
-        } => {
-            let mut handler = Translate::new(to, Mode::Translate(on_refuse))
-                .with_emit_options(EmitOptions::new().strict(strict));
-            drive(&input, session_for(from), &mut handler)
-        }
-        Command::Explain {
-            to,
-            from,
-            strict,
-            input,
-        } => {
-            let mut handler = Translate::new(to, Mode::Explain)
-                .with_emit_options(EmitOptions::new().strict(strict));
-            drive(&input, session_for(from), &mut handler)
-        }
+        Command::Translate { target, on_refuse } => translate(target, Mode::Translate(on_refuse)),
+        Command::Explain(target) => translate(target, Mode::Explain),
         Command::Validate {
             version,
             schema,
@@ -194,8 +171,12 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
     }
 }
 
-fn session_for(from: Option<ProtocolVersion>) -> Session {
-    from.map(Session::fixed).unwrap_or_default()
+/// Runs `translate` or `explain` (`mode`) over the input.
+fn translate(target: TargetArgs, mode: Mode) -> anyhow::Result<bool> {
+    let options = EmitOptions::new().strict(target.strict);
+    let mut handler = Translate::new(target.to, mode).with_emit_options(options);
+    let session = target.from.map(Session::fixed).unwrap_or_default();
+    drive(&target.input, session, &mut handler)
 }
 
 fn drive(
