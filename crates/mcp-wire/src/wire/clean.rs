@@ -11,7 +11,7 @@
 //! verbatim except under a 2026-07-28 client request's role, which is never passed through.
 //! A name the facts and the ledger do not know is never clean (nothing is known about it).
 
-use foldhash::HashMap;
+use foldhash::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use super::ledger::{Action, EDGES, LEDGER, MEMBERS, MemberAction, TYPES};
@@ -67,17 +67,17 @@ pub(crate) fn field_table(name: &str) -> Option<&'static FieldTable> {
 /// Every bit of [`clean_bit`].
 const ALL_BITS: u16 = (1 << 10) - 1;
 
-/// The clean bits of a value of type `t`: those of every name it reaches.
-fn type_bits(t: &TypeRef) -> u16 {
+/// Adds the names a value of type `t` reaches to `out` (`_meta` is never followed).
+fn reach(t: &TypeRef, out: &mut Vec<&'static str>) {
     match t {
-        TypeRef::Named(n) => clean_bits(n),
-        TypeRef::Array(item) | TypeRef::Map(item) => type_bits(item),
-        TypeRef::Union(members) => members.iter().fold(ALL_BITS, |b, m| b & type_bits(m)),
+        TypeRef::Named(n) => out.push(n),
+        TypeRef::Array(item) | TypeRef::Map(item) => reach(item, out),
+        TypeRef::Union(members) => members.iter().for_each(|m| reach(m, out)),
         TypeRef::Object { fields, .. } => fields
             .iter()
             .filter(|f| f.name != "_meta")
-            .fold(ALL_BITS, |b, f| b & type_bits(&f.ty)),
-        TypeRef::Scalar(_) | TypeRef::Enum(_) | TypeRef::Any => ALL_BITS,
+            .for_each(|f| reach(&f.ty, out)),
+        TypeRef::Scalar(_) | TypeRef::Enum(_) | TypeRef::Any => {}
     }
 }
 
@@ -93,7 +93,11 @@ fn build_field_tables() -> HashMap<&'static str, FieldTable> {
             for f in t.fields {
                 let worth = !matches!(f.ty, TypeRef::Scalar(_) | TypeRef::Enum(_));
                 if worth && f.name != "_meta" {
-                    *bits.entry((t.name, f.name)).or_insert(ALL_BITS) &= type_bits(&f.ty);
+                    // The clean bits of every name the value reaches.
+                    let mut names = Vec::new();
+                    reach(&f.ty, &mut names);
+                    let field = names.iter().fold(ALL_BITS, |b, n| b & clean_bits(n));
+                    *bits.entry((t.name, f.name)).or_insert(ALL_BITS) &= field;
                 }
             }
         }
@@ -115,18 +119,6 @@ fn build_field_tables() -> HashMap<&'static str, FieldTable> {
 /// Every type name the facts or the ledger know, with the names its subtree reaches.
 fn graph() -> HashMap<&'static str, Vec<&'static str>> {
     let mut g: HashMap<&'static str, Vec<&'static str>> = HashMap::default();
-    fn reach(t: &TypeRef, out: &mut Vec<&'static str>) {
-        match t {
-            TypeRef::Named(n) => out.push(n),
-            TypeRef::Array(item) | TypeRef::Map(item) => reach(item, out),
-            TypeRef::Union(members) => members.iter().for_each(|m| reach(m, out)),
-            TypeRef::Object { fields, .. } => fields
-                .iter()
-                .filter(|f| f.name != "_meta")
-                .for_each(|f| reach(&f.ty, out)),
-            TypeRef::Scalar(_) | TypeRef::Enum(_) | TypeRef::Any => {}
-        }
-    }
     for v in ProtocolVersion::ALL {
         for t in facts::revision(v).types {
             let out = g.entry(t.name).or_default();
@@ -155,7 +147,7 @@ fn build() -> HashMap<&'static str, u16> {
     for report in [false, true] {
         for v in ProtocolVersion::ALL {
             // Dirty by their own rows; names only the ledger knows have unknown fields.
-            let mut dirty: Vec<&'static str> = LEDGER
+            let mut dirty: HashSet<&'static str> = LEDGER
                 .iter()
                 .filter(|r| r.revisions.contains(v) && (report || r.action != Action::Pass))
                 .map(|r| r.owner)
@@ -180,19 +172,16 @@ fn build() -> HashMap<&'static str, u16> {
                         .filter(|n| !graph.contains_key(n)),
                 )
                 .collect();
-            dirty.sort_unstable();
-            dirty.dedup();
             // Propagate to everything that reaches a dirty name, until nothing changes.
             loop {
                 let before = dirty.len();
                 for (name, reaches) in &graph {
-                    if dirty.binary_search(name).is_err()
+                    if !dirty.contains(name)
                         && reaches
                             .iter()
-                            .any(|r| dirty.binary_search(r).is_ok() || !graph.contains_key(r))
+                            .any(|r| dirty.contains(r) || !graph.contains_key(r))
                     {
-                        let at = dirty.binary_search(name).unwrap_err();
-                        dirty.insert(at, name);
+                        dirty.insert(name);
                     }
                 }
                 if dirty.len() == before {
@@ -202,7 +191,7 @@ fn build() -> HashMap<&'static str, u16> {
             let bit = clean_bit(v, report);
             for name in graph.keys() {
                 let bits = out.entry(name).or_default();
-                if dirty.binary_search(name).is_err() {
+                if !dirty.contains(name) {
                     *bits |= bit;
                 }
             }
