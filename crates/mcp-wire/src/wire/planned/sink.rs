@@ -207,88 +207,40 @@ impl Sink for Bytes<'_> {
     }
 }
 
-/// Builds a `serde_json::Value`, and with a [`Recorder`] the report of what the emission
-/// changed ([`Values`] keeps nothing beside the value, [`Reporting`] the report).
+/// Builds a `serde_json::Value`, and when `REPORTS` the report of what the emission changed.
 #[derive(Debug)]
-pub struct ValueSink<R> {
+pub struct ValueSink<const REPORTS: bool> {
     open: Vec<Container>,
     done: Option<Value>,
-    kept: R,
-}
-
-/// Builds a `serde_json::Value`.
-pub type Values = ValueSink<()>;
-
-/// Builds a `serde_json::Value` and the report of what the emission changed.
-pub type Reporting = ValueSink<Recorder>;
-
-/// What a [`ValueSink`] keeps beside the value: nothing (`()`), or a [`Recorder`].
-pub trait Keep {
-    /// Whether a report is kept ([`Sink::REPORTS`]).
-    const REPORTS: bool;
-
-    /// [`Sink::enter`].
-    fn enter(&mut self, _segment: PathSegment) {}
-
-    /// [`Sink::leave`].
-    fn leave(&mut self) {}
-
-    /// [`Sink::note`].
-    fn note(&mut self, _list: NoteKind, _key: Option<&str>, _cause: Cause, _value: Option<Value>) {}
-}
-
-impl Keep for () {
-    const REPORTS: bool = false;
-}
-
-/// The report of an emission and the current path, where its changes are recorded.
-#[derive(Debug)]
-pub struct Recorder {
+    /// The current path (tracked only when `REPORTS`).
     path: JsonPath,
+    /// Kept only when `REPORTS`.
     report: EmissionReport,
 }
 
-impl Keep for Recorder {
-    const REPORTS: bool = true;
+/// Builds a `serde_json::Value`.
+pub type Values = ValueSink<false>;
 
-    fn enter(&mut self, segment: PathSegment) {
-        self.path.push(segment);
-    }
-
-    fn leave(&mut self) {
-        self.path.pop();
-    }
-
-    fn note(&mut self, list: NoteKind, key: Option<&str>, cause: Cause, value: Option<Value>) {
-        let mut path = self.path.clone();
-        if let Some(k) = key {
-            path.push(PathSegment::Key(k.to_owned()));
-        }
-        self.report.record(list, ReportEntry { path, cause, value });
-    }
-}
+/// Builds a `serde_json::Value` and the report of what the emission changed.
+pub type Reporting = ValueSink<true>;
 
 impl Values {
     /// An empty output.
     #[inline]
     pub fn new() -> Self {
-        ValueSink::keeping(())
+        ValueSink::keeping(EmissionReport::new(ProtocolVersion::LATEST))
     }
 }
 
 impl Reporting {
     /// An empty output for an emission at `version`, with its empty report.
     pub fn new(version: ProtocolVersion) -> Self {
-        let report = EmissionReport::new(version);
-        ValueSink::keeping(Recorder {
-            path: JsonPath::root(),
-            report,
-        })
+        ValueSink::keeping(EmissionReport::new(version))
     }
 
     /// The report.
     pub fn report(self) -> EmissionReport {
-        self.kept.report
+        self.report
     }
 }
 
@@ -298,13 +250,14 @@ enum Container {
     Array(Vec<Value>),
 }
 
-impl<R: Keep> ValueSink<R> {
-    /// An empty output keeping `kept` beside the value.
-    fn keeping(kept: R) -> Self {
+impl<const REPORTS: bool> ValueSink<REPORTS> {
+    /// An empty output keeping `report`.
+    fn keeping(report: EmissionReport) -> Self {
         ValueSink {
             open: Vec::new(),
             done: None,
-            kept,
+            path: JsonPath::root(),
+            report,
         }
     }
 
@@ -359,8 +312,8 @@ impl<R: Keep> ValueSink<R> {
     }
 }
 
-impl<R: Keep> Sink for ValueSink<R> {
-    const REPORTS: bool = R::REPORTS;
+impl<const REPORTS: bool> Sink for ValueSink<REPORTS> {
+    const REPORTS: bool = REPORTS;
 
     #[inline]
     fn plain<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Refused> {
@@ -434,12 +387,12 @@ impl<R: Keep> Sink for ValueSink<R> {
         // The body is written on its own and framed; its changes are reported at their place
         // in the frame.
         let outer = (std::mem::take(&mut self.open), self.done.take());
-        if let (true, Some(m)) = (R::REPORTS, member) {
-            self.kept.enter(PathSegment::Key(m.to_owned()));
+        if let (true, Some(m)) = (REPORTS, member) {
+            self.path.push(PathSegment::Key(m.to_owned()));
         }
         let written = body(self);
-        if R::REPORTS && member.is_some() {
-            self.kept.leave();
+        if REPORTS && member.is_some() {
+            self.path.pop();
         }
         let interior = self.value();
         (self.open, self.done) = outer;
@@ -450,14 +403,18 @@ impl<R: Keep> Sink for ValueSink<R> {
     }
 
     fn enter(&mut self, segment: PathSegment) {
-        self.kept.enter(segment);
+        self.path.push(segment);
     }
 
     fn leave(&mut self) {
-        self.kept.leave();
+        self.path.pop();
     }
 
     fn note(&mut self, list: NoteKind, key: Option<&str>, cause: Cause, value: Option<Value>) {
-        self.kept.note(list, key, cause, value);
+        let mut path = self.path.clone();
+        if let Some(k) = key {
+            path.push(PathSegment::Key(k.to_owned()));
+        }
+        self.report.record(list, ReportEntry { path, cause, value });
     }
 }
