@@ -931,7 +931,7 @@ impl Open {
                         NoteKind::Injected,
                         Some(member.key),
                         Cause::Shaping(ledger::shaping(member.rule)),
-                        Some(value.into()),
+                        serde_json::to_value(value).ok(),
                     );
                 }
             }
