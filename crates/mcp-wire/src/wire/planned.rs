@@ -25,6 +25,7 @@
 //! The writers are generic over a [`Sink`]: compact JSON text ([`Bytes`]), a `serde_json::Value`
 //! ([`Values`]) or a value with its report ([`Reporting`]).
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use indexmap::IndexMap;
@@ -148,22 +149,6 @@ pub enum Mode {
     Strict,
 }
 
-impl Mode {
-    /// The mode of an emission.
-    pub fn of(strict: bool, report: bool) -> Mode {
-        match (strict, report) {
-            (true, _) => Mode::Strict,
-            (false, true) => Mode::Report,
-            (false, false) => Mode::Fast,
-        }
-    }
-
-    /// The [`clean::clean_bit`] the mode's plans read.
-    fn clean_bit(self, version: ProtocolVersion) -> u16 {
-        clean::clean_bit(version, self != Mode::Fast)
-    }
-}
-
 /// How a value is reached, which decides whose ledger rows apply to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reached {
@@ -214,17 +199,6 @@ struct Layout {
     fields: &'static [Field],
 }
 
-impl Layout {
-    #[inline]
-    fn of<T: Struct + ?Sized>() -> Layout {
-        Layout {
-            name: T::NAME,
-            flat: T::FLAT,
-            fields: T::FIELDS,
-        }
-    }
-}
-
 /// Writes message body `body` (which is `info`) at `version` into `sink`: the revision's body
 /// check, then the body's own writer.
 pub(crate) fn emit_body<B: Describe + ?Sized, S: Sink>(
@@ -235,11 +209,14 @@ pub(crate) fn emit_body<B: Describe + ?Sized, S: Sink>(
 ) -> Result<(), EmitError> {
     let version = to.version;
     super::check_body(info, version)?;
-    let mode = Mode::of(to.options.is_strict(), S::REPORTS);
-    let bit = if walk_everything() {
-        0
-    } else {
-        mode.clean_bit(version)
+    let mode = match (to.options.is_strict(), S::REPORTS) {
+        (true, _) => Mode::Strict,
+        (false, true) => Mode::Report,
+        (false, false) => Mode::Fast,
+    };
+    let bit = match walk_everything() {
+        true => 0,
+        false => clean::clean_bit(version, mode != Mode::Fast),
     };
     let emission = Emission {
         version,
@@ -259,14 +236,12 @@ thread_local! {
     pub(crate) static WALK_EVERYTHING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-#[cfg(test)]
-fn walk_everything() -> bool {
-    WALK_EVERYTHING.get()
-}
-
-#[cfg(not(test))]
+/// Whether every object is walked (only ever in tests).
 #[inline]
 fn walk_everything() -> bool {
+    #[cfg(test)]
+    return WALK_EVERYTHING.get();
+    #[cfg(not(test))]
     false
 }
 
@@ -415,8 +390,8 @@ struct Rules {
 }
 
 /// Everything a struct's writer needs at one revision, in one mode, reached one way.
-#[derive(Debug)]
-pub struct Plan {
+#[derive(Debug, Clone)]
+struct Plan {
     /// The type does not exist at this revision: its writer refuses.
     absent: Option<&'static TypeRow>,
     /// The whole value needs no shaping: written as plain serde writes it.
@@ -440,82 +415,39 @@ const WAYS: usize = 4;
 type Slots = [OnceLock<Plan>; WAYS * ProtocolVersion::COUNT];
 
 /// A struct type's plans, built on first use.
-pub struct Plans {
+#[derive(Default)]
+struct Plans {
     fast: Slots,
     /// The report and strict modes' plans (rarer: made when first needed).
     other: OnceLock<Box<[Slots; 2]>>,
 }
 
-impl Default for Plans {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-/// A plan, cached or made for one value.
-enum PlanRef<'a> {
-    Cached(&'a Plan),
-    Made(Box<Plan>),
-}
-
-impl std::ops::Deref for PlanRef<'_> {
-    type Target = Plan;
-
-    #[inline]
-    fn deref(&self) -> &Plan {
-        match self {
-            PlanRef::Cached(p) => p,
-            PlanRef::Made(p) => p,
-        }
-    }
-}
-
 impl Plans {
-    /// No plan built yet.
-    pub const fn new() -> Self {
-        Plans {
-            fast: [const { OnceLock::new() }; WAYS * ProtocolVersion::COUNT],
-            other: OnceLock::new(),
-        }
-    }
-
-    /// The plan of the struct type laid out as `layout`, reached as `how` in emission `e`.
+    /// The plan of the struct type laid out as `layout`, reached as `how` in emission `e`:
+    /// cached, or made for this value.
     #[inline]
-    fn get(&self, e: Emission, layout: Layout, how: Reached) -> PlanRef<'_> {
-        if walk_everything() {
-            return PlanRef::Made(Box::new(Plan::build(how, layout, e)));
-        }
+    fn get(&self, e: Emission, layout: Layout, how: Reached) -> Cow<'_, Plan> {
+        let build = || Plan::build(how, layout, e);
         let way = match how {
+            _ if walk_everything() => return Cow::Owned(build()),
             Reached::Nested => 0,
             Reached::Edge(c) if c == layout.name => 1,
             Reached::Body => 2,
             Reached::ClientParams => 3,
-            Reached::Edge(_) | Reached::ClientMeta => {
-                return PlanRef::Made(Box::new(Plan::build(how, layout, e)));
-            }
+            Reached::Edge(_) | Reached::ClientMeta => return Cow::Owned(build()),
         };
         let slots = match e.mode {
             Mode::Fast => &self.fast,
-            Mode::Report => &self.others()[0],
-            Mode::Strict => &self.others()[1],
+            Mode::Report => &self.other.get_or_init(Default::default)[0],
+            Mode::Strict => &self.other.get_or_init(Default::default)[1],
         };
-        let plan = slots[way * ProtocolVersion::COUNT + e.version.index()]
-            .get_or_init(|| Plan::build(how, layout, e));
+        let plan = slots[way * ProtocolVersion::COUNT + e.version.index()].get_or_init(build);
         // A body plan is built for one body (its kind and method decide the role); a type is
         // always the same body, but a plan never serves another.
         if how == Reached::Body && plan.body != Some(e.body) {
-            return PlanRef::Made(Box::new(Plan::build(how, layout, e)));
+            return Cow::Owned(build());
         }
-        PlanRef::Cached(plan)
-    }
-
-    fn others(&self) -> &[Slots; 2] {
-        self.other.get_or_init(|| {
-            Box::new([
-                [const { OnceLock::new() }; WAYS * ProtocolVersion::COUNT],
-                [const { OnceLock::new() }; WAYS * ProtocolVersion::COUNT],
-            ])
-        })
+        Cow::Borrowed(plan)
     }
 }
 
@@ -1344,9 +1276,14 @@ impl<S: Sink> Walker for EmitWalker<'_, '_, S> {
     fn structure<T: Struct>(&mut self, value: &T) -> Result<(), Refused> {
         let e = &mut *self.e;
         let plans: &'static Plans = T::memo()
-            .get_or_init(Plans::new)
+            .get_or_init(Plans::default)
             .ok_or_else(|| serialization(format!("{} keeps another walker's memo", T::NAME)))?;
-        let plan = plans.get(e.emission, Layout::of::<T>(), self.how);
+        let layout = Layout {
+            name: T::NAME,
+            flat: T::FLAT,
+            fields: T::FIELDS,
+        };
+        let plan = plans.get(e.emission, layout, self.how);
         if let Some(t) = plan.absent {
             return Err(Refused::absent(t, e.version));
         }
