@@ -16,16 +16,12 @@
 //! `serde_json` values is walked by the same decisions, typed by the edge that leads to it.
 //!
 //! A refusal travels out of the walk as a [`Refused`], gathering its JSON path on the way (the
-//! success path pays nothing for it). The report is kept by the [`Reporting`] sink, which alone
-//! tracks the current path; the other sinks compile the report away.
-//!
-//! A flattened struct's members are keys of its parent's object: they are decided as they come
-//! by the parent's owner rows and role (`Fields` with `flattened`).
-//!
-//! The writers are generic over a [`Sink`]: compact JSON text ([`Bytes`]), a `serde_json::Value`
-//! ([`Values`]) or a value with its report ([`Reporting`]).
+//! success path pays nothing for it). The writers are generic over a [`Sink`]: compact JSON text
+//! ([`Bytes`]), a `serde_json::Value` ([`Values`]) or a value with its report ([`Reporting`],
+//! which alone tracks the current path; the other sinks compile the report away).
 
 use std::borrow::Cow;
+use std::fmt::Arguments;
 use std::sync::OnceLock;
 
 use indexmap::IndexMap;
@@ -68,18 +64,12 @@ impl Refused {
         Refused(Box::new((error, Vec::new())))
     }
 
-    /// The refusal of a [`Action::Refuse`] row whose condition holds.
+    /// The refusal by ledger row `row` of its member, which `is` as the row says it may not be.
     #[cold]
     #[inline(never)]
-    fn row(row: &'static LedgerRow, version: ProtocolVersion) -> Refused {
-        Refused::new(
-            EmitErrorKind::NotExpressible,
-            format!(
-                "{}.{} cannot be sent at {version}: {}",
-                row.owner, row.field, row.reason
-            ),
-            Some(Cause::Ledger(row)),
-        )
+    fn row(row: &'static LedgerRow, kind: EmitErrorKind, is: Arguments<'_>) -> Refused {
+        let message = format!("{}.{} {is}: {}", row.owner, row.field, row.reason);
+        Refused::new(kind, message, Some(Cause::Ledger(row)))
     }
 
     /// A value of type `t`, which does not exist inside a body at `version`.
@@ -90,16 +80,11 @@ impl Refused {
         Refused::new(EmitErrorKind::TypeAbsent, message, Some(Cause::Type(t)))
     }
 
-    /// A missing member a 2026-07-28 shaping rule requires.
+    /// A refusal by 2026-07-28 shaping rule `rule`.
     #[cold]
     #[inline(never)]
-    fn missing(message: String, rule: &str, key: &str) -> Refused {
-        Refused::new(
-            EmitErrorKind::MissingRequired,
-            message,
-            Some(Cause::Shaping(ledger::shaping(rule))),
-        )
-        .at_key(key)
+    fn shaping(kind: EmitErrorKind, message: impl Into<String>, rule: &str) -> Refused {
+        Refused::new(kind, message, Some(Cause::Shaping(ledger::shaping(rule))))
     }
 
     /// The same refusal, one member further out.
@@ -225,8 +210,11 @@ pub(crate) fn emit_body<B: Describe + ?Sized, S: Sink>(
         body: info,
     };
     let mut e = Emitter { sink, emission };
-    body.describe(&mut EmitWalker::new(&mut e, Reached::Body))
-        .map_err(|r| r.into_error(version, info.kind))
+    body.describe(&mut EmitWalker {
+        e: &mut e,
+        how: Reached::Body,
+    })
+    .map_err(|r| r.into_error(version, info.kind))
 }
 
 #[cfg(test)]
@@ -288,8 +276,8 @@ impl<S: Sink> Emitter<'_, S> {
 /// How a member is written.
 #[derive(Debug, Clone, Copy)]
 enum Write {
-    /// Left out.
-    Skip,
+    /// Left out by this row.
+    Strip(&'static LedgerRow),
     /// Refused by this row: the member may not be present.
     Refuse(&'static LedgerRow),
     /// As plain serde writes it.
@@ -335,25 +323,18 @@ impl ScalarCheck {
             .admits(value, self.role.own_result_type())
     }
 
-    /// The refusal of `value`, which did not pass.
-    #[cold]
-    pub fn refusal(self, value: Scalar<'_>) -> Refused {
-        Refused::new(
+    /// Whether `value` passes, or its refusal.
+    pub fn judge(self, value: Scalar<'_>) -> Result<(), Refused> {
+        if self.passes(value) {
+            return Ok(());
+        }
+        let message = self.member.refusal(value, self.role);
+        Err(Refused::shaping(
             EmitErrorKind::InvalidValue,
-            self.member.refusal(value, self.role),
-            Some(Cause::Shaping(ledger::shaping(self.member.rule))),
-        )
+            message,
+            self.member.rule,
+        ))
     }
-}
-
-/// What the report says of a member.
-#[derive(Debug, Clone, Copy)]
-enum Note {
-    None,
-    /// Written although the revision does not declare it (a `pass` row).
-    Passed(&'static LedgerRow),
-    /// Left out by this row.
-    Stripped(&'static LedgerRow),
 }
 
 /// What to do with one member.
@@ -365,7 +346,8 @@ struct MemberStep {
     /// The bit of the owner row that requires the member, set on the object when it is written.
     seen: u64,
     check: Check,
-    note: Note,
+    /// The `pass` row by which it is written although the revision does not declare it.
+    passed: Option<&'static LedgerRow>,
 }
 
 impl MemberStep {
@@ -375,7 +357,7 @@ impl MemberStep {
             flag: 0,
             seen: 0,
             check: Check::None,
-            note: Note::None,
+            passed: None,
         }
     }
 }
@@ -452,19 +434,6 @@ impl Plans {
 }
 
 impl Plan {
-    /// The plan of a JSON object whose members `rules` decide (built for each object).
-    fn of_map(rules: Rules, v: ProtocolVersion) -> Plan {
-        Plan {
-            absent: None,
-            through: false,
-            members: 0,
-            acts: Box::new([]),
-            required: rules.owner.map_or(0, |o| o.absent[v.index()]),
-            body: None,
-            rules,
-        }
-    }
-
     /// Owner, role, the type's absence and whether the subtree is clean, for a struct laid out
     /// as `layout` reached as `how`; then each field resolved with [`decide`]. One function for
     /// every struct type and sink: it reads only the type's [`Layout`] and the [`Emission`].
@@ -484,20 +453,19 @@ impl Plan {
         let (owner, absence_checked, through, table) = match how {
             Reached::Nested if flat => (None, false, false, None),
             Reached::Nested => (own.owner, true, own.is_clean(bit), own.fields),
+            // Its own rows: it is the expected type, or a named struct with rows of its own.
+            Reached::Edge(c) if c == name || named.is_some_and(|n| n.owner.is_some()) => {
+                (own.owner, !flat, own.is_clean(bit), own.fields)
+            }
+            // The expected type's rows.
             Reached::Edge(c) => {
                 let expected = names::known(c);
-                match named.filter(|n| n.owner.is_some() || c == name) {
-                    // Its own rows (the expected type's, when it is that type).
-                    Some(n) => (n.owner, true, n.is_clean(bit), n.fields),
-                    None if c == name => (own.owner, false, own.is_clean(bit), own.fields),
-                    // The expected type's rows.
-                    None => (
-                        expected.owner,
-                        false,
-                        expected.is_clean(bit) && named.is_none_or(|n| n.is_clean(bit)),
-                        if flat { expected.fields } else { None },
-                    ),
-                }
+                (
+                    expected.owner,
+                    false,
+                    expected.is_clean(bit) && named.is_none_or(|n| n.is_clean(bit)),
+                    if flat { expected.fields } else { None },
+                )
             }
             Reached::ClientParams => (if flat { None } else { own.owner }, !flat, false, None),
             Reached::ClientMeta => (names::known("RequestMetaObject").owner, false, false, None),
@@ -537,7 +505,7 @@ impl Plan {
             through: through && role == ShapingRole::Plain && required == 0,
             members: acts
                 .iter()
-                .filter(|a| !matches!(a.write, Write::Skip))
+                .filter(|a| !matches!(a.write, Write::Strip(_)))
                 .count()
                 + injected,
             acts,
@@ -562,29 +530,18 @@ fn decide(
     let mut opaque = false;
     let mut edge = None;
     let mut seen = 0;
-    let mut note = Note::None;
+    let mut passed = None;
     // What the row asks of the value.
     let mut row_check = Check::None;
     if let Some(plan) = owner.and_then(|o| o.plan(key)) {
         if let Some((i, row)) = plan.rows[v.index()] {
             match row.action {
-                Action::Strip => {
-                    return MemberStep {
-                        note: Note::Stripped(row),
-                        ..MemberStep::just(Write::Skip)
-                    };
+                Action::Pass if mode != Mode::Strict => {
+                    opaque = true;
+                    passed = Some(row);
                 }
                 // A strict emission writes only what the revision declares.
-                Action::Pass if mode == Mode::Strict => {
-                    return MemberStep {
-                        note: Note::Stripped(row),
-                        ..MemberStep::just(Write::Skip)
-                    };
-                }
-                Action::Pass => {
-                    opaque = true;
-                    note = Note::Passed(row);
-                }
+                Action::Strip | Action::Pass => return MemberStep::just(Write::Strip(row)),
                 // The object's end checks that it was written.
                 Action::Refuse(RefuseWhen::Absent) => seen = 1 << i,
                 Action::Refuse(RefuseWhen::Present) => return MemberStep::just(Write::Refuse(row)),
@@ -620,8 +577,9 @@ fn decide(
             None,
         ),
         None => match (role, key) {
+            // Counted while it is walked.
             (ShapingRole::Result2026(_), "inputRequests") => {
-                (F_INPUT_REQUESTS, Check::Entries, None)
+                (F_INPUT_REQUESTS, Check::Entries, Some(Reached::Nested))
             }
             (ShapingRole::Result2026(_), "requestState") => (F_REQUEST_STATE, Check::None, None),
             (ShapingRole::ClientRequest2026, "params") => {
@@ -657,30 +615,20 @@ fn decide(
         flag,
         seen,
         check,
-        note,
+        passed,
     };
     if let Check::Scalar(_) = check {
         // Judged as it is written, whatever it is.
         return act(Write::Plain, check);
     }
-    if check == Check::Entries {
-        // Counted while it is written; written through, it is not counted (and not flagged).
-        return match opaque {
-            true => act(Write::Plain, Check::None),
-            false => act(Write::Walk(Reached::Nested), Check::Entries),
-        };
+    if opaque || (role_how.is_none() && key == "_meta") {
+        // Written through (`_meta` is open metadata wherever no role types it): no check is
+        // made.
+        return act(Write::Plain, Check::None);
     }
     if let Some(how) = role_how {
         // A role's member: the rows' checks give way to the role's.
-        return match opaque {
-            true => act(Write::Plain, Check::None),
-            false => act(Write::Walk(how), check),
-        };
-    }
-    if opaque || key == "_meta" {
-        // Written through (`_meta` is open metadata wherever no role types it): the rows'
-        // checks are not made.
-        return act(Write::Plain, Check::None);
+        return act(Write::Walk(how), check);
     }
     let write = match row_check {
         Check::Shape(..) => Write::Plain,
@@ -746,111 +694,84 @@ impl Open {
         value: &T,
     ) -> Result<(), Refused> {
         match act.write {
-            Write::Skip => {
-                if let Note::Stripped(row) = act.note {
-                    e.note(NoteKind::Stripped, Some(key), Cause::Ledger(row), None);
-                }
+            Write::Strip(row) => {
+                e.note(NoteKind::Stripped, Some(key), Cause::Ledger(row), None);
                 return Ok(());
             }
-            Write::Refuse(row) => return Err(Refused::row(row, e.version).at_key(key)),
-            _ => {}
+            Write::Refuse(row) => {
+                let is = format_args!("cannot be sent at {}", e.version);
+                return Err(Refused::row(row, EmitErrorKind::NotExpressible, is).at_key(key));
+            }
+            Write::Plain | Write::Walk(_) => {}
         }
-        if let Note::Passed(row) = act.note {
+        if let Some(row) = act.passed {
             e.note(NoteKind::Passed, Some(key), Cause::Ledger(row), None);
         }
         self.key(e, key, quoted);
         if S::REPORTS {
             e.sink.enter(PathSegment::Key(key.to_owned()));
         }
-        let written = self.value(e, act, value);
+        let written = match act.check {
+            Check::None => write(e, act.write, value).map(|()| true),
+            _ => checked(e, act, value),
+        };
         if S::REPORTS {
             e.sink.leave();
         }
-        written.map_err(|r| r.at_key(key))
-    }
-
-    /// Writes a member's value as `act` says (its key is written).
-    #[inline]
-    fn value<S: Sink, T: Describe + ?Sized>(
-        &mut self,
-        e: &mut Emitter<'_, S>,
-        act: MemberStep,
-        value: &T,
-    ) -> Result<(), Refused> {
-        if act.check != Check::None {
-            return self.checked(e, act, value);
+        if written.map_err(|r| r.at_key(key))? {
+            self.flags |= act.flag;
         }
-        write(e, act.write, value)?;
-        self.flags |= act.flag;
         self.seen |= act.seen;
         Ok(())
     }
 
-    /// [`Open::value`] for a member with a [`Check`] (few members have one: kept out of the
-    /// common path, which every member type instantiates).
-    #[cold]
-    #[inline(never)]
-    fn checked<S: Sink, T: Describe + ?Sized>(
-        &mut self,
-        e: &mut Emitter<'_, S>,
-        act: MemberStep,
-        value: &T,
-    ) -> Result<(), Refused> {
-        let v = e.version;
-        match act.check {
-            Check::Scalar(check) => e.sink.plain_checked(value, check)?,
-            Check::Answers(row, when) => {
-                with_object(value, |m| answers(e, m, row, when))?;
-            }
-            Check::NotArray(row) => {
-                if value.is_seq() {
-                    return Err(is_an_array(row, v));
-                }
-                write(e, act.write, value)?;
-            }
-            Check::Shape(..) | Check::MetaObject => {
-                with_object(value, |m| shape_fits(act.check, v, m))?;
-                write(e, act.write, value)?;
-            }
-            Check::Entries => {
-                write(e, act.write, value)?;
-                let entries = value
-                    .entries()
-                    .or_else(|| value.json_object().map(Map::len));
-                if entries.is_none_or(|n| n == 0) {
-                    // Written, but not counted as input requests.
-                    self.seen |= act.seen;
-                    return Ok(());
-                }
-            }
-            Check::None => write(e, act.write, value)?,
-        }
-        self.flags |= act.flag;
-        self.seen |= act.seen;
-        Ok(())
-    }
-
-    /// The entries of a JSON object or map under `plan`'s rules: each key is decided as it
-    /// comes.
+    /// The entries of a JSON object or map under `rules`: each key is decided as it comes.
     fn entries<'m, S: Sink, T: Describe + 'm>(
         &mut self,
         e: &mut Emitter<'_, S>,
-        plan: &Plan,
+        rules: Rules,
         entries: impl Iterator<Item = (&'m String, &'m T)>,
     ) -> Result<(), Refused> {
         for (k, x) in entries {
-            let act = decide(plan.rules, k, T::SHAPE, e.version, e.bit, e.mode);
+            let act = decide(rules, k, T::SHAPE, e.version, e.bit, e.mode);
             self.member(e, act, k, None, x)?;
         }
         Ok(())
     }
 
-    /// Appends the members `role` injects that were not written, and reports them.
-    fn inject<S: Sink>(
-        &mut self,
+    /// Ends the object: the members its owner's rows require (the bits of `required`), what its
+    /// role checks for, and the 2026-07-28 injections (reported).
+    fn close<S: Sink>(
+        mut self,
         e: &mut Emitter<'_, S>,
-        role: ShapingRole,
+        rules: Rules,
+        required: u64,
     ) -> Result<(), Refused> {
+        let missing = required & !self.seen;
+        if missing != 0
+            && let Some(owner) = rules.owner
+        {
+            let row = owner.rows[missing.trailing_zeros() as usize];
+            let is = format_args!("is missing");
+            return Err(Refused::row(row, EmitErrorKind::MissingRequired, is).at_key(row.field));
+        }
+        let role = rules.role;
+        // The member each object of a 2026-07-28 client request needs: its flag, its key and
+        // what the refusal names (the capabilities are never synthesized).
+        let needed = match role {
+            ShapingRole::ClientRequest2026 => Some((F_PARAMS, "params", "params._meta with")),
+            ShapingRole::ClientParams => Some((F_META, "_meta", "_meta with")),
+            ShapingRole::ClientMeta => Some((F_CAPABILITIES, keys::CLIENT_CAPABILITIES, "_meta")),
+            _ => None,
+        };
+        if let Some((flag, key, what)) = needed
+            && self.flags & flag == 0
+        {
+            let (v, caps) = (e.version, keys::CLIENT_CAPABILITIES);
+            let message = format!("a client request at {v} needs {what} {caps}");
+            let refused = Refused::shaping(EmitErrorKind::MissingRequired, message, "S4");
+            return Err(refused.at_key(key));
+        }
         for (i, member) in role.injections() {
             if self.flags & shaped_flag(i) == 0
                 && let Some(value) = member.injected_scalar(e.version, role)
@@ -868,54 +789,69 @@ impl Open {
                 }
             }
         }
-        Ok(())
-    }
-
-    /// Ends the object: the members its rows require, what its role checks for, and the
-    /// 2026-07-28 injections.
-    fn close<S: Sink>(mut self, e: &mut Emitter<'_, S>, plan: &Plan) -> Result<(), Refused> {
-        let missing = plan.required & !self.seen;
-        if missing != 0
-            && let Some(owner) = plan.rules.owner
-        {
-            let row = owner.rows[missing.trailing_zeros() as usize];
-            return Err(Refused::new(
-                EmitErrorKind::MissingRequired,
-                format!("{}.{} is missing: {}", row.owner, row.field, row.reason),
-                Some(Cause::Ledger(row)),
-            )
-            .at_key(row.field));
-        }
-        let role = plan.rules.role;
-        // The member each object of a 2026-07-28 client request needs: its flag, its key and
-        // what the refusal names (the capabilities are never synthesized).
-        let needed = match role {
-            ShapingRole::ClientRequest2026 => Some((F_PARAMS, "params", "params._meta with")),
-            ShapingRole::ClientParams => Some((F_META, "_meta", "_meta with")),
-            ShapingRole::ClientMeta => Some((F_CAPABILITIES, keys::CLIENT_CAPABILITIES, "_meta")),
-            _ => None,
-        };
-        if let Some((flag, key, what)) = needed
-            && self.flags & flag == 0
-        {
-            let (v, caps) = (e.version, keys::CLIENT_CAPABILITIES);
-            let message = format!("a client request at {v} needs {what} {caps}");
-            return Err(Refused::missing(message, "S4", key));
-        }
-        if let ShapingRole::Result2026(_) | ShapingRole::ClientMeta = role {
-            self.inject(e, role)?;
-        }
         if let ShapingRole::Result2026(shape) = role
             && shape.result_type == "input_required"
             && self.flags & (F_INPUT_REQUESTS | F_REQUEST_STATE) == 0
         {
             let message =
                 "an InputRequiredResult needs a non-empty inputRequests or a requestState";
-            return Err(Refused::missing(message.to_owned(), "S5", "inputRequests"));
+            let refused = Refused::shaping(EmitErrorKind::MissingRequired, message, "S5");
+            return Err(refused.at_key("inputRequests"));
         }
         e.sink.close_object();
         Ok(())
     }
+}
+
+/// Writes a member's value by `act`, which has a [`Check`] (few members have one: kept out of
+/// the common path, which every member type instantiates); whether the member counts for its
+/// flag.
+#[cold]
+#[inline(never)]
+fn checked<S: Sink, T: Describe + ?Sized>(
+    e: &mut Emitter<'_, S>,
+    act: MemberStep,
+    value: &T,
+) -> Result<bool, Refused> {
+    let v = e.version;
+    match act.check {
+        Check::Scalar(check) => e.sink.plain_checked(value, check)?,
+        Check::Answers(row, when) => with_object(value, |m| answers(e, m, row, when))?,
+        Check::NotArray(row) if value.is_seq() => {
+            let is = format_args!("is an array, which {v} cannot carry");
+            return Err(Refused::row(row, EmitErrorKind::NotExpressible, is));
+        }
+        Check::Shape(row, when) => {
+            let fits = with_object(value, |m| {
+                m.is_some_and(|m| {
+                    when != RefuseWhen::NotObjectSchema
+                        || m.get("type").and_then(Value::as_str) == Some("object")
+                })
+            });
+            if !fits {
+                let is = format_args!("cannot be sent at {v}");
+                return Err(Refused::row(row, EmitErrorKind::NotExpressible, is));
+            }
+            write(e, act.write, value)?;
+        }
+        Check::MetaObject => {
+            if !with_object(value, |m| m.is_some()) {
+                let message = "expected a JSON object";
+                return Err(Refused::shaping(EmitErrorKind::InvalidValue, message, "S6"));
+            }
+            write(e, act.write, value)?;
+        }
+        Check::Entries => {
+            write(e, act.write, value)?;
+            // Written, but counted as input requests only when it has some.
+            let entries = value
+                .entries()
+                .or_else(|| value.json_object().map(Map::len));
+            return Ok(entries.is_some_and(|n| n > 0));
+        }
+        Check::NotArray(_) | Check::None => write(e, act.write, value)?,
+    }
+    Ok(true)
 }
 
 /// Calls `f` with the JSON object `value` is written as (`None` when it is not one); a value
@@ -930,69 +866,23 @@ fn with_object<T: Describe + ?Sized, R>(
     match T::SHAPE {
         Shape::Scalar | Shape::Seq => f(None),
         _ => {
-            let copy = json_copy(value);
+            // Read back from the text serde writes of it: the value's type is serialized by
+            // the one text writer the emitter already compiles it for, not a second time into
+            // a `Value`.
+            let mut text = Vec::new();
+            let copy = match value.serialize(&mut JsonWriter::new(&mut text)) {
+                Ok(()) => read_copy(&text),
+                Err(_) => None,
+            };
             f(copy.as_ref().and_then(Value::as_object))
         }
     }
 }
 
-/// `value` as a `Value`, read back from the text serde writes of it: the value's type is
-/// serialized by the one text writer the emitter already compiles it for, not a second time
-/// into a `Value` (for the few checks that read a typed member as JSON).
-fn json_copy<T: Serialize + ?Sized>(value: &T) -> Option<Value> {
-    let mut text = Vec::new();
-    value.serialize(&mut JsonWriter::new(&mut text)).ok()?;
-    read_copy(&text)
-}
-
-/// [`json_copy`]'s read of the text, compiled once.
+/// [`with_object`]'s read of the text, compiled once.
 #[inline(never)]
 fn read_copy(text: &[u8]) -> Option<Value> {
     serde_json::from_slice(text).ok()
-}
-
-/// The refusal of an array where a [`RefuseWhen::Array`] row refuses one.
-#[cold]
-#[inline(never)]
-fn is_an_array(row: &'static LedgerRow, v: ProtocolVersion) -> Refused {
-    Refused::new(
-        EmitErrorKind::NotExpressible,
-        format!(
-            "{}.{} is an array, which {v} cannot carry: {}",
-            row.owner, row.field, row.reason
-        ),
-        Some(Cause::Ledger(row)),
-    )
-}
-
-/// A [`Check::Shape`] or [`Check::MetaObject`] of a member whose JSON object is `object`
-/// (`None`: it is not an object).
-#[inline(never)]
-fn shape_fits(
-    check: Check,
-    v: ProtocolVersion,
-    object: Option<&Map<String, Value>>,
-) -> Result<(), Refused> {
-    match check {
-        Check::Shape(row, when) => {
-            let fits = object.is_some_and(|m| {
-                when != RefuseWhen::NotObjectSchema
-                    || m.get("type").and_then(Value::as_str) == Some("object")
-            });
-            if !fits {
-                return Err(Refused::row(row, v));
-            }
-        }
-        Check::MetaObject if object.is_none() => {
-            return Err(Refused::new(
-                EmitErrorKind::InvalidValue,
-                "expected a JSON object",
-                Some(Cause::Shaping(ledger::shaping("S6"))),
-            ));
-        }
-        _ => {}
-    }
-    Ok(())
 }
 
 /// Elicitation answers (the JSON object `map` of the member): each kept, stripped (a `null`,
@@ -1012,22 +902,7 @@ fn answers<S: Sink>(
             Some(Cause::Ledger(row)),
         ));
     };
-    let mut verdicts = map.iter().map(|(k, x)| (k, x, when.answer(x)));
-    if let Some((k, x, _)) = verdicts
-        .clone()
-        .find(|(_, _, a)| *a == AnswerVerdict::Refuse)
-    {
-        return Err(Refused::new(
-            EmitErrorKind::NotExpressible,
-            format!(
-                "answer {x} cannot be sent at {v}: {}.{} {}",
-                row.owner, row.field, row.reason
-            ),
-            Some(Cause::Ledger(row)),
-        )
-        .at_key(k));
-    }
-    if verdicts.all(|(_, _, a)| a == AnswerVerdict::Keep) {
+    if map.values().all(|x| when.answer(x) == AnswerVerdict::Keep) {
         return e.plain(map);
     }
     let mut kept = Map::with_capacity(map.len());
@@ -1036,7 +911,20 @@ fn answers<S: Sink>(
             AnswerVerdict::Keep => {
                 kept.insert(k.clone(), x.clone());
             }
-            _ => e.note(NoteKind::Stripped, Some(k), Cause::Ledger(row), None),
+            AnswerVerdict::Strip => {
+                e.note(NoteKind::Stripped, Some(k), Cause::Ledger(row), None);
+            }
+            AnswerVerdict::Refuse => {
+                return Err(Refused::new(
+                    EmitErrorKind::NotExpressible,
+                    format!(
+                        "answer {x} cannot be sent at {v}: {}.{} {}",
+                        row.owner, row.field, row.reason
+                    ),
+                    Some(Cause::Ledger(row)),
+                )
+                .at_key(k));
+            }
         }
     }
     e.plain(&kept)
@@ -1051,57 +939,45 @@ fn write<S: Sink, T: Describe + ?Sized>(
 ) -> Result<(), Refused> {
     match step {
         Write::Plain => e.plain(value),
-        Write::Walk(how) => value.describe(&mut EmitWalker::new(e, how)),
-        Write::Skip | Write::Refuse(_) => Ok(()),
+        Write::Walk(how) => value.describe(&mut EmitWalker { e, how }),
+        Write::Strip(_) | Write::Refuse(_) => Ok(()),
     }
 }
 
-/// A JSON object typed by the edge to `expected`.
-fn map_as<S: Sink>(
-    e: &mut Emitter<'_, S>,
-    expected: &'static str,
-    map: &Map<String, Value>,
-) -> Result<(), Refused> {
-    let known = names::known(expected);
-    if known.is_clean(e.bit) {
-        return e.plain(map);
-    }
-    let rules = Rules {
-        owner: known.owner,
-        table: None,
-        role: ShapingRole::Plain,
-    };
-    object(e, rules, map.iter())
-}
-
-/// A JSON object or map whose members `rules` decide.
+/// A JSON object or map (`map`, whose entries are `entries`) reached as `how`: written as plain
+/// serde writes it when nothing in it needs shaping, else each entry decided as it comes.
 fn object<'m, S: Sink, T: Describe + 'm>(
     e: &mut Emitter<'_, S>,
-    rules: Rules,
+    how: Reached,
+    map: &(impl Serialize + ?Sized),
     entries: impl ExactSizeIterator<Item = (&'m String, &'m T)>,
 ) -> Result<(), Refused> {
-    let plan = Plan::of_map(rules, e.version);
-    let mut o = e.open(entries.len() + rules.role.injections().count());
-    o.entries(e, &plan, entries)?;
-    o.close(e, &plan)
-}
-
-/// The rules of an open object reached as `how`, when it has any.
-fn rules_of(how: Reached) -> Option<Rules> {
     let (owner, role) = match how {
-        Reached::Nested | Reached::Body => return None,
-        Reached::Edge(c) => (names::known(c).owner, ShapingRole::Plain),
+        Reached::Edge(c) => {
+            let known = names::known(c);
+            if known.is_clean(e.bit) {
+                return e.plain(map);
+            }
+            (known.owner, ShapingRole::Plain)
+        }
+        // JSON where no type is expected needs nothing; a typed map's values may.
+        Reached::Nested | Reached::Body if T::SHAPE == Shape::Json => return e.plain(map),
+        Reached::Nested | Reached::Body => (None, ShapingRole::Plain),
         Reached::ClientParams => (None, ShapingRole::ClientParams),
         Reached::ClientMeta => (
             names::known("RequestMetaObject").owner,
             ShapingRole::ClientMeta,
         ),
     };
-    Some(Rules {
+    let rules = Rules {
         owner,
         table: None,
         role,
-    })
+    };
+    let mut o = e.open(entries.len() + role.injections().count());
+    o.entries(e, rules, entries)?;
+    let required = owner.map_or(0, |o| o.absent[e.version.index()]);
+    o.close(e, rules, required)
 }
 
 /// The emitter as the walker of a model value's description: the value is reached as `how`.
@@ -1110,14 +986,8 @@ pub struct EmitWalker<'p, 's, S> {
     how: Reached,
 }
 
-impl<'p, 's, S: Sink> EmitWalker<'p, 's, S> {
-    /// A value reached as `how`.
-    #[inline]
-    fn new(e: &'p mut Emitter<'s, S>, how: Reached) -> Self {
-        EmitWalker { e, how }
-    }
-
-    /// A member row of union member `name` at this revision, or its type's absence.
+impl<S: Sink> EmitWalker<'_, '_, S> {
+    /// Union member `name` at a revision where a member row decides it or its type is absent.
     #[cold]
     #[inline(never)]
     fn decided_member<T: Describe>(
@@ -1125,12 +995,20 @@ impl<'p, 's, S: Sink> EmitWalker<'p, 's, S> {
         name: &'static str,
         member: &T,
     ) -> Result<(), Refused> {
-        match member_decision(name, self.e.version)? {
-            Some((row, form)) => {
+        let v = self.e.version;
+        let Some(row) = ledger::member_row_at(name, v) else {
+            return match ledger::type_row(name) {
+                Some(t) if !t.nested.contains(v) => Err(Refused::absent(t, v)),
+                _ => member.describe(self),
+            };
+        };
+        match row.action {
+            MemberAction::Refuse => Err(refused_member(row, v)),
+            MemberAction::Older(form) => {
                 let copy = serde_json::to_value(member).map_err(serialization)?;
                 self.older(row, form, copy)
             }
-            None => member.describe(self),
+            MemberAction::Same(_) => member.describe(self),
         }
     }
 
@@ -1164,29 +1042,8 @@ impl<'p, 's, S: Sink> EmitWalker<'p, 's, S> {
             );
         }
         // The older form's own rows apply to what is written.
-        match &older {
-            Value::Object(map) => map_as(self.e, form.superset_type(), map),
-            other => self.e.plain(other),
-        }
-    }
-}
-
-/// What the ledger decides for union member `name` at `v`: refused (its member row, or its type
-/// is absent at `v`), written in an older form (`Some`), or written as it is (`None`).
-fn member_decision(
-    name: &'static str,
-    v: ProtocolVersion,
-) -> Result<Option<(&'static MemberRow, OlderForm)>, Refused> {
-    if let Some(row) = ledger::member_row_at(name, v) {
-        return match row.action {
-            MemberAction::Refuse => Err(refused_member(row, v)),
-            MemberAction::Older(form) => Ok(Some((row, form))),
-            MemberAction::Same(_) => Ok(None),
-        };
-    }
-    match ledger::type_row(name) {
-        Some(t) if !t.nested.contains(v) => Err(Refused::absent(t, v)),
-        _ => Ok(None),
+        self.how = Reached::Edge(form.superset_type());
+        self.json(Json::Value(&older))
     }
 }
 
@@ -1226,13 +1083,7 @@ impl<S: Sink> Walker for EmitWalker<'_, '_, S> {
             Json::Meta(meta) => &meta.0,
             Json::Value(other) => return self.e.plain(other),
         };
-        match self.how {
-            Reached::Edge(c) => map_as(self.e, c, map),
-            how => match rules_of(how) {
-                Some(rules) => object(self.e, rules, map.iter()),
-                None => self.e.plain(map),
-            },
-        }
+        object(self.e, self.how, map, map.iter())
     }
 
     #[inline]
@@ -1248,7 +1099,10 @@ impl<S: Sink> Walker for EmitWalker<'_, '_, S> {
             if S::REPORTS {
                 e.sink.enter(PathSegment::Index(i));
             }
-            let written = item.describe(&mut EmitWalker::new(e, Reached::Nested));
+            let written = item.describe(&mut EmitWalker {
+                e: &mut *e,
+                how: Reached::Nested,
+            });
             if S::REPORTS {
                 e.sink.leave();
             }
@@ -1259,18 +1113,7 @@ impl<S: Sink> Walker for EmitWalker<'_, '_, S> {
     }
 
     fn map<T: Describe>(&mut self, map: &IndexMap<String, T>) -> Result<(), Refused> {
-        let e = &mut *self.e;
-        if let Reached::Edge(c) = self.how
-            && names::known(c).is_clean(e.bit)
-        {
-            return e.plain(map);
-        }
-        let rules = rules_of(self.how).unwrap_or(Rules {
-            owner: None,
-            table: None,
-            role: ShapingRole::Plain,
-        });
-        object(e, rules, map.iter())
+        object(self.e, self.how, map, map.iter())
     }
 
     fn structure<T: Struct>(&mut self, value: &T) -> Result<(), Refused> {
@@ -1297,7 +1140,7 @@ impl<S: Sink> Walker for EmitWalker<'_, '_, S> {
             plan: &plan,
             flattened: false,
         })?;
-        o.close(e, &plan)
+        o.close(e, plan.rules, plan.required)
     }
 
     fn union_member<T: Describe>(
@@ -1377,7 +1220,7 @@ impl<S: Sink> Members for Fields<'_, '_, '_, '_, S> {
     }
 
     fn extra(&mut self, map: &Map<String, Value>) -> Result<(), Refused> {
-        self.o.entries(self.e, self.plan, map.iter())
+        self.o.entries(self.e, self.plan.rules, map.iter())
     }
 
     fn flatten<T: Struct>(&mut self, value: &T) -> Result<(), Refused> {

@@ -99,12 +99,9 @@ impl Bytes<'_> {
     #[inline(never)]
     fn check_written(&mut self, at: usize, check: ScalarCheck) -> Result<(), Refused> {
         let copy: Value = serde_json::from_slice(&self.out[at..]).map_err(serialization)?;
-        let scalar = Scalar::of_value(&copy);
-        if !check.passes(scalar) {
-            self.out.truncate(at);
-            return Err(check.refusal(scalar));
-        }
-        Ok(())
+        check
+            .judge(Scalar::of_value(&copy))
+            .inspect_err(|_| self.out.truncate(at))
     }
 }
 
@@ -332,10 +329,7 @@ impl<const REPORTS: bool> Sink for ValueSink<REPORTS> {
         let value = value
             .serialize(serde_json::value::Serializer)
             .map_err(serialization)?;
-        let scalar = Scalar::of_value(&value);
-        if !check.passes(scalar) {
-            return Err(check.refusal(scalar));
-        }
+        check.judge(Scalar::of_value(&value))?;
         self.put(value);
         Ok(())
     }
