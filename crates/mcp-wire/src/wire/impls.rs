@@ -108,41 +108,31 @@ macro_rules! wire_bodies {
         });)*
         $(body!($note: Notification, |_| stringify!($note), Some(<$note as Notification>::METHOD),
             |_| None);)*
-        $(body!($res: Result, |_| stringify!($res), None, |r| result_type!($rt r));)*
+        $(body!($res: Result, |_| stringify!($res), None, |r| result_type!($rt $res r));)*
     };
 }
 
 /// What a result row's `resultType` is read from, for the 2026-07-28 mandates on typed values
 /// (the body table's column): the `result_type` field (`field`), nothing the type keeps (`none`:
-/// the text reads check it on a `Value` at 2026-07-28), or the type's own `result_type_facts`
-/// below (`own`).
+/// the text reads check it on a `Value` at 2026-07-28), or where the type keeps it (`own`).
 macro_rules! result_type {
-    (field $r:ident) => {
+    (field $_t:ident $r:ident) => {
         MandateFacts::result($r.result_type.as_ref().map(ResultType::as_str))
     };
-    (none $r:ident) => {{
+    (none $_t:ident $r:ident) => {{
         let _ = $r;
         None
     }};
-    (own $r:ident) => {
-        $r.result_type_facts()
+    (own TaskCreatedResult $r:ident) => {
+        MandateFacts::result(Some($r.result_type.as_str()))
+    };
+    // An open object: `resultType` stays among the other keys.
+    (own GetTaskPayloadResult $r:ident) => {
+        MandateFacts::result($r.extra.get("resultType").and_then(Value::as_str))
     };
 }
 
 crate::model::methods::for_each_body!(wire_bodies);
-
-impl TaskCreatedResult {
-    fn result_type_facts(&self) -> Option<MandateFacts<'_>> {
-        MandateFacts::result(Some(self.result_type.as_str()))
-    }
-}
-
-impl GetTaskPayloadResult {
-    fn result_type_facts(&self) -> Option<MandateFacts<'_>> {
-        // An open object: `resultType` stays among the other keys.
-        MandateFacts::result(self.extra.get("resultType").and_then(Value::as_str))
-    }
-}
 
 /// Fragments: a plain lenient parse, no checks.
 macro_rules! fragments {
