@@ -171,11 +171,12 @@ fn a_result_that_is_not_an_object_is_invalid_in_every_form() {
 }
 
 /// Found by the `parse_as` fuzz target (issue 14): `serde_json` skips the value of a member
-/// the type ignores without reading it as a value, so an out-of-range number there
-/// (`"ttnMs":6E9373`, a misspelt `ttlMs`) parsed from text while the same text is no
-/// `Value`. The text paths refuse every text a `Value` cannot hold, in ignored members too.
+/// the type ignores without reading it as a value, so what a `Value` cannot hold parsed there
+/// from text or bytes: an out-of-range number (`"ttnMs":6E9373`, a misspelt `ttlMs`), a lone
+/// surrogate, a string that is not UTF-8 (the frame's `id`). Every route refuses it as a syntax
+/// error, in ignored members too; in range or as UTF-8, the same shapes parse.
 #[test]
-fn text_a_value_cannot_hold_is_refused_in_ignored_members_too() {
+fn input_a_value_cannot_hold_is_a_syntax_error_in_ignored_members_too() {
     let crash = r#"{"resultType":"complete","contents":[{"uri":"file:///proect/src/main.rs","mimeType":"txx-e/trust","text":"fn main() {}"}],"ttnMs":6E9373,"cac*heScope              ":"p)ivate"}"#;
     assert!(serde_json::from_str::<Value>(crash).is_err());
     let e = result("resources/read", crash, V2026_07_28).unwrap_err();
@@ -194,9 +195,22 @@ fn text_a_value_cannot_hold_is_refused_in_ignored_members_too() {
         let e = body::<ClientRequest>(text, v).unwrap_err();
         assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
     }
-    // In range, the same shapes parse.
+    let frame = b"{\"id\":\"list-ro\xdes-example\",\"method\":\"roots/list\"}";
+    for v in [V2024_11_05, V2026_07_28] {
+        let e = parse_as::<ListRootsRequest>(frame, v).unwrap_err();
+        assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
+        let e = parse_as::<ListToolsRequest>(b"{\"method\":\"tools/list\",\"x\":\"\xff\"}", v)
+            .unwrap_err();
+        assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
+        let e = parse_result_for("tools/list", b"{\"tools\":[],\"x\":\"\xc3\"}", v).unwrap_err();
+        assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
+    }
+    // In range, or as UTF-8, the same shapes parse, on every route.
     let fine = crash.replace("6E9373", "6E3");
     assert!(result("resources/read", &fine, V2026_07_28).is_ok());
+    let fixed = r#"{"id":"list-roots-example","method":"roots/list"}"#;
+    assert!(body::<ListRootsRequest>(fixed, V2025_06_18).is_ok());
+    assert!(result("tools/list", r#"{"tools":[],"x":"\u00ff"}"#, V2025_06_18).is_ok());
 }
 
 /// Issue 14: serde's derived structs read a JSON array field by field, so `["…"]` stood
@@ -252,25 +266,4 @@ fn arrays_are_not_objects_at_any_depth() {
     assert!(body::<ServerRequest>(&fine, V2025_03_26).is_ok());
     let fine = format!(r#"{{"tools":[{tool}]}}"#);
     assert!(result("tools/list", &fine, V2025_06_18).is_ok());
-}
-
-/// Found by the `parse_as` fuzz target: `serde_json` skips the string of a member the type
-/// ignores (here the frame's `id`) without checking its bytes, so the typed slice path took
-/// invalid UTF-8 that `parse_as` can never see.
-#[test]
-fn slices_that_are_not_utf8_are_syntax_errors_in_ignored_members_too() {
-    let frame = b"{\"id\":\"list-ro\xdes-example\",\"method\":\"roots/list\"}";
-    for v in [V2024_11_05, V2026_07_28] {
-        let e = parse_as::<ListRootsRequest>(frame, v).unwrap_err();
-        assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
-        let e = parse_as::<ListToolsRequest>(b"{\"method\":\"tools/list\",\"x\":\"\xff\"}", v)
-            .unwrap_err();
-        assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
-        let e = parse_result_for("tools/list", b"{\"tools\":[],\"x\":\"\xc3\"}", v).unwrap_err();
-        assert_eq!(e.kind, ParseErrorKind::Syntax, "{e}");
-    }
-    // The same bytes as UTF-8 parse, on every route.
-    let fixed = r#"{"id":"list-roots-example","method":"roots/list"}"#;
-    assert!(body::<ListRootsRequest>(fixed, V2025_06_18).is_ok());
-    assert!(result("tools/list", r#"{"tools":[],"x":"\u00ff"}"#, V2025_06_18).is_ok());
 }
