@@ -146,6 +146,8 @@ const ODD: &str = r#"{"id":7,"jsonrpc":"2.0","params":{"cursor":"c\u00e9\/x"},"m
 {"dir":"s2c","frame":{"jsonrpc":"2.0","id":36,"result":{}}}
 {"dir":"c2s","frame":{"jsonrpc":"2.0","id":37,"method":"prompts/get","paraeCms":{"name":"review_code"}}}
 {"dir":"c2s","frame":{"jsonrpc":"2.0","id":38,"method":"tools/call"}}
+{"dir":"s2c","frame":{"jsonrpc":"2.0","method":"notifications/message","params":{"level":3,"data":"x"}}}
+{"dir":"s2c","frame":{"jsonrpc":"2.0","method":"notifications/message","params":{"level":{"info":null},"data":"x"}}}
 "#;
 
 /// An `initialize` without `params` leaves the session a client identity with no entries; the

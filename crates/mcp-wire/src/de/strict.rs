@@ -435,6 +435,7 @@ impl<'de, D: Deserializer<'de>, M: Mode> Deserializer<'de> for Strict<D, M> {
             .deserialize_struct(name, fields, v))
     }
 
+    /// From text: read as [`TextEnum`] says, so that text and its `Value` answer alike.
     #[inline]
     fn deserialize_enum<V: Visitor<'de>>(
         self,
@@ -442,12 +443,59 @@ impl<'de, D: Deserializer<'de>, M: Mode> Deserializer<'de> for Strict<D, M> {
         variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.0
-            .deserialize_enum(name, variants, Wrap(visitor, self.1))
+        let visitor = Wrap(visitor, self.1);
+        if M::TEXT {
+            let visitor = TextEnum {
+                visitor,
+                name,
+                variants,
+            };
+            return self.0.deserialize_any(visitor);
+        }
+        self.0.deserialize_enum(name, variants, visitor)
     }
 
     fn is_human_readable(&self) -> bool {
         self.0.is_human_readable()
+    }
+}
+
+/// An enum read from text as [`ValueRef`] reads one from a `Value`: a string is a unit variant,
+/// an object of one entry a variant and its value, and anything else is `invalid type: …,
+/// expected string or map` (`serde_json`'s text reader says `expected value` there, and its
+/// `Value` reader the former: a body's text and its `Value` must give one answer).
+struct TextEnum<V> {
+    visitor: V,
+    name: &'static str,
+    variants: &'static [&'static str],
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for TextEnum<V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("string or map")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
+        self.visitor.visit_enum(v.into_deserializer())
+    }
+
+    /// The one entry, read as a `Value` and handed to [`ValueRef`]. Any other number of entries
+    /// is refused as [`ValueRef`] refuses it (the entries are counted as read, so an object that
+    /// repeats its one key is refused too).
+    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<V::Value, A::Error> {
+        let one_entry = || de::Error::invalid_value(Unexpected::Map, &"map with a single key");
+        let Some((variant, value)) = map.next_entry::<String, Value>()? else {
+            return Err(one_entry());
+        };
+        if map.next_key::<de::IgnoredAny>()?.is_some() {
+            return Err(one_entry());
+        }
+        let object = Value::Object(serde_json::Map::from_iter([(variant, value)]));
+        ValueRef(&object)
+            .deserialize_enum(self.name, self.variants, self.visitor)
+            .map_err(de::Error::custom)
     }
 }
 

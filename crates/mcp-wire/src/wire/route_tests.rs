@@ -267,3 +267,57 @@ fn arrays_are_not_objects_at_any_depth() {
     let fine = format!(r#"{{"tools":[{tool}]}}"#);
     assert!(result("tools/list", &fine, V2025_06_18).is_ok());
 }
+
+/// An enum member (`ElicitResult.action`, a log level) that is not one of its strings: the same
+/// answer from text as from its `Value`, whatever the JSON type (found by the `parse_as` and
+/// `translate` fuzz targets: `serde_json` words a number there `expected value` from text).
+#[test]
+fn enum_members_of_any_json_type_read_alike() {
+    let members = [
+        "7",
+        "-1",
+        "1.5",
+        "777777777777",
+        "true",
+        "null",
+        "[]",
+        "[\"accept\"]",
+        "{}",
+        r#"{"accept":null}"#,
+        r#"{"accept":1}"#,
+        r#"{"accept":null,"cancel":null}"#,
+        r#"{"accept":null,"accept":null}"#,
+        r#""bogus""#,
+        r#""accept""#,
+        "\r\r 3",
+    ];
+    for member in members {
+        for v in [V2025_06_18, V2025_11_25, V2026_07_28] {
+            let result = format!(r#"{{"action":{member}}}"#);
+            // A variant is its string, or (serde's enum form) an object of it and `null`; a
+            // repeated key reads last-wins, as from text everywhere.
+            let forms = [
+                r#""accept""#,
+                r#"{"accept":null}"#,
+                r#"{"accept":null,"accept":null}"#,
+            ];
+            let variant = forms.contains(&member);
+            let read = result_for_elicitation(&result, v);
+            assert_eq!(read.is_ok(), variant, "{result} at {v}");
+            let note = format!(
+                r#"{{"method":"notifications/message","params":{{"level":{member},"data":"x"}}}}"#
+            );
+            let read = body::<ServerNotification>(&note, v);
+            // (No member is a level.)
+            assert!(read.is_err(), "{note} at {v}");
+        }
+    }
+}
+
+/// An elicitation answer read from text as [`body`] reads a body, at `v`.
+fn result_for_elicitation(
+    text: &str,
+    v: ProtocolVersion,
+) -> Result<crate::model::ElicitResult, ParseError> {
+    body::<crate::model::ElicitResult>(text, v)
+}
