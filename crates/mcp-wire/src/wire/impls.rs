@@ -205,8 +205,8 @@ macro_rules! result_unions {
 
 crate::model::methods::for_each_body!(by_sender(result_unions));
 
-/// Envelopes and the bodies that name no type to shape, each with its [`BodyInfo::envelope`]
-/// name and how it emits (`|value, to, sink| …`): untyped interiors and errors verbatim, as plain
+/// Envelopes and the bodies that name no type to shape, each with its name (of a
+/// [`BodyKind::Envelope`]) and how it emits (`|value, to, sink| …`): untyped interiors and errors verbatim, as plain
 /// serde writes them; a typed envelope as its frame around its body ([`envelope`]).
 macro_rules! envelopes {
     ($([$($g:tt)*] $ty:ty => $name:literal, |$v:ident, $to:ident, $sink:ident| $emit:expr;)*) => {$(
@@ -218,7 +218,11 @@ macro_rules! envelopes {
         }
         impl<$($g)*> WireBody for $ty {
             fn body_info(&self) -> BodyInfo {
-                BodyInfo::envelope($name)
+                BodyInfo {
+                    type_name: $name,
+                    kind: BodyKind::Envelope,
+                    method: None,
+                }
             }
         }
     )*};
