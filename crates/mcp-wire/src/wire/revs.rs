@@ -115,15 +115,8 @@ impl fmt::Display for Revisions {
         if self.is_empty() {
             return f.write_str("none");
         }
-        let mut first = true;
-        for v in self.iter() {
-            if !first {
-                f.write_str(", ")?;
-            }
-            first = false;
-            f.write_str(v.as_str())?;
-        }
-        Ok(())
+        let names: Vec<&str> = self.iter().map(ProtocolVersion::as_str).collect();
+        f.write_str(&names.join(", "))
     }
 }
 

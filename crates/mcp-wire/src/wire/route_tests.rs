@@ -302,7 +302,7 @@ fn enum_members_of_any_json_type_read_alike() {
                 r#"{"accept":null,"accept":null}"#,
             ];
             let variant = forms.contains(&member);
-            let read = result_for_elicitation(&result, v);
+            let read = body::<crate::model::ElicitResult>(&result, v);
             assert_eq!(read.is_ok(), variant, "{result} at {v}");
             let note = format!(
                 r#"{{"method":"notifications/message","params":{{"level":{member},"data":"x"}}}}"#
@@ -312,12 +312,4 @@ fn enum_members_of_any_json_type_read_alike() {
             assert!(read.is_err(), "{note} at {v}");
         }
     }
-}
-
-/// An elicitation answer read from text as [`body`] reads a body, at `v`.
-fn result_for_elicitation(
-    text: &str,
-    v: ProtocolVersion,
-) -> Result<crate::model::ElicitResult, ParseError> {
-    body::<crate::model::ElicitResult>(text, v)
 }

@@ -415,7 +415,7 @@ mod tests {
 
     #[test]
     fn one_verdict_per_elicitation_answer() {
-        use crate::wire::ledger::{AnswerVerdict::*, RefuseWhen};
+        use crate::wire::ledger::{AnswerVerdict::*, RefuseWhen::*};
         let cases = [
             (json!("a"), Keep, Keep),
             (json!(3), Keep, Keep),
@@ -428,17 +428,13 @@ mod tests {
             (json!({"a": 1}), Refuse, Refuse),
         ];
         for (value, primitive, strings) in cases {
-            assert_eq!(
-                RefuseWhen::NotPrimitiveValue.answer(&value),
-                primitive,
-                "{value}"
-            );
-            assert_eq!(
-                RefuseWhen::NotPrimitiveOrStringsValue.answer(&value),
-                strings,
-                "{value}"
-            );
-            assert_eq!(RefuseWhen::Present.answer(&value), Keep);
+            let verdicts = [
+                (NotPrimitiveValue, primitive),
+                (NotPrimitiveOrStringsValue, strings),
+            ];
+            for (when, want) in verdicts.into_iter().chain([(Present, Keep)]) {
+                assert_eq!(when.answer(&value), want, "{value} {when:?}");
+            }
         }
     }
 }

@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
+use walkdir::WalkDir;
 
 use super::planned::WALK_EVERYTHING;
 use super::tests::{Emitted, emitted};
@@ -43,20 +44,10 @@ fn shared(dir: &str) -> PathBuf {
 
 /// The files under `dir` (and its subdirectories) named `*.ext`, sorted.
 fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir)
-        .expect("readable directory")
-        .flatten()
-    {
-        let p = entry.path();
-        if p.is_dir() {
-            out.extend(files(&p, ext));
-        } else if p.extension().is_some_and(|e| e == ext) {
-            out.push(p);
-        }
-    }
-    out.sort();
-    out
+    let walk = WalkDir::new(dir).follow_links(true).sort_by_file_name();
+    let all = walk.into_iter().map(|e| e.expect("readable").into_path());
+    all.filter(|p| p.is_file() && p.extension().is_some_and(|e| e == ext))
+        .collect()
 }
 
 /// Bodies of the corpus (requests, notifications, results typed by their request's method) and
