@@ -162,41 +162,35 @@ mod tests {
 
     #[test]
     fn bodies_are_moved_out_and_back_in_input_order() {
-        let mut f = json!({"method":"tools/list","params":{"cursor":"c"},"jsonrpc":"2.0","id":1});
-        let body = take_body(&mut f, REQUEST);
-        assert_eq!(body, json!({"method":"tools/list","params":{"cursor":"c"}}));
-        put_back(
-            &mut f,
-            REQUEST,
-            json!({"method":"tools/list","params":{"cursor":"d"}}),
-        );
-        assert_eq!(
-            serde_json::to_string(&f).unwrap(),
-            r#"{"method":"tools/list","params":{"cursor":"d"},"jsonrpc":"2.0","id":1}"#
-        );
-        let mut r = json!({"jsonrpc":"2.0","id":"x","result":{"a":1}});
         let result = BodyKind::Result(Direction::ServerToClient, ResultFor::method("m"));
-        assert_eq!(take_body(&mut r, result), json!({"a":1}));
-        put_back(&mut r, result, json!({"a":1,"resultType":"complete"}));
-        assert_eq!(
-            r,
-            json!({"jsonrpc":"2.0","id":"x","result":{"a":1,"resultType":"complete"}})
-        );
-    }
-
-    #[test]
-    fn a_materialized_params_is_appended() {
-        let mut f = json!({"jsonrpc":"2.0","id":1,"method":"tools/list"});
-        let _ = take_body(&mut f, REQUEST);
-        put_back(
-            &mut f,
-            REQUEST,
-            json!({"method":"tools/list","params":{"_meta":{}}}),
-        );
-        assert_eq!(
-            serde_json::to_string(&f).unwrap(),
-            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{}}}"#
-        );
+        for (kind, mut frame, body, emitted, written) in [
+            (
+                REQUEST,
+                json!({"method":"tools/list","params":{"cursor":"c"},"jsonrpc":"2.0","id":1}),
+                json!({"method":"tools/list","params":{"cursor":"c"}}),
+                json!({"method":"tools/list","params":{"cursor":"d"}}),
+                r#"{"method":"tools/list","params":{"cursor":"d"},"jsonrpc":"2.0","id":1}"#,
+            ),
+            (
+                result,
+                json!({"jsonrpc":"2.0","id":"x","result":{"a":1}}),
+                json!({"a":1}),
+                json!({"a":1,"resultType":"complete"}),
+                r#"{"jsonrpc":"2.0","id":"x","result":{"a":1,"resultType":"complete"}}"#,
+            ),
+            // A materialized `params` is appended.
+            (
+                REQUEST,
+                json!({"jsonrpc":"2.0","id":1,"method":"tools/list"}),
+                json!({"method":"tools/list"}),
+                json!({"method":"tools/list","params":{"_meta":{}}}),
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{}}}"#,
+            ),
+        ] {
+            assert_eq!(take_body(&mut frame, kind), body, "{written}");
+            put_back(&mut frame, kind, emitted);
+            assert_eq!(serde_json::to_string(&frame).unwrap(), written);
+        }
     }
 
     #[test]

@@ -450,33 +450,24 @@ mod tests {
 
     #[test]
     fn emitted_bodies_split_into_method_and_params() {
-        let body = br#"{"method":"a\"b","params":{"x":[1,{"y":"}"}],"z":null}}"#;
-        let params = &br#"{"x":[1,{"y":"}"}],"z":null}"#[..];
-        assert_eq!(
-            method_and_params(body),
-            Some((&br#""a\"b""#[..], Some(params)))
-        );
-        // Escapes at the ends of strings, and strings that never end.
-        let body = br#"{"method":"\\"}"#;
-        assert_eq!(method_and_params(body), Some((&br#""\\""#[..], None)));
-        assert_eq!(
-            method_and_params(br#"{"method":"\""}"#),
-            Some((&br#""\"""#[..], None))
-        );
-        for bad in [
-            &b"{}"[..],
-            b"{\"method\":\"m\"",
-            br#"{"method":"ab\"}"#,
-            br#"{"method":"ab\}"#,
-            br#"{"method":"m","x":1}"#,
-            br#"{"params":{},"method":"m"}"#,
+        let split = |method: &'static [u8], params| Some((method, params));
+        for (body, want) in [
+            (
+                &br#"{"method":"a\"b","params":{"x":[1,{"y":"}"}],"z":null}}"#[..],
+                split(br#""a\"b""#, Some(&br#"{"x":[1,{"y":"}"}],"z":null}"#[..])),
+            ),
+            // Escapes at the ends of strings, and strings that never end.
+            (br#"{"method":"\\"}"#, split(br#""\\""#, None)),
+            (br#"{"method":"\""}"#, split(br#""\"""#, None)),
+            (b"{}", None),
+            (b"{\"method\":\"m\"", None),
+            (br#"{"method":"ab\"}"#, None),
+            (br#"{"method":"ab\}"#, None),
+            (br#"{"method":"m","x":1}"#, None),
+            (br#"{"params":{},"method":"m"}"#, None),
         ] {
-            assert_eq!(
-                method_and_params(bad),
-                None,
-                "{}",
-                String::from_utf8_lossy(bad)
-            );
+            let text = String::from_utf8_lossy(body);
+            assert_eq!(method_and_params(body), want, "{text}");
         }
     }
 

@@ -171,34 +171,34 @@ mod tests {
     }
 
     #[test]
-    fn numbers_count_blank_lines_and_strip_terminators() {
-        let got = lines(&b"a\r\n\n  \nb\nc"[..], 100);
-        assert_eq!(
-            got,
-            vec![
-                (1, Ok(b"a".to_vec())),
-                (4, Ok(b"b".to_vec())),
-                (5, Ok(b"c".to_vec()))
-            ]
-        );
-    }
-
-    #[test]
-    fn long_lines_are_skipped_and_the_stream_goes_on() {
-        let mut input = vec![b'x'; 1000];
-        input.extend_from_slice(b"\nok\n");
-        input.extend(std::iter::repeat_n(b'y', 50));
-        input.extend_from_slice(b"\r\nlast");
-        let got = lines(&input[..], 10);
-        assert_eq!(
-            got,
-            vec![
-                (1, Err(1000)),
-                (2, Ok(b"ok".to_vec())),
-                (3, Err(50)),
-                (4, Ok(b"last".to_vec()))
-            ]
-        );
+    fn lines_are_numbered_stripped_and_judged_by_the_limit() {
+        let ok = |n: usize, b: &[u8]| (n, Ok(b.to_vec()));
+        let mut long = vec![b'x'; 1000];
+        long.extend_from_slice(b"\nok\n");
+        long.extend(std::iter::repeat_n(b'y', 50));
+        long.extend_from_slice(b"\r\nlast");
+        for (case, input, max, want) in [
+            (
+                "numbers count blank lines, terminators are stripped",
+                &b"a\r\n\n  \nb\nc"[..],
+                100,
+                vec![ok(1, b"a"), ok(4, b"b"), ok(5, b"c")],
+            ),
+            (
+                "long lines are skipped and the stream goes on",
+                &long,
+                10,
+                vec![(1, Err(1000)), ok(2, b"ok"), (3, Err(50)), ok(4, b"last")],
+            ),
+            (
+                "a line exactly at the limit is kept",
+                b"0123456789\r\n01234567890\n",
+                10,
+                vec![ok(1, b"0123456789"), (2, Err(11))],
+            ),
+        ] {
+            assert_eq!(lines(input, max), want, "{case}");
+        }
     }
 
     /// `len` bytes of `x`, then `\n` and `tail`, produced as they are read (never held).
@@ -260,11 +260,5 @@ mod tests {
             let got = lines(io::BufReader::with_capacity(capacity, input), 10);
             assert_eq!(got, whole, "buffer of {capacity} bytes");
         }
-    }
-
-    #[test]
-    fn a_line_exactly_at_the_limit_is_kept() {
-        let got = lines(&b"0123456789\r\n01234567890\n"[..], 10);
-        assert_eq!(got, vec![(1, Ok(b"0123456789".to_vec())), (2, Err(11))]);
     }
 }
