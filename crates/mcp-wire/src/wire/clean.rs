@@ -14,7 +14,7 @@
 use foldhash::{HashMap, HashSet};
 use std::sync::OnceLock;
 
-use super::ledger::{Action, EDGES, LEDGER, MEMBERS, MemberAction, TYPES};
+use super::ledger::{Action, ByName, EDGES, LEDGER, MEMBERS, MemberAction, TYPES};
 use crate::ProtocolVersion;
 use crate::facts::{self, TypeKind, TypeRef};
 
@@ -33,29 +33,10 @@ pub(crate) fn clean_bits(name: &str) -> u16 {
     INDEX.get_or_init(build).get(name).copied().unwrap_or(0)
 }
 
-/// The fields of one object type whose values never need shaping at some revisions: the emitter
-/// writes such a field's value unwrapped even when the object itself is walked.
-#[derive(Debug, Default)]
-pub(crate) struct FieldTable {
-    /// Field name and the [`clean_bit`]s at which its value needs nothing.
-    fields: Vec<(&'static str, u16)>,
-    /// A bit per `len % 64` of the field names (most lookups end here).
-    lengths: u64,
-}
-
-impl FieldTable {
-    /// The [`clean_bit`]s of `field`'s value; 0 when unknown.
-    #[inline]
-    pub fn clean_bits(&self, field: &str) -> u16 {
-        if self.lengths & (1 << (field.len() % 64)) == 0 {
-            return 0;
-        }
-        self.fields
-            .iter()
-            .find(|(name, _)| *name == field)
-            .map_or(0, |(_, bits)| *bits)
-    }
-}
+/// The fields of one object type whose values never need shaping at some revisions, each with
+/// the [`clean_bit`]s at which its value needs nothing: the emitter writes such a field's value
+/// unwrapped even when the object itself is walked.
+pub(crate) type FieldTable = ByName<u16>;
 
 /// The field table of the object type `name`, if its facts list fields worth one (values that
 /// are objects, arrays or open JSON; scalars cost nothing to walk).
@@ -108,9 +89,7 @@ fn build_field_tables() -> HashMap<&'static str, FieldTable> {
     let mut out: HashMap<&'static str, FieldTable> = HashMap::default();
     for ((owner, field), b) in bits {
         if b != 0 {
-            let table = out.entry(owner).or_default();
-            table.fields.push((field, b));
-            table.lengths |= 1 << (field.len() % 64);
+            out.entry(owner).or_default().push(field, b);
         }
     }
     out
@@ -209,6 +188,13 @@ mod tests {
         clean_bits(name) & clean_bit(v, report) != 0
     }
 
+    /// The clean bits of the value of `owner.field` (0: not in the owner's table).
+    fn field(owner: &str, field: &str) -> u16 {
+        field_table(owner)
+            .and_then(|t| t.get(field))
+            .map_or(0, |b| *b)
+    }
+
     #[test]
     fn own_rows_make_a_type_dirty() {
         // resultType is stripped below 2026-07-28.
@@ -243,21 +229,15 @@ mod tests {
     fn field_tables_follow_the_field_types() {
         let v4 = clean_bit(V2025_11_25, false);
         let v1 = clean_bit(V2024_11_05, false);
-        let content = field_table("CallToolResult").map_or(0, |t| t.clean_bits("content"));
+        let content = field("CallToolResult", "content");
         // Content blocks need nothing at 2025-11-25, but audio is absent at 2024-11-05.
         assert_ne!(content & v4, 0);
         assert_eq!(content & v1, 0);
         // Scalars are not listed (nothing to save), nor is `_meta`.
-        assert_eq!(
-            field_table("CallToolResult").map_or(0, |t| t.clean_bits("isError")),
-            0
-        );
-        assert_eq!(
-            field_table("CallToolResult").map_or(0, |t| t.clean_bits("_meta")),
-            0
-        );
+        assert_eq!(field("CallToolResult", "isError"), 0);
+        assert_eq!(field("CallToolResult", "_meta"), 0);
         // The emitter's own edge: ClientCapabilities.roots is a RootsCapability.
-        let roots = field_table("ClientCapabilities").map_or(0, |t| t.clean_bits("roots"));
+        let roots = field("ClientCapabilities", "roots");
         assert_eq!(roots & !clean_bits("RootsCapability"), 0);
     }
 

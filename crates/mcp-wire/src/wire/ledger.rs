@@ -798,6 +798,34 @@ pub static OPAQUE: &[(&str, &str)] = &[
     ("Tool", "outputSchema"), ("ToolUseContent", "input"),
 ];
 
+/// Values by name, with a bit per `len % 64` of the names: most names asked for have no value
+/// and are turned away by one test instead of a scan.
+#[derive(Debug, Default)]
+pub(crate) struct ByName<T> {
+    entries: Vec<(&'static str, T)>,
+    lengths: u64,
+}
+
+impl<T> ByName<T> {
+    /// Adds `value` as the value of `name`.
+    pub fn push(&mut self, name: &'static str, value: T) {
+        self.lengths |= 1 << (name.len() % 64);
+        self.entries.push((name, value));
+    }
+
+    /// The value of `name`, if it has one.
+    #[inline]
+    pub fn get(&self, name: &str) -> Option<&T> {
+        if self.lengths & (1 << (name.len() % 64)) == 0 {
+            return None;
+        }
+        self.entries
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v)
+    }
+}
+
 /// Everything the emitter knows about one owner, gathered from the tables once.
 #[derive(Debug, Default)]
 pub(crate) struct OwnerInfo {
@@ -809,18 +837,14 @@ pub(crate) struct OwnerInfo {
     pub edges: Vec<(&'static str, &'static str)>,
     pub opaque: Vec<&'static str>,
     /// Per field with any decision: everything the emitter needs, resolved per revision.
-    pub plans: Vec<FieldPlan>,
+    pub plans: ByName<FieldPlan>,
     /// Per revision (by index): a bit per row of `rows` that refuses the field's absence there.
     pub absent: [u64; ProtocolVersion::COUNT],
-    /// A bit per `len % 64` of the plan names: most fields have no plan and are turned away by
-    /// one test instead of a scan.
-    plan_lengths: u64,
 }
 
 /// What the emitter does with one field of one owner, per revision (precomputed).
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(crate) struct FieldPlan {
-    pub name: &'static str,
     /// The row that applies at each revision (by index), with its index in `OwnerInfo::rows`.
     pub rows: [Option<(usize, &'static LedgerRow)>; ProtocolVersion::COUNT],
     pub opaque: bool,
@@ -828,15 +852,6 @@ pub(crate) struct FieldPlan {
 }
 
 impl OwnerInfo {
-    /// The plan of `field`, if it has any decision.
-    #[inline]
-    pub fn plan(&self, field: &str) -> Option<&FieldPlan> {
-        if self.plan_lengths & (1 << (field.len() % 64)) == 0 {
-            return None;
-        }
-        self.plans.iter().find(|p| p.name == field)
-    }
-
     fn build_plans(&mut self) {
         let mut names: Vec<&'static str> = Vec::new();
         let all = self
@@ -850,30 +865,19 @@ impl OwnerInfo {
                 names.push(n);
             }
         }
-        self.plans = names
-            .into_iter()
-            .map(|name| {
-                let mut rows = [None; ProtocolVersion::COUNT];
-                for v in crate::ProtocolVersion::ALL {
-                    rows[v.index()] = self
-                        .rows
-                        .iter()
-                        .enumerate()
-                        .find(|(_, r)| r.field == name && r.revisions.contains(v))
-                        .map(|(i, r)| (i, *r));
-                }
-                FieldPlan {
-                    name,
-                    rows,
-                    opaque: self.is_opaque(name),
-                    edge: self.edge(name),
-                }
-            })
-            .collect();
-        self.plan_lengths = self
-            .plans
-            .iter()
-            .fold(0, |mask, p| mask | 1 << (p.name.len() % 64));
+        for name in names {
+            let mut rows = [None; ProtocolVersion::COUNT];
+            for v in crate::ProtocolVersion::ALL {
+                rows[v.index()] = self
+                    .rows
+                    .iter()
+                    .enumerate()
+                    .find(|(_, r)| r.field == name && r.revisions.contains(v))
+                    .map(|(i, r)| (i, *r));
+            }
+            let (opaque, edge) = (self.is_opaque(name), self.edge(name));
+            self.plans.push(name, FieldPlan { rows, opaque, edge });
+        }
         assert!(self.rows.len() <= 64, "an owner has at most 64 ledger rows");
         for v in crate::ProtocolVersion::ALL {
             self.absent[v.index()] = self

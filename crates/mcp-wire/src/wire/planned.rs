@@ -533,7 +533,7 @@ fn decide(
     let mut passed = None;
     // What the row asks of the value.
     let mut row_check = Check::None;
-    if let Some(plan) = owner.and_then(|o| o.plan(key)) {
+    if let Some(plan) = owner.and_then(|o| o.plans.get(key)) {
         if let Some((i, row)) = plan.rows[v.index()] {
             match row.action {
                 Action::Pass if mode != Mode::Strict => {
@@ -633,7 +633,7 @@ fn decide(
     let write = match row_check {
         Check::Shape(..) => Write::Plain,
         Check::NotArray(_) => walk(shape, None, bit),
-        _ if table.is_some_and(|t| t.clean_bits(key) & bit != 0) => Write::Plain,
+        _ if table.and_then(|t| t.get(key)).is_some_and(|b| b & bit != 0) => Write::Plain,
         _ => walk(shape, edge, bit),
     };
     act(write, row_check)
