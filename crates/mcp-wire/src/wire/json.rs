@@ -167,12 +167,16 @@ pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
 }
 
-/// Writes a number through `serde_json`'s formatter (the same digits by construction).
+/// Writes a number through `serde_json`'s formatter (the same digits by construction); a float
+/// that is not finite is `null`, as `serde_json` writes it.
 macro_rules! numbers {
-    ($($method:ident($ty:ty) => $write:ident;)*) => {
+    ($($method:ident($ty:ty) => $write:ident $(if $finite:ident)?;)*) => {
         $(
             #[inline]
             fn $method(self, v: $ty) -> Result<()> {
+                $(if !v.$finite() {
+                    return self.serialize_unit();
+                })?
                 infallible(CompactFormatter.$write(self.out, v))
             }
         )*
@@ -201,6 +205,8 @@ impl<'a, 'w> ser::Serializer for &'w mut JsonWriter<'a> {
         serialize_u32(u32) => write_u32;
         serialize_u64(u64) => write_u64;
         serialize_u128(u128) => write_u128;
+        serialize_f32(f32) => write_f32 if is_finite;
+        serialize_f64(f64) => write_f64 if is_finite;
     }
 
     #[inline]
@@ -208,22 +214,6 @@ impl<'a, 'w> ser::Serializer for &'w mut JsonWriter<'a> {
         self.out
             .extend_from_slice(if v { b"true" } else { b"false" });
         Ok(())
-    }
-
-    fn serialize_f32(self, v: f32) -> Result<()> {
-        if v.is_finite() {
-            infallible(CompactFormatter.write_f32(self.out, v))
-        } else {
-            self.serialize_unit()
-        }
-    }
-
-    fn serialize_f64(self, v: f64) -> Result<()> {
-        if v.is_finite() {
-            infallible(CompactFormatter.write_f64(self.out, v))
-        } else {
-            self.serialize_unit()
-        }
     }
 
     fn serialize_char(self, v: char) -> Result<()> {
@@ -436,16 +426,17 @@ impl<'w, 'a> Compound<'w, 'a> {
     }
 }
 
-/// The sequence-like traits: each element is a value after a separator.
-macro_rules! elements {
-    ($($trait:ident::$method:ident),+) => {
+/// The traits of arrays and objects: a sequence's element (or tuple field) is a value after a
+/// separator; a struct's field a key and a value ([`Compound::field`]).
+macro_rules! compound {
+    ($($trait:ident::$method:ident($($key:ident: $k:ty)?) => $write:ident;)+) => {
         $(
             impl ser::$trait for Compound<'_, '_> {
                 type Ok = ();
                 type Error = Error;
                 #[inline]
-                fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-                    self.element(value)
+                fn $method<T: Serialize + ?Sized>(&mut self, $($key: $k,)? value: &T) -> Result<()> {
+                    self.$write($($key,)? value)
                 }
                 #[inline]
                 fn end(self) -> Result<()> {
@@ -456,12 +447,14 @@ macro_rules! elements {
     };
 }
 
-elements!(
-    SerializeSeq::serialize_element,
-    SerializeTuple::serialize_element,
-    SerializeTupleStruct::serialize_field,
-    SerializeTupleVariant::serialize_field
-);
+compound! {
+    SerializeSeq::serialize_element() => element;
+    SerializeTuple::serialize_element() => element;
+    SerializeTupleStruct::serialize_field() => element;
+    SerializeTupleVariant::serialize_field() => element;
+    SerializeStruct::serialize_field(key: &'static str) => field;
+    SerializeStructVariant::serialize_field(key: &'static str) => field;
+}
 
 impl ser::SerializeMap for Compound<'_, '_> {
     type Ok = ();
@@ -489,43 +482,12 @@ impl ser::SerializeMap for Compound<'_, '_> {
     }
 }
 
-impl ser::SerializeStruct for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        self.field(key, value)
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl ser::SerializeStructVariant for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        self.field(key, value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-/// `serde::Serializer` methods (without type parameters) that all fail with `$err`.
+/// `serde::Serializer` methods that all fail with `$err` (`<T>`: a method generic over the
+/// value it is given).
 macro_rules! refusing {
-    ($err:expr; $($method:ident($($arg:ty),*) -> $ret:ty),* $(,)?) => {
+    ($err:expr; $($method:ident $(<$t:ident>)? ($($arg:ty),*) -> $ret:ty),* $(,)?) => {
         $(
-            fn $method(self, $(_: $arg),*) -> ::std::result::Result<$ret, Self::Error> {
+            fn $method $(<$t: Serialize + ?Sized>)? (self, $(_: $arg),*) -> Result<$ret> {
                 Err($err)
             }
         )*
@@ -537,20 +499,23 @@ fn not_a_str() -> Error {
     ser::Error::custom("expected a string")
 }
 
+/// The one-entry map `{key: null}`.
+struct OneKey<'k, K: ?Sized>(&'k K);
+
+impl<K: Serialize + ?Sized> Serialize for OneKey<'_, K> {
+    fn serialize<S: ser::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use ser::SerializeMap;
+        let mut map = s.serialize_map(Some(1))?;
+        map.serialize_entry(self.0, &())?;
+        map.end()
+    }
+}
+
 /// Writes a map key that is not a string as `serde_json` writes it (a scalar in quotes, or its
-/// refusal): the text of the one-entry map `{key: null}` without the rest.
+/// refusal): the text of its [`OneKey`] map without the rest.
 #[cold]
 #[inline(never)]
 fn serde_json_key<T: Serialize + ?Sized>(out: &mut Vec<u8>, key: &T) -> Result<()> {
-    struct OneKey<'k, K: ?Sized>(&'k K);
-    impl<K: Serialize + ?Sized> Serialize for OneKey<'_, K> {
-        fn serialize<S: ser::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-            use ser::SerializeMap;
-            let mut map = s.serialize_map(Some(1))?;
-            map.serialize_entry(self.0, &())?;
-            map.end()
-        }
-    }
     let text = serde_json::to_vec(&OneKey(key))?;
     let key = text
         .strip_prefix(b"{")
@@ -606,29 +571,10 @@ impl<F: FnOnce(&str)> ser::Serializer for StrOnly<F> {
         serialize_map(Option<usize>) -> Impossible<(), Error>,
         serialize_struct(&'static str, usize) -> Impossible<(), Error>,
         serialize_struct_variant(&'static str, u32, &'static str, usize) -> Impossible<(), Error>,
+        serialize_some<T>(&T) -> (),
+        serialize_newtype_struct<T>(&'static str, &T) -> (),
+        serialize_newtype_variant<T>(&'static str, u32, &'static str, &T) -> (),
     );
-
-    fn serialize_some<T: Serialize + ?Sized>(self, _value: &T) -> Result<()> {
-        Err(not_a_str())
-    }
-
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        _value: &T,
-    ) -> Result<()> {
-        Err(not_a_str())
-    }
-
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _value: &T,
-    ) -> Result<()> {
-        Err(not_a_str())
-    }
 }
 
 #[cfg(test)]
