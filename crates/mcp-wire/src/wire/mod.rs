@@ -171,7 +171,7 @@ pub fn serialize_for<B: WireBody + ?Sized>(
     target: impl Into<EmitTarget>,
 ) -> Result<Value, EmitError> {
     let target = target.into();
-    let mut values = Values::new();
+    let mut values = Values::new(target.version);
     body.emit_into(target, &mut values)?;
     values.value().ok_or_else(|| no_value(target.version))
 }
@@ -185,7 +185,7 @@ pub fn serialize_for_report<B: WireBody + ?Sized>(
     let mut reporting = Reporting::new(target.version);
     body.emit_into(target, &mut reporting)?;
     let value = reporting.value().ok_or_else(|| no_value(target.version))?;
-    Ok((value, reporting.report()))
+    Ok((value, reporting.report))
 }
 
 /// Appends the compact JSON text of `body` at `target` to `out` (UTF-8, as `serde_json`

@@ -78,6 +78,14 @@ fn not_an_object(found: &str) -> Refused {
     )
 }
 
+/// `value` as plain serde makes it a `serde_json::Value`.
+#[inline]
+fn to_value<T: Serialize + ?Sized>(value: &T) -> Result<Value, Refused> {
+    value
+        .serialize(serde_json::value::Serializer)
+        .map_err(serialization)
+}
+
 /// Appends compact JSON text to a buffer.
 pub struct Bytes<'a> {
     out: &'a mut Vec<u8>,
@@ -211,8 +219,8 @@ pub struct ValueSink<const REPORTS: bool> {
     done: Option<Value>,
     /// The current path (tracked only when `REPORTS`).
     path: JsonPath,
-    /// Kept only when `REPORTS`.
-    report: EmissionReport,
+    /// The report (kept only when `REPORTS`).
+    pub report: EmissionReport,
 }
 
 /// Builds a `serde_json::Value`.
@@ -221,26 +229,6 @@ pub type Values = ValueSink<false>;
 /// Builds a `serde_json::Value` and the report of what the emission changed.
 pub type Reporting = ValueSink<true>;
 
-impl Values {
-    /// An empty output.
-    #[inline]
-    pub fn new() -> Self {
-        ValueSink::keeping(EmissionReport::new(ProtocolVersion::LATEST))
-    }
-}
-
-impl Reporting {
-    /// An empty output for an emission at `version`, with its empty report.
-    pub fn new(version: ProtocolVersion) -> Self {
-        ValueSink::keeping(EmissionReport::new(version))
-    }
-
-    /// The report.
-    pub fn report(self) -> EmissionReport {
-        self.report
-    }
-}
-
 #[derive(Debug)]
 enum Container {
     Object(Map<String, Value>, String),
@@ -248,13 +236,14 @@ enum Container {
 }
 
 impl<const REPORTS: bool> ValueSink<REPORTS> {
-    /// An empty output keeping `report`.
-    fn keeping(report: EmissionReport) -> Self {
+    /// An empty output for an emission at `version`, with its empty report.
+    #[inline]
+    pub fn new(version: ProtocolVersion) -> Self {
         ValueSink {
             open: Vec::new(),
             done: None,
             path: JsonPath::root(),
-            report,
+            report: EmissionReport::new(version),
         }
     }
 
@@ -283,10 +272,7 @@ impl<const REPORTS: bool> ValueSink<REPORTS> {
         let mut out = Map::new();
         out.insert("jsonrpc".into(), Value::from("2.0"));
         if let Some(id) = id {
-            out.insert(
-                "id".into(),
-                serde_json::to_value(id).map_err(serialization)?,
-            );
+            out.insert("id".into(), to_value(id)?);
         }
         match (member, interior) {
             (Some(m), Some(v)) => {
@@ -314,10 +300,7 @@ impl<const REPORTS: bool> Sink for ValueSink<REPORTS> {
 
     #[inline]
     fn plain<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Refused> {
-        let value = value
-            .serialize(serde_json::value::Serializer)
-            .map_err(serialization)?;
-        self.put(value);
+        self.put(to_value(value)?);
         Ok(())
     }
 
@@ -326,9 +309,7 @@ impl<const REPORTS: bool> Sink for ValueSink<REPORTS> {
         value: &T,
         check: ScalarCheck,
     ) -> Result<(), Refused> {
-        let value = value
-            .serialize(serde_json::value::Serializer)
-            .map_err(serialization)?;
+        let value = to_value(value)?;
         check.judge(Scalar::of_value(&value))?;
         self.put(value);
         Ok(())
