@@ -293,18 +293,15 @@ pub enum Check {
     None,
     /// A scalar of a 2026-07-28 role, as written.
     Scalar(ScalarCheck),
-    /// Not an array (a [`RefuseWhen::Array`] row).
-    NotArray(&'static LedgerRow),
-    /// A JSON object (a [`RefuseWhen::NotObject`] row), whose root `type` is `"object"` for a
-    /// [`RefuseWhen::NotObjectSchema`] row.
-    Shape(&'static LedgerRow, RefuseWhen),
+    /// What a refusing ledger row asks of the value: not an array ([`RefuseWhen::Array`]), a
+    /// JSON object (whose root `type` is `"object"` for [`RefuseWhen::NotObjectSchema`]), or
+    /// elicitation answers, each judged by [`RefuseWhen::answer`].
+    Row(&'static LedgerRow, RefuseWhen),
     /// A JSON object (the client identity in a 2026-07-28 request's `_meta`).
     MetaObject,
     /// An object whose entries are counted; the member's flag is set only when it has some (an
     /// input-required result's `inputRequests`).
     Entries,
-    /// Elicitation answers, each judged by the row's [`RefuseWhen::answer`].
-    Answers(&'static LedgerRow, RefuseWhen),
 }
 
 /// A scalar member a 2026-07-28 role checks as it is written: its row of
@@ -545,21 +542,11 @@ fn decide(
                 // The object's end checks that it was written.
                 Action::Refuse(RefuseWhen::Absent) => seen = 1 << i,
                 Action::Refuse(RefuseWhen::Present) => return MemberStep::just(Write::Refuse(row)),
-                Action::Refuse(RefuseWhen::Array) => row_check = Check::NotArray(row),
-                Action::Refuse(when @ (RefuseWhen::NotObject | RefuseWhen::NotObjectSchema)) => {
-                    row_check = Check::Shape(row, when);
-                }
-                Action::Refuse(
-                    when @ (RefuseWhen::NotPrimitiveValue | RefuseWhen::NotPrimitiveOrStringsValue),
-                ) => {
-                    return MemberStep {
-                        check: Check::Answers(row, when),
-                        ..MemberStep::just(Write::Plain)
-                    };
-                }
+                Action::Refuse(when) => row_check = Check::Row(row, when),
             }
         }
-        if !opaque && !matches!(row_check, Check::Shape(..)) {
+        // Only the array check gives way to an edge or an opaque value.
+        if !opaque && !matches!(row_check, Check::Row(_, when) if when != RefuseWhen::Array) {
             if plan.opaque {
                 opaque = true;
             } else if plan.edge.is_some() {
@@ -631,8 +618,8 @@ fn decide(
         return act(Write::Walk(how), check);
     }
     let write = match row_check {
-        Check::Shape(..) => Write::Plain,
-        Check::NotArray(_) => walk(shape, None, bit),
+        Check::Row(_, RefuseWhen::Array) => walk(shape, None, bit),
+        Check::Row(..) => Write::Plain,
         _ if table.and_then(|t| t.get(key)).is_some_and(|b| b & bit != 0) => Write::Plain,
         _ => walk(shape, edge, bit),
     };
@@ -816,12 +803,11 @@ fn checked<S: Sink, T: Describe + ?Sized>(
     let v = e.version;
     match act.check {
         Check::Scalar(check) => e.sink.plain_checked(value, check)?,
-        Check::Answers(row, when) => with_object(value, |m| answers(e, m, row, when))?,
-        Check::NotArray(row) if value.is_seq() => {
+        Check::Row(row, RefuseWhen::Array) if value.is_seq() => {
             let is = format_args!("is an array, which {v} cannot carry");
             return Err(Refused::row(row, EmitErrorKind::NotExpressible, is));
         }
-        Check::Shape(row, when) => {
+        Check::Row(row, when @ (RefuseWhen::NotObject | RefuseWhen::NotObjectSchema)) => {
             let fits = with_object(value, |m| {
                 m.is_some_and(|m| {
                     when != RefuseWhen::NotObjectSchema
@@ -849,7 +835,8 @@ fn checked<S: Sink, T: Describe + ?Sized>(
                 .or_else(|| value.json_object().map(Map::len));
             return Ok(entries.is_some_and(|n| n > 0));
         }
-        Check::NotArray(_) | Check::None => write(e, act.write, value)?,
+        Check::Row(_, RefuseWhen::Array) | Check::None => write(e, act.write, value)?,
+        Check::Row(row, when) => with_object(value, |m| answers(e, m, row, when))?,
     }
     Ok(true)
 }
