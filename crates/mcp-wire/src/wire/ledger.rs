@@ -552,43 +552,32 @@ impl OlderForm {
         use serde_json::Value;
         match self {
             OlderForm::EnumNames => {
-                let Value::Object(map) = value else {
+                let Value::Object(mut map) = value else {
                     return Err("it is not an object".to_owned());
                 };
                 if map.contains_key("enum") || map.contains_key("enumNames") {
                     return Err("it already has enum or enumNames keys".to_owned());
                 }
-                if !map.contains_key("oneOf") {
+                let Some(at) = map.keys().position(|k| k == "oneOf") else {
                     return Err("it has no oneOf choices".to_owned());
-                }
-                let mut out = serde_json::Map::with_capacity(map.len() + 1);
-                for (k, x) in map {
-                    if k != "oneOf" {
-                        out.insert(k, x);
-                        continue;
+                };
+                let Some(Value::Array(options)) = map.shift_remove("oneOf") else {
+                    return Err("oneOf is not an array".to_owned());
+                };
+                // Each choice's const and title, in place of the oneOf.
+                let choice = |o: Value| match (o.get("const"), o.get("title"), o.as_object()) {
+                    (Some(c @ Value::String(_)), Some(t @ Value::String(_)), Some(m))
+                        if m.len() == 2 =>
+                    {
+                        Ok((c.clone(), t.clone()))
                     }
-                    let Value::Array(options) = x else {
-                        return Err("oneOf is not an array".to_owned());
-                    };
-                    let mut values = Vec::with_capacity(options.len());
-                    let mut titles = Vec::with_capacity(options.len());
-                    for o in options {
-                        match (
-                            o.get("const"),
-                            o.get("title"),
-                            o.as_object().map(|m| m.len()),
-                        ) {
-                            (Some(Value::String(c)), Some(Value::String(t)), Some(2)) => {
-                                values.push(Value::String(c.clone()));
-                                titles.push(Value::String(t.clone()));
-                            }
-                            _ => return Err(format!("choice {o} is not a const with a title")),
-                        }
-                    }
-                    out.insert("enum".to_owned(), Value::Array(values));
-                    out.insert("enumNames".to_owned(), Value::Array(titles));
-                }
-                Ok(Value::Object(out))
+                    _ => Err(format!("choice {o} is not a const with a title")),
+                };
+                let pairs = options.into_iter().map(choice);
+                let (values, titles): (Vec<_>, Vec<_>) = pairs.collect::<Result<_, _>>()?;
+                map.shift_insert(at, "enum".to_owned(), Value::Array(values));
+                map.shift_insert(at + 1, "enumNames".to_owned(), Value::Array(titles));
+                Ok(Value::Object(map))
             }
         }
     }
