@@ -184,6 +184,7 @@ impl<'a> RawFrame<'a> {
     /// `method`, `result`, `error`, the members' kinds) and the members stay text. Not JSON is
     /// `-32700`; a bad envelope `-32600`, with the id when it is usable.
     pub fn split(text: &'a str) -> Result<RawFrame<'a>, FrameError> {
+        use ParseErrorKind::{InvalidEnvelope, Syntax};
         // The envelope is the same at every revision: its faults name no one revision.
         let fault = |kind, path, id, message: String| {
             let any = VersionLike::Unknown("any revision".into());
@@ -194,26 +195,19 @@ impl<'a> RawFrame<'a> {
                 error,
             }
         };
-        let not_json = |e: serde_json::Error| {
-            fault(
-                ParseErrorKind::Syntax,
-                JsonPath::root(),
-                None,
-                e.to_string(),
-            )
-        };
-        let invalid = |path, id, message| fault(ParseErrorKind::InvalidEnvelope, path, id, message);
+        let not_json = |e: serde_json::Error| fault(Syntax, JsonPath::root(), None, e.to_string());
+        let invalid = |path, id, message| fault(InvalidEnvelope, path, id, message);
         // A derived struct also reads a JSON array (positionally): only an object is a frame.
         let first = text.trim_start().bytes().next();
-        let split: Split<'a> = match serde_json::from_str(text) {
-            Ok(split) if first == Some(b'{') => split,
-            Err(e) if first == Some(b'{') && !e.is_data() => return Err(not_json(e)),
-            read => {
+        let split: Split<'a> = match (first, serde_json::from_str(text)) {
+            (Some(b'{'), Ok(split)) => split,
+            (Some(b'{'), Err(e)) if !e.is_data() => return Err(not_json(e)),
+            (first, read) => {
                 // Not JSON at all is the parse error, even when serde saw the shape first.
                 serde_json::from_str::<serde::de::IgnoredAny>(text).map_err(not_json)?;
-                let message = match read {
-                    Err(e) if first == Some(b'{') => format!("not a JSON-RPC message: {e}"),
-                    _ if first == Some(b'[') => "a batch (JSON array) where one message was \
+                let message = match (first, read) {
+                    (Some(b'{'), Err(e)) => format!("not a JSON-RPC message: {e}"),
+                    (Some(b'['), _) => "a batch (JSON array) where one message was \
                         expected; batches exist only at 2025-03-26 (see JsonRpcFrame)"
                         .to_owned(),
                     _ => "expected a JSON-RPC object".to_owned(),
