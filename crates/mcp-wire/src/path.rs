@@ -145,6 +145,8 @@ mod tests {
     fn pointer_tokens_read_what_pointer_writes() {
         let p = JsonPath::root().key("_meta").key("a~b/c").index(3);
         assert_eq!(p.pointer(), "/_meta/a~0b~1c/3");
+        assert_eq!(JsonPath::root().pointer(), "");
+        assert_eq!(JsonPath::root().to_string(), "(root)");
         assert_eq!(
             pointer_tokens(&p.pointer()),
             Some(vec!["_meta".to_owned(), "a~b/c".to_owned(), "3".to_owned()])

@@ -264,22 +264,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pointers_escape_slash_and_tilde() {
-        let p = JsonPath::root()
-            .key("params")
-            .key("_meta")
-            .key("io.modelcontextprotocol/clientInfo")
-            .key("a~b")
-            .index(3);
-        assert_eq!(
-            p.pointer(),
-            "/params/_meta/io.modelcontextprotocol~1clientInfo/a~0b/3"
-        );
-        assert_eq!(JsonPath::root().pointer(), "");
-        assert_eq!(JsonPath::root().to_string(), "(root)");
-    }
-
-    #[test]
     fn codes_follow_json_rpc() {
         assert_eq!(ParseErrorKind::Syntax.code(), -32700);
         assert_eq!(ParseErrorKind::MissingMethod.code(), -32600);
