@@ -188,9 +188,7 @@ impl Sink for Bytes<'_> {
         }
         match member {
             Some(member) => {
-                self.out.push(b',');
-                write_str(self.out, member);
-                self.out.push(b':');
+                self.key(false, member, None);
                 body(self)?;
                 self.out.push(b'}');
             }
@@ -262,37 +260,6 @@ impl<const REPORTS: bool> ValueSink<REPORTS> {
             None => self.done = Some(value),
         }
     }
-
-    /// The frame of [`Sink::envelope`] around `interior`, the body written.
-    fn frame(
-        id: Option<&RequestId>,
-        member: Option<&'static str>,
-        interior: Option<Value>,
-    ) -> Result<Value, Refused> {
-        let mut out = Map::new();
-        out.insert("jsonrpc".into(), Value::from("2.0"));
-        if let Some(id) = id {
-            out.insert("id".into(), to_value(id)?);
-        }
-        match (member, interior) {
-            (Some(m), Some(v)) => {
-                out.insert(m.to_owned(), v);
-            }
-            (None, Some(Value::Object(fields))) => {
-                for (k, v) in fields {
-                    if k != "jsonrpc" && k != "id" {
-                        out.insert(k, v);
-                    }
-                }
-            }
-            (_, other) => {
-                return Err(not_an_object(
-                    &other.map_or_else(|| "nothing".to_owned(), |v| v.to_string()),
-                ));
-            }
-        }
-        Ok(Value::Object(out))
-    }
 }
 
 impl<const REPORTS: bool> Sink for ValueSink<REPORTS> {
@@ -359,9 +326,18 @@ impl<const REPORTS: bool> Sink for ValueSink<REPORTS> {
         member: Option<&'static str>,
         body: &mut dyn FnMut(&mut Self) -> Result<(), Refused>,
     ) -> Result<(), Refused> {
-        // The body is written on its own and framed; its changes are reported at their place
-        // in the frame.
-        let outer = (std::mem::take(&mut self.open), self.done.take());
+        // The frame's object, the body written as its last member: under `member`, or under no
+        // name and then its members moved into the frame. The body's changes are reported at
+        // their place in the frame.
+        self.open_object(3);
+        self.key(true, "jsonrpc", None);
+        self.plain("2.0")?;
+        if let Some(id) = id {
+            self.key(false, "id", None);
+            self.plain(id)?;
+        }
+        let key = member.unwrap_or("");
+        self.key(false, key, None);
         if let (true, Some(m)) = (REPORTS, member) {
             self.path.push(PathSegment::Key(m.to_owned()));
         }
@@ -369,11 +345,23 @@ impl<const REPORTS: bool> Sink for ValueSink<REPORTS> {
         if REPORTS && member.is_some() {
             self.path.pop();
         }
-        let interior = self.value();
-        (self.open, self.done) = outer;
         written?;
-        let frame = Self::frame(id, member, interior)?;
-        self.put(frame);
+        if let Some(Container::Object(frame, _)) = self.open.last_mut() {
+            match (member, frame.shift_remove(key)) {
+                (Some(m), Some(v)) => {
+                    frame.insert(m.to_owned(), v);
+                }
+                (None, Some(Value::Object(fields))) => {
+                    let members = fields.into_iter();
+                    frame.extend(members.filter(|(k, _)| k != "jsonrpc" && k != "id"));
+                }
+                (_, other) => {
+                    let found = other.map_or_else(|| "nothing".to_owned(), |v| v.to_string());
+                    return Err(not_an_object(&found));
+                }
+            }
+        }
+        self.close_object();
         Ok(())
     }
 
