@@ -125,7 +125,7 @@ fn build() -> HashMap<&'static str, u16> {
     let mut out: HashMap<&'static str, u16> = HashMap::default();
     for report in [false, true] {
         for v in ProtocolVersion::ALL {
-            // Dirty by their own rows; names only the ledger knows have unknown fields.
+            // Dirty by their own rows.
             let mut dirty: HashSet<&'static str> = LEDGER
                 .iter()
                 .filter(|r| r.revisions.contains(v) && (report || r.action != Action::Pass))
@@ -143,15 +143,9 @@ fn build() -> HashMap<&'static str, u16> {
                         .filter(|m| !matches!(m.action, MemberAction::Same(_)))
                         .map(|m| m.member),
                 )
-                .chain(
-                    LEDGER
-                        .iter()
-                        .map(|r| r.owner)
-                        .chain(TYPES.iter().map(|t| t.name))
-                        .filter(|n| !graph.contains_key(n)),
-                )
                 .collect();
-            // Propagate to everything that reaches a dirty name, until nothing changes.
+            // Propagate to everything that reaches a dirty name or one the graph does not know
+            // (its fields are unknown), until nothing changes.
             loop {
                 let before = dirty.len();
                 for (name, reaches) in &graph {
