@@ -954,37 +954,35 @@ mod tests {
     use super::*;
     use crate::ProtocolVersion;
 
-    #[test]
-    fn tables_are_sorted_and_unique() {
-        for w in LEDGER.windows(2) {
+    /// Each pair of neighbouring rows of `rows` in order by `key`; `unique`: no two alike.
+    fn sorted<T: fmt::Display, K: Ord>(rows: &[T], key: impl Fn(&T) -> K, unique: bool) {
+        for w in rows.windows(2) {
+            let (a, b) = (key(&w[0]), key(&w[1]));
             assert!(
-                (w[0].owner, w[0].field) <= (w[1].owner, w[1].field),
-                "LEDGER out of order at {} / {}",
+                a < b || (a == b && !unique),
+                "out of order at {} / {}",
                 w[0],
                 w[1]
             );
-            // Rows of one field cover disjoint revisions: one row answers each revision.
-            if (w[0].owner, w[0].field) == (w[1].owner, w[1].field) {
-                assert!(
-                    !w[0].revisions.contains_any(w[1].revisions),
-                    "{} and {} overlap",
-                    w[0],
-                    w[1]
-                );
-            }
         }
-        for w in TYPES.windows(2) {
-            assert!(w[0].name < w[1].name, "TYPES out of order at {}", w[1].name);
+    }
+
+    #[test]
+    fn tables_are_sorted_and_unique() {
+        sorted(LEDGER, |r| (r.owner, r.field), false);
+        sorted(TYPES, |t| t.name, true);
+        sorted(MEMBERS, |r| (r.union, r.member), true);
+        // Rows of one field cover disjoint revisions: one row answers each revision.
+        for w in LEDGER.windows(2) {
+            let (a, b) = (w[0], w[1]);
+            let same = (a.owner, a.field) == (b.owner, b.field);
+            assert!(
+                !same || !a.revisions.contains_any(b.revisions),
+                "{a} and {b} overlap"
+            );
         }
         for t in TYPES {
             assert!(t.nested.contains_all(t.body), "{t}: a body is also nested");
-        }
-        for w in MEMBERS.windows(2) {
-            assert!(
-                (w[0].union, w[0].member) < (w[1].union, w[1].member),
-                "MEMBERS out of order at {}",
-                w[1]
-            );
         }
         // A member row is found by its member alone (the emitter sees member names).
         for r in MEMBERS {
