@@ -443,16 +443,6 @@ fn bad_frames_are_refused_at_every_revision_as_values_judge_them() {
         assert_eq!(split.id, usable, "{text}");
     }
     check(reads);
-    // The transport unit that reads batches takes one at 2025-03-26 only.
-    let batch = json!([{"jsonrpc": "2.0", "method": "notifications/initialized"}]);
-    for v in ProtocolVersion::ALL {
-        let unit = crate::jsonrpc::JsonRpcFrame::<
-            crate::jsonrpc::RawRequest,
-            crate::jsonrpc::RawNotification,
-            crate::jsonrpc::JsonObject,
-        >::from_value_at(batch.clone(), &v.into());
-        assert_eq!(unit.is_ok(), v == V2025_03_26, "{v}");
-    }
 }
 
 #[test]
