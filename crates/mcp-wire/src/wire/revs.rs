@@ -128,12 +128,8 @@ mod tests {
     #[test]
     fn constructors() {
         assert_eq!(Revisions::before(V2025_06_18).iter().count(), 2);
-        assert_eq!(
-            Revisions::since(V2025_06_18),
-            [V2025_06_18, V2025_11_25, V2026_07_28]
-                .into_iter()
-                .collect()
-        );
+        let newer = Revisions::from_iter([V2025_06_18, V2025_11_25, V2026_07_28]);
+        assert_eq!(Revisions::since(V2025_06_18), newer);
         assert_eq!(Revisions::range(V2025_03_26, V2025_11_25).iter().count(), 3);
         assert_eq!(Revisions::except(V2025_11_25).iter().count(), 4);
         assert!(!Revisions::except(V2025_11_25).contains(V2025_11_25));
@@ -144,10 +140,7 @@ mod tests {
         );
         assert_eq!(Revisions::STATELESS, Revisions::only(V2026_07_28));
         assert_eq!(Revisions::ALL.iter().count(), ProtocolVersion::COUNT);
-        assert_eq!(
-            Revisions::only(V2026_07_28).to_string(),
-            "2026-07-28".to_owned()
-        );
+        assert_eq!(Revisions::only(V2026_07_28).to_string(), "2026-07-28");
         assert_eq!(Revisions::since(V2024_11_05), Revisions::ALL);
     }
 }

@@ -386,25 +386,14 @@ mod tests {
 
     #[test]
     fn injections_follow_the_role() {
-        let tools = RESULTS_2026
-            .iter()
-            .find(|s| s.name == "ListToolsResult")
-            .unwrap();
-        let keys: Vec<_> = ShapingRole::Result2026(tools)
-            .injections()
-            .map(|(_, m)| m.key)
-            .collect();
-        assert_eq!(keys, ["resultType", "ttlMs", "cacheScope"]);
-        let call = RESULTS_2026
-            .iter()
-            .find(|s| s.name == "CallToolResult")
-            .unwrap();
-        assert_eq!(ShapingRole::Result2026(call).injections().count(), 1);
-        let meta: Vec<_> = ShapingRole::ClientMeta
-            .injections()
-            .map(|(_, m)| m.key)
-            .collect();
-        assert_eq!(meta, [keys::PROTOCOL_VERSION]);
+        let injected =
+            |role: ShapingRole| role.injections().map(|(_, m)| m.key).collect::<Vec<_>>();
+        let result = |name| RESULTS_2026.iter().find(|s| s.name == name).unwrap();
+        let tools = injected(ShapingRole::Result2026(result("ListToolsResult")));
+        assert_eq!(tools, ["resultType", "ttlMs", "cacheScope"]);
+        let call = injected(ShapingRole::Result2026(result("CallToolResult")));
+        assert_eq!(call, ["resultType"]);
+        assert_eq!(injected(ShapingRole::ClientMeta), [keys::PROTOCOL_VERSION]);
         assert_eq!(
             SHAPED_MEMBERS[3]
                 .injected_scalar(ProtocolVersion::V2026_07_28, ShapingRole::ClientMeta)

@@ -252,12 +252,10 @@ fn requests_carry_the_meta_and_members_of_their_revision() {
     ];
     expect(rows);
     // E10: requestId is required except at 2025-11-25.
-    #[rustfmt::skip]
-    let (full, bare): (CancelledNotification, CancelledNotification) = (
-        body(json!({"method": "notifications/cancelled", "params": {"requestId": "abc", "reason": "user"}})),
-        body(json!({"method": "notifications/cancelled", "params": {"reason": "user"}})),
-    );
     let cancelled = |params: Value| json!({"method": "notifications/cancelled", "params": params});
+    let full: CancelledNotification =
+        body(cancelled(json!({"requestId": "abc", "reason": "user"})));
+    let bare: CancelledNotification = body(cancelled(json!({"reason": "user"})));
     #[rustfmt::skip]
     let rows = ProtocolVersion::ALL.into_iter().flat_map(|v| [
         (format!("e10 at {v}"), emitted(&full, v), json!({"body": cancelled(json!({"requestId": "abc", "reason": "user"}))})),

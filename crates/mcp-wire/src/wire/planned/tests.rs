@@ -9,11 +9,11 @@ use super::super::{MethodResult, parse_as, parse_result_for};
 use crate::ProtocolVersion::{self, *};
 use crate::model::{ClientNotification, ClientRequest};
 
-/// A client request parsed at `from` (2025-11-25 for a 2026-07-28 request whose `_meta` the
-/// 2026-07-28 parse would refuse) and emitted at `at`.
-fn request(json: Value, from: ProtocolVersion, at: ProtocolVersion) -> Emitted {
-    let body: ClientRequest = parse_as(&json, from).expect("a client request");
-    emitted(&body, at)
+/// A client request parsed at 2025-11-25 (a 2026-07-28 request whose `_meta` the 2026-07-28
+/// parse would refuse reads there) and emitted at 2026-07-28.
+fn request(json: Value) -> Emitted {
+    let body: ClientRequest = parse_as(&json, V2025_11_25).expect("a client request");
+    emitted(&body, V2026_07_28)
 }
 
 /// A result of `method` read from its text at `from` and emitted at `at`.
@@ -47,25 +47,24 @@ fn client_requests_at_2026_are_planned_with_the_meta_rules() {
     };
     let init = json!({"method": "initialize", "params": {"protocolVersion": "2025-11-25",
         "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}});
-    let refused = |meta: Value| request(call_tool(meta), V2025_11_25, V2026_07_28);
     #[rustfmt::skip]
     let rows = [
-        ("all of _meta", request(call_tool(all.clone()), V2025_11_25, V2026_07_28), json!({"body": call_tool(all)})),
-        ("the version injected", request(call_tool(json!({caps: {}})), V2025_11_25, V2026_07_28),
+        ("all of _meta", request(call_tool(all.clone())), json!({"body": call_tool(all)})),
+        ("the version injected", request(call_tool(json!({caps: {}}))),
             json!({"body": call_tool(json!({caps: {}, pv: "2026-07-28"}))})),
-        ("roots in _meta", request(call_tool(json!({caps: {"roots": {"listChanged": true}, "x": 1}})), V2025_11_25, V2026_07_28),
+        ("roots in _meta", request(call_tool(json!({caps: {"roots": {"listChanged": true}, "x": 1}}))),
             json!({"body": call_tool(json!({caps: {"roots": {}, "x": 1}, pv: "2026-07-28"}))})),
-        ("no identity", refused(json!({})), json!({"refused": "MissingRequired", "at": "/params/_meta/io.modelcontextprotocol~1clientCapabilities"})),
-        ("a loud logLevel", refused(json!({caps: {}, "io.modelcontextprotocol/logLevel": "loud"})), json!({"refused": "InvalidValue", "at": "/params/_meta/io.modelcontextprotocol~1logLevel"})),
-        ("a numeric version", refused(json!({caps: {}, "io.modelcontextprotocol/protocolVersion": 7})), json!({"refused": "InvalidValue", "at": "/params/_meta/io.modelcontextprotocol~1protocolVersion"})),
-        ("a string clientInfo", refused(json!({caps: {}, "io.modelcontextprotocol/clientInfo": "c"})), json!({"refused": "InvalidValue", "at": "/params/_meta/io.modelcontextprotocol~1clientInfo"})),
-        ("capabilities in an array", refused(json!({caps: []})), json!({"refused": "InvalidValue", "at": "/params/_meta/io.modelcontextprotocol~1clientCapabilities"})),
-        ("no params", request(json!({"method": "tools/list"}), V2025_11_25, V2026_07_28), json!({"refused": "MissingRequired", "at": "/params"})),
+        ("no identity", request(call_tool(json!({}))), json!({"refused": "MissingRequired", "at": "/params/_meta/io.modelcontextprotocol~1clientCapabilities"})),
+        ("a loud logLevel", request(call_tool(json!({caps: {}, "io.modelcontextprotocol/logLevel": "loud"}))), json!({"refused": "InvalidValue", "at": "/params/_meta/io.modelcontextprotocol~1logLevel"})),
+        ("a numeric version", request(call_tool(json!({caps: {}, "io.modelcontextprotocol/protocolVersion": 7}))), json!({"refused": "InvalidValue", "at": "/params/_meta/io.modelcontextprotocol~1protocolVersion"})),
+        ("a string clientInfo", request(call_tool(json!({caps: {}, "io.modelcontextprotocol/clientInfo": "c"}))), json!({"refused": "InvalidValue", "at": "/params/_meta/io.modelcontextprotocol~1clientInfo"})),
+        ("capabilities in an array", request(call_tool(json!({caps: []}))), json!({"refused": "InvalidValue", "at": "/params/_meta/io.modelcontextprotocol~1clientCapabilities"})),
+        ("no params", request(json!({"method": "tools/list"})), json!({"refused": "MissingRequired", "at": "/params"})),
         // Required members are checked when the object ends.
         ("cancelled", cancelled(json!({"requestId": 3})), json!({"body": {"method":"notifications/cancelled","params":{"requestId":3}}})),
         ("cancelled without requestId", cancelled(json!({"reason": "x"})), json!({"refused": "MissingRequired", "at": "/params/requestId"})),
         // `initialize` does not exist at 2026-07-28.
-        ("initialize", request(init, V2025_11_25, V2026_07_28), json!({"refused": "TypeAbsent", "at": ""})),
+        ("initialize", request(init), json!({"refused": "TypeAbsent", "at": ""})),
     ];
     expect(rows);
 }
