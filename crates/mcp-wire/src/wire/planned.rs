@@ -628,27 +628,21 @@ fn decide(
 
 /// How a member that is walked is written, given the type its parent's edge expects there.
 fn walk(shape: Shape, edge: Option<&'static str>, bit: u16) -> Write {
-    let clean = |c: &'static str| names::known(c).is_clean(bit);
     match (shape, edge) {
         (Shape::Scalar, _) | (Shape::Json, None) => Write::Plain,
         (Shape::Seq, _) | (Shape::Map | Shape::Union | Shape::Struct { .. }, None) => {
             Write::Walk(Reached::Nested)
         }
-        (Shape::Struct { name, flat }, Some(c)) => {
-            if c != name && !flat && names::known(name).owner.is_some() {
-                // A named struct with rows of its own: the edge does not change them.
-                Write::Walk(Reached::Nested)
-            } else {
-                Write::Walk(Reached::Edge(c))
-            }
+        // A named struct with rows of its own: the edge does not change them.
+        (Shape::Struct { name, flat: false }, Some(c))
+            if c != name && names::known(name).owner.is_some() =>
+        {
+            Write::Walk(Reached::Nested)
         }
-        (Shape::Json | Shape::Map | Shape::Union, Some(c)) => {
-            if clean(c) {
-                Write::Plain
-            } else {
-                Write::Walk(Reached::Edge(c))
-            }
+        (Shape::Json | Shape::Map | Shape::Union, Some(c)) if names::known(c).is_clean(bit) => {
+            Write::Plain
         }
+        (_, Some(c)) => Write::Walk(Reached::Edge(c)),
     }
 }
 
