@@ -82,17 +82,13 @@ impl RefuseWhen {
             RefuseWhen::NotPrimitiveOrStringsValue => true,
             _ => return AnswerVerdict::Keep,
         };
-        let ok = match value {
-            Value::Null => return AnswerVerdict::Strip,
-            Value::String(_) | Value::Bool(_) => true,
-            Value::Number(_) => true,
-            Value::Array(items) => strings_ok && items.iter().all(Value::is_string),
-            Value::Object(_) => false,
-        };
-        if ok {
-            AnswerVerdict::Keep
-        } else {
-            AnswerVerdict::Refuse
+        match value {
+            Value::Null => AnswerVerdict::Strip,
+            Value::String(_) | Value::Bool(_) | Value::Number(_) => AnswerVerdict::Keep,
+            Value::Array(items) if strings_ok && items.iter().all(Value::is_string) => {
+                AnswerVerdict::Keep
+            }
+            Value::Array(_) | Value::Object(_) => AnswerVerdict::Refuse,
         }
     }
 }
