@@ -168,15 +168,22 @@ pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
 }
 
 /// Writes a number through `serde_json`'s formatter (the same digits by construction); a float
-/// that is not finite is `null`, as `serde_json` writes it.
+/// (`if is_finite`) that is not finite is `null`, as `serde_json` writes it.
 macro_rules! numbers {
-    ($($method:ident($ty:ty) => $write:ident $(if $finite:ident)?;)*) => {
+    ($($method:ident($ty:ty) => $write:ident;)*) => {
         $(
             #[inline]
             fn $method(self, v: $ty) -> Result<()> {
-                $(if !v.$finite() {
+                infallible(CompactFormatter.$write(self.out, v))
+            }
+        )*
+    };
+    ($($method:ident($ty:ty) => $write:ident if $finite:ident;)*) => {
+        $(
+            fn $method(self, v: $ty) -> Result<()> {
+                if !v.$finite() {
                     return self.serialize_unit();
-                })?
+                }
                 infallible(CompactFormatter.$write(self.out, v))
             }
         )*
@@ -205,6 +212,9 @@ impl<'a, 'w> ser::Serializer for &'w mut JsonWriter<'a> {
         serialize_u32(u32) => write_u32;
         serialize_u64(u64) => write_u64;
         serialize_u128(u128) => write_u128;
+    }
+
+    numbers! {
         serialize_f32(f32) => write_f32 if is_finite;
         serialize_f64(f64) => write_f64 if is_finite;
     }
