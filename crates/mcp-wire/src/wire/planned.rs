@@ -257,11 +257,7 @@ impl<S: Sink> Emitter<'_, S> {
     #[inline]
     fn open(&mut self, members: usize) -> Open {
         self.sink.open_object(members);
-        Open {
-            first: true,
-            flags: 0,
-            seen: 0,
-        }
+        Open::default()
     }
 
     /// Records a change at member `key` of the current object (a reporting sink only).
@@ -647,8 +643,10 @@ fn walk(shape: Shape, edge: Option<&'static str>, bit: u16) -> Write {
 }
 
 /// An object being written.
+#[derive(Default)]
 struct Open {
-    first: bool,
+    /// Whether a member's key was written.
+    started: bool,
     /// The role's flags of the members written.
     flags: u32,
     /// The owner rows of the members written that require them.
@@ -660,8 +658,8 @@ impl Open {
     /// escaping).
     #[inline]
     fn key<S: Sink>(&mut self, e: &mut Emitter<'_, S>, key: &str, quoted: Option<&[u8]>) {
-        e.sink.key(self.first, key, quoted);
-        self.first = false;
+        e.sink.key(!self.started, key, quoted);
+        self.started = true;
     }
 
     /// Member `key` as `act` says.
