@@ -4,9 +4,10 @@
 //! body out as another `Value`, and builds the output as a `Value` again. Here the line is read
 //! into its members as borrowed raw text: the capture record's members, the frame's members,
 //! and nothing deeper. The body (`params` or `result`) is checked for what the strict reader of
-//! [`mcp_wire::json_text`] refuses (duplicate keys, depth) without building anything
-//! (`serde_json` reads it, with a visitor that keeps only each object's keys), parsed from its
-//! text into the superset at the source revision, and emitted for the target; when the body ends
+//! [`mcp_wire::json_text`] refuses (duplicate keys, depth) without building anything but the
+//! few facts of `params` the session needs (the crate's reader of unchecked text,
+//! [`mcp_wire::wire::in_place::Unchecked`], reads it), parsed from its text into the superset
+//! at the source revision, and emitted for the target; when the body ends
 //! the frame it is emitted straight into the output line, with the envelope written around it.
 //!
 //! A `result` is not checked apart: its span is taken from the line's end (or, when other
@@ -28,7 +29,7 @@
 //! rebuilds the general path's view of the line and continues from the same session state.
 //!
 //! The stages, one module each: `line` (the line into its members and envelope), `check` (a
-//! body's text checked without building it), `hollow` (a large body's long strings
+//! member's text checked as the strict reader checks it), `hollow` (a large body's long strings
 //! set aside), `identity` (the client identity a 2026-07-28 request is lent), `write` (the
 //! boundary's verdict and the output line); this module drives them per line.
 
@@ -331,10 +332,9 @@ mod tests {
         let text = r#"{ "_meta" : { "io.modelcontextprotocol/protocolVersion" : "2026-07-28", "io.modelcontextprotocol/clientInfo":{} } , "a":[1], "task":{}, "taskId":"t" },"#;
         let (facts, raw, end) = params_at(text, 0).unwrap();
         assert_eq!((raw, end), (&text[..text.len() - 1], text.len() - 1));
-        assert!(facts.task);
-        assert_eq!(facts.task_id, Some(r#""t""#));
-        let revision = facts.meta_revision.as_deref();
-        assert_eq!(revision, Some(&Value::from("2026-07-28")));
+        assert!(facts.task());
+        assert_eq!(facts.task_id.as_deref(), Some("t"));
+        assert_eq!(facts.meta_revision(), Some(&Value::from("2026-07-28")));
         for (text, accepted) in [
             (r#"{"_meta":1}"#, false),
             (r#"{"a":1,"a":2}"#, false),
@@ -345,7 +345,7 @@ mod tests {
         ] {
             assert_eq!(params_at(text, 0).is_ok(), accepted, "{text}");
         }
-        assert!(!params_at(r#"{"task":null}"#, 0).unwrap().0.task);
+        assert!(!params_at(r#"{"task":null}"#, 0).unwrap().0.task());
     }
 
     #[test]

@@ -1,227 +1,85 @@
-//! Checking a body's text for what the strict reader refuses (repeated keys, nesting) without
-//! building it, and reading the few facts of `params` and `_meta` the direct path needs.
-
-use std::borrow::Cow;
-use std::fmt;
+//! Checking a member's text for what the strict reader refuses (repeated keys, nesting) without
+//! building it, and reading the few facts of `params` and `_meta` the direct path needs: both
+//! with the crate's strict reader of unchecked text ([`in_place::Unchecked`]).
 
 use serde::Deserialize;
-use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, IgnoredAny};
 use serde_json::Value;
-use serde_json::value::RawValue;
 use smallvec::SmallVec;
 
-use mcp_wire::model::meta::keys;
+use mcp_wire::wire::in_place;
 
 use super::{GiveUp, MAX_DEPTH};
-
-/// An object key, borrowed from the line unless it had escapes.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(transparent)]
-pub(super) struct Key<'a>(#[serde(borrow)] pub(super) Cow<'a, str>);
-
-/// The keys seen in one object, for the duplicate check (no allocation for small objects, and
-/// nothing written before a key arrives: the envelope readers make one per object they read).
-#[derive(Default)]
-pub(super) struct Seen<'a>(SmallVec<[Key<'a>; 16]>);
-
-impl<'a> Seen<'a> {
-    /// Adds `key`; `false` if it was already there.
-    pub(super) fn insert(&mut self, key: Key<'a>) -> bool {
-        let new = !self.0.contains(&key);
-        if new {
-            self.0.push(key);
-        }
-        new
-    }
-}
-
-/// Checks a value the way the strict reader would accept it (no duplicate key at any depth,
-/// bounded nesting, numbers in range), building nothing.
-#[derive(Clone, Copy)]
-pub(super) struct Check {
-    pub(super) depth: usize,
-}
-
-impl<'de> DeserializeSeed<'de> for Check {
-    type Value = ();
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Check {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
-    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_str<E>(self, _: &str) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_unit<E>(self) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        let inner = self.deeper::<A::Error>()?;
-        while seq.next_element_seed(inner)?.is_some() {}
-        Ok(())
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let inner = self.deeper::<A::Error>()?;
-        let mut seen = Seen::default();
-        while let Some(key) = map.next_key::<Key<'de>>()? {
-            if !seen.insert(key) {
-                return Err(de::Error::custom("duplicate key"));
-            }
-            map.next_value_seed(inner)?;
-        }
-        Ok(())
-    }
-}
-
-impl Check {
-    pub(super) fn deeper<E: de::Error>(self) -> Result<Check, E> {
-        if self.depth >= MAX_DEPTH {
-            return Err(E::custom("too deep"));
-        }
-        Ok(Check {
-            depth: self.depth + 1,
-        })
-    }
-}
-
-/// Checks `raw` (a member at nesting `depth`) with [`Check`].
-pub(super) fn check(raw: &str, depth: usize) -> Result<(), GiveUp> {
-    let mut de = serde_json::Deserializer::from_str(raw);
-    Check { depth }.deserialize(&mut de).map_err(|_| GiveUp)?;
-    de.end().map_err(|_| GiveUp)
-}
-
-/// A member checked with [`Check`], then read as a `Value` (members the direct path copies).
-pub(super) fn value_of(raw: &str, depth: usize) -> Result<Value, GiveUp> {
-    check(raw, depth)?;
-    serde_json::from_str(raw).map_err(|_| GiveUp)
-}
 
 /// The nesting the direct path assumes for every member of a frame (a capture record's frame
 /// members are at 2; assuming more only sends borderline lines to the general path).
 pub(super) const MEMBER_DEPTH: usize = 3;
 
-/// A member value read by [`Check`] at [`MEMBER_DEPTH`].
-pub(super) struct Checked;
+/// Nesting levels a member may use (itself included), so that everything in it stays within
+/// [`MAX_DEPTH`] as a member at [`MEMBER_DEPTH`].
+pub(super) const MEMBER_LEVELS: usize = MAX_DEPTH - MEMBER_DEPTH;
 
-impl<'de> de::Deserialize<'de> for Checked {
-    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Check {
-            depth: MEMBER_DEPTH,
-        }
-        .deserialize(d)
-        .map(|()| Checked)
-    }
+/// A member's value read as the strict reader accepts it, within [`MEMBER_LEVELS`].
+type Checked<T> = in_place::Unchecked<T, MEMBER_LEVELS>;
+
+/// A member checked, as a `Value` (members the direct path copies; a capture record's, at
+/// nesting 1, are held to the same bound).
+pub(super) fn value_of(raw: &str) -> Result<Value, GiveUp> {
+    let value = serde_json::from_str::<Checked<Value>>(raw);
+    value.map(|v| v.0).map_err(|_| GiveUp)
 }
 
-/// A `params` member read by [`ParamsScan`] at [`MEMBER_DEPTH`].
-pub(super) struct CheckedParams<'a>(pub(super) ParamsFacts<'a>);
-
-impl<'de> de::Deserialize<'de> for CheckedParams<'de> {
-    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_map(ParamsScan {
-            depth: MEMBER_DEPTH,
-            meta: false,
-        })
-        .map(CheckedParams)
-    }
-}
-
-/// What the direct path needs from a request's `params` (checked on the way).
-#[derive(Default)]
-pub(super) struct ParamsFacts<'a> {
-    /// `_meta["io.modelcontextprotocol/protocolVersion"]`.
-    pub(super) meta_revision: Option<Box<Value>>,
+/// What the direct path needs from a request's `params` (an object, checked as it is read).
+#[derive(Default, Deserialize)]
+pub(super) struct ParamsFacts {
+    /// `_meta["io.modelcontextprotocol/protocolVersion"]` (an object when present).
+    #[serde(rename = "_meta", default)]
+    meta: MetaFacts,
     /// A `task` member that is not `null` (a task-augmented request).
-    pub(super) task: bool,
-    /// The raw text of a `taskId` member (`tasks/*` requests).
-    pub(super) task_id: Option<&'a str>,
+    #[serde(default)]
+    task: Option<IgnoredAny>,
+    /// A `taskId` member that is a string (`tasks/*` requests).
+    #[serde(rename = "taskId", default, deserialize_with = "string")]
+    pub(super) task_id: Option<String>,
 }
 
-/// Reads `params` (or, with `meta`, its `_meta`) as [`Check`] at `depth` does, keeping the
-/// facts of [`ParamsFacts`]; anything but an object is refused (the general path decides).
-#[derive(Clone, Copy)]
-pub(super) struct ParamsScan {
-    pub(super) depth: usize,
-    pub(super) meta: bool,
+/// What the direct path needs from `params._meta`.
+#[derive(Default, Deserialize)]
+struct MetaFacts {
+    #[serde(
+        rename = "io.modelcontextprotocol/protocolVersion",
+        default,
+        deserialize_with = "present"
+    )]
+    revision: Option<Box<Value>>,
 }
 
-impl<'de> DeserializeSeed<'de> for ParamsScan {
-    type Value = ParamsFacts<'de>;
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<ParamsFacts<'de>, D::Error> {
-        d.deserialize_map(self)
+impl ParamsFacts {
+    pub(super) fn meta_revision(&self) -> Option<&Value> {
+        self.meta.revision.as_deref()
+    }
+
+    pub(super) fn task(&self) -> bool {
+        self.task.is_some()
     }
 }
 
-impl<'de> Visitor<'de> for ParamsScan {
-    type Value = ParamsFacts<'de>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an object")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ParamsFacts<'de>, A::Error> {
-        let inner = Check { depth: self.depth }.deeper::<A::Error>()?;
-        let mut seen = Seen::default();
-        let mut facts = ParamsFacts::default();
-        while let Some(key) = map.next_key::<Key<'de>>()? {
-            let name = key.0.clone();
-            if !seen.insert(key) {
-                return Err(de::Error::custom("duplicate key"));
-            }
-            match (self.meta, &*name) {
-                (false, "_meta") => {
-                    let meta = ParamsScan {
-                        depth: inner.depth,
-                        meta: true,
-                    };
-                    facts.meta_revision = map.next_value_seed(meta)?.meta_revision;
-                }
-                (false, "task" | "taskId") => {
-                    let raw: &'de RawValue = map.next_value()?;
-                    check(raw.get(), inner.depth).map_err(de::Error::custom)?;
-                    match &*name {
-                        "task" => facts.task = raw.get() != "null",
-                        _ => facts.task_id = Some(raw.get()),
-                    }
-                }
-                (true, keys::PROTOCOL_VERSION) => {
-                    let raw: &'de RawValue = map.next_value()?;
-                    let revision = value_of(raw.get(), inner.depth).map_err(de::Error::custom)?;
-                    facts.meta_revision = Some(Box::new(revision));
-                }
-                _ => map.next_value_seed(inner)?,
-            }
-        }
-        Ok(facts)
-    }
+/// A member present with any value (`null` included).
+fn present<'de, D: de::Deserializer<'de>>(d: D) -> Result<Option<Box<Value>>, D::Error> {
+    Value::deserialize(d).map(|v| Some(Box::new(v)))
 }
 
-/// Reads the `params` object at `start` as [`CheckedParams`]: its facts, its text and the
-/// index after it.
-pub(super) fn params_at(
-    text: &str,
-    start: usize,
-) -> Result<(ParamsFacts<'_>, &str, usize), GiveUp> {
-    let (p, raw, end) = value_at::<CheckedParams<'_>>(text, start)?;
+/// A member's value when it is a string.
+fn string<'de, D: de::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Value::deserialize(d).map(|v| match v {
+        Value::String(s) => Some(s),
+        _ => None,
+    })
+}
+
+/// Reads the `params` object at `start`: its facts, its text and the index after it.
+pub(super) fn params_at(text: &str, start: usize) -> Result<(ParamsFacts, &str, usize), GiveUp> {
+    let (p, raw, end) = value_at::<Checked<ParamsFacts>>(text, start)?;
     Ok((p.0, raw, end))
 }
 
@@ -242,7 +100,7 @@ pub(super) fn key_at(text: &str, i: usize) -> Result<(&str, usize), GiveUp> {
 
 /// Reads the value starting at `i` (no leading whitespace) as `T`: the value, its text, and the
 /// index after it. One pass: the check and the span come from the same read.
-pub(super) fn value_at<'a, T: de::Deserialize<'a>>(
+pub(super) fn value_at<'a, T: Deserialize<'a>>(
     text: &'a str,
     i: usize,
 ) -> Result<(T, &'a str, usize), GiveUp> {
@@ -253,14 +111,14 @@ pub(super) fn value_at<'a, T: de::Deserialize<'a>>(
     Ok((value, text.get(i..end).ok_or(GiveUp)?, end))
 }
 
-/// A member value at `i`, checked by [`Checked`]: its text and the index after it. Most members
+/// A member value at `i`, checked as [`Checked`]: its text and the index after it. Most members
 /// of a frame (`"2.0"`, an id, a method) are a string without escapes or a short integer,
 /// which need no deserializer to be checked.
 pub(super) fn checked_at(text: &str, i: usize) -> Result<(&str, usize), GiveUp> {
     if let Some(end) = plain_scalar_end(text.as_bytes(), i) {
         return Ok((&text[i..end], end));
     }
-    let (Checked, raw, end) = value_at::<Checked>(text, i)?;
+    let (_, raw, end) = value_at::<Checked<IgnoredAny>>(text, i)?;
     Ok((raw, end))
 }
 
@@ -281,12 +139,14 @@ pub(super) fn object<'a>(
     if b.get(i) == Some(&b'}') {
         return Ok(i + 1);
     }
-    let mut seen = Seen::default();
+    // The keys seen so far (no allocation for small objects).
+    let mut seen: SmallVec<[&str; 16]> = SmallVec::new();
     loop {
         let (key, next) = key_at(text, i)?;
-        if !seen.insert(Key(Cow::Borrowed(key))) {
+        if seen.contains(&key) {
             return Err(GiveUp);
         }
+        seen.push(key);
         i = skip_ws(b, next);
         if b.get(i) != Some(&b':') {
             return Err(GiveUp);

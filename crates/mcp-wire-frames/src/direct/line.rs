@@ -11,8 +11,8 @@ use crate::session::Evidence;
 use mcp_wire::jsonrpc::RequestId;
 use mcp_wire::session::Envelope;
 
-use super::check::{MEMBER_DEPTH, ParamsFacts, checked_at, object, params_at, skip_ws, value_of};
-use super::{GiveUp, MAX_DEPTH, hollow};
+use super::check::{ParamsFacts, checked_at, object, params_at, skip_ws, value_of};
+use super::{GiveUp, hollow};
 
 /// A frame member as read: its key and its text.
 pub(super) struct Member<'a> {
@@ -27,7 +27,7 @@ pub(super) type Members<'a> = SmallVec<[Member<'a>; 8]>;
 #[derive(Default)]
 pub(super) struct FrameRead<'a> {
     pub(super) members: Members<'a>,
-    pub(super) params: Option<ParamsFacts<'a>>,
+    pub(super) params: Option<ParamsFacts>,
     /// How many closing braces end the line after a `result` that is the frame's last member
     /// (1 for a bare frame, 2 for a capture record's); 0: every `result` is checked as read.
     pub(super) closers: usize,
@@ -63,10 +63,6 @@ impl<'a> FrameRead<'a> {
 /// Results up to this size may be left unchecked as read (see [`unchecked_result_end`]); larger
 /// ones are checked, and their long strings pass through uncopied ([`hollow`]).
 pub(super) const UNCHECKED_BELOW: usize = hollow::MIN_BODY;
-
-/// Nesting levels an unchecked `result` may use (itself included), so that everything in it
-/// stays within [`MAX_DEPTH`] as a member at [`MEMBER_DEPTH`].
-pub(super) const UNCHECKED_LEVELS: usize = MAX_DEPTH - MEMBER_DEPTH;
 
 /// Where a `result` object starting at `start` ends if the frame ends the line (`closers`
 /// braces close it and the capture record): at the last `}` before them. Such a result is read
@@ -106,7 +102,7 @@ pub struct Line<'a> {
     pub(super) method: Option<&'a str>,
     /// `params` or `result`, as raw JSON text.
     pub(super) body: Option<&'a str>,
-    pub(super) params: ParamsFacts<'a>,
+    pub(super) params: ParamsFacts,
     /// Whether `result` is not checked yet (see [`Line::result_unchecked`]).
     pub(super) unchecked: bool,
     /// The frame object's text (a sub-slice of the line).
@@ -239,7 +235,7 @@ pub(super) fn read_text<'a>(
                 let copied = match (*key, raw) {
                     (_, None) => None,
                     ("dir", Some(raw)) => Some(Copied::Verbatim(raw)),
-                    (_, Some(raw)) => Some(Copied::Value(Box::new(value_of(raw, 1)?))),
+                    (_, Some(raw)) => Some(Copied::Value(Box::new(value_of(raw)?))),
                 };
                 line.record.push((*key, copied));
             }
@@ -330,7 +326,7 @@ pub(super) fn classify<'s, 'a>(
             "id" => FrameMember::Id,
             "method" | "params" if !is_response => FrameMember::Body,
             "result" if is_response => FrameMember::Result,
-            _ => FrameMember::Other(Box::new(value_of(m.raw, MEMBER_DEPTH)?)),
+            _ => FrameMember::Other(Box::new(value_of(m.raw)?)),
         };
         line.frame.push((m.key, member));
     }
@@ -373,7 +369,7 @@ pub(super) fn classify_error<'s, 'a>(
 ) -> Result<&'s mut Line<'a>, GiveUp> {
     let mut values = Map::new();
     for m in members {
-        values.insert(m.key.to_owned(), value_of(m.raw, MEMBER_DEPTH)?);
+        values.insert(m.key.to_owned(), value_of(m.raw)?);
     }
     let frame_value = Value::Object(values);
     let envelope = Envelope::of(&frame_value).map_err(|_| GiveUp)?;
@@ -421,16 +417,14 @@ impl Evidence for Line<'_> {
     }
 
     fn meta_revision(&self) -> Option<Cow<'_, Value>> {
-        self.params.meta_revision.as_deref().map(Cow::Borrowed)
+        self.params.meta_revision().map(Cow::Borrowed)
     }
 
     fn task_augmented(&self) -> bool {
-        self.params.task
+        self.params.task()
     }
 
     fn task_id(&self) -> Option<Cow<'_, str>> {
-        let raw = self.params.task_id?;
-        // Only strings name a task.
-        serde_json::from_str::<String>(raw).ok().map(Cow::Owned)
+        self.params.task_id.as_deref().map(Cow::Borrowed)
     }
 }

@@ -15,8 +15,9 @@ use mcp_wire::jsonrpc::RequestId;
 use mcp_wire::session::Envelope;
 
 use super::GiveUp;
+use super::check::MEMBER_LEVELS;
 use super::identity::LentIdentity;
-use super::line::{FrameMember, Line, UNCHECKED_LEVELS};
+use super::line::{FrameMember, Line};
 
 /// Where the boundary's verdict on a body is kept when it is the one the general path reaches
 /// (the direct path then gives up with it, see [`Unwritten::Failed`](super::Unwritten::Failed)).
@@ -97,7 +98,7 @@ pub(super) fn emit(
         BodyKind::Notification(C2s) => through::<ClientNotification>(text, from, to, out, verdict),
         BodyKind::Notification(S2c) => through::<ServerNotification>(text, from, to, out, verdict),
         BodyKind::Result(_, answering) => {
-            let (mut slot, levels) = (None, unchecked.then_some(UNCHECKED_LEVELS));
+            let (mut slot, levels) = (None, unchecked.then_some(MEMBER_LEVELS));
             wire::in_place::parse_result_str(answering, text, levels, from, &mut slot)
                 .ok_or(GiveUp)?
                 .map_err(|e| parse_failed(e, verdict))?;

@@ -729,6 +729,21 @@ pub mod in_place {
             }
         }
     }
+
+    /// A `T` read from JSON text as the `unchecked` read of [`parse_result_str`] reads it: the
+    /// read succeeds only on text the strict reader accepts (no object repeats a key, at most
+    /// `LEVELS` arrays and objects nested, the value's own included), so text read this way
+    /// needs no check of its own.
+    pub struct Unchecked<T, const LEVELS: usize>(pub T);
+
+    impl<'de, T: serde::Deserialize<'de>, const LEVELS: usize> serde::Deserialize<'de>
+        for Unchecked<T, LEVELS>
+    {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let mode = strict::Unchecked { levels: LEVELS };
+            T::deserialize(strict::Strict(d, mode)).map(Unchecked)
+        }
+    }
 }
 
 /// Where a result is typed from: its `Value`, whose every read decides (errors included), or
