@@ -520,46 +520,38 @@ mod tests {
     }
 
     #[test]
-    fn meta_facts_are_read_while_checking() {
-        let l = read_owned(br#"{"dir":"c2s","frame":{"jsonrpc":"2.0","id":"a","method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{}}}}}"#).unwrap();
-        assert_eq!(l.format, Format::Capture(Direction::ClientToServer));
-        assert_eq!(
-            l.envelope,
-            Envelope::Request {
-                id: RequestId::String("a".into()),
-                method: "tools/list".into()
-            }
-        );
-        assert_eq!(
-            l.meta_revision().as_deref(),
-            Some(&Value::from("2026-07-28"))
-        );
-    }
-
-    #[test]
-    fn a_result_member_is_read_as_the_parsed_frame_gives_it() {
+    fn the_session_reads_a_line_as_it_reads_the_parsed_frame() {
         let lines = [
             r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}"#,
             r#"{"jsonrpc":"2.0","id":2,"result":{"task":{"taskId":"t-1","status":"working"},"_meta":{}}}"#,
             r#"{"jsonrpc":"2.0","id":3,"result":{}}"#,
             r#"{"jsonrpc":"2.0","id":4,"method":"m","params":{"task":{}}}"#,
+            r#"{"dir":"c2s","frame":{"jsonrpc":"2.0","id":"a","method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{}}}}}"#,
+            r#"{"jsonrpc":"2.0","id":5,"method":"tasks/result","params":{"taskId":"t-1","_meta":{"io.modelcontextprotocol/protocolVersion":null}}}"#,
+            r#"{"jsonrpc":"2.0","id":6,"method":"tasks/get","params":{"taskId":7,"task":null}}"#,
         ];
         for text in lines {
             let line = read_owned(text.as_bytes()).expect(text);
-            let frame: Value = serde_json::from_str(text).unwrap();
+            let parsed: Value = serde_json::from_str(text).unwrap();
+            let frame = parsed.get("frame").unwrap_or(&parsed);
             for key in ["protocolVersion", "task", "capabilities", "absent"] {
-                assert_eq!(
-                    Evidence::result_member(&line, key),
-                    Evidence::result_member(&frame, key),
-                    "{key} of {text}"
-                );
+                let (read, want) = (line.result_member(key), frame.result_member(key));
+                assert_eq!(read, want, "{key} of {text}");
             }
+            assert_eq!(Evidence::params(&line), Evidence::params(frame), "{text}");
+            assert_eq!(line.meta_revision(), frame.meta_revision(), "{text}");
+            assert_eq!(line.task_augmented(), frame.task_augmented(), "{text}");
+            assert_eq!(line.task_id(), frame.task_id(), "{text}");
         }
+        let task = serde_json::json!({"taskId": "t-1", "status": "working"});
         let line = read_owned(lines[1].as_bytes()).unwrap();
-        assert_eq!(
-            Evidence::result_member(&line, "task").as_deref(),
-            Some(&serde_json::json!({"taskId": "t-1", "status": "working"}))
-        );
+        assert_eq!(line.result_member("task").as_deref(), Some(&task));
+        let line = read_owned(lines[4].as_bytes()).unwrap();
+        assert_eq!(line.format, Format::Capture(Direction::ClientToServer));
+        let (id, method) = (RequestId::String("a".into()), "tools/list".into());
+        assert_eq!(line.envelope, Envelope::Request { id, method });
+        let revision = Value::from("2026-07-28");
+        assert_eq!(line.meta_revision().as_deref(), Some(&revision));
     }
 
     #[test]

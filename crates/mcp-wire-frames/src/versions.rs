@@ -118,12 +118,9 @@ fn join(path: &str, name: &str) -> String {
 }
 
 impl Walk<'_> {
-    fn record(&mut self, path: &str, parent: &str, owner: String, ty: Option<&'static str>) {
-        self.record_field(path, parent, owner, ty, None);
-    }
-
-    /// [`Walk::record`], for an object's field with its `required`.
-    fn record_field(
+    /// Records the place at `path` under `parent`, declared by `owner` (in the definition
+    /// `ty`); `required` for an object's field.
+    fn record(
         &mut self,
         path: &str,
         parent: &str,
@@ -198,7 +195,7 @@ impl Walk<'_> {
             }
             let here = join(path, f.name);
             let declared = format!("{owner}.{}", f.name);
-            self.record_field(&here, parent, declared.clone(), ty, Some(f.required));
+            self.record(&here, parent, declared.clone(), ty, Some(f.required));
             self.shape(&here, &here, &f.ty, &declared);
         }
     }
@@ -206,7 +203,13 @@ impl Walk<'_> {
     fn values(&mut self, path: &str, parent: &str, values: &[&str], owner: &str) {
         let ty = self.stack.last().copied();
         for v in values {
-            self.record(&format!("{path}={v}"), parent, format!("{owner}={v}"), ty);
+            self.record(
+                &format!("{path}={v}"),
+                parent,
+                format!("{owner}={v}"),
+                ty,
+                None,
+            );
         }
     }
 
@@ -218,7 +221,7 @@ impl Walk<'_> {
                 self.kind(path, "array");
                 let items = format!("{path}[]");
                 let ty = self.stack.last().copied();
-                self.record(&items, parent, owner.to_owned(), ty);
+                self.record(&items, parent, owner.to_owned(), ty, None);
                 self.shape(&items, &items, item, owner)
             }
             TypeRef::Map(value) => {
@@ -284,7 +287,7 @@ impl Walk<'_> {
                 self.stack.last().copied(),
             ),
         };
-        self.record(&tagged, parent, declared, ty);
+        self.record(&tagged, parent, declared, ty, None);
         self.shape(&tagged, &tagged, member, owner);
     }
 }
