@@ -342,6 +342,12 @@ mod tests {
             (r#"{"\u0061":1}"#, true),
             (r#"{"_meta":{"x":1e2}}"#, true),
             (r#"{"task":null}"#, true),
+            // Facts come from objects only, as the parsed frame's do.
+            (
+                r#"[{"io.modelcontextprotocol/protocolVersion":"x"},{},"t"]"#,
+                false,
+            ),
+            (r#"{"_meta":["x"]}"#, false),
         ] {
             assert_eq!(params_at(text, 0).is_ok(), accepted, "{text}");
         }

@@ -2,11 +2,15 @@
 //! building it, and reading the few facts of `params` and `_meta` the direct path needs: both
 //! with the crate's strict reader of unchecked text ([`in_place::Unchecked`]).
 
+use std::borrow::Cow;
+use std::fmt;
+
 use serde::Deserialize;
 use serde::de::{self, IgnoredAny};
 use serde_json::Value;
 use smallvec::SmallVec;
 
+use mcp_wire::model::meta::keys;
 use mcp_wire::wire::in_place;
 
 use super::{GiveUp, MAX_DEPTH};
@@ -43,15 +47,44 @@ pub(super) struct ParamsFacts {
     pub(super) task_id: Option<String>,
 }
 
-/// What the direct path needs from `params._meta`.
-#[derive(Default, Deserialize)]
+/// What the direct path needs from `params._meta` (an object): its protocol version, present
+/// with any value (`null` too).
+#[derive(Default)]
 struct MetaFacts {
-    #[serde(
-        rename = "io.modelcontextprotocol/protocolVersion",
-        default,
-        deserialize_with = "present"
-    )]
     revision: Option<Box<Value>>,
+}
+
+impl<'de> Deserialize<'de> for MetaFacts {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(MetaFactsVisitor)
+    }
+}
+
+/// An object key, borrowed from the text unless it has escapes.
+#[derive(Deserialize)]
+#[serde(transparent)]
+struct Key<'a>(#[serde(borrow)] Cow<'a, str>);
+
+struct MetaFactsVisitor;
+
+impl<'de> de::Visitor<'de> for MetaFactsVisitor {
+    type Value = MetaFacts;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object")
+    }
+
+    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<MetaFacts, A::Error> {
+        let mut facts = MetaFacts::default();
+        while let Some(Key(key)) = map.next_key()? {
+            if key == keys::PROTOCOL_VERSION {
+                facts.revision = Some(map.next_value()?);
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(facts)
+    }
 }
 
 impl ParamsFacts {
@@ -62,11 +95,6 @@ impl ParamsFacts {
     pub(super) fn task(&self) -> bool {
         self.task.is_some()
     }
-}
-
-/// A member present with any value (`null` included).
-fn present<'de, D: de::Deserializer<'de>>(d: D) -> Result<Option<Box<Value>>, D::Error> {
-    Value::deserialize(d).map(|v| Some(Box::new(v)))
 }
 
 /// A member's value when it is a string.
