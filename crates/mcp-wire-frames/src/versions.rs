@@ -19,7 +19,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use mcp_wire::facts::{self, FieldFact, MethodFact, RevisionFacts, TypeKind, TypeRef};
+use mcp_wire::facts::{self, FieldFact, MethodFact, RevisionFacts, TypeFact, TypeKind, TypeRef};
 use mcp_wire::{Era, ProtocolVersion};
 
 /// What changed from the previous revision to this one.
@@ -317,34 +317,74 @@ fn places(f: &RevisionFacts) -> Places {
 /// Places by the declaration owning them.
 type ByOwner = BTreeMap<String, Vec<String>>;
 
-/// Places of `now` absent from `before` in messages both have, topmost only, by owner. With
-/// `split_open`, those whose parent is an open object in `before` (which still admits them,
-/// only no longer describes them) come second.
-fn new_places(now: &Places, before: &Places, split_open: bool) -> (ByOwner, ByOwner) {
-    let (mut out, mut admitted) = (ByOwner::new(), ByOwner::new());
+/// One direction of the comparison: `now`'s places and definitions against `before`'s.
+#[derive(Default)]
+struct Side {
+    /// Places absent from `before` in messages both have, topmost only, by owner.
+    fields: ByOwner,
+    /// With `split_open`, the new places whose parent is an open object in `before` (which
+    /// still admits them, only no longer describes them), apart from `fields`.
+    admitted: ByOwner,
+    /// Owners of a place `before` lacks (in any message, new messages included).
+    owners: BTreeSet<String>,
+    /// Definitions `before` lacks: every place they declare is new; they regroup places
+    /// already on the wire; no message reaches them (signed, as `unreached_types`).
+    wire_types: Vec<String>,
+    regrouped_types: Vec<String>,
+    unreached_types: Vec<String>,
+}
+
+fn side(
+    (now, pn): (&RevisionFacts, &Places),
+    (before, pb): (&RevisionFacts, &Places),
+    sign: char,
+    split_open: bool,
+) -> Side {
+    let mut s = Side::default();
+    let mut kept = BTreeSet::new();
     let none = BTreeSet::new();
-    for (message, paths) in &now.by_message {
-        let Some(old) = before.by_message.get(message) else {
-            continue;
-        };
-        let open = before.open.get(message).unwrap_or(&none);
+    for (message, paths) in &pn.by_message {
+        let old = pb.by_message.get(message);
+        let open = pb.open.get(message).unwrap_or(&none);
         for (path, place) in paths {
-            let topmost = place.parent.is_empty() || old.contains_key(&place.parent);
-            if old.contains_key(path) || !topmost {
+            if old.is_some_and(|o| o.contains_key(path)) {
+                kept.insert(place.owner.clone());
+                continue;
+            }
+            s.owners.insert(place.owner.clone());
+            let Some(old) = old else {
+                continue;
+            };
+            if !place.parent.is_empty() && !old.contains_key(&place.parent) {
                 continue;
             }
             let target = if split_open && open.contains(&place.parent) {
-                &mut admitted
+                &mut s.admitted
             } else {
-                &mut out
+                &mut s.fields
             };
-            target
-                .entry(place.owner.clone())
-                .or_default()
-                .push(format!("{message}: {path}"));
+            (target.entry(place.owner.clone()).or_default()).push(format!("{message}: {path}"));
         }
     }
-    (out, admitted)
+    // A new definition is a wire change when every place it declares is new (a new message's
+    // types, a new field's shape); one that also declares places already on the wire regroups
+    // them (its genuinely new fields are listed as wire changes of their own).
+    let types_of = |owners: &BTreeSet<String>| -> BTreeSet<&'static str> {
+        (owners.iter())
+            .filter_map(|o| pn.owner_type.get(o).copied())
+            .collect()
+    };
+    let (wire, regroups) = (types_of(&s.owners), types_of(&kept));
+    for t in now.types.iter().filter(|t| !before.has_type(t.name)) {
+        if !pn.reached.contains(t.name) {
+            s.unreached_types.push(format!("{sign}{}", t.name));
+        } else if wire.contains(t.name) && !regroups.contains(t.name) {
+            s.wire_types.push(t.name.to_owned());
+        } else {
+            s.regrouped_types.push(t.name.to_owned());
+        }
+    }
+    s
 }
 
 /// Places in both revisions (in messages both have) whose JSON types or requiredness differ,
@@ -385,23 +425,6 @@ fn changed_places(now: &Places, before: &Places) -> ByOwner {
     out
 }
 
-/// The owners of `now`'s places, split: those owning a place `before` lacks (in any message,
-/// new messages included), and those owning a place `before` has too.
-fn owners_split(now: &Places, before: &Places) -> (BTreeSet<String>, BTreeSet<String>) {
-    let (mut new, mut kept) = (BTreeSet::new(), BTreeSet::new());
-    for (message, paths) in &now.by_message {
-        let old = before.by_message.get(message);
-        for (path, place) in paths {
-            if old.is_some_and(|o| o.contains_key(path)) {
-                kept.insert(place.owner.clone());
-            } else {
-                new.insert(place.owner.clone());
-            }
-        }
-    }
-    (new, kept)
-}
-
 /// The changes between `v`'s predecessor and `v` (everything is "added" for the first one).
 pub fn changes(v: ProtocolVersion) -> Changes {
     let now = facts::revision(v);
@@ -414,78 +437,57 @@ pub fn changes(v: ProtocolVersion) -> Changes {
     };
     let (mn, mp) = (methods(now), methods(prev));
     let (pn, pp) = (places(now), places(prev));
-    // A new place is a wire change even under an object that was open: peers now send it.
-    let (added_fields, _) = new_places(&pn, &pp, false);
-    let (removed_fields, undescribed) = new_places(&pp, &pn, true);
-    // A new definition is a wire change when every place it declares is new (a new message's
-    // types, a new field's shape); one that also declares places already on the wire regroups
-    // them (its genuinely new fields are listed as wire changes of their own). The same for a
-    // definition that is gone.
-    let types_of = |owners: &BTreeSet<String>, places: &Places| -> BTreeSet<&'static str> {
-        owners
-            .iter()
-            .filter_map(|o| places.owner_type.get(o).copied())
-            .collect()
-    };
-    let (appeared, kept_now) = owners_split(&pn, &pp);
-    let (vanished, kept_before) = owners_split(&pp, &pn);
-    let (wire_new, regroups_now) = (types_of(&appeared, &pn), types_of(&kept_now, &pn));
-    let (wire_gone, regrouped_before) = (types_of(&vanished, &pp), types_of(&kept_before, &pp));
-
-    let mut c = Changes {
-        added_methods: mn.difference(&mp).cloned().collect(),
-        removed_methods: mp.difference(&mn).cloned().collect(),
-        added_fields,
-        removed_fields,
-        changed_fields: changed_places(&pn, &pp),
-        undescribed: undescribed.into_keys().collect(),
-        ..Changes::default()
-    };
-    for t in now.types.iter().filter(|t| !prev.has_type(t.name)) {
-        if !pn.reached.contains(t.name) {
-            c.unreached_types.push(format!("+{}", t.name));
-        } else if wire_new.contains(t.name) && !regroups_now.contains(t.name) {
-            c.added_types.push(t.name.to_owned());
-        } else {
-            c.regrouped_added_types.push(t.name.to_owned());
-        }
-    }
-    for t in prev.types.iter().filter(|t| !now.has_type(t.name)) {
-        if !pp.reached.contains(t.name) {
-            c.unreached_types.push(format!("-{}", t.name));
-        } else if wire_gone.contains(t.name) && !regrouped_before.contains(t.name) {
-            c.removed_types.push(t.name.to_owned());
-        } else {
-            c.regrouped_removed_types.push(t.name.to_owned());
-        }
-    }
+    // A new place is a wire change even under an object that was open: peers now send it. A
+    // place gone from under an object still open is only no longer described.
+    let added = side((now, &pn), (prev, &pp), '+', false);
+    let removed = side((prev, &pp), (now, &pn), '-', true);
+    let (mut regrouped_fields, mut unreached) = (Vec::new(), Vec::new());
     for t in now.types {
         let Some(old) = prev.type_fact(t.name) else {
             continue;
         };
-        let declared = |f: &str| format!("{}.{f}", t.name);
-        let mut delta: Vec<String> = t
-            .fields
-            .iter()
-            .filter(|f| old.field(f.name).is_none() && !appeared.contains(&declared(f.name)))
-            .map(|f| format!("+{}", f.name))
-            .collect();
-        delta.extend(
-            old.fields
-                .iter()
-                .filter(|f| t.field(f.name).is_none() && !vanished.contains(&declared(f.name)))
-                .map(|f| format!("-{}", f.name)),
-        );
+        let mut delta = field_delta(t, old, &added.owners, '+');
+        delta.extend(field_delta(old, t, &removed.owners, '-'));
         if delta.is_empty() {
             continue;
         }
         if pn.reached.contains(t.name) || pp.reached.contains(t.name) {
-            c.regrouped_fields.push((t.name.to_owned(), delta));
+            regrouped_fields.push((t.name.to_owned(), delta));
         } else {
-            c.unreached_types.push(format!("~{}", t.name));
+            unreached.push(format!("~{}", t.name));
         }
     }
-    c
+    Changes {
+        added_methods: mn.difference(&mp).cloned().collect(),
+        removed_methods: mp.difference(&mn).cloned().collect(),
+        added_fields: added.fields,
+        removed_fields: removed.fields,
+        changed_fields: changed_places(&pn, &pp),
+        added_types: added.wire_types,
+        removed_types: removed.wire_types,
+        regrouped_added_types: added.regrouped_types,
+        regrouped_removed_types: removed.regrouped_types,
+        regrouped_fields,
+        undescribed: removed.admitted.into_keys().collect(),
+        unreached_types: [added.unreached_types, removed.unreached_types, unreached].concat(),
+    }
+}
+
+/// Fields of `a` that `b` lacks and that declare no place new on the wire (so the definition
+/// only regroups): `+name` or `-name` by `sign`.
+fn field_delta(
+    a: &TypeFact,
+    b: &TypeFact,
+    new_owners: &BTreeSet<String>,
+    sign: char,
+) -> Vec<String> {
+    let regroups = |f: &&FieldFact| !new_owners.contains(&format!("{}.{}", a.name, f.name));
+    (a.fields
+        .iter()
+        .filter(|f| b.field(f.name).is_none())
+        .filter(regroups))
+    .map(|f| format!("{sign}{}", f.name))
+    .collect()
 }
 
 fn era_name(e: Era) -> &'static str {
