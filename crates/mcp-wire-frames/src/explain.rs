@@ -78,40 +78,31 @@ mod tests {
 
     #[test]
     fn records_say_in_one_field_whether_the_frame_is_written() {
-        let injected = vec!["/params".into()];
-        let w = Explanation::written(
-            6,
-            Changes {
-                injected,
-                ..Changes::default()
-            },
-        );
-        assert_eq!(
-            serde_json::to_string(&w).unwrap(),
-            r#"{"line":6,"status":"written","stripped":[],"injected":["/params"]}"#
-        );
-        let r = Explanation::not_written(1, Status::Refused, "no form");
-        assert_eq!(
-            serde_json::to_string(&r).unwrap(),
-            r#"{"line":1,"status":"refused","reason":"no form","stripped":[],"injected":[]}"#
-        );
-        let i: Explanation = serde_json::from_str(
-            r#"{"line":9,"status":"invalid","reason":"bad","stripped":[],"injected":[]}"#,
-        )
-        .unwrap();
-        assert_eq!(i, Explanation::not_written(9, Status::Invalid, "bad"));
-        assert_eq!((i.status, w.status), (Status::Invalid, Status::Written));
-        let passed = vec!["/result/title".into()];
-        let p = Explanation::written(
-            4,
-            Changes {
-                passed,
-                ..Changes::default()
-            },
-        );
-        assert_eq!(
-            serde_json::to_string(&p).unwrap(),
-            r#"{"line":4,"status":"written","stripped":[],"injected":[],"passed":["/result/title"]}"#
-        );
+        let changes = |injected: &[&str], passed: &[&str]| Changes {
+            injected: injected.iter().map(|p| p.to_string()).collect(),
+            passed: passed.iter().map(|p| p.to_string()).collect(),
+            ..Changes::default()
+        };
+        for (record, text) in [
+            (
+                Explanation::written(6, changes(&["/params"], &[])),
+                r#"{"line":6,"status":"written","stripped":[],"injected":["/params"]}"#,
+            ),
+            (
+                Explanation::not_written(1, Status::Refused, "no form"),
+                r#"{"line":1,"status":"refused","reason":"no form","stripped":[],"injected":[]}"#,
+            ),
+            (
+                Explanation::not_written(9, Status::Invalid, "bad"),
+                r#"{"line":9,"status":"invalid","reason":"bad","stripped":[],"injected":[]}"#,
+            ),
+            (
+                Explanation::written(4, changes(&[], &["/result/title"])),
+                r#"{"line":4,"status":"written","stripped":[],"injected":[],"passed":["/result/title"]}"#,
+            ),
+        ] {
+            assert_eq!(serde_json::to_string(&record).unwrap(), text);
+            assert_eq!(serde_json::from_str::<Explanation>(text).unwrap(), record);
+        }
     }
 }

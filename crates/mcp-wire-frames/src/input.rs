@@ -53,49 +53,41 @@ impl<R: BufRead> LineReader<R> {
     pub fn next_line(&mut self) -> io::Result<Option<(usize, LineContent<'_>)>> {
         loop {
             self.inner.consume(std::mem::take(&mut self.lent));
-            // A line whose terminator is in the input's buffer already is read in place.
+            // A line whose terminator is in the input's buffer already is read in place (and
+            // `lent`); any other is copied into `buf`.
             let chunk = self.inner.fill_buf()?;
-            if let Some(pos) = memchr::memchr(b'\n', chunk) {
-                self.line += 1;
+            let judged = if let Some(pos) = memchr::memchr(b'\n', chunk) {
                 self.lent = pos + 1;
-                let end = match judge(&chunk[..=pos], self.max_line_bytes) {
-                    Judged::Blank => continue,
-                    Judged::TooLong(bytes) => {
-                        return Ok(Some((self.line, LineContent::TooLong { bytes })));
-                    }
-                    Judged::Kept(end) => end,
-                };
+                judge(&chunk[..=pos], self.max_line_bytes)
+            } else {
+                self.buf.clear();
+                let limit = self.max_line_bytes as u64 + 2; // room for "\r\n"
+                let n = (&mut self.inner)
+                    .take(limit)
+                    .read_until(b'\n', &mut self.buf)?;
+                if n == 0 {
+                    return Ok(None);
+                }
+                if self.buf.last() != Some(&b'\n') && n as u64 == limit {
+                    // Over the limit: count and discard the rest of the line without storing it.
+                    let skipped = self.skip_rest_of_line()?;
+                    Judged::TooLong(n as u64 + skipped.0 - skipped.1)
+                } else {
+                    judge(&self.buf, self.max_line_bytes)
+                }
+            };
+            self.line += 1;
+            let content = match judged {
+                Judged::Blank => continue,
+                Judged::TooLong(bytes) => LineContent::TooLong { bytes },
                 // Asked again only to hand the line out: `fill_buf` returns the same buffer
                 // while it is not empty.
-                let chunk = self.inner.fill_buf()?;
-                debug_assert_eq!(chunk.get(pos), Some(&b'\n'));
-                return Ok(Some((self.line, LineContent::Bytes(&chunk[..end]))));
-            }
-            self.buf.clear();
-            let limit = self.max_line_bytes as u64 + 2; // room for "\r\n"
-            let n = (&mut self.inner)
-                .take(limit)
-                .read_until(b'\n', &mut self.buf)?;
-            if n == 0 {
-                return Ok(None);
-            }
-            self.line += 1;
-            let terminated = self.buf.last() == Some(&b'\n');
-            if !terminated && n as u64 == limit {
-                // Over the limit: count and discard the rest of the line without storing it.
-                let skipped = self.skip_rest_of_line()?;
-                let total = n as u64 + skipped.0;
-                let bytes = total - skipped.1;
-                return Ok(Some((self.line, LineContent::TooLong { bytes })));
-            }
-            let end = match judge(&self.buf, self.max_line_bytes) {
-                Judged::Blank => continue,
-                Judged::TooLong(bytes) => {
-                    return Ok(Some((self.line, LineContent::TooLong { bytes })));
+                Judged::Kept(end) if self.lent > 0 => {
+                    LineContent::Bytes(&self.inner.fill_buf()?[..end])
                 }
-                Judged::Kept(end) => end,
+                Judged::Kept(end) => LineContent::Bytes(&self.buf[..end]),
             };
-            return Ok(Some((self.line, LineContent::Bytes(&self.buf[..end]))));
+            return Ok(Some((self.line, content)));
         }
     }
 

@@ -46,10 +46,10 @@ struct InputArgs {
 #[derive(clap::Args)]
 struct TargetArgs {
     /// The target revision.
-    #[arg(long, value_name = "VERSION", value_parser = parse_version)]
+    #[arg(long, value_name = "VERSION")]
     to: ProtocolVersion,
     /// The source revision of every frame (default: detected from the traffic).
-    #[arg(long, value_name = "VERSION", value_parser = parse_version)]
+    #[arg(long, value_name = "VERSION")]
     from: Option<ProtocolVersion>,
     /// Write only what the target revision declares: members it does not declare but could
     /// carry harmlessly (display titles, icons, structuredContent at 2024-11-05, …) are
@@ -99,7 +99,7 @@ enum Command {
     /// revision's pinned JSON Schema.
     Validate {
         /// The revision to check against (`--version` is the old spelling, still accepted).
-        #[arg(long = "to", visible_alias = "version", value_name = "VERSION", value_parser = parse_version)]
+        #[arg(long = "to", visible_alias = "version", value_name = "VERSION")]
         version: ProtocolVersion,
         /// Also validate against the pinned official JSON Schema of that revision (with the
         /// named corrections of its upstream rendering mistakes, `mcp_wire_schemas::UPSTREAM_FIXES`).
@@ -116,15 +116,6 @@ enum Command {
     /// which brings in the HTTP stack; see `mcp_wire_bridge::cli`.
     #[cfg(feature = "bridge")]
     Bridge(Box<mcp_wire_bridge::cli::BridgeArgs>),
-}
-
-fn parse_version(s: &str) -> Result<ProtocolVersion, String> {
-    s.parse().map_err(|_| {
-        format!(
-            "unknown revision {s:?}; known: {}",
-            ProtocolVersion::ALL.map(|v| v.as_str()).join(", ")
-        )
-    })
 }
 
 fn main() -> ExitCode {

@@ -11,15 +11,7 @@ use serde_json::{Map, Value};
 pub fn remove(value: &mut Value, pointer: &str) -> Option<Value> {
     let toks = pointer_tokens(pointer)?;
     let (last, parents) = toks.split_last()?;
-    let mut v = value;
-    for t in parents {
-        v = match v {
-            Value::Object(m) => m.get_mut(t)?,
-            Value::Array(a) => a.get_mut(t.parse::<usize>().ok()?)?,
-            _ => return None,
-        };
-    }
-    v.as_object_mut()?.shift_remove(last)
+    parent(value, parents, false)?.shift_remove(last)
 }
 
 /// Sets the object member at `pointer`, creating missing parent objects. Returns false when a
@@ -32,26 +24,29 @@ pub fn insert(value: &mut Value, pointer: &str, new: Value) -> bool {
         *value = new;
         return true;
     };
+    let parent = parent(value, parents, true);
+    parent.map(|m| m.insert(last.clone(), new)).is_some()
+}
+
+/// The object at the path `tokens` (array elements by index); with `create`, missing members
+/// on the way are made empty objects. `None` when the path leads elsewhere.
+fn parent<'v>(
+    value: &'v mut Value,
+    tokens: &[String],
+    create: bool,
+) -> Option<&'v mut Map<String, Value>> {
     let mut v = value;
-    for t in parents {
-        v = match v {
-            Value::Object(m) => m
+    for t in tokens {
+        v = match (v, create) {
+            (Value::Object(m), false) => m.get_mut(t)?,
+            (Value::Object(m), true) => m
                 .entry(t.clone())
                 .or_insert_with(|| Value::Object(Map::new())),
-            Value::Array(a) => match t.parse::<usize>().ok().and_then(|i| a.get_mut(i)) {
-                Some(e) => e,
-                None => return false,
-            },
-            _ => return false,
+            (Value::Array(a), _) => a.get_mut(t.parse::<usize>().ok()?)?,
+            _ => return None,
         };
     }
-    match v {
-        Value::Object(m) => {
-            m.insert(last.clone(), new);
-            true
-        }
-        _ => false,
-    }
+    v.as_object_mut()
 }
 
 #[cfg(test)]
