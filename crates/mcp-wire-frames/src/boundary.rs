@@ -2,10 +2,8 @@
 //! revision into the superset model, emit it for the target with an emission report.
 
 use mcp_wire::ProtocolVersion;
-use mcp_wire::jsonrpc::codes;
 use mcp_wire::model::{
-    ClientNotification, ClientRequest, ClientResult, ServerNotification, ServerRequest,
-    ServerResult,
+    ClientNotification, ClientRequest, ServerNotification, ServerRequest, ServerResult,
 };
 use mcp_wire::session::{Envelope, FrameContext};
 use mcp_wire::wire::{self, EmitError, EmitOptions, MethodResult, ParseError, ResultFor, WireBody};
@@ -66,6 +64,15 @@ impl<'c> BodyKind<'c> {
                 (context.origin.as_ref()).map(|o| BodyKind::Result(d, o.result_for()))
             }
             Envelope::Error { .. } => None,
+        }
+    }
+
+    /// Where the body sits in its frame, as a JSON Pointer prefix: a result under `/result`, a
+    /// request's or notification's `method` and `params` in the frame itself.
+    pub fn at(self) -> &'static str {
+        match self {
+            BodyKind::Result(..) => "/result",
+            _ => "",
         }
     }
 }
@@ -148,34 +155,51 @@ impl Restate for ServerResult {
     }
 }
 
+impl Restate for MethodResult {
+    fn restate(&mut self, to: ProtocolVersion) -> Option<&'static str> {
+        match self {
+            MethodResult::Server(r) => r.restate(to),
+            _ => None,
+        }
+    }
+}
+
 impl Restate for ServerRequest {}
 impl Restate for ClientNotification {}
 impl Restate for ServerNotification {}
-impl Restate for ClientResult {}
 
-/// A body as the boundary parsed it, typed by its kind.
-enum Parsed {
-    ClientRequest(ClientRequest),
-    ServerRequest(ServerRequest),
-    ClientNotification(ClientNotification),
-    ServerNotification(ServerNotification),
-    Result(MethodResult),
-}
-
-/// Parses `body` as `kind` at `version` with the boundary (the lenient superset parse plus the
-/// revision's mandates, e.g. the reserved `_meta` keys at 2026-07-28).
-fn parse(kind: BodyKind<'_>, body: &Value, version: ProtocolVersion) -> Result<Parsed, ParseError> {
-    use Direction::{ClientToServer as C2s, ServerToClient as S2c};
-    Ok(match kind {
-        BodyKind::Request(C2s) => Parsed::ClientRequest(wire::parse_as(body, version)?),
-        BodyKind::Request(S2c) => Parsed::ServerRequest(wire::parse_as(body, version)?),
-        BodyKind::Notification(C2s) => Parsed::ClientNotification(wire::parse_as(body, version)?),
-        BodyKind::Notification(S2c) => Parsed::ServerNotification(wire::parse_as(body, version)?),
-        BodyKind::Result(_, answering) => {
-            Parsed::Result(wire::parse_result_for(answering, body, version)?)
+/// The one table from a body's kind to its superset type: `$each` with the type `$T` of a
+/// request or notification body, `$result` with the [`ResultFor`] `$answering` of a result
+/// (read as a [`MethodResult`]).
+macro_rules! by_kind {
+    ($kind:expr, |$T:ident| $each:expr, |$answering:ident| $result:expr $(,)?) => {{
+        use mcp_wire::model::{
+            ClientNotification, ClientRequest, ServerNotification, ServerRequest,
+        };
+        use $crate::boundary::BodyKind;
+        use $crate::record::Direction::{ClientToServer as C2s, ServerToClient as S2c};
+        match $kind {
+            BodyKind::Request(C2s) => {
+                type $T = ClientRequest;
+                $each
+            }
+            BodyKind::Request(S2c) => {
+                type $T = ServerRequest;
+                $each
+            }
+            BodyKind::Notification(C2s) => {
+                type $T = ClientNotification;
+                $each
+            }
+            BodyKind::Notification(S2c) => {
+                type $T = ServerNotification;
+                $each
+            }
+            BodyKind::Result(_, $answering) => $result,
         }
-    })
+    }};
 }
+pub(crate) use by_kind;
 
 /// [`Restate`]s the body, then emits it, with the report (for `explain`) or without
 /// (cheaper: no path tracking); the restated member is listed as rewritten.
@@ -201,39 +225,46 @@ fn restated_emit<B: WireBody + Restate>(
     Ok((value, changes))
 }
 
-/// Parses `body` at `from` as `kind` and emits it for `to` with `options`; with `report`, also
-/// lists what the emission stripped, injected, passed and rewrote.
+/// Parses `body` at `from` as `kind` with the boundary (the lenient superset parse plus the
+/// revision's mandates, e.g. the reserved `_meta` keys at 2026-07-28) and emits it for `to` with
+/// `options`; with `report`, also lists what the emission stripped, injected, passed and rewrote.
 pub(crate) fn emit(
     kind: BodyKind<'_>,
-    body: Value,
+    body: &Value,
     from: ProtocolVersion,
     to: ProtocolVersion,
     report: bool,
     options: EmitOptions,
 ) -> Result<(Value, Changes), Failure> {
     let (r, o) = (report, options);
-    match parse(kind, &body, from).map_err(invalid)? {
-        Parsed::ClientRequest(mut m) => restated_emit(&mut m, to, r, o),
-        Parsed::ServerRequest(mut m) => restated_emit(&mut m, to, r, o),
-        Parsed::ClientNotification(mut m) => restated_emit(&mut m, to, r, o),
-        Parsed::ServerNotification(mut m) => restated_emit(&mut m, to, r, o),
-        Parsed::Result(MethodResult::Server(mut m)) => restated_emit(&mut m, to, r, o),
-        Parsed::Result(MethodResult::Client(mut m)) => restated_emit(&mut m, to, r, o),
-        Parsed::Result(_) => Err(Failure::Invalid {
-            reason: "the result is of a kind this tool cannot emit".into(),
-            code: codes::INTERNAL_ERROR,
-        }),
-    }
+    by_kind!(
+        kind,
+        |T| restated_emit(
+            &mut wire::parse_as::<T>(body, from).map_err(invalid)?,
+            to,
+            r,
+            o
+        ),
+        |answering| {
+            let mut result = wire::parse_result_for(answering, body, from).map_err(invalid)?;
+            restated_emit(&mut result, to, r, o)
+        },
+    )
 }
 
-/// [`parse`]'s errors, each as a body-relative JSON Pointer and a message.
+/// The errors of [`emit`]'s parse, each as a body-relative JSON Pointer and a message.
 pub(crate) fn parse_errors(
     kind: BodyKind<'_>,
     body: &Value,
     version: ProtocolVersion,
 ) -> Vec<(String, String)> {
-    match parse(kind, body, version) {
-        Ok(_) => Vec::new(),
+    let parsed = by_kind!(
+        kind,
+        |T| wire::parse_as::<T>(body, version).map(drop),
+        |answering| wire::parse_result_for(answering, body, version).map(drop),
+    );
+    match parsed {
+        Ok(()) => Vec::new(),
         Err(e) => e
             .all()
             .map(|e| {

@@ -3,7 +3,8 @@
 
 use mcp_wire::ProtocolVersion;
 use mcp_wire::facts::{self, MethodFact};
-use mcp_wire::session::Envelope;
+use mcp_wire::jsonrpc::codes;
+use mcp_wire::session::{Envelope, FrameContext};
 use mcp_wire::wire::{ResultFor, ResultTyping};
 use mcp_wire_schemas::{SchemaError, SchemaOracle};
 use serde_json::Value;
@@ -47,19 +48,6 @@ pub fn method_fact(
         (false, Direction::ServerToClient) => f.server_notifications,
     };
     table.iter().find(|m| m.method == method)
-}
-
-/// The method-table row of a request or notification frame sent in `direction` at `version`.
-fn envelope_fact(
-    version: ProtocolVersion,
-    direction: Direction,
-    envelope: &Envelope,
-) -> Option<&'static MethodFact> {
-    match envelope {
-        Envelope::Request { method, .. } => method_fact(version, direction, method, true),
-        Envelope::Notification { method } => method_fact(version, direction, method, false),
-        Envelope::Response { .. } | Envelope::Error { .. } => None,
-    }
 }
 
 fn sender(d: Direction) -> &'static str {
@@ -151,30 +139,44 @@ pub fn result_type(placed: &Placed, version: ProtocolVersion) -> Option<&'static
     Some(declared)
 }
 
-/// Checks of `placed` at `version` that need only the facts: the method exists for the
-/// direction, a response answers a request the revision defines.
-pub fn table_errors(placed: &Placed, version: ProtocolVersion) -> Vec<FrameError> {
-    let d = placed.context.direction;
-    let problem = match &placed.envelope {
-        Envelope::Request { method, .. } => method_problem(version, d, method, true),
-        Envelope::Notification { method } => method_problem(version, d, method, false),
+/// Why a frame placed with `context` has no row in the method tables of `version`, with the
+/// JSON-RPC code that answers it: a request or notification its sender cannot send there, or a
+/// response to no request the revision defines. `None` when it has its row (and for an error
+/// response, which has none to have). `translate` asks it at the source, `validate` at its
+/// revision.
+pub fn table_problem(
+    envelope: &Envelope,
+    context: &FrameContext,
+    version: ProtocolVersion,
+) -> Option<(String, i64)> {
+    let d = context.direction;
+    let (problem, code) = match envelope {
+        Envelope::Request { method, .. } => (
+            method_problem(version, d, method, true),
+            codes::METHOD_NOT_FOUND,
+        ),
+        Envelope::Notification { method } => (
+            method_problem(version, d, method, false),
+            codes::METHOD_NOT_FOUND,
+        ),
         Envelope::Response { .. } => {
-            let origin = placed.context.origin.as_ref().map(|o| o.method.as_str());
-            match (origin, result_type(placed, version)) {
-                (_, Some(_)) => None,
-                (Some(m), None) => Some(format!(
-                    "answers {m} (line {}), which is not a {} request at {version}",
-                    placed.context.origin.as_ref().map_or(0, |o| o.position),
-                    sender(d.reverse())
-                )),
-                (None, None) => Some("answers no known request".into()),
-            }
+            let problem = match &context.origin {
+                None => Some("answers no known request".to_owned()),
+                Some(o) if method_fact(version, d.reverse(), &o.method, true).is_none() => {
+                    Some(format!(
+                        "answers {} (line {}), which is not a {} request at {version}",
+                        o.method,
+                        o.position,
+                        sender(d.reverse())
+                    ))
+                }
+                Some(_) => None,
+            };
+            (problem, codes::INVALID_REQUEST)
         }
-        Envelope::Error { .. } => None,
+        Envelope::Error { .. } => (None, 0),
     };
-    problem
-        .map(|p| vec![FrameError::new("", p)])
-        .unwrap_or_default()
+    problem.map(|p| (p, code))
 }
 
 /// The definition names that type a frame's envelope at `version` (renamed in 2025-11-25).
@@ -190,16 +192,33 @@ fn envelope_definition(oracle: &SchemaOracle, envelope: &Envelope) -> &'static s
     }
 }
 
+/// The definition that types `placed` at `version`, the value it types and that value's
+/// pointer in the frame: a request's or notification's whole frame, a response's `result`
+/// ([`result_type`]). `None` for frames the tables do not place, and for error responses.
+fn typed_part(placed: &Placed, version: ProtocolVersion) -> Option<(&'static str, &Value, &str)> {
+    let (frame, d) = (&placed.record.frame, placed.context.direction);
+    let (name, request) = match &placed.envelope {
+        Envelope::Request { method, .. } => (method, true),
+        Envelope::Notification { method } => (method, false),
+        Envelope::Response { .. } => {
+            return Some((
+                result_type(placed, version)?,
+                frame.get("result")?,
+                "/result",
+            ));
+        }
+        Envelope::Error { .. } => return None,
+    };
+    Some((method_fact(version, d, name, request)?.type_name, frame, ""))
+}
+
 /// Validates `placed` against the pinned schema of the oracle's revision: the envelope
-/// definition, then the request/notification definition (the whole frame) or the result
-/// definition (under `/result`). Frames the tables do not place get only the envelope check.
+/// definition, then the definition that types it ([`typed_part`]).
 pub fn schema_errors(
     oracle: &SchemaOracle,
     placed: &Placed,
 ) -> Result<Vec<FrameError>, SchemaError> {
-    let v = oracle.version();
     let frame = &placed.record.frame;
-    let d = placed.context.direction;
     let mut out = Vec::new();
     let mut check = |def: &str, value: &Value, prefix: &str| -> Result<(), SchemaError> {
         for viol in oracle.violations(def, value)? {
@@ -211,42 +230,22 @@ pub fn schema_errors(
         Ok(())
     };
     check(envelope_definition(oracle, &placed.envelope), frame, "")?;
-    if let Some(f) = envelope_fact(v, d, &placed.envelope) {
-        check(f.type_name, frame, "")?;
-    } else if let (Envelope::Response { .. }, Some(def), Some(result)) = (
-        &placed.envelope,
-        result_type(placed, v),
-        frame.get("result"),
-    ) {
-        check(def, result, "/result")?;
+    if let Some((def, value, prefix)) = typed_part(placed, oracle.version()) {
+        check(def, value, prefix)?;
     }
     Ok(out)
 }
 
-/// Checks `placed` against the generated types of `version`: the request or notification type
-/// for the whole frame, the result type for a response's `result`.
+/// Checks `placed` against the generated types of `version` ([`typed_part`]).
 pub fn typed_errors(placed: &Placed, version: ProtocolVersion) -> Vec<FrameError> {
-    let frame = &placed.record.frame;
-    let d = placed.context.direction;
-    let (checked, under) = match &placed.envelope {
-        Envelope::Response { .. } => (
-            result_type(placed, version).zip(frame.get("result")),
-            "/result",
-        ),
-        envelope => (
-            envelope_fact(version, d, envelope).map(|f| (f.type_name, frame)),
-            "",
-        ),
+    let Some((name, value, under)) = typed_part(placed, version) else {
+        return Vec::new();
     };
-    let outcome = checked.and_then(|(name, value)| {
-        facts::check_generated(version, name, value).map(|checked| {
-            checked.map_err(|e| {
-                FrameError::new(format!("{under}{}", e.path.pointer()), e.kind.to_string())
-            })
-        })
-    });
-    match outcome {
-        Some(Err(e)) => vec![e],
+    match facts::check_generated(version, name, value) {
+        Some(Err(e)) => {
+            let path = format!("{under}{}", e.path.pointer());
+            vec![FrameError::new(path, e.kind.to_string())]
+        }
         _ => Vec::new(),
     }
 }
@@ -256,14 +255,9 @@ pub fn mandate_errors(placed: &Placed, version: ProtocolVersion) -> Vec<FrameErr
     let Some(kind) = BodyKind::of(&placed.envelope, &placed.context) else {
         return Vec::new();
     };
-    let prefix = if matches!(kind, BodyKind::Result(..)) {
-        "/result"
-    } else {
-        ""
-    };
-    let body = crate::convert::take_body(&mut placed.record.frame.clone(), kind);
-    crate::boundary::parse_errors(kind, &body, version)
+    let body = crate::convert::body(&placed.record.frame, kind);
+    crate::boundary::parse_errors(kind, body, version)
         .into_iter()
-        .map(|(path, message)| FrameError::new(format!("{prefix}{path}"), message))
+        .map(|(path, message)| FrameError::new(format!("{}{path}", kind.at()), message))
         .collect()
 }

@@ -1,6 +1,6 @@
-//! One frame through the boundary: the body is cut out of the envelope, parsed at the source
-//! revision into the superset model, emitted for the target with an emission report, and put
-//! back into the same envelope (same id, same key order). The report's JSON Pointers are made
+//! One frame through the boundary: the body is parsed at the source revision into the superset
+//! model, emitted for the target with an emission report, and put back into the same envelope
+//! (same id, same key order). The report's JSON Pointers are made
 //! frame-relative for `explain`.
 //!
 //! The session layer adds one thing the boundary never invents: at 2026-07-28 a client request
@@ -10,36 +10,24 @@
 use mcp_wire::model::meta::keys;
 use mcp_wire::wire::EmitOptions;
 use mcp_wire::{Era, JsonPath, ProtocolVersion};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::boundary::{BodyKind, Changes, Failure};
 use crate::pointer;
 use crate::record::Direction;
 use crate::session::ClientIdentity;
 
-/// Moves the body the boundary works on out of `frame`: `{"method","params"?}` for requests
-/// and notifications, the `result` object for responses. The envelope keeps its key order (the
-/// moved member's slot holds `null` until [`put_back`] fills it).
-pub fn take_body(frame: &mut Value, kind: BodyKind<'_>) -> Value {
-    let Value::Object(m) = frame else {
-        return Value::Null;
-    };
+/// The body the boundary reads in `frame`: a response's `result`; for a request or
+/// notification the frame itself (a request or notification type reads `method` and `params`
+/// and ignores the envelope's members, as it does in the direct path's frame text).
+pub fn body<'f>(frame: &'f Value, kind: BodyKind<'_>) -> &'f Value {
     match kind {
-        BodyKind::Result(..) => m.get_mut("result").map(std::mem::take).unwrap_or_default(),
-        _ => {
-            let mut body = Map::new();
-            if let Some(method) = m.get("method") {
-                body.insert("method".into(), method.clone());
-            }
-            if let Some(params) = m.get_mut("params") {
-                body.insert("params".into(), std::mem::take(params));
-            }
-            Value::Object(body)
-        }
+        BodyKind::Result(..) => frame.get("result").unwrap_or(&Value::Null),
+        _ => frame,
     }
 }
 
-/// Puts an emitted body back into the envelope `take_body` left: the same slots, the same key
+/// Puts an emitted body back into the frame it was read from: the same slots, the same key
 /// order; a member the body gained (e.g. a materialized `params`) is appended, one it lost is
 /// removed.
 pub fn put_back(frame: &mut Value, kind: BodyKind<'_>, body: Value) {
@@ -67,8 +55,8 @@ pub fn put_back(frame: &mut Value, kind: BodyKind<'_>, body: Value) {
     }
 }
 
-/// Adds the client identity a 2026-07-28 client request must carry, from the session's
-/// `initialize`, where the request lacks it. Returns the pointers added.
+/// Adds the client identity a 2026-07-28 client request (`body`, its frame) must carry, from the
+/// session's `initialize`, where the request lacks it. Returns the pointers added.
 pub fn add_identity(body: &mut Value, identity: &ClientIdentity) -> Vec<String> {
     // A parent the body lacks is materialized, and then it is the injected member.
     let materialized = ["/params", "/params/_meta"]
@@ -96,17 +84,6 @@ pub fn add_identity(body: &mut Value, identity: &ClientIdentity) -> Vec<String> 
     }
 }
 
-/// Frame-relative pointers for a body-relative report.
-fn rebase(kind: BodyKind<'_>, pointers: Vec<String>) -> Vec<String> {
-    match kind {
-        BodyKind::Result(..) => pointers
-            .into_iter()
-            .map(|p| format!("/result{p}"))
-            .collect(),
-        _ => pointers,
-    }
-}
-
 /// Drops pointers at or under any of `roots` (changes inside something we injected whole).
 fn outside(pointers: Vec<String>, roots: &[String]) -> Vec<String> {
     pointers
@@ -131,16 +108,20 @@ pub fn convert(
     report: bool,
     options: EmitOptions,
 ) -> Result<(Value, Changes), Failure> {
-    let mut body = take_body(frame, kind);
     let mut ours = Vec::new();
     if to.era() == Era::Stateless
         && kind == BodyKind::Request(Direction::ClientToServer)
         && let Some(identity) = identity
     {
-        ours = add_identity(&mut body, identity);
+        ours = add_identity(frame, identity);
     }
+    let body = body(frame, kind);
     let (value, emitted) = crate::boundary::emit(kind, body, from, to, report, options)?;
-    let framed = |pointers| outside(rebase(kind, pointers), &ours);
+    // The report's pointers, frame-relative.
+    let framed = |pointers: Vec<String>| {
+        let framed = pointers.into_iter().map(|p| format!("{}{p}", kind.at()));
+        outside(framed.collect(), &ours)
+    };
     let mut changes = Changes {
         stripped: framed(emitted.stripped),
         injected: ours.clone(),
@@ -161,13 +142,13 @@ mod tests {
     const REQUEST: BodyKind<'static> = BodyKind::Request(Direction::ClientToServer);
 
     #[test]
-    fn bodies_are_moved_out_and_back_in_input_order() {
+    fn bodies_are_read_in_place_and_put_back_in_input_order() {
         let result = BodyKind::Result(Direction::ServerToClient, ResultFor::method("m"));
         for (kind, mut frame, body, emitted, written) in [
             (
                 REQUEST,
                 json!({"method":"tools/list","params":{"cursor":"c"},"jsonrpc":"2.0","id":1}),
-                json!({"method":"tools/list","params":{"cursor":"c"}}),
+                json!({"method":"tools/list","params":{"cursor":"c"},"jsonrpc":"2.0","id":1}),
                 json!({"method":"tools/list","params":{"cursor":"d"}}),
                 r#"{"method":"tools/list","params":{"cursor":"d"},"jsonrpc":"2.0","id":1}"#,
             ),
@@ -182,12 +163,12 @@ mod tests {
             (
                 REQUEST,
                 json!({"jsonrpc":"2.0","id":1,"method":"tools/list"}),
-                json!({"method":"tools/list"}),
+                json!({"jsonrpc":"2.0","id":1,"method":"tools/list"}),
                 json!({"method":"tools/list","params":{"_meta":{}}}),
                 r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{}}}"#,
             ),
         ] {
-            assert_eq!(take_body(&mut frame, kind), body, "{written}");
+            assert_eq!(super::body(&frame, kind), &body, "{written}");
             put_back(&mut frame, kind, emitted);
             assert_eq!(serde_json::to_string(&frame).unwrap(), written);
         }

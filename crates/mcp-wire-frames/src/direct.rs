@@ -7,8 +7,8 @@
 //! [`mcp_wire::json_text`] refuses (duplicate keys, depth) without building anything but the
 //! few facts of `params` the session needs (the crate's reader of unchecked text,
 //! [`mcp_wire::wire::in_place::Unchecked`], reads it), parsed from its text into the superset
-//! at the source revision, and emitted for the target; when the body ends
-//! the frame it is emitted straight into the output line, with the envelope written around it.
+//! at the source revision, and emitted for the target; the output line is the envelope written
+//! around the emitted body, members in the input's order.
 //!
 //! A `result` is not checked apart: its span is taken from the line's end (or, when other
 //! members follow it, read by `serde_json` as raw text), and its typed read checks it while it
@@ -19,11 +19,11 @@
 //! ([`read_checked`]), whenever the read does not decide: the session never learns from a line
 //! the strict reader would refuse.
 //!
-//! The direct path writes what the general path writes, byte for byte. Error responses are
-//! copied as they are; frames the session or the method tables refuse are reported without
-//! being read further; a body the boundary refuses at the target or finds invalid at the source
-//! is reported from the boundary's own error, which is the general path's (see
-//! `crate::translate`). Anything else (invalid JSON, envelope faults, a value whose own
+//! The direct path writes what the general path writes, byte for byte. Error responses (the
+//! same at every revision) take the general path; frames the session or the method tables
+//! refuse are reported without being read further; a body the boundary refuses at the target
+//! or finds invalid at the source is reported from the boundary's own error, which is the
+//! general path's (see `crate::translate`). Anything else (invalid JSON, envelope faults, a value whose own
 //! serialization fails) makes it give up, and the line takes the general path, which reports
 //! it exactly as before. Giving up after the session has seen the frame is fine: the caller then
 //! rebuilds the general path's view of the line and continues from the same session state.
@@ -33,7 +33,6 @@
 //! set aside), `identity` (the client identity a 2026-07-28 request is lent), `write` (the
 //! boundary's verdict and the output line); this module drives them per line.
 
-use std::fmt;
 use std::sync::Arc;
 
 use mcp_wire::{Era, ProtocolVersion};
@@ -51,7 +50,7 @@ mod write;
 use identity::{LentIdentity, body_text};
 use line::Copied;
 pub use line::{Line, read, read_checked};
-use write::{Body, Layout, Verdict, emit, push_key, push_value, write_frame};
+use write::{Verdict, emit, push_key, push_value, write_frame};
 
 /// Nesting bound of the direct path. The strict reader's bound is serde_json's (128 levels
 /// from the start of the line); a line nested deeper than this takes the general path, which
@@ -61,12 +60,6 @@ const MAX_DEPTH: usize = 100;
 /// Why the direct path gave up (never shown: the general path takes over and reports).
 #[derive(Debug)]
 struct GiveUp;
-
-impl fmt::Display for GiveUp {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("not for the direct path")
-    }
-}
 
 /// Reusable buffers of the direct path.
 #[derive(Default)]
@@ -93,7 +86,7 @@ impl Buffers {
         };
     }
 
-    /// The output line [`translate`] or [`unchanged`] made of `line`, in pieces (the long
+    /// The output line [`translate`] made of `line`, in pieces (the long
     /// strings of a large body come straight from `line`'s text).
     pub fn output<'a>(&'a self, line: &'a Line<'_>) -> impl Iterator<Item = &'a [u8]> + 'a {
         self.splices.pieces(&self.line, line.text.as_bytes())
@@ -207,44 +200,26 @@ fn body_into_line(
     line: &Line<'_>,
     target: Target<'_>,
     text: &str,
-    mut restated: Option<&mut LentIdentity>,
+    restated: Option<&mut LentIdentity>,
     emitted: &mut Vec<u8>,
     out: &mut Vec<u8>,
     verdict: &mut Verdict,
 ) -> Result<(), GiveUp> {
     let Target { from, to, kind } = target;
-    let unchecked = line.unchecked;
-    let mut emit_body = |out: &mut Vec<u8>| {
-        let restated = restated.as_deref_mut();
-        emit(kind, text, unchecked, from, to, restated, out, verdict)
-    };
-    // The emitted body goes straight into the output when it lands as one piece; otherwise it
-    // is emitted on its own and its members are placed one by one.
-    let mut placed = match Layout::of(line) {
-        Layout::InPlace => Body::Emit(&mut emit_body),
-        Layout::Split => {
-            emitted.clear();
-            emit_body(emitted)?;
-            Body::Emitted(emitted)
-        }
-    };
-    write_line(line, &mut placed, out)
-}
-
-/// Writes a line the boundary leaves as it is (an error response: the same at every revision)
-/// into `buffers.line`, newline included, as the general path writes it; `false` means give up.
-pub fn unchanged(line: &Line<'_>, buffers: &mut Buffers) -> bool {
-    let mut no_body = |_: &mut Vec<u8>| Err(GiveUp);
-    buffers.splices.clear();
-    write_line(line, &mut Body::Emit(&mut no_body), &mut buffers.line).is_ok()
-}
-
-/// Writes the output line (record, frame around `body`, newline) into `out`.
-fn write_line(line: &Line<'_>, body: &mut Body<'_>, out: &mut Vec<u8>) -> Result<(), GiveUp> {
-    let placed = body;
+    emitted.clear();
+    emit(
+        kind,
+        text,
+        line.unchecked,
+        from,
+        to,
+        restated,
+        emitted,
+        verdict,
+    )?;
     out.clear();
     match line.format {
-        Format::Bare => write_frame(line, placed, out)?,
+        Format::Bare => write_frame(line, emitted, out)?,
         Format::Capture(_) => {
             out.push(b'{');
             for (i, (key, copied)) in line.record.iter().enumerate() {
@@ -253,7 +228,7 @@ fn write_line(line: &Line<'_>, body: &mut Body<'_>, out: &mut Vec<u8>) -> Result
                 }
                 push_key(out, key)?;
                 match copied {
-                    None => write_frame(line, placed, out)?,
+                    None => write_frame(line, emitted, out)?,
                     Some(Copied::Verbatim(s)) => out.extend_from_slice(s.as_bytes()),
                     Some(Copied::Value(v)) => push_value(out, v)?,
                 }
@@ -271,6 +246,7 @@ mod tests {
     use mcp_wire::model::meta::keys;
     use mcp_wire::model::{ClientRequest, RequestMeta};
     use mcp_wire::session::Envelope;
+    use mcp_wire::wire::ResultFor;
     use serde_json::Value;
 
     use crate::session::Evidence;
@@ -285,6 +261,13 @@ mod tests {
     fn read_owned(bytes: &[u8]) -> Option<Line<'_>> {
         let mut slot = None;
         read(bytes, &mut slot)?;
+        slot
+    }
+
+    /// [`read_checked`] into a slot of its own.
+    fn read_checked_owned(bytes: &[u8]) -> Option<Line<'_>> {
+        let mut slot = None;
+        read_checked(bytes, &mut slot)?;
         slot
     }
 
@@ -398,27 +381,41 @@ mod tests {
     }
 
     #[test]
-    fn bodies_that_end_the_frame_are_emitted_in_place() {
-        for (text, layout) in [
+    fn members_are_written_in_the_input_order_wherever_the_body_stands() {
+        use Direction::ClientToServer as C2s;
+        let v = ProtocolVersion::V2025_06_18;
+        let ping = BodyKind::Result(Direction::ServerToClient, ResultFor::method("ping"));
+        let mut buffers = Buffers::default();
+        for (text, kind) in [
             (
-                r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{}}"#,
-                Layout::InPlace,
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"c"}}"#,
+                BodyKind::Request(C2s),
             ),
-            (r#"{"jsonrpc":"2.0","method":"m"}"#, Layout::InPlace),
-            (r#"{"id":1,"result":{},"jsonrpc":"2.0"}"#, Layout::InPlace),
             (
-                r#"{"jsonrpc":"2.0","params":{},"method":"m"}"#,
-                Layout::Split,
+                r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+                BodyKind::Notification(C2s),
             ),
-            (r#"{"jsonrpc":"2.0","method":"m","id":1}"#, Layout::Split),
-            (r#"{"method":"m","jsonrpc":"2.0"}"#, Layout::Split),
+            (r#"{"id":1,"result":{},"jsonrpc":"2.0"}"#, ping),
             (
-                r#"{"jsonrpc":"2.0","method":"m","params":{},"x":1}"#,
-                Layout::Split,
+                r#"{"jsonrpc":"2.0","params":{"cursor":"c"},"method":"tools/list","id":1}"#,
+                BodyKind::Request(C2s),
+            ),
+            (
+                r#"{"jsonrpc":"2.0","method":"tools/list","id":1}"#,
+                BodyKind::Request(C2s),
+            ),
+            (
+                r#"{"method":"notifications/initialized","jsonrpc":"2.0"}"#,
+                BodyKind::Notification(C2s),
+            ),
+            (
+                r#"{"jsonrpc":"2.0","method":"tools/list","params":{"cursor":"c"},"id":1,"x":1}"#,
+                BodyKind::Request(C2s),
             ),
         ] {
-            let line = read_owned(text.as_bytes()).expect(text);
-            assert_eq!(Layout::of(&line), layout, "{text}");
+            let line = read_checked_owned(text.as_bytes()).expect(text);
+            translate(&line, kind, v, v, None, &mut buffers).expect(text);
+            assert_eq!(String::from_utf8_lossy(&buffers.line), format!("{text}\n"));
         }
     }
 
@@ -485,7 +482,8 @@ mod tests {
             br#"{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"k":1,"k":1}}}"#,
             br#"{"jsonrpc":"2.0","id":1,"method":"x","params":{"n":1E400}}"#,
             br#"{"jsonrpc":"2.0","id":true,"method":"x"}"#,
-            // Error responses the envelope refuses: not an object, no message.
+            // Error responses, whether the envelope accepts them or not.
+            br#"{"jsonrpc":"2.0","error":{"code":1,"message":"m"}}"#,
             br#"{"jsonrpc":"2.0","id":1,"error":"m"}"#,
             br#"{"jsonrpc":"2.0","id":1,"error":{"code":1}}"#,
             br#"{"jsonrpc":"2.0","id":1,"method":"x"} x"#,
@@ -509,9 +507,6 @@ mod tests {
         ] {
             assert!(read_owned(bad).is_none(), "{}", String::from_utf8_lossy(bad));
         }
-        // An error response without `id` is one with an unknown id (the crate's rule), read here.
-        let no_id = read_owned(br#"{"jsonrpc":"2.0","error":{"code":1,"message":"m"}}"#).unwrap();
-        assert_eq!(no_id.envelope, Envelope::Error { id: None, code: 1 });
         let deep = format!(
             r#"{{"jsonrpc":"2.0","method":"x","params":{{"a":{}{}}}}}"#,
             "[".repeat(120),

@@ -2,8 +2,6 @@
 //! `{"dir":"c2s"|"s2c","frame":{…}}` as in the shared corpus. Output keeps each line's format
 //! (and a capture record's other keys, in order); only the frame is replaced.
 
-use std::fmt;
-
 use serde_json::Value;
 
 pub use mcp_wire::session::Direction;
@@ -39,21 +37,12 @@ pub struct Record {
     pub frame: Value,
 }
 
-/// A line that is JSON but neither a frame nor a well-formed capture record.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RecordError(pub String);
-
-impl fmt::Display for RecordError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
 impl Record {
     /// Splits a parsed line into format and frame. A top-level object with a `frame` key and no
     /// `jsonrpc` key is a capture record; anything else is treated as a bare frame (and judged by
-    /// the envelope check).
-    pub fn from_value(value: Value) -> Result<Record, RecordError> {
+    /// the envelope check). A capture record without a well-formed `dir` is an error, which says
+    /// so.
+    pub fn from_value(value: Value) -> Result<Record, String> {
         let is_capture = matches!(&value, Value::Object(m) if m.contains_key("frame") && !m.contains_key("jsonrpc"));
         if !is_capture {
             return Ok(Record {
@@ -68,11 +57,11 @@ impl Record {
             Some(Value::String(s)) if s == "c2s" => Direction::ClientToServer,
             Some(Value::String(s)) if s == "s2c" => Direction::ServerToClient,
             Some(other) => {
-                return Err(RecordError(format!(
+                return Err(format!(
                     "capture record: \"dir\" must be \"c2s\" or \"s2c\", found {other}"
-                )));
+                ));
             }
-            None => return Err(RecordError("capture record without \"dir\"".into())),
+            None => return Err("capture record without \"dir\"".into()),
         };
         let frame = std::mem::take(map.get_mut("frame").expect("checked above"));
         Ok(Record {
@@ -124,34 +113,31 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn capture_records_keep_their_keys_and_order() {
-        let v = json!({"dir":"s2c","frame":{"jsonrpc":"2.0","id":1,"result":{}},"t":5});
-        let mut r = Record::from_value(v).unwrap();
-        assert_eq!(r.format, Format::Capture(Direction::ServerToClient));
-        assert_eq!(r.frame, json!({"jsonrpc":"2.0","id":1,"result":{}}));
-        let out = r.render(json!({"x":1}));
-        assert_eq!(
-            serde_json::to_string(&out).unwrap(),
-            r#"{"dir":"s2c","frame":{"x":1},"t":5}"#
-        );
-    }
-
-    #[test]
-    fn bare_frames_stay_bare() {
-        let v = json!({"jsonrpc":"2.0","method":"ping","id":"a"});
-        let mut r = Record::from_value(v.clone()).unwrap();
-        assert_eq!(r.format, Format::Bare);
-        assert_eq!(r.render(v.clone()), v);
-    }
-
-    #[test]
-    fn bad_directions_are_reported() {
-        let e = Record::from_value(json!({"dir":"up","frame":{}})).unwrap_err();
-        assert_eq!(
-            e.0,
-            r#"capture record: "dir" must be "c2s" or "s2c", found "up""#
-        );
-        let e = Record::from_value(json!({"frame":{}})).unwrap_err();
-        assert_eq!(e.0, r#"capture record without "dir""#);
+    fn records_split_and_render_in_their_format() {
+        let capture = Format::Capture(Direction::ServerToClient);
+        let frame = json!({"jsonrpc":"2.0","id":1,"result":{}});
+        let bare = json!({"jsonrpc":"2.0","method":"ping","id":"a"});
+        for (line, split) in [
+            // A capture record keeps its other keys, in order; a bare frame stays bare.
+            (
+                json!({"dir":"s2c","frame":frame,"t":5}),
+                Ok((capture, &frame, r#"{"dir":"s2c","frame":{"x":1},"t":5}"#)),
+            ),
+            (bare.clone(), Ok((Format::Bare, &bare, r#"{"x":1}"#))),
+            (
+                json!({"dir":"up","frame":{}}),
+                Err(r#"capture record: "dir" must be "c2s" or "s2c", found "up""#),
+            ),
+            (json!({"frame":{}}), Err(r#"capture record without "dir""#)),
+        ] {
+            match (Record::from_value(line), split) {
+                (Ok(mut r), Ok((format, frame, rendered))) => {
+                    assert_eq!((r.format, &r.frame), (format, frame));
+                    let out = r.render(json!({"x":1}));
+                    assert_eq!(serde_json::to_string(&out).unwrap(), rendered);
+                }
+                (got, want) => assert_eq!(got.map(drop), want.map(drop).map_err(str::to_owned)),
+            }
+        }
     }
 }

@@ -5,7 +5,6 @@
 use std::io::{self, BufRead, Write};
 
 use mcp_wire::jsonrpc::{RequestId, batch_messages, codes};
-use mcp_wire::model::ModelError;
 use mcp_wire::session::Envelope;
 use mcp_wire::{VersionLike, json_text};
 use serde::Serialize;
@@ -13,7 +12,7 @@ use serde_json::Value;
 
 use crate::input::{LineContent, LineReader};
 use crate::record::{Direction, Record};
-use crate::session::{FrameContext, Session, SessionError};
+use crate::session::{FrameContext, Session};
 
 /// A frame placed in its session, ready for a command.
 #[derive(Debug)]
@@ -184,7 +183,7 @@ fn place_line(
     };
     let is_batch = match batch_messages(&record.frame, &revision) {
         Ok(messages) => messages.is_some(),
-        Err(e) => return handler.fault(envelope_fault(line, &e, record), out),
+        Err(e) => return handler.fault(frame_fault(line, e.to_string(), e.code(), record), out),
     };
     match std::mem::take(&mut record.frame) {
         // An allowed batch: its messages are moved out of the record, not copied.
@@ -229,7 +228,7 @@ fn place(
             session,
             out,
         ),
-        Err(e) => handler.fault(session_fault(line, e, &envelope, record), out),
+        Err(e) => handler.fault(frame_fault(line, e.to_string(), e.code(), record), out),
     }
 }
 
@@ -243,49 +242,24 @@ pub(crate) fn read(line: usize, bytes: &[u8]) -> Result<(Record, Envelope), Faul
 fn read_record(line: usize, bytes: &[u8]) -> Result<Record, Fault> {
     let fault = |reason, code| Fault::new(line, reason, code);
     let value = json_text::read(bytes).map_err(|e| fault(e.kind.to_string(), e.code()))?;
-    Record::from_value(value).map_err(|e| fault(e.to_string(), codes::INVALID_REQUEST))
+    Record::from_value(value).map_err(|e| fault(e, codes::INVALID_REQUEST))
 }
 
 /// The record with its frame's envelope, judged by the crate's envelope rules.
 fn classify(line: usize, record: Record) -> Result<(Record, Envelope), Fault> {
     match Envelope::of(&record.frame) {
         Ok(envelope) => Ok((record, envelope)),
-        Err(e) => Err(envelope_fault(line, &e, record)),
+        Err(e) => Err(frame_fault(line, e.to_string(), e.code(), record)),
     }
 }
 
-/// The fault for a frame whose envelope is invalid. A request whose id is still readable is
-/// named, so a command can answer it.
-fn envelope_fault(line: usize, e: &ModelError, record: Record) -> Fault {
+/// The fault for a frame read as a record that cannot be placed (its envelope is invalid, or
+/// the session refuses it). A request whose id is still readable is named (sent in the
+/// direction the record states, else by the client), so a command can answer it.
+pub(crate) fn frame_fault(line: usize, reason: String, code: i64, record: Record) -> Fault {
     let frame = &record.frame;
     let id =
         (frame.get("id").and_then(RequestId::from_value)).filter(|_| frame.get("method").is_some());
-    placed_fault(line, e.to_string(), e.code(), id, record)
-}
-
-/// The fault for a frame the session cannot place.
-pub(crate) fn session_fault(
-    line: usize,
-    e: SessionError,
-    envelope: &Envelope,
-    record: Record,
-) -> Fault {
-    let id = match envelope {
-        Envelope::Request { id, .. } => Some(id.clone()),
-        _ => None,
-    };
-    placed_fault(line, e.to_string(), e.code(), id, record)
-}
-
-/// The fault for a frame read as a record, naming the request `id` (sent in the direction the
-/// record states, else by the client).
-fn placed_fault(
-    line: usize,
-    reason: String,
-    code: i64,
-    id: Option<RequestId>,
-    record: Record,
-) -> Fault {
     let d = record
         .format
         .direction()

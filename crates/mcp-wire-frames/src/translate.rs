@@ -136,40 +136,20 @@ impl Translate {
                 codes::INTERNAL_ERROR,
             );
         };
-        match envelope {
-            Envelope::Request { method, .. } | Envelope::Notification { method } => {
-                let request = matches!(envelope, Envelope::Request { .. });
-                if let Some(p) = check::method_problem(from, d, method, request) {
-                    return invalid(p, codes::METHOD_NOT_FOUND);
-                }
-                let problem = check::method_problem(to, d, method, request).or_else(|| {
-                    context
-                        .task_augmented
-                        .then(|| check::augmentation_problem(from, to, method))
-                        .flatten()
-                });
-                if let Some(p) = problem {
-                    return refused(format!("no form at {to}: {p}"), codes::METHOD_NOT_FOUND);
-                }
+        if let Some((reason, code)) = check::table_problem(envelope, context, from) {
+            return invalid(reason, code);
+        }
+        if let Envelope::Request { method, .. } | Envelope::Notification { method } = envelope {
+            let request = matches!(envelope, Envelope::Request { .. });
+            let problem = check::method_problem(to, d, method, request).or_else(|| {
+                context
+                    .task_augmented
+                    .then(|| check::augmentation_problem(from, to, method))
+                    .flatten()
+            });
+            if let Some(p) = problem {
+                return refused(format!("no form at {to}: {p}"), codes::METHOD_NOT_FOUND);
             }
-            Envelope::Response { .. } => {
-                let Some(origin) = &context.origin else {
-                    return invalid(
-                        "a response without a request".into(),
-                        codes::INVALID_REQUEST,
-                    );
-                };
-                if check::method_fact(from, d.reverse(), &origin.method, true).is_none() {
-                    return invalid(
-                        format!(
-                            "answers {} (line {}), which is not a request at {from}",
-                            origin.method, origin.position
-                        ),
-                        codes::INVALID_REQUEST,
-                    );
-                }
-            }
-            Envelope::Error { .. } => {}
         }
         Ok(BodyKind::of(envelope, context).map(|kind| (from, kind)))
     }
@@ -242,7 +222,7 @@ impl Translate {
             Ok(c) => c,
             Err(e) => {
                 let fault = match stream::read(line, bytes) {
-                    Ok((record, envelope)) => stream::session_fault(line, e, &envelope, record),
+                    Ok((record, _)) => stream::frame_fault(line, e.to_string(), e.code(), record),
                     Err(fault) => fault,
                 };
                 self.fault(fault, out)?;
@@ -269,9 +249,9 @@ impl Translate {
                     Err(Unwritten::GaveUp | Unwritten::Unchecked) => None,
                 }
             }
-            // An error response is copied as it is.
-            Ok(None) => direct::unchanged(read, &mut self.buffers).then_some(Ok(())),
             Err(failure) => Some(Err(failure)),
+            // (An error response is never read by the direct path.)
+            Ok(None) => None,
         };
         // A frame not written costs no more than a translated one: a refusal (the gate's or the
         // boundary's) is reported from what the direct read already knows (unless it must be

@@ -43,7 +43,11 @@ impl Validate {
 
 impl LineHandler for Validate {
     fn frame(&mut self, placed: Placed, _: &mut Session, out: &mut Output) -> io::Result<()> {
-        let mut errors = check::table_errors(&placed, self.version);
+        let problem = check::table_problem(&placed.envelope, &placed.context, self.version);
+        let mut errors: Vec<_> = problem
+            .map(|(p, _)| FrameError::new("", p))
+            .into_iter()
+            .collect();
         if errors.is_empty() {
             // Only for methods the revision has: the boundary reads any known method.
             errors.extend(check::typed_errors(&placed, self.version));

@@ -50,9 +50,7 @@ pub(super) struct ParamsFacts {
 /// What the direct path needs from `params._meta` (an object): its protocol version, present
 /// with any value (`null` too).
 #[derive(Default)]
-struct MetaFacts {
-    revision: Option<Box<Value>>,
-}
+struct MetaFacts(Option<Box<Value>>);
 
 impl<'de> Deserialize<'de> for MetaFacts {
     fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -78,7 +76,7 @@ impl<'de> de::Visitor<'de> for MetaFactsVisitor {
         let mut facts = MetaFacts::default();
         while let Some(Key(key)) = map.next_key()? {
             if key == keys::PROTOCOL_VERSION {
-                facts.revision = Some(map.next_value()?);
+                facts.0 = Some(map.next_value()?);
             } else {
                 map.next_value::<IgnoredAny>()?;
             }
@@ -89,7 +87,7 @@ impl<'de> de::Visitor<'de> for MetaFactsVisitor {
 
 impl ParamsFacts {
     pub(super) fn meta_revision(&self) -> Option<&Value> {
-        self.meta.revision.as_deref()
+        self.meta.0.as_deref()
     }
 
     pub(super) fn task(&self) -> bool {

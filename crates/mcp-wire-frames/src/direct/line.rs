@@ -43,7 +43,10 @@ impl<'a> FrameRead<'a> {
         key: &'a str,
         start: usize,
     ) -> Result<usize, GiveUp> {
-        let (raw, end) = if key == "params" {
+        // Error responses take the general path (the boundary leaves them as they are).
+        let (raw, end) = if key == "error" {
+            return Err(GiveUp);
+        } else if key == "params" {
             let (p, raw, end) = params_at(text, start)?;
             self.params = Some(p);
             (raw, end)
@@ -86,8 +89,8 @@ pub(super) fn unchecked_result_end(text: &str, start: usize, closers: usize) -> 
     (end - start < UNCHECKED_BELOW).then_some(end + 1)
 }
 
-/// One line read by the direct path: a valid request, notification, success or error response
-/// that the strict reader accepts, but for a `result` left unchecked ([`Line::result_unchecked`]).
+/// One line read by the direct path: a valid request, notification or success response that
+/// the strict reader accepts, but for a `result` left unchecked ([`Line::result_unchecked`]).
 pub struct Line<'a> {
     /// Bare or capture record.
     pub format: Format,
@@ -271,9 +274,6 @@ pub(super) fn classify<'s, 'a>(
     if get("jsonrpc") != Some("\"2.0\"") {
         return Err(GiveUp);
     }
-    if get("error").is_some() {
-        return classify_error(format, members, frame_text, text, slot);
-    }
     let id = get("id").map(request_id).transpose()?;
     let is_object = |raw: &str| raw.starts_with('{');
     let method_raw = get("method");
@@ -355,50 +355,6 @@ pub(super) fn request_id(raw: &str) -> Result<RequestId, GiveUp> {
     }
     let v: Value = serde_json::from_str(raw).map_err(|_| GiveUp)?;
     RequestId::from_value(&v).ok_or(GiveUp)
-}
-
-/// An error response: every member but `jsonrpc` is copied as its value, and the envelope is
-/// the one [`Envelope::of`] gives for those values (so every fault it finds is
-/// left to the general path, which reports it).
-pub(super) fn classify_error<'s, 'a>(
-    format: Format,
-    members: &Members<'a>,
-    frame_text: &'a str,
-    text: &'a str,
-    slot: &'s mut Option<Line<'a>>,
-) -> Result<&'s mut Line<'a>, GiveUp> {
-    let mut values = Map::new();
-    for m in members {
-        values.insert(m.key.to_owned(), value_of(m.raw)?);
-    }
-    let frame_value = Value::Object(values);
-    let envelope = Envelope::of(&frame_value).map_err(|_| GiveUp)?;
-    if !matches!(envelope, Envelope::Error { .. }) {
-        return Err(GiveUp);
-    }
-    let Value::Object(values) = frame_value else {
-        return Err(GiveUp);
-    };
-    let frame = members
-        .iter()
-        .zip(values)
-        .map(|(m, (_, v))| match m.key {
-            "jsonrpc" => (m.key, FrameMember::Version),
-            _ => (m.key, FrameMember::Other(Box::new(v))),
-        })
-        .collect();
-    Ok(slot.insert(Line {
-        format,
-        record: Record::new(),
-        frame,
-        envelope,
-        method: None,
-        body: None,
-        params: ParamsFacts::default(),
-        unchecked: false,
-        frame_text,
-        text,
-    }))
 }
 
 impl Evidence for Line<'_> {

@@ -2,14 +2,13 @@
 //! emitted body, members in the input's order.
 
 use mcp_wire::ProtocolVersion;
-use mcp_wire::model::{ClientNotification, ClientRequest, ServerNotification, ServerRequest};
+use mcp_wire::model::ClientRequest;
 use mcp_wire::wire::{
-    self, EmitError, EmitErrorKind, MethodResult, ParseError, ParseErrorKind, WireBody, WireParse,
+    self, EmitError, EmitErrorKind, ParseError, ParseErrorKind, WireBody, WireParse,
 };
 use serde_json::Value;
 
-use crate::boundary::Restate;
-use crate::boundary::{BodyKind, Failure};
+use crate::boundary::{BodyKind, Failure, Restate, by_kind};
 use crate::record::Direction;
 use mcp_wire::jsonrpc::RequestId;
 use mcp_wire::session::Envelope;
@@ -75,47 +74,35 @@ pub(super) fn emit(
     out: &mut Vec<u8>,
     verdict: &mut Verdict,
 ) -> Result<(), GiveUp> {
-    use Direction::{ClientToServer as C2s, ServerToClient as S2c};
-    match kind {
-        BodyKind::Request(C2s) if let Some(identity) = restated => {
-            let mut slot: Option<ClientRequest> = None;
-            if let Err(e) = wire::in_place::parse_str(text, from, &mut slot) {
-                // The general path parses the body with the entries it lacked: it decides.
-                return Err(match identity.entries.is_empty() {
-                    true => parse_failed(e, verdict),
-                    false => GiveUp,
-                });
-            }
-            let request = slot.as_mut().ok_or(GiveUp)?;
-            request.restate(to);
-            let lent = identity.lend(request);
-            let emitted = wire::serialize_for_vec(request, to, out);
-            identity.take_back(request, lent);
-            emitted.map_err(|e| emit_failed(e, verdict))
+    if let (BodyKind::Request(Direction::ClientToServer), Some(identity)) = (kind, restated) {
+        let mut slot: Option<ClientRequest> = None;
+        if let Err(e) = wire::in_place::parse_str(text, from, &mut slot) {
+            // The general path parses the body with the entries it lacked: it decides.
+            return Err(match identity.entries.is_empty() {
+                true => parse_failed(e, verdict),
+                false => GiveUp,
+            });
         }
-        BodyKind::Request(C2s) => through::<ClientRequest>(text, from, to, out, verdict),
-        BodyKind::Request(S2c) => through::<ServerRequest>(text, from, to, out, verdict),
-        BodyKind::Notification(C2s) => through::<ClientNotification>(text, from, to, out, verdict),
-        BodyKind::Notification(S2c) => through::<ServerNotification>(text, from, to, out, verdict),
-        BodyKind::Result(_, answering) => {
+        let request = slot.as_mut().ok_or(GiveUp)?;
+        request.restate(to);
+        let lent = identity.lend(request);
+        let emitted = wire::serialize_for_vec(request, to, out);
+        identity.take_back(request, lent);
+        return emitted.map_err(|e| emit_failed(e, verdict));
+    }
+    by_kind!(
+        kind,
+        |T| through::<T>(text, from, to, out, verdict),
+        |answering| {
             let (mut slot, levels) = (None, unchecked.then_some(MEMBER_LEVELS));
             wire::in_place::parse_result_str(answering, text, levels, from, &mut slot)
                 .ok_or(GiveUp)?
                 .map_err(|e| parse_failed(e, verdict))?;
-            match slot.as_mut().ok_or(GiveUp)? {
-                MethodResult::Server(r) => {
-                    r.restate(to);
-                    wire::serialize_for_vec(r, to, out)
-                }
-                MethodResult::Client(r) => {
-                    r.restate(to);
-                    wire::serialize_for_vec(r, to, out)
-                }
-                _ => return Err(GiveUp),
-            }
-            .map_err(|e| emit_failed(e, verdict))
+            let result = slot.as_mut().ok_or(GiveUp)?;
+            result.restate(to);
+            wire::serialize_for_vec(result, to, out).map_err(|e| emit_failed(e, verdict))
         }
-    }
+    )
 }
 
 /// The `method` and `params` texts of an emitted request or notification body: every such
@@ -139,93 +126,26 @@ pub(super) fn push_value(out: &mut Vec<u8>, value: &Value) -> Result<(), GiveUp>
     serde_json::to_writer(&mut *out, value).map_err(|_| GiveUp)
 }
 
-/// Where the emitted body goes in the output frame.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Layout {
-    /// The body is written where it lands: a response's `result`, or a request's or
-    /// notification's `method` and `params` when they end the frame, in that order. A request
-    /// or notification body emits `method` first and then, if any, `params` (the members of
-    /// every request and notification type), so its members are the frame's last ones, in the
-    /// order the split layout would give them.
-    InPlace,
-    /// The body is emitted first and its members placed one by one ([`write_frame`]).
-    Split,
-}
-
-impl Layout {
-    pub(super) fn of(line: &Line<'_>) -> Layout {
-        if matches!(line.envelope, Envelope::Response { .. }) {
-            return Layout::InPlace;
-        }
-        // From the first body member on: each member's key if it is a body member.
-        let mut keys = line
-            .frame
-            .iter()
-            .skip_while(|(_, m)| !matches!(m, FrameMember::Body))
-            .map(|(key, m)| matches!(m, FrameMember::Body).then_some(*key));
-        let in_place = matches!(
-            (keys.next(), keys.next(), keys.next()),
-            (Some(Some("method")), None | Some(Some("params")), None)
-        );
-        if in_place {
-            Layout::InPlace
-        } else {
-            Layout::Split
-        }
-    }
-}
-
-/// The body of the output frame: emitted while the frame is written, or already emitted.
-pub(super) enum Body<'e> {
-    Emit(&'e mut dyn FnMut(&mut Vec<u8>) -> Result<(), GiveUp>),
-    Emitted(&'e [u8]),
-}
-
-/// Writes the frame around the body, in the input's member order (as `convert::put_back`
-/// places it). A body already emitted (a request's or notification's, responses are always
-/// written in place) has its `method` and `params` placed where the frame has them, and a
-/// `params` it gained (materialized for the target) appended.
-pub(super) fn write_frame(
-    line: &Line<'_>,
-    body: &mut Body<'_>,
-    out: &mut Vec<u8>,
-) -> Result<(), GiveUp> {
-    let (mut method, mut params) = match *body {
-        Body::Emitted(emitted) => {
-            let (method, params) = method_and_params(emitted).ok_or(GiveUp)?;
+/// Writes the frame around the emitted body, in the input's member order (as
+/// `convert::put_back` places it): a result in `result`'s place; a request's or notification's
+/// `method` and `params` where the frame has them, and a `params` it gained (materialized for
+/// the target) appended.
+pub(super) fn write_frame(line: &Line<'_>, body: &[u8], out: &mut Vec<u8>) -> Result<(), GiveUp> {
+    let (mut method, mut params) = match line.envelope {
+        Envelope::Response { .. } => (None, None),
+        _ => {
+            let (method, params) = method_and_params(body).ok_or(GiveUp)?;
             (Some(method), params)
         }
-        Body::Emit(_) => (None, None),
     };
     out.push(b'{');
     let mut first = true;
     for (key, member) in &line.frame {
-        let text = match (member, &mut *body) {
-            (FrameMember::Body, Body::Emit(emit)) => {
-                // The body object's `{` stands in for the separator and its `}` closes the
-                // frame: `method` and `params` are the last members, after `jsonrpc` at least
-                // (every frame the direct path reads has it).
-                if first {
-                    return Err(GiveUp);
-                }
-                let at = out.len();
-                emit(out)?;
-                if !out[at..].starts_with(b"{\"method\":") {
-                    return Err(GiveUp);
-                }
-                out[at] = b',';
-                return Ok(());
-            }
-            (FrameMember::Result, Body::Emit(emit)) => {
-                separate(out, &mut first);
-                out.extend_from_slice(b"\"result\":");
-                emit(out)?;
-                continue;
-            }
-            (FrameMember::Body, Body::Emitted(_)) if *key == "method" => method.take(),
-            (FrameMember::Body, Body::Emitted(_)) => params.take(),
-            // (A `result` with an emitted body is not expected: `write_envelope_member` gives up.)
-            (other, _) => {
+        let text = match member {
+            FrameMember::Result => Some(body),
+            FrameMember::Body if *key == "method" => method.take(),
+            FrameMember::Body => params.take(),
+            other => {
                 write_envelope_member(line, key, other, &mut first, out)?;
                 continue;
             }
