@@ -179,24 +179,16 @@ macro_rules! by_kind {
         use $crate::boundary::BodyKind;
         use $crate::record::Direction::{ClientToServer as C2s, ServerToClient as S2c};
         match $kind {
-            BodyKind::Request(C2s) => {
-                type $T = ClientRequest;
-                $each
-            }
-            BodyKind::Request(S2c) => {
-                type $T = ServerRequest;
-                $each
-            }
-            BodyKind::Notification(C2s) => {
-                type $T = ClientNotification;
-                $each
-            }
-            BodyKind::Notification(S2c) => {
-                type $T = ServerNotification;
-                $each
-            }
+            BodyKind::Request(C2s) => by_kind!(@ $T = ClientRequest, $each),
+            BodyKind::Request(S2c) => by_kind!(@ $T = ServerRequest, $each),
+            BodyKind::Notification(C2s) => by_kind!(@ $T = ClientNotification, $each),
+            BodyKind::Notification(S2c) => by_kind!(@ $T = ServerNotification, $each),
             BodyKind::Result(_, $answering) => $result,
         }
+    }};
+    (@ $T:ident = $ty:ty, $each:expr) => {{
+        type $T = $ty;
+        $each
     }};
 }
 pub(crate) use by_kind;

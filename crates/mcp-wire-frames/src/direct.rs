@@ -382,39 +382,28 @@ mod tests {
 
     #[test]
     fn members_are_written_in_the_input_order_wherever_the_body_stands() {
-        use Direction::ClientToServer as C2s;
         let v = ProtocolVersion::V2025_06_18;
-        let ping = BodyKind::Result(Direction::ServerToClient, ResultFor::method("ping"));
+        let (list, done) = (
+            r#""method":"tools/list""#,
+            r#""method":"notifications/initialized""#,
+        );
         let mut buffers = Buffers::default();
-        for (text, kind) in [
-            (
-                r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"c"}}"#,
-                BodyKind::Request(C2s),
-            ),
-            (
-                r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
-                BodyKind::Notification(C2s),
-            ),
-            (r#"{"id":1,"result":{},"jsonrpc":"2.0"}"#, ping),
-            (
-                r#"{"jsonrpc":"2.0","params":{"cursor":"c"},"method":"tools/list","id":1}"#,
-                BodyKind::Request(C2s),
-            ),
-            (
-                r#"{"jsonrpc":"2.0","method":"tools/list","id":1}"#,
-                BodyKind::Request(C2s),
-            ),
-            (
-                r#"{"method":"notifications/initialized","jsonrpc":"2.0"}"#,
-                BodyKind::Notification(C2s),
-            ),
-            (
-                r#"{"jsonrpc":"2.0","method":"tools/list","params":{"cursor":"c"},"id":1,"x":1}"#,
-                BodyKind::Request(C2s),
-            ),
+        for text in [
+            format!(r#"{{"jsonrpc":"2.0","id":1,{list},"params":{{"cursor":"c"}}}}"#),
+            format!(r#"{{"jsonrpc":"2.0",{done}}}"#),
+            r#"{"id":1,"result":{},"jsonrpc":"2.0"}"#.into(),
+            format!(r#"{{"jsonrpc":"2.0","params":{{"cursor":"c"}},{list},"id":1}}"#),
+            format!(r#"{{"jsonrpc":"2.0",{list},"id":1}}"#),
+            format!(r#"{{{done},"jsonrpc":"2.0"}}"#),
+            format!(r#"{{"jsonrpc":"2.0",{list},"params":{{"cursor":"c"}},"id":1,"x":1}}"#),
         ] {
-            let line = read_checked_owned(text.as_bytes()).expect(text);
-            translate(&line, kind, v, v, None, &mut buffers).expect(text);
+            let line = read_checked_owned(text.as_bytes()).expect(&text);
+            let kind = match &line.envelope {
+                Envelope::Request { .. } => BodyKind::Request(Direction::ClientToServer),
+                Envelope::Notification { .. } => BodyKind::Notification(Direction::ClientToServer),
+                _ => BodyKind::Result(Direction::ServerToClient, ResultFor::method("ping")),
+            };
+            translate(&line, kind, v, v, None, &mut buffers).expect(&text);
             assert_eq!(String::from_utf8_lossy(&buffers.line), format!("{text}\n"));
         }
     }

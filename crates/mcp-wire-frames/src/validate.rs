@@ -4,7 +4,7 @@ use std::io;
 
 use mcp_wire::ProtocolVersion;
 use mcp_wire_schemas::SchemaOracle;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::check::{self, FrameError};
 use crate::session::Session;
@@ -73,14 +73,4 @@ impl LineHandler for Validate {
     fn all_fine(&self) -> bool {
         self.invalid == 0
     }
-}
-
-/// A verdict line as `validate` writes it (for tests and tools reading its output).
-pub fn parse_verdict(line: &str) -> Option<(usize, bool, Value)> {
-    let v: Value = serde_json::from_str(line).ok()?;
-    Some((
-        v.get("line")?.as_u64()? as usize,
-        v.get("ok")?.as_bool()?,
-        v.get("errors").cloned().unwrap_or(Value::Null),
-    ))
 }
