@@ -39,10 +39,7 @@ use super::ledger::{
 use super::names;
 use super::report::NoteKind;
 use super::revs::Revisions;
-use super::shaping::{
-    F_CAPABILITIES, F_INPUT_REQUESTS, F_META, F_PARAMS, F_REQUEST_STATE, Scalar, ShapedMember,
-    ShapingRole, shaped_flag,
-};
+use super::shaping::{F_NEEDED, Scalar, ShapedMember, ShapingRole, shaped_flag};
 use crate::ProtocolVersion;
 use crate::model::describe::{Describe, Field, Json, Members, Shape, Struct, Union, Walker};
 use crate::model::meta::keys;
@@ -553,44 +550,38 @@ fn decide(
         }
     }
     // What the object's role asks of the member: a check, a flag, how it is reached.
-    let (flag, check, role_how) = match role.shaped(key) {
-        Some((i, member)) => (
-            shaped_flag(i),
-            Check::Scalar(ScalarCheck { member, role }),
-            None,
-        ),
+    let mut flag = match role.needs() {
+        Some((needed, _)) if needed.contains(&key) => F_NEEDED,
+        _ => 0,
+    };
+    let (check, role_how) = match role.shaped(key) {
+        Some((i, member)) => {
+            flag = shaped_flag(i);
+            (Check::Scalar(ScalarCheck { member, role }), None)
+        }
         None => match (role, key) {
             // Counted while it is walked.
             (ShapingRole::Result2026(_), "inputRequests") => {
-                (F_INPUT_REQUESTS, Check::Entries, Some(Reached::Nested))
+                (Check::Entries, Some(Reached::Nested))
             }
-            (ShapingRole::Result2026(_), "requestState") => (F_REQUEST_STATE, Check::None, None),
             (ShapingRole::ClientRequest2026, "params") => {
-                (F_PARAMS, Check::None, Some(Reached::ClientParams))
+                (Check::None, Some(Reached::ClientParams))
             }
-            (ShapingRole::ClientParams, "_meta") => {
-                (F_META, Check::None, Some(Reached::ClientMeta))
-            }
+            (ShapingRole::ClientParams, "_meta") => (Check::None, Some(Reached::ClientMeta)),
             // The client identity: objects typed by the `_meta` owner's edges.
-            (ShapingRole::ClientMeta, keys::CLIENT_CAPABILITIES | keys::CLIENT_INFO) => (
-                if key == keys::CLIENT_CAPABILITIES {
-                    F_CAPABILITIES
-                } else {
-                    0
-                },
-                Check::MetaObject,
-                Some(
-                    owner
-                        .and_then(|o| o.edge(key))
-                        .map_or(Reached::Nested, Reached::Edge),
-                ),
-            ),
+            (ShapingRole::ClientMeta, keys::CLIENT_CAPABILITIES | keys::CLIENT_INFO) => {
+                let edge = owner.and_then(|o| o.edge(key));
+                (
+                    Check::MetaObject,
+                    Some(edge.map_or(Reached::Nested, Reached::Edge)),
+                )
+            }
             // The rest of a client `_meta` is open metadata.
             (ShapingRole::ClientMeta, _) => {
                 opaque = true;
-                (0, Check::None, None)
+                (Check::None, None)
             }
-            _ => (0, Check::None, None),
+            _ => (Check::None, None),
         },
     };
     let act = |write, check| MemberStep {
@@ -687,16 +678,12 @@ impl Open {
             e.note(NoteKind::Passed, Some(key), Cause::Ledger(row), None);
         }
         self.key(e, key, quoted);
-        if S::REPORTS {
-            e.sink.enter(PathSegment::Key(key.to_owned()));
-        }
+        e.sink.enter(|| PathSegment::Key(key.to_owned()));
         let written = match act.check {
             Check::None => write(e, act.write, value).map(|()| true),
             _ => checked(e, act, value),
         };
-        if S::REPORTS {
-            e.sink.leave();
-        }
+        e.sink.leave();
         if written.map_err(|r| r.at_key(key))? {
             self.flags |= act.flag;
         }
@@ -735,21 +722,13 @@ impl Open {
             return Err(Refused::row(row, EmitErrorKind::MissingRequired, is).at_key(row.field));
         }
         let role = rules.role;
-        // The member each object of a 2026-07-28 client request needs: its flag, its key and
-        // what the refusal names (the capabilities are never synthesized).
-        let needed = match role {
-            ShapingRole::ClientRequest2026 => Some((F_PARAMS, "params", "params._meta with")),
-            ShapingRole::ClientParams => Some((F_META, "_meta", "_meta with")),
-            ShapingRole::ClientMeta => Some((F_CAPABILITIES, keys::CLIENT_CAPABILITIES, "_meta")),
-            _ => None,
-        };
-        if let Some((flag, key, what)) = needed
-            && self.flags & flag == 0
+        if let Some((needed, rule)) = role.needs()
+            && self.flags & F_NEEDED == 0
         {
-            let (v, caps) = (e.version, keys::CLIENT_CAPABILITIES);
-            let message = format!("a client request at {v} needs {what} {caps}");
-            let refused = Refused::shaping(EmitErrorKind::MissingRequired, message, "S4");
-            return Err(refused.at_key(key));
+            let (keys, v, says) = (needed.join(" or "), e.version, ledger::shaping(rule).text);
+            let message = format!("{keys} is missing at {v}: {says}");
+            let refused = Refused::shaping(EmitErrorKind::MissingRequired, message, rule);
+            return Err(refused.at_key(needed[0]));
         }
         for (i, member) in role.injections() {
             if self.flags & shaped_flag(i) == 0
@@ -767,15 +746,6 @@ impl Open {
                     );
                 }
             }
-        }
-        if let ShapingRole::Result2026(shape) = role
-            && shape.result_type == "input_required"
-            && self.flags & (F_INPUT_REQUESTS | F_REQUEST_STATE) == 0
-        {
-            let message =
-                "an InputRequiredResult needs a non-empty inputRequests or a requestState";
-            let refused = Refused::shaping(EmitErrorKind::MissingRequired, message, "S5");
-            return Err(refused.at_key("inputRequests"));
         }
         e.sink.close_object();
         Ok(())
@@ -1075,16 +1045,12 @@ impl<S: Sink> Walker for EmitWalker<'_, '_, S> {
         e.sink.open_array(items.len());
         for (i, item) in items.iter().enumerate() {
             e.sink.item(i == 0);
-            if S::REPORTS {
-                e.sink.enter(PathSegment::Index(i));
-            }
+            e.sink.enter(|| PathSegment::Index(i));
             let written = item.describe(&mut EmitWalker {
                 e: &mut *e,
                 how: Reached::Nested,
             });
-            if S::REPORTS {
-                e.sink.leave();
-            }
+            e.sink.leave();
             written.map_err(|r| r.at_index(i))?;
         }
         e.sink.close_array();

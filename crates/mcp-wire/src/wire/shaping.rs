@@ -83,17 +83,9 @@ pub const fn shaped_flag(index: usize) -> u32 {
     1 << index
 }
 
-/// Flags of an open object beyond [`SHAPED_MEMBERS`]' (`shaped_flag(0..5)`): members a role
-/// checks for when the object ends.
-pub const F_PARAMS: u32 = 1 << 8;
-/// A client request's `params._meta` was written.
-pub const F_META: u32 = 1 << 9;
-/// The client `_meta` carries the client capabilities.
-pub const F_CAPABILITIES: u32 = 1 << 10;
-/// An input-required result has a non-empty `inputRequests`.
-pub const F_INPUT_REQUESTS: u32 = 1 << 11;
-/// An input-required result has a `requestState`.
-pub const F_REQUEST_STATE: u32 = 1 << 12;
+/// The flag an open object sets when it writes a member its role needs ([`ShapingRole::needs`]),
+/// beyond [`SHAPED_MEMBERS`]' (`shaped_flag(0..5)`).
+pub const F_NEEDED: u32 = 1 << 8;
 
 /// What an object does beyond its owner's ledger rows.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -135,6 +127,20 @@ impl ShapingRole {
     #[inline]
     pub fn shaped(self, key: &str) -> Option<(usize, &'static ShapedMember)> {
         self.rows().find(|(_, m)| m.key == key)
+    }
+
+    /// What an object in this role must write: one of the keys (an `inputRequests` counts only
+    /// with entries), else the rule refuses it, at the first key.
+    pub fn needs(self) -> Option<(&'static [&'static str], &'static str)> {
+        match self {
+            ShapingRole::Result2026(shape) if shape.result_type == "input_required" => {
+                Some((&["inputRequests", "requestState"], "S5"))
+            }
+            ShapingRole::ClientRequest2026 => Some((&["params"], "S4")),
+            ShapingRole::ClientParams => Some((&["_meta"], "S4")),
+            ShapingRole::ClientMeta => Some((&[keys::CLIENT_CAPABILITIES], "S4")),
+            _ => None,
+        }
     }
 
     /// The rows that inject a member when absent, with their indexes.
@@ -331,19 +337,8 @@ mod tests {
 
     #[test]
     fn the_flags_do_not_overlap() {
-        assert!(SHAPED_MEMBERS.len() <= 8, "shaped flags run into F_PARAMS");
-        let all = [
-            F_PARAMS,
-            F_META,
-            F_CAPABILITIES,
-            F_INPUT_REQUESTS,
-            F_REQUEST_STATE,
-        ];
-        let mut seen = (0..SHAPED_MEMBERS.len()).fold(0, |acc, i| acc | shaped_flag(i));
-        for f in all {
-            assert_eq!(seen & f, 0);
-            seen |= f;
-        }
+        let shaped = (0..SHAPED_MEMBERS.len()).fold(0, |acc, i| acc | shaped_flag(i));
+        assert_eq!(shaped & F_NEEDED, 0, "shaped flags run into F_NEEDED");
     }
 
     #[test]

@@ -50,18 +50,45 @@ pub trait Sink {
 
     /// A JSON-RPC frame around a body: `jsonrpc`, the `id` when there is one, then the body's
     /// members (`member: None`, a request or notification) or the body as the value of `member`
-    /// (a response's `"result"`). `body` writes the body into this sink.
+    /// (a response's `"result"`). `body` writes the body into this sink; its changes are
+    /// reported at their place in the frame.
     fn envelope(
         &mut self,
         id: Option<&RequestId>,
         member: Option<&'static str>,
         body: &mut dyn FnMut(&mut Self) -> Result<(), Refused>,
+    ) -> Result<(), Refused> {
+        self.open_object(3);
+        self.key(true, "jsonrpc", Some(br#""jsonrpc":"#));
+        self.plain("2.0")?;
+        if let Some(id) = id {
+            self.key(false, "id", Some(br#""id":"#));
+            self.plain(id)?;
+        }
+        match member {
+            Some(m) => {
+                self.key(false, m, None);
+                self.enter(|| PathSegment::Key(m.to_owned()));
+                let written = body(self);
+                self.leave();
+                written?;
+            }
+            None => self.members_of(body)?,
+        }
+        self.close_object();
+        Ok(())
+    }
+
+    /// Writes the body `body` writes as members of the open object (a frame's).
+    fn members_of(
+        &mut self,
+        body: &mut dyn FnMut(&mut Self) -> Result<(), Refused>,
     ) -> Result<(), Refused>;
 
-    /// Enters a member or an item (only called when [`Sink::REPORTS`]).
-    fn enter(&mut self, _segment: PathSegment) {}
+    /// Enters a member or an item (`segment` is made only when [`Sink::REPORTS`]).
+    fn enter(&mut self, _segment: impl FnOnce() -> PathSegment) {}
 
-    /// Leaves it (only called when [`Sink::REPORTS`]).
+    /// Leaves it.
     fn leave(&mut self) {}
 
     /// Records a change at `key` of the current object, or at the current value (only called
@@ -175,36 +202,20 @@ impl Sink for Bytes<'_> {
         self.out.push(b']');
     }
 
-    fn envelope(
+    fn members_of(
         &mut self,
-        id: Option<&RequestId>,
-        member: Option<&'static str>,
         body: &mut dyn FnMut(&mut Self) -> Result<(), Refused>,
     ) -> Result<(), Refused> {
-        self.out.extend_from_slice(b"{\"jsonrpc\":\"2.0\"");
-        if let Some(id) = id {
-            self.out.extend_from_slice(b",\"id\":");
-            self.plain(id)?;
-        }
-        match member {
-            Some(member) => {
-                self.key(false, member, None);
-                body(self)?;
-                self.out.push(b'}');
+        // The body's opening brace becomes the comma, and the frame's brace closes it.
+        let brace = self.out.len();
+        body(self)?;
+        match self.out.get(brace..) {
+            Some([b'{', b'}']) => self.out.truncate(brace),
+            Some([b'{', .., b'}']) => {
+                self.out[brace] = b',';
+                self.out.pop();
             }
-            None => {
-                // The body's members follow the head: its opening brace becomes the comma.
-                let brace = self.out.len();
-                body(self)?;
-                match self.out.get(brace..) {
-                    Some([b'{', b'}']) => {
-                        self.out.truncate(brace);
-                        self.out.push(b'}');
-                    }
-                    Some([b'{', ..]) => self.out[brace] = b',',
-                    _ => return Err(not_an_object("a non-object")),
-                }
-            }
+            _ => return Err(not_an_object("a non-object")),
         }
         Ok(())
     }
@@ -320,57 +331,38 @@ impl<const REPORTS: bool> Sink for ValueSink<REPORTS> {
         }
     }
 
-    fn envelope(
+    fn members_of(
         &mut self,
-        id: Option<&RequestId>,
-        member: Option<&'static str>,
         body: &mut dyn FnMut(&mut Self) -> Result<(), Refused>,
     ) -> Result<(), Refused> {
-        // The frame's object, the body written as its last member: under `member`, or under no
-        // name and then its members moved into the frame. The body's changes are reported at
-        // their place in the frame.
-        self.open_object(3);
-        self.key(true, "jsonrpc", None);
-        self.plain("2.0")?;
-        if let Some(id) = id {
-            self.key(false, "id", None);
-            self.plain(id)?;
-        }
-        let key = member.unwrap_or("");
-        self.key(false, key, None);
-        if let (true, Some(m)) = (REPORTS, member) {
-            self.path.push(PathSegment::Key(m.to_owned()));
-        }
-        let written = body(self);
-        if REPORTS && member.is_some() {
-            self.path.pop();
-        }
-        written?;
+        // Written under no name, then its members moved into the frame.
+        self.key(false, "", None);
+        body(self)?;
         if let Some(Container::Object(frame, _)) = self.open.last_mut() {
-            match (member, frame.shift_remove(key)) {
-                (Some(m), Some(v)) => {
-                    frame.insert(m.to_owned(), v);
-                }
-                (None, Some(Value::Object(fields))) => {
+            match frame.shift_remove("") {
+                Some(Value::Object(fields)) => {
                     let members = fields.into_iter();
                     frame.extend(members.filter(|(k, _)| k != "jsonrpc" && k != "id"));
                 }
-                (_, other) => {
+                other => {
                     let found = other.map_or_else(|| "nothing".to_owned(), |v| v.to_string());
                     return Err(not_an_object(&found));
                 }
             }
         }
-        self.close_object();
         Ok(())
     }
 
-    fn enter(&mut self, segment: PathSegment) {
-        self.path.push(segment);
+    fn enter(&mut self, segment: impl FnOnce() -> PathSegment) {
+        if REPORTS {
+            self.path.push(segment());
+        }
     }
 
     fn leave(&mut self) {
-        self.path.pop();
+        if REPORTS {
+            self.path.pop();
+        }
     }
 
     fn note(&mut self, list: NoteKind, key: Option<&str>, cause: Cause, value: Option<Value>) {
