@@ -252,10 +252,7 @@ fn envelope<B: WireBody + ?Sized, S: Sink>(
     body: &B,
 ) -> Result<(), EmitError> {
     sink.envelope(id, member, &mut |s| {
-        body.emit_into(to, s).map_err(|e| match member {
-            Some(m) => Refused::from(e).at_key(m),
-            None => Refused::from(e),
-        })
+        body.emit_into(to, s).map_err(Refused::from)
     })
     .map_err(|r| r.into_error(to.version, BodyKind::Envelope))
 }

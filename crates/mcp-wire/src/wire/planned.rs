@@ -256,14 +256,6 @@ impl<S: Sink> Emitter<'_, S> {
         self.sink.open_object(members);
         Open::default()
     }
-
-    /// Records a change at member `key` of the current object (a reporting sink only).
-    #[inline]
-    fn note(&mut self, list: NoteKind, key: Option<&str>, cause: Cause, value: Option<Value>) {
-        if S::REPORTS {
-            self.sink.note(list, key, cause, value);
-        }
-    }
 }
 
 /// How a member is written.
@@ -665,7 +657,8 @@ impl Open {
     ) -> Result<(), Refused> {
         match act.write {
             Write::Strip(row) => {
-                e.note(NoteKind::Stripped, Some(key), Cause::Ledger(row), None);
+                e.sink
+                    .note(NoteKind::Stripped, Some(key), Cause::Ledger(row), || None);
                 return Ok(());
             }
             Write::Refuse(row) => {
@@ -675,7 +668,8 @@ impl Open {
             Write::Plain | Write::Walk(_) => {}
         }
         if let Some(row) = act.passed {
-            e.note(NoteKind::Passed, Some(key), Cause::Ledger(row), None);
+            e.sink
+                .note(NoteKind::Passed, Some(key), Cause::Ledger(row), || None);
         }
         self.key(e, key, quoted);
         e.sink.enter(|| PathSegment::Key(key.to_owned()));
@@ -736,14 +730,12 @@ impl Open {
             {
                 self.key(e, member.key, None);
                 e.plain(&value)?;
-                // The value is built for a report only (an allocation the other sinks skip).
+                // The rule is looked up for a report only.
                 if S::REPORTS {
-                    e.note(
-                        NoteKind::Injected,
-                        Some(member.key),
-                        Cause::Shaping(ledger::shaping(member.rule)),
-                        serde_json::to_value(value).ok(),
-                    );
+                    let cause = Cause::Shaping(ledger::shaping(member.rule));
+                    let value = || serde_json::to_value(value).ok();
+                    e.sink
+                        .note(NoteKind::Injected, Some(member.key), cause, value);
                 }
             }
         }
@@ -843,13 +835,9 @@ fn answers<S: Sink>(
     row: &'static LedgerRow,
     when: RefuseWhen,
 ) -> Result<(), Refused> {
-    let v = e.version;
+    let (v, kind) = (e.version, EmitErrorKind::NotExpressible);
     let Some(map) = map else {
-        return Err(Refused::new(
-            EmitErrorKind::NotExpressible,
-            format!("{}.{} must be an object", row.owner, row.field),
-            Some(Cause::Ledger(row)),
-        ));
+        return Err(Refused::row(row, kind, format_args!("must be an object")));
     };
     if map.values().all(|x| when.answer(x) == AnswerVerdict::Keep) {
         return e.plain(map);
@@ -861,18 +849,12 @@ fn answers<S: Sink>(
                 kept.insert(k.clone(), x.clone());
             }
             AnswerVerdict::Strip => {
-                e.note(NoteKind::Stripped, Some(k), Cause::Ledger(row), None);
+                e.sink
+                    .note(NoteKind::Stripped, Some(k), Cause::Ledger(row), || None);
             }
             AnswerVerdict::Refuse => {
-                return Err(Refused::new(
-                    EmitErrorKind::NotExpressible,
-                    format!(
-                        "answer {x} cannot be sent at {v}: {}.{} {}",
-                        row.owner, row.field, row.reason
-                    ),
-                    Some(Cause::Ledger(row)),
-                )
-                .at_key(k));
+                let is = format_args!("answer {x} cannot be sent at {v}");
+                return Err(Refused::row(row, kind, is).at_key(k));
             }
         }
     }
@@ -982,14 +964,10 @@ impl<S: Sink> EmitWalker<'_, '_, S> {
                 Some(Cause::Member(row)),
             )
         })?;
-        if S::REPORTS {
-            self.e.sink.note(
-                NoteKind::Rewritten,
-                None,
-                Cause::Member(row),
-                Some(older.clone()),
-            );
-        }
+        let copy = || Some(older.clone());
+        self.e
+            .sink
+            .note(NoteKind::Rewritten, None, Cause::Member(row), copy);
         // The older form's own rows apply to what is written.
         self.how = Reached::Edge(form.superset_type());
         self.json(Json::Value(&older))

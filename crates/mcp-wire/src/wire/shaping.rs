@@ -6,6 +6,7 @@
 //! which reports and errors cite); which results are shaped how is
 //! [`RESULTS_2026`](super::ledger::RESULTS_2026).
 
+use serde::ser::Error as _;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
@@ -249,6 +250,19 @@ impl<'a> Scalar<'a> {
     }
 }
 
+/// Written as serde writes the string or the number (an injected value is one of them);
+/// [`Scalar::Other`] only describes a value, and fails.
+impl Serialize for Scalar<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            Scalar::Str(v) => s.serialize_str(v),
+            Scalar::Int(n) => s.serialize_i128(n),
+            Scalar::Float(f) => s.serialize_f64(f),
+            Scalar::Other(what) => Err(S::Error::custom(format!("{what} has no value to write"))),
+        }
+    }
+}
+
 impl Accepts {
     /// Whether `value` is accepted; `own` is the result's own `resultType` literal.
     pub fn admits(self, value: Scalar<'_>, own: &str) -> bool {
@@ -292,31 +306,13 @@ impl ShapedMember {
         &self,
         version: ProtocolVersion,
         role: ShapingRole,
-    ) -> Option<InjectedScalar> {
+    ) -> Option<Scalar<'static>> {
         self.injected.map(|i| match i {
-            Injected::ResultType => InjectedScalar::Str(role.own_result_type()),
-            Injected::Integer(n) => InjectedScalar::Integer(n),
-            Injected::Str(s) => InjectedScalar::Str(s),
-            Injected::ProtocolVersion => InjectedScalar::Str(version.as_str()),
+            Injected::ResultType => Scalar::Str(role.own_result_type()),
+            Injected::Integer(n) => Scalar::Int(n.into()),
+            Injected::Str(s) => Scalar::Str(s),
+            Injected::ProtocolVersion => Scalar::Str(version.as_str()),
         })
-    }
-}
-
-/// An injected value, written as serde writes a `&str` or a `u64`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum InjectedScalar {
-    /// A string.
-    Str(&'static str),
-    /// An integer.
-    Integer(u64),
-}
-
-impl Serialize for InjectedScalar {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            InjectedScalar::Str(v) => s.serialize_str(v),
-            InjectedScalar::Integer(n) => s.serialize_u64(*n),
-        }
     }
 }
 

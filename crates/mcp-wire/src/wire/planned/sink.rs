@@ -50,8 +50,8 @@ pub trait Sink {
 
     /// A JSON-RPC frame around a body: `jsonrpc`, the `id` when there is one, then the body's
     /// members (`member: None`, a request or notification) or the body as the value of `member`
-    /// (a response's `"result"`). `body` writes the body into this sink; its changes are
-    /// reported at their place in the frame.
+    /// (a response's `"result"`). `body` writes the body into this sink; its changes and its
+    /// refusal are located in the frame.
     fn envelope(
         &mut self,
         id: Option<&RequestId>,
@@ -71,7 +71,7 @@ pub trait Sink {
                 self.enter(|| PathSegment::Key(m.to_owned()));
                 let written = body(self);
                 self.leave();
-                written?;
+                written.map_err(|r| r.at_key(m))?;
             }
             None => self.members_of(body)?,
         }
@@ -91,9 +91,13 @@ pub trait Sink {
     /// Leaves it.
     fn leave(&mut self) {}
 
-    /// Records a change at `key` of the current object, or at the current value (only called
-    /// when [`Sink::REPORTS`]).
-    fn note(&mut self, _list: NoteKind, _key: Option<&str>, _cause: Cause, _value: Option<Value>) {}
+    /// Records a change at `key` of the current object, or at the current value, with the
+    /// value `value` makes (kept, and made, only when [`Sink::REPORTS`]).
+    fn note<V>(&mut self, _list: NoteKind, _key: Option<&str>, _cause: Cause, _value: V)
+    where
+        V: FnOnce() -> Option<Value>,
+    {
+    }
 }
 
 /// A body that is not a JSON object where an envelope needs one.
@@ -365,11 +369,18 @@ impl<const REPORTS: bool> Sink for ValueSink<REPORTS> {
         }
     }
 
-    fn note(&mut self, list: NoteKind, key: Option<&str>, cause: Cause, value: Option<Value>) {
+    fn note<V>(&mut self, list: NoteKind, key: Option<&str>, cause: Cause, value: V)
+    where
+        V: FnOnce() -> Option<Value>,
+    {
+        if !REPORTS {
+            return;
+        }
         let mut path = self.path.clone();
         if let Some(k) = key {
             path.push(PathSegment::Key(k.to_owned()));
         }
+        let value = value();
         self.report.record(list, ReportEntry { path, cause, value });
     }
 }
