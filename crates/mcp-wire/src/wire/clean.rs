@@ -189,12 +189,28 @@ mod tests {
             .map_or(0, |b| *b)
     }
 
+    /// Dirty by its own rows, by a dirty type it reaches (through unions and arrays), or by
+    /// being unknown.
     #[test]
-    fn own_rows_make_a_type_dirty() {
-        // resultType is stripped below 2026-07-28.
-        assert!(!clean("CallToolResult", V2025_11_25, false));
-        // Tool.inputSchema is checked at every revision.
-        assert!(!clean("Tool", V2026_07_28, false));
+    fn what_makes_a_type_dirty() {
+        let rows = [
+            // resultType is stripped below 2026-07-28.
+            ("CallToolResult", V2025_11_25, false),
+            // Tool.inputSchema is checked at every revision.
+            ("Tool", V2026_07_28, false),
+            // Audio content is absent at 2024-11-05, so every list of content blocks is dirty
+            // there ...
+            ("AudioContent", V2024_11_05, false),
+            ("PromptMessage", V2024_11_05, false),
+            ("GetPromptResult", V2024_11_05, false),
+            // ... and at 2025-11-25 a prompt message needs nothing.
+            ("PromptMessage", V2025_11_25, true),
+            ("NoSuchType", V2025_11_25, false),
+        ];
+        for (name, v, want) in rows {
+            assert_eq!(clean(name, v, false), want, "{name} at {v}");
+        }
+        assert_eq!(clean_bits("NoSuchType"), 0);
     }
 
     #[test]
@@ -207,16 +223,6 @@ mod tests {
         assert!(rows.iter().all(|r| r.action == Action::Pass), "{rows:?}");
         assert!(clean("TextContent", V2024_11_05, false));
         assert_eq!(clean("TextContent", V2024_11_05, true), rows.is_empty());
-    }
-
-    #[test]
-    fn dirt_flows_up_through_unions_and_arrays() {
-        // Audio content is absent at 2024-11-05, so every list of content blocks is dirty there.
-        assert!(!clean("AudioContent", V2024_11_05, false));
-        assert!(!clean("PromptMessage", V2024_11_05, false));
-        assert!(!clean("GetPromptResult", V2024_11_05, false));
-        // ... and at 2025-11-25 a prompt message needs nothing.
-        assert!(clean("PromptMessage", V2025_11_25, false));
     }
 
     #[test]
@@ -233,10 +239,5 @@ mod tests {
         // The emitter's own edge: ClientCapabilities.roots is a RootsCapability.
         let roots = field("ClientCapabilities", "roots");
         assert_eq!(roots & !clean_bits("RootsCapability"), 0);
-    }
-
-    #[test]
-    fn unknown_names_are_never_clean() {
-        assert_eq!(clean_bits("NoSuchType"), 0);
     }
 }

@@ -851,29 +851,21 @@ impl OwnerInfo {
             }
         }
         for name in names {
-            let mut rows = [None; ProtocolVersion::COUNT];
-            for v in crate::ProtocolVersion::ALL {
-                rows[v.index()] = self
-                    .rows
-                    .iter()
-                    .enumerate()
-                    .find(|(_, r)| r.field == name && r.revisions.contains(v))
-                    .map(|(i, r)| (i, *r));
-            }
+            let rows = ProtocolVersion::ALL.map(|v| {
+                let mut rows = self.rows.iter().enumerate();
+                let row = rows.find(|(_, r)| r.field == name && r.revisions.contains(v));
+                row.map(|(i, r)| (i, *r))
+            });
             let (opaque, edge) = (self.is_opaque(name), self.edge(name));
             self.plans.push(name, FieldPlan { rows, opaque, edge });
         }
         assert!(self.rows.len() <= 64, "an owner has at most 64 ledger rows");
-        for v in crate::ProtocolVersion::ALL {
-            self.absent[v.index()] = self
-                .rows
-                .iter()
-                .enumerate()
-                .filter(|(_, r)| {
-                    r.action == Action::Refuse(RefuseWhen::Absent) && r.revisions.contains(v)
-                })
-                .fold(0, |mask, (i, _)| mask | 1 << i);
-        }
+        self.absent = ProtocolVersion::ALL.map(|v| {
+            let absent = Action::Refuse(RefuseWhen::Absent);
+            let rows = self.rows.iter().enumerate();
+            let rows = rows.filter(|(_, r)| r.action == absent && r.revisions.contains(v));
+            rows.fold(0, |mask, (i, _)| mask | 1 << i)
+        });
     }
 
     pub fn edge(&self, key: &str) -> Option<&'static str> {

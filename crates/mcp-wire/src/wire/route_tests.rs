@@ -100,7 +100,7 @@ fn failures<T: WireParse + PartialEq + Debug>(texts: &[String]) -> usize {
 }
 
 #[test]
-fn missing_and_empty_params_read_alike_from_text_and_from_values() {
+fn missing_and_empty_params_and_results_read_alike_from_text_and_from_values() {
     #[rustfmt::skip]
     let client = ["tools/call", "prompts/get", "resources/read", "completion/complete", "initialize", "tools/list", "ping",
         "tasks/get", "no/such"];
@@ -124,10 +124,7 @@ fn missing_and_empty_params_read_alike_from_text_and_from_values() {
             json!({"kind": "Missing", "at": "/params/name"})),
     ];
     check(rows);
-}
-
-#[test]
-fn missing_and_empty_results_read_alike_from_text_and_from_values() {
+    // Results: missing, empty or partial members, of methods that have them or not.
     #[rustfmt::skip]
     let methods = ["tools/call", "tools/list", "resources/read", "prompts/get", "initialize", "ping",
         "sampling/createMessage", "no/such"];

@@ -474,21 +474,14 @@ mod type_table {
     use crate::facts;
     use crate::wire::ledger::{TYPES, extension_only};
 
+    /// Nested availability matches the schemas, body availability the method tables.
     #[test]
-    fn nested_availability_matches_the_schemas() {
+    fn availability_matches_the_schemas_and_method_tables() {
         for t in TYPES {
             for v in ProtocolVersion::ALL {
                 // A type an extension adds exists at its extension revision.
                 let defined = extension_only(t.name, v) || facts::revision(v).has_type(t.name);
                 assert_eq!(t.nested.contains(v), defined, "{t} at {v}");
-            }
-        }
-    }
-
-    #[test]
-    fn body_availability_matches_the_method_tables() {
-        for t in TYPES {
-            for v in ProtocolVersion::ALL {
                 if extension_only(t.name, v) {
                     assert!(t.body.contains(v), "{t}: its extension revision {v}");
                     continue;

@@ -245,12 +245,8 @@ fn envelopes_emit_their_bodies_framed() {
             (format!("frame {i} at {v}"), outcome(&emitted(f, v)), want)
         }));
     }
-}
-
-/// Paths of an envelope's emission, refusals and report alike, are relative to the frame:
-/// a response's body sits under `/result` in both (by every output: see `tests::emitted`).
-#[test]
-fn an_envelope_refusal_and_its_report_share_the_frame_as_base() {
+    // Paths of an envelope's emission, refusals and report alike, are relative to the frame:
+    // a response's body sits under `/result` in both (by every output: see `tests::emitted`).
     let audio = ContentBlock::audio("AAAA", "audio/wav");
     let audio = CallToolResult::new(vec![ContentBlock::text("a"), audio]);
     let passed =

@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use super::super::tests::{Emitted, emitted, expect};
-use super::super::{MethodResult, parse_as, parse_result_for};
+use super::super::{parse_as, parse_result_for};
 use crate::ProtocolVersion::{self, *};
 use crate::model::{ClientNotification, ClientRequest};
 
@@ -18,11 +18,7 @@ fn request(json: Value) -> Emitted {
 
 /// A result of `method` read from its text at `from` and emitted at `at`.
 fn result(method: &str, text: &str, from: ProtocolVersion, at: ProtocolVersion) -> Emitted {
-    let json: Value = serde_json::from_str(text).expect("a row's JSON");
-    match parse_result_for(method, &json, from).expect("a result") {
-        MethodResult::Server(r) => emitted(&r, at),
-        MethodResult::Client(r) => emitted(&r, at),
-    }
+    emitted(&parse_result_for(method, text, from).expect("a result"), at)
 }
 
 /// A 2026-07-28 `tools/call` with `meta` as its `_meta`.
