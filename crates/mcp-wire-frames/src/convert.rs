@@ -1,7 +1,6 @@
 //! One frame through the boundary: the body is parsed at the source revision into the superset
 //! model, emitted for the target with an emission report, and put back into the same envelope
-//! (same id, same key order). The report's JSON Pointers are made
-//! frame-relative for `explain`.
+//! (same id, same key order). The report's JSON Pointers are made frame-relative for `explain`.
 //!
 //! The session layer adds one thing the boundary never invents: at 2026-07-28 a client request
 //! must state the client's identity in `_meta`; a handshake-era request does not carry it, but
@@ -38,16 +37,10 @@ pub fn put_back(frame: &mut Value, kind: BodyKind<'_>, body: Value) {
         (BodyKind::Result(..), body) => {
             m.insert("result".into(), body);
         }
-        (_, Value::Object(mut body)) => {
-            for key in ["method", "params"] {
-                match body.shift_remove(key) {
-                    Some(v) => {
-                        m.insert(key.into(), v);
-                    }
-                    None => {
-                        m.shift_remove(key);
-                    }
-                }
+        (_, Value::Object(body)) => {
+            // Inserting keeps a member's slot; a new one is appended.
+            if !body.contains_key("params") {
+                m.shift_remove("params");
             }
             m.extend(body);
         }

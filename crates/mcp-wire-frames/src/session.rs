@@ -7,12 +7,13 @@ pub use mcp_wire::session::*;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::Record;
     use mcp_wire::ProtocolVersion;
 
     use ProtocolVersion::*;
 
-    fn corpus_file(name: &str) -> Vec<(usize, Record)> {
+    /// Runs a session over a corpus file, each line read as `translate` reads it; returns each
+    /// line's revision or error text.
+    fn detect(name: &str) -> Vec<(usize, Result<Option<ProtocolVersion>, String>)> {
         let path = mcp_wire_tests::corpus_dir().join(name);
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
             panic!(
@@ -20,27 +21,13 @@ mod tests {
                 path.display()
             )
         });
-        text.lines()
-            .enumerate()
-            .map(|(i, l)| {
-                let v = mcp_wire::json_text::read(l.as_bytes()).unwrap();
-                (i + 1, Record::from_value(v).unwrap())
-            })
-            .collect()
-    }
-
-    /// Runs a session over a corpus file; returns each line's revision or error text.
-    fn detect(name: &str) -> Vec<(usize, Result<Option<ProtocolVersion>, String>)> {
         let mut s = Session::new();
-        corpus_file(name)
-            .into_iter()
-            .map(|(line, r)| {
-                let env = Envelope::of(&r.frame).unwrap();
-                let got = s
-                    .observe(line, r.format.direction(), &env, &r.frame)
-                    .map(|c| c.revision)
-                    .map_err(|e| e.to_string());
-                (line, got)
+        (1..)
+            .zip(text.lines())
+            .map(|(line, l)| {
+                let (r, env) = crate::stream::read(line, l.as_bytes()).unwrap();
+                let got = s.observe(line, r.format.direction(), &env, &r.frame);
+                (line, got.map(|c| c.revision).map_err(|e| e.to_string()))
             })
             .collect()
     }
