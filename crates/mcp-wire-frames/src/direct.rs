@@ -155,21 +155,29 @@ fn translate_into(
         })
         .map(|id| lent.entries_of(id));
     let text = body_text(line, body)?;
+    // Emits a body text and writes the output line around it.
+    let mut emitted_into = |text: &str,
+                            restated: Option<&mut LentIdentity>,
+                            out: &mut Vec<u8>,
+                            verdict: &mut Verdict| {
+        emitted.clear();
+        emit(
+            kind,
+            text,
+            line.unchecked,
+            from,
+            to,
+            restated,
+            emitted,
+            verdict,
+        )?;
+        write_line(line, emitted, out)
+    };
     // A large body's long strings stay in the line (see [`hollow`]); whatever goes wrong with
     // the hollowed body, the whole one is read as usual. (An unchecked result is never
     // hollowed: its strings must be read to be checked.)
-    let target = Target { from, to, kind };
     if let Some(hollowed) = hollow.of(line.text, text).filter(|_| !line.unchecked) {
-        let written = body_into_line(
-            line,
-            target,
-            hollowed,
-            restated.as_deref_mut(),
-            emitted,
-            out,
-            verdict,
-        );
-        match written {
+        match emitted_into(hollowed, restated.as_deref_mut(), out, verdict) {
             Ok(()) if hollow.splices(out, splices) => return Ok(()),
             // The boundary's verdict stands unless it quotes a placeholder: a long string
             // decides nothing there (the premise of hollowing), so a refused or invalid large
@@ -184,42 +192,14 @@ fn translate_into(
             _ => *verdict = None,
         }
     }
-    body_into_line(line, target, text, restated, emitted, out, verdict)
+    emitted_into(text, restated, out, verdict)
 }
 
-/// Where a body goes: its kind, and the revisions it is read at and written for.
-#[derive(Clone, Copy)]
-struct Target<'k> {
-    from: ProtocolVersion,
-    to: ProtocolVersion,
-    kind: BodyKind<'k>,
-}
-
-/// Emits the body `text` of `line` for the target and writes the output line around it.
-fn body_into_line(
-    line: &Line<'_>,
-    target: Target<'_>,
-    text: &str,
-    restated: Option<&mut LentIdentity>,
-    emitted: &mut Vec<u8>,
-    out: &mut Vec<u8>,
-    verdict: &mut Verdict,
-) -> Result<(), GiveUp> {
-    let Target { from, to, kind } = target;
-    emitted.clear();
-    emit(
-        kind,
-        text,
-        line.unchecked,
-        from,
-        to,
-        restated,
-        emitted,
-        verdict,
-    )?;
+/// Writes the output line (record, frame around the emitted `body`, newline) into `out`.
+fn write_line(line: &Line<'_>, body: &[u8], out: &mut Vec<u8>) -> Result<(), GiveUp> {
     out.clear();
     match line.format {
-        Format::Bare => write_frame(line, emitted, out)?,
+        Format::Bare => write_frame(line, body, out)?,
         Format::Capture(_) => {
             out.push(b'{');
             for (i, (key, copied)) in line.record.iter().enumerate() {
@@ -228,7 +208,7 @@ fn body_into_line(
                 }
                 push_key(out, key)?;
                 match copied {
-                    None => write_frame(line, emitted, out)?,
+                    None => write_frame(line, body, out)?,
                     Some(Copied::Verbatim(s)) => out.extend_from_slice(s.as_bytes()),
                     Some(Copied::Value(v)) => push_value(out, v)?,
                 }
