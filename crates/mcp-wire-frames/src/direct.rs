@@ -23,9 +23,9 @@
 //! same at every revision) take the general path; frames the session or the method tables
 //! refuse are reported without being read further; a body the boundary refuses at the target
 //! or finds invalid at the source is reported from the boundary's own error, which is the
-//! general path's (see `crate::translate`). Anything else (invalid JSON, envelope faults, a value whose own
-//! serialization fails) makes it give up, and the line takes the general path, which reports
-//! it exactly as before. Giving up after the session has seen the frame is fine: the caller then
+//! general path's (see `crate::translate`). Anything else (invalid JSON, envelope faults, a
+//! value whose own serialization fails) makes it give up, and the line takes the general path,
+//! which reports it exactly as before. Giving up after the session has seen the frame is fine: the caller then
 //! rebuilds the general path's view of the line and continues from the same session state.
 //!
 //! The stages, one module each: `line` (the line into its members and envelope), `check` (a
