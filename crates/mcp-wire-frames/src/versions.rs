@@ -109,26 +109,11 @@ struct Walk<'a> {
     stack: Vec<&'static str>,
 }
 
-fn join(path: &str, name: &str) -> String {
-    if path.is_empty() {
-        name.to_owned()
-    } else {
-        format!("{path}.{name}")
-    }
-}
-
 impl Walk<'_> {
     /// Records the place at `path` under `parent`, declared by `owner` (in the definition
-    /// `ty`); `required` for an object's field.
-    fn record(
-        &mut self,
-        path: &str,
-        parent: &str,
-        owner: String,
-        ty: Option<&'static str>,
-        required: Option<bool>,
-    ) {
-        if let Some(ty) = ty {
+    /// being walked); `required` for an object's field.
+    fn record(&mut self, path: &str, parent: &str, owner: String, required: Option<bool>) {
+        if let Some(&ty) = self.stack.last() {
             self.places.owner_type.insert(owner.clone(), ty);
         }
         let place = self
@@ -187,29 +172,18 @@ impl Walk<'_> {
     /// The fields of an object; `owner` names the declaration (`Tool`, or `Tool.inputSchema`
     /// for an inline object).
     fn fields(&mut self, path: &str, parent: &str, fields: &'static [FieldFact], owner: &str) {
-        let ty = self.stack.last().copied();
         for f in fields {
             // The JSON-RPC envelope is every message's, not this one's.
             if path.is_empty() && matches!(f.name, "jsonrpc" | "id") {
                 continue;
             }
-            let here = join(path, f.name);
+            let here = match path {
+                "" => f.name.to_owned(),
+                _ => format!("{path}.{}", f.name),
+            };
             let declared = format!("{owner}.{}", f.name);
-            self.record(&here, parent, declared.clone(), ty, Some(f.required));
+            self.record(&here, parent, declared.clone(), Some(f.required));
             self.shape(&here, &here, &f.ty, &declared);
-        }
-    }
-
-    fn values(&mut self, path: &str, parent: &str, values: &[&str], owner: &str) {
-        let ty = self.stack.last().copied();
-        for v in values {
-            self.record(
-                &format!("{path}={v}"),
-                parent,
-                format!("{owner}={v}"),
-                ty,
-                None,
-            );
         }
     }
 
@@ -220,8 +194,7 @@ impl Walk<'_> {
             TypeRef::Array(item) => {
                 self.kind(path, "array");
                 let items = format!("{path}[]");
-                let ty = self.stack.last().copied();
-                self.record(&items, parent, owner.to_owned(), ty, None);
+                self.record(&items, parent, owner.to_owned(), None);
                 self.shape(&items, &items, item, owner)
             }
             TypeRef::Map(value) => {
@@ -243,7 +216,9 @@ impl Walk<'_> {
             }
             TypeRef::Enum(values) => {
                 self.kind(path, "string");
-                self.values(path, parent, values, owner)
+                for v in *values {
+                    self.record(&format!("{path}={v}"), parent, format!("{owner}={v}"), None);
+                }
             }
             TypeRef::Any => {
                 self.kind(path, "any");
@@ -280,14 +255,15 @@ impl Walk<'_> {
             return self.shape(path, parent, member, owner);
         };
         let tagged = format!("{path}<{tag}={value}>");
-        let (declared, ty) = match member {
-            TypeRef::Named(n) => ((*n).to_owned(), self.facts.type_fact(n).map(|d| d.name)),
-            _ => (
-                format!("{owner}<{tag}={value}>"),
-                self.stack.last().copied(),
-            ),
+        let declared = match member {
+            TypeRef::Named(n) => (*n).to_owned(),
+            _ => format!("{owner}<{tag}={value}>"),
         };
-        self.record(&tagged, parent, declared, ty, None);
+        self.record(&tagged, parent, declared.clone(), None);
+        if let TypeRef::Named(n) = member {
+            // A named member (it has fields: it is defined) is its own definition.
+            self.places.owner_type.insert(declared, n);
+        }
         self.shape(&tagged, &tagged, member, owner);
     }
 }
