@@ -16,7 +16,7 @@
 //! [`mcp_wire::wire::in_place::parse_result_str`] of unchecked text). The caller runs that read
 //! before the session places the line (with the context
 //! [`crate::session::Session::preview_answer`] gives), and reads the line again, checked
-//! ([`read_checked`]), whenever the read does not decide: the session never learns from a line
+//! ([`read`]), whenever the read does not decide: the session never learns from a line
 //! the strict reader would refuse.
 //!
 //! The direct path writes what the general path writes, byte for byte. Error responses (the
@@ -48,9 +48,8 @@ mod line;
 mod write;
 
 use identity::{LentIdentity, body_text};
-use line::Copied;
-pub use line::{Line, read, read_checked};
-use write::{Verdict, emit, push_key, push_value, write_frame};
+pub use line::{Line, read};
+use write::{Verdict, emit, push_copied, push_key, write_frame};
 
 /// Nesting bound of the direct path. The strict reader's bound is serde_json's (128 levels
 /// from the start of the line); a line nested deeper than this takes the general path, which
@@ -100,7 +99,7 @@ pub enum Unwritten {
     /// failure the general path reports for the same line.
     Failed(Failure),
     /// The line's unchecked `result` ([`Line::result_unchecked`]) was not accepted by its typed
-    /// read: read the line again with [`read_checked`].
+    /// read: read the line again, checked ([`read`]).
     Unchecked,
     /// Not for the direct path: the general path takes the line (and reports what went wrong).
     GaveUp,
@@ -202,15 +201,14 @@ fn write_line(line: &Line<'_>, body: &[u8], out: &mut Vec<u8>) -> Result<(), Giv
         Format::Bare => write_frame(line, body, out)?,
         Format::Capture(_) => {
             out.push(b'{');
-            for (i, (key, copied)) in line.record.iter().enumerate() {
+            for (i, (key, raw)) in line.record.iter().enumerate() {
                 if i > 0 {
                     out.push(b',');
                 }
                 push_key(out, key)?;
-                match copied {
-                    None => write_frame(line, body, out)?,
-                    Some(Copied::Verbatim(s)) => out.extend_from_slice(s.as_bytes()),
-                    Some(Copied::Value(v)) => push_value(out, v)?,
+                match *key {
+                    "frame" => write_frame(line, body, out)?,
+                    _ => push_copied(out, raw)?,
                 }
             }
             out.push(b'}');
@@ -238,16 +236,9 @@ mod tests {
     use super::*;
 
     /// [`read`] into a slot of its own.
-    fn read_owned(bytes: &[u8]) -> Option<Line<'_>> {
+    fn read_owned(bytes: &[u8], unchecked_result: bool) -> Option<Line<'_>> {
         let mut slot = None;
-        read(bytes, &mut slot)?;
-        slot
-    }
-
-    /// [`read_checked`] into a slot of its own.
-    fn read_checked_owned(bytes: &[u8]) -> Option<Line<'_>> {
-        let mut slot = None;
-        read_checked(bytes, &mut slot)?;
+        read(bytes, &mut slot, unchecked_result)?;
         slot
     }
 
@@ -319,45 +310,36 @@ mod tests {
 
     #[test]
     fn results_are_left_to_their_typed_read() {
-        let unchecked = |text: &str| read_owned(text.as_bytes()).map(|l| l.result_unchecked());
-        for (text, left) in [
-            (
-                r#"{"dir":"s2c","frame":{"jsonrpc":"2.0","id":1,"result":{"a":[1]}}}"#,
-                true,
-            ),
-            (r#"{"jsonrpc":"2.0","id":1,"result":{"a":{}} } "#, true),
-            (r#"{"jsonrpc":"2.0","id":1,"result":{}}"#, true),
+        let unchecked =
+            |text: &str, left| read_owned(text.as_bytes(), left).map(|l| l.result_unchecked());
+        let request = r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{}}"#;
+        for text in [
+            r#"{"dir":"s2c","frame":{"jsonrpc":"2.0","id":1,"result":{"a":[1]}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"a":{}} } "#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
             // The last member, as far as the end of the line tells: its typed read finds out.
-            (r#"{"jsonrpc":"2.0","id":1,"result":{},"x":{}}"#, true),
+            r#"{"jsonrpc":"2.0","id":1,"result":{},"x":{}}"#,
             // Not the last member: its span is found from the line's end as well.
-            (
-                r#"{"dir":"s2c","frame":{"result":{"a":1},"jsonrpc":"2.0","id":1}}"#,
-                true,
-            ),
-            (
-                r#"{"dir":"s2c","frame":{"jsonrpc":"2.0","id":1,"result":{}},"t":1}"#,
-                true,
-            ),
+            r#"{"dir":"s2c","frame":{"result":{"a":1},"jsonrpc":"2.0","id":1}}"#,
+            r#"{"dir":"s2c","frame":{"jsonrpc":"2.0","id":1,"result":{}},"t":1}"#,
             // Not a result: checked as read.
-            (
-                r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{}}"#,
-                false,
-            ),
+            request,
         ] {
-            assert_eq!(unchecked(text), Some(left), "{text}");
-            let mut slot = None;
-            let checked = read_checked(text.as_bytes(), &mut slot).map(Line::result_unchecked);
-            assert_eq!(checked, Some(false), "{text}");
+            assert_eq!(unchecked(text, true), Some(text != request), "{text}");
+            assert_eq!(unchecked(text, false), Some(false), "{text}");
         }
         // A span that swallowed members the read needs is read again, checked.
         let text = r#"{"result":{"a":1},"jsonrpc":"2.0","id":1,"x":{}}"#;
-        assert_eq!(unchecked(text), Some(false));
+        assert_eq!(unchecked(text, true), Some(false));
+        // So is a capture record's own `result`, which is copied.
+        let text = r#"{"dir":"s2c","frame":{"jsonrpc":"2.0","id":1,"result":{}},"result":{}}"#;
+        assert_eq!(unchecked(text, true), Some(false));
         // Large results are checked as read (their long strings pass through uncopied).
         let big = format!(
             r#"{{"jsonrpc":"2.0","id":1,"result":{{"s":"{}"}}}}"#,
             "x".repeat(UNCHECKED_BELOW)
         );
-        assert_eq!(unchecked(&big), Some(false));
+        assert_eq!(unchecked(&big, true), Some(false));
     }
 
     #[test]
@@ -377,7 +359,7 @@ mod tests {
             format!(r#"{{{done},"jsonrpc":"2.0"}}"#),
             format!(r#"{{"jsonrpc":"2.0",{list},"params":{{"cursor":"c"}},"id":1,"x":1}}"#),
         ] {
-            let line = read_checked_owned(text.as_bytes()).expect(&text);
+            let line = read_owned(text.as_bytes(), false).expect(&text);
             let kind = match &line.envelope {
                 Envelope::Request { .. } => BodyKind::Request(Direction::ClientToServer),
                 Envelope::Notification { .. } => BodyKind::Notification(Direction::ClientToServer),
@@ -394,7 +376,7 @@ mod tests {
         let text = format!(
             r#"{{"jsonrpc":"2.0","id":1,"result":{{"content":[{{"type":"image","data":"{data}","mimeType":"image/png"}}]}}}}"#
         );
-        let line = read_owned(text.as_bytes()).unwrap();
+        let line = read_owned(text.as_bytes(), true).unwrap();
         let mut buffers = Buffers::default();
         let kind = BodyKind::Result(
             Direction::ServerToClient,
@@ -414,7 +396,7 @@ mod tests {
         }
         // A small body is written whole.
         let text = r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#;
-        let line = read_owned(text.as_bytes()).unwrap();
+        let line = read_owned(text.as_bytes(), true).unwrap();
         let from = ProtocolVersion::V2025_11_25;
         translate(&line, kind, from, from, None, &mut buffers).unwrap();
         assert_eq!(buffers.output(&line).count(), 1);
@@ -464,29 +446,38 @@ mod tests {
             b"{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":{\"text\":\"0123456789abcdefghijklmnopqrstuvwxyz0123456789\xed\xa0\x80\"}}",
             b"{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":{\"text\":\"0123456789abcdefghijklmnopqrstuvwxyz0123456789\xc0\xaf\"}}",
             b"{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":{\"text\":\"0123456789abcdefghijklmnopqrstuvwxyz0123456789\"}}\xe2\x82",
-            // Duplicates among the keys held inline and beyond them.
-            br#"{"jsonrpc":"2.0","method":"x","a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"a":7}"#,
-            br#"{"jsonrpc":"2.0","method":"x","a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"g":8}"#,
-            br#"{"jsonrpc":"2.0","method":"x","a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"h":9}"#,
-            br#"{"jsonrpc":"2.0","method":"x","a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11,"l":12,"m":13,"n":14,"o":15,"p":16,"p":17}"#,
+            br#"{"dir":"s2c","frame":{"jsonrpc":"2.0","id":1,"result":{}},"result":{"a":1,"a":2}}"#,
             // Scalars the fast reader leaves to the deserializer, which refuses them.
             br#"{"jsonrpc":"2.0","id":01,"method":"x"}"#,
             br#"{"jsonrpc":"2.0","id":1,"method":"x","n":tru}"#,
             b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\tb\"}",
         ] {
-            assert!(read_owned(bad).is_none(), "{}", String::from_utf8_lossy(bad));
+            assert!(read_owned(bad, true).is_none(), "{}", String::from_utf8_lossy(bad));
         }
         let deep = format!(
             r#"{{"jsonrpc":"2.0","method":"x","params":{{"a":{}{}}}}}"#,
             "[".repeat(120),
             "]".repeat(120)
         );
-        assert!(read_owned(deep.as_bytes()).is_none());
-        // Many distinct keys are fine.
-        assert!(
-            read_owned(br#"{"jsonrpc":"2.0","method":"x","a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8}"#)
-                .is_some()
-        );
+        assert!(read_owned(deep.as_bytes(), true).is_none());
+        // `n` distinct keys, then a repeat of the one at `dup`: among the keys held inline and
+        // beyond them. Distinct keys alone are fine.
+        for (n, dup) in [
+            (6, Some(0)),
+            (7, Some(6)),
+            (8, Some(7)),
+            (16, Some(15)),
+            (8, None),
+        ] {
+            let key = |i: u8| (b'a' + i) as char;
+            let members: String = (0..n)
+                .map(|i| format!(r#","{}":{}"#, key(i), i + 1))
+                .collect();
+            let dup = dup.map_or(String::new(), |i| format!(r#","{}":{}"#, key(i), n + 1));
+            let text = format!(r#"{{"jsonrpc":"2.0","method":"x"{members}{dup}}}"#);
+            let read = read_owned(text.as_bytes(), true);
+            assert_eq!(read.is_some(), dup.is_empty(), "{text}");
+        }
     }
 
     #[test]
@@ -501,7 +492,7 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":6,"method":"tasks/get","params":{"taskId":7,"task":null}}"#,
         ];
         for text in lines {
-            let line = read_owned(text.as_bytes()).expect(text);
+            let line = read_owned(text.as_bytes(), true).expect(text);
             let parsed: Value = serde_json::from_str(text).unwrap();
             let frame = parsed.get("frame").unwrap_or(&parsed);
             for key in ["protocolVersion", "task", "capabilities", "absent"] {
@@ -514,9 +505,9 @@ mod tests {
             assert_eq!(line.task_id(), frame.task_id(), "{text}");
         }
         let task = serde_json::json!({"taskId": "t-1", "status": "working"});
-        let line = read_owned(lines[1].as_bytes()).unwrap();
+        let line = read_owned(lines[1].as_bytes(), true).unwrap();
         assert_eq!(line.result_member("task").as_deref(), Some(&task));
-        let line = read_owned(lines[4].as_bytes()).unwrap();
+        let line = read_owned(lines[4].as_bytes(), true).unwrap();
         assert_eq!(line.format, Format::Capture(Direction::ClientToServer));
         let (id, method) = (RequestId::String("a".into()), "tools/list".into());
         assert_eq!(line.envelope, Envelope::Request { id, method });
@@ -620,7 +611,7 @@ mod tests {
         let mut buffers = Buffers::default();
         for (params, want) in cases {
             let input = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list"{params}}}"#);
-            let l = read_owned(input.as_bytes()).unwrap();
+            let l = read_owned(input.as_bytes(), true).unwrap();
             translate(&l, kind, from, to, Some(&id), &mut buffers).unwrap();
             let want =
                 format!("{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"{want}}}\n");

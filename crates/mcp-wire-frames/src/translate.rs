@@ -164,7 +164,7 @@ impl Translate {
         out: &mut Output,
     ) -> io::Result<bool> {
         let mut slot = None;
-        let Some(read) = direct::read(bytes, &mut slot) else {
+        let Some(read) = direct::read(bytes, &mut slot, true) else {
             return Ok(false);
         };
         if !read.result_unchecked() {
@@ -177,7 +177,7 @@ impl Translate {
             return self.direct_placed(line, bytes, read, Some(translated), session, out);
         }
         let mut checked = None;
-        match direct::read_checked(bytes, &mut checked) {
+        match direct::read(bytes, &mut checked, false) {
             Some(read) => self.direct_placed(line, bytes, read, None, session, out),
             None => Ok(false),
         }

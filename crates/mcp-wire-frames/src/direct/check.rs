@@ -26,13 +26,6 @@ pub(super) const MEMBER_LEVELS: usize = MAX_DEPTH - MEMBER_DEPTH;
 /// A member's value read as the strict reader accepts it, within [`MEMBER_LEVELS`].
 type Checked<T> = in_place::Unchecked<T, MEMBER_LEVELS>;
 
-/// A member checked, as a `Value` (members the direct path copies; a capture record's, at
-/// nesting 1, are held to the same bound).
-pub(super) fn value_of(raw: &str) -> Result<Value, GiveUp> {
-    let value = serde_json::from_str::<Checked<Value>>(raw);
-    value.map(|v| v.0).map_err(|_| GiveUp)
-}
-
 /// What the direct path needs from a request's `params` (an object, checked as it is read).
 #[derive(Default, Deserialize)]
 pub(super) struct ParamsFacts {
@@ -207,7 +200,7 @@ fn plain_end(b: &[u8], start: usize) -> usize {
 /// The index after the value at `i` when it is a string without escapes or an integer of at
 /// most 18 digits without a leading zero (JSON the strict reader accepts, whatever follows it);
 /// `None` for anything else.
-fn plain_scalar_end(b: &[u8], i: usize) -> Option<usize> {
+pub(super) fn plain_scalar_end(b: &[u8], i: usize) -> Option<usize> {
     match *b.get(i)? {
         b'"' => {
             let end = plain_end(b, i + 1);

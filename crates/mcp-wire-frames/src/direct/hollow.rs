@@ -231,17 +231,9 @@ fn is_written_escape(escape: &[u8]) -> bool {
     match escape.get(1) {
         Some(b'"' | b'\\' | b'b' | b't' | b'n' | b'f' | b'r') => true,
         Some(b'u') => {
-            let Some(hex) = escape.get(2..6) else {
-                return false;
-            };
-            let lower = hex
-                .iter()
-                .all(|h| h.is_ascii_digit() || (b'a'..=b'f').contains(h));
-            let code = std::str::from_utf8(hex)
-                .ok()
-                .and_then(|h| u32::from_str_radix(h, 16).ok());
-            lower
-                && code.is_some_and(|c| c < 0x20 && !matches!(c, 0x08 | 0x09 | 0x0a | 0x0c | 0x0d))
+            let hex = escape.get(2..6).unwrap_or_default();
+            matches!(hex, [b'0', b'0', b'0' | b'1', b'0'..=b'9' | b'a'..=b'f'])
+                && !matches!(&hex[2..], b"08" | b"09" | b"0a" | b"0c" | b"0d")
         }
         _ => false,
     }

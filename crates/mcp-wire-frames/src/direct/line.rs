@@ -11,38 +11,28 @@ use crate::session::Evidence;
 use mcp_wire::jsonrpc::RequestId;
 use mcp_wire::session::Envelope;
 
-use super::check::{ParamsFacts, checked_at, object, params_at, skip_ws, value_of};
+use super::check::{ParamsFacts, checked_at, object, params_at, skip_ws};
 use super::{GiveUp, hollow};
 
-/// A frame member as read: its key and its text.
-pub(super) struct Member<'a> {
-    pub(super) key: &'a str,
-    pub(super) raw: &'a str,
-}
-
-/// The members of one object, in order (frames and records have a handful: kept inline).
-pub(super) type Members<'a> = SmallVec<[Member<'a>; 8]>;
+/// An object's members as read, in order: each key and its value's text (frames and records
+/// have a handful: kept inline).
+pub(super) type Members<'a> = SmallVec<[(&'a str, &'a str); 8]>;
 
 /// A frame object as read: its members, and what the scan learned of its `params`.
 #[derive(Default)]
-pub(super) struct FrameRead<'a> {
-    pub(super) members: Members<'a>,
-    pub(super) params: Option<ParamsFacts>,
+struct FrameRead<'a> {
+    members: Members<'a>,
+    params: Option<ParamsFacts>,
     /// How many closing braces end the line after a `result` that is the frame's last member
     /// (1 for a bare frame, 2 for a capture record's); 0: every `result` is checked as read.
-    pub(super) closers: usize,
+    closers: usize,
     /// Whether `result` was taken unchecked (see [`unchecked_result_end`]).
-    pub(super) unchecked: bool,
+    unchecked: bool,
 }
 
 impl<'a> FrameRead<'a> {
     /// Reads the member `key` whose value starts at `start`; returns the index after it.
-    pub(super) fn member(
-        &mut self,
-        text: &'a str,
-        key: &'a str,
-        start: usize,
-    ) -> Result<usize, GiveUp> {
+    fn member(&mut self, text: &'a str, key: &'a str, start: usize) -> Result<usize, GiveUp> {
         // Error responses take the general path (the boundary leaves them as they are).
         let (raw, end) = if key == "error" {
             return Err(GiveUp);
@@ -58,7 +48,7 @@ impl<'a> FrameRead<'a> {
         } else {
             checked_at(text, start)?
         };
-        self.members.push(Member { key, raw });
+        self.members.push((key, raw));
         Ok(end)
     }
 }
@@ -71,7 +61,7 @@ pub(super) const UNCHECKED_BELOW: usize = hollow::MIN_BODY;
 /// braces close it and the capture record): at the last `}` before them. Such a result is read
 /// only once, by its typed read, which also checks it
 /// ([`mcp_wire::wire::in_place::parse_result_str`] of unchecked text), and a line whose result
-/// that read does not accept is read again, checked ([`read_checked`]). `None` for any other
+/// that read does not accept is read again, checked ([`read`]). `None` for any other
 /// result: it is checked as it is read.
 ///
 /// The span is found from the end of the line, not by reading the result. It ends at or after
@@ -94,11 +84,10 @@ pub(super) fn unchecked_result_end(text: &str, start: usize, closers: usize) -> 
 pub struct Line<'a> {
     /// Bare or capture record.
     pub format: Format,
-    /// For captures, the record's members (the frame's slot is `None`), with the values of
-    /// the members other than `dir`, to be copied.
-    pub(super) record: Record<'a>,
+    /// For captures, the record's members (the frame among them is written from `frame`).
+    pub(super) record: Members<'a>,
     /// The frame's members, in order.
-    pub(super) frame: SmallVec<[(&'a str, FrameMember); 8]>,
+    pub(super) frame: Members<'a>,
     /// The envelope, as [`Envelope::of`] gives it.
     pub envelope: Envelope,
     /// The method, as raw JSON text (requests and notifications).
@@ -114,37 +103,12 @@ pub struct Line<'a> {
     pub(super) text: &'a str,
 }
 
-/// A capture record's members: each key, with the value to copy (`None` for the frame).
-pub(super) type Record<'a> = SmallVec<[(&'a str, Option<Copied<'a>>); 4]>;
-
-/// A member the direct path writes back unchanged. (Values are boxed: they are rare, and a
-/// [`Line`] is moved a few times on its way; an inline `Value` would triple its size.)
-pub(super) enum Copied<'a> {
-    /// Raw text already in the form `serde_json` writes (`"c2s"`, `"2.0"`).
-    Verbatim(&'a str),
-    /// Anything else, re-written compactly.
-    Value(Box<Value>),
-}
-
-/// A frame member and how it is written.
-pub(super) enum FrameMember {
-    /// `jsonrpc`, always `"2.0"` here.
-    Version,
-    /// The id (written from its typed form, as the general path does).
-    Id,
-    /// `method` or `params` of a request or notification (replaced by the emitted body's).
-    Body,
-    /// `result` of a response (replaced by the emitted body).
-    Result,
-    /// Anything else, copied.
-    Other(Box<Value>),
-}
-
 impl Line<'_> {
     /// Whether the line's `result` is not checked yet: everything else is, and the result is
-    /// checked by its typed read ([`translate`](super::translate) says [`Unwritten::Unchecked`](super::Unwritten::Unchecked) when that read
-    /// does not decide). Until then nothing may be learned from the line: a caller that must
-    /// place it in a session first reads it again with [`read_checked`].
+    /// checked by its typed read ([`translate`](super::translate) says
+    /// [`Unwritten::Unchecked`](super::Unwritten::Unchecked) when that read does not decide).
+    /// Until then nothing may be learned from the line: a caller that must place it in a
+    /// session first reads it again, checked ([`read`] without `unchecked_result`).
     pub fn result_unchecked(&self) -> bool {
         self.unchecked
     }
@@ -152,21 +116,9 @@ impl Line<'_> {
 
 /// Reads `bytes` for the direct path into `slot` (a [`Line`] is a few hundred bytes: read in
 /// place rather than returned through each layer), or `None` when the line must take the
-/// general path. A response's `result` that ends the line may be left unchecked
-/// ([`Line::result_unchecked`]).
-pub fn read<'s, 'a>(bytes: &'a [u8], slot: &'s mut Option<Line<'a>>) -> Option<&'s Line<'a>> {
-    read_with(bytes, slot, true)
-}
-
-/// [`read`] with every member checked as it is read.
-pub fn read_checked<'s, 'a>(
-    bytes: &'a [u8],
-    slot: &'s mut Option<Line<'a>>,
-) -> Option<&'s Line<'a>> {
-    read_with(bytes, slot, false)
-}
-
-pub(super) fn read_with<'s, 'a>(
+/// general path. With `unchecked_result`, a response's `result` that ends the line may be left
+/// unchecked ([`Line::result_unchecked`]); without, every member is checked as it is read.
+pub fn read<'s, 'a>(
     bytes: &'a [u8],
     slot: &'s mut Option<Line<'a>>,
     unchecked_result: bool,
@@ -188,7 +140,7 @@ pub(super) fn read_with<'s, 'a>(
     }
 }
 
-pub(super) fn read_text<'a>(
+fn read_text<'a>(
     text: &'a str,
     slot: &mut Option<Line<'a>>,
     unchecked_result: bool,
@@ -198,13 +150,12 @@ pub(super) fn read_text<'a>(
     // the frame itself.
     // Both readers are filled in place and lent to `classify` (a `FrameRead` is a few hundred
     // bytes, too large to move per line).
-    let mut top: SmallVec<[(&str, Option<&str>); 4]> = SmallVec::new();
     let mut inner = FrameRead {
         closers: if unchecked_result { 2 } else { 0 },
         ..FrameRead::default()
     };
     let mut frame: Option<&str> = None;
-    let mut bare = FrameRead {
+    let mut top = FrameRead {
         closers: if unchecked_result { 1 } else { 0 },
         ..FrameRead::default()
     };
@@ -212,149 +163,104 @@ pub(super) fn read_text<'a>(
         if key == "frame" && b.get(start) == Some(&b'{') {
             let end = object(text, start, |key, at| inner.member(text, key, at))?;
             frame = Some(&text[start..end]);
-            top.push((key, None));
+            top.members.push((key, &text[start..end]));
             return Ok(end);
         }
-        let end = bare.member(text, key, start)?;
-        top.push((key, bare.members.last().map(|m| m.raw)));
-        Ok(end)
+        top.member(text, key, start)
     })?;
     if skip_ws(b, end) != b.len() {
         return Err(GiveUp);
     }
-    let has = |k: &str| top.iter().any(|(key, _)| *key == k);
-    // The record split, as `Record::from_value` does it.
+    let get = |k: &str| top.members.iter().find(|(key, _)| *key == k).map(|m| m.1);
+    // The record split, as `Record::from_value` does it. (A record's own members are checked:
+    // a `result` among them left unchecked reads the line again.)
     match frame {
-        Some(frame_text) if !has("jsonrpc") => {
-            let dir = match top.iter().find(|(key, _)| *key == "dir") {
-                Some((_, Some("\"c2s\""))) => Direction::ClientToServer,
-                Some((_, Some("\"s2c\""))) => Direction::ServerToClient,
+        Some(frame_text) if get("jsonrpc").is_none() && !top.unchecked => {
+            let dir = match get("dir") {
+                Some("\"c2s\"") => Direction::ClientToServer,
+                Some("\"s2c\"") => Direction::ServerToClient,
                 _ => return Err(GiveUp),
             };
-            let line = classify(Format::Capture(dir), &mut inner, frame_text, text, slot)?;
-            // The record's members go straight into the line (it is a few hundred bytes:
-            // built where it stays).
-            for (key, raw) in &top {
-                let copied = match (*key, raw) {
-                    (_, None) => None,
-                    ("dir", Some(raw)) => Some(Copied::Verbatim(raw)),
-                    (_, Some(raw)) => Some(Copied::Value(Box::new(value_of(raw)?))),
-                };
-                line.record.push((*key, copied));
-            }
-            Ok(())
+            let record = std::mem::take(&mut top.members);
+            classify(
+                Format::Capture(dir),
+                record,
+                &mut inner,
+                frame_text,
+                text,
+                slot,
+            )
         }
         Some(_) => Err(GiveUp),
-        None if has("frame") => Err(GiveUp),
-        None => classify(
-            Format::Bare,
-            &mut bare,
-            &text[skip_ws(b, 0)..end],
-            text,
-            slot,
-        )
-        .map(|_| ()),
+        None if get("frame").is_some() => Err(GiveUp),
+        None => {
+            let frame_text = &text[skip_ws(b, 0)..end];
+            classify(
+                Format::Bare,
+                Members::new(),
+                &mut top,
+                frame_text,
+                text,
+                slot,
+            )
+        }
     }
 }
 
-/// Classifies the frame (success cases of [`Envelope::of`] only) and reads its members into
-/// `slot`, with an empty record for the caller to fill; `frame_text` is a sub-slice of the
-/// line's `text`.
-pub(super) fn classify<'s, 'a>(
+/// Classifies the frame (success cases of [`Envelope::of`] only) and reads it into `slot`,
+/// with the capture `record`'s members; `frame_text` is a sub-slice of the line's `text`.
+fn classify<'a>(
     format: Format,
+    record: Members<'a>,
     read: &mut FrameRead<'a>,
     frame_text: &'a str,
     text: &'a str,
-    slot: &'s mut Option<Line<'a>>,
-) -> Result<&'s mut Line<'a>, GiveUp> {
-    let members = &read.members;
-    let params = read.params.take();
-    let unchecked = read.unchecked;
-    let get = |k: &str| members.iter().find(|m| m.key == k).map(|m| m.raw);
+    slot: &mut Option<Line<'a>>,
+) -> Result<(), GiveUp> {
+    let get = |k: &str| read.members.iter().find(|(key, _)| *key == k).map(|m| m.1);
     if get("jsonrpc") != Some("\"2.0\"") {
         return Err(GiveUp);
     }
-    let id = get("id").map(request_id).transpose()?;
+    // Read as [`RequestId::from_value`] and the envelope read them.
+    let id = get("id").map(serde_json::from_str::<RequestId>).transpose();
+    let id = id.map_err(|_| GiveUp)?;
+    let (method, result, params) = (get("method"), get("result"), get("params"));
     let is_object = |raw: &str| raw.starts_with('{');
-    let method_raw = get("method");
-    let result = get("result");
-    let params_raw = get("params");
-    let (envelope, body) = match (method_raw, result) {
-        (Some(m), None) => {
-            let method = plain_string(m).map_or_else(
-                || serde_json::from_str(m).map_err(|_| GiveUp),
-                |s| Ok(s.to_owned()),
-            )?;
-            if params_raw.is_some_and(|p| !is_object(p)) {
-                return Err(GiveUp);
-            }
+    let (envelope, body) = match (method, result) {
+        (Some(m), None) if params.is_none_or(is_object) => {
+            let method = serde_json::from_str(m).map_err(|_| GiveUp)?;
             let envelope = match id {
                 Some(id) => Envelope::Request { id, method },
                 None => Envelope::Notification { method },
             };
-            (envelope, params_raw)
+            (envelope, params)
         }
         (None, Some(r)) if is_object(r) => (
             Envelope::Response {
                 id: id.ok_or(GiveUp)?,
             },
-            Some(r),
+            result,
         ),
         _ => return Err(GiveUp),
     };
     let is_response = matches!(envelope, Envelope::Response { .. });
-    let params = match is_response {
-        true => ParamsFacts::default(),
-        false => params.unwrap_or_default(),
-    };
-    // Built in the slot, and its members pushed there (a line is a few hundred bytes).
-    let line = slot.insert(Line {
+    *slot = Some(Line {
         format,
-        record: Record::new(),
-        frame: SmallVec::new(),
+        record,
         envelope,
-        method: method_raw,
+        method,
         body,
-        params,
-        unchecked: unchecked && is_response,
+        params: read
+            .params
+            .take()
+            .filter(|_| !is_response)
+            .unwrap_or_default(),
+        unchecked: read.unchecked && is_response,
+        frame: std::mem::take(&mut read.members),
         frame_text,
         text,
     });
-    for m in members.iter() {
-        let member = match m.key {
-            "jsonrpc" => FrameMember::Version,
-            "id" => FrameMember::Id,
-            "method" | "params" if !is_response => FrameMember::Body,
-            "result" if is_response => FrameMember::Result,
-            _ => FrameMember::Other(Box::new(value_of(m.raw)?)),
-        };
-        line.frame.push((m.key, member));
-    }
-    Ok(line)
-}
-
-/// The text of a JSON string member without escapes (its quotes off), `None` for any other
-/// value. Only ever given member text already checked as JSON, so the string has no control
-/// characters and ends at its last byte.
-pub(super) fn plain_string(raw: &str) -> Option<&str> {
-    let inner = raw.strip_prefix('"')?.strip_suffix('"')?;
-    (!inner.contains(['"', '\\'])).then_some(inner)
-}
-
-/// A request id read as [`RequestId::from_value`] reads it: plain strings and small
-/// non-negative integers by hand, anything else through a `Value` (so `-0`, `1.0` and the
-/// like are judged exactly as before).
-pub(super) fn request_id(raw: &str) -> Result<RequestId, GiveUp> {
-    if let Some(s) = plain_string(raw) {
-        return Ok(RequestId::String(s.to_owned()));
-    }
-    let b = raw.as_bytes();
-    let digits = !b.is_empty() && b.len() <= 18 && b.iter().all(u8::is_ascii_digit);
-    if digits && (b.len() == 1 || b[0] != b'0') {
-        return raw.parse().map(RequestId::Integer).map_err(|_| GiveUp);
-    }
-    let v: Value = serde_json::from_str(raw).map_err(|_| GiveUp)?;
-    RequestId::from_value(&v).ok_or(GiveUp)
+    Ok(())
 }
 
 impl Evidence for Line<'_> {

@@ -10,13 +10,13 @@ use serde_json::Value;
 
 use crate::boundary::{BodyKind, Failure, Restate, by_kind};
 use crate::record::Direction;
-use mcp_wire::jsonrpc::RequestId;
 use mcp_wire::session::Envelope;
 
 use super::GiveUp;
 use super::check::MEMBER_LEVELS;
+use super::check::plain_scalar_end;
 use super::identity::LentIdentity;
-use super::line::{FrameMember, Line};
+use super::line::Line;
 
 /// Where the boundary's verdict on a body is kept when it is the one the general path reaches
 /// (the direct path then gives up with it, see [`Unwritten::Failed`](super::Unwritten::Failed)).
@@ -122,38 +122,50 @@ pub(super) fn push_key(out: &mut Vec<u8>, key: &str) -> Result<(), GiveUp> {
     Ok(())
 }
 
-pub(super) fn push_value(out: &mut Vec<u8>, value: &Value) -> Result<(), GiveUp> {
-    serde_json::to_writer(&mut *out, value).map_err(|_| GiveUp)
+/// Writes a member's checked text as `serde_json` writes its value: as it stands when it is a
+/// string without escapes or a short integer (written alike), else through a `Value`.
+pub(super) fn push_copied(out: &mut Vec<u8>, raw: &str) -> Result<(), GiveUp> {
+    if plain_scalar_end(raw.as_bytes(), 0) == Some(raw.len()) {
+        out.extend_from_slice(raw.as_bytes());
+        return Ok(());
+    }
+    let value: Value = serde_json::from_str(raw).map_err(|_| GiveUp)?;
+    serde_json::to_writer(&mut *out, &value).map_err(|_| GiveUp)
 }
 
 /// Writes the frame around the emitted body, in the input's member order (as
 /// `convert::put_back` places it): a result in `result`'s place; a request's or notification's
 /// `method` and `params` where the frame has them, and a `params` it gained (materialized for
-/// the target) appended.
+/// the target) appended. Every other member is copied (an id the envelope accepts, a string or
+/// an `i64`, is written as its typed form is).
 pub(super) fn write_frame(line: &Line<'_>, body: &[u8], out: &mut Vec<u8>) -> Result<(), GiveUp> {
-    let (mut method, mut params) = match line.envelope {
-        Envelope::Response { .. } => (None, None),
-        _ => {
+    let is_response = matches!(line.envelope, Envelope::Response { .. });
+    let (mut method, mut params) = match is_response {
+        true => (None, None),
+        false => {
             let (method, params) = method_and_params(body).ok_or(GiveUp)?;
             (Some(method), params)
         }
     };
     out.push(b'{');
-    let mut first = true;
-    for (key, member) in &line.frame {
-        let text = match member {
-            FrameMember::Result => Some(body),
-            FrameMember::Body if *key == "method" => method.take(),
-            FrameMember::Body => params.take(),
-            other => {
-                write_envelope_member(line, key, other, &mut first, out)?;
-                continue;
-            }
+    let open = out.len();
+    for (key, raw) in &line.frame {
+        let emitted = match *key {
+            "result" if is_response => Some(body),
+            "method" if !is_response => method.take(),
+            "params" if !is_response => match params.take() {
+                None => continue,
+                taken => taken,
+            },
+            _ => None,
         };
-        if let Some(text) = text {
-            separate(out, &mut first);
-            push_key(out, key)?;
-            out.extend_from_slice(text);
+        if out.len() > open {
+            out.push(b',');
+        }
+        push_key(out, key)?;
+        match emitted {
+            Some(text) => out.extend_from_slice(text),
+            None => push_copied(out, raw)?,
         }
     }
     if let Some(text) = params {
@@ -161,48 +173,5 @@ pub(super) fn write_frame(line: &Line<'_>, body: &[u8], out: &mut Vec<u8>) -> Re
         out.extend_from_slice(text);
     }
     out.push(b'}');
-    Ok(())
-}
-
-/// A `,` before every member but the first.
-pub(super) fn separate(out: &mut Vec<u8>, first: &mut bool) {
-    if !std::mem::take(first) {
-        out.push(b',');
-    }
-}
-
-/// Writes a frame member that is not the body: `jsonrpc`, `id`, or one copied.
-pub(super) fn write_envelope_member(
-    line: &Line<'_>,
-    key: &str,
-    member: &FrameMember,
-    first: &mut bool,
-    out: &mut Vec<u8>,
-) -> Result<(), GiveUp> {
-    match member {
-        FrameMember::Version => {
-            separate(out, first);
-            out.extend_from_slice(b"\"jsonrpc\":\"2.0\"");
-        }
-        FrameMember::Id => {
-            let id = match &line.envelope {
-                Envelope::Request { id, .. } | Envelope::Response { id } => id,
-                _ => return Err(GiveUp),
-            };
-            separate(out, first);
-            out.extend_from_slice(b"\"id\":");
-            match id {
-                RequestId::Integer(i) => serde_json::to_writer(&mut *out, i),
-                RequestId::String(s) => serde_json::to_writer(&mut *out, s),
-            }
-            .map_err(|_| GiveUp)?;
-        }
-        FrameMember::Other(v) => {
-            separate(out, first);
-            push_key(out, key)?;
-            push_value(out, v)?;
-        }
-        FrameMember::Body | FrameMember::Result => return Err(GiveUp),
-    }
     Ok(())
 }
