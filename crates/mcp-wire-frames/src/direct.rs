@@ -49,12 +49,7 @@ mod write;
 
 use identity::{LentIdentity, body_text};
 pub use line::{Line, read};
-use write::{Verdict, emit, push_copied, push_key, write_frame};
-
-/// Nesting bound of the direct path. The strict reader's bound is serde_json's (128 levels
-/// from the start of the line); a line nested deeper than this takes the general path, which
-/// reports it exactly.
-const MAX_DEPTH: usize = 100;
+use write::{emit, push_copied, push_key, write_frame};
 
 /// Why the direct path gave up (never shown: the general path takes over and reports).
 #[derive(Debug)]
@@ -68,27 +63,23 @@ pub struct Buffers {
     /// The client identity's `_meta` entries, lent to each parsed request for its emission.
     lent: LentIdentity,
     /// The output line, newline included, after a successful [`translate`] (with placeholders
-    /// where `splices` says).
+    /// where `hollow` says).
     line: Vec<u8>,
-    /// A large body's long strings, taken out before it is parsed ([`hollow`]).
+    /// A large body's long strings, taken out before it is parsed, and where the output line's
+    /// placeholders are replaced by them ([`hollow`]).
     hollow: hollow::Hollow,
-    /// Where the output line's placeholders are replaced by the input's strings.
-    splices: hollow::Splices,
 }
 
 impl Buffers {
     /// See [`crate::translate::Translate::with_pass_through`].
     pub fn pass_through(&mut self, min_body: usize, min_string: usize) {
-        self.hollow.limits = hollow::Limits {
-            min_body,
-            min_string,
-        };
+        (self.hollow.min_body, self.hollow.min_string) = (min_body, min_string);
     }
 
     /// The output line [`translate`] made of `line`, in pieces (the long
     /// strings of a large body come straight from `line`'s text).
     pub fn output<'a>(&'a self, line: &'a Line<'_>) -> impl Iterator<Item = &'a [u8]> + 'a {
-        self.splices.pieces(&self.line, line.text.as_bytes())
+        self.hollow.pieces(&self.line, line.text.as_bytes())
     }
 }
 
@@ -105,6 +96,12 @@ pub enum Unwritten {
     GaveUp,
 }
 
+impl From<GiveUp> for Unwritten {
+    fn from(GiveUp: GiveUp) -> Self {
+        Unwritten::GaveUp
+    }
+}
+
 /// Translates one line read by [`read`] into `buffers.line` (newline included).
 pub fn translate(
     line: &Line<'_>,
@@ -114,14 +111,10 @@ pub fn translate(
     identity: Option<&Arc<ClientIdentity>>,
     buffers: &mut Buffers,
 ) -> Result<(), Unwritten> {
-    let mut verdict = None;
-    translate_into(line, kind, from, to, identity, buffers, &mut verdict).map_err(|GiveUp| {
-        match (verdict, line.unchecked) {
-            (Some(failure), _) => Unwritten::Failed(failure),
-            // Whatever went wrong, the result may not be JSON the general path accepts.
-            (None, true) => Unwritten::Unchecked,
-            (None, false) => Unwritten::GaveUp,
-        }
+    translate_into(line, kind, from, to, identity, buffers).map_err(|e| match e {
+        // Whatever went wrong, the result may not be JSON the general path accepts.
+        Unwritten::GaveUp if line.unchecked => Unwritten::Unchecked,
+        e => e,
     })
 }
 
@@ -132,17 +125,14 @@ fn translate_into(
     to: ProtocolVersion,
     identity: Option<&Arc<ClientIdentity>>,
     buffers: &mut Buffers,
-    verdict: &mut Verdict,
-) -> Result<(), GiveUp> {
+) -> Result<(), Unwritten> {
     let Buffers {
         body,
         emitted,
         lent,
         line: out,
         hollow,
-        splices,
     } = buffers;
-    splices.clear();
     // The general path adds the client identity to the body before parsing it
     // (`convert::add_identity`); here the entries are lent to the parsed request instead
     // ([`LentIdentity`]). Where the entries were missing, that changes no verdict the parse
@@ -155,43 +145,28 @@ fn translate_into(
         .map(|id| lent.entries_of(id));
     let text = body_text(line, body)?;
     // Emits a body text and writes the output line around it.
-    let mut emitted_into = |text: &str,
-                            restated: Option<&mut LentIdentity>,
-                            out: &mut Vec<u8>,
-                            verdict: &mut Verdict| {
+    let mut emitted_into = |text: &str, restated: Option<&mut LentIdentity>, out: &mut Vec<u8>| {
         emitted.clear();
-        emit(
-            kind,
-            text,
-            line.unchecked,
-            from,
-            to,
-            restated,
-            emitted,
-            verdict,
-        )?;
-        write_line(line, emitted, out)
+        emit(kind, text, line.unchecked, from, to, restated, emitted)?;
+        Ok::<_, Unwritten>(write_line(line, emitted, out)?)
     };
     // A large body's long strings stay in the line (see [`hollow`]); whatever goes wrong with
-    // the hollowed body, the whole one is read as usual. (An unchecked result is never
-    // hollowed: its strings must be read to be checked.)
+    // the hollowed body, the whole one is read as usual, and written with no placeholders
+    // (`of` forgets the last line's). (An unchecked result is never hollowed: its strings must
+    // be read to be checked.)
     if let Some(hollowed) = hollow.of(line.text, text).filter(|_| !line.unchecked) {
-        match emitted_into(hollowed, restated.as_deref_mut(), out, verdict) {
-            Ok(()) if hollow.splices(out, splices) => return Ok(()),
+        match emitted_into(hollowed, restated.as_deref_mut(), out) {
+            Ok(()) if hollow.splices(out) => return Ok(()),
             // The boundary's verdict stands unless it quotes a placeholder: a long string
             // decides nothing there (the premise of hollowing), so a refused or invalid large
             // frame costs no more than a translated one.
-            Err(GiveUp)
-                if verdict
-                    .as_ref()
-                    .is_some_and(|f| !hollow.quoted_in(f.reason())) =>
-            {
-                return Err(GiveUp);
+            Err(Unwritten::Failed(f)) if !hollow.quoted_in(f.reason()) => {
+                return Err(Unwritten::Failed(f));
             }
-            _ => *verdict = None,
+            _ => {}
         }
     }
-    emitted_into(text, restated, out, verdict)
+    emitted_into(text, restated, out)
 }
 
 /// Writes the output line (record, frame around the emitted `body`, newline) into `out`.
@@ -230,7 +205,6 @@ mod tests {
     use crate::session::Evidence;
 
     use super::check::{checked_at, params_at};
-    use super::identity::Lent;
     use super::line::UNCHECKED_BELOW;
     use super::write::method_and_params;
     use super::*;
@@ -277,7 +251,7 @@ mod tests {
         ] {
             assert!(checked_at(bad, 0).is_err(), "{bad}");
         }
-        let deep = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        let deep = format!("{}{}", "[".repeat(100), "]".repeat(100));
         assert!(checked_at(&deep, 0).is_err());
     }
 
@@ -532,33 +506,28 @@ mod tests {
         for _ in 0..2 {
             // No params: both entries are its `_meta`, in order, and come back whole.
             let mut r = parse(r#"{"method":"tools/list"}"#);
-            let how = lent.entries_of(&id).lend(&mut r);
-            assert_eq!(how, Lent::Whole);
-            assert_eq!(meta_of(&r), both);
-            lent.take_back(&mut r, how);
+            lent.entries_of(&id)
+                .lent_to(&mut r, |r| assert_eq!(meta_of(r), both));
             assert!(r.meta().is_some_and(|m| m.is_empty()));
             assert_eq!(Value::Object(lent.entries.0.clone()), both);
             // A request that states its own client info keeps it; capabilities are added at
-            // the end of its `_meta`.
+            // the end of its `_meta`, and stay.
             let mut r = parse(
                 r#"{"method":"tools/call","params":{"name":"x","_meta":{"progressToken":1,"io.modelcontextprotocol/clientInfo":{"name":"own"}}}}"#,
             );
-            let how = lent.entries_of(&id).lend(&mut r);
-            assert_eq!(how, Lent::Copied);
-            assert_eq!(
-                meta_of(&r),
-                serde_json::json!({
-                    "progressToken": 1,
-                    keys::CLIENT_INFO: {"name": "own"},
-                    keys::CLIENT_CAPABILITIES: {"roots": {}}
-                })
-            );
+            let own = serde_json::json!({
+                "progressToken": 1,
+                keys::CLIENT_INFO: {"name": "own"},
+                keys::CLIENT_CAPABILITIES: {"roots": {}}
+            });
+            lent.entries_of(&id)
+                .lent_to(&mut r, |r| assert_eq!(meta_of(r), own));
+            assert_eq!(meta_of(&r), own);
             let keys_in_order: Vec<_> = r.meta().unwrap().keys().cloned().collect();
             assert_eq!(
                 keys_in_order.last().map(String::as_str),
                 Some(keys::CLIENT_CAPABILITIES)
             );
-            lent.take_back(&mut r, how);
             // The entries stay whole for the next request.
             assert_eq!(Value::Object(lent.entries.0.clone()), both);
         }
@@ -568,7 +537,8 @@ mod tests {
             capabilities: None,
         });
         let mut r = parse(r#"{"method":"tools/call","params":{"name":"x"}}"#);
-        assert_eq!(lent.entries_of(&none).lend(&mut r), Lent::Nothing);
+        lent.entries_of(&none)
+            .lent_to(&mut r, |r| assert!(r.meta().is_none()));
         assert!(r.meta().is_none());
         // A new identity replaces the entries.
         let other = Arc::new(ClientIdentity {
@@ -576,11 +546,10 @@ mod tests {
             capabilities: Some(serde_json::json!({})),
         });
         let mut r = parse(r#"{"method":"tools/list"}"#);
-        assert_eq!(lent.entries_of(&other).lend(&mut r), Lent::Whole);
-        assert_eq!(
-            meta_of(&r),
-            serde_json::json!({keys::CLIENT_CAPABILITIES: {}})
-        );
+        let caps = serde_json::json!({keys::CLIENT_CAPABILITIES: {}});
+        lent.entries_of(&other)
+            .lent_to(&mut r, |r| assert_eq!(meta_of(r), caps));
+        assert!(r.meta().is_some_and(|m| m.is_empty()));
     }
 
     #[test]

@@ -13,15 +13,14 @@ use smallvec::SmallVec;
 use mcp_wire::model::meta::keys;
 use mcp_wire::wire::in_place;
 
-use super::{GiveUp, MAX_DEPTH};
+use super::GiveUp;
 
-/// The nesting the direct path assumes for every member of a frame (a capture record's frame
-/// members are at 2; assuming more only sends borderline lines to the general path).
-pub(super) const MEMBER_DEPTH: usize = 3;
-
-/// Nesting levels a member may use (itself included), so that everything in it stays within
-/// [`MAX_DEPTH`] as a member at [`MEMBER_DEPTH`].
-pub(super) const MEMBER_LEVELS: usize = MAX_DEPTH - MEMBER_DEPTH;
+/// Nesting levels a member may use (itself included): the direct path's bound is 100 levels
+/// (the strict reader's is serde_json's 128 from the start of the line; a line nested deeper
+/// takes the general path, which reports it exactly), and a member is taken to sit 3 deep (a
+/// capture record's frame members are at 2; assuming more only sends borderline lines to the
+/// general path).
+pub(super) const MEMBER_LEVELS: usize = 100 - 3;
 
 /// A member's value read as the strict reader accepts it, within [`MEMBER_LEVELS`].
 type Checked<T> = in_place::Unchecked<T, MEMBER_LEVELS>;

@@ -34,24 +34,6 @@ pub(super) const MIN_BODY: usize = 64 * 1024;
 /// than any tag, name or revision the boundary decides by.
 const MIN_STRING: usize = 1024;
 
-/// Which strings of which bodies pass through.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Limits {
-    /// Bodies shorter than this are parsed whole.
-    pub(super) min_body: usize,
-    /// Strings (quotes included) shorter than this are parsed.
-    pub(super) min_string: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            min_body: MIN_BODY,
-            min_string: MIN_STRING,
-        }
-    }
-}
-
 /// Hex digits of a placeholder's index.
 const INDEX_DIGITS: usize = 8;
 
@@ -66,22 +48,43 @@ fn mark() -> &'static (String, memmem::Finder<'static>) {
     })
 }
 
-/// A hollowed body: its text with placeholders, and where each replaced string lies in the
-/// line's text (quotes included). Reused from line to line.
-#[derive(Default)]
+/// A hollowed body: its text with placeholders, where each replaced string lies in the line's
+/// text (quotes included), and where the written line holds each placeholder. Reused from line
+/// to line.
 pub(super) struct Hollow {
     text: String,
     strings: SmallVec<[Range<usize>; 4]>,
-    pub(super) limits: Limits,
+    /// The written line's placeholders, in order (see [`Hollow::splices`]).
+    parts: Vec<Splice>,
+    /// Bodies shorter than this are parsed whole.
+    pub(super) min_body: usize,
+    /// Strings (quotes included) shorter than this are parsed.
+    pub(super) min_string: usize,
+}
+
+impl Default for Hollow {
+    fn default() -> Self {
+        let (text, strings, parts) = Default::default();
+        let (min_body, min_string) = (MIN_BODY, MIN_STRING);
+        Hollow {
+            text,
+            strings,
+            parts,
+            min_body,
+            min_string,
+        }
+    }
 }
 
 impl Hollow {
     /// `body` with its long strings replaced by placeholders, or `None` when it has none or
-    /// must be read whole (it is not a sub-slice of `line`, or `line` holds the mark).
+    /// must be read whole (it is not a sub-slice of `line`, or `line` holds the mark). The last
+    /// line's placeholders are forgotten.
     pub(super) fn of(&mut self, line: &str, body: &str) -> Option<&str> {
         self.text.clear();
         self.strings.clear();
-        if body.len() < self.limits.min_body {
+        self.parts.clear();
+        if body.len() < self.min_body {
             return None;
         }
         let offset = (body.as_ptr() as usize).checked_sub(line.as_ptr() as usize)?;
@@ -93,7 +96,7 @@ impl Hollow {
             return None;
         }
         let mut copied = 0;
-        for string in long_strings(body.as_bytes(), self.limits.min_string) {
+        for string in long_strings(body.as_bytes(), self.min_string) {
             self.text.push_str(&body[copied..string.start]);
             self.text.push('"');
             self.text.push_str(mark);
@@ -117,63 +120,37 @@ impl Hollow {
         mark().1.find(text.as_bytes()).is_some()
     }
 
-    /// Finds every placeholder in the written `line` into `splices`; `false` (and `splices`
-    /// left empty) unless each occurrence of the mark is a whole placeholder string.
-    pub(super) fn splices(&self, line: &[u8], splices: &mut Splices) -> bool {
-        splices.clear();
+    /// Finds every placeholder in the written `line`; `false` (and none kept) unless each
+    /// occurrence of the mark is a whole placeholder string.
+    pub(super) fn splices(&mut self, line: &[u8]) -> bool {
+        self.parts.clear();
         let (mark, finder) = mark();
-        for at in finder.find_iter(line) {
-            let Some(quote) = at.checked_sub(1) else {
-                return false;
-            };
-            let digits = at + mark.len();
+        let whole = finder.find_iter(line).all(|at| {
+            let (quote, digits) = (at.wrapping_sub(1), at + mark.len());
             let close = digits + INDEX_DIGITS;
             let index = line
                 .get(digits..close)
                 .and_then(|d| std::str::from_utf8(d).ok())
                 .and_then(|d| usize::from_str_radix(d, 16).ok());
-            let stands_alone = line[quote] == b'"'
+            let stands_alone = line.get(quote) == Some(&b'"')
                 && escaped_before(line, quote).is_multiple_of(2)
                 && line.get(close) == Some(&b'"');
-            match index.and_then(|i| self.strings.get(i)) {
-                Some(from) if stands_alone => splices.parts.push(Splice {
-                    at: quote..close + 1,
+            let from = index
+                .and_then(|i| self.strings.get(i))
+                .filter(|_| stands_alone);
+            if let Some(from) = from {
+                let at = quote..close + 1;
+                self.parts.push(Splice {
+                    at,
                     from: from.clone(),
-                }),
-                _ => {
-                    splices.clear();
-                    return false;
-                }
+                });
             }
+            from.is_some()
+        });
+        if !whole {
+            self.parts.clear();
         }
-        true
-    }
-}
-
-/// How many backslashes stand right before `at`.
-fn escaped_before(line: &[u8], at: usize) -> usize {
-    line[..at].iter().rev().take_while(|b| **b == b'\\').count()
-}
-
-/// One placeholder in a written line, and the frame text that replaces it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Splice {
-    /// The placeholder string in the written line, quotes included.
-    at: Range<usize>,
-    /// The original string in the line's text, quotes included.
-    from: Range<usize>,
-}
-
-/// The placeholders of a written line, in order.
-#[derive(Debug, Default)]
-pub(super) struct Splices {
-    parts: Vec<Splice>,
-}
-
-impl Splices {
-    /// Forgets the last line's placeholders.
-    pub(super) fn clear(&mut self) {
-        self.parts.clear();
+        whole
     }
 
     /// The pieces of the output line: `written`'s text with each placeholder replaced by its
@@ -190,6 +167,20 @@ impl Splices {
             .flat_map(|(p, start)| [&written[start..p.at.start], &read[p.from.clone()]])
             .chain(std::iter::once(&written[tail..]))
     }
+}
+
+/// How many backslashes stand right before `at`.
+fn escaped_before(line: &[u8], at: usize) -> usize {
+    line[..at].iter().rev().take_while(|b| **b == b'\\').count()
+}
+
+/// One placeholder in a written line, and the frame text that replaces it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Splice {
+    /// The placeholder string in the written line, quotes included.
+    at: Range<usize>,
+    /// The original string in the line's text, quotes included.
+    from: Range<usize>,
 }
 
 /// The long string values of valid JSON `text` whose text is in the writer's form, each as a
@@ -241,10 +232,7 @@ fn is_written_escape(escape: &[u8]) -> bool {
 
 /// Whether the string ending at `end` is an object key (the next token is `:`).
 fn is_key(text: &[u8], end: usize) -> bool {
-    text[end..]
-        .iter()
-        .find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
-        == Some(&b':')
+    text.get(super::check::skip_ws(text, end)) == Some(&b':')
 }
 
 #[cfg(test)]
@@ -291,9 +279,8 @@ mod tests {
             "b": value["b"][0], "a": value["a"], "again": value["a"], "n": 1
         }))
         .unwrap();
-        let mut splices = Splices::default();
-        assert!(hollow.splices(&written, &mut splices));
-        let out: Vec<u8> = splices
+        assert!(hollow.splices(&written));
+        let out: Vec<u8> = hollow
             .pieces(&written, frame.as_bytes())
             .flatten()
             .copied()
@@ -310,7 +297,6 @@ mod tests {
         let hollowed = hollow.of(&frame, &frame).unwrap().to_owned();
         let value: serde_json::Value = serde_json::from_str(&hollowed).unwrap();
         let placeholder = value["a"].as_str().unwrap().to_owned();
-        let mut splices = Splices::default();
         for written in [
             // Inside another string (a value written as JSON text), with a prefix, cut short.
             serde_json::to_vec(&serde_json::json!({ "t": value.to_string() })).unwrap(),
@@ -318,8 +304,8 @@ mod tests {
             serde_json::to_vec(&serde_json::json!({ "t": &placeholder[..placeholder.len() - 1] }))
                 .unwrap(),
         ] {
-            assert!(!hollow.splices(&written, &mut splices));
-            assert!(splices.parts.is_empty());
+            assert!(!hollow.splices(&written));
+            assert!(hollow.parts.is_empty());
         }
     }
 
@@ -371,9 +357,8 @@ mod tests {
                 prop_assert!(text.len() < input.len());
                 let parsed: serde_json::Value = serde_json::from_str(&text).unwrap();
                 let written = serde_json::to_vec(&parsed).unwrap();
-                let mut splices = Splices::default();
-                prop_assert!(hollow.splices(&written, &mut splices));
-                let out: Vec<u8> = splices.pieces(&written, input.as_bytes()).flatten().copied().collect();
+                prop_assert!(hollow.splices(&written));
+                let out: Vec<u8> = hollow.pieces(&written, input.as_bytes()).flatten().copied().collect();
                 prop_assert_eq!(String::from_utf8(out).unwrap(), written_whole.clone());
             }
         }

@@ -25,17 +25,6 @@ pub(super) struct LentIdentity {
     pub(super) entries: Meta,
 }
 
-/// How [`LentIdentity::lend`] lent the entries to a request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Lent {
-    /// The identity has no entries: the request is left as it is (no `_meta` made for it).
-    Nothing,
-    /// The request had no `_meta`: the entries are its `_meta` until they are taken back.
-    Whole,
-    /// The request had a `_meta`: copies of the entries it lacked were added to its end.
-    Copied,
-}
-
 impl LentIdentity {
     /// The entries of `identity` (made anew only when it changed).
     pub(super) fn entries_of(&mut self, identity: &Arc<ClientIdentity>) -> &mut Self {
@@ -54,15 +43,22 @@ impl LentIdentity {
         self
     }
 
-    /// Gives `request` the entries its `_meta` lacks (at its end, as `convert::add_identity`
-    /// adds them).
-    pub(super) fn lend(&mut self, request: &mut ClientRequest) -> Lent {
+    /// Runs `f` on `request` given the entries its `_meta` lacks (at its end, as
+    /// `convert::add_identity` adds them). Entries lent whole are taken back; copies stay (the
+    /// request is not emitted again).
+    pub(super) fn lent_to<R>(
+        &mut self,
+        request: &mut ClientRequest,
+        f: impl FnOnce(&ClientRequest) -> R,
+    ) -> R {
         if self.entries.is_empty() {
-            return Lent::Nothing;
+            return f(request);
         }
         if request.meta().is_none() {
             std::mem::swap(request.meta_mut(), &mut self.entries);
-            return Lent::Whole;
+            let r = f(request);
+            std::mem::swap(request.meta_mut(), &mut self.entries);
+            return r;
         }
         let meta = request.meta_mut();
         for (key, value) in self.entries.iter() {
@@ -70,14 +66,7 @@ impl LentIdentity {
                 meta.insert(key.clone(), value.clone());
             }
         }
-        Lent::Copied
-    }
-
-    /// Takes lent entries back from `request` (copies stay: the request is not emitted again).
-    pub(super) fn take_back(&mut self, request: &mut ClientRequest, lent: Lent) {
-        if lent == Lent::Whole {
-            std::mem::swap(request.meta_mut(), &mut self.entries);
-        }
+        f(request)
     }
 }
 

@@ -8,38 +8,34 @@ use mcp_wire::wire::{
 };
 use serde_json::Value;
 
-use crate::boundary::{BodyKind, Failure, Restate, by_kind};
+use crate::boundary::{BodyKind, Restate, by_kind};
 use crate::record::Direction;
 use mcp_wire::session::Envelope;
 
-use super::GiveUp;
 use super::check::MEMBER_LEVELS;
 use super::check::plain_scalar_end;
 use super::identity::LentIdentity;
 use super::line::Line;
+use super::{GiveUp, Unwritten};
 
-/// Where the boundary's verdict on a body is kept when it is the one the general path reaches
-/// (the direct path then gives up with it, see [`Unwritten::Failed`](super::Unwritten::Failed)).
-pub(super) type Verdict = Option<Failure>;
-
-/// A parse failure: kept as the general path reports it (`parse_as` fails exactly as
-/// `parse_as` does on the same text; a syntax error cannot arise from a checked body, and is
-/// left to the general path all the same).
-pub(super) fn parse_failed(e: ParseError, verdict: &mut Verdict) -> GiveUp {
-    if e.kind != ParseErrorKind::Syntax {
-        *verdict = Some(crate::boundary::invalid(e));
+/// A parse failure as the general path reports it (`parse_as` fails exactly as `parse_as` does
+/// on the same text; a syntax error cannot arise from a checked body, and is left to the
+/// general path all the same).
+pub(super) fn parse_failed(e: ParseError) -> Unwritten {
+    match e.kind {
+        ParseErrorKind::Syntax => Unwritten::GaveUp,
+        _ => Unwritten::Failed(crate::boundary::invalid(e)),
     }
-    GiveUp
 }
 
-/// An emission failure: a refusal is kept as the general path reports it (the shaping
-/// serializer refuses alike whatever it writes into); a failure of a value's own `Serialize`
-/// is left to the general path.
-pub(super) fn emit_failed(e: EmitError, verdict: &mut Verdict) -> GiveUp {
-    if e.kind != EmitErrorKind::Serialization {
-        *verdict = Some(crate::boundary::refused(e));
+/// An emission failure: a refusal as the general path reports it (the shaping serializer
+/// refuses alike whatever it writes into); a failure of a value's own `Serialize` is left to
+/// the general path.
+pub(super) fn emit_failed(e: EmitError) -> Unwritten {
+    match e.kind {
+        EmitErrorKind::Serialization => Unwritten::GaveUp,
+        _ => Unwritten::Failed(crate::boundary::refused(e)),
     }
-    GiveUp
 }
 
 /// Parses `text` as a `T` at `from` and emits it for `to` into `out`. (The body is parsed into
@@ -50,20 +46,17 @@ pub(super) fn through<T: WireParse + WireBody + Restate>(
     from: ProtocolVersion,
     to: ProtocolVersion,
     out: &mut Vec<u8>,
-    verdict: &mut Verdict,
-) -> Result<(), GiveUp> {
+) -> Result<(), Unwritten> {
     let mut slot: Option<T> = None;
-    wire::in_place::parse_str(text, from, &mut slot).map_err(|e| parse_failed(e, verdict))?;
+    wire::in_place::parse_str(text, from, &mut slot).map_err(parse_failed)?;
     let model = slot.as_mut().ok_or(GiveUp)?;
     model.restate(to);
-    wire::serialize_for_vec(model, to, out).map_err(|e| emit_failed(e, verdict))
+    wire::serialize_for_vec(model, to, out).map_err(emit_failed)
 }
 
 /// Parses the body at `from` and emits it for `to` into `out`; a client request is lent the
-/// `restated` identity entries it lacks for its emission. The boundary's verdict on a body it
-/// does not write goes into `verdict`. An `unchecked` result is read by the typed read that
-/// checks it; when that read does not decide, this gives up with no verdict.
-#[allow(clippy::too_many_arguments)]
+/// `restated` identity entries it lacks for its emission. An `unchecked` result is read by the
+/// typed read that checks it; when that read does not decide, this gives up.
 pub(super) fn emit(
     kind: BodyKind<'_>,
     text: &str,
@@ -72,37 +65,30 @@ pub(super) fn emit(
     to: ProtocolVersion,
     restated: Option<&mut LentIdentity>,
     out: &mut Vec<u8>,
-    verdict: &mut Verdict,
-) -> Result<(), GiveUp> {
+) -> Result<(), Unwritten> {
     if let (BodyKind::Request(Direction::ClientToServer), Some(identity)) = (kind, restated) {
         let mut slot: Option<ClientRequest> = None;
         if let Err(e) = wire::in_place::parse_str(text, from, &mut slot) {
             // The general path parses the body with the entries it lacked: it decides.
             return Err(match identity.entries.is_empty() {
-                true => parse_failed(e, verdict),
-                false => GiveUp,
+                true => parse_failed(e),
+                false => Unwritten::GaveUp,
             });
         }
         let request = slot.as_mut().ok_or(GiveUp)?;
         request.restate(to);
-        let lent = identity.lend(request);
-        let emitted = wire::serialize_for_vec(request, to, out);
-        identity.take_back(request, lent);
-        return emitted.map_err(|e| emit_failed(e, verdict));
+        let emitted = identity.lent_to(request, |r| wire::serialize_for_vec(r, to, out));
+        return emitted.map_err(emit_failed);
     }
-    by_kind!(
-        kind,
-        |T| through::<T>(text, from, to, out, verdict),
-        |answering| {
-            let (mut slot, levels) = (None, unchecked.then_some(MEMBER_LEVELS));
-            wire::in_place::parse_result_str(answering, text, levels, from, &mut slot)
-                .ok_or(GiveUp)?
-                .map_err(|e| parse_failed(e, verdict))?;
-            let result = slot.as_mut().ok_or(GiveUp)?;
-            result.restate(to);
-            wire::serialize_for_vec(result, to, out).map_err(|e| emit_failed(e, verdict))
-        }
-    )
+    by_kind!(kind, |T| through::<T>(text, from, to, out), |answering| {
+        let (mut slot, levels) = (None, unchecked.then_some(MEMBER_LEVELS));
+        wire::in_place::parse_result_str(answering, text, levels, from, &mut slot)
+            .ok_or(GiveUp)?
+            .map_err(parse_failed)?;
+        let result = slot.as_mut().ok_or(GiveUp)?;
+        result.restate(to);
+        wire::serialize_for_vec(result, to, out).map_err(emit_failed)
+    })
 }
 
 /// The `method` and `params` texts of an emitted request or notification body: every such
