@@ -148,6 +148,12 @@ const ODD: &str = r#"{"id":7,"jsonrpc":"2.0","params":{"cursor":"c\u00e9\/x"},"m
 {"dir":"c2s","frame":{"jsonrpc":"2.0","id":38,"method":"tools/call"}}
 {"dir":"s2c","frame":{"jsonrpc":"2.0","method":"notifications/message","params":{"level":3,"data":"x"}}}
 {"dir":"s2c","frame":{"jsonrpc":"2.0","method":"notifications/message","params":{"level":{"info":null},"data":"x"}}}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","id":"i\u0064\/","method":"tools/list"},"ts":"2026-12-07T10:00:00Z","n":-0,"s":"caf\u00e9","result":{"a":1}}
+{"dir":"s2c","frame":{"jsonrpc":"2.0","id":"i\u0064\/","result":{"tools":[]}},"result":{"a":[1,{"b":2.50}]},"r":{"a":1,"a":2}}
+{"dir":"s2c","frame":{"jsonrpc":"2.0","id":"id/","result":{"tools":[]}},"result":{"a":1,"a":2}}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","id":-0,"method":"tools/list"}}
+{"jsonrpc":"2.0","id":"a\"b","method":"tools/list","x":"\u001f","y":-12,"z":123456789012345678,"w":1234567890123456789}
+{"jsonrpc":"2.0","id":"a\"b","result":{"tools":[]},"x":"\u001F\/","y":1.0E2}
 "#;
 
 /// An `initialize` without `params` leaves the session a client identity with no entries; the
