@@ -244,27 +244,15 @@ pub(crate) fn emit(
     )
 }
 
-/// The errors of [`emit`]'s parse, each as a body-relative JSON Pointer and a message.
-pub(crate) fn parse_errors(
+/// [`emit`]'s parse alone: whether `body` is a valid `kind` body at `version`.
+pub(crate) fn parse(
     kind: BodyKind<'_>,
     body: &Value,
     version: ProtocolVersion,
-) -> Vec<(String, String)> {
-    let parsed = by_kind!(
+) -> Result<(), ParseError> {
+    by_kind!(
         kind,
         |T| wire::parse_as::<T>(body, version).map(drop),
         |answering| wire::parse_result_for(answering, body, version).map(drop),
-    );
-    match parsed {
-        Ok(()) => Vec::new(),
-        Err(e) => e
-            .all()
-            .map(|e| {
-                (
-                    e.path.pointer(),
-                    format!("{} (boundary): {}", e.type_name, e.message),
-                )
-            })
-            .collect(),
-    }
+    )
 }

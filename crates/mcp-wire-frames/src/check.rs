@@ -150,33 +150,34 @@ pub fn table_problem(
     version: ProtocolVersion,
 ) -> Option<(String, i64)> {
     let d = context.direction;
-    let (problem, code) = match envelope {
-        Envelope::Request { method, .. } => (
-            method_problem(version, d, method, true),
-            codes::METHOD_NOT_FOUND,
-        ),
-        Envelope::Notification { method } => (
-            method_problem(version, d, method, false),
-            codes::METHOD_NOT_FOUND,
-        ),
-        Envelope::Response { .. } => {
-            let problem = match &context.origin {
-                None => Some("answers no known request".to_owned()),
-                Some(o) if method_fact(version, d.reverse(), &o.method, true).is_none() => {
-                    Some(format!(
-                        "answers {} (line {}), which is not a {} request at {version}",
-                        o.method,
-                        o.position,
-                        sender(d.reverse())
-                    ))
-                }
-                Some(_) => None,
-            };
-            (problem, codes::INVALID_REQUEST)
+    if let Some((method, request)) = method_of(envelope) {
+        let problem = method_problem(version, d, method, request)?;
+        return Some((problem, codes::METHOD_NOT_FOUND));
+    }
+    let problem = match (envelope, &context.origin) {
+        (Envelope::Response { .. }, None) => "answers no known request".to_owned(),
+        (Envelope::Response { .. }, Some(o))
+            if method_fact(version, d.reverse(), &o.method, true).is_none() =>
+        {
+            format!(
+                "answers {} (line {}), which is not a {} request at {version}",
+                o.method,
+                o.position,
+                sender(d.reverse())
+            )
         }
-        Envelope::Error { .. } => (None, 0),
+        _ => return None,
     };
-    problem.map(|p| (p, code))
+    Some((problem, codes::INVALID_REQUEST))
+}
+
+/// A request's or notification's method, and whether it is a request.
+pub fn method_of(envelope: &Envelope) -> Option<(&str, bool)> {
+    match envelope {
+        Envelope::Request { method, .. } => Some((method, true)),
+        Envelope::Notification { method } => Some((method, false)),
+        Envelope::Response { .. } | Envelope::Error { .. } => None,
+    }
 }
 
 /// The definition names that type a frame's envelope at `version` (renamed in 2025-11-25).
@@ -197,19 +198,17 @@ fn envelope_definition(oracle: &SchemaOracle, envelope: &Envelope) -> &'static s
 /// ([`result_type`]). `None` for frames the tables do not place, and for error responses.
 fn typed_part(placed: &Placed, version: ProtocolVersion) -> Option<(&'static str, &Value, &str)> {
     let (frame, d) = (&placed.record.frame, placed.context.direction);
-    let (name, request) = match &placed.envelope {
-        Envelope::Request { method, .. } => (method, true),
-        Envelope::Notification { method } => (method, false),
-        Envelope::Response { .. } => {
-            return Some((
-                result_type(placed, version)?,
-                frame.get("result")?,
-                "/result",
-            ));
-        }
-        Envelope::Error { .. } => return None,
+    if let Some((name, request)) = method_of(&placed.envelope) {
+        return Some((method_fact(version, d, name, request)?.type_name, frame, ""));
+    }
+    let Envelope::Response { .. } = placed.envelope else {
+        return None;
     };
-    Some((method_fact(version, d, name, request)?.type_name, frame, ""))
+    Some((
+        result_type(placed, version)?,
+        frame.get("result")?,
+        "/result",
+    ))
 }
 
 /// Validates `placed` against the pinned schema of the oracle's revision: the envelope
@@ -256,8 +255,13 @@ pub fn mandate_errors(placed: &Placed, version: ProtocolVersion) -> Vec<FrameErr
         return Vec::new();
     };
     let body = crate::convert::body(&placed.record.frame, kind);
-    crate::boundary::parse_errors(kind, body, version)
-        .into_iter()
-        .map(|(path, message)| FrameError::new(format!("{}{path}", kind.at()), message))
+    let Err(e) = crate::boundary::parse(kind, body, version) else {
+        return Vec::new();
+    };
+    e.all()
+        .map(|e| {
+            let path = format!("{}{}", kind.at(), e.path.pointer());
+            FrameError::new(path, format!("{} (boundary): {}", e.type_name, e.message))
+        })
         .collect()
 }

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::input::{LineContent, LineReader};
 use crate::record::{Direction, Record};
-use crate::session::{FrameContext, Session};
+use crate::session::{FrameContext, Session, SessionError};
 
 /// A frame placed in its session, ready for a command.
 #[derive(Debug)]
@@ -181,33 +181,29 @@ fn place_line(
         Some(v) => VersionLike::Known(v),
         None => VersionLike::Unknown("(not yet known)".into()),
     };
-    let is_batch = match batch_messages(&record.frame, &revision) {
-        Ok(messages) => messages.is_some(),
-        Err(e) => return handler.fault(frame_fault(line, e.to_string(), e.code(), record), out),
-    };
-    match std::mem::take(&mut record.frame) {
-        // An allowed batch: its messages are moved out of the record, not copied.
-        Value::Array(messages) if is_batch => {
-            for (i, message) in messages.into_iter().enumerate() {
-                let read = classify(line, record.with_frame(message)).map_err(|mut fault| {
-                    fault.reason = format!("batch message {i}: {}", fault.reason);
-                    fault
-                });
-                place(line, read, session, handler, out)?;
-            }
-            Ok(())
-        }
-        frame => {
-            record.frame = frame;
-            place(line, classify(line, record), session, handler, out)
-        }
+    if let Err(e) = batch_messages(&record.frame, &revision) {
+        return handler.fault(frame_fault(line, e.to_string(), e.code(), record), out);
     }
+    let Value::Array(messages) = &mut record.frame else {
+        return place(line, classify(line, record), None, session, handler, out);
+    };
+    // An allowed batch: its messages are moved out of the record, not copied.
+    for (i, message) in std::mem::take(messages).into_iter().enumerate() {
+        let read = classify(line, record.with_frame(message)).map_err(|mut fault| {
+            fault.reason = format!("batch message {i}: {}", fault.reason);
+            fault
+        });
+        place(line, read, None, session, handler, out)?;
+    }
+    Ok(())
 }
 
-/// Places one classified message in the session and hands the outcome to `handler`.
-fn place(
+/// Places one classified message in the session (unless the caller did: `observed`) and hands
+/// the outcome to `handler`.
+pub(crate) fn place(
     line: usize,
     read: Result<(Record, Envelope), Fault>,
+    observed: Option<Result<FrameContext, SessionError>>,
     session: &mut Session,
     handler: &mut dyn LineHandler,
     out: &mut Output,
@@ -216,18 +212,19 @@ fn place(
         Ok(read) => read,
         Err(fault) => return handler.fault(fault, out),
     };
-    let stated = record.format.direction();
-    match session.observe(line, stated, &envelope, &record.frame) {
-        Ok(context) => handler.frame(
-            Placed {
+    let observed = observed.unwrap_or_else(|| {
+        session.observe(line, record.format.direction(), &envelope, &record.frame)
+    });
+    match observed {
+        Ok(context) => {
+            let placed = Placed {
                 line,
                 record,
                 envelope,
                 context,
-            },
-            session,
-            out,
-        ),
+            };
+            handler.frame(placed, session, out)
+        }
         Err(e) => handler.fault(frame_fault(line, e.to_string(), e.code(), record), out),
     }
 }
@@ -256,7 +253,7 @@ fn classify(line: usize, record: Record) -> Result<(Record, Envelope), Fault> {
 /// The fault for a frame read as a record that cannot be placed (its envelope is invalid, or
 /// the session refuses it). A request whose id is still readable is named (sent in the
 /// direction the record states, else by the client), so a command can answer it.
-pub(crate) fn frame_fault(line: usize, reason: String, code: i64, record: Record) -> Fault {
+fn frame_fault(line: usize, reason: String, code: i64, record: Record) -> Fault {
     let frame = &record.frame;
     let id =
         (frame.get("id").and_then(RequestId::from_value)).filter(|_| frame.get("method").is_some());

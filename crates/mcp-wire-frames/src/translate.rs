@@ -139,8 +139,7 @@ impl Translate {
         if let Some((reason, code)) = check::table_problem(envelope, context, from) {
             return invalid(reason, code);
         }
-        if let Envelope::Request { method, .. } | Envelope::Notification { method } = envelope {
-            let request = matches!(envelope, Envelope::Request { .. });
+        if let Some((method, request)) = check::method_of(envelope) {
             let problem = check::method_problem(to, d, method, request).or_else(|| {
                 context
                     .task_augmented
@@ -211,113 +210,70 @@ impl Translate {
         line: usize,
         bytes: &[u8],
         read: &direct::Line<'_>,
-        mut decided: Option<Result<(), Unwritten>>,
+        decided: Option<Result<(), Unwritten>>,
         session: &mut Session,
         out: &mut Output,
     ) -> io::Result<bool> {
         // An unchecked result is decided before the session may see the line.
         debug_assert!(!read.result_unchecked() || decided.is_some());
-        let stated = read.format.direction();
-        let context = match session.observe(line, stated, &read.envelope, read) {
-            Ok(c) => c,
-            Err(e) => {
-                let fault = match stream::read(line, bytes) {
-                    Ok((record, _)) => stream::frame_fault(line, e.to_string(), e.code(), record),
-                    Err(fault) => fault,
-                };
-                self.fault(fault, out)?;
-                return Ok(true);
-            }
-        };
-        // `Some(Ok)`: written; `Some(Err)`: not written, for the reason the general path gives.
-        let verdict = match self.gate(&read.envelope, &context) {
-            Ok(Some((from, kind))) => {
-                let identity = session.client_identity();
-                let translated = decided.take().unwrap_or_else(|| {
-                    direct::translate(read, kind, from, self.to, identity, &mut self.buffers)
-                });
-                match translated {
-                    Ok(()) => {
-                        if let Envelope::Request { id, .. } = &read.envelope {
-                            session.set_forwarded(context.direction, id, true);
+        let observed = session.observe(line, read.format.direction(), &read.envelope, read);
+        if let Ok(context) = &observed {
+            // Written here, or `Some` failure the general path would report too.
+            let failure = match self.gate(&read.envelope, context) {
+                Ok(Some((from, kind))) => {
+                    let identity = session.client_identity();
+                    let translated = decided.unwrap_or_else(|| {
+                        direct::translate(read, kind, from, self.to, identity, &mut self.buffers)
+                    });
+                    match translated {
+                        Ok(()) => {
+                            if let Envelope::Request { id, .. } = &read.envelope {
+                                session.set_forwarded(context.direction, id, true);
+                            }
+                            self.translated += 1;
+                            self.direct += 1;
+                            out.raw_line_pieces(self.buffers.output(read))?;
+                            return Ok(true);
                         }
-                        Some(Ok(()))
+                        // The boundary's own verdict, as the general path would reach it.
+                        Err(Unwritten::Failed(failure)) => Some(failure),
+                        // (`Unchecked` only arises before the session placed the frame.)
+                        Err(Unwritten::GaveUp | Unwritten::Unchecked) => None,
                     }
-                    // The boundary's own verdict, as the general path would reach it.
-                    Err(Unwritten::Failed(failure)) => Some(Err(failure)),
-                    // (`Unchecked` only arises before the session placed the frame.)
-                    Err(Unwritten::GaveUp | Unwritten::Unchecked) => None,
                 }
-            }
-            Err(failure) => Some(Err(failure)),
-            // (An error response is never read by the direct path.)
-            Ok(None) => None,
-        };
-        // A frame not written costs no more than a translated one: a refusal (the gate's or the
-        // boundary's) is reported from what the direct read already knows (unless it must be
-        // answered, which needs the record).
-        match verdict {
-            Some(Ok(())) => {
-                self.translated += 1;
+                Err(failure) => Some(failure),
+                // (An error response is never read by the direct path.)
+                Ok(None) => None,
+            };
+            // A frame not written costs no more than a translated one: a refusal (the gate's or
+            // the boundary's) is reported from what the direct read already knows (unless it
+            // must be answered, which needs the record).
+            if let Some(failure) = failure
+                && self.mode == Mode::Translate(OnRefuse::Skip)
+            {
                 self.direct += 1;
-                out.raw_line_pieces(self.buffers.output(read))?;
+                self.not_written(line, failure, None, None, out)?;
                 return Ok(true);
             }
-            Some(Err(failure)) if self.mode == Mode::Translate(OnRefuse::Skip) => {
-                self.direct += 1;
-                self.not_written(line, failure, out)?;
-                return Ok(true);
-            }
-            _ => {}
         }
         // The general path from here on, with the session as the frame left it.
-        match stream::read(line, bytes) {
-            Ok((record, envelope)) => {
-                let placed = Placed {
-                    line,
-                    record,
-                    envelope,
-                    context,
-                };
-                self.frame(placed, session, out)?;
-            }
-            Err(fault) => self.fault(fault, out)?,
-        }
+        let record = stream::read(line, bytes);
+        stream::place(line, record, Some(observed), session, self, out)?;
         Ok(true)
     }
 
-    /// With `--on-refuse error`: answers a refused or invalid request so its sender is not left
-    /// waiting. The reply travels the other way (a capture record's `dir` is reversed).
-    fn reply(
-        &self,
-        out: &mut Output,
-        record: Option<&mut Record>,
-        request: Option<(&RequestId, Direction)>,
-        code: i64,
-        reason: &str,
-    ) -> io::Result<()> {
-        let (Mode::Translate(OnRefuse::Error), Some((id, dir))) = (self.mode, request) else {
-            return Ok(());
-        };
-        let error = JsonRpcError::new(Some(id.clone()), ErrorData::new(code, reason));
-        let frame = serde_json::to_value(&error).map_err(io::Error::other)?;
-        let line = match record {
-            Some(r) => r.render_reply(frame, dir.reverse()),
-            None => frame,
-        };
-        out.json_line(&line)
-    }
-
     /// Counts and reports a frame that is not written: `line N: refused|invalid: reason` on
-    /// stderr, and for `explain` its record. Returns the reason and the code of the error that
-    /// answers it when the frame may still be answered (`translate`), `None` when the explain
-    /// record was written instead.
+    /// stderr, and for `explain` its record. With `--on-refuse error`, a `request` is answered
+    /// so its sender is not left waiting; the reply travels the other way (a capture record's
+    /// `dir` is reversed).
     fn not_written(
         &mut self,
         line: usize,
         failure: Failure,
+        record: Option<&mut Record>,
+        request: Option<(&RequestId, Direction)>,
         out: &mut Output,
-    ) -> io::Result<Option<(String, i64)>> {
+    ) -> io::Result<()> {
         let (status, label, reason, code) = match failure {
             Failure::Refused { reason, code } => {
                 self.refused += 1;
@@ -329,11 +285,20 @@ impl Translate {
             }
         };
         out.report(line, &format!("{label}: {reason}"))?;
-        if self.mode == Mode::Explain {
-            out.json_line(&Explanation::not_written(line, status, reason))?;
-            return Ok(None);
-        }
-        Ok(Some((reason, code)))
+        let (id, dir) = match (self.mode, request) {
+            (Mode::Explain, _) => {
+                return out.json_line(&Explanation::not_written(line, status, reason));
+            }
+            (Mode::Translate(OnRefuse::Error), Some(request)) => request,
+            (Mode::Translate(_), _) => return Ok(()),
+        };
+        let error = JsonRpcError::new(Some(id.clone()), ErrorData::new(code, reason));
+        let frame = serde_json::to_value(&error).map_err(io::Error::other)?;
+        let line = match record {
+            Some(r) => r.render_reply(frame, dir.reverse()),
+            None => frame,
+        };
+        out.json_line(&line)
     }
 }
 
@@ -376,24 +341,21 @@ impl LineHandler for Translate {
                     Mode::Explain => out.json_line(&Explanation::written(line, changes)),
                 }
             }
-            Err(failure) => match self.not_written(line, failure, out)? {
-                Some((reason, code)) => {
-                    self.reply(out, Some(&mut placed.record), request, code, &reason)
-                }
-                None => Ok(()),
-            },
+            Err(failure) => self.not_written(line, failure, Some(&mut placed.record), request, out),
         }
     }
 
     fn fault(&mut self, mut fault: Fault, out: &mut Output) -> io::Result<()> {
         let (reason, code) = (fault.reason, fault.code);
-        let Some((reason, code)) =
-            self.not_written(fault.line, Failure::Invalid { reason, code }, out)?
-        else {
-            return Ok(());
-        };
-        let req = fault.request.as_ref().map(|(id, d)| (id, *d));
-        self.reply(out, fault.record.as_deref_mut(), req, code, &reason)
+        let failure = Failure::Invalid { reason, code };
+        let request = fault.request.as_ref().map(|(id, d)| (id, *d));
+        self.not_written(
+            fault.line,
+            failure,
+            fault.record.as_deref_mut(),
+            request,
+            out,
+        )
     }
 
     fn summary(&self) -> String {

@@ -43,16 +43,16 @@ impl Validate {
 
 impl LineHandler for Validate {
     fn frame(&mut self, placed: Placed, _: &mut Session, out: &mut Output) -> io::Result<()> {
-        let problem = check::table_problem(&placed.envelope, &placed.context, self.version);
-        let mut errors: Vec<_> = problem
-            .map(|(p, _)| FrameError::new("", p))
-            .into_iter()
-            .collect();
-        if errors.is_empty() {
+        let (envelope, context) = (&placed.envelope, &placed.context);
+        let mut errors = match check::table_problem(envelope, context, self.version) {
+            Some((problem, _)) => vec![FrameError::new("", problem)],
             // Only for methods the revision has: the boundary reads any known method.
-            errors.extend(check::typed_errors(&placed, self.version));
-            errors.extend(check::mandate_errors(&placed, self.version));
-        }
+            None => [
+                check::typed_errors(&placed, self.version),
+                check::mandate_errors(&placed, self.version),
+            ]
+            .concat(),
+        };
         if let Some(oracle) = &self.oracle {
             match check::schema_errors(oracle, &placed) {
                 Ok(e) => errors.extend(e),
