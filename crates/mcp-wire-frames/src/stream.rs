@@ -43,14 +43,23 @@ pub struct Fault {
 }
 
 impl Fault {
-    /// A line that is not a placeable frame (no record, no request to answer).
-    fn new(line: usize, reason: String, code: i64) -> Fault {
+    /// The fault for a line that is not a placeable frame, with its `record` when the line was
+    /// at least JSON. A request whose id is still readable is named (sent in the direction the
+    /// record states, else by the client), so a command can answer it.
+    fn new(line: usize, reason: String, code: i64, record: Option<Record>) -> Fault {
+        let request = record.as_ref().and_then(|r| {
+            let (frame, d) = (&r.frame, r.format.direction());
+            let id = frame.get("id").and_then(RequestId::from_value);
+            let id = id.filter(|_| frame.get("method").is_some())?;
+            Some((id, d.unwrap_or(Direction::ClientToServer)))
+        });
+        let record = record.map(Box::new);
         Fault {
             line,
             reason,
-            request: None,
+            request,
             code,
-            record: None,
+            record,
         }
     }
 }
@@ -170,7 +179,7 @@ fn place_line(
         LineContent::TooLong { bytes } => {
             let reason =
                 format!("line of {bytes} bytes exceeds the limit (--max-line-bytes); skipped");
-            return handler.fault(Fault::new(line, reason, codes::PARSE_ERROR), out);
+            return handler.fault(Fault::new(line, reason, codes::PARSE_ERROR, None), out);
         }
     };
     let mut record = match read_record(line, bytes) {
@@ -182,7 +191,7 @@ fn place_line(
         None => VersionLike::Unknown("(not yet known)".into()),
     };
     if let Err(e) = batch_messages(&record.frame, &revision) {
-        return handler.fault(frame_fault(line, e.to_string(), e.code(), record), out);
+        return handler.fault(Fault::new(line, e.to_string(), e.code(), Some(record)), out);
     }
     let Value::Array(messages) = &mut record.frame else {
         return place(line, classify(line, record), None, session, handler, out);
@@ -225,7 +234,7 @@ pub(crate) fn place(
             };
             handler.frame(placed, session, out)
         }
-        Err(e) => handler.fault(frame_fault(line, e.to_string(), e.code(), record), out),
+        Err(e) => handler.fault(Fault::new(line, e.to_string(), e.code(), Some(record)), out),
     }
 }
 
@@ -237,7 +246,7 @@ pub(crate) fn read(line: usize, bytes: &[u8]) -> Result<(Record, Envelope), Faul
 
 /// Parses one line (strict JSON) and splits record from frame.
 fn read_record(line: usize, bytes: &[u8]) -> Result<Record, Fault> {
-    let fault = |reason, code| Fault::new(line, reason, code);
+    let fault = |reason, code| Fault::new(line, reason, code, None);
     let value = json_text::read(bytes).map_err(|e| fault(e.kind.to_string(), e.code()))?;
     Record::from_value(value).map_err(|e| fault(e, codes::INVALID_REQUEST))
 }
@@ -246,26 +255,6 @@ fn read_record(line: usize, bytes: &[u8]) -> Result<Record, Fault> {
 fn classify(line: usize, record: Record) -> Result<(Record, Envelope), Fault> {
     match Envelope::of(&record.frame) {
         Ok(envelope) => Ok((record, envelope)),
-        Err(e) => Err(frame_fault(line, e.to_string(), e.code(), record)),
-    }
-}
-
-/// The fault for a frame read as a record that cannot be placed (its envelope is invalid, or
-/// the session refuses it). A request whose id is still readable is named (sent in the
-/// direction the record states, else by the client), so a command can answer it.
-fn frame_fault(line: usize, reason: String, code: i64, record: Record) -> Fault {
-    let frame = &record.frame;
-    let id =
-        (frame.get("id").and_then(RequestId::from_value)).filter(|_| frame.get("method").is_some());
-    let d = record
-        .format
-        .direction()
-        .unwrap_or(Direction::ClientToServer);
-    Fault {
-        line,
-        reason,
-        request: id.map(|id| (id, d)),
-        code,
-        record: Some(Box::new(record)),
+        Err(e) => Err(Fault::new(line, e.to_string(), e.code(), Some(record))),
     }
 }

@@ -349,13 +349,8 @@ impl LineHandler for Translate {
         let (reason, code) = (fault.reason, fault.code);
         let failure = Failure::Invalid { reason, code };
         let request = fault.request.as_ref().map(|(id, d)| (id, *d));
-        self.not_written(
-            fault.line,
-            failure,
-            fault.record.as_deref_mut(),
-            request,
-            out,
-        )
+        let record = fault.record.as_deref_mut();
+        self.not_written(fault.line, failure, record, request, out)
     }
 
     fn summary(&self) -> String {
