@@ -64,23 +64,17 @@ pub fn method_problem(
     method: &str,
     request: bool,
 ) -> Option<String> {
-    let kind = if request { "request" } else { "notification" };
     if method_fact(version, direction, method, request).is_some() {
         return None;
     }
-    let other = method_fact(version, direction.reverse(), method, request).is_some();
-    Some(if other {
-        format!(
-            "{method} is a {} {kind} at {version}, not a {} one",
-            sender(direction.reverse()),
-            sender(direction)
-        )
-    } else {
-        format!(
-            "{method} is not a {} {kind} at {version}",
-            sender(direction)
-        )
-    })
+    let kind = if request { "request" } else { "notification" };
+    let (us, them) = (sender(direction), sender(direction.reverse()));
+    Some(
+        match method_fact(version, direction.reverse(), method, request) {
+            Some(_) => format!("{method} is a {them} {kind} at {version}, not a {us} one"),
+            None => format!("{method} is not a {us} {kind} at {version}"),
+        },
+    )
 }
 
 /// Why a task-augmented `method` request (its params carry `task`) read at `from` has no form
@@ -204,11 +198,8 @@ fn typed_part(placed: &Placed, version: ProtocolVersion) -> Option<(&'static str
     let Envelope::Response { .. } = placed.envelope else {
         return None;
     };
-    Some((
-        result_type(placed, version)?,
-        frame.get("result")?,
-        "/result",
-    ))
+    let result = frame.get("result")?;
+    Some((result_type(placed, version)?, result, "/result"))
 }
 
 /// Validates `placed` against the pinned schema of the oracle's revision: the envelope
@@ -236,17 +227,11 @@ pub fn schema_errors(
 }
 
 /// Checks `placed` against the generated types of `version` ([`typed_part`]).
-pub fn typed_errors(placed: &Placed, version: ProtocolVersion) -> Vec<FrameError> {
-    let Some((name, value, under)) = typed_part(placed, version) else {
-        return Vec::new();
-    };
-    match facts::check_generated(version, name, value) {
-        Some(Err(e)) => {
-            let path = format!("{under}{}", e.path.pointer());
-            vec![FrameError::new(path, e.kind.to_string())]
-        }
-        _ => Vec::new(),
-    }
+pub fn typed_error(placed: &Placed, version: ProtocolVersion) -> Option<FrameError> {
+    let (name, value, under) = typed_part(placed, version)?;
+    let e = facts::check_generated(version, name, value)?.err()?;
+    let path = format!("{under}{}", e.path.pointer());
+    Some(FrameError::new(path, e.kind.to_string()))
 }
 
 /// Reads `placed` with the boundary at `version` (superset parse plus the revision's mandates).

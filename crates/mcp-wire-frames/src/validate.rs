@@ -47,11 +47,10 @@ impl LineHandler for Validate {
         let mut errors = match check::table_problem(envelope, context, self.version) {
             Some((problem, _)) => vec![FrameError::new("", problem)],
             // Only for methods the revision has: the boundary reads any known method.
-            None => [
-                check::typed_errors(&placed, self.version),
-                check::mandate_errors(&placed, self.version),
-            ]
-            .concat(),
+            None => check::typed_error(&placed, self.version)
+                .into_iter()
+                .chain(check::mandate_errors(&placed, self.version))
+                .collect(),
         };
         if let Some(oracle) = &self.oracle {
             match check::schema_errors(oracle, &placed) {
