@@ -150,13 +150,9 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             schema,
             input,
         } => {
-            let oracle = if schema {
-                let store = mcp_wire_schemas::SchemaStore::discover();
-                Some(mcp_wire_schemas::SchemaOracle::load(&store, version)?)
-            } else {
-                None
-            };
-            let mut handler = Validate::new(version, oracle);
+            let store = schema.then(mcp_wire_schemas::SchemaStore::discover);
+            let oracle = store.map(|s| mcp_wire_schemas::SchemaOracle::load(&s, version));
+            let mut handler = Validate::new(version, oracle.transpose()?);
             drive(&input, Session::fixed(version), &mut handler)
         }
     }
@@ -175,36 +171,23 @@ fn drive(
     mut session: Session,
     handler: &mut dyn LineHandler,
 ) -> anyhow::Result<bool> {
-    let mut out = Output::new(
-        Box::new(io::BufWriter::with_capacity(
-            256 * 1024,
-            io::stdout().lock(),
-        )),
-        Box::new(io::stderr()),
-    );
-    let reader: Box<dyn BufRead> = if input.input.as_os_str() == "-" {
+    let stdout = io::BufWriter::with_capacity(256 * 1024, io::stdout().lock());
+    let mut out = Output::new(Box::new(stdout), Box::new(io::stderr()));
+    let path = &input.input;
+    let reader: Box<dyn BufRead> = if path.as_os_str() == "-" {
         let stdin = io::stdin();
         if stdin.is_terminal() {
             eprintln!("mcp-frames: reading frames from the terminal (end with Ctrl-D)");
         }
         Box::new(stdin.lock())
+    } else if path.is_dir() {
+        let path = path.display();
+        anyhow::bail!("{path}: is a directory; give a JSON Lines file (or - for standard input)");
     } else {
-        if input.input.is_dir() {
-            anyhow::bail!(
-                "{}: is a directory; give a JSON Lines file (or - for standard input)",
-                input.input.display()
-            );
-        }
-        let file = File::open(&input.input)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", input.input.display()))?;
+        let file = File::open(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         Box::new(BufReader::with_capacity(256 * 1024, file))
     };
-    stream::run(
-        reader,
-        input.max_line_bytes,
-        &mut session,
-        handler,
-        &mut out,
-    )?;
+    let max = input.max_line_bytes;
+    stream::run(reader, max, &mut session, handler, &mut out)?;
     Ok(handler.all_fine())
 }
