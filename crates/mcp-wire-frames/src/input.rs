@@ -70,8 +70,7 @@ impl<R: BufRead> LineReader<R> {
                 }
                 if self.buf.last() != Some(&b'\n') && n as u64 == limit {
                     // Over the limit: count and discard the rest of the line without storing it.
-                    let skipped = self.skip_rest_of_line()?;
-                    Judged::TooLong(n as u64 + skipped.0 - skipped.1)
+                    Judged::TooLong(n as u64 + self.skip_rest_of_line()?)
                 } else {
                     judge(&self.buf, self.max_line_bytes)
                 }
@@ -91,26 +90,25 @@ impl<R: BufRead> LineReader<R> {
         }
     }
 
-    /// Consumes input up to and including the next `\n`. Returns the bytes consumed and the
-    /// length of the terminator among them (0, 1 or 2 — a `\r` split from its `\n` across
-    /// buffer refills is not counted as terminator, which only affects the reported length).
-    fn skip_rest_of_line(&mut self) -> io::Result<(u64, u64)> {
+    /// Consumes input up to and including the next `\n`. Returns the bytes consumed before the
+    /// terminator (`\n` or `\r\n` — a `\r` split from its `\n` across buffer refills counts
+    /// as content, which only affects the reported length).
+    fn skip_rest_of_line(&mut self) -> io::Result<u64> {
         let mut consumed = 0u64;
         loop {
             let chunk = self.inner.fill_buf()?;
-            if chunk.is_empty() {
-                return Ok((consumed, 0));
-            }
             if let Some(pos) = memchr::memchr(b'\n', chunk) {
-                let term = if pos > 0 && chunk[pos - 1] == b'\r' {
-                    2
-                } else {
-                    1
-                };
+                let content = chunk[..pos]
+                    .strip_suffix(b"\r")
+                    .unwrap_or(&chunk[..pos])
+                    .len();
                 self.inner.consume(pos + 1);
-                return Ok((consumed + pos as u64 + 1, term));
+                return Ok(consumed + content as u64);
             }
             let len = chunk.len();
+            if len == 0 {
+                return Ok(consumed);
+            }
             self.inner.consume(len);
             consumed += len as u64;
         }
