@@ -261,7 +261,7 @@ mod tests {
         let (facts, raw, end) = params_at(text, 0).unwrap();
         assert_eq!((raw, end), (&text[..text.len() - 1], text.len() - 1));
         assert!(facts.task());
-        assert_eq!(facts.task_id.as_deref(), Some("t"));
+        assert_eq!(facts.task_id(), Some("t"));
         assert_eq!(facts.meta_revision(), Some(&Value::from("2026-07-28")));
         for (text, accepted) in [
             (r#"{"_meta":1}"#, false),

@@ -34,9 +34,9 @@ pub(super) struct ParamsFacts {
     /// A `task` member that is not `null` (a task-augmented request).
     #[serde(default)]
     task: Option<IgnoredAny>,
-    /// A `taskId` member that is a string (`tasks/*` requests).
-    #[serde(rename = "taskId", default, deserialize_with = "string")]
-    pub(super) task_id: Option<String>,
+    /// A `taskId` member (`tasks/*` requests, where it is a string).
+    #[serde(rename = "taskId", default)]
+    task_id: Option<Value>,
 }
 
 /// What the direct path needs from `params._meta` (an object): its protocol version, present
@@ -85,35 +85,16 @@ impl ParamsFacts {
     pub(super) fn task(&self) -> bool {
         self.task.is_some()
     }
-}
 
-/// A member's value when it is a string.
-fn string<'de, D: de::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    Value::deserialize(d).map(|v| match v {
-        Value::String(s) => Some(s),
-        _ => None,
-    })
+    pub(super) fn task_id(&self) -> Option<&str> {
+        self.task_id.as_ref()?.as_str()
+    }
 }
 
 /// Reads the `params` object at `start`: its facts, its text and the index after it.
 pub(super) fn params_at(text: &str, start: usize) -> Result<(ParamsFacts, &str, usize), GiveUp> {
     let (p, raw, end) = value_at::<Checked<ParamsFacts>>(text, start)?;
     Ok((p.0, raw, end))
-}
-
-/// The object key at `i` when it is plain (no escapes, no control characters), and the index
-/// after its closing quote. Other keys make the direct path give up.
-pub(super) fn key_at(text: &str, i: usize) -> Result<(&str, usize), GiveUp> {
-    let b = text.as_bytes();
-    if b.get(i) != Some(&b'"') {
-        return Err(GiveUp);
-    }
-    let start = i + 1;
-    let end = plain_end(b, start);
-    if b.get(end) != Some(&b'"') {
-        return Err(GiveUp);
-    }
-    Ok((&text[start..end], end + 1))
 }
 
 /// Reads the value starting at `i` (no leading whitespace) as `T`: the value, its text, and the
@@ -160,7 +141,11 @@ pub(super) fn object<'a>(
     // The keys seen so far (no allocation for small objects).
     let mut seen: SmallVec<[&str; 16]> = SmallVec::new();
     loop {
-        let (key, next) = key_at(text, i)?;
+        // A key with escapes makes the direct path give up.
+        let next = plain_scalar_end(b, i)
+            .filter(|_| b[i] == b'"')
+            .ok_or(GiveUp)?;
+        let key = &text[i + 1..next - 1];
         if seen.contains(&key) {
             return Err(GiveUp);
         }
@@ -187,23 +172,16 @@ pub(super) fn skip_ws(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// The index of the first `"`, `\\` or control character at or after `start` (`b.len()` if
-/// none): a string's plain run.
-fn plain_end(b: &[u8], start: usize) -> usize {
-    b[start..]
-        .iter()
-        .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
-        .map_or(b.len(), |n| start + n)
-}
-
 /// The index after the value at `i` when it is a string without escapes or an integer of at
 /// most 18 digits without a leading zero (JSON the strict reader accepts, whatever follows it);
 /// `None` for anything else.
 pub(super) fn plain_scalar_end(b: &[u8], i: usize) -> Option<usize> {
     match *b.get(i)? {
         b'"' => {
-            let end = plain_end(b, i + 1);
-            (b.get(end) == Some(&b'"')).then_some(end + 1)
+            let run = b[i + 1..]
+                .iter()
+                .position(|&c| c == b'"' || c == b'\\' || c < 0x20)?;
+            (b[i + 1 + run] == b'"').then_some(i + run + 2)
         }
         first @ b'0'..=b'9' => {
             let digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();

@@ -287,6 +287,6 @@ impl Evidence for Line<'_> {
     }
 
     fn task_id(&self) -> Option<Cow<'_, str>> {
-        self.params.task_id.as_deref().map(Cow::Borrowed)
+        self.params.task_id().map(Cow::Borrowed)
     }
 }
