@@ -407,6 +407,8 @@ mod tests {
             br#"{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"k":1,"k":1}}}"#,
             br#"{"jsonrpc":"2.0","id":1,"method":"x","params":{"n":1E400}}"#,
             br#"{"jsonrpc":"2.0","id":true,"method":"x"}"#,
+            // A key with an escape (plain keys only: a repeat could hide behind it).
+            br#"{"jsonrpc":"2.0","method":"x","a":1,"\u0061":2}"#,
             // Error responses, whether the envelope accepts them or not.
             br#"{"jsonrpc":"2.0","error":{"code":1,"message":"m"}}"#,
             br#"{"jsonrpc":"2.0","id":1,"error":"m"}"#,
