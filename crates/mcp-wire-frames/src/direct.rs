@@ -111,21 +111,6 @@ pub fn translate(
     identity: Option<&Arc<ClientIdentity>>,
     buffers: &mut Buffers,
 ) -> Result<(), Unwritten> {
-    translate_into(line, kind, from, to, identity, buffers).map_err(|e| match e {
-        // Whatever went wrong, the result may not be JSON the general path accepts.
-        Unwritten::GaveUp if line.unchecked => Unwritten::Unchecked,
-        e => e,
-    })
-}
-
-fn translate_into(
-    line: &Line<'_>,
-    kind: BodyKind<'_>,
-    from: ProtocolVersion,
-    to: ProtocolVersion,
-    identity: Option<&Arc<ClientIdentity>>,
-    buffers: &mut Buffers,
-) -> Result<(), Unwritten> {
     let Buffers {
         body,
         emitted,
@@ -166,7 +151,11 @@ fn translate_into(
             _ => {}
         }
     }
-    emitted_into(text, restated, out)
+    emitted_into(text, restated, out).map_err(|e| match e {
+        // Whatever went wrong, the result may not be JSON the general path accepts.
+        Unwritten::GaveUp if line.unchecked => Unwritten::Unchecked,
+        e => e,
+    })
 }
 
 /// Writes the output line (record, frame around the emitted `body`, newline) into `out`.

@@ -153,35 +153,6 @@ impl Translate {
         Ok(BodyKind::of(envelope, context).map(|kind| (from, kind)))
     }
 
-    /// The direct path for one line (see [`crate::direct`]); `Ok(false)` when it gives up before
-    /// the session saw the frame, so the caller runs the general path.
-    fn direct_line(
-        &mut self,
-        line: usize,
-        bytes: &[u8],
-        session: &mut Session,
-        out: &mut Output,
-    ) -> io::Result<bool> {
-        let mut slot = None;
-        let Some(read) = direct::read(bytes, &mut slot, true) else {
-            return Ok(false);
-        };
-        if !read.result_unchecked() {
-            return self.direct_placed(line, bytes, read, None, session, out);
-        }
-        // A response whose `result` the read left unchecked: its typed read checks it, before
-        // the session may learn anything from the line. Unless that read decides, the line is
-        // read again, checked, and goes the usual way.
-        if let Some(translated) = self.unchecked_result(read, session) {
-            return self.direct_placed(line, bytes, read, Some(translated), session, out);
-        }
-        let mut checked = None;
-        match direct::read(bytes, &mut checked, false) {
-            Some(read) => self.direct_placed(line, bytes, read, None, session, out),
-            None => Ok(false),
-        }
-    }
-
     /// [`direct::translate`] of a response whose `result` is unchecked, with the context the
     /// session will give it, before the session places it; `None` when that does not decide
     /// (the result's typed read did not accept it, or the frame is not simply translated).
@@ -303,6 +274,7 @@ impl Translate {
 }
 
 impl LineHandler for Translate {
+    /// The direct path (see [`crate::direct`]), for `translate` without `--strict`.
     fn direct(
         &mut self,
         line: usize,
@@ -310,11 +282,27 @@ impl LineHandler for Translate {
         session: &mut Session,
         out: &mut Output,
     ) -> io::Result<bool> {
-        match self.mode {
-            Mode::Translate(_) if !self.options.is_strict() => {
-                self.direct_line(line, bytes, session, out)
-            }
-            Mode::Translate(_) | Mode::Explain => Ok(false),
+        let mut slot = None;
+        let read = match self.mode {
+            Mode::Translate(_) if !self.options.is_strict() => direct::read(bytes, &mut slot, true),
+            Mode::Translate(_) | Mode::Explain => None,
+        };
+        let Some(read) = read else {
+            return Ok(false);
+        };
+        if !read.result_unchecked() {
+            return self.direct_placed(line, bytes, read, None, session, out);
+        }
+        // A response whose `result` the read left unchecked: its typed read checks it, before
+        // the session may learn anything from the line. Unless that read decides, the line is
+        // read again, checked, and goes the usual way.
+        if let Some(translated) = self.unchecked_result(read, session) {
+            return self.direct_placed(line, bytes, read, Some(translated), session, out);
+        }
+        let mut checked = None;
+        match direct::read(bytes, &mut checked, false) {
+            Some(read) => self.direct_placed(line, bytes, read, None, session, out),
+            None => Ok(false),
         }
     }
 
