@@ -125,32 +125,32 @@ impl Hollow {
     pub(super) fn splices(&mut self, line: &[u8]) -> bool {
         self.parts.clear();
         let (mark, finder) = mark();
-        let whole = finder.find_iter(line).all(|at| {
-            let (quote, digits) = (at.wrapping_sub(1), at + mark.len());
+        for at in finder.find_iter(line) {
+            let Some(quote) = at.checked_sub(1) else {
+                self.parts.clear();
+                return false;
+            };
+            let digits = at + mark.len();
             let close = digits + INDEX_DIGITS;
             let index = line
                 .get(digits..close)
                 .and_then(|d| std::str::from_utf8(d).ok())
                 .and_then(|d| usize::from_str_radix(d, 16).ok());
-            let stands_alone = line.get(quote) == Some(&b'"')
+            let stands_alone = line[quote] == b'"'
                 && escaped_before(line, quote).is_multiple_of(2)
                 && line.get(close) == Some(&b'"');
-            let from = index
-                .and_then(|i| self.strings.get(i))
-                .filter(|_| stands_alone);
-            if let Some(from) = from {
-                let at = quote..close + 1;
-                self.parts.push(Splice {
-                    at,
+            match index.and_then(|i| self.strings.get(i)) {
+                Some(from) if stands_alone => self.parts.push(Splice {
+                    at: quote..close + 1,
                     from: from.clone(),
-                });
+                }),
+                _ => {
+                    self.parts.clear();
+                    return false;
+                }
             }
-            from.is_some()
-        });
-        if !whole {
-            self.parts.clear();
         }
-        whole
+        true
     }
 
     /// The pieces of the output line: `written`'s text with each placeholder replaced by its
