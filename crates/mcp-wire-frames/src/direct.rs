@@ -129,11 +129,16 @@ pub fn translate(
         })
         .map(|id| lent.entries_of(id));
     let text = body_text(line, body)?;
-    // Emits a body text and writes the output line around it.
+    // Emits a body text and writes the output line around it. Whatever goes wrong with an
+    // unchecked result, it may not be JSON the general path accepts: the line is read again.
     let mut emitted_into = |text: &str, restated: Option<&mut LentIdentity>, out: &mut Vec<u8>| {
         emitted.clear();
-        emit(kind, text, line.unchecked, from, to, restated, emitted)?;
-        Ok::<_, Unwritten>(write_line(line, emitted, out)?)
+        let written = emit(kind, text, line.unchecked, from, to, restated, emitted)
+            .and_then(|()| Ok(write_line(line, emitted, out)?));
+        written.map_err(|e| match e {
+            Unwritten::GaveUp if line.unchecked => Unwritten::Unchecked,
+            e => e,
+        })
     };
     // A large body's long strings stay in the line (see [`hollow`]); whatever goes wrong with
     // the hollowed body, the whole one is read as usual, and written with no placeholders
@@ -151,11 +156,7 @@ pub fn translate(
             _ => {}
         }
     }
-    emitted_into(text, restated, out).map_err(|e| match e {
-        // Whatever went wrong, the result may not be JSON the general path accepts.
-        Unwritten::GaveUp if line.unchecked => Unwritten::Unchecked,
-        e => e,
-    })
+    emitted_into(text, restated, out)
 }
 
 /// Writes the output line (record, frame around the emitted `body`, newline) into `out`.
