@@ -3,21 +3,13 @@
 //! The general path parses a line into a `serde_json::Value`, splits record and frame, cuts the
 //! body out as another `Value`, and builds the output as a `Value` again. Here the line is read
 //! into its members as borrowed raw text: the capture record's members, the frame's members,
-//! and nothing deeper. The body (`params` or `result`) is checked for what the strict reader of
-//! [`mcp_wire::json_text`] refuses (duplicate keys, depth) without building anything but the
-//! few facts of `params` the session needs (the crate's reader of unchecked text,
-//! [`mcp_wire::wire::in_place::Unchecked`], reads it), parsed from its text into the superset
-//! at the source revision, and emitted for the target; the output line is the envelope written
-//! around the emitted body, members in the input's order.
-//!
-//! A `result` is not checked apart: its span is taken from the line's end (or, when other
-//! members follow it, read by `serde_json` as raw text), and its typed read checks it while it
-//! parses it (no repeated key, bounded nesting:
-//! [`mcp_wire::wire::in_place::parse_result_str`] of unchecked text). The caller runs that read
-//! before the session places the line (with the context
-//! [`crate::session::Session::preview_answer`] gives), and reads the line again, checked
-//! ([`read`]), whenever the read does not decide: the session never learns from a line
-//! the strict reader would refuse.
+//! and nothing deeper. Each member, the body (`params` or `result`) among them, is checked as
+//! it is read for what the strict reader of [`mcp_wire::json_text`] refuses (duplicate keys,
+//! depth) without building anything but the few facts of `params` the session needs (the
+//! crate's reader of unchecked text, [`mcp_wire::wire::in_place::Unchecked`], reads it): the
+//! session never learns from a line the strict reader would refuse. The body is then parsed
+//! from its text into the superset at the source revision, and emitted for the target; the
+//! output line is the envelope written around the emitted body, members in the input's order.
 //!
 //! The direct path writes what the general path writes, byte for byte. Error responses (the
 //! same at every revision) take the general path; frames the session or the method tables
@@ -25,8 +17,9 @@
 //! or finds invalid at the source is reported from the boundary's own error, which is the
 //! general path's (see `crate::translate`). Anything else (invalid JSON, envelope faults, a
 //! value whose own serialization fails) makes it give up, and the line takes the general path,
-//! which reports it exactly as before. Giving up after the session has seen the frame is fine: the caller then
-//! rebuilds the general path's view of the line and continues from the same session state.
+//! which reports it exactly as before. Giving up after the session has seen the frame is fine:
+//! the caller then rebuilds the general path's view of the line and continues from the same
+//! session state.
 //!
 //! The stages, one module each: `line` (the line into its members and envelope), `check` (a
 //! member's text checked as the strict reader checks it), `hollow` (a large body's long strings
@@ -89,9 +82,6 @@ pub enum Unwritten {
     /// The boundary refused the body at the target or found it invalid at the source, with the
     /// failure the general path reports for the same line.
     Failed(Failure),
-    /// The line's unchecked `result` ([`Line::result_unchecked`]) was not accepted by its typed
-    /// read: read the line again, checked ([`read`]).
-    Unchecked,
     /// Not for the direct path: the general path takes the line (and reports what went wrong).
     GaveUp,
 }
@@ -129,22 +119,16 @@ pub fn translate(
         })
         .map(|id| lent.entries_of(id));
     let text = body_text(line, body)?;
-    // Emits a body text and writes the output line around it. Whatever goes wrong with an
-    // unchecked result, it may not be JSON the general path accepts: the line is read again.
+    // Emits a body text and writes the output line around it.
     let mut emitted_into = |text: &str, restated: Option<&mut LentIdentity>, out: &mut Vec<u8>| {
         emitted.clear();
-        let written = emit(kind, text, line.unchecked, from, to, restated, emitted)
-            .and_then(|()| Ok(write_line(line, emitted, out)?));
-        written.map_err(|e| match e {
-            Unwritten::GaveUp if line.unchecked => Unwritten::Unchecked,
-            e => e,
-        })
+        emit(kind, text, from, to, restated, emitted)
+            .and_then(|()| Ok(write_line(line, emitted, out)?))
     };
     // A large body's long strings stay in the line (see [`hollow`]); whatever goes wrong with
     // the hollowed body, the whole one is read as usual, and written with no placeholders
-    // (`of` forgets the last line's). (An unchecked result is never hollowed: its strings must
-    // be read to be checked.)
-    if let Some(hollowed) = hollow.of(line.text, text).filter(|_| !line.unchecked) {
+    // (`of` forgets the last line's).
+    if let Some(hollowed) = hollow.of(line.text, text) {
         match emitted_into(hollowed, restated.as_deref_mut(), out) {
             Ok(()) if hollow.splices(out) => return Ok(()),
             // The boundary's verdict stands unless it quotes a placeholder: a long string
@@ -195,14 +179,13 @@ mod tests {
     use crate::session::Evidence;
 
     use super::check::{checked_at, params_at};
-    use super::line::UNCHECKED_BELOW;
     use super::write::method_and_params;
     use super::*;
 
     /// [`read`] into a slot of its own.
-    fn read_owned(bytes: &[u8], unchecked_result: bool) -> Option<Line<'_>> {
+    fn read_owned(bytes: &[u8]) -> Option<Line<'_>> {
         let mut slot = None;
-        read(bytes, &mut slot, unchecked_result)?;
+        read(bytes, &mut slot)?;
         slot
     }
 
@@ -273,37 +256,41 @@ mod tests {
     }
 
     #[test]
-    fn results_are_left_to_their_typed_read() {
-        let unchecked =
-            |text: &str, left| read_owned(text.as_bytes(), left).map(|l| l.result_unchecked());
-        let request = r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{}}"#;
-        for text in [
-            r#"{"dir":"s2c","frame":{"jsonrpc":"2.0","id":1,"result":{"a":[1]}}}"#,
-            r#"{"jsonrpc":"2.0","id":1,"result":{"a":{}} } "#,
-            r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
-            // The last member, as far as the end of the line tells: its typed read finds out.
-            r#"{"jsonrpc":"2.0","id":1,"result":{},"x":{}}"#,
-            // Not the last member: its span is found from the line's end as well.
-            r#"{"dir":"s2c","frame":{"result":{"a":1},"jsonrpc":"2.0","id":1}}"#,
-            r#"{"dir":"s2c","frame":{"jsonrpc":"2.0","id":1,"result":{}},"t":1}"#,
-            // Not a result: checked as read.
-            request,
-        ] {
-            assert_eq!(unchecked(text, true), Some(text != request), "{text}");
-            assert_eq!(unchecked(text, false), Some(false), "{text}");
+    fn results_are_checked_as_read() {
+        fn body(text: &str) -> Option<&str> {
+            read_owned(text.as_bytes())?.body
         }
-        // A span that swallowed members the read needs is read again, checked.
-        let text = r#"{"result":{"a":1},"jsonrpc":"2.0","id":1,"x":{}}"#;
-        assert_eq!(unchecked(text, true), Some(false));
-        // So is a capture record's own `result`, which is copied.
-        let text = r#"{"dir":"s2c","frame":{"jsonrpc":"2.0","id":1,"result":{}},"result":{}}"#;
-        assert_eq!(unchecked(text, true), Some(false));
-        // Large results are checked as read (their long strings pass through uncopied).
-        let big = format!(
-            r#"{{"jsonrpc":"2.0","id":1,"result":{{"s":"{}"}}}}"#,
-            "x".repeat(UNCHECKED_BELOW)
-        );
-        assert_eq!(unchecked(&big, true), Some(false));
+        // Results (small, and as large as the bodies `hollow` looks through) wherever they
+        // stand: last or not, before the record's members.
+        let deep = format!(r#"{{"a":{}{}}}"#, "[".repeat(120), "]".repeat(120));
+        let long = format!(r#""{}""#, "x".repeat(hollow::MIN_BODY));
+        let large = format!(r#"{{"s":{long}}}"#);
+        let fine = [r#"{"a":[{"b":"}"}],"c":{}}"#, &large];
+        let bad = [
+            r#"{"a":1,"a":2}"#,
+            r#"{"a":[{"b":1,"\u0062":1}]}"#,
+            &deep,
+            &format!(r#"{{"s":{long},"s":1}}"#),
+        ];
+        for place in [
+            r#"{"jsonrpc":"2.0","id":1,"result":R}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":R } "#,
+            r#"{"jsonrpc":"2.0","id":1,"result":R,"x":{}}"#,
+            r#"{"result":R,"jsonrpc":"2.0","id":1,"x":{}}"#,
+            r#"{"dir":"s2c","frame":{"result":R,"jsonrpc":"2.0","id":1}}"#,
+            r#"{"dir":"s2c","frame":{"jsonrpc":"2.0","id":1,"result":R},"t":{"a":{}}}"#,
+        ] {
+            for result in fine {
+                assert_eq!(body(&place.replace('R', result)), Some(result), "{place}");
+            }
+            for result in bad {
+                assert!(body(&place.replace('R', result)).is_none(), "{place}");
+            }
+        }
+        // A capture record's own `result` is checked too (and copied: it is not the body).
+        let record = r#"{"dir":"s2c","frame":{"jsonrpc":"2.0","id":1,"result":{}},"result":R}"#;
+        assert_eq!(body(&record.replace('R', fine[0])), Some("{}"));
+        assert!(body(&record.replace('R', bad[0])).is_none());
     }
 
     #[test]
@@ -323,7 +310,7 @@ mod tests {
             format!(r#"{{{done},"jsonrpc":"2.0"}}"#),
             format!(r#"{{"jsonrpc":"2.0",{list},"params":{{"cursor":"c"}},"id":1,"x":1}}"#),
         ] {
-            let line = read_owned(text.as_bytes(), false).expect(&text);
+            let line = read_owned(text.as_bytes()).expect(&text);
             let kind = match &line.envelope {
                 Envelope::Request { .. } => BodyKind::Request(Direction::ClientToServer),
                 Envelope::Notification { .. } => BodyKind::Notification(Direction::ClientToServer),
@@ -340,7 +327,7 @@ mod tests {
         let text = format!(
             r#"{{"jsonrpc":"2.0","id":1,"result":{{"content":[{{"type":"image","data":"{data}","mimeType":"image/png"}}]}}}}"#
         );
-        let line = read_owned(text.as_bytes(), true).unwrap();
+        let line = read_owned(text.as_bytes()).unwrap();
         let mut buffers = Buffers::default();
         let kind = BodyKind::Result(
             Direction::ServerToClient,
@@ -360,7 +347,7 @@ mod tests {
         }
         // A small body is written whole.
         let text = r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#;
-        let line = read_owned(text.as_bytes(), true).unwrap();
+        let line = read_owned(text.as_bytes()).unwrap();
         let from = ProtocolVersion::V2025_11_25;
         translate(&line, kind, from, from, None, &mut buffers).unwrap();
         assert_eq!(buffers.output(&line).count(), 1);
@@ -418,14 +405,14 @@ mod tests {
             br#"{"jsonrpc":"2.0","id":1,"method":"x","n":tru}"#,
             b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\tb\"}",
         ] {
-            assert!(read_owned(bad, true).is_none(), "{}", String::from_utf8_lossy(bad));
+            assert!(read_owned(bad).is_none(), "{}", String::from_utf8_lossy(bad));
         }
         let deep = format!(
             r#"{{"jsonrpc":"2.0","method":"x","params":{{"a":{}{}}}}}"#,
             "[".repeat(120),
             "]".repeat(120)
         );
-        assert!(read_owned(deep.as_bytes(), true).is_none());
+        assert!(read_owned(deep.as_bytes()).is_none());
         // `n` distinct keys, then a repeat of the one at `dup`: among the keys held inline and
         // beyond them. Distinct keys alone are fine.
         for (n, dup) in [
@@ -441,7 +428,7 @@ mod tests {
                 .collect();
             let dup = dup.map_or(String::new(), |i| format!(r#","{}":{}"#, key(i), n + 1));
             let text = format!(r#"{{"jsonrpc":"2.0","method":"x"{members}{dup}}}"#);
-            let read = read_owned(text.as_bytes(), true);
+            let read = read_owned(text.as_bytes());
             assert_eq!(read.is_some(), dup.is_empty(), "{text}");
         }
     }
@@ -458,7 +445,7 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":6,"method":"tasks/get","params":{"taskId":7,"task":null}}"#,
         ];
         for text in lines {
-            let line = read_owned(text.as_bytes(), true).expect(text);
+            let line = read_owned(text.as_bytes()).expect(text);
             let parsed: Value = serde_json::from_str(text).unwrap();
             let frame = parsed.get("frame").unwrap_or(&parsed);
             for key in ["protocolVersion", "task", "capabilities", "absent"] {
@@ -471,9 +458,9 @@ mod tests {
             assert_eq!(line.task_id(), frame.task_id(), "{text}");
         }
         let task = serde_json::json!({"taskId": "t-1", "status": "working"});
-        let line = read_owned(lines[1].as_bytes(), true).unwrap();
+        let line = read_owned(lines[1].as_bytes()).unwrap();
         assert_eq!(line.result_member("task").as_deref(), Some(&task));
-        let line = read_owned(lines[4].as_bytes(), true).unwrap();
+        let line = read_owned(lines[4].as_bytes()).unwrap();
         assert_eq!(line.format, Format::Capture(Direction::ClientToServer));
         let (id, method) = (RequestId::String("a".into()), "tools/list".into());
         assert_eq!(line.envelope, Envelope::Request { id, method });
@@ -572,7 +559,7 @@ mod tests {
         let mut buffers = Buffers::default();
         for (params, want) in cases {
             let input = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list"{params}}}"#);
-            let l = read_owned(input.as_bytes(), true).unwrap();
+            let l = read_owned(input.as_bytes()).unwrap();
             translate(&l, kind, from, to, Some(&id), &mut buffers).unwrap();
             let want =
                 format!("{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"{want}}}\n");

@@ -153,50 +153,24 @@ impl Translate {
         Ok(BodyKind::of(envelope, context).map(|kind| (from, kind)))
     }
 
-    /// [`direct::translate`] of a response whose `result` is unchecked, with the context the
-    /// session will give it, before the session places it; `None` when that does not decide
-    /// (the result's typed read did not accept it, or the frame is not simply translated).
-    fn unchecked_result(
-        &mut self,
-        read: &direct::Line<'_>,
-        session: &Session,
-    ) -> Option<Result<(), Unwritten>> {
-        let Envelope::Response { id } = &read.envelope else {
-            return None;
-        };
-        let context = session.preview_answer(read.format.direction(), id)?;
-        let Ok(Some((from, kind))) = self.gate(&read.envelope, &context) else {
-            return None;
-        };
-        match direct::translate(read, kind, from, self.to, None, &mut self.buffers) {
-            Err(Unwritten::Unchecked) => None,
-            decided => Some(decided),
-        }
-    }
-
-    /// The direct path for a line read (checked, or with its result's translation already
-    /// `decided`): the session places the frame, and the frame is translated or reported.
+    /// The direct path for a line read: the session places the frame, and the frame is
+    /// translated or reported.
     fn direct_placed(
         &mut self,
         line: usize,
         bytes: &[u8],
         read: &direct::Line<'_>,
-        decided: Option<Result<(), Unwritten>>,
         session: &mut Session,
         out: &mut Output,
     ) -> io::Result<bool> {
-        // An unchecked result is decided before the session may see the line.
-        debug_assert!(!read.result_unchecked() || decided.is_some());
         let observed = session.observe(line, read.format.direction(), &read.envelope, read);
         if let Ok(context) = &observed {
             // Written here, or `Some` failure the general path would report too.
             let failure = match self.gate(&read.envelope, context) {
                 Ok(Some((from, kind))) => {
                     let identity = session.client_identity();
-                    let translated = decided.unwrap_or_else(|| {
-                        direct::translate(read, kind, from, self.to, identity, &mut self.buffers)
-                    });
-                    match translated {
+                    let buffers = &mut self.buffers;
+                    match direct::translate(read, kind, from, self.to, identity, buffers) {
                         Ok(()) => {
                             if let Envelope::Request { id, .. } = &read.envelope {
                                 session.set_forwarded(context.direction, id, true);
@@ -208,8 +182,7 @@ impl Translate {
                         }
                         // The boundary's own verdict, as the general path would reach it.
                         Err(Unwritten::Failed(failure)) => Some(failure),
-                        // (`Unchecked` only arises before the session placed the frame.)
-                        Err(Unwritten::GaveUp | Unwritten::Unchecked) => None,
+                        Err(Unwritten::GaveUp) => None,
                     }
                 }
                 Err(failure) => Some(failure),
@@ -284,24 +257,11 @@ impl LineHandler for Translate {
     ) -> io::Result<bool> {
         let mut slot = None;
         let read = match self.mode {
-            Mode::Translate(_) if !self.options.is_strict() => direct::read(bytes, &mut slot, true),
+            Mode::Translate(_) if !self.options.is_strict() => direct::read(bytes, &mut slot),
             Mode::Translate(_) | Mode::Explain => None,
         };
-        let Some(read) = read else {
-            return Ok(false);
-        };
-        if !read.result_unchecked() {
-            return self.direct_placed(line, bytes, read, None, session, out);
-        }
-        // A response whose `result` the read left unchecked: its typed read checks it, before
-        // the session may learn anything from the line. Unless that read decides, the line is
-        // read again, checked, and goes the usual way.
-        if let Some(translated) = self.unchecked_result(read, session) {
-            return self.direct_placed(line, bytes, read, Some(translated), session, out);
-        }
-        let mut checked = None;
-        match direct::read(bytes, &mut checked, false) {
-            Some(read) => self.direct_placed(line, bytes, read, None, session, out),
+        match read {
+            Some(read) => self.direct_placed(line, bytes, read, session, out),
             None => Ok(false),
         }
     }

@@ -166,14 +166,13 @@ const EMPTY_IDENTITY: &str = r#"{"dir": "c2s", "frame": {"jsonrpc": "2.0", "id":
 {"dir": "c2s", "frame": {"jsonrpc": "2.0", "id": 28, "method": "tools/list"}}
 "#;
 
-/// Responses whose `result` the direct path reads unchecked, at the end of the line or before
-/// other members (its typed read checks it, before the session may learn from the line):
-/// results the strict reader refuses (a repeated key at any depth, escaped or not, in typed,
-/// open and ignored members; nesting past the direct path's bound and the reader's; numbers out
-/// of range; lone surrogates), spans that are not the result (members after it, in the frame or
-/// the record), results the typed read decides (translated, invalid) or leaves to the `Value`
-/// path, at 2025-11-25 and 2026-07-28, in capture records and bare frames.
-fn unchecked_results() -> Vec<u8> {
+/// Responses whose `result` the direct path checks as it reads it, before the session may learn
+/// from the line: results the strict reader refuses (a repeated key at any depth, escaped or
+/// not, in typed, open and ignored members; nesting past the direct path's bound and the
+/// reader's; numbers out of range; lone surrogates), results followed by other members (in the
+/// frame or the record), results the typed read decides (translated, invalid) or leaves to the
+/// `Value` path, at 2025-11-25 and 2026-07-28, in capture records and bare frames.
+fn checked_results() -> Vec<u8> {
     let nest = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
     let mut results: Vec<String> = [
         r#"{"content":[{"type":"text","text":"ok"}],"structuredContent":{"a":1,"b":{"c":[1,2]}}}"#,
@@ -244,8 +243,8 @@ fn unchecked_results() -> Vec<u8> {
                 r#"{{"dir":"s2c","frame":{{"result":{result},"jsonrpc":"2.0","id":{id}}}}}"#
             ));
         }
-        // Spans that are not the result: members after it, in the frame or the record; and
-        // whitespace around the closing braces.
+        // Members after the result, in the frame or the record; and whitespace around the
+        // closing braces.
         for (answer, frame_end) in [
             (r#"{"content":[]},"x":{"y":{}}"#, "}"),
             (r#"{"content":[]},"id":{}"#, "}"),
@@ -309,7 +308,7 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
         "an identity with no entries".into(),
         EMPTY_IDENTITY.as_bytes().to_vec(),
     ));
-    out.push(("unchecked results".into(), unchecked_results()));
+    out.push(("checked results".into(), checked_results()));
     out.push(("deep nesting".into(), deep_nesting()));
     out
 }

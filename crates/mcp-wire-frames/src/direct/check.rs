@@ -20,7 +20,7 @@ use super::GiveUp;
 /// takes the general path, which reports it exactly), and a member is taken to sit 3 deep (a
 /// capture record's frame members are at 2; assuming more only sends borderline lines to the
 /// general path).
-pub(super) const MEMBER_LEVELS: usize = 100 - 3;
+const MEMBER_LEVELS: usize = 100 - 3;
 
 /// A member's value read as the strict reader accepts it, within [`MEMBER_LEVELS`].
 type Checked<T> = in_place::Unchecked<T, MEMBER_LEVELS>;

@@ -11,8 +11,8 @@ use crate::session::Evidence;
 use mcp_wire::jsonrpc::RequestId;
 use mcp_wire::session::Envelope;
 
+use super::GiveUp;
 use super::check::{ParamsFacts, checked_at, object, params_at, skip_ws};
-use super::{GiveUp, hollow};
 
 /// An object's members as read, in order: each key and its value's text (frames and records
 /// have a handful: kept inline).
@@ -23,64 +23,28 @@ pub(super) type Members<'a> = SmallVec<[(&'a str, &'a str); 8]>;
 struct FrameRead<'a> {
     members: Members<'a>,
     params: Option<ParamsFacts>,
-    /// How many closing braces end the line after a `result` that is the frame's last member
-    /// (1 for a bare frame, 2 for a capture record's); 0: every `result` is checked as read.
-    closers: usize,
-    /// Whether `result` was taken unchecked (see [`unchecked_result_end`]).
-    unchecked: bool,
 }
 
 impl<'a> FrameRead<'a> {
     /// Reads the member `key` whose value starts at `start`; returns the index after it.
     fn member(&mut self, text: &'a str, key: &'a str, start: usize) -> Result<usize, GiveUp> {
-        // Error responses take the general path (the boundary leaves them as they are).
-        let (raw, end) = if key == "error" {
-            return Err(GiveUp);
-        } else if key == "params" {
-            let (p, raw, end) = params_at(text, start)?;
-            self.params = Some(p);
-            (raw, end)
-        } else if key == "result"
-            && let Some(end) = unchecked_result_end(text, start, self.closers)
-        {
-            self.unchecked = true;
-            (&text[start..end], end)
-        } else {
-            checked_at(text, start)?
+        let (raw, end) = match key {
+            // Error responses take the general path (the boundary leaves them as they are).
+            "error" => return Err(GiveUp),
+            "params" => {
+                let (p, raw, end) = params_at(text, start)?;
+                self.params = Some(p);
+                (raw, end)
+            }
+            _ => checked_at(text, start)?,
         };
         self.members.push((key, raw));
         Ok(end)
     }
 }
 
-/// Results up to this size may be left unchecked as read (see [`unchecked_result_end`]); larger
-/// ones are checked, and their long strings pass through uncopied ([`hollow`]).
-pub(super) const UNCHECKED_BELOW: usize = hollow::MIN_BODY;
-
-/// Where a `result` object starting at `start` ends if the frame ends the line (`closers`
-/// braces close it and the capture record): at the last `}` before them. Such a result is read
-/// only once, by its typed read, which also checks it
-/// ([`mcp_wire::wire::in_place::parse_result_str`] of unchecked text), and a line whose result
-/// that read does not accept is read again, checked ([`read`]). `None` for any other
-/// result: it is checked as it is read.
-///
-/// The span is found from the end of the line, not by reading the result. It ends at or after
-/// the result's own end; where it ends after (a `}` in the members that follow it), it holds
-/// more than one value and its typed read fails.
-pub(super) fn unchecked_result_end(text: &str, start: usize, closers: usize) -> Option<usize> {
-    let b = text.as_bytes();
-    if closers == 0 || b.get(start) != Some(&b'{') {
-        return None;
-    }
-    let mut end = b.len();
-    for _ in 0..=closers {
-        end = start + memchr::memrchr(b'}', &b[start..end])?;
-    }
-    (end - start < UNCHECKED_BELOW).then_some(end + 1)
-}
-
 /// One line read by the direct path: a valid request, notification or success response that
-/// the strict reader accepts, but for a `result` left unchecked ([`Line::result_unchecked`]).
+/// the strict reader accepts.
 pub struct Line<'a> {
     /// Bare or capture record.
     pub format: Format,
@@ -95,70 +59,33 @@ pub struct Line<'a> {
     /// `params` or `result`, as raw JSON text.
     pub(super) body: Option<&'a str>,
     pub(super) params: ParamsFacts,
-    /// Whether `result` is not checked yet (see [`Line::result_unchecked`]).
-    pub(super) unchecked: bool,
     /// The frame object's text (a sub-slice of the line).
     pub(super) frame_text: &'a str,
     /// The whole line's text.
     pub(super) text: &'a str,
 }
 
-impl Line<'_> {
-    /// Whether the line's `result` is not checked yet: everything else is, and the result is
-    /// checked by its typed read ([`translate`](super::translate) says
-    /// [`Unwritten::Unchecked`](super::Unwritten::Unchecked) when that read does not decide).
-    /// Until then nothing may be learned from the line: a caller that must place it in a
-    /// session first reads it again, checked ([`read`] without `unchecked_result`).
-    pub fn result_unchecked(&self) -> bool {
-        self.unchecked
-    }
-}
-
 /// Reads `bytes` for the direct path into `slot` (a [`Line`] is a few hundred bytes: read in
 /// place rather than returned through each layer), or `None` when the line must take the
-/// general path. With `unchecked_result`, a response's `result` that ends the line may be left
-/// unchecked ([`Line::result_unchecked`]); without, every member is checked as it is read.
-pub fn read<'s, 'a>(
-    bytes: &'a [u8],
-    slot: &'s mut Option<Line<'a>>,
-    unchecked_result: bool,
-) -> Option<&'s Line<'a>> {
+/// general path. Every member is checked as it is read.
+pub fn read<'s, 'a>(bytes: &'a [u8], slot: &'s mut Option<Line<'a>>) -> Option<&'s Line<'a>> {
     // The whole line is checked at once, by the vector unit (std's check reads a word at a
     // time).
     let text = simdutf8::basic::from_utf8(bytes).ok()?;
-    let mut read = read_text(text, slot, unchecked_result);
-    if read.is_err() && unchecked_result {
-        // The span taken for the result may have swallowed members after it.
-        read = read_text(text, slot, false);
+    if read_text(text, slot).is_err() {
+        *slot = None;
     }
-    match read {
-        Ok(()) => slot.as_ref(),
-        Err(GiveUp) => {
-            *slot = None;
-            None
-        }
-    }
+    slot.as_ref()
 }
 
-fn read_text<'a>(
-    text: &'a str,
-    slot: &mut Option<Line<'a>>,
-    unchecked_result: bool,
-) -> Result<(), GiveUp> {
+fn read_text<'a>(text: &'a str, slot: &mut Option<Line<'a>>) -> Result<(), GiveUp> {
     let b = text.as_bytes();
     // The top-level object: a capture record's members (its frame read one level deeper), or
     // the frame itself.
     // Both readers are filled in place and lent to `classify` (a `FrameRead` is a few hundred
     // bytes, too large to move per line).
-    let mut inner = FrameRead {
-        closers: if unchecked_result { 2 } else { 0 },
-        ..FrameRead::default()
-    };
+    let (mut inner, mut top) = (FrameRead::default(), FrameRead::default());
     let mut frame: Option<&str> = None;
-    let mut top = FrameRead {
-        closers: if unchecked_result { 1 } else { 0 },
-        ..FrameRead::default()
-    };
     let end = object(text, 0, |key, start| {
         if key == "frame" && b.get(start) == Some(&b'{') {
             let end = object(text, start, |key, at| inner.member(text, key, at))?;
@@ -172,10 +99,9 @@ fn read_text<'a>(
         return Err(GiveUp);
     }
     let get = |k: &str| top.members.iter().find(|(key, _)| *key == k).map(|m| m.1);
-    // The record split, as `Record::from_value` does it. (A record's own members are checked:
-    // a `result` among them left unchecked reads the line again.)
+    // The record split, as `Record::from_value` does it.
     match frame {
-        Some(frame_text) if get("jsonrpc").is_none() && !top.unchecked => {
+        Some(frame_text) if get("jsonrpc").is_none() => {
             let dir = match get("dir") {
                 Some("\"c2s\"") => Direction::ClientToServer,
                 Some("\"s2c\"") => Direction::ServerToClient,
@@ -255,7 +181,6 @@ fn classify<'a>(
             .take()
             .filter(|_| !is_response)
             .unwrap_or_default(),
-        unchecked: read.unchecked && is_response,
         frame: std::mem::take(&mut read.members),
         frame_text,
         text,

@@ -12,7 +12,6 @@ use crate::boundary::{BodyKind, Restate, by_kind};
 use crate::record::Direction;
 use mcp_wire::session::Envelope;
 
-use super::check::MEMBER_LEVELS;
 use super::check::plain_scalar_end;
 use super::identity::LentIdentity;
 use super::line::Line;
@@ -55,12 +54,10 @@ pub(super) fn through<T: WireParse + WireBody + Restate>(
 }
 
 /// Parses the body at `from` and emits it for `to` into `out`; a client request is lent the
-/// `restated` identity entries it lacks for its emission. An `unchecked` result is read by the
-/// typed read that checks it; when that read does not decide, this gives up.
+/// `restated` identity entries it lacks for its emission.
 pub(super) fn emit(
     kind: BodyKind<'_>,
     text: &str,
-    unchecked: bool,
     from: ProtocolVersion,
     to: ProtocolVersion,
     restated: Option<&mut LentIdentity>,
@@ -81,10 +78,8 @@ pub(super) fn emit(
         return emitted.map_err(emit_failed);
     }
     by_kind!(kind, |T| through::<T>(text, from, to, out), |answering| {
-        let (mut slot, levels) = (None, unchecked.then_some(MEMBER_LEVELS));
-        wire::in_place::parse_result_str(answering, text, levels, from, &mut slot)
-            .ok_or(GiveUp)?
-            .map_err(parse_failed)?;
+        let mut slot = None;
+        wire::in_place::parse_result_str(answering, text, from, &mut slot).map_err(parse_failed)?;
         let result = slot.as_mut().ok_or(GiveUp)?;
         result.restate(to);
         wire::serialize_for_vec(result, to, out).map_err(emit_failed)

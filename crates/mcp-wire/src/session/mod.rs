@@ -207,19 +207,6 @@ pub struct FrameContext {
     pub forgotten: Option<Box<(RequestId, Pending)>>,
 }
 
-impl FrameContext {
-    /// The context of an answer (a response) to `origin`, sent in `direction`.
-    fn answer(direction: Direction, revision: Option<ProtocolVersion>, origin: Pending) -> Self {
-        FrameContext {
-            direction,
-            revision,
-            origin: Some(origin),
-            task_augmented: false,
-            forgotten: None,
-        }
-    }
-}
-
 /// A frame the session cannot place.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -655,7 +642,13 @@ impl Session {
                         revision = self.judged(Some(v), true);
                     }
                 }
-                Ok(FrameContext::answer(direction, revision, origin))
+                Ok(FrameContext {
+                    direction,
+                    revision,
+                    origin: Some(origin),
+                    task_augmented: false,
+                    forgotten: None,
+                })
             }
             Envelope::Error { id: None, .. } => Ok(FrameContext {
                 direction: stated.unwrap_or(Direction::ServerToClient),
@@ -750,30 +743,6 @@ impl Session {
             }
         }
         Err(unknown_id(stated, id))
-    }
-
-    /// The context [`Session::observe`] gives a response with `id` (`stated` as there), without
-    /// placing it: the session is left as it is. `None` when the response answers no pending
-    /// request, or answers a handshake (whose result decides the revision).
-    ///
-    /// For a caller that checks a response before the session may see it: it then calls
-    /// `observe`, which gives this context.
-    pub fn preview_answer(
-        &self,
-        stated: Option<Direction>,
-        id: &RequestId,
-    ) -> Option<FrameContext> {
-        let (direction, origin) = answer_directions(stated)
-            .iter()
-            .find_map(|&d| Some((d, self.table(d.reverse()).get(id)?)))?;
-        if is_handshake(&origin.method) {
-            return None;
-        }
-        Some(FrameContext::answer(
-            direction,
-            origin.revision,
-            origin.clone(),
-        ))
     }
 }
 

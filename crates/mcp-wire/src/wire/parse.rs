@@ -671,7 +671,7 @@ impl Target for ResultFor<'_> {
         version: &VersionLike,
         slot: &mut Option<MethodResult>,
     ) -> Option<Result<(), ParseError>> {
-        type_result(self, Text(text, strict::FromText), version, slot)
+        type_result(self, Text(text), version, slot)
     }
 
     fn of_value(self, json: &Value, version: &VersionLike) -> Result<MethodResult, ParseError> {
@@ -703,37 +703,19 @@ pub mod in_place {
         read_into(PhantomData, text, &version.into(), slot)
     }
 
-    /// [`parse_result_for`] on text, into `slot`; `None` when the read does not decide, which
-    /// only a read of `unchecked` text does.
-    ///
-    /// `unchecked: Some(levels)` reads text no strict reader has checked yet (the `json_text`
-    /// reader, which refuses repeated keys) in one read: the typed read alone, which also checks
-    /// the text. It decides only after reading the whole text, which it accepts only as strict
-    /// JSON: valid, no object with a repeated key, at most `levels` arrays and objects nested
-    /// (the result's own object included); the answer is then the checked read's. When it does
-    /// not decide (the text may not be strict JSON, or the result may need the `Value` path),
-    /// check the text, then read it with `unchecked: None`.
+    /// [`parse_result_for`] on text, into `slot`.
     pub fn parse_result_str<'a>(
         answering: impl Into<ResultFor<'a>>,
         text: &str,
-        unchecked: Option<usize>,
         version: impl Into<VersionLike>,
         slot: &mut Option<MethodResult>,
-    ) -> Option<Result<(), ParseError>> {
-        let (answering, version) = (answering.into(), version.into());
-        match unchecked {
-            None => Some(read_into(answering, text, &version, slot)),
-            Some(levels) => {
-                let text = Text(text, strict::Unchecked { levels });
-                type_result(answering, text, &version, slot)
-            }
-        }
+    ) -> Result<(), ParseError> {
+        read_into(answering.into(), text, &version.into(), slot)
     }
 
-    /// A `T` read from JSON text as the `unchecked` read of [`parse_result_str`] reads it: the
-    /// read succeeds only on text the strict reader accepts (no object repeats a key, at most
-    /// `LEVELS` arrays and objects nested, the value's own included), so text read this way
-    /// needs no check of its own.
+    /// A `T` read from JSON text no strict reader has checked: the read succeeds only on text
+    /// the strict reader accepts (no object repeats a key, at most `LEVELS` arrays and objects
+    /// nested, the value's own included), so text read this way needs no check of its own.
     pub struct Unchecked<T, const LEVELS: usize>(pub T);
 
     impl<'de, T: serde::Deserialize<'de>, const LEVELS: usize> serde::Deserialize<'de>
@@ -767,15 +749,14 @@ impl ResultSource for &Value {
     }
 }
 
-/// JSON text and how to read it: [`strict::FromText`] when a strict reader has checked it,
-/// [`strict::Unchecked`] when none has (a typed read that succeeds has then checked it).
+/// JSON text a strict reader has checked.
 #[derive(Clone, Copy)]
-struct Text<'a, M>(&'a str, M);
+struct Text<'a>(&'a str);
 
-impl<M: strict::Mode> ResultSource for Text<'_, M> {
+impl ResultSource for Text<'_> {
     #[inline]
     fn read<T: WireParse>(self, _: &VersionLike) -> Option<Result<T, ParseError>> {
-        strict::from_str(self.0, self.1).ok().map(Ok)
+        strict::from_str(self.0, strict::FromText).ok().map(Ok)
     }
 
     fn value(&self) -> Option<&Value> {
