@@ -12,7 +12,7 @@
 //! output line is the envelope written around the emitted body, members in the input's order.
 //!
 //! The direct path writes what the general path writes, byte for byte. Error responses (the
-//! same at every revision) take the general path; frames the session or the method tables
+//! same at every revision) are written as they stand; frames the session or the method tables
 //! refuse are reported without being read further; a body the boundary refuses at the target
 //! or finds invalid at the source is reported from the boundary's own error, which is the
 //! general path's (see `crate::translate`). Anything else (invalid JSON, envelope faults, a
@@ -55,8 +55,8 @@ pub struct Buffers {
     emitted: Vec<u8>,
     /// The client identity's `_meta` entries, lent to each parsed request for its emission.
     lent: LentIdentity,
-    /// The output line, newline included, after a successful [`translate`] (with placeholders
-    /// where `hollow` says).
+    /// The output line, newline included, after a successful [`translate`] or [`copy`] (with
+    /// placeholders where `hollow` says).
     line: Vec<u8>,
     /// A large body's long strings, taken out before it is parsed, and where the output line's
     /// placeholders are replaced by them ([`hollow`]).
@@ -69,7 +69,7 @@ impl Buffers {
         (self.hollow.min_body, self.hollow.min_string) = (min_body, min_string);
     }
 
-    /// The output line [`translate`] made of `line`, in pieces (the long
+    /// The output line [`translate`] or [`copy`] made of `line`, in pieces (the long
     /// strings of a large body come straight from `line`'s text).
     pub fn output<'a>(&'a self, line: &'a Line<'_>) -> impl Iterator<Item = &'a [u8]> + 'a {
         self.hollow.pieces(&self.line, line.text.as_bytes())
@@ -141,6 +141,13 @@ pub fn translate(
         }
     }
     emitted_into(text, restated, out)
+}
+
+/// Writes an error response read by [`read`] into `buffers.line` as it stands: every member
+/// copied, as the general path writes the frame it leaves unchanged.
+pub fn copy(line: &Line<'_>, buffers: &mut Buffers) -> Result<(), Unwritten> {
+    buffers.hollow.forget();
+    Ok(write_line(line, &[], &mut buffers.line)?)
 }
 
 /// Writes the output line (record, frame around the emitted `body`, newline) into `out`.
@@ -386,8 +393,7 @@ mod tests {
             br#"{"jsonrpc":"2.0","id":true,"method":"x"}"#,
             // A key with an escape (plain keys only: a repeat could hide behind it).
             br#"{"jsonrpc":"2.0","method":"x","a":1,"\u0061":2}"#,
-            // Error responses, whether the envelope accepts them or not.
-            br#"{"jsonrpc":"2.0","error":{"code":1,"message":"m"}}"#,
+            // Error responses the envelope refuses.
             br#"{"jsonrpc":"2.0","id":1,"error":"m"}"#,
             br#"{"jsonrpc":"2.0","id":1,"error":{"code":1}}"#,
             br#"{"jsonrpc":"2.0","id":1,"method":"x"} x"#,
@@ -443,11 +449,18 @@ mod tests {
             r#"{"dir":"c2s","frame":{"jsonrpc":"2.0","id":"a","method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{}}}}}"#,
             r#"{"jsonrpc":"2.0","id":5,"method":"tasks/result","params":{"taskId":"t-1","_meta":{"io.modelcontextprotocol/protocolVersion":null}}}"#,
             r#"{"jsonrpc":"2.0","id":6,"method":"tasks/get","params":{"taskId":7,"task":null}}"#,
+            // Error responses, read as the envelope judge reads them (a `params` member too).
+            r#"{"jsonrpc":"2.0","error":{"code":1,"message":"m"}}"#,
+            r#"{"dir":"s2c","frame":{"jsonrpc":"2.0","id":"e","error":{"code":-32601,"message":"caf\u00e9","data":{"n":1E2}}}}"#,
+            r#"{"jsonrpc":"2.0","id":null,"error":{"message":"m","x":[],"code":-9223372036854775808}}"#,
+            r#"{"id":8,"error":{"code":0,"message":""},"params":{"task":{},"taskId":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"x"}},"jsonrpc":"2.0"}"#,
         ];
         for text in lines {
             let line = read_owned(text.as_bytes()).expect(text);
             let parsed: Value = serde_json::from_str(text).unwrap();
             let frame = parsed.get("frame").unwrap_or(&parsed);
+            let envelope = Envelope::of(frame).unwrap();
+            assert_eq!(line.envelope, envelope, "{text}");
             for key in ["protocolVersion", "task", "capabilities", "absent"] {
                 let (read, want) = (line.result_member(key), frame.result_member(key));
                 assert_eq!(read, want, "{key} of {text}");

@@ -154,7 +154,7 @@ impl Translate {
     }
 
     /// The direct path for a line read: the session places the frame, and the frame is
-    /// translated or reported.
+    /// translated (an error response copied as it stands) or reported.
     fn direct_placed(
         &mut self,
         line: usize,
@@ -165,39 +165,34 @@ impl Translate {
     ) -> io::Result<bool> {
         let observed = session.observe(line, read.format.direction(), &read.envelope, read);
         if let Ok(context) = &observed {
-            // Written here, or `Some` failure the general path would report too.
-            let failure = match self.gate(&read.envelope, context) {
+            let written = match self.gate(&read.envelope, context) {
                 Ok(Some((from, kind))) => {
                     let identity = session.client_identity();
-                    let buffers = &mut self.buffers;
-                    match direct::translate(read, kind, from, self.to, identity, buffers) {
-                        Ok(()) => {
-                            if let Envelope::Request { id, .. } = &read.envelope {
-                                session.set_forwarded(context.direction, id, true);
-                            }
-                            self.translated += 1;
-                            self.direct += 1;
-                            out.raw_line_pieces(self.buffers.output(read))?;
-                            return Ok(true);
-                        }
-                        // The boundary's own verdict, as the general path would reach it.
-                        Err(Unwritten::Failed(failure)) => Some(failure),
-                        Err(Unwritten::GaveUp) => None,
-                    }
+                    direct::translate(read, kind, from, self.to, identity, &mut self.buffers)
                 }
-                Err(failure) => Some(failure),
-                // (An error response is never read by the direct path.)
-                Ok(None) => None,
+                // An error response, the same at every revision, is written as it stands.
+                Ok(None) => direct::copy(read, &mut self.buffers),
+                Err(failure) => Err(Unwritten::Failed(failure)),
             };
-            // A frame not written costs no more than a translated one: a refusal (the gate's or
-            // the boundary's) is reported from what the direct read already knows (unless it
-            // must be answered, which needs the record).
-            if let Some(failure) = failure
-                && self.mode == Mode::Translate(OnRefuse::Skip)
-            {
-                self.direct += 1;
-                self.not_written(line, failure, None, None, out)?;
-                return Ok(true);
+            match written {
+                Ok(()) => {
+                    if let Envelope::Request { id, .. } = &read.envelope {
+                        session.set_forwarded(context.direction, id, true);
+                    }
+                    self.translated += 1;
+                    self.direct += 1;
+                    out.raw_line_pieces(self.buffers.output(read))?;
+                    return Ok(true);
+                }
+                // A frame not written costs no more than a translated one: the gate's refusal or
+                // the boundary's verdict (as the general path reaches it) is reported from the
+                // direct read (unless it must be answered, which needs the record).
+                Err(Unwritten::Failed(failure)) if self.mode == Mode::Translate(OnRefuse::Skip) => {
+                    self.direct += 1;
+                    self.not_written(line, failure, None, None, out)?;
+                    return Ok(true);
+                }
+                Err(_) => {}
             }
         }
         // The general path from here on, with the session as the frame left it.

@@ -10,6 +10,7 @@ use std::rc::Rc;
 
 use common::{corpus_files, example_session};
 use mcp_wire::ProtocolVersion;
+use mcp_wire::session::Envelope;
 use mcp_wire_frames::session::Session;
 use mcp_wire_frames::stream::{self, Fault, LineHandler, Output, Placed};
 use mcp_wire_frames::translate::{Mode, OnRefuse, Translate};
@@ -166,6 +167,57 @@ const EMPTY_IDENTITY: &str = r#"{"dir": "c2s", "frame": {"jsonrpc": "2.0", "id":
 {"dir": "c2s", "frame": {"jsonrpc": "2.0", "id": 28, "method": "tools/list"}}
 "#;
 
+/// Error responses, which the direct path writes as they stand: with and without `data`, ids of
+/// every kind (string, integer, `null`, absent), escaped strings and numbers `serde_json` writes
+/// otherwise, other members in the frame and the record; answers to a refused request and to
+/// unknown ids; and error envelopes the judge refuses, one after another for a pending request
+/// (the general path reports them), in capture records and bare frames.
+const ERRORS: &str = r#"{"dir":"c2s","frame":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}}
+{"dir":"s2c","frame":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","id":1,"method":"tools/list"}}
+{"dir":"s2c","frame":{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"m"}}}
+{"jsonrpc":"2.0","id":"s","method":"tools/list"}
+{"jsonrpc":"2.0","id":"s","error":{"code":-32000,"message":"caf\u00e9 \/ \"q\"","data":{"n":1E2,"z":-0,"f":1.0,"b":12345678901234567890,"s":"\u001f"}}}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x"}}
+{ "error" : {"data":null,"message":"m","code":-9223372036854775808,"x":[1e-2]} , "id":2,"jsonrpc":"2.0","extra":{"a":-0} }
+{"dir":"s2c","frame":{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}},"t":1.5E1,"error":{"a":1}}
+{"t":"x","frame":{"error":{"code":-32600,"message":"no id","data":"d"},"jsonrpc":"2.0"},"dir":"c2s"}
+{"jsonrpc":"2.0","error":{"code":-32600,"message":"no id"}}
+{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"null id"},"params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"task":{}}}
+{"jsonrpc":"2.0","id":404,"error":{"code":1,"message":"answers nothing"}}
+{"dir":"s2c","frame":{"jsonrpc":"2.0","id":"nope","error":{"code":1,"message":"answers nothing"}}}
+{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"answered already"}}
+{"jsonrpc":"2.0","id":3,"method":"no/such"}
+{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"Method not found","data":{"n":1E2}}}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","id":4,"method":"tasks/get","params":{"taskId":"t"}}}
+{"dir":"s2c","frame":{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"unknown task"}}}
+{"jsonrpc":"2.0","id":5,"method":"tools/list"}
+{"jsonrpc":"2.0","id":5,"error":{"code":1.0,"message":"m"}}
+{"jsonrpc":"2.0","id":5,"error":{"code":1e2,"message":"m"}}
+{"jsonrpc":"2.0","id":5,"error":{"code":-0,"message":"m"}}
+{"jsonrpc":"2.0","id":5,"error":{"code":9223372036854775808,"message":"m"}}
+{"jsonrpc":"2.0","id":5,"error":{"code":"1","message":"m"}}
+{"jsonrpc":"2.0","id":5,"error":{"code":1,"message":null}}
+{"jsonrpc":"2.0","id":5,"error":{"message":"m"}}
+{"jsonrpc":"2.0","id":5,"error":{"code":1}}
+{"jsonrpc":"2.0","id":5,"error":[1,"m"]}
+{"jsonrpc":"2.0","id":5,"error":null}
+{"jsonrpc":"2.0","id":5,"error":{"code":1,"message":"m","code":2}}
+{"jsonrpc":"2.0","id":5,"method":"x","error":{"code":1,"message":"m"}}
+{"jsonrpc":"2.0","id":5,"result":{},"error":{"code":1,"message":"m"}}
+{"jsonrpc":"2.0","id":true,"error":{"code":1,"message":"m"}}
+{"jsonrpc":"2.0","id":1.5,"error":{"code":1,"message":"m"}}
+{"jsonrpc":"2.0","id":18446744073709551615,"error":{"code":1,"message":"m"}}
+{"jsonrpc":"1.0","id":5,"error":{"code":1,"message":"m"}}
+{"id":5,"error":{"code":1,"message":"m"}}
+{"dir":"s2c","frame":{"jsonrpc":"2.0","id":5,"error":{"code":1,"message":"m","data":{"a":1,"a":2}}}}
+{"dir":"s2c","frame":{"jsonrpc":"2.0","id":5,"error":{"code":1,"message":"m"}},"error":{"a":1,"a":2}}
+{"dir":"up","frame":{"jsonrpc":"2.0","id":5,"error":{"code":1,"message":"m"}}}
+{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"finally"},"params":[1]}
+{"jsonrpc":"2.0","id":6,"method":"tools/list"}
+{"jsonrpc":"2.0","id":6,"error":{"code":-32601,"message":"m"},"params":"p","x":"\ud83d\ude00"}
+"#;
+
 /// Responses whose `result` the direct path checks as it reads it, before the session may learn
 /// from the line: results the strict reader refuses (a repeated key at any depth, escaped or
 /// not, in typed, open and ignored members; nesting past the direct path's bound and the
@@ -308,6 +360,7 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
         "an identity with no entries".into(),
         EMPTY_IDENTITY.as_bytes().to_vec(),
     ));
+    out.push(("error responses".into(), ERRORS.as_bytes().to_vec()));
     out.push(("checked results".into(), checked_results()));
     out.push(("deep nesting".into(), deep_nesting()));
     out
@@ -375,16 +428,18 @@ fn strings_of_every_body_may_pass_through_as_the_general_path_writes_them() {
 
 #[test]
 fn the_shipped_session_takes_the_direct_path() {
-    // Every line of the shipped session but its error responses (the same at every revision:
-    // the general path copies them) takes the direct path: translated frames, the frames the
-    // session or the method tables refuse or find invalid, and those the boundary itself
-    // refuses (line 18's `resource_link` block has no form before 2025-06-18), reported from
-    // the boundary's own error.
+    // Every line of the shipped session takes the direct path: translated frames, error
+    // responses (written as they stand, or refused as answers to what was not translated), the
+    // frames the session or the method tables refuse or find invalid, and those the boundary
+    // itself refuses (line 18's `resource_link` block has no form before 2025-06-18), reported
+    // from the boundary's own error.
     let input = std::fs::read(example_session()).unwrap();
-    let lines = input
-        .split(|b| *b == b'\n')
-        .filter(|l| !l.is_empty() && !l.windows(8).any(|w| w == b"\"error\":"))
-        .count();
+    let lines = input.split(|b| *b == b'\n').filter(|l| !l.is_empty());
+    let errors = lines
+        .clone()
+        .filter(|l| l.windows(8).any(|w| w == b"\"error\":"));
+    assert_eq!(errors.count(), 4);
+    let lines = lines.count();
     for to in ProtocolVersion::ALL {
         let r = run(&input, to, OnRefuse::Skip, true);
         assert!(r.stdout.lines().count() > 20, "--to {to}");
@@ -404,7 +459,8 @@ fn the_shipped_session_takes_the_direct_path() {
 
 /// A session at `revision` whose frames carry long strings: base64 data and blobs, text with
 /// the escapes the writer writes and with others, long keys, long strings in open members, and
-/// bodies the boundary refuses or finds invalid.
+/// bodies the boundary refuses or finds invalid; an error response right after a large result
+/// (written with none of that result's long strings).
 fn large_frames(revision: &str) -> Vec<u8> {
     let b64: String = (0..96 * 1024)
         .map(|i| {
@@ -437,7 +493,9 @@ fn large_frames(revision: &str) -> Vec<u8> {
     };
     format!(
         r#"{hello}{{"dir":"c2s","frame":{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{{meta}"name":"upload","arguments":{{"image":"{b64}","note":"{text}","{key}":"{b64}"}}}}}}}}
+{{"dir":"c2s","frame":{{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{{{meta}"cursor":"c"}}}}}}
 {{"dir":"s2c","frame":{{"jsonrpc":"2.0","id":1,"result":{{"content":[{{"type":"image","data":"{b64}","mimeType":"image/png"}},{{"type":"audio","data":"{b64}","mimeType":"audio/wav"}},{{"type":"text","text":"{foreign}"}}],"structuredContent":{{"echo":"{text}","n":1}}{result_type}}}}}}}
+{{"dir":"s2c","frame":{{"jsonrpc":"2.0","id":6,"error":{{"code":-32000,"message":"after a large result","data":{{"n":1E2}}}}}}}}
 {{"dir":"c2s","frame":{{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{{{meta}"uri":"file:///{b64}"}}}}}}
 {{"dir":"s2c","frame":{{"jsonrpc":"2.0","id":2,"result":{{"contents":[{{"uri":"file:///a","blob":"{b64}"}},{{"uri":"file:///b","mimeType":"text/plain","text":"{text}"}}]{result_type}}}}}}}
 {{"dir":"c2s","frame":{{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{{{meta}"name":"x","arguments":{{"a":"{b64}"}}}}}}}}
@@ -478,4 +536,65 @@ fn long_strings_of_large_frames_pass_through_as_the_general_path_writes_them() {
         }
     }
     assert!(direct_frames > 500, "only {direct_frames} direct frames");
+}
+
+#[test]
+fn error_responses_are_read_as_the_envelope_judge_reads_them() {
+    // The direct read takes an error response exactly when the envelope judge accepts it, with
+    // the same id and code: codes that are not an `i64` (`1.0`, `1e2`, `-0`, beyond the range,
+    // a string), messages that are not strings, missing members, an `error` that is not an
+    // object (a derived struct would read an array), ids of every kind, other members beside it.
+    let errors = [
+        r#"{"code":1,"message":"m"}"#,
+        r#"{"message":"caf\u00e9 \"q\"","code":-9223372036854775808,"data":null}"#,
+        r#"{"code":9223372036854775807,"message":"","data":{"x":[1.0,-0,1E2]},"x":1}"#,
+        r#"{"code":-0,"message":"m"}"#,
+        r#"{"code":1.0,"message":"m"}"#,
+        r#"{"code":1e2,"message":"m"}"#,
+        r#"{"code":9223372036854775808,"message":"m"}"#,
+        r#"{"code":-9223372036854775809,"message":"m"}"#,
+        r#"{"code":"1","message":"m"}"#,
+        r#"{"code":null,"message":"m"}"#,
+        r#"{"code":1,"message":null}"#,
+        r#"{"code":1,"message":["m"]}"#,
+        r#"{"code":1}"#,
+        r#"{"message":"m"}"#,
+        r#"{}"#,
+        r#"[1,"m"]"#,
+        r#""m""#,
+        "null",
+        "1",
+    ];
+    let ids = [
+        "",
+        r#""id":null,"#,
+        r#""id":"a\"b","#,
+        r#""id":-7,"#,
+        r#""id":-0,"#,
+        r#""id":1.5,"#,
+        r#""id":true,"#,
+        r#""id":9223372036854775808,"#,
+    ];
+    let others = [
+        "",
+        r#","x":{"y":1}"#,
+        r#","params":{"_meta":{},"task":{}}"#,
+        r#","method":"x""#,
+        r#","result":{}"#,
+    ];
+    let mut read = 0;
+    for (error, id, other) in errors
+        .iter()
+        .flat_map(|e| ids.iter().flat_map(move |i| others.map(move |o| (e, i, o))))
+    {
+        let text = format!(r#"{{"jsonrpc":"2.0",{id}"error":{error}{other}}}"#);
+        let frame: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let judged = Envelope::of(&frame).ok();
+        let mut slot = None;
+        let direct = mcp_wire_frames::direct::read(text.as_bytes(), &mut slot);
+        assert_eq!(direct.map(|l| &l.envelope), judged.as_ref(), "{text}");
+        read += usize::from(direct.is_some());
+    }
+    // Three error objects, four ids (absent, `null`, a string, an integer), three neighbours.
+    assert_eq!(read, 3 * 4 * 3, "error responses read");
 }

@@ -115,6 +115,11 @@ impl Hollow {
         Some(&self.text)
     }
 
+    /// Forgets the last line's placeholders (for a line written with none).
+    pub(super) fn forget(&mut self) {
+        self.parts.clear();
+    }
+
     /// Whether `text` (a message about the hollowed body) holds a placeholder.
     pub(super) fn quoted_in(&self, text: &str) -> bool {
         mark().1.find(text.as_bytes()).is_some()

@@ -29,8 +29,6 @@ impl<'a> FrameRead<'a> {
     /// Reads the member `key` whose value starts at `start`; returns the index after it.
     fn member(&mut self, text: &'a str, key: &'a str, start: usize) -> Result<usize, GiveUp> {
         let (raw, end) = match key {
-            // Error responses take the general path (the boundary leaves them as they are).
-            "error" => return Err(GiveUp),
             "params" => {
                 let (p, raw, end) = params_at(text, start)?;
                 self.params = Some(p);
@@ -43,8 +41,8 @@ impl<'a> FrameRead<'a> {
     }
 }
 
-/// One line read by the direct path: a valid request, notification or success response that
-/// the strict reader accepts.
+/// One line read by the direct path: a valid request, notification, success or error response
+/// that the strict reader accepts.
 pub struct Line<'a> {
     /// Bare or capture record.
     pub format: Format,
@@ -56,7 +54,7 @@ pub struct Line<'a> {
     pub envelope: Envelope,
     /// The method, as raw JSON text (requests and notifications).
     pub(super) method: Option<&'a str>,
-    /// `params` or `result`, as raw JSON text.
+    /// `params` or `result`, as raw JSON text (an error response's `params`: only read).
     pub(super) body: Option<&'a str>,
     pub(super) params: ParamsFacts,
     /// The frame object's text (a sub-slice of the line).
@@ -147,13 +145,15 @@ fn classify<'a>(
     if get("jsonrpc") != Some("\"2.0\"") {
         return Err(GiveUp);
     }
-    // Read as [`RequestId::from_value`] and the envelope read them.
-    let id = get("id").map(serde_json::from_str::<RequestId>).transpose();
+    let (method, result, error) = (get("method"), get("result"), get("error"));
+    // Read as [`RequestId::from_value`] and the envelope read them (`null` on an error: none).
+    let id = get("id").filter(|id| error.is_none() || *id != "null");
+    let id = id.map(serde_json::from_str::<RequestId>).transpose();
     let id = id.map_err(|_| GiveUp)?;
-    let (method, result, params) = (get("method"), get("result"), get("params"));
+    let params = get("params");
     let is_object = |raw: &str| raw.starts_with('{');
-    let (envelope, body) = match (method, result) {
-        (Some(m), None) if params.is_none_or(is_object) => {
+    let (envelope, body) = match (method, result, error) {
+        (Some(m), None, None) if params.is_none_or(is_object) => {
             let method = serde_json::from_str(m).map_err(|_| GiveUp)?;
             let envelope = match id {
                 Some(id) => Envelope::Request { id, method },
@@ -161,12 +161,17 @@ fn classify<'a>(
             };
             (envelope, params)
         }
-        (None, Some(r)) if is_object(r) => (
+        (None, Some(r), None) if is_object(r) => (
             Envelope::Response {
                 id: id.ok_or(GiveUp)?,
             },
             result,
         ),
+        // An object (a derived struct would also read an array).
+        (None, None, Some(e)) if is_object(e) => {
+            let ErrorObject { code, .. } = serde_json::from_str(e).map_err(|_| GiveUp)?;
+            (Envelope::Error { id, code }, params)
+        }
         _ => return Err(GiveUp),
     };
     let is_response = matches!(envelope, Envelope::Response { .. });
@@ -186,6 +191,14 @@ fn classify<'a>(
         text,
     });
     Ok(())
+}
+
+/// An `error` object as the envelope judge accepts it: an `i64` code, a string message.
+#[derive(serde::Deserialize)]
+struct ErrorObject<'a> {
+    code: i64,
+    #[serde(borrow, rename = "message")]
+    _message: Cow<'a, str>,
 }
 
 impl Evidence for Line<'_> {

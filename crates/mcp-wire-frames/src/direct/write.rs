@@ -117,13 +117,14 @@ pub(super) fn push_copied(out: &mut Vec<u8>, raw: &str) -> Result<(), GiveUp> {
 /// Writes the frame around the emitted body, in the input's member order (as
 /// `convert::put_back` places it): a result in `result`'s place; a request's or notification's
 /// `method` and `params` where the frame has them, and a `params` it gained (materialized for
-/// the target) appended. Every other member is copied (an id the envelope accepts, a string or
-/// an `i64`, is written as its typed form is).
+/// the target) appended; an error response has no body. Every other member is copied (an id the
+/// envelope accepts, a string or an `i64`, is written as its typed form is).
 pub(super) fn write_frame(line: &Line<'_>, body: &[u8], out: &mut Vec<u8>) -> Result<(), GiveUp> {
     let is_response = matches!(line.envelope, Envelope::Response { .. });
-    let (mut method, mut params) = match is_response {
-        true => (None, None),
-        false => {
+    let has_method = line.method.is_some();
+    let (mut method, mut params) = match has_method {
+        false => (None, None),
+        true => {
             let (method, params) = method_and_params(body).ok_or(GiveUp)?;
             (Some(method), params)
         }
@@ -133,8 +134,8 @@ pub(super) fn write_frame(line: &Line<'_>, body: &[u8], out: &mut Vec<u8>) -> Re
     for (key, raw) in &line.frame {
         let emitted = match *key {
             "result" if is_response => Some(body),
-            "method" if !is_response => method.take(),
-            "params" if !is_response => match params.take() {
+            "method" if has_method => method.take(),
+            "params" if has_method => match params.take() {
                 None => continue,
                 taken => taken,
             },
