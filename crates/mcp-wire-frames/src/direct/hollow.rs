@@ -9,7 +9,7 @@
 //! only the ones it writes) is replaced by a short placeholder string. The placeholders go
 //! through the boundary like any string, and the output line is written in pieces: the emitted
 //! text around each placeholder, and in its place the original string's bytes, straight from the
-//! input line (see [`Splices`]).
+//! input line (see [`Splice`]).
 //!
 //! A placeholder is `"<mark><index>"`: the mark holds a random number drawn once per process,
 //! and a line whose text holds the mark is not hollowed, so no string of the input can pass for

@@ -4,7 +4,8 @@
 //! Our union types dispatch on their tag by hand (they read the JSON value, look at `method`,
 //! `type` or `mode`, then parse the chosen member). serde only lets a `Deserialize` impl return a
 //! message string, so the dispatch code packs the member's own path and a typed kind into that
-//! string ([`encode`]) and [`from_value`] unpacks it again. The packing never leaves this module.
+//! string ([`encode`]) and [`from_value_error`] unpacks it again. The packing never leaves this
+//! module.
 
 use std::cell::Cell;
 use std::fmt;
@@ -339,7 +340,7 @@ pub(crate) fn under_entry<E: de::Error>(err: impl fmt::Display, key: &str) -> E 
     E::custom(encode_steps(&steps, &kind))
 }
 
-/// The serde error for an unknown tag, in a form [`from_value`] turns into
+/// The serde error for an unknown tag, in a form [`from_value_error`] turns into
 /// [`ModelErrorKind::UnknownTag`].
 pub(crate) fn unknown_tag<E: de::Error>(field: &str, tag: &str, expected: &[&str]) -> E {
     E::custom(encode(

@@ -93,7 +93,7 @@ macro_rules! body {
 }
 
 /// The body table's rows: each request (its `params._meta` read by the mandates),
-/// notification and result (its `resultType` read as the row's column says: [`result_type!`]).
+/// notification and result (its `resultType` read as the row's column says: `result_type!`).
 macro_rules! wire_bodies {
     (
         ()
