@@ -145,32 +145,27 @@ fn classify<'a>(
     if get("jsonrpc") != Some("\"2.0\"") {
         return Err(GiveUp);
     }
-    let (method, result, error) = (get("method"), get("result"), get("error"));
-    // Read as [`RequestId::from_value`] and the envelope read them (`null` on an error: none).
-    let id = get("id").filter(|id| error.is_none() || *id != "null");
-    let id = id.map(serde_json::from_str::<RequestId>).transpose();
-    let id = id.map_err(|_| GiveUp)?;
-    let params = get("params");
+    let (method, result, params) = (get("method"), get("result"), get("params"));
+    // Read as [`RequestId::from_value`] and the envelope read them.
+    let id = || get("id").map(serde_json::from_str::<RequestId>).transpose();
     let is_object = |raw: &str| raw.starts_with('{');
-    let (envelope, body) = match (method, result, error) {
+    let (envelope, body) = match (method, result, get("error")) {
         (Some(m), None, None) if params.is_none_or(is_object) => {
             let method = serde_json::from_str(m).map_err(|_| GiveUp)?;
-            let envelope = match id {
+            let envelope = match id().map_err(|_| GiveUp)? {
                 Some(id) => Envelope::Request { id, method },
                 None => Envelope::Notification { method },
             };
             (envelope, params)
         }
-        (None, Some(r), None) if is_object(r) => (
-            Envelope::Response {
-                id: id.ok_or(GiveUp)?,
-            },
-            result,
-        ),
-        // An object (a derived struct would also read an array).
-        (None, None, Some(e)) if is_object(e) => {
-            let ErrorObject { code, .. } = serde_json::from_str(e).map_err(|_| GiveUp)?;
-            (Envelope::Error { id, code }, params)
+        (None, Some(r), None) if is_object(r) => {
+            let id = id().ok().flatten().ok_or(GiveUp)?;
+            (Envelope::Response { id }, result)
+        }
+        // An error response (small, and rarer) is judged by the envelope judge itself.
+        (None, None, Some(_)) => {
+            let frame: Value = serde_json::from_str(frame_text).map_err(|_| GiveUp)?;
+            (Envelope::of(&frame).map_err(|_| GiveUp)?, params)
         }
         _ => return Err(GiveUp),
     };
@@ -191,14 +186,6 @@ fn classify<'a>(
         text,
     });
     Ok(())
-}
-
-/// An `error` object as the envelope judge accepts it: an `i64` code, a string message.
-#[derive(serde::Deserialize)]
-struct ErrorObject<'a> {
-    code: i64,
-    #[serde(borrow, rename = "message")]
-    _message: Cow<'a, str>,
 }
 
 impl Evidence for Line<'_> {
