@@ -341,6 +341,35 @@ fn checked_results() -> Vec<u8> {
     out
 }
 
+/// Requests (and an error response) whose `params` the strict reader refuses (repeated keys,
+/// escaped or not, at any depth; a number out of range; a lone surrogate), before the session
+/// may learn from them: an `initialize` offer and identity, a `_meta` revision claim, a task
+/// augmentation and a request id are never learnt from such a line, so the valid lines after it
+/// (answers to those ids, a `tasks/result`, requests at the previous revision) are placed as the
+/// general path places them.
+const CHECKED_PARAMS: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26","protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"bad","version":"1"}}}
+{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-03-26","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}
+{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}},"clientInfo":{"name":"c","version":"1"}}}
+{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","name":"t"}}
+{"jsonrpc":"2.0","id":2,"result":{"content":[]}}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"t","task":{},"arguments":{"a":1,"\u0061":2}}}
+{"jsonrpc":"2.0","id":3,"result":{"task":{"taskId":"t-3","status":"working","createdAt":"2025-01-01T00:00:00Z","lastUpdatedAt":"2025-01-01T00:00:00Z","ttl":null}}}
+{"jsonrpc":"2.0","id":4,"method":"tasks/result","params":{"taskId":"t-3"}}
+{"jsonrpc":"2.0","id":4,"result":{"content":[]}}
+{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","name":"c"}}}}
+{"jsonrpc":"2.0","id":6,"method":"tools/list"}
+{"jsonrpc":"2.0","id":6,"result":{"tools":[]}}
+{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"cursor":"c"}}
+{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"m"},"params":{"n":1E400}}
+{"jsonrpc":"2.0","id":7,"result":{"tools":[],"nextCursor":"d"}}
+{"dir":"c2s","frame":{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"t","arguments":{"s":"\ud800"}}}}
+{"dir":"s2c","frame":{"jsonrpc":"2.0","id":8,"result":{"content":[]}}}
+{"jsonrpc":"2.0","id":9,"method":"ping","params":{"_meta":{"progressToken":1,"progressToken":2}}}
+{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1,"progress":2}}
+{"jsonrpc":"2.0","id":9,"result":{}}
+"#;
+
 fn inputs() -> Vec<(String, Vec<u8>)> {
     let mut files: Vec<_> = corpus_files().into_iter().map(|(p, _)| p).collect();
     files.push(example_session());
@@ -362,6 +391,7 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
     ));
     out.push(("error responses".into(), ERRORS.as_bytes().to_vec()));
     out.push(("checked results".into(), checked_results()));
+    out.push(("checked params".into(), CHECKED_PARAMS.as_bytes().to_vec()));
     out.push(("deep nesting".into(), deep_nesting()));
     out
 }

@@ -172,7 +172,10 @@ pub fn run(data: &[u8]) {
 
 /// Each line of every session with the session's first three lines (its handshake) and the
 /// line before it, to every target revision in turn; one in seven with `--from` the session's
-/// revision. Every example that is a whole frame, alone, to every revision.
+/// revision. The same again with a copy of the line, placed just before it, whose body repeats
+/// a key (text the strict reader refuses, which the session must never learn from: a request's
+/// id and claims, an answer's taking out its request). Every example that is a whole frame,
+/// alone, to every revision.
 pub fn seeds(sources: &Sources) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     let mut n = 0u8;
@@ -195,6 +198,10 @@ pub fn seeds(sources: &Sources) -> Vec<Vec<u8>> {
             let mut window = lines[..head].to_vec();
             window.extend(&lines[(i - 1).max(head)..=i]);
             seed(Some(session.version), &window);
+            if let Some(repeated) = with_repeated_key(lines[i]) {
+                window.insert(window.len() - 1, &repeated);
+                seed(Some(session.version), &window);
+            }
         }
     }
     for example in &sources.examples {
@@ -204,4 +211,17 @@ pub fn seeds(sources: &Sources) -> Vec<Vec<u8>> {
         }
     }
     out
+}
+
+/// `line` with a key repeated at the start of its body (`params` or `result`), if it has one.
+fn with_repeated_key(line: &str) -> Option<String> {
+    let at = ["\"params\":{", "\"result\":{"]
+        .iter()
+        .find_map(|body| line.find(body).map(|i| i + body.len()))?;
+    let comma = if line[at..].starts_with('}') { "" } else { "," };
+    Some(format!(
+        r#"{}"k":0,"k":1{comma}{}"#,
+        &line[..at],
+        &line[at..]
+    ))
 }
